@@ -1,0 +1,24 @@
+import type { z } from "zod";
+import type { HostModules } from "../sandbox/types.js";
+import type { ConfigPaths } from "../config/paths.js";
+
+/** What a plugin's code may rely on when it creates its host functions. Side effects are injected here. */
+export interface PluginContext {
+  readonly paths: ConfigPaths;
+  /** The plugin's own folder (for plugins that ship data files). */
+  readonly pluginDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * What a plugin's entry module exports as `default`. Only modules listed in `declaredModules`
+ * (and in plugin.json's hostModules) may be returned by createHostFunctions.
+ */
+export interface PluginRegistration<Config = unknown> {
+  readonly name: string;
+  readonly declaredModules: readonly string[];
+  readonly configSchema: z.ZodType<Config>;
+  createHostFunctions(config: Config, context: PluginContext): HostModules | Promise<HostModules>;
+  /** Release resources (connections, child processes) when the plugin is disabled or the host exits. */
+  dispose?(): Promise<void>;
+}
