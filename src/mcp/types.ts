@@ -1,0 +1,40 @@
+/**
+ * A server's launch definition after `${VAR}` / `${input:id}` substitution: exactly what the client
+ * manager spawns or contacts. Produced by src/mcp/config (resolveLaunch), consumed by the client
+ * manager, hashed by approval. Never written to disk (it holds secret values in clear).
+ */
+export type McpTransportKind = "stdio" | "http" | "sse";
+
+export interface McpStdioLaunch {
+  readonly transport: "stdio";
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Only the configured env; the client manager adds the minimal inherited environment. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+export interface McpRemoteLaunch {
+  readonly transport: "http" | "sse";
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface McpServerLimits {
+  readonly connectTimeoutMs: number;
+  readonly callTimeoutMs: number;
+  readonly maxResponseBytes: number;
+}
+
+export type McpServerLaunch = (McpStdioLaunch | McpRemoteLaunch) & {
+  readonly name: string;
+  readonly limits: McpServerLimits;
+  /** Values that must never appear in output (env values, header values, prompted inputs). */
+  readonly secrets: readonly string[];
+};
+
+export const DEFAULT_SERVER_LIMITS: McpServerLimits = Object.freeze({
+  connectTimeoutMs: 10_000,
+  callTimeoutMs: 30_000,
+  maxResponseBytes: 1024 * 1024,
+});
