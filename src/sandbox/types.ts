@@ -41,8 +41,26 @@ export interface HostCallContext {
  */
 export type HostFunction = (args: readonly unknown[], context: HostCallContext) => unknown;
 
-/** module name (without "host:") -> function name -> implementation */
-export type HostModules = Readonly<Record<string, Readonly<Record<string, HostFunction>>>>;
+/** function name -> implementation */
+export type HostModule = Readonly<Record<string, HostFunction>>;
+
+/**
+ * A module whose functions are only known after async work: an MCP server is started on the first
+ * `require("host:mcp-x")`, not before. The engine calls `load` (guest suspended, counted against the
+ * wall budget) the first time the guest requires the module in a run, then treats the result like a
+ * static module for the rest of that run. `load` rejecting becomes a guest Error from `require`.
+ */
+export interface LazyHostModule {
+  readonly lazy: true;
+  load(context: { readonly signal: AbortSignal; readonly deadline: number }): Promise<HostModule>;
+}
+
+/** module name (without "host:") -> module */
+export type HostModules = Readonly<Record<string, HostModule | LazyHostModule>>;
+
+export function isLazyHostModule(module: HostModule | LazyHostModule): module is LazyHostModule {
+  return (module as LazyHostModule).lazy === true && typeof (module as LazyHostModule).load === "function";
+}
 
 export interface RunRequest {
   /** A script body: top-level `return` gives the result, top-level `await` works. */

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Runs every bench/<name>.mjs in its own child process (so RSS figures do not leak between them) and
+// writes bench/RESULTS.md and bench/results.json. Usage: npm run bench [-- name ...]
+import { execFileSync, spawnSync } from "node:child_process";
+import { readdirSync, writeFileSync } from "node:fs";
+import { cpus, totalmem, platform, release } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+if (process.argv[2] === "--one") {
+  const mod = await import(join(here, `${process.argv[3]}.mjs`));
+  const section = await mod.default();
+  process.stdout.write(`\n@@RESULT@@${JSON.stringify(section)}\n`);
+  process.exit(0);
+}
+
+const wanted = process.argv.slice(2);
+const names = readdirSync(here)
+  .filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_"))
+  .map((f) => f.slice(0, -4))
+  .filter((n) => wanted.length === 0 || wanted.includes(n))
+  .sort();
+
+const sections = [];
+for (const name of names) {
+  process.stderr.write(`bench: ${name} …\n`);
+  const child = spawnSync(process.execPath, ["--expose-gc", join(here, "run.mjs"), "--one", name], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 15 * 60 * 1000,
+  });
+  const marker = child.stdout.lastIndexOf("@@RESULT@@");
+  if (child.status !== 0 || marker === -1) {
+    sections.push({ name, title: name, markdown: `**failed** (exit ${child.status ?? child.signal}); see stderr of \`npm run bench -- ${name}\`.`, data: null });
+    continue;
+  }
+  sections.push({ name, ...JSON.parse(child.stdout.slice(marker + "@@RESULT@@".length)) });
+}
+
+function gitCommit() {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: here, encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+const machine = {
+  cpu: cpus()[0]?.model ?? "unknown",
+  cores: cpus().length,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  os: `${platform()} ${release()}`,
+  node: process.version,
+  commit: gitCommit(),
+  date: new Date().toISOString(),
+};
+
+const md = [
+  "# Benchmark results",
+  "",
+  "Written by `npm run bench` (bench/run.mjs). Each section ran in its own process. Ratios compare two",
+  "measurements taken in the same run, so they are more stable than the absolute times on a shared machine.",
+  "",
+  `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node};`,
+  `commit ${machine.commit}; ${machine.date}.`,
+  "",
+  ...sections.flatMap((s) => [`## ${s.title}`, "", s.markdown.trim(), ""]),
+].join("\n");
+
+if (wanted.length === 0) {
+  writeFileSync(join(here, "RESULTS.md"), md);
+  writeFileSync(join(here, "results.json"), `${JSON.stringify({ machine, sections }, null, 2)}\n`);
+  process.stderr.write("bench: wrote bench/RESULTS.md and bench/results.json\n");
+} else {
+  process.stdout.write(`${md}\n`);
+}

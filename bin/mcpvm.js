@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Thin launcher: the CLI lives in src/cli (compiled to dist/ by `npm install` / `npm run build`).
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const entry = join(root, "dist", "src", "cli", "main.js");
+if (!existsSync(entry)) {
+  process.stderr.write("mcpvm: the build is missing (dist/). Run `npm install` or `npm run build` in " + root + "\n");
+  process.exit(6);
+}
+const { runCli } = await import(pathToFileURL(entry).href);
+process.exitCode = await runCli(process.argv.slice(2));
