@@ -1,0 +1,63 @@
+import { createHash } from "node:crypto";
+
+/**
+ * What an approval covers: the server's whole launch definition as configured. `${VAR}` and
+ * `${input:id}` references are hashed as written, so approval happens before any secret is
+ * resolved or prompted for, and a stored hash never depends on a secret's value.
+ */
+export interface ApprovalSubject {
+  readonly name: string;
+  readonly transport: "stdio" | "http" | "sse";
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly allowTools?: readonly string[];
+  readonly denyTools?: readonly string[];
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/**
+ * Length-prefixed fields make the encoding unambiguous: no choice of values can make two
+ * different definitions encode to the same bytes (as naive joining with a separator would).
+ */
+function field(tag: string, value: string): string {
+  return `${tag}:${Buffer.byteLength(value, "utf8")}:${value};`;
+}
+
+function list(tag: string, values: readonly string[] | undefined): string {
+  if (values === undefined) return field(tag, "-");
+  return field(tag, values.map((v) => field("i", v)).join(""));
+}
+
+function secretMap(tag: string, entries: Readonly<Record<string, string>> | undefined): string {
+  if (entries === undefined) return field(tag, "-");
+  const keys = Object.keys(entries).sort();
+  // Names in clear (they are shown in the prompt); values only as digests.
+  return field(tag, keys.map((k) => field("k", k) + field("v", sha256(entries[k] ?? ""))).join(""));
+}
+
+export function canonicalApprovalEncoding(subject: ApprovalSubject): string {
+  return [
+    field("v", "mcpvm-approval-1"),
+    field("name", subject.name),
+    field("transport", subject.transport),
+    field("command", subject.command ?? "-"),
+    list("args", subject.args),
+    secretMap("env", subject.env),
+    field("cwd", subject.cwd ?? "-"),
+    field("url", subject.url ?? "-"),
+    secretMap("headers", subject.headers),
+    list("allow", subject.allowTools === undefined ? undefined : [...subject.allowTools].sort()),
+    list("deny", subject.denyTools === undefined ? undefined : [...subject.denyTools].sort()),
+  ].join("");
+}
+
+export function approvalHash(subject: ApprovalSubject): string {
+  return sha256(canonicalApprovalEncoding(subject));
+}

@@ -1,0 +1,3 @@
+export { approvalHash, canonicalApprovalEncoding, type ApprovalSubject } from "./hash.js";
+export { renderApprovalPrompt, NOT_SANDBOXED_WARNING } from "./prompt.js";
+export { McpApprovalStore, McpApprovalError, type McpApprovalErrorCode, type ApprovalRecord, type ApprovalStatus } from "./store.js";

@@ -1,0 +1,131 @@
+import { readFile, stat } from "node:fs/promises";
+import { z } from "zod";
+import { describeZodIssues } from "../../config/config-file.js";
+import { writeFileAtomic } from "../../util/atomic-file.js";
+import { McpvmError } from "../../util/errors.js";
+import { parseJsonSafe } from "../../util/json.js";
+import { approvalHash, type ApprovalSubject } from "./hash.js";
+import { renderApprovalPrompt } from "./prompt.js";
+
+export type McpApprovalErrorCode = "MCP_NOT_APPROVED" | "MCP_APPROVAL_CHANGED" | "MCP_APPROVALS_CORRUPT" | "MCP_APPROVALS_INSECURE";
+
+export class McpApprovalError extends McpvmError<McpApprovalErrorCode> {}
+
+const approvalRecordSchema = z
+  .object({
+    hash: z.string().regex(/^[0-9a-f]{64}$/),
+    approvedAt: z.string(),
+    transport: z.enum(["stdio", "http", "sse"]),
+    /** Human-readable summary (command or URL) so the file can be reviewed by eye. */
+    summary: z.string(),
+  })
+  .strict();
+
+const approvalsFileSchema = z
+  .object({ version: z.literal(1), servers: z.record(z.string(), approvalRecordSchema) })
+  .strict();
+
+export type ApprovalRecord = z.infer<typeof approvalRecordSchema>;
+type ApprovalsFile = z.infer<typeof approvalsFileSchema>;
+
+export type ApprovalStatus =
+  | { readonly state: "approved"; readonly hash: string; readonly record: ApprovalRecord }
+  | { readonly state: "unapproved"; readonly hash: string }
+  | { readonly state: "changed"; readonly hash: string; readonly record: ApprovalRecord };
+
+/**
+ * approved-mcp.json (mode 0600). Read on every check, so an approval revoked from another
+ * process (the CLI while the REPL runs) takes effect on the very next connect.
+ */
+export class McpApprovalStore {
+  constructor(
+    readonly file: string,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async status(subject: ApprovalSubject): Promise<ApprovalStatus> {
+    const hash = approvalHash(subject);
+    const record = (await this.read()).servers[subject.name];
+    if (record === undefined) return { state: "unapproved", hash };
+    return record.hash === hash ? { state: "approved", hash, record } : { state: "changed", hash, record };
+  }
+
+  /** Throws a typed error carrying the approval prompt when the server may not start. */
+  async require(subject: ApprovalSubject): Promise<void> {
+    const status = await this.status(subject);
+    if (status.state === "approved") return;
+    const prompt = renderApprovalPrompt(subject, status.hash);
+    const command = `mcpvm mcp approve ${subject.name}`;
+    if (status.state === "changed") {
+      throw new McpApprovalError(
+        "MCP_APPROVAL_CHANGED",
+        `MCP server "${subject.name}" changed since it was approved (command, args, env, url, headers, cwd or filters); it will not start until re-approved: run \`${command}\` (or /mcp approve ${subject.name}).`,
+        { data: { server: subject.name, prompt, hash: status.hash } },
+      );
+    }
+    throw new McpApprovalError(
+      "MCP_NOT_APPROVED",
+      `MCP server "${subject.name}" is not approved, so it was not started. Review it and run \`${command}\` (or /mcp approve ${subject.name}).`,
+      { data: { server: subject.name, prompt, hash: status.hash } },
+    );
+  }
+
+  async approve(subject: ApprovalSubject): Promise<ApprovalRecord> {
+    const file = await this.read();
+    const record: ApprovalRecord = {
+      hash: approvalHash(subject),
+      approvedAt: this.clock().toISOString(),
+      transport: subject.transport,
+      summary: subject.transport === "stdio" ? [subject.command ?? "", ...(subject.args ?? [])].join(" ") : (subject.url ?? ""),
+    };
+    file.servers[subject.name] = record;
+    await this.write(file);
+    return record;
+  }
+
+  /** Returns whether there was an approval to revoke. */
+  async revoke(name: string): Promise<boolean> {
+    const file = await this.read();
+    if (file.servers[name] === undefined) return false;
+    delete file.servers[name];
+    await this.write(file);
+    return true;
+  }
+
+  async list(): Promise<Readonly<Record<string, ApprovalRecord>>> {
+    return (await this.read()).servers;
+  }
+
+  private async read(): Promise<ApprovalsFile> {
+    let text: string;
+    try {
+      const info = await stat(this.file);
+      // Another user able to write the file could approve servers for us: refuse to trust it.
+      if (process.platform !== "win32" && (info.mode & 0o022) !== 0) {
+        throw new McpApprovalError(
+          "MCP_APPROVALS_INSECURE",
+          `${this.file} is writable by other users (mode ${(info.mode & 0o777).toString(8)}); no MCP server will start until you fix it: chmod 600 ${this.file}`,
+        );
+      }
+      text = await readFile(this.file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, servers: {} };
+      throw error;
+    }
+    let raw: unknown;
+    try {
+      raw = parseJsonSafe(text);
+    } catch (cause) {
+      throw new McpApprovalError("MCP_APPROVALS_CORRUPT", `${this.file} is not valid JSON (${(cause as Error).message}); fix or delete it — no server starts meanwhile.`, { cause });
+    }
+    const parsed = approvalsFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new McpApprovalError("MCP_APPROVALS_CORRUPT", `${describeZodIssues(this.file, parsed.error.issues)}\nFix or delete it — no server starts meanwhile.`);
+    }
+    return parsed.data;
+  }
+
+  private async write(file: ApprovalsFile): Promise<void> {
+    await writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`, 0o600);
+  }
+}
