@@ -1,13 +1,10 @@
-import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
-import { describeZodIssues } from "../../config/config-file.js";
-import { writeFileAtomic } from "../../util/atomic-file.js";
 import { McpvmError } from "../../util/errors.js";
-import { parseJsonSafe } from "../../util/json.js";
+import { JsonFileStore } from "../../util/json-store.js";
 import { approvalHash, type ApprovalSubject } from "./hash.js";
 import { renderApprovalPrompt } from "./prompt.js";
 
-export type McpApprovalErrorCode = "MCP_NOT_APPROVED" | "MCP_APPROVAL_CHANGED" | "MCP_APPROVALS_CORRUPT" | "MCP_APPROVALS_INSECURE";
+export type McpApprovalErrorCode = "MCP_NOT_APPROVED" | "MCP_APPROVAL_CHANGED";
 
 export class McpApprovalError extends McpvmError<McpApprovalErrorCode> {}
 
@@ -38,10 +35,14 @@ export type ApprovalStatus =
  * process (the CLI while the REPL runs) takes effect on the very next connect.
  */
 export class McpApprovalStore {
+  private readonly store: JsonFileStore<ApprovalsFile>;
+
   constructor(
     readonly file: string,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.store = new JsonFileStore(file, approvalsFileSchema, () => ({ version: 1 as const, servers: {} }), "your MCP server approvals (no server starts meanwhile)");
+  }
 
   async status(subject: ApprovalSubject): Promise<ApprovalStatus> {
     const hash = approvalHash(subject);
@@ -71,61 +72,32 @@ export class McpApprovalStore {
   }
 
   async approve(subject: ApprovalSubject): Promise<ApprovalRecord> {
-    const file = await this.read();
     const record: ApprovalRecord = {
       hash: approvalHash(subject),
       approvedAt: this.clock().toISOString(),
       transport: subject.transport,
       summary: subject.transport === "stdio" ? [subject.command ?? "", ...(subject.args ?? [])].join(" ") : (subject.url ?? ""),
     };
-    file.servers[subject.name] = record;
-    await this.write(file);
+    await this.store.update((file) => {
+      file.servers[subject.name] = record;
+    });
     return record;
   }
 
   /** Returns whether there was an approval to revoke. */
   async revoke(name: string): Promise<boolean> {
-    const file = await this.read();
-    if (file.servers[name] === undefined) return false;
-    delete file.servers[name];
-    await this.write(file);
-    return true;
+    return this.store.update((file) => {
+      if (file.servers[name] === undefined) return false;
+      delete file.servers[name];
+      return true;
+    });
   }
 
   async list(): Promise<Readonly<Record<string, ApprovalRecord>>> {
     return (await this.read()).servers;
   }
 
-  private async read(): Promise<ApprovalsFile> {
-    let text: string;
-    try {
-      const info = await stat(this.file);
-      // Another user able to write the file could approve servers for us: refuse to trust it.
-      if (process.platform !== "win32" && (info.mode & 0o022) !== 0) {
-        throw new McpApprovalError(
-          "MCP_APPROVALS_INSECURE",
-          `${this.file} is writable by other users (mode ${(info.mode & 0o777).toString(8)}); no MCP server will start until you fix it: chmod 600 ${this.file}`,
-        );
-      }
-      text = await readFile(this.file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, servers: {} };
-      throw error;
-    }
-    let raw: unknown;
-    try {
-      raw = parseJsonSafe(text);
-    } catch (cause) {
-      throw new McpApprovalError("MCP_APPROVALS_CORRUPT", `${this.file} is not valid JSON (${(cause as Error).message}); fix or delete it — no server starts meanwhile.`, { cause });
-    }
-    const parsed = approvalsFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new McpApprovalError("MCP_APPROVALS_CORRUPT", `${describeZodIssues(this.file, parsed.error.issues)}\nFix or delete it — no server starts meanwhile.`);
-    }
-    return parsed.data;
-  }
-
-  private async write(file: ApprovalsFile): Promise<void> {
-    await writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`, 0o600);
+  private read(): Promise<ApprovalsFile> {
+    return this.store.read();
   }
 }

@@ -105,14 +105,14 @@ describe("McpApprovalStore", () => {
 
   it("reports a corrupt file instead of resetting it, and keeps its content", async () => {
     await writeFile(store.file, "{ not json", { mode: 0o600 });
-    await expect(store.require(base)).rejects.toMatchObject({ code: "MCP_APPROVALS_CORRUPT" });
-    await expect(store.approve(base)).rejects.toMatchObject({ code: "MCP_APPROVALS_CORRUPT" });
+    await expect(store.require(base)).rejects.toMatchObject({ code: "STORE_CORRUPT" });
+    await expect(store.approve(base)).rejects.toMatchObject({ code: "STORE_CORRUPT" });
     expect(await readFile(store.file, "utf8")).toBe("{ not json");
   });
 
   it("refuses to trust an approvals file other users can write", async () => {
     await store.approve(base);
     await chmod(store.file, 0o666);
-    await expect(store.require(base)).rejects.toMatchObject({ code: "MCP_APPROVALS_INSECURE" });
+    await expect(store.require(base)).rejects.toMatchObject({ code: "STORE_INSECURE" });
   });
 });
