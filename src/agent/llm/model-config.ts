@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { McpvmError } from "../../util/errors.js";
+
+export class LlmConfigError extends McpvmError<"LLM_NOT_CONFIGURED" | "LLM_CONFIG_INVALID" | "LLM_KEY_MISSING"> {}
+
+export const PROVIDERS = ["openai-compatible", "anthropic"] as const;
+export type ProviderKind = (typeof PROVIDERS)[number];
+
+/** config.json `model`: which model to talk to. Keys are never stored here, only the env var's name. */
+export const modelConfigSchema = z
+  .object({
+    provider: z.enum(PROVIDERS).optional(),
+    model: z.string().min(1).optional(),
+    baseUrl: z.string().url().optional(),
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    maxSteps: z.number().int().min(1).max(100).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+  })
+  .strict();
+export type ModelConfig = z.infer<typeof modelConfigSchema>;
+
+export interface ResolvedModel {
+  readonly provider: ProviderKind;
+  readonly model: string;
+  readonly baseUrl: string | undefined;
+  readonly apiKey: string | undefined;
+  /** Where the key came from (an env var name), for /model and doctor; never the key itself. */
+  readonly apiKeySource: string | undefined;
+  readonly maxSteps: number;
+  readonly temperature: number | undefined;
+}
+
+export const HOW_TO_CONFIGURE =
+  "Set MCPVM_MODEL (e.g. `openai-compatible:gpt-4o-mini` with OPENAI_API_KEY, `anthropic:claude-sonnet-4-5` with ANTHROPIC_API_KEY, " +
+  "or `openai-compatible:llama3.1` with MCPVM_BASE_URL=http://127.0.0.1:11434/v1 for Ollama), or a `model` section in config.json. See docs/USAGE.md.";
+
+/**
+ * Env wins over config.json, so a one-off `MCPVM_MODEL=… mcpvm` works without editing files.
+ * MCPVM_MODEL is `provider:model` or a bare model name (then the provider comes from config, else
+ * openai-compatible). `openai:` is accepted as an alias of openai-compatible.
+ */
+export function resolveModel(config: ModelConfig | undefined, env: Readonly<Record<string, string | undefined>>): ResolvedModel {
+  const fromEnv = env.MCPVM_MODEL?.trim();
+  let provider: ProviderKind | undefined = config?.provider;
+  let model = config?.model;
+  if (fromEnv) {
+    const colon = fromEnv.indexOf(":");
+    const prefix = colon > 0 ? fromEnv.slice(0, colon) : "";
+    const known = prefix === "openai" ? "openai-compatible" : (PROVIDERS as readonly string[]).includes(prefix) ? (prefix as ProviderKind) : undefined;
+    if (known !== undefined) {
+      provider = known;
+      model = fromEnv.slice(colon + 1);
+    } else {
+      model = fromEnv;
+    }
+  }
+  if (model === undefined || model === "") throw new LlmConfigError("LLM_NOT_CONFIGURED", `No LLM is configured. ${HOW_TO_CONFIGURE}`);
+  provider ??= "openai-compatible";
+  const baseUrl = env.MCPVM_BASE_URL ?? config?.baseUrl ?? (provider === "openai-compatible" ? env.OPENAI_BASE_URL ?? "https://api.openai.com/v1" : env.ANTHROPIC_BASE_URL);
+  const keyNames = [config?.apiKeyEnv, "MCPVM_API_KEY", provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"].filter((k): k is string => k !== undefined);
+  const apiKeySource = keyNames.find((k) => (env[k] ?? "") !== "");
+  const apiKey = apiKeySource === undefined ? undefined : env[apiKeySource];
+  if (apiKey === undefined && provider === "anthropic") {
+    throw new LlmConfigError("LLM_KEY_MISSING", `The anthropic provider needs an API key: set ${keyNames.join(" or ")}.`);
+  }
+  return { provider, model, baseUrl, apiKey, apiKeySource, maxSteps: config?.maxSteps ?? 12, temperature: config?.temperature };
+}

@@ -1,0 +1,89 @@
+import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+
+export interface TurnUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+}
+
+export interface TurnCallbacks {
+  onTextDelta?(text: string): void;
+  onToolCall?(name: string, input: unknown): void;
+  onToolResult?(name: string, output: unknown): void;
+  /** A step started (the model is thinking): spinners start here. */
+  onStepStart?(): void;
+}
+
+export interface TurnOptions extends TurnCallbacks {
+  readonly model: LanguageModel;
+  readonly system: string;
+  readonly history: readonly ModelMessage[];
+  readonly userMessage: string;
+  readonly tools: ToolSet;
+  readonly maxSteps: number;
+  readonly temperature?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface TurnResult {
+  /** The messages this turn added (user message, assistant and tool messages), to append to history. */
+  readonly messages: readonly ModelMessage[];
+  readonly text: string;
+  readonly usage: TurnUsage;
+  readonly steps: number;
+}
+
+/**
+ * One user turn: stream the model's answer, run the tool calls it makes (the AI SDK's loop), stop
+ * after maxSteps. The caller keeps the history; a cancelled or failed turn adds nothing to it.
+ */
+export async function runTurn(options: TurnOptions): Promise<TurnResult> {
+  const user: ModelMessage = { role: "user", content: options.userMessage };
+  let failure: unknown;
+  const result = streamText({
+    model: options.model,
+    system: options.system,
+    messages: [...options.history, user],
+    tools: options.tools,
+    stopWhen: stepCountIs(options.maxSteps),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
+    onError: ({ error }) => {
+      failure = error;
+    },
+  });
+  let text = "";
+  let steps = 0;
+  for await (const part of result.fullStream) {
+    switch (part.type) {
+      case "start-step":
+        steps += 1;
+        options.onStepStart?.();
+        break;
+      case "text-delta":
+        text += part.text;
+        options.onTextDelta?.(part.text);
+        break;
+      case "tool-call":
+        options.onToolCall?.(part.toolName, part.input);
+        break;
+      case "tool-result":
+        options.onToolResult?.(part.toolName, part.output);
+        break;
+      case "error":
+        failure ??= part.error;
+        break;
+      default:
+        break;
+    }
+  }
+  if (failure !== undefined) throw failure;
+  const response = await result.response;
+  const usage = await result.totalUsage;
+  return {
+    messages: [user, ...response.messages],
+    text,
+    steps,
+    usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0, totalTokens: usage.totalTokens ?? 0 },
+  };
+}

@@ -1,0 +1,75 @@
+import { jsonSchema, tool } from "ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { HOW_TO_CONFIGURE, LlmConfigError, resolveModel } from "../../src/agent/llm/model-config.js";
+import { createLanguageModel } from "../../src/agent/llm/provider.js";
+import { runTurn } from "../../src/agent/llm/turn.js";
+import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
+
+describe("resolveModel", () => {
+  it("reads provider:model from MCPVM_MODEL and the key from the provider's variable", () => {
+    const r = resolveModel(undefined, { MCPVM_MODEL: "anthropic:claude-x", ANTHROPIC_API_KEY: "k-123456" });
+    expect(r).toMatchObject({ provider: "anthropic", model: "claude-x", apiKey: "k-123456", apiKeySource: "ANTHROPIC_API_KEY" });
+  });
+
+  it("treats openai: as openai-compatible and honours MCPVM_BASE_URL", () => {
+    const r = resolveModel({ model: "ignored" }, { MCPVM_MODEL: "openai:gpt-x", MCPVM_BASE_URL: "http://127.0.0.1:11434/v1" });
+    expect(r).toMatchObject({ provider: "openai-compatible", model: "gpt-x", baseUrl: "http://127.0.0.1:11434/v1", apiKey: undefined });
+  });
+
+  it("says how to configure a model when none is", () => {
+    const error = (() => {
+      try {
+        resolveModel(undefined, {});
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(LlmConfigError);
+    expect((error as LlmConfigError).code).toBe("LLM_NOT_CONFIGURED");
+    expect((error as Error).message).toContain(HOW_TO_CONFIGURE);
+  });
+});
+
+describe("runTurn against an OpenAI-protocol server on 127.0.0.1", () => {
+  let server: ScriptedLlmServer | undefined;
+  afterEach(async () => server?.close());
+
+  it("streams text, runs the tool the model calls, feeds the result back, and counts tokens", async () => {
+    server = await startScriptedLlmServer([
+      { toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] },
+      (request) => {
+        const toolMessage = request.messages.find((m) => m.role === "tool");
+        return { text: `The tool said ${JSON.stringify(toolMessage?.content)}.` };
+      },
+    ]);
+    const model = createLanguageModel(resolveModel(undefined, { MCPVM_MODEL: "openai-compatible:test-model", MCPVM_BASE_URL: server.url, MCPVM_API_KEY: "key-abcdef" }));
+    const calls: unknown[] = [];
+    let streamed = "";
+    const result = await runTurn({
+      model,
+      system: "You are a test.",
+      history: [],
+      userMessage: "add 2 and 3",
+      maxSteps: 4,
+      tools: {
+        add: tool({
+          description: "Add two numbers",
+          inputSchema: jsonSchema<{ a: number; b: number }>({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }),
+          execute: async ({ a, b }) => ({ sum: a + b }),
+        }),
+      },
+      onToolCall: (name, input) => calls.push({ name, input }),
+      onTextDelta: (t) => (streamed += t),
+    });
+    expect(calls).toEqual([{ name: "add", input: { a: 2, b: 3 } }]);
+    expect(result.text).toBe(streamed);
+    expect(result.text).toContain("sum");
+    expect(result.text).toContain("5");
+    expect(result.steps).toBe(2);
+    expect(result.usage.totalTokens).toBeGreaterThan(0);
+    expect(server.requests[0]?.tools?.map((t) => t.function.name)).toEqual(["add"]);
+    expect(server.requests[0]?.messages[0]).toMatchObject({ role: "system", content: "You are a test." });
+    expect(server.authorizations[0]).toBe("Bearer key-abcdef");
+    expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  });
+});
