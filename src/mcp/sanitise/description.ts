@@ -1,7 +1,9 @@
 export const MAX_DESCRIPTION_LENGTH = 2000;
 
 // C0/C1 controls except \n and \t, plus ANSI CSI/OSC sequences (ESC [ … final byte, ESC ] … BEL/ST).
+// eslint-disable-next-line no-control-regex -- matching control characters is this regex's job
 const ANSI_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u009b[0-?]*[ -/]*[@-~]/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is this regex's job
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 // Line and paragraph separators end a `//` comment in JS; in a JSDoc block they would break the `*` gutter.
 const LINE_TERMINATORS = /[\u2028\u2029\r]/g;

@@ -1,0 +1,61 @@
+import { MAX_SERVER_NAME_LENGTH, RESERVED_SERVER_NAMES } from "../validate.js";
+
+export interface ServerRename {
+  readonly from: string;
+  readonly to: string;
+  readonly reason: string;
+}
+
+/**
+ * A name from another tool's config ("My Server", "GitHub", "mcp-server-git") -> a valid mcpvm
+ * server name, with the reasons it changed. Pure and order-independent; uniqueness is handled by
+ * assignServerNames.
+ */
+export function normaliseServerName(original: string, nativePluginNames: readonly string[]): { name: string; reasons: string[] } {
+  const reasons: string[] = [];
+  let name = original
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (name !== original) reasons.push("server names are lowercase letters, digits and dashes");
+  if (name.startsWith("mcp")) {
+    while (name.startsWith("mcp")) name = name.slice(3).replace(/^-+/, "");
+    reasons.push('the "mcp" prefix is reserved');
+  }
+  if (name === "") name = "server";
+  if (/^[0-9]/.test(name)) {
+    name = `server-${name}`;
+    reasons.push("server names start with a letter");
+  }
+  if (name.length > MAX_SERVER_NAME_LENGTH) {
+    name = name.slice(0, MAX_SERVER_NAME_LENGTH).replace(/-+$/, "");
+    reasons.push(`server names are at most ${MAX_SERVER_NAME_LENGTH} characters`);
+  }
+  if (nativePluginNames.includes(name) || RESERVED_SERVER_NAMES.includes(name)) {
+    reasons.push(nativePluginNames.includes(name) ? `"${name}" is the name of a native plugin` : `"${name}" is reserved`);
+    name = `${name}-server`;
+  }
+  return { name, reasons };
+}
+
+/**
+ * Names for every server of one imported file. Originals are processed in sorted order, so when
+ * two normalise to the same name the one that sorts first keeps it and the next gets "-2".
+ */
+export function assignServerNames(originals: readonly string[], nativePluginNames: readonly string[]): { names: Map<string, string>; renames: ServerRename[] } {
+  const names = new Map<string, string>();
+  const owners = new Map<string, string>();
+  const renames: ServerRename[] = [];
+  for (const original of [...originals].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const { name: base, reasons } = normaliseServerName(original, nativePluginNames);
+    let name = base;
+    for (let suffix = 2; owners.has(name); suffix += 1) name = `${base}-${suffix}`;
+    if (name !== base) reasons.push(`"${base}" is already used by "${owners.get(base) ?? base}" in this file`);
+    owners.set(name, original);
+    names.set(original, name);
+    if (name !== original) renames.push({ from: original, to: name, reason: reasons.join("; ") });
+  }
+  return { names, renames };
+}

@@ -1,0 +1,141 @@
+import { formatJsonPath } from "../../config/config-file.js";
+import { DEFAULT_SERVER_LIMITS, type McpServerLaunch, type McpServerLimits } from "../types.js";
+import { isInheritedEnvName } from "./child-env.js";
+import { McpConfigError } from "./errors.js";
+import { InputCache, type PromptInput } from "./input-cache.js";
+import { parseTemplate } from "./placeholders.js";
+import type { McpServerEntry } from "./schema.js";
+
+export interface ResolveLaunchOptions {
+  /** The environment `${VAR}` reads (normally process.env, passed in by the entry point). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The session's input answers; one per session so each id is asked for once. */
+  readonly inputs?: InputCache;
+  readonly promptInput?: PromptInput;
+}
+
+class Substituter {
+  readonly secrets = new Set<string>();
+
+  constructor(
+    private readonly server: string,
+    private readonly entry: McpServerEntry,
+    private readonly options: ResolveLaunchOptions,
+    private readonly inputs: InputCache,
+  ) {}
+
+  async render(path: readonly (string | number)[], template: string): Promise<string> {
+    const field = formatJsonPath(path);
+    const parsed = parseTemplate(template);
+    if (!parsed.ok) {
+      throw new McpConfigError("MCP_CONFIG_INVALID", `server "${this.server}", ${field}: ${parsed.problem} [placeholder]`, {
+        data: { server: this.server, field },
+        issues: [{ path: field, rule: "placeholder", message: parsed.problem }],
+      });
+    }
+    let out = "";
+    for (const part of parsed.parts) {
+      if (part.kind === "text") out += part.value;
+      else if (part.kind === "env") out += this.variable(part.name, part.fallback, field);
+      else out += await this.input(part.id, field);
+    }
+    return out;
+  }
+
+  private variable(name: string, fallback: string | undefined, field: string): string {
+    const value = this.options.env[name];
+    if (value !== undefined && value !== "") {
+      // Every stdio child gets HOME, PATH, … anyway, so they are not secrets; any other variable may be a token.
+      if (!isInheritedEnvName(name, "win32")) this.secrets.add(value);
+      return value;
+    }
+    if (fallback !== undefined) return fallback;
+    throw new McpConfigError(
+      "MCP_CONFIG_MISSING_VARIABLE",
+      `environment variable ${name} is not set (or empty); server "${this.server}" uses it in ${field}. Set it, or write \${${name}:-default} to allow a default`,
+      { data: { server: this.server, field, variable: name } },
+    );
+  }
+
+  private async input(id: string, field: string): Promise<string> {
+    const definition = this.entry.inputs?.find((input) => input.id === id);
+    if (!definition) {
+      throw new McpConfigError("MCP_CONFIG_UNKNOWN_INPUT", `server "${this.server}" uses \${input:${id}} in ${field} but declares no input "${id}" in its "inputs"`, {
+        data: { server: this.server, field, input: id },
+      });
+    }
+    const value = await this.inputs.value(definition, this.server, this.options.promptInput);
+    this.secrets.add(value);
+    return value;
+  }
+
+  async record(base: string, values: Readonly<Record<string, string>> | undefined): Promise<Record<string, string>> {
+    const out: [string, string][] = [];
+    for (const [key, template] of Object.entries(values ?? {})) {
+      const value = await this.render([base, key], template);
+      out.push([key, value]);
+      if (value !== "") this.secrets.add(value);
+    }
+    return Object.fromEntries(out);
+  }
+}
+
+function limitsOf(entry: McpServerEntry): McpServerLimits {
+  return {
+    connectTimeoutMs: entry.connectTimeoutMs ?? DEFAULT_SERVER_LIMITS.connectTimeoutMs,
+    callTimeoutMs: entry.callTimeoutMs ?? DEFAULT_SERVER_LIMITS.callTimeoutMs,
+    maxResponseBytes: entry.maxResponseBytes ?? DEFAULT_SERVER_LIMITS.maxResponseBytes,
+  };
+}
+
+// Longest first, so a redactor replacing in order never leaves the tail of a longer secret behind.
+function secretList(values: ReadonlySet<string>): string[] {
+  return [...values].filter((value) => value !== "").sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function checkUrl(server: string, template: string, url: string): void {
+  let protocol = "";
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = "";
+  }
+  if (protocol !== "http:" && protocol !== "https:") {
+    // The resolved URL may hold a secret, so only the template is shown.
+    throw new McpConfigError("MCP_CONFIG_RESOLVED_URL_INVALID", `server "${server}": url "${template}" is not an absolute http:// or https:// URL once its variables are filled in`, {
+      data: { server, url: template },
+    });
+  }
+}
+
+/**
+ * Turn a validated entry into exactly what the client manager launches: placeholders filled in
+ * (command, args, env, cwd, url, headers), limits defaulted, and every value that must be
+ * redacted listed in `secrets`. Nothing here is written anywhere.
+ */
+export async function resolveLaunch(name: string, entry: McpServerEntry, options: ResolveLaunchOptions): Promise<McpServerLaunch> {
+  const substituter = new Substituter(name, entry, options, options.inputs ?? new InputCache());
+  const limits = limitsOf(entry);
+  if (entry.type === "stdio") {
+    const command = await substituter.render(["command"], entry.command ?? "");
+    const args: string[] = [];
+    for (const [index, arg] of (entry.args ?? []).entries()) args.push(await substituter.render(["args", index], arg));
+    const env = await substituter.record("env", entry.env);
+    const cwd = entry.cwd === undefined ? undefined : await substituter.render(["cwd"], entry.cwd);
+    return {
+      transport: "stdio",
+      name,
+      command,
+      args,
+      env,
+      ...(cwd === undefined ? {} : { cwd }),
+      limits,
+      secrets: secretList(substituter.secrets),
+    };
+  }
+  const template = entry.url ?? "";
+  const url = await substituter.render(["url"], template);
+  checkUrl(name, template, url);
+  const headers = await substituter.record("headers", entry.headers);
+  return { transport: entry.type, name, url, headers, limits, secrets: secretList(substituter.secrets) };
+}

@@ -1,0 +1,104 @@
+import { loadConfigFile, updateConfigFile } from "../../config/config-file.js";
+import { McpConfigError } from "./errors.js";
+import { mergeImportedServers, type McpMergeResult } from "./import/merge.js";
+import type { McpImportReport } from "./import/parse.js";
+import type { McpServerEntry, McpServerEntryInput } from "./schema.js";
+import { parseMcpServerEntry, parseMcpServers, type McpServers } from "./validate.js";
+
+/**
+ * The `mcpServers` section of config.json. Every change is validated as a whole section inside
+ * updateConfigFile's read-modify-write, so a rejected change writes nothing and a file that is
+ * already invalid is reported, never rewritten.
+ */
+export interface McpStoreOptions {
+  readonly nativePluginNames: readonly string[];
+}
+
+function notFound(file: string, name: string): McpConfigError {
+  return new McpConfigError("MCP_CONFIG_SERVER_NOT_FOUND", `no MCP server "${name}" in ${file}; see the configured names with \`mcpvm mcp list\``, {
+    data: { file, name },
+  });
+}
+
+function sectionOf(raw: unknown): Record<string, unknown> {
+  return { ...((raw ?? {}) as Record<string, unknown>) };
+}
+
+function pick(servers: McpServers, name: string, file: string): McpServerEntry {
+  const entry = Object.hasOwn(servers, name) ? servers[name] : undefined;
+  if (!entry) throw notFound(file, name);
+  return entry;
+}
+
+/** Rewrite the section inside one read-modify-write; `change` returns the new section and a result. */
+async function changeSection<T>(
+  file: string,
+  options: McpStoreOptions,
+  change: (section: Record<string, unknown>) => { readonly section: Record<string, unknown>; readonly result: T },
+): Promise<{ servers: McpServers; result: T }> {
+  const outcome: { servers: McpServers; result: T }[] = [];
+  await updateConfigFile(file, (config) => {
+    const { section, result } = change(sectionOf(config.mcpServers));
+    outcome.push({ servers: parseMcpServers(section, { file, nativePluginNames: options.nativePluginNames }), result });
+    config.mcpServers = section;
+  });
+  const [done] = outcome;
+  // updateConfigFile either ran the mutator or threw, so this only guards the type.
+  if (!done) throw new McpConfigError("MCP_CONFIG_INVALID", `${file} was not updated`, { data: { file } });
+  return done;
+}
+
+export async function listMcpServers(file: string, options: McpStoreOptions): Promise<McpServers> {
+  const config = await loadConfigFile(file);
+  return parseMcpServers(config.mcpServers, { file, nativePluginNames: options.nativePluginNames });
+}
+
+export async function getMcpServer(file: string, name: string, options: McpStoreOptions): Promise<McpServerEntry> {
+  return pick(await listMcpServers(file, options), name, file);
+}
+
+/** Add (or with `overwrite`, replace) one server; MCP_CONFIG_SERVER_EXISTS if the name is taken. */
+export async function addMcpServer(
+  file: string,
+  name: string,
+  entry: McpServerEntryInput,
+  options: McpStoreOptions & { readonly overwrite?: boolean },
+): Promise<McpServerEntry> {
+  const parsed = parseMcpServerEntry(name, entry, { file, nativePluginNames: options.nativePluginNames });
+  await changeSection(file, options, (section) => {
+    if (Object.hasOwn(section, name) && options.overwrite !== true) {
+      throw new McpConfigError("MCP_CONFIG_SERVER_EXISTS", `MCP server "${name}" already exists in ${file}; choose another name or overwrite it`, { data: { file, name } });
+    }
+    return { section: { ...section, [name]: parsed }, result: undefined };
+  });
+  return parsed;
+}
+
+export async function removeMcpServer(file: string, name: string, options: McpStoreOptions): Promise<void> {
+  await changeSection(file, options, (section) => {
+    if (!Object.hasOwn(section, name)) throw notFound(file, name);
+    return { section: Object.fromEntries(Object.entries(section).filter(([key]) => key !== name)), result: undefined };
+  });
+}
+
+export async function setMcpServerEnabled(file: string, name: string, enabled: boolean, options: McpStoreOptions): Promise<McpServerEntry> {
+  const { servers } = await changeSection(file, options, (section) => {
+    const current = Object.hasOwn(section, name) ? section[name] : undefined;
+    if (typeof current !== "object" || current === null) throw notFound(file, name);
+    return { section: { ...section, [name]: { ...current, enabled } }, result: undefined };
+  });
+  return pick(servers, name, file);
+}
+
+/** Write an import into config.json: added and (with `overwrite`) replaced entries; conflicts reported, kept. */
+export async function importMcpServers(
+  file: string,
+  report: McpImportReport,
+  options: McpStoreOptions & { readonly overwrite?: boolean },
+): Promise<McpMergeResult> {
+  const { result } = await changeSection(file, options, (section) => {
+    const merged = mergeImportedServers(section, report.servers, { overwrite: options.overwrite === true });
+    return { section: { ...merged.servers }, result: merged };
+  });
+  return result;
+}
