@@ -1,0 +1,84 @@
+import { auditServer, type AuditReport, type AuditedTool, type Finding } from "../audit/index.js";
+import { comparePins, pinServer, type FieldChange, type PinComparison, type ServerPins } from "../pins/index.js";
+
+/** Why a listed tool does not reach the sandbox or the model. */
+export type HeldReason = "findings" | "changed" | "new";
+
+export interface HeldTool {
+  readonly name: string;
+  readonly reason: HeldReason;
+  /** warn/block findings on this tool's definition. */
+  readonly findings: readonly Finding[];
+  /** For `changed`: what differs from the approved definition. */
+  readonly changes: readonly FieldChange[];
+}
+
+export interface TrustInput<T extends AuditedTool> {
+  readonly server: string;
+  readonly instructions: string | undefined;
+  /** The listing after allow/deny filters and caps. */
+  readonly tools: readonly T[];
+  readonly pins: ServerPins | undefined;
+  readonly otherServers: ReadonlyArray<{ name: string; toolNames: string[] }>;
+}
+
+export interface TrustDecision<T extends AuditedTool> {
+  readonly trusted: readonly T[];
+  readonly held: readonly HeldTool[];
+  readonly report: AuditReport;
+  readonly comparison: PinComparison;
+  /** Pins to record now: on a server's first listing, its clean tools are pinned as approved. */
+  readonly pinsToRecord: ServerPins | undefined;
+  /** Instructions reach the model only when clean and unchanged since approval. */
+  readonly instructionsTrusted: boolean;
+}
+
+function isSerious(finding: Finding): boolean {
+  return finding.severity === "warn" || finding.severity === "block";
+}
+
+/**
+ * The trust decision for one listing. Approving a server's launch is trust in what it runs; its
+ * first listing is then audited, and clean tools are pinned (trust on first use). Tools with
+ * warn/block findings, tools whose definition changed since it was pinned (a rug pull) and tools
+ * added later are held until the person accepts them.
+ */
+export function decideTrust<T extends AuditedTool>(input: TrustInput<T>): TrustDecision<T> {
+  const report = auditServer({ serverName: input.server, instructions: input.instructions, tools: input.tools }, { otherServers: [...input.otherServers] });
+  const findingsByTool = new Map<string, Finding[]>();
+  const instructionFindings: Finding[] = [];
+  for (const finding of report.findings.filter(isSerious)) {
+    if (finding.location.tool === undefined) instructionFindings.push(finding);
+    else findingsByTool.set(finding.location.tool, [...(findingsByTool.get(finding.location.tool) ?? []), finding]);
+  }
+  const comparison = comparePins(input.pins, input.instructions, input.tools);
+  const unchanged = new Set(comparison.unchanged);
+  const changed = new Map(comparison.changed.map((c) => [c.name, c.changes]));
+  const firstListing = input.pins === undefined;
+
+  const trusted: T[] = [];
+  const held: HeldTool[] = [];
+  for (const tool of input.tools) {
+    const findings = findingsByTool.get(tool.name) ?? [];
+    if (unchanged.has(tool.name)) trusted.push(tool);
+    else if (changed.has(tool.name)) held.push({ name: tool.name, reason: "changed", findings, changes: changed.get(tool.name) ?? [] });
+    else if (findings.length > 0) held.push({ name: tool.name, reason: "findings", findings, changes: [] });
+    else if (firstListing) trusted.push(tool);
+    else held.push({ name: tool.name, reason: "new", findings, changes: [] });
+  }
+  const instructionsTrusted = instructionFindings.length === 0 && (firstListing || !comparison.instructionsChanged);
+  const pinsToRecord = firstListing ? pinServer(instructionsTrusted ? input.instructions : undefined, trusted) : undefined;
+  return { trusted, held, report, comparison, pinsToRecord, instructionsTrusted };
+}
+
+export function describeHeld(server: string, held: HeldTool): string {
+  const how = `review it with \`mcpvm mcp info ${server}\` and accept it with \`mcpvm mcp approve ${server} --tools\``;
+  switch (held.reason) {
+    case "changed":
+      return `${server}.${held.name} changed since it was approved (${held.changes.map((c) => c.path).join(", ")}) and is blocked until re-approved: ${how}.`;
+    case "findings":
+      return `${server}.${held.name} has audit findings (${held.findings.map((f) => `${f.severity}: ${f.rule}`).join(", ")}) and is held until confirmed: ${how}.`;
+    case "new":
+      return `${server}.${held.name} is new since the server was approved and needs approval: ${how}.`;
+  }
+}
