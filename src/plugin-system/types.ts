@@ -17,6 +17,12 @@ export interface PluginContext {
 export interface PluginRegistration<Config = unknown> {
   readonly name: string;
   readonly declaredModules: readonly string[];
+  /**
+   * For plugins whose modules are only known at run time (the `mcp` plugin: one `mcp-<server>` module
+   * per configured server): any module whose name starts with one of these prefixes is declared.
+   * plugin.json must declare the same prefix in `modulePrefixes`.
+   */
+  readonly declaredModulePrefixes?: readonly string[];
   readonly configSchema: z.ZodType<Config>;
   createHostFunctions(config: Config, context: PluginContext): HostModules | Promise<HostModules>;
   /** Release resources (connections, child processes) when the plugin is disabled or the host exits. */

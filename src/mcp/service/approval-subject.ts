@@ -1,0 +1,18 @@
+import type { ApprovalSubject } from "../approval/index.js";
+import type { McpServerEntry } from "../config/index.js";
+
+/** What approval covers: the entry as configured (references unresolved), filters included. */
+export function approvalSubject(name: string, entry: McpServerEntry): ApprovalSubject {
+  return {
+    name,
+    transport: entry.type,
+    ...(entry.command === undefined ? {} : { command: entry.command }),
+    ...(entry.args === undefined ? {} : { args: entry.args }),
+    ...(entry.env === undefined ? {} : { env: entry.env }),
+    ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+    ...(entry.url === undefined ? {} : { url: entry.url }),
+    ...(entry.headers === undefined ? {} : { headers: entry.headers }),
+    ...(entry.allowTools === undefined ? {} : { allowTools: entry.allowTools }),
+    ...(entry.denyTools === undefined ? {} : { denyTools: entry.denyTools }),
+  };
+}

@@ -1,0 +1,107 @@
+import type { Tool } from "@modelcontextprotocol/client";
+import { assignToolNames, sanitizeDescription, type ToolNameMap } from "../sanitise/index.js";
+import {
+  buildModuleMetadata,
+  CompiledTypesCache,
+  generateModuleDeclaration,
+  type ModuleMetadata,
+  type ToolForTypes,
+} from "../type-generator/index.js";
+import { ToolArgumentValidator } from "../validate/arguments.js";
+import type { CappedTool } from "./listing-caps.js";
+import type { HeldTool } from "./trust.js";
+
+export interface CatalogTool {
+  readonly jsName: string;
+  readonly originalName: string;
+  /** Sanitised: what the model and the declarations show. The pin and the audit saw the original. */
+  readonly description: string;
+  readonly definition: Tool;
+  readonly validator: ToolArgumentValidator;
+}
+
+export interface CatalogInput {
+  readonly server: string;
+  readonly description: string | undefined;
+  readonly instructions: string | undefined;
+  readonly trusted: readonly Tool[];
+  readonly held: readonly HeldTool[];
+  readonly dropped: readonly CappedTool[];
+  readonly hiddenByFilters: readonly string[];
+  readonly unmatchedFilters: readonly string[];
+}
+
+/** One server's tools as the guest and the model see them: trusted, renamed, validated, typed. */
+export class ServerCatalog {
+  readonly server: string;
+  readonly module: string;
+  readonly tools: readonly CatalogTool[];
+  readonly names: ToolNameMap;
+  readonly held: readonly HeldTool[];
+  readonly dropped: readonly CappedTool[];
+  readonly hiddenByFilters: readonly string[];
+  readonly unmatchedFilters: readonly string[];
+  private readonly byJs = new Map<string, CatalogTool>();
+  private readonly byOriginal = new Map<string, CatalogTool>();
+  private declaration: Promise<string> | undefined;
+  private meta: ModuleMetadata | undefined;
+
+  constructor(
+    private readonly input: CatalogInput,
+    private readonly typesCache: CompiledTypesCache,
+  ) {
+    this.server = input.server;
+    this.module = `mcp-${input.server}`;
+    this.names = assignToolNames(input.trusted.map((t) => t.name));
+    this.tools = input.trusted.map((definition) => {
+      const tool: CatalogTool = {
+        jsName: this.names.toJs.get(definition.name) ?? definition.name,
+        originalName: definition.name,
+        description: sanitizeDescription(definition.description ?? ""),
+        definition,
+        validator: new ToolArgumentValidator(definition.inputSchema),
+      };
+      this.byJs.set(tool.jsName, tool);
+      this.byOriginal.set(tool.originalName, tool);
+      return tool;
+    });
+    this.held = input.held;
+    this.dropped = input.dropped;
+    this.hiddenByFilters = input.hiddenByFilters;
+    this.unmatchedFilters = input.unmatchedFilters;
+  }
+
+  /** By the guest-facing name, falling back to the server's original name. */
+  find(name: string): CatalogTool | undefined {
+    return this.byJs.get(name) ?? this.byOriginal.get(name);
+  }
+
+  heldTool(name: string): HeldTool | undefined {
+    return this.held.find((h) => h.name === name || this.names.toJs.get(h.name) === name);
+  }
+
+  forTypes(): ToolForTypes[] {
+    return this.tools.map((t) => ({
+      jsName: t.jsName,
+      originalName: t.originalName,
+      ...(t.definition.description === undefined ? {} : { description: t.definition.description }),
+      inputSchema: (t.definition.inputSchema ?? { type: "object" }) as Record<string, unknown>,
+      ...(t.definition.outputSchema === undefined ? {} : { outputSchema: t.definition.outputSchema as Record<string, unknown> }),
+      ...(t.definition.annotations === undefined ? {} : { annotations: t.definition.annotations }),
+    }));
+  }
+
+  /** The `declare module "host:mcp-<name>"` text, generated once per listing. */
+  declarations(): Promise<string> {
+    this.declaration ??= generateModuleDeclaration(this.server, this.forTypes(), { cache: this.typesCache });
+    return this.declaration;
+  }
+
+  metadata(): ModuleMetadata {
+    this.meta ??= buildModuleMetadata(this.server, this.forTypes(), {
+      ...(this.input.description === undefined ? {} : { description: this.input.description }),
+      ...(this.input.instructions === undefined ? {} : { instructions: this.input.instructions }),
+    });
+    return this.meta;
+  }
+}

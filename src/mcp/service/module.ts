@@ -1,0 +1,116 @@
+import type { HostCallContext, HostFunction, HostModule, HostModules, LazyHostModule } from "../../sandbox/types.js";
+import { isMcpvmError } from "../../util/errors.js";
+import type { McpService } from "./service.js";
+import { needsConfirmation, type ConfirmCall } from "./confirm.js";
+import { McpCallError } from "./errors.js";
+import { describeHeld } from "./trust.js";
+import type { ServerCatalog } from "./catalog.js";
+
+export interface McpModuleOptions {
+  /** Asks the person before calls that need it; without it no call is confirmed (gateway, scripts with --yes). */
+  readonly confirmCall?: ConfirmCall;
+  /** Applied to every error message the guest sees (secrets are already masked by the service). */
+  readonly scrubError?: (text: string) => string;
+  readonly redactValue?: <T>(value: T) => T;
+}
+
+export const DEFAULT_BATCH_CONCURRENCY = 8;
+export const MAX_BATCH_CONCURRENCY = 16;
+export const MAX_BATCH_ITEMS = 1000;
+
+/** Lazy `host:mcp-<name>` modules for every enabled server: nothing starts until the guest requires one. */
+export function mcpHostModules(service: McpService, options: McpModuleOptions = {}): HostModules {
+  const modules: Record<string, LazyHostModule> = {};
+  for (const server of service.enabledServers()) {
+    modules[`mcp-${server}`] = {
+      lazy: true,
+      load: async (context) => buildModule(service, await service.catalog(server, context), options),
+    };
+  }
+  return modules;
+}
+
+function buildModule(service: McpService, catalog: ServerCatalog, options: McpModuleOptions): HostModule {
+  const functions: Record<string, HostFunction> = {};
+  for (const tool of catalog.tools) {
+    functions[tool.jsName] = (args, context) => guarded(options, () => callTool(service, catalog, tool.jsName, args[0] ?? {}, context, options));
+  }
+  functions.$batch = (args, context) => guarded(options, () => batch(service, catalog, args, context, options));
+  return functions;
+}
+
+async function callTool(service: McpService, catalog: ServerCatalog, name: string, args: unknown, context: HostCallContext, options: McpModuleOptions): Promise<unknown> {
+  const tool = catalog.find(name);
+  if (tool === undefined) {
+    const held = catalog.heldTool(name);
+    if (held !== undefined) throw new McpCallError("MCP_TOOL_HELD", describeHeld(catalog.server, held), { data: { server: catalog.server, tool: held.name, reason: held.reason } });
+    const known = catalog.tools.map((t) => t.jsName).join(", ");
+    throw new McpCallError("MCP_UNKNOWN_TOOL", `MCP server ${catalog.server} has no tool "${name}" (available: ${known || "none"}).`, { data: { server: catalog.server, tool: name } });
+  }
+  tool.validator.assertValid(catalog.server, tool.originalName, args);
+  const policy = service.entry(catalog.server).confirm ?? "destructive";
+  if (options.confirmCall !== undefined && needsConfirmation(policy, tool.definition.annotations)) {
+    const allowed = await options.confirmCall({
+      server: catalog.server,
+      tool: tool.originalName,
+      jsName: tool.jsName,
+      args,
+      annotations: tool.definition.annotations,
+      policy: policy === "always" ? "always" : "destructive",
+    });
+    if (!allowed) {
+      throw new McpCallError("MCP_CALL_DECLINED", `The call to ${catalog.server}.${tool.originalName} was declined by the user; nothing was sent to the server.`, {
+        data: { server: catalog.server, tool: tool.originalName },
+      });
+    }
+  }
+  const value = await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, { signal: context.signal, deadline: context.deadline });
+  return options.redactValue ? options.redactValue(value) : value;
+}
+
+/**
+ * `$batch("tool", [args, …], { concurrency })`: several calls of one server at once, on every
+ * engine (it is one host call). Results come back in order, each `{ ok, value }` or
+ * `{ ok: false, error: { name, message } }`; one failure does not stop the others.
+ */
+async function batch(service: McpService, catalog: ServerCatalog, args: readonly unknown[], context: HostCallContext, options: McpModuleOptions): Promise<unknown[]> {
+  const [name, list, settings] = args;
+  if (typeof name !== "string" || !Array.isArray(list)) {
+    throw new McpCallError("MCP_BATCH_INVALID", `$batch(tool, argsList, options?) needs a tool name and an array of arguments, e.g. $batch("${catalog.tools[0]?.jsName ?? "tool"}", [{…}, {…}]).`);
+  }
+  if (list.length > MAX_BATCH_ITEMS) throw new McpCallError("MCP_BATCH_INVALID", `$batch takes at most ${MAX_BATCH_ITEMS} calls at once (got ${list.length}).`);
+  const requested = (settings as { concurrency?: unknown } | undefined)?.concurrency;
+  const concurrency = typeof requested === "number" && Number.isInteger(requested) && requested > 0 ? Math.min(requested, MAX_BATCH_CONCURRENCY) : DEFAULT_BATCH_CONCURRENCY;
+  const results: unknown[] = new Array(list.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length && !context.signal.aborted) {
+      const index = next++;
+      try {
+        results[index] = { ok: true, value: await callTool(service, catalog, name, list[index], context, options) };
+      } catch (error) {
+        results[index] = { ok: false, error: { name: errorName(error), message: scrub(options, error) } };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  return results;
+}
+
+async function guarded<T>(options: McpModuleOptions, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Error) error.message = scrub(options, error);
+    throw error;
+  }
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : "Error";
+}
+
+function scrub(options: McpModuleOptions, error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return options.scrubError ? options.scrubError(text) : isMcpvmError(error) ? text : text;
+}

@@ -1,0 +1,233 @@
+import type { Tool } from "@modelcontextprotocol/client";
+import type { Logger } from "pino";
+import { McpApprovalStore, renderApprovalPrompt, approvalHash, type ApprovalStatus } from "../approval/index.js";
+import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type ServerStatus, type SpawnFunction } from "../client-manager/index.js";
+import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
+import { McpPinStore, pinServer } from "../pins/index.js";
+import { CompiledTypesCache } from "../type-generator/index.js";
+import type { Redactor } from "../../logging/redact.js";
+import { McpvmError } from "../../util/errors.js";
+import { approvalSubject } from "./approval-subject.js";
+import { ServerCatalog } from "./catalog.js";
+import { applyListingCaps, DEFAULT_LISTING_CAPS, type CappedTool, type ListingCaps } from "./listing-caps.js";
+import { decideTrust } from "./trust.js";
+
+export class McpServiceError extends McpvmError<"MCP_SERVER_UNKNOWN" | "MCP_SERVER_DISABLED"> {
+  override readonly name = "McpServiceError";
+}
+
+export interface McpServiceOptions {
+  /** Every configured server (validated); disabled ones are listed but never started. */
+  readonly servers: McpServers;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly approvals: McpApprovalStore;
+  readonly pins: McpPinStore;
+  readonly redactor: Redactor;
+  readonly logger: Logger;
+  /** Asks the person for a VS Code `${input:id}` value; absent where nothing can ask. */
+  readonly promptInput?: PromptInput;
+  readonly clientLimits?: ClientManagerLimitsInput;
+  readonly listingCaps?: ListingCaps;
+  readonly spawn?: SpawnFunction;
+  readonly now?: () => number;
+}
+
+export interface ServerSummary {
+  readonly name: string;
+  readonly transport: McpServerEntry["type"];
+  readonly enabled: boolean;
+  readonly description: string | undefined;
+  readonly approval: ApprovalStatus["state"] | "error";
+  readonly state: ServerStatus["state"];
+  /** Trusted tools after the last listing; undefined before the first connect. */
+  readonly toolCount: number | undefined;
+  readonly heldCount: number | undefined;
+}
+
+interface Listing {
+  readonly tools: readonly Tool[];
+  readonly instructions: string | undefined;
+  readonly hidden: readonly string[];
+  readonly unmatched: readonly string[];
+  readonly dropped: readonly CappedTool[];
+}
+
+/**
+ * Everything MCP behind one object: approval before spawn, lazy connections, the trust decision
+ * on every listing, and the catalogs the guest modules, the LLM tools and the gateway read. No face
+ * talks to the client manager directly, so nothing bypasses approval or pins.
+ */
+export class McpService {
+  readonly clients: ClientManager;
+  private readonly inputs = new InputCache();
+  private readonly typesCache = new CompiledTypesCache();
+  private readonly listings = new Map<string, Listing>();
+  private readonly catalogs = new Map<string, Promise<ServerCatalog>>();
+  private readonly caps: ListingCaps;
+
+  constructor(private readonly options: McpServiceOptions) {
+    this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
+    const resolvers: Record<string, () => Promise<import("../types.js").McpServerLaunch>> = {};
+    for (const name of this.enabledServers()) resolvers[name] = () => this.launch(name);
+    this.clients = new ClientManager({
+      servers: resolvers,
+      ...(options.clientLimits === undefined ? {} : { limits: options.clientLimits }),
+      ...(options.spawn === undefined ? {} : { spawn: options.spawn }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+      childEnv: (launch) => buildChildEnv(options.env, launch.transport === "stdio" ? { ...launch.env } : {}),
+      logger: { warn: (data: Record<string, unknown>, message: string) => options.logger.warn(data, message) },
+      hooks: {
+        // Checked again right before spawn, in case an approval was revoked while resolving.
+        beforeConnect: async (launch) => options.approvals.require(approvalSubject(launch.name, this.entry(launch.name))),
+        onToolsListed: async (name, tools, identity) => this.onToolsListed(name, tools, identity.instructions),
+        redact: (text) => options.redactor.redact(text),
+      },
+    });
+    this.clients.subscribe((event) => {
+      if (event.type === "tools" || (event.type === "state" && event.state !== "connected")) this.catalogs.delete(event.server);
+      if (event.type === "stderr") options.logger.debug({ server: event.server }, event.line);
+    });
+  }
+
+  serverNames(): string[] {
+    return Object.keys(this.options.servers).sort();
+  }
+
+  enabledServers(): string[] {
+    return this.serverNames().filter((name) => this.options.servers[name]?.enabled !== false);
+  }
+
+  entry(name: string): McpServerEntry {
+    const entry = this.options.servers[name];
+    if (entry === undefined) {
+      throw new McpServiceError("MCP_SERVER_UNKNOWN", `No MCP server named "${name}" is configured (configured: ${this.serverNames().join(", ") || "none"}).`, { data: { server: name } });
+    }
+    return entry;
+  }
+
+  async approvalStatus(name: string): Promise<ApprovalStatus> {
+    return this.options.approvals.status(approvalSubject(name, this.entry(name)));
+  }
+
+  /** The exact text a person sees before approving (CLI, REPL and refusals to the model alike). */
+  async approvalPrompt(name: string): Promise<string> {
+    const subject = approvalSubject(name, this.entry(name));
+    return renderApprovalPrompt(subject, approvalHash(subject));
+  }
+
+  async approve(name: string): Promise<void> {
+    await this.options.approvals.approve(approvalSubject(name, this.entry(name)));
+  }
+
+  /** Revoking disconnects at once; nothing reconnects without a new approval. */
+  async revoke(name: string): Promise<boolean> {
+    const revoked = await this.options.approvals.revoke(name);
+    this.catalogs.delete(name);
+    if (this.clients.serverNames().includes(name)) await this.clients.close(name);
+    return revoked;
+  }
+
+  /** Accept held tools (changed, new, or with findings): their current definitions become the pins. */
+  async acceptTools(name: string, tools: readonly string[] | "all"): Promise<string[]> {
+    const listing = this.listings.get(name);
+    if (listing === undefined) return [];
+    const current = pinServer(listing.instructions, listing.tools);
+    const names = tools === "all" ? listing.tools.map((t) => t.name) : tools.filter((t) => listing.tools.some((l) => l.name === t));
+    await this.options.pins.accept(name, current, names);
+    this.catalogs.delete(name);
+    return names;
+  }
+
+  async summaries(): Promise<ServerSummary[]> {
+    return Promise.all(
+      this.serverNames().map(async (name) => {
+        const entry = this.entry(name);
+        const approval = await this.approvalStatus(name).then((s) => s.state, () => "error" as const);
+        const status = entry.enabled && this.clients.serverNames().includes(name) ? this.clients.status(name) : undefined;
+        const catalog = this.catalogs.has(name) ? await this.catalogs.get(name)?.catch(() => undefined) : undefined;
+        return {
+          name,
+          transport: entry.type,
+          enabled: entry.enabled,
+          description: entry.description,
+          approval,
+          state: status?.state ?? "idle",
+          toolCount: catalog?.tools.length ?? status?.toolCount,
+          heldCount: catalog?.held.length,
+        };
+      }),
+    );
+  }
+
+  /** Connects if needed (approval first), lists, decides trust. Shared by concurrent callers. */
+  async catalog(name: string, caller: CallerOptions = {}): Promise<ServerCatalog> {
+    const entry = this.entry(name);
+    if (!entry.enabled) {
+      throw new McpServiceError("MCP_SERVER_DISABLED", `MCP server "${name}" is disabled; enable it with \`mcpvm mcp enable ${name}\` (or /mcp enable ${name}).`, { data: { server: name } });
+    }
+    let pending = this.catalogs.get(name);
+    if (pending === undefined) {
+      pending = this.buildCatalog(name, entry, caller);
+      this.catalogs.set(name, pending);
+      pending.catch(() => this.catalogs.get(name) === pending && this.catalogs.delete(name));
+    }
+    return pending;
+  }
+
+  async close(): Promise<void> {
+    await this.clients.closeAll();
+  }
+
+  private async buildCatalog(name: string, entry: McpServerEntry, caller: CallerOptions): Promise<ServerCatalog> {
+    await this.clients.listTools(name, caller);
+    const listing = this.listings.get(name);
+    if (listing === undefined) throw new Error(`internal: no listing recorded for ${name}`);
+    const decision = decideTrust({
+      server: name,
+      instructions: listing.instructions,
+      tools: listing.tools,
+      pins: await this.options.pins.get(name),
+      otherServers: this.serverNames()
+        .filter((other) => other !== name)
+        .map((other) => ({ name: other, toolNames: [...(this.listings.get(other)?.tools.map((t) => t.name) ?? [])] })),
+    });
+    if (decision.pinsToRecord !== undefined) await this.options.pins.set(name, decision.pinsToRecord);
+    for (const held of decision.held) this.options.logger.warn({ server: name, tool: held.name, reason: held.reason }, `MCP tool held: ${name}.${held.name} (${held.reason})`);
+    return new ServerCatalog(
+      {
+        server: name,
+        description: entry.description,
+        instructions: decision.instructionsTrusted ? listing.instructions : undefined,
+        trusted: decision.trusted,
+        held: decision.held,
+        dropped: listing.dropped,
+        hiddenByFilters: listing.hidden,
+        unmatchedFilters: listing.unmatched,
+      },
+      this.typesCache,
+    );
+  }
+
+  private async launch(name: string) {
+    const entry = this.entry(name);
+    // Approval before anything else: before ${input:…} prompts, before spawn, before any URL is contacted.
+    await this.options.approvals.require(approvalSubject(name, entry));
+    const launch = await resolveLaunch(name, entry, {
+      env: this.options.env,
+      inputs: this.inputs,
+      ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
+    });
+    this.options.redactor.add(launch.secrets);
+    return launch;
+  }
+
+  private async onToolsListed(name: string, tools: readonly Tool[], instructions: string | undefined): Promise<readonly Tool[]> {
+    const entry = this.entry(name);
+    const filtered = filterTools(tools, { ...(entry.allowTools === undefined ? {} : { allowTools: entry.allowTools }), ...(entry.denyTools === undefined ? {} : { denyTools: entry.denyTools }) });
+    const { kept, dropped } = applyListingCaps(name, filtered.tools, this.caps);
+    for (const d of dropped) this.options.logger.warn({ server: name, tool: d.name, rule: d.rule }, `MCP tool dropped: ${d.message}`);
+    this.listings.set(name, { tools: kept, instructions, hidden: filtered.hidden, unmatched: [...filtered.unmatchedAllow, ...filtered.unmatchedDeny], dropped });
+    this.catalogs.delete(name);
+    return kept;
+  }
+}

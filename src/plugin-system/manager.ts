@@ -1,0 +1,279 @@
+import { readFile } from "node:fs/promises";
+import { userInfo } from "node:os";
+import { join } from "node:path";
+import { loadConfigFile, updateConfigFile, type PluginSettings } from "../config/config-file.js";
+import type { ConfigPaths } from "../config/paths.js";
+import type { HostModules } from "../sandbox/types.js";
+import { isCompiledBuild, packageRoot } from "../util/package-root.js";
+import type { AuditReport } from "./audit/audit-plugin.js";
+import { PluginApprovalStore, type ApprovalRecord } from "./approval/store.js";
+import { discoverPlugins, type DiscoveredPlugin, type DiscoveryResult } from "./discovery.js";
+import { approveCommand, PluginError } from "./errors.js";
+import { defaultImporter, disposeQuietly, importRegistration, instantiatePlugin, parsePluginConfig, type LoadedPlugin, type ModuleImporter } from "./host-loader.js";
+import { approvalStatus, pluginStatus, type PluginStatus } from "./lifecycle.js";
+import type { PluginManifest } from "./manifest.js";
+import { snapshotPlugin, summarizeAudit, type PluginSnapshot } from "./snapshot.js";
+
+export interface PluginManagerOptions {
+  readonly paths: ConfigPaths;
+  /** Defaults to packageRoot(); tests point it at a temporary tree. */
+  readonly packageRoot?: string;
+  /** Defaults to isCompiledBuild(). */
+  readonly compiled?: boolean;
+  readonly now?: () => Date;
+  /** Recorded as `approvedBy`; defaults to the OS user name. */
+  readonly user?: string;
+  /** The environment plugins see in their PluginContext; defaults to none at all. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly importModule?: ModuleImporter;
+  /** Packages native plugins may import as audited-by-mcpvm dependencies; defaults to mcpvm's package.json dependencies. */
+  readonly trustedPackages?: ReadonlySet<string>;
+}
+
+export interface PluginInfo extends PluginStatus {
+  readonly manifest: PluginManifest;
+  readonly dir: string;
+  readonly entryFile: string;
+  readonly audit: AuditReport;
+  readonly approvalRecord: ApprovalRecord | undefined;
+  readonly config: Readonly<Record<string, unknown>> | undefined;
+}
+
+export interface HostModuleInfo {
+  readonly plugin: string;
+  readonly description: string;
+  readonly functions: Readonly<Record<string, string>>;
+}
+
+export interface LoadedHostModules {
+  readonly modules: HostModules;
+  /** plugin name -> the ambient `declare module "host:…"` text from its declarations file. */
+  readonly declarations: Readonly<Record<string, string>>;
+  /** plugin name -> its hints for the model. */
+  readonly hints: Readonly<Record<string, readonly string[]>>;
+  /** module name -> what plugin.json says about it (modules listed in hostModules). */
+  readonly moduleInfo: Readonly<Record<string, HostModuleInfo>>;
+  readonly loaded: readonly string[];
+  /** Enabled plugins that were not loaded, each with the reason; the others still load. */
+  readonly refused: readonly { readonly plugin: string; readonly error: PluginError }[];
+}
+
+function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** The plugin lifecycle over the files on disk: discovery, audit, approval, enable/disable, loading. */
+export class PluginManager {
+  private readonly paths: ConfigPaths;
+  private readonly root: string;
+  private readonly compiled: boolean;
+  private readonly now: () => Date;
+  private readonly importer: ModuleImporter;
+  private readonly env: Readonly<Record<string, string | undefined>>;
+  private readonly store: PluginApprovalStore;
+  private trusted: ReadonlySet<string> | undefined;
+  private loadedPlugins: LoadedPlugin[] = [];
+
+  constructor(private readonly options: PluginManagerOptions) {
+    this.paths = options.paths;
+    this.root = options.packageRoot ?? packageRoot();
+    this.compiled = options.compiled ?? isCompiledBuild();
+    this.now = options.now ?? (() => new Date());
+    this.importer = options.importModule ?? defaultImporter;
+    this.env = options.env ?? {};
+    this.trusted = options.trustedPackages;
+    this.store = new PluginApprovalStore(options.paths.approvedPluginsFile);
+  }
+
+  discover(): Promise<DiscoveryResult> {
+    return discoverPlugins({ packageRoot: this.root, userPluginsDir: this.paths.userPluginsDir, compiled: this.compiled });
+  }
+
+  async list(): Promise<{ plugins: PluginStatus[]; errors: readonly PluginError[] }> {
+    const { plugins, errors } = await this.discover();
+    const [approvals, config] = await Promise.all([this.store.load(), loadConfigFile(this.paths.configFile)]);
+    const statuses: PluginStatus[] = [];
+    for (const plugin of plugins) {
+      const snapshot = await this.snapshot(plugin);
+      statuses.push(pluginStatus(snapshot, ownValue(approvals.plugins, plugin.name), ownValue(config.plugins, plugin.name)));
+    }
+    return { plugins: statuses, errors };
+  }
+
+  async info(name: string): Promise<PluginInfo> {
+    const plugin = await this.find(name);
+    const [snapshot, record, settings] = await Promise.all([this.snapshot(plugin), this.store.get(name), this.settings(name)]);
+    return {
+      ...pluginStatus(snapshot, record, settings),
+      manifest: plugin.manifest,
+      dir: plugin.dir,
+      entryFile: plugin.entryFile,
+      audit: snapshot.audit,
+      approvalRecord: record,
+      config: settings?.config,
+    };
+  }
+
+  async audit(name: string): Promise<AuditReport> {
+    return (await this.snapshot(await this.find(name))).audit;
+  }
+
+  /** Approve the plugin as it is on disk now. Refused while the audit has blocking findings. */
+  async approve(name: string, options: { by?: string } = {}): Promise<ApprovalRecord> {
+    const plugin = await this.find(name);
+    const snapshot = await this.snapshot(plugin);
+    if (snapshot.audit.blocked) {
+      const reasons = snapshot.audit.findings.filter((finding) => finding.blocking).map((f) => `  - ${f.file}:${f.line}:${f.column} ${f.message}`);
+      throw new PluginError("PLUGIN_AUDIT_BLOCKED", `plugin ${name} cannot be approved until these are fixed:\n${reasons.join("\n")}`, { data: { plugin: name } });
+    }
+    const record: ApprovalRecord = {
+      hash: snapshot.hash,
+      approvedAt: this.now().toISOString(),
+      approvedBy: options.by ?? this.options.user ?? userInfo().username,
+      source: plugin.source,
+      version: plugin.manifest.version,
+      audit: summarizeAudit(snapshot.audit),
+    };
+    await this.store.set(name, record);
+    return record;
+  }
+
+  /** Remove the approval and switch the plugin off; works for plugins that no longer exist on disk too. */
+  async revoke(name: string): Promise<boolean> {
+    const removed = await this.store.remove(name);
+    if ((await this.settings(name))?.enabled === true) await this.setEnabled(name, false);
+    return removed;
+  }
+
+  async enable(name: string): Promise<void> {
+    await this.requireApproval(await this.find(name));
+    await this.setEnabled(name, true);
+  }
+
+  async disable(name: string): Promise<void> {
+    await this.find(name);
+    await this.setEnabled(name, false);
+  }
+
+  /**
+   * Store the plugin's config. An approved plugin's config is validated with its registration's
+   * schema first; an unapproved plugin's code is never imported, so its config is checked at load.
+   */
+  async setConfig(name: string, config: Record<string, unknown>): Promise<{ validated: boolean }> {
+    const plugin = await this.find(name);
+    const approved = approvalStatus(await this.store.get(name), (await this.snapshot(plugin)).hash) === "valid";
+    if (approved) parsePluginConfig(name, await importRegistration(plugin, this.importer), config, this.paths.configFile);
+    await updateConfigFile(this.paths.configFile, (file) => {
+      file.plugins = { ...file.plugins, [name]: { ...file.plugins?.[name], config } };
+    });
+    return { validated: approved };
+  }
+
+  /**
+   * Import every enabled plugin whose approval still matches the files on disk (checked right
+   * before import), create its host functions and collect declarations and hints. Plugins loaded
+   * by an earlier call are disposed first.
+   */
+  async loadHostModules(): Promise<LoadedHostModules> {
+    await this.dispose();
+    const { plugins } = await this.discover();
+    const config = await loadConfigFile(this.paths.configFile);
+    const modules: Record<string, HostModules[string]> = {};
+    const owner = new Map<string, string>();
+    const result = { declarations: {} as Record<string, string>, hints: {} as Record<string, readonly string[]>, moduleInfo: {} as Record<string, HostModuleInfo>, loaded: [] as string[], refused: [] as { plugin: string; error: PluginError }[] };
+    for (const plugin of plugins) {
+      const settings = ownValue(config.plugins, plugin.name);
+      if (settings?.enabled !== true) continue;
+      try {
+        const snapshot = await this.requireApproval(plugin);
+        const registration = await importRegistration(plugin, this.importer);
+        const loaded = await instantiatePlugin(plugin, registration, settings.config, { paths: this.paths, pluginDir: plugin.dir, env: this.env });
+        const clash = Object.keys(loaded.modules).find((module) => owner.has(module));
+        if (clash !== undefined) {
+          await disposeQuietly(registration);
+          throw new PluginError("PLUGIN_MODULE_CONFLICT", `plugin ${plugin.name}: module "${clash}" is already provided by plugin ${owner.get(clash)}; disable one of them`, { data: { plugin: plugin.name } });
+        }
+        this.loadedPlugins.push(loaded);
+        for (const [module, functions] of Object.entries(loaded.modules)) {
+          modules[module] = functions;
+          owner.set(module, plugin.name);
+        }
+        for (const entry of plugin.manifest.hostModules) result.moduleInfo[entry.name] = { plugin: plugin.name, description: entry.description, functions: entry.functions };
+        if (snapshot.declarationsText !== undefined) result.declarations[plugin.name] = snapshot.declarationsText;
+        result.hints[plugin.name] = plugin.manifest.hints;
+        result.loaded.push(plugin.name);
+      } catch (error) {
+        if (!(error instanceof PluginError)) throw error;
+        result.refused.push({ plugin: plugin.name, error });
+      }
+    }
+    return { modules, ...result };
+  }
+
+  /** Call every loaded plugin's dispose; all are attempted even when one fails. */
+  async dispose(): Promise<void> {
+    const loaded = this.loadedPlugins;
+    this.loadedPlugins = [];
+    const outcomes = await Promise.allSettled(loaded.map((plugin) => plugin.registration.dispose?.()));
+    const failed = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [{ plugin: loaded[index]?.name, reason: outcome.reason as unknown }] : []));
+    if (failed.length > 0) {
+      throw new PluginError("PLUGIN_DISPOSE_FAILED", `disposing plugin(s) ${failed.map((f) => f.plugin).join(", ")} failed`, {
+        data: { plugins: failed.map((f) => f.plugin) },
+        cause: new AggregateError(failed.map((f) => f.reason)),
+      });
+    }
+  }
+
+  private async requireApproval(plugin: DiscoveredPlugin): Promise<PluginSnapshot> {
+    const [snapshot, record] = await Promise.all([this.snapshot(plugin), this.store.get(plugin.name)]);
+    const status = approvalStatus(record, snapshot.hash);
+    if (status === "none") {
+      throw new PluginError("PLUGIN_NOT_APPROVED", `plugin ${plugin.name} is not approved; review \`mcpvm plugin audit ${plugin.name}\`, then run \`${approveCommand(plugin.name)}\``, {
+        data: { plugin: plugin.name },
+      });
+    }
+    if (status === "stale") {
+      const changed = snapshot.audit.files.map((file) => file.path).join(", ");
+      throw new PluginError("PLUGIN_APPROVAL_STALE", `plugin ${plugin.name} changed since it was approved (plugin.json or one of: ${changed}); review \`mcpvm plugin audit ${plugin.name}\`, then run \`${approveCommand(plugin.name)}\``, {
+        data: { plugin: plugin.name },
+      });
+    }
+    if (snapshot.audit.blocked) {
+      throw new PluginError("PLUGIN_AUDIT_BLOCKED", `plugin ${plugin.name} now has blocking audit findings; see \`mcpvm plugin audit ${plugin.name}\``, { data: { plugin: plugin.name } });
+    }
+    return snapshot;
+  }
+
+  private async find(name: string): Promise<DiscoveredPlugin> {
+    const { plugins, errors } = await this.discover();
+    const plugin = plugins.find((candidate) => candidate.name === name);
+    if (plugin) return plugin;
+    const problem = errors.find((error) => error.data?.plugin === name);
+    if (problem) throw problem;
+    throw new PluginError("PLUGIN_NOT_FOUND", `no plugin named "${name}" (looked in ${join(this.root, "plugins")} and ${this.paths.userPluginsDir}); \`mcpvm plugin list\` shows them`, {
+      data: { plugin: name },
+    });
+  }
+
+  private async snapshot(plugin: DiscoveredPlugin): Promise<PluginSnapshot> {
+    return snapshotPlugin(plugin, plugin.source === "native" ? await this.trustedPackages() : new Set());
+  }
+
+  private async trustedPackages(): Promise<ReadonlySet<string>> {
+    if (this.trusted === undefined) {
+      const pkg = JSON.parse(await readFile(join(this.root, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+      this.trusted = new Set(Object.keys(pkg.dependencies ?? {}));
+    }
+    return this.trusted;
+  }
+
+  private async settings(name: string): Promise<PluginSettings | undefined> {
+    return ownValue((await loadConfigFile(this.paths.configFile)).plugins, name);
+  }
+
+  private async setEnabled(name: string, enabled: boolean): Promise<void> {
+    await updateConfigFile(this.paths.configFile, (file) => {
+      file.plugins = { ...file.plugins, [name]: { ...file.plugins?.[name], enabled } };
+    });
+  }
+}
