@@ -39,6 +39,9 @@ describe("the audit finds dangerous capabilities in one file", () => {
     ["nested destructuring", `const { promises: { unlink } } = require("node:fs");`, ["fs-write"]],
     ["reads", `import { readFile } from "node:fs/promises"; await readFile("x");`, ["fs-read"]],
     ["open for writing", `import { open } from "node:fs/promises"; await open("x", "a+");`, ["fs-read", "fs-write"]],
+    ["open with numeric write flags", `import { open, constants } from "node:fs/promises"; await open("x", constants.O_WRONLY | constants.O_CREAT);`, ["fs-read", "fs-write"]],
+    ["open read-only with numeric flags", `import { open, constants } from "node:fs/promises"; await open("x", constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);`, ["fs-read"]],
+    ["open with destructured write flag", `import { open } from "node:fs/promises"; import { constants } from "node:fs"; const { O_APPEND, O_RDONLY } = constants; await open("x", O_RDONLY | O_APPEND);`, ["fs-read", "fs-write"]],
   ])("%s", (_name, code, expected) => {
     expect(rules(code)).toEqual(expected);
   });

@@ -130,6 +130,12 @@ class FileScanner {
 
   private openFlags(flags: t.Expression | undefined, node: t.Node): void {
     if (flags === undefined) return;
+    const constants = openFlagConstants(flags);
+    if (constants !== undefined) {
+      const writing = constants.filter((name) => WRITE_OPEN_FLAGS.has(name));
+      if (writing.length > 0) this.report("fs-write", node, `open() with flags ${writing.join(" | ")}`);
+      return;
+    }
     const text = this.table.fold(flags);
     if (text === undefined) this.report("fs-write", node, "open() with flags that cannot be resolved statically");
     else if (/[wa+]/.test(text)) this.report("fs-write", node, `open() with flags "${text}"`);
@@ -255,4 +261,24 @@ export function scanSource(code: string, filename: string): FileScan {
   const scanner = new FileScanner(table, topLevel, collectBindingIds(program));
   walk(program, (node, parent, key) => scanner.visit(node, parent, key));
   return { findings: scanner.findings, references: scanner.references };
+}
+
+/** fs.constants open flags that let open() create, change or truncate a file. */
+const WRITE_OPEN_FLAGS: ReadonlySet<string> = new Set(["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"]);
+
+/**
+ * Numeric open flags written as an OR of `O_*` constants (`constants.O_RDONLY | constants.O_NOFOLLOW`,
+ * or destructured names): the constant names, or undefined when the expression is anything else
+ * (then the string-flag folding decides, and an unresolvable value is reported).
+ */
+function openFlagConstants(expression: t.Expression): string[] | undefined {
+  const node = unwrap(expression) as t.Expression;
+  if (node.type === "BinaryExpression" && node.operator === "|" && node.left.type !== "PrivateName") {
+    const left = openFlagConstants(node.left);
+    const right = openFlagConstants(node.right);
+    return left === undefined || right === undefined ? undefined : [...left, ...right];
+  }
+  const name =
+    node.type === "Identifier" ? node.name : node.type === "MemberExpression" && !node.computed && node.property.type === "Identifier" ? node.property.name : undefined;
+  return name !== undefined && /^O_[A-Z_]+$/.test(name) ? [name] : undefined;
 }
