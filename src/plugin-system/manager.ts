@@ -12,6 +12,7 @@ import { approveCommand, PluginError } from "./errors.js";
 import { defaultImporter, disposeQuietly, importRegistration, instantiatePlugin, parsePluginConfig, type LoadedPlugin, type ModuleImporter } from "./host-loader.js";
 import { approvalStatus, pluginStatus, type PluginStatus } from "./lifecycle.js";
 import type { PluginManifest } from "./manifest.js";
+import type { HostServices } from "./types.js";
 import { snapshotPlugin, summarizeAudit, type PluginSnapshot } from "./snapshot.js";
 
 export interface PluginManagerOptions {
@@ -28,6 +29,8 @@ export interface PluginManagerOptions {
   readonly importModule?: ModuleImporter;
   /** Packages native plugins may import as audited-by-mcpvm dependencies; defaults to mcpvm's package.json dependencies. */
   readonly trustedPackages?: ReadonlySet<string>;
+  /** Lent to native plugins only (see HostServices). */
+  readonly services?: HostServices;
 }
 
 export interface PluginInfo extends PluginStatus {
@@ -187,7 +190,12 @@ export class PluginManager {
       try {
         const snapshot = await this.requireApproval(plugin);
         const registration = await importRegistration(plugin, this.importer);
-        const loaded = await instantiatePlugin(plugin, registration, settings.config, { paths: this.paths, pluginDir: plugin.dir, env: this.env });
+        const loaded = await instantiatePlugin(plugin, registration, settings.config, {
+          paths: this.paths,
+          pluginDir: plugin.dir,
+          env: this.env,
+          ...(plugin.source === "native" && this.options.services !== undefined ? { services: this.options.services } : {}),
+        });
         const clash = Object.keys(loaded.modules).find((module) => owner.has(module));
         if (clash !== undefined) {
           await disposeQuietly(registration);

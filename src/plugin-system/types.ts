@@ -8,6 +8,16 @@ export interface PluginContext {
   /** The plugin's own folder (for plugins that ship data files). */
   readonly pluginDir: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** What the mcpvm host lends to native plugins; user plugins never get it. */
+  readonly services?: HostServices;
+}
+
+/**
+ * Host services for native plugins. The `mcp` plugin asks for the MCP modules here, so the MCP
+ * machinery (and every server behind it) exists only once that plugin is approved, enabled and loaded.
+ */
+export interface HostServices {
+  readonly mcpModules?: (pluginConfig: unknown) => HostModules | Promise<HostModules>;
 }
 
 /**

@@ -1,0 +1,87 @@
+import { renderEvidence } from "./evidence.js";
+import { findExfiltrationParameter } from "./exfil-params.js";
+import { toFinding } from "./location.js";
+import { walkSchema, type SchemaField } from "./schema-walk.js";
+import { findShadowing } from "./shadowing.js";
+import { auditText } from "./text-audit.js";
+import {
+  SEVERITY_RANK,
+  type AuditContext,
+  type AuditedTool,
+  type AuditReport,
+  type AuditServerInput,
+  type Finding,
+  type Severity,
+  type Verdict,
+} from "./types.js";
+
+const SPEC_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function toolFields(tool: AuditedTool): SchemaField[] {
+  const fields: SchemaField[] = [{ field: "name", jsonPath: "$.name", text: tool.name, kind: { kind: "identifier" } }];
+  if (typeof tool.title === "string") fields.push({ field: "title", jsonPath: "$.title", text: tool.title, kind: { kind: "prose" } });
+  if (typeof tool.description === "string") {
+    fields.push({ field: "description", jsonPath: "$.description", text: tool.description, kind: { kind: "prose" } });
+  }
+  for (const [key, value] of Object.entries(tool.annotations ?? {})) {
+    if (typeof value === "string") fields.push({ field: "annotations", jsonPath: `$.annotations.${key}`, text: value, kind: { kind: "prose" } });
+  }
+  return fields;
+}
+
+function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: ReadonlySet<string>): Finding[] {
+  const input = walkSchema(tool.inputSchema, "$.inputSchema");
+  const output = walkSchema(tool.outputSchema, "$.outputSchema");
+  const findings: Finding[] = [];
+  for (const f of [...toolFields(tool), ...input.fields, ...output.fields]) {
+    const location = { tool: tool.name, field: f.field, jsonPath: f.jsonPath };
+    for (const hit of auditText(f.text, f.kind)) findings.push(toFinding(hit, location));
+    if (f.kind.kind === "prose") for (const hit of findShadowing(f.text, context, ownToolNames)) findings.push(toFinding(hit, location));
+  }
+  for (const [walk, path] of [[input, "$.inputSchema"], [output, "$.outputSchema"]] as const) {
+    if (walk.truncated) {
+      findings.push(toFinding({ rule: "unscreened-remainder", evidence: "schema deeper than 64 levels or larger than 20000 nodes" }, { tool: tool.name, field: "schema", jsonPath: path }));
+    }
+  }
+  for (const property of input.properties) {
+    const hit = findExfiltrationParameter(property, tool);
+    if (hit !== undefined) findings.push(toFinding(hit, { tool: tool.name, field: "parameter", jsonPath: property.jsonPath }));
+  }
+  const normalised = tool.name.normalize("NFKC");
+  if (!SPEC_TOOL_NAME.test(normalised)) {
+    const severity: Severity = /[^\p{ASCII}]/u.test(normalised) ? "warn" : "info";
+    findings.push(toFinding({ rule: "identifier-characters", severity, evidence: renderEvidence(tool.name) }, { tool: tool.name, field: "name", jsonPath: "$.name" }));
+  }
+  for (const server of context.otherServers) {
+    if (server.toolNames.includes(tool.name)) {
+      findings.push(toFinding({ rule: "tool-name-collision", evidence: `${server.name} also lists ${renderEvidence(tool.name)}` }, { tool: tool.name, field: "name", jsonPath: "$.name" }));
+    }
+  }
+  return findings;
+}
+
+/** Screen one listed tool definition: name, title, description, every schema string, annotations. */
+export function auditToolDefinition(tool: AuditedTool, context: AuditContext): Finding[] {
+  return auditTool(tool, context, new Set([tool.name]));
+}
+
+export function verdictOf(findings: readonly { severity: Severity }[]): Verdict {
+  let verdict: Verdict = "pass";
+  for (const f of findings) if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[verdict]) verdict = f.severity;
+  return verdict;
+}
+
+/** Screen a server's whole listing plus its initialize instructions; the verdict is the highest severity found. */
+export function auditServer(server: AuditServerInput, context: AuditContext): AuditReport {
+  const own = new Set(server.tools.map((t) => t.name));
+  const findings: Finding[] = [];
+  if (server.instructions !== undefined && server.instructions.length > 0) {
+    const location = { field: "instructions", jsonPath: "$.instructions" };
+    for (const hit of auditText(server.instructions, { kind: "prose" })) findings.push(toFinding(hit, location));
+    for (const hit of findShadowing(server.instructions, context, own)) findings.push(toFinding(hit, location));
+  }
+  for (const tool of server.tools) findings.push(...auditTool(tool, context, own));
+  const counts = { info: 0, warn: 0, block: 0 };
+  for (const f of findings) counts[f.severity] += 1;
+  return { serverName: server.serverName, verdict: verdictOf(findings), counts, findings };
+}

@@ -1,0 +1,60 @@
+/**
+ * Look-alike letters folded to the ASCII letter they imitate, so `ignоre` (Cyrillic о) matches the
+ * same rules as `ignore`. NFKC already handles fullwidth, mathematical and compatibility forms; this
+ * table covers what NFKC leaves alone: Cyrillic, Greek, Armenian and a few Latin/IPA letters.
+ * Compact on purpose — the letters attackers actually use, not the whole Unicode confusables file.
+ */
+const GROUPS: ReadonlyArray<readonly [string, string]> = [
+  ["a", "аɑαаⱥ"],
+  ["b", "ЬƄβ"],
+  ["c", "сϲⅽ"],
+  ["d", "ԁⅾ"],
+  ["e", "еєҽε"],
+  ["g", "ɡց"],
+  ["h", "һհ"],
+  ["i", "іıιӏⅰ"],
+  ["j", "јϳ"],
+  ["k", "κкᴋ"],
+  ["l", "ⅼǀ"],
+  ["m", "ⅿм"],
+  ["n", "ոп"],
+  ["o", "оοօσ"],
+  ["p", "рρ"],
+  ["q", "ԛգ"],
+  ["r", "гᴦ"],
+  ["s", "ѕꜱ"],
+  ["t", "τт"],
+  ["u", "υսц"],
+  ["v", "νѵ"],
+  ["w", "ѡԝ"],
+  ["x", "хχ"],
+  ["y", "уγү"],
+  ["z", "ᴢ"],
+  ["A", "АΑ"],
+  ["B", "ВΒ"],
+  ["C", "СϹ"],
+  ["E", "ЕΕ"],
+  ["H", "НΗ"],
+  ["I", "ІΙӀ"],
+  ["J", "Ј"],
+  ["K", "КΚ"],
+  ["M", "МΜ"],
+  ["N", "Ν"],
+  ["O", "ОΟՕ"],
+  ["P", "РΡ"],
+  ["S", "Ѕ"],
+  ["T", "ТΤ"],
+  ["X", "ХΧ"],
+  ["Y", "ҮΥ"],
+  ["Z", "Ζ"],
+];
+
+const FOLD: ReadonlyMap<string, string> = new Map(
+  GROUPS.flatMap(([ascii, lookalikes]) => [...lookalikes].map((ch) => [ch, ascii] as const)),
+);
+
+export function foldConfusables(text: string): string {
+  let out = "";
+  for (const ch of text) out += FOLD.get(ch) ?? ch;
+  return out;
+}

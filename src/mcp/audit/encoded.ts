@@ -1,0 +1,83 @@
+/**
+ * Runs of encoded text (base64, hex, URL, unicode or HTML escapes) that decode to readable text.
+ * The decoded text is screened with the same rules by the caller; binary results (hashes, ids)
+ * are dropped here because nothing readable hides in them.
+ */
+export interface DecodedRun {
+  readonly encoding: "base64" | "hex" | "url" | "unicode-escape" | "html-entity";
+  readonly encoded: string;
+  readonly decoded: string;
+}
+
+const MAX_RUNS = 16;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+const CANDIDATES: ReadonlyArray<readonly [DecodedRun["encoding"], RegExp, (run: string) => string | undefined]> = [
+  ["base64", /[A-Za-z0-9+/_-]{16,}={0,2}/g, decodeBase64],
+  ["hex", /(?:\\x[0-9a-fA-F]{2}){6,}|(?:0x[0-9a-fA-F]{2}[\s,]*){6,}|\b(?:[0-9a-fA-F]{2}){8,}\b/g, decodeHex],
+  ["url", /(?:%[0-9A-Fa-f]{2}[^%\s]{0,3}){5,}/g, decodeUrl],
+  ["unicode-escape", /(?:\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}){3,}/g, decodeUnicodeEscapes],
+  ["html-entity", /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});){4,}/gi, decodeHtmlEntities],
+];
+
+export function findEncodedRuns(text: string): DecodedRun[] {
+  const runs: DecodedRun[] = [];
+  for (const [encoding, pattern, decode] of CANDIDATES) {
+    for (const m of text.matchAll(pattern)) {
+      if (runs.length >= MAX_RUNS) return runs;
+      const decoded = decode(m[0]);
+      if (decoded !== undefined && isReadable(decoded)) runs.push({ encoding, encoded: m[0], decoded });
+    }
+  }
+  return runs;
+}
+
+/** Mostly printable, with letters, and not just the input echoed back (short hex words decode to themselves). */
+function isReadable(text: string): boolean {
+  if (text.length < 6) return false;
+  const printable = [...text].filter((ch) => /[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\t]/u.test(ch)).length;
+  return printable / [...text].length >= 0.9 && /\p{L}{3,}/u.test(text) && /[\s\p{P}]/u.test(text);
+}
+
+function decodeBase64(run: string): string | undefined {
+  const normalised = run.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
+  if (normalised.length % 4 === 1) return undefined;
+  try {
+    return utf8.decode(Buffer.from(normalised, "base64"));
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeHex(run: string): string | undefined {
+  const digits = run.replace(/\\x|0x|[\s,]/gi, "");
+  if (digits.length % 2 !== 0) return undefined;
+  try {
+    return utf8.decode(Buffer.from(digits, "hex"));
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeUrl(run: string): string | undefined {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    return undefined;
+  }
+}
+
+function fromCodePoint(hex: string, radix: number): string {
+  const cp = Number.parseInt(hex, radix);
+  return cp <= 0x10ffff ? String.fromCodePoint(cp) : "";
+}
+
+function decodeUnicodeEscapes(run: string): string {
+  return run.replace(/\\u\{([0-9a-fA-F]{1,6})\}|\\u([0-9a-fA-F]{4})/g, (_m, braced: string | undefined, plain: string | undefined) =>
+    fromCodePoint(braced ?? plain ?? "0", 16),
+  );
+}
+
+function decodeHtmlEntities(run: string): string {
+  return run.replace(/&#(x?)([0-9a-fA-F]+);/gi, (_m, x: string, digits: string) => fromCodePoint(digits, x === "" ? 10 : 16));
+}

@@ -1,0 +1,92 @@
+import { decodeTagRun, excerpt, renderEvidence } from "./evidence.js";
+import { ANSI_SEQUENCE, BIDI_CONTROL, INVISIBLE } from "./normalise.js";
+import type { Hit } from "./rules.js";
+
+const TAG_RUN = /[\u{e0000}-\u{e007f}]+/gu;
+const SELECTOR_RUN = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]{4,}/u;
+// ZWJ inside an emoji sequence and ZWNJ between letters of scripts that need it are ordinary text.
+const BENIGN_JOINER = /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Hebrew}])\u200c(?=\p{L})/gu;
+// SGR 8 (conceal), cursor movement and erase sequences rewrite what a terminal shows.
+// eslint-disable-next-line no-control-regex -- screening invisible and control characters is this regex's job
+const ANSI_CONCEALING = /\u001b\[(?:[0-9;]*;)?8(?:;[0-9;]*)?m|\u001b\[[0-9;]*[ABCDEFGHJKSTfsu]/;
+// eslint-disable-next-line no-control-regex -- screening invisible and control characters is this regex's job
+const OTHER_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f-\u009a\u009c-\u009f]/u;
+const PADDING = /(?:[ \t\u00a0\u2000-\u200a\u3000\u2800]{40,}|(?:[ \t]*\r?\n){8,})(?=[\s\S]*\S)/u;
+const HIDDEN_MARKUP = /<!--[\s\S]*?-->|^\s*\[\/\/\]:\s*#\s*\(.*\)\s*$/mu;
+const MIXED_LATIN = /\p{Script=Latin}/u;
+const LOOKALIKE_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}]/u;
+
+/** The parts of a string that a person (or a terminal) does not see. */
+export interface HiddenPayloads {
+  readonly hits: Hit[];
+  /** Text hidden from view (decoded tag characters, comment bodies, text after padding) to screen as well. */
+  readonly hiddenTexts: string[];
+}
+
+export function findHiddenText(text: string): HiddenPayloads {
+  const hits: Hit[] = [];
+  const hiddenTexts: string[] = [];
+
+  for (const m of text.matchAll(TAG_RUN)) {
+    const decoded = decodeTagRun(m[0]);
+    hiddenTexts.push(decoded);
+    hits.push({ rule: "tag-characters", evidence: renderEvidence(`${m[0].length / 2} tag characters decode to "${decoded}"`) });
+  }
+  const selectors = SELECTOR_RUN.exec(text);
+  if (selectors !== null) {
+    hits.push({ rule: "variation-selector-run", evidence: excerpt(text, selectors.index, selectors.index + selectors[0].length) });
+  }
+
+  const invisible = [...text.replace(BENIGN_JOINER, "").matchAll(INVISIBLE)];
+  const first = invisible[0];
+  if (first !== undefined) {
+    const at = text.indexOf(first[0]);
+    hits.push({
+      rule: "invisible-characters",
+      // Eight or more zero-width characters is a channel (binary smuggling), not stray formatting; soft hyphens are hyphenation hints.
+      severity: invisible.filter((m) => m[0] !== "\u00ad").length >= 8 ? "block" : undefined,
+      evidence: `${invisible.length}× ${excerpt(text, at, at + 1)}`,
+    });
+  }
+  const bidi = new RegExp(BIDI_CONTROL.source, "u").exec(text);
+  if (bidi !== null) hits.push({ rule: "bidi-control", evidence: excerpt(text, bidi.index, bidi.index + 1) });
+
+  // eslint-disable-next-line no-control-regex -- screening invisible and control characters is this regex's job
+  const ansi = new RegExp(ANSI_SEQUENCE.source).exec(text) ?? /\u001b/.exec(text);
+  if (ansi !== null) {
+    hits.push({
+      rule: "ansi-escape",
+      severity: ANSI_CONCEALING.test(text) ? "block" : undefined,
+      evidence: excerpt(text, ansi.index, ansi.index + ansi[0].length),
+    });
+  }
+  const control = OTHER_CONTROL.exec(text);
+  if (control !== null) hits.push({ rule: "control-characters", evidence: excerpt(text, control.index, control.index + 1) });
+
+  const markup = HIDDEN_MARKUP.exec(text);
+  if (markup !== null) {
+    hiddenTexts.push(markup[0]);
+    hits.push({ rule: "hidden-markup", evidence: excerpt(text, markup.index, markup.index + markup[0].length) });
+  }
+  const padding = PADDING.exec(text);
+  if (padding !== null) {
+    const after = text.slice(padding.index + padding[0].length);
+    hiddenTexts.push(after);
+    hits.push({ rule: "padding", evidence: `${padding[0].length} blank characters, then ${renderEvidence(after.trim(), 100)}` });
+  }
+  const mixed = mixedScriptWord(text);
+  if (mixed !== undefined) hits.push({ rule: "mixed-script-word", evidence: mixed });
+  return { hits, hiddenTexts };
+}
+
+function mixedScriptWord(text: string): string | undefined {
+  for (const m of text.normalize("NFKC").matchAll(/[\p{L}\p{M}]+/gu)) {
+    const word = m[0];
+    if (!MIXED_LATIN.test(word) || !LOOKALIKE_SCRIPT.test(word)) continue;
+    const marked = [...word]
+      .map((ch) => (LOOKALIKE_SCRIPT.test(ch) ? `⟨U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")} ${ch}⟩` : ch))
+      .join("");
+    return renderEvidence(marked);
+  }
+  return undefined;
+}

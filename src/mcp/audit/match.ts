@@ -1,0 +1,61 @@
+import { excerpt } from "./evidence.js";
+import type { TextViews } from "./normalise.js";
+
+export interface ViewMatch {
+  readonly view: string;
+  readonly index: number;
+  readonly text: string;
+  readonly evidence: string;
+}
+
+/** The first match of any pattern in either view (folded first: it sees through look-alikes). */
+export function firstMatch(views: TextViews, patterns: readonly RegExp[]): ViewMatch | undefined {
+  for (const view of [views.folded, views.plain]) {
+    for (const pattern of patterns) {
+      const m = pattern.exec(view);
+      if (m !== null) return { view, index: m.index, text: m[0], evidence: excerpt(view, m.index, m.index + m[0].length) };
+    }
+  }
+  return undefined;
+}
+
+const MAX_MATCHES = 32;
+
+/** The first matches of one pattern (which must carry the `g` flag) in one view — bounded, so repetition cannot make the audit quadratic. */
+export function allMatches(view: string, pattern: RegExp): ViewMatch[] {
+  const found: RegExpExecArray[] = [];
+  for (const m of view.matchAll(pattern)) {
+    found.push(m);
+    if (found.length >= MAX_MATCHES) break;
+  }
+  return found.map((m) => ({
+    view,
+    index: m.index,
+    text: m[0],
+    evidence: excerpt(view, m.index, m.index + m[0].length),
+  }));
+}
+
+const NEGATION =
+  /\b(?:never|not|no|nor|cannot|without|neither)\b|n['’]t\b|\b(?:detects?|detecting|prevents?|preventing|blocks?|blocking|flags?|flagging|warns?|protects? against|guards? against|refuses?|rejects?|attempts? to|tries to|trying to|avoids?|scans? for|checks? for|redacts?|masks?)\b/;
+
+/**
+ * Whether the clause holding [index, end) says the opposite ("never asks for your seed phrase")
+ * or describes defence ("detects attempts to exfiltrate"). Looks back to the clause start.
+ */
+export function isNegated(view: string, index: number, end: number): boolean {
+  const clauseStart = Math.max(
+    ...[". ", "; ", "! ", "? ", ": "].map((s) => view.lastIndexOf(s, index)),
+    index - 80,
+  );
+  return NEGATION.test(view.slice(Math.max(0, clauseStart), end));
+}
+
+/** The sentence around an index (sentences end at `. `, `! `, `? `, `; `). */
+export function sentenceAt(view: string, index: number): { start: number; text: string } {
+  const before = Math.max(view.lastIndexOf(". ", index), view.lastIndexOf("! ", index), view.lastIndexOf("? ", index), view.lastIndexOf("; ", index));
+  const start = before < 0 ? 0 : before + 2;
+  const ends = [". ", "! ", "? ", "; "].map((s) => view.indexOf(s, index)).filter((i) => i >= 0);
+  const end = ends.length === 0 ? view.length : Math.min(...ends) + 1;
+  return { start, text: view.slice(start, end) };
+}

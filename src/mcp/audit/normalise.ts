@@ -1,0 +1,63 @@
+import { foldConfusables } from "./confusables.js";
+
+export const ANSI_SEQUENCE =
+  // eslint-disable-next-line no-control-regex -- screening invisible and control characters is this regex's job
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+
+export const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+export const TAG_CHARACTER = /[\u{e0000}-\u{e007f}]/gu;
+export const VARIATION_SELECTOR = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
+/** Zero-width and other characters that render as nothing (or as blank filler). */
+export const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- screening invisible and control characters is this regex's job
+  /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f\u2800\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}]/gu;
+// eslint-disable-next-line no-control-regex -- screening invisible and control characters is this regex's job
+const OTHER_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/**
+ * Two views of one string that the phrase rules match against. Both drop everything invisible
+ * (so `Ignore\u200b previous` reads as `ignore previous`), apply NFKC (fullwidth, ligatures),
+ * lower-case and collapse whitespace (so a phrase split over lines still matches).
+ * `plain` keeps every script as is — Russian and Chinese rules need it; `folded` also maps
+ * look-alike letters to ASCII and drops accents, so Latin-script rules are written once, unaccented.
+ */
+export interface TextViews {
+  readonly plain: string;
+  readonly folded: string;
+}
+
+export function stripHidden(text: string): string {
+  return text
+    .replace(ANSI_SEQUENCE, "")
+    .replace(TAG_CHARACTER, "")
+    .replace(BIDI_CONTROL, "")
+    .replace(VARIATION_SELECTOR, "")
+    .replace(INVISIBLE, "")
+    .replace(OTHER_CONTROL, " ");
+}
+
+export function textViews(text: string): TextViews {
+  const visible = stripHidden(text).normalize("NFKC");
+  const plain = collapse(visible.toLowerCase());
+  const folded = collapse(
+    foldConfusables(visible)
+      .toLowerCase()
+      .normalize("NFD")
+      .replace(/\p{M}/gu, ""),
+  );
+  return { plain, folded };
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/gu, " ").trim();
+}
+
+/** Split `camelCase`, `snake_case` and `kebab-case` identifiers into lower-case words. */
+export function identifierWords(name: string): string[] {
+  return stripHidden(name)
+    .normalize("NFKC")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+}

@@ -1,0 +1,71 @@
+import type { RuleFamily, Severity } from "./types.js";
+
+export interface AuditRule {
+  readonly id: string;
+  readonly family: RuleFamily;
+  /** The severity a plain hit gets; escalation (hidden text carrying a signal, combined signals) may raise it. */
+  readonly severity: Severity;
+  readonly summary: string;
+}
+
+/** Every rule the auditor can report: the single source for the threat-model table and for tests. */
+export const AUDIT_RULES = [
+  { id: "tag-characters", family: "hidden-text", severity: "block", summary: "Unicode tag characters (U+E0000 block); the ASCII they hide is decoded into the evidence and screened" },
+  { id: "variation-selector-run", family: "hidden-text", severity: "block", summary: "a run of 4+ variation selectors (data smuggled in invisible selectors)" },
+  { id: "invisible-characters", family: "hidden-text", severity: "warn", summary: "zero-width, soft hyphen, BOM, fillers; block when the field also carries a signal or 8+ of them (a hidden channel)" },
+  { id: "bidi-control", family: "hidden-text", severity: "warn", summary: "bidirectional overrides/isolates that reorder what is displayed; block when the field also carries a signal" },
+  { id: "ansi-escape", family: "hidden-text", severity: "warn", summary: "terminal escape sequences; block for conceal/erase/cursor moves or when the field also carries a signal" },
+  { id: "hidden-markup", family: "hidden-text", severity: "warn", summary: "HTML/Markdown comments that a renderer hides; block when they carry a signal" },
+  { id: "padding", family: "hidden-text", severity: "warn", summary: "long whitespace or blank-line padding pushing text out of the visible area; block when that text carries a signal" },
+  { id: "mixed-script-word", family: "hidden-text", severity: "warn", summary: "a word mixing Latin with Cyrillic/Greek/Armenian look-alikes (homoglyph evasion)" },
+  { id: "control-characters", family: "hidden-text", severity: "info", summary: "other C0/C1 control characters (cosmetic; stripped before display)" },
+  { id: "encoded-payload", family: "encoding", severity: "warn", summary: "base64 / hex / URL / unicode-escape run whose decoded text trips another rule (takes that rule's severity, at least warn)" },
+  { id: "encoded-text", family: "encoding", severity: "info", summary: "an encoded run that decodes to readable text without other signals" },
+  { id: "fake-authority-tag", family: "authority", severity: "block", summary: "<IMPORTANT>, <system>, [SYSTEM], [INST], <|im_start|>, <<SYS>> and similar markup claiming authority" },
+  { id: "authority-heading", family: "authority", severity: "warn", summary: "`### Instruction`, `SYSTEM:` prefixes, notes addressed to the AI/model/agent" },
+  { id: "instruction-override", family: "override", severity: "block", summary: "ignore/disregard/forget previous instructions — English, Spanish, French, German, Italian, Portuguese, Russian, Chinese, Japanese, Korean" },
+  { id: "role-reassignment", family: "override", severity: "block", summary: "you are now…, developer/DAN/jailbreak mode, disable safety filters, pretend to be — in several languages" },
+  { id: "role-preamble", family: "override", severity: "info", summary: "`You are a … assistant` persona text in a definition" },
+  { id: "tool-priority", family: "steering", severity: "warn", summary: "call this tool first, before using any other tool, do not use other tools" },
+  { id: "conditional-operation", family: "steering", severity: "warn", summary: "does not work unless you first call/read/pass …" },
+  { id: "conceal-from-user", family: "steering", severity: "warn", summary: "do not tell/mention to the user, hidden from the user, silently send …" },
+  { id: "key-file-access", family: "secrets", severity: "block", summary: "reading or moving private keys, cloud credentials, shell history, MCP client configs, wallets; moving (not merely reading) .env, kubeconfig, .npmrc and similar" },
+  { id: "key-file-reference", family: "secrets", severity: "warn", summary: "a key or credential file named without an access verb: warn for private files and for any key file passed as an argument value, info for tooling files (.env, kubeconfig)" },
+  { id: "secret-solicitation", family: "secrets", severity: "block", summary: "asks to provide/include/send seed phrases, private/SSH keys, card CVV, cloud credentials, the system prompt or conversation history" },
+  { id: "credential-request", family: "secrets", severity: "warn", summary: "asks for the user's passwords, API keys or tokens (block when sent to an outside address)" },
+  { id: "credential-in-text", family: "secrets", severity: "warn", summary: "a live-looking credential: GitHub/AWS/Slack/OpenAI/Google tokens, PEM private keys, JWTs, long bearer tokens" },
+  { id: "exfiltration-verb", family: "exfiltration", severity: "block", summary: "exfiltrate/steal data (outside a detect/prevent context)" },
+  { id: "external-destination", family: "exfiltration", severity: "warn", summary: "send/email/post/BCC … to a literal e-mail address, URL or IP" },
+  { id: "url-template-exfiltration", family: "exfiltration", severity: "block", summary: "a markdown image or <img> URL with a slot for data (`?q={conversation}`), fetched by the client without a click" },
+  { id: "exfiltration-parameter", family: "exfiltration", severity: "block", summary: "a parameter asking for the system prompt, conversation, context, notes or secrets unrelated to the tool (warn when weak)" },
+  { id: "shell-injection", family: "injection", severity: "block", summary: "command substitution, `; curl …`, pipe-to-shell in values; warn in prose" },
+  { id: "query-injection", family: "injection", severity: "block", summary: "KQL/SQL control syntax in an identifier-like value (`| project …`, `' or 1=1`, `; drop`)" },
+  { id: "argument-injection", family: "injection", severity: "block", summary: "an embedded `--flag` in an identifier-like value" },
+  { id: "path-traversal", family: "injection", severity: "warn", summary: "repeated `../` in an identifier-like value" },
+  { id: "script-injection", family: "injection", severity: "block", summary: "<script>, HTML event handlers, javascript: URLs, self-invoking functions, child_process/electron reach-ins" },
+  { id: "cross-server-reference", family: "shadowing", severity: "warn", summary: "a description names another configured server or its tools" },
+  { id: "cross-server-override", family: "shadowing", severity: "block", summary: "…and changes how they are used (must/always/instead/send to/before calling …)" },
+  { id: "cross-tool-steering", family: "shadowing", severity: "warn", summary: "rules for other tools: `the X tool must …`, `applies to all other tools`" },
+  { id: "tool-name-collision", family: "shadowing", severity: "info", summary: "a tool with the same name as another server's tool (namespaced, so cosmetic)" },
+  { id: "identifier-characters", family: "identifier", severity: "warn", summary: "a tool name with non-ASCII letters (info for other characters outside [A-Za-z0-9_.-])" },
+  { id: "unscreened-remainder", family: "hidden-text", severity: "warn", summary: "a schema or content value too deep or too large to screen completely (the rest could hide anything)" },
+  { id: "long-text", family: "identifier", severity: "info", summary: "a description longer than 4000 characters" },
+  { id: "second-opinion", family: "second-opinion", severity: "warn", summary: "the optional LLM reviewer called the definition malicious (info when suspicious); never the only check" },
+  { id: "combined-signals", family: "combined", severity: "block", summary: "two or more warn-level signals of different families in one field" },
+] as const satisfies readonly AuditRule[];
+
+export type AuditRuleId = (typeof AUDIT_RULES)[number]["id"];
+
+// Built from the table itself, so every AuditRuleId has an entry.
+const BY_ID = Object.fromEntries(AUDIT_RULES.map((r) => [r.id, r])) as Record<AuditRuleId, AuditRule>;
+
+export function ruleById(id: AuditRuleId): AuditRule {
+  return BY_ID[id];
+}
+
+/** A raw hit from one rule module, before it is placed at a location. */
+export interface Hit {
+  readonly rule: AuditRuleId;
+  readonly severity?: Severity;
+  readonly evidence: string;
+}

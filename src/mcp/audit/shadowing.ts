@@ -1,0 +1,63 @@
+import { excerpt } from "./evidence.js";
+import { textViews } from "./normalise.js";
+import type { Hit } from "./rules.js";
+import type { AuditContext } from "./types.js";
+
+const CHANGES_USE =
+  /\b(?:instead|must|always|never|before|after|whenever|when (?:using|calling|invoking)|redirect|replace|override|overrides|send|forward|bcc|cc|change|modify|do not use|don't use|only use|prefer|rather than|deprecated|disabled?|broken)\b/;
+const CROSS_TOOL: readonly RegExp[] = [
+  /\bthe [\w.-]+ tool (?:must|should|shall|needs to|has to|will now|is required to)\b/,
+  /\b(?:this|these) (?:rules?|instructions?|requirements?) (?:also )?appl(?:y|ies) to (?:all|every|any) (?:other )?tools?\b/,
+  /\b(?:all|every|any) other tools? (?:must|should|need to|have to)\b/,
+  /\bwhen (?:using|calling|invoking) (?:any|every|all) other tools?\b/,
+];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Tool names like `send_email` or `listIssues` are distinctive; a bare `search` counts only as "the search tool". */
+function toolNamePattern(name: string): RegExp {
+  const n = escapeRegExp(name.toLowerCase());
+  const distinctive = /[_.-]/.test(name) || /[a-z][A-Z]/.test(name);
+  return distinctive
+    ? new RegExp(`(?<![\\w-])${n}(?![\\w-])`)
+    : new RegExp(`(?:[\`'"]${n}[\`'"]|\\b${n} tool\\b|\\btool ${n}\\b)`);
+}
+
+/** Server names that are ordinary words (`memory`, `git`) count only in server-shaped phrases. */
+function serverNamePattern(name: string): RegExp {
+  const n = escapeRegExp(name.toLowerCase());
+  const distinctive = /[^a-z]/.test(name.toLowerCase());
+  return distinctive
+    ? new RegExp(`(?<![\\w-])${n}(?![\\w-])`)
+    : new RegExp(`\\b(?:${n} (?:mcp|server|plugin)|(?:mcp|server)[ -]${n}|mcp-${n}|host:mcp-${n})\\b`);
+}
+
+/** A description reaching into other configured servers: naming them or their tools, or rewriting how they are used. */
+export function findShadowing(text: string, context: AuditContext, ownToolNames: ReadonlySet<string>): Hit[] {
+  const view = textViews(text).plain;
+  const hits: Hit[] = [];
+  for (const server of context.otherServers) {
+    const names = [server.name, ...server.toolNames.filter((t) => !ownToolNames.has(t))];
+    for (const [i, name] of names.entries()) {
+      const m = (i === 0 ? serverNamePattern(name) : toolNamePattern(name)).exec(view);
+      if (m === null) continue;
+      const sentenceStart = Math.max(0, view.lastIndexOf(". ", m.index));
+      const sentenceEnd = view.indexOf(". ", m.index);
+      const sentence = view.slice(sentenceStart, sentenceEnd < 0 ? view.length : sentenceEnd);
+      const what = i === 0 ? `server ${server.name}` : `tool ${server.name}/${name}`;
+      hits.push({
+        rule: CHANGES_USE.test(sentence) ? "cross-server-override" : "cross-server-reference",
+        evidence: `${what}: ${excerpt(view, m.index, m.index + m[0].length)}`,
+      });
+    }
+  }
+  return hits;
+}
+
+/** Rules laid down for other tools, whoever they belong to — needs no knowledge of the other servers. */
+export function findCrossToolSteering(view: string): Hit[] {
+  const cross = CROSS_TOOL.map((p) => p.exec(view)).find((m) => m !== null);
+  return cross ? [{ rule: "cross-tool-steering", evidence: excerpt(view, cross.index, cross.index + cross[0].length) }] : [];
+}

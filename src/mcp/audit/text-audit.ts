@@ -1,0 +1,100 @@
+import { findEncodedRuns } from "./encoded.js";
+import { renderEvidence } from "./evidence.js";
+import { findHiddenText } from "./hidden.js";
+import { findInjection } from "./injection.js";
+import { identifierWords, stripHidden, textViews } from "./normalise.js";
+import { findPhrases } from "./phrases.js";
+import { ruleById, type AuditRuleId, type Hit } from "./rules.js";
+import { findSecrets } from "./secrets.js";
+import { findCrossToolSteering } from "./shadowing.js";
+import { SEVERITY_RANK, type FieldKind, type Severity } from "./types.js";
+
+const MAX_DEPTH = 2;
+const LONG_TEXT = 4000;
+
+export interface ScoredHit {
+  readonly rule: AuditRuleId;
+  readonly severity: Severity;
+  readonly evidence: string;
+}
+
+function score(hit: Hit): ScoredHit {
+  return { rule: hit.rule, severity: hit.severity ?? ruleById(hit.rule).severity, evidence: hit.evidence };
+}
+
+export function maxSeverity(hits: readonly { severity: Severity }[]): Severity | undefined {
+  let best: Severity | undefined;
+  for (const h of hits) if (best === undefined || SEVERITY_RANK[h.severity] > SEVERITY_RANK[best]) best = h.severity;
+  return best;
+}
+
+/**
+ * Screen one string with every text rule. Text hidden inside it (tag characters, comments, text
+ * behind padding, encoded runs) is screened too, and hiding anything that carries a signal is
+ * itself a block.
+ */
+export function auditText(text: string, field: FieldKind, depth = 0): ScoredHit[] {
+  if (text.length === 0) return [];
+  const hidden = findHiddenText(text);
+  const visible = stripHidden(text).normalize("NFKC");
+  const views = field.kind === "identifier" ? textViews(identifierWords(text).join(" ")) : textViews(text);
+  const hits: ScoredHit[] = [
+    ...hidden.hits,
+    ...findPhrases(views, visible),
+    ...findSecrets(views, visible, field),
+    ...findInjection(visible, field),
+    ...findCrossToolSteering(views.folded),
+  ].map(score);
+
+  if (depth < MAX_DEPTH) {
+    for (const hiddenText of hidden.hiddenTexts) {
+      for (const inner of auditText(hiddenText, { kind: "prose" }, depth + 1)) {
+        hits.push({ ...inner, evidence: renderEvidence(`(hidden) ${inner.evidence}`) });
+      }
+    }
+    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1)));
+  }
+  if (field.kind === "prose" && text.length > LONG_TEXT) {
+    hits.push({ rule: "long-text", severity: "info", evidence: `${text.length} characters` });
+  }
+  return escalate(dedupe(hits));
+}
+
+function encodedHit(encoding: string, decoded: string, inner: ScoredHit[]): ScoredHit {
+  const worst = maxSeverity(inner);
+  const shown = renderEvidence(decoded, 80);
+  if (worst === undefined || worst === "info") {
+    return { rule: "encoded-text", severity: "info", evidence: `${encoding} → "${shown}"` };
+  }
+  const rules = [...new Set(inner.filter((h) => h.severity !== "info").map((h) => h.rule))].join(", ");
+  return { rule: "encoded-payload", severity: worst, evidence: renderEvidence(`${encoding} → "${shown}" (${rules})`) };
+}
+
+function dedupe(hits: ScoredHit[]): ScoredHit[] {
+  const best = new Map<AuditRuleId, ScoredHit>();
+  for (const h of hits) {
+    const prior = best.get(h.rule);
+    if (prior === undefined || SEVERITY_RANK[h.severity] > SEVERITY_RANK[prior.severity]) best.set(h.rule, h);
+  }
+  return [...best.values()];
+}
+
+/**
+ * Hidden characters next to a real signal are the hiding of that signal: block. Two independent
+ * warn-level signals of different families in one field (steering plus a destination, say) are
+ * how multi-part poisoning reads: block as well.
+ */
+function escalate(hits: ScoredHit[]): ScoredHit[] {
+  const signals = hits.filter((h) => ruleById(h.rule).family !== "hidden-text" && h.severity !== "info");
+  const out = hits.map((h) =>
+    signals.length > 0 && ruleById(h.rule).family === "hidden-text" && h.severity === "warn"
+      ? { ...h, severity: "block" as const }
+      : h,
+  );
+  const warnFamilies = new Set(signals.filter((h) => h.severity === "warn").map((h) => ruleById(h.rule).family));
+  if (warnFamilies.size >= 2 && !out.some((h) => h.severity === "block")) {
+    const rules = signals.map((h) => h.rule).join(" + ");
+    out.push({ rule: "combined-signals", severity: "block", evidence: rules });
+  }
+  return out;
+}
