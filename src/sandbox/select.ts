@@ -1,0 +1,56 @@
+import { createHyperlightEngine, type HyperlightEngineOptions } from "./engines/hyperlight/engine.js";
+import { HyperlightError } from "./engines/hyperlight/errors.js";
+import { probeHyperlight } from "./engines/hyperlight/probe.js";
+import { createQuickJsEngine, type QuickJsEngineOptions } from "./engines/quickjs.js";
+import type { EngineChoice, EngineSelection, SandboxEngine } from "./types.js";
+
+export interface CreateEngineOptions {
+  readonly hyperlight?: HyperlightEngineOptions;
+  readonly quickjs?: QuickJsEngineOptions;
+}
+
+export interface CreatedEngine {
+  readonly engine: SandboxEngine;
+  readonly selection: EngineSelection;
+}
+
+/**
+ * Resolves an engine choice. `auto` takes hyperlight only when its addon loads and a probe VM
+ * boots (probe cached per process), else quickjs, recording why. An explicit `hyperlight` that
+ * cannot boot rejects with a HyperlightError whose code says which step failed and whose
+ * `data.reason` is the probe's own text; it never silently becomes quickjs.
+ */
+export async function createEngine(choice: EngineChoice, options: CreateEngineOptions = {}): Promise<CreatedEngine> {
+  if (choice === "quickjs") {
+    return {
+      engine: await createQuickJsEngine(options.quickjs),
+      selection: { kind: "quickjs", requested: choice, reason: "quickjs was requested", unavailable: {} },
+    };
+  }
+  const probe = await probeHyperlight(options.hyperlight);
+  if (probe.ok) {
+    return {
+      engine: await createHyperlightEngine(options.hyperlight),
+      selection: {
+        kind: "hyperlight",
+        requested: choice,
+        reason: choice === "auto" ? "the Hyperlight addon loaded and a probe micro-VM booted" : "hyperlight was requested and a probe micro-VM booted",
+        unavailable: {},
+      },
+    };
+  }
+  if (choice === "hyperlight") {
+    throw new HyperlightError(probe.code, `The hyperlight engine was requested but cannot be used: ${probe.reason}`, {
+      data: { reason: probe.reason },
+    });
+  }
+  return {
+    engine: await createQuickJsEngine(options.quickjs),
+    selection: {
+      kind: "quickjs",
+      requested: choice,
+      reason: `hyperlight is unavailable (${probe.reason}), so the portable quickjs engine was chosen`,
+      unavailable: { hyperlight: probe.reason },
+    },
+  };
+}
