@@ -7,3 +7,4 @@ export { McpCallError, type McpCallErrorCode } from "./errors.js";
 export { decideTrust, describeHeld, type HeldTool, type HeldReason, type TrustDecision } from "./trust.js";
 export { applyListingCaps, listingCapsSchema, DEFAULT_LISTING_CAPS, McpListingError, type ListingCaps, type CappedTool } from "./listing-caps.js";
 export { approvalSubject } from "./approval-subject.js";
+export { CallRateLimiter, McpRateLimitError } from "./rate-limit.js";

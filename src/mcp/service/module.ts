@@ -64,6 +64,7 @@ async function callTool(service: McpService, catalog: ServerCatalog, name: strin
       });
     }
   }
+  await service.acquireCallSlot(catalog.server, { signal: context.signal, deadline: context.deadline });
   const value = await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, { signal: context.signal, deadline: context.deadline });
   return options.redactValue ? options.redactValue(value) : value;
 }

@@ -10,6 +10,7 @@ import { McpvmError } from "../../util/errors.js";
 import { approvalSubject } from "./approval-subject.js";
 import { ServerCatalog } from "./catalog.js";
 import { applyListingCaps, DEFAULT_LISTING_CAPS, type CappedTool, type ListingCaps } from "./listing-caps.js";
+import { CallRateLimiter } from "./rate-limit.js";
 import { decideTrust } from "./trust.js";
 
 export class McpServiceError extends McpvmError<"MCP_SERVER_UNKNOWN" | "MCP_SERVER_DISABLED"> {
@@ -28,6 +29,8 @@ export interface McpServiceOptions {
   readonly promptInput?: PromptInput;
   readonly clientLimits?: ClientManagerLimitsInput;
   readonly listingCaps?: ListingCaps;
+  /** Tool calls per second per server (default 50). */
+  readonly callsPerSecond?: number;
   readonly spawn?: SpawnFunction;
   readonly now?: () => number;
 }
@@ -64,6 +67,7 @@ export class McpService {
   private readonly listings = new Map<string, Listing>();
   private readonly catalogs = new Map<string, Promise<ServerCatalog>>();
   private readonly caps: ListingCaps;
+  private readonly limiters = new Map<string, CallRateLimiter>();
 
   constructor(private readonly options: McpServiceOptions) {
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
@@ -172,6 +176,16 @@ export class McpService {
       pending.catch(() => this.catalogs.get(name) === pending && this.catalogs.delete(name));
     }
     return pending;
+  }
+
+  /** Waits for the server's rate limit (within the caller's deadline) before a tool call. */
+  async acquireCallSlot(name: string, caller: CallerOptions): Promise<void> {
+    let limiter = this.limiters.get(name);
+    if (limiter === undefined) {
+      limiter = new CallRateLimiter(name, this.options.callsPerSecond ?? 50, this.options.now);
+      this.limiters.set(name, limiter);
+    }
+    await limiter.acquire(caller.signal, caller.deadline);
   }
 
   async close(): Promise<void> {

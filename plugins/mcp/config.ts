@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/** config.json `plugins.mcp.config`: how hard mcpvm works its MCP servers. Servers themselves live in `mcpServers`. */
+export const mcpPluginConfigSchema = z
+  .object({
+    /** Connections alive at once; the least recently used idle one is closed to make room. */
+    maxLiveConnections: z.number().int().min(1).max(20).default(5),
+    /** Close a server nobody has called for this long (0: never). */
+    idleTimeoutMs: z.number().int().min(0).default(5 * 60_000),
+    /** Reconnects after a server died or failed to connect, per server per session. */
+    maxReconnects: z.number().int().min(0).max(20).default(3),
+    /** Tool calls per second per server (a runaway loop cannot flood a server). */
+    callsPerSecond: z.number().positive().max(10_000).default(50),
+  })
+  .strict();
+
+export type McpPluginConfig = z.infer<typeof mcpPluginConfigSchema>;
