@@ -1,0 +1,30 @@
+import type { McpvmHost } from "../host/index.js";
+import type { ExitCodeValue } from "./exit-codes.js";
+import type { CliIo, Colours } from "./io.js";
+
+/**
+ * What a command gets. The same command code serves `mcpvm <command>` and the REPL's slash
+ * commands (`/mcp list` is `mcpvm mcp list`), so output and behaviour cannot drift apart.
+ */
+export interface CommandContext {
+  readonly io: CliIo;
+  readonly colours: Colours;
+  /** Opened lazily: `mcpvm --help` never reads config. The REPL passes its long-lived host. */
+  host(): Promise<McpvmHost>;
+  /** True when a person can answer prompts (stdin and stderr are TTYs, no --yes). */
+  readonly interactive: boolean;
+  /** --yes: unattended, every confirmation answered yes. */
+  readonly assumeYes: boolean;
+  readonly json: boolean;
+}
+
+export interface Command {
+  readonly name: string;
+  /** One line for `mcpvm --help` and `/help`. */
+  readonly summary: string;
+  /** Full usage text for `mcpvm <name> --help`. */
+  readonly usage: string;
+  /** Subcommand names (for REPL tab completion). */
+  readonly subcommands?: readonly string[];
+  run(args: readonly string[], context: CommandContext): Promise<ExitCodeValue>;
+}

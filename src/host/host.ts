@@ -1,0 +1,175 @@
+import type { Logger } from "pino";
+import { loadConfigFile, type ConfigFile } from "../config/config-file.js";
+import { resolveConfigPaths, type ConfigPaths } from "../config/paths.js";
+import { createHostPathStripper } from "../logging/host-paths.js";
+import { silentLogger } from "../logging/logger.js";
+import { Redactor } from "../logging/redact.js";
+import { McpApprovalStore } from "../mcp/approval/index.js";
+import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
+import { McpPinStore } from "../mcp/pins/index.js";
+import { McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall } from "../mcp/service/index.js";
+import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
+import { resolveLimits } from "../sandbox/limits.js";
+import { createEngine, type CreatedEngine } from "../sandbox/select.js";
+import type { EngineChoice, RunLimits, RunResult } from "../sandbox/types.js";
+import { McpvmError } from "../util/errors.js";
+import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
+import { redactRunResult } from "./redact-result.js";
+
+export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED"> {}
+
+export interface HostOptions {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Overrides config.json `engine`. */
+  readonly engine?: EngineChoice;
+  readonly logger?: Logger;
+  /** Asks the person for VS Code `${input:id}` values; absent where nothing can ask. */
+  readonly promptInput?: PromptInput;
+  /** Asks the person before MCP calls that need confirmation; absent means no per-call confirmation. */
+  readonly confirmCall?: ConfirmCall;
+}
+
+export interface RunOptions {
+  readonly limits?: Partial<RunLimits>;
+  readonly signal?: AbortSignal;
+  readonly filename?: string;
+}
+
+/**
+ * The one core under every face (script runner, REPL, gateway): config, plugins, the MCP service
+ * and the sandbox engine, composed once and passed down. Opening it does no I/O beyond reading
+ * config.json; plugins load on the first run, servers start on the first guest call.
+ */
+export class McpvmHost {
+  readonly redactor = new Redactor();
+  readonly plugins: PluginManager;
+  readonly logger: Logger;
+  readonly stripHostPaths: (text: string) => string;
+  private mcpService: McpService | undefined;
+  private loaded: Promise<LoadedHostModules> | undefined;
+  private engineCreated: Promise<CreatedEngine> | undefined;
+  private confirmCall: ConfirmCall | undefined;
+
+  private constructor(
+    readonly paths: ConfigPaths,
+    private configFile: ConfigFile,
+    private readonly options: HostOptions,
+  ) {
+    this.logger = options.logger ?? silentLogger();
+    this.confirmCall = options.confirmCall;
+    this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });
+    this.plugins = new PluginManager({
+      paths,
+      env: options.env,
+      services: { mcpModules: (config) => this.mcpModules(config) },
+    });
+  }
+
+  static async open(options: HostOptions): Promise<McpvmHost> {
+    const paths = resolveConfigPaths(options.env);
+    return new McpvmHost(paths, await loadConfigFile(paths.configFile), options);
+  }
+
+  get config(): ConfigFile {
+    return this.configFile;
+  }
+
+  /** Re-read config.json and reload plugins on the next run (after /plugin, /mcp, /profile changes). */
+  async reload(): Promise<void> {
+    this.configFile = await loadConfigFile(this.paths.configFile);
+    await this.unloadPlugins();
+  }
+
+  setConfirmCall(confirm: ConfirmCall | undefined): void {
+    this.confirmCall = confirm;
+  }
+
+  engine(): Promise<CreatedEngine> {
+    this.engineCreated ??= createEngine(this.options.engine ?? this.configFile.engine ?? "auto");
+    return this.engineCreated;
+  }
+
+  /** Loads enabled, approved plugins once; refusals are reported in the result, not thrown. */
+  hostModules(): Promise<LoadedHostModules> {
+    if (this.loaded === undefined) {
+      this.loaded = this.plugins.loadHostModules();
+      this.loaded.catch(() => (this.loaded = undefined));
+    }
+    return this.loaded;
+  }
+
+  /** The MCP service, which exists only while the mcp plugin is approved, enabled and loaded. */
+  mcp(): McpService | undefined {
+    return this.mcpService;
+  }
+
+  async requireMcp(): Promise<McpService> {
+    const loaded = await this.hostModules();
+    if (this.mcpService !== undefined) return this.mcpService;
+    const refusal = loaded.refused.find((r) => r.plugin === "mcp");
+    if (refusal !== undefined) throw refusal.error;
+    throw new HostError(
+      "MCP_PLUGIN_NOT_ENABLED",
+      "MCP is off: the mcp plugin is not enabled. Review and enable it with `mcpvm plugin approve mcp && mcpvm plugin enable mcp` (or /plugin approve mcp, /plugin enable mcp).",
+    );
+  }
+
+  limits(overrides?: Partial<RunLimits>): RunLimits {
+    return resolveLimits({ ...this.configFile.limits, ...overrides });
+  }
+
+  async run(code: string, options: RunOptions = {}): Promise<RunResult> {
+    const [{ engine }, loaded] = await Promise.all([this.engine(), this.hostModules()]);
+    for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
+    const result = await engine.run({
+      code,
+      modules: loaded.modules,
+      limits: this.limits(options.limits),
+      ...(this.mcpService === undefined ? {} : { prelude: toolsGlobalPrelude(this.mcpService.enabledServers()) }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.filename === undefined ? {} : { filename: options.filename }),
+    });
+    return redactRunResult(result, this.redactor, this.stripHostPaths);
+  }
+
+  async close(): Promise<void> {
+    await this.unloadPlugins();
+    const created = this.engineCreated;
+    this.engineCreated = undefined;
+    if (created !== undefined) await (await created.catch(() => undefined))?.engine.dispose();
+  }
+
+  private async unloadPlugins(): Promise<void> {
+    const service = this.mcpService;
+    this.mcpService = undefined;
+    this.loaded = undefined;
+    await this.plugins.dispose();
+    await service?.close();
+  }
+
+  private mcpModules(pluginConfig: unknown) {
+    const config = mcpPluginConfigSchema.parse(pluginConfig ?? {});
+    const servers = parseMcpServers(this.configFile.mcpServers ?? {}, { file: this.paths.configFile, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
+    const service = new McpService({
+      servers,
+      env: this.options.env,
+      approvals: new McpApprovalStore(this.paths.approvedMcpFile),
+      pins: new McpPinStore(this.paths.pinsFile),
+      redactor: this.redactor,
+      logger: this.logger,
+      callsPerSecond: config.callsPerSecond,
+      clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
+      ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
+    });
+    this.mcpService = service;
+    return mcpHostModules(service, {
+      confirmCall: (request) => (this.confirmCall === undefined ? Promise.resolve(true) : this.confirmCall(request)),
+      scrubError: (text) => this.stripHostPaths(this.redactor.redact(text)),
+      redactValue: (value) => this.redactor.redactValue(value),
+    });
+  }
+}
+
+function defaultRoots(): Record<string, string> {
+  return { "<cwd>": process.cwd(), "~": process.env.HOME ?? "" };
+}

@@ -1,0 +1,2 @@
+export { McpvmHost, HostError, type HostOptions, type RunOptions } from "./host.js";
+export { redactRunResult } from "./redact-result.js";
