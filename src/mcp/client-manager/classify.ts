@@ -1,0 +1,54 @@
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import { errorMessage, isMcpvmError, type McpvmError } from "../../util/errors.js";
+import { McpCancelledError, McpTimeoutError, McpToolError, McpTransportError } from "./errors.js";
+
+export interface CallFailureContext {
+  readonly server: string;
+  readonly tool: string;
+  readonly timeoutMs: number;
+  /** The caller's signal fired (the SDK reports an abort with the same code as a timeout). */
+  readonly cancelled: boolean;
+  readonly redact: (text: string) => string;
+}
+
+/** Maps whatever a tools/call threw to the typed error the guest sees. */
+export function classifyCallFailure(error: unknown, ctx: CallFailureContext): McpvmError {
+  const data = { server: ctx.server, tool: ctx.tool };
+  const where = `MCP tool ${ctx.server}.${ctx.tool}`;
+  if (ctx.cancelled) {
+    return new McpCancelledError("MCP_CALL_CANCELLED", `${where} was cancelled by the caller before it answered.`, { data });
+  }
+  if (isMcpvmError(error)) return error;
+  const detail = ctx.redact(errorMessage(error));
+  if (SdkError.isInstance(error)) {
+    switch (error.code) {
+      case SdkErrorCode.RequestTimeout:
+        return new McpTimeoutError("MCP_CALL_TIMEOUT", `${where} did not answer within ${ctx.timeoutMs} ms; the request was cancelled.`, {
+          data: { ...data, timeoutMs: ctx.timeoutMs },
+        });
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+      case SdkErrorCode.SendFailed:
+        return new McpTransportError(
+          "MCP_TRANSPORT_CLOSED",
+          `${where} failed: the connection to server ${ctx.server} closed (${detail}). The next call restarts the server.`,
+          { data },
+        );
+      case SdkErrorCode.InvalidResult:
+        return new McpToolError("MCP_TOOL_INVALID_RESULT", `${where} returned a result that does not match its schema: ${detail}`, { data });
+      default:
+        return new McpTransportError("MCP_TRANSPORT_ERROR", `${where} failed: ${detail}`, { data: { ...data, sdkCode: error.code } });
+    }
+  }
+  if (ProtocolError.isInstance(error)) {
+    return new McpToolError("MCP_TOOL_REJECTED", `${where} was rejected by the server: ${detail}`, {
+      data: { ...data, rpcCode: error.code },
+    });
+  }
+  return new McpTransportError("MCP_TRANSPORT_ERROR", `${where} failed: ${detail}`, { data });
+}
+
+/** A transport failure ends the connection; tool-level failures and timeouts do not. */
+export function isConnectionFatal(error: McpvmError): boolean {
+  return error instanceof McpTransportError;
+}

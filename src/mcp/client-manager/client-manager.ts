@@ -1,0 +1,314 @@
+import type { CallToolResult, Implementation, Tool } from "@modelcontextprotocol/client";
+import { errorMessage, isMcpvmError } from "../../util/errors.js";
+import { toGuestValue, toolErrorText, type GuestValue, type ResultLogger } from "../results/index.js";
+import type { McpServerLaunch } from "../types.js";
+import { callTimeoutMs, deadlineError, waitWithinBudget, type CallerOptions } from "./call-budget.js";
+import { decideRoom } from "./capacity.js";
+import { defaultChildEnv } from "./child-env.js";
+import { isConnectionFatal } from "./classify.js";
+import { Connection, type ConnectionDeps } from "./connection.js";
+import { McpToolError } from "./errors.js";
+import { capacityError, closedError, foreignError, hasTool, reconnectLimitError, toolNotFound, unknownServerError } from "./manager-errors.js";
+import type { ClientManagerEvent, ClientManagerListener, ServerStatus } from "./events.js";
+import { clientManagerLimitsSchema, type ClientManagerLimits, type ClientManagerOptions, type LaunchResolver, type ServerIdentity } from "./options.js";
+import { ServerSlot } from "./slot.js";
+
+export interface ConnectedServer {
+  readonly tools: readonly Tool[];
+  readonly identity: ServerIdentity;
+}
+
+const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpvm", version: "0.1.0" };
+const STDERR_TAIL_LINES = 10;
+
+const stderrLogger: ResultLogger = { warn: (_data, message) => void process.stderr.write(`mcpvm: ${message}\n`) };
+
+/**
+ * Owns every MCP connection: lazy start, shared concurrent connects, the live-connection cap (LRU
+ * eviction of idle servers; a clear McpServerUnavailable when every live server is busy, rather
+ * than waiting), idle close, reconnect limit, timeouts, and shutdown. Nothing starts until a server
+ * is first used.
+ */
+export class ClientManager {
+  private readonly slots = new Map<string, ServerSlot>();
+  private readonly listeners = new Set<ClientManagerListener>();
+  private readonly limits: ClientManagerLimits;
+  private readonly now: () => number;
+  private closed = false;
+
+  constructor(private readonly options: ClientManagerOptions) {
+    this.limits = clientManagerLimitsSchema.parse(options.limits ?? {});
+    this.now = options.now ?? Date.now;
+    for (const [name, resolver] of Object.entries(options.servers)) this.setServer(name, resolver);
+  }
+
+  serverNames(): string[] {
+    return [...this.slots.keys()];
+  }
+
+  status(name: string): ServerStatus {
+    return this.slot(name).status();
+  }
+
+  /** Observe state changes, tool list changes and stderr lines; returns the unsubscribe function. */
+  subscribe(listener: ClientManagerListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Adds a server, or replaces the resolver of a known one (used from its next connect). */
+  setServer(name: string, resolver: LaunchResolver): void {
+    const existing = this.slots.get(name);
+    if (existing !== undefined) {
+      existing.resolver = resolver;
+      return;
+    }
+    const emit = (event: ClientManagerEvent): void => this.emit(event);
+    this.slots.set(name, new ServerSlot(name, resolver, this.limits.stderrLines, emit, this.options.hooks?.redact ?? ((text) => text)));
+  }
+
+  async removeServer(name: string): Promise<void> {
+    const slot = this.slots.get(name);
+    if (slot === undefined) return;
+    await this.shutdown(slot, "closed");
+    this.slots.delete(name);
+  }
+
+  /** Connects (if not connected) and returns the exposed tools. */
+  async connect(name: string, caller: CallerOptions = {}): Promise<ConnectedServer> {
+    const slot = this.slot(name);
+    const connection = await this.ensureConnected(slot, caller, undefined);
+    return { tools: slot.tools ?? [], identity: connection.identity };
+  }
+
+  async listTools(name: string, caller: CallerOptions = {}): Promise<readonly Tool[]> {
+    return (await this.connect(name, caller)).tools;
+  }
+
+  /** A tool call converted to the guest value (see src/mcp/results). */
+  async callTool(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions = {}): Promise<GuestValue> {
+    const result = await this.callToolRaw(name, tool, args, caller);
+    const launch = this.slot(name).launch as McpServerLaunch;
+    const logger = this.options.logger ?? stderrLogger;
+    return toGuestValue(result, { maxResponseBytes: launch.limits.maxResponseBytes, logger, server: name, tool }).value;
+  }
+
+  /** A tool call's CallToolResult as the server sent it; `isError` results throw McpToolError. */
+  async callToolRaw(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions = {}): Promise<CallToolResult> {
+    const slot = this.slot(name);
+    if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, tool, "before the call was sent");
+    const connection = await this.ensureConnected(slot, caller, tool);
+    if (!hasTool(slot.tools, tool) && slot.relisting !== undefined) await slot.relisting;
+    if (!hasTool(slot.tools, tool)) throw toolNotFound(slot.name, tool, slot.tools ?? []);
+    const launch = slot.launch as McpServerLaunch;
+    const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
+    if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
+    slot.inFlight += 1;
+    slot.lastUsed = this.now();
+    try {
+      const result = await connection.callTool(tool, args, { timeoutMs, ...(caller.signal === undefined ? {} : { signal: caller.signal }) });
+      if (result.isError === true) {
+        throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
+      }
+      return result;
+    } catch (error) {
+      if (isMcpvmError(error) && isConnectionFatal(error)) this.markDead(slot, connection);
+      throw error;
+    } finally {
+      slot.inFlight -= 1;
+      slot.lastUsed = this.now();
+      this.scheduleIdle(slot);
+    }
+  }
+
+  /** Closes one server; its next use starts it again. */
+  async close(name: string): Promise<void> {
+    await this.shutdown(this.slot(name), "closed");
+  }
+
+  /** On exit: every connection closed, every child process gone; the manager accepts no more work. */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.slots.values()].map((slot) => this.shutdown(slot, "closed")));
+  }
+
+  private slot(name: string): ServerSlot {
+    const slot = this.slots.get(name);
+    if (slot === undefined) throw unknownServerError(name, this.serverNames());
+    return slot;
+  }
+
+  private emit(event: ClientManagerEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        // A broken observer (a UI) must not break connects and calls.
+        (this.options.logger ?? stderrLogger).warn({ event: event.type }, `a ClientManager listener threw: ${errorMessage(error)}`);
+      }
+    }
+  }
+
+  private async ensureConnected(slot: ServerSlot, caller: CallerOptions, tool: string | undefined): Promise<Connection> {
+    if (this.closed) throw closedError(slot.name, this.closed);
+    if (slot.connection !== undefined) return slot.connection;
+    if (slot.connecting === undefined) {
+      if (slot.failures > this.limits.maxReconnects) {
+        throw reconnectLimitError(slot.name, slot.failures, this.limits.maxReconnects, slot.lastError);
+      }
+      slot.connecting = this.startConnect(slot).finally(() => {
+        slot.connecting = undefined;
+        slot.connectAbort = undefined;
+      });
+    }
+    return waitWithinBudget(slot.connecting, caller, this.now(), slot.name, tool);
+  }
+
+  private async startConnect(slot: ServerSlot): Promise<Connection> {
+    const abort = new AbortController();
+    slot.connectAbort = abort;
+    slot.clearIdleTimer();
+    slot.setState("connecting");
+    let countsAsFailure = false;
+    try {
+      const launch = await this.resolveLaunch(slot);
+      slot.useLaunch(launch);
+      await this.beforeConnect(slot, launch);
+      await this.makeRoom(slot);
+      if (abort.signal.aborted) throw closedError(slot.name, this.closed);
+      countsAsFailure = true;
+      const connection = await Connection.open(slot.name, launch, this.connectionDeps(slot), {
+        timeoutMs: launch.limits.connectTimeoutMs,
+        signal: abort.signal,
+      });
+      countsAsFailure = false;
+      const tools = await this.expose(slot, connection).catch(async (error: unknown) => {
+        await connection.close();
+        throw error;
+      });
+      if (abort.signal.aborted) {
+        await connection.close();
+        throw closedError(slot.name, this.closed);
+      }
+      slot.connection = connection;
+      slot.tools = tools;
+      slot.lastUsed = this.now();
+      slot.setState("connected");
+      this.emit({ type: "tools", server: slot.name, tools, reason: "connect" });
+      this.scheduleIdle(slot);
+      return connection;
+    } catch (error) {
+      const failure = abort.signal.aborted ? closedError(slot.name, this.closed) : foreignError(slot.name, slot.redact, error, "MCP_CONNECT_FAILED");
+      if (countsAsFailure && !abort.signal.aborted) slot.failures += 1;
+      slot.setState(abort.signal.aborted ? "closed" : "error", failure);
+      throw failure;
+    }
+  }
+
+  private async resolveLaunch(slot: ServerSlot): Promise<McpServerLaunch> {
+    try {
+      return await slot.resolver();
+    } catch (error) {
+      throw foreignError(slot.name, slot.redact, error, "MCP_LAUNCH_FAILED");
+    }
+  }
+
+  private async beforeConnect(slot: ServerSlot, launch: McpServerLaunch): Promise<void> {
+    const hook = this.options.hooks?.beforeConnect ?? (async () => undefined);
+    try {
+      await hook(launch);
+    } catch (error) {
+      throw foreignError(slot.name, slot.redact, error, "MCP_CONNECT_REFUSED");
+    }
+  }
+
+  private async expose(slot: ServerSlot, connection: Connection): Promise<readonly Tool[]> {
+    const hook = this.options.hooks?.onToolsListed ?? (async (_name: string, tools: readonly Tool[]) => tools);
+    return hook(slot.name, connection.tools, connection.identity);
+  }
+
+  private async makeRoom(slot: ServerSlot): Promise<void> {
+    for (;;) {
+      const decision = decideRoom([...this.slots.values()], slot, this.limits.maxLiveConnections);
+      if (decision.kind === "room") return;
+      if (decision.kind === "full") {
+        throw capacityError(slot.name, this.limits.maxLiveConnections);
+      }
+      await this.shutdown(decision.victim, "idle");
+    }
+  }
+
+  private connectionDeps(slot: ServerSlot): ConnectionDeps {
+    return {
+      clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
+      maxToolPages: this.limits.maxToolPages,
+      childEnv: this.options.childEnv ?? defaultChildEnv,
+      spawn: this.options.spawn,
+      killGraceMs: this.limits.killGraceMs,
+      redact: slot.redact,
+      onStderr: (chunk) => slot.stderr.write(chunk, slot.redact),
+      onStderrEnd: () => slot.stderr.flush(slot.redact),
+      stderrTail: () => slot.stderr.tail(STDERR_TAIL_LINES),
+      onDied: (connection) => this.markDead(slot, connection),
+      onToolListChanged: (connection) => this.refreshTools(slot, connection),
+    };
+  }
+
+  private markDead(slot: ServerSlot, connection: Connection): void {
+    if (slot.connection !== connection) return;
+    slot.connection = undefined;
+    slot.clearIdleTimer();
+    slot.failures += 1;
+    slot.setState("error", connection.deathError());
+    void connection.close();
+  }
+
+  /** notifications/tools/list_changed: list again, run onToolsListed again, tell subscribers. */
+  private refreshTools(slot: ServerSlot, connection: Connection): void {
+    const previous = slot.relisting ?? Promise.resolve();
+    const launch = slot.launch as McpServerLaunch;
+    const run = previous.then(async () => {
+      if (slot.connection !== connection) return;
+      try {
+        await connection.relist(launch.limits.connectTimeoutMs);
+        const tools = await this.expose(slot, connection);
+        if (slot.connection !== connection) return;
+        slot.tools = tools;
+        this.emit({ type: "tools", server: slot.name, tools, reason: "list_changed" });
+      } catch (error) {
+        this.emit({ type: "toolsRefreshFailed", server: slot.name, error: foreignError(slot.name, slot.redact, error, "MCP_CONNECT_FAILED") });
+      }
+    });
+    slot.relisting = run;
+    void run.finally(() => {
+      if (slot.relisting === run) slot.relisting = undefined;
+    });
+  }
+
+  /** (Re)arms the idle timer; a timer that fires during a call does nothing and is re-armed after it. */
+  private scheduleIdle(slot: ServerSlot): void {
+    if (this.limits.idleTimeoutMs === 0 || slot.inFlight > 0 || slot.connection === undefined) return;
+    if (slot.idleTimer !== undefined) {
+      slot.idleTimer.refresh();
+      return;
+    }
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = undefined;
+      if (slot.inFlight === 0 && slot.connection !== undefined) void this.shutdown(slot, "idle");
+    }, this.limits.idleTimeoutMs);
+    // An idle server must not keep the host process alive.
+    slot.idleTimer.unref();
+  }
+
+  private async shutdown(slot: ServerSlot, next: "idle" | "closed"): Promise<void> {
+    slot.clearIdleTimer();
+    if (slot.connecting !== undefined) {
+      slot.connectAbort?.abort();
+      await slot.connecting.catch(() => undefined);
+    }
+    const connection = slot.connection;
+    slot.connection = undefined;
+    if (connection !== undefined) await connection.close();
+    slot.setState(next);
+  }
+}

@@ -1,0 +1,149 @@
+import { Client, type CallToolResult, type Implementation, type Tool } from "@modelcontextprotocol/client";
+import type { McpvmError } from "../../util/errors.js";
+import type { McpServerLaunch } from "../types.js";
+import { startTimeout } from "./abort.js";
+import { classifyCallFailure } from "./classify.js";
+import { connectFailure, connectTimeoutError, diedError, type StartupDiagnostics } from "./connect-errors.js";
+import type { ServerIdentity } from "./options.js";
+import { openTransport, type OpenedTransport, type TransportDeps } from "./transports.js";
+
+export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
+  readonly clientInfo: Implementation;
+  readonly maxToolPages: number;
+  readonly redact: (text: string) => string;
+  readonly stderrTail: () => string;
+  /** The connection ended without close() being called (process exit, HTTP session gone). */
+  readonly onDied: (connection: Connection, error: McpvmError) => void;
+  readonly onToolListChanged: (connection: Connection) => void;
+}
+
+export interface CallOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Lines on stdout that were not JSON-RPC, for the diagnosis of a failed start. */
+interface StdoutGarbage {
+  lines: number;
+  sample: string | undefined;
+}
+
+/** One live MCP session: its transport (and process), its SDK client and the tools it listed. */
+export class Connection {
+  tools: readonly Tool[] = [];
+  identity: ServerIdentity = { serverInfo: undefined, instructions: undefined };
+  private established = false;
+  private closing = false;
+
+  private constructor(
+    readonly server: string,
+    private readonly client: Client,
+    private readonly opened: OpenedTransport,
+    private readonly deps: ConnectionDeps,
+    private readonly garbage: StdoutGarbage,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.opened.pid();
+  }
+
+  /**
+   * Spawn or contact the server, initialize, and list every tool page, all within `timeoutMs`.
+   * On timeout, failure or abort the process is killed before this rejects.
+   */
+  static async open(server: string, launch: McpServerLaunch, deps: ConnectionDeps, limits: { timeoutMs: number; signal: AbortSignal }): Promise<Connection> {
+    const garbage: StdoutGarbage = { lines: 0, sample: undefined };
+    const opened = openTransport(launch, {
+      ...deps,
+      onStdoutGarbage: (line) => {
+        garbage.lines += 1;
+        garbage.sample ??= line.slice(0, 200);
+      },
+    });
+    const client = new Client(deps.clientInfo, { listMaxPages: deps.maxToolPages });
+    const self = new Connection(server, client, opened, deps, garbage);
+    client.setNotificationHandler("notifications/tools/list_changed", () => deps.onToolListChanged(self));
+    client.onclose = () => self.handleClose();
+    const scope = startTimeout(limits.timeoutMs, limits.signal);
+    const killOnAbort = (): void => void opened.kill();
+    scope.signal.addEventListener("abort", killOnAbort, { once: true });
+    try {
+      await client.connect(opened.transport, { signal: scope.signal, timeout: limits.timeoutMs });
+      const listed = await client.listTools(undefined, { signal: scope.signal, timeout: limits.timeoutMs });
+      self.tools = listed.tools;
+      self.identity = { serverInfo: client.getServerVersion(), instructions: client.getInstructions() };
+      self.established = true;
+      return self;
+    } catch (error) {
+      self.closing = true;
+      await opened.kill();
+      await client.close().catch(() => undefined);
+      const diag = self.diagnostics();
+      throw scope.timedOut() ? connectTimeoutError(diag, limits.timeoutMs) : connectFailure(error, diag, launch.transport === "stdio" ? launch.command : undefined);
+    } finally {
+      scope.signal.removeEventListener("abort", killOnAbort);
+      scope.dispose();
+    }
+  }
+
+  private diagnostics(): StartupDiagnostics {
+    return {
+      server: this.server,
+      exit: this.opened.exit(),
+      garbageLines: this.garbage.lines,
+      garbageSample: this.garbage.sample === undefined ? undefined : this.deps.redact(this.garbage.sample),
+      stderrTail: this.deps.stderrTail(),
+      redact: this.deps.redact,
+    };
+  }
+
+  private handleClose(): void {
+    if (!this.established || this.closing) return;
+    this.closing = true;
+    this.deps.onDied(this, this.deathError());
+  }
+
+  /** Why this connection ended: exit status, stray stdout, stderr tail. */
+  deathError(): McpvmError {
+    return diedError(this.diagnostics());
+  }
+
+  /** tools/list again (all pages), e.g. after notifications/tools/list_changed. */
+  async relist(timeoutMs: number): Promise<readonly Tool[]> {
+    const scope = startTimeout(timeoutMs);
+    try {
+      const listed = await this.client.listTools(undefined, { signal: scope.signal, timeout: timeoutMs });
+      this.tools = listed.tools;
+      return listed.tools;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /**
+   * tools/call. The timeout is the SDK's own request timeout: when it fires the SDK sends
+   * notifications/cancelled, and so it does when the caller's signal aborts.
+   */
+  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    try {
+      return await this.client.callTool(
+        { name: tool, arguments: args },
+        { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+      );
+    } catch (error) {
+      throw classifyCallFailure(error, {
+        server: this.server,
+        tool,
+        timeoutMs: options.timeoutMs,
+        cancelled: options.signal?.aborted === true,
+        redact: this.deps.redact,
+      });
+    }
+  }
+
+  /** Closes the session; a stdio server gets EOF, then SIGTERM, then SIGKILL (process group). */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.client.close().catch(() => this.opened.kill());
+  }
+}

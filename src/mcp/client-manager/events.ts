@@ -1,0 +1,33 @@
+import type { Tool } from "@modelcontextprotocol/client";
+import type { McpvmError } from "../../util/errors.js";
+
+/**
+ * idle: not running, starts on next use (initially, and after an idle close or LRU eviction).
+ * connecting -> connected. error: the last connect failed or the server died; the next use
+ * reconnects while the reconnect limit allows. closed: close(name) or closeAll().
+ */
+export type ServerState = "idle" | "connecting" | "connected" | "error" | "closed";
+
+export type ClientManagerEvent =
+  | { readonly type: "state"; readonly server: string; readonly state: ServerState; readonly previous: ServerState; readonly error?: McpvmError }
+  /** The exposed tool list changed (after onToolsListed): regenerate types and metadata. */
+  | { readonly type: "tools"; readonly server: string; readonly tools: readonly Tool[]; readonly reason: "connect" | "list_changed" }
+  | { readonly type: "toolsRefreshFailed"; readonly server: string; readonly error: McpvmError }
+  /** One redacted stderr line of a stdio server. */
+  | { readonly type: "stderr"; readonly server: string; readonly line: string };
+
+export type ClientManagerListener = (event: ClientManagerEvent) => void;
+
+export interface ServerStatus {
+  readonly name: string;
+  readonly state: ServerState;
+  readonly transport: "stdio" | "http" | "sse" | undefined;
+  readonly pid: number | undefined;
+  /** Tools exposed (after onToolsListed); undefined before the first connect. */
+  readonly toolCount: number | undefined;
+  readonly inFlight: number;
+  /** Failures (failed connects, deaths) in this session; reconnects stop after limits.maxReconnects. */
+  readonly failures: number;
+  readonly lastError: { readonly name: string; readonly code: string; readonly message: string } | undefined;
+  readonly stderr: readonly string[];
+}

@@ -1,0 +1,32 @@
+export { ClientManager, type ConnectedServer } from "./client-manager.js";
+export type { CallerOptions } from "./call-budget.js";
+export {
+  clientManagerLimitsSchema,
+  type ClientManagerLimits,
+  type ClientManagerLimitsInput,
+  type ClientManagerHooks,
+  type ClientManagerOptions,
+  type LaunchResolver,
+  type ServerIdentity,
+} from "./options.js";
+export type { ClientManagerEvent, ClientManagerListener, ServerState, ServerStatus } from "./events.js";
+export {
+  McpToolError,
+  McpTimeoutError,
+  McpCancelledError,
+  McpTransportError,
+  McpConnectError,
+  McpServerUnavailable,
+  type McpClientErrorCode,
+  type McpToolErrorCode,
+  type McpTimeoutErrorCode,
+  type McpCancelledErrorCode,
+  type McpTransportErrorCode,
+  type McpConnectErrorCode,
+  type McpServerUnavailableCode,
+  type McpErrorData,
+} from "./errors.js";
+export { defaultChildEnv, minimalChildEnv, INHERITED_ENV_KEYS, type ChildEnvBuilder } from "./child-env.js";
+export type { SpawnFunction } from "./stdio-transport.js";
+export { decideRoom, type CapacityCandidate, type RoomDecision } from "./capacity.js";
+export { StderrRing } from "./stderr-ring.js";

@@ -1,0 +1,57 @@
+import type { Tool } from "@modelcontextprotocol/client";
+import { errorMessage, isMcpvmError, type McpvmError } from "../../util/errors.js";
+import { McpConnectError, McpServerUnavailable, McpToolError } from "./errors.js";
+
+/** The errors the manager itself raises, worded so a user knows what to do. */
+
+export function unknownServerError(name: string, known: readonly string[]): McpServerUnavailable {
+  return new McpServerUnavailable("MCP_UNKNOWN_SERVER", `No MCP server named "${name}" is configured (configured: ${known.join(", ") || "none"}).`, {
+    data: { server: name },
+  });
+}
+
+export function reconnectLimitError(server: string, failures: number, maxReconnects: number, last: McpvmError | undefined): McpServerUnavailable {
+  return new McpServerUnavailable(
+    "MCP_RECONNECT_LIMIT",
+    `MCP server ${server} failed ${failures} times in this session and is not restarted again (limit: ${maxReconnects} reconnects). ` +
+      `Last error: ${last?.message ?? "unknown"}`,
+    { data: { server, failures } },
+  );
+}
+
+export function capacityError(server: string, maxLiveConnections: number): McpServerUnavailable {
+  return new McpServerUnavailable(
+    "MCP_CAPACITY",
+    `MCP server ${server} cannot start: ${maxLiveConnections} servers are running and every one has a call in flight. ` +
+      `Retry when a call finishes, or raise maxLiveConnections.`,
+    { data: { server, maxLiveConnections } },
+  );
+}
+
+export function closedError(server: string, managerClosed: boolean): McpServerUnavailable {
+  return managerClosed
+    ? new McpServerUnavailable("MCP_MANAGER_CLOSED", `MCP server ${server} is unavailable: the MCP client manager was shut down.`, { data: { server } })
+    : new McpServerUnavailable("MCP_SERVER_CLOSED", `MCP server ${server} was closed while it was starting.`, { data: { server } });
+}
+
+export function hasTool(tools: readonly Tool[] | undefined, name: string): boolean {
+  return tools?.some((tool) => tool.name === name) === true;
+}
+
+export function toolNotFound(server: string, tool: string, tools: readonly Tool[]): McpToolError {
+  const names = tools.map((t) => t.name);
+  const shown = names.length > 20 ? `${names.slice(0, 20).join(", ")}, …` : names.join(", ");
+  return new McpToolError("MCP_TOOL_NOT_FOUND", `MCP server ${server} has no tool "${tool}" (tools: ${shown || "none"}).`, { data: { server, tool } });
+}
+
+const FOREIGN_VERBS = {
+  MCP_LAUNCH_FAILED: "resolve the launch of",
+  MCP_CONNECT_REFUSED: "get approval to start",
+  MCP_CONNECT_FAILED: "connect to",
+} as const;
+
+/** Hooks and resolvers may throw their own McpvmError (approval denied, missing ${VAR}); others are wrapped. */
+export function foreignError(server: string, redact: (text: string) => string, error: unknown, code: keyof typeof FOREIGN_VERBS): McpvmError {
+  if (isMcpvmError(error)) return error;
+  return new McpConnectError(code, `Could not ${FOREIGN_VERBS[code]} MCP server ${server}: ${redact(errorMessage(error))}`, { data: { server } });
+}

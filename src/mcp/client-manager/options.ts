@@ -1,0 +1,62 @@
+import { z } from "zod";
+import type { Implementation, Tool } from "@modelcontextprotocol/client";
+import type { McpServerLaunch } from "../types.js";
+import type { ChildEnvBuilder } from "./child-env.js";
+import type { SpawnFunction } from "./stdio-transport.js";
+import type { ResultLogger } from "../results/index.js";
+
+/** Numeric policy of a ClientManager; zod gives the defaults and the validation in one place. */
+export const clientManagerLimitsSchema = z.object({
+  /** Connections alive at once (connecting or connected). */
+  maxLiveConnections: z.number().int().min(1).default(5),
+  /** A connected server with no call for this long is closed (0 disables). */
+  idleTimeoutMs: z.number().int().min(0).default(5 * 60_000),
+  /** Reconnects after a failure (died, failed to connect) allowed per server in this session. */
+  maxReconnects: z.number().int().min(0).default(3),
+  /** Upper bound of every call timeout; a launch's callTimeoutMs and the caller's deadline can only lower it. */
+  defaultCallTimeoutMs: z.number().int().min(1).default(30_000),
+  /** tools/list pages followed before giving up on a server whose nextCursor never ends. */
+  maxToolPages: z.number().int().min(1).default(64),
+  /** stderr lines kept per server for diagnostics. */
+  stderrLines: z.number().int().min(1).default(200),
+  /** Between SIGTERM and SIGKILL when closing a stdio server. */
+  killGraceMs: z.number().int().min(0).default(1_000),
+});
+
+export type ClientManagerLimits = z.infer<typeof clientManagerLimitsSchema>;
+export type ClientManagerLimitsInput = z.input<typeof clientManagerLimitsSchema>;
+
+/** Called on every connect (reconnects included); substitution of ${VAR} happens inside it. */
+export type LaunchResolver = () => Promise<McpServerLaunch>;
+
+export interface ServerIdentity {
+  readonly serverInfo: Implementation | undefined;
+  readonly instructions: string | undefined;
+}
+
+/**
+ * Seams for the trust layer. The defaults let everything through, but they are called on the same
+ * code path, so a real hook changes behaviour without changing the manager.
+ */
+export interface ClientManagerHooks {
+  /** Runs before any process is spawned or URL contacted, on every connect; throwing refuses it. */
+  readonly beforeConnect?: (launch: McpServerLaunch) => Promise<void>;
+  /** What it returns is the tool list the manager exposes and accepts calls for. */
+  readonly onToolsListed?: (name: string, tools: readonly Tool[], identity: ServerIdentity) => Promise<readonly Tool[]>;
+  /** Applied to every error message and stderr line the manager surfaces (after launch.secrets masking). */
+  readonly redact?: (text: string) => string;
+}
+
+export interface ClientManagerOptions {
+  readonly servers: Readonly<Record<string, LaunchResolver>>;
+  readonly limits?: ClientManagerLimitsInput;
+  readonly hooks?: ClientManagerHooks;
+  /** Environment of a stdio child; defaults to a minimal allowlist of the host's plus launch.env. */
+  readonly childEnv?: ChildEnvBuilder;
+  readonly spawn?: SpawnFunction;
+  /** Epoch milliseconds; call deadlines are on this clock. */
+  readonly now?: () => number;
+  /** Receives the truncation warnings of result conversion. */
+  readonly logger?: ResultLogger;
+  readonly clientInfo?: Implementation;
+}

@@ -1,0 +1,82 @@
+import type { Tool } from "@modelcontextprotocol/client";
+import { Redactor } from "../../logging/redact.js";
+import type { McpvmError } from "../../util/errors.js";
+import type { McpServerLaunch } from "../types.js";
+import type { Connection } from "./connection.js";
+import type { ClientManagerEvent, ServerState, ServerStatus } from "./events.js";
+import type { LaunchResolver } from "./options.js";
+import { StderrRing } from "./stderr-ring.js";
+
+/** Everything the manager knows about one configured server, across its connections. */
+export class ServerSlot {
+  state: ServerState = "idle";
+  launch: McpServerLaunch | undefined;
+  connection: Connection | undefined;
+  connecting: Promise<Connection> | undefined;
+  /** Aborts the connect in progress (closeAll, close). */
+  connectAbort: AbortController | undefined;
+  tools: readonly Tool[] | undefined;
+  failures = 0;
+  lastError: McpvmError | undefined;
+  inFlight = 0;
+  lastUsed = 0;
+  idleTimer: NodeJS.Timeout | undefined;
+  /** A tools/list refresh after list_changed, so calls can wait for it. */
+  relisting: Promise<void> | undefined;
+  readonly stderr: StderrRing;
+  private secrets = new Redactor();
+
+  constructor(
+    readonly name: string,
+    public resolver: LaunchResolver,
+    stderrLines: number,
+    private readonly emit: (event: ClientManagerEvent) => void,
+    private readonly redactHook: (text: string) => string,
+  ) {
+    this.stderr = new StderrRing(stderrLines, (line) => this.emit({ type: "stderr", server: name, line }));
+  }
+
+  /** Secrets of the launch are masked by value first, then the trust layer's hook runs. */
+  readonly redact = (text: string): string => this.redactHook(this.secrets.redact(text));
+
+  useLaunch(launch: McpServerLaunch): void {
+    this.launch = launch;
+    this.secrets.add(launch.secrets);
+  }
+
+  setState(state: ServerState, error?: McpvmError): void {
+    const previous = this.state;
+    this.state = state;
+    if (error !== undefined) this.lastError = error;
+    if (previous !== state) this.emit({ type: "state", server: this.name, state, previous, ...(error === undefined ? {} : { error }) });
+  }
+
+  clearIdleTimer(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  get connected(): boolean {
+    return this.connection !== undefined;
+  }
+
+  /** Live for the connection cap: connected, or a connect under way. */
+  get live(): boolean {
+    return this.connection !== undefined || this.connecting !== undefined;
+  }
+
+  status(): ServerStatus {
+    const error = this.lastError;
+    return {
+      name: this.name,
+      state: this.state,
+      transport: this.launch?.transport,
+      pid: this.connection?.pid,
+      toolCount: this.tools?.length,
+      inFlight: this.inFlight,
+      failures: this.failures,
+      lastError: error === undefined ? undefined : { name: error.name, code: error.code, message: error.message },
+      stderr: this.stderr.snapshot(),
+    };
+  }
+}

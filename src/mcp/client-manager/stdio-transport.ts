@@ -1,0 +1,166 @@
+import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { LineFramer } from "./line-framer.js";
+
+/**
+ * A stdio client transport speaking the SDK's framing (its ReadBuffer and serializeMessage), written
+ * here instead of using `@modelcontextprotocol/client/stdio` because that one always merges its own
+ * inherited variables (SHELL, TERM, LOGNAME, ...) into the child's environment, cannot kill a
+ * process group, takes up to 4 s to stop a hung server, and drops non-JSON stdout lines silently. This one starts the server as a process
+ * group leader so closing it also ends anything it started (npx -> node), spawns through an injected
+ * function, and uses exactly the environment it is given.
+ */
+export type SpawnFunction = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+
+export interface StdioTransportParams {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Record<string, string>;
+  readonly cwd?: string;
+  readonly spawn?: SpawnFunction;
+  readonly killGraceMs: number;
+  readonly onStderr: (chunk: string) => void;
+  readonly onStderrEnd: () => void;
+  /** A line on stdout that is not JSON-RPC (servers must log to stderr). */
+  readonly onStdoutGarbage: (line: string) => void;
+}
+
+export interface ExitInfo {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+const GROUPS = process.platform !== "win32";
+
+export class ProcessGroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  private child: ChildProcess | undefined;
+  private readonly framer: LineFramer;
+  private exited: Promise<void> | undefined;
+  private exitInfo: ExitInfo | undefined;
+
+  constructor(private readonly params: StdioTransportParams) {
+    this.framer = new LineFramer((message) => this.onmessage?.(message), params.onStdoutGarbage);
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  start(): Promise<void> {
+    if (this.child !== undefined) return Promise.reject(new Error("stdio transport already started"));
+    const spawn = this.params.spawn ?? nodeSpawn;
+    const child = spawn(this.params.command, this.params.args, {
+      env: this.params.env,
+      cwd: this.params.cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: GROUPS,
+      shell: false,
+      windowsHide: true,
+    });
+    this.child = child;
+    child.once("exit", (code, signal) => {
+      this.exitInfo = { code, signal };
+      // Stragglers of the group (npx's grandchild) go with the leader; they may hold our pipes.
+      this.signalGroup("SIGKILL");
+    });
+    // "close" comes after "exit" (or after a spawn "error") once stdout and stderr are drained, so
+    // by then every stderr line has been seen.
+    this.exited = new Promise((resolve) => child.once("close", () => resolve()));
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => this.params.onStderr(chunk));
+    child.stderr?.on("end", () => this.params.onStderrEnd());
+    child.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
+    child.stdin?.on("error", (error) => this.onerror?.(error));
+    child.once("close", () => this.onclose?.());
+    return new Promise((resolve, reject) => {
+      child.once("spawn", () => resolve());
+      child.once("error", (error) => reject(error));
+    });
+  }
+
+  private receive(chunk: Buffer): void {
+    try {
+      this.framer.push(chunk);
+    } catch (error) {
+      // Over the line size limit: the stream can no longer be framed.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      void this.kill();
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (stdin === undefined || stdin === null || stdin.destroyed || this.exitInfo !== undefined) {
+      return Promise.reject(new Error("stdio server is not running"));
+    }
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once("drain", () => resolve());
+    });
+  }
+
+  /** Polite stop: EOF on stdin, then SIGTERM, then SIGKILL, each after the grace period. */
+  async close(): Promise<void> {
+    const child = this.child;
+    const exited = this.exited;
+    if (child === undefined || exited === undefined) return;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      if (!(await this.waitExit(exited, this.params.killGraceMs))) {
+        this.signalGroup("SIGTERM");
+        if (!(await this.waitExit(exited, this.params.killGraceMs))) this.signalGroup("SIGKILL");
+      }
+    }
+    await this.drain(child, exited);
+  }
+
+  /** Immediate stop (connect timeout, framing broken): SIGKILL to the whole group. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    const exited = this.exited;
+    if (child === undefined || exited === undefined) return;
+    this.signalGroup("SIGKILL");
+    await this.drain(child, exited);
+  }
+
+  /** Waits for "close"; a process outside the group that still holds our pipes cannot delay it long. */
+  private async drain(child: ChildProcess, exited: Promise<void>): Promise<void> {
+    if (!(await this.waitExit(exited, this.params.killGraceMs))) {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.stdin?.destroy();
+    }
+    await exited;
+    this.framer.clear();
+  }
+
+  private waitExit(exited: Promise<void>, ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void exited.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    try {
+      if (GROUPS) process.kill(-pid, signal);
+      else this.child?.kill(signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+}

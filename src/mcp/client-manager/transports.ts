@@ -1,0 +1,47 @@
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import type { McpServerLaunch } from "../types.js";
+import type { ChildEnvBuilder } from "./child-env.js";
+import { ProcessGroupStdioTransport, type ExitInfo, type SpawnFunction } from "./stdio-transport.js";
+
+export interface OpenedTransport {
+  readonly transport: Transport;
+  /** The process id of a stdio server once started. */
+  pid(): number | undefined;
+  /** How a stdio server's process ended, when it has. */
+  exit(): ExitInfo | undefined;
+  /** Stop at once (SIGKILL the process group); for HTTP/SSE, close the connection. */
+  kill(): Promise<void>;
+}
+
+export interface TransportDeps {
+  readonly childEnv: ChildEnvBuilder;
+  readonly spawn: SpawnFunction | undefined;
+  readonly killGraceMs: number;
+  readonly onStderr: (chunk: string) => void;
+  readonly onStderrEnd: () => void;
+  readonly onStdoutGarbage: (line: string) => void;
+}
+
+/** Builds (does not start) the transport a launch describes. */
+export function openTransport(launch: McpServerLaunch, deps: TransportDeps): OpenedTransport {
+  if (launch.transport === "stdio") {
+    const transport = new ProcessGroupStdioTransport({
+      command: launch.command,
+      args: launch.args,
+      env: deps.childEnv(launch),
+      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+      ...(deps.spawn === undefined ? {} : { spawn: deps.spawn }),
+      killGraceMs: deps.killGraceMs,
+      onStderr: deps.onStderr,
+      onStderrEnd: deps.onStderrEnd,
+      onStdoutGarbage: deps.onStdoutGarbage,
+    });
+    return { transport, pid: () => transport.pid, exit: () => transport.exit, kill: () => transport.kill() };
+  }
+  const url = new URL(launch.url);
+  // Redirects stay on the configured origin (the SDK's default), so headers never travel elsewhere.
+  const requestInit: RequestInit = { headers: { ...launch.headers } };
+  const transport =
+    launch.transport === "http" ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
+  return { transport, pid: () => undefined, exit: () => undefined, kill: () => transport.close() };
+}
