@@ -110,7 +110,9 @@ export type SandboxErrorCode =
   | "CANCELLED"
   | "PRELUDE_ERROR"
   | "ENGINE_UNAVAILABLE"
-  | "ENGINE_FAILURE";
+  | "ENGINE_FAILURE"
+  /** The request itself is invalid (e.g. limits out of range); nothing ran. */
+  | "INVALID_REQUEST";
 
 export interface GuestErrorInfo {
   readonly code: SandboxErrorCode;
@@ -123,6 +125,11 @@ export interface GuestErrorInfo {
   readonly column?: number;
   /** The limit that was hit, for *_LIMIT codes. */
   readonly limit?: keyof RunLimits;
+  /**
+   * The `code` property of the error the guest threw, where it had one: a host function's
+   * McpvmError code (e.g. "MCP_TOOL_ERROR") or "MODULE_NOT_FOUND" from require.
+   */
+  readonly errorCode?: string;
 }
 
 export type RunResult =

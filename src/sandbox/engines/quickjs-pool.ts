@@ -1,0 +1,171 @@
+import { McpvmError } from "../../util/errors.js";
+import type { QuickJsThread } from "./quickjs-thread.js";
+
+export interface ThreadPoolOptions {
+  /** Most threads alive at once (busy + idle + starting); further runs wait. */
+  readonly maxThreads: number;
+  /** Idle threads kept ready; extra idle threads are ended after `idleMs`. */
+  readonly warmThreads: number;
+  readonly idleMs: number;
+  readonly spawn: () => Promise<QuickJsThread>;
+}
+
+export type PoolErrorCode = "POOL_DISPOSED" | "ACQUIRE_ABORTED";
+
+export class PoolError extends McpvmError<PoolErrorCode> {}
+
+interface Waiter {
+  readonly resolve: (thread: QuickJsThread) => void;
+  readonly reject: (error: unknown) => void;
+  readonly signal?: AbortSignal;
+  readonly onAbort: () => void;
+}
+
+/**
+ * Warm QuickJS worker threads, one run per thread at a time: an asyncify-free wasm instance can
+ * serve only one blocked guest, and separate threads keep runs from freezing each other.
+ */
+export class ThreadPool {
+  private readonly idle: QuickJsThread[] = [];
+  private readonly busy = new Set<QuickJsThread>();
+  private readonly waiters: Waiter[] = [];
+  private starting = 0;
+  private disposed = false;
+  private trimTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: ThreadPoolOptions) {}
+
+  get size(): number {
+    return this.idle.length + this.busy.size + this.starting;
+  }
+
+  /** Starts threads until `warmThreads` are idle; rejects if one cannot start. */
+  async warm(): Promise<void> {
+    const missing = this.options.warmThreads - this.idle.length - this.starting;
+    const started = await Promise.all(Array.from({ length: Math.max(0, missing) }, () => this.spawnCounted()));
+    for (const thread of started) this.makeIdle(thread);
+  }
+
+  acquire(signal?: AbortSignal): Promise<QuickJsThread> {
+    if (this.disposed) return Promise.reject(new PoolError("POOL_DISPOSED", "The sandbox engine has been disposed"));
+    for (let thread = this.idle.pop(); thread !== undefined; thread = this.idle.pop()) {
+      if (thread.alive) {
+        this.busy.add(thread);
+        return Promise.resolve(thread);
+      }
+    }
+    if (this.size < this.options.maxThreads) {
+      return this.spawnCounted().then((thread) => {
+        if (this.disposed) {
+          void thread.terminate();
+          throw new PoolError("POOL_DISPOSED", "The sandbox engine has been disposed");
+        }
+        this.busy.add(thread);
+        return thread;
+      });
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        ...(signal === undefined ? {} : { signal }),
+        onAbort: () => {
+          this.removeWaiter(waiter);
+          reject(new PoolError("ACQUIRE_ABORTED", "The run was cancelled while waiting for a free sandbox"));
+        },
+      };
+      signal?.addEventListener("abort", waiter.onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Returns a thread after a run; `retire` ends it instead (killed, poisoned, or grown too large). */
+  release(thread: QuickJsThread, retire: boolean): void {
+    this.busy.delete(thread);
+    if (retire || this.disposed || !thread.alive) {
+      void thread.terminate();
+      this.refill();
+      return;
+    }
+    const waiter = this.waiters.shift();
+    if (waiter !== undefined) {
+      this.handOver(waiter, thread);
+      return;
+    }
+    this.makeIdle(thread);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    clearTimeout(this.trimTimer);
+    for (const waiter of this.waiters.splice(0)) {
+      waiter.signal?.removeEventListener("abort", waiter.onAbort);
+      waiter.reject(new PoolError("POOL_DISPOSED", "The sandbox engine has been disposed"));
+    }
+    const all = [...this.idle.splice(0), ...this.busy];
+    this.busy.clear();
+    await Promise.all(all.map((thread) => thread.terminate()));
+  }
+
+  /** After a thread is gone: serve a waiter with a new thread, or top the warm set back up. */
+  private refill(): void {
+    if (this.disposed) return;
+    const waiter = this.waiters.shift();
+    if (waiter !== undefined) {
+      this.spawnCounted().then(
+        (thread) => this.handOver(waiter, thread),
+        (error: unknown) => {
+          waiter.signal?.removeEventListener("abort", waiter.onAbort);
+          waiter.reject(error);
+        },
+      );
+      return;
+    }
+    if (this.idle.length + this.starting < this.options.warmThreads) {
+      // A failed background start is not fatal: the next acquire tries again and reports it.
+      this.spawnCounted().then((thread) => this.makeIdle(thread), () => undefined);
+    }
+  }
+
+  private handOver(waiter: Waiter, thread: QuickJsThread): void {
+    waiter.signal?.removeEventListener("abort", waiter.onAbort);
+    if (this.disposed) {
+      void thread.terminate();
+      waiter.reject(new PoolError("POOL_DISPOSED", "The sandbox engine has been disposed"));
+      return;
+    }
+    this.busy.add(thread);
+    waiter.resolve(thread);
+  }
+
+  private makeIdle(thread: QuickJsThread): void {
+    if (this.disposed) {
+      void thread.terminate();
+      return;
+    }
+    this.idle.push(thread);
+    if (this.idle.length > this.options.warmThreads && this.trimTimer === undefined) {
+      this.trimTimer = setTimeout(() => this.trim(), this.options.idleMs);
+      this.trimTimer.unref();
+    }
+  }
+
+  private trim(): void {
+    this.trimTimer = undefined;
+    while (this.idle.length > this.options.warmThreads) void this.idle.shift()?.terminate();
+  }
+
+  private async spawnCounted(): Promise<QuickJsThread> {
+    this.starting++;
+    try {
+      return await this.options.spawn();
+    } finally {
+      this.starting--;
+    }
+  }
+
+  private removeWaiter(waiter: Waiter): void {
+    const index = this.waiters.indexOf(waiter);
+    if (index !== -1) this.waiters.splice(index, 1);
+  }
+}

@@ -1,0 +1,88 @@
+import type { MessagePort } from "node:worker_threads";
+import type { EngineOutcome } from "../host/outcome.js";
+import type { LogEntry, RunLimits } from "../types.js";
+
+/**
+ * Messages between the engine (main thread) and a QuickJS worker thread.
+ *
+ * Two channels: `worker.postMessage`/`parentPort` carries run requests and their results (the
+ * worker is idle and listening when a run starts), and a dedicated MessagePort carries host calls
+ * and replies. The worker never listens on that port: while a run is in progress it reads replies
+ * synchronously with `receiveMessageOnPort`, sleeping in `Atomics.wait` on a shared control word
+ * that the host bumps after each reply. That is how a guest blocks on a host call without
+ * unwinding its stack, and how a guest that never yields still sees cancellation.
+ */
+
+/** Int32 slots of the shared control buffer. */
+export const CONTROL_LAYOUT = Object.freeze({
+  /** Incremented by the host after posting on the call port; the worker waits on it. */
+  wake: 0,
+  /** Why the host wants the current run stopped: one of the STOP_* values. */
+  stop: 1,
+  none: 0,
+  cancelled: 1,
+  wall: 2,
+  slots: 2,
+});
+
+export type ControlLayout = typeof CONTROL_LAYOUT;
+
+/** workerData for a new worker. */
+export interface WorkerBoot {
+  readonly corePath: string;
+  readonly variantPath: string;
+  readonly wasmModule: WebAssembly.Module;
+  readonly control: SharedArrayBuffer;
+  readonly layout: ControlLayout;
+  readonly port: MessagePort;
+  readonly bootstrapSource: string;
+}
+
+export interface RunMessage {
+  readonly type: "run";
+  readonly runId: number;
+  /** The wrapped script (an expression evaluating to the async main function). */
+  readonly code: string;
+  readonly filename: string;
+  readonly prelude?: string;
+  readonly manifestText: string;
+  readonly limits: RunLimits;
+  /** Epoch ms when the wall budget runs out. */
+  readonly deadline: number;
+  /** QuickJS stack limit, in bytes. */
+  readonly stackBytes: number;
+}
+
+export interface HostCallMessage {
+  readonly type: "call";
+  readonly runId: number;
+  readonly callId: number;
+  readonly mode: "sync" | "async";
+  readonly module: string;
+  readonly fn: string;
+  readonly argsText: string;
+}
+
+export interface HostReplyMessage {
+  readonly type: "reply";
+  readonly runId: number;
+  readonly callId: number;
+  readonly text: string;
+}
+
+export interface DoneMessage {
+  readonly type: "done";
+  readonly runId: number;
+  readonly outcome: EngineOutcome;
+  readonly logs: readonly LogEntry[];
+  readonly logBytes: number;
+  readonly droppedLogs: number;
+  readonly cpuMs: number;
+  readonly hostCalls: number;
+  /** The wasm module may be in an unknown state (a trap or host exception unwound through it). */
+  readonly poisoned: boolean;
+  /** Size of the worker's wasm linear memory after the run; it never shrinks. */
+  readonly wasmMemoryBytes: number;
+}
+
+export type WorkerMessage = { readonly type: "ready" } | { readonly type: "boot-failed"; readonly message: string } | DoneMessage;

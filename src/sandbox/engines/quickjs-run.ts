@@ -1,0 +1,129 @@
+import type { EngineOutcome, RunReport } from "../host/outcome.js";
+import { runEnded } from "../host/run-ended.js";
+import { RunModules } from "../host/run-modules.js";
+import type { HostModules, RunLimits } from "../types.js";
+import { CONTROL_LAYOUT, type DoneMessage, type HostCallMessage, type RunMessage, type WorkerMessage } from "./quickjs-protocol.js";
+import type { QuickJsThread } from "./quickjs-thread.js";
+
+export interface ThreadRunPlan {
+  readonly runId: number;
+  readonly code: string;
+  readonly filename: string;
+  readonly prelude?: string;
+  readonly manifestText: string;
+  readonly modules: HostModules;
+  readonly limits: RunLimits;
+  readonly signal?: AbortSignal;
+  readonly stackBytes: number;
+  /** How long past the wall deadline (or a cancel) a guest may take to notice before its worker is killed. */
+  readonly killGraceMs: number;
+  /** A worker whose wasm memory grew beyond this is replaced after the run (wasm memory never shrinks). */
+  readonly retireAboveBytes: number;
+}
+
+export interface ThreadRunResult {
+  readonly report: RunReport;
+  /** The thread must not serve another run (killed, poisoned or too large). */
+  readonly retire: boolean;
+}
+
+/**
+ * Runs one request on a leased worker: serves its host calls, enforces the wall budget and
+ * cancellation from this side (abort the host calls' signal, raise the stop flag, and terminate the
+ * worker if it has not stopped `killGraceMs` later). Never rejects.
+ */
+export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise<ThreadRunResult> {
+  const startedAt = performance.now();
+  const deadline = Date.now() + plan.limits.wallMs;
+  const hostCalls = new AbortController();
+  const modules = new RunModules(plan.modules);
+  let stopping: "wall" | "cancel" | undefined;
+  let wallTimer: NodeJS.Timeout | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
+
+  return new Promise<ThreadRunResult>((resolve) => {
+    let finished = false;
+
+    const finish = (report: Omit<RunReport, "stats"> & { cpuMs: number; hostCalls: number }, retire: boolean): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(wallTimer);
+      clearTimeout(killTimer);
+      thread.worker.off("message", onDone);
+      thread.worker.off("error", onCrash);
+      thread.worker.off("exit", onCrash);
+      thread.calls.off("message", onCall);
+      plan.signal?.removeEventListener("abort", onCancel);
+      if (!hostCalls.signal.aborted) hostCalls.abort(runEnded(endReason(report.outcome)));
+      const { cpuMs, hostCalls: calls, ...rest } = report;
+      resolve({
+        report: {
+          ...rest,
+          stats: { engine: "quickjs", wallMs: performance.now() - startedAt, cpuMs, hostCalls: calls },
+        },
+        retire,
+      });
+    };
+
+    const lost = (outcome: EngineOutcome): void =>
+      finish({ outcome, logs: [], logBytes: 0, droppedLogs: 0, cpuMs: 0, hostCalls: 0 }, true);
+
+    const onDone = (message: WorkerMessage): void => {
+      if (message.type !== "done" || message.runId !== plan.runId) return;
+      const done: DoneMessage = message;
+      finish(done, done.poisoned || done.wasmMemoryBytes > plan.retireAboveBytes);
+    };
+
+    const onCrash = (error?: unknown): void =>
+      lost({ kind: "failure", message: `The QuickJS worker stopped unexpectedly (${String(error)})` });
+
+    const onCall = (message: HostCallMessage): void => {
+      if (message.runId !== plan.runId || finished) return;
+      void modules.call(message, { signal: hostCalls.signal, deadline }).then((text) => {
+        if (!finished) thread.reply({ type: "reply", runId: plan.runId, callId: message.callId, text });
+      });
+    };
+
+    const stop = (reason: "wall" | "cancel"): void => {
+      if (stopping !== undefined || finished) return;
+      stopping = reason;
+      thread.requestStop(reason === "wall" ? CONTROL_LAYOUT.wall : CONTROL_LAYOUT.cancelled);
+      hostCalls.abort(runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
+      killTimer = setTimeout(() => {
+        // The guest is inside native code that never reaches an interrupt check: end it the hard way.
+        void thread.terminate();
+        const detail = "the guest did not yield, so its worker was terminated";
+        lost(reason === "wall" ? { kind: "limit", limit: "wallMs", detail } : { kind: "cancelled", detail: `The run was cancelled; ${detail}` });
+      }, plan.killGraceMs);
+    };
+
+    const onCancel = (): void => stop("cancel");
+
+    thread.worker.on("message", onDone);
+    thread.worker.once("error", onCrash);
+    thread.worker.once("exit", onCrash);
+    thread.calls.on("message", onCall);
+    plan.signal?.addEventListener("abort", onCancel, { once: true });
+    wallTimer = setTimeout(() => stop("wall"), plan.limits.wallMs);
+
+    const message: RunMessage = {
+      type: "run",
+      runId: plan.runId,
+      code: plan.code,
+      filename: plan.filename,
+      ...(plan.prelude === undefined ? {} : { prelude: plan.prelude }),
+      manifestText: plan.manifestText,
+      limits: plan.limits,
+      deadline,
+      stackBytes: plan.stackBytes,
+    };
+    thread.startRun(message);
+    if (plan.signal?.aborted === true) stop("cancel");
+  });
+}
+
+/** Why the run's host calls are being abandoned, as the code their signal's reason carries. */
+function endReason(outcome: EngineOutcome): "WALL_LIMIT" | "CANCELLED" | "RUN_COMPLETED" {
+  if (outcome.kind === "limit" && outcome.limit === "wallMs") return "WALL_LIMIT";
+  return outcome.kind === "cancelled" ? "CANCELLED" : "RUN_COMPLETED";
+}

@@ -1,0 +1,108 @@
+import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
+import type { QuickJsAssets } from "./quickjs-assets.js";
+import { CONTROL_LAYOUT, type HostReplyMessage, type RunMessage, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
+
+export interface QuickJsThreadOptions {
+  /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
+  readonly stackSizeMb: number;
+}
+
+/** One worker thread holding one QuickJS wasm instance; it serves one run at a time. */
+export class QuickJsThread {
+  private exited = false;
+
+  private constructor(
+    readonly worker: Worker,
+    /** Host side of the call port (guest host calls in, replies out). */
+    readonly calls: MessagePort,
+    private readonly control: Int32Array,
+  ) {
+    worker.once("exit", () => {
+      this.exited = true;
+      calls.close();
+    });
+  }
+
+  static spawn(assets: QuickJsAssets, options: QuickJsThreadOptions): Promise<QuickJsThread> {
+    const control = new SharedArrayBuffer(CONTROL_LAYOUT.slots * Int32Array.BYTES_PER_ELEMENT);
+    const { port1, port2 } = new MessageChannel();
+    const boot: WorkerBoot = {
+      corePath: assets.corePath,
+      variantPath: assets.variantPath,
+      wasmModule: assets.wasmModule,
+      control,
+      layout: CONTROL_LAYOUT,
+      port: port2,
+      bootstrapSource: assets.bootstrapSource,
+    };
+    const worker = new Worker(assets.workerSource, {
+      eval: true,
+      workerData: boot,
+      transferList: [port2],
+      // The guest heap lives in wasm memory, outside V8's heaps; a small young generation keeps an
+      // idle worker's resident size down (ten workers must fit the gateway's budget).
+      resourceLimits: { stackSizeMb: options.stackSizeMb, maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 },
+      // The guest has no console of its own; a stray write from the worker must not reach stdout,
+      // which may carry MCP traffic.
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: WorkerMessage): void => {
+        cleanup();
+        if (message.type === "ready") resolve(new QuickJsThread(worker, port1, new Int32Array(control)));
+        else {
+          void worker.terminate();
+          reject(new Error(message.type === "boot-failed" ? message.message : "QuickJS worker sent an unexpected message"));
+        }
+      };
+      const onError = (error: Error): void => {
+        cleanup();
+        port1.close();
+        reject(error);
+      };
+      const onExit = (code: number): void => onError(new Error(`QuickJS worker exited during start-up (code ${code})`));
+      const cleanup = (): void => {
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+      };
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.on("exit", onExit);
+    });
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  startRun(message: RunMessage): void {
+    Atomics.store(this.control, CONTROL_LAYOUT.stop, CONTROL_LAYOUT.none);
+    this.worker.postMessage(message);
+  }
+
+  reply(message: HostReplyMessage): void {
+    if (this.exited) return;
+    this.calls.postMessage(message);
+    this.wake();
+  }
+
+  /** Asks the running guest to stop at its next interrupt check or host-call wait. */
+  requestStop(reason: typeof CONTROL_LAYOUT.cancelled | typeof CONTROL_LAYOUT.wall): void {
+    Atomics.store(this.control, CONTROL_LAYOUT.stop, reason);
+    this.wake();
+  }
+
+  async terminate(): Promise<void> {
+    if (this.exited) return;
+    await this.worker.terminate();
+  }
+
+  private wake(): void {
+    Atomics.add(this.control, CONTROL_LAYOUT.wake, 1);
+    Atomics.notify(this.control, CONTROL_LAYOUT.wake);
+  }
+}

@@ -1,0 +1,138 @@
+import { errorMessage } from "../../util/errors.js";
+import { guestManifest } from "../guest/bootstrap-source.js";
+import { transformGuestSource } from "../guest/transform.js";
+import { resolveLimits } from "../limits.js";
+import { buildRunResult } from "../host/outcome.js";
+import { DEFAULT_LIMITS, type GuestErrorInfo, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
+import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
+import { PoolError, ThreadPool } from "./quickjs-pool.js";
+import { runOnThread } from "./quickjs-run.js";
+import { QuickJsThread } from "./quickjs-thread.js";
+
+export interface QuickJsEngineOptions {
+  /** Most runs executing at once (one worker thread each); more wait for a free worker. Default 16. */
+  readonly maxWorkers?: number;
+  /** Workers kept started and idle, so a run never waits for a thread to boot. Default 1. */
+  readonly warmWorkers?: number;
+  /** Idle workers beyond `warmWorkers` end after this long. Default 30 s. */
+  readonly idleWorkerMs?: number;
+  /** After the wall deadline or a cancel, how long a guest may take to stop before its worker is killed. Default 250 ms. */
+  readonly killGraceMs?: number;
+  /** QuickJS's stack limit. Default 512 KiB. */
+  readonly stackBytes?: number;
+  /** Native stack of each worker thread; must leave room above `stackBytes`. Default 8 MiB. */
+  readonly workerStackMb?: number;
+  /** Replace a worker whose wasm memory grew beyond this (wasm memory never shrinks). Default 192 MiB. */
+  readonly retireAboveBytes?: number;
+  /** Limits for runs that do not set their own. Default DEFAULT_LIMITS. */
+  readonly defaultLimits?: RunLimits;
+}
+
+const DEFAULT_FILENAME = "guest.js";
+
+/**
+ * The portable engine: QuickJS compiled to WebAssembly, each run in a fresh runtime on a pooled
+ * worker thread. Resolves once one worker is warm; rejects if QuickJS cannot start at all.
+ */
+export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
+  const assets = await loadQuickJsAssets();
+  const engine = new QuickJsEngine(assets, options);
+  await engine.warm();
+  return engine;
+}
+
+class QuickJsEngine implements SandboxEngine {
+  readonly kind = "quickjs" as const;
+  private readonly pool: ThreadPool;
+  private readonly defaultLimits: RunLimits;
+  private readonly stackBytes: number;
+  private readonly killGraceMs: number;
+  private readonly retireAboveBytes: number;
+  private nextRunId = 1;
+  private disposed = false;
+
+  constructor(assets: QuickJsAssets, options: QuickJsEngineOptions) {
+    const threadOptions = { stackSizeMb: options.workerStackMb ?? 8 };
+    this.pool = new ThreadPool({
+      maxThreads: options.maxWorkers ?? 16,
+      warmThreads: options.warmWorkers ?? 1,
+      idleMs: options.idleWorkerMs ?? 30_000,
+      spawn: () => QuickJsThread.spawn(assets, threadOptions),
+    });
+    this.defaultLimits = options.defaultLimits ?? DEFAULT_LIMITS;
+    this.stackBytes = options.stackBytes ?? 512 * 1024;
+    this.killGraceMs = options.killGraceMs ?? 250;
+    this.retireAboveBytes = options.retireAboveBytes ?? 192 * 1024 * 1024;
+  }
+
+  warm(): Promise<void> {
+    return this.pool.warm();
+  }
+
+  async run(request: RunRequest): Promise<RunResult> {
+    try {
+      return await this.execute(request);
+    } catch (error) {
+      return failed({ code: "ENGINE_FAILURE", message: `The QuickJS engine failed: ${errorMessage(error)}` });
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.pool.dispose();
+  }
+
+  private async execute(request: RunRequest): Promise<RunResult> {
+    if (this.disposed) return failed({ code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
+    let limits: RunLimits;
+    try {
+      limits = resolveLimits(request.limits, this.defaultLimits);
+    } catch (error) {
+      return failed({ code: "INVALID_REQUEST", message: errorMessage(error) });
+    }
+    if (request.signal?.aborted === true) return failed({ code: "CANCELLED", message: "The run was cancelled before it started" });
+
+    const transformed = transformGuestSource(request.code);
+    if (!transformed.ok) {
+      const { message, line, column } = transformed.error;
+      return failed({ code: "SYNTAX_ERROR", name: "SyntaxError", message, line, column });
+    }
+    const filename = request.filename ?? DEFAULT_FILENAME;
+    const modules = request.modules ?? {};
+
+    let thread: QuickJsThread;
+    try {
+      thread = await this.pool.acquire(request.signal);
+    } catch (error) {
+      if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failed({ code: "CANCELLED", message: error.message });
+      if (error instanceof PoolError) return failed({ code: "ENGINE_UNAVAILABLE", message: error.message });
+      return failed({ code: "ENGINE_FAILURE", message: `A QuickJS worker could not start: ${errorMessage(error)}` });
+    }
+
+    const { report, retire } = await runOnThread(thread, {
+      runId: this.nextRunId++,
+      code: transformed.source.code,
+      filename,
+      ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
+      manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)),
+      modules,
+      limits,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      stackBytes: this.stackBytes,
+      killGraceMs: this.killGraceMs,
+      retireAboveBytes: this.retireAboveBytes,
+    });
+    this.pool.release(thread, retire);
+    return buildRunResult(report, { limits, source: transformed.source, filename });
+  }
+}
+
+/** A result for a run that failed before (or without) reaching a worker. */
+function failed(error: GuestErrorInfo): RunResult {
+  return {
+    ok: false,
+    error,
+    logs: [],
+    stats: { engine: "quickjs", wallMs: 0, cpuMs: 0, hostCalls: 0, outputBytes: 0, droppedLogs: 0 },
+  };
+}

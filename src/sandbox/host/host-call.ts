@@ -1,0 +1,101 @@
+import { errorMessage, isMcpvmError } from "../../util/errors.js";
+import { CodecError, decodeFromGuest, encodeForGuest } from "../guest/codec.js";
+import { LOAD_MODULE_FUNCTION, type HostErrorInfo } from "../guest/native.js";
+import { isLazyHostModule, type HostCallContext, type HostFunction, type HostModule, type HostModules } from "../types.js";
+
+/** A guest's request to run one host function; `argsText` is guest-produced JSON (untrusted). */
+export interface HostCallRequest {
+  readonly module: string;
+  readonly fn: string;
+  readonly argsText: string;
+}
+
+/**
+ * Runs one host function for the guest and returns the reply envelope as JSON text (see
+ * HostReply). Engine-neutral and never throws: every failure becomes an error reply, which the
+ * guest bootstrap turns into a guest Error keeping `name` and `code` — never the host's stack,
+ * cause or other properties.
+ *
+ * `modules` must already hold the requested module resolved (a LazyHostModule entry counts as
+ * missing; RunModules loads lazy modules first). The reserved LOAD_MODULE_FUNCTION of a resolved
+ * module replies with its function names.
+ */
+export async function dispatchHostCall(
+  modules: HostModules,
+  request: HostCallRequest,
+  context: HostCallContext,
+): Promise<string> {
+  const module = resolvedModule(modules, request.module);
+  if (module !== undefined && request.fn === LOAD_MODULE_FUNCTION) {
+    return `{"ok":true,"value":${JSON.stringify(Object.keys(module))}}`;
+  }
+  const implementation = module === undefined ? undefined : lookup(module, request.fn);
+  if (implementation === undefined) {
+    return errorReply({
+      name: "TypeError",
+      message: `host:${request.module} has no function "${request.fn}"`,
+      code: "HOST_FUNCTION_NOT_FOUND",
+    });
+  }
+
+  let args: unknown;
+  try {
+    args = decodeFromGuest(request.argsText);
+  } catch (error) {
+    return errorReply(describeHostError(error));
+  }
+  if (!Array.isArray(args)) {
+    return errorReply({ name: "TypeError", message: "Host call arguments must be an array", code: "INVALID_ARGUMENTS" });
+  }
+  if (context.signal.aborted) {
+    return errorReply({ name: "AbortError", message: "The run has ended", code: "RUN_ENDED" });
+  }
+
+  let value: unknown;
+  try {
+    value = await implementation(args, context);
+  } catch (error) {
+    return errorReply(describeHostError(error));
+  }
+
+  try {
+    const text = encodeForGuest(value);
+    return text === undefined ? '{"ok":true}' : `{"ok":true,"value":${text}}`;
+  } catch (error) {
+    return errorReply({
+      name: "TypeError",
+      message: `host:${request.module}.${request.fn} returned a value that cannot enter the sandbox (${errorMessage(error)})`,
+      code: error instanceof CodecError ? error.code : "VALUE_NOT_SERIALIZABLE",
+    });
+  }
+}
+
+/** What of a host error the guest may see: its name, message and code, nothing else. */
+export function describeHostError(error: unknown): HostErrorInfo {
+  if (isMcpvmError(error)) return { name: error.name, message: error.message, code: error.code };
+  if (error instanceof Error) {
+    const code = (error as Error & { code?: unknown }).code;
+    return {
+      name: error.name,
+      message: error.message,
+      code: typeof code === "string" ? code : "HOST_FUNCTION_ERROR",
+    };
+  }
+  return { name: "Error", message: errorMessage(error), code: "HOST_FUNCTION_ERROR" };
+}
+
+function resolvedModule(modules: HostModules, name: string): HostModule | undefined {
+  if (!Object.hasOwn(modules, name)) return undefined;
+  const entry = modules[name];
+  return entry === undefined || isLazyHostModule(entry) ? undefined : entry;
+}
+
+function lookup(module: HostModule, fn: string): HostFunction | undefined {
+  if (!Object.hasOwn(module, fn)) return undefined;
+  const implementation = module[fn];
+  return typeof implementation === "function" ? implementation : undefined;
+}
+
+function errorReply(error: HostErrorInfo): string {
+  return JSON.stringify({ ok: false, error: { name: String(error.name), message: String(error.message), code: error.code } });
+}

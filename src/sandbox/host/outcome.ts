@@ -1,0 +1,176 @@
+import { z } from "zod";
+import { CodecError, decodeFromGuest, MAX_NESTING_DEPTH } from "../guest/codec.js";
+import { firstStackPosition, mapGuestPosition, mapGuestStack, type WrappedSource } from "../guest/transform.js";
+import type { GuestErrorInfo, LogEntry, RunLimits, RunResult, RunStats, SandboxErrorCode } from "../types.js";
+
+/**
+ * How a run ended, as an engine reports it before any interpretation. Engine-neutral: the quickjs
+ * worker and the hyperlight host both produce one of these, and `buildRunResult` turns it into the
+ * public RunResult, so both engines classify errors identically.
+ */
+export type EngineOutcome =
+  /** The bootstrap's runner settled; `text` is its GuestOutcome envelope. */
+  | { readonly kind: "envelope"; readonly text: string }
+  | { readonly kind: "limit"; readonly limit: keyof RunLimits; readonly detail?: string }
+  | { readonly kind: "cancelled"; readonly detail?: string }
+  /** The engine could not compile the wrapped code; position is in wrapped-code coordinates. */
+  | { readonly kind: "syntax"; readonly message: string; readonly line?: number; readonly column?: number }
+  | { readonly kind: "prelude"; readonly error: ThrownInfo }
+  /** An exception escaped the bootstrap's runner (uncatchable errors, exhaustion while reporting). */
+  | { readonly kind: "uncaught"; readonly error: ThrownInfo }
+  /** The main promise is pending and nothing (no host call, no job) can ever settle it. */
+  | { readonly kind: "deadlock" }
+  | { readonly kind: "failure"; readonly message: string };
+
+export interface ThrownInfo {
+  readonly name?: string;
+  readonly message: string;
+  readonly stack?: string;
+}
+
+export interface RunReport {
+  readonly outcome: EngineOutcome;
+  readonly logs: readonly LogEntry[];
+  readonly logBytes: number;
+  readonly droppedLogs: number;
+  readonly stats: Omit<RunStats, "outputBytes" | "droppedLogs">;
+}
+
+export interface RunFrame {
+  readonly limits: RunLimits;
+  readonly source: WrappedSource;
+  readonly filename: string;
+}
+
+const ThrownSchema = z.object({
+  name: z.string().optional(),
+  message: z.string(),
+  stack: z.string().optional(),
+  code: z.string().optional(),
+  fromHost: z.boolean(),
+});
+
+/** What the guest runner may claim; the text comes from the guest, so it is validated like any input. */
+const GuestOutcomeSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown().optional() }),
+  z.object({ ok: z.literal(false), kind: z.literal("thrown"), error: ThrownSchema }),
+  z.object({ ok: z.literal(false), kind: z.literal("unserializable"), error: z.object({ name: z.string(), message: z.string() }) }),
+  z.object({ ok: z.literal(false), kind: z.literal("too_large"), chars: z.number() }),
+]);
+
+const OK_PREFIX = '{"ok":true,"value":';
+
+export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
+  const fail = (error: GuestErrorInfo, outputBytes = report.logBytes): RunResult => ({
+    ok: false,
+    error,
+    logs: report.logs,
+    stats: { ...report.stats, outputBytes, droppedLogs: report.droppedLogs },
+  });
+  const outcome = report.outcome;
+  switch (outcome.kind) {
+    case "limit":
+      return fail(limitError(outcome.limit, frame.limits, outcome.detail));
+    case "cancelled":
+      return fail({ code: "CANCELLED", message: outcome.detail ?? "The run was cancelled" });
+    case "syntax": {
+      const position = mapGuestPosition({ line: outcome.line ?? 1, column: outcome.column ?? 1 }, frame.source);
+      return fail({ code: "SYNTAX_ERROR", name: "SyntaxError", message: outcome.message, ...position });
+    }
+    case "prelude":
+      return fail({ code: "PRELUDE_ERROR", message: `The sandbox prelude failed: ${outcome.error.message}`, ...named(outcome.error) });
+    case "uncaught":
+      return fail(thrownError(outcome.error, undefined, false, frame));
+    case "deadlock":
+      return fail({
+        code: "GUEST_ERROR",
+        message: "The script awaited a promise that can never settle (no host call is in flight to settle it)",
+      });
+    case "failure":
+      return fail({ code: "ENGINE_FAILURE", message: outcome.message });
+    case "envelope":
+      break;
+  }
+
+  let envelope: z.infer<typeof GuestOutcomeSchema>;
+  try {
+    envelope = GuestOutcomeSchema.parse(decodeFromGuest(outcome.text, MAX_NESTING_DEPTH + 1));
+  } catch (error) {
+    const reason = error instanceof CodecError ? error.message : "the sandbox sent an invalid result envelope";
+    return fail({ code: "RESULT_NOT_SERIALIZABLE", message: `The script's result cannot be returned: ${reason}` });
+  }
+
+  if (envelope.ok) {
+    const resultBytes = outcome.text.startsWith(OK_PREFIX) ? Buffer.byteLength(outcome.text) - OK_PREFIX.length - 1 : 0;
+    const outputBytes = resultBytes + report.logBytes;
+    if (outputBytes > frame.limits.outputBytes) {
+      return fail(limitError("outputBytes", frame.limits, `result ${resultBytes} bytes + logs ${report.logBytes} bytes`));
+    }
+    return {
+      ok: true,
+      value: envelope.value,
+      logs: report.logs,
+      stats: { ...report.stats, outputBytes, droppedLogs: report.droppedLogs },
+    };
+  }
+  switch (envelope.kind) {
+    case "thrown":
+      return fail(thrownError(envelope.error, envelope.error.code, envelope.error.fromHost, frame));
+    case "too_large":
+      return fail(limitError("outputBytes", frame.limits, `the result alone is ${envelope.chars} characters of JSON`));
+    case "unserializable": {
+      const internal = quickJsInternalError(envelope.error.name, envelope.error.message);
+      if (internal === "MEMORY_LIMIT") return fail(limitError("memoryBytes", frame.limits));
+      const reason = internal === "STACK_OVERFLOW" ? "it is nested too deeply" : envelope.error.message;
+      return fail({
+        code: "RESULT_NOT_SERIALIZABLE",
+        message: `The script's result cannot be returned as JSON data or Uint8Array: ${reason}`,
+      });
+    }
+  }
+}
+
+export function limitError(limit: keyof RunLimits, limits: RunLimits, detail?: string): GuestErrorInfo {
+  const value = limits[limit];
+  const messages: Record<keyof RunLimits, [SandboxErrorCode, string]> = {
+    cpuMs: ["CPU_LIMIT", `The script used more than its CPU time limit (cpuMs = ${value})`],
+    wallMs: ["WALL_LIMIT", `The script ran longer than its wall-clock limit (wallMs = ${value}, host calls included)`],
+    memoryBytes: ["MEMORY_LIMIT", `The script ran out of memory (memoryBytes = ${value})`],
+    outputBytes: ["OUTPUT_LIMIT", `The script's output exceeded its limit (outputBytes = ${value}, result and logs together)`],
+  };
+  const [code, message] = messages[limit];
+  return { code, limit, message: detail === undefined ? message : `${message}: ${detail}` };
+}
+
+function thrownError(error: ThrownInfo, errorCode: string | undefined, fromHost: boolean, frame: RunFrame): GuestErrorInfo {
+  const internal = quickJsInternalError(error.name, error.message);
+  if (internal === "MEMORY_LIMIT") return limitError("memoryBytes", frame.limits);
+  const frames = error.stack === undefined ? "" : mapGuestStack(error.stack, frame.filename, frame.source);
+  const head = error.name === undefined ? error.message : `${error.name}: ${error.message}`;
+  const position = error.stack === undefined ? undefined : firstStackPosition(error.stack, frame.filename, frame.source);
+  const code: SandboxErrorCode = fromHost ? "HOST_FUNCTION_ERROR" : internal ?? "GUEST_ERROR";
+  return {
+    code,
+    message: internal === "STACK_OVERFLOW" ? "Maximum call stack size exceeded (the script recursed too deeply)" : error.message,
+    ...(error.name === undefined ? {} : { name: error.name }),
+    stack: frames === "" ? head : `${head}\n${frames.replace(/\n$/, "")}`,
+    ...(position ?? {}),
+    ...(errorCode === undefined ? {} : { errorCode }),
+  };
+}
+
+/**
+ * QuickJS (inside both engines) reports memory and stack exhaustion only as an InternalError with
+ * a fixed message; there is no code to look at. A guest can forge these, which only mislabels its
+ * own failure.
+ */
+function quickJsInternalError(name: string | undefined, message: string): "MEMORY_LIMIT" | "STACK_OVERFLOW" | undefined {
+  if (name !== "InternalError") return undefined;
+  if (message === "out of memory") return "MEMORY_LIMIT";
+  if (message === "stack overflow") return "STACK_OVERFLOW";
+  return undefined;
+}
+
+function named(error: ThrownInfo): { name?: string; stack?: string } {
+  return { ...(error.name === undefined ? {} : { name: error.name }), ...(error.stack === undefined ? {} : { stack: error.stack }) };
+}

@@ -1,0 +1,44 @@
+import { isLazyHostModule, type HostModule, type HostModules } from "../types.js";
+import { describeHostError, dispatchHostCall, type HostCallRequest } from "./host-call.js";
+
+export interface RunCallContext {
+  /** Aborted when the run ends. */
+  readonly signal: AbortSignal;
+  /** Epoch ms of the run's wall deadline. */
+  readonly deadline: number;
+}
+
+/**
+ * The host modules of one run. Lazy modules are loaded the first time the guest asks for them
+ * (once per run, shared by concurrent calls) and then served like static ones. A failed load is
+ * not remembered, so a later require in the same run tries again.
+ */
+export class RunModules {
+  private readonly loaded = new Map<string, Promise<HostModule>>();
+
+  constructor(private readonly modules: HostModules) {}
+
+  /** Serves one guest host call (including the reserved load call); never rejects. */
+  async call(request: HostCallRequest, context: RunCallContext): Promise<string> {
+    let module: HostModule | undefined;
+    try {
+      module = await this.resolve(request.module, context);
+    } catch (error) {
+      return JSON.stringify({ ok: false, error: describeHostError(error) });
+    }
+    const modules: HostModules = module === undefined ? {} : { [request.module]: module };
+    return dispatchHostCall(modules, request, { ...context, module: request.module, fn: request.fn });
+  }
+
+  private resolve(name: string, context: RunCallContext): Promise<HostModule | undefined> {
+    const entry = Object.hasOwn(this.modules, name) ? this.modules[name] : undefined;
+    if (entry === undefined || !isLazyHostModule(entry)) return Promise.resolve(entry);
+    let loading = this.loaded.get(name);
+    if (loading === undefined) {
+      loading = entry.load({ signal: context.signal, deadline: context.deadline });
+      this.loaded.set(name, loading);
+      loading.catch(() => this.loaded.delete(name));
+    }
+    return loading;
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { BYTES_KEY, CodecError, decodeFromGuest, encodeForGuest, nestingDepth } from "../../src/sandbox/guest/codec.js";
+
+describe("host-side value codec", () => {
+  it("round-trips JSON values and Uint8Array (Buffer included)", () => {
+    const value = { a: [1, "two", null, true], bytes: new Uint8Array([0, 255]), buf: Buffer.from("hi") };
+    const decoded = decodeFromGuest(encodeForGuest(value) as string) as Record<string, unknown>;
+    expect(decoded.a).toEqual([1, "two", null, true]);
+    expect(decoded.bytes).toBeInstanceOf(Uint8Array);
+    expect(Array.from(decoded.bytes as Uint8Array)).toEqual([0, 255]);
+    expect(Buffer.from(decoded.buf as Uint8Array).toString()).toBe("hi");
+  });
+
+  it("encodes bytes as a one-key object under the reserved key", () => {
+    expect(encodeForGuest(new Uint8Array([1, 2, 3]))).toBe(JSON.stringify({ [BYTES_KEY]: "AQID" }));
+  });
+
+  it("gives undefined for undefined and refuses what JSON cannot carry", () => {
+    expect(encodeForGuest(undefined)).toBeUndefined();
+    expect(() => encodeForGuest(1n)).toThrowError(CodecError);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    try {
+      encodeForGuest(cyclic);
+      expect.fail("a cycle was encoded");
+    } catch (error) {
+      expect((error as CodecError).code).toBe("VALUE_NOT_SERIALIZABLE");
+    }
+  });
+
+  it("drops prototype-polluting keys at every depth", () => {
+    const decoded = decodeFromGuest('{"__proto__":{"p":1},"x":{"constructor":{"prototype":{}}},"y":[{"prototype":1}]}');
+    expect(decoded).toEqual({ x: {}, y: [{}] });
+    expect(({} as Record<string, unknown>).p).toBeUndefined();
+  });
+
+  it("refuses text nested deeper than allowed, without recursing", () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    expect(nestingDepth(deep)).toBe(100_000);
+    try {
+      decodeFromGuest(deep);
+      expect.fail("deep text was decoded");
+    } catch (error) {
+      expect((error as CodecError).code).toBe("VALUE_TOO_DEEP");
+    }
+  });
+
+  it("ignores brackets inside strings when measuring depth", () => {
+    expect(nestingDepth('{"a":"[[[{{\\"]]","b":[1]}')).toBe(2);
+  });
+
+  it("reports malformed text with a code", () => {
+    try {
+      decodeFromGuest("{oops");
+      expect.fail("malformed text was decoded");
+    } catch (error) {
+      expect((error as CodecError).code).toBe("INVALID_JSON");
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { McpvmError } from "../../../src/util/errors.js";
+import type { HostModules } from "../../../src/sandbox/types.js";
+import { errorOf, expectHealthy, run, sleep, type EngineRef } from "./helpers.js";
+
+export function limitTests(engine: EngineRef): void {
+  describe("limits", () => {
+    it("ends a CPU-bound run with CPU_LIMIT naming the limit", async () => {
+      const error = errorOf(await run(engine(), "let i = 0; while (true) { i++; }", { limits: { cpuMs: 150 } }), "CPU_LIMIT");
+      expect(error.limit).toBe("cpuMs");
+      expect(error.message).toContain("cpuMs = 150");
+      await expectHealthy(engine());
+    });
+
+    it("counts host calls against one wall budget and aborts the call that would outlive it", async () => {
+      const reasons: unknown[] = [];
+      const modules: HostModules = {
+        m: {
+          hang: async (_args, context) => {
+            await sleep(10_000, context.signal);
+            reasons.push((context.signal.reason as McpvmError).code);
+          },
+        },
+      };
+      const started = Date.now();
+      const error = errorOf(await run(engine(), 'require("host:m").hang();', { modules, limits: { wallMs: 300 } }), "WALL_LIMIT");
+      expect(error.limit).toBe("wallMs");
+      expect(error.message).toContain("wallMs = 300");
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await sleep(20);
+      expect(reasons).toEqual(["WALL_LIMIT"]);
+      await expectHealthy(engine());
+    });
+
+    it("ends a run of many short host calls when their total exceeds the wall budget", async () => {
+      const modules: HostModules = { m: { tick: async (_args, context) => void (await sleep(5, context.signal)) } };
+      const code = 'for (;;) { await __mcpvm.callAsync("m", "tick"); require("host:m").tick(); }';
+      errorOf(await run(engine(), code, { modules, limits: { wallMs: 300, cpuMs: 5_000 } }), "WALL_LIMIT");
+      await expectHealthy(engine());
+    });
+
+    it("ends a run that exhausts its memory with MEMORY_LIMIT", async () => {
+      const code = "const keep = []; for (;;) keep.push([1, 2, 3, 4, 5, 6, 7, 8]);";
+      const error = errorOf(await run(engine(), code, { limits: { memoryBytes: 8 * 1024 * 1024 } }), "MEMORY_LIMIT");
+      expect(error.limit).toBe("memoryBytes");
+      await expectHealthy(engine());
+    });
+
+    it("ends a run whose result exceeds the output budget", async () => {
+      const error = errorOf(await run(engine(), 'return "x".repeat(5000);', { limits: { outputBytes: 4096 } }), "OUTPUT_LIMIT");
+      expect(error.limit).toBe("outputBytes");
+      await expectHealthy(engine());
+    });
+
+    it("counts logs and result together against the output budget", async () => {
+      const code = 'console.log("y".repeat(3000)); return "x".repeat(3000);';
+      const result = await run(engine(), code, { limits: { outputBytes: 4096 } });
+      errorOf(result, "OUTPUT_LIMIT");
+      expect(result.logs).toHaveLength(1);
+    });
+  });
+}

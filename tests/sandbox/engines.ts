@@ -1,0 +1,22 @@
+import { createHyperlightEngine } from "../../src/sandbox/engines/hyperlight/engine.js";
+import { probeHyperlight } from "../../src/sandbox/engines/hyperlight/probe.js";
+import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
+import type { EngineKind, SandboxEngine } from "../../src/sandbox/types.js";
+
+export interface ConformanceEngine {
+  readonly kind: EngineKind;
+  /** Present when the engine can boot on this machine. */
+  readonly create?: () => Promise<SandboxEngine>;
+  /** Why the engine cannot run here (its probe's own words); the suite reports it as skipped. */
+  readonly unavailableReason?: string;
+}
+
+/** Every engine the conformance suite runs against. */
+export async function conformanceEngines(): Promise<ConformanceEngine[]> {
+  // Hyperlight runs where its addon is installed and a probe VM boots; elsewhere the probe's reason is reported.
+  const probe = await probeHyperlight();
+  const hyperlight: ConformanceEngine = probe.ok
+    ? { kind: "hyperlight", create: () => createHyperlightEngine({ maxIdleVms: 2 }) }
+    : { kind: "hyperlight", unavailableReason: probe.reason };
+  return [{ kind: "quickjs", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4 }) }, hyperlight];
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { InvalidLimitsError, resolveLimits } from "../../src/sandbox/limits.js";
+import { DEFAULT_LIMITS } from "../../src/sandbox/types.js";
+
+describe("resolveLimits", () => {
+  it("fills unset limits from the defaults", () => {
+    expect(resolveLimits(undefined)).toEqual(DEFAULT_LIMITS);
+    expect(resolveLimits({ cpuMs: 50, wallMs: undefined })).toEqual({ ...DEFAULT_LIMITS, cpuMs: 50 });
+  });
+
+  it("uses the given defaults", () => {
+    const defaults = { cpuMs: 1, wallMs: 2, memoryBytes: 2 * 1024 * 1024, outputBytes: 4 };
+    expect(resolveLimits({ outputBytes: 10 }, defaults)).toEqual({ ...defaults, outputBytes: 10 });
+  });
+
+  it.each([
+    [{ cpuMs: 0 }, "cpuMs"],
+    [{ wallMs: 1.5 }, "wallMs"],
+    [{ memoryBytes: 1024 }, "memoryBytes"],
+    [{ outputBytes: -1 }, "outputBytes"],
+    [{ cpuMs: "10" as unknown as number }, "cpuMs"],
+  ])("refuses %j naming the field", (partial, field) => {
+    try {
+      resolveLimits(partial);
+      expect.fail("invalid limits were accepted");
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidLimitsError);
+      expect((error as InvalidLimitsError).code).toBe("INVALID_LIMITS");
+      expect((error as InvalidLimitsError).message).toContain(field);
+    }
+  });
+
+  it("refuses unknown limit names", () => {
+    expect(() => resolveLimits({ gpuMs: 1 } as never)).toThrowError(InvalidLimitsError);
+  });
+});

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
+import type { HostModules, SandboxEngine } from "../../src/sandbox/types.js";
+import { errorOf, expectHealthy, run, sleep, valueOf } from "./conformance/helpers.js";
+
+/** Behaviour specific to the QuickJS engine's worker-thread design (the shared contract is in conformance). */
+describe("quickjs engine", () => {
+  let engine: SandboxEngine;
+  beforeAll(async () => {
+    engine = await createQuickJsEngine({ warmWorkers: 1, maxWorkers: 2, killGraceMs: 100 });
+  });
+  afterAll(async () => {
+    await engine.dispose();
+  });
+
+  it("keeps the host's event loop responsive while a guest spins", async () => {
+    let ticks = 0;
+    let longestGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+      ticks++;
+    }, 10);
+    try {
+      errorOf(await run(engine, "while (true) {}", { limits: { cpuMs: 600 } }), "CPU_LIMIT");
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(5);
+    // A guest on the main thread would block it for the whole 600 ms.
+    expect(longestGap).toBeLessThan(400);
+  });
+
+  it("terminates and replaces a worker whose guest never reaches an interrupt check", async () => {
+    const started = Date.now();
+    // Array.prototype.join over a huge sparse array runs entirely in native code.
+    const error = errorOf(await run(engine, 'return Array(2 ** 27).join("").length;', { limits: { wallMs: 200, cpuMs: 60_000 } }), "WALL_LIMIT");
+    expect(error.message).toContain("terminated");
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await expectHealthy(engine);
+  });
+
+  it("queues runs beyond maxWorkers and still runs them all", async () => {
+    const modules: HostModules = { m: { wait: async (args, context) => (await sleep(50, context.signal), args[0]) } };
+    const runs = [1, 2, 3, 4, 5].map((n) => run(engine, `return require("host:m").wait(${n});`, { modules }));
+    expect((await Promise.all(runs)).map(valueOf)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("cancels a run that is still waiting for a worker", async () => {
+    const modules: HostModules = { m: { wait: async (_args, context) => void (await sleep(300, context.signal)) } };
+    const busy = [1, 2].map(() => run(engine, 'require("host:m").wait();', { modules }));
+    const controller = new AbortController();
+    const queued = run(engine, "return 1;", { signal: controller.signal });
+    controller.abort();
+    errorOf(await queued, "CANCELLED");
+    for (const result of await Promise.all(busy)) expect(result.ok).toBe(true);
+  });
+
+  it("replaces a worker whose wasm memory grew past the retirement size", async () => {
+    const small = await createQuickJsEngine({ retireAboveBytes: 1 });
+    try {
+      for (let i = 0; i < 3; i++) expect(valueOf(await run(small, "return new Array(1000).fill(1).length;"))).toBe(1000);
+    } finally {
+      await small.dispose();
+    }
+  });
+});
