@@ -53,6 +53,10 @@ export function formatTable(rows: readonly (readonly string[])[], header?: reado
     .join("\n");
 }
 
+// The escape character is the point: this strips the colour codes `colours()` adds.
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g;
+
 function visibleLength(text: string): number {
-  return text.replace(/\u001b\[[0-9;]*m/g, "").length;
+  return text.replace(SGR, "").length;
 }

@@ -1,3 +1,4 @@
+import type { CompiledWasmModule } from "./quickjs-protocol.js";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { guestBootstrapSource } from "../guest/bootstrap-source.js";
@@ -6,7 +7,7 @@ import { quickJsWorkerMain } from "./quickjs-worker.js";
 /** Everything a QuickJS worker needs that is the same for every worker of the process. */
 export interface QuickJsAssets {
   /** Compiled once and shared: workers instantiate it without recompiling. */
-  readonly wasmModule: WebAssembly.Module;
+  readonly wasmModule: CompiledWasmModule;
   readonly corePath: string;
   readonly variantPath: string;
   readonly workerSource: string;
@@ -40,6 +41,6 @@ async function compileAssets(): Promise<QuickJsAssets> {
 }
 
 /** The global WebAssembly object; Node's type definitions declare its types but not the value. */
-function wasm(): { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } {
-  return (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+function wasm(): { compile(bytes: Uint8Array): Promise<CompiledWasmModule> } {
+  return (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledWasmModule> } }).WebAssembly;
 }

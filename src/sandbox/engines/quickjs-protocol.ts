@@ -31,7 +31,7 @@ export type ControlLayout = typeof CONTROL_LAYOUT;
 export interface WorkerBoot {
   readonly corePath: string;
   readonly variantPath: string;
-  readonly wasmModule: WebAssembly.Module;
+  readonly wasmModule: CompiledWasmModule;
   readonly control: SharedArrayBuffer;
   readonly layout: ControlLayout;
   readonly port: MessagePort;
@@ -86,3 +86,9 @@ export interface DoneMessage {
 }
 
 export type WorkerMessage = { readonly type: "ready" } | { readonly type: "boot-failed"; readonly message: string } | DoneMessage;
+
+/**
+ * A compiled WebAssembly.Module, passed to workers by structured clone. Opaque here because Node's
+ * type definitions declare no WebAssembly namespace for the build (only DOM typings do).
+ */
+export type CompiledWasmModule = object & { readonly __compiledWasmModule?: never };
