@@ -118,3 +118,15 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
 export function findKnownServer(name: string): KnownServer | undefined {
   return KNOWN_SERVERS.find((s) => s.name === name);
 }
+
+/** A config entry for a catalog server: secrets as `${VAR}` references, placeholders filled in. */
+export function entryFromKnownServer(server: KnownServer, fill: Readonly<Record<string, string>>): Record<string, unknown> {
+  const args = server.args.map((arg) => Object.entries(fill).reduce((text, [placeholder, value]) => text.split(placeholder).join(value), arg));
+  return {
+    type: server.transport,
+    command: server.command,
+    args,
+    ...(server.requiredEnv.length === 0 ? {} : { env: Object.fromEntries(server.requiredEnv.map((name) => [name, `\${${name}}`])) }),
+    description: server.description,
+  };
+}

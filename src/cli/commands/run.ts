@@ -3,6 +3,8 @@ import { resolve } from "node:path";
 import type { RunLimits } from "../../sandbox/types.js";
 import { parseBytes, parseCommandArgs, parseDuration, requirePositional, UsageError } from "../args.js";
 import type { Command, CommandContext } from "../command.js";
+import { McpvmError } from "../../util/errors.js";
+import { exitCodeFor } from "../errors.js";
 import { ExitCode, type ExitCodeValue } from "../exit-codes.js";
 import { writeJson, writeLine } from "../io.js";
 import { confirm } from "../prompt.js";
@@ -71,12 +73,16 @@ export const runCommand: Command = {
       }
       if (values.stats === true) writeLine(context.io.stderr, context.colours.dim(formatStats(result)));
     }
-    return exitCodeForRun(result.ok ? undefined : result.error.code);
+    return result.ok ? ExitCode.Ok : exitCodeForRun(result.error.code, result.error.errorCode);
   },
 };
 
-function exitCodeForRun(code: string | undefined): ExitCodeValue {
-  if (code === undefined) return ExitCode.Ok;
+function exitCodeForRun(code: string, thrownCode: string | undefined): ExitCodeValue {
+  // A host function's own error code (e.g. MCP_NOT_APPROVED) says more than "the guest threw".
+  if (thrownCode !== undefined) {
+    const byThrown = exitCodeFor(new McpvmError(thrownCode, ""));
+    if (byThrown !== ExitCode.GuestError) return byThrown;
+  }
   if (code.endsWith("_LIMIT") || code === "STACK_OVERFLOW") return ExitCode.Limit;
   if (code === "CANCELLED") return ExitCode.Interrupted;
   if (code === "ENGINE_UNAVAILABLE" || code === "ENGINE_FAILURE") return ExitCode.Unavailable;

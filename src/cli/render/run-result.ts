@@ -10,6 +10,7 @@ export function formatValue(value: unknown): string {
 
 export function formatLogs(result: RunResult, colours: Colours): string[] {
   return result.logs.map((entry) => {
+    if (entry.level === "log" || entry.level === "info") return entry.message;
     const tag = entry.level === "error" ? colours.red(entry.level) : entry.level === "warn" ? colours.yellow(entry.level) : colours.dim(entry.level);
     return `${tag} ${entry.message}`;
   });

@@ -1,0 +1,10 @@
+import type { Command } from "../command.js";
+import { doctorCommand } from "./doctor.js";
+import { mcpCommand } from "./mcp.js";
+import { pluginCommand } from "./plugin.js";
+import { runCommand } from "./run.js";
+
+/** Every command, in the order `mcpvm --help` lists them. */
+export function commandTable(): readonly Command[] {
+  return [runCommand, mcpCommand, pluginCommand, doctorCommand];
+}

@@ -1,0 +1,130 @@
+import type { AuditReport, PluginInfo, PluginStatus } from "../../plugin-system/index.js";
+import { parseCommandArgs, requirePositional, UsageError } from "../args.js";
+import type { Command, CommandContext } from "../command.js";
+import { ExitCode } from "../exit-codes.js";
+import { formatTable, writeJson, writeLine } from "../io.js";
+import { confirm } from "../prompt.js";
+
+const USAGE = `Usage: mcpvm plugin <command> [name] [options]
+
+Plugins add host modules to the sandbox. Each goes discovered -> audited -> approved -> enabled.
+
+Commands:
+  list                 every plugin with its state, approval and audit risk
+  info <name>          manifest, modules, capabilities, config and approval
+  audit <name>         the static audit's findings (file, line, rule, risk)
+  approve <name>       approve the plugin's current code (asks first; --yes to skip)
+  revoke <name>        withdraw approval (also disables)
+  enable <name>        load the plugin in future runs (needs a valid approval)
+  disable <name>       stop loading it
+
+Options: --json`;
+
+export const pluginCommand: Command = {
+  name: "plugin",
+  summary: "List, audit, approve, enable and disable plugins",
+  usage: USAGE,
+  subcommands: ["list", "info", "audit", "approve", "revoke", "enable", "disable"],
+  async run(args, context) {
+    const { positionals } = parseCommandArgs("plugin", args, {}, 2);
+    const sub = positionals[0] ?? "list";
+    const host = await context.host();
+    const plugins = host.plugins;
+    const name = () => requirePositional("plugin", positionals, 1, "a plugin name");
+    switch (sub) {
+      case "list": {
+        const { plugins: list, errors } = await plugins.list();
+        if (context.json) writeJson(context.io.stdout, { plugins: list, errors: errors.map((e) => ({ code: e.code, message: e.message })) });
+        else {
+          writeLine(context.io.stdout, renderList(list, context));
+          for (const error of errors) writeLine(context.io.stderr, `${context.colours.yellow("warning")} [${error.code}] ${error.message}`);
+        }
+        return ExitCode.Ok;
+      }
+      case "info": {
+        const info = await plugins.info(name());
+        if (context.json) writeJson(context.io.stdout, info);
+        else writeLine(context.io.stdout, renderInfo(info, context));
+        return ExitCode.Ok;
+      }
+      case "audit": {
+        const report = await plugins.audit(name());
+        if (context.json) writeJson(context.io.stdout, report);
+        else writeLine(context.io.stdout, renderAudit(report, context));
+        return report.blocked ? ExitCode.GuestError : ExitCode.Ok;
+      }
+      case "approve": {
+        const target = name();
+        const report = await plugins.audit(target);
+        if (!context.json) writeLine(context.io.stderr, renderAudit(report, context));
+        if (!(await confirm(context, `Approve plugin "${target}" with the code shown above?`))) {
+          writeLine(context.io.stderr, context.interactive ? "Not approved." : "Not approved: no terminal to ask on. Rerun with --yes to approve unattended.");
+          return ExitCode.ApprovalRequired;
+        }
+        const record = await plugins.approve(target);
+        await host.reload();
+        if (context.json) writeJson(context.io.stdout, { approved: target, record });
+        else writeLine(context.io.stdout, `${context.colours.green("approved")} ${target} (hash ${record.hash.slice(0, 12)}…). Enable it with \`mcpvm plugin enable ${target}\`.`);
+        return ExitCode.Ok;
+      }
+      case "revoke": {
+        const target = name();
+        const revoked = await plugins.revoke(target);
+        await host.reload();
+        if (context.json) writeJson(context.io.stdout, { revoked: target, changed: revoked });
+        else writeLine(context.io.stdout, revoked ? `revoked ${target} (and disabled it)` : `${target} had no approval`);
+        return ExitCode.Ok;
+      }
+      case "enable":
+      case "disable": {
+        const target = name();
+        await (sub === "enable" ? plugins.enable(target) : plugins.disable(target));
+        await host.reload();
+        if (context.json) writeJson(context.io.stdout, { [sub === "enable" ? "enabled" : "disabled"]: target });
+        else writeLine(context.io.stdout, `${sub}d ${target}`);
+        return ExitCode.Ok;
+      }
+      default:
+        throw new UsageError("USAGE", `plugin: unknown command "${sub}". See \`mcpvm plugin --help\`.`);
+    }
+  },
+};
+
+function stateText(status: PluginStatus, context: CommandContext): string {
+  const { green, yellow, dim } = context.colours;
+  if (status.approval === "stale") return yellow("changed since approval");
+  if (status.state === "enabled") return green("enabled");
+  if (status.state === "approved") return "approved";
+  if (status.state === "disabled") return dim("disabled");
+  return yellow("not approved");
+}
+
+function renderList(list: readonly PluginStatus[], context: CommandContext): string {
+  if (list.length === 0) return "No plugins found.";
+  const rows = list.map((p) => [p.name, stateText(p, context), p.highestRisk ?? "none", p.modules.join(", "), p.source]);
+  return formatTable(rows, ["NAME", "STATE", "RISK", "MODULES", "SOURCE"].map((h) => context.colours.bold(h)));
+}
+
+function renderInfo(info: PluginInfo, context: CommandContext): string {
+  const lines = [
+    `${context.colours.bold(info.name)} ${info.version} (${info.source}) — ${info.description}`,
+    `  state:        ${stateText(info, context)}`,
+    `  modules:      ${info.modules.map((m) => `host:${m}`).join(", ") || "(none)"}`,
+    `  capabilities: ${info.capabilities.join(", ") || "(none)"}`,
+    `  audit:        highest risk ${info.audit.highestRisk ?? "none"}, ${info.audit.findings.length} finding(s)${info.audit.blocked ? ", BLOCKED" : ""}`,
+    `  config:       ${info.config === undefined ? "(none)" : JSON.stringify(info.config)}`,
+    `  folder:       ${info.dir}`,
+  ];
+  if (info.approvalRecord !== undefined) lines.push(`  approved:     ${info.approvalRecord.approvedAt} by ${info.approvalRecord.approvedBy}`);
+  if (info.manifest.hints.length > 0) lines.push("  hints:", ...info.manifest.hints.map((h) => `    - ${h}`));
+  return lines.join("\n");
+}
+
+export function renderAudit(report: AuditReport, context: CommandContext): string {
+  const { red, yellow, dim, bold } = context.colours;
+  const head = `${bold(`Audit of ${report.plugin}`)}: ${report.files.length} file(s), highest risk ${report.highestRisk ?? "none"}${report.blocked ? red(" — BLOCKED, cannot be approved") : ""}`;
+  const colour = (risk: string) => (risk === "critical" || risk === "high" ? red(risk) : risk === "medium" ? yellow(risk) : dim(risk));
+  const rows = report.findings.map((f) => `  ${colour(f.risk).padEnd(8)} ${f.rule} ${dim(`${f.file}:${f.line}:${f.column}`)}${f.declared ? dim(" (declared)") : ""}\n      ${f.message}`);
+  const undeclared = report.undeclaredCapabilities.length > 0 ? [yellow(`  undeclared capabilities: ${report.undeclaredCapabilities.join(", ")}`)] : [];
+  return [head, ...undeclared, ...rows].join("\n");
+}

@@ -1,0 +1,135 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { McpvmHost } from "../host/index.js";
+import { createLogger, LOG_LEVELS, type LogLevelName } from "../logging/logger.js";
+import type { EngineChoice } from "../sandbox/types.js";
+import { packageRoot } from "../util/package-root.js";
+import { UsageError } from "./args.js";
+import type { Command, CommandContext } from "./command.js";
+import { commandTable } from "./commands/index.js";
+import { reportError } from "./errors.js";
+import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
+import { colours, processIo, writeLine, type CliIo } from "./io.js";
+import { ask } from "./prompt.js";
+
+const GLOBAL_USAGE = (commands: readonly Command[]) => `mcpvm — run JavaScript in a sandbox where every MCP server is a typed module.
+
+Usage: mcpvm [global options] <command> [args]
+       mcpvm                      start the interactive agent
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join("\n")}
+
+Global options:
+  --json                 machine-readable output
+  --yes, -y              answer yes to confirmations (unattended use)
+  --engine <kind>        auto | quickjs | hyperlight (default: config, else auto)
+  --log-level <level>    ${LOG_LEVELS.join(" | ")} (logs go to stderr and the config home)
+  --help, -h             this text, or \`mcpvm <command> --help\`
+  --version
+
+Config home: ~/.mcpvm (set MCPVM_HOME to move it). Docs: docs/USAGE.md, docs/MCP.md.`;
+
+interface GlobalFlags {
+  json: boolean;
+  yes: boolean;
+  help: boolean;
+  version: boolean;
+  engine: EngineChoice | undefined;
+  logLevel: LogLevelName | undefined;
+}
+
+/** Global flags may come before the command; everything from the command on belongs to it. */
+function splitGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; rest: string[] } {
+  const flags: GlobalFlags = { json: false, yes: false, help: false, version: false, engine: undefined, logLevel: undefined };
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (arg === "--json") flags.json = true;
+    else if (arg === "--yes" || arg === "-y") flags.yes = true;
+    else if (arg === "--help" || arg === "-h") flags.help = true;
+    else if (arg === "--version" || arg === "-V") flags.version = true;
+    else if (arg === "--engine" || arg.startsWith("--engine=")) {
+      const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
+      if (value !== "auto" && value !== "quickjs" && value !== "hyperlight") throw new UsageError("USAGE", `--engine takes auto, quickjs or hyperlight (got ${value ?? "nothing"}).`);
+      flags.engine = value;
+    } else if (arg === "--log-level" || arg.startsWith("--log-level=")) {
+      const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
+      if (!(LOG_LEVELS as readonly string[]).includes(value ?? "")) throw new UsageError("USAGE", `--log-level takes ${LOG_LEVELS.join(", ")} (got ${value ?? "nothing"}).`);
+      flags.logLevel = value as LogLevelName;
+    } else rest.push(arg);
+  }
+  return { flags, rest };
+}
+
+export function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** The CLI entry: parses once, opens the host lazily, dispatches, maps every failure to an exit code. */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<ExitCodeValue> {
+  const paint = colours(io.stderr, io.env);
+  let hostPromise: Promise<McpvmHost> | undefined;
+  const commands = commandTable();
+  let context: CommandContext | undefined;
+  try {
+    const { flags, rest } = splitGlobalFlags(argv);
+    const [name, ...args] = rest;
+    if (flags.version) {
+      writeLine(io.stdout, version());
+      return ExitCode.Ok;
+    }
+    const interactive = io.stdin === process.stdin && process.stdin.isTTY === true && io.stderr.isTTY === true && !flags.yes;
+    context = {
+      io,
+      colours: colours(io.stdout, io.env),
+      interactive,
+      assumeYes: flags.yes,
+      json: flags.json,
+      host: () => {
+        hostPromise ??= (async () => {
+          const paths = (await import("../config/paths.js")).resolveConfigPaths(io.env);
+          const { logger } = createLogger({ level: flags.logLevel ?? "warn", logsDir: flags.logLevel === undefined ? undefined : paths.logsDir });
+          const host = await McpvmHost.open({
+            env: io.env,
+            logger,
+            ...(flags.engine === undefined ? {} : { engine: flags.engine }),
+            ...(interactive && context !== undefined ? { promptInput: promptInputFor(context) } : {}),
+          });
+          return host;
+        })();
+        return hostPromise;
+      },
+    };
+    const command = name === undefined ? commands.find((c) => c.name === "repl") : commands.find((c) => c.name === name);
+    if (name === "help" || (name === undefined && flags.help) || (name === undefined && command === undefined)) {
+      const target = name === "help" ? commands.find((c) => c.name === args[0]) : undefined;
+      writeLine(io.stdout, target?.usage ?? GLOBAL_USAGE(commands.filter((c) => c.name !== "repl")));
+      return ExitCode.Ok;
+    }
+    if (command === undefined) throw new UsageError("USAGE", `unknown command "${name}". Run \`mcpvm --help\` for the list.`);
+    if (flags.help || args.includes("--help") || args.includes("-h")) {
+      writeLine(io.stdout, command.usage);
+      return ExitCode.Ok;
+    }
+    return await command.run(args, context);
+  } catch (error) {
+    return reportError(
+      context ?? { io, colours: paint, interactive: false, assumeYes: false, json: argv.includes("--json"), host: () => Promise.reject(new Error("no host")) },
+      error,
+    );
+  } finally {
+    if (hostPromise !== undefined) await (await hostPromise.catch(() => undefined))?.close();
+  }
+}
+
+function promptInputFor(context: CommandContext) {
+  return async (input: { id: string; description?: string | undefined; type: string; password?: boolean | undefined }) => {
+    const label = input.description ?? input.id;
+    return ask(context, `${label}: `, input.type === "promptString" && input.password === true);
+  };
+}
