@@ -1,4 +1,5 @@
 import type { Command } from "../command.js";
+import { demoCommand } from "./demo.js";
 import { doctorCommand } from "./doctor.js";
 import { mcpCommand } from "./mcp.js";
 import { pluginCommand } from "./plugin.js";
@@ -6,5 +7,5 @@ import { runCommand } from "./run.js";
 
 /** Every command, in the order `mcpvm --help` lists them. */
 export function commandTable(): readonly Command[] {
-  return [runCommand, mcpCommand, pluginCommand, doctorCommand];
+  return [runCommand, mcpCommand, pluginCommand, doctorCommand, demoCommand];
 }

@@ -1,5 +1,5 @@
 import { startGateway } from "../../gateway/index.js";
-import { parseListenAddress } from "../../gateway/address.js";
+import { GatewayError, parseListenAddress, requireTokenFor } from "../../gateway/index.js";
 import { LOG_LEVELS, type LogLevelName } from "../../logging/logger.js";
 import type { EngineChoice } from "../../sandbox/types.js";
 import { parseCommandArgs, UsageError } from "../args.js";
@@ -25,6 +25,16 @@ Tools: list_mcp_tools, run_mcp_script, search_tools (code mode); discover-all-to
 build-toolset, equip-toolset, unequip-toolset, list-toolsets, get-active-toolset, delete-toolset.
 Servers that are not approved are never started; approve them with \`mcpvm mcp approve <name>\`.
 Stop with Ctrl-C (SIGINT) or SIGTERM: sessions close, then every upstream server. See docs/GATEWAY.md.`;
+
+/** A bad address or a missing token is a usage problem (exit code 2). */
+function asUsage<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof GatewayError) throw new UsageError("USAGE", `serve: ${error.message}`);
+    throw error;
+  }
+}
 
 function logLevel(value: string | undefined): LogLevelName | undefined {
   if (value === undefined) return undefined;
@@ -66,8 +76,9 @@ export const serveCommand: Command = {
       0,
     );
     const env = context.io.env;
-    const http = typeof values.http === "string" ? parseListenAddress(values.http) : undefined;
     const token = typeof values.token === "string" ? values.token : env.MCPVM_GATEWAY_TOKEN || undefined;
+    const http = typeof values.http === "string" ? asUsage(() => parseListenAddress(values.http as string)) : undefined;
+    if (http !== undefined) asUsage(() => requireTokenFor(http, token));
     const level = logLevel(typeof values["log-level"] === "string" ? values["log-level"] : env.MCPVM_LOG_LEVEL || undefined);
     const chosenEngine = engine(typeof values.engine === "string" ? values.engine : undefined);
     const running = await startGateway({
