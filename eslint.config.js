@@ -18,4 +18,14 @@ export default tseslint.config(
     files: ["tests/**", "bench/**", "examples/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-non-null-assertion": "off" },
   },
+  {
+    // Guest scripts: a function body run in the sandbox, with the guest contract's globals.
+    files: ["examples/**/*.js"],
+    languageOptions: {
+      sourceType: "module",
+      parserOptions: { ecmaFeatures: { globalReturn: true } },
+      globals: { require: "readonly", tools: "readonly", console: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );
