@@ -17,6 +17,9 @@ Commands:
   revoke <name>        withdraw approval (also disables)
   enable <name>        load the plugin in future runs (needs a valid approval)
   disable <name>       stop loading it
+  config <name> [key=value ...]   show or change the plugin's config (values are JSON, else strings),
+                       e.g. mcpvm plugin config fs-read baseDir=/home/me/notes maxReadBytes=1048576
+                            mcpvm plugin config fetch 'allowDomains=["api.github.com"]'
 
 Options: --json`;
 
@@ -24,9 +27,9 @@ export const pluginCommand: Command = {
   name: "plugin",
   summary: "List, audit, approve, enable and disable plugins",
   usage: USAGE,
-  subcommands: ["list", "info", "audit", "approve", "revoke", "enable", "disable"],
+  subcommands: ["list", "info", "audit", "approve", "revoke", "enable", "disable", "config"],
   async run(args, context) {
-    const { positionals } = parseCommandArgs("plugin", args, {}, 2);
+    const { positionals } = parseCommandArgs("plugin", args, {}, args[0] === "config" ? Infinity : 2);
     const sub = positionals[0] ?? "list";
     const host = await context.host();
     const plugins = host.plugins;
@@ -84,6 +87,22 @@ export const pluginCommand: Command = {
         else writeLine(context.io.stdout, `${sub}d ${target}`);
         return ExitCode.Ok;
       }
+      case "config": {
+        const target = name();
+        const current = { ...(await plugins.info(target)).config };
+        const settings = positionals.slice(2);
+        if (settings.length === 0) {
+          if (context.json) writeJson(context.io.stdout, { plugin: target, config: current });
+          else writeLine(context.io.stdout, JSON.stringify(current, null, 2));
+          return ExitCode.Ok;
+        }
+        const next = { ...current, ...parseSettings(settings) };
+        const { validated } = await plugins.setConfig(target, next);
+        await host.reload();
+        if (context.json) writeJson(context.io.stdout, { plugin: target, config: next, validated });
+        else writeLine(context.io.stdout, `${target} config saved${validated ? "" : " (it is checked when the plugin is approved and loaded)"}:\n${JSON.stringify(next, null, 2)}`);
+        return ExitCode.Ok;
+      }
       default:
         throw new UsageError("USAGE", `plugin: unknown command "${sub}". See \`mcpvm plugin --help\`.`);
     }
@@ -127,4 +146,24 @@ export function renderAudit(report: AuditReport, context: CommandContext): strin
   const rows = report.findings.map((f) => `  ${colour(f.risk).padEnd(8)} ${f.rule} ${dim(`${f.file}:${f.line}:${f.column}`)}${f.declared ? dim(" (declared)") : ""}\n      ${f.message}`);
   const undeclared = report.undeclaredCapabilities.length > 0 ? [yellow(`  undeclared capabilities: ${report.undeclaredCapabilities.join(", ")}`)] : [];
   return [head, ...undeclared, ...rows].join("\n");
+}
+
+/** key=value pairs; a value that parses as JSON is taken as JSON (numbers, arrays), else as a string. */
+function parseSettings(pairs: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new UsageError("USAGE", `plugin config: settings are key=value (got "${pair}").`);
+    const key = pair.slice(0, at);
+    if (key === "__proto__" || key === "constructor" || key === "prototype") throw new UsageError("USAGE", `plugin config: "${key}" is not a setting.`);
+    const text = pair.slice(at + 1);
+    let value: unknown = text;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = text;
+    }
+    out[key] = value;
+  }
+  return out;
 }

@@ -19,7 +19,9 @@ export function formatLogs(result: RunResult, colours: Colours): string[] {
 export function formatRunError(result: RunResult & { ok: false }, colours: Colours): string {
   const { error } = result;
   const where = error.line !== undefined ? ` at line ${error.line}${error.column !== undefined ? `, column ${error.column}` : ""}` : "";
-  const head = `${colours.red(error.name ?? "Error")} ${colours.dim(`[${error.code}]`)}${where}: ${error.message}`;
+  // A host function's own code (FS_OUTSIDE_BASE, MCP_TOOL_ERROR, …) says more than HOST_FUNCTION_ERROR.
+  const code = error.code === "HOST_FUNCTION_ERROR" && error.errorCode !== undefined ? error.errorCode : error.code;
+  const head = `${colours.red(error.name ?? "Error")} ${colours.dim(`[${code}]`)}${where}: ${error.message}`;
   const stack = error.stack && error.code === "GUEST_ERROR" ? `\n${colours.dim(error.stack)}` : "";
   return head + stack;
 }
