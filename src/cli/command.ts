@@ -1,4 +1,6 @@
 import type { McpvmHost } from "../host/index.js";
+import type { LogLevelName } from "../logging/logger.js";
+import type { EngineChoice } from "../sandbox/types.js";
 import type { ExitCodeValue } from "./exit-codes.js";
 import type { CliIo, Colours } from "./io.js";
 
@@ -16,6 +18,9 @@ export interface CommandContext {
   /** --yes: unattended, every confirmation answered yes. */
   readonly assumeYes: boolean;
   readonly json: boolean;
+  /** The global --log-level and --engine, for commands that manage their own host (serve). */
+  readonly logLevel?: LogLevelName;
+  readonly engine?: EngineChoice;
 }
 
 export interface Command {

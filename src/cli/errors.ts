@@ -4,13 +4,14 @@ import type { CommandContext } from "./command.js";
 import { writeJson, writeLine } from "./io.js";
 
 const APPROVAL = /^(MCP_NOT_APPROVED|MCP_APPROVAL_CHANGED|PLUGIN_NOT_APPROVED|PLUGIN_APPROVAL_STALE|MCP_PLUGIN_NOT_ENABLED|MCP_SERVER_DISABLED)$/;
-const CONFIG = /^(CONFIG_|MCP_CONFIG_|PLUGIN_MANIFEST_|PLUGIN_CONFIG_INVALID|STORE_|PLUGIN_APPROVALS_|INVALID_LIMITS)/;
+const CONFIG = /^(CONFIG_|MCP_CONFIG_|PLUGIN_MANIFEST_|PLUGIN_CONFIG_INVALID|STORE_|PLUGIN_APPROVALS_|INVALID_LIMITS|GATEWAY_CONFIG_INVALID)/;
+const USAGE = /^(USAGE|GATEWAY_TOOLSET_UNKNOWN)$/;
 const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|LLM_)/;
 
 /** Exit codes follow the error's stable code, never its message. */
 export function exitCodeFor(error: unknown): ExitCodeValue {
   if (!isMcpvmError(error)) return ExitCode.GuestError;
-  if (error.code === "USAGE") return ExitCode.Usage;
+  if (USAGE.test(error.code)) return ExitCode.Usage;
   if (APPROVAL.test(error.code)) return ExitCode.ApprovalRequired;
   if (CONFIG.test(error.code)) return ExitCode.Config;
   if (UNAVAILABLE.test(error.code)) return ExitCode.Unavailable;

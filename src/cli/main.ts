@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { McpvmHost } from "../host/index.js";
 import { createLogger, LOG_LEVELS, type LogLevelName } from "../logging/logger.js";
+import { Redactor } from "../logging/redact.js";
 import type { EngineChoice } from "../sandbox/types.js";
 import { packageRoot } from "../util/package-root.js";
 import { UsageError } from "./args.js";
@@ -90,13 +91,17 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       interactive,
       assumeYes: flags.yes,
       json: flags.json,
+      ...(flags.logLevel === undefined ? {} : { logLevel: flags.logLevel }),
+      ...(flags.engine === undefined ? {} : { engine: flags.engine }),
       host: () => {
         hostPromise ??= (async () => {
           const paths = (await import("../config/paths.js")).resolveConfigPaths(io.env);
-          const { logger } = createLogger({ level: flags.logLevel ?? "warn", logsDir: flags.logLevel === undefined ? undefined : paths.logsDir });
+          const redactor = new Redactor();
+          const { logger } = createLogger({ level: flags.logLevel ?? "warn", redactor, logsDir: flags.logLevel === undefined ? undefined : paths.logsDir });
           const host = await McpvmHost.open({
             env: io.env,
             logger,
+            redactor,
             ...(flags.engine === undefined ? {} : { engine: flags.engine }),
             ...(interactive && context !== undefined ? { promptInput: promptInputFor(context) } : {}),
           });

@@ -27,6 +27,8 @@ export interface HostOptions {
   readonly promptInput?: PromptInput;
   /** Asks the person before MCP calls that need confirmation; absent means no per-call confirmation. */
   readonly confirmCall?: ConfirmCall;
+  /** Shared with the logger, so every line it writes is masked by the same secrets. */
+  readonly redactor?: Redactor;
 }
 
 export interface RunOptions {
@@ -41,7 +43,7 @@ export interface RunOptions {
  * config.json; plugins load on the first run, servers start on the first guest call.
  */
 export class McpvmHost {
-  readonly redactor = new Redactor();
+  readonly redactor: Redactor;
   readonly plugins: PluginManager;
   readonly logger: Logger;
   readonly stripHostPaths: (text: string) => string;
@@ -55,6 +57,7 @@ export class McpvmHost {
     private configFile: ConfigFile,
     private readonly options: HostOptions,
   ) {
+    this.redactor = options.redactor ?? new Redactor();
     this.logger = options.logger ?? silentLogger();
     this.confirmCall = options.confirmCall;
     this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });

@@ -93,8 +93,17 @@ export class ClientManager {
     return toGuestValue(result, { maxResponseBytes: launch.limits.maxResponseBytes, logger, server: name, tool }).value;
   }
 
-  /** A tool call's CallToolResult as the server sent it; `isError` results throw McpToolError. */
-  async callToolRaw(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions = {}): Promise<CallToolResult> {
+  /**
+   * A tool call's CallToolResult as the server sent it; `isError` results throw McpToolError unless
+   * `keepErrorResults` (the gateway passes a tool's error result on to its client unchanged).
+   */
+  async callToolRaw(
+    name: string,
+    tool: string,
+    args: Record<string, unknown>,
+    caller: CallerOptions = {},
+    options: { readonly keepErrorResults?: boolean } = {},
+  ): Promise<CallToolResult> {
     const slot = this.slot(name);
     if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, tool, "before the call was sent");
     const connection = await this.ensureConnected(slot, caller, tool);
@@ -107,7 +116,7 @@ export class ClientManager {
     slot.lastUsed = this.now();
     try {
       const result = await connection.callTool(tool, args, { timeoutMs, ...(caller.signal === undefined ? {} : { signal: caller.signal }) });
-      if (result.isError === true) {
+      if (result.isError === true && options.keepErrorResults !== true) {
         throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
       }
       return result;
@@ -118,6 +127,23 @@ export class ClientManager {
       slot.inFlight -= 1;
       slot.lastUsed = this.now();
       this.scheduleIdle(slot);
+    }
+  }
+
+  /**
+   * Pings a server that is connected (never starts one): false when it is not connected. A
+   * transport failure marks it dead, as a failed call does; a timeout is thrown for the caller to judge.
+   */
+  async ping(name: string, timeoutMs: number): Promise<boolean> {
+    const slot = this.slot(name);
+    const connection = slot.connection;
+    if (connection === undefined) return false;
+    try {
+      await connection.ping(timeoutMs);
+      return true;
+    } catch (error) {
+      if (isMcpvmError(error) && isConnectionFatal(error)) this.markDead(slot, connection);
+      throw error;
     }
   }
 

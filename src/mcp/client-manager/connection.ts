@@ -5,6 +5,7 @@ import { startTimeout } from "./abort.js";
 import { classifyCallFailure } from "./classify.js";
 import { connectFailure, connectTimeoutError, diedError, type StartupDiagnostics } from "./connect-errors.js";
 import type { ServerIdentity } from "./options.js";
+import { FrameTooLargeError } from "./line-framer.js";
 import { openTransport, type OpenedTransport, type TransportDeps } from "./transports.js";
 
 export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
@@ -34,6 +35,8 @@ export class Connection {
   identity: ServerIdentity = { serverInfo: undefined, instructions: undefined };
   private established = false;
   private closing = false;
+  /** Why the transport cut the server off (an endless stdout line), which says more than "Connection closed". */
+  private cutOff: FrameTooLargeError | undefined;
 
   private constructor(
     readonly server: string,
@@ -64,6 +67,9 @@ export class Connection {
     const self = new Connection(server, client, opened, deps, garbage);
     client.setNotificationHandler("notifications/tools/list_changed", () => deps.onToolListChanged(self));
     client.onclose = () => self.handleClose();
+    client.onerror = (error) => {
+      if (error instanceof FrameTooLargeError) self.cutOff ??= error;
+    };
     const scope = startTimeout(limits.timeoutMs, limits.signal);
     const killOnAbort = (): void => void opened.kill();
     scope.signal.addEventListener("abort", killOnAbort, { once: true });
@@ -79,7 +85,8 @@ export class Connection {
       await opened.kill();
       await client.close().catch(() => undefined);
       const diag = self.diagnostics();
-      throw scope.timedOut() ? connectTimeoutError(diag, limits.timeoutMs) : connectFailure(error, diag, launch.transport === "stdio" ? launch.command : undefined);
+      const reason = self.cutOff ?? error;
+      throw scope.timedOut() ? connectTimeoutError(diag, limits.timeoutMs) : connectFailure(reason, self.cutOff === undefined ? diag : { ...diag, exit: undefined }, launch.transport === "stdio" ? launch.command : undefined);
     } finally {
       scope.signal.removeEventListener("abort", killOnAbort);
       scope.dispose();
@@ -121,6 +128,23 @@ export class Connection {
   }
 
   /**
+   * Liveness probe (the gateway's health monitor): `ping` on a 2025-era session; the 2026-07-28
+   * revision removed ping, so a tools/list stands in there.
+   */
+  async ping(timeoutMs: number): Promise<void> {
+    const scope = startTimeout(timeoutMs);
+    const options = { signal: scope.signal, timeout: timeoutMs };
+    try {
+      if (this.client.getProtocolEra() === "modern") await this.client.listTools(undefined, options);
+      else await this.client.ping(options);
+    } catch (error) {
+      throw classifyCallFailure(error, { server: this.server, tool: "ping", timeoutMs, cancelled: false, redact: this.deps.redact });
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /**
    * tools/call. The timeout is the SDK's own request timeout: when it fires the SDK sends
    * notifications/cancelled, and so it does when the caller's signal aborts.
    */
@@ -131,7 +155,7 @@ export class Connection {
         { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
       );
     } catch (error) {
-      throw classifyCallFailure(error, {
+      throw classifyCallFailure(this.cutOff ?? error, {
         server: this.server,
         tool,
         timeoutMs: options.timeoutMs,

@@ -26,7 +26,7 @@ export class LineFramer {
     }
     if (buffer.length > this.maxLineBytes) {
       this.pending = undefined;
-      throw new FrameTooLargeError(`a message on stdout is larger than ${this.maxLineBytes} bytes`);
+      throw new FrameTooLargeError(`the server wrote a line on stdout longer than ${this.maxLineBytes} bytes (the per-message cap); it was cut off and the server disconnected`);
     }
     this.pending = buffer.length > 0 ? buffer : undefined;
   }

@@ -1,5 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/client";
-import { assignToolNames, sanitizeDescription, type ToolNameMap } from "../sanitise/index.js";
+import { assignToolNames, sanitizeDescription, sanitizeToolName, type ToolNameMap } from "../sanitise/index.js";
 import {
   buildModuleMetadata,
   CompiledTypesCache,
@@ -77,7 +77,8 @@ export class ServerCatalog {
   }
 
   heldTool(name: string): HeldTool | undefined {
-    return this.held.find((h) => h.name === name || this.names.toJs.get(h.name) === name);
+    // Held tools get no entry in `names` (only trusted ones are assigned), so match their sanitised name.
+    return this.held.find((h) => h.name === name || sanitizeToolName(h.name) === name);
   }
 
   forTypes(): ToolForTypes[] {

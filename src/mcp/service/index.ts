@@ -8,3 +8,4 @@ export { decideTrust, describeHeld, type HeldTool, type HeldReason, type TrustDe
 export { applyListingCaps, listingCapsSchema, DEFAULT_LISTING_CAPS, McpListingError, type ListingCaps, type CappedTool } from "./listing-caps.js";
 export { approvalSubject } from "./approval-subject.js";
 export { CallRateLimiter, McpRateLimitError } from "./rate-limit.js";
+export { createSecondOpinionReviewer, type SecondOpinionReviewer, type SecondOpinionOptions } from "./second-opinion.js";

@@ -3,7 +3,8 @@ import { isMcpvmError } from "../../util/errors.js";
 import type { McpService } from "./service.js";
 import { needsConfirmation, type ConfirmCall } from "./confirm.js";
 import { McpCallError } from "./errors.js";
-import { describeHeld } from "./trust.js";
+import { describeHeld, type HeldTool } from "./trust.js";
+import { sanitizeToolName } from "../sanitise/index.js";
 import type { ServerCatalog } from "./catalog.js";
 
 export interface McpModuleOptions {
@@ -13,6 +14,13 @@ export interface McpModuleOptions {
   readonly scrubError?: (text: string) => string;
   readonly redactValue?: <T>(value: T) => T;
 }
+
+/**
+ * Kept back from the run's wall budget whenever guest code waits for an MCP server (start or call):
+ * a hung server then ends in an McpTimeoutError that names it and that the guest can still catch,
+ * instead of the run's anonymous WALL_LIMIT firing at the same instant.
+ */
+export const WALL_RESERVE_MS = 100;
 
 export const DEFAULT_BATCH_CONCURRENCY = 8;
 export const MAX_BATCH_CONCURRENCY = 16;
@@ -24,7 +32,7 @@ export function mcpHostModules(service: McpService, options: McpModuleOptions = 
   for (const server of service.enabledServers()) {
     modules[`mcp-${server}`] = {
       lazy: true,
-      load: async (context) => buildModule(service, await service.catalog(server, context), options),
+      load: async (context) => buildModule(service, await service.catalog(server, withinBudget(context)), options),
     };
   }
   return modules;
@@ -35,15 +43,25 @@ function buildModule(service: McpService, catalog: ServerCatalog, options: McpMo
   for (const tool of catalog.tools) {
     functions[tool.jsName] = (args, context) => guarded(options, () => callTool(service, catalog, tool.jsName, args[0] ?? {}, context, options));
   }
+  // A held tool is left out of the types and the model's listing, but code written against an earlier
+  // listing that calls it gets McpToolHeldError saying how to review it, not "not a function".
+  for (const held of catalog.held) {
+    const jsName = sanitizeToolName(held.name);
+    if (!Object.hasOwn(functions, jsName)) functions[jsName] = () => guarded(options, () => Promise.reject(heldError(catalog, held)));
+  }
   functions.$batch = (args, context) => guarded(options, () => batch(service, catalog, args, context, options));
   return functions;
+}
+
+function heldError(catalog: ServerCatalog, held: HeldTool): McpCallError {
+  return new McpCallError("MCP_TOOL_HELD", describeHeld(catalog.server, held), { data: { server: catalog.server, tool: held.name, reason: held.reason } });
 }
 
 async function callTool(service: McpService, catalog: ServerCatalog, name: string, args: unknown, context: HostCallContext, options: McpModuleOptions): Promise<unknown> {
   const tool = catalog.find(name);
   if (tool === undefined) {
     const held = catalog.heldTool(name);
-    if (held !== undefined) throw new McpCallError("MCP_TOOL_HELD", describeHeld(catalog.server, held), { data: { server: catalog.server, tool: held.name, reason: held.reason } });
+    if (held !== undefined) throw heldError(catalog, held);
     const known = catalog.tools.map((t) => t.jsName).join(", ");
     throw new McpCallError("MCP_UNKNOWN_TOOL", `MCP server ${catalog.server} has no tool "${name}" (available: ${known || "none"}).`, { data: { server: catalog.server, tool: name } });
   }
@@ -64,8 +82,9 @@ async function callTool(service: McpService, catalog: ServerCatalog, name: strin
       });
     }
   }
-  await service.acquireCallSlot(catalog.server, { signal: context.signal, deadline: context.deadline });
-  const value = await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, { signal: context.signal, deadline: context.deadline });
+  const caller = withinBudget(context);
+  await service.acquireCallSlot(catalog.server, caller);
+  const value = await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
   return options.redactValue ? options.redactValue(value) : value;
 }
 
@@ -96,6 +115,10 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
   return results;
+}
+
+function withinBudget(context: { readonly signal: AbortSignal; readonly deadline: number }): { signal: AbortSignal; deadline: number } {
+  return { signal: context.signal, deadline: context.deadline - WALL_RESERVE_MS };
 }
 
 async function guarded<T>(options: McpModuleOptions, run: () => Promise<T>): Promise<T> {

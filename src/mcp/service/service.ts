@@ -3,7 +3,9 @@ import type { Logger } from "pino";
 import { McpApprovalStore, renderApprovalPrompt, approvalHash, type ApprovalStatus } from "../approval/index.js";
 import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type ServerStatus, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
-import { McpPinStore, pinServer } from "../pins/index.js";
+import { comparePins, McpPinStore, pinServer, type ServerPins } from "../pins/index.js";
+import type { AuditedTool, Finding } from "../audit/index.js";
+import type { SecondOpinionReviewer } from "./second-opinion.js";
 import { CompiledTypesCache } from "../type-generator/index.js";
 import type { Redactor } from "../../logging/redact.js";
 import { McpvmError } from "../../util/errors.js";
@@ -31,6 +33,8 @@ export interface McpServiceOptions {
   readonly listingCaps?: ListingCaps;
   /** Tool calls per second per server (default 50). */
   readonly callsPerSecond?: number;
+  /** The optional LLM second opinion on new and changed tool definitions (off unless configured). */
+  readonly secondOpinion?: SecondOpinionReviewer;
   readonly spawn?: SpawnFunction;
   readonly now?: () => number;
 }
@@ -178,8 +182,13 @@ export class McpService {
     return pending;
   }
 
-  /** Waits for the server's rate limit (within the caller's deadline) before a tool call. */
+  /**
+   * Before every tool call: the approval is checked again (a revoke by another process, such as
+   * `mcpvm mcp revoke` while a REPL runs, stops the server at its next call), then the server's
+   * rate limit is waited for (within the caller's deadline).
+   */
   async acquireCallSlot(name: string, caller: CallerOptions): Promise<void> {
+    await this.requireStillApproved(name);
     let limiter = this.limiters.get(name);
     if (limiter === undefined) {
       limiter = new CallRateLimiter(name, this.options.callsPerSecond ?? 50, this.options.now);
@@ -192,31 +201,63 @@ export class McpService {
     await this.clients.closeAll();
   }
 
+  /** Only definitions not already pinned as approved are reviewed: the LLM is not asked twice about the same text. */
+  private async secondOpinions(tools: readonly Tool[], pins: ServerPins | undefined, caller: CallerOptions): Promise<Finding[]> {
+    const reviewer = this.options.secondOpinion;
+    if (reviewer === undefined) return [];
+    const unchanged = new Set(comparePins(pins, undefined, tools).unchanged);
+    const pending = tools.filter((tool) => !unchanged.has(tool.name));
+    const findings: Finding[] = [];
+    for (let i = 0; i < pending.length; i += 4) {
+      const batch = await Promise.all(pending.slice(i, i + 4).map((tool) => reviewer(tool as AuditedTool, caller.signal)));
+      for (const finding of batch) if (finding !== undefined) findings.push(finding);
+    }
+    return findings;
+  }
+
+  private async requireStillApproved(name: string): Promise<void> {
+    try {
+      await this.options.approvals.require(approvalSubject(name, this.entry(name)));
+    } catch (error) {
+      this.catalogs.delete(name);
+      if (this.clients.serverNames().includes(name)) await this.clients.close(name);
+      throw error;
+    }
+  }
+
   private async buildCatalog(name: string, entry: McpServerEntry, caller: CallerOptions): Promise<ServerCatalog> {
     await this.clients.listTools(name, caller);
     const listing = this.listings.get(name);
     if (listing === undefined) throw new Error(`internal: no listing recorded for ${name}`);
+    const pins = await this.options.pins.get(name);
     const decision = decideTrust({
       server: name,
       instructions: listing.instructions,
       tools: listing.tools,
-      pins: await this.options.pins.get(name),
+      pins,
+      extraFindings: await this.secondOpinions(listing.tools, pins, caller),
       otherServers: this.serverNames()
         .filter((other) => other !== name)
         .map((other) => ({ name: other, toolNames: [...(this.listings.get(other)?.tools.map((t) => t.name) ?? [])] })),
     });
     if (decision.pinsToRecord !== undefined) await this.options.pins.set(name, decision.pinsToRecord);
-    for (const held of decision.held) this.options.logger.warn({ server: name, tool: held.name, reason: held.reason }, `MCP tool held: ${name}.${held.name} (${held.reason})`);
+    // A server knows its own env and can echo a secret in a name, description, enum or default.
+    // Audit and pins saw the original; everything shown onwards (declarations, `mcp info`, the
+    // model, logs) gets the masked copy. A tool whose very name holds a secret is then uncallable.
+    const mask = <T>(value: T): T => this.options.redactor.redactValue(value);
+    const held = mask(decision.held);
+    for (const h of held) this.options.logger.warn({ server: name, tool: h.name, reason: h.reason }, `MCP tool held: ${name}.${h.name} (${h.reason})`);
+    const instructions = decision.instructionsTrusted ? listing.instructions : undefined;
     return new ServerCatalog(
       {
         server: name,
         description: entry.description,
-        instructions: decision.instructionsTrusted ? listing.instructions : undefined,
-        trusted: decision.trusted,
-        held: decision.held,
-        dropped: listing.dropped,
-        hiddenByFilters: listing.hidden,
-        unmatchedFilters: listing.unmatched,
+        instructions: instructions === undefined ? undefined : this.options.redactor.redact(instructions),
+        trusted: mask(decision.trusted),
+        held,
+        dropped: mask(listing.dropped),
+        hiddenByFilters: mask(listing.hidden),
+        unmatchedFilters: mask(listing.unmatched),
       },
       this.typesCache,
     );
@@ -231,7 +272,8 @@ export class McpService {
       inputs: this.inputs,
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
-    this.options.redactor.add(launch.secrets);
+    // "Bearer <token>" is the configured value, but the token alone can appear too (echoed, logged).
+    this.options.redactor.add(launch.secrets.flatMap((secret) => [secret, ...secret.split(/\s+/).filter((part) => part.length >= 8 && part !== secret)]));
     return launch;
   }
 

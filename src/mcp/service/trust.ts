@@ -20,6 +20,8 @@ export interface TrustInput<T extends AuditedTool> {
   readonly tools: readonly T[];
   readonly pins: ServerPins | undefined;
   readonly otherServers: ReadonlyArray<{ name: string; toolNames: string[] }>;
+  /** Findings from outside the rule-based audit (the optional LLM second opinion); they can only add. */
+  readonly extraFindings?: readonly Finding[];
 }
 
 export interface TrustDecision<T extends AuditedTool> {
@@ -44,7 +46,8 @@ function isSerious(finding: Finding): boolean {
  * added later are held until the person accepts them.
  */
 export function decideTrust<T extends AuditedTool>(input: TrustInput<T>): TrustDecision<T> {
-  const report = auditServer({ serverName: input.server, instructions: input.instructions, tools: input.tools }, { otherServers: [...input.otherServers] });
+  const audited = auditServer({ serverName: input.server, instructions: input.instructions, tools: input.tools }, { otherServers: [...input.otherServers] });
+  const report = input.extraFindings === undefined || input.extraFindings.length === 0 ? audited : withExtraFindings(audited, input.extraFindings);
   const findingsByTool = new Map<string, Finding[]>();
   const instructionFindings: Finding[] = [];
   for (const finding of report.findings.filter(isSerious)) {
@@ -81,4 +84,12 @@ export function describeHeld(server: string, held: HeldTool): string {
     case "new":
       return `${server}.${held.name} is new since the server was approved and needs approval: ${how}.`;
   }
+}
+
+function withExtraFindings(report: AuditReport, extra: readonly Finding[]): AuditReport {
+  const findings = [...report.findings, ...extra];
+  const counts = { info: 0, warn: 0, block: 0 };
+  for (const f of findings) counts[f.severity] += 1;
+  const verdict = counts.block > 0 ? "block" : counts.warn > 0 ? "warn" : counts.info > 0 ? "info" : "pass";
+  return { ...report, findings, counts, verdict };
 }

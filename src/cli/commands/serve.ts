@@ -1,0 +1,98 @@
+import { startGateway } from "../../gateway/index.js";
+import { GatewayError, parseListenAddress, requireTokenFor } from "../../gateway/index.js";
+import { LOG_LEVELS, type LogLevelName } from "../../logging/logger.js";
+import type { EngineChoice } from "../../sandbox/types.js";
+import { parseCommandArgs, UsageError } from "../args.js";
+import type { Command } from "../command.js";
+import { ExitCode } from "../exit-codes.js";
+import { writeLine } from "../io.js";
+
+const USAGE = `Usage: mcpvm serve [--http [host:]port] [--token <secret>] [--toolset <name>] [--log-level <level>]
+
+Runs the mcpvm gateway: one MCP server in front of every configured MCP server.
+
+  (no --http)            MCP over stdin/stdout (what Claude Code, VS Code and Cursor start)
+  --http [host:]port     streamable HTTP at http://host:port/mcp (host 127.0.0.1 by default),
+                         GET /health for monitoring
+  --token <secret>       require "Authorization: Bearer <secret>" (or set MCPVM_GATEWAY_TOKEN);
+                         required when host is not a loopback address
+  --toolset <name>       start with this toolset equipped (see \`mcpvm toolset\`)
+  --log-level <level>    ${LOG_LEVELS.join("|")} (default info; or MCPVM_LOG_LEVEL). Logs go to
+                         stderr and to <config home>/logs/mcpvm_<time>.log, never to stdout
+  --engine <engine>      auto|quickjs|hyperlight for run_mcp_script
+
+Tools: list_mcp_tools, run_mcp_script, search_tools (code mode); discover-all-tools,
+build-toolset, equip-toolset, unequip-toolset, list-toolsets, get-active-toolset, delete-toolset.
+Servers that are not approved are never started; approve them with \`mcpvm mcp approve <name>\`.
+Stop with Ctrl-C (SIGINT) or SIGTERM: sessions close, then every upstream server. See docs/GATEWAY.md.`;
+
+/** A bad address or a missing token is a usage problem (exit code 2). */
+function asUsage<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof GatewayError) throw new UsageError("USAGE", `serve: ${error.message}`);
+    throw error;
+  }
+}
+
+function logLevel(value: string | undefined): LogLevelName | undefined {
+  if (value === undefined) return undefined;
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new UsageError("USAGE", `serve: --log-level takes ${LOG_LEVELS.join(", ")} (got ${value}).`);
+  return value as LogLevelName;
+}
+
+function engine(value: string | undefined): EngineChoice | undefined {
+  if (value === undefined) return undefined;
+  if (value !== "auto" && value !== "quickjs" && value !== "hyperlight") throw new UsageError("USAGE", `serve: --engine takes auto, quickjs or hyperlight (got ${value}).`);
+  return value;
+}
+
+/** Resolves on the first SIGINT/SIGTERM (or when `done` settles), removing its handlers. */
+function untilStopped(done: Promise<void>): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (reason: string) => () => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      resolve(reason);
+    };
+    const onInt = stop("SIGINT");
+    const onTerm = stop("SIGTERM");
+    process.once("SIGINT", onInt);
+    process.once("SIGTERM", onTerm);
+    void done.then(stop("client disconnected"));
+  });
+}
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "Run the MCP gateway (stdio, or streamable HTTP with --http): code mode and toolsets over every server",
+  usage: USAGE,
+  async run(args, context) {
+    const { values } = parseCommandArgs(
+      "serve",
+      args,
+      { http: { type: "string" }, token: { type: "string" }, toolset: { type: "string" }, "log-level": { type: "string" }, engine: { type: "string" } },
+      0,
+    );
+    const env = context.io.env;
+    const token = typeof values.token === "string" ? values.token : env.MCPVM_GATEWAY_TOKEN || undefined;
+    const http = typeof values.http === "string" ? asUsage(() => parseListenAddress(values.http as string)) : undefined;
+    if (http !== undefined) asUsage(() => requireTokenFor(http, token));
+    const level = logLevel(typeof values["log-level"] === "string" ? values["log-level"] : context.logLevel ?? (env.MCPVM_LOG_LEVEL || undefined));
+    const chosenEngine = engine(typeof values.engine === "string" ? values.engine : context.engine);
+    const running = await startGateway({
+      env,
+      ...(http === undefined ? {} : { http }),
+      ...(token === undefined ? {} : { token }),
+      ...(typeof values.toolset === "string" ? { toolset: values.toolset } : {}),
+      ...(level === undefined ? {} : { logLevel: level }),
+      ...(chosenEngine === undefined ? {} : { engine: chosenEngine }),
+      ...(http === undefined ? { stdin: context.io.stdin, stdout: context.io.stdout } : {}),
+    });
+    if (running.url !== undefined) writeLine(context.io.stderr, `mcpvm gateway listening on ${running.url}${running.logFile === undefined ? "" : ` (log: ${running.logFile})`}`);
+    await untilStopped(running.done);
+    await running.close();
+    return ExitCode.Ok;
+  },
+};

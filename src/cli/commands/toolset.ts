@@ -1,0 +1,95 @@
+import { resolveConfigPaths } from "../../config/paths.js";
+import { ToolDirectory, ToolsetStore, resolveToolRefs, type MissingTool, type NamedToolset } from "../../gateway/index.js";
+import { parseCommandArgs, requirePositional, UsageError } from "../args.js";
+import type { Command, CommandContext } from "../command.js";
+import { ExitCode } from "../exit-codes.js";
+import { formatTable, writeJson, writeLine } from "../io.js";
+
+const USAGE = `Usage: mcpvm toolset <subcommand>
+
+Toolsets are named lists of MCP tools ("server.tool") that \`mcpvm serve\` can expose directly to
+an MCP client under flattened names (git.status -> git_status). They live in <config home>/toolsets.json.
+
+  list                                       saved toolsets
+  show <name> [--check]                      one toolset; --check resolves every tool (starts approved servers)
+  build <name> <server.tool>... [--description <text>] [--check]
+                                             create or replace a toolset
+  delete <name>                              delete a toolset
+
+Equip one when serving: \`mcpvm serve --toolset <name>\`, or from the client with equip-toolset.`;
+
+const SUBCOMMANDS = ["list", "show", "build", "delete"] as const;
+
+function store(context: CommandContext): ToolsetStore {
+  return new ToolsetStore(resolveConfigPaths(context.io.env).toolsetsFile);
+}
+
+/** Resolves references against the approved servers; unapproved ones are reported, never started. */
+async function check(context: CommandContext, toolset: NamedToolset): Promise<MissingTool[]> {
+  const host = await context.host();
+  const service = await host.requireMcp();
+  return (await resolveToolRefs(new ToolDirectory(service, host.logger), toolset.tools, {})).missing;
+}
+
+function printToolset(context: CommandContext, toolset: NamedToolset, missing: readonly MissingTool[] | undefined): void {
+  const out = context.io.stdout;
+  const { bold, yellow, dim } = context.colours;
+  writeLine(out, `${bold(toolset.name)}${toolset.description === undefined ? "" : ` — ${toolset.description}`}`);
+  for (const ref of toolset.tools) {
+    const problem = missing?.find((m) => m.ref === ref);
+    writeLine(out, `  ${ref}${problem === undefined ? "" : `  ${yellow(`missing: ${problem.reason}`)}`}`);
+  }
+  writeLine(out, dim(`  updated ${toolset.updatedAt}`));
+}
+
+export const toolsetCommand: Command = {
+  name: "toolset",
+  summary: "Manage toolsets (named lists of MCP tools the gateway exposes directly)",
+  usage: USAGE,
+  subcommands: SUBCOMMANDS,
+  async run(args, context) {
+    const [sub, ...rest] = args;
+    switch (sub) {
+      case "list": {
+        parseCommandArgs("toolset list", rest, {}, 0);
+        const toolsets = await store(context).list();
+        if (context.json) writeJson(context.io.stdout, { toolsets });
+        else if (toolsets.length === 0) writeLine(context.io.stdout, "No toolsets yet. Create one with `mcpvm toolset build <name> <server.tool>...`.");
+        else writeLine(context.io.stdout, formatTable(toolsets.map((t) => [t.name, String(t.tools.length), t.description ?? ""]), ["NAME", "TOOLS", "DESCRIPTION"]));
+        return ExitCode.Ok;
+      }
+      case "show": {
+        const { values, positionals } = parseCommandArgs("toolset show", rest, { check: { type: "boolean" } }, 1);
+        const toolset = await store(context).get(requirePositional("toolset show", positionals, 0, "the toolset name"));
+        const missing = values.check === true ? await check(context, toolset) : undefined;
+        if (context.json) writeJson(context.io.stdout, { toolset, ...(missing === undefined ? {} : { missing }) });
+        else printToolset(context, toolset, missing);
+        return missing !== undefined && missing.length > 0 ? ExitCode.Unavailable : ExitCode.Ok;
+      }
+      case "build": {
+        const { values, positionals } = parseCommandArgs("toolset build", rest, { description: { type: "string" }, check: { type: "boolean" } });
+        const name = requirePositional("toolset build", positionals, 0, "the toolset name");
+        const tools = positionals.slice(1);
+        if (tools.length === 0) throw new UsageError("USAGE", "toolset build: name at least one tool as server.tool. See `mcpvm toolset --help`.");
+        const saved = await store(context).save({ name, tools, ...(typeof values.description === "string" ? { description: values.description } : {}) });
+        const missing = values.check === true ? await check(context, saved) : undefined;
+        if (context.json) writeJson(context.io.stdout, { saved, ...(missing === undefined ? {} : { missing }) });
+        else {
+          writeLine(context.io.stdout, `Saved toolset ${saved.name} (${saved.tools.length} tools).`);
+          if (missing !== undefined) printToolset(context, saved, missing);
+        }
+        return missing !== undefined && missing.length > 0 ? ExitCode.Unavailable : ExitCode.Ok;
+      }
+      case "delete": {
+        const { positionals } = parseCommandArgs("toolset delete", rest, {}, 1);
+        const name = requirePositional("toolset delete", positionals, 0, "the toolset name");
+        await store(context).delete(name);
+        if (context.json) writeJson(context.io.stdout, { deleted: name });
+        else writeLine(context.io.stdout, `Deleted toolset ${name}.`);
+        return ExitCode.Ok;
+      }
+      default:
+        throw new UsageError("USAGE", `toolset: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`} (${SUBCOMMANDS.join(", ")}). See \`mcpvm toolset --help\`.`);
+    }
+  },
+};

@@ -1,0 +1,97 @@
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { McpvmHost } from "../host/index.js";
+import { rankTools } from "../mcp/search/index.js";
+import type { CatalogTool, ServerCatalog } from "../mcp/service/index.js";
+import { firstSentence, formatToolSignature } from "../mcp/type-generator/index.js";
+import type { ToolDirectory } from "./directory.js";
+import { jsonResult, textResult } from "./results.js";
+import type { GatewaySettings } from "./settings.js";
+
+export interface CodeModeContext {
+  readonly signal: AbortSignal;
+}
+
+interface Candidate {
+  readonly server: string;
+  readonly name: string;
+  readonly description: string;
+  readonly catalog: ServerCatalog;
+  readonly tool: CatalogTool;
+}
+
+function candidates(catalogs: readonly ServerCatalog[]): Candidate[] {
+  return catalogs.flatMap((catalog) => catalog.tools.map((tool) => ({ server: catalog.server, name: tool.jsName, description: tool.description, catalog, tool })));
+}
+
+function signatureOf(candidate: Candidate): string {
+  const forTypes = candidate.catalog.forTypes().find((t) => t.jsName === candidate.tool.jsName);
+  return forTypes === undefined ? candidate.tool.jsName : formatToolSignature(forTypes);
+}
+
+function unavailableLines(unavailable: ReadonlyArray<{ message: string }>): string {
+  return unavailable.length === 0 ? "" : `\n// Not available:\n${unavailable.map((u) => `//   ${u.message}`).join("\n")}\n`;
+}
+
+/** The code-mode tools: the client's model reads typed signatures and runs one script that calls many tools. */
+export class CodeMode {
+  constructor(
+    private readonly host: McpvmHost,
+    private readonly directory: ToolDirectory,
+    private readonly settings: GatewaySettings,
+  ) {}
+
+  /** Whole module declarations, or with a query the matching tools' signatures. */
+  async listMcpTools(args: { server?: string | undefined; query?: string | undefined }, context: CodeModeContext): Promise<CallToolResult> {
+    const { catalogs, unavailable } = await this.directory.catalogs({ signal: context.signal }, args.server);
+    if (args.query === undefined || args.query.trim() === "") {
+      const blocks = await Promise.all(catalogs.map((c) => c.declarations()));
+      return textResult(`${blocks.join("\n\n") || "// No MCP tools are available."}${unavailableLines(unavailable)}`);
+    }
+    const ranked = rankTools(args.query, candidates(catalogs), { limit: 50 });
+    const lines = ranked.map(({ tool }) => `// require("host:${tool.catalog.module}") — ${firstSentence(tool.description)}\n${signatureOf(tool)}`);
+    return textResult(`${lines.join("\n\n") || `// No tool matches "${args.query}".`}${unavailableLines(unavailable)}`);
+  }
+
+  async searchTools(args: { query: string; limit?: number | undefined }, context: CodeModeContext): Promise<CallToolResult> {
+    const { catalogs, unavailable } = await this.directory.catalogs({ signal: context.signal });
+    const ranked = rankTools(args.query, candidates(catalogs), { limit: args.limit ?? this.settings.searchLimit });
+    return jsonResult({
+      results: ranked.map(({ tool, score, matched }) => ({
+        tool: `${tool.server}.${tool.tool.originalName}`,
+        module: `host:${tool.catalog.module}`,
+        signature: signatureOf(tool),
+        description: firstSentence(tool.description, 300),
+        score,
+        matched,
+      })),
+      unavailable: unavailable.map((u) => u.message),
+    });
+  }
+
+  async discoverAllTools(args: { server?: string | undefined }, context: CodeModeContext): Promise<CallToolResult> {
+    const { catalogs, unavailable } = await this.directory.catalogs({ signal: context.signal }, args.server);
+    return jsonResult({
+      servers: catalogs.map((catalog) => ({
+        server: catalog.server,
+        tools: catalog.tools.map((t) => ({ tool: `${catalog.server}.${t.originalName}`, description: firstSentence(t.description, 300) })),
+        held: catalog.held.map((h) => ({ tool: `${catalog.server}.${h.name}`, reason: h.reason })),
+      })),
+      unavailable: unavailable.map((u) => u.message),
+    });
+  }
+
+  /**
+   * A fresh sandbox per call (host.run gives each run its own guest context), so concurrent
+   * scripts from several clients never share state. timeoutMs is one wall budget for the whole
+   * script, host calls included, capped by gateway.maxTimeoutMs.
+   */
+  async runMcpScript(args: { script: string; timeoutMs?: number | undefined }, context: CodeModeContext): Promise<CallToolResult> {
+    const wallMs = Math.min(args.timeoutMs ?? this.host.limits().wallMs, this.settings.maxTimeoutMs);
+    const result = await this.host.run(args.script, { limits: { wallMs }, signal: context.signal, filename: "run_mcp_script.js" });
+    const logs = result.logs.map((l) => ({ level: l.level, message: l.message }));
+    if (result.ok) return jsonResult({ result: result.value ?? null, logs });
+    const { code, message, name, line, column, limit, errorCode } = result.error;
+    const error = { code, message, ...(name === undefined ? {} : { name }), ...(line === undefined ? {} : { line, column }), ...(limit === undefined ? {} : { limit }), ...(errorCode === undefined ? {} : { errorCode }) };
+    return jsonResult({ result: null, logs, error }, true);
+  }
+}

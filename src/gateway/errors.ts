@@ -1,0 +1,21 @@
+import { McpvmError } from "../util/errors.js";
+
+export type GatewayErrorCode =
+  /** A toolset name that does not exist. */
+  | "GATEWAY_TOOLSET_UNKNOWN"
+  /** A toolset definition that cannot be saved (bad name, empty, malformed tool reference). */
+  | "GATEWAY_TOOLSET_INVALID"
+  /** A direct tool name the gateway does not expose (anymore). */
+  | "GATEWAY_TOOL_UNKNOWN"
+  /** Arguments of a gateway tool that do not match its input schema. */
+  | "GATEWAY_INVALID_ARGUMENTS"
+  /** `--http` address that cannot be parsed. */
+  | "GATEWAY_BAD_ADDRESS"
+  /** Binding a non-loopback address without a bearer token. */
+  | "GATEWAY_TOKEN_REQUIRED"
+  /** config.json `gateway` section is invalid. */
+  | "GATEWAY_CONFIG_INVALID";
+
+export class GatewayError extends McpvmError<GatewayErrorCode> {
+  override readonly name = "GatewayError";
+}

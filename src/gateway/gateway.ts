@@ -1,0 +1,216 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
+import type { McpvmHost } from "../host/index.js";
+import type { CallerOptions, ClientManagerEvent } from "../mcp/client-manager/index.js";
+import type { McpService } from "../mcp/service/index.js";
+import { errorMessage, isMcpvmError } from "../util/errors.js";
+import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolName } from "./builtin-tools.js";
+import { CodeMode } from "./code-mode.js";
+import { callDirectTool } from "./direct-call.js";
+import { ToolDirectory } from "./directory.js";
+import { Equipment, type EquipReport } from "./equipment.js";
+import { GatewayError } from "./errors.js";
+import { HealthMonitor } from "./health-monitor.js";
+import { logToolCall, type RequestInfo } from "./request-log.js";
+import { errorResult } from "./results.js";
+import type { GatewaySettings } from "./settings.js";
+import { ToolsetTools } from "./toolset-tools.js";
+import type { ToolsetStore } from "./toolsets/store.js";
+
+export interface GatewayOptions {
+  readonly host: McpvmHost;
+  readonly service: McpService;
+  readonly logger: Logger;
+  readonly toolsets: ToolsetStore;
+  readonly settings: GatewaySettings;
+}
+
+export interface CallContext {
+  readonly signal: AbortSignal;
+  /** The client session (HTTP session id, "stdio", …) for logs. */
+  readonly session: string;
+  readonly rpcId: string | number;
+}
+
+/**
+ * The gateway's behaviour independent of transport: which tools exist (code mode, toolset
+ * management, equipped direct tools) and what a call does. The active toolset is gateway-wide:
+ * one `mcpvm serve` process serves one person, and every connected client sees the same tools.
+ */
+export class Gateway {
+  readonly directory: ToolDirectory;
+  readonly equipment = new Equipment();
+  private readonly codeMode: CodeMode;
+  private readonly toolsetTools: ToolsetTools;
+  private readonly listeners = new Set<() => void>();
+  private readonly monitor: HealthMonitor;
+  private unsubscribe: (() => void) | undefined;
+  private refreshing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: GatewayOptions) {
+    this.directory = new ToolDirectory(options.service, options.logger);
+    this.codeMode = new CodeMode(options.host, this.directory, options.settings);
+    this.toolsetTools = new ToolsetTools({
+      store: options.toolsets,
+      directory: this.directory,
+      equipment: this.equipment,
+      equip: (name, caller) => this.equip(name, caller),
+      unequip: () => this.unequip(),
+    });
+    this.monitor = new HealthMonitor({
+      servers: () => options.service.clients.serverNames(),
+      state: (name) => options.service.clients.status(name).state,
+      ping: (name, timeoutMs) => options.service.clients.ping(name, timeoutMs),
+      close: (name) => options.service.clients.close(name),
+      reconnect: async (name) => void (await options.service.catalog(name)),
+      onGaveUp: () => this.refreshEquipment("server unavailable"),
+      logger: options.logger,
+      settings: options.settings,
+    });
+  }
+
+  get service(): McpService {
+    return this.options.service;
+  }
+
+  /** Watches upstream listings (and the monitor watches connections) to keep direct tools in step. */
+  start(): void {
+    this.unsubscribe ??= this.options.service.clients.subscribe((event) => this.onClientEvent(event));
+    this.monitor.start();
+  }
+
+  /** Called whenever the exposed tool list changed; transports turn it into notifications/tools/list_changed. */
+  onToolsChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async listTools(): Promise<Tool[]> {
+    const serverNote = await this.directory.note();
+    return [...builtinToolDefinitions({ serverNote }), ...this.equipment.list().map((t) => t.definition)];
+  }
+
+  async callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
+    const args = rawArgs ?? {};
+    const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId };
+    const started = performance.now();
+    const direct = this.equipment.direct(name);
+    const server = direct?.ref.server;
+    try {
+      const result = await this.dispatch(name, args, context);
+      logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, result });
+      return result;
+    } catch (error) {
+      logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, error });
+      if (isMcpvmError(error)) return errorResult(this.options.host.redactor.redact(error.message), error.code);
+      this.options.logger.error({ requestId: info.requestId, err: errorMessage(error) }, "internal error in tools/call");
+      return errorResult("Internal gateway error; see the gateway log.", "INTERNAL");
+    }
+  }
+
+  async equip(name: string, caller: CallerOptions = {}): Promise<EquipReport> {
+    const toolset = await this.options.toolsets.get(name);
+    const { report, changed } = await this.equipment.equip(this.directory, toolset, caller);
+    for (const missing of report.missing) this.options.logger.warn({ toolset: name, ref: missing.ref }, `toolset ${name}: ${missing.ref} is not available: ${missing.reason}`);
+    for (const collision of report.collisions) {
+      this.options.logger.warn({ toolset: name, name: collision.name, refs: collision.refs, assigned: collision.assigned }, `toolset ${name}: flattened name collision on ${collision.name}`);
+    }
+    this.options.logger.info({ toolset: name, tools: report.tools.length, missing: report.missing.length }, `toolset ${name} equipped`);
+    if (changed) this.emitChanged();
+    return report;
+  }
+
+  unequip(): boolean {
+    const had = this.equipment.unequip();
+    if (had) {
+      this.options.logger.info({}, "toolset unequipped");
+      this.emitChanged();
+    }
+    return had;
+  }
+
+  async close(): Promise<void> {
+    this.monitor.stop();
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    await this.refreshing.catch(() => undefined);
+  }
+
+  private async dispatch(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+    const caller: CallerOptions = { signal: context.signal };
+    if (isBuiltinTool(name)) return this.builtin(name, args, caller);
+    const direct = this.equipment.direct(name);
+    if (direct === undefined) {
+      throw new GatewayError("GATEWAY_TOOL_UNKNOWN", `This gateway has no tool "${name}"${this.equipment.toolset === undefined ? " (no toolset is equipped)" : ""}; list the tools again.`, {
+        data: { tool: name },
+      });
+    }
+    return callDirectTool(this.options.service, this.options.host.redactor, direct, args, caller);
+  }
+
+  private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions): Promise<CallToolResult> {
+    const parsed = builtinArgs[name].safeParse(raw);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+      throw new GatewayError("GATEWAY_INVALID_ARGUMENTS", `Invalid arguments for ${name}: ${problems}`, { data: { tool: name } });
+    }
+    const context = { signal: caller.signal ?? new AbortController().signal };
+    const args = parsed.data as Record<string, unknown>;
+    switch (name) {
+      case "list_mcp_tools":
+        return this.codeMode.listMcpTools(args as { server?: string; query?: string }, context);
+      case "run_mcp_script":
+        return this.codeMode.runMcpScript(args as { script: string; timeoutMs?: number }, context);
+      case "search_tools":
+        return this.codeMode.searchTools(args as { query: string; limit?: number }, context);
+      case "discover-all-tools":
+        return this.codeMode.discoverAllTools(args as { server?: string }, context);
+      case "build-toolset":
+        return this.toolsetTools.build(args as { name: string; tools: string[]; description?: string }, caller);
+      case "equip-toolset":
+        return this.toolsetTools.equip(args as { name: string }, caller);
+      case "unequip-toolset":
+        return this.toolsetTools.unequip();
+      case "list-toolsets":
+        return this.toolsetTools.list();
+      case "get-active-toolset":
+        return this.toolsetTools.getActive();
+      case "delete-toolset":
+        return this.toolsetTools.delete(args as { name: string });
+    }
+  }
+
+  private onClientEvent(event: ClientManagerEvent): void {
+    const toolset = this.equipment.toolset;
+    if (event.type !== "tools" || toolset === undefined) return;
+    if (!toolset.tools.some((ref) => ref.startsWith(`${event.server}.`))) return;
+    void this.refreshEquipment(`${event.server} tools ${event.reason}`);
+  }
+
+  /** Re-resolves the equipped toolset after an upstream change, one refresh at a time. */
+  private refreshEquipment(reason: string): Promise<void> {
+    this.refreshing = this.refreshing.then(async () => {
+      const toolset = this.equipment.toolset;
+      if (toolset === undefined) return;
+      try {
+        const { changed, report } = await this.equipment.equip(this.directory, toolset, {});
+        this.options.logger.info({ toolset: toolset.name, reason, changed, tools: report.tools.length, missing: report.missing.length }, "toolset re-resolved");
+        if (changed) this.emitChanged();
+      } catch (error) {
+        this.options.logger.warn({ toolset: toolset.name, reason }, `toolset ${toolset.name} could not be re-resolved: ${errorMessage(error)}`);
+      }
+    });
+    return this.refreshing;
+  }
+
+  private emitChanged(): void {
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.options.logger.warn({}, `a tools-changed listener threw: ${errorMessage(error)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import {
+  hostHeaderValidation,
+  localhostOriginValidation,
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  toWebRequest,
+} from "@modelcontextprotocol/node";
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { errorMessage } from "../util/errors.js";
+import { isLoopback, type ListenAddress } from "./address.js";
+import { bearerMatches } from "./auth.js";
+import type { Gateway } from "./gateway.js";
+import type { GatewayServers } from "./server-factory.js";
+
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface HttpGatewayOptions {
+  readonly gateway: Gateway;
+  readonly servers: GatewayServers;
+  readonly address: ListenAddress;
+  readonly token: string | undefined;
+  readonly logger: Logger;
+}
+
+export interface HttpGateway {
+  readonly url: string;
+  /** Legacy (2025-era) sessions open now. */
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
+}
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function allowedHostnames(address: ListenAddress): string[] {
+  const host = address.host.includes(":") ? `[${address.host}]` : address.host;
+  return [...new Set(["localhost", "127.0.0.1", "[::1]", host])];
+}
+
+/**
+ * Streamable HTTP at /mcp and GET /health. 2026-07-28 (modern) requests go to the SDK's
+ * per-request handler, whose `subscriptions/listen` streams carry list_changed; 2025-era clients
+ * get a sessionful transport per client (Mcp-Session-Id), so each has its own server instance
+ * and notification stream. Bound to loopback by default, with Host/Origin checks against DNS
+ * rebinding; a bearer token, when set, is required on every /mcp request.
+ */
+export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
+  const { gateway, servers, address, token, logger } = options;
+  const loopback = isLoopback(address.host);
+  const validateHost = loopback ? hostHeaderValidation(allowedHostnames(address)) : undefined;
+  const validateOrigin = loopback ? localhostOriginValidation() : undefined;
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const modern: McpHttpHandler = createMcpHandler(servers.factory(() => "http", { track: false }), {
+    legacy: "reject",
+    onerror: (error) => logger.debug({}, `modern MCP request: ${error.message}`),
+  });
+  const modernNode = toNodeHandler(modern, { onerror: (error) => logger.warn({}, `modern MCP request failed: ${error.message}`), maxRequestBodySize: MAX_BODY_BYTES });
+  const unsubscribe = gateway.onToolsChanged(() => modern.notify.toolsChanged());
+  const started = Date.now();
+
+  const openSession = async (): Promise<NodeStreamableHTTPServerTransport> => {
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+        logger.info({ session: id }, "client session opened");
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+        logger.info({ session: id }, "client session closed");
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await servers.create("http-session").connect(transport);
+    return transport;
+  };
+
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const sessionHeader = req.headers["mcp-session-id"];
+    const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
+    if (req.method !== "POST") {
+      const transport = sessionId === undefined ? undefined : sessions.get(sessionId);
+      if (transport !== undefined) return transport.handleRequest(req, res);
+      // A modern client never sends GET/DELETE; a 2025 one without a live session gets a clear error.
+      return rpcError(res, sessionId === undefined ? 400 : 404, -32000, sessionId === undefined ? "Missing Mcp-Session-Id header." : "Unknown or expired session; initialize again.");
+    }
+    const text = await readBody(req);
+    if (text === undefined) return rpcError(res, 413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      return rpcError(res, 400, -32700, "Parse error: the body is not JSON.");
+    }
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return modernNode(req, res, body);
+    if (sessionId !== undefined) {
+      const transport = sessions.get(sessionId);
+      if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");
+      return transport.handleRequest(req, res, body);
+    }
+    if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
+    const transport = await openSession();
+    return transport.handleRequest(req, res, body);
+  };
+
+  const httpServer = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://gateway").pathname;
+    void (async () => {
+      if (path === "/health" && req.method === "GET") {
+        const authorized = token === undefined || bearerMatches(req, token);
+        return sendJson(res, 200, {
+          status: "ok",
+          uptimeMs: Date.now() - started,
+          ...(authorized ? { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, servers: await gateway.service.summaries() } : {}),
+        });
+      }
+      if (path !== "/mcp") return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
+      if (validateHost !== undefined && !validateHost(req, res)) return;
+      if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
+      if (token !== undefined && !bearerMatches(req, token)) {
+        logger.warn({ remote: req.socket.remoteAddress }, "HTTP request without a valid bearer token refused");
+        return rpcError(res, 401, -32001, "Unauthorized: send Authorization: Bearer <token>.", { "www-authenticate": 'Bearer realm="mcpvm"' });
+      }
+      await handleMcp(req, res);
+    })().catch((error: unknown) => {
+      logger.error({ path }, `HTTP request failed: ${errorMessage(error)}`);
+      if (!res.headersSent) rpcError(res, 500, -32603, "Internal gateway error; see the gateway log.");
+      else res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(address.port, address.host, () => {
+      httpServer.off("error", reject);
+      resolve();
+    });
+  });
+  const bound = httpServer.address() as AddressInfo;
+  const host = bound.family === "IPv6" ? `[${bound.address}]` : bound.address;
+  const url = `http://${host}:${bound.port}/mcp`;
+
+  return {
+    url,
+    sessionCount: () => sessions.size,
+    close: async () => {
+      unsubscribe();
+      await modern.close().catch(() => undefined);
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      sessions.clear();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

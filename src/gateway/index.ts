@@ -1,0 +1,26 @@
+export { startGateway, type ServeOptions, type RunningGateway } from "./serve.js";
+export { Gateway, type GatewayOptions, type CallContext } from "./gateway.js";
+export { GatewayServers, GATEWAY_SERVER_INFO } from "./server-factory.js";
+export { startHttpGateway, MAX_BODY_BYTES, type HttpGateway, type HttpGatewayOptions } from "./http-server.js";
+export { startStdioGateway, type StdioGateway } from "./stdio.js";
+export { parseListenAddress, isLoopback, requireTokenFor, DEFAULT_HTTP_HOST, type ListenAddress } from "./address.js";
+export { bearerMatches } from "./auth.js";
+export { GatewayError, type GatewayErrorCode } from "./errors.js";
+export { flattenToolName, assignFlatNames, parseToolRef, refKey, MAX_FLAT_NAME_LENGTH, type ToolRef, type FlatNameAssignment, type FlatNameCollision } from "./flatten.js";
+export { gatewaySettingsSchema, parseGatewaySettings, type GatewaySettings } from "./settings.js";
+export { HealthMonitor, backoffDelay, type HealthMonitorDeps } from "./health-monitor.js";
+export { ToolDirectory, type UnavailableServer, type Catalogs } from "./directory.js";
+export { Equipment, resolveToolRefs, type DirectTool, type MissingTool, type EquipReport } from "./equipment.js";
+export { builtinToolDefinitions, builtinArgs, BUILTIN_TOOL_NAMES, isBuiltinTool, type BuiltinToolName } from "./builtin-tools.js";
+export { ToolsetStore, type NamedToolset } from "./toolsets/store.js";
+export {
+  toolsetSchema,
+  toolsetFileSchema,
+  toolsetInputSchema,
+  toolsetNameSchema,
+  TOOLSET_NAME_PATTERN,
+  MAX_TOOLSET_TOOLS,
+  type Toolset,
+  type ToolsetFile,
+  type ToolsetInput,
+} from "./toolsets/schema.js";

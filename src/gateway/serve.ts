@@ -1,0 +1,117 @@
+import type { Readable, Writable } from "node:stream";
+import { resolveConfigPaths } from "../config/paths.js";
+import { McpvmHost } from "../host/index.js";
+import { createLogger, type LogLevelName } from "../logging/logger.js";
+import { Redactor } from "../logging/redact.js";
+import type { EngineChoice } from "../sandbox/types.js";
+import type { ListenAddress } from "./address.js";
+import { requireTokenFor } from "./address.js";
+import { Gateway } from "./gateway.js";
+import { startHttpGateway } from "./http-server.js";
+import { GatewayServers } from "./server-factory.js";
+import { parseGatewaySettings } from "./settings.js";
+import { startStdioGateway } from "./stdio.js";
+import { ToolsetStore } from "./toolsets/store.js";
+
+export interface ServeOptions {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Streamable HTTP on this address; stdio when absent. */
+  readonly http?: ListenAddress;
+  readonly token?: string;
+  /** Equip this toolset at start. */
+  readonly toolset?: string;
+  readonly logLevel?: LogLevelName;
+  /** Overrides config.json `engine`. */
+  readonly engine?: EngineChoice;
+  /** Pretty console logs (default: stderr is a TTY). */
+  readonly pretty?: boolean;
+  /** For stdio mode; default the process's own. */
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+}
+
+export interface RunningGateway {
+  readonly gateway: Gateway;
+  readonly host: McpvmHost;
+  /** The /mcp URL in HTTP mode. */
+  readonly url: string | undefined;
+  readonly logFile: string | undefined;
+  /** Resolves when a stdio client disconnects (never, by itself, in HTTP mode). */
+  readonly done: Promise<void>;
+  /** Graceful shutdown: transports, client sessions, then every upstream server. */
+  close(): Promise<void>;
+}
+
+/**
+ * The logger exists before the host (the host takes it), but the secrets to mask are learnt by the
+ * host's redactor; this one defers to it once it exists.
+ */
+class DeferredRedactor extends Redactor {
+  target: Redactor | undefined;
+
+  override redact(text: string): string {
+    return this.target === undefined ? super.redact(text) : this.target.redact(text);
+  }
+}
+
+export async function startGateway(options: ServeOptions): Promise<RunningGateway> {
+  if (options.http !== undefined) requireTokenFor(options.http, options.token);
+  const redactor = new DeferredRedactor();
+  const { logger, file: logFile } = createLogger({
+    level: options.logLevel ?? "info",
+    redactor,
+    logsDir: resolveConfigPaths(options.env).logsDir,
+    console: "stderr",
+    ...(options.pretty === undefined ? {} : { pretty: options.pretty }),
+  });
+  if (options.token !== undefined) redactor.add([options.token]);
+  const host = await McpvmHost.open({ env: options.env, logger, ...(options.engine === undefined ? {} : { engine: options.engine }) });
+  redactor.target = host.redactor;
+  if (options.token !== undefined) host.redactor.add([options.token]);
+  try {
+    const settings = parseGatewaySettings(host.config.gateway, host.paths.configFile);
+    const service = await host.requireMcp();
+    const gateway = new Gateway({ host, service, logger, toolsets: new ToolsetStore(host.paths.toolsetsFile), settings });
+    const servers = new GatewayServers(gateway, logger);
+    gateway.onToolsChanged(() => servers.notifyToolsChanged());
+    gateway.start();
+    await gateway.directory.blocked();
+    if (options.toolset !== undefined) await gateway.equip(options.toolset);
+
+    let url: string | undefined;
+    let done: Promise<void>;
+    let closeTransport: () => Promise<void>;
+    if (options.http !== undefined) {
+      const http = await startHttpGateway({ gateway, servers, address: options.http, token: options.token, logger });
+      url = http.url;
+      done = new Promise<void>(() => undefined);
+      closeTransport = () => http.close();
+    } else {
+      const stdio = startStdioGateway(servers, logger, { ...(options.stdin === undefined ? {} : { stdin: options.stdin }), ...(options.stdout === undefined ? {} : { stdout: options.stdout }) });
+      done = stdio.closed;
+      closeTransport = () => stdio.close();
+    }
+    logger.info({ transport: url === undefined ? "stdio" : "http", url, logFile, servers: service.enabledServers() }, "mcpvm gateway started");
+
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      // Child processes and sockets being closed are unref'd; without a handle of its own the
+      // process could exit mid-shutdown and leave upstream servers (own process groups) running.
+      const keepAlive = setInterval(() => undefined, 1_000);
+      closing ??= (async () => {
+        logger.info({}, "mcpvm gateway shutting down");
+        await closeTransport().catch(() => undefined);
+        await servers.closeAll();
+        await gateway.close();
+        await host.close();
+        logger.info({}, "mcpvm gateway stopped");
+        logger.flush();
+      })().finally(() => clearInterval(keepAlive));
+      return closing;
+    };
+    return { gateway, host, url, logFile, done, close };
+  } catch (error) {
+    await host.close().catch(() => undefined);
+    throw error;
+  }
+}

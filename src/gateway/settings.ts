@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { describeZodIssues } from "../config/config-file.js";
+import { GatewayError } from "./errors.js";
+
+/** config.json `gateway`: the gateway's own policy. Servers and sandbox limits live in their own sections. */
+export const gatewaySettingsSchema = z
+  .object({
+    /** Upper bound of run_mcp_script's timeoutMs (one wall budget for the whole script). */
+    maxTimeoutMs: z.number().int().min(100).max(3_600_000).default(120_000),
+    /** Between health checks of connected upstream servers (0: no monitor). */
+    healthIntervalMs: z.number().int().min(0).default(30_000),
+    /** A ping not answered within this is a failed check. */
+    healthTimeoutMs: z.number().int().min(100).default(5_000),
+    /** Reconnect backoff: first delay, doubled per failure up to the maximum. */
+    reconnectBaseMs: z.number().int().min(10).default(1_000),
+    reconnectMaxMs: z.number().int().min(10).default(60_000),
+    /** Results of search_tools when the caller gives no limit. */
+    searchLimit: z.number().int().min(1).max(100).default(10),
+  })
+  .strict();
+
+export type GatewaySettings = z.infer<typeof gatewaySettingsSchema>;
+
+export function parseGatewaySettings(section: unknown, file: string): GatewaySettings {
+  const parsed = gatewaySettingsSchema.safeParse(section ?? {});
+  if (!parsed.success) {
+    throw new GatewayError("GATEWAY_CONFIG_INVALID", describeZodIssues(`${file} (gateway)`, parsed.error.issues.map((i) => ({ ...i, path: ["gateway", ...i.path] }))), {
+      data: { file },
+    });
+  }
+  return parsed.data;
+}

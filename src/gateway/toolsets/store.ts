@@ -1,0 +1,73 @@
+import { JsonFileStore } from "../../util/json-store.js";
+import { GatewayError } from "../errors.js";
+import { describeZodIssues } from "../../config/config-file.js";
+import { toolsetFileSchema, toolsetInputSchema, type Toolset, type ToolsetFile, type ToolsetInput } from "./schema.js";
+
+export interface NamedToolset extends Toolset {
+  readonly name: string;
+}
+
+/** Toolsets in the config home (toolsets.json, 0600), shared by the gateway and `mcpvm toolset`. */
+export class ToolsetStore {
+  private readonly store: JsonFileStore<ToolsetFile>;
+
+  constructor(
+    file: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.store = new JsonFileStore(file, toolsetFileSchema, () => ({ version: 1, toolsets: {} }), "your saved toolsets (mcpvm serve, mcpvm toolset)");
+  }
+
+  get file(): string {
+    return this.store.file;
+  }
+
+  async list(): Promise<NamedToolset[]> {
+    const file = await this.store.read();
+    return Object.entries(file.toolsets)
+      .map(([name, toolset]) => ({ name, ...toolset }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async get(name: string): Promise<NamedToolset> {
+    const toolset = (await this.store.read()).toolsets[name];
+    if (toolset === undefined) throw await this.unknown(name);
+    return { name, ...toolset };
+  }
+
+  /** Creates or replaces a toolset; the tool references are checked against servers by the caller. */
+  async save(input: ToolsetInput): Promise<NamedToolset> {
+    const parsed = toolsetInputSchema.safeParse(input);
+    if (!parsed.success) {
+      throw new GatewayError("GATEWAY_TOOLSET_INVALID", describeZodIssues("toolset", parsed.error.issues), { data: { toolset: input.name } });
+    }
+    const at = this.now().toISOString();
+    return this.store.update((draft) => {
+      const previous = draft.toolsets[parsed.data.name];
+      const toolset: Toolset = {
+        ...(parsed.data.description === undefined ? {} : { description: parsed.data.description }),
+        tools: [...new Set(parsed.data.tools)],
+        createdAt: previous?.createdAt ?? at,
+        updatedAt: at,
+      };
+      draft.toolsets[parsed.data.name] = toolset;
+      return { name: parsed.data.name, ...toolset };
+    });
+  }
+
+  async delete(name: string): Promise<void> {
+    const existed = await this.store.update((draft) => {
+      if (draft.toolsets[name] === undefined) return false;
+      delete draft.toolsets[name];
+      return true;
+    });
+    if (!existed) throw await this.unknown(name);
+  }
+
+  private async unknown(name: string): Promise<GatewayError> {
+    const names = Object.keys((await this.store.read()).toolsets).sort();
+    return new GatewayError("GATEWAY_TOOLSET_UNKNOWN", `No toolset named "${name}" (saved toolsets: ${names.join(", ") || "none"}). Create one with build-toolset or \`mcpvm toolset build\`.`, {
+      data: { toolset: name },
+    });
+  }
+}

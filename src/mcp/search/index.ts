@@ -1,0 +1,2 @@
+export { rankTools, type SearchableTool, type RankedTool, type RankOptions } from "./rank.js";
+export { tokenise, stem, queryTerms } from "./tokenise.js";

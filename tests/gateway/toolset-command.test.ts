@@ -1,0 +1,47 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { toolsetCommand } from "../../src/cli/commands/toolset.js";
+import { colours } from "../../src/cli/io.js";
+import { ExitCode } from "../../src/cli/exit-codes.js";
+
+function run(home: string, args: string[], json = false) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const env = { MCPVM_HOME: home };
+  const code = toolsetCommand.run(args, {
+    io: { stdin: new PassThrough(), stdout, stderr, env, cwd: home },
+    colours: colours({}, env),
+    host: () => Promise.reject(new Error("not needed without --check")),
+    interactive: false,
+    assumeYes: true,
+    json,
+  });
+  return code.then((exit) => ({ exit, out }));
+}
+
+describe("mcpvm toolset", () => {
+  let home: string;
+  beforeEach(async () => (home = await mkdtemp(join(tmpdir(), "mcpvm-toolset-cli-"))));
+  afterEach(() => rm(home, { recursive: true, force: true }));
+
+  it("builds, lists, shows and deletes toolsets from the shell", async () => {
+    expect((await run(home, ["list"])).out).toContain("No toolsets yet");
+    expect(await run(home, ["build", "dev", "git.status", "memory.read_graph", "--description", "daily"])).toEqual({ exit: ExitCode.Ok, out: "Saved toolset dev (2 tools).\n" });
+    expect((await run(home, ["list"])).out).toMatch(/NAME\s+TOOLS\s+DESCRIPTION\ndev\s+2\s+daily/);
+    const shown = JSON.parse((await run(home, ["show", "dev"], true)).out) as { toolset: { tools: string[] } };
+    expect(shown.toolset.tools).toEqual(["git.status", "memory.read_graph"]);
+    expect(await run(home, ["delete", "dev"])).toEqual({ exit: ExitCode.Ok, out: "Deleted toolset dev.\n" });
+    await expect(run(home, ["show", "dev"])).rejects.toMatchObject({ code: "GATEWAY_TOOLSET_UNKNOWN" });
+  });
+
+  it("refuses bad usage with a usage error", async () => {
+    await expect(run(home, ["build", "dev"])).rejects.toMatchObject({ code: "USAGE" });
+    await expect(run(home, ["frobnicate"])).rejects.toMatchObject({ code: "USAGE" });
+    await expect(run(home, ["build", "dev", "nodot"])).rejects.toMatchObject({ code: "GATEWAY_TOOLSET_INVALID" });
+  });
+});
