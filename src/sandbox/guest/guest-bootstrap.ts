@@ -101,7 +101,8 @@ export function installGuestGlobals(
   function callAsync(module: string, fn: string, args: readonly unknown[] = []): Promise<unknown> {
     const reply = new Promise<string>((resolve) => {
       require(`host:${module}`);
-      if ((functionsOf[module] as readonly string[]).indexOf(fn) === -1) throw new TypeError(`host:${module} has no function "${fn}"`);
+      const functions = functionsOf[module] as readonly string[];
+      if (functions.indexOf(fn) === -1) throw new TypeError(`host:${module} has no function "${fn}" (available: ${functions.join(", ")})`);
       const argsText = encodeArgs(module, fn, args);
       resolve(native.callAsync === undefined ? native.callSync(module, fn, argsText) : native.callAsync(module, fn, argsText));
     });

@@ -1,0 +1,220 @@
+// MCP through the whole stack (issue 3 targets), measured as ratios within one run:
+// (a) guest -> MCP call latency vs a direct SDK Client.callTool (sequential echo on server-everything,
+//     interleaved; target p50 ratio <= 1.10);
+// (b) a $batch of 100 calls to a tool with 5 ms latency vs 100 sequential guest calls (target >= 5x);
+// (c) start-up with 20 configured servers vs none: processes spawned (target 0) and the time to open
+//     the host and run a trivial script (target <= 1.1x).
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { McpvmHost } from "../dist/src/host/index.js";
+import { fmt, summarize, table, time, verdict } from "./_stats.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(here, "..");
+const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+const FIXTURE = join(ROOT, "tests", "fixtures", "servers", "fixture-server.mjs");
+
+const LATENCY = { rounds: 40, callsPerRound: 25, warmup: 3, target: 1.1 };
+const BATCH = { rounds: 5, calls: 100, latencyMs: 5, target: 5 };
+const STARTUP = { rounds: 16, warmup: 2, servers: 20, target: 1.1 };
+
+/** A config home with the mcp plugin approved and enabled and every server approved. */
+async function makeHome(servers) {
+  const dir = await mkdtemp(join(tmpdir(), "mcpvm-bench-mcp-"));
+  const env = { MCPVM_HOME: dir, PATH: process.env.PATH ?? "", HOME: dir };
+  const config = { engine: "quickjs", plugins: { mcp: { enabled: true, config: { callsPerSecond: 10_000 } } }, mcpServers: servers };
+  await writeFile(join(dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
+  const host = await McpvmHost.open({ env });
+  try {
+    await host.plugins.approve("mcp");
+    const service = await host.requireMcp();
+    for (const name of Object.keys(servers)) await service.approve(name);
+  } finally {
+    await host.close();
+  }
+  return { dir, env, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Live children of this process (Linux /proc): the servers started so far. */
+function childPids() {
+  const pids = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === process.pid && fields[0] !== "Z") pids.push(Number(entry));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return pids;
+}
+
+function mustSucceed(result) {
+  if (!result.ok) throw new Error(`bench run failed: ${result.error.code} ${result.error.message}`);
+  return result.value;
+}
+
+const sequentialEcho = (n) => `const e = require("host:mcp-everything"); for (let i = 0; i < ${n}; i++) e.echo({ message: "ping " + i }); return ${n};`;
+
+/**
+ * (a) Per round: a run that only requires the module (the fixed cost of a run), a run making K
+ * sequential echo calls, and K direct Client.callTool echoes on a second server-everything process.
+ * Guest per-call latency = (K-call run - empty run) / K, so the run's own cost is not counted.
+ */
+async function callLatency() {
+  const home = await makeHome({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
+  const host = await McpvmHost.open({ env: home.env });
+  const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+  const k = LATENCY.callsPerRound;
+  const direct = async () => {
+    for (let i = 0; i < k; i += 1) await client.callTool({ name: "echo", arguments: { message: `ping ${i}` } });
+  };
+  const empty = async () => mustSucceed(await host.run(sequentialEcho(0)));
+  const guest = async () => mustSucceed(await host.run(sequentialEcho(k)));
+  try {
+    for (let i = 0; i < LATENCY.warmup; i += 1) {
+      await empty();
+      await guest();
+      await direct();
+    }
+    const guestPerCall = [];
+    const directPerCall = [];
+    const roundRatios = [];
+    for (let round = 0; round < LATENCY.rounds; round += 1) {
+      // Rotate the order so a burst of load from elsewhere hits each side alike.
+      const steps = [
+        async () => {
+          const base = await time(empty);
+          guestPerCall.push(Math.max(0, (await time(guest)) - base) / k);
+        },
+        async () => directPerCall.push((await time(direct)) / k),
+      ];
+      if (round % 2 === 1) steps.reverse();
+      for (const step of steps) await step();
+      roundRatios.push(guestPerCall[round] / directPerCall[round]);
+    }
+    // The per-round ratio compares two measurements taken moments apart: steadier on a busy machine.
+    return { guest: summarize(guestPerCall), direct: summarize(directPerCall), roundRatio: summarize(roundRatios) };
+  } finally {
+    await client.close();
+    await host.close();
+    await home.cleanup();
+  }
+}
+
+/** (b) 100 calls to a 5 ms tool: one $batch (default concurrency) vs a loop of sequential calls, interleaved. */
+async function batchVsSequential() {
+  const home = await makeHome({ slow: { command: process.execPath, args: [FIXTURE, "--latency", String(BATCH.latencyMs)], confirm: "never" } });
+  const host = await McpvmHost.open({ env: home.env });
+  const n = BATCH.calls;
+  const args = `Array.from({ length: ${n} }, (_, i) => ({ text: "item " + i }))`;
+  const batchCode = `const r = require("host:mcp-slow").$batch("echo", ${args}); if (!r.every((x) => x.ok)) throw new Error("batch item failed"); return r.length;`;
+  const sequentialCode = `const s = require("host:mcp-slow"); let n = 0; for (const a of ${args}) { s.echo(a); n++; } return n;`;
+  try {
+    mustSucceed(await host.run(batchCode));
+    mustSucceed(await host.run(sequentialCode));
+    const batch = [];
+    const sequential = [];
+    for (let round = 0; round < BATCH.rounds; round += 1) {
+      const steps = [async () => batch.push(await time(async () => mustSucceed(await host.run(batchCode)))), async () => sequential.push(await time(async () => mustSucceed(await host.run(sequentialCode))))];
+      if (round % 2 === 1) steps.reverse();
+      for (const step of steps) await step();
+    }
+    return { batch: summarize(batch), sequential: summarize(sequential) };
+  } finally {
+    await host.close();
+    await home.cleanup();
+  }
+}
+
+/** (c) Open the host, run a trivial script, close: with 20 configured (approved) servers vs none. */
+async function startup() {
+  const servers = {};
+  for (let i = 1; i <= STARTUP.servers; i += 1) servers[`server-${String(i).padStart(2, "0")}`] = { command: process.execPath, args: [FIXTURE] };
+  const many = await makeHome(servers);
+  const none = await makeHome({});
+  const spawned = [];
+  const once = async (home) => {
+    const before = childPids().length;
+    const host = await McpvmHost.open({ env: home.env });
+    try {
+      mustSucceed(await host.run("return 1 + 1;"));
+      await host.requireMcp();
+      spawned.push(childPids().length - before);
+    } finally {
+      await host.close();
+    }
+  };
+  try {
+    for (let i = 0; i < STARTUP.warmup; i += 1) {
+      await once(none);
+      await once(many);
+    }
+    const withServers = [];
+    const withoutServers = [];
+    for (let round = 0; round < STARTUP.rounds; round += 1) {
+      const steps = [async () => withServers.push(await time(() => once(many))), async () => withoutServers.push(await time(() => once(none)))];
+      if (round % 2 === 1) steps.reverse();
+      for (const step of steps) await step();
+    }
+    return { many: summarize(withServers), none: summarize(withoutServers), maxSpawned: Math.max(...spawned) };
+  } finally {
+    await many.cleanup();
+    await none.cleanup();
+  }
+}
+
+export default async function () {
+  const latency = await callLatency();
+  const batch = await batchVsSequential();
+  const start = await startup();
+
+  const latencyRatio = latency.guest.p50 / latency.direct.p50;
+  const batchSpeedup = batch.sequential.p50 / batch.batch.p50;
+  const startRatio = start.many.p50 / start.none.p50;
+  const rows = [
+    [
+      "(a) guest echo vs direct Client.callTool, p50 per call",
+      `${fmt(latency.guest.p50, 3)} vs ${fmt(latency.direct.p50, 3)} (p95 ${fmt(latency.guest.p95, 3)} vs ${fmt(latency.direct.p95, 3)})`,
+      `ratio ${latencyRatio.toFixed(2)} (median per-round ratio ${latency.roundRatio.p50.toFixed(2)})`,
+      `<= ${LATENCY.target}`,
+      verdict(latencyRatio <= LATENCY.target),
+    ],
+    [
+      `(b) $batch of ${BATCH.calls} x ${BATCH.latencyMs} ms tool vs ${BATCH.calls} sequential guest calls, p50`,
+      `${fmt(batch.batch.p50, 1)} vs ${fmt(batch.sequential.p50, 1)}`,
+      `${batchSpeedup.toFixed(1)}x faster`,
+      `>= ${BATCH.target}x`,
+      verdict(batchSpeedup >= BATCH.target),
+    ],
+    [`(c) processes spawned at start-up with ${STARTUP.servers} configured servers`, String(start.maxSpawned), String(start.maxSpawned), "0", verdict(start.maxSpawned === 0)],
+    [
+      `(c) open host + trivial run + close, ${STARTUP.servers} servers vs none, p50`,
+      `${fmt(start.many.p50, 1)} vs ${fmt(start.none.p50, 1)}`,
+      `ratio ${startRatio.toFixed(2)}`,
+      `<= ${STARTUP.target}`,
+      verdict(startRatio <= STARTUP.target),
+    ],
+  ];
+  const markdown = [
+    table(["measure", "values", "result", "target", "verdict"], rows),
+    "",
+    `(a) ${LATENCY.rounds} interleaved rounds of ${LATENCY.callsPerRound} sequential echo calls on two server-everything processes; ` +
+      "the guest's per-call figure is (run with the calls - run without them) / calls, so the run's own start-up is excluded. " +
+      `(b) ${BATCH.rounds} interleaved rounds on the fixture server with --latency ${BATCH.latencyMs}; $batch at its default concurrency. ` +
+      `(c) ${STARTUP.rounds} interleaved rounds; each opens a host (quickjs engine), runs \`return 1 + 1\`, builds the MCP service and closes.`,
+  ].join("\n");
+  return {
+    title: "MCP: call latency, batch, start-up with many servers",
+    markdown,
+    data: { latency, batch, startup: start, ratios: { latencyRatio, batchSpeedup, startRatio } },
+  };
+}
