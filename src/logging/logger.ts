@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import pino, { type Logger, type LevelWithSilent } from "pino";
+import pinoPretty from "pino-pretty";
 import type { Redactor } from "./redact.js";
 
 export type { Logger };
@@ -15,8 +16,10 @@ export interface LoggerOptions {
   readonly logsDir?: string;
   /** Where human-readable logs go. stdout is refused when stdout carries MCP (stdio gateway). */
   readonly console?: "stderr" | "none";
-  /** Pretty-print on the console (defaults to: stderr is a TTY). */
+  /** Pretty-print on the console (defaults to: the console stream is a TTY). */
   readonly pretty?: boolean;
+  /** The stream console logs go to (default: the process's stderr); never stdout when stdout carries MCP. */
+  readonly consoleStream?: NodeJS.WritableStream & { isTTY?: boolean };
   readonly clock?: () => Date;
 }
 
@@ -40,10 +43,16 @@ export function createLogger(options: LoggerOptions = {}): CreatedLogger {
     streams.push({ level: "trace", stream: pino.destination({ dest: file, sync: true, mode: 0o600 }) });
   }
   if ((options.console ?? "stderr") === "stderr" && level !== "silent") {
-    const pretty = options.pretty ?? process.stderr.isTTY === true;
-    const stream = pretty
-      ? (pino.transport({ target: "pino-pretty", options: { destination: 2, colorize: true, ignore: "pid,hostname" } }) as pino.DestinationStream)
-      : pino.destination({ dest: 2, sync: true });
+    const target = options.consoleStream;
+    const pretty = options.pretty ?? (target ?? process.stderr).isTTY === true;
+    const stream =
+      target !== undefined
+        ? pretty
+          ? (pinoPretty({ destination: target, colorize: true, ignore: "pid,hostname" }) as pino.DestinationStream)
+          : (target as pino.DestinationStream)
+        : pretty
+          ? (pino.transport({ target: "pino-pretty", options: { destination: 2, colorize: true, ignore: "pid,hostname" } }) as pino.DestinationStream)
+          : pino.destination({ dest: 2, sync: true });
     streams.push({ level, stream });
   }
   const redactor = options.redactor;

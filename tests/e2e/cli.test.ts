@@ -74,7 +74,7 @@ describe("mcpvm run", () => {
 
   it("declines a call that needs confirmation when nobody can confirm it (no TTY, no --yes)", async () => {
     const out = await cli(home, ["run", "--json", "-"], `return require("host:mcp-idle").fail({ message: "never sent" });`);
-    expect(out.code).not.toBe(0);
+    expect(out.code).toBe(5); // approval needed: rerun with --yes
     const record = JSON.parse(out.stdout) as { ok: boolean; error: { name: string; errorCode: string; message: string } };
     expect(record).toMatchObject({ ok: false, error: { name: "McpCallDeclinedError", errorCode: "MCP_CALL_DECLINED" } });
     expect(record.error.message).toContain("idle.fail was declined by the user; nothing was sent to the server");
