@@ -1,3 +1,4 @@
+import { screenModelOutput } from "../mcp/service/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { McpvmHost } from "../host/index.js";
 import { rankTools } from "../mcp/search/index.js";
@@ -89,9 +90,11 @@ export class CodeMode {
     const wallMs = Math.min(args.timeoutMs ?? this.host.limits().wallMs, this.settings.maxTimeoutMs);
     const result = await this.host.run(args.script, { limits: { wallMs }, signal: context.signal, filename: "run_mcp_script.js" });
     const logs = result.logs.map((l) => ({ level: l.level, message: l.message }));
-    if (result.ok) return jsonResult({ result: result.value ?? null, logs });
+    const screening = screenModelOutput({ result: result.ok ? result.value : null, logs: logs.map((l) => l.message) });
+    const warnings = screening.notice === undefined ? {} : { warnings: [screening.notice] };
+    if (result.ok) return jsonResult({ result: result.value ?? null, logs, ...warnings });
     const { code, message, name, line, column, limit, errorCode } = result.error;
     const error = { code, message, ...(name === undefined ? {} : { name }), ...(line === undefined ? {} : { line, column }), ...(limit === undefined ? {} : { limit }), ...(errorCode === undefined ? {} : { errorCode }) };
-    return jsonResult({ result: null, logs, error }, true);
+    return jsonResult({ result: null, logs, error, ...warnings }, true);
   }
 }

@@ -23,6 +23,8 @@ export interface TurnOptions extends TurnCallbacks {
   readonly maxSteps: number;
   readonly temperature?: number;
   readonly signal?: AbortSignal;
+  /** Asked before every step: the names of the tools offered in it (default: all of them). */
+  readonly activeTools?: () => Promise<string[]>;
 }
 
 export interface TurnResult {
@@ -40,12 +42,14 @@ export interface TurnResult {
 export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const user: ModelMessage = { role: "user", content: options.userMessage };
   let failure: unknown;
+  const activeTools = options.activeTools;
   const result = streamText({
     model: options.model,
     system: options.system,
     messages: [...options.history, user],
     tools: options.tools,
     stopWhen: stepCountIs(options.maxSteps),
+    ...(activeTools === undefined ? {} : { prepareStep: async () => ({ activeTools: await activeTools() }) }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
     onError: ({ error }) => {

@@ -3,11 +3,13 @@ import { demoCommand } from "./demo.js";
 import { doctorCommand } from "./doctor.js";
 import { mcpCommand } from "./mcp.js";
 import { pluginCommand } from "./plugin.js";
+import { profileCommand } from "./profile.js";
+import { replCommand } from "./repl.js";
 import { runCommand } from "./run.js";
 import { serveCommand } from "./serve.js";
 import { toolsetCommand } from "./toolset.js";
 
 /** Every command, in the order `mcpvm --help` lists them. */
 export function commandTable(): readonly Command[] {
-  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, doctorCommand, demoCommand];
+  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, profileCommand, doctorCommand, demoCommand, replCommand];
 }

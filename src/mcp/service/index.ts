@@ -9,3 +9,4 @@ export { applyListingCaps, listingCapsSchema, DEFAULT_LISTING_CAPS, McpListingEr
 export { approvalSubject } from "./approval-subject.js";
 export { CallRateLimiter, McpRateLimitError } from "./rate-limit.js";
 export { createSecondOpinionReviewer, type SecondOpinionReviewer, type SecondOpinionOptions } from "./second-opinion.js";
+export { screenModelOutput, type OutputScreening } from "./screen-output.js";

@@ -1,0 +1,70 @@
+// Tokens the model receives about tools (issue 5 target: <= 10% of a plain MCP tools/list).
+// For the five real servers in ../shared/fixtures/real-server-tool-listings.json, compares within one run:
+//   ours     = the agent's system message (one line per module) + one module_info result (JSON, as the model gets it)
+//   baseline = the same tools as plain MCP tools/list JSON (what a client puts in context when it exposes every tool)
+// Tokens are estimated as characters / 4 (no tokenizer is installed); the ratios are character ratios.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { asSchema } from "ai";
+import { buildSystemMessage } from "../dist/src/agent/system-message.js";
+import { buildAgentTools, mcpModuleInfo } from "../dist/src/agent/tools/index.js";
+import { ServerCatalog } from "../dist/src/mcp/service/index.js";
+import { CompiledTypesCache } from "../dist/src/mcp/type-generator/index.js";
+import { table } from "./_stats.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const LISTINGS = join(here, "..", "..", "shared", "fixtures", "real-server-tool-listings.json");
+const MCP_HINTS = JSON.parse(readFileSync(join(here, "..", "plugins", "mcp", "plugin.json"), "utf8")).hints;
+const TARGET = 0.1;
+const tokens = (chars) => Math.ceil(chars / 4);
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+
+function catalogOf(server, tools) {
+  return new ServerCatalog(
+    { server, description: undefined, instructions: undefined, trusted: tools, held: [], dropped: [], hiddenByFilters: [], unmatchedFilters: [] },
+    new CompiledTypesCache(),
+  );
+}
+
+/** The agent's own tool definitions (name, description, JSON schema), sent with every step. */
+async function agentToolDefinitionChars() {
+  const { tools } = buildAgentTools({ host: undefined, person: { canAsk: false, confirm: async () => false }, runLimits: () => ({}) });
+  let chars = 0;
+  for (const [name, t] of Object.entries(tools)) chars += JSON.stringify({ type: "function", function: { name, description: t.description, parameters: await asSchema(t.inputSchema).jsonSchema } }).length;
+  return chars;
+}
+
+export default async function () {
+  const listings = JSON.parse(readFileSync(LISTINGS, "utf8"));
+  const catalogs = Object.entries(listings).map(([server, tools]) => catalogOf(server, tools));
+  const baseline = Object.values(listings).reduce((sum, tools) => sum + JSON.stringify({ tools }).length, 0);
+  const system = buildSystemMessage({ modules: catalogs.map((c) => ({ module: c.module, kind: "mcp", summary: c.metadata().summary })), mcpEnabled: true });
+  const definitions = await agentToolDefinitionChars();
+  const rows = [];
+  const data = { unit: "characters (tokens estimated as chars/4)", baselineChars: baseline, systemMessageChars: system.length, agentToolDefinitionChars: definitions, servers: {} };
+  for (const catalog of catalogs) {
+    const info = await mcpModuleInfo(catalog, MCP_HINTS);
+    // A string tool result reaches the model as-is (an object would be JSON-encoded).
+    const infoChars = info.length;
+    const form = info.includes("Signatures only") ? "signatures" : info.includes("Names only") ? "names + summaries" : "full .d.ts";
+    const ours = system.length + infoChars;
+    const ratio = ours / baseline;
+    const withDefs = (ours + definitions) / baseline;
+    data.servers[catalog.server] = { tools: catalog.tools.length, moduleInfoChars: infoChars, form, oursChars: ours, ratio, ratioWithToolDefinitions: withDefs, met: ratio <= TARGET };
+    rows.push([catalog.server, String(catalog.tools.length), form, String(tokens(infoChars)), String(tokens(ours)), pct(ratio), ratio <= TARGET ? "met" : "**missed**", pct(withDefs)]);
+  }
+  const ratios = Object.values(data.servers).map((s) => s.ratio);
+  data.meanRatio = ratios.reduce((a, b) => a + b, 0) / ratios.length;
+  data.maxRatio = Math.max(...ratios);
+  const markdown = [
+    `Baseline: the five servers' tools as plain MCP tools/list JSON = ${baseline} chars (~${tokens(baseline)} tokens). Our system message (one line per module, five modules) = ${system.length} chars (~${tokens(system.length)} tokens).`,
+    "Each row: our system message + module_info for that one server, against the whole baseline. Target <= 10%. Tokens are characters / 4 (no tokenizer installed).",
+    "",
+    table(["module_info for", "tools", "module_info form", "module_info ~tokens", "ours ~tokens", "ours / tools/list", "target", "incl. our 8 tool definitions"], rows),
+    "",
+    `Mean ${pct(data.meanRatio)}, worst ${pct(data.maxRatio)}. module_info returns the full .d.ts when it is at most 3,000 characters, else one-line signatures when they fit in 4,000, else names with one-line summaries; module_info {tools: [...]} always gives full declarations of the chosen tools, and search_tools gives signatures.`,
+    `The last column adds the agent's own eight tool definitions (${definitions} chars, ~${tokens(definitions)} tokens), which are sent with every step whatever the servers.`,
+  ].join("\n");
+  return { title: "Tokens the model receives about tools (agent REPL)", markdown, data };
+}

@@ -1,0 +1,47 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { isDeepStrictEqual } from "node:util";
+import { JsonFileStore } from "../../util/json-store.js";
+
+/**
+ * What profile env overrides replaced, so applying another set of profiles can put each server's
+ * own env back first. A server whose env was edited by hand since is left alone (the edit wins).
+ */
+const envRecord = z.record(z.string(), z.string());
+export const profileStateSchema = z
+  .object({
+    version: z.literal(1),
+    env: z.record(z.string(), z.object({ base: envRecord.nullable(), applied: envRecord }).strict()),
+  })
+  .strict();
+export type ProfileState = z.infer<typeof profileStateSchema>;
+
+export function profileStateStore(home: string): JsonFileStore<ProfileState> {
+  return new JsonFileStore(join(home, "profile-state.json"), profileStateSchema, () => ({ version: 1 as const, env: {} }), "the env values profile overrides replaced");
+}
+
+type Entries = Record<string, Record<string, unknown>>;
+
+/** Puts back each server's env as it was before the previous profile overrides (pure; mutates `servers`). */
+export function restoreEnv(servers: Entries, state: ProfileState): void {
+  for (const [name, saved] of Object.entries(state.env)) {
+    const entry = servers[name];
+    if (entry === undefined || !isDeepStrictEqual(entry.env ?? null, saved.applied)) continue;
+    if (saved.base === null) delete entry.env;
+    else entry.env = { ...saved.base };
+  }
+}
+
+/** Merges the overrides over each server's env and returns the state needed to undo it. */
+export function overrideEnv(servers: Entries, overrides: Readonly<Record<string, Readonly<Record<string, string>>>>): ProfileState {
+  const state: ProfileState = { version: 1, env: {} };
+  for (const [name, vars] of Object.entries(overrides)) {
+    const entry = servers[name];
+    if (entry === undefined) continue;
+    const base = (entry.env as Record<string, string> | undefined) ?? null;
+    const applied = { ...(base ?? {}), ...vars };
+    entry.env = applied;
+    state.env[name] = { base: base === null ? null : { ...base }, applied };
+  }
+  return state;
+}

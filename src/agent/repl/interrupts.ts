@@ -1,0 +1,27 @@
+/** Where Ctrl-C comes from while work runs (the terminal's SIGINT); injectable so tests can press it. */
+export interface InterruptSource {
+  subscribe(handler: () => void): () => void;
+}
+
+export function processInterrupts(): InterruptSource {
+  return {
+    subscribe(handler) {
+      process.on("SIGINT", handler);
+      return () => process.off("SIGINT", handler);
+    },
+  };
+}
+
+/** An interrupt source driven by code: `interrupt()` behaves like one Ctrl-C. */
+export class ManualInterrupts implements InterruptSource {
+  private readonly handlers = new Set<() => void>();
+
+  subscribe(handler: () => void): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  interrupt(): void {
+    for (const handler of [...this.handlers]) handler();
+  }
+}

@@ -1,0 +1,136 @@
+import { createInterface, type Interface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import { appendHistory, HISTORY_SIZE, keepInHistory } from "./history.js";
+
+export type ReadOutcome = { readonly kind: "line"; readonly text: string } | { readonly kind: "eof" } | { readonly kind: "interrupt" };
+
+export type AsyncCompleter = (line: string) => Promise<[string[], string]>;
+
+export interface LineReaderOptions {
+  readonly input: Readable & { isTTY?: boolean };
+  readonly output: Writable & { isTTY?: boolean };
+  readonly completer?: AsyncCompleter;
+  /** Oldest first, as loaded from the history file. */
+  readonly history?: readonly string[];
+  readonly historyFile?: string;
+  /** Called when saving history fails; the session goes on. */
+  readonly onHistoryError?: (error: unknown) => void;
+}
+
+export interface ReadMode {
+  /** A main-prompt line: recorded in history, with tab completion. Answers to questions are not. */
+  readonly history?: boolean;
+  /** Echo nothing typed (secrets). */
+  readonly masked?: boolean;
+}
+
+/**
+ * Lines from the person, one readline interface at a time. The interface is closed while work
+ * runs (`suspend`), so prompts opened by commands and Ctrl-C as a signal both behave normally;
+ * lines that arrived in the same chunk (a paste) are queued, not lost.
+ */
+export class LineReader {
+  private rl: Interface | undefined;
+  private mode: ReadMode = {};
+  private readonly queue: ReadOutcome[] = [];
+  private waiter: ((outcome: ReadOutcome) => void) | undefined;
+  private ended = false;
+  private closing = false;
+  /** Newest first, as readline keeps it. */
+  private readonly history: string[];
+  readonly terminal: boolean;
+
+  constructor(private readonly options: LineReaderOptions) {
+    this.terminal = options.input.isTTY === true && options.output.isTTY === true;
+    this.history = [...(options.history ?? [])].reverse().slice(0, HISTORY_SIZE);
+    options.input.once("end", () => {
+      this.ended = true;
+    });
+  }
+
+  read(prompt: string, mode: ReadMode = {}): Promise<ReadOutcome> {
+    const queued = this.queue.shift();
+    if (queued !== undefined) {
+      if (queued.kind === "line" && !this.terminal) this.options.output.write(`${prompt}${mode.masked === true ? "" : queued.text}\n`);
+      return Promise.resolve(queued);
+    }
+    if (this.ended && this.rl === undefined) return Promise.resolve({ kind: "eof" });
+    if (this.rl === undefined || this.mode.history !== mode.history || this.mode.masked !== mode.masked) {
+      this.suspend();
+      this.open(mode);
+    }
+    const rl = this.rl as Interface;
+    rl.setPrompt(prompt);
+    rl.prompt();
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+    });
+  }
+
+  /** Closes the interface (raw mode off, input paused) while other work owns the terminal. */
+  suspend(): void {
+    const rl = this.rl;
+    if (rl === undefined) return;
+    this.rl = undefined;
+    this.closing = true;
+    rl.close();
+    this.closing = false;
+  }
+
+  private open(mode: ReadMode): void {
+    this.mode = mode;
+    const completer = mode.history === true ? this.options.completer : undefined;
+    const rl = createInterface({
+      input: this.options.input,
+      output: this.options.output,
+      terminal: this.terminal,
+      history: mode.history === true ? [...this.history] : [],
+      historySize: mode.history === true ? HISTORY_SIZE : 0,
+      removeHistoryDuplicates: true,
+      ...(completer === undefined
+        ? {}
+        : { completer: (line: string, callback: (error: Error | null, result: [string[], string]) => void) => void completer(line).then((r) => callback(null, r), () => callback(null, [[], line])) }),
+    });
+    if (mode.masked === true) {
+      // readline echoes typed characters through _writeToOutput; let only the prompt and newlines through.
+      const internal = rl as unknown as { _writeToOutput: (text: string) => void };
+      const write = internal._writeToOutput.bind(rl);
+      let prompted = false;
+      internal._writeToOutput = (text: string) => {
+        if (!prompted) {
+          prompted = true;
+          write(text);
+        } else if (text.includes("\n")) write("\n");
+      };
+    }
+    rl.on("line", (text) => {
+      if (mode.history === true && keepInHistory(text)) this.remember(text);
+      this.deliver({ kind: "line", text });
+    });
+    rl.on("SIGINT", () => {
+      this.suspend();
+      this.options.output.write("^C\n");
+      this.deliver({ kind: "interrupt" });
+    });
+    rl.on("close", () => {
+      if (this.closing) return;
+      this.rl = undefined;
+      this.ended = this.ended || !this.terminal;
+      this.deliver({ kind: "eof" });
+    });
+    this.rl = rl;
+  }
+
+  private remember(text: string): void {
+    if (this.history[0] !== text) this.history.unshift(text);
+    this.history.length = Math.min(this.history.length, HISTORY_SIZE);
+    if (this.options.historyFile !== undefined) appendHistory(this.options.historyFile, text).catch((error: unknown) => this.options.onHistoryError?.(error));
+  }
+
+  private deliver(outcome: ReadOutcome): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    if (waiter !== undefined) waiter(outcome);
+    else this.queue.push(outcome);
+  }
+}

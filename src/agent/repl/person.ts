@@ -1,0 +1,68 @@
+import type { CommandContext } from "../../cli/command.js";
+import { writeLine } from "../../cli/io.js";
+import { renderCallConfirmation } from "../../cli/render/call-confirmation.js";
+import type { Spinner } from "../../cli/spinner.js";
+import type { CallConfirmationRequest } from "../../mcp/service/index.js";
+import type { PersonInteraction } from "../tools/types.js";
+import type { LineReader } from "./line-reader.js";
+
+/**
+ * The person at the REPL's keyboard, as the tools and the MCP call gate see them. Questions are
+ * asked one at a time (parallel guest calls queue up), each answered on the REPL's own line
+ * reader; Ctrl-C at a question answers no and cancels the running step.
+ */
+export class ReplPerson implements PersonInteraction {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly context: CommandContext,
+    private readonly reader: LineReader,
+    private readonly spinner: Spinner,
+    private readonly cancelStep: () => void,
+  ) {}
+
+  get canAsk(): boolean {
+    return this.context.interactive;
+  }
+
+  confirm(details: string, question: string, signal?: AbortSignal): Promise<boolean> {
+    const asked = this.queue.catch(() => undefined).then(() => this.ask(details, question, signal));
+    this.queue = asked;
+    return asked;
+  }
+
+  async progress<T>(text: string, work: () => Promise<T>): Promise<T> {
+    this.spinner.start(text);
+    try {
+      return await work();
+    } finally {
+      this.spinner.stop();
+    }
+  }
+
+  /** The gate for guest MCP calls that are not read-only (host.setConfirmCall). */
+  async confirmCall(request: CallConfirmationRequest): Promise<boolean> {
+    const err = this.context.io.stderr;
+    if (this.context.assumeYes) {
+      this.spinner.stop();
+      writeLine(err, `${renderCallConfirmation(request)}\n${this.context.colours.dim("allowed (--yes)")}`);
+      return true;
+    }
+    if (!this.context.interactive) {
+      this.spinner.stop();
+      writeLine(err, `${renderCallConfirmation(request)}\nNot confirmed: no terminal to ask on. Start mcpvm with --yes, or set \`confirm: "never"\` for this server.`);
+      return false;
+    }
+    return this.confirm(renderCallConfirmation(request), "Allow this call?");
+  }
+
+  private async ask(details: string, question: string, signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted === true) return false;
+    this.spinner.stop();
+    writeLine(this.context.io.stderr, details);
+    const outcome = await this.reader.read(`${this.context.colours.bold(question)} [y/N] `);
+    this.reader.suspend();
+    if (outcome.kind === "interrupt") this.cancelStep();
+    return outcome.kind === "line" && /^y(es)?$/i.test(outcome.text.trim());
+  }
+}

@@ -1,0 +1,243 @@
+import type { CommandContext } from "../../cli/command.js";
+import { reportError } from "../../cli/errors.js";
+import { ExitCode, type ExitCodeValue } from "../../cli/exit-codes.js";
+import { writeLine } from "../../cli/io.js";
+import { formatLogs, formatRunError, formatStats, formatValue } from "../../cli/render/run-result.js";
+import { Spinner } from "../../cli/spinner.js";
+import type { McpvmHost } from "../../host/index.js";
+import { KNOWN_SERVERS } from "../../mcp/known-servers.js";
+import { errorMessage, isMcpvmError } from "../../util/errors.js";
+import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
+import { availableProfiles } from "../profiles/index.js";
+import { completeLine, type NameKind } from "./completer.js";
+import { loadHistory } from "./history.js";
+import { processInterrupts, type InterruptSource } from "./interrupts.js";
+import { LineReader } from "./line-reader.js";
+import { ReplPerson } from "./person.js";
+import { renderToolCall, renderToolResult, splitArgs } from "./render.js";
+import { ChatSession } from "./session.js";
+import { findSlashCommand, SLASH_COMMANDS, unknownSlashCommand, type ReplControls } from "./slash-commands.js";
+
+export interface ReplOptions {
+  /** The same context `mcpvm mcp …` gets, so /mcp and /plugin behave and print exactly alike. */
+  readonly context: CommandContext;
+  /** Ctrl-C while a step runs; defaults to the process's SIGINT. */
+  readonly interrupts?: InterruptSource;
+}
+
+/** `mcpvm` with no command: the interactive agent. Returns when the person leaves; the host is closed then. */
+export async function runRepl(options: ReplOptions): Promise<ExitCodeValue> {
+  const host = await options.context.host();
+  const history = await loadHistory(host.paths.historyFile).catch(() => []);
+  return new Repl(options, host, history).run();
+}
+
+class Repl implements ReplControls {
+  wallMs: number | undefined;
+  readonly context: CommandContext;
+  readonly chat: ChatSession;
+  private readonly reader: LineReader;
+  private readonly spinner: Spinner;
+  private readonly person: ReplPerson;
+  private step: AbortController | undefined;
+  private leaving = false;
+
+  constructor(
+    private readonly options: ReplOptions,
+    readonly host: McpvmHost,
+    history: readonly string[],
+  ) {
+    this.context = options.context;
+    const io = this.context.io;
+    this.spinner = new Spinner(io.stderr);
+    this.reader = new LineReader({
+      input: io.stdin,
+      output: io.stdout,
+      history,
+      historyFile: host.paths.historyFile,
+      completer: (line) => completeLine(line, { commands: SLASH_COMMANDS, names: (kind) => this.names(kind) }),
+      onHistoryError: (error) => host.logger.warn({ err: errorMessage(error) }, "could not save REPL history"),
+    });
+    this.person = new ReplPerson(this.context, this.reader, this.spinner, () => this.step?.abort());
+    this.chat = new ChatSession(host, io.env, { host, person: this.person, runLimits: () => (this.wallMs === undefined ? {} : { wallMs: this.wallMs }) });
+  }
+
+  async run(): Promise<ExitCodeValue> {
+    const { stdout, stderr } = this.context.io;
+    this.host.setConfirmCall((request) => this.person.confirmCall(request));
+    const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
+    try {
+      await this.banner();
+      while (!this.leaving) {
+        const outcome = await this.reader.read(this.context.colours.bold(this.context.colours.cyan("mcpvm> ")), { history: true });
+        if (outcome.kind === "eof") break;
+        this.reader.suspend();
+        if (outcome.kind === "interrupt") writeLine(stderr, this.context.colours.dim("(Ctrl-D or /exit leaves)"));
+        else await this.handle(outcome.text);
+      }
+    } finally {
+      unsubscribe();
+      this.reader.suspend();
+      this.spinner.stop();
+      this.host.setConfirmCall(undefined);
+      await this.host.close();
+    }
+    writeLine(stdout, "bye");
+    return ExitCode.Ok;
+  }
+
+  leave(): void {
+    this.leaving = true;
+  }
+
+  async runGuest(code: string): Promise<void> {
+    const { stdout, stderr } = this.context.io;
+    const colours = this.context.colours;
+    await this.asStep(async (signal) => {
+      this.spinner.start("running…");
+      const result = await this.host.run(code, { limits: this.wallMs === undefined ? {} : { wallMs: this.wallMs }, signal, filename: "repl.js" }).finally(() => this.spinner.stop());
+      for (const line of formatLogs(result, colours)) writeLine(stdout, line);
+      if (result.ok) {
+        const text = formatValue(result.value);
+        if (text !== "") writeLine(stdout, text);
+      } else writeLine(stderr, formatRunError(result, colours));
+      writeLine(stderr, colours.dim(formatStats(result)));
+    });
+  }
+
+  async readBlock(): Promise<string | undefined> {
+    writeLine(this.context.io.stderr, this.context.colours.dim("JavaScript block: end it with /end on its own line; Ctrl-C discards it."));
+    const lines: string[] = [];
+    for (;;) {
+      const outcome = await this.reader.read(this.context.colours.dim("... "));
+      if (outcome.kind === "interrupt") {
+        this.reader.suspend();
+        return undefined;
+      }
+      if (outcome.kind === "eof" || outcome.text.trim() === "/end") {
+        this.reader.suspend();
+        return lines.join("\n");
+      }
+      lines.push(outcome.text);
+    }
+  }
+
+  private async handle(line: string): Promise<void> {
+    const text = line.trim();
+    if (text === "") return;
+    try {
+      const slash = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
+      if (slash === null) {
+        await this.chatTurn(text);
+        return;
+      }
+      const [, name = "", rest = ""] = slash;
+      const command = findSlashCommand(name);
+      if (command === undefined) throw unknownSlashCommand(name);
+      await command.run(this, splitArgs(rest), rest);
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  private async chatTurn(text: string): Promise<void> {
+    const { stdout, stderr } = this.context.io;
+    const colours = this.context.colours;
+    try {
+      this.chat.model();
+    } catch (error) {
+      if (!isMcpvmError(error) || !error.code.startsWith("LLM_")) throw error;
+      writeLine(stderr, `${colours.yellow("Chat is off")}: ${error.message}${error.code === "LLM_NOT_CONFIGURED" ? "" : `\n${HOW_TO_CONFIGURE}`}\nEverything else works: /help lists the commands, /run runs JavaScript directly.`);
+      return;
+    }
+    let atLineStart = true;
+    const write = (chunk: string) => {
+      stdout.write(chunk);
+      atLineStart = chunk.endsWith("\n");
+    };
+    const endLine = () => {
+      if (!atLineStart) write("\n");
+    };
+    await this.asStep(async (signal) => {
+      try {
+        await this.chat.send(text, signal, {
+          onStepStart: () => this.spinner.start("thinking…"),
+          onTextDelta: (delta) => {
+            this.spinner.stop();
+            write(this.host.redactor.redact(delta));
+          },
+          onToolCall: (name, input) => {
+            this.spinner.stop();
+            endLine();
+            write(`${renderToolCall(name, input, colours)}\n`);
+            this.spinner.start(`${name}…`);
+          },
+          onToolResult: (_name, output) => {
+            this.spinner.stop();
+            write(`${renderToolResult(output, colours)}\n`);
+          },
+        });
+        endLine();
+      } catch (error) {
+        this.spinner.stop();
+        endLine();
+        if (!signal.aborted) throw error;
+        writeLine(stderr, colours.yellow("cancelled; the conversation is as it was before this message"));
+      }
+    });
+  }
+
+  /** Work Ctrl-C can cancel: the model's turn or a guest run. */
+  private async asStep(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    this.step = controller;
+    try {
+      await work(controller.signal);
+    } finally {
+      this.step = undefined;
+    }
+  }
+
+  private onInterrupt(): void {
+    if (this.step !== undefined) {
+      this.spinner.stop();
+      writeLine(this.context.io.stderr, this.context.colours.yellow("^C cancelling…"));
+      this.step.abort();
+    } else if (!this.reader.terminal) {
+      // No terminal (input is piped): SIGINT means "stop", so leave cleanly at the next prompt.
+      this.leaving = true;
+    }
+  }
+
+  private report(error: unknown): void {
+    if (isMcpvmError(error)) reportError(this.context, error);
+    else writeLine(this.context.io.stderr, `${this.context.colours.red("error")} ${this.host.stripHostPaths(this.host.redactor.redact(errorMessage(error)))}`);
+  }
+
+  private async banner(): Promise<void> {
+    const { stderr } = this.context.io;
+    const { bold, dim, yellow } = this.context.colours;
+    writeLine(stderr, `${bold("mcpvm")} — chat with a model that runs JavaScript in a sandbox. /help lists the commands.`);
+    try {
+      const m = this.chat.model();
+      writeLine(stderr, dim(`model: ${m.provider}:${m.model}`));
+    } catch (error) {
+      if (!isMcpvmError(error) || !error.code.startsWith("LLM_")) throw error;
+      writeLine(stderr, `${yellow("No LLM configured")}: chat is off, everything else works. ${HOW_TO_CONFIGURE}`);
+    }
+    const loaded = await this.host.hostModules().catch((error: unknown) => {
+      this.report(error);
+      return undefined;
+    });
+    const service = this.host.mcp();
+    if (service !== undefined) writeLine(stderr, dim(`MCP: on; servers enabled: ${service.enabledServers().join(", ") || "none"}`));
+    else if (loaded !== undefined) writeLine(stderr, dim("MCP: off (enable it with /plugin approve mcp, then /plugin enable mcp)"));
+  }
+
+  private async names(kind: NameKind): Promise<readonly string[]> {
+    if (kind === "server") return Object.keys(this.host.config.mcpServers ?? {});
+    if (kind === "known-server") return KNOWN_SERVERS.map((s) => s.name);
+    if (kind === "profile") return availableProfiles(this.host.config, this.host.paths.configFile).map((p) => p.name);
+    return (await this.host.plugins.list()).plugins.map((p) => p.name);
+  }
+}

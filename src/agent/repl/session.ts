@@ -1,0 +1,89 @@
+import { asSchema, type ModelMessage } from "ai";
+import { describeZodIssues } from "../../config/config-file.js";
+import type { McpvmHost } from "../../host/index.js";
+import { LlmConfigError, modelConfigSchema, resolveModel, type ResolvedModel } from "../llm/model-config.js";
+import { createLanguageModel } from "../llm/provider.js";
+import { runTurn, type TurnCallbacks, type TurnResult, type TurnUsage } from "../llm/turn.js";
+import { buildSystemMessage } from "../system-message.js";
+import { buildAgentTools, type AgentToolContext } from "../tools/index.js";
+import { moduleSummaries } from "../tools/module-summaries.js";
+
+/**
+ * One conversation with the model: its history, token counts, and which model it talks to. The
+ * model is resolved at every turn so /model and config edits apply without restarting.
+ */
+export class ChatSession {
+  private messages: ModelMessage[] = [];
+  private readonly agentTools;
+  modelSpec: string | undefined;
+  last: TurnUsage | undefined;
+  readonly totals = { inputTokens: 0, outputTokens: 0, totalTokens: 0, turns: 0 };
+
+  constructor(
+    private readonly host: McpvmHost,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    tools: AgentToolContext,
+  ) {
+    this.agentTools = buildAgentTools(tools);
+  }
+
+  get turns(): number {
+    return this.messages.filter((m) => m.role === "user").length;
+  }
+
+  /** Throws LlmConfigError (with how to configure one) when no model is set up. */
+  model(): ResolvedModel {
+    const parsed = modelConfigSchema.safeParse(this.host.config.model ?? {});
+    if (!parsed.success) throw new LlmConfigError("LLM_CONFIG_INVALID", describeZodIssues(this.host.paths.configFile, parsed.error.issues.map((i) => ({ ...i, path: ["model", ...i.path] }))));
+    return resolveModel(parsed.data, this.modelSpec === undefined ? this.env : { ...this.env, MCPVM_MODEL: this.modelSpec });
+  }
+
+  async systemMessage(): Promise<string> {
+    await this.host.hostModules();
+    const service = this.host.mcp();
+    return buildSystemMessage({
+      modules: await moduleSummaries(this.host),
+      mcpEnabled: service !== undefined,
+      ...(service === undefined ? {} : { disabledServers: service.serverNames().filter((s) => !service.enabledServers().includes(s)) }),
+    });
+  }
+
+  async send(userMessage: string, signal: AbortSignal, callbacks: TurnCallbacks): Promise<TurnResult> {
+    const resolved = this.model();
+    const result = await runTurn({
+      model: createLanguageModel(resolved),
+      system: await this.systemMessage(),
+      history: this.messages,
+      userMessage,
+      tools: this.agentTools.tools,
+      activeTools: () => this.agentTools.activeToolNames(),
+      maxSteps: resolved.maxSteps,
+      ...(resolved.temperature === undefined ? {} : { temperature: resolved.temperature }),
+      signal,
+      ...callbacks,
+    });
+    this.messages.push(...result.messages);
+    this.last = result.usage;
+    this.totals.inputTokens += result.usage.inputTokens;
+    this.totals.outputTokens += result.usage.outputTokens;
+    this.totals.totalTokens += result.usage.totalTokens;
+    this.totals.turns += 1;
+    return result;
+  }
+
+  /** /new: forget the conversation (token totals for the session stay). */
+  reset(): void {
+    this.messages = [];
+    this.last = undefined;
+  }
+
+  /** Characters of tool definitions the model receives each step (for /tokens). */
+  async toolDefinitionChars(): Promise<number> {
+    const active = new Set(await this.agentTools.activeToolNames());
+    let chars = 0;
+    for (const [name, t] of Object.entries(this.agentTools.tools)) {
+      if (active.has(name)) chars += name.length + (t.description?.length ?? 0) + JSON.stringify(await asSchema(t.inputSchema).jsonSchema).length;
+    }
+    return chars;
+  }
+}

@@ -1,0 +1,156 @@
+import { parseDuration, UsageError } from "../../cli/args.js";
+import type { Command, CommandContext } from "../../cli/command.js";
+import { mcpCommand } from "../../cli/commands/mcp.js";
+import { pluginCommand } from "../../cli/commands/plugin.js";
+import { profileCommand } from "../../cli/commands/profile.js";
+import { formatTable, writeLine } from "../../cli/io.js";
+import type { McpvmHost } from "../../host/index.js";
+import { isMcpvmError } from "../../util/errors.js";
+import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
+import type { ChatSession } from "./session.js";
+
+/** What a slash command may use of the running REPL. */
+export interface ReplControls {
+  readonly context: CommandContext;
+  readonly host: McpvmHost;
+  readonly chat: ChatSession;
+  /** The wall budget set by /timeout, or undefined for the configured one. */
+  wallMs: number | undefined;
+  runGuest(code: string): Promise<void>;
+  /** Reads a multi-line JS block (ends with /end); undefined when abandoned. */
+  readBlock(): Promise<string | undefined>;
+  leave(): void;
+}
+
+export interface SlashCommand {
+  readonly name: string;
+  readonly summary: string;
+  readonly subcommands?: readonly string[];
+  /** `rest` is the text after the command name, untouched (for /run's code). */
+  run(controls: ReplControls, args: readonly string[], rest: string): Promise<void>;
+}
+
+/** /mcp exists only behind the gate; without it, say how to open it instead of failing obscurely. */
+async function mcpGate(controls: ReplControls): Promise<boolean> {
+  try {
+    await controls.host.requireMcp();
+    return true;
+  } catch (error) {
+    if (!isMcpvmError(error) || error.code !== "MCP_PLUGIN_NOT_ENABLED") throw error;
+    writeLine(
+      controls.context.io.stderr,
+      `MCP is off: the mcp plugin is not enabled, so /mcp is not available yet.\nReview and enable it with ${controls.context.colours.bold("/plugin approve mcp")} then ${controls.context.colours.bold("/plugin enable mcp")}.`,
+    );
+    return false;
+  }
+}
+
+function shared(command: Command): SlashCommand {
+  return {
+    name: command.name,
+    summary: command.summary,
+    ...(command.subcommands === undefined ? {} : { subcommands: command.subcommands }),
+    run: async (controls, args) => {
+      if (args.includes("--help") || args.includes("-h")) {
+        writeLine(controls.context.io.stdout, command.usage.replace(/mcpvm /g, "/"));
+        return;
+      }
+      if (command.name === "mcp" && !(await mcpGate(controls))) return;
+      await command.run(args, controls.context);
+    },
+  };
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: "help",
+    summary: "This list; /help <command> for one command's usage",
+    run: async (controls, args) => {
+      const out = controls.context.io.stdout;
+      const target = SLASH_COMMANDS.find((c) => c.name === args[0]?.replace(/^\//, ""));
+      if (target !== undefined && (target.name === "mcp" || target.name === "plugin" || target.name === "profile")) {
+        await target.run(controls, ["--help"], "");
+        return;
+      }
+      writeLine(out, formatTable(SLASH_COMMANDS.map((c) => [`/${c.name}${c.subcommands === undefined ? "" : " …"}`, c.summary])));
+      writeLine(out, "\nAnything else is a message to the model. Ctrl-C cancels the running step; Ctrl-D or /exit leaves.");
+    },
+  },
+  shared(pluginCommand),
+  shared(mcpCommand),
+  shared(profileCommand),
+  {
+    name: "run",
+    summary: "Run JavaScript in the sandbox without the model: /run <code>, or /run alone for a multi-line block ended by /end",
+    run: async (controls, _args, rest) => {
+      const code = rest.trim() === "" ? await controls.readBlock() : rest;
+      if (code !== undefined && code.trim() !== "") await controls.runGuest(code);
+    },
+  },
+  {
+    name: "timeout",
+    summary: "Show or set the wall-clock budget of each run (/timeout 60s, /timeout default)",
+    run: async (controls, args) => {
+      const out = controls.context.io.stdout;
+      if (args[0] === "default") controls.wallMs = undefined;
+      else if (args[0] !== undefined) controls.wallMs = parseDuration("timeout", "/timeout", args[0]);
+      const effective = controls.host.limits(controls.wallMs === undefined ? {} : { wallMs: controls.wallMs }).wallMs;
+      writeLine(out, `wall budget per run: ${formatMs(effective)}${controls.wallMs === undefined ? " (from config / profile)" : " (set with /timeout for this session)"}`);
+    },
+  },
+  {
+    name: "model",
+    summary: "Show the model, or use another for this session (/model provider:model, /model default)",
+    run: async (controls, args) => {
+      const out = controls.context.io.stdout;
+      if (args[0] === "default") controls.chat.modelSpec = undefined;
+      else if (args[0] !== undefined) controls.chat.modelSpec = args[0];
+      try {
+        const m = controls.chat.model();
+        writeLine(out, `model: ${m.provider}:${m.model}${m.baseUrl === undefined ? "" : ` at ${m.baseUrl}`}; key: ${m.apiKeySource ?? "none"}; up to ${m.maxSteps} steps per message`);
+      } catch (error) {
+        if (!isMcpvmError(error) || !error.code.startsWith("LLM_")) throw error;
+        writeLine(out, `${error.message}${error.code === "LLM_NOT_CONFIGURED" ? "" : `\n${HOW_TO_CONFIGURE}`}`);
+      }
+    },
+  },
+  {
+    name: "new",
+    summary: "Start a new conversation (the model forgets this one)",
+    run: async (controls) => {
+      controls.chat.reset();
+      writeLine(controls.context.io.stdout, "New conversation.");
+    },
+  },
+  {
+    name: "tokens",
+    summary: "Token usage: last message, this session, and what the model gets each step",
+    run: async (controls) => {
+      const { chat } = controls;
+      const out = controls.context.io.stdout;
+      const last = chat.last;
+      writeLine(out, `last message: ${last === undefined ? "-" : `${last.inputTokens} in, ${last.outputTokens} out`}`);
+      writeLine(out, `session:      ${chat.totals.inputTokens} in, ${chat.totals.outputTokens} out, ${chat.totals.totalTokens} total over ${chat.totals.turns} message(s)`);
+      const system = (await chat.systemMessage()).length;
+      const tools = await chat.toolDefinitionChars();
+      writeLine(out, `each step:    system message ~${Math.ceil(system / 4)} tokens, tool definitions ~${Math.ceil(tools / 4)} tokens (estimated as characters / 4)`);
+    },
+  },
+  {
+    name: "exit",
+    summary: "Leave (closes every MCP connection); Ctrl-D does the same",
+    run: async (controls) => controls.leave(),
+  },
+];
+
+export function findSlashCommand(name: string): SlashCommand | undefined {
+  return SLASH_COMMANDS.find((c) => c.name === name || (name === "quit" && c.name === "exit"));
+}
+
+export function unknownSlashCommand(name: string): UsageError {
+  return new UsageError("USAGE", `unknown command /${name}. /help lists the commands.`);
+}

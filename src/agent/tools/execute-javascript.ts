@@ -1,0 +1,34 @@
+import { tool } from "ai";
+import { z } from "zod";
+import type { RunResult } from "../../sandbox/types.js";
+import { guardedTool } from "./output.js";
+import type { AgentToolContext } from "./types.js";
+
+export const executeJavascriptInput = z.object({
+  code: z.string().min(1).describe("A script body. `return` gives the result; top-level await works; modules via require(\"host:<module>\")."),
+  timeoutMs: z.number().int().min(100).max(600_000).optional().describe("Wall-clock budget for this run in ms (default: the session's)."),
+});
+
+/** The model-facing shape of a run: result or error, the console output, and what it cost. */
+export function runOutput(result: RunResult): Record<string, unknown> {
+  const logs = result.logs.map((l) => (l.level === "log" ? l.message : `${l.level}: ${l.message}`));
+  const stats = { engine: result.stats.engine, wallMs: Math.round(result.stats.wallMs), cpuMs: Math.round(result.stats.cpuMs), hostCalls: result.stats.hostCalls };
+  if (result.ok) return { result: result.value ?? null, logs, stats };
+  const { code, name, message, line, errorCode } = result.error;
+  return { result: null, logs, error: { code, ...(name === undefined ? {} : { name }), message, ...(line === undefined ? {} : { line }), ...(errorCode === undefined ? {} : { errorCode }) }, stats };
+}
+
+export function executeJavascriptTool(context: AgentToolContext) {
+  return tool({
+    description:
+      "Run JavaScript in the sandbox. Host modules look synchronous: const m = require(\"host:mcp-<server>\"); m.tool({...}). " +
+      "Do many calls in one script and return only what is needed. Returns {result, logs, error?, stats}.",
+    inputSchema: executeJavascriptInput,
+    execute: async ({ code, timeoutMs }, { abortSignal }) =>
+      guardedTool(context.host, async () => {
+        const limits = { ...context.runLimits(), ...(timeoutMs === undefined ? {} : { wallMs: timeoutMs }) };
+        const result = await context.host.run(code, { limits, ...(abortSignal === undefined ? {} : { signal: abortSignal }), filename: "agent.js" });
+        return runOutput(result);
+      }),
+  });
+}

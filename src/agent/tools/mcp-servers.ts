@@ -1,0 +1,72 @@
+import { tool } from "ai";
+import { z } from "zod";
+import type { McpServerEntry } from "../../mcp/config/index.js";
+import { guardedTool } from "./output.js";
+import { searchCatalogs } from "./search-tools.js";
+import type { AgentToolContext } from "./types.js";
+
+/** The definition the model may see: what runs, never the values of env vars or headers. */
+export function entryForModel(entry: McpServerEntry): Record<string, unknown> {
+  const keysOnly = (record: Readonly<Record<string, string>> | undefined) => (record === undefined ? undefined : Object.keys(record));
+  return {
+    transport: entry.type,
+    ...(entry.command === undefined ? {} : { command: entry.command, args: entry.args ?? [] }),
+    ...(entry.url === undefined ? {} : { url: entry.url }),
+    ...(entry.env === undefined ? {} : { envKeys: keysOnly(entry.env) }),
+    ...(entry.headers === undefined ? {} : { headerNames: keysOnly(entry.headers) }),
+    confirm: entry.confirm ?? "destructive",
+  };
+}
+
+export function listMcpServersTool(context: AgentToolContext) {
+  return tool({
+    description: "Configured MCP servers: enabled, approval, connection state, tool count.",
+    inputSchema: z.object({}),
+    execute: async () =>
+      guardedTool(context.host, async () => {
+        const service = await context.host.requireMcp();
+        const servers = await service.summaries();
+        return {
+          servers: servers.map((s) => ({
+            name: s.name,
+            module: `host:mcp-${s.name}`,
+            enabled: s.enabled,
+            approval: s.approval,
+            state: s.state,
+            ...(s.toolCount === undefined ? {} : { tools: s.toolCount }),
+            ...(s.heldCount ? { held: s.heldCount } : {}),
+            ...(s.description === undefined ? {} : { description: s.description }),
+          })),
+        };
+      }),
+  });
+}
+
+export const mcpServerInfoInput = z.object({
+  name: z.string().min(1).describe("Server name (as in list_mcp_servers)."),
+  query: z.string().optional().describe("Only tools matching these words."),
+});
+
+export function mcpServerInfoTool(context: AgentToolContext) {
+  return tool({
+    description: "One MCP server: definition (no secret values), approval, and its tools' signatures (optionally filtered by a query). Connects if approved and enabled.",
+    inputSchema: mcpServerInfoInput,
+    execute: async ({ name, query }, { abortSignal }) =>
+      guardedTool(context.host, async () => {
+        const service = await context.host.requireMcp();
+        const entry = service.entry(name);
+        const approval = (await service.approvalStatus(name)).state;
+        const base = { name, module: `host:mcp-${name}`, enabled: entry.enabled, approval, definition: entryForModel(entry), ...(entry.description === undefined ? {} : { description: entry.description }) };
+        if (approval !== "approved" || !entry.enabled) {
+          return { ...base, note: `Not started: ${!entry.enabled ? "disabled" : "not approved"}. manage_mcp {action: "enable"} asks the person to approve and enables it.` };
+        }
+        const catalog = await service.catalog(name, abortSignal === undefined ? {} : { signal: abortSignal });
+        const meta = catalog.metadata();
+        const tools =
+          query !== undefined && query.trim() !== ""
+            ? searchCatalogs([catalog], query, 50).map((r) => ({ signature: r.signature, summary: r.summary }))
+            : meta.tools.map((t) => ({ signature: t.signature, summary: t.summary }));
+        return { ...base, summary: meta.summary, tools, ...(catalog.held.length > 0 ? { held: catalog.held.map((h) => ({ tool: h.name, reason: h.reason })) } : {}) };
+      }),
+  });
+}

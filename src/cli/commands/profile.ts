@@ -1,0 +1,105 @@
+import { activeProfiles, applyProfiles, availableProfiles, type ApplyReport, type NamedProfile } from "../../agent/profiles/index.js";
+import type { McpvmHost } from "../../host/index.js";
+import { parseCommandArgs, UsageError } from "../args.js";
+import type { Command, CommandContext } from "../command.js";
+import { ExitCode } from "../exit-codes.js";
+import { formatTable, writeJson, writeLine } from "../io.js";
+
+const USAGE = `Usage: mcpvm profile <command> [names...]
+
+A profile is a named preset of sandbox limits, enabled plugins and enabled MCP servers (with
+optional env overrides per server). Built-in: default, strict, long-running; define your own under
+"profiles" in config.json (see docs/PROFILES.md).
+
+Commands:
+  list                 every profile, where it comes from, and whether it is applied
+  show [name]          one profile's definition, or (no name) what is applied now
+  apply <name>...      apply one or more profiles, stacked: union of servers and plugins,
+                       the strictest of each limit unless a profile says limitsMode "override"
+
+Options: --json`;
+
+function maskEnv(profile: NamedProfile["profile"]): Record<string, unknown> {
+  if (profile.env === undefined) return profile;
+  return { ...profile, env: Object.fromEntries(Object.entries(profile.env).map(([server, vars]) => [server, Object.fromEntries(Object.keys(vars).map((k) => [k, "****"]))])) };
+}
+
+async function needingApproval(host: McpvmHost): Promise<string[]> {
+  const service = host.mcp() ?? (await host.requireMcp().catch(() => undefined));
+  if (service === undefined) return [];
+  const states = await Promise.all(service.enabledServers().map(async (name) => ({ name, state: (await service.approvalStatus(name).catch(() => undefined))?.state })));
+  return states.filter((s) => s.state !== "approved").map((s) => s.name);
+}
+
+function renderApply(report: ApplyReport, pending: readonly string[], context: CommandContext): void {
+  const out = context.io.stdout;
+  const { green, yellow } = context.colours;
+  const l = report.limits;
+  writeLine(out, `${green("applied")} ${report.active.join(" + ")}`);
+  writeLine(out, `  limits:      cpu ${l.cpuMs} ms, wall ${l.wallMs} ms, memory ${Math.round(l.memoryBytes / 1024 / 1024)} MB, output ${Math.round(l.outputBytes / 1024)} KB`);
+  writeLine(out, `  MCP servers: ${report.enabledServers.join(", ") || "none"} enabled${report.disabledServers.length > 0 ? `; ${report.disabledServers.join(", ")} disabled` : ""}`);
+  if (report.envOverrides.length > 0) writeLine(out, `  env overrides for: ${report.envOverrides.join(", ")}`);
+  if (report.pluginsEnabled.length + report.pluginsDisabled.length > 0) writeLine(out, `  plugins:     enabled ${report.pluginsEnabled.join(", ") || "none"}; disabled ${report.pluginsDisabled.join(", ") || "none"}`);
+  for (const r of report.pluginsRefused) writeLine(context.io.stderr, yellow(`  plugin ${r.plugin} not enabled [${r.code}]: ${r.message}`));
+  for (const name of pending) writeLine(context.io.stderr, yellow(`  ${name} needs approval before it starts (its definition is new or changed): mcpvm mcp approve ${name}`));
+  writeLine(out, "Takes effect from the next run.");
+}
+
+export const profileCommand: Command = {
+  name: "profile",
+  summary: "List, show and apply profiles (limits, plugins, MCP servers)",
+  usage: USAGE,
+  subcommands: ["list", "show", "apply"],
+  async run(args, context) {
+    const { positionals } = parseCommandArgs("profile", args, {});
+    const sub = positionals[0] ?? "list";
+    const host = await context.host();
+    const out = context.io.stdout;
+    switch (sub) {
+      case "list": {
+        const profiles = availableProfiles(host.config, host.paths.configFile);
+        const active = activeProfiles(host.config);
+        if (context.json) writeJson(out, { active, profiles: profiles.map((p) => ({ name: p.name, source: p.source, active: active.includes(p.name), description: p.profile.description })) });
+        else {
+          const rows = profiles.map((p) => [p.name, p.source, active.includes(p.name) ? context.colours.green("applied") : "", p.profile.description ?? ""]);
+          writeLine(out, formatTable(rows, ["NAME", "SOURCE", "STATE", "DESCRIPTION"].map((h) => context.colours.bold(h))));
+        }
+        return ExitCode.Ok;
+      }
+      case "show": {
+        const name = positionals[1];
+        if (name !== undefined) {
+          const found = availableProfiles(host.config, host.paths.configFile).find((p) => p.name === name);
+          if (found === undefined) throw new UsageError("USAGE", `profile: no profile named "${name}". \`mcpvm profile list\` shows them.`);
+          const shown = { name: found.name, source: found.source, ...maskEnv(found.profile) };
+          if (context.json) writeJson(out, shown);
+          else writeLine(out, JSON.stringify(shown, null, 2));
+          return ExitCode.Ok;
+        }
+        const active = activeProfiles(host.config);
+        const servers = Object.entries(host.config.mcpServers ?? {}).filter(([, e]) => (e as { enabled?: unknown }).enabled !== false).map(([n]) => n);
+        const plugins = Object.entries(host.config.plugins ?? {}).filter(([, s]) => s.enabled === true).map(([n]) => n);
+        const limits = host.limits();
+        if (context.json) writeJson(out, { active, limits, enabledServers: servers, enabledPlugins: plugins });
+        else {
+          writeLine(out, `applied profiles: ${active.join(" + ") || "none (config.json as written)"}`);
+          writeLine(out, `limits:           cpu ${limits.cpuMs} ms, wall ${limits.wallMs} ms, memory ${Math.round(limits.memoryBytes / 1024 / 1024)} MB, output ${Math.round(limits.outputBytes / 1024)} KB`);
+          writeLine(out, `MCP servers on:   ${servers.join(", ") || "none"}`);
+          writeLine(out, `plugins on:       ${plugins.join(", ") || "none"}`);
+        }
+        return ExitCode.Ok;
+      }
+      case "apply": {
+        const names = positionals.slice(1);
+        const report = await applyProfiles({ configFile: host.paths.configFile, home: host.paths.home, plugins: host.plugins, reload: () => host.reload() }, names);
+        const pending = report.enabledServers.length > 0 ? await needingApproval(host) : [];
+        if (context.json) writeJson(out, { ...report, needsApproval: pending });
+        else renderApply(report, pending, context);
+        return ExitCode.Ok;
+      }
+      default:
+        throw new UsageError("USAGE", `profile: unknown command "${sub}". See \`mcpvm profile --help\`.`);
+    }
+  },
+};
+

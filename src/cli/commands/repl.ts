@@ -1,0 +1,20 @@
+import { runRepl } from "../../agent/repl/index.js";
+import { parseCommandArgs } from "../args.js";
+import type { Command } from "../command.js";
+
+const USAGE = `Usage: mcpvm [global options]        (or: mcpvm repl)
+
+The interactive agent: chat with a model that writes JavaScript calling your MCP servers as
+modules, and run JavaScript yourself with /run. /help inside lists the slash commands.
+Configure a model with MCPVM_MODEL (see docs/USAGE.md); without one everything but chat works.
+Ctrl-C cancels the running step; Ctrl-D or /exit leaves.`;
+
+export const replCommand: Command = {
+  name: "repl",
+  summary: "The interactive agent (what `mcpvm` with no command starts)",
+  usage: USAGE,
+  async run(args, context) {
+    parseCommandArgs("repl", args, {}, 0);
+    return runRepl({ context });
+  },
+};

@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PassThrough } from "node:stream";
+import { runRepl } from "../../src/agent/repl/index.js";
+import { ManualInterrupts } from "../../src/agent/repl/interrupts.js";
+import type { CommandContext } from "../../src/cli/command.js";
+import { colours } from "../../src/cli/io.js";
+import { McpvmHost } from "../../src/host/index.js";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const MEMORY = join(ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/**
+ * A REPL session driven through its stdin, the way a person types: wait for text to appear in the
+ * transcript (stdout and stderr interleaved, escape codes stripped), then send the next line.
+ */
+export class ReplDriver {
+  readonly stdin = new PassThrough();
+  readonly interrupts = new ManualInterrupts();
+  private text = "";
+  private mark = 0;
+  private exit: Promise<number> | undefined;
+  host: McpvmHost | undefined;
+
+  constructor(
+    readonly env: Record<string, string>,
+    private readonly options: { interactive?: boolean; assumeYes?: boolean } = {},
+  ) {}
+
+  get transcript(): string {
+    return this.text;
+  }
+
+  async start(): Promise<void> {
+    const sink = () => {
+      const stream = new PassThrough();
+      stream.on("data", (chunk: Buffer) => (this.text += chunk.toString("utf8").replace(ANSI, "").replace(/\r/g, "")));
+      return stream;
+    };
+    this.host = await McpvmHost.open({ env: this.env, engine: "quickjs" });
+    const host = this.host;
+    const context: CommandContext = {
+      io: { stdin: this.stdin, stdout: sink(), stderr: sink(), env: this.env, cwd: ROOT },
+      colours: colours({ isTTY: false }, this.env),
+      host: () => Promise.resolve(host),
+      interactive: this.options.interactive ?? true,
+      assumeYes: this.options.assumeYes ?? false,
+      json: false,
+    };
+    this.exit = runRepl({ context, interrupts: this.interrupts });
+  }
+
+  /** Waits until `pattern` appears after everything already matched; returns the text up to it. */
+  async expect(pattern: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rest = this.text.slice(this.mark);
+      const match = typeof pattern === "string" ? (rest.includes(pattern) ? { index: rest.indexOf(pattern), length: pattern.length } : undefined) : (() => {
+        const m = pattern.exec(rest);
+        return m === null ? undefined : { index: m.index, length: m[0].length };
+      })();
+      if (match !== undefined) {
+        const seen = rest.slice(0, match.index + match.length);
+        this.mark += match.index + match.length;
+        return seen;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; transcript since the last match:\n${rest}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  send(line: string): void {
+    this.stdin.write(`${line}\n`);
+  }
+
+  /** Waits for the prompt, then types the line. */
+  async command(line: string): Promise<void> {
+    await this.expect("mcpvm> ");
+    this.send(line);
+  }
+
+  async finish(): Promise<number> {
+    if (this.exit === undefined) throw new Error("not started");
+    return this.exit;
+  }
+}
+
+export async function tempHome(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "mcpvm-repl-"));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,72 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ToolSet } from "ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildAgentTools, forModel, type PersonInteraction } from "../../src/agent/tools/index.js";
+import { McpvmHost } from "../../src/host/index.js";
+import { MEMORY, tempHome } from "./repl-driver.js";
+
+async function call(tools: ToolSet, name: string, input: unknown): Promise<Record<string, unknown>> {
+  const execute = tools[name]?.execute;
+  if (execute === undefined) throw new Error(`no tool ${name}`);
+  return (await execute(input, { toolCallId: "t1", messages: [] })) as Record<string, unknown>;
+}
+
+describe("the model's MCP tools when nobody can approve", () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  let host: McpvmHost | undefined;
+  afterEach(async () => {
+    await host?.close();
+    await cleanup?.();
+  });
+
+  async function setUp(person: PersonInteraction): Promise<ToolSet> {
+    const home = await tempHome();
+    cleanup = home.cleanup;
+    const config = { plugins: { mcp: { enabled: true } }, mcpServers: { memory: { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: join(home.dir, "m.jsonl") } } } };
+    await writeFile(join(home.dir, "config.json"), JSON.stringify(config));
+    host = await McpvmHost.open({ env: { MCPVM_HOME: home.dir, PATH: process.env.PATH ?? "" }, engine: "quickjs" });
+    await host.plugins.approve("mcp");
+    await host.reload();
+    return buildAgentTools({ host, person, runLimits: () => ({}) }).tools;
+  }
+
+  it("refuses to enable an unapproved server without a terminal, and approves nothing", async () => {
+    const tools = await setUp({ canAsk: false, confirm: () => Promise.reject(new Error("must not ask")) });
+    const result = await call(tools, "manage_mcp", { action: "enable", name: "memory" });
+    expect(result.error).toMatchObject({ code: "PERSON_UNAVAILABLE" });
+    expect((result.error as { message: string }).message).toContain("mcpvm mcp approve memory");
+    expect((await (await (host as McpvmHost).requireMcp()).approvalStatus("memory")).state).toBe("unapproved");
+    const search = await call(tools, "search_tools", { query: "entities" });
+    expect(search.unavailable).toEqual(["memory: not approved (manage_mcp enable asks the person)"]);
+  });
+
+  it("shows the person the approval text and respects a no", async () => {
+    const shown: string[] = [];
+    const tools = await setUp({ canAsk: true, confirm: async (details) => (shown.push(details), false) });
+    const result = await call(tools, "manage_mcp", { action: "enable", name: "memory" });
+    expect(result.error).toMatchObject({ code: "DECLINED" });
+    expect(shown).toEqual([await (await (host as McpvmHost).requireMcp()).approvalPrompt("memory")]);
+  });
+
+  it("reports unknown modules and servers as errors the model can act on", async () => {
+    const tools = await setUp({ canAsk: false, confirm: async () => false });
+    expect((await call(tools, "module_info", { name: "host:nope" })).error).toMatchObject({ code: "MODULE_UNKNOWN" });
+    expect((await call(tools, "mcp_server_info", { name: "ghost" })).error).toMatchObject({ code: "MCP_SERVER_UNKNOWN" });
+    const run = await call(tools, "execute_javascript", { code: "console.log('hi'); return [1, 2]" });
+    expect(run).toMatchObject({ result: [1, 2], logs: ["hi"], stats: { engine: "quickjs", hostCalls: 0 } });
+    const failed = await call(tools, "execute_javascript", { code: "throw new TypeError('bad')" });
+    expect(failed.error).toMatchObject({ code: "GUEST_ERROR", name: "TypeError", message: "bad" });
+  });
+
+  it("caps and redacts what reaches the model", async () => {
+    await setUp({ canAsk: false, confirm: async () => false });
+    const h = host as McpvmHost;
+    h.redactor.add(["s3cr3t-value"]);
+    expect(forModel(h, { token: "s3cr3t-value" })).toEqual({ token: "****" });
+    const big = forModel(h, "x".repeat(50_000)) as { truncated: boolean; totalChars: number; preview: string };
+    expect(big.truncated).toBe(true);
+    expect(big.totalChars).toBe(50_002);
+    expect(big.preview.length).toBe(16_000);
+  });
+});
