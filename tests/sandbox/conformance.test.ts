@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { SandboxEngine } from "../../src/sandbox/types.js";
 import { contractTests } from "./conformance/contract.js";
 import { escapeTests } from "./conformance/escapes.js";
+import { isolationTests } from "./conformance/isolation.js";
 import { limitTests } from "./conformance/limits.js";
 import { conformanceEngines } from "./engines.js";
 
@@ -33,6 +34,7 @@ for (const entry of await conformanceEngines()) {
     });
 
     contractTests(current);
+    isolationTests(current);
     limitTests(current);
     escapeTests(current);
 

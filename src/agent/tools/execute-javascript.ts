@@ -1,5 +1,6 @@
 import { tool } from "ai";
 import { z } from "zod";
+import { screenModelOutput } from "../../mcp/service/index.js";
 import type { RunResult } from "../../sandbox/types.js";
 import { guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
@@ -13,9 +14,12 @@ export const executeJavascriptInput = z.object({
 export function runOutput(result: RunResult): Record<string, unknown> {
   const logs = result.logs.map((l) => (l.level === "log" ? l.message : `${l.level}: ${l.message}`));
   const stats = { engine: result.stats.engine, wallMs: Math.round(result.stats.wallMs), cpuMs: Math.round(result.stats.cpuMs), hostCalls: result.stats.hostCalls };
-  if (result.ok) return { result: result.value ?? null, logs, stats };
+  // Tool results can carry planted instructions; the model gets them as data, with a notice.
+  const screening = screenModelOutput({ result: result.ok ? result.value : null, logs });
+  const warnings = screening.notice === undefined ? {} : { warnings: [screening.notice] };
+  if (result.ok) return { result: result.value ?? null, logs, stats, ...warnings };
   const { code, name, message, line, errorCode } = result.error;
-  return { result: null, logs, error: { code, ...(name === undefined ? {} : { name }), message, ...(line === undefined ? {} : { line }), ...(errorCode === undefined ? {} : { errorCode }) }, stats };
+  return { result: null, logs, error: { code, ...(name === undefined ? {} : { name }), message, ...(line === undefined ? {} : { line }), ...(errorCode === undefined ? {} : { errorCode }) }, stats, ...warnings };
 }
 
 export function executeJavascriptTool(context: AgentToolContext) {

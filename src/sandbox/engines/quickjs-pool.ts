@@ -7,7 +7,8 @@ export interface ThreadPoolOptions {
   /** Idle threads kept ready; extra idle threads are ended after `idleMs`. */
   readonly warmThreads: number;
   readonly idleMs: number;
-  readonly spawn: () => Promise<QuickJsThread>;
+  /** Starts a thread; `signal` aborts when the pool is disposed, ending a thread still starting. */
+  readonly spawn: (signal: AbortSignal) => Promise<QuickJsThread>;
 }
 
 export type PoolErrorCode = "POOL_DISPOSED" | "ACQUIRE_ABORTED";
@@ -22,14 +23,17 @@ interface Waiter {
 }
 
 /**
- * Warm QuickJS worker threads, one run per thread at a time: an asyncify-free wasm instance can
- * serve only one blocked guest, and separate threads keep runs from freezing each other.
+ * Warm QuickJS worker threads, one run per thread at a time: a guest waiting for the host blocks
+ * its whole thread, and separate threads keep runs from freezing each other. `warmThreads` are kept
+ * idle (a thread taken by a run is replaced in the background) so a new run rarely waits for a
+ * thread to start.
  */
 export class ThreadPool {
   private readonly idle: QuickJsThread[] = [];
   private readonly busy = new Set<QuickJsThread>();
   private readonly waiters: Waiter[] = [];
   private starting = 0;
+  private readonly disposal = new AbortController();
   private disposed = false;
   private trimTimer: NodeJS.Timeout | undefined;
 
@@ -51,6 +55,8 @@ export class ThreadPool {
     for (let thread = this.idle.pop(); thread !== undefined; thread = this.idle.pop()) {
       if (thread.alive) {
         this.busy.add(thread);
+        // Start the replacement now, so a concurrent run does not wait for a thread to boot.
+        this.topUp();
         return Promise.resolve(thread);
       }
     }
@@ -87,16 +93,12 @@ export class ThreadPool {
       this.refill();
       return;
     }
-    const waiter = this.waiters.shift();
-    if (waiter !== undefined) {
-      this.handOver(waiter, thread);
-      return;
-    }
     this.makeIdle(thread);
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.disposal.abort();
     clearTimeout(this.trimTimer);
     for (const waiter of this.waiters.splice(0)) {
       waiter.signal?.removeEventListener("abort", waiter.onAbort);
@@ -121,6 +123,12 @@ export class ThreadPool {
       );
       return;
     }
+    this.topUp();
+  }
+
+  /** Starts a thread in the background while fewer than `warmThreads` are idle or starting. */
+  private topUp(): void {
+    if (this.disposed || this.size >= this.options.maxThreads) return;
     if (this.idle.length + this.starting < this.options.warmThreads) {
       // A failed background start is not fatal: the next acquire tries again and reports it.
       this.spawnCounted().then((thread) => this.makeIdle(thread), () => undefined);
@@ -138,9 +146,15 @@ export class ThreadPool {
     waiter.resolve(thread);
   }
 
+  /** A free thread serves the longest waiting run, else joins the idle set. */
   private makeIdle(thread: QuickJsThread): void {
     if (this.disposed) {
       void thread.terminate();
+      return;
+    }
+    const waiter = this.waiters.shift();
+    if (waiter !== undefined) {
+      this.handOver(waiter, thread);
       return;
     }
     this.idle.push(thread);
@@ -158,7 +172,7 @@ export class ThreadPool {
   private async spawnCounted(): Promise<QuickJsThread> {
     this.starting++;
     try {
-      return await this.options.spawn();
+      return await this.options.spawn(this.disposal.signal);
     } finally {
       this.starting--;
     }

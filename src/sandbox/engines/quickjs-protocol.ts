@@ -31,6 +31,8 @@ export type ControlLayout = typeof CONTROL_LAYOUT;
 export interface WorkerBoot {
   readonly corePath: string;
   readonly variantPath: string;
+  /** The CommonJS build of the variant's Emscripten glue (see quickjs-assets.ts). */
+  readonly emscriptenPath: string;
   readonly wasmModule: CompiledWasmModule;
   readonly control: SharedArrayBuffer;
   readonly layout: ControlLayout;

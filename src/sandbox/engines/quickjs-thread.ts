@@ -23,12 +23,14 @@ export class QuickJsThread {
     });
   }
 
-  static spawn(assets: QuickJsAssets, options: QuickJsThreadOptions): Promise<QuickJsThread> {
+  /** Starts a worker and resolves once it is ready; aborting `signal` ends a worker still starting. */
+  static spawn(assets: QuickJsAssets, options: QuickJsThreadOptions, signal?: AbortSignal): Promise<QuickJsThread> {
     const control = new SharedArrayBuffer(CONTROL_LAYOUT.slots * Int32Array.BYTES_PER_ELEMENT);
     const { port1, port2 } = new MessageChannel();
     const boot: WorkerBoot = {
       corePath: assets.corePath,
       variantPath: assets.variantPath,
+      emscriptenPath: assets.emscriptenPath,
       wasmModule: assets.wasmModule,
       control,
       layout: CONTROL_LAYOUT,
@@ -64,14 +66,21 @@ export class QuickJsThread {
         reject(error);
       };
       const onExit = (code: number): void => onError(new Error(`QuickJS worker exited during start-up (code ${code})`));
+      const onAbort = (): void => {
+        void worker.terminate();
+        onError(new Error("The QuickJS worker was no longer needed"));
+      };
       const cleanup = (): void => {
         worker.off("message", onMessage);
         worker.off("error", onError);
         worker.off("exit", onExit);
+        signal?.removeEventListener("abort", onAbort);
       };
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
+      if (signal?.aborted === true) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 

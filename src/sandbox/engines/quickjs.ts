@@ -12,7 +12,10 @@ import { QuickJsThread } from "./quickjs-thread.js";
 export interface QuickJsEngineOptions {
   /** Most runs executing at once (one worker thread each); more wait for a free worker. Default 16. */
   readonly maxWorkers?: number;
-  /** Workers kept started and idle, so a run never waits for a thread to boot. Default 1. */
+  /**
+   * Workers kept started and idle; one taken by a run is replaced in the background, so a run only
+   * waits for a thread to start when more runs arrive at once than this. Default 1.
+   */
   readonly warmWorkers?: number;
   /** Idle workers beyond `warmWorkers` end after this long. Default 30 s. */
   readonly idleWorkerMs?: number;
@@ -31,8 +34,9 @@ export interface QuickJsEngineOptions {
 const DEFAULT_FILENAME = "guest.js";
 
 /**
- * The portable engine: QuickJS compiled to WebAssembly, each run in a fresh runtime on a pooled
- * worker thread. Resolves once one worker is warm; rejects if QuickJS cannot start at all.
+ * The portable engine: QuickJS (the synchronous wasm build) on pooled worker threads, each run in a
+ * fresh runtime and context that its worker built while idle. Resolves once one worker is warm;
+ * rejects if QuickJS cannot start at all.
  */
 export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
   const assets = await loadQuickJsAssets();
@@ -57,7 +61,7 @@ class QuickJsEngine implements SandboxEngine {
       maxThreads: options.maxWorkers ?? 16,
       warmThreads: options.warmWorkers ?? 1,
       idleMs: options.idleWorkerMs ?? 30_000,
-      spawn: () => QuickJsThread.spawn(assets, threadOptions),
+      spawn: (signal) => QuickJsThread.spawn(assets, threadOptions, signal),
     });
     this.defaultLimits = options.defaultLimits ?? DEFAULT_LIMITS;
     this.stackBytes = options.stackBytes ?? 512 * 1024;

@@ -1,0 +1,260 @@
+import type * as QuickJs from "quickjs-emscripten-core";
+import type * as WorkerThreads from "node:worker_threads";
+import type { EngineOutcome, ThrownInfo } from "../host/outcome.js";
+import type { LogEntry, LogLevel, RunLimits } from "../types.js";
+import type { ControlLayout, DoneMessage, HostReplyMessage, RunMessage } from "./quickjs-protocol.js";
+import type { PreparedSandbox } from "./quickjs-sandbox.js";
+
+/** The worker's side of the host-call channel (see quickjs-protocol.ts). */
+export interface WorkerChannel {
+  readonly port: WorkerThreads.MessagePort;
+  readonly control: Int32Array;
+  readonly layout: ControlLayout;
+  readonly receive: typeof WorkerThreads.receiveMessageOnPort;
+  /** Size of the wasm linear memory now. */
+  wasmMemoryBytes(): number;
+}
+
+/**
+ * Runs one guest program in a prepared sandbox and reports how it ended. RUNS IN THE WORKER THREAD
+ * (embedded by its source text, see quickjs-assets.ts): it references nothing outside its body.
+ * The caller releases the sandbox afterwards.
+ *
+ * Limits are enforced by the interrupt handler; host calls block this thread in Atomics.wait until
+ * the host replies (not asyncify, which cannot suspend inside promise jobs, so `await x; host.fn()`
+ * would corrupt it).
+ */
+export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, channel: WorkerChannel): DoneMessage {
+  const LEVELS: readonly string[] = ["log", "info", "warn", "error", "debug"];
+  const { context, runtime } = sandbox;
+  const { control, layout, port } = channel;
+  const limits: RunLimits = run.limits;
+  let cpuSpent = 0;
+  let runningSince = performance.now();
+  let localStop: keyof RunLimits | undefined;
+  let hostCalls = 0;
+  let nextCallId = 0;
+  let poisoned = false;
+  const logs: LogEntry[] = [];
+  let logBytes = 0;
+  let droppedLogs = 0;
+  const pending = new Map<number, QuickJs.QuickJSDeferredPromise>();
+  const early: HostReplyMessage[] = [];
+
+  const stopRequested = (): boolean => Atomics.load(control, layout.stop) !== layout.none;
+  // CPU time is counted only while guest code runs, not while it waits for the host.
+  const pause = (): void => void (cpuSpent += performance.now() - runningSince);
+  const resume = (): void => void (runningSince = performance.now());
+
+  let outcome: EngineOutcome;
+  try {
+    runtime.setMemoryLimit(limits.memoryBytes);
+    runtime.setMaxStackSize(run.stackBytes);
+    sandbox.hooks = {
+      callSync: (m, f, a) => {
+        const callId = startCall("sync", context.getString(m), context.getString(f), context.getString(a));
+        pause();
+        let reply: HostReplyMessage | undefined;
+        for (;;) {
+          reply = nextReply();
+          if (reply === undefined || reply.callId === callId) break;
+          early.push(reply);
+        }
+        resume();
+        if (reply === undefined) return { error: context.newError("The run was stopped") };
+        return context.newString(reply.text);
+      },
+      callAsync: (m, f, a) => {
+        const callId = startCall("async", context.getString(m), context.getString(f), context.getString(a));
+        const deferred = context.newPromise();
+        pending.set(callId, deferred);
+        return deferred.handle.dup();
+      },
+      log: (level, message) => record(context.getString(level), context.getString(message)),
+      shouldInterrupt,
+    };
+    runtime.setInterruptHandler(() => sandbox.hooks?.shouldInterrupt() ?? true);
+    try {
+      outcome = execute();
+    } finally {
+      for (const deferred of pending.values()) deferred.dispose();
+    }
+  } catch (error) {
+    // A wasm trap or a host exception (e.g. the thread's own stack overflowing inside deeply
+    // recursive native code) unwound through QuickJS: its memory can no longer be trusted.
+    poisoned = true;
+    outcome =
+      error instanceof RangeError
+        ? { kind: "uncaught", error: { name: "InternalError", message: "stack overflow" } }
+        : { kind: "failure", message: `QuickJS failed: ${String(error)}` };
+  }
+  sandbox.hooks = undefined;
+  pause();
+
+  const stop = Atomics.load(control, layout.stop);
+  if (stop === layout.cancelled) outcome = { kind: "cancelled" };
+  else if (stop === layout.wall) outcome = { kind: "limit", limit: "wallMs" };
+  else if (localStop !== undefined) outcome = { kind: "limit", limit: localStop };
+
+  return {
+    type: "done",
+    runId: run.runId,
+    outcome,
+    logs,
+    logBytes,
+    droppedLogs,
+    cpuMs: cpuSpent,
+    hostCalls,
+    poisoned,
+    wasmMemoryBytes: channel.wasmMemoryBytes(),
+  };
+
+  function shouldInterrupt(): boolean {
+    if (stopRequested() || localStop !== undefined) return true;
+    if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
+    else if (Date.now() >= run.deadline) localStop = "wallMs";
+    return localStop !== undefined;
+  }
+
+  /** The next reply for this run, or undefined once the run must stop. */
+  function nextReply(): HostReplyMessage | undefined {
+    for (;;) {
+      const received = channel.receive(port);
+      if (received !== undefined) {
+        const reply = received.message as HostReplyMessage;
+        if (reply.runId === run.runId) return reply;
+        continue;
+      }
+      if (stopRequested()) return undefined;
+      const remaining = run.deadline - Date.now();
+      if (remaining <= 0) {
+        localStop ??= "wallMs";
+        return undefined;
+      }
+      const seen = Atomics.load(control, layout.wake);
+      const raced = channel.receive(port);
+      if (raced !== undefined) {
+        const reply = raced.message as HostReplyMessage;
+        if (reply.runId === run.runId) return reply;
+        continue;
+      }
+      Atomics.wait(control, layout.wake, seen, remaining);
+    }
+  }
+
+  function record(level: string, message: string): void {
+    const bytes = Buffer.byteLength(message, "utf8");
+    if (localStop === "outputBytes" || logBytes + bytes > limits.outputBytes) {
+      droppedLogs++;
+      localStop ??= "outputBytes";
+      return;
+    }
+    logs.push({ level: (LEVELS.includes(level) ? level : "log") as LogLevel, message });
+    logBytes += bytes;
+  }
+
+  function execute(): EngineOutcome {
+    const manifest = context.newString(run.manifestText);
+    const runner = context.callFunction(sandbox.bootstrap, context.undefined, sandbox.native, manifest);
+    manifest.dispose();
+    if (runner.error) return { kind: "uncaught", error: describe(runner.error) };
+    try {
+      return start(runner.value);
+    } finally {
+      runner.value.dispose();
+    }
+  }
+
+  function start(runner: QuickJs.QuickJSHandle): EngineOutcome {
+    if (run.prelude !== undefined) {
+      const prelude = context.evalCode(run.prelude, "mcpvm-prelude.js");
+      if (prelude.error) return { kind: "prelude", error: describe(prelude.error) };
+      prelude.value.dispose();
+    }
+    const compiled = context.evalCode(run.code, run.filename);
+    if (compiled.error) {
+      const error = describe(compiled.error);
+      if (error.name !== "SyntaxError") return { kind: "uncaught", error };
+      const at = /:(\d+):(\d+)/.exec(error.stack ?? "");
+      return { kind: "syntax", message: error.message, line: Number(at?.[1] ?? 1), column: Number(at?.[2] ?? 1) };
+    }
+    const startFn = context.getProp(runner, "start");
+    const started = context.callFunction(startFn, runner, compiled.value);
+    startFn.dispose();
+    compiled.value.dispose();
+    if (started.error) return { kind: "uncaught", error: describe(started.error) };
+    try {
+      return drive(started.value);
+    } finally {
+      started.value.dispose();
+    }
+  }
+
+  /** Runs jobs and delivers async replies until the runner's promise settles or the run stops. */
+  function drive(promise: QuickJs.QuickJSHandle): EngineOutcome {
+    for (;;) {
+      for (let reply = early.shift(); reply !== undefined; reply = early.shift()) settle(reply);
+      const jobs = runtime.executePendingJobs();
+      if (jobs.error) return { kind: "uncaught", error: describe(jobs.error) };
+      const state = context.getPromiseState(promise);
+      if (state.type === "fulfilled") {
+        const text = context.typeof(state.value) === "string" ? context.getString(state.value) : undefined;
+        state.value.dispose();
+        return text === undefined ? { kind: "failure", message: "The guest runner returned a non-string" } : { kind: "envelope", text };
+      }
+      if (state.type === "rejected") return { kind: "uncaught", error: describe(state.error) };
+      if (early.length > 0) continue;
+      if (pending.size === 0) return { kind: "deadlock" };
+      pause();
+      const reply = nextReply();
+      resume();
+      // Stopped: the caller replaces this outcome with the stop reason.
+      if (reply === undefined) return { kind: "cancelled" };
+      settle(reply);
+    }
+  }
+
+  function settle(reply: HostReplyMessage): void {
+    const deferred = pending.get(reply.callId);
+    if (deferred === undefined) return;
+    pending.delete(reply.callId);
+    const text = context.newString(reply.text);
+    try {
+      deferred.resolve(text);
+    } catch {
+      // Resolving only fails when the runtime is being interrupted; the stop reason is recorded.
+    } finally {
+      text.dispose();
+      deferred.dispose();
+    }
+  }
+
+  function startCall(mode: "sync" | "async", module: string, fn: string, argsText: string): number {
+    hostCalls++;
+    const callId = nextCallId++;
+    port.postMessage({ type: "call", runId: run.runId, callId, mode, module, fn, argsText });
+    return callId;
+  }
+
+  /** Name, message and stack of a thrown guest value, read without trusting its shape. */
+  function describe(handle: QuickJs.QuickJSHandle): ThrownInfo {
+    try {
+      if (context.typeof(handle) !== "object") return { message: String(context.dump(handle)) };
+      const read = (key: string): string | undefined => {
+        const value = context.getProp(handle, key);
+        try {
+          return context.typeof(value) === "string" ? context.getString(value) : undefined;
+        } finally {
+          value.dispose();
+        }
+      };
+      const name = read("name");
+      const stack = read("stack");
+      return { message: read("message") ?? "", ...(name === undefined ? {} : { name }), ...(stack === undefined ? {} : { stack }) };
+    } catch {
+      return { message: "Uncaught exception (it could not be inspected)" };
+    } finally {
+      handle.dispose();
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import type * as QuickJs from "quickjs-emscripten-core";
+
+/**
+ * The guest's native functions (GuestNative) as the run using a sandbox implements them. A sandbox is
+ * built before its run is known, so its native functions call through whatever hooks the run installs.
+ */
+export interface SandboxHooks {
+  readonly callSync: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
+  readonly callAsync: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
+  readonly log: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
+  /** The runtime's interrupt handler: true stops the guest at its next check. */
+  shouldInterrupt(): boolean;
+}
+
+/**
+ * One run's QuickJS runtime and context, built ahead of the run: the native functions exist and the
+ * bootstrap is compiled (most of a trivial run's cost) but has not been called, so no guest-visible
+ * state exists yet. A sandbox serves exactly one run and is then released.
+ */
+export interface PreparedSandbox {
+  readonly runtime: QuickJs.QuickJSRuntime;
+  readonly context: QuickJs.QuickJSContext;
+  /** The GuestNative object handed to the bootstrap. */
+  readonly native: QuickJs.QuickJSHandle;
+  /** The bootstrap function (see guest/bootstrap-source.ts), compiled and uncalled. */
+  readonly bootstrap: QuickJs.QuickJSHandle;
+  /** Installed by the run; undefined before it starts and after it ends. */
+  hooks: SandboxHooks | undefined;
+}
+
+/**
+ * Builds a sandbox: a fresh runtime (own heap, job queue and atoms: nothing is shared with other
+ * runs) and context, its native functions, and the compiled bootstrap. RUNS IN THE WORKER THREAD
+ * (embedded by its source text, see quickjs-assets.ts): it references nothing outside its body.
+ * Throws if QuickJS cannot build it, which means the wasm instance is unusable.
+ */
+export function prepareQuickJsSandbox(module: QuickJs.QuickJSWASMModule, bootstrapSource: string): PreparedSandbox {
+  const runtime = module.newRuntime();
+  let created: QuickJs.QuickJSContext | undefined;
+  try {
+    const context = runtime.newContext();
+    created = context;
+    const native = context.newObject();
+    // The native functions exist before the sandbox object does; they find its hooks through this.
+    const slot: { sandbox?: PreparedSandbox } = {};
+    const forward = (name: "callSync" | "callAsync" | "log"): QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle> =>
+      function (this: QuickJs.QuickJSHandle, ...args: QuickJs.QuickJSHandle[]) {
+        const hooks = slot.sandbox?.hooks;
+        if (hooks === undefined) return { error: context.newError("The sandbox is not running") };
+        return hooks[name].apply(this, args);
+      };
+    for (const name of ["callSync", "callAsync", "log"] as const) {
+      const handle = context.newFunction(name, forward(name));
+      context.setProp(native, name, handle);
+      handle.dispose();
+    }
+    const compiled = context.evalCode(bootstrapSource, "mcpvm-bootstrap.js");
+    if (compiled.error) {
+      const detail = context.dump(compiled.error) as unknown;
+      compiled.error.dispose();
+      throw new Error(`The guest bootstrap did not compile: ${JSON.stringify(detail)}`);
+    }
+    slot.sandbox = { runtime, context, native, bootstrap: compiled.value, hooks: undefined };
+    return slot.sandbox;
+  } catch (error) {
+    created?.dispose();
+    runtime.dispose();
+    throw error;
+  }
+}
+
+/** Frees a sandbox after its run; a failure means the wasm instance can no longer be trusted. */
+export function releaseQuickJsSandbox(sandbox: PreparedSandbox): void {
+  sandbox.hooks = undefined;
+  if (sandbox.bootstrap.alive) sandbox.bootstrap.dispose();
+  if (sandbox.native.alive) sandbox.native.dispose();
+  sandbox.context.dispose();
+  sandbox.runtime.dispose();
+}
