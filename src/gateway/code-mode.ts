@@ -1,32 +1,14 @@
 import { screenModelOutput } from "../mcp/service/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { McpvmHost } from "../host/index.js";
-import { rankTools } from "../mcp/search/index.js";
-import type { CatalogTool, ServerCatalog } from "../mcp/service/index.js";
-import { firstSentence, formatToolSignature } from "../mcp/type-generator/index.js";
+import { searchCatalogs } from "../mcp/search/index.js";
+import { firstSentence } from "../mcp/type-generator/index.js";
 import type { ToolDirectory } from "./directory.js";
 import { jsonResult, textResult } from "./results.js";
 import type { GatewaySettings } from "./settings.js";
 
 export interface CodeModeContext {
   readonly signal: AbortSignal;
-}
-
-interface Candidate {
-  readonly server: string;
-  readonly name: string;
-  readonly description: string;
-  readonly catalog: ServerCatalog;
-  readonly tool: CatalogTool;
-}
-
-function candidates(catalogs: readonly ServerCatalog[]): Candidate[] {
-  return catalogs.flatMap((catalog) => catalog.tools.map((tool) => ({ server: catalog.server, name: tool.jsName, description: tool.description, catalog, tool })));
-}
-
-function signatureOf(candidate: Candidate): string {
-  const forTypes = candidate.catalog.forTypes().find((t) => t.jsName === candidate.tool.jsName);
-  return forTypes === undefined ? candidate.tool.jsName : formatToolSignature(forTypes);
 }
 
 function unavailableLines(unavailable: ReadonlyArray<{ message: string }>): string {
@@ -48,19 +30,18 @@ export class CodeMode {
       const blocks = await Promise.all(catalogs.map((c) => c.declarations()));
       return textResult(`${blocks.join("\n\n") || "// No MCP tools are available."}${unavailableLines(unavailable)}`);
     }
-    const ranked = rankTools(args.query, candidates(catalogs), { limit: 50 });
-    const lines = ranked.map(({ tool }) => `// require("host:${tool.catalog.module}") — ${firstSentence(tool.description)}\n${signatureOf(tool)}`);
+    const lines = searchCatalogs(catalogs, args.query, 50).map(({ catalog, tool }) => `// require("host:${catalog.module}") — ${firstSentence(tool.description)}\n${catalog.signature(tool)}`);
     return textResult(`${lines.join("\n\n") || `// No tool matches "${args.query}".`}${unavailableLines(unavailable)}`);
   }
 
   async searchTools(args: { query: string; limit?: number | undefined }, context: CodeModeContext): Promise<CallToolResult> {
     const { catalogs, unavailable } = await this.directory.catalogs({ signal: context.signal });
-    const ranked = rankTools(args.query, candidates(catalogs), { limit: args.limit ?? this.settings.searchLimit });
+    const ranked = searchCatalogs(catalogs, args.query, args.limit ?? this.settings.searchLimit);
     return jsonResult({
-      results: ranked.map(({ tool, score, matched }) => ({
-        tool: `${tool.server}.${tool.tool.originalName}`,
-        module: `host:${tool.catalog.module}`,
-        signature: signatureOf(tool),
+      results: ranked.map(({ catalog, tool, score, matched }) => ({
+        tool: `${catalog.server}.${tool.originalName}`,
+        module: `host:${catalog.module}`,
+        signature: catalog.signature(tool),
         description: firstSentence(tool.description, 300),
         score,
         matched,

@@ -11,7 +11,7 @@ export type { AgentToolContext, PersonInteraction } from "./types.js";
 export { runOutput, executeJavascriptInput } from "./execute-javascript.js";
 export { AgentToolError, compactDeclarations, mcpModuleInfo, FULL_DECLARATION_MAX_CHARS, SIGNATURES_MAX_CHARS, moduleInfoInput } from "./module-info.js";
 export { moduleSummaries, type ModuleSummary } from "./module-summaries.js";
-export { searchCatalogs, searchToolsInput } from "./search-tools.js";
+export { searchToolsResults, searchToolsInput } from "./search-tools.js";
 export { sweepCatalogs, type CatalogSweep } from "./catalogs.js";
 export { entryForModel, mcpServerInfoInput } from "./mcp-servers.js";
 export { ensureApprovedByPerson, manageMcpInput } from "./manage-mcp.js";

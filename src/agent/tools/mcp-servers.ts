@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import type { McpServerEntry } from "../../mcp/config/index.js";
 import { guardedTool } from "./output.js";
-import { searchCatalogs } from "./search-tools.js";
+import { searchToolsResults } from "./search-tools.js";
 import type { AgentToolContext } from "./types.js";
 
 /** The definition the model may see: what runs, never the values of env vars or headers. */
@@ -64,7 +64,7 @@ export function mcpServerInfoTool(context: AgentToolContext) {
         const meta = catalog.metadata();
         const tools =
           query !== undefined && query.trim() !== ""
-            ? searchCatalogs([catalog], query, 50).map((r) => ({ signature: r.signature, summary: r.summary }))
+            ? searchToolsResults([catalog], query, 50).map((r) => ({ signature: r.signature, summary: r.summary }))
             : meta.tools.map((t) => ({ signature: t.signature, summary: t.summary }));
         return { ...base, summary: meta.summary, tools, ...(catalog.held.length > 0 ? { held: catalog.held.map((h) => ({ tool: h.name, reason: h.reason })) } : {}) };
       }),

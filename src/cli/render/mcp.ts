@@ -1,7 +1,6 @@
 import type { McpServerEntry } from "../../mcp/config/index.js";
 import type { ServerCatalog, ServerSummary } from "../../mcp/service/index.js";
 import { describeHeld } from "../../mcp/service/index.js";
-import { formatToolSignature } from "../../mcp/type-generator/index.js";
 import { renderEvidence } from "../../mcp/audit/index.js";
 import type { Colours } from "../io.js";
 import { formatTable } from "../io.js";
@@ -30,8 +29,7 @@ export function maskedEntry(entry: McpServerEntry): Record<string, unknown> {
 export function renderCatalog(catalog: ServerCatalog, colours: Colours): string {
   const lines: string[] = [colours.bold(`Tools (${catalog.tools.length}) — module host:${catalog.module}`)];
   for (const tool of catalog.tools) {
-    const forTypes = catalog.forTypes().find((t) => t.jsName === tool.jsName);
-    lines.push(`  ${forTypes ? formatToolSignature(forTypes) : tool.jsName}`);
+    lines.push(`  ${catalog.signature(tool)}`);
     if (tool.jsName !== tool.originalName) lines.push(colours.dim(`      (MCP name: ${tool.originalName})`));
   }
   if (catalog.held.length > 0) {

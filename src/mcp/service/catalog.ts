@@ -3,6 +3,7 @@ import { assignToolNames, sanitizeDescription, sanitizeToolName, type ToolNameMa
 import {
   buildModuleMetadata,
   CompiledTypesCache,
+  formatToolSignature,
   generateModuleDeclaration,
   type ModuleMetadata,
   type ToolForTypes,
@@ -79,6 +80,12 @@ export class ServerCatalog {
   heldTool(name: string): HeldTool | undefined {
     // Held tools get no entry in `names` (only trusted ones are assigned), so match their sanitised name.
     return this.held.find((h) => h.name === name || sanitizeToolName(h.name) === name);
+  }
+
+  /** One-line TypeScript signature of a trusted tool, for search results and listings. */
+  signature(tool: CatalogTool): string {
+    const forTypes = this.forTypes().find((t) => t.jsName === tool.jsName);
+    return forTypes === undefined ? tool.jsName : formatToolSignature(forTypes);
   }
 
   forTypes(): ToolForTypes[] {
