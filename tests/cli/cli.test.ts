@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
 import { ExitCode } from "../../src/cli/exit-codes.js";
-import { captureIo } from "./cli-io.js";
+import { captureIo } from "../support/cli-io.js";
 
 let home: string;
 beforeAll(async () => {

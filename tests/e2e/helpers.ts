@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,6 +7,7 @@ import { expect } from "vitest";
 import { runCli } from "../../src/cli/main.js";
 import { McpvmHost } from "../../src/host/index.js";
 import type { GuestErrorInfo, RunResult } from "../../src/sandbox/types.js";
+export { childPids, isAlive } from "../support/processes.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 const NPM = join(ROOT, "node_modules", "@modelcontextprotocol");
@@ -95,32 +96,6 @@ export function readStarts(file: string): number[] {
     .split("\n")
     .filter((line) => line.length > 0)
     .map((line) => Number(line.split(" ")[0]));
-}
-
-/** Live processes whose parent is this test process (Linux /proc): the MCP servers we started. */
-export function childPids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Fields after the ")" that closes the command name: state, ppid, …
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === process.pid && fields[0] !== "Z") pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Polls (bounded) for something that happens asynchronously, such as a child's exit. */

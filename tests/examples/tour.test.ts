@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
-import { captureIo } from "../cli/cli-io.js";
+import { captureIo } from "../support/cli-io.js";
 
 /** The README's main command runs this tour; the test runs it the same way, so the front door cannot rot. */
 describe("examples/tour.js via `mcpvm demo`", () => {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
-import { captureIo } from "../cli/cli-io.js";
+import { captureIo } from "../support/cli-io.js";
 
 /** The native plugins through the whole stack: CLI approval and config, then guest code in the sandbox. */
 describe("native plugins from guest code", () => {

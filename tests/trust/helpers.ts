@@ -5,9 +5,11 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { PassThrough } from "node:stream";
+
 import { runCli } from "../../src/cli/main.js";
 import { McpvmHost } from "../../src/host/index.js";
+import { captureIo } from "../support/cli-io.js";
+export { isAlive } from "../support/processes.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const FIXTURE = join(ROOT, "tests/fixtures/servers/fixture-server.mjs");
@@ -81,14 +83,9 @@ export interface CliOutcome {
 
 /** The real CLI, in-process, with captured stdout and stderr and no terminal (nothing can be asked). */
 export async function cli(home: TrustHome, argv: readonly string[]): Promise<CliOutcome> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
-  stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
-  const code = await runCli(argv, { stdin: new PassThrough(), stdout, stderr, env: home.env, cwd: home.dir });
-  return { code, stdout: out, stderr: err };
+  const io = captureIo(home.env, "", home.dir);
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }
 
 export async function writeScript(home: TrustHome, name: string, code: string): Promise<string> {
@@ -119,15 +116,6 @@ export async function countingListener(): Promise<{ url: string; requests: () =>
     requests: () => count,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The fixture as a streamable HTTP server on 127.0.0.1 (started by the test, not by mcpvm). */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, existsSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { ClientManager, type ClientManagerOptions, type ClientManagerEvent } from "../../../src/mcp/client-manager/index.js";
 import { DEFAULT_SERVER_LIMITS, type McpServerLaunch, type McpServerLimits } from "../../../src/mcp/types.js";
+export { childPids, isAlive } from "../../support/processes.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(here, "..", "..", "..");
@@ -58,32 +59,6 @@ export function fixture(
 ): McpServerLaunch {
   const env = { ...(options.starts === undefined ? {} : { MCPVM_FIXTURE_STARTS: options.starts }), ...options.env };
   return stdioLaunch(name, process.execPath, [FIXTURE, ...args], { ...options, env });
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Processes whose parent is this test process (Linux /proc). */
-export function childPids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Field 4 (ppid) follows the ")" that closes the command name.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === process.pid && fields[0] !== "Z") pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
 }
 
 export async function waitFor(predicate: () => boolean, timeoutMs = 5_000, stepMs = 20): Promise<void> {
