@@ -13,6 +13,24 @@ describe("quickjs engine", () => {
     await engine.dispose();
   });
 
+  it("starts lazy modules concurrently when the guest awaits several through callAsync", async () => {
+    const slowLoad = (name: string): HostModules[string] => ({
+      lazy: true,
+      load: async () => {
+        await sleep(300);
+        return { whoami: () => name };
+      },
+    });
+    const modules: HostModules = { a: slowLoad("a"), b: slowLoad("b"), c: slowLoad("c") };
+    const started = Date.now();
+    const code = 'return await Promise.all(["a", "b", "c"].map((m) => __mcpvm.callAsync(m, "whoami", [])));';
+    expect(valueOf(await run(engine, code, { modules, limits: { wallMs: 5_000 } }))).toEqual(["a", "b", "c"]);
+    // Sequential loading would take 900 ms or more.
+    expect(Date.now() - started).toBeLessThan(800);
+    const mixed = 'const x = await __mcpvm.callAsync("a", "whoami", []); return [x, require("host:a").whoami(), Object.keys(require("host:b"))];';
+    expect(valueOf(await run(engine, mixed, { modules }))).toEqual(["a", "a", ["whoami"]]);
+  });
+
   it("keeps the host's event loop responsive while a guest spins", async () => {
     let ticks = 0;
     let longestGap = 0;

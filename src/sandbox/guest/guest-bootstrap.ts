@@ -61,16 +61,22 @@ export function installGuestGlobals(
     return error;
   }
 
+  function functionNames(name: string, listed: unknown): string[] {
+    if (!Array.isArray(listed)) throw new TypeError(`host:${name} did not load`);
+    return listed.map((fn) => String(fn));
+  }
+
   /** The module object, built on first use; a lazy module is loaded from the host (guest blocked). */
   function moduleFor(name: string): object {
     const cached = loaded[name];
     if (cached !== undefined) return cached;
-    let functions = manifest.modules[name];
-    if (functions === null || functions === undefined) {
-      const listed = unwrapReply(native.callSync(name, manifest.loadFunction, "[]"));
-      if (!Array.isArray(listed)) throw new TypeError(`host:${name} did not load`);
-      functions = listed.map((fn) => String(fn));
-    }
+    const functions = manifest.modules[name];
+    return install(name, functions === null || functions === undefined ? functionNames(name, unwrapReply(native.callSync(name, manifest.loadFunction, "[]"))) : functions);
+  }
+
+  function install(name: string, functions: readonly string[]): object {
+    const cached = loaded[name];
+    if (cached !== undefined) return cached;
     const exports: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const fn of functions) {
       // A method definition gives the function its name and no `prototype`/constructor behaviour.
@@ -98,15 +104,29 @@ export function installGuestGlobals(
     return moduleFor(name);
   }
 
+  /**
+   * Where the engine can overlap host calls, a lazy module is loaded without blocking the guest, so
+   * `Promise.all` over several servers that are not running yet starts them at the same time.
+   */
+  function ready(module: string): Promise<unknown> {
+    const callAsyncNative = native.callAsync;
+    if (loaded[module] !== undefined || manifest.modules[module] !== null || callAsyncNative === undefined || !hasOwn.call(manifest.modules, module)) {
+      return new Promise((resolve) => resolve(require(`host:${module}`)));
+    }
+    const listing = new Promise<string>((resolve) => resolve(callAsyncNative(module, manifest.loadFunction, "[]")));
+    return apply(then, listing, [(text: string) => install(module, functionNames(module, unwrapReply(text)))]) as Promise<unknown>;
+  }
+
   function callAsync(module: string, fn: string, args: readonly unknown[] = []): Promise<unknown> {
-    const reply = new Promise<string>((resolve) => {
-      require(`host:${module}`);
-      const functions = functionsOf[module] as readonly string[];
-      if (functions.indexOf(fn) === -1) throw new TypeError(`host:${module} has no function "${fn}" (available: ${functions.join(", ")})`);
-      const argsText = encodeArgs(module, fn, args);
-      resolve(native.callAsync === undefined ? native.callSync(module, fn, argsText) : native.callAsync(module, fn, argsText));
-    });
+    const reply = apply(then, ready(module), [() => send(module, fn, args)]) as Promise<string>;
     return apply(then, reply, [unwrapReply]) as Promise<unknown>;
+  }
+
+  function send(module: string, fn: string, args: readonly unknown[]): Promise<string> | string {
+    const functions = functionsOf[module] as readonly string[];
+    if (functions.indexOf(fn) === -1) throw new TypeError(`host:${module} has no function "${fn}" (available: ${functions.join(", ")})`);
+    const argsText = encodeArgs(module, fn, args);
+    return native.callAsync === undefined ? native.callSync(module, fn, argsText) : native.callAsync(module, fn, argsText);
   }
 
   const consoleObject: Record<string, (...args: unknown[]) => void> = {};
