@@ -7,9 +7,8 @@ import {
   localhostOriginValidation,
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
-  toWebRequest,
 } from "@modelcontextprotocol/node";
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { bearerMatches } from "./auth.js";
@@ -54,6 +53,28 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * The era decision of the SDK's `isLegacyRequest` for a POST whose JSON body is already parsed,
+ * made with the classifier it runs (`classifyInboundRequest`) on the same headers, without first
+ * building a web Request of the body (the modern handler builds its own; doing it twice cost a
+ * measurable part of every call).
+ */
+function isLegacyPost(req: IncomingMessage, body: unknown): boolean {
+  const outcome = classifyInboundRequest({
+    httpMethod: "POST",
+    protocolVersionHeader: header(req, "mcp-protocol-version"),
+    mcpMethodHeader: header(req, "mcp-method"),
+    mcpNameHeader: header(req, "mcp-name"),
+    body,
+  });
+  return outcome.kind === "legacy";
+}
+
 function allowedHostnames(address: ListenAddress): string[] {
   const host = address.host.includes(":") ? `[${address.host}]` : address.host;
   return [...new Set(["localhost", "127.0.0.1", "[::1]", host])];
@@ -83,6 +104,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const openSession = async (): Promise<NodeStreamableHTTPServerTransport> => {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A plain JSON body per POST instead of a one-event SSE stream: the gateway sends no
+      // request-related notifications, and list_changed travels on the session's GET stream.
+      enableJsonResponse: true,
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
         logger.info({ session: id }, "client session opened");
@@ -116,7 +140,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     } catch {
       return rpcError(res, 400, -32700, "Parse error: the body is not JSON.");
     }
-    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return modernNode(req, res, body);
+    if (!isLegacyPost(req, body)) return modernNode(req, res, body);
     if (sessionId !== undefined) {
       const transport = sessions.get(sessionId);
       if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");

@@ -7,6 +7,7 @@ export { McpCallError, type McpCallErrorCode } from "./errors.js";
 export { decideTrust, describeHeld, type HeldTool, type HeldReason, type TrustDecision } from "./trust.js";
 export { applyListingCaps, listingCapsSchema, DEFAULT_LISTING_CAPS, McpListingError, type ListingCaps, type CappedTool } from "./listing-caps.js";
 export { approvalSubject } from "./approval-subject.js";
+export { ApprovalRecheck, RACY_WINDOW_MS, statFileStamp, type ApprovalRecheckOptions, type FileStamp, type FileStamper } from "./approval-recheck.js";
 export { CallRateLimiter, McpRateLimitError } from "./rate-limit.js";
 export { createSecondOpinionReviewer, type SecondOpinionReviewer, type SecondOpinionOptions } from "./second-opinion.js";
 export { screenModelOutput, type OutputScreening } from "./screen-output.js";

@@ -10,6 +10,7 @@ import { CompiledTypesCache } from "../type-generator/index.js";
 import type { Redactor } from "../../logging/redact.js";
 import { McpvmError } from "../../util/errors.js";
 import { approvalSubject } from "./approval-subject.js";
+import { ApprovalRecheck } from "./approval-recheck.js";
 import { ServerCatalog } from "./catalog.js";
 import { applyListingCaps, DEFAULT_LISTING_CAPS, type CappedTool, type ListingCaps } from "./listing-caps.js";
 import { CallRateLimiter } from "./rate-limit.js";
@@ -72,9 +73,11 @@ export class McpService {
   private readonly catalogs = new Map<string, Promise<ServerCatalog>>();
   private readonly caps: ListingCaps;
   private readonly limiters = new Map<string, CallRateLimiter>();
+  private readonly recheck: ApprovalRecheck<McpServerEntry>;
 
   constructor(private readonly options: McpServiceOptions) {
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
+    this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
     const resolvers: Record<string, () => Promise<import("../types.js").McpServerLaunch>> = {};
     for (const name of this.enabledServers()) resolvers[name] = () => this.launch(name);
     this.clients = new ClientManager({
@@ -125,11 +128,13 @@ export class McpService {
 
   async approve(name: string): Promise<void> {
     await this.options.approvals.approve(approvalSubject(name, this.entry(name)));
+    this.recheck.forget();
   }
 
   /** Revoking disconnects at once; nothing reconnects without a new approval. */
   async revoke(name: string): Promise<boolean> {
     const revoked = await this.options.approvals.revoke(name);
+    this.recheck.forget();
     this.catalogs.delete(name);
     if (this.clients.serverNames().includes(name)) await this.clients.close(name);
     return revoked;
@@ -184,8 +189,9 @@ export class McpService {
 
   /**
    * Before every tool call: the approval is checked again (a revoke by another process, such as
-   * `mcpvm mcp revoke` while a REPL runs, stops the server at its next call), then the server's
-   * rate limit is waited for (within the caller's deadline).
+   * `mcpvm mcp revoke` while a REPL runs, stops the server at its next call; the file is only
+   * re-read when its stamp changed, see ApprovalRecheck), then the server's rate limit is waited
+   * for (within the caller's deadline).
    */
   async acquireCallSlot(name: string, caller: CallerOptions): Promise<void> {
     await this.requireStillApproved(name);
@@ -217,7 +223,7 @@ export class McpService {
 
   private async requireStillApproved(name: string): Promise<void> {
     try {
-      await this.options.approvals.require(approvalSubject(name, this.entry(name)));
+      await this.recheck.require(name, this.entry(name));
     } catch (error) {
       this.catalogs.delete(name);
       if (this.clients.serverNames().includes(name)) await this.clients.close(name);
