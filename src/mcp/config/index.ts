@@ -46,3 +46,4 @@ export { mergeImportedServers } from "./import/merge.js";
 export type { McpMergeResult } from "./import/merge.js";
 export { listMcpServers, getMcpServer, addMcpServer, removeMcpServer, setMcpServerEnabled, importMcpServers } from "./store.js";
 export type { McpStoreOptions } from "./store.js";
+export { isLikelySecret } from "./secret-values.js";

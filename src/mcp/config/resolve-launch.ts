@@ -5,6 +5,7 @@ import { McpConfigError } from "./errors.js";
 import { InputCache, type PromptInput } from "./input-cache.js";
 import { parseTemplate } from "./placeholders.js";
 import type { McpServerEntry } from "./schema.js";
+import { isLikelySecret } from "./secret-values.js";
 
 export interface ResolveLaunchOptions {
   /** The environment `${VAR}` reads (normally process.env, passed in by the entry point). */
@@ -46,7 +47,7 @@ class Substituter {
     const value = this.options.env[name];
     if (value !== undefined && value !== "") {
       // Every stdio child gets HOME, PATH, … anyway, so they are not secrets; any other variable may be a token.
-      if (!isInheritedEnvName(name, "win32")) this.secrets.add(value);
+      if (!isInheritedEnvName(name, "win32") && isLikelySecret(name, value)) this.secrets.add(value);
       return value;
     }
     if (fallback !== undefined) return fallback;
@@ -74,7 +75,7 @@ class Substituter {
     for (const [key, template] of Object.entries(values ?? {})) {
       const value = await this.render([base, key], template);
       out.push([key, value]);
-      if (value !== "") this.secrets.add(value);
+      if (isLikelySecret(key, value)) this.secrets.add(value);
     }
     return Object.fromEntries(out);
   }

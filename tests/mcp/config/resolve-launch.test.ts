@@ -31,7 +31,7 @@ describe("resolveLaunch: what the client manager spawns or contacts", () => {
       env: { GITHUB_TOKEN: "ghp_secret123", MODE: "ci" },
       cwd: "/home/u",
       limits: DEFAULT_SERVER_LIMITS,
-      secrets: ["ghp_secret123", "ci"],
+      secrets: ["ghp_secret123"],
     });
   });
 
@@ -54,7 +54,7 @@ describe("resolveLaunch: what the client manager spawns or contacts", () => {
       url: "https://mcp.example.com/sse",
       headers: { Authorization: "Bearer k-123456", "X-Static": "static" },
       limits: { connectTimeoutMs: 10_000, callTimeoutMs: 5000, maxResponseBytes: 2048 },
-      secrets: ["Bearer k-123456", "mcp.example.com", "k-123456", "static"],
+      secrets: ["Bearer k-123456", "k-123456"],
     });
   });
 
