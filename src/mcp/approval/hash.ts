@@ -16,6 +16,8 @@ export interface ApprovalSubject {
   readonly headers?: Readonly<Record<string, string>>;
   readonly allowTools?: readonly string[];
   readonly denyTools?: readonly string[];
+  /** When the person is asked before a call: relaxing it must not ride on an old approval. */
+  readonly confirm?: "never" | "destructive" | "always";
 }
 
 function sha256(text: string): string {
@@ -44,7 +46,7 @@ function secretMap(tag: string, entries: Readonly<Record<string, string>> | unde
 
 export function canonicalApprovalEncoding(subject: ApprovalSubject): string {
   return [
-    field("v", "mcpvm-approval-1"),
+    field("v", "mcpvm-approval-2"),
     field("name", subject.name),
     field("transport", subject.transport),
     field("command", subject.command ?? "-"),
@@ -55,6 +57,7 @@ export function canonicalApprovalEncoding(subject: ApprovalSubject): string {
     secretMap("headers", subject.headers),
     list("allow", subject.allowTools === undefined ? undefined : [...subject.allowTools].sort()),
     list("deny", subject.denyTools === undefined ? undefined : [...subject.denyTools].sort()),
+    field("confirm", subject.confirm ?? "destructive"),
   ].join("");
 }
 

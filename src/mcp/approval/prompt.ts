@@ -23,8 +23,15 @@ export function renderApprovalPrompt(subject: ApprovalSubject, hash: string): st
   }
   if (subject.allowTools !== undefined) lines.push(`  allowTools: ${subject.allowTools.join(", ")}`);
   if (subject.denyTools !== undefined) lines.push(`  denyTools:  ${subject.denyTools.join(", ")}`);
+  lines.push(`  confirm:   ${describeConfirm(subject.confirm ?? "destructive")}`);
   lines.push(`  definition hash: ${hash.slice(0, 16)}…`);
   lines.push("");
   lines.push(`WARNING: ${NOT_SANDBOXED_WARNING}`);
   return lines.join("\n");
+}
+
+function describeConfirm(mode: "never" | "destructive" | "always"): string {
+  if (mode === "never") return "never — calls run without asking, even tools that change or delete things";
+  if (mode === "always") return "always — every call is confirmed";
+  return "destructive — calls to tools not marked read-only are confirmed";
 }

@@ -14,5 +14,6 @@ export function approvalSubject(name: string, entry: McpServerEntry): ApprovalSu
     ...(entry.headers === undefined ? {} : { headers: entry.headers }),
     ...(entry.allowTools === undefined ? {} : { allowTools: entry.allowTools }),
     ...(entry.denyTools === undefined ? {} : { denyTools: entry.denyTools }),
+    ...(entry.confirm === undefined ? {} : { confirm: entry.confirm }),
   };
 }

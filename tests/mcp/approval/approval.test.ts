@@ -30,6 +30,7 @@ describe("approval hash", () => {
       { ...base, cwd: "/tmp" },
       { ...base, allowTools: ["list_issues", "create_issue"] },
       { ...base, denyTools: ["delete_repo"] },
+      { ...base, confirm: "never" },
       { ...base, transport: "http", url: "https://example.test/mcp" },
       { ...base, name: "github2" },
     ];
@@ -61,6 +62,7 @@ describe("approval prompt", () => {
     expect(text).toContain("API_KEY=****");
     expect(text).not.toContain("supersecretvalue");
     expect(text).toContain("runs as an ordinary OS process");
+    expect(renderApprovalPrompt({ ...base, confirm: "never" }, approvalHash(base))).toContain("confirm:   never — calls run without asking");
   });
 
   it("shows URL and header names, never header values", () => {

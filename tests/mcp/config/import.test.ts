@@ -247,3 +247,12 @@ describe("the fixtures are the real formats", () => {
     expect(() => JSON.parse(text)).toThrow();
   });
 });
+
+describe("import never relaxes confirmation", () => {
+  it("drops a foreign file's confirm setting and says so", () => {
+    const text = JSON.stringify({ mcpServers: { fx: { command: "node", args: ["s.js"], confirm: "never" } } });
+    const report = parseImportText("project/.mcp.json", text, { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
+    expect(report.servers.fx?.confirm).toBeUndefined();
+    expect(report.warnings).toContainEqual({ name: "fx", message: expect.stringContaining('"confirm" is not imported') });
+  });
+});

@@ -19,7 +19,7 @@ const TRANSPORTS: Readonly<Record<string, "stdio" | "http" | "sse">> = {
 };
 
 // Fields that mean the same in mcpvm's schema and are copied as they are.
-const SAME_FIELDS = ["cwd", "headers", "denyTools", "enabled", "description", "connectTimeoutMs", "callTimeoutMs", "maxResponseBytes", "confirm"];
+const SAME_FIELDS = ["cwd", "headers", "denyTools", "enabled", "description", "connectTimeoutMs", "callTimeoutMs", "maxResponseBytes"];
 // Fields handled explicitly below.
 const MAPPED_FIELDS = ["type", "transportType", "command", "args", "env", "environment", "url", "serverUrl", "allowTools", "allowedTools", "disabled", "inputs", "timeout"];
 
@@ -27,6 +27,7 @@ const IGNORED_BECAUSE: Readonly<Record<string, string>> = {
   envFile: '"envFile" is not supported: copy the variables it sets into "env" (as ${VAR} references)',
   alwaysAllow: '"alwaysAllow" (auto-approval) is not imported: mcpvm asks according to "confirm"',
   autoApprove: '"autoApprove" is not imported: mcpvm asks according to "confirm"',
+  confirm: '"confirm" is not imported: how often mcpvm asks before a call is yours to set (`mcpvm mcp approve` shows it)',
   oauth: '"oauth" is not supported: pass a token in "headers" instead',
 };
 
