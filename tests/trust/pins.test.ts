@@ -126,6 +126,21 @@ describe("pinned tool definitions, end to end", () => {
     expect(startCount(home.starts)).toBe(1);
   });
 
+  it("a definition changed while a script runs is blocked within that same script", async () => {
+    const home = await makeHome({ servers: (starts) => ({ fx: stdioServer(starts, ["--mode", "list-changed"]) }), approve: ["fx"] });
+    homes.push(home);
+    const mcpvm = await host(home);
+    const script = `const fx = require("host:mcp-fx");
+      const first = fx.echo({ text: "before" });
+      for (let i = 0; i < 20; i++) {
+        fx.sleep({ ms: 50 });
+        try { fx.echo({ text: "again" }); } catch (e) { return [first, e.name, e.message]; }
+      }
+      return [first, "still callable"];`;
+    const result = await mcpvm.run(script, { limits: { wallMs: 10_000 } });
+    expect(result.ok && result.value).toEqual(["before", "McpToolHeldError", expect.stringContaining("fx.echo changed since it was approved")]);
+  });
+
   it("key order and tool order in a listing are not a change", async () => {
     const home = await makeHome({ servers: (starts, dir) => ({ notes: scriptedServer(starts, join(dir, "notes.json")) }), approve: ["notes"] });
     homes.push(home);

@@ -57,7 +57,10 @@ function heldError(catalog: ServerCatalog, held: HeldTool): McpCallError {
   return new McpCallError("MCP_TOOL_HELD", describeHeld(catalog.server, held), { data: { server: catalog.server, tool: held.name, reason: held.reason } });
 }
 
-async function callTool(service: McpService, catalog: ServerCatalog, name: string, args: unknown, context: HostCallContext, options: McpModuleOptions): Promise<unknown> {
+async function callTool(service: McpService, loadedCatalog: ServerCatalog, name: string, args: unknown, context: HostCallContext, options: McpModuleOptions): Promise<unknown> {
+  // The module was built when the run first required it; a definition that changed since (list_changed
+  // mid-script) must be held from the very next call, so every call checks the current catalog (cached).
+  const catalog = await service.catalog(loadedCatalog.server, withinBudget(context));
   const tool = catalog.find(name);
   if (tool === undefined) {
     const held = catalog.heldTool(name);
