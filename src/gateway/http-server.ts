@@ -154,6 +154,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const httpServer = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://gateway").pathname;
     void (async () => {
+      // Host/Origin first, for /health too: a DNS-rebinding page must not read server names or states.
+      if (validateHost !== undefined && !validateHost(req, res)) return;
+      if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
       if (path === "/health" && req.method === "GET") {
         const authorized = token === undefined || bearerMatches(req, token);
         return sendJson(res, 200, {
@@ -163,8 +166,6 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         });
       }
       if (path !== "/mcp") return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
-      if (validateHost !== undefined && !validateHost(req, res)) return;
-      if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
       if (token !== undefined && !bearerMatches(req, token)) {
         logger.warn({ remote: req.socket.remoteAddress }, "HTTP request without a valid bearer token refused");
         return rpcError(res, 401, -32001, "Unauthorized: send Authorization: Bearer <token>.", { "www-authenticate": 'Bearer realm="mcpvm"' });

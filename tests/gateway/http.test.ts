@@ -58,6 +58,20 @@ describe("mcpvm serve --http", () => {
     expect(detailed.servers.map((s) => s.name)).toEqual(["everything", "memory"]);
   });
 
+  it("refuses /health to a foreign Host header (DNS rebinding), like /mcp", async () => {
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const target = new URL("/health", url);
+      const req = request({ host: target.hostname, port: target.port, path: "/health", headers: { host: "evil.example" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
   it("refuses /mcp requests without the bearer token", async () => {
     const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
     expect(response.status).toBe(401);

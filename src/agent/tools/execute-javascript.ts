@@ -7,7 +7,7 @@ import type { AgentToolContext } from "./types.js";
 
 export const executeJavascriptInput = z.object({
   code: z.string().min(1).describe("A script body. `return` gives the result; top-level await works; modules via require(\"host:<module>\")."),
-  timeoutMs: z.number().int().min(100).max(600_000).optional().describe("Wall-clock budget for this run in ms (default: the session's)."),
+  timeoutMs: z.number().int().min(100).max(600_000).optional().describe("Wall-clock budget for this run in ms (default and maximum: the session's)."),
 });
 
 /** The model-facing shape of a run: result or error, the console output, and what it cost. */
@@ -30,7 +30,9 @@ export function executeJavascriptTool(context: AgentToolContext) {
     inputSchema: executeJavascriptInput,
     execute: async ({ code, timeoutMs }, { abortSignal }) =>
       guardedTool(context.host, async () => {
-        const limits = { ...context.runLimits(), ...(timeoutMs === undefined ? {} : { wallMs: timeoutMs }) };
+        // The model may ask for less time than the session's budget, never more.
+        const session = context.host.limits(context.runLimits());
+        const limits = { ...context.runLimits(), ...(timeoutMs === undefined ? {} : { wallMs: Math.min(timeoutMs, session.wallMs) }) };
         const result = await context.host.run(code, { limits, ...(abortSignal === undefined ? {} : { signal: abortSignal }), filename: "agent.js" });
         return runOutput(result);
       }),
