@@ -16,8 +16,8 @@ const fsRead: PluginRegistration<FsReadConfig> = {
   name: "fs-read",
   declaredModules: ["fs-read"],
   configSchema: fsReadConfigSchema,
-  async createHostFunctions(config) {
-    const jail = await Jail.open(config.baseDir);
+  async createHostFunctions(config, context) {
+    const jail = await Jail.open(config.baseDir, { exclude: [context.paths.home] });
     const files = new FileReader(jail, config.maxReadBytes);
     const dirs = new DirectoryReader(jail, config.maxListEntries);
     return {

@@ -10,8 +10,8 @@ const fsWrite: PluginRegistration<FsWriteConfig> = {
   name: "fs-write",
   declaredModules: ["fs-write"],
   configSchema: fsWriteConfigSchema,
-  async createHostFunctions(config) {
-    const writer = new FileWriter(await Jail.open(config.baseDir), config.maxWriteBytes);
+  async createHostFunctions(config, context) {
+    const writer = new FileWriter(await Jail.open(config.baseDir, { exclude: [context.paths.home] }), config.maxWriteBytes);
     return {
       "fs-write": {
         writeFile: async (args) => {

@@ -3,7 +3,7 @@ import { mkdir, open, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { FsError, fsErrorFrom, guardFs, hasErrno, outsideBase } from "./fs-errors.js";
 import type { Jail, OpenedFile } from "./jail.js";
-import { isInside, type GuestPath } from "./jail-path.js";
+import type { GuestPath } from "./jail-path.js";
 
 export interface WriteOpenOptions {
   readonly append?: boolean;
@@ -26,7 +26,7 @@ export async function openForWrite(jail: Jail, path: GuestPath, options: WriteOp
     throw fsErrorFrom(error, path.shown);
   });
   if (real !== undefined) {
-    if (!isInside(jail.root, real)) throw outsideBase(path.shown);
+    if (!jail.contains(real)) throw outsideBase(path.shown);
     target = real;
   }
   // O_NOFOLLOW and O_NONBLOCK as for reads (see Jail.openForRead); undefined constants (Windows) OR as 0.
@@ -56,7 +56,7 @@ export async function makeDirectories(jail: Jail, path: GuestPath): Promise<bool
       },
     );
     const real = await guardFs(shown, realpath(next));
-    if (!isInside(jail.root, real)) throw outsideBase(shown);
+    if (!jail.contains(real)) throw outsideBase(shown);
     if (!(await guardFs(shown, stat(real))).isDirectory()) {
       throw new FsError("FS_NOT_DIRECTORY", `'${shown}' exists and is not a directory`, { data: { path: shown } });
     }

@@ -17,10 +17,18 @@ export interface OpenedFile {
  * creation, so fs-read's audited import graph holds no write calls.
  */
 export class Jail {
-  private constructor(readonly root: string) {}
+  private constructor(
+    readonly root: string,
+    /** Real paths inside the root that stay out of reach (mcpvm's config home: approvals, config). */
+    private readonly excluded: readonly string[] = [],
+  ) {}
 
-  /** Resolve the configured base directory once; it must exist and be a directory. */
-  static async open(baseDir: string): Promise<Jail> {
+  /**
+   * Resolve the configured base directory once; it must exist and be a directory. `exclude` lists
+   * folders guest code may never touch even when the base contains them: a guest able to write
+   * approved-mcp.json or config.json could approve and start any command.
+   */
+  static async open(baseDir: string, options: { readonly exclude?: readonly string[] } = {}): Promise<Jail> {
     let root: string;
     try {
       root = await realpath(baseDir);
@@ -30,13 +38,22 @@ export class Jail {
     if (!(await stat(root)).isDirectory()) {
       throw new FsError("FS_BASE_DIR_INVALID", `baseDir '${baseDir}' is not a directory; point the plugin's baseDir setting at a folder`);
     }
-    return new Jail(root);
+    const excluded = await Promise.all((options.exclude ?? []).map((dir) => realpath(dir).catch(() => dir)));
+    if (excluded.some((dir) => isInside(dir, root))) {
+      throw new FsError("FS_BASE_DIR_INVALID", `baseDir '${baseDir}' is inside mcpvm's config home, which guest code may not reach; choose another folder`);
+    }
+    return new Jail(root, excluded);
+  }
+
+  /** Inside the root and outside every excluded folder. */
+  contains(real: string): boolean {
+    return isInside(this.root, real) && !this.excluded.some((dir) => isInside(dir, real));
   }
 
   /** The real path of an existing entry, after checking it lies inside the jail. */
   async resolveExisting(path: GuestPath): Promise<string> {
     const real = await guardFs(path.shown, realpath(join(this.root, ...path.segments)));
-    if (!isInside(this.root, real)) throw outsideBase(path.shown);
+    if (!this.contains(real)) throw outsideBase(path.shown);
     return real;
   }
 
@@ -57,7 +74,7 @@ export class Jail {
         data: { path: path.shown },
       });
     }
-    if (!isInside(this.root, parent)) throw outsideBase(path.shown);
+    if (!this.contains(parent) || !this.contains(join(parent, name))) throw outsideBase(path.shown);
     return { parent, name };
   }
 
@@ -77,7 +94,7 @@ export class Jail {
   async verifyOpened(handle: FileHandle, expected: string, shown: string): Promise<OpenedFile> {
     try {
       const opened = await this.openedPath(handle, expected);
-      if (opened === undefined || !isInside(this.root, opened)) throw outsideBase(shown);
+      if (opened === undefined || !this.contains(opened)) throw outsideBase(shown);
       const stats = await handle.stat();
       if (stats.isDirectory()) {
         throw new FsError("FS_NOT_FILE", `'${shown}' is a directory, not a file; use listDir to see its entries`, { data: { path: shown } });

@@ -9,6 +9,7 @@ import { captureIo } from "../support/cli-io.js";
 
 /** The native plugins through the whole stack: CLI approval and config, then guest code in the sandbox. */
 describe("native plugins from guest code", () => {
+  let root: string;
   let home: string;
   let data: string;
   let server: Server;
@@ -21,8 +22,11 @@ describe("native plugins from guest code", () => {
   };
 
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), "mcpvm-native-"));
-    data = join(home, "data");
+    // The data folder sits beside the config home: a base directory inside it is refused.
+    root = await mkdtemp(join(tmpdir(), "mcpvm-native-"));
+    home = join(root, "home");
+    data = join(root, "data");
+    await mkdir(home);
     await mkdir(data);
     await writeFile(join(data, "notes.txt"), "first line\nsecond line\n");
     server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"hello":"sandbox"}'));
@@ -39,7 +43,7 @@ describe("native plugins from guest code", () => {
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await rm(home, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   });
 
   it("reads and writes inside the jail and fetches from the allowed host", async () => {
