@@ -203,8 +203,12 @@ async function approve(service: McpService, name: string, toolsOnly: boolean, co
     writeLine(err, "Held tools stay hidden from guest code and the model.");
     return ExitCode.ApprovalRequired;
   }
-  const accepted = await service.acceptTools(name, catalog.held.map((h) => h.name));
-  writeLine(context.io.stdout, `accepted ${accepted.join(", ")}`);
+  const { accepted, changedSinceReview } = await service.acceptTools(name, catalog.held);
+  if (accepted.length > 0) writeLine(context.io.stdout, `accepted ${accepted.join(", ")}`);
+  if (changedSinceReview.length > 0) {
+    writeLine(err, context.colours.yellow(`not accepted, changed again since shown: ${changedSinceReview.join(", ")}; review them with \`mcpvm mcp approve ${name} --tools\``));
+    return ExitCode.ApprovalRequired;
+  }
   return ExitCode.Ok;
 }
 

@@ -27,17 +27,26 @@ export class McpPinStore {
     });
   }
 
-  /** Re-approve some tools: their current definitions replace (or add) their pins. */
+  /**
+   * Re-approve some tools: their current definitions replace (or add) their pins. The pinned
+   * instructions stay as they were (or become these, on a server's first pins): accepting tools is
+   * not a review of changed instructions.
+   */
   async accept(server: string, current: ServerPins, toolNames: readonly string[] | "all"): Promise<void> {
     await this.store.update((file) => {
-      const existing = file.servers[server] ?? { instructionsHash: current.instructionsHash, tools: {} };
+      const existing = file.servers[server];
       const names = toolNames === "all" ? Object.keys(current.tools) : toolNames;
-      const tools = { ...existing.tools };
+      const tools = { ...existing?.tools };
       for (const name of names) {
         const pin = current.tools[name];
         if (pin !== undefined) tools[name] = pin;
       }
-      file.servers[server] = { instructionsHash: current.instructionsHash, ...(current.instructions === undefined ? {} : { instructions: current.instructions }), tools };
+      const instructions = existing ?? current;
+      file.servers[server] = {
+        instructionsHash: instructions.instructionsHash,
+        ...(instructions.instructions === undefined ? {} : { instructions: instructions.instructions }),
+        tools,
+      };
     });
   }
 

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { McpApprovalStore, renderApprovalPrompt, approvalHash, type ApprovalStatus } from "../approval/index.js";
 import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type ServerStatus, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
-import { comparePins, McpPinStore, pinServer, type ServerPins } from "../pins/index.js";
+import { comparePins, McpPinStore, pinServer, toolDefinitionHash, type ServerPins } from "../pins/index.js";
 import type { AuditedTool, Finding } from "../audit/index.js";
 import type { SecondOpinionReviewer } from "./second-opinion.js";
 import { CompiledTypesCache } from "../type-generator/index.js";
@@ -140,15 +140,24 @@ export class McpService {
     return revoked;
   }
 
-  /** Accept held tools (changed, new, or with findings): their current definitions become the pins. */
-  async acceptTools(name: string, tools: readonly string[] | "all"): Promise<string[]> {
+  /**
+   * Accept held tools (changed, new, or with findings) as the person reviewed them: each is pinned only
+   * if its definition still has the hash that was shown, so a server that changes it again while the
+   * prompt is open gets nothing accepted. Server instructions are not re-trusted as a side effect.
+   */
+  async acceptTools(name: string, reviewed: ReadonlyArray<{ readonly name: string; readonly hash: string }>): Promise<{ accepted: string[]; changedSinceReview: string[] }> {
     const listing = this.listings.get(name);
-    if (listing === undefined) return [];
-    const current = pinServer(listing.instructions, listing.tools);
-    const names = tools === "all" ? listing.tools.map((t) => t.name) : tools.filter((t) => listing.tools.some((l) => l.name === t));
-    await this.options.pins.accept(name, current, names);
+    if (listing === undefined) return { accepted: [], changedSinceReview: reviewed.map((r) => r.name) };
+    const accepted: string[] = [];
+    const changedSinceReview: string[] = [];
+    for (const item of reviewed) {
+      const tool = listing.tools.find((t) => t.name === item.name);
+      if (tool !== undefined && toolDefinitionHash(tool) === item.hash) accepted.push(item.name);
+      else changedSinceReview.push(item.name);
+    }
+    if (accepted.length > 0) await this.options.pins.accept(name, pinServer(listing.instructions, listing.tools), accepted);
     this.catalogs.delete(name);
-    return names;
+    return { accepted, changedSinceReview };
   }
 
   async summaries(): Promise<ServerSummary[]> {

@@ -1,11 +1,13 @@
 import { auditServer, type AuditReport, type AuditedTool, type Finding } from "../audit/index.js";
-import { comparePins, pinServer, type FieldChange, type PinComparison, type ServerPins } from "../pins/index.js";
+import { comparePins, pinServer, toolDefinitionHash, type FieldChange, type PinComparison, type ServerPins } from "../pins/index.js";
 
 /** Why a listed tool does not reach the sandbox or the model. */
 export type HeldReason = "findings" | "changed" | "new";
 
 export interface HeldTool {
   readonly name: string;
+  /** Hash of the definition as held: accepting pins this exact definition, nothing the server lists later. */
+  readonly hash: string;
   readonly reason: HeldReason;
   /** warn/block findings on this tool's definition. */
   readonly findings: readonly Finding[];
@@ -63,11 +65,12 @@ export function decideTrust<T extends AuditedTool>(input: TrustInput<T>): TrustD
   const held: HeldTool[] = [];
   for (const tool of input.tools) {
     const findings = findingsByTool.get(tool.name) ?? [];
+    const hash = toolDefinitionHash(tool);
     if (unchanged.has(tool.name)) trusted.push(tool);
-    else if (changed.has(tool.name)) held.push({ name: tool.name, reason: "changed", findings, changes: changed.get(tool.name) ?? [] });
-    else if (findings.length > 0) held.push({ name: tool.name, reason: "findings", findings, changes: [] });
+    else if (changed.has(tool.name)) held.push({ name: tool.name, hash, reason: "changed", findings, changes: changed.get(tool.name) ?? [] });
+    else if (findings.length > 0) held.push({ name: tool.name, hash, reason: "findings", findings, changes: [] });
     else if (firstListing) trusted.push(tool);
-    else held.push({ name: tool.name, reason: "new", findings, changes: [] });
+    else held.push({ name: tool.name, hash, reason: "new", findings, changes: [] });
   }
   const instructionsTrusted = instructionFindings.length === 0 && (firstListing || !comparison.instructionsChanged);
   const pinsToRecord = firstListing ? pinServer(instructionsTrusted ? input.instructions : undefined, trusted) : undefined;

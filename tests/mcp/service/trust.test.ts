@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pinServer } from "../../../src/mcp/pins/index.js";
+import { pinServer, toolDefinitionHash } from "../../../src/mcp/pins/index.js";
 import { applyListingCaps, McpListingError } from "../../../src/mcp/service/listing-caps.js";
 import { decideTrust, describeHeld } from "../../../src/mcp/service/trust.js";
 
@@ -75,5 +75,16 @@ describe("applyListingCaps", () => {
     } catch (error) {
       expect((error as McpListingError).code).toBe("MCP_TOO_MANY_TOOLS");
     }
+  });
+});
+
+describe("held tools carry the hash of the definition that was reviewed", () => {
+  it("so accepting pins that exact definition", () => {
+    const pins = pinServer(undefined, [search]);
+    const decision = decideTrust({ ...base, tools: [search, add], pins });
+    const held = decision.held[0]!;
+    expect(held.name).toBe("add_note");
+    expect(held.hash).toBe(toolDefinitionHash(add));
+    expect(held.hash).not.toBe(toolDefinitionHash({ ...add, description: "Add a note (v2)" }));
   });
 });
