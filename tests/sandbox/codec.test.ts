@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BYTES_KEY, CodecError, decodeFromGuest, encodeForGuest, nestingDepth } from "../../src/sandbox/guest/codec.js";
+import { createGuestBase64, createGuestCodec } from "../../src/sandbox/guest/guest-codec.js";
 
 describe("host-side value codec", () => {
   it("round-trips JSON values and Uint8Array (Buffer included)", () => {
@@ -56,5 +57,28 @@ describe("host-side value codec", () => {
     } catch (error) {
       expect((error as CodecError).code).toBe("INVALID_JSON");
     }
+  });
+});
+
+// The guest codec runs inside the sandbox in production; it is plain JavaScript, so it is checked here too.
+describe("guest-side value codec", () => {
+  const codec = createGuestCodec(BYTES_KEY, createGuestBase64);
+
+  it("restores bytes from host text, nested or not", () => {
+    const decoded = codec.decode(encodeForGuest({ ok: true, value: [new Uint8Array([0, 1, 255]), { b: Buffer.from("hi") }] }) as string);
+    const [bytes, holder] = (decoded as { value: [Uint8Array, { b: Uint8Array }] }).value;
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(Array.from(bytes)).toEqual([0, 1, 255]);
+    expect(Buffer.from(holder.b).toString()).toBe("hi");
+  });
+
+  it("leaves plain data, and strings holding U+0000, as they are", () => {
+    const value = { ok: true, value: { list: [1, "two", null], nul: "a\u0000b", [`${BYTES_KEY}x`]: "not bytes" } };
+    expect(codec.decode(JSON.stringify(value))).toEqual(value);
+  });
+
+  it("sends bytes to the host under the reserved key", () => {
+    const decoded = decodeFromGuest(codec.encode([new Uint8Array([1, 2, 3])]) as string) as [Uint8Array];
+    expect(Array.from(decoded[0])).toEqual([1, 2, 3]);
   });
 });

@@ -76,6 +76,32 @@ describe("quickjs engine", () => {
     for (const result of await Promise.all(busy)) expect(result.ok).toBe(true);
   });
 
+  it("serves fast host calls in order and stops them at the wall limit, whether workers may spin for replies or not", async () => {
+    let calls = 0;
+    const modules: HostModules = {
+      m: {
+        echo: (args) => (calls++, args[0]),
+        later: (args) => new Promise((resolve) => setImmediate(() => resolve(args[0]))),
+      },
+    };
+    const code = 'const m = require("host:m"); const seen = []; for (let i = 0; i < 300; i++) seen.push(i % 7 === 0 ? m.later(i) : m.echo(i)); return seen;';
+    const expected = Array.from({ length: 300 }, (_, i) => i);
+    for (const spinningWorkers of [0, 2]) {
+      const tuned = await createQuickJsEngine({ spinningWorkers, maxWorkers: 2, warmWorkers: 2 });
+      try {
+        const results = await Promise.all([run(tuned, code, { modules }), run(tuned, code, { modules })]);
+        for (const result of results) expect(valueOf(result)).toEqual(expected);
+        const before = calls;
+        const started = Date.now();
+        errorOf(await run(tuned, 'const m = require("host:m"); for (;;) m.echo(1);', { modules, limits: { wallMs: 200 } }), "WALL_LIMIT");
+        expect(Date.now() - started).toBeLessThan(2_000);
+        expect(calls - before).toBeGreaterThan(0);
+      } finally {
+        await tuned.dispose();
+      }
+    }
+  });
+
   it("replaces a worker whose wasm memory grew past the retirement size", async () => {
     const small = await createQuickJsEngine({ retireAboveBytes: 1 });
     try {

@@ -2,7 +2,7 @@ import type * as QuickJs from "quickjs-emscripten-core";
 import type * as WorkerThreads from "node:worker_threads";
 import type { EngineOutcome, ThrownInfo } from "../host/outcome.js";
 import type { LogEntry, LogLevel, RunLimits } from "../types.js";
-import type { ControlLayout, DoneMessage, HostReplyMessage, RunMessage } from "./quickjs-protocol.js";
+import type { ControlLayout, DoneMessage, HostReplyMessage, RunMessage, SPIN_SLOTS } from "./quickjs-protocol.js";
 import type { PreparedSandbox } from "./quickjs-sandbox.js";
 
 /** The worker's side of the host-call channel (see quickjs-protocol.ts). */
@@ -11,6 +11,8 @@ export interface WorkerChannel {
   readonly control: Int32Array;
   readonly layout: ControlLayout;
   readonly receive: typeof WorkerThreads.receiveMessageOnPort;
+  /** The engine's SpinBudget, viewed from this worker. */
+  readonly spin: { readonly counters: Int32Array; readonly max: number; readonly slots: typeof SPIN_SLOTS };
   /** Size of the wasm linear memory now. */
   wasmMemoryBytes(): number;
 }
@@ -40,6 +42,13 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   let droppedLogs = 0;
   const pending = new Map<number, QuickJs.QuickJSDeferredPromise>();
   const early: HostReplyMessage[] = [];
+  // Waking a thread asleep in Atomics.wait costs tens of µs (more on a VM or a busy machine), more
+  // than the host needs to answer a trivial call, so the worker first polls for a reply this long.
+  // It does so only while the previous reply came within that window (a run whose host calls are
+  // slow, e.g. network or MCP servers, would only burn CPU) and while a spinner slot is free (see
+  // SpinBudget). Waiting is not counted as the guest's CPU time.
+  const SPIN_MS = 0.15;
+  let spinning = true;
 
   const stopRequested = (): boolean => Atomics.load(control, layout.stop) !== layout.none;
   // CPU time is counted only while guest code runs, not while it waits for the host.
@@ -118,6 +127,13 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
 
   /** The next reply for this run, or undefined once the run must stop. */
   function nextReply(): HostReplyMessage | undefined {
+    const waitingSince = performance.now();
+    const reply = awaitReply();
+    spinning = reply !== undefined && performance.now() - waitingSince <= SPIN_MS;
+    return reply;
+  }
+
+  function awaitReply(): HostReplyMessage | undefined {
     for (;;) {
       const received = channel.receive(port);
       if (received !== undefined) {
@@ -138,8 +154,20 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
         if (reply.runId === run.runId) return reply;
         continue;
       }
+      if (spinning) spinWhileUnchanged(seen, Math.min(SPIN_MS, remaining));
       Atomics.wait(control, layout.wake, seen, remaining);
     }
+  }
+
+  /** Polls the wake word (bumped by every reply and stop request) for at most `ms`, if the SpinBudget allows. */
+  function spinWhileUnchanged(seen: number, ms: number): void {
+    const { counters, max, slots } = channel.spin;
+    if (Atomics.load(counters, slots.running) > max) return;
+    if (Atomics.add(counters, slots.spinning, 1) < max) {
+      const until = performance.now() + ms;
+      while (Atomics.load(control, layout.wake) === seen && performance.now() < until);
+    }
+    Atomics.sub(counters, slots.spinning, 1);
   }
 
   function record(level: string, message: string): void {

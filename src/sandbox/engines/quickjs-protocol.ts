@@ -27,6 +27,23 @@ export const CONTROL_LAYOUT = Object.freeze({
 
 export type ControlLayout = typeof CONTROL_LAYOUT;
 
+/**
+ * Shared by the workers of one engine: how many may busy-wait for a host reply at once (see
+ * executeQuickJsRun). More spinners than spare cores would take CPU from the thread that answers,
+ * and with more runs in progress than that the cores are better left to the guests: nobody spins.
+ */
+export interface SpinBudget {
+  /** Int32 slots: SPIN_SLOTS.spinning workers spin now, SPIN_SLOTS.running runs are in progress. */
+  readonly counters: SharedArrayBuffer;
+  readonly max: number;
+}
+
+export const SPIN_SLOTS = Object.freeze({ spinning: 0, running: 1, slots: 2 });
+
+export function newSpinBudget(max: number): SpinBudget {
+  return { counters: new SharedArrayBuffer(SPIN_SLOTS.slots * Int32Array.BYTES_PER_ELEMENT), max };
+}
+
 /** workerData for a new worker. */
 export interface WorkerBoot {
   readonly corePath: string;
@@ -38,6 +55,8 @@ export interface WorkerBoot {
   readonly layout: ControlLayout;
   readonly port: MessagePort;
   readonly bootstrapSource: string;
+  readonly spin: SpinBudget;
+  readonly spinSlots: typeof SPIN_SLOTS;
 }
 
 export interface RunMessage {

@@ -1,10 +1,12 @@
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { QuickJsAssets } from "./quickjs-assets.js";
-import { CONTROL_LAYOUT, type HostReplyMessage, type RunMessage, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
+import { CONTROL_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostReplyMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
 
 export interface QuickJsThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
   readonly stackSizeMb: number;
+  /** Shared with the engine's other workers; without it the worker never busy-waits for a reply. */
+  readonly spin?: SpinBudget;
 }
 
 /** One worker thread holding one QuickJS wasm instance; it serves one run at a time. */
@@ -36,6 +38,8 @@ export class QuickJsThread {
       layout: CONTROL_LAYOUT,
       port: port2,
       bootstrapSource: assets.bootstrapSource,
+      spin: options.spin ?? newSpinBudget(0),
+      spinSlots: SPIN_SLOTS,
     };
     const worker = new Worker(assets.workerSource, {
       eval: true,

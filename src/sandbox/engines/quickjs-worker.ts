@@ -39,6 +39,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
         control: new Int32Array(boot.control),
         layout: boot.layout,
         receive: threads.receiveMessageOnPort,
+        spin: { counters: new Int32Array(boot.spin.counters), max: boot.spin.max, slots: boot.spinSlots },
         wasmMemoryBytes: () => module.getWasmMemory().buffer.byteLength,
       };
       // Built now so that a failure to build one is a failure to boot, reported as such.

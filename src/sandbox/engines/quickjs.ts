@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { errorMessage } from "../../util/errors.js";
 import { guestManifest } from "../guest/bootstrap-source.js";
 import { transformGuestSource } from "../guest/transform.js";
@@ -6,8 +7,9 @@ import { buildRunResult } from "../host/outcome.js";
 import { DEFAULT_LIMITS, type GuestErrorInfo, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
 import { PoolError, ThreadPool } from "./quickjs-pool.js";
+import { newSpinBudget, SPIN_SLOTS, type SpinBudget } from "./quickjs-protocol.js";
 import { runOnThread } from "./quickjs-run.js";
-import { QuickJsThread } from "./quickjs-thread.js";
+import { QuickJsThread, type QuickJsThreadOptions } from "./quickjs-thread.js";
 
 export interface QuickJsEngineOptions {
   /** Most runs executing at once (one worker thread each); more wait for a free worker. Default 16. */
@@ -27,6 +29,11 @@ export interface QuickJsEngineOptions {
   readonly workerStackMb?: number;
   /** Replace a worker whose wasm memory grew beyond this (wasm memory never shrinks). Default 192 MiB. */
   readonly retireAboveBytes?: number;
+  /**
+   * Most workers that may busy-wait (briefly) for a host call's reply instead of sleeping, which
+   * roughly halves a fast host call's latency. Default: CPU count - 1, leaving a core for the host.
+   */
+  readonly spinningWorkers?: number;
   /** Limits for runs that do not set their own. Default DEFAULT_LIMITS. */
   readonly defaultLimits?: RunLimits;
 }
@@ -52,11 +59,13 @@ class QuickJsEngine implements SandboxEngine {
   private readonly stackBytes: number;
   private readonly killGraceMs: number;
   private readonly retireAboveBytes: number;
+  private readonly spin: SpinBudget;
   private nextRunId = 1;
   private disposed = false;
 
   constructor(assets: QuickJsAssets, options: QuickJsEngineOptions) {
-    const threadOptions = { stackSizeMb: options.workerStackMb ?? 8 };
+    this.spin = newSpinBudget(options.spinningWorkers ?? availableParallelism() - 1);
+    const threadOptions: QuickJsThreadOptions = { stackSizeMb: options.workerStackMb ?? 8, spin: this.spin };
     this.pool = new ThreadPool({
       maxThreads: options.maxWorkers ?? 16,
       warmThreads: options.warmWorkers ?? 1,
@@ -113,6 +122,8 @@ class QuickJsEngine implements SandboxEngine {
       return failed({ code: "ENGINE_FAILURE", message: `A QuickJS worker could not start: ${errorMessage(error)}` });
     }
 
+    const running = new Int32Array(this.spin.counters);
+    Atomics.add(running, SPIN_SLOTS.running, 1);
     const { report, retire } = await runOnThread(thread, {
       runId: this.nextRunId++,
       code: transformed.source.code,
@@ -126,6 +137,7 @@ class QuickJsEngine implements SandboxEngine {
       killGraceMs: this.killGraceMs,
       retireAboveBytes: this.retireAboveBytes,
     });
+    Atomics.sub(running, SPIN_SLOTS.running, 1);
     this.pool.release(thread, retire);
     return buildRunResult(report, { limits, source: transformed.source, filename });
   }
