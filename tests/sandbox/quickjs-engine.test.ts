@@ -31,6 +31,14 @@ describe("quickjs engine", () => {
     expect(valueOf(await run(engine, mixed, { modules }))).toEqual(["a", "a", ["whoami"]]);
   });
 
+  it("replaces a worker after a run stopped by a limit, so the next runs never meet a crashing worker", async () => {
+    const endless = "const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});";
+    for (let i = 0; i < 3; i++) {
+      errorOf(await run(engine, endless, { limits: { cpuMs: 150, wallMs: 3_000 } }), "CPU_LIMIT");
+      await expectHealthy(engine);
+    }
+  });
+
   it("keeps the host's event loop responsive while a guest spins", async () => {
     let ticks = 0;
     let longestGap = 0;

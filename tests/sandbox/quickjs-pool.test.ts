@@ -17,7 +17,7 @@ async function countingPool(
     idleMs: 60_000,
     spawn: (signal) => {
       started++;
-      const start = QuickJsThread.spawn(assets, { stackSizeMb: 8 }, signal);
+      const start = QuickJsThread.spawn(assets, { stackSizeMb: 8, maxWasmMemoryBytes: 512 * 1024 * 1024 }, signal);
       starts.push(start);
       return start;
     },

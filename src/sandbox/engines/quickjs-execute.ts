@@ -50,6 +50,12 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   const SPIN_MS = 0.15;
   let spinning = true;
 
+  // QuickJS's own memory limit sees real sizes only for some allocations in this wasm build (it cannot
+  // ask the allocator for usable sizes), so many medium allocations slip past it. The wasm memory
+  // itself is the ground truth: growth beyond the run's budget since the run started ends the run.
+  // (Memory freed by earlier runs is reused before the memory grows; retireAboveBytes bounds that.)
+  const memoryAtStart = channel.wasmMemoryBytes();
+
   const stopRequested = (): boolean => Atomics.load(control, layout.stop) !== layout.none;
   // CPU time is counted only while guest code runs, not while it waits for the host.
   const pause = (): void => void (cpuSpent += performance.now() - runningSince);
@@ -100,10 +106,15 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   sandbox.hooks = undefined;
   pause();
 
+  // A short script can allocate a lot between interrupt checks; the run still fails if it did.
+  if (localStop === undefined && channel.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
   const stop = Atomics.load(control, layout.stop);
   if (stop === layout.cancelled) outcome = { kind: "cancelled" };
   else if (stop === layout.wall) outcome = { kind: "limit", limit: "wallMs" };
   else if (localStop !== undefined) outcome = { kind: "limit", limit: localStop };
+  // A run stopped mid-flight can leave QuickJS with state (e.g. an endless microtask queue) that
+  // crashes the worker when the runtime is freed; such a worker is replaced rather than reused.
+  if (outcome.kind === "limit" || outcome.kind === "cancelled") poisoned = true;
 
   return {
     type: "done",
@@ -122,6 +133,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     if (stopRequested() || localStop !== undefined) return true;
     if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= run.deadline) localStop = "wallMs";
+    else if (channel.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
     return localStop !== undefined;
   }
 

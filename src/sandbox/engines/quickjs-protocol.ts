@@ -51,6 +51,8 @@ export interface WorkerBoot {
   /** The CommonJS build of the variant's Emscripten glue (see quickjs-assets.ts). */
   readonly emscriptenPath: string;
   readonly wasmModule: CompiledWasmModule;
+  /** Hard cap of the worker's wasm memory: an allocation beyond it fails inside QuickJS (out of memory). */
+  readonly maxWasmMemoryBytes: number;
   readonly control: SharedArrayBuffer;
   readonly layout: ControlLayout;
   readonly port: MessagePort;

@@ -7,6 +7,8 @@ export interface QuickJsThreadOptions {
   readonly stackSizeMb: number;
   /** Shared with the engine's other workers; without it the worker never busy-waits for a reply. */
   readonly spin?: SpinBudget;
+  /** See QuickJsEngineOptions.maxWasmMemoryBytes. */
+  readonly maxWasmMemoryBytes: number;
 }
 
 /** One worker thread holding one QuickJS wasm instance; it serves one run at a time. */
@@ -34,6 +36,7 @@ export class QuickJsThread {
       variantPath: assets.variantPath,
       emscriptenPath: assets.emscriptenPath,
       wasmModule: assets.wasmModule,
+      maxWasmMemoryBytes: options.maxWasmMemoryBytes,
       control,
       layout: CONTROL_LAYOUT,
       port: port2,

@@ -32,7 +32,12 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
     importModuleLoader: () => Promise.resolve(load(boot.emscriptenPath) as Awaited<ReturnType<QuickJs.QuickJSSyncVariant["importModuleLoader"]>>),
   };
 
-  core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule: boot.wasmModule })).then(
+  // The glue imports its memory; ours has a maximum, so a runaway guest cannot take gigabytes.
+  const PAGE = 65536;
+  const Memory = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly.Memory;
+  const wasmMemory = new Memory({ initial: 256, maximum: Math.max(512, Math.floor(boot.maxWasmMemoryBytes / PAGE)) });
+  type VariantOptions = Parameters<typeof core.newVariant>[1];
+  core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule: boot.wasmModule, wasmMemory } as VariantOptions)).then(
     (module) => {
       const channel: WorkerChannel = {
         port: boot.port,

@@ -27,13 +27,19 @@ export interface QuickJsEngineOptions {
   readonly stackBytes?: number;
   /** Native stack of each worker thread; must leave room above `stackBytes`. Default 8 MiB. */
   readonly workerStackMb?: number;
-  /** Replace a worker whose wasm memory grew beyond this (wasm memory never shrinks). Default 192 MiB. */
+  /** Replace a worker whose wasm memory grew beyond this (wasm memory never shrinks). Default 32 MiB. */
   readonly retireAboveBytes?: number;
   /**
    * Most workers that may busy-wait (briefly) for a host call's reply instead of sleeping, which
    * roughly halves a fast host call's latency. Default: CPU count - 1, leaving a core for the host.
    */
   readonly spinningWorkers?: number;
+  /**
+   * Hard cap of each worker's wasm memory (the guest heap). QuickJS's own accounting misses many
+   * allocations in this build, so this cap is what stops a guest allocating gigabytes; runs also end
+   * with MEMORY_LIMIT when the memory grew by more than their memoryBytes. Default 512 MiB.
+   */
+  readonly maxWasmMemoryBytes?: number;
   /** Limits for runs that do not set their own. Default DEFAULT_LIMITS. */
   readonly defaultLimits?: RunLimits;
 }
@@ -65,7 +71,11 @@ class QuickJsEngine implements SandboxEngine {
 
   constructor(assets: QuickJsAssets, options: QuickJsEngineOptions) {
     this.spin = newSpinBudget(options.spinningWorkers ?? availableParallelism() - 1);
-    const threadOptions: QuickJsThreadOptions = { stackSizeMb: options.workerStackMb ?? 8, spin: this.spin };
+    const threadOptions: QuickJsThreadOptions = {
+      stackSizeMb: options.workerStackMb ?? 8,
+      spin: this.spin,
+      maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? 512 * 1024 * 1024,
+    };
     this.pool = new ThreadPool({
       maxThreads: options.maxWorkers ?? 16,
       warmThreads: options.warmWorkers ?? 1,
@@ -75,7 +85,10 @@ class QuickJsEngine implements SandboxEngine {
     this.defaultLimits = options.defaultLimits ?? DEFAULT_LIMITS;
     this.stackBytes = options.stackBytes ?? 512 * 1024;
     this.killGraceMs = options.killGraceMs ?? 250;
-    this.retireAboveBytes = options.retireAboveBytes ?? 192 * 1024 * 1024;
+    // Memory freed by a run stays in the worker's wasm heap and is reused without growing it, so a
+    // later run's growth check would miss that much: a worker whose heap grew noticeably is replaced,
+    // which keeps every run within about 16 MiB of its memory budget.
+    this.retireAboveBytes = options.retireAboveBytes ?? 32 * 1024 * 1024;
   }
 
   warm(): Promise<void> {

@@ -46,6 +46,18 @@ export function limitTests(engine: EngineRef): void {
       await expectHealthy(engine());
     });
 
+    it("counts many medium allocations, not only one huge one, against the memory budget", async () => {
+      // 40 x 2 MB typed arrays and 400 x 100 KB strings: each allocation is small, the total is not.
+      for (const code of [
+        "const keep = []; for (let i = 0; i < 40; i++) { const a = new Uint8Array(2e6); a.fill(1); keep.push(a); } return keep.length;",
+        "const keep = []; for (let i = 0; i < 400; i++) keep.push('x'.repeat(100000) + i); return keep.length;",
+      ]) {
+        const error = errorOf(await run(engine(), code, { limits: { memoryBytes: 16 * 1024 * 1024, wallMs: 10_000 } }), "MEMORY_LIMIT");
+        expect(error.limit).toBe("memoryBytes");
+      }
+      await expectHealthy(engine());
+    });
+
     it("ends a run whose result exceeds the output budget", async () => {
       const error = errorOf(await run(engine(), 'return "x".repeat(5000);', { limits: { outputBytes: 4096 } }), "OUTPUT_LIMIT");
       expect(error.limit).toBe("outputBytes");
