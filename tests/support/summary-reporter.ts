@@ -17,7 +17,9 @@ export default class SummaryReporter implements Reporter {
         else if (state === "failed") failed += 1;
         else skipped += 1;
       }
-      if (module.state() === "failed" && module.children.size === 0) failed += 1;
+      // A file that fails outside its tests (an error in beforeAll, at import) counts as a failure too.
+      const testsFailed = [...module.children.allTests()].some((test) => test.result().state === "failed");
+      if (module.state() === "failed" && !testsFailed) failed += 1;
     }
     // vitest prints its own summary after this hook; the exit hook makes ours the closing line.
     const line = `\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`;

@@ -203,8 +203,9 @@ async function approve(service: McpService, name: string, toolsOnly: boolean, co
     writeLine(err, "Held tools stay hidden from guest code and the model.");
     return ExitCode.ApprovalRequired;
   }
-  const { accepted, changedSinceReview } = await service.acceptTools(name, catalog.held);
+  const { accepted, changedSinceReview, notListed } = await service.acceptTools(name, catalog.held);
   if (accepted.length > 0) writeLine(context.io.stdout, `accepted ${accepted.join(", ")}`);
+  if (notListed.length > 0) writeLine(err, context.colours.yellow(`not accepted, no longer listed under that name (or its name holds a secret): ${notListed.join(", ")}`));
   if (changedSinceReview.length > 0) {
     writeLine(err, context.colours.yellow(`not accepted, changed again since shown: ${changedSinceReview.join(", ")}; review them with \`mcpvm mcp approve ${name} --tools\``));
     return ExitCode.ApprovalRequired;

@@ -145,19 +145,24 @@ export class McpService {
    * if its definition still has the hash that was shown, so a server that changes it again while the
    * prompt is open gets nothing accepted. Server instructions are not re-trusted as a side effect.
    */
-  async acceptTools(name: string, reviewed: ReadonlyArray<{ readonly name: string; readonly hash: string }>): Promise<{ accepted: string[]; changedSinceReview: string[] }> {
+  async acceptTools(
+    name: string,
+    reviewed: ReadonlyArray<{ readonly name: string; readonly hash: string }>,
+  ): Promise<{ accepted: string[]; changedSinceReview: string[]; notListed: string[] }> {
     const listing = this.listings.get(name);
-    if (listing === undefined) return { accepted: [], changedSinceReview: reviewed.map((r) => r.name) };
     const accepted: string[] = [];
     const changedSinceReview: string[] = [];
+    // Not in the listing under that name: gone, or shown masked because the name held a secret.
+    const notListed: string[] = [];
     for (const item of reviewed) {
-      const tool = listing.tools.find((t) => t.name === item.name);
-      if (tool !== undefined && toolDefinitionHash(tool) === item.hash) accepted.push(item.name);
+      const tool = listing?.tools.find((t) => t.name === item.name);
+      if (tool === undefined) notListed.push(item.name);
+      else if (toolDefinitionHash(tool) === item.hash) accepted.push(item.name);
       else changedSinceReview.push(item.name);
     }
-    if (accepted.length > 0) await this.options.pins.accept(name, pinServer(listing.instructions, listing.tools), accepted);
+    if (listing !== undefined && accepted.length > 0) await this.options.pins.accept(name, pinServer(listing.instructions, listing.tools), accepted);
     this.catalogs.delete(name);
-    return { accepted, changedSinceReview };
+    return { accepted, changedSinceReview, notListed };
   }
 
   async summaries(): Promise<ServerSummary[]> {
