@@ -11,6 +11,11 @@ export const mcpPluginConfigSchema = z
     maxReconnects: z.number().int().min(0).max(20).default(3),
     /** Tool calls per second per server (a runaway loop cannot flood a server). */
     callsPerSecond: z.number().positive().max(10_000).default(50),
+    /**
+     * Ask the configured LLM (config.json `model`, or MCPVM_MODEL) for a second opinion on new and
+     * changed tool definitions. It can only add findings; the rule-based audit always runs.
+     */
+    secondOpinion: z.boolean().default(false),
   })
   .strict();
 

@@ -7,12 +7,14 @@ import { Redactor } from "../logging/redact.js";
 import { McpApprovalStore } from "../mcp/approval/index.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
 import { McpPinStore } from "../mcp/pins/index.js";
-import { McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall } from "../mcp/service/index.js";
+import { createSecondOpinionReviewer, McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall, type SecondOpinionReviewer } from "../mcp/service/index.js";
+import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
+import { createLanguageModel } from "../agent/llm/provider.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
 import { resolveLimits } from "../sandbox/limits.js";
 import { createEngine, type CreatedEngine } from "../sandbox/select.js";
 import type { EngineChoice, RunLimits, RunResult } from "../sandbox/types.js";
-import { McpvmError } from "../util/errors.js";
+import { errorMessage, McpvmError } from "../util/errors.js";
 import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
 import { redactRunResult } from "./redact-result.js";
 
@@ -150,6 +152,21 @@ export class McpvmHost {
     await service?.close();
   }
 
+  /** The LLM second opinion on tool definitions, when turned on; without a configured model it is skipped and said so. */
+  private secondOpinionReviewer(): { secondOpinion?: SecondOpinionReviewer } {
+    try {
+      const model = createLanguageModel(resolveModel(modelConfigSchema.optional().parse(this.configFile.model), this.options.env));
+      return {
+        secondOpinion: createSecondOpinionReviewer(model, {
+          onUnusable: (tool, reason) => this.logger.warn({ tool }, `LLM second opinion unusable for ${tool}: ${this.redactor.redact(reason)}`),
+        }),
+      };
+    } catch (error) {
+      this.logger.warn({}, `plugins.mcp.config.secondOpinion is on but no model can be used (${errorMessage(error)}); only the rule-based audit runs`);
+      return {};
+    }
+  }
+
   private mcpModules(pluginConfig: unknown) {
     const config = mcpPluginConfigSchema.parse(pluginConfig ?? {});
     const servers = parseMcpServers(this.configFile.mcpServers ?? {}, { file: this.paths.configFile, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
@@ -161,6 +178,7 @@ export class McpvmHost {
       redactor: this.redactor,
       logger: this.logger,
       callsPerSecond: config.callsPerSecond,
+      ...(config.secondOpinion ? this.secondOpinionReviewer() : {}),
       clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
