@@ -5,13 +5,13 @@ import { createLogger, LOG_LEVELS, type LogLevelName } from "../logging/logger.j
 import { Redactor } from "../logging/redact.js";
 import type { EngineChoice } from "../sandbox/types.js";
 import { packageRoot } from "../util/package-root.js";
-import { UsageError } from "./args.js";
-import type { Command, CommandContext } from "./command.js";
+import { UsageError } from "../terminal/args.js";
+import type { Command, CommandContext } from "../terminal/command.js";
 import { commandTable } from "./commands/index.js";
-import { reportError } from "./errors.js";
-import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
-import { colours, processIo, writeLine, type CliIo } from "./io.js";
-import { ask } from "./prompt.js";
+import { reportError } from "../terminal/report-error.js";
+import { ExitCode, type ExitCodeValue } from "../terminal/exit-codes.js";
+import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
+import { ask } from "../terminal/prompt.js";
 
 const GLOBAL_USAGE = (commands: readonly Command[]) => `mcpvm — run JavaScript in a sandbox where every MCP server is a typed module.
 

@@ -2,7 +2,9 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { McpvmError } from "../util/errors.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
-import { parseJsonSafe } from "../util/json.js";
+import { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
+import { JsonDocumentError, parseJsonDocument } from "../util/json-document.js";
+import { withFileLock } from "../util/file-lock.js";
 
 /**
  * ~/.mcpvm/config.json. Each section is owned by one area (sandbox limits, plugins, mcpServers,
@@ -42,33 +44,23 @@ export const configFileSchema = z
 export type ConfigFile = z.infer<typeof configFileSchema>;
 export type PluginSettings = z.infer<typeof pluginSettingsSchema>;
 
-export type ConfigErrorCode = "CONFIG_INVALID_JSON" | "CONFIG_INVALID" | "CONFIG_UNREADABLE";
+export type ConfigErrorCode = "CONFIG_INVALID_JSON" | "CONFIG_DUPLICATE_KEY" | "CONFIG_INVALID" | "CONFIG_UNREADABLE";
 
 export class ConfigError extends McpvmError<ConfigErrorCode> {}
 
-/** "mcpServers.github.env.TOKEN" style path for messages. */
-export function formatJsonPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "(root)";
-  return path
-    .map((part, index) =>
-      typeof part === "number" ? `[${part}]` : index === 0 ? String(part) : /^[A-Za-z_$][\w$]*$/.test(String(part)) ? `.${String(part)}` : `[${JSON.stringify(String(part))}]`,
-    )
-    .join("");
-}
-
-/** Turn zod issues into one message naming the file, each JSON path and the rule broken. */
-export function describeZodIssues(file: string, issues: readonly z.core.$ZodIssue[]): string {
-  const lines = issues.slice(0, 10).map((issue) => `  - ${formatJsonPath(issue.path)}: ${issue.message}`);
-  if (issues.length > 10) lines.push(`  - … and ${issues.length - 10} more`);
-  return `${file} is not valid:\n${lines.join("\n")}`;
-}
+export { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
 
 export function parseConfigText(file: string, text: string): ConfigFile {
   let raw: unknown;
   try {
-    raw = parseJsonSafe(text);
+    raw = parseJsonDocument(text);
   } catch (cause) {
-    throw new ConfigError("CONFIG_INVALID_JSON", `${file} is not valid JSON: ${(cause as Error).message}`, { data: { file }, cause });
+    const where = cause instanceof JsonDocumentError ? cause.problems.map((p) => `\n  - line ${p.line}, column ${p.column}: ${p.message}`).join("") : ` ${(cause as Error).message}`;
+    throw new ConfigError(
+      cause instanceof JsonDocumentError && cause.kind === "duplicate-key" ? "CONFIG_DUPLICATE_KEY" : "CONFIG_INVALID_JSON",
+      `${file} is not valid JSON:${where}\nFix it in an editor (nothing was changed).`,
+      { data: { file }, cause },
+    );
   }
   const parsed = configFileSchema.safeParse(raw);
   if (!parsed.success) {
@@ -97,19 +89,22 @@ export async function saveConfigFile(file: string, config: ConfigFile): Promise<
 }
 
 /**
- * Read-modify-write under a per-file queue so two updates in one process never lose each other.
+ * Read-modify-write under a per-file queue (two updates in one process) and a cross-process lock
+ * (two mcpvm processes), re-reading the file inside the lock, so no update is ever lost.
  * The mutator sees a validated copy; the result is validated again before it is written.
  */
 const queues = new Map<string, Promise<unknown>>();
 export async function updateConfigFile(file: string, mutate: (config: ConfigFile) => ConfigFile | void): Promise<ConfigFile> {
   const previous = queues.get(file) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(async () => {
-    const current = await loadConfigFile(file);
-    const draft = structuredClone(current);
-    const result = mutate(draft) ?? draft;
-    await saveConfigFile(file, result);
-    return result;
-  });
+  const next = previous.catch(() => undefined).then(() =>
+    withFileLock(file, async () => {
+      const current = await loadConfigFile(file);
+      const draft = structuredClone(current);
+      const result = mutate(draft) ?? draft;
+      await saveConfigFile(file, result);
+      return result;
+    }),
+  );
   queues.set(file, next);
   try {
     return await next;

@@ -1,9 +1,10 @@
 import { readFile, stat } from "node:fs/promises";
 import type { z } from "zod";
-import { describeZodIssues } from "../config/config-file.js";
 import { writeFileAtomic } from "./atomic-file.js";
 import { McpvmError } from "./errors.js";
-import { parseJsonSafe } from "./json.js";
+import { withFileLock } from "./file-lock.js";
+import { parseJsonDocument } from "./json-document.js";
+import { describeZodIssues } from "./zod-issues.js";
 
 export type JsonStoreErrorCode = "STORE_CORRUPT" | "STORE_INSECURE";
 
@@ -12,7 +13,8 @@ export class JsonStoreError extends McpvmError<JsonStoreErrorCode> {}
 /**
  * A small state file (approvals, pins, toolsets): validated on every read, written atomically
  * with mode 0600, never silently reset when corrupt, and not trusted when others can write it.
- * Updates are queued per file so two in one process never lose each other.
+ * Updates are queued per file (one process) and locked across processes, re-reading inside the
+ * lock, so two writers never lose each other's change.
  */
 export class JsonFileStore<T> {
   private queue: Promise<unknown> = Promise.resolve();
@@ -43,7 +45,7 @@ export class JsonFileStore<T> {
     }
     let raw: unknown;
     try {
-      raw = parseJsonSafe(text);
+      raw = parseJsonDocument(text);
     } catch (cause) {
       throw new JsonStoreError("STORE_CORRUPT", `${this.file} is not valid JSON (${(cause as Error).message}). It holds ${this.purpose}; fix or delete it.`, {
         data: { file: this.file },
@@ -60,13 +62,15 @@ export class JsonFileStore<T> {
   }
 
   async update<R>(mutate: (draft: T) => R): Promise<R> {
-    const run = this.queue.catch(() => undefined).then(async () => {
-      const draft = await this.read();
-      const result = mutate(draft);
-      const checked = this.schema.parse(draft);
-      await writeFileAtomic(this.file, `${JSON.stringify(checked, null, 2)}\n`, 0o600);
-      return result;
-    });
+    const run = this.queue.catch(() => undefined).then(() =>
+      withFileLock(this.file, async () => {
+        const draft = await this.read();
+        const result = mutate(draft);
+        const checked = this.schema.parse(draft);
+        await writeFileAtomic(this.file, `${JSON.stringify(checked, null, 2)}\n`, 0o600);
+        return result;
+      }),
+    );
     this.queue = run;
     return run;
   }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { completeLine, type CompletionSource } from "../../src/agent/repl/completer.js";
 import { splitArgs } from "../../src/agent/repl/render.js";
-import { SLASH_COMMANDS } from "../../src/agent/repl/slash-commands.js";
+import { slashCommands } from "../../src/agent/repl/slash-commands.js";
+import { mcpCommand } from "../../src/cli/commands/mcp/index.js";
+import { pluginCommand } from "../../src/cli/commands/plugin.js";
+import { profileCommand } from "../../src/cli/commands/profile.js";
+
+const SLASH_COMMANDS = slashCommands([pluginCommand, mcpCommand, profileCommand]);
 import { buildSystemMessage } from "../../src/agent/system-message.js";
 
 const source: CompletionSource = {

@@ -4,9 +4,12 @@ import { join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { runRepl } from "../../src/agent/repl/index.js";
 import { ManualInterrupts } from "../../src/agent/repl/interrupts.js";
-import type { CommandContext } from "../../src/cli/command.js";
-import { colours } from "../../src/cli/io.js";
+import type { CommandContext } from "../../src/terminal/command.js";
+import { colours } from "../../src/terminal/io.js";
 import { McpvmHost } from "../../src/host/index.js";
+import { mcpCommand } from "../../src/cli/commands/mcp/index.js";
+import { pluginCommand } from "../../src/cli/commands/plugin.js";
+import { profileCommand } from "../../src/cli/commands/profile.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const MEMORY = join(ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
@@ -51,7 +54,7 @@ export class ReplDriver {
       assumeYes: this.options.assumeYes ?? false,
       json: false,
     };
-    this.exit = runRepl({ context, interrupts: this.interrupts });
+    this.exit = runRepl({ context, interrupts: this.interrupts, sharedCommands: [pluginCommand, mcpCommand, profileCommand] });
   }
 
   /** Waits until `pattern` appears after everything already matched; returns the text up to it. */

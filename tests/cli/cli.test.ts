@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
-import { ExitCode } from "../../src/cli/exit-codes.js";
+import { ExitCode } from "../../src/terminal/exit-codes.js";
 import { captureIo } from "../support/cli-io.js";
 
 let home: string;

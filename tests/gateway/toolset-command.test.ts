@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolsetCommand } from "../../src/cli/commands/toolset.js";
-import { colours } from "../../src/cli/io.js";
-import { ExitCode } from "../../src/cli/exit-codes.js";
+import { colours } from "../../src/terminal/io.js";
+import { ExitCode } from "../../src/terminal/exit-codes.js";
 
 function run(home: string, args: string[], json = false) {
   const stdout = new PassThrough();

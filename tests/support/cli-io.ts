@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from "node:stream";
-import type { CliIo } from "../../src/cli/io.js";
+import type { CliIo } from "../../src/terminal/io.js";
 
 export interface CapturedIo extends CliIo {
   stdoutText(): string;

@@ -5,5 +5,5 @@ export { loadHistory, appendHistory, keepInHistory, HISTORY_SIZE } from "./histo
 export { processInterrupts, ManualInterrupts, type InterruptSource } from "./interrupts.js";
 export { ReplPerson } from "./person.js";
 export { ChatSession } from "./session.js";
-export { SLASH_COMMANDS, findSlashCommand, type SlashCommand, type ReplControls } from "./slash-commands.js";
+export { slashCommands, findSlashCommand, type SlashCommand, type ReplControls } from "./slash-commands.js";
 export { splitArgs, renderToolCall, renderToolResult, preview } from "./render.js";

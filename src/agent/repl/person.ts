@@ -1,7 +1,7 @@
-import type { CommandContext } from "../../cli/command.js";
-import { writeLine } from "../../cli/io.js";
-import { renderCallConfirmation } from "../../cli/render/call-confirmation.js";
-import type { Spinner } from "../../cli/spinner.js";
+import type { CommandContext } from "../../terminal/command.js";
+import { writeLine } from "../../terminal/io.js";
+import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
+import type { Spinner } from "../../terminal/spinner.js";
 import type { CallConfirmationRequest } from "../../mcp/service/index.js";
 import type { PersonInteraction } from "../tools/types.js";
 import type { LineReader } from "./line-reader.js";

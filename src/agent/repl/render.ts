@@ -1,4 +1,4 @@
-import type { Colours } from "../../cli/io.js";
+import type { Colours } from "../../terminal/io.js";
 
 const PREVIEW_LINES = 24;
 const PREVIEW_CHARS = 2_000;

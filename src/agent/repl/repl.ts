@@ -1,9 +1,9 @@
-import type { CommandContext } from "../../cli/command.js";
-import { reportError } from "../../cli/errors.js";
-import { ExitCode, type ExitCodeValue } from "../../cli/exit-codes.js";
-import { writeLine } from "../../cli/io.js";
-import { formatLogs, formatRunError, formatStats, formatValue } from "../../cli/render/run-result.js";
-import { Spinner } from "../../cli/spinner.js";
+import type { Command, CommandContext } from "../../terminal/command.js";
+import { reportError } from "../../terminal/report-error.js";
+import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
+import { writeLine } from "../../terminal/io.js";
+import { formatLogs, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
+import { Spinner } from "../../terminal/spinner.js";
 import type { McpvmHost } from "../../host/index.js";
 import { KNOWN_SERVERS } from "../../mcp/known-servers.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
@@ -16,11 +16,13 @@ import { LineReader } from "./line-reader.js";
 import { ReplPerson } from "./person.js";
 import { renderToolCall, renderToolResult, splitArgs } from "./render.js";
 import { ChatSession } from "./session.js";
-import { findSlashCommand, SLASH_COMMANDS, unknownSlashCommand, type ReplControls } from "./slash-commands.js";
+import { findSlashCommand, slashCommands, unknownSlashCommand, type ReplControls, type SlashCommand } from "./slash-commands.js";
 
 export interface ReplOptions {
   /** The same context `mcpvm mcp …` gets, so /mcp and /plugin behave and print exactly alike. */
   readonly context: CommandContext;
+  /** The cli's commands that also run as slash commands (/mcp, /plugin, /profile); given by the cli, which the agent never imports. */
+  readonly sharedCommands?: readonly Command[];
   /** Ctrl-C while a step runs; defaults to the process's SIGINT. */
   readonly interrupts?: InterruptSource;
 }
@@ -36,6 +38,7 @@ class Repl implements ReplControls {
   wallMs: number | undefined;
   readonly context: CommandContext;
   readonly chat: ChatSession;
+  private readonly commands: readonly SlashCommand[];
   private readonly reader: LineReader;
   private readonly spinner: Spinner;
   private readonly person: ReplPerson;
@@ -48,6 +51,7 @@ class Repl implements ReplControls {
     history: readonly string[],
   ) {
     this.context = options.context;
+    this.commands = slashCommands(options.sharedCommands ?? []);
     const io = this.context.io;
     this.spinner = new Spinner(io.stderr);
     this.reader = new LineReader({
@@ -55,7 +59,7 @@ class Repl implements ReplControls {
       output: io.stdout,
       history,
       historyFile: host.paths.historyFile,
-      completer: (line) => completeLine(line, { commands: SLASH_COMMANDS, names: (kind) => this.names(kind) }),
+      completer: (line) => completeLine(line, { commands: this.commands, names: (kind) => this.names(kind) }),
       onHistoryError: (error) => host.logger.warn({ err: errorMessage(error) }, "could not save REPL history"),
     });
     this.person = new ReplPerson(this.context, this.reader, this.spinner, () => this.step?.abort());
@@ -132,7 +136,7 @@ class Repl implements ReplControls {
         return;
       }
       const [, name = "", rest = ""] = slash;
-      const command = findSlashCommand(name);
+      const command = findSlashCommand(this.commands, name);
       if (command === undefined) throw unknownSlashCommand(name);
       await command.run(this, splitArgs(rest), rest);
     } catch (error) {

@@ -1,9 +1,6 @@
-import { parseDuration, UsageError } from "../../cli/args.js";
-import type { Command, CommandContext } from "../../cli/command.js";
-import { mcpCommand } from "../../cli/commands/mcp.js";
-import { pluginCommand } from "../../cli/commands/plugin.js";
-import { profileCommand } from "../../cli/commands/profile.js";
-import { formatTable, writeLine } from "../../cli/io.js";
+import { parseDuration, UsageError } from "../../terminal/args.js";
+import type { Command, CommandContext } from "../../terminal/command.js";
+import { formatTable, writeLine } from "../../terminal/io.js";
 import type { McpvmHost } from "../../host/index.js";
 import { isMcpvmError } from "../../util/errors.js";
 import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
@@ -65,24 +62,27 @@ function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
-export const SLASH_COMMANDS: readonly SlashCommand[] = [
+/**
+ * The REPL's slash commands. `sharedCommands` are the CLI's own commands (mcp, plugin, profile),
+ * handed down by the cli so that `/mcp list` is `mcpvm mcp list` without the agent importing the cli.
+ */
+export function slashCommands(sharedCommands: readonly Command[]): readonly SlashCommand[] {
+  const commands: SlashCommand[] = [
   {
     name: "help",
     summary: "This list; /help <command> for one command's usage",
     run: async (controls, args) => {
       const out = controls.context.io.stdout;
-      const target = SLASH_COMMANDS.find((c) => c.name === args[0]?.replace(/^\//, ""));
+      const target = commands.find((c) => c.name === args[0]?.replace(/^\//, ""));
       if (target !== undefined && (target.name === "mcp" || target.name === "plugin" || target.name === "profile")) {
         await target.run(controls, ["--help"], "");
         return;
       }
-      writeLine(out, formatTable(SLASH_COMMANDS.map((c) => [`/${c.name}${c.subcommands === undefined ? "" : " …"}`, c.summary])));
+      writeLine(out, formatTable(commands.map((c) => [`/${c.name}${c.subcommands === undefined ? "" : " …"}`, c.summary])));
       writeLine(out, "\nAnything else is a message to the model. Ctrl-C cancels the running step; Ctrl-D or /exit leaves.");
     },
   },
-  shared(pluginCommand),
-  shared(mcpCommand),
-  shared(profileCommand),
+  ...sharedCommands.map(shared),
   {
     name: "run",
     summary: "Run JavaScript in the sandbox without the model: /run <code>, or /run alone for a multi-line block ended by /end",
@@ -145,10 +145,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     summary: "Leave (closes every MCP connection); Ctrl-D does the same",
     run: async (controls) => controls.leave(),
   },
-];
+  ];
+  return commands;
+}
 
-export function findSlashCommand(name: string): SlashCommand | undefined {
-  return SLASH_COMMANDS.find((c) => c.name === name || (name === "quit" && c.name === "exit"));
+export function findSlashCommand(commands: readonly SlashCommand[], name: string): SlashCommand | undefined {
+  return commands.find((c) => c.name === name || (name === "quit" && c.name === "exit"));
 }
 
 export function unknownSlashCommand(name: string): UsageError {

@@ -4,12 +4,12 @@ import { join, resolve } from "node:path";
 import { updateConfigFile } from "../../config/config-file.js";
 import { McpvmHost } from "../../host/index.js";
 import { packageRoot } from "../../util/package-root.js";
-import { parseCommandArgs } from "../args.js";
-import type { Command } from "../command.js";
-import { ExitCode } from "../exit-codes.js";
-import { writeJson, writeLine } from "../io.js";
-import { formatLogs, formatRunError, formatStats, formatValue } from "../render/run-result.js";
-import { Spinner } from "../spinner.js";
+import { parseCommandArgs } from "../../terminal/args.js";
+import type { Command } from "../../terminal/command.js";
+import { ExitCode } from "../../terminal/exit-codes.js";
+import { writeJson, writeLine } from "../../terminal/io.js";
+import { formatLogs, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
+import { Spinner } from "../../terminal/spinner.js";
 import { embeddedDemoServers } from "../demo/embedded-config.js";
 
 const USAGE = `Usage: mcpvm demo [--home <dir>] [--script <file>] [--json]

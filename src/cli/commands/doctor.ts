@@ -2,10 +2,10 @@ import { resolveModel } from "../../agent/llm/model-config.js";
 import { modelConfigSchema } from "../../agent/llm/model-config.js";
 import { probeHyperlight } from "../../sandbox/engines/hyperlight/index.js";
 import { isMcpvmError } from "../../util/errors.js";
-import { parseCommandArgs } from "../args.js";
-import type { Command } from "../command.js";
-import { ExitCode } from "../exit-codes.js";
-import { writeJson, writeLine } from "../io.js";
+import { parseCommandArgs } from "../../terminal/args.js";
+import type { Command } from "../../terminal/command.js";
+import { ExitCode } from "../../terminal/exit-codes.js";
+import { writeJson, writeLine } from "../../terminal/io.js";
 
 const USAGE = `Usage: mcpvm doctor [--json]
 

@@ -1,7 +1,7 @@
-import type { Command } from "../command.js";
+import type { Command } from "../../terminal/command.js";
 import { demoCommand } from "./demo.js";
 import { doctorCommand } from "./doctor.js";
-import { mcpCommand } from "./mcp.js";
+import { mcpCommand } from "./mcp/index.js";
 import { pluginCommand } from "./plugin.js";
 import { profileCommand } from "./profile.js";
 import { replCommand } from "./repl.js";

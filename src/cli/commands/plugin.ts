@@ -1,9 +1,9 @@
 import type { AuditReport, PluginInfo, PluginStatus } from "../../plugin-system/index.js";
-import { parseCommandArgs, requirePositional, UsageError } from "../args.js";
-import type { Command, CommandContext } from "../command.js";
-import { ExitCode } from "../exit-codes.js";
-import { formatTable, writeJson, writeLine } from "../io.js";
-import { confirm } from "../prompt.js";
+import { parseCommandArgs, requirePositional, UsageError } from "../../terminal/args.js";
+import type { Command, CommandContext } from "../../terminal/command.js";
+import { ExitCode } from "../../terminal/exit-codes.js";
+import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
+import { confirm } from "../../terminal/prompt.js";
 
 const USAGE = `Usage: mcpvm plugin <command> [name] [options]
 

@@ -1,9 +1,9 @@
 import { activeProfiles, applyProfiles, availableProfiles, type ApplyReport, type NamedProfile } from "../../agent/profiles/index.js";
 import type { McpvmHost } from "../../host/index.js";
-import { parseCommandArgs, UsageError } from "../args.js";
-import type { Command, CommandContext } from "../command.js";
-import { ExitCode } from "../exit-codes.js";
-import { formatTable, writeJson, writeLine } from "../io.js";
+import { parseCommandArgs, UsageError } from "../../terminal/args.js";
+import type { Command, CommandContext } from "../../terminal/command.js";
+import { ExitCode } from "../../terminal/exit-codes.js";
+import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
 
 const USAGE = `Usage: mcpvm profile <command> [names...]
 

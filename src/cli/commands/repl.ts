@@ -1,6 +1,9 @@
 import { runRepl } from "../../agent/repl/index.js";
-import { parseCommandArgs } from "../args.js";
-import type { Command } from "../command.js";
+import { parseCommandArgs } from "../../terminal/args.js";
+import type { Command } from "../../terminal/command.js";
+import { mcpCommand } from "./mcp/index.js";
+import { pluginCommand } from "./plugin.js";
+import { profileCommand } from "./profile.js";
 
 const USAGE = `Usage: mcpvm [global options]        (or: mcpvm repl)
 
@@ -15,6 +18,6 @@ export const replCommand: Command = {
   usage: USAGE,
   async run(args, context) {
     parseCommandArgs("repl", args, {}, 0);
-    return runRepl({ context });
+    return runRepl({ context, sharedCommands: [pluginCommand, mcpCommand, profileCommand] });
   },
 };

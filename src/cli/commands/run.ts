@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { RunLimits } from "../../sandbox/types.js";
-import { parseBytes, parseCommandArgs, parseDuration, requirePositional, UsageError } from "../args.js";
-import type { Command, CommandContext } from "../command.js";
+import { parseBytes, parseCommandArgs, parseDuration, requirePositional, UsageError } from "../../terminal/args.js";
+import type { Command, CommandContext } from "../../terminal/command.js";
 import { McpvmError } from "../../util/errors.js";
-import { exitCodeFor } from "../errors.js";
-import { ExitCode, type ExitCodeValue } from "../exit-codes.js";
-import { writeJson, writeLine } from "../io.js";
-import { confirm } from "../prompt.js";
-import { renderCallConfirmation } from "../render/call-confirmation.js";
-import { formatLogs, formatRunError, formatStats, formatValue } from "../render/run-result.js";
+import { exitCodeFor } from "../../terminal/report-error.js";
+import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
+import { writeJson, writeLine } from "../../terminal/io.js";
+import { confirm } from "../../terminal/prompt.js";
+import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
+import { formatLogs, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
 

@@ -2,10 +2,10 @@ import { startGateway } from "../../gateway/index.js";
 import { GatewayError, parseListenAddress, requireTokenFor } from "../../gateway/index.js";
 import { LOG_LEVELS, type LogLevelName } from "../../logging/logger.js";
 import type { EngineChoice } from "../../sandbox/types.js";
-import { parseCommandArgs, UsageError } from "../args.js";
-import type { Command } from "../command.js";
-import { ExitCode } from "../exit-codes.js";
-import { writeLine } from "../io.js";
+import { parseCommandArgs, UsageError } from "../../terminal/args.js";
+import type { Command } from "../../terminal/command.js";
+import { ExitCode } from "../../terminal/exit-codes.js";
+import { writeLine } from "../../terminal/io.js";
 
 const USAGE = `Usage: mcpvm serve [--http [host:]port] [--token <secret>] [--toolset <name>] [--log-level <level>]
 

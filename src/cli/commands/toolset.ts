@@ -1,9 +1,9 @@
 import { resolveConfigPaths } from "../../config/paths.js";
 import { ToolDirectory, ToolsetStore, resolveToolRefs, type MissingTool, type NamedToolset } from "../../gateway/index.js";
-import { parseCommandArgs, requirePositional, UsageError } from "../args.js";
-import type { Command, CommandContext } from "../command.js";
-import { ExitCode } from "../exit-codes.js";
-import { formatTable, writeJson, writeLine } from "../io.js";
+import { parseCommandArgs, requirePositional, UsageError } from "../../terminal/args.js";
+import type { Command, CommandContext } from "../../terminal/command.js";
+import { ExitCode } from "../../terminal/exit-codes.js";
+import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
 
 const USAGE = `Usage: mcpvm toolset <subcommand>
 

@@ -33,7 +33,7 @@ export { filterTools } from "./tool-filter.js";
 export type { ToolFilter, ToolFilterResult } from "./tool-filter.js";
 export { buildChildEnv, isInheritedEnvName, INHERITED_ENV_NAMES, INHERITED_WINDOWS_ENV_NAMES } from "./child-env.js";
 export { canonicalJson } from "./canonical.js";
-export { stripJsonc } from "./import/jsonc.js";
+export { stripJsonc } from "../../util/jsonc-strip.js";
 export { detectImportFormat } from "./import/formats.js";
 export type { McpImportFormat, DetectedImport } from "./import/formats.js";
 export { normaliseServerName, assignServerNames } from "./import/server-names.js";

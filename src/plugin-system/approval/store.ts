@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { describeZodIssues, formatJsonPath } from "../../config/config-file.js";
 import { writeFileAtomic } from "../../util/atomic-file.js";
-import { parseJsonSafe } from "../../util/json.js";
+import { withFileLock } from "../../util/file-lock.js";
+import { parseJsonDocument } from "../../util/json-document.js";
 import { auditRuleIdSchema, riskLevelSchema } from "../audit/rules.js";
 import { PluginError } from "../errors.js";
 import { capabilitySchema, PLUGIN_NAME_PATTERN } from "../manifest.js";
@@ -61,7 +62,7 @@ export class PluginApprovalStore {
     }
     let raw: unknown;
     try {
-      raw = parseJsonSafe(text);
+      raw = parseJsonDocument(text);
     } catch (cause) {
       throw new PluginError("PLUGIN_APPROVALS_CORRUPT", `${this.file} is not valid JSON (${(cause as Error).message}); fix or delete it, then approve the plugins again`, {
         data: { file: this.file },
@@ -98,16 +99,18 @@ export class PluginApprovalStore {
     });
   }
 
-  /** Read-modify-write, serialised so two approvals in one process never lose each other. */
+  /** Read-modify-write, serialised in this process and locked across processes, so no approval is lost. */
   private update(mutate: (file: ApprovalsFile) => boolean): Promise<boolean> {
     const next = this.queue
       .catch(() => undefined)
-      .then(async () => {
-        const file = await this.load();
-        if (!mutate(file)) return false;
-        await writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`);
-        return true;
-      });
+      .then(() =>
+        withFileLock(this.file, async () => {
+          const file = await this.load();
+          if (!mutate(file)) return false;
+          await writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`);
+          return true;
+        }),
+      );
     this.queue = next;
     return next;
   }

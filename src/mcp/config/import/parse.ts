@@ -1,12 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { formatJsonPath } from "../../../config/config-file.js";
-import { parseJsonSafe } from "../../../util/json.js";
+import { parseJsonDocument } from "../../../util/json-document.js";
 import { McpConfigError } from "../errors.js";
 import { mcpServerEntrySchema } from "../schema.js";
 import type { McpServers } from "../validate.js";
 import { normaliseEntry } from "./entries.js";
 import { detectImportFormat, type McpImportFormat } from "./formats.js";
-import { stripJsonc } from "./jsonc.js";
 import { assignServerNames, type ServerRename } from "./server-names.js";
 
 export interface McpImportReport {
@@ -38,7 +37,7 @@ function inputMap(inputs: readonly unknown[]): Map<string, unknown> {
 export function parseImportText(file: string, text: string, options: McpImportOptions): McpImportReport {
   let raw: unknown;
   try {
-    raw = parseJsonSafe(stripJsonc(text));
+    raw = parseJsonDocument(text, { comments: true });
   } catch (cause) {
     throw new McpConfigError("MCP_IMPORT_INVALID_JSON", `${file} is not valid JSON: ${(cause as Error).message}`, { data: { file }, cause });
   }
