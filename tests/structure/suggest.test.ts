@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { closestMatches, didYouMean } from "../../src/util/suggest.js";
+
+describe("did you mean", () => {
+  it("offers the close name for a typo", () => {
+    expect(didYouMean("read_grap", ["read_graph", "create_entities", "search_nodes"])).toBe('; did you mean "read_graph"?');
+    expect(closestMatches("rn", ["run", "mcp", "serve"])).toEqual(["run"]);
+    expect(closestMatches("comand", ["command", "args", "env", "url"])).toEqual(["command"]);
+  });
+
+  it("offers nothing when nothing is close", () => {
+    expect(didYouMean("weather", ["memory", "everything", "filesystem"])).toBe("");
+  });
+
+  it("ignores case and lists several close names", () => {
+    expect(closestMatches("MEMORY", ["memory"])).toEqual(["memory"]);
+    expect(didYouMean("lst", ["list", "last", "info"])).toBe('; did you mean "last" or "list"?');
+  });
+});
