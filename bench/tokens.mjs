@@ -1,5 +1,5 @@
 // Tokens the model receives about tools (issue 5 target: <= 10% of a plain MCP tools/list).
-// For the five real servers in ../shared/fixtures/real-server-tool-listings.json, compares within one run:
+// For the five real servers in tests/fixtures/real-server-tool-listings.json, compares within one run:
 //   ours     = the agent's system message (one line per module) + one module_info result (JSON, as the model gets it)
 //   baseline = the same tools as plain MCP tools/list JSON (what a client puts in context when it exposes every tool)
 // Tokens are estimated as characters / 4 (no tokenizer is installed); the ratios are character ratios.
@@ -14,7 +14,7 @@ import { CompiledTypesCache } from "../dist/src/mcp/type-generator/index.js";
 import { table } from "./_stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const LISTINGS = join(here, "..", "..", "shared", "fixtures", "real-server-tool-listings.json");
+const LISTINGS = join(here, "..", "tests", "fixtures", "real-server-tool-listings.json");
 const MCP_HINTS = JSON.parse(readFileSync(join(here, "..", "plugins", "mcp", "plugin.json"), "utf8")).hints;
 const TARGET = 0.1;
 const tokens = (chars) => Math.ceil(chars / 4);

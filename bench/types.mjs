@@ -10,7 +10,7 @@ import { CompiledTypesCache, generateModuleDeclaration } from "../dist/src/mcp/t
 import { fmt, summarize, table, time, verdict } from "./_stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const LISTINGS = join(here, "..", "..", "shared", "fixtures", "real-server-tool-listings.json");
+const LISTINGS = join(here, "..", "tests", "fixtures", "real-server-tool-listings.json");
 const TARGET_MS = 50;
 const RUNS = 40;
 const WARMUP = 5;

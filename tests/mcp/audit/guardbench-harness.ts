@@ -1,21 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { auditContent, auditServer, verdictOf, type AuditedTool, type Finding, type Verdict } from "../../../src/mcp/audit/index.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-export const sharedDir = path.resolve(repoRoot, "..", "shared");
-export const corpusDir = path.join(sharedDir, "corpora", "mcp-guardbench");
-export const listingsFile = path.join(sharedDir, "fixtures", "real-server-tool-listings.json");
-
-export function requireShared(): void {
-  if (!existsSync(corpusDir) || !existsSync(listingsFile)) {
-    throw new Error(
-      `The auditor measurement needs ../shared beside the repository (looked for ${corpusDir} and ${listingsFile}). ` +
-        "CI checks it out there; locally, place the shared corpora and fixtures at that path.",
-    );
-  }
-}
+/** Vendored in the repository (see tests/fixtures/guardbench/README.md for where it came from). */
+export const corpusDir = path.join(repoRoot, "tests", "fixtures", "guardbench");
+export const listingsFile = path.join(repoRoot, "tests", "fixtures", "real-server-tool-listings.json");
 
 export interface CorpusCase {
   readonly id: string;

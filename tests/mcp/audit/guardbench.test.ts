@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { auditServer, type AuditedTool } from "../../../src/mcp/audit/index.js";
-import { auditCase, loadCases, loadListings, requireShared, type CaseKind, type CaseOutcome, type CorpusCase } from "./guardbench-harness.js";
+import { auditCase, loadCases, loadListings, type CaseKind, type CaseOutcome, type CorpusCase } from "./guardbench-harness.js";
 
 interface Row {
   readonly c: CorpusCase;
@@ -17,7 +17,6 @@ function flagged(row: Row): boolean {
 
 describe("auditor measured on mcp-guardbench and real server listings", () => {
   it("flags every attack at warn or block, blocks no benign definition and warns on at most 5% of them", () => {
-    requireShared();
     const rows: Row[] = loadCases().map((c) => ({ c, outcome: auditCase(c) }));
     const attacks = rows.filter((r) => r.c.bucket !== "benign");
     const benign = rows.filter((r) => r.c.bucket === "benign");

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { ToolForTypes } from "../../../src/mcp/type-generator/index.js";
 
-export const LISTINGS_PATH = "/work/shared/fixtures/real-server-tool-listings.json";
+/** Vendored in the repository (see tests/fixtures/guardbench/README.md). */
+export const LISTINGS_PATH = join(resolve(import.meta.dirname, "..", "..", ".."), "tests", "fixtures", "real-server-tool-listings.json");
 export const SERVER_NAMES = ["github", "filesystem", "memory", "sequential-thinking", "everything"] as const;
 
 interface ListedTool {
