@@ -5,7 +5,7 @@ default:
 
 # Install dependencies and build (npm's prepare step compiles TypeScript to dist/)
 install:
-    npm install
+    npm ci
 
 # The whole test suite (what CI runs, plus typecheck and lint)
 test:
