@@ -1,7 +1,9 @@
 import { jsonSchema, tool } from "ai";
+import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
 import { HOW_TO_CONFIGURE, LlmConfigError, resolveModel } from "../../src/agent/llm/model-config.js";
 import { createLanguageModel } from "../../src/agent/llm/provider.js";
+import { describeToolError } from "../../src/agent/llm/tool-error.js";
 import { runTurn } from "../../src/agent/llm/turn.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
 
@@ -71,5 +73,38 @@ describe("runTurn against an OpenAI-protocol server on 127.0.0.1", () => {
     expect(server.requests[0]?.messages[0]).toMatchObject({ role: "system", content: "You are a test." });
     expect(server.authorizations[0]).toBe("Bearer key-abcdef");
     expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  });
+
+  it("reports calls that got no result: input the SDK refused, and a tool that threw; the model is told both", async () => {
+    server = await startScriptedLlmServer([
+      { toolCalls: [{ name: "pick", arguments: { colour: "purple" } }, { name: "boom", arguments: {} }] },
+      { text: "ok" },
+    ]);
+    const model = createLanguageModel(resolveModel(undefined, { MCPVM_MODEL: "openai-compatible:test-model", MCPVM_BASE_URL: server.url }));
+    const errors: Array<{ name: string; text: string }> = [];
+    const results: string[] = [];
+    await runTurn({
+      model,
+      system: "s",
+      history: [],
+      userMessage: "go",
+      maxSteps: 3,
+      tools: {
+        pick: tool({ description: "Pick a colour", inputSchema: z.object({ colour: z.enum(["red", "green"]) }), execute: async ({ colour }) => colour }),
+        boom: tool({ description: "Fails", inputSchema: z.object({}), execute: async () => Promise.reject(new Error("the disk is on fire")) }),
+      },
+      onToolResult: (name) => results.push(name),
+      onToolError: (name, error) => errors.push({ name, text: describeToolError(error) }),
+    });
+    expect(results).toEqual([]);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        { name: "pick", text: 'invalid input for pick: colour: Invalid option: expected one of "red"|"green"' },
+        { name: "boom", text: "the disk is on fire" },
+      ]),
+    );
+    const told = server.requests[1]?.messages.filter((m) => m.role === "tool").map((m) => String(m.content)) ?? [];
+    expect(told.some((t) => t.includes("Invalid input for tool pick"))).toBe(true);
+    expect(told.some((t) => t.includes("the disk is on fire"))).toBe(true);
   });
 });

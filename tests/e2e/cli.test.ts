@@ -77,7 +77,8 @@ describe("mcpvm run", () => {
     expect(out.code).toBe(5); // approval needed: rerun with --yes
     const record = JSON.parse(out.stdout) as { ok: boolean; error: { name: string; errorCode: string; message: string } };
     expect(record).toMatchObject({ ok: false, error: { name: "McpCallDeclinedError", errorCode: "MCP_CALL_DECLINED" } });
-    expect(record.error.message).toContain("idle.fail was declined by the user; nothing was sent to the server");
+    expect(record.error.message).toContain("idle.fail was not confirmed: no terminal to ask on, so nobody was asked; nothing was sent to the server");
+    expect(record.error.message).not.toContain("declined");
     expect(out.stderr).toContain("Rerun with --yes");
   });
 

@@ -10,6 +10,11 @@ export interface TurnCallbacks {
   onTextDelta?(text: string): void;
   onToolCall?(name: string, input: unknown): void;
   onToolResult?(name: string, output: unknown): void;
+  /**
+   * A call that produced no result: the SDK refused its input (schema validation, unknown tool) or
+   * the tool threw. The model gets the error text as the call's result; the person should see it too.
+   */
+  onToolError?(name: string, error: unknown): void;
   /** A step started (the model is thinking): spinners start here. */
   onStepStart?(): void;
 }
@@ -58,6 +63,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   });
   let text = "";
   let steps = 0;
+  const refused = new Map<string, unknown>();
   for await (const part of result.fullStream) {
     switch (part.type) {
       case "start-step":
@@ -69,10 +75,16 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         options.onTextDelta?.(part.text);
         break;
       case "tool-call":
+        // The tool-error part that follows an invalid call carries only the error's text; the call
+        // part has the error itself (with the schema issues), so keep it for onToolError.
+        if (part.invalid === true) refused.set(part.toolCallId, part.error);
         options.onToolCall?.(part.toolName, part.input);
         break;
       case "tool-result":
         options.onToolResult?.(part.toolName, part.output);
+        break;
+      case "tool-error":
+        options.onToolError?.(part.toolName, refused.get(part.toolCallId) ?? part.error);
         break;
       case "error":
         failure ??= part.error;

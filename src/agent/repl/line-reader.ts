@@ -105,6 +105,9 @@ export class LineReader {
     }
     rl.on("line", (text) => {
       if (mode.history === true && keepInHistory(text)) this.remember(text);
+      // Without a terminal nothing echoes input, so the transcript would read "mcpvm> ⚙ …". A line
+      // answering the prompt shown right now is echoed here; a queued one is echoed with its prompt in read().
+      if (!this.terminal && this.waiter !== undefined) this.options.output.write(mode.masked === true ? "\n" : `${text}\n`);
       this.deliver({ kind: "line", text });
     });
     rl.on("SIGINT", () => {

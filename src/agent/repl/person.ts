@@ -2,7 +2,7 @@ import type { CommandContext } from "../../terminal/command.js";
 import { writeLine } from "../../terminal/io.js";
 import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
 import type { Spinner } from "../../terminal/spinner.js";
-import type { CallConfirmationRequest } from "../../mcp/service/index.js";
+import type { CallConfirmationRequest, CallRefusal } from "../../mcp/service/index.js";
 import type { PersonInteraction } from "../tools/types.js";
 import type { LineReader } from "./line-reader.js";
 
@@ -41,7 +41,7 @@ export class ReplPerson implements PersonInteraction {
   }
 
   /** The gate for guest MCP calls that are not read-only (host.setConfirmCall). */
-  async confirmCall(request: CallConfirmationRequest): Promise<boolean> {
+  async confirmCall(request: CallConfirmationRequest): Promise<boolean | CallRefusal> {
     const err = this.context.io.stderr;
     if (this.context.assumeYes) {
       this.spinner.stop();
@@ -51,7 +51,7 @@ export class ReplPerson implements PersonInteraction {
     if (!this.context.interactive) {
       this.spinner.stop();
       writeLine(err, `${renderCallConfirmation(request)}\nNot confirmed: no terminal to ask on. Start mcpvm with --yes, or set \`confirm: "never"\` for this server.`);
-      return false;
+      return "no-terminal";
     }
     return this.confirm(renderCallConfirmation(request), "Allow this call?");
   }

@@ -1,3 +1,4 @@
+import { displayBlock } from "../../terminal/display.js";
 import type { Colours } from "../../terminal/io.js";
 
 const PREVIEW_LINES = 24;
@@ -22,15 +23,21 @@ export function preview(text: string): string {
 export function renderToolCall(name: string, input: unknown, colours: Colours): string {
   const args = input as { code?: unknown } | undefined;
   if (name === "execute_javascript" && typeof args?.code === "string") {
-    return `${colours.cyan(`⚙ ${name}`)}\n${colours.dim(indent(preview(args.code), "  │ "))}`;
+    return `${colours.cyan(`⚙ ${name}`)}\n${colours.dim(indent(displayBlock(preview(args.code)), "  │ "))}`;
   }
-  return `${colours.cyan(`⚙ ${name}`)} ${colours.dim(JSON.stringify(input) ?? "")}`;
+  return `${colours.cyan(`⚙ ${displayBlock(name)}`)} ${colours.dim(displayBlock(JSON.stringify(input) ?? ""))}`;
 }
 
+// Tool output comes from servers and guest code: escaped so it cannot repaint the terminal.
 export function renderToolResult(output: unknown, colours: Colours): string {
   const text = typeof output === "string" ? output : (JSON.stringify(output, null, 2) ?? "undefined");
   const failed = typeof output === "object" && output !== null && "error" in output && (output as { error?: unknown }).error !== undefined;
-  return indent(preview(text), failed ? colours.yellow("  ↳ ") : colours.dim("  ↳ "));
+  return indent(displayBlock(preview(text)), failed ? colours.yellow("  ↳ ") : colours.dim("  ↳ "));
+}
+
+/** A call that got no result (its input was refused, or the tool threw): the text the model got instead. */
+export function renderToolError(message: string, colours: Colours): string {
+  return indent(displayBlock(preview(`error: ${message}`)), colours.yellow("  ↳ "));
 }
 
 /** Splits a slash command's arguments like a shell would: quotes group, backslash escapes. */

@@ -1,4 +1,5 @@
 import type { Command, CommandContext } from "../../terminal/command.js";
+import { displayBlock } from "../../terminal/display.js";
 import { reportError } from "../../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeLine } from "../../terminal/io.js";
@@ -8,13 +9,14 @@ import type { McpvmHost } from "../../host/index.js";
 import { KNOWN_SERVERS } from "../../mcp/known-servers.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
+import { describeToolError } from "../llm/tool-error.js";
 import { availableProfiles } from "../profiles/index.js";
 import { completeLine, type NameKind } from "./completer.js";
 import { loadHistory } from "./history.js";
 import { processInterrupts, type InterruptSource } from "./interrupts.js";
 import { LineReader } from "./line-reader.js";
 import { ReplPerson } from "./person.js";
-import { renderToolCall, renderToolResult, splitArgs } from "./render.js";
+import { renderToolCall, renderToolError, renderToolResult, splitArgs } from "./render.js";
 import { ChatSession } from "./session.js";
 import { findSlashCommand, slashCommands, unknownSlashCommand, type ReplControls, type SlashCommand } from "./slash-commands.js";
 
@@ -168,7 +170,7 @@ class Repl implements ReplControls {
           onStepStart: () => this.spinner.start("thinking…"),
           onTextDelta: (delta) => {
             this.spinner.stop();
-            write(this.host.redactor.redact(delta));
+            write(displayBlock(this.host.redactor.redact(delta)));
           },
           onToolCall: (name, input) => {
             this.spinner.stop();
@@ -179,6 +181,10 @@ class Repl implements ReplControls {
           onToolResult: (_name, output) => {
             this.spinner.stop();
             write(`${renderToolResult(output, colours)}\n`);
+          },
+          onToolError: (_name, error) => {
+            this.spinner.stop();
+            write(`${renderToolError(this.host.stripHostPaths(this.host.redactor.redact(describeToolError(error))), colours)}\n`);
           },
         });
         endLine();

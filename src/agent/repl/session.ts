@@ -1,9 +1,11 @@
-import { asSchema, type ModelMessage } from "ai";
+import type { ModelMessage } from "ai";
 import { describeZodIssues } from "../../config/config-file.js";
 import type { McpvmHost } from "../../host/index.js";
 import { LlmConfigError, modelConfigSchema, resolveModel, type ResolvedModel } from "../llm/model-config.js";
 import { createLanguageModel } from "../llm/provider.js";
+import { loadTokenizer } from "../llm/tokenizer.js";
 import { runTurn, type TurnCallbacks, type TurnResult, type TurnUsage } from "../llm/turn.js";
+import { toolDefinitionsAsSent } from "../llm/wire-tools.js";
 import { buildSystemMessage } from "../system-message.js";
 import { buildAgentTools, type AgentToolContext } from "../tools/index.js";
 import { moduleSummaries } from "../tools/module-summaries.js";
@@ -77,13 +79,24 @@ export class ChatSession {
     this.last = undefined;
   }
 
-  /** Characters of tool definitions the model receives each step (for /tokens). */
-  async toolDefinitionChars(): Promise<number> {
-    const active = new Set(await this.agentTools.activeToolNames());
-    let chars = 0;
-    for (const [name, t] of Object.entries(this.agentTools.tools)) {
-      if (active.has(name)) chars += name.length + (t.description?.length ?? 0) + JSON.stringify(await asSchema(t.inputSchema).jsonSchema).length;
-    }
-    return chars;
+  /** What every step sends besides the conversation, in tokens (for /tokens). */
+  async stepCost(): Promise<StepCost> {
+    const system = await this.systemMessage();
+    const definitions = await toolDefinitionsAsSent(this.agentTools.tools, await this.agentTools.activeToolNames());
+    const tokenizer = await loadTokenizer();
+    return {
+      encoding: tokenizer.encoding,
+      systemTokens: tokenizer.count(system),
+      toolTokens: tokenizer.count(JSON.stringify(definitions)),
+      toolCount: definitions.length,
+    };
   }
+}
+
+export interface StepCost {
+  readonly encoding: string;
+  readonly systemTokens: number;
+  /** The request's `tools` array as JSON (names, descriptions, input schemas). */
+  readonly toolTokens: number;
+  readonly toolCount: number;
 }

@@ -133,11 +133,14 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
       const { chat } = controls;
       const out = controls.context.io.stdout;
       const last = chat.last;
-      writeLine(out, `last message: ${last === undefined ? "-" : `${last.inputTokens} in, ${last.outputTokens} out`}`);
+      writeLine(out, `last message: ${last === undefined ? "-" : `${last.inputTokens} in, ${last.outputTokens} out`} (as the provider reported them)`);
       writeLine(out, `session:      ${chat.totals.inputTokens} in, ${chat.totals.outputTokens} out, ${chat.totals.totalTokens} total over ${chat.totals.turns} message(s)`);
-      const system = (await chat.systemMessage()).length;
-      const tools = await chat.toolDefinitionChars();
-      writeLine(out, `each step:    system message ~${Math.ceil(system / 4)} tokens, tool definitions ~${Math.ceil(tools / 4)} tokens (estimated as characters / 4)`);
+      const cost = await chat.stepCost();
+      writeLine(
+        out,
+        `each step:    system message ${cost.systemTokens} tokens + ${cost.toolCount} tool definitions ${cost.toolTokens} tokens = ${cost.systemTokens + cost.toolTokens} tokens before the conversation`,
+      );
+      writeLine(out, controls.context.colours.dim(`              counted with ${cost.encoding} (OpenAI's tokenizer; other models split text differently)`));
     },
   },
   {

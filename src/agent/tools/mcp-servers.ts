@@ -35,7 +35,8 @@ export function listMcpServersTool(context: AgentToolContext) {
             state: s.state,
             ...(s.toolCount === undefined ? {} : { tools: s.toolCount }),
             ...(s.heldCount ? { held: s.heldCount } : {}),
-            ...(s.description === undefined ? {} : { description: s.description }),
+            // A description is text from the config (often an imported file): the model sees it once the person approved the server.
+            ...(s.description === undefined || s.approval !== "approved" ? {} : { description: s.description }),
           })),
         };
       }),
@@ -56,10 +57,13 @@ export function mcpServerInfoTool(context: AgentToolContext) {
         const service = await context.host.requireMcp();
         const entry = service.entry(name);
         const approval = (await service.approvalStatus(name)).state;
-        const base = { name, module: `host:mcp-${name}`, enabled: entry.enabled, approval, definition: entryForModel(entry), ...(entry.description === undefined ? {} : { description: entry.description }) };
-        if (approval !== "approved" || !entry.enabled) {
-          return { ...base, note: `Not started: ${!entry.enabled ? "disabled" : "not approved"}. manage_mcp {action: "enable"} asks the person to approve and enables it.` };
+        const shownDescription = entry.description === undefined || approval !== "approved" ? {} : { description: entry.description };
+        const base = { name, module: `host:mcp-${name}`, enabled: entry.enabled, approval, definition: entryForModel(entry), ...shownDescription };
+        if (approval !== "approved") {
+          const why = approval === "changed" ? "its definition changed since it was approved" : "not approved";
+          return { ...base, note: `Not started: ${why}${entry.enabled ? "" : ", and disabled"}. Needs approval: mcpvm mcp approve ${name} (the person runs it), or manage_mcp {action: "enable"} asks the person on the terminal.` };
         }
+        if (!entry.enabled) return { ...base, note: `Not started: disabled. manage_mcp {action: "enable"} enables it.` };
         const catalog = await service.catalog(name, abortSignal === undefined ? {} : { signal: abortSignal });
         const meta = catalog.metadata();
         const tools =

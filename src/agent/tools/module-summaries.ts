@@ -9,6 +9,41 @@ export interface ModuleSummary {
   readonly summary: string;
 }
 
+/** What the model needs to know about one enabled server to use it, or to know it cannot yet. */
+export interface ServerModuleState {
+  readonly server: string;
+  readonly approval: "approved" | "unapproved" | "changed" | "error";
+  /** From the trusted tools, once connected. */
+  readonly connectedSummary?: string | undefined;
+  /** The configured description: shown only for approved servers, since nobody has reviewed it before. */
+  readonly description?: string | undefined;
+  /** Tools listed but held from use until the person accepts them. */
+  readonly heldCount?: number | undefined;
+}
+
+/**
+ * One line about an enabled server. An unapproved server will not start, so the line says so and
+ * names the person's command instead of describing it as usable; its configured description (text
+ * from an imported file nobody reviewed yet) is left out until it is approved.
+ */
+export function serverModuleSummary(state: ServerModuleState): string {
+  const name = JSON.stringify(state.server);
+  const approve = `mcpvm mcp approve ${state.server}`;
+  switch (state.approval) {
+    case "unapproved":
+      return `MCP server ${name}: needs approval: ${approve}`;
+    case "changed":
+      return `MCP server ${name}: its definition changed since it was approved; needs approval: ${approve}`;
+    case "error":
+      return `MCP server ${name}: its approval could not be checked, so it will not start (mcpvm mcp list shows why)`;
+    case "approved": {
+      const base = state.connectedSummary ?? (state.description !== undefined ? firstSentence(state.description) : `MCP server ${name} (approved; starts on first use)`);
+      const held = state.heldCount ?? 0;
+      return held === 0 ? base : `${base} (${held} tool${held === 1 ? "" : "s"} held until the person accepts them: ${approve} --tools)`;
+    }
+  }
+}
+
 /**
  * One line per module the guest can require right now: plugin modules from their manifests, MCP
  * modules of enabled servers. Servers are not started for this: a connected server's summary comes
@@ -26,10 +61,16 @@ export async function moduleSummaries(host: McpvmHost): Promise<ModuleSummary[]>
 async function mcpSummaries(service: McpService): Promise<ModuleSummary[]> {
   return Promise.all(
     service.enabledServers().map(async (server) => {
-      const connected = service.clients.serverNames().includes(server) && service.clients.status(server).state === "connected";
+      const approval = await service.approvalStatus(server).then((s) => s.state, () => "error" as const);
+      const connected = approval === "approved" && service.clients.serverNames().includes(server) && service.clients.status(server).state === "connected";
       const catalog = connected ? await service.catalog(server).catch(() => undefined) : undefined;
-      const description = service.entry(server).description;
-      const summary = catalog?.metadata().summary ?? (description !== undefined ? firstSentence(description) : `MCP server "${server}" (starts on first use)`);
+      const summary = serverModuleSummary({
+        server,
+        approval,
+        connectedSummary: catalog?.metadata().summary,
+        description: service.entry(server).description,
+        heldCount: catalog?.held.length,
+      });
       return { module: `mcp-${server}`, kind: "mcp" as const, summary };
     }),
   );

@@ -49,8 +49,9 @@ export const runCommand: Command = {
     host.setConfirmCall(async (request) => {
       context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
       const ok = await confirm(context, "Allow this call?");
-      if (!ok && !context.interactive) writeLine(context.io.stderr, "Not confirmed: no terminal to ask on. Rerun with --yes, or set `confirm: \"never\"` for this server.");
-      return ok;
+      if (ok || context.interactive) return ok;
+      writeLine(context.io.stderr, "Not confirmed: no terminal to ask on. Rerun with --yes, or set `confirm: \"never\"` for this server.");
+      return "no-terminal";
     });
     const controller = new AbortController();
     const onSigint = () => controller.abort();

@@ -1,7 +1,7 @@
 import type { HostCallContext, HostFunction, HostModule, HostModules, LazyHostModule } from "../../sandbox/types.js";
 import { isMcpvmError } from "../../util/errors.js";
 import type { McpService } from "./service.js";
-import { needsConfirmation, type ConfirmCall } from "./confirm.js";
+import { callRefusal, needsConfirmation, refusedCallMessage, type ConfirmCall } from "./confirm.js";
 import { McpCallError } from "./errors.js";
 import { describeHeld, type HeldTool } from "./trust.js";
 import { sanitizeToolName } from "../sanitise/index.js";
@@ -79,9 +79,10 @@ async function callTool(service: McpService, loadedCatalog: ServerCatalog, name:
       annotations: tool.definition.annotations,
       policy: policy === "always" ? "always" : "destructive",
     });
-    if (!allowed) {
-      throw new McpCallError("MCP_CALL_DECLINED", `The call to ${catalog.server}.${tool.originalName} was declined by the user; nothing was sent to the server.`, {
-        data: { server: catalog.server, tool: tool.originalName },
+    const refusal = callRefusal(allowed);
+    if (refusal !== undefined) {
+      throw new McpCallError("MCP_CALL_DECLINED", refusedCallMessage(catalog.server, tool.originalName, refusal), {
+        data: { server: catalog.server, tool: tool.originalName, reason: refusal },
       });
     }
   }
