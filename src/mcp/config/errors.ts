@@ -17,6 +17,7 @@ import { McpvmError } from "../../util/errors.js";
  * | MCP_IMPORT_UNREADABLE | the file to import cannot be read |
  * | MCP_IMPORT_INVALID_JSON | the file to import is not JSON (comments and trailing commas are fine) |
  * | MCP_IMPORT_UNKNOWN_FORMAT | the file has no `mcpServers`, `servers` or `mcp` section |
+ * | MCP_IMPORT_UNSUPPORTED_FORMAT | a format mcpvm knows but does not import (Zed `context_servers`, TOML, YAML) |
  */
 export type McpConfigErrorCode =
   | "MCP_CONFIG_INVALID"
@@ -30,7 +31,8 @@ export type McpConfigErrorCode =
   | "MCP_CONFIG_INPUT_INVALID"
   | "MCP_IMPORT_UNREADABLE"
   | "MCP_IMPORT_INVALID_JSON"
-  | "MCP_IMPORT_UNKNOWN_FORMAT";
+  | "MCP_IMPORT_UNKNOWN_FORMAT"
+  | "MCP_IMPORT_UNSUPPORTED_FORMAT";
 
 /**
  * The rule a configuration value broke. Custom rules are ours; the others are zod's issue codes

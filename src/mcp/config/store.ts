@@ -90,14 +90,26 @@ export async function setMcpServerEnabled(file: string, name: string, enabled: b
   return pick(servers, name, file);
 }
 
-/** Write an import into config.json: added and (with `overwrite`) replaced entries; conflicts reported, kept. */
+/**
+ * Write an import into config.json: added and (with `overwrite`) replaced entries; conflicts and
+ * servers over the limit reported, kept out. With `dryRun` the same result is worked out and
+ * validated against the current file, and nothing is written. An import with nothing to write
+ * leaves the file (or its absence) as it was.
+ */
 export async function importMcpServers(
   file: string,
   report: McpImportReport,
-  options: McpStoreOptions & { readonly overwrite?: boolean },
+  options: McpStoreOptions & { readonly overwrite?: boolean; readonly dryRun?: boolean },
 ): Promise<McpMergeResult> {
+  const merge = (section: Record<string, unknown>): McpMergeResult => mergeImportedServers(section, report.servers, { overwrite: options.overwrite === true });
+  const planned = merge(sectionOf((await loadConfigFile(file)).mcpServers));
+  if (options.dryRun === true || planned.added.length + planned.overwritten.length === 0) {
+    parseMcpServers(planned.servers, { file, nativePluginNames: options.nativePluginNames });
+    return planned;
+  }
+  // Planned again inside the lock: another process may have changed config.json meanwhile.
   const { result } = await changeSection(file, options, (section) => {
-    const merged = mergeImportedServers(section, report.servers, { overwrite: options.overwrite === true });
+    const merged = merge(section);
     return { section: { ...merged.servers }, result: merged };
   });
   return result;

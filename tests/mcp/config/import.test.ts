@@ -91,9 +91,11 @@ describe("import: mcpServers files (Claude Desktop, Cursor, Claude Code, Cline)"
     expect(report.servers.context7).toEqual({ type: "http", url: "https://mcp.context7.com/mcp", headers: { CONTEXT7_API_KEY: "${env:CONTEXT7_API_KEY}" }, enabled: true });
     expect(report.servers.sentry).toEqual({ type: "sse", url: "https://mcp.sentry.dev/sse", enabled: true });
     expect(report.servers.linear?.type).toBe("stdio");
+    // ${userHome} used to be kept (and read from an environment variable nobody sets); it now becomes ${HOME}.
+    expect(report.servers.notes?.args).toEqual(["${HOME}/notes-mcp/index.js"]);
     expect(report.warnings).toEqual([
       { name: "notes", message: '"envFile" is not supported: copy the variables it sets into "env" (as ${VAR} references)' },
-      { name: "notes", message: "${userHome} is an editor variable; mcpvm reads it from the environment at connect time, so set userHome or edit the entry" },
+      { name: "notes", message: "${userHome} became ${HOME}, read from your environment at connect time" },
     ]);
   });
 
@@ -206,16 +208,16 @@ describe("server names from other tools", () => {
     expect(normaliseServerName("host:files", [])).toEqual({ name: "host-files", reasons: ["server names are lowercase letters, digits and dashes"] });
   });
 
-  it("that collide get -2, -3 in sorted order of the originals, whatever the file order", () => {
+  // A name that is already valid used to be renamed when an invalid one sorted before it ("A" took "a", "a" became "a-2").
+  it("that collide: an already valid name keeps it, the others get -2, -3 in sorted order, whatever the file order", () => {
     const forward = parseImportText("a.json", '{ "mcpServers": { "My Server": { "command": "a" }, "my-server": { "command": "b" }, "MY SERVER": { "command": "c" } } }', options);
     const backward = parseImportText("b.json", '{ "mcpServers": { "MY SERVER": { "command": "c" }, "my-server": { "command": "b" }, "My Server": { "command": "a" } } }', options);
     const commands = (report: McpImportReport) => Object.fromEntries(Object.entries(report.servers).map(([name, entry]) => [name, entry.command]));
-    expect(commands(forward)).toEqual({ "my-server": "c", "my-server-2": "a", "my-server-3": "b" });
+    expect(commands(forward)).toEqual({ "my-server": "b", "my-server-2": "c", "my-server-3": "a" });
     expect(commands(backward)).toEqual(commands(forward));
     expect(forward.renames).toEqual([
-      { from: "MY SERVER", to: "my-server", reason: "server names are lowercase letters, digits and dashes" },
-      { from: "My Server", to: "my-server-2", reason: 'server names are lowercase letters, digits and dashes; "my-server" is already used by "MY SERVER" in this file' },
-      { from: "my-server", to: "my-server-3", reason: '"my-server" is already used by "MY SERVER" in this file' },
+      { from: "MY SERVER", to: "my-server-2", reason: 'server names are lowercase letters, digits and dashes; "my-server" is already used by "my-server" in this file' },
+      { from: "My Server", to: "my-server-3", reason: 'server names are lowercase letters, digits and dashes; "my-server" is already used by "my-server" in this file' },
     ]);
   });
 });
@@ -229,7 +231,7 @@ describe("merging an import into the existing servers", () => {
     expect(kept.added).toEqual(["time"]);
     expect(kept.unchanged).toEqual(["github"]);
     expect(kept.overwritten).toEqual([]);
-    expect(kept.conflicts).toEqual([{ name: "memory", reason: '"memory" already exists with a different definition; it was kept (use the overwrite option to replace it)' }]);
+    expect(kept.conflicts).toEqual([{ name: "memory", reason: '"memory" already exists with a different definition; it was kept (pass --overwrite to replace it)' }]);
     expect(kept.servers.memory).toEqual({ command: "node", args: ["memory.js"] });
   });
 

@@ -126,10 +126,21 @@ describe("importing into config.json", () => {
     expect((await getMcpServer(file, "memory", options)).command).toBe("npx");
   });
 
-  it("writes nothing when the result would break a rule (more than 20 servers)", async () => {
+  // This used to write nothing and fail with "config.json is not valid" although the file was fine;
+  // now what fits under the limit is imported and the rest is reported as left out.
+  it("imports what fits under the server limit (20) and reports the rest as left out", async () => {
     for (let i = 0; i < 19; i += 1) await addMcpServer(file, `s${i}`, { command: "x" }, options);
+    const result = await importMcpServers(file, parseImportText("claude.json", text, options), options);
+    expect(result.added).toEqual(["memory"]);
+    expect(result.leftOut).toEqual([{ name: "github", reason: "at most 20 MCP servers can be configured; config.json had 19, so 1 of the 2 new servers fit" }]);
+    expect(Object.keys(await listMcpServers(file, options))).toHaveLength(20);
+  });
+
+  it("writes nothing on a dry run", async () => {
+    await addMcpServer(file, "s0", { command: "x" }, options);
     const before = await readFile(file, "utf8");
-    await expect(importMcpServers(file, parseImportText("claude.json", text, options), options)).rejects.toMatchObject({ code: "MCP_CONFIG_INVALID" });
+    const result = await importMcpServers(file, parseImportText("claude.json", text, options), { ...options, dryRun: true });
+    expect(result.added).toEqual(["memory", "github"]);
     expect(await readFile(file, "utf8")).toBe(before);
   });
 });

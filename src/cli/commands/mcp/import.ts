@@ -1,12 +1,33 @@
 import { resolve } from "node:path";
 import type { McpvmHost } from "../../../host/index.js";
-import { DEFAULT_NATIVE_PLUGIN_NAMES, importMcpServers, readImportFile } from "../../../mcp/config/index.js";
+import { DEFAULT_NATIVE_PLUGIN_NAMES, importMcpServers, readImportFile, type McpImportReport } from "../../../mcp/config/index.js";
 import type { McpService } from "../../../mcp/service/index.js";
+import { UsageError } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
-import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
-import { writeJson, writeLine } from "../../../terminal/io.js";
+import { displayInline } from "../../../terminal/display.js";
+import type { ExitCodeValue } from "../../../terminal/exit-codes.js";
+import { writeJson } from "../../../terminal/io.js";
+import { didYouMean } from "../../../util/suggest.js";
+import { importExitCode, importJson, writeImportReport } from "./import-report.js";
 
 const MCP_STORE = { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES };
+
+/** `--only a,b` (or `--only a --only b`): the names, or undefined when the flag is absent. */
+function onlyNames(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const given = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
+  const names = given.flatMap((item) => item.split(",")).map((name) => name.trim());
+  if (names.length === 0 || names.some((name) => name === "")) {
+    throw new UsageError("USAGE", "mcp import: --only takes server names separated by commas, e.g. --only github,memory. See `mcpvm mcp --help`.");
+  }
+  return names;
+}
+
+function unmatched(report: McpImportReport): UsageError {
+  const problems = report.unmatchedOnly.map((name) => `"${displayInline(name)}"${didYouMean(name, report.selectableNames)}`);
+  const known = report.selectableNames.length === 0 ? "it has none" : `it has ${report.selectableNames.map(displayInline).join(", ")}`;
+  return new UsageError("USAGE", `mcp import: --only names ${problems.join(", ")}, not a server in ${displayInline(report.file)} (${known}). Nothing was written.`);
+}
 
 /** `mcpvm mcp import <file>`: another client's config merged into config.json, with a report. */
 export async function importCommand(
@@ -16,21 +37,14 @@ export async function importCommand(
   values: Readonly<Record<string, unknown>>,
   context: CommandContext,
 ): Promise<ExitCodeValue> {
-  const configFile = host.paths.configFile;
-  const file = resolve(context.io.cwd, path);
-  const report = await readImportFile(file, MCP_STORE);
-  const merged = await importMcpServers(configFile, report, { ...MCP_STORE, overwrite: values.overwrite === true });
-  await host.reload();
-  if (context.json) writeJson(context.io.stdout, { format: report.format, ...merged, renames: report.renames, skipped: report.skipped, warnings: report.warnings });
-  else {
-    const out = context.io.stdout;
-    writeLine(out, `Imported from ${file} (${report.format} format):`);
-    writeLine(out, `  added: ${merged.added.join(", ") || "none"}; overwritten: ${merged.overwritten.join(", ") || "none"}; unchanged: ${merged.unchanged.join(", ") || "none"}`);
-    for (const r of report.renames) writeLine(out, `  renamed ${r.from} -> ${r.to} (${r.reason})`);
-    for (const c of merged.conflicts) writeLine(context.io.stderr, context.colours.yellow(`  conflict ${c.name}: ${c.reason}`));
-    for (const s of report.skipped) writeLine(context.io.stderr, context.colours.yellow(`  skipped ${s.name}: ${s.reason}`));
-    for (const w of report.warnings) writeLine(context.io.stderr, context.colours.dim(`  note ${w.name || "(file)"}: ${w.message}`));
-    if (merged.added.length + merged.overwritten.length > 0) writeLine(out, "Imported servers start only after `mcpvm mcp approve <name>`.");
-  }
-  return merged.conflicts.length > 0 ? ExitCode.Config : ExitCode.Ok;
+  const only = onlyNames(values.only);
+  const dryRun = values["dry-run"] === true;
+  const report = await readImportFile(resolve(context.io.cwd, path), { ...MCP_STORE, ...(only === undefined ? {} : { only }) });
+  if (report.unmatchedOnly.length > 0) throw unmatched(report);
+  const merged = await importMcpServers(host.paths.configFile, report, { ...MCP_STORE, overwrite: values.overwrite === true, dryRun });
+  if (!dryRun && merged.added.length + merged.overwritten.length > 0) await host.reload();
+  const outcome = { report, merged, dryRun, typedPath: path };
+  if (context.json) writeJson(context.io.stdout, importJson(outcome));
+  else writeImportReport(context.io, context.colours, outcome);
+  return importExitCode(outcome);
 }

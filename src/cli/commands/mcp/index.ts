@@ -57,6 +57,8 @@ export const mcpCommand: Command = {
         dir: { type: "string" },
         overwrite: { type: "boolean" },
         tools: { type: "boolean" },
+        only: { type: "string", multiple: true },
+        "dry-run": { type: "boolean" },
         description: { type: "string" },
       },
       2,

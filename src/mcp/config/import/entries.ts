@@ -1,7 +1,9 @@
 import { mcpInputSchema, type McpInputDefinition } from "../schema.js";
-import { inputReferences, variableReferences } from "../placeholders.js";
+import { inputReferences } from "../placeholders.js";
 import { templateFields, type TemplateSource } from "../template-fields.js";
+import { editorVariableWarnings, resolveEditorVariables, type EditorContext } from "./editor-variables.js";
 import type { McpImportFormat } from "./formats.js";
+import { ALLOW_FIELDS, DENY_FIELDS, toolListsOf } from "./tool-lists.js";
 
 /** One foreign entry rewritten in mcpvm's shape, ready for schema validation, or why it cannot be. */
 export type NormalisedEntry =
@@ -19,9 +21,9 @@ const TRANSPORTS: Readonly<Record<string, "stdio" | "http" | "sse">> = {
 };
 
 // Fields that mean the same in mcpvm's schema and are copied as they are.
-const SAME_FIELDS = ["cwd", "headers", "denyTools", "enabled", "description", "connectTimeoutMs", "callTimeoutMs", "maxResponseBytes"];
-// Fields handled explicitly below.
-const MAPPED_FIELDS = ["type", "transportType", "command", "args", "env", "environment", "url", "serverUrl", "allowTools", "allowedTools", "disabled", "inputs", "timeout"];
+const SAME_FIELDS = ["cwd", "headers", "enabled", "description", "connectTimeoutMs", "callTimeoutMs", "maxResponseBytes"];
+// Fields handled explicitly below (tool lists in tool-lists.ts).
+const MAPPED_FIELDS = ["type", "transportType", "command", "args", "env", "environment", "url", "serverUrl", "httpUrl", "disabled", "inputs", "timeout", ...ALLOW_FIELDS, ...DENY_FIELDS];
 
 const IGNORED_BECAUSE: Readonly<Record<string, string>> = {
   envFile: '"envFile" is not supported: copy the variables it sets into "env" (as ${VAR} references)',
@@ -29,10 +31,8 @@ const IGNORED_BECAUSE: Readonly<Record<string, string>> = {
   autoApprove: '"autoApprove" is not imported: mcpvm asks according to "confirm"',
   confirm: '"confirm" is not imported: how often mcpvm asks before a call is yours to set (`mcpvm mcp approve` shows it)',
   oauth: '"oauth" is not supported: pass a token in "headers" instead',
+  trust: '"trust" is not imported: mcpvm asks according to "confirm"',
 };
-
-// VS Code / Cursor variables that are not environment variables of the mcpvm process.
-const EDITOR_VARIABLES = new Set(["workspaceFolder", "workspaceFolderBasename", "workspaceRoot", "userHome", "pathSeparator", "file", "fileDirname", "cwd"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -40,7 +40,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function transportOf(raw: Record<string, unknown>): { ok: true; type: string | undefined } | { ok: false; reason: string } {
   const given = raw.type ?? raw.transportType;
-  if (given === undefined) return { ok: true, type: undefined };
+  // Gemini CLI: `httpUrl` is a streamable HTTP endpoint (its `url` is SSE, which inference from the path mostly gets right).
+  if (given === undefined) return { ok: true, type: raw.httpUrl !== undefined && raw.url === undefined ? "http" : undefined };
   const mapped = typeof given === "string" ? TRANSPORTS[given] : undefined;
   if (mapped === undefined) return { ok: false, reason: `transport type ${JSON.stringify(given)} is not one of stdio, local, http, streamable-http, remote, sse` };
   return { ok: true, type: mapped };
@@ -103,11 +104,6 @@ function definitionsFor(raw: Record<string, unknown>, fileInputs: ReadonlyMap<st
   return merged;
 }
 
-function editorVariableWarnings(candidate: TemplateSource): string[] {
-  const names = new Set(templateFields(candidate).flatMap((field) => variableReferences(field.value)).filter((name) => EDITOR_VARIABLES.has(name)));
-  return [...names].map((name) => `\${${name}} is an editor variable; mcpvm reads it from the environment at connect time, so set ${name} or edit the entry`);
-}
-
 // The command-array format writes environment references as {env:NAME} and file contents as {file:path}.
 const BRACE_ENV = /(?<!\$)\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const BRACE_FILE = /(?<!\$)\{file:[^}]*\}/;
@@ -133,12 +129,14 @@ function convertBraceReferences(candidate: Record<string, unknown>): { ok: true 
 }
 
 /** Rewrite one entry of any supported format into mcpvm's shape. */
-export function normaliseEntry(raw: unknown, format: McpImportFormat, inputDefinitions: ReadonlyMap<string, unknown>): NormalisedEntry {
+export function normaliseEntry(raw: unknown, format: McpImportFormat, inputDefinitions: ReadonlyMap<string, unknown>, editor: EditorContext = {}): NormalisedEntry {
   if (!isRecord(raw)) return { ok: false, reason: "the entry is not an object" };
   const transport = transportOf(raw);
   if (!transport.ok) return transport;
   const command = commandOf(raw);
   if (!command.ok) return command;
+  const tools = toolListsOf(raw);
+  if (!tools.ok) return tools;
 
   const candidate: Record<string, unknown> = {};
   const warnings: string[] = [];
@@ -149,9 +147,11 @@ export function normaliseEntry(raw: unknown, format: McpImportFormat, inputDefin
   set("command", command.command);
   set("args", command.args);
   set("env", envOf(raw));
-  set("url", raw.url ?? raw.serverUrl);
+  set("url", raw.url ?? raw.serverUrl ?? raw.httpUrl);
   for (const key of SAME_FIELDS) set(key, raw[key]);
-  set("allowTools", raw.allowTools ?? raw.allowedTools);
+  set("allowTools", tools.allowTools);
+  set("denyTools", tools.denyTools);
+  warnings.push(...tools.warnings);
   if (raw.enabled === undefined && typeof raw.disabled === "boolean") set("enabled", !raw.disabled);
   if (raw.timeout !== undefined) {
     // Only the command-array format defines `timeout` (ms to connect and list tools); elsewhere it means other things.
@@ -167,6 +167,7 @@ export function normaliseEntry(raw: unknown, format: McpImportFormat, inputDefin
     const converted = convertBraceReferences(candidate);
     if (!converted.ok) return converted;
   }
+  warnings.push(...resolveEditorVariables(candidate, editor));
   const source = templateSource(candidate);
   const inputs = inputsFor(source, definitionsFor(raw, inputDefinitions));
   if (!inputs.ok) return inputs;

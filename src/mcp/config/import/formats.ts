@@ -30,6 +30,13 @@ function unknownFormat(file: string): McpConfigError {
   );
 }
 
+const ADD_BY_HAND = "add each server with `mcpvm mcp add <name> --stdio -- <command> [args...]` or `--http <url>`";
+
+/** A format mcpvm recognises but does not import: said by name, so the user knows it is not a broken file. */
+export function unsupportedFormat(file: string, what: string): McpConfigError {
+  return new McpConfigError("MCP_IMPORT_UNSUPPORTED_FORMAT", `${file} is ${what}, which mcpvm cannot import; ${ADD_BY_HAND}`, { data: { file } });
+}
+
 export function detectImportFormat(file: string, raw: unknown): DetectedImport {
   if (!isRecord(raw)) throw unknownFormat(file);
   const candidates: DetectedImport[] = [];
@@ -50,6 +57,7 @@ export function detectImportFormat(file: string, raw: unknown): DetectedImport {
     }
   }
   const [chosen, ...others] = candidates;
+  if (!chosen && isRecord(raw.context_servers)) throw unsupportedFormat(file, 'a Zed settings file ("context_servers")');
   if (!chosen) throw unknownFormat(file);
   return { ...chosen, ignoredSections: others.map((other) => other.pathPrefix.join(".")) };
 }

@@ -13,7 +13,7 @@ export interface ServerRename {
  */
 export function normaliseServerName(original: string, nativePluginNames: readonly string[]): { name: string; reasons: string[] } {
   const reasons: string[] = [];
-  let name = original
+  let name = splitCamelCase(original)
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
@@ -41,14 +41,28 @@ export function normaliseServerName(original: string, nativePluginNames: readonl
 }
 
 /**
- * Names for every server of one imported file. Originals are processed in sorted order, so when
- * two normalise to the same name the one that sorts first keeps it and the next gets "-2".
+ * camelCase words become dashed ("myLocalServer" -> "my-Local-Server", "myAPIServer" ->
+ * "my-API-Server"), so they read as the words they are once lowercased. A word that starts with a
+ * capital is left whole: "GitHub" and "OpenAI" are names, not phrases.
+ */
+function splitCamelCase(original: string): string {
+  return original.replace(/(?<![\p{L}\p{N}])\p{Ll}[\p{L}\p{N}]*/gu, (word) => word.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1-$2").replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1-$2"));
+}
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Names for every server of one imported file. A name that is already valid keeps it ("a" stays
+ * "a" beside "A"); the others follow in sorted order, so when two normalise to the same name the
+ * one that sorts first keeps it and the next gets "-2". The result never depends on file order.
  */
 export function assignServerNames(originals: readonly string[], nativePluginNames: readonly string[]): { names: Map<string, string>; renames: ServerRename[] } {
   const names = new Map<string, string>();
   const owners = new Map<string, string>();
   const renames: ServerRename[] = [];
-  for (const original of [...originals].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+  const keepsItsName = (original: string): boolean => normaliseServerName(original, nativePluginNames).name === original;
+  const ordered = [...originals].sort((a, b) => Number(keepsItsName(b)) - Number(keepsItsName(a)) || byCodeUnits(a, b));
+  for (const original of ordered) {
     const { name: base, reasons } = normaliseServerName(original, nativePluginNames);
     let name = base;
     for (let suffix = 2; owners.has(name); suffix += 1) name = `${base}-${suffix}`;
