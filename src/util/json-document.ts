@@ -85,12 +85,13 @@ export function parseJsonDocument(input: string, options: JsonDocumentOptions = 
   if (text.trim() === "") throw new JsonDocumentError([{ line: 1, column: 1, message: "the file is empty (an empty config is {})" }], "syntax");
   const syntax: ParseError[] = [];
   const duplicates: JsonProblem[] = [];
-  const keyStack: Set<string>[] = [];
+  /** Per open object: each key and the line it first appeared on. */
+  const keyStack: Map<string, number>[] = [];
   visit(
     text,
     {
       onObjectBegin: () => {
-        keyStack.push(new Set());
+        keyStack.push(new Map());
       },
       onObjectEnd: () => {
         keyStack.pop();
@@ -98,10 +99,16 @@ export function parseJsonDocument(input: string, options: JsonDocumentOptions = 
       onObjectProperty: (property, _offset, _length, startLine, startCharacter) => {
         const keys = keyStack[keyStack.length - 1];
         if (keys === undefined) return;
-        if (keys.has(property)) {
-          duplicates.push({ line: startLine + 1, column: startCharacter + 1, message: `the key "${property}" appears twice in the same object; only one can be kept, so remove or rename the other` });
+        const firstLine = keys.get(property);
+        if (firstLine !== undefined) {
+          duplicates.push({
+            line: startLine + 1,
+            column: startCharacter + 1,
+            message: `the key "${property}" appears twice in the same object (first on line ${firstLine}); only one can be kept, so remove or rename the other`,
+          });
+        } else {
+          keys.set(property, startLine + 1);
         }
-        keys.add(property);
       },
       onError: (error, offset) => {
         syntax.push({ error, offset, length: 0 });
@@ -110,8 +117,11 @@ export function parseJsonDocument(input: string, options: JsonDocumentOptions = 
     { disallowComments: options.comments !== true, allowTrailingComma: options.comments === true },
   );
   if (syntax.length > 0) {
+    // One mistake often yields several errors at the same spot (a trailing comma: "property name
+    // expected" and "value expected"); the first says it best.
+    const distinct = syntax.filter((error, index) => syntax.findIndex((other) => other.offset === error.offset) === index);
     throw new JsonDocumentError(
-      syntax.slice(0, 3).map((error) => ({ ...lineColumnAt(text, error.offset), message: describeSyntax(error, options) })),
+      distinct.slice(0, 3).map((error) => ({ ...lineColumnAt(text, error.offset), message: describeSyntax(error, options) })),
       "syntax",
     );
   }
