@@ -29,7 +29,7 @@ export function editorContextOf(file: string): EditorContext {
 const REFERENCE = /(?<!\$)\$\{(workspaceFolder|workspaceFolderBasename|workspaceRoot|userHome)\}/g;
 
 function literal(text: string): string {
-  return text.replaceAll("${", "$${");
+  return text.replaceAll("${", () => "$${");
 }
 
 function mapStrings(value: unknown, map: (text: string) => string): unknown {
