@@ -72,7 +72,7 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
     await repl.command(`/mcp add memory --stdio --env MEMORY_FILE_PATH=${memoryFile} -- ${process.execPath} ${MEMORY}`);
     await repl.expect("added memory");
     await repl.command("/mcp list");
-    await repl.expect(/memory\s+stdio\s+idle\s+not approved/);
+    await repl.expect(/memory\s+stdio\s+(idle|needs approval)\s+not approved/);
 
     await repl.command("Remember Ada, then tidy up.");
     await repl.expect("⚙ manage_mcp");
