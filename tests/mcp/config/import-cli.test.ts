@@ -172,7 +172,7 @@ describe("mcp import: the server limit, --only and --dry-run", () => {
     const before = await readFile(join(home, "config.json"), "utf8");
     const { code, io } = await importFile(["five.json", "--only", "delta,charly"]);
     expect(code).toBe(ExitCode.Usage);
-    expect(io.stderrText()).toContain('--only names "charly"; did you mean "charlie"?, not a server in');
+    expect(io.stderrText()).toContain(`mcp import --only: no server "charly" in ${join(project, "five.json")} (did you mean "charlie"?). The file has: alpha, bravo, charlie, delta, echo. Nothing was written.`);
     expect(await readFile(join(home, "config.json"), "utf8")).toBe(before);
   });
 

@@ -137,6 +137,27 @@ describe("editor variables", () => {
   });
 });
 
+describe("relative paths in a project's file", () => {
+  it("a project-root .mcp.json: cwd becomes the folder it is in, so ./server.js is the file the project meant", () => {
+    const report = parseImportText("/work/proj/.mcp.json", JSON.stringify({ mcpServers: { local: { command: "node", args: ["./server.js"] } } }), options);
+    expect(report.servers.local?.cwd).toBe("/work/proj");
+    expect(report.warnings).toEqual([{ name: "local", message: '"cwd" set to /work/proj, the folder the file belongs to, because args[0] "./server.js" is relative to it' }]);
+  });
+
+  it("a relative cwd in a workspace file is resolved against the workspace", () => {
+    const report = parseImportText("/work/proj/.vscode/mcp.json", JSON.stringify({ servers: { tool: { command: "bin/tool", cwd: "tools" } } }), options);
+    expect(report.servers.tool?.cwd).toBe("/work/proj/tools");
+  });
+
+  it("a user-level file (Claude Desktop) says it cannot know the folder, and changes nothing", () => {
+    const report = parse({ local: { command: "node", args: ["../server.js"] } }, "/home/me/.config/Claude/claude_desktop_config.json");
+    expect(report.servers.local?.cwd).toBeUndefined();
+    expect(report.warnings.map((w) => w.message)).toEqual([
+      'args[0] "../server.js" is a relative path and the file does not say to which folder; set "cwd" in the entry (mcpvm starts servers in its config home)',
+    ]);
+  });
+});
+
 describe("server names", () => {
   // camelCase used to be lowercased whole (myLocalServer -> mylocalserver).
   it("camelCase words become dashed; names that start with a capital stay whole", () => {

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it, expect } from "vitest";
 import {
@@ -142,10 +143,12 @@ describe("import: command-as-array entries (top-level mcp)", () => {
     expect(report.servers.docs).toEqual({ type: "http", url: "https://docs.example.com/mcp", headers: { Authorization: "Bearer ${DOCS_TOKEN}" }, enabled: false });
     expect(report.servers.search).toEqual({ type: "http", url: "https://search.example.com/mcp", allowTools: ["search", "fetch_page"], enabled: true, description: "Web search" });
     expect(report.servers.events?.type).toBe("sse");
+    // "./data.db" is relative to the project opencode.json sits in; mcpvm would otherwise start the server in its config home.
     expect(report.servers["local-db"]).toEqual({
       type: "stdio",
       command: "uvx",
       args: ["mcp-server-sqlite", "--db-path", "./data.db"],
+      cwd: dirname(fixture("opencode.json")),
       allowTools: ["read_query", "list_tables"],
       enabled: true,
       description: "Project database",
@@ -159,7 +162,10 @@ describe("import: command-as-array entries (top-level mcp)", () => {
       { name: "socket", reason: 'transport type "websocket" is not one of stdio, local, http, streamable-http, remote, sse' },
       { name: "secret-file", reason: '"env" uses a {file:…} reference, which mcpvm does not read; put the value in an environment variable and use ${VAR}' },
     ]);
-    expect(report.warnings).toEqual([{ name: "docs", message: '"oauth" is not supported: pass a token in "headers" instead' }]);
+    expect(report.warnings).toEqual([
+      { name: "docs", message: '"oauth" is not supported: pass a token in "headers" instead' },
+      { name: "local-db", message: `"cwd" set to ${dirname(fixture("opencode.json"))}, the folder the file belongs to, because args[2] "./data.db" is relative to it` },
+    ]);
   });
 });
 

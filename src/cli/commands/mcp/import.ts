@@ -24,9 +24,14 @@ function onlyNames(value: unknown): string[] | undefined {
 }
 
 function unmatched(report: McpImportReport): UsageError {
-  const problems = report.unmatchedOnly.map((name) => `"${displayInline(name)}"${didYouMean(name, report.selectableNames)}`);
-  const known = report.selectableNames.length === 0 ? "it has none" : `it has ${report.selectableNames.map(displayInline).join(", ")}`;
-  return new UsageError("USAGE", `mcp import: --only names ${problems.join(", ")}, not a server in ${displayInline(report.file)} (${known}). Nothing was written.`);
+  const file = displayInline(report.file);
+  const suggestion = (name: string): string => {
+    const hint = didYouMean(name, report.selectableNames).replace(/^; /, "");
+    return hint === "" ? "" : ` (${hint})`;
+  };
+  const problems = report.unmatchedOnly.map((name) => `no server "${displayInline(name)}" in ${file}${suggestion(name)}`);
+  const known = report.selectableNames.length === 0 ? "The file has no servers." : `The file has: ${report.selectableNames.map(displayInline).join(", ")}.`;
+  return new UsageError("USAGE", `mcp import --only: ${problems.join("; ")}. ${known} Nothing was written.`);
 }
 
 /** `mcpvm mcp import <file>`: another client's config merged into config.json, with a report. */

@@ -1,6 +1,7 @@
 import { basename, dirname } from "node:path";
 import { variableReferences } from "../placeholders.js";
 import { templateFields, type TemplateSource } from "../template-fields.js";
+import { projectFolderOf } from "./working-folder.js";
 
 /**
  * VS Code and Cursor fill in editor variables (`${workspaceFolder}`, `${userHome}`) when they start
@@ -13,6 +14,8 @@ export interface EditorContext {
   readonly workspaceFolder?: string;
   /** The editor's folder inside it that holds the file (`.vscode`, `.cursor`), for the note. */
   readonly editorFolder?: string;
+  /** The folder a project's servers start in (the workspace, or the folder of a project-root file). */
+  readonly projectFolder?: string;
 }
 
 const EDITOR_VARIABLES = new Set(["workspaceFolder", "workspaceFolderBasename", "workspaceRoot", "userHome", "pathSeparator", "file", "fileDirname", "cwd"]);
@@ -22,7 +25,9 @@ const FIELDS = ["command", "args", "env", "cwd", "url", "headers"] as const;
 /** `<folder>/.vscode/mcp.json` (or `.cursor/mcp.json`) belongs to the workspace `<folder>`; other files to none known. */
 export function editorContextOf(file: string): EditorContext {
   const holder = dirname(file);
-  return EDITOR_FOLDERS.has(basename(holder)) ? { workspaceFolder: dirname(holder), editorFolder: basename(holder) } : {};
+  const editor = EDITOR_FOLDERS.has(basename(holder)) ? { workspaceFolder: dirname(holder), editorFolder: basename(holder) } : {};
+  const projectFolder = projectFolderOf(file, editor.workspaceFolder);
+  return projectFolder === undefined ? editor : { ...editor, projectFolder };
 }
 
 // `$${` is a literal `${` in mcpvm's templates, so an escaped reference is left alone.

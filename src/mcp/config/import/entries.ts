@@ -4,6 +4,7 @@ import { templateFields, type TemplateSource } from "../template-fields.js";
 import { editorVariableWarnings, resolveEditorVariables, type EditorContext } from "./editor-variables.js";
 import type { McpImportFormat } from "./formats.js";
 import { ALLOW_FIELDS, DENY_FIELDS, toolListsOf } from "./tool-lists.js";
+import { anchorRelativePaths } from "./working-folder.js";
 
 /** One foreign entry rewritten in mcpvm's shape, ready for schema validation, or why it cannot be. */
 export type NormalisedEntry =
@@ -168,6 +169,7 @@ export function normaliseEntry(raw: unknown, format: McpImportFormat, inputDefin
     if (!converted.ok) return converted;
   }
   warnings.push(...resolveEditorVariables(candidate, editor));
+  warnings.push(...anchorRelativePaths(candidate, editor.projectFolder));
   const source = templateSource(candidate);
   const inputs = inputsFor(source, definitionsFor(raw, inputDefinitions));
   if (!inputs.ok) return inputs;

@@ -30,7 +30,7 @@ function unknownFormat(file: string): McpConfigError {
   );
 }
 
-const ADD_BY_HAND = "add each server with `mcpvm mcp add <name> --stdio -- <command> [args...]` or `--http <url>`";
+const ADD_BY_HAND = "add each server with `mcpvm mcp add <name> -- <command> [args...]` or `mcpvm mcp add <name> --transport http <url>`";
 
 /** A format mcpvm recognises but does not import: said by name, so the user knows it is not a broken file. */
 export function unsupportedFormat(file: string, what: string): McpConfigError {
