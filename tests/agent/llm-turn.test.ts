@@ -91,7 +91,13 @@ describe("runTurn against an OpenAI-protocol server on 127.0.0.1", () => {
       maxSteps: 3,
       tools: {
         pick: tool({ description: "Pick a colour", inputSchema: z.object({ colour: z.enum(["red", "green"]) }), execute: async ({ colour }) => colour }),
-        boom: tool({ description: "Fails", inputSchema: z.object({}), execute: async () => Promise.reject(new Error("the disk is on fire")) }),
+        boom: tool({
+          description: "Fails",
+          inputSchema: z.object({}),
+          execute: async (): Promise<string> => {
+            throw new Error("the disk is on fire");
+          },
+        }),
       },
       onToolResult: (name) => results.push(name),
       onToolError: (name, error) => errors.push({ name, text: describeToolError(error) }),
