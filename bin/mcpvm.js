@@ -10,5 +10,11 @@ if (!existsSync(entry)) {
   process.stderr.write("mcpvm: the build is missing (dist/). Run `npm install` or `npm run build` in " + root + "\n");
   process.exit(6);
 }
-const { runCli } = await import(pathToFileURL(entry).href);
-process.exitCode = await runCli(process.argv.slice(2));
+// Shell completion runs on every Tab: load only the completion code, not the whole CLI.
+if (process.argv[2] === "__complete") {
+  const { runComplete } = await import(pathToFileURL(join(root, "dist", "src", "cli", "completion", "complete.js")).href);
+  process.exitCode = runComplete(process.argv.slice(3), process.env, process.stdout);
+} else {
+  const { runCli } = await import(pathToFileURL(entry).href);
+  process.exitCode = await runCli(process.argv.slice(2));
+}

@@ -8,6 +8,7 @@ import { packageRoot } from "../util/package-root.js";
 import { UsageError } from "../terminal/args.js";
 import type { Command, CommandContext } from "../terminal/command.js";
 import { commandTable } from "./commands/index.js";
+import { runComplete } from "./completion/complete.js";
 import { reportError } from "../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../terminal/exit-codes.js";
 import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
@@ -73,6 +74,8 @@ export function version(): string {
 
 /** The CLI entry: parses once, opens the host lazily, dispatches, maps every failure to an exit code. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<ExitCodeValue> {
+  // The shell completion scripts' hidden helper: before anything else, so no word is taken as a flag.
+  if (argv[0] === "__complete") return runComplete(argv.slice(1), io.env, io.stdout) === 0 ? ExitCode.Ok : ExitCode.Usage;
   const paint = colours(io.stderr, io.env);
   let hostPromise: Promise<McpvmHost> | undefined;
   const commands = commandTable();

@@ -7,7 +7,7 @@ import { Redactor } from "../logging/redact.js";
 import { McpApprovalStore } from "../mcp/approval/index.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
 import { McpPinStore } from "../mcp/pins/index.js";
-import { createSecondOpinionReviewer, McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall, type SecondOpinionReviewer } from "../mcp/service/index.js";
+import { createSecondOpinionReviewer, McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
 import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
 import { createLanguageModel } from "../agent/llm/provider.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
@@ -175,6 +175,7 @@ export class McpvmHost {
       env: this.options.env,
       approvals: new McpApprovalStore(this.paths.approvedMcpFile),
       pins: new McpPinStore(this.paths.pinsFile),
+      childCwd: this.paths.home,
       redactor: this.redactor,
       logger: this.logger,
       callsPerSecond: config.callsPerSecond,
@@ -183,11 +184,22 @@ export class McpvmHost {
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
     this.mcpService = service;
-    return mcpHostModules(service, {
-      confirmCall: (request) => (this.confirmCall === undefined ? Promise.resolve(true) : this.confirmCall(request)),
+    return mcpHostModules(service, this.mcpCallOptions());
+  }
+
+  /**
+   * How guest MCP calls are confirmed and masked; `mcpvm mcp call` uses the same (callToolOnce).
+   * `fallbackConfirm` asks when no face has set its own confirmation (the REPL sets one).
+   */
+  mcpCallOptions(fallbackConfirm?: ConfirmCall): McpModuleOptions {
+    return {
+      confirmCall: (request) => {
+        const confirmCall = this.confirmCall ?? fallbackConfirm;
+        return confirmCall === undefined ? Promise.resolve(true) : confirmCall(request);
+      },
       scrubError: (text) => this.stripHostPaths(this.redactor.redact(text)),
       redactValue: (value) => this.redactor.redactValue(value),
-    });
+    };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from "../../terminal/command.js";
+import { completionCommand } from "./completion.js";
 import { demoCommand } from "./demo.js";
 import { doctorCommand } from "./doctor.js";
 import { mcpCommand } from "./mcp/index.js";
@@ -11,5 +12,5 @@ import { toolsetCommand } from "./toolset.js";
 
 /** Every command, in the order `mcpvm --help` lists them. */
 export function commandTable(): readonly Command[] {
-  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, profileCommand, doctorCommand, demoCommand, replCommand];
+  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, profileCommand, doctorCommand, demoCommand, completionCommand, replCommand];
 }

@@ -1,4 +1,5 @@
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { statSync } from "node:fs";
 import { serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineFramer } from "./line-framer.js";
 
@@ -16,7 +17,8 @@ export interface StdioTransportParams {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Record<string, string>;
-  readonly cwd?: string;
+  /** Where the server starts; always given, so nothing inherits mcpvm's own working directory. */
+  readonly cwd: string;
   readonly spawn?: SpawnFunction;
   readonly killGraceMs: number;
   readonly onStderr: (chunk: string) => void;
@@ -31,6 +33,14 @@ export interface ExitInfo {
 }
 
 const GROUPS = process.platform !== "win32";
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 export class ProcessGroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -57,6 +67,8 @@ export class ProcessGroupStdioTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child !== undefined) return Promise.reject(new Error("stdio transport already started"));
+    // spawn reports a missing cwd as ENOENT of the command, which reads as "command not found".
+    if (!isDirectory(this.params.cwd)) return Promise.reject(new Error(`its working directory ${this.params.cwd} does not exist or is not a folder (set "cwd" of the server to an existing folder)`));
     const spawn = this.params.spawn ?? nodeSpawn;
     const child = spawn(this.params.command, this.params.args, {
       env: this.params.env,

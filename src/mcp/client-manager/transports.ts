@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
@@ -29,7 +30,10 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps): Ope
       command: launch.command,
       args: launch.args,
       env: deps.childEnv(launch),
-      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+      // The service always gives a cwd (the server's, else the config home). A launch without one
+      // still never inherits mcpvm's: the caller's folder (an MCP client's open project) may hold a
+      // node_modules/.bin that npx would run instead of the approved package.
+      cwd: launch.cwd ?? homedir(),
       ...(deps.spawn === undefined ? {} : { spawn: deps.spawn }),
       killGraceMs: deps.killGraceMs,
       onStderr: deps.onStderr,

@@ -14,6 +14,7 @@ import { McpvmError } from "../../util/errors.js";
  * | MCP_CONFIG_INPUT_UNAVAILABLE | run interactively so the input can be asked for |
  * | MCP_CONFIG_INPUT_CANCELLED | the prompt was dismissed or left empty; answer it |
  * | MCP_CONFIG_INPUT_INVALID | choose one of the listed options |
+ * | MCP_CONFIG_RELATIVE_PATH | a stdio command or argument is a relative path but the server has no `cwd`: make it absolute or set `cwd` |
  * | MCP_IMPORT_UNREADABLE | the file to import cannot be read |
  * | MCP_IMPORT_INVALID_JSON | the file to import is not JSON (comments and trailing commas are fine) |
  * | MCP_IMPORT_UNKNOWN_FORMAT | the file has no `mcpServers`, `servers` or `mcp` section |
@@ -29,6 +30,7 @@ export type McpConfigErrorCode =
   | "MCP_CONFIG_INPUT_UNAVAILABLE"
   | "MCP_CONFIG_INPUT_CANCELLED"
   | "MCP_CONFIG_INPUT_INVALID"
+  | "MCP_CONFIG_RELATIVE_PATH"
   | "MCP_IMPORT_UNREADABLE"
   | "MCP_IMPORT_INVALID_JSON"
   | "MCP_IMPORT_UNKNOWN_FORMAT"

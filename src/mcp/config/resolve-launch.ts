@@ -1,9 +1,11 @@
+import { isAbsolute, resolve } from "node:path";
 import { formatJsonPath } from "../../config/config-file.js";
 import { DEFAULT_SERVER_LIMITS, type McpServerLaunch, type McpServerLimits } from "../types.js";
 import { isInheritedEnvName } from "./child-env.js";
 import { McpConfigError } from "./errors.js";
 import { InputCache, type PromptInput } from "./input-cache.js";
 import { parseTemplate } from "./placeholders.js";
+import { firstRelativePath } from "./relative-paths.js";
 import type { McpServerEntry } from "./schema.js";
 import { isLikelySecret } from "./secret-values.js";
 
@@ -13,6 +15,13 @@ export interface ResolveLaunchOptions {
   /** The session's input answers; one per session so each id is asked for once. */
   readonly inputs?: InputCache;
   readonly promptInput?: PromptInput;
+  /**
+   * Where a stdio server starts when its entry sets no `cwd` (the config home), and what a relative
+   * `cwd` is resolved against. Never the caller's working directory: what runs must not depend on
+   * where mcpvm was started (an MCP client starts it in the open project, whose node_modules npx
+   * would otherwise prefer).
+   */
+  readonly defaultCwd?: string;
 }
 
 class Substituter {
@@ -109,6 +118,27 @@ function checkUrl(server: string, template: string, url: string): void {
   }
 }
 
+function workingDirectory(server: string, cwd: string, defaultCwd: string | undefined): string {
+  if (isAbsolute(cwd)) return cwd;
+  if (defaultCwd !== undefined) return resolve(defaultCwd, cwd);
+  throw new McpConfigError("MCP_CONFIG_RELATIVE_PATH", `server "${server}": cwd "${cwd}" is relative; write an absolute path`, { data: { server, field: "cwd" } });
+}
+
+/**
+ * Without a `cwd` the server starts in the config home, where `./server.js` is not the file the
+ * person meant: refuse rather than run something else (or nothing) from there.
+ */
+function refuseRelativePaths(server: string, command: string, args: readonly string[]): void {
+  const relative = firstRelativePath(command, args);
+  if (relative === undefined) return;
+  throw new McpConfigError(
+    "MCP_CONFIG_RELATIVE_PATH",
+    `server "${server}": ${relative.field} "${relative.value}" is a relative path, and the server has no "cwd" (servers never start in mcpvm's current directory). ` +
+      `Write an absolute path, set "cwd" in its entry, or add it again from the right folder with \`mcpvm mcp add ${server} --overwrite -- …\` (relative paths are made absolute).`,
+    { data: { server, field: relative.field } },
+  );
+}
+
 /**
  * Turn a validated entry into exactly what the client manager launches: placeholders filled in
  * (command, args, env, cwd, url, headers), limits defaulted, and every value that must be
@@ -122,14 +152,16 @@ export async function resolveLaunch(name: string, entry: McpServerEntry, options
     const args: string[] = [];
     for (const [index, arg] of (entry.args ?? []).entries()) args.push(await substituter.render(["args", index], arg));
     const env = await substituter.record("env", entry.env);
-    const cwd = entry.cwd === undefined ? undefined : await substituter.render(["cwd"], entry.cwd);
+    const cwd = entry.cwd === undefined ? undefined : workingDirectory(name, await substituter.render(["cwd"], entry.cwd), options.defaultCwd);
+    if (entry.cwd === undefined) refuseRelativePaths(name, command, args);
+    const startIn = cwd ?? options.defaultCwd;
     return {
       transport: "stdio",
       name,
       command,
       args,
       env,
-      ...(cwd === undefined ? {} : { cwd }),
+      ...(startIn === undefined ? {} : { cwd: startIn }),
       limits,
       secrets: secretList(substituter.secrets),
     };

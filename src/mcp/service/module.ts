@@ -1,3 +1,4 @@
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { HostCallContext, HostFunction, HostModule, HostModules, LazyHostModule } from "../../sandbox/types.js";
 import { isMcpvmError } from "../../util/errors.js";
 import type { McpService } from "./service.js";
@@ -57,7 +58,34 @@ function heldError(catalog: ServerCatalog, held: HeldTool): McpCallError {
   return new McpCallError("MCP_TOOL_HELD", describeHeld(catalog.server, held), { data: { server: catalog.server, tool: held.name, reason: held.reason } });
 }
 
-async function callTool(service: McpService, loadedCatalog: ServerCatalog, name: string, args: unknown, context: HostCallContext, options: McpModuleOptions): Promise<unknown> {
+/**
+ * One tool call on a person's behalf (`mcpvm mcp call`), through every check a guest call passes:
+ * the current catalog (held and unknown tools), argument validation, per-call confirmation, the
+ * approval re-check and the rate limit. Returns the CallToolResult as the server sent it (an
+ * `isError` result included, not thrown), masked like a guest result.
+ */
+export async function callToolOnce(
+  service: McpService,
+  server: string,
+  name: string,
+  args: unknown,
+  budget: { readonly signal: AbortSignal; readonly deadline: number },
+  options: McpModuleOptions,
+): Promise<CallToolResult> {
+  const catalog = await service.catalog(server, budget);
+  const context: HostCallContext = { module: catalog.module, fn: name, signal: budget.signal, deadline: budget.deadline + WALL_RESERVE_MS };
+  return (await callTool(service, catalog, name, args, context, options, "raw")) as CallToolResult;
+}
+
+async function callTool(
+  service: McpService,
+  loadedCatalog: ServerCatalog,
+  name: string,
+  args: unknown,
+  context: HostCallContext,
+  options: McpModuleOptions,
+  result: "guest-value" | "raw" = "guest-value",
+): Promise<unknown> {
   // The module was built when the run first required it; a definition that changed since (list_changed
   // mid-script) must be held from the very next call, so every call checks the current catalog (cached).
   const catalog = await service.catalog(loadedCatalog.server, withinBudget(context));
@@ -88,7 +116,10 @@ async function callTool(service: McpService, loadedCatalog: ServerCatalog, name:
   }
   const caller = withinBudget(context);
   await service.acquireCallSlot(catalog.server, caller);
-  const value = await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
+  const value =
+    result === "raw"
+      ? await service.clients.callToolRaw(catalog.server, tool.originalName, args as Record<string, unknown>, caller, { keepErrorResults: true })
+      : await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
   return options.redactValue ? options.redactValue(value) : value;
 }
 

@@ -38,6 +38,8 @@ export interface McpServiceOptions {
   readonly secondOpinion?: SecondOpinionReviewer;
   readonly spawn?: SpawnFunction;
   readonly now?: () => number;
+  /** Where stdio servers without a `cwd` start (the config home); never the caller's working directory. */
+  readonly childCwd?: string;
 }
 
 export interface ServerSummary {
@@ -291,6 +293,7 @@ export class McpService {
       env: this.options.env,
       inputs: this.inputs,
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
+      ...(this.options.childCwd === undefined ? {} : { defaultCwd: this.options.childCwd }),
     });
     // "Bearer <token>" is the configured value, but the token alone can appear too (echoed, logged).
     this.options.redactor.add(launch.secrets.flatMap((secret) => [secret, ...secret.split(/\s+/).filter((part) => part.length >= 8 && part !== secret)]));

@@ -1,37 +1,140 @@
-import { resolve } from "node:path";
-import { entryFromKnownServer, findKnownServer, KNOWN_SERVERS } from "../../../mcp/known-servers.js";
-import { UsageError } from "../../../terminal/args.js";
+import { addMcpServer, DEFAULT_NATIVE_PLUGIN_NAMES, RESERVED_SERVER_NAMES } from "../../../mcp/config/index.js";
+import { entryFromKnownServer, findKnownServer, KNOWN_SERVERS, type KnownServer } from "../../../mcp/known-servers.js";
+import { parseDuration, UsageError } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
-import { writeLine } from "../../../terminal/io.js";
+import { displayInline } from "../../../terminal/display.js";
+import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
+import { writeJson, writeLine } from "../../../terminal/io.js";
+import { maskedEntry } from "../../../terminal/render/mcp.js";
+import { didYouMean } from "../../../util/suggest.js";
+import { absoluteCommand, checkAgainstCwd, existingFolder } from "./add-paths.js";
+import { parseAddRequest, type AddRequest } from "./add-request.js";
 
-/** The config entry `mcpvm mcp add` writes, from the catalog or from --stdio/--http/--sse flags. */
-export function buildEntry(name: string, values: Readonly<Record<string, unknown>>, command: readonly string[], context: CommandContext): Record<string, unknown> {
-  const pairs = (list: unknown, flag: string, separator: string) =>
-    Object.fromEntries(
-      ((list as string[] | undefined) ?? []).map((pair) => {
-        const at = pair.indexOf(separator);
-        if (at <= 0) throw new UsageError("USAGE", `mcp add: ${flag} takes NAME${separator}VALUE (got "${pair}")`);
-        return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
-      }),
-    );
-  const description = typeof values.description === "string" ? { description: values.description } : {};
-  if (values.stdio === true) {
-    if (command.length === 0) throw new UsageError("USAGE", "mcp add --stdio: give the command after --, e.g. `mcpvm mcp add my-server --stdio -- npx -y my-mcp-server`");
-    const env = pairs(values.env, "--env", "=");
-    return { type: "stdio", command: command[0], args: command.slice(1), ...(Object.keys(env).length === 0 ? {} : { env }), ...description };
+const MAX_CONNECT_TIMEOUT_MS = 600_000;
+
+interface BuiltEntry {
+  readonly name: string;
+  readonly entry: Record<string, unknown>;
+  /** Said on stderr (and in --json): renames, resolved paths, what a catalog server needs. */
+  readonly notes: readonly string[];
+}
+
+function usage(message: string): UsageError {
+  return new UsageError("USAGE", `mcpvm mcp add: ${message}. See \`mcpvm mcp add --help\`.`);
+}
+
+function checkUrl(flag: string, url: string): void {
+  if (url.includes("${")) return; // checked once the variables are filled in
+  let protocol = "";
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = "";
   }
-  const url = typeof values.http === "string" ? values.http : typeof values.sse === "string" ? values.sse : undefined;
-  if (url !== undefined) {
-    const headers = pairs(values.header, "--header", "=");
-    return { type: typeof values.http === "string" ? "http" : "sse", url, ...(Object.keys(headers).length === 0 ? {} : { headers }), ...description };
+  if (protocol !== "http:" && protocol !== "https:") throw usage(`${flag} needs an absolute http:// or https:// URL (got "${url}")`);
+}
+
+function common(request: AddRequest): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (request.description !== undefined) out.description = request.description;
+  if (request.connectTimeout !== undefined) {
+    const ms = parseDuration("mcp add", "--connect-timeout", request.connectTimeout);
+    if (ms > MAX_CONNECT_TIMEOUT_MS) throw usage(`--connect-timeout is at most 10m (got ${request.connectTimeout})`);
+    out.connectTimeoutMs = ms;
   }
-  const known = findKnownServer(name);
+  return out;
+}
+
+/**
+ * A catalog name that cannot be a server name (`fetch` is also a native plugin) gets `-server`
+ * appended, as `mcp import` does; `--as` picks any other name.
+ */
+function catalogName(known: KnownServer, as: string | undefined): { name: string; note?: string } {
+  if (as !== undefined) return { name: as };
+  const taken = DEFAULT_NATIVE_PLUGIN_NAMES.includes(known.name) ? "the name of a native plugin" : RESERVED_SERVER_NAMES.includes(known.name) ? "reserved" : undefined;
+  if (taken === undefined) return { name: known.name };
+  const name = `${known.name}-server`;
+  return { name, note: `"${known.name}" is ${taken}, so the catalog server was added as "${name}" (choose another name with --as <name>)` };
+}
+
+function fromCatalog(request: AddRequest, cwd: string): BuiltEntry {
+  const known = findKnownServer(request.name);
   if (known === undefined) {
-    throw new UsageError("USAGE", `mcp add: "${name}" is not in the catalog (${KNOWN_SERVERS.map((s) => s.name).join(", ")}); add any other server with --stdio -- <command> or --http <url>.`);
+    const catalog = KNOWN_SERVERS.map((s) => s.name);
+    throw usage(
+      `"${request.name}" is not in the catalog${didYouMean(request.name, catalog)} (catalog: ${catalog.join(", ")}). ` +
+        `Add any other server with \`mcpvm mcp add ${request.name} -- <command> [args…]\` or \`--transport http <url>\``,
+    );
   }
-  const dir = resolve(context.io.cwd, typeof values.dir === "string" ? values.dir : ".");
-  const entry = entryFromKnownServer(known, { "{dir}": dir });
-  if (known.requiredEnv.length > 0) writeLine(context.io.stderr, `${name} reads ${known.requiredEnv.map((v) => `\${${v}}`).join(", ")} from your environment when it starts.`);
-  if (known.notes !== undefined) writeLine(context.io.stderr, known.notes);
-  return { ...entry, ...description };
+  const takesDir = known.args.some((arg) => arg.includes("{dir}"));
+  if (request.dir !== undefined && !takesDir) throw usage(`--dir applies to catalog servers that work on a folder (${KNOWN_SERVERS.filter((s) => s.args.some((a) => a.includes("{dir}"))).map((s) => s.name).join(", ")}); ${known.name} takes none`);
+  const dir = takesDir ? existingFolder("--dir", request.dir ?? ".", cwd) : undefined;
+  const base = entryFromKnownServer(known, dir === undefined ? {} : { "{dir}": dir });
+  const env = { ...(base.env as Record<string, string> | undefined), ...request.env };
+  const { name, note } = catalogName(known, request.as);
+  const notes: string[] = [];
+  if (note !== undefined) notes.push(note);
+  if (known.requiredEnv.length > 0) notes.push(`${name} reads ${known.requiredEnv.map((v) => `\${${v}}`).join(", ")} from your environment when it starts.`);
+  if (known.notes !== undefined) notes.push(known.notes);
+  return { name, entry: { ...base, ...(Object.keys(env).length === 0 ? {} : { env }), ...common(request) }, notes };
+}
+
+function stdioEntry(request: AddRequest, cwd: string): BuiltEntry {
+  const notes: string[] = [];
+  let command: string;
+  let args: readonly string[];
+  let workingDir: string | undefined;
+  if (request.cwd !== undefined) {
+    workingDir = existingFolder("--cwd", request.cwd, cwd);
+    checkAgainstCwd(request.command, workingDir);
+    [command = "", ...args] = request.command;
+  } else {
+    const resolved = absoluteCommand(request.command, cwd);
+    ({ command, args } = resolved);
+    for (const r of resolved.rewritten) notes.push(`stored ${r.from} as ${r.to} (servers never start in the folder you run mcpvm from)`);
+  }
+  const env = request.env;
+  return {
+    name: request.name,
+    entry: {
+      type: "stdio",
+      command,
+      args: [...args],
+      ...(Object.keys(env).length === 0 ? {} : { env }),
+      ...(workingDir === undefined ? {} : { cwd: workingDir }),
+      ...common(request),
+    },
+    notes,
+  };
+}
+
+function remoteEntry(request: AddRequest, transport: "http" | "sse"): BuiltEntry {
+  const url = request.url as string;
+  checkUrl(`--transport ${transport}`, url);
+  const headers = request.headers;
+  return { name: request.name, entry: { type: transport, url, ...(Object.keys(headers).length === 0 ? {} : { headers }), ...common(request) }, notes: [] };
+}
+
+/** The config entry `mcpvm mcp add` writes, and the name it goes under. */
+export function buildEntry(request: AddRequest, cwd: string): BuiltEntry {
+  if (request.transport === undefined) return fromCatalog(request, cwd);
+  if (request.transport === "stdio") return stdioEntry(request, cwd);
+  return remoteEntry(request, request.transport);
+}
+
+/** `mcpvm mcp add …` (args are everything after `add`). */
+export async function addCommand(args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
+  const request = parseAddRequest(args);
+  const built = buildEntry(request, context.io.cwd);
+  const host = await context.host();
+  const configFile = host.paths.configFile;
+  const saved = await addMcpServer(configFile, built.name, built.entry, { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES, overwrite: request.overwrite });
+  await host.reload();
+  if (context.json) {
+    writeJson(context.io.stdout, { added: built.name, entry: maskedEntry(saved), notes: built.notes });
+    return ExitCode.Ok;
+  }
+  for (const note of built.notes) writeLine(context.io.stderr, displayInline(note));
+  writeLine(context.io.stdout, `added ${built.name} to ${configFile}. It will not start until you approve it: \`mcpvm mcp approve ${built.name}\`.`);
+  return ExitCode.Ok;
 }

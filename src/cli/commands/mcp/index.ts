@@ -1,11 +1,12 @@
-import { addMcpServer, DEFAULT_NATIVE_PLUGIN_NAMES, removeMcpServer, setMcpServerEnabled } from "../../../mcp/config/index.js";
+import { DEFAULT_NATIVE_PLUGIN_NAMES, removeMcpServer, setMcpServerEnabled } from "../../../mcp/config/index.js";
 import { KNOWN_SERVERS } from "../../../mcp/known-servers.js";
 import { parseCommandArgs, requirePositional, UsageError } from "../../../terminal/args.js";
 import type { Command } from "../../../terminal/command.js";
 import { ExitCode } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
-import { maskedEntry, renderServerList } from "../../../terminal/render/mcp.js";
-import { buildEntry } from "./add.js";
+import { renderServerList } from "../../../terminal/render/mcp.js";
+import { addCommand } from "./add.js";
+import { callCommand } from "./call.js";
 import { approve } from "./approve.js";
 import { connecting } from "./connecting.js";
 import { importCommand } from "./import.js";
@@ -23,14 +24,14 @@ Commands:
   revoke <name>            withdraw approval; disconnects at once
   enable <name> | disable <name>
   add <name>               add a well-known server (${KNOWN_SERVERS.map((s) => s.name).join(", ")})
-  add <name> --stdio -- <command> [args...]    add any stdio server
-  add <name> --http <url> [--header K=V]...    add any streamable HTTP (or --sse) server
+  add <name> [-e K=V]... -- <command> [args...]              add any stdio server
+  add <name> --transport http|sse <url> [-H "Name: value"]...  add any HTTP (or SSE) server
+                           (\`mcpvm mcp add --help\` for every option)
+  call <name> <tool> ['<json>' | key=value...]   call one tool and print its result
   remove <name>            delete the server from config.json
   import <file>            import VS Code mcp.json, Claude/Cursor .mcp.json or command-array configs
 
 Options:
-  --env K=V            (add) environment for a stdio server; use \${VAR} to reference your environment
-  --dir <path>         (add) the directory for filesystem/git (default: current directory)
   --overwrite          (add, import) replace existing entries
   --tools              (approve) only review and accept held tools
   --json`;
@@ -39,27 +40,21 @@ const MCP_STORE = { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES };
 
 export const mcpCommand: Command = {
   name: "mcp",
-  summary: "Manage MCP servers: list, info, types, approve, revoke, enable, disable, add, import",
+  summary: "Manage MCP servers: list, info, types, approve, revoke, enable, disable, add, call, remove, import",
   usage: USAGE,
-  subcommands: ["list", "info", "types", "approve", "revoke", "enable", "disable", "add", "remove", "import"],
+  subcommands: ["list", "info", "types", "approve", "revoke", "enable", "disable", "add", "call", "remove", "import"],
   async run(args, context) {
-    const dashdash = args.indexOf("--");
-    const command = dashdash === -1 ? [] : args.slice(dashdash + 1);
+    // add and call read their own options (-e, -H, --transport, key=value …): nothing of theirs is shared.
+    if (args[0] === "add") return addCommand(args.slice(1), context);
+    if (args[0] === "call") return callCommand(args.slice(1), context);
     const { values, positionals } = parseCommandArgs(
       "mcp",
-      dashdash === -1 ? args : args.slice(0, dashdash),
+      args,
       {
-        stdio: { type: "boolean" },
-        http: { type: "string" },
-        sse: { type: "string" },
-        header: { type: "string", multiple: true },
-        env: { type: "string", multiple: true },
-        dir: { type: "string" },
         overwrite: { type: "boolean" },
         tools: { type: "boolean" },
         only: { type: "string", multiple: true },
         "dry-run": { type: "boolean" },
-        description: { type: "string" },
       },
       2,
     );
@@ -109,15 +104,6 @@ export const mcpCommand: Command = {
         await host.reload();
         if (context.json) writeJson(context.io.stdout, { removed: target });
         else writeLine(context.io.stdout, `removed ${target} (and its approval)`);
-        return ExitCode.Ok;
-      }
-      case "add": {
-        const target = name();
-        const entry = buildEntry(target, values, command, context);
-        const saved = await addMcpServer(configFile, target, entry, { ...MCP_STORE, overwrite: values.overwrite === true });
-        await host.reload();
-        if (context.json) writeJson(context.io.stdout, { added: target, entry: maskedEntry(saved) });
-        else writeLine(context.io.stdout, `added ${target} to ${configFile}. It will not start until you approve it: \`mcpvm mcp approve ${target}\`.`);
         return ExitCode.Ok;
       }
       case "import":
