@@ -8,7 +8,7 @@ import type { RunResult } from "../sandbox/types.js";
 export function redactRunResult(result: RunResult, redactor: Redactor, stripHostPaths: (text: string) => string): RunResult {
   const scrub = (text: string) => stripHostPaths(redactor.redact(text));
   const logs = result.logs.map((entry) => ({ ...entry, message: scrub(entry.message) }));
-  if (result.ok) return { ...result, value: redactor.redactValue(result.value), logs };
+  if (result.ok) return { ...result, value: redactor.redactValue(result.value), logs, ...(result.notes === undefined ? {} : { notes: result.notes.map(scrub) }) };
   return {
     ...result,
     logs,
@@ -16,6 +16,8 @@ export function redactRunResult(result: RunResult, redactor: Redactor, stripHost
       ...result.error,
       message: scrub(result.error.message),
       ...(result.error.stack === undefined ? {} : { stack: scrub(result.error.stack) }),
+      ...(result.error.snippet === undefined ? {} : { snippet: scrub(result.error.snippet) }),
+      ...(result.error.file === undefined ? {} : { file: scrub(result.error.file) }),
     },
   };
 }

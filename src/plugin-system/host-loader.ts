@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { describeZodIssues, formatJsonPath } from "../config/config-file.js";
-import { isLazyHostModule, type HostFunction, type HostModule, type HostModules, type LazyHostModule } from "../sandbox/types.js";
+import { isLazyHostModule, moduleUnavailability, unavailableHostModule, type HostFunction, type HostModule, type HostModules, type LazyHostModule } from "../sandbox/types.js";
 import { errorMessage } from "../util/errors.js";
 import type { DiscoveredPlugin } from "./discovery.js";
 import { PluginError } from "./errors.js";
@@ -111,9 +111,17 @@ export function checkHostModules(plugin: DiscoveredPlugin, registration: PluginR
       const missing = [inManifest ? undefined : "plugin.json", inRegistration ? undefined : "its registration's declaredModules"].filter((where) => where !== undefined).join(" and ");
       throw new PluginError("PLUGIN_UNDECLARED_MODULE", `plugin ${plugin.name}: module "${module}" is not declared in ${missing}; it was refused`, { data: { plugin: plugin.name, module } });
     }
-    if (typeof value === "object" && value !== null && isLazyHostModule(value as HostModules[string])) {
+    const unavailability = typeof value === "object" && value !== null ? moduleUnavailability(value as HostModules[string]) : undefined;
+    if (unavailability !== undefined) {
+      // A module the plugin knows it cannot offer (e.g. a disabled MCP server): its require says why.
+      checked[module] = unavailableHostModule({ message: String(unavailability.message), code: String(unavailability.code) });
+    } else if (typeof value === "object" && value !== null && isLazyHostModule(value as HostModules[string])) {
       const lazy = value as LazyHostModule;
-      const wrapped: LazyHostModule = { lazy: true, load: async (context) => checkFunctions(plugin, module, await lazy.load(context)) };
+      const wrapped: LazyHostModule = {
+        lazy: true,
+        load: async (context) => checkFunctions(plugin, module, await lazy.load(context)),
+        ...(lazy.label === undefined ? {} : { label: lazy.label }),
+      };
       checked[module] = wrapped;
     } else {
       checked[module] = checkFunctions(plugin, module, value);
@@ -151,4 +159,23 @@ export async function instantiatePlugin(
     await disposeQuietly(registration);
     throw error;
   }
+}
+
+/**
+ * What the modules of a plugin that is off or failed to load say when guest code requires them:
+ * the load error, or the commands that turn it on, instead of "Unknown host module". A plugin's
+ * modulePrefixes become `*` keys (see HostModules), so `host:mcp-memory` explains itself
+ * while the mcp plugin is down. Without `error` the plugin is simply not enabled.
+ */
+export function unavailableModulesOf(plugin: DiscoveredPlugin, error?: PluginError): Record<string, LazyHostModule> {
+  const name = plugin.name;
+  const entry = unavailableHostModule(
+    error === undefined
+      ? { message: `plugin ${name} is not enabled; review it with \`mcpvm plugin audit ${name}\`, then run \`mcpvm plugin approve ${name} && mcpvm plugin enable ${name}\``, code: "PLUGIN_NOT_ENABLED" }
+      : { message: `plugin ${name} did not load: ${error.message}${/`mcpvm plugin /.test(error.message) ? "" : ` (\`mcpvm plugin info ${name}\` shows its state)`}`, code: error.code },
+  );
+  const modules: Record<string, LazyHostModule> = {};
+  for (const module of plugin.manifest.hostModules) modules[module.name] = entry;
+  for (const prefix of plugin.manifest.modulePrefixes) modules[`${prefix}*`] = entry;
+  return modules;
 }

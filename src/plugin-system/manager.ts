@@ -3,13 +3,13 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { loadConfigFile, updateConfigFile, type PluginSettings } from "../config/config-file.js";
 import type { ConfigPaths } from "../config/paths.js";
-import type { HostModules } from "../sandbox/types.js";
+import type { HostModules, LazyHostModule } from "../sandbox/types.js";
 import { isCompiledBuild, packageRoot } from "../util/package-root.js";
 import type { AuditReport } from "./audit/audit-plugin.js";
 import { PluginApprovalStore, type ApprovalRecord } from "./approval/store.js";
 import { discoverPlugins, type DiscoveredPlugin, type DiscoveryResult } from "./discovery.js";
 import { approveCommand, PluginError } from "./errors.js";
-import { defaultImporter, disposeQuietly, importRegistration, instantiatePlugin, parsePluginConfig, type LoadedPlugin, type ModuleImporter } from "./host-loader.js";
+import { defaultImporter, disposeQuietly, importRegistration, instantiatePlugin, parsePluginConfig, unavailableModulesOf, type LoadedPlugin, type ModuleImporter } from "./host-loader.js";
 import { approvalStatus, pluginStatus, type PluginStatus } from "./lifecycle.js";
 import type { PluginManifest } from "./manifest.js";
 import type { HostServices } from "./types.js";
@@ -59,6 +59,11 @@ export interface LoadedHostModules {
   readonly loaded: readonly string[];
   /** Enabled plugins that were not loaded, each with the reason; the others still load. */
   readonly refused: readonly { readonly plugin: string; readonly error: PluginError }[];
+  /**
+   * The modules of plugins that are off or failed to load, with why: a run lists them beside
+   * `modules`, so guest code that requires one learns the reason, not "Unknown host module".
+   */
+  readonly unavailable: HostModules;
 }
 
 function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
@@ -183,10 +188,13 @@ export class PluginManager {
     const config = await loadConfigFile(this.paths.configFile);
     const modules: Record<string, HostModules[string]> = {};
     const owner = new Map<string, string>();
-    const result = { declarations: {} as Record<string, string>, hints: {} as Record<string, readonly string[]>, moduleInfo: {} as Record<string, HostModuleInfo>, loaded: [] as string[], refused: [] as { plugin: string; error: PluginError }[] };
+    const result = { declarations: {} as Record<string, string>, hints: {} as Record<string, readonly string[]>, moduleInfo: {} as Record<string, HostModuleInfo>, loaded: [] as string[], refused: [] as { plugin: string; error: PluginError }[], unavailable: {} as Record<string, LazyHostModule> };
     for (const plugin of plugins) {
       const settings = ownValue(config.plugins, plugin.name);
-      if (settings?.enabled !== true) continue;
+      if (settings?.enabled !== true) {
+        Object.assign(result.unavailable, unavailableModulesOf(plugin));
+        continue;
+      }
       try {
         const snapshot = await this.requireApproval(plugin);
         const registration = await importRegistration(plugin, this.importer);
@@ -213,6 +221,7 @@ export class PluginManager {
       } catch (error) {
         if (!(error instanceof PluginError)) throw error;
         result.refused.push({ plugin: plugin.name, error });
+        Object.assign(result.unavailable, unavailableModulesOf(plugin, error));
       }
     }
     return { modules, ...result };

@@ -2,6 +2,12 @@
 export {
   DEFAULT_LIMITS,
   isLazyHostModule,
+  moduleUnavailability,
+  rewordUnavailable,
+  unavailableHostModule,
+  ModuleUnavailableError,
+  type HostModuleLabel,
+  type ModuleUnavailability,
   type EngineChoice,
   type EngineKind,
   type EngineSelection,

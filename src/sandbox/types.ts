@@ -1,4 +1,4 @@
-import type { McpvmError } from "../util/errors.js";
+import { McpvmError } from "../util/errors.js";
 
 /**
  * The engine contract. Modelled on Cloudflare codemode's executor types: an engine never throws
@@ -53,13 +53,84 @@ export type HostModule = Readonly<Record<string, HostFunction>>;
 export interface LazyHostModule {
   readonly lazy: true;
   load(context: { readonly signal: AbortSignal; readonly deadline: number }): Promise<HostModule>;
+  /** How guest error messages name the module and its functions; defaults to `host:<name>` and "function". */
+  readonly label?: HostModuleLabel;
+  /**
+   * Set on a module the guest may name but cannot load (a disabled MCP server, the modules of a
+   * plugin that is off or failed to load; see unavailableHostModule): the guest's `require` throws
+   * this at once, without a host call, and `load` rejects with the same.
+   */
+  readonly unavailable?: ModuleUnavailability;
 }
 
-/** module name (without "host:") -> module */
+/**
+ * Why a module cannot load. `message` is host text shown to guest code (the guest prefixes the
+ * module name): it must name the fix and must never contain guest-supplied text. `code` becomes the
+ * thrown error's `code` (exit codes follow it).
+ */
+export interface ModuleUnavailability {
+  readonly message: string;
+  readonly code: string;
+}
+
+/**
+ * How the guest names a module in its own error messages, e.g. `server "memory" has no tool "x"`
+ * instead of `host:mcp-memory has no function "x"`.
+ */
+export interface HostModuleLabel {
+  /** e.g. `server "memory"`. */
+  readonly title: string;
+  /** What one of its functions is called, e.g. "tool". */
+  readonly member: string;
+  /**
+   * Functions whose first argument names another function of the module (`$batch("tool", …)`):
+   * the guest checks that name itself before the call, so an unknown one is reported like any
+   * other missing function and the host never has to echo it.
+   */
+  readonly byName?: readonly string[];
+}
+
+/**
+ * module name (without "host:") -> module. A key ending in `*` may only hold an unavailable module:
+ * it stands for every module name with that prefix (module names cannot contain `*`), for plugins
+ * whose module names are only known once they load.
+ */
 export type HostModules = Readonly<Record<string, HostModule | LazyHostModule>>;
 
 export function isLazyHostModule(module: HostModule | LazyHostModule): module is LazyHostModule {
   return (module as LazyHostModule).lazy === true && typeof (module as LazyHostModule).load === "function";
+}
+
+/** The unavailability of a module that can never load, or undefined for every other module. */
+export function moduleUnavailability(module: HostModule | LazyHostModule): ModuleUnavailability | undefined {
+  if (!isLazyHostModule(module)) return undefined;
+  const unavailable = module.unavailable;
+  return unavailable !== undefined && typeof unavailable.message === "string" && typeof unavailable.code === "string" ? unavailable : undefined;
+}
+
+/** The error an unavailable module's `load` rejects with. */
+export class ModuleUnavailableError extends McpvmError {}
+
+/**
+ * The same modules with every unavailability message passed through `reword` (e.g. the secret
+ * redactor: these messages are host text the guest reads).
+ */
+export function rewordUnavailable(modules: HostModules, reword: (text: string) => string): Record<string, HostModule | LazyHostModule> {
+  const out: Record<string, HostModule | LazyHostModule> = {};
+  for (const [name, module] of Object.entries(modules)) {
+    const unavailable = moduleUnavailability(module);
+    out[name] = unavailable === undefined ? module : unavailableHostModule({ message: reword(unavailable.message), code: unavailable.code });
+  }
+  return out;
+}
+
+/** A module that cannot load, saying why (see LazyHostModule.unavailable). */
+export function unavailableHostModule(unavailable: ModuleUnavailability): LazyHostModule {
+  return {
+    lazy: true,
+    unavailable,
+    load: () => Promise.reject(new ModuleUnavailableError(unavailable.code, unavailable.message)),
+  };
 }
 
 export interface RunRequest {
@@ -123,6 +194,10 @@ export interface GuestErrorInfo {
   /** 1-based position in the guest's code for syntax errors (and runtime errors where known). */
   readonly line?: number;
   readonly column?: number;
+  /** The script's file name (RunRequest.filename), for syntax errors. */
+  readonly file?: string;
+  /** For syntax errors: the offending line and a caret under the column ("  3 | a +* b\n    |    ^"). */
+  readonly snippet?: string;
   /** The limit that was hit, for *_LIMIT codes. */
   readonly limit?: keyof RunLimits;
   /**
@@ -133,7 +208,17 @@ export interface GuestErrorInfo {
 }
 
 export type RunResult =
-  | { readonly ok: true; readonly value: unknown; readonly logs: readonly LogEntry[]; readonly stats: RunStats }
+  | {
+      readonly ok: true;
+      readonly value: unknown;
+      readonly logs: readonly LogEntry[];
+      readonly stats: RunStats;
+      /**
+       * What the guest changed or left out to return its result as data, one sentence each, naming
+       * where (`result.items[2] was a Map: returned as an object of its entries`); absent when nothing was.
+       */
+      readonly notes?: readonly string[];
+    }
   | { readonly ok: false; readonly error: GuestErrorInfo; readonly logs: readonly LogEntry[]; readonly stats: RunStats };
 
 export interface SandboxEngine {

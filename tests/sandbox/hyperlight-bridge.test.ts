@@ -82,11 +82,13 @@ describe("the host side of the bridge", () => {
     expect(loads).toBe(1);
   });
 
-  it("answers an unknown function with a TypeError naming it", async () => {
+  it("answers an unknown function with a TypeError that does not quote the guest's name back", async () => {
     const { call } = bridgeFor({ m: { a: () => 1 } });
-    const reply = await call("m", "b", []);
-    expect(reply).toMatchObject({ ok: false, error: { name: "TypeError" } });
-    expect(JSON.stringify(reply)).toContain('host:m has no function \\"b\\"');
+    const reply = await call("m", "b-made-up-by-the-guest", []);
+    expect(reply).toMatchObject({ ok: false, error: { name: "TypeError", code: "HOST_FUNCTION_NOT_FOUND", message: "The host module has no function by that name" } });
+    expect(JSON.stringify(reply)).not.toContain("made-up");
+    const module = await call("made-up-module", "a", []);
+    expect(module).toMatchObject({ ok: false, error: { code: "HOST_FUNCTION_NOT_FOUND", message: "No such host module in this run" } });
   });
 
   it("releases a host call still in flight when the run ends, so the blocked VM can be stopped", async () => {

@@ -50,7 +50,7 @@ describe("transformGuestSource", () => {
   it("reports syntax errors at the user's line and 1-based column", () => {
     expect(transformGuestSource("const a = 1;\nlet x = ;")).toEqual({
       ok: false,
-      error: { message: "Unexpected token", line: 2, column: 9 },
+      error: { message: "Unexpected token", line: 2, column: 9, snippet: "2 | let x = ;\n  |         ^" },
     });
   });
 

@@ -118,12 +118,9 @@ class QuickJsEngine implements SandboxEngine {
     }
     if (request.signal?.aborted === true) return failed({ code: "CANCELLED", message: "The run was cancelled before it started" });
 
-    const transformed = transformGuestSource(request.code);
-    if (!transformed.ok) {
-      const { message, line, column } = transformed.error;
-      return failed({ code: "SYNTAX_ERROR", name: "SyntaxError", message, line, column });
-    }
     const filename = request.filename ?? DEFAULT_FILENAME;
+    const transformed = transformGuestSource(request.code);
+    if (!transformed.ok) return failed({ code: "SYNTAX_ERROR", name: "SyntaxError", ...transformed.error, file: filename });
     const modules = request.modules ?? {};
 
     let thread: QuickJsThread;

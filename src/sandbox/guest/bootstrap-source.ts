@@ -1,7 +1,8 @@
-import { isLazyHostModule, type HostModules } from "../types.js";
+import { isLazyHostModule, moduleUnavailability, type HostModuleLabel, type HostModules } from "../types.js";
 import { BYTES_KEY } from "./codec.js";
 import { installGuestGlobals } from "./guest-bootstrap.js";
 import { createGuestBase64, createGuestCodec } from "./guest-codec.js";
+import { createGuestDiagnostics } from "./guest-diagnostics.js";
 import { createGuestFormatter } from "./guest-format.js";
 import { LOAD_MODULE_FUNCTION, type GuestManifest } from "./native.js";
 
@@ -25,17 +26,31 @@ export function guestBootstrapSource(): string {
   const lazy = (source) => { let made; return () => (made === undefined ? (made = evaluate("(" + source + ")")()) : made); };
   const base64 = lazy(${JSON.stringify(createGuestBase64.toString())});
   const format = lazy(${JSON.stringify(createGuestFormatter.toString())});
+  const diagnostics = lazy(${JSON.stringify(createGuestDiagnostics.toString())});
   const codec = (${createGuestCodec.toString()})(manifest.bytesKey, base64);
-  return (${installGuestGlobals.toString()})(native, manifestText, codec, (args) => format()(args));
+  return (${installGuestGlobals.toString()})(native, manifestText, codec, (args) => format()(args), diagnostics);
 })`;
 }
 
 /**
  * The manifest a run's guest receives: module and function names only, never the functions. A lazy
- * module is listed with `null`; the guest loads it on its first require (see RunModules).
+ * module is listed with `null`; the guest loads it on its first require (see RunModules). An
+ * unavailable module is listed apart, with what its require throws.
  */
 export function guestManifest(modules: HostModules, maxResultChars: number): GuestManifest {
   const listed: Record<string, readonly string[] | null> = {};
-  for (const [module, entry] of Object.entries(modules)) listed[module] = isLazyHostModule(entry) ? null : Object.keys(entry);
-  return { modules: listed, loadFunction: LOAD_MODULE_FUNCTION, maxResultChars, bytesKey: BYTES_KEY };
+  const unavailable: Record<string, { message: string; code: string }> = {};
+  const labels: Record<string, HostModuleLabel> = {};
+  for (const [module, entry] of Object.entries(modules)) {
+    const unavailability = moduleUnavailability(entry);
+    if (unavailability !== undefined) {
+      unavailable[module] = { message: unavailability.message, code: unavailability.code };
+    } else if (isLazyHostModule(entry)) {
+      listed[module] = null;
+      if (entry.label !== undefined) labels[module] = entry.label;
+    } else {
+      listed[module] = Object.keys(entry);
+    }
+  }
+  return { modules: listed, unavailable, labels, loadFunction: LOAD_MODULE_FUNCTION, maxResultChars, bytesKey: BYTES_KEY };
 }

@@ -1,4 +1,4 @@
-import type { GuestCodec, GuestFormatter, GuestManifest, GuestNative, GuestRunner, HostReply } from "./native.js";
+import type { GuestCodec, GuestDiagnostics, GuestFormatter, GuestManifest, GuestNative, GuestRunner, HostReply, ResultFlags } from "./native.js";
 
 /**
  * Installs the guest globals (`console`, `require`, `__mcpvm`) and returns the runner that turns the
@@ -14,6 +14,7 @@ export function installGuestGlobals(
   manifestText: string,
   codec: GuestCodec,
   format: GuestFormatter,
+  diagnostics: () => GuestDiagnostics,
 ): GuestRunner {
   const manifest = JSON.parse(manifestText) as GuestManifest;
   const global = globalThis as unknown as Record<string, unknown>;
@@ -23,7 +24,12 @@ export function installGuestGlobals(
   const hasOwn = Object.prototype.hasOwnProperty;
   const apply = Reflect.apply;
   const then = Promise.prototype.then;
+  const keysOf = Object.keys;
+  const GuestProxy = Proxy;
   const hostErrors = new WeakSet<object>();
+  // Names tools and tests read from any object ("is it a thenable?", "how does it print?"); asking a
+  // module for one of these is not a mistake, so it answers undefined instead of throwing.
+  const PROBES = ["then", "toJSON", "constructor", "toString", "valueOf", "toLocaleString", "prototype", "__proto__", "inspect", "asymmetricMatch", "$$typeof", "nodeType"];
 
   function toGuestError(info: { name: string; message: string; code?: string }): Error {
     const error = new Error(info.message);
@@ -49,16 +55,51 @@ export function installGuestGlobals(
     }
   }
 
-  const names = Object.keys(manifest.modules);
+  const names = keysOf(manifest.modules);
   const available = names.length === 0 ? "none" : names.map((name) => `host:${name}`).join(", ");
   const loaded: Record<string, object> = Object.create(null) as Record<string, object>;
   const functionsOf: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
 
-  function moduleNotFound(message: string): Error {
+  function moduleError(name: string, code: string, message: string): Error {
     const error = new Error(message);
-    error.name = "ModuleNotFoundError";
-    (error as Error & { code?: string }).code = "MODULE_NOT_FOUND";
+    error.name = name;
+    (error as Error & { code?: string }).code = code;
     return error;
+  }
+
+  /** What `require` throws for a module that exists but cannot load (a disabled server, a plugin that failed). */
+  function unavailable(name: string): Error | undefined {
+    const entries = manifest.unavailable;
+    let entry = hasOwn.call(entries, name) ? entries[name] : undefined;
+    for (const key of keysOf(entries)) {
+      if (entry !== undefined) break;
+      if (key.slice(-1) === "*" && name.slice(0, key.length - 1) === key.slice(0, -1)) entry = entries[key];
+    }
+    return entry === undefined ? undefined : moduleError("ModuleUnavailableError", entry.code, `host:${name}: ${entry.message}`);
+  }
+
+  /**
+   * The error for a function a module does not have, built here in the guest from the guest's own
+   * text and the module's function names (see guest-diagnostics.ts for why never on the host).
+   */
+  function missingMember(module: string, fn: string): TypeError {
+    const label = hasOwn.call(manifest.labels, module) ? manifest.labels[module] : undefined;
+    const byName = label?.byName ?? [];
+    const known = (functionsOf[module] ?? []).filter((name) => byName.indexOf(name) === -1);
+    const error = new TypeError(diagnostics().missingMember(label?.title ?? `host:${module}`, label?.member ?? "function", fn, known));
+    (error as TypeError & { code?: string }).code = "HOST_FUNCTION_NOT_FOUND";
+    return error;
+  }
+
+  /** Refuses a call to a missing function, or to a by-name function (`$batch`) naming a missing one. */
+  function checkCall(module: string, fn: string, args: readonly unknown[]): void {
+    const functions = functionsOf[module] as readonly string[];
+    if (functions.indexOf(fn) === -1) throw missingMember(module, fn);
+    const byName = hasOwn.call(manifest.labels, module) ? manifest.labels[module]?.byName : undefined;
+    const named = args[0];
+    if (byName !== undefined && byName.indexOf(fn) !== -1 && typeof named === "string" && (functions.indexOf(named) === -1 || byName.indexOf(named) !== -1)) {
+      throw missingMember(module, named);
+    }
   }
 
   function functionNames(name: string, listed: unknown): string[] {
@@ -82,25 +123,36 @@ export function installGuestGlobals(
       // A method definition gives the function its name and no `prototype`/constructor behaviour.
       exports[fn] = {
         [fn](...args: unknown[]): unknown {
+          checkCall(name, fn, args);
           return unwrapReply(native.callSync(name, fn, encodeArgs(name, fn, args)));
         },
       }[fn];
     }
     functionsOf[name] = functions;
-    loaded[name] = freeze(exports);
+    // Reading a function the module does not have (`mod.x()`, `import { x }`) throws a TypeError
+    // naming the module and suggesting the closest names, instead of QuickJS's "not a function".
+    loaded[name] = new GuestProxy(freeze(exports), {
+      get(target, key) {
+        if (typeof key !== "string" || hasOwn.call(target, key) || PROBES.indexOf(key) !== -1) return target[key as string];
+        throw missingMember(name, key);
+      },
+    });
     return loaded[name] as object;
   }
 
   function require(specifier: unknown): object {
     if (typeof specifier !== "string") throw new TypeError('require() expects a module name such as "host:fs-read"');
     if (specifier.slice(0, 5) !== "host:") {
-      throw moduleNotFound(
+      throw moduleError("ModuleNotFoundError", "MODULE_NOT_FOUND", 
         `Cannot find module "${specifier}": the sandbox has no Node.js modules, files or network; ` +
           `only host modules exist (available: ${available})`,
       );
     }
     const name = specifier.slice(5);
-    if (!hasOwn.call(manifest.modules, name)) throw moduleNotFound(`Unknown host module "${specifier}" (available: ${available})`);
+    if (!hasOwn.call(manifest.modules, name)) {
+      const known = keysOf(manifest.modules).concat(keysOf(manifest.unavailable).filter((key) => key.slice(-1) !== "*"));
+      throw unavailable(name) ?? moduleError("ModuleNotFoundError", "MODULE_NOT_FOUND", `Unknown host module "${specifier}"${diagnostics().didYouMean(name, known, "host:")} (available: ${available})`);
+    }
     return moduleFor(name);
   }
 
@@ -123,8 +175,7 @@ export function installGuestGlobals(
   }
 
   function send(module: string, fn: string, args: readonly unknown[]): Promise<string> | string {
-    const functions = functionsOf[module] as readonly string[];
-    if (functions.indexOf(fn) === -1) throw new TypeError(`host:${module} has no function "${fn}" (available: ${functions.join(", ")})`);
+    checkCall(module, fn, args);
     const argsText = encodeArgs(module, fn, args);
     return native.callAsync === undefined ? native.callSync(module, fn, argsText) : native.callAsync(module, fn, argsText);
   }
@@ -141,7 +192,12 @@ export function installGuestGlobals(
   defineProperty(global, "console", { value: freeze(consoleObject), writable: true, configurable: true });
   defineProperty(global, "require", { value: require, writable: true, configurable: true });
   defineProperty(global, "__mcpvm", {
-    value: freeze({ callAsync, modules: freeze(names.slice()) }),
+    value: freeze({
+      callAsync,
+      modules: freeze(names.slice()),
+      // For the trusted prelude's own messages (e.g. the tools global's "did you mean").
+      didYouMean: (input: string, candidates: readonly string[]) => diagnostics().didYouMean(String(input), candidates),
+    }),
     writable: false,
     configurable: false,
   });
@@ -162,7 +218,14 @@ export function installGuestGlobals(
           },
         });
       }
-      return stringify({ ok: false, kind: "thrown", error: { message: `Uncaught ${format([thrown])}`, fromHost: false } });
+      // A thrown non-Error carries no stack, so there is no line to show; say how to get one.
+      const shown = typeof thrown === "string" ? stringify(thrown) : format([thrown]);
+      const what = thrown === null ? "null" : typeof thrown === "object" ? "an object" : `a ${typeof thrown}`;
+      return stringify({
+        ok: false,
+        kind: "thrown",
+        error: { message: `Uncaught ${shown} (${what} was thrown, not an Error, so there is no line number: \`throw new Error(…)\` gives one)`, fromHost: false },
+      });
     } catch {
       return stringify({ ok: false, kind: "thrown", error: { message: "Uncaught exception", fromHost: false } });
     }
@@ -170,16 +233,33 @@ export function installGuestGlobals(
 
   function describeResult(value: unknown): string {
     let text: string | undefined;
+    const flags: ResultFlags = { changed: false };
     try {
-      text = codec.encode(value);
+      text = codec.encodeResult(value, flags);
     } catch (error) {
       const name = error instanceof Error ? String(error.name) : "Error";
-      const message = error instanceof Error ? String(error.message) : String(error);
+      let message = error instanceof Error ? String(error.message) : String(error);
+      // Out of memory or stack: walking the value again would fail the same way.
+      if (name !== "InternalError") message = explain(() => diagnostics().unserializable(value)) ?? message;
       return stringify({ ok: false, kind: "unserializable", error: { name, message } });
     }
-    if (text === undefined) return '{"ok":true}';
+    if (text === undefined) {
+      const note = explain(() => diagnostics().notData(value));
+      return note === undefined ? '{"ok":true}' : `{"ok":true,"notes":${stringify([note])}}`;
+    }
     if (text.length > manifest.maxResultChars) return stringify({ ok: false, kind: "too_large", chars: text.length });
-    return `{"ok":true,"value":${text}}`;
+    // Notes go after the value, so the host measures the result as everything after the prefix.
+    const notes = flags.changed ? explain(() => diagnostics().resultNotes(value)) : undefined;
+    return notes === undefined || notes.length === 0 ? `{"ok":true,"value":${text}}` : `{"ok":true,"value":${text},"notes":${stringify(notes)}}`;
+  }
+
+  /** A diagnosis is a nicety: if working it out fails (a hostile getter, exhaustion), there is none. */
+  function explain<T>(work: () => T): T | undefined {
+    try {
+      return work();
+    } catch {
+      return undefined;
+    }
   }
 
   return {

@@ -37,6 +37,13 @@ export interface GuestManifest {
    * are only known once the guest requires it (see LazyHostModule)
    */
   readonly modules: Readonly<Record<string, readonly string[] | null>>;
+  /**
+   * Modules the guest may name but cannot load, with what `require` throws (see
+   * LazyHostModule.unavailable; a key ending in `*` is a prefix).
+   */
+  readonly unavailable: Readonly<Record<string, { readonly message: string; readonly code: string }>>;
+  /** How error messages name a module and its functions (see HostModuleLabel); absent means `host:<name>`. */
+  readonly labels: Readonly<Record<string, { readonly title: string; readonly member: string; readonly byName?: readonly string[] }>>;
   /** Always LOAD_MODULE_FUNCTION; carried here because guest code cannot import it. */
   readonly loadFunction: string;
   /** A result whose JSON text is longer than this cannot fit the output budget. */
@@ -66,10 +73,39 @@ export interface HostErrorInfo {
 export interface GuestCodec {
   /** JSON text, or undefined for undefined/functions; throws like JSON.stringify. */
   encode(value: unknown): string | undefined;
+  /**
+   * Like encode, for the script's result: a Map becomes an object of its entries (or [key, value]
+   * pairs), a Set an array, an Error {name, message}; `flags.changed` says whether anything was
+   * converted or left out, so notes are worked out only then.
+   */
+  encodeResult(value: unknown, flags: ResultFlags): string | undefined;
   decode(text: string): unknown;
 }
 
 export type GuestFormatter = (args: readonly unknown[]) => string;
+
+/** Flags the guest's result encoder raises while it converts a result (see GuestCodec.encodeResult). */
+export interface ResultFlags {
+  /** A Map, Set or Error was converted, or a function or Symbol was left out. */
+  changed: boolean;
+}
+
+/**
+ * The guest's error-path helpers (see guest-diagnostics.ts), compiled only when a run needs one:
+ * they walk a result again to say where a problem is, and suggest names.
+ */
+export interface GuestDiagnostics {
+  /** `; did you mean x?`, `; did you mean x or y?` or "". */
+  didYouMean(input: string, candidates: readonly string[], prefix?: string): string;
+  /** `server "memory" has no tool "x"; did you mean y?` (or the list of what it has). */
+  missingMember(title: string, member: string, name: string, known: readonly string[]): string;
+  /** What the encoder changed in a result, one note per place (at most a few). */
+  resultNotes(value: unknown): string[];
+  /** Why a result cannot be JSON (a BigInt or a cycle, with its path), or undefined when not found. */
+  unserializable(value: unknown): string | undefined;
+  /** The note for a top-level result that is not data (a function or Symbol). */
+  notData(value: unknown): string | undefined;
+}
 
 export interface GuestBase64 {
   encode(bytes: Uint8Array): string;

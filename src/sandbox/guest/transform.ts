@@ -1,5 +1,6 @@
 import { parse } from "@babel/parser";
-import type { ImportDeclaration, Statement } from "@babel/types";
+import type { ImportDeclaration, Node, Statement } from "@babel/types";
+import { DYNAMIC_IMPORT_MESSAGE, explainParseError, findDynamicImport, sourceSnippet } from "./syntax-error.js";
 
 /**
  * Turns a guest script body into one expression that evaluates to an async function, so that
@@ -21,6 +22,8 @@ export interface WrappedSource {
   readonly code: string;
   /** How far the wrapper pushed line 1 to the right. */
   readonly firstLineShift: number;
+  /** The script as the user wrote it, for snippets in error messages. */
+  readonly original: string;
 }
 
 export interface SourcePosition {
@@ -32,6 +35,8 @@ export interface SourcePosition {
 
 export interface GuestSyntaxError extends SourcePosition {
   readonly message: string;
+  /** The offending line with a caret under the column (see sourceSnippet). */
+  readonly snippet?: string;
 }
 
 export type TransformResult =
@@ -46,6 +51,7 @@ interface Replacement {
 
 export function transformGuestSource(code: string): TransformResult {
   let body: Statement[];
+  let programNode: Node;
   const replacements: Replacement[] = [];
   try {
     const program = parse(code, {
@@ -56,12 +62,14 @@ export function transformGuestSource(code: string): TransformResult {
       errorRecovery: false,
     }).program;
     body = program.body;
+    programNode = program;
     // A `#!` line is legal at the top of a file but not inside the wrapper function.
     if (program.interpreter) {
       replacements.push({ start: program.interpreter.start ?? 0, end: program.interpreter.end ?? 0, text: "" });
     }
   } catch (error) {
-    return { ok: false, error: babelSyntaxError(error) };
+    const offset = isRecord(error) && typeof error.pos === "number" ? error.pos : undefined;
+    return syntaxError(code, explainParseError(code, babelSyntaxError(error), offset));
   }
 
   for (const statement of body) {
@@ -74,21 +82,18 @@ export function transformGuestSource(code: string): TransformResult {
       statement.type === "ExportDefaultDeclaration" ||
       statement.type === "ExportAllDeclaration"
     ) {
-      return {
-        ok: false,
-        error: {
-          message: "`export` is not supported in a guest script: give the result with a top-level `return`",
-          ...positionOf(statement),
-        },
-      };
+      return syntaxError(code, { message: "`export` is not supported in a guest script: give the result with a top-level `return`", ...positionOf(statement) });
     }
   }
+  const dynamicImport = findDynamicImport(code, programNode);
+  if (dynamicImport !== undefined) return syntaxError(code, { message: DYNAMIC_IMPORT_MESSAGE, ...positionOf(dynamicImport) });
 
   return {
     ok: true,
     source: {
       code: WRAPPER_PREFIX + applyReplacements(code, replacements) + WRAPPER_SUFFIX,
       firstLineShift: WRAPPER_PREFIX.length,
+      original: code,
     },
   };
 }
@@ -148,7 +153,12 @@ function applyReplacements(code: string, replacements: readonly Replacement[]): 
   return output + code.slice(cursor);
 }
 
-function positionOf(node: Statement): SourcePosition {
+function syntaxError(code: string, problem: GuestSyntaxError): TransformResult {
+  const snippet = sourceSnippet(code, problem.line, problem.column);
+  return { ok: false, error: { ...problem, ...(snippet === undefined ? {} : { snippet }) } };
+}
+
+function positionOf(node: Node): SourcePosition {
   const start = node.loc?.start;
   return { line: start?.line ?? 1, column: (start?.column ?? 0) + 1 };
 }

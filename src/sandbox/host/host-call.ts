@@ -31,9 +31,12 @@ export async function dispatchHostCall(
   }
   const implementation = module === undefined ? undefined : lookup(module, request.fn);
   if (implementation === undefined) {
+    // The guest checks names before it calls (and says which, with suggestions); getting here means
+    // a guest went around that check. The names it sent are not quoted back: host error text passes
+    // the secret redactor, and masked echoes of guest text would be an oracle for the secrets.
     return errorReply({
       name: "TypeError",
-      message: `host:${request.module} has no function "${request.fn}"`,
+      message: module === undefined ? "No such host module in this run" : "The host module has no function by that name",
       code: "HOST_FUNCTION_NOT_FOUND",
     });
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CodecError, decodeFromGuest, MAX_NESTING_DEPTH } from "../guest/codec.js";
+import { sourceSnippet } from "../guest/syntax-error.js";
 import { firstStackPosition, mapGuestPosition, mapGuestStack, type WrappedSource } from "../guest/transform.js";
 import type { GuestErrorInfo, LogEntry, RunLimits, RunResult, RunStats, SandboxErrorCode } from "../types.js";
 
@@ -52,7 +53,7 @@ const ThrownSchema = z.object({
 
 /** What the guest runner may claim; the text comes from the guest, so it is validated like any input. */
 const GuestOutcomeSchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown().optional() }),
+  z.object({ ok: z.literal(true), value: z.unknown().optional(), notes: z.array(z.string().max(1_000)).max(10).optional() }),
   z.object({ ok: z.literal(false), kind: z.literal("thrown"), error: ThrownSchema }),
   z.object({ ok: z.literal(false), kind: z.literal("unserializable"), error: z.object({ name: z.string(), message: z.string() }) }),
   z.object({ ok: z.literal(false), kind: z.literal("too_large"), chars: z.number() }),
@@ -75,7 +76,8 @@ export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
       return fail({ code: "CANCELLED", message: outcome.detail ?? "The run was cancelled" });
     case "syntax": {
       const position = mapGuestPosition({ line: outcome.line ?? 1, column: outcome.column ?? 1 }, frame.source);
-      return fail({ code: "SYNTAX_ERROR", name: "SyntaxError", message: outcome.message, ...position });
+      const snippet = sourceSnippet(frame.source.original, position.line, position.column);
+      return fail({ code: "SYNTAX_ERROR", name: "SyntaxError", message: outcome.message, ...position, file: frame.filename, ...(snippet === undefined ? {} : { snippet }) });
     }
     case "prelude":
       return fail({ code: "PRELUDE_ERROR", message: `The sandbox prelude failed: ${outcome.error.message}`, ...named(outcome.error) });
@@ -111,6 +113,7 @@ export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
       value: envelope.value,
       logs: report.logs,
       stats: { ...report.stats, outputBytes, droppedLogs: report.droppedLogs },
+      ...(envelope.notes === undefined || envelope.notes.length === 0 ? {} : { notes: envelope.notes }),
     };
   }
   switch (envelope.kind) {
@@ -145,7 +148,7 @@ export function limitError(limit: keyof RunLimits, limits: RunLimits, detail?: s
 function thrownError(error: ThrownInfo, errorCode: string | undefined, fromHost: boolean, frame: RunFrame): GuestErrorInfo {
   const internal = quickJsInternalError(error.name, error.message);
   if (internal === "MEMORY_LIMIT") return limitError("memoryBytes", frame.limits);
-  const frames = error.stack === undefined ? "" : mapGuestStack(error.stack, frame.filename, frame.source);
+  const frames = error.stack === undefined ? "" : withoutInternalFrames(mapGuestStack(error.stack, frame.filename, frame.source));
   const head = error.name === undefined ? error.message : `${error.name}: ${error.message}`;
   const position = error.stack === undefined ? undefined : firstStackPosition(error.stack, frame.filename, frame.source);
   const code: SandboxErrorCode = fromHost ? "HOST_FUNCTION_ERROR" : internal ?? "GUEST_ERROR";
@@ -169,6 +172,19 @@ function quickJsInternalError(name: string | undefined, message: string): "MEMOR
   if (message === "out of memory") return "MEMORY_LIMIT";
   if (message === "stack overflow") return "STACK_OVERFLOW";
   return undefined;
+}
+
+/**
+ * Frames inside mcpvm's own guest code (the bootstrap, the `tools` prelude) say nothing about the
+ * user's script; the user's frames around them stay.
+ */
+const INTERNAL_FRAME = /^\s*at .*\((?:mcpvm-bootstrap|mcpvm-prelude)\.js(?::\d+)*\)\s*$|^\s*at (?:mcpvm-bootstrap|mcpvm-prelude)\.js(?::\d+)*\s*$/;
+
+export function withoutInternalFrames(stack: string): string {
+  return stack
+    .split("\n")
+    .filter((line) => !INTERNAL_FRAME.test(line))
+    .join("\n");
 }
 
 function named(error: ThrownInfo): { name?: string; stack?: string } {

@@ -46,7 +46,7 @@ export async function createHyperlightEngine(options: HyperlightEngineOptions = 
 
   const run = async (request: RunRequest): Promise<RunResult> => {
     const started = Date.now();
-    const unstarted = (code: "INVALID_REQUEST" | "ENGINE_UNAVAILABLE" | "CANCELLED" | "SYNTAX_ERROR", message: string, position?: { line: number; column: number }): RunResult => ({
+    const unstarted = (code: "INVALID_REQUEST" | "ENGINE_UNAVAILABLE" | "CANCELLED" | "SYNTAX_ERROR", message: string, position?: { line: number; column: number; snippet?: string; file?: string }): RunResult => ({
       ok: false,
       error: { code, message, ...(code === "SYNTAX_ERROR" ? { name: "SyntaxError" } : {}), ...position },
       logs: [],
@@ -62,7 +62,7 @@ export async function createHyperlightEngine(options: HyperlightEngineOptions = 
     const codeBytes = Buffer.byteLength(request.code) + Buffer.byteLength(request.prelude ?? "");
     if (codeBytes > maxCodeBytes) return unstarted("INVALID_REQUEST", `The script is ${codeBytes} bytes; this engine accepts at most ${maxCodeBytes}`);
     const transformed = transformGuestSource(request.code);
-    if (!transformed.ok) return unstarted("SYNTAX_ERROR", transformed.error.message, transformed.error);
+    if (!transformed.ok) return unstarted("SYNTAX_ERROR", transformed.error.message, { ...transformed.error, file: request.filename ?? "guest.js" });
     if (request.signal?.aborted) return unstarted("CANCELLED", "The run was cancelled before it started");
 
     const deadline = started + limits.wallMs;

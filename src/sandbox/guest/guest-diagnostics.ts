@@ -1,0 +1,179 @@
+import type { GuestDiagnostics } from "./native.js";
+
+/**
+ * The guest's error-path helpers. RUNS INSIDE THE SANDBOX (embedded via Function.prototype.toString,
+ * compiled only when a run needs one): no references outside this function.
+ *
+ * They live in the guest, not on the host, because their messages quote guest text (a mistyped tool
+ * name, a key of the result). A host error quoting guest text would pass through the host's secret
+ * redactor, and a guest could use what gets masked as an oracle for the secrets; text built here
+ * never leaves the guest except as the guest's own output.
+ */
+export function createGuestDiagnostics(): GuestDiagnostics {
+  const keysOf = Object.keys;
+  const isArray = Array.isArray;
+  const stringify = JSON.stringify;
+  const Bytes = Uint8Array;
+  const MAX_NOTES = 5;
+  const MAX_NODES = 10_000;
+  const MAX_LISTED = 20;
+
+  /** Levenshtein distance (two rows); names are short. */
+  function distance(a: string, b: string): number {
+    let previous: number[] = [];
+    for (let j = 0; j <= b.length; j++) previous.push(j);
+    for (let i = 1; i <= a.length; i++) {
+      const current = [i];
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+        current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost));
+      }
+      previous = current;
+    }
+    return previous[b.length] as number;
+  }
+
+  /** The same rule as src/util/suggest.ts (which guest code cannot import): close, or a prefix. */
+  function closest(input: string, candidates: readonly string[]): string[] {
+    const needle = input.toLowerCase();
+    const scored: { name: string; score: number }[] = [];
+    for (const name of candidates) {
+      const hay = name.toLowerCase();
+      if (hay === needle) return [name];
+      // Very long input cannot be a typo of a name; skip the quadratic work.
+      if (needle.length > 200) continue;
+      const d = distance(needle, hay);
+      const budget = Math.max(1, Math.floor(Math.max(needle.length, hay.length) / 3));
+      const prefix = needle.length >= 3 && (hay.indexOf(needle) === 0 || needle.indexOf(hay) === 0);
+      if (d <= budget || prefix) scored.push({ name, score: prefix ? Math.min(d, 1) : d });
+    }
+    scored.sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return scored.slice(0, 3).map((entry) => entry.name);
+  }
+
+  function didYouMean(input: string, candidates: readonly string[], prefix = ""): string {
+    const matches = closest(input, candidates).map((name) => prefix + name);
+    if (matches.length === 0) return "";
+    const last = matches[matches.length - 1] as string;
+    return `; did you mean ${matches.length === 1 ? last : `${matches.slice(0, -1).join(", ")} or ${last}`}?`;
+  }
+
+  /** A name as the guest wrote it, quoted and cut short (it may be anything a script computed). */
+  function quoted(name: string): string {
+    return stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+  }
+
+  function missingMember(title: string, member: string, name: string, known: readonly string[]): string {
+    const head = `${title} has no ${member} ${quoted(name)}`;
+    const suggestion = didYouMean(name, known);
+    if (suggestion !== "") return head + suggestion;
+    if (known.length === 0) return `${head} (it has no ${member}s)`;
+    const listed = known.slice(0, MAX_LISTED).join(", ") + (known.length > MAX_LISTED ? `, … (${known.length} in all)` : "");
+    return `${head} (its ${member}s: ${listed})`;
+  }
+
+  function childPath(path: string, key: string | number): string {
+    if (typeof key === "number") return `${path}[${key}]`;
+    return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${stringify(key)}]`;
+  }
+
+  function kindOf(value: unknown): string {
+    return typeof value === "function" ? "a function" : "a Symbol";
+  }
+
+  interface Ancestor {
+    readonly value: unknown;
+    readonly path: string;
+  }
+
+  interface Visit {
+    /** Called for each value reached (after toJSON), with its path; return false to stop walking. */
+    (value: unknown, path: string, inArray: boolean, ancestors: readonly Ancestor[]): boolean | "skip";
+  }
+
+  /**
+   * Walks a value the way JSON.stringify with the result replacer does: toJSON first, a Map as its
+   * entries, a Set as its items, an Error and bytes as leaves. Bounded, so a huge result costs little.
+   * Getters run again here; this is only ever done on the error or note path.
+   */
+  function walk(root: unknown, visit: Visit): void {
+    let nodes = 0;
+    const go = (input: unknown, key: string | number, path: string, inArray: boolean, ancestors: Ancestor[]): boolean => {
+      if (++nodes > MAX_NODES) return false;
+      let value = input;
+      if (typeof value === "object" && value !== null && typeof (value as { toJSON?: unknown }).toJSON === "function") {
+        value = (value as { toJSON(key: string): unknown }).toJSON(String(key));
+      }
+      const verdict = visit(value, path, inArray, ancestors);
+      if (verdict === false) return false;
+      if (verdict === "skip" || typeof value !== "object" || value === null || value instanceof Bytes || value instanceof Error) return true;
+      const inner = ancestors.concat([{ value, path }]);
+      if (value instanceof Map) {
+        let index = 0;
+        const allStrings = Array.from(value.keys()).every((k) => typeof k === "string");
+        for (const [k, v] of value) {
+          const next = allStrings ? childPath(path, k as string) : `${path}[${index}][1]`;
+          if (!go(v, allStrings ? (k as string) : 1, next, false, inner)) return false;
+          index++;
+        }
+        return true;
+      }
+      const items = value instanceof Set ? Array.from(value) : value;
+      if (isArray(items)) {
+        for (let i = 0; i < items.length; i++) if (!go(items[i], i, childPath(path, i), true, inner)) return false;
+        return true;
+      }
+      for (const k of keysOf(items)) if (!go((items as Record<string, unknown>)[k], k, childPath(path, k), false, inner)) return false;
+      return true;
+    };
+    go(root, "", "result", false, []);
+  }
+
+  function resultNotes(value: unknown): string[] {
+    const notes: string[] = [];
+    let more = 0;
+    const add = (note: string): void => {
+      if (notes.length < MAX_NOTES) notes.push(note);
+      else more++;
+    };
+    walk(value, (item, path, inArray) => {
+      if (item instanceof Map) {
+        const allStrings = Array.from(item.keys()).every((k) => typeof k === "string");
+        add(`${path} was a Map: returned as ${allStrings ? "an object of its entries" : "[key, value] pairs (not all its keys are strings)"}`);
+      } else if (item instanceof Set) {
+        add(`${path} was a Set: returned as an array`);
+      } else if (item instanceof Error) {
+        add(`${path} was an Error: returned as {name, message}`);
+      } else if ((typeof item === "function" || typeof item === "symbol") && path !== "result") {
+        add(`${path} is ${kindOf(item)}, which is not data: ${inArray ? "returned as null" : "left out"}`);
+      }
+      return true;
+    });
+    if (more > 0) notes.push(`… and ${more} more like these`);
+    return notes;
+  }
+
+  function unserializable(value: unknown): string | undefined {
+    let found: string | undefined;
+    walk(value, (item, path, _inArray, ancestors) => {
+      if (typeof item === "bigint") {
+        found = `${path} is a BigInt (${String(item)}n), which JSON cannot carry: return String(value) instead (or Number(value) when it is small enough)`;
+        return false;
+      }
+      const loop = typeof item === "object" && item !== null ? ancestors.find((ancestor) => ancestor.value === item) : undefined;
+      if (loop !== undefined) {
+        found = `${path} refers back to ${loop.path} (a cycle), which JSON cannot carry: return a copy without that reference`;
+        return false;
+      }
+      return true;
+    });
+    return found;
+  }
+
+  function notData(value: unknown): string | undefined {
+    if (typeof value !== "function" && typeof value !== "symbol") return undefined;
+    return `the script returned ${kindOf(value)}, which is not data, so it returned nothing (return the data itself, e.g. \`return await f()\`)`;
+  }
+
+  return { didYouMean, missingMember, resultNotes, unserializable, notData };
+}
