@@ -79,6 +79,8 @@ describe("mcp add: flags that contradict or would do nothing are refused, and no
     ["--transport with no URL", ["x", "--transport", "http"], /needs the server's URL/],
     ["an unknown transport", ["x", "--transport", "websocket", "ws://a"], /--transport takes stdio, http or sse/],
     ["an empty command after --", ["x", "--stdio", "--"], /give the command after --/],
+    ["--stdio with no command", ["x", "--stdio"], /give the command after --/],
+    ["--transport stdio with no command", ["x", "-t", "stdio"], /give the command after --/],
     ["--http that is not a URL", ["x", "--http", "notaurl"], /needs an absolute http:\/\/ or https:\/\/ URL/],
     ["an ftp URL", ["x", "--transport", "http", "ftp://files.example/"], /needs an absolute http:\/\/ or https:\/\/ URL/],
     ["a header without a name", ["x", "--http", "http://a.example/", "-H", "novalue"], /--header takes "Name: value" or Name=value/],

@@ -136,7 +136,7 @@ export function parseAddRequest(args: readonly string[]): AddRequest {
     throw problem(`${flags.slice(0, -1).join(", ")} and ${flags[flags.length - 1]} contradict each other: a server is either stdio (a command) or http/sse (a URL)`);
   }
   const transport = distinct[0];
-  if (dashdash && command.length === 0) throw problem("give the command after --, e.g. `mcpvm mcp add my-server -- npx -y my-mcp-server`");
+  if ((transport === "stdio" || (dashdash && transport === undefined)) && command.length === 0) throw problem("give the command after --, e.g. `mcpvm mcp add my-server -- npx -y my-mcp-server`");
 
   const flagUrl = text(values.http) ?? text(values.sse);
   const extra = positionals.slice(1);
