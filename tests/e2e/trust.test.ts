@@ -128,7 +128,7 @@ describe("a tool definition that changes after approval (rug pull)", () => {
     expect(catalog.tools.map((t) => t.jsName)).not.toContain("echo");
     expect(await catalog.declarations()).not.toContain("added_tool");
 
-    expect(await service.acceptTools("shifty", catalog.held)).toEqual({ accepted: ["echo", "added_tool"], changedSinceReview: [], notListed: [] });
+    expect(await service.acceptTools("shifty", catalog.held)).toEqual({ accepted: ["echo", "added_tool"], blocked: [], neverExposed: [], changedSinceReview: [], notListed: [] });
     const released = await host.run(`const s = require("host:mcp-shifty"); return [s.echo({ text: "accepted" }), s.added_tool({})];`);
     expect(valueOf(released)).toEqual(["accepted", "added_tool"]);
     expect(starts("shifty")).toHaveLength(1);

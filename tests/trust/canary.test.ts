@@ -106,7 +106,10 @@ beforeAll(async () => {
   // Accept whatever the first listings hold, so the scenario reaches every tool.
   for (const server of ["fx", "leaky", "remote"]) {
     const approved = await cli(home, ["--yes", "mcp", "approve", server, "--tools"]);
-    if (approved.code !== 0) throw new Error(`approving ${server}: ${approved.stderr}`);
+    // leaky's held tool is named by the secret (shown masked, so it cannot be accepted by name) and has
+    // block-level findings: it stays held, and approve says so with exit 5.
+    const stillHeld = server === "leaky" && approved.code === 5 && approved.stderr.includes("still held (1)");
+    if (approved.code !== 0 && !stillHeld) throw new Error(`approving ${server}: ${approved.stderr}`);
   }
 });
 

@@ -92,8 +92,9 @@ describe("pinned tool definitions, end to end", () => {
     expect(info.stdout).toMatch(/secret-solicitation|exfiltration/);
     await hosts.pop()?.close();
 
-    // Re-approval accepts the current definitions; then they work.
-    const accepted = await cli(home, ["--yes", "mcp", "approve", "notes", "--tools"]);
+    // Re-approval accepts the current definitions; then they work. `add` now asks for the conversation
+    // history (a block-level finding), so --yes alone leaves it held: it is named.
+    const accepted = await cli(home, ["--yes", "mcp", "approve", "notes", "--tools", "--accept-blocked", "add"]);
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toContain("accepted add, brand_new");
     const third = await probe(await host(home));

@@ -1,7 +1,9 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, setMcpServerEnabled } from "../../mcp/config/index.js";
+import { requireLaunchEnvConfirmed } from "../../mcp/approval/index.js";
 import type { McpService } from "../../mcp/service/index.js";
+import { displayInline } from "../../terminal/display.js";
 import { AgentToolError } from "./module-info.js";
 import { guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
@@ -24,8 +26,12 @@ export async function ensureApprovedByPerson(context: AgentToolContext, service:
       { data: { server: name } },
     );
   }
+  // Code-loading env (NODE_OPTIONS, LD_PRELOAD, …) is never approved by a y/N the model asked for:
+  // the error sends the person to `mcp approve`, where they confirm it explicitly.
+  requireLaunchEnvConfirmed(name, service.entry(name).env, false);
+  // The prompt text escapes every config string (renderApprovalPrompt); so is the name here.
   const details = await service.approvalPrompt(name);
-  if (!(await context.person.confirm(details, `The assistant asks to enable MCP server "${name}". Approve it?`, signal))) {
+  if (!(await context.person.confirm(details, `The assistant asks to enable MCP server "${displayInline(name)}". Approve it?`, signal))) {
     throw new AgentToolError("DECLINED", `The person declined to approve MCP server "${name}". Do not ask again unless they want it.`, { data: { server: name } });
   }
   await service.approve(name);

@@ -19,10 +19,16 @@ export const toolsetSchema = z
   })
   .strict();
 
+/**
+ * Keys of toolsets.json. Stores are read with parseJsonSafe, which drops `constructor` and `prototype`
+ * keys, so toolsets with those names are stored as `%constructor` / `%prototype` (see ToolsetStore).
+ */
+export const storedToolsetKeySchema = z.union([toolsetNameSchema, z.enum(["%constructor", "%prototype"])]);
+
 export const toolsetFileSchema = z
   .object({
     version: z.literal(1),
-    toolsets: z.record(toolsetNameSchema, toolsetSchema),
+    toolsets: z.record(storedToolsetKeySchema, toolsetSchema),
   })
   .strict();
 

@@ -3,6 +3,12 @@ import { GatewayError } from "../errors.js";
 import { describeZodIssues } from "../../config/config-file.js";
 import { toolsetFileSchema, toolsetInputSchema, type Toolset, type ToolsetFile, type ToolsetInput } from "./schema.js";
 
+// Toolset names are the user's: `constructor` or `toString` must neither find Object.prototype's
+// members nor be dropped on reading (parseJsonSafe drops `constructor` and `prototype` keys).
+const ESCAPED = new Set(["constructor", "prototype"]);
+const toKey = (name: string): string => (ESCAPED.has(name) ? `%${name}` : name);
+const fromKey = (key: string): string => (key.startsWith("%") ? key.slice(1) : key);
+
 export interface NamedToolset extends Toolset {
   readonly name: string;
 }
@@ -25,12 +31,13 @@ export class ToolsetStore {
   async list(): Promise<NamedToolset[]> {
     const file = await this.store.read();
     return Object.entries(file.toolsets)
-      .map(([name, toolset]) => ({ name, ...toolset }))
+      .map(([key, toolset]) => ({ name: fromKey(key), ...toolset }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async get(name: string): Promise<NamedToolset> {
-    const toolset = (await this.store.read()).toolsets[name];
+    const toolsets = (await this.store.read()).toolsets;
+    const toolset = Object.hasOwn(toolsets, toKey(name)) ? toolsets[toKey(name)] : undefined;
     if (toolset === undefined) throw await this.unknown(name);
     return { name, ...toolset };
   }
@@ -43,29 +50,30 @@ export class ToolsetStore {
     }
     const at = this.now().toISOString();
     return this.store.update((draft) => {
-      const previous = draft.toolsets[parsed.data.name];
+      const key = toKey(parsed.data.name);
+      const previous = Object.hasOwn(draft.toolsets, key) ? draft.toolsets[key] : undefined;
       const toolset: Toolset = {
         ...(parsed.data.description === undefined ? {} : { description: parsed.data.description }),
         tools: [...new Set(parsed.data.tools)],
         createdAt: previous?.createdAt ?? at,
         updatedAt: at,
       };
-      draft.toolsets[parsed.data.name] = toolset;
+      draft.toolsets[key] = toolset;
       return { name: parsed.data.name, ...toolset };
     });
   }
 
   async delete(name: string): Promise<void> {
     const existed = await this.store.update((draft) => {
-      if (draft.toolsets[name] === undefined) return false;
-      delete draft.toolsets[name];
+      if (!Object.hasOwn(draft.toolsets, toKey(name))) return false;
+      delete draft.toolsets[toKey(name)];
       return true;
     });
     if (!existed) throw await this.unknown(name);
   }
 
   private async unknown(name: string): Promise<GatewayError> {
-    const names = Object.keys((await this.store.read()).toolsets).sort();
+    const names = Object.keys((await this.store.read()).toolsets).map(fromKey).sort();
     return new GatewayError("GATEWAY_TOOLSET_UNKNOWN", `No toolset named "${name}" (saved toolsets: ${names.join(", ") || "none"}). Create one with build-toolset or \`mcpvm toolset build\`.`, {
       data: { toolset: name },
     });

@@ -1,28 +1,40 @@
+import { displayInline } from "../../terminal/display.js";
 import type { ApprovalSubject } from "./hash.js";
+import { auditLaunchEnv, shownConfigValue } from "./launch-env.js";
 
 export const NOT_SANDBOXED_WARNING =
   "This server runs as an ordinary OS process (or remote service) with YOUR permissions. The mcpvm sandbox isolates guest code, not MCP servers.";
 
 /**
  * The text shown before a server may start: the command and args verbatim, env names with values
- * fully masked, the URL and header names. One function, so the CLI, the REPL and the model-facing
- * refusal all show exactly the same thing.
+ * masked (except references, shown as written, and code-loading variables, shown in full), the
+ * URL and header names. One function, so the CLI, the REPL and the model-facing refusal all show
+ * exactly the same thing. Every config string goes through displayInline: a name or URL holding
+ * escape sequences could otherwise repaint the lines above it (the `url:` a token goes to).
  */
 export function renderApprovalPrompt(subject: ApprovalSubject, hash: string): string {
-  const lines = [`MCP server "${subject.name}" (${subject.transport}) asks to be approved.`];
+  const show = displayInline;
+  const lines = [`MCP server "${show(subject.name)}" (${subject.transport}) asks to be approved.`];
   if (subject.transport === "stdio") {
-    lines.push(`  command: ${JSON.stringify(subject.command ?? "")}`);
-    lines.push(`  args:    ${JSON.stringify(subject.args ?? [])}`);
-    if (subject.cwd !== undefined) lines.push(`  cwd:     ${JSON.stringify(subject.cwd)}`);
-    const env = Object.keys(subject.env ?? {}).sort();
-    lines.push(`  env:     ${env.length === 0 ? "(none)" : env.map((k) => `${k}=****`).join(" ")}`);
+    lines.push(`  command: ${show(JSON.stringify(subject.command ?? ""))}`);
+    lines.push(`  args:    ${show(JSON.stringify(subject.args ?? []))}`);
+    if (subject.cwd !== undefined) lines.push(`  cwd:     ${show(JSON.stringify(subject.cwd))}`);
+    const env = Object.entries(subject.env ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+    lines.push(`  env:     ${env.length === 0 ? "(none)" : env.map(([k, v]) => `${show(k)}=${show(shownConfigValue(k, v, "env"))}`).join(" ")}`);
+    const findings = auditLaunchEnv(subject.env);
+    if (findings.length > 0) {
+      lines.push(
+        `  WARNING: ${findings.map((f) => show(f.name)).join(", ")} change${findings.length === 1 ? "s" : ""} which code the server runs (values shown in full).`,
+        "           Approve only if you expect this: it takes --accept-launch-env, or typing the server name on a terminal.",
+      );
+    }
   } else {
-    lines.push(`  url:     ${subject.url ?? ""}`);
-    const headers = Object.keys(subject.headers ?? {}).sort();
-    lines.push(`  headers: ${headers.length === 0 ? "(none)" : headers.map((k) => `${k}: ****`).join(", ")}`);
+    lines.push(`  url:     ${show(subject.url ?? "")}`);
+    const headers = Object.entries(subject.headers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+    lines.push(`  headers: ${headers.length === 0 ? "(none)" : headers.map(([k, v]) => `${show(k)}: ${show(shownConfigValue(k, v, "header"))}`).join(", ")}`);
   }
-  if (subject.allowTools !== undefined) lines.push(`  allowTools: ${subject.allowTools.join(", ")}`);
-  if (subject.denyTools !== undefined) lines.push(`  denyTools:  ${subject.denyTools.join(", ")}`);
+  if (subject.allowTools !== undefined) lines.push(`  allowTools: ${subject.allowTools.map(show).join(", ")}`);
+  if (subject.denyTools !== undefined) lines.push(`  denyTools:  ${subject.denyTools.map(show).join(", ")}`);
   lines.push(`  confirm:   ${describeConfirm(subject.confirm ?? "destructive")}`);
   lines.push(`  definition hash: ${hash.slice(0, 16)}…`);
   lines.push("");

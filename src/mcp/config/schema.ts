@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasUnsafeDisplayChars } from "../../terminal/display.js";
 import { inputReferences, parseTemplate } from "./placeholders.js";
 import { inferTransport, templateFields } from "./template-fields.js";
 
@@ -76,6 +77,12 @@ function checkTransport(entry: EntryObject, ctx: z.core.$RefinementCtx): void {
   }
   if (entry.url === undefined) rule(ctx, ["url"], "remote-url", `an ${transport} server needs "url"`);
   for (const key of STDIO_ONLY) if (entry[key] !== undefined) rule(ctx, [key], "transport-fields", `"${key}" applies to stdio servers only, this one is ${transport}`);
+  // A raw escape sequence in a URL could repaint the approval prompt's `url:` line; a URL carries
+  // such bytes only percent-encoded.
+  if (entry.url !== undefined && hasUnsafeDisplayChars(entry.url)) {
+    rule(ctx, ["url"], "url-characters", "must not contain control, bidi or invisible characters (percent-encode them, e.g. %1B)");
+    return;
+  }
   if (entry.url !== undefined && !entry.url.includes("${")) {
     let protocol = "";
     try {
@@ -91,6 +98,8 @@ function checkTransport(entry: EntryObject, ctx: z.core.$RefinementCtx): void {
 function checkNames(entry: EntryObject, ctx: z.core.$RefinementCtx): void {
   for (const key of Object.keys(entry.env ?? {})) {
     if (!ENV_NAME.test(key)) rule(ctx, ["env", key], "env-name", 'environment variable names cannot be empty or contain "="');
+    // Escape sequences in a name could repaint the approval prompt (erase the line above, move the cursor).
+    else if (hasUnsafeDisplayChars(key)) rule(ctx, ["env", key], "env-name", "environment variable names cannot contain control, bidi or invisible characters");
   }
   for (const key of Object.keys(entry.headers ?? {})) {
     if (!HEADER_NAME.test(key)) rule(ctx, ["headers", key], "header-name", "header names are HTTP tokens (letters, digits and !#$%&'*+.^_`|~-)");

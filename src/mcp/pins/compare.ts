@@ -31,8 +31,10 @@ export interface PinComparison {
 }
 
 export function pinServer(instructions: string | undefined, tools: readonly PinnableTool[]): ServerPins {
-  const pins: Record<string, ToolPin> = {};
-  for (const tool of tools) pins[tool.name] = { hash: toolDefinitionHash(tool), definition: JSON.parse(canonicalJson(pinnedPart(tool))) as Record<string, unknown> };
+  // fromEntries creates own keys even for tool names like `__proto__` (an assignment would not).
+  const pins: Record<string, ToolPin> = Object.fromEntries(
+    tools.map((tool) => [tool.name, { hash: toolDefinitionHash(tool), definition: JSON.parse(canonicalJson(pinnedPart(tool))) as Record<string, unknown> }]),
+  );
   return { instructionsHash: instructionsHash(instructions), ...(instructions === undefined ? {} : { instructions }), tools: pins };
 }
 
@@ -41,7 +43,8 @@ export function comparePins(pins: ServerPins | undefined, instructions: string |
   const changed: Array<{ name: string; changes: FieldChange[] }> = [];
   const added: string[] = [];
   for (const tool of tools) {
-    const pin = pins?.tools[tool.name];
+    // A server names its tools: `constructor` or `toString` must not find Object.prototype's.
+    const pin = pins !== undefined && Object.hasOwn(pins.tools, tool.name) ? pins.tools[tool.name] : undefined;
     if (pin === undefined) added.push(tool.name);
     else if (pin.hash === toolDefinitionHash(tool)) unchanged.push(tool.name);
     else changed.push({ name: tool.name, changes: diffDefinitions(pin.definition, JSON.parse(canonicalJson(pinnedPart(tool)))) });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { JsonFileStore } from "../../util/json-store.js";
-import type { ServerPins } from "./compare.js";
+import type { ServerPins, ToolPin } from "./compare.js";
 
 const toolPinSchema = z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), definition: z.record(z.string(), z.unknown()) }).strict();
 const serverPinsSchema = z
@@ -8,6 +8,17 @@ const serverPinsSchema = z
   .strict();
 const pinsFileSchema = z.object({ version: z.literal(1), servers: z.record(z.string(), serverPinsSchema) }).strict();
 type PinsFile = z.infer<typeof pinsFileSchema>;
+
+/**
+ * Tool names come from servers and key the `tools` record. Stores are read with parseJsonSafe, which
+ * drops `__proto__`, `constructor` and `prototype` keys, so those names (and names starting with %,
+ * to keep the mapping one-to-one) are stored with a leading %.
+ */
+const ESCAPED_KEY = /^(%|__proto__$|constructor$|prototype$)/;
+const toKey = (name: string): string => (ESCAPED_KEY.test(name) ? `%${name}` : name);
+const fromKey = (key: string): string => (key.startsWith("%") ? key.slice(1) : key);
+const encodeTools = (tools: Readonly<Record<string, ToolPin>>) => Object.fromEntries(Object.entries(tools).map(([name, pin]) => [toKey(name), pin]));
+const decodeTools = (tools: Readonly<Record<string, ToolPin>>) => Object.fromEntries(Object.entries(tools).map(([key, pin]) => [fromKey(key), pin]));
 
 /** mcp-pins.json: the approved tool definitions of every server, as first seen or last re-approved. */
 export class McpPinStore {
@@ -18,12 +29,14 @@ export class McpPinStore {
   }
 
   async get(server: string): Promise<ServerPins | undefined> {
-    return (await this.store.read()).servers[server];
+    const servers = (await this.store.read()).servers;
+    const stored = Object.hasOwn(servers, server) ? servers[server] : undefined;
+    return stored === undefined ? undefined : { ...stored, tools: decodeTools(stored.tools) };
   }
 
   async set(server: string, pins: ServerPins): Promise<void> {
     await this.store.update((file) => {
-      file.servers[server] = { instructionsHash: pins.instructionsHash, ...(pins.instructions === undefined ? {} : { instructions: pins.instructions }), tools: { ...pins.tools } };
+      file.servers[server] = { instructionsHash: pins.instructionsHash, ...(pins.instructions === undefined ? {} : { instructions: pins.instructions }), tools: encodeTools(pins.tools) };
     });
   }
 
@@ -34,18 +47,18 @@ export class McpPinStore {
    */
   async accept(server: string, current: ServerPins, toolNames: readonly string[] | "all"): Promise<void> {
     await this.store.update((file) => {
-      const existing = file.servers[server];
+      const existing = Object.hasOwn(file.servers, server) ? file.servers[server] : undefined;
       const names = toolNames === "all" ? Object.keys(current.tools) : toolNames;
-      const tools = { ...existing?.tools };
+      const tools = new Map(Object.entries(decodeTools(existing?.tools ?? {})));
       for (const name of names) {
-        const pin = current.tools[name];
-        if (pin !== undefined) tools[name] = pin;
+        const pin = Object.hasOwn(current.tools, name) ? current.tools[name] : undefined;
+        if (pin !== undefined) tools.set(name, pin);
       }
       const instructions = existing ?? current;
       file.servers[server] = {
         instructionsHash: instructions.instructionsHash,
         ...(instructions.instructions === undefined ? {} : { instructions: instructions.instructions }),
-        tools,
+        tools: encodeTools(Object.fromEntries(tools)),
       };
     });
   }

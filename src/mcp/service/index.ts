@@ -4,7 +4,8 @@ export { callToolOnce, mcpHostModules, type McpModuleOptions, DEFAULT_BATCH_CONC
 export { toolsGlobalPrelude } from "./prelude.js";
 export { callRefusal, needsConfirmation, refusedCallMessage, type CallRefusal, type ConfirmCall, type CallConfirmationRequest } from "./confirm.js";
 export { McpCallError, type McpCallErrorCode } from "./errors.js";
-export { decideTrust, describeHeld, type HeldTool, type HeldReason, type TrustDecision } from "./trust.js";
+export { acceptCommand, decideTrust, describeHeld, isBlockedHeld, shellWord, type HeldTool, type HeldReason, type TrustDecision } from "./trust.js";
+export { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";
 export { applyListingCaps, listingCapsSchema, DEFAULT_LISTING_CAPS, McpListingError, type ListingCaps, type CappedTool } from "./listing-caps.js";
 export { approvalSubject } from "./approval-subject.js";
 export { ApprovalRecheck, RACY_WINDOW_MS, statFileStamp, type ApprovalRecheckOptions, type FileStamp, type FileStamper } from "./approval-recheck.js";

@@ -1,20 +1,22 @@
 import type { Tool } from "@modelcontextprotocol/client";
 import type { Logger } from "pino";
-import { McpApprovalStore, renderApprovalPrompt, approvalHash, type ApprovalStatus } from "../approval/index.js";
+import { McpApprovalStore, renderApprovalPrompt, approvalHash, requireLaunchEnvConfirmed, type ApprovalStatus } from "../approval/index.js";
 import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type ServerStatus, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
-import { comparePins, McpPinStore, pinServer, toolDefinitionHash, type ServerPins } from "../pins/index.js";
+import { comparePins, McpPinStore, pinServer, type ServerPins } from "../pins/index.js";
 import type { AuditedTool, Finding } from "../audit/index.js";
 import type { SecondOpinionReviewer } from "./second-opinion.js";
 import { CompiledTypesCache } from "../type-generator/index.js";
 import type { Redactor } from "../../logging/redact.js";
+import { displayInline } from "../../terminal/display.js";
 import { McpvmError } from "../../util/errors.js";
 import { approvalSubject } from "./approval-subject.js";
 import { ApprovalRecheck } from "./approval-recheck.js";
 import { ServerCatalog } from "./catalog.js";
 import { applyListingCaps, DEFAULT_LISTING_CAPS, type CappedTool, type ListingCaps } from "./listing-caps.js";
 import { CallRateLimiter } from "./rate-limit.js";
-import { decideTrust } from "./trust.js";
+import { decideTrust, type HeldTool } from "./trust.js";
+import { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";
 
 export class McpServiceError extends McpvmError<"MCP_SERVER_UNKNOWN" | "MCP_SERVER_DISABLED"> {
   override readonly name = "McpServiceError";
@@ -72,6 +74,8 @@ export class McpService {
   private readonly inputs = new InputCache();
   private readonly typesCache = new CompiledTypesCache();
   private readonly listings = new Map<string, Listing>();
+  /** Each server's held tools as last decided (unmasked): the findings acceptTools goes by. */
+  private readonly lastHeld = new Map<string, readonly HeldTool[]>();
   private readonly catalogs = new Map<string, Promise<ServerCatalog>>();
   private readonly caps: ListingCaps;
   private readonly limiters = new Map<string, CallRateLimiter>();
@@ -128,8 +132,14 @@ export class McpService {
     return renderApprovalPrompt(subject, approvalHash(subject));
   }
 
-  async approve(name: string): Promise<void> {
-    await this.options.approvals.approve(approvalSubject(name, this.entry(name)));
+  /**
+   * Stores the approval of the launch definition. One that sets code-loading variables (NODE_OPTIONS,
+   * LD_PRELOAD, …) needs `acceptLaunchEnv`: the person said yes to exactly that, not a plain yes.
+   */
+  async approve(name: string, options: { readonly acceptLaunchEnv?: boolean } = {}): Promise<void> {
+    const entry = this.entry(name);
+    requireLaunchEnvConfirmed(name, entry.env, options.acceptLaunchEnv === true);
+    await this.options.approvals.approve(approvalSubject(name, entry));
     this.recheck.forget();
   }
 
@@ -145,26 +155,21 @@ export class McpService {
   /**
    * Accept held tools (changed, new, or with findings) as the person reviewed them: each is pinned only
    * if its definition still has the hash that was shown, so a server that changes it again while the
-   * prompt is open gets nothing accepted. Server instructions are not re-trusted as a side effect.
+   * prompt is open gets nothing accepted. A tool with a block-level finding is accepted only when named
+   * in `acceptBlocked`; one whose name holds control characters never is (see sortAcceptance). Server
+   * instructions are not re-trusted as a side effect.
    */
-  async acceptTools(
-    name: string,
-    reviewed: ReadonlyArray<{ readonly name: string; readonly hash: string }>,
-  ): Promise<{ accepted: string[]; changedSinceReview: string[]; notListed: string[] }> {
+  async acceptTools(name: string, reviewed: readonly ReviewedTool[], options: { readonly acceptBlocked?: Iterable<string> } = {}): Promise<ToolAcceptance> {
     const listing = this.listings.get(name);
-    const accepted: string[] = [];
-    const changedSinceReview: string[] = [];
-    // Not in the listing under that name: gone, or shown masked because the name held a secret.
-    const notListed: string[] = [];
-    for (const item of reviewed) {
-      const tool = listing?.tools.find((t) => t.name === item.name);
-      if (tool === undefined) notListed.push(item.name);
-      else if (toolDefinitionHash(tool) === item.hash) accepted.push(item.name);
-      else changedSinceReview.push(item.name);
-    }
-    if (listing !== undefined && accepted.length > 0) await this.options.pins.accept(name, pinServer(listing.instructions, listing.tools), accepted);
+    const outcome = sortAcceptance({
+      listing: listing?.tools ?? [],
+      lastHeld: this.lastHeld.get(name) ?? [],
+      reviewed,
+      acceptBlocked: new Set(options.acceptBlocked ?? []),
+    });
+    if (listing !== undefined && outcome.accepted.length > 0) await this.options.pins.accept(name, pinServer(listing.instructions, listing.tools), outcome.accepted);
     this.catalogs.delete(name);
-    return { accepted, changedSinceReview, notListed };
+    return outcome;
   }
 
   async summaries(): Promise<ServerSummary[]> {
@@ -263,12 +268,14 @@ export class McpService {
         .map((other) => ({ name: other, toolNames: [...(this.listings.get(other)?.tools.map((t) => t.name) ?? [])] })),
     });
     if (decision.pinsToRecord !== undefined) await this.options.pins.set(name, decision.pinsToRecord);
+    this.lastHeld.set(name, decision.held);
     // A server knows its own env and can echo a secret in a name, description, enum or default.
     // Audit and pins saw the original; everything shown onwards (declarations, `mcp info`, the
     // model, logs) gets the masked copy. A tool whose very name holds a secret is then uncallable.
     const mask = <T>(value: T): T => this.options.redactor.redactValue(value);
     const held = mask(decision.held);
-    for (const h of held) this.options.logger.warn({ server: name, tool: h.name, reason: h.reason }, `MCP tool held: ${name}.${h.name} (${h.reason})`);
+    // Log lines reach a terminal too (stderr): a server's tool name is escaped like everything shown.
+    for (const h of held) this.options.logger.warn({ server: name, tool: displayInline(h.name), reason: h.reason }, `MCP tool held: ${name}.${displayInline(h.name)} (${h.reason})`);
     const instructions = decision.instructionsTrusted ? listing.instructions : undefined;
     return new ServerCatalog(
       {

@@ -1,8 +1,13 @@
+import { displayInline, hasUnsafeDisplayChars } from "../../terminal/display.js";
 import { auditServer, type AuditReport, type AuditedTool, type Finding } from "../audit/index.js";
 import { comparePins, pinServer, toolDefinitionHash, type FieldChange, type PinComparison, type ServerPins } from "../pins/index.js";
 
-/** Why a listed tool does not reach the sandbox or the model. */
-export type HeldReason = "findings" | "changed" | "new";
+/**
+ * Why a listed tool does not reach the sandbox or the model. `unsafe-name`: the name holds control,
+ * bidi or invisible characters (a CR/LF can make a confirmation show another tool than the one
+ * called); such a tool is never exposed, whatever the person answers.
+ */
+export type HeldReason = "findings" | "changed" | "new" | "unsafe-name";
 
 export interface HeldTool {
   readonly name: string;
@@ -66,7 +71,9 @@ export function decideTrust<T extends AuditedTool>(input: TrustInput<T>): TrustD
   for (const tool of input.tools) {
     const findings = findingsByTool.get(tool.name) ?? [];
     const hash = toolDefinitionHash(tool);
-    if (unchanged.has(tool.name)) trusted.push(tool);
+    // Checked before pins: a pin recorded by an older version cannot expose such a name.
+    if (hasUnsafeDisplayChars(tool.name)) held.push({ name: tool.name, hash, reason: "unsafe-name", findings, changes: [] });
+    else if (unchanged.has(tool.name)) trusted.push(tool);
     else if (changed.has(tool.name)) held.push({ name: tool.name, hash, reason: "changed", findings, changes: changed.get(tool.name) ?? [] });
     else if (findings.length > 0) held.push({ name: tool.name, hash, reason: "findings", findings, changes: [] });
     else if (firstListing) trusted.push(tool);
@@ -77,15 +84,34 @@ export function decideTrust<T extends AuditedTool>(input: TrustInput<T>): TrustD
   return { trusted, held, report, comparison, pinsToRecord, instructionsTrusted };
 }
 
+/** A held tool with a block-level finding: accepted only by name (`--accept-blocked`, or typed on a terminal). */
+export function isBlockedHeld(held: HeldTool): boolean {
+  return held.findings.some((f) => f.severity === "block");
+}
+
+/** A name as one shell word, for the commands we print. */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9_.:@%+=/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that accepts this held tool (block-level ones by name). */
+export function acceptCommand(server: string, held: HeldTool): string {
+  return isBlockedHeld(held) ? `mcpvm mcp approve ${server} --tools --accept-blocked ${shellWord(held.name)}` : `mcpvm mcp approve ${server} --tools`;
+}
+
+/** Why a tool is held and how to review it; tool names are escaped (this text reaches terminals and the model). */
 export function describeHeld(server: string, held: HeldTool): string {
-  const how = `review it with \`mcpvm mcp info ${server}\` and accept it with \`mcpvm mcp approve ${server} --tools\``;
+  const tool = `${server}.${displayInline(held.name)}`;
+  const how = `review it with \`mcpvm mcp info ${server}\` and accept it with \`${displayInline(acceptCommand(server, held))}\``;
   switch (held.reason) {
+    case "unsafe-name":
+      return `${tool} is never exposed: its name holds control or invisible characters, so a prompt could show another tool than the one called. Ask the server's author to rename it.`;
     case "changed":
-      return `${server}.${held.name} changed since it was approved (${held.changes.map((c) => c.path).join(", ")}) and is blocked until re-approved: ${how}.`;
+      return `${tool} changed since it was approved (${held.changes.map((c) => displayInline(c.path)).join(", ")}) and is blocked until re-approved: ${how}.`;
     case "findings":
-      return `${server}.${held.name} has audit findings (${held.findings.map((f) => `${f.severity}: ${f.rule}`).join(", ")}) and is held until confirmed: ${how}.`;
+      return `${tool} has audit findings (${held.findings.map((f) => `${f.severity}: ${f.rule}`).join(", ")}) and is held until confirmed: ${how}.`;
     case "new":
-      return `${server}.${held.name} is new since the server was approved and needs approval: ${how}.`;
+      return `${tool} is new since the server was approved and needs approval: ${how}.`;
   }
 }
 

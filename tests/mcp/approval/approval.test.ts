@@ -87,7 +87,8 @@ describe("McpApprovalStore", () => {
     expect(error).toBeInstanceOf(McpApprovalError);
     expect((error as McpApprovalError).code).toBe("MCP_NOT_APPROVED");
     expect((error as McpApprovalError).message).toContain("mcpvm mcp approve github");
-    expect(String((error as McpApprovalError).data?.prompt)).toContain("GITHUB_TOKEN=****");
+    // A pure reference is shown as written (it is not a secret, and the person should see it is not a literal).
+    expect(String((error as McpApprovalError).data?.prompt)).toContain("GITHUB_TOKEN=${GITHUB_TOKEN}");
   });
 
   it("approves into a 0600 file, and any later change to the definition needs re-approval", async () => {

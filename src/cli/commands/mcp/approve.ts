@@ -2,44 +2,60 @@ import type { McpService } from "../../../mcp/service/index.js";
 import type { CommandContext } from "../../../terminal/command.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeLine } from "../../../terminal/io.js";
-import { confirm } from "../../../terminal/prompt.js";
 import { renderCatalog } from "../../../terminal/render/mcp.js";
+import { approveLaunch } from "./approve-launch.js";
+import { exitOk, stillHeld, writeApproveReport, type ApproveReport } from "./approve-report.js";
+import { parseAcceptBlocked, reviewHeldTools, type HeldReview } from "./approve-tools.js";
 import { connecting } from "./connecting.js";
 
-/** `mcpvm mcp approve <name> [--tools]`: the launch definition, then the held tools. */
-export async function approve(service: McpService, name: string, toolsOnly: boolean, context: CommandContext): Promise<ExitCodeValue> {
-  const err = context.io.stderr;
-  if (!toolsOnly) {
-    const status = await service.approvalStatus(name);
-    if (status.state !== "approved") {
-      writeLine(err, await service.approvalPrompt(name));
-      if (!(await confirm(context, `Approve MCP server "${name}"?`))) {
-        writeLine(err, context.interactive ? "Not approved." : "Not approved: no terminal to ask on. Rerun with --yes to approve unattended.");
-        return ExitCode.ApprovalRequired;
-      }
-      await service.approve(name);
-      writeLine(context.io.stdout, `${context.colours.green("approved")} ${name}`);
-    } else {
-      writeLine(context.io.stdout, `${name} is already approved`);
-    }
+export interface ApproveOptions {
+  /** --tools: only review and accept held tools. */
+  readonly toolsOnly: boolean;
+  /** --accept-blocked: held tools with block-level findings the person names to accept. */
+  readonly acceptBlocked: readonly string[];
+  /** --accept-launch-env: the definition may set code-loading env (NODE_OPTIONS, LD_PRELOAD, …). */
+  readonly acceptLaunchEnv: boolean;
+}
+
+/**
+ * `mcpvm mcp approve <name>`: the launch definition, then the held tools. The summary says exactly
+ * what was accepted and what is still held (from a fresh trust decision, not from what was asked),
+ * and the exit code is 5 while anything stays held.
+ */
+export async function approve(service: McpService, name: string, options: ApproveOptions, context: CommandContext): Promise<ExitCodeValue> {
+  const launch = options.toolsOnly ? undefined : await approveLaunch(service, name, options.acceptLaunchEnv, context);
+  if (launch?.state === "not-approved") {
+    writeApproveReport({ server: name, launch, ok: false }, context);
+    return ExitCode.ApprovalRequired;
   }
   // First connection: list and audit the tools; anything held must be confirmed here.
   const catalog = await connecting(context, name, () => service.catalog(name));
-  if (catalog.held.length === 0) {
-    writeLine(context.io.stdout, `${catalog.tools.length} tool(s) available as host:${catalog.module}; nothing held.`);
-    return ExitCode.Ok;
+  let review: HeldReview | undefined;
+  if (catalog.held.length > 0) {
+    if (!context.json || context.interactive) writeLine(context.io.stderr, renderCatalog(catalog, context.colours));
+    review = await reviewHeldTools(service, catalog, options.acceptBlocked, context);
   }
-  writeLine(err, renderCatalog(catalog, context.colours));
-  if (!(await confirm(context, `Accept the ${catalog.held.length} held tool(s) shown above, findings and changes included?`))) {
-    writeLine(err, "Held tools stay hidden from guest code and the model.");
-    return ExitCode.ApprovalRequired;
-  }
-  const { accepted, changedSinceReview, notListed } = await service.acceptTools(name, catalog.held);
-  if (accepted.length > 0) writeLine(context.io.stdout, `accepted ${accepted.join(", ")}`);
-  if (notListed.length > 0) writeLine(err, context.colours.yellow(`not accepted, no longer listed under that name (or its name holds a secret): ${notListed.join(", ")}`));
-  if (changedSinceReview.length > 0) {
-    writeLine(err, context.colours.yellow(`not accepted, changed again since shown: ${changedSinceReview.join(", ")}; review them with \`mcpvm mcp approve ${name} --tools\``));
-    return ExitCode.ApprovalRequired;
-  }
-  return ExitCode.Ok;
+  const after = review?.outcome === undefined ? catalog : await service.catalog(name);
+  const heldNow = new Set(after.held.map((h) => h.name));
+  const outcome = review?.outcome;
+  const named = parseAcceptBlocked(options.acceptBlocked, catalog.held);
+  const unmatched = review?.unmatchedAcceptBlocked ?? [...named];
+  const report: ApproveReport = {
+    server: name,
+    ...(launch === undefined ? {} : { launch }),
+    tools: {
+      module: `host:${after.module}`,
+      available: after.tools.length,
+      // Never "accepted" for a tool the fresh decision still holds.
+      accepted: (outcome?.accepted ?? []).filter((tool) => !heldNow.has(tool)).sort(),
+      stillHeld: stillHeld(name, after.held, review, named, context.interactive),
+      changedSinceReview: outcome?.changedSinceReview ?? [],
+      notListed: outcome?.notListed ?? [],
+    },
+    ...(unmatched.length > 0 ? { unmatchedAcceptBlocked: unmatched } : {}),
+    ok: false,
+  };
+  const final = { ...report, ok: exitOk(report) };
+  writeApproveReport(final, context);
+  return final.ok ? ExitCode.Ok : ExitCode.ApprovalRequired;
 }

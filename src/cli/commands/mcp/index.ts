@@ -34,6 +34,10 @@ Commands:
 Options:
   --overwrite          (add, import) replace existing entries
   --tools              (approve) only review and accept held tools
+  --accept-blocked a,b (approve) also accept these held tools although their audit finding is block-level
+                       (--yes never does; on a terminal you can type the tool's name instead)
+  --accept-launch-env  (approve) the definition sets code-loading env (NODE_OPTIONS, LD_PRELOAD, PATH, …)
+                       and you expect it (--yes alone refuses it; on a terminal you can type the server name)
   --json`;
 
 const MCP_STORE = { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES };
@@ -53,6 +57,8 @@ export const mcpCommand: Command = {
       {
         overwrite: { type: "boolean" },
         tools: { type: "boolean" },
+        "accept-blocked": { type: "string", multiple: true },
+        "accept-launch-env": { type: "boolean" },
         only: { type: "string", multiple: true },
         "dry-run": { type: "boolean" },
       },
@@ -80,7 +86,7 @@ export const mcpCommand: Command = {
         return ExitCode.Ok;
       }
       case "approve":
-        return approve(service, name(), values.tools === true, context);
+        return approve(service, name(), { toolsOnly: values.tools === true, acceptBlocked: (values["accept-blocked"] as string[] | undefined) ?? [], acceptLaunchEnv: values["accept-launch-env"] === true }, context);
       case "revoke": {
         const target = name();
         const revoked = await service.revoke(target);
