@@ -5,7 +5,9 @@ import { createLogger, LOG_LEVELS, type LogLevelName } from "../logging/logger.j
 import { Redactor } from "../logging/redact.js";
 import type { EngineChoice } from "../sandbox/types.js";
 import { packageRoot } from "../util/package-root.js";
-import { UsageError } from "../terminal/args.js";
+import { didYouMeanFlag, GLOBAL_FLAGS, UsageError } from "../terminal/args.js";
+import { didYouMean } from "../util/suggest.js";
+import { guardFirstLine, isTerminal, JSON_RPC_ON_STDIN_MESSAGE, NOT_A_TERMINAL_MESSAGE } from "./stdin-guard.js";
 import type { Command, CommandContext } from "../terminal/command.js";
 import { commandTable } from "./commands/index.js";
 import { runComplete } from "./completion/complete.js";
@@ -28,7 +30,7 @@ Global options:
   --engine <kind>        auto | quickjs | hyperlight (default: config, else auto)
   --log-level <level>    ${LOG_LEVELS.join(" | ")} (logs go to stderr and the config home)
   --help, -h             this text, or \`mcpvm <command> --help\`
-  --version
+  --version, -v          the version (also \`mcpvm version\`)
 
 Config home: ~/.mcpvm (set MCPVM_HOME to move it). Docs: docs/USAGE.md, docs/MCP.md.`;
 
@@ -55,6 +57,8 @@ function splitGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; rest: 
     else if (arg === "--yes" || arg === "-y") flags.yes = true;
     else if (arg === "--help" || arg === "-h") flags.help = true;
     else if (arg === "--version" || arg === "-V") flags.version = true;
+    // `-v` and `version` mean --version only in the command's place, so no command's own -v is taken.
+    else if ((arg === "-v" || arg === "version") && rest.length === 0) flags.version = true;
     else if (arg === "--engine" || arg.startsWith("--engine=")) {
       const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
       if (value !== "auto" && value !== "quickjs" && value !== "hyperlight") throw new UsageError("USAGE", `--engine takes auto, quickjs or hyperlight (got ${value ?? "nothing"}).`);
@@ -113,16 +117,31 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         return hostPromise;
       },
     };
-    const command = name === undefined ? commands.find((c) => c.name === "repl") : commands.find((c) => c.name === name);
-    if (name === "help" || (name === undefined && flags.help) || (name === undefined && command === undefined)) {
-      const target = name === "help" ? commands.find((c) => c.name === args[0]) : undefined;
-      writeLine(io.stdout, target?.usage ?? GLOBAL_USAGE(commands.filter((c) => c.name !== "repl")));
+    if (name !== undefined && name.startsWith("-") && name !== "--") {
+      throw new UsageError("USAGE", `mcpvm: unknown option ${name}${didYouMeanFlag(name.split("=")[0] as string, [...GLOBAL_FLAGS, "-v"]) || "."} Run \`mcpvm --help\` for the global options.`);
+    }
+    const find = (wanted: string) => {
+      const found = commands.find((c) => c.name === wanted);
+      if (found === undefined) throw new UsageError("USAGE", `unknown command "${wanted}"${didYouMean(wanted, [...commands.map((c) => c.name), "help", "version"]) || "."} Run \`mcpvm --help\` for the list.`);
+      return found;
+    };
+    if (name === "help" || (name === undefined && flags.help)) {
+      const target = name === "help" && args[0] !== undefined ? find(args[0]) : undefined;
+      writeLine(io.stdout, target === undefined ? GLOBAL_USAGE(commands.filter((c) => c.name !== "repl")) : target.helpFor?.(args.slice(1)) ?? target.usage);
       return ExitCode.Ok;
     }
-    if (command === undefined) throw new UsageError("USAGE", `unknown command "${name}". Run \`mcpvm --help\` for the list.`);
-    if (flags.help || args.includes("--help") || args.includes("-h")) {
-      writeLine(io.stdout, command.usage);
+    // A bare `mcpvm` with piped stdin is nearly always an MCP client entry that forgot `serve`.
+    if (name === undefined && !isTerminal(io.stdin)) throw new UsageError("USAGE", NOT_A_TERMINAL_MESSAGE);
+    const command = find(name ?? "repl");
+    if (flags.help) {
+      writeLine(io.stdout, command.helpFor?.(args) ?? command.usage);
       return ExitCode.Ok;
+    }
+    if (command.name === "repl" && !isTerminal(io.stdin)) {
+      const guard = guardFirstLine(io.stdin);
+      const code = await command.run(args, { ...context, io: { ...io, stdin: guard.stdin } });
+      if (!guard.tripped()) return code;
+      throw new UsageError("USAGE", JSON_RPC_ON_STDIN_MESSAGE);
     }
     return await command.run(args, context);
   } catch (error) {

@@ -1,7 +1,8 @@
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readFile, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { RunLimitsSchema } from "../../sandbox/limits.js";
 import type { RunLimits } from "../../sandbox/types.js";
-import { parseBytes, parseCommandArgs, parseDuration, requirePositional, UsageError } from "../../terminal/args.js";
+import { checkRange, formatBytes, formatDuration, parseBytes, parseCommandArgs, parseDuration, requirePositional, usageError, UsageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { McpvmError } from "../../util/errors.js";
 import { exitCodeFor } from "../../terminal/report-error.js";
@@ -12,20 +13,27 @@ import { renderCallConfirmation } from "../../terminal/render/call-confirmation.
 import { formatLogs, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
+       mcpvm run -e '<code>' [options]
 
 Runs a guest script in the sandbox with the enabled plugins and MCP servers, and prints its result.
 The script is a function body: top-level \`return\` gives the result, top-level \`await\` works.
 
+  mcpvm run script.js
+  echo 'return 1 + 1' | mcpvm run -
+  mcpvm run -e 'return require("host:mcp-memory").read_graph({})'
+
 Options:
-  --timeout <duration>  wall-clock budget for the whole run, host calls included (e.g. 30s)
+  -e, --eval <code>     run this code instead of a file
+  --timeout <duration>  wall-clock budget for the whole run, host calls included (500ms, 30s, 2m, 1h)
   --cpu <duration>      CPU budget of guest code
-  --memory <size>       guest memory (e.g. 64MB)
-  --output <size>       cap on result + logs
+  --memory <size>       guest memory, 1MB to 2GB (e.g. 64MB; KB/MB/GB count in 1024s like KiB/MiB/GiB)
+  --output <size>       cap on result + logs, up to 256MB (e.g. 1MB)
   --json                print the whole {ok, result, logs, error, stats} record
   --stats               print timing and host-call counts to stderr
   --yes                 confirm every MCP call that would ask (for unattended runs)
 
-Exit codes: 0 ok, 1 the script failed, 4 a limit was hit, 5 approval needed, 130 interrupted.`;
+Durations and sizes need a unit: \`--timeout 30\` is refused (did you mean 30s?).
+Exit codes: 0 ok, 1 the script failed, 2 usage, 4 a limit was hit, 5 approval needed, 130 interrupted.`;
 
 export const runCommand: Command = {
   name: "run",
@@ -35,16 +43,14 @@ export const runCommand: Command = {
     const { values, positionals } = parseCommandArgs(
       "run",
       args,
-      { timeout: { type: "string" }, cpu: { type: "string" }, memory: { type: "string" }, output: { type: "string" }, stats: { type: "boolean" } },
+      { eval: { type: "string", short: "e" }, timeout: { type: "string" }, cpu: { type: "string" }, memory: { type: "string" }, output: { type: "string" }, stats: { type: "boolean" } },
       1,
     );
-    const source = requirePositional("run", positionals, 0, "a script file (or - for stdin)");
-    const limits: Partial<Record<keyof RunLimits, number>> = {};
-    if (typeof values.timeout === "string") limits.wallMs = parseDuration("run", "--timeout", values.timeout);
-    if (typeof values.cpu === "string") limits.cpuMs = parseDuration("run", "--cpu", values.cpu);
-    if (typeof values.memory === "string") limits.memoryBytes = parseBytes("run", "--memory", values.memory);
-    if (typeof values.output === "string") limits.outputBytes = parseBytes("run", "--output", values.output);
-    const code = await readScript(source, context);
+    const inline = typeof values.eval === "string" ? values.eval : undefined;
+    if (inline !== undefined && positionals.length > 0) throw usageError("run", `give either a file or -e <code>, not both (got -e and "${positionals[0]}")`);
+    const source = inline === undefined ? requirePositional("run", positionals, 0, "a script file (or - for stdin, or -e '<code>')") : "-e";
+    const limits = runLimitFlags(values);
+    const code = inline ?? (await readScript(source, context));
     const host = await context.host();
     host.setConfirmCall(async (request) => {
       context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
@@ -58,7 +64,7 @@ export const runCommand: Command = {
     process.once("SIGINT", onSigint);
     let result;
     try {
-      result = await host.run(code, { limits, signal: controller.signal, filename: source === "-" ? "stdin.js" : source });
+      result = await host.run(code, { limits, signal: controller.signal, filename: source === "-" ? "stdin.js" : source === "-e" ? "eval.js" : source });
     } finally {
       process.off("SIGINT", onSigint);
     }
@@ -80,14 +86,35 @@ export const runCommand: Command = {
 
 function exitCodeForRun(code: string, thrownCode: string | undefined): ExitCodeValue {
   // A host function's own error code (e.g. MCP_NOT_APPROVED) says more than "the guest threw".
+  // An unknown name inside the script is the script's fault, not the command line's: 1, not 2.
   if (thrownCode !== undefined) {
     const byThrown = exitCodeFor(new McpvmError(thrownCode, ""));
-    if (byThrown !== ExitCode.GuestError) return byThrown;
+    if (byThrown !== ExitCode.GuestError && byThrown !== ExitCode.Usage) return byThrown;
   }
   if (code.endsWith("_LIMIT") || code === "STACK_OVERFLOW") return ExitCode.Limit;
   if (code === "CANCELLED") return ExitCode.Interrupted;
   if (code === "ENGINE_UNAVAILABLE" || code === "ENGINE_FAILURE") return ExitCode.Unavailable;
   return ExitCode.GuestError;
+}
+
+/** --timeout, --cpu, --memory, --output: parsed, and checked against the sandbox's own bounds in the flag's units. */
+function runLimitFlags(values: Readonly<Record<string, unknown>>): Partial<Record<keyof RunLimits, number>> {
+  const limits: Partial<Record<keyof RunLimits, number>> = {};
+  const bounds = (key: keyof RunLimits) => {
+    const schema = RunLimitsSchema.shape[key];
+    return { min: schema.minValue ?? 1, max: schema.maxValue ?? Number.MAX_SAFE_INTEGER };
+  };
+  const flags = [
+    ["--timeout", "timeout", "wallMs", parseDuration, formatDuration],
+    ["--cpu", "cpu", "cpuMs", parseDuration, formatDuration],
+    ["--memory", "memory", "memoryBytes", parseBytes, formatBytes],
+    ["--output", "output", "outputBytes", parseBytes, formatBytes],
+  ] as const;
+  for (const [flag, name, key, parse, format] of flags) {
+    const text = values[name];
+    if (typeof text === "string") limits[key] = checkRange("run", flag, parse("run", flag, text), bounds(key), format, text);
+  }
+  return limits;
 }
 
 async function readScript(source: string, context: CommandContext): Promise<string> {
@@ -96,9 +123,36 @@ async function readScript(source: string, context: CommandContext): Promise<stri
     for await (const chunk of context.io.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
     return Buffer.concat(chunks).toString("utf8");
   }
+  const path = resolve(context.io.cwd, source);
+  let bytes: Buffer;
   try {
-    return await readFile(resolve(context.io.cwd, source), "utf8");
+    if ((await stat(path)).isDirectory()) throw usageError("run", `${source} is a directory; give a script file (e.g. ${join(source, "index.js")})`);
+    bytes = await readFile(path);
   } catch (error) {
-    throw new UsageError("USAGE", `run: cannot read ${source}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && looksLikeCode(source)) {
+      throw usageError("run", `there is no file named "${source}"; to run code inline use -e: mcpvm run -e '${source.replace(/'/g, "'\\''")}' (or pipe it to \`mcpvm run -\`)`);
+    }
+    throw usageError("run", `cannot read ${source}: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (error as Error).message}`);
+  }
+  const text = textOf(bytes);
+  if (text === undefined) throw usageError("run", `${source} is not a text file; mcpvm runs JavaScript source`);
+  return text;
+}
+
+/** Not a path but a snippet: `run 'return 1+1'` (spaces, parentheses, operators, no script extension). */
+export function looksLikeCode(source: string): boolean {
+  if (/\.(c|m)?[jt]sx?$/.test(source)) return false;
+  return /[\s(){};=+*`]/.test(source) || /^(return|await|const|let|var|console|require|import)\b/.test(source);
+}
+
+/** UTF-8 text, or undefined for binary content (a NUL byte, or bytes that are not UTF-8). */
+export function textOf(bytes: Buffer): string | undefined {
+  if (bytes.subarray(0, 8192).includes(0)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
   }
 }

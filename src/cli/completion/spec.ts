@@ -79,7 +79,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
 };
 
 const SERVER = { args: ["server"] } as const;
-const MCP_FLAGS = ["--overwrite", "--tools", "--accept-blocked", "--accept-launch-env", "--only", "--dry-run"];
+const MCP_FLAGS = ["--check", "--overwrite", "--tools", "--accept-blocked", "--accept-launch-env", "--only", "--dry-run"];
 const ADD_FLAGS = [
   "--transport",
   "--stdio",
@@ -135,7 +135,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     defaultSubcommand: "list",
     subcommands: { list: { args: [] }, show: { args: ["profile"] }, apply: { args: ["profile"], repeat: true } },
   },
-  doctor: { flags: [], args: [] },
+  doctor: { flags: ["--connect"], args: [] },
   demo: { flags: ["--home", "--keep", "--script"], args: [] },
   completion: { flags: [], args: ["shell"] },
   help: { flags: [], args: ["command"] },
