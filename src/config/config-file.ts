@@ -5,6 +5,7 @@ import { writeFileAtomic } from "../util/atomic-file.js";
 import { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
 import { JsonDocumentError, parseJsonDocument } from "../util/json-document.js";
 import { withFileLock } from "../util/file-lock.js";
+import { withKeySuggestions } from "../util/zod-key-suggestions.js";
 
 /**
  * ~/.mcpvm/config.json. Each section is owned by one area (sandbox limits, plugins, mcpServers,
@@ -64,7 +65,7 @@ export function parseConfigText(file: string, text: string): ConfigFile {
   }
   const parsed = configFileSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError("CONFIG_INVALID", describeZodIssues(file, parsed.error.issues), {
+    throw new ConfigError("CONFIG_INVALID", describeZodIssues(file, withKeySuggestions(parsed.error.issues, configFileSchema)), {
       data: { file, issues: parsed.error.issues.map((i) => ({ path: formatJsonPath(i.path), message: i.message })) },
     });
   }

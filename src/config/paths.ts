@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve, sep } from "node:path";
+import { McpvmError } from "../util/errors.js";
 
 /** Where mcpvm keeps its state. MCPVM_HOME overrides ~/.mcpvm; passed in, never read from process.env here. */
 export interface ConfigPaths {
@@ -14,8 +15,28 @@ export interface ConfigPaths {
   readonly logsDir: string;
 }
 
+export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
+
+/**
+ * MCPVM_HOME as written in a shell or in an MCP client's JSON `env` (where no shell expands `~`):
+ * `~` and `~/x` mean the home directory; a relative path is refused, because it would silently
+ * depend on whichever folder the client happens to start mcpvm in.
+ */
+export function resolveConfigHome(env: Readonly<Record<string, string | undefined>>): string {
+  const raw = env.MCPVM_HOME?.trim();
+  if (!raw) return join(homedir(), ".mcpvm");
+  const home = env.HOME || homedir();
+  if (raw === "~") return home;
+  if (raw.startsWith("~/") || raw.startsWith(`~${sep}`)) return resolve(home, raw.slice(2));
+  if (raw.startsWith("~")) throw new ConfigHomeError("CONFIG_HOME_INVALID", `MCPVM_HOME="${raw}": only ~ and ~/… are expanded (not ~user); write the absolute path instead.`);
+  if (!isAbsolute(raw)) {
+    throw new ConfigHomeError("CONFIG_HOME_INVALID", `MCPVM_HOME="${raw}" is a relative path; give an absolute path (or ~/${raw.replace(/^\.\//, "")}) so the config home does not depend on the folder mcpvm starts in.`);
+  }
+  return resolve(raw);
+}
+
 export function resolveConfigPaths(env: Readonly<Record<string, string | undefined>>): ConfigPaths {
-  const home = env.MCPVM_HOME ? resolve(env.MCPVM_HOME) : join(homedir(), ".mcpvm");
+  const home = resolveConfigHome(env);
   return {
     home,
     configFile: join(home, "config.json"),

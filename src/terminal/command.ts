@@ -31,5 +31,7 @@ export interface Command {
   readonly usage: string;
   /** Subcommand names (for REPL tab completion). */
   readonly subcommands?: readonly string[];
+  /** Usage of the subcommand named in `args` (`mcpvm mcp add --help`), when it has its own. */
+  helpFor?(args: readonly string[]): string | undefined;
   run(args: readonly string[], context: CommandContext): Promise<ExitCodeValue>;
 }

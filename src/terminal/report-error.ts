@@ -5,13 +5,28 @@ import type { CommandContext } from "./command.js";
 import { writeJson, writeLine } from "./io.js";
 
 const APPROVAL = /^(MCP_NOT_APPROVED|MCP_APPROVAL_CHANGED|PLUGIN_NOT_APPROVED|PLUGIN_APPROVAL_STALE|MCP_PLUGIN_NOT_ENABLED|MCP_SERVER_DISABLED|MCP_CALL_DECLINED|MCP_TOOL_HELD|MCP_LAUNCH_ENV_UNCONFIRMED)$/;
-const CONFIG = /^(CONFIG_|MCP_CONFIG_|PLUGIN_MANIFEST_|PLUGIN_CONFIG_INVALID|STORE_|PLUGIN_APPROVALS_|INVALID_LIMITS|GATEWAY_CONFIG_INVALID)/;
-const USAGE = /^(USAGE|GATEWAY_TOOLSET_UNKNOWN)$/;
-const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|LLM_)/;
+const CONFIG = /^(CONFIG_|MCP_CONFIG_|MCP_IMPORT_|PLUGIN_MANIFEST_|PLUGIN_CONFIG_INVALID|STORE_|PLUGIN_APPROVALS_|INVALID_LIMITS|GATEWAY_CONFIG_INVALID|GATEWAY_TOOLSET_INVALID|PROFILE_INVALID|PROFILE_SERVER_UNKNOWN|LLM_CONFIG_INVALID)/;
+// Checked first: a name the person typed that does not exist, or an argument that cannot be used, is
+// a usage error (2) even when its code sits in a config family (MCP_CONFIG_SERVER_NOT_FOUND).
+const USAGE =
+  /^(USAGE|GATEWAY_TOOLSET_UNKNOWN|MCP_SERVER_UNKNOWN|MCP_UNKNOWN_SERVER|MCP_CONFIG_SERVER_NOT_FOUND|MCP_CONFIG_SERVER_EXISTS|MCP_SERVER_ARGUMENT_INVALID|MCP_IMPORT_UNREADABLE|PLUGIN_NOT_FOUND|PROFILE_UNKNOWN|PROFILE_NONE_GIVEN)$/;
+const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|LLM_|GATEWAY_PORT_IN_USE)/;
+
+/**
+ * The error a person should see. A plugin that failed to load because of a config error (the mcp
+ * plugin and a typo in mcpServers) is reported as that config error: its message names the file,
+ * path and rule, and the exit code is 3, not the loader's wrapper around it.
+ */
+export function userFacingError(error: unknown): unknown {
+  if (isMcpvmError(error) && error.code === "PLUGIN_LOAD_FAILED" && isMcpvmError(error.cause) && exitCodeFor(error.cause) === ExitCode.Config) return error.cause;
+  return error;
+}
 
 /** Exit codes follow the error's stable code, never its message. */
 export function exitCodeFor(error: unknown): ExitCodeValue {
   if (!isMcpvmError(error)) return ExitCode.GuestError;
+  const shown = userFacingError(error);
+  if (shown !== error) return exitCodeFor(shown);
   if (USAGE.test(error.code)) return ExitCode.Usage;
   if (APPROVAL.test(error.code)) return ExitCode.ApprovalRequired;
   if (CONFIG.test(error.code)) return ExitCode.Config;
@@ -19,7 +34,8 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   return ExitCode.GuestError;
 }
 
-export function reportError(context: CommandContext, error: unknown): ExitCodeValue {
+export function reportError(context: CommandContext, thrown: unknown): ExitCodeValue {
+  const error = userFacingError(thrown);
   const code = isMcpvmError(error) ? error.code : "INTERNAL";
   const message = error instanceof Error ? error.message : String(error);
   if (context.json) writeJson(context.io.stdout, { ok: false, error: { code, message } });

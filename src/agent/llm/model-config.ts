@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { McpvmError } from "../../util/errors.js";
+import { didYouMean } from "../../util/suggest.js";
 
 export class LlmConfigError extends McpvmError<"LLM_NOT_CONFIGURED" | "LLM_CONFIG_INVALID" | "LLM_KEY_MISSING"> {}
 
@@ -36,8 +37,9 @@ export const HOW_TO_CONFIGURE =
 
 /**
  * Env wins over config.json, so a one-off `MCPVM_MODEL=… mcpvm` works without editing files.
- * MCPVM_MODEL is `provider:model` or a bare model name (then the provider comes from config, else
- * openai-compatible). `openai:` is accepted as an alias of openai-compatible.
+ * MCPVM_MODEL is `provider:model` or a bare model name without a colon (then the provider comes from
+ * config, else openai-compatible). `openai:` is accepted as an alias of openai-compatible; any other
+ * text before the first colon is an unknown provider (LLM_CONFIG_INVALID).
  */
 export function resolveModel(config: ModelConfig | undefined, env: Readonly<Record<string, string | undefined>>): ResolvedModel {
   const fromEnv = env.MCPVM_MODEL?.trim();
@@ -50,6 +52,14 @@ export function resolveModel(config: ModelConfig | undefined, env: Readonly<Reco
     if (known !== undefined) {
       provider = known;
       model = fromEnv.slice(colon + 1);
+    } else if (prefix !== "") {
+      // Once taken silently as an OpenAI model name; a typo in the provider then failed far away.
+      throw new LlmConfigError(
+        "LLM_CONFIG_INVALID",
+        `MCPVM_MODEL="${fromEnv}": unknown provider "${prefix}"${didYouMean(prefix, [...PROVIDERS, "openai"])}. Providers: ${PROVIDERS.join(", ")} (openai is an alias of openai-compatible). ` +
+          `If "${fromEnv}" is the model's own name (an Ollama tag such as llama3.1:8b), write openai-compatible:${fromEnv}.`,
+        { data: { provider: prefix } },
+      );
     } else {
       model = fromEnv;
     }

@@ -1,7 +1,10 @@
 import type { AuditReport, PluginInfo, PluginStatus } from "../../plugin-system/index.js";
-import { parseCommandArgs, requirePositional, UsageError } from "../../terminal/args.js";
+import type { McpvmHost } from "../../host/index.js";
+import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
-import { ExitCode } from "../../terminal/exit-codes.js";
+import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
+import { isMcpvmError, McpvmError } from "../../util/errors.js";
+import { didYouMean } from "../../util/suggest.js";
 import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
 import { confirm } from "../../terminal/prompt.js";
 
@@ -17,97 +20,133 @@ Commands:
   revoke <name>        withdraw approval (also disables)
   enable <name>        load the plugin in future runs (needs a valid approval)
   disable <name>       stop loading it
-  config <name> [key=value ...]   show or change the plugin's config (values are JSON, else strings),
+  config <name> [key=value ...] [--unset key]...
+                       show or change the plugin's config (values are JSON, else strings),
                        e.g. mcpvm plugin config fs-read baseDir=/home/me/notes maxReadBytes=1048576
                             mcpvm plugin config fetch 'allowDomains=["api.github.com"]'
+                            mcpvm plugin config fs-read --unset maxReadBytes
 
 Options: --json`;
+
+const SUBCOMMANDS: readonly string[] = ["list", "info", "audit", "approve", "revoke", "enable", "disable", "config"];
 
 export const pluginCommand: Command = {
   name: "plugin",
   summary: "List, audit, approve, enable and disable plugins",
   usage: USAGE,
-  subcommands: ["list", "info", "audit", "approve", "revoke", "enable", "disable", "config"],
+  subcommands: SUBCOMMANDS,
   async run(args, context) {
-    const { positionals } = parseCommandArgs("plugin", args, {}, args[0] === "config" ? Infinity : 2);
+    const { values, positionals } = parseCommandArgs("plugin", args, args[0] === "config" ? { unset: { type: "string", multiple: true } } : {}, args[0] === "config" ? Infinity : 2);
     const sub = positionals[0] ?? "list";
+    if (!SUBCOMMANDS.includes(sub)) throw usageError("plugin", `unknown command "${sub}"${didYouMean(sub, SUBCOMMANDS)}`);
     const host = await context.host();
-    const plugins = host.plugins;
-    const name = () => requirePositional("plugin", positionals, 1, "a plugin name");
-    switch (sub) {
-      case "list": {
-        const { plugins: list, errors } = await plugins.list();
-        if (context.json) writeJson(context.io.stdout, { plugins: list, errors: errors.map((e) => ({ code: e.code, message: e.message })) });
-        else {
-          writeLine(context.io.stdout, renderList(list, context));
-          for (const error of errors) writeLine(context.io.stderr, `${context.colours.yellow("warning")} [${error.code}] ${error.message}`);
-        }
-        return ExitCode.Ok;
-      }
-      case "info": {
-        const info = await plugins.info(name());
-        if (context.json) writeJson(context.io.stdout, info);
-        else writeLine(context.io.stdout, renderInfo(info, context));
-        return ExitCode.Ok;
-      }
-      case "audit": {
-        const report = await plugins.audit(name());
-        if (context.json) writeJson(context.io.stdout, report);
-        else writeLine(context.io.stdout, renderAudit(report, context));
-        return report.blocked ? ExitCode.GuestError : ExitCode.Ok;
-      }
-      case "approve": {
-        const target = name();
-        const report = await plugins.audit(target);
-        if (!context.json) writeLine(context.io.stderr, renderAudit(report, context));
-        if (!(await confirm(context, `Approve plugin "${target}" with the code shown above?`))) {
-          writeLine(context.io.stderr, context.interactive ? "Not approved." : "Not approved: no terminal to ask on. Rerun with --yes to approve unattended.");
-          return ExitCode.ApprovalRequired;
-        }
-        const record = await plugins.approve(target);
-        await host.reload();
-        if (context.json) writeJson(context.io.stdout, { approved: target, record });
-        else writeLine(context.io.stdout, `${context.colours.green("approved")} ${target} (hash ${record.hash.slice(0, 12)}…). Enable it with \`mcpvm plugin enable ${target}\`.`);
-        return ExitCode.Ok;
-      }
-      case "revoke": {
-        const target = name();
-        const revoked = await plugins.revoke(target);
-        await host.reload();
-        if (context.json) writeJson(context.io.stdout, { revoked: target, changed: revoked });
-        else writeLine(context.io.stdout, revoked ? `revoked ${target} (and disabled it)` : `${target} had no approval`);
-        return ExitCode.Ok;
-      }
-      case "enable":
-      case "disable": {
-        const target = name();
-        await (sub === "enable" ? plugins.enable(target) : plugins.disable(target));
-        await host.reload();
-        if (context.json) writeJson(context.io.stdout, { [sub === "enable" ? "enabled" : "disabled"]: target });
-        else writeLine(context.io.stdout, `${sub}d ${target}`);
-        return ExitCode.Ok;
-      }
-      case "config": {
-        const target = name();
-        const current = { ...(await plugins.info(target)).config };
-        const settings = positionals.slice(2);
-        if (settings.length === 0) {
-          if (context.json) writeJson(context.io.stdout, { plugin: target, config: current });
-          else writeLine(context.io.stdout, JSON.stringify(current, null, 2));
-          return ExitCode.Ok;
-        }
-        const next = { ...current, ...parseSettings(settings) };
-        const { validated } = await plugins.setConfig(target, next);
-        await host.reload();
-        if (context.json) writeJson(context.io.stdout, { plugin: target, config: next, validated });
-        else writeLine(context.io.stdout, `${target} config saved${validated ? "" : " (it is checked when the plugin is approved and loaded)"}:\n${JSON.stringify(next, null, 2)}`);
-        return ExitCode.Ok;
-      }
-      default:
-        throw new UsageError("USAGE", `plugin: unknown command "${sub}". See \`mcpvm plugin --help\`.`);
+    try {
+      return await runSubcommand(sub, positionals, (values.unset as string[] | undefined) ?? [], host, context);
+    } catch (error) {
+      throw await withPluginSuggestion(error, host);
     }
   },
 };
+
+/** PLUGIN_NOT_FOUND with the plugin that was probably meant. */
+async function withPluginSuggestion(error: unknown, host: McpvmHost): Promise<unknown> {
+  if (!isMcpvmError(error) || error.code !== "PLUGIN_NOT_FOUND" || typeof error.data?.plugin !== "string") return error;
+  const names = (await host.plugins.list().catch(() => ({ plugins: [] }))).plugins.map((p) => p.name);
+  const hint = didYouMean(error.data.plugin, names);
+  const named = `"${error.data.plugin}"`;
+  const message = error.message.includes(named) ? error.message.replace(named, `${named}${hint}`) : `${error.message}${hint}`;
+  return hint === "" ? error : new McpvmError("PLUGIN_NOT_FOUND", message, { data: error.data, cause: error });
+}
+
+async function runSubcommand(sub: string, positionals: readonly string[], unset: readonly string[], host: McpvmHost, context: CommandContext): Promise<ExitCodeValue> {
+  const plugins = host.plugins;
+  const name = () => requirePositional("plugin", positionals, 1, "a plugin name");
+  switch (sub) {
+    case "list": {
+      const { plugins: list, errors } = await plugins.list();
+      if (context.json) writeJson(context.io.stdout, { plugins: list, errors: errors.map((e) => ({ code: e.code, message: e.message })) });
+      else {
+        writeLine(context.io.stdout, renderList(list, context));
+        for (const error of errors) writeLine(context.io.stderr, `${context.colours.yellow("warning")} [${error.code}] ${error.message}`);
+      }
+      return ExitCode.Ok;
+    }
+    case "info": {
+      const info = await plugins.info(name());
+      if (context.json) writeJson(context.io.stdout, info);
+      else writeLine(context.io.stdout, renderInfo(info, context));
+      return ExitCode.Ok;
+    }
+    case "audit": {
+      const report = await plugins.audit(name());
+      if (context.json) writeJson(context.io.stdout, report);
+      else writeLine(context.io.stdout, renderAudit(report, context));
+      return report.blocked ? ExitCode.GuestError : ExitCode.Ok;
+    }
+    case "approve": {
+      const target = name();
+      const report = await plugins.audit(target);
+      if (!context.json) writeLine(context.io.stderr, renderAudit(report, context));
+      if (!(await confirm(context, `Approve plugin "${target}" with the code shown above?`))) {
+        writeLine(context.io.stderr, context.interactive ? "Not approved." : "Not approved: no terminal to ask on. Rerun with --yes to approve unattended.");
+        return ExitCode.ApprovalRequired;
+      }
+      const record = await plugins.approve(target);
+      await host.reload();
+      if (context.json) writeJson(context.io.stdout, { approved: target, record });
+      else writeLine(context.io.stdout, `${context.colours.green("approved")} ${target} (hash ${record.hash.slice(0, 12)}…). Enable it with \`mcpvm plugin enable ${target}\`.`);
+      return ExitCode.Ok;
+    }
+    case "revoke": {
+      const target = name();
+      const revoked = await plugins.revoke(target);
+      if (!revoked) await plugins.info(target); // PLUGIN_NOT_FOUND for a name that is no plugin at all
+      await host.reload();
+      if (context.json) writeJson(context.io.stdout, { revoked: target, changed: revoked });
+      else writeLine(context.io.stdout, revoked ? `revoked ${target} (and disabled it)` : `${target} had no approval`);
+      return ExitCode.Ok;
+    }
+    case "enable":
+    case "disable": {
+      const target = name();
+      await (sub === "enable" ? plugins.enable(target) : plugins.disable(target));
+      await host.reload();
+      if (context.json) writeJson(context.io.stdout, { [sub === "enable" ? "enabled" : "disabled"]: target });
+      else writeLine(context.io.stdout, `${sub}d ${target}`);
+      return ExitCode.Ok;
+    }
+    case "config": {
+      const target = name();
+      const current = { ...(await plugins.info(target)).config };
+      const settings = positionals.slice(2);
+      if (settings.length === 0 && unset.length === 0) {
+        if (context.json) writeJson(context.io.stdout, { plugin: target, config: current });
+        else writeLine(context.io.stdout, JSON.stringify(current, null, 2));
+        return ExitCode.Ok;
+      }
+      const next: Record<string, unknown> = { ...current, ...parseSettings(settings) };
+      for (const key of unset) {
+        if (!Object.hasOwn(next, key)) throw usageError("plugin config", `${target} has no setting "${key}" to unset${didYouMean(key, Object.keys(next))}`);
+        delete next[key];
+      }
+      const { validated } = await plugins.setConfig(target, next).catch((error: unknown) => {
+        throw withUnsetHint(error, target);
+      });
+      await host.reload();
+      if (context.json) writeJson(context.io.stdout, { plugin: target, config: next, validated });
+      else writeLine(context.io.stdout, `${target} config saved${validated ? "" : " (it is checked when the plugin is approved and loaded)"}:\n${JSON.stringify(next, null, 2)}`);
+      return ExitCode.Ok;
+    }
+    default:
+      throw usageError("plugin", `unknown command "${sub}"`);
+  }
+}
+
+/** A config refused because of a key already stored (a typo from before) can be fixed from here. */
+function withUnsetHint(error: unknown, plugin: string): unknown {
+  if (!isMcpvmError(error) || error.code !== "PLUGIN_CONFIG_INVALID") return error;
+  return new McpvmError(error.code, `${error.message}\nRemove a bad setting with \`mcpvm plugin config ${plugin} --unset <key>\`.`, { ...(error.data === undefined ? {} : { data: { ...error.data } }), cause: error });
+}
 
 function stateText(status: PluginStatus, context: CommandContext): string {
   const { green, yellow, dim } = context.colours;
@@ -153,9 +192,9 @@ function parseSettings(pairs: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {
     const at = pair.indexOf("=");
-    if (at <= 0) throw new UsageError("USAGE", `plugin config: settings are key=value (got "${pair}").`);
+    if (at <= 0) throw usageError("plugin config", `settings are key=value (got "${pair}")`);
     const key = pair.slice(0, at);
-    if (key === "__proto__" || key === "constructor" || key === "prototype") throw new UsageError("USAGE", `plugin config: "${key}" is not a setting.`);
+    if (key === "__proto__" || key === "constructor" || key === "prototype") throw usageError("plugin config", `"${key}" is not a setting`);
     const text = pair.slice(at + 1);
     let value: unknown = text;
     try {

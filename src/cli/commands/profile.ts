@@ -1,6 +1,8 @@
 import { activeProfiles, applyProfiles, availableProfiles, type ApplyReport, type NamedProfile } from "../../agent/profiles/index.js";
 import type { McpvmHost } from "../../host/index.js";
-import { parseCommandArgs, UsageError } from "../../terminal/args.js";
+import { parseCommandArgs, usageError } from "../../terminal/args.js";
+import { McpvmError } from "../../util/errors.js";
+import { didYouMean } from "../../util/suggest.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { ExitCode } from "../../terminal/exit-codes.js";
 import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
@@ -18,6 +20,16 @@ Commands:
                        the strictest of each limit unless a profile says limitsMode "override"
 
 Options: --json`;
+
+const SUBCOMMANDS: readonly string[] = ["list", "show", "apply"];
+
+/** PROFILE_UNKNOWN with a did-you-mean; a usage error (exit 2) like every unknown name. */
+function unknownProfile(name: string, available: readonly NamedProfile[]): McpvmError {
+  const names = available.map((p) => p.name);
+  return new McpvmError("PROFILE_UNKNOWN", `no profile named "${name}"${didYouMean(name, names)} (available: ${names.join(", ")}). Define your own under "profiles" in config.json.`, {
+    data: { profile: name },
+  });
+}
 
 function maskEnv(profile: NamedProfile["profile"]): Record<string, unknown> {
   if (profile.env === undefined) return profile;
@@ -49,10 +61,11 @@ export const profileCommand: Command = {
   name: "profile",
   summary: "List, show and apply profiles (limits, plugins, MCP servers)",
   usage: USAGE,
-  subcommands: ["list", "show", "apply"],
+  subcommands: SUBCOMMANDS,
   async run(args, context) {
     const { positionals } = parseCommandArgs("profile", args, {});
     const sub = positionals[0] ?? "list";
+    if (!SUBCOMMANDS.includes(sub)) throw usageError("profile", `unknown command "${sub}"${didYouMean(sub, SUBCOMMANDS)}`);
     const host = await context.host();
     const out = context.io.stdout;
     switch (sub) {
@@ -69,8 +82,9 @@ export const profileCommand: Command = {
       case "show": {
         const name = positionals[1];
         if (name !== undefined) {
-          const found = availableProfiles(host.config, host.paths.configFile).find((p) => p.name === name);
-          if (found === undefined) throw new UsageError("USAGE", `profile: no profile named "${name}". \`mcpvm profile list\` shows them.`);
+          const available = availableProfiles(host.config, host.paths.configFile);
+          const found = available.find((p) => p.name === name);
+          if (found === undefined) throw unknownProfile(name, available);
           const shown = { name: found.name, source: found.source, ...maskEnv(found.profile) };
           if (context.json) writeJson(out, shown);
           else writeLine(out, JSON.stringify(shown, null, 2));
@@ -91,6 +105,9 @@ export const profileCommand: Command = {
       }
       case "apply": {
         const names = positionals.slice(1);
+        if (names.length === 0) throw usageError("profile apply", "name at least one profile to apply (e.g. `mcpvm profile apply strict`; `mcpvm profile list` shows them)");
+        const available = availableProfiles(host.config, host.paths.configFile);
+        for (const wanted of names) if (!available.some((p) => p.name === wanted)) throw unknownProfile(wanted, available);
         const report = await applyProfiles({ configFile: host.paths.configFile, home: host.paths.home, plugins: host.plugins, reload: () => host.reload() }, names);
         const pending = report.enabledServers.length > 0 ? await needingApproval(host) : [];
         if (context.json) writeJson(out, { ...report, needsApproval: pending });
@@ -98,7 +115,7 @@ export const profileCommand: Command = {
         return ExitCode.Ok;
       }
       default:
-        throw new UsageError("USAGE", `profile: unknown command "${sub}". See \`mcpvm profile --help\`.`);
+        throw usageError("profile", `unknown command "${sub}"`);
     }
   },
 };

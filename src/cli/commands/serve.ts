@@ -1,10 +1,11 @@
 import { startGateway } from "../../gateway/index.js";
-import { GatewayError, parseListenAddress, requireTokenFor } from "../../gateway/index.js";
+import { GatewayError, parseListenAddress, requireTokenFor, type ListenAddress } from "../../gateway/index.js";
 import { LOG_LEVELS, type LogLevelName } from "../../logging/logger.js";
 import type { EngineChoice } from "../../sandbox/types.js";
 import { parseCommandArgs, UsageError } from "../../terminal/args.js";
 import type { Command } from "../../terminal/command.js";
 import { ExitCode } from "../../terminal/exit-codes.js";
+import { McpvmError } from "../../util/errors.js";
 import { writeLine } from "../../terminal/io.js";
 
 const USAGE = `Usage: mcpvm serve [--http [host:]port] [--token <secret>] [--toolset <name>] [--log-level <level>]
@@ -48,6 +49,16 @@ function engine(value: string | undefined): EngineChoice | undefined {
   return value;
 }
 
+/** A port that is taken or not ours to bind is a normal, actionable error (exit 6), not INTERNAL. */
+function listenError(error: unknown, http: ListenAddress | undefined): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (http === undefined || (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL")) return error;
+  const where = `${http.host.includes(":") ? `[${http.host}]` : http.host}:${http.port}`;
+  const problem =
+    code === "EADDRINUSE" ? `port ${http.port} is in use (${where})` : code === "EACCES" ? `binding ${where} is not permitted (ports below 1024 need privileges)` : `${http.host} is not an address of this machine`;
+  return new McpvmError("GATEWAY_PORT_IN_USE", `serve: ${problem}; try --http 127.0.0.1:0 (a free port, printed at start) or another port.`, { data: { host: http.host, port: http.port }, cause: error });
+}
+
 /** Resolves on the first SIGINT/SIGTERM (or when `done` settles), removing its handlers. */
 function untilStopped(done: Promise<void>): Promise<string> {
   return new Promise((resolve) => {
@@ -89,6 +100,8 @@ export const serveCommand: Command = {
       ...(level === undefined ? {} : { logLevel: level }),
       ...(chosenEngine === undefined ? {} : { engine: chosenEngine }),
       ...(http === undefined ? { stdin: context.io.stdin, stdout: context.io.stdout } : {}),
+    }).catch((error: unknown) => {
+      throw listenError(error, http);
     });
     if (running.url !== undefined) writeLine(context.io.stderr, `mcpvm gateway listening on ${running.url}${running.logFile === undefined ? "" : ` (log: ${running.logFile})`}`);
     await untilStopped(running.done);

@@ -1,8 +1,10 @@
 import { resolveConfigPaths } from "../../config/paths.js";
 import { ToolDirectory, ToolsetStore, resolveToolRefs, type MissingTool, type NamedToolset } from "../../gateway/index.js";
-import { parseCommandArgs, requirePositional, UsageError } from "../../terminal/args.js";
+import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
-import { ExitCode } from "../../terminal/exit-codes.js";
+import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
+import { isMcpvmError, McpvmError } from "../../util/errors.js";
+import { didYouMean } from "../../util/suggest.js";
 import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
 
 const USAGE = `Usage: mcpvm toolset <subcommand>
@@ -48,48 +50,68 @@ export const toolsetCommand: Command = {
   usage: USAGE,
   subcommands: SUBCOMMANDS,
   async run(args, context) {
-    const [sub, ...rest] = args;
-    switch (sub) {
-      case "list": {
-        parseCommandArgs("toolset list", rest, {}, 0);
-        const toolsets = await store(context).list();
-        if (context.json) writeJson(context.io.stdout, { toolsets });
-        else if (toolsets.length === 0) writeLine(context.io.stdout, "No toolsets yet. Create one with `mcpvm toolset build <name> <server.tool>...`.");
-        else writeLine(context.io.stdout, formatTable(toolsets.map((t) => [t.name, String(t.tools.length), t.description ?? ""]), ["NAME", "TOOLS", "DESCRIPTION"]));
-        return ExitCode.Ok;
-      }
-      case "show": {
-        const { values, positionals } = parseCommandArgs("toolset show", rest, { check: { type: "boolean" } }, 1);
-        const toolset = await store(context).get(requirePositional("toolset show", positionals, 0, "the toolset name"));
-        const missing = values.check === true ? await check(context, toolset) : undefined;
-        if (context.json) writeJson(context.io.stdout, { toolset, ...(missing === undefined ? {} : { missing }) });
-        else printToolset(context, toolset, missing);
-        return missing !== undefined && missing.length > 0 ? ExitCode.Unavailable : ExitCode.Ok;
-      }
-      case "build": {
-        const { values, positionals } = parseCommandArgs("toolset build", rest, { description: { type: "string" }, check: { type: "boolean" } });
-        const name = requirePositional("toolset build", positionals, 0, "the toolset name");
-        const tools = positionals.slice(1);
-        if (tools.length === 0) throw new UsageError("USAGE", "toolset build: name at least one tool as server.tool. See `mcpvm toolset --help`.");
-        const saved = await store(context).save({ name, tools, ...(typeof values.description === "string" ? { description: values.description } : {}) });
-        const missing = values.check === true ? await check(context, saved) : undefined;
-        if (context.json) writeJson(context.io.stdout, { saved, ...(missing === undefined ? {} : { missing }) });
-        else {
-          writeLine(context.io.stdout, `Saved toolset ${saved.name} (${saved.tools.length} tools).`);
-          if (missing !== undefined) printToolset(context, saved, missing);
-        }
-        return missing !== undefined && missing.length > 0 ? ExitCode.Unavailable : ExitCode.Ok;
-      }
-      case "delete": {
-        const { positionals } = parseCommandArgs("toolset delete", rest, {}, 1);
-        const name = requirePositional("toolset delete", positionals, 0, "the toolset name");
-        await store(context).delete(name);
-        if (context.json) writeJson(context.io.stdout, { deleted: name });
-        else writeLine(context.io.stdout, `Deleted toolset ${name}.`);
-        return ExitCode.Ok;
-      }
-      default:
-        throw new UsageError("USAGE", `toolset: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`} (${SUBCOMMANDS.join(", ")}). See \`mcpvm toolset --help\`.`);
+    try {
+      return await runSubcommand(args, context);
+    } catch (error) {
+      throw await inCliTerms(error, context);
     }
   },
 };
+
+/** An unknown toolset, told to a CLI user (not "use build-toolset", a gateway tool) with a did-you-mean. */
+async function inCliTerms(error: unknown, context: CommandContext): Promise<unknown> {
+  if (!isMcpvmError(error) || error.code !== "GATEWAY_TOOLSET_UNKNOWN" || typeof error.data?.toolset !== "string") return error;
+  const wanted = error.data.toolset;
+  const names = (await store(context).list().catch(() => [])).map((t) => t.name);
+  const listed = names.length === 0 ? "there are none yet" : `saved: ${names.join(", ")}`;
+  return new McpvmError("GATEWAY_TOOLSET_UNKNOWN", `no toolset named "${wanted}"${didYouMean(wanted, names)} (${listed}). Create one with \`mcpvm toolset build ${wanted} <server.tool>...\`.`, {
+    data: error.data,
+    cause: error,
+  });
+}
+
+async function runSubcommand(args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case "list": {
+      parseCommandArgs("toolset list", rest, {}, 0);
+      const toolsets = await store(context).list();
+      if (context.json) writeJson(context.io.stdout, { toolsets });
+      else if (toolsets.length === 0) writeLine(context.io.stdout, "No toolsets yet. Create one with `mcpvm toolset build <name> <server.tool>...`.");
+      else writeLine(context.io.stdout, formatTable(toolsets.map((t) => [t.name, String(t.tools.length), t.description ?? ""]), ["NAME", "TOOLS", "DESCRIPTION"]));
+      return ExitCode.Ok;
+    }
+    case "show": {
+      const { values, positionals } = parseCommandArgs("toolset show", rest, { check: { type: "boolean" } }, 1);
+      const toolset = await store(context).get(requirePositional("toolset show", positionals, 0, "the toolset name"));
+      const missing = values.check === true ? await check(context, toolset) : undefined;
+      if (context.json) writeJson(context.io.stdout, { toolset, ...(missing === undefined ? {} : { missing }) });
+      else printToolset(context, toolset, missing);
+      return missing !== undefined && missing.length > 0 ? ExitCode.Unavailable : ExitCode.Ok;
+    }
+    case "build": {
+      const { values, positionals } = parseCommandArgs("toolset build", rest, { description: { type: "string" }, check: { type: "boolean" } });
+      const name = requirePositional("toolset build", positionals, 0, "the toolset name");
+      const tools = positionals.slice(1);
+      if (tools.length === 0) throw usageError("toolset build", "name at least one tool as server.tool");
+      const saved = await store(context).save({ name, tools, ...(typeof values.description === "string" ? { description: values.description } : {}) });
+      const missing = values.check === true ? await check(context, saved) : undefined;
+      if (context.json) writeJson(context.io.stdout, { saved, ...(missing === undefined ? {} : { missing }) });
+      else {
+        writeLine(context.io.stdout, `Saved toolset ${saved.name} (${saved.tools.length} tools).`);
+        if (missing !== undefined) printToolset(context, saved, missing);
+      }
+      return missing !== undefined && missing.length > 0 ? ExitCode.Unavailable : ExitCode.Ok;
+    }
+    case "delete": {
+      const { positionals } = parseCommandArgs("toolset delete", rest, {}, 1);
+      const name = requirePositional("toolset delete", positionals, 0, "the toolset name");
+      await store(context).delete(name);
+      if (context.json) writeJson(context.io.stdout, { deleted: name });
+      else writeLine(context.io.stdout, `Deleted toolset ${name}.`);
+      return ExitCode.Ok;
+    }
+    default:
+      throw usageError("toolset", `${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"${didYouMean(sub, SUBCOMMANDS)}`} (${SUBCOMMANDS.join(", ")})`);
+  }
+}

@@ -6,6 +6,7 @@ import { McpvmError } from "../../util/errors.js";
  * | code | what to do |
  * |---|---|
  * | MCP_CONFIG_INVALID | fix each listed file/path/rule (`issues`) |
+ * | MCP_SERVER_ARGUMENT_INVALID | a name or definition typed on the command line breaks a rule; the message offers a valid name |
  * | MCP_CONFIG_SERVER_NOT_FOUND | check the name with `mcpvm mcp list` |
  * | MCP_CONFIG_SERVER_EXISTS | pick another name or pass the overwrite option |
  * | MCP_CONFIG_MISSING_VARIABLE | export the named variable, or give a default `${VAR:-value}` |
@@ -22,6 +23,7 @@ import { McpvmError } from "../../util/errors.js";
  */
 export type McpConfigErrorCode =
   | "MCP_CONFIG_INVALID"
+  | "MCP_SERVER_ARGUMENT_INVALID"
   | "MCP_CONFIG_SERVER_NOT_FOUND"
   | "MCP_CONFIG_SERVER_EXISTS"
   | "MCP_CONFIG_MISSING_VARIABLE"

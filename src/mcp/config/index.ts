@@ -37,6 +37,7 @@ export { stripJsonc } from "../../util/jsonc-strip.js";
 export { detectImportFormat } from "./import/formats.js";
 export type { McpImportFormat, DetectedImport } from "./import/formats.js";
 export { normaliseServerName, assignServerNames } from "./import/server-names.js";
+export { checkServerArgument, checkServerNameArgument, suggestServerName } from "./server-argument.js";
 export type { ServerRename } from "./import/server-names.js";
 export { normaliseEntry } from "./import/entries.js";
 export type { NormalisedEntry } from "./import/entries.js";

@@ -1,4 +1,5 @@
 import { loadConfigFile, updateConfigFile } from "../../config/config-file.js";
+import { didYouMean } from "../../util/suggest.js";
 import { McpConfigError } from "./errors.js";
 import { mergeImportedServers, type McpMergeResult } from "./import/merge.js";
 import type { McpImportReport } from "./import/parse.js";
@@ -14,8 +15,8 @@ export interface McpStoreOptions {
   readonly nativePluginNames: readonly string[];
 }
 
-function notFound(file: string, name: string): McpConfigError {
-  return new McpConfigError("MCP_CONFIG_SERVER_NOT_FOUND", `no MCP server "${name}" in ${file}; see the configured names with \`mcpvm mcp list\``, {
+function notFound(file: string, name: string, configured: readonly string[]): McpConfigError {
+  return new McpConfigError("MCP_CONFIG_SERVER_NOT_FOUND", `no MCP server "${name}" in ${file}${didYouMean(name, configured)}; see the configured names with \`mcpvm mcp list\``, {
     data: { file, name },
   });
 }
@@ -26,7 +27,7 @@ function sectionOf(raw: unknown): Record<string, unknown> {
 
 function pick(servers: McpServers, name: string, file: string): McpServerEntry {
   const entry = Object.hasOwn(servers, name) ? servers[name] : undefined;
-  if (!entry) throw notFound(file, name);
+  if (!entry) throw notFound(file, name, Object.keys(servers));
   return entry;
 }
 
@@ -67,7 +68,7 @@ export async function addMcpServer(
   const parsed = parseMcpServerEntry(name, entry, { file, nativePluginNames: options.nativePluginNames });
   await changeSection(file, options, (section) => {
     if (Object.hasOwn(section, name) && options.overwrite !== true) {
-      throw new McpConfigError("MCP_CONFIG_SERVER_EXISTS", `MCP server "${name}" already exists in ${file}; choose another name or overwrite it`, { data: { file, name } });
+      throw new McpConfigError("MCP_CONFIG_SERVER_EXISTS", `MCP server "${name}" already exists in ${file}; choose another name, or pass --overwrite to replace it`, { data: { file, name } });
     }
     return { section: { ...section, [name]: parsed }, result: undefined };
   });
@@ -76,7 +77,7 @@ export async function addMcpServer(
 
 export async function removeMcpServer(file: string, name: string, options: McpStoreOptions): Promise<void> {
   await changeSection(file, options, (section) => {
-    if (!Object.hasOwn(section, name)) throw notFound(file, name);
+    if (!Object.hasOwn(section, name)) throw notFound(file, name, Object.keys(section));
     return { section: Object.fromEntries(Object.entries(section).filter(([key]) => key !== name)), result: undefined };
   });
 }
@@ -84,7 +85,7 @@ export async function removeMcpServer(file: string, name: string, options: McpSt
 export async function setMcpServerEnabled(file: string, name: string, enabled: boolean, options: McpStoreOptions): Promise<McpServerEntry> {
   const { servers } = await changeSection(file, options, (section) => {
     const current = Object.hasOwn(section, name) ? section[name] : undefined;
-    if (typeof current !== "object" || current === null) throw notFound(file, name);
+    if (typeof current !== "object" || current === null) throw notFound(file, name, Object.keys(section));
     return { section: { ...section, [name]: { ...current, enabled } }, result: undefined };
   });
   return pick(servers, name, file);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { describeZodIssues, formatJsonPath } from "../../config/config-file.js";
+import { withKeySuggestions } from "../../util/zod-key-suggestions.js";
 import { canonicalJson } from "./canonical.js";
 import { McpConfigError, type McpConfigIssue } from "./errors.js";
 import { mcpServerEntrySchema, type McpServerEntry } from "./schema.js";
@@ -97,7 +98,7 @@ export function parseMcpServers(raw: unknown, context: McpConfigContext): McpSer
     const nameProblems = serverNameProblems(name, context.nativePluginNames);
     for (const problem of nameProblems) issues.push({ path: [...prefix, name], ...problem });
     const parsed = mcpServerEntrySchema.safeParse(outer.data[name]);
-    if (!parsed.success) issues.push(...fromZod(parsed.error.issues, [...prefix, name]));
+    if (!parsed.success) issues.push(...fromZod(withKeySuggestions(parsed.error.issues, mcpServerEntrySchema), [...prefix, name]));
     // An invalid name (even "__proto__") is never used as a key.
     else if (nameProblems.length === 0) servers[name] = parsed.data;
   }
@@ -111,7 +112,7 @@ export function parseMcpServerEntry(name: string, raw: unknown, context: McpConf
   const prefix = context.pathPrefix ?? ["mcpServers"];
   const issues: RawIssue[] = serverNameProblems(name, context.nativePluginNames).map((problem) => ({ path: [...prefix, name], ...problem }));
   const parsed = mcpServerEntrySchema.safeParse(raw);
-  if (!parsed.success) issues.push(...fromZod(parsed.error.issues, [...prefix, name]));
+  if (!parsed.success) issues.push(...fromZod(withKeySuggestions(parsed.error.issues, mcpServerEntrySchema), [...prefix, name]));
   if (issues.length > 0 || !parsed.success) throw invalid(context, issues);
   return parsed.data;
 }

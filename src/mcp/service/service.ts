@@ -10,6 +10,7 @@ import { CompiledTypesCache } from "../type-generator/index.js";
 import type { Redactor } from "../../logging/redact.js";
 import { displayInline } from "../../terminal/display.js";
 import { McpvmError } from "../../util/errors.js";
+import { didYouMean } from "../../util/suggest.js";
 import { approvalSubject } from "./approval-subject.js";
 import { ApprovalRecheck } from "./approval-recheck.js";
 import { ServerCatalog } from "./catalog.js";
@@ -117,7 +118,7 @@ export class McpService {
   entry(name: string): McpServerEntry {
     const entry = this.options.servers[name];
     if (entry === undefined) {
-      throw new McpServiceError("MCP_SERVER_UNKNOWN", `No MCP server named "${name}" is configured (configured: ${this.serverNames().join(", ") || "none"}).`, { data: { server: name } });
+      throw new McpServiceError("MCP_SERVER_UNKNOWN", `No MCP server named "${name}" is configured${didYouMean(name, this.serverNames())} (configured: ${this.serverNames().join(", ") || "none"}).`, { data: { server: name } });
     }
     return entry;
   }

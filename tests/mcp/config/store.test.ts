@@ -55,7 +55,7 @@ describe("the mcpServers section of config.json on disk", () => {
     await addMcpServer(file, "memory", { command: "npx" }, options);
     await expect(addMcpServer(file, "memory", { command: "node" }, options)).rejects.toMatchObject({
       code: "MCP_CONFIG_SERVER_EXISTS",
-      message: `MCP server "memory" already exists in ${file}; choose another name or overwrite it`,
+      message: `MCP server "memory" already exists in ${file}; choose another name, or pass --overwrite to replace it`,
     });
     await addMcpServer(file, "memory", { command: "node" }, { ...options, overwrite: true });
     expect((await getMcpServer(file, "memory", options)).command).toBe("node");
@@ -76,7 +76,7 @@ describe("the mcpServers section of config.json on disk", () => {
     expect(Object.keys(await listMcpServers(file, options))).toEqual(["b"]);
     await expect(removeMcpServer(file, "a", options)).rejects.toMatchObject({
       code: "MCP_CONFIG_SERVER_NOT_FOUND",
-      message: `no MCP server "a" in ${file}; see the configured names with \`mcpvm mcp list\``,
+      message: `no MCP server "a" in ${file}; did you mean "b"?; see the configured names with \`mcpvm mcp list\``,
     });
     await expect(getMcpServer(file, "a", options)).rejects.toMatchObject({ code: "MCP_CONFIG_SERVER_NOT_FOUND" });
   });

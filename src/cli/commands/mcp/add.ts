@@ -1,4 +1,4 @@
-import { addMcpServer, DEFAULT_NATIVE_PLUGIN_NAMES, RESERVED_SERVER_NAMES } from "../../../mcp/config/index.js";
+import { addMcpServer, checkServerArgument, DEFAULT_NATIVE_PLUGIN_NAMES, RESERVED_SERVER_NAMES } from "../../../mcp/config/index.js";
 import { entryFromKnownServer, findKnownServer, KNOWN_SERVERS, type KnownServer } from "../../../mcp/known-servers.js";
 import { parseDuration, UsageError } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
@@ -126,6 +126,8 @@ export function buildEntry(request: AddRequest, cwd: string): BuiltEntry {
 export async function addCommand(args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
   const request = parseAddRequest(args);
   const built = buildEntry(request, context.io.cwd);
+  // An argument error (exit 2, with the name import would pick), never "config.json is not valid".
+  checkServerArgument(built.name, built.entry, DEFAULT_NATIVE_PLUGIN_NAMES);
   const host = await context.host();
   const configFile = host.paths.configFile;
   const saved = await addMcpServer(configFile, built.name, built.entry, { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES, overwrite: request.overwrite });

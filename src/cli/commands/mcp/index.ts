@@ -1,12 +1,14 @@
 import { DEFAULT_NATIVE_PLUGIN_NAMES, removeMcpServer, setMcpServerEnabled } from "../../../mcp/config/index.js";
 import { KNOWN_SERVERS } from "../../../mcp/known-servers.js";
-import { parseCommandArgs, requirePositional, UsageError } from "../../../terminal/args.js";
+import { parseCommandArgs, requirePositional, usageError, UsageError } from "../../../terminal/args.js";
+import { didYouMean } from "../../../util/suggest.js";
 import type { Command } from "../../../terminal/command.js";
 import { ExitCode } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import { renderServerList } from "../../../terminal/render/mcp.js";
 import { addCommand } from "./add.js";
-import { callCommand } from "./call.js";
+import { ADD_USAGE } from "./add-request.js";
+import { CALL_USAGE, callCommand } from "./call.js";
 import { approve } from "./approve.js";
 import { connecting } from "./connecting.js";
 import { importCommand } from "./import.js";
@@ -40,6 +42,30 @@ Options:
                        and you expect it (--yes alone refuses it; on a terminal you can type the server name)
   --json`;
 
+const IMPORT_USAGE = `Usage: mcpvm mcp import <file> [--only a,b] [--dry-run] [--overwrite] [--json]
+
+Reads another MCP client's config and adds its servers to config.json. Understood formats: VS Code
+(.vscode/mcp.json, settings.json "mcp.servers"), Claude Desktop, Claude Code and Cursor (.mcp.json,
+"mcpServers"), Windsurf, and command-array configs. Names are normalised ("My Server" -> my-server),
+and every rename, skipped entry and note is reported. Imported servers start only after approval.
+
+  --only a,b     import only these servers (names as in the file, or as mcpvm renames them)
+  --dry-run      report what would change, write nothing
+  --overwrite    replace servers that already exist with a different definition
+
+Examples:
+  mcpvm mcp import ~/.cursor/mcp.json
+  mcpvm mcp import .vscode/mcp.json --only github,memory
+  mcpvm mcp import ~/Library/Application\\ Support/Claude/claude_desktop_config.json --dry-run`;
+
+/** Aliases people know from other CLIs (ls, rm, get) and a did-you-mean for typos, before anything starts. */
+const SUBCOMMAND_ALIASES: Readonly<Record<string, string>> = { ls: "list", rm: "remove", get: "info" };
+function subcommandOf(word: string, known: readonly string[]): string {
+  const resolved = SUBCOMMAND_ALIASES[word] ?? word;
+  if (resolved === "help" || known.includes(resolved)) return resolved;
+  throw usageError("mcp", `unknown command "${word}"${didYouMean(word, known)}`);
+}
+
 const MCP_STORE = { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES };
 
 export const mcpCommand: Command = {
@@ -47,6 +73,7 @@ export const mcpCommand: Command = {
   summary: "Manage MCP servers: list, info, types, approve, revoke, enable, disable, add, call, remove, import",
   usage: USAGE,
   subcommands: ["list", "info", "types", "approve", "revoke", "enable", "disable", "add", "call", "remove", "import"],
+  helpFor: (args) => (args[0] === "add" ? ADD_USAGE : args[0] === "call" ? CALL_USAGE : args[0] === "import" ? IMPORT_USAGE : args[0] === "help" ? USAGE : undefined),
   async run(args, context) {
     // add and call read their own options (-e, -H, --transport, key=value …): nothing of theirs is shared.
     if (args[0] === "add") return addCommand(args.slice(1), context);
@@ -64,7 +91,12 @@ export const mcpCommand: Command = {
       },
       2,
     );
-    const sub = positionals[0] ?? "list";
+    const sub = subcommandOf(positionals[0] ?? "list", mcpCommand.subcommands ?? []);
+    if (sub === "help") {
+      writeLine(context.io.stdout, mcpCommand.helpFor?.(positionals.slice(1)) ?? USAGE);
+      return ExitCode.Ok;
+    }
+    if (sub === "list" && positionals.length > 1) throw usageError("mcp list", `unexpected argument "${positionals[1]}"`);
     const host = await context.host();
     const service = await host.requireMcp();
     const name = () => requirePositional("mcp", positionals, 1, "a server name");
@@ -90,6 +122,8 @@ export const mcpCommand: Command = {
       case "revoke": {
         const target = name();
         const revoked = await service.revoke(target);
+        // An approval left behind by a removed server can still be revoked; a name that is neither is a typo.
+        if (!revoked && !service.serverNames().includes(target)) service.entry(target);
         if (context.json) writeJson(context.io.stdout, { revoked: target, changed: revoked });
         else writeLine(context.io.stdout, revoked ? `revoked ${target}; it is disconnected and will not start until approved again` : `${target} had no approval`);
         return ExitCode.Ok;

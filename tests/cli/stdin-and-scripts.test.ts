@@ -1,0 +1,115 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/main.js";
+import { looksLikeCode, textOf } from "../../src/cli/commands/run.js";
+import { guardFirstLine, looksLikeJsonRpc, NOT_A_TERMINAL_MESSAGE } from "../../src/cli/stdin-guard.js";
+import { ExitCode } from "../../src/terminal/exit-codes.js";
+import { captureIo } from "../support/cli-io.js";
+
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), "mcpvm-stdin-"));
+  await writeFile(join(home, "config.json"), JSON.stringify({ engine: "quickjs" }));
+});
+afterAll(async () => rm(home, { recursive: true, force: true }));
+
+const env = () => ({ MCPVM_HOME: home, HOME: home, PATH: process.env.PATH });
+
+async function mcpvm(argv: string[], stdin = "") {
+  const io = captureIo(env(), stdin, home);
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"claude","version":"1"}}}\n';
+
+describe("bare `mcpvm` with piped stdin (an MCP client entry missing `serve`)", () => {
+  it("says did you mean `mcpvm serve` on stderr and exits 2, chatting with nobody", async () => {
+    const out = await mcpvm([], INITIALIZE);
+    expect(out.code).toBe(ExitCode.Usage);
+    expect(out.stderr).toContain(NOT_A_TERMINAL_MESSAGE);
+    expect(out.stderr).toContain("mcpvm: stdin is not a terminal — did you mean `mcpvm serve`? (to chat from a script, use `mcpvm repl`)");
+    expect(out.stdout).toBe("");
+  });
+
+  it("`mcpvm repl` with a JSON-RPC first line stops too (exit 2)", async () => {
+    const out = await mcpvm(["repl"], INITIALIZE);
+    expect(out.code).toBe(ExitCode.Usage);
+    expect(out.stderr).toContain("did you mean `mcpvm serve`?");
+    // The JSON-RPC line never reached the chat.
+    expect(out.stdout + out.stderr).not.toContain("Chat is off");
+  });
+
+  it("`mcpvm repl` with piped lines a person would type still works", async () => {
+    const out = await mcpvm(["repl"], "/run return 6 * 7\n/exit\n");
+    expect(out.code).toBe(ExitCode.Ok);
+    expect(out.stdout + out.stderr).toContain("42");
+  });
+
+  it("looksLikeJsonRpc and guardFirstLine (pure stream behaviour)", async () => {
+    expect(looksLikeJsonRpc(INITIALIZE)).toBe(true);
+    expect(looksLikeJsonRpc('[{"jsonrpc": "2.0","method":"x"}]')).toBe(true);
+    expect(looksLikeJsonRpc("what is the jsonrpc 2.0 spec?")).toBe(false);
+    const read = async (text: string) => {
+      const guard = guardFirstLine(Readable.from([Buffer.from(text)]));
+      const chunks: Buffer[] = [];
+      for await (const chunk of guard.stdin) chunks.push(chunk as Buffer);
+      return { text: Buffer.concat(chunks).toString("utf8"), tripped: guard.tripped() };
+    };
+    expect(await read("hello\nworld\n")).toEqual({ text: "hello\nworld\n", tripped: false });
+    expect(await read("no newline at all")).toEqual({ text: "no newline at all", tripped: false });
+    expect(await read(INITIALIZE + "more\n")).toEqual({ text: "", tripped: true });
+  });
+});
+
+describe("mcpvm run: inline code and paths that are not scripts", () => {
+  it("-e runs inline code", async () => {
+    expect(await mcpvm(["run", "-e", "return 1 + 1"])).toMatchObject({ code: ExitCode.Ok, stdout: "2\n" });
+    expect(await mcpvm(["run", "--eval", "return [3]"])).toMatchObject({ code: ExitCode.Ok });
+  });
+
+  it("-e and a file together are refused", async () => {
+    const out = await mcpvm(["run", "-e", "return 1", "x.js"]);
+    expect(out.code).toBe(ExitCode.Usage);
+    expect(out.stderr).toContain("give either a file or -e <code>, not both");
+  });
+
+  it("`run 'return 1+1'` (no such file, looks like code) suggests -e", async () => {
+    const out = await mcpvm(["run", "return 1+1"]);
+    expect(out.code).toBe(ExitCode.Usage);
+    expect(out.stderr).toContain(`there is no file named "return 1+1"; to run code inline use -e: mcpvm run -e 'return 1+1'`);
+    // A plain missing file is just that.
+    const missing = await mcpvm(["run", "nosuch.js"]);
+    expect(missing.stderr).toContain("cannot read nosuch.js: no such file");
+    expect(missing.stderr).not.toContain("-e");
+  });
+
+  it("a directory is named as one (not EISDIR)", async () => {
+    await mkdir(join(home, "scripts"), { recursive: true });
+    const out = await mcpvm(["run", "scripts"]);
+    expect(out.code).toBe(ExitCode.Usage);
+    expect(out.stderr).toContain("scripts is a directory; give a script file");
+    expect(out.stderr).not.toContain("EISDIR");
+  });
+
+  it("a binary file is 'not a text file' (not a parser error with a raw control character)", async () => {
+    await writeFile(join(home, "program"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0xff, 0xfe]));
+    const out = await mcpvm(["run", "program"]);
+    expect(out.code).toBe(ExitCode.Usage);
+    expect(out.stderr).toContain("program is not a text file");
+    expect(out.stderr).not.toContain("SyntaxError");
+  });
+
+  it("looksLikeCode and textOf decide as documented", () => {
+    expect(looksLikeCode("return 1+1")).toBe(true);
+    expect(looksLikeCode("console.log(1)")).toBe(true);
+    expect(looksLikeCode("my script.js")).toBe(false);
+    expect(looksLikeCode("scripts/tour")).toBe(false);
+    expect(textOf(Buffer.from("return 'é'"))).toBe("return 'é'");
+    expect(textOf(Buffer.from([0x66, 0x00, 0x67]))).toBeUndefined();
+    expect(textOf(Buffer.from([0xc3, 0x28]))).toBeUndefined();
+  });
+});
