@@ -6,6 +6,7 @@ import type { RunResult } from "../../src/sandbox/types.js";
 
 const plain = { enabled: false, bold: (t: string) => t, dim: (t: string) => t, red: (t: string) => t, green: (t: string) => t, yellow: (t: string) => t, cyan: (t: string) => t };
 // Every character a terminal acts on: C0 (but \n and \t in blocks), DEL, C1, bidi and invisible formatting.
+// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
 describe("display escaping", () => {

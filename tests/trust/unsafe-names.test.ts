@@ -44,7 +44,7 @@ describe("tool names with control characters are held and never exposed", () => 
     const approved = await cli(home, ["--yes", "mcp", "approve", "odd"]);
     expect(approved.code).toBe(5);
     expect(approved.stderr).toContain("delete_all\\r\\nread_file: never exposed: its name holds control or invisible characters");
-    expect(approved.stderr).not.toMatch(/[\r\u0007\u202e\u001b]/);
+    for (const raw of ["\r", "\u0007", "\u202e", "\u001b"]) expect(approved.stderr).not.toContain(raw);
     expect(await callable(home)).toEqual(["McpToolHeldError", "McpToolHeldError", "McpToolHeldError", "read_file", "McpToolHeldError"]);
 
     const forced = await cli(home, ["--yes", "--json", "mcp", "approve", "odd", "--tools", "--accept-blocked", names.join(",")]);
