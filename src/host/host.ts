@@ -13,7 +13,7 @@ import { createLanguageModel } from "../agent/llm/provider.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
 import { resolveLimits } from "../sandbox/limits.js";
 import { createEngine, type CreatedEngine } from "../sandbox/select.js";
-import type { EngineChoice, RunLimits, RunResult } from "../sandbox/types.js";
+import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
 import { errorMessage, McpvmError } from "../util/errors.js";
 import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
 import { redactRunResult } from "./redact-result.js";
@@ -128,9 +128,11 @@ export class McpvmHost {
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
     const result = await engine.run({
       code,
-      modules: loaded.modules,
+      // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
+      modules: { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules },
       limits: this.limits(options.limits),
-      ...(this.mcpService === undefined ? {} : { prelude: toolsGlobalPrelude(this.mcpService.enabledServers()) }),
+      // Every configured server, so `tools.<disabled>.x()` says how to enable it.
+      ...(this.mcpService === undefined ? {} : { prelude: toolsGlobalPrelude(this.mcpService.serverNames()) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.filename === undefined ? {} : { filename: options.filename }),
     });

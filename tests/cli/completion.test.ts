@@ -197,6 +197,9 @@ describe("mcpvm completion <shell>", () => {
       // bash splits --engine=q into "--engine" "=" "q"; the script glues them and completes the piece after "=".
       expect(await run(`"${shim}" --engine = q`, 3)).toEqual(["quickjs"]);
       expect(await run(`"${shim}" mcp call memory read_g`, 4)).toEqual(["read_graph"]);
+      // Typed as ~/mcpvm, the word reaches the function unexpanded (HOME is the test home here).
+      await writeFile(join(home.dir, "mcpvm"), await readFile(shim, "utf8"), { mode: 0o755 });
+      expect(await run(`'~/mcpvm' mcp info fi`, 3)).toEqual(["fixture"]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

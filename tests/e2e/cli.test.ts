@@ -97,10 +97,10 @@ describe("mcpvm run", () => {
       expect(list.code).toBe(5);
       expect(list.stderr).toContain("[MCP_PLUGIN_NOT_ENABLED]");
       expect(list.stderr).toContain("mcpvm plugin approve mcp");
-      // Without the plugin there is no MCP module at all.
+      // Without the plugin there is no MCP module at all: requiring one says why and what to run.
       const run = await cli(off, ["run", "--json", "-"], `return require("host:mcp-memory");`);
       expect(run.code).toBe(1);
-      expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { errorCode: "MODULE_NOT_FOUND" } });
+      expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { errorCode: "PLUGIN_NOT_ENABLED", message: expect.stringContaining("mcpvm plugin enable mcp") } });
     } finally {
       await off.cleanup();
     }

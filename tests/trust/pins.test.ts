@@ -73,7 +73,7 @@ describe("pinned tool definitions, end to end", () => {
     expect(second.search).toEqual({ tool: "search", args: { text: "x" } });
     expect(second.add).toEqual({ error: "McpToolHeldError", message: expect.stringContaining("notes.add changed since it was approved (description) and is blocked until re-approved") });
     expect(second.brand_new).toEqual({ error: "McpToolHeldError", message: expect.stringContaining("notes.brand_new is new since the server was approved and needs approval") });
-    expect(second.retired).toEqual({ error: "TypeError", message: expect.stringContaining('host:mcp-notes has no function "retired"') });
+    expect(second.retired).toEqual({ error: "TypeError", message: expect.stringContaining('server "notes" has no tool "retired"') });
     const service = await mcpvm.requireMcp();
     const held = (await service.catalog("notes")).held.map((h) => [h.name, h.reason, h.changes.map((c) => c.path)]);
     expect(held).toEqual([

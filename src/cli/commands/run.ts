@@ -10,7 +10,7 @@ import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../terminal/io.js";
 import { confirm } from "../../terminal/prompt.js";
 import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
-import { formatLogs, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
+import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
        mcpvm run -e '<code>' [options]
@@ -69,7 +69,7 @@ export const runCommand: Command = {
       process.off("SIGINT", onSigint);
     }
     if (context.json) {
-      writeJson(context.io.stdout, result.ok ? { ok: true, result: result.value, logs: result.logs, stats: result.stats } : { ok: false, error: result.error, logs: result.logs, stats: result.stats });
+      writeJson(context.io.stdout, result.ok ? { ok: true, result: result.value, logs: result.logs, stats: result.stats, ...(result.notes === undefined ? {} : { notes: result.notes }) } : { ok: false, error: result.error, logs: result.logs, stats: result.stats });
     } else {
       for (const line of formatLogs(result, context.colours)) writeLine(context.io.stderr, line);
       if (result.ok) {
@@ -79,6 +79,7 @@ export const runCommand: Command = {
         writeLine(context.io.stderr, formatRunError(result, context.colours));
       }
       if (values.stats === true) writeLine(context.io.stderr, context.colours.dim(formatStats(result)));
+        for (const line of formatResultNotes(result, context.colours)) writeLine(context.io.stderr, line);
     }
     return result.ok ? ExitCode.Ok : exitCodeForRun(result.error.code, result.error.errorCode);
   },

@@ -25,8 +25,10 @@ _mcpvm_completion() {
   local last="\${words[\${#words[@]}-1]}"
   # bash replaces only the piece after the last break character: strip what stands before it.
   local strip="\${last%"$cur"}"
+  local program="\${COMP_WORDS[0]}"
+  [[ "$program" == "~/"* ]] && program="$HOME/\${program#"~/"}"
   local IFS=$'\\n'
-  local -a found=($("\${COMP_WORDS[0]}" __complete -- "\${words[@]}" 2>/dev/null))
+  local -a found=($("$program" __complete -- "\${words[@]}" 2>/dev/null))
   COMPREPLY=()
   local candidate
   for candidate in "\${found[@]}"; do
@@ -57,7 +59,10 @@ _mcpvm() {
   (( \${#spaced} )) && compadd -Q -- "\${spaced[@]}"
   (( \${#unspaced} )) && compadd -Q -S '' -- "\${unspaced[@]}"
 }
-if (( \${+functions[compdef]} )); then
+# Autoloaded from $fpath the file is the function body: complete now. Sourced: register.
+if [[ "\${funcstack[1]}" == "_mcpvm" ]]; then
+  _mcpvm "$@"
+elif (( \${+functions[compdef]} )); then
   compdef _mcpvm mcpvm
 fi
 `;
@@ -67,7 +72,12 @@ const FISH = `# mcpvm completion for fish. Load it with:  mcpvm completion fish 
 function __mcpvm_complete
     set -l tokens (commandline -opc)
     set -l current (commandline -ct)
-    set -l found ($tokens[1] __complete -- $tokens[2..-1] $current 2>/dev/null)
+    # $tokens[2..-1] of a one-token list would be the program again: take the words after it explicitly.
+    set -l words
+    if test (count $tokens) -gt 1
+        set words $tokens[2..-1]
+    end
+    set -l found ($tokens[1] __complete -- $words $current 2>/dev/null)
     if test (count $found) -eq 0
         __fish_complete_path $current
     else

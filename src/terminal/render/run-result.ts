@@ -10,8 +10,33 @@ import type { Colours } from "../io.js";
 export function formatValue(value: unknown): string {
   if (value === undefined) return "";
   if (typeof value === "string") return displayBlock(value);
+  // Bytes are printed so they can be recovered: the whole result as base64, nested ones as "base64:…" (see formatResultNotes).
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64");
+  const bytes = (_k: string, v: unknown) => (v instanceof Uint8Array ? `base64:${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64")}` : v);
   // JSON.stringify escapes C0 controls but not C1 or bidi characters.
-  return displayBlock(JSON.stringify(value, (_k, v: unknown) => (v instanceof Uint8Array ? `<${v.length} bytes>` : v), 2) ?? String(value));
+  return displayBlock(JSON.stringify(value, bytes, 2) ?? String(value));
+}
+
+/**
+ * Lines for stderr after a successful run: what the sandbox changed to return the result (a Map as
+ * an object, a function left out, …), how bytes were printed, and a hint when a script that printed
+ * nothing returned nothing (usually a missing `return`).
+ */
+export function formatResultNotes(result: RunResult, colours: Colours): string[] {
+  if (!result.ok) return [];
+  const notes = (result.notes ?? []).map((note) => displayBlock(note));
+  if (result.value === undefined && notes.length === 0 && result.logs.length === 0) {
+    notes.push("the script returned nothing; use `return …` to give a result (a script is a function body: its last expression is not returned)");
+  }
+  if (result.value instanceof Uint8Array) notes.push(`the result is ${result.value.length} bytes, printed as base64; --json gives {"$bytes": "<base64>", "length": n}`);
+  else if (containsBytes(result.value)) notes.push('bytes (Uint8Array) in the result are printed as "base64:<base64>"; --json gives {"$bytes": "<base64>", "length": n}');
+  return notes.map((note) => `${colours.dim("note:")} ${note}`);
+}
+
+function containsBytes(value: unknown, depth = 0): boolean {
+  if (value instanceof Uint8Array) return true;
+  if (typeof value !== "object" || value === null || depth > 64) return false;
+  return Object.values(value).some((item) => containsBytes(item, depth + 1));
 }
 
 export function formatLogs(result: RunResult, colours: Colours): string[] {
@@ -25,12 +50,23 @@ export function formatLogs(result: RunResult, colours: Colours): string[] {
 
 export function formatRunError(result: RunResult & { ok: false }, colours: Colours): string {
   const { error } = result;
-  const where = error.line !== undefined ? ` at line ${error.line}${error.column !== undefined ? `, column ${error.column}` : ""}` : "";
+  const file = error.file !== undefined ? ` of ${displayInline(error.file)}` : "";
+  const where = error.line !== undefined ? ` at line ${error.line}${error.column !== undefined ? `, column ${error.column}` : ""}${file}` : "";
   // A host function's own code (FS_OUTSIDE_BASE, MCP_TOOL_ERROR, …) says more than HOST_FUNCTION_ERROR.
   const code = error.code === "HOST_FUNCTION_ERROR" && error.errorCode !== undefined ? error.errorCode : error.code;
   const head = `${colours.red(displayInline(error.name ?? "Error"))} ${colours.dim(`[${displayInline(code)}]`)}${where}: ${displayBlock(error.message)}`;
-  const stack = error.stack && error.code === "GUEST_ERROR" ? `\n${colours.dim(displayBlock(error.stack))}` : "";
-  return head + stack;
+  // The stack repeats "Name: message" (Node style) first; the head above already says it.
+  const frames = error.stack && error.code === "GUEST_ERROR" ? stackFrames(error.stack, error.name, error.message) : "";
+  const stack = frames === "" ? "" : `\n${colours.dim(displayBlock(frames))}`;
+  const snippet = error.snippet === undefined ? "" : `\n${displayBlock(error.snippet)}`;
+  return head + snippet + stack;
+}
+
+function stackFrames(stack: string, name: string | undefined, message: string): string {
+  for (const head of [name === undefined ? undefined : `${name}: ${message}`, message]) {
+    if (head !== undefined && stack.startsWith(head)) return stack.slice(head.length).replace(/^\n/, "");
+  }
+  return stack;
 }
 
 export function formatStats(result: RunResult): string {
