@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { SandboxEngine } from "../../src/sandbox/types.js";
 import { contractTests } from "./conformance/contract.js";
 import { escapeTests } from "./conformance/escapes.js";
+import { guestErrorTests } from "./conformance/guest-errors.js";
 import { isolationTests } from "./conformance/isolation.js";
 import { limitTests } from "./conformance/limits.js";
+import { resultTests } from "./conformance/results.js";
 import { conformanceEngines } from "./engines.js";
 
 /**
@@ -37,6 +39,8 @@ for (const entry of await conformanceEngines()) {
     isolationTests(current);
     limitTests(current);
     escapeTests(current);
+    guestErrorTests(current);
+    resultTests(current);
 
     it("refuses runs once disposed", async () => {
       const disposable = await create();

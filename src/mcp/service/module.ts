@@ -1,11 +1,12 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import type { HostCallContext, HostFunction, HostModule, HostModules, LazyHostModule } from "../../sandbox/types.js";
+import { unavailableHostModule, type HostCallContext, type HostFunction, type HostModule, type HostModules, type LazyHostModule } from "../../sandbox/types.js";
 import { isMcpvmError } from "../../util/errors.js";
 import type { McpService } from "./service.js";
 import { callRefusal, needsConfirmation, refusedCallMessage, type ConfirmCall } from "./confirm.js";
 import { McpCallError } from "./errors.js";
 import { describeHeld, type HeldTool } from "./trust.js";
 import { sanitizeToolName } from "../sanitise/index.js";
+import { closestMatches } from "../../util/suggest.js";
 import type { ServerCatalog } from "./catalog.js";
 
 export interface McpModuleOptions {
@@ -27,13 +28,25 @@ export const DEFAULT_BATCH_CONCURRENCY = 8;
 export const MAX_BATCH_CONCURRENCY = 16;
 export const MAX_BATCH_ITEMS = 1000;
 
-/** Lazy `host:mcp-<name>` modules for every enabled server: nothing starts until the guest requires one. */
+/**
+ * Lazy `host:mcp-<name>` modules for every enabled server: nothing starts until the guest requires
+ * one. A disabled server's module cannot load, and its require says how to enable it.
+ */
 export function mcpHostModules(service: McpService, options: McpModuleOptions = {}): HostModules {
   const modules: Record<string, LazyHostModule> = {};
-  for (const server of service.enabledServers()) {
+  const enabled = new Set(service.enabledServers());
+  for (const server of service.serverNames()) {
+    if (!enabled.has(server)) {
+      const message = `server "${server}" is disabled; enable it with \`mcpvm mcp enable ${server}\` (or /mcp enable ${server} in the REPL)`;
+      modules[`mcp-${server}`] = unavailableHostModule({ message: options.scrubError ? options.scrubError(message) : message, code: "MCP_SERVER_DISABLED" });
+      continue;
+    }
     modules[`mcp-${server}`] = {
       lazy: true,
       load: async (context) => buildModule(service, await service.catalog(server, withinBudget(context)), options),
+      // The guest words its own errors about this module ("server \"memory\" has no tool …") and checks
+      // the tool $batch names before calling, so no host error ever quotes a name the guest made up.
+      label: { title: `server "${server}"`, member: "tool", byName: ["$batch"] },
     };
   }
   return modules;
@@ -52,6 +65,20 @@ function buildModule(service: McpService, catalog: ServerCatalog, options: McpMo
   }
   functions.$batch = (args, context) => guarded(options, () => batch(service, catalog, args, context, options));
   return functions;
+}
+
+/**
+ * A tool name the server does not have. The guest checks names itself before calling (with
+ * suggestions), so this is reached only when a tool went away during the run, or the guest worked
+ * around its own check. The name is not quoted: it may be guest text, and host error text passes
+ * the secret redactor, whose masking of an echoed guest string would tell the guest which strings
+ * are secrets. Suggestions come from the server's own tool names only.
+ */
+function unknownTool(catalog: ServerCatalog, name: string): McpCallError {
+  const known = catalog.tools.map((t) => t.jsName);
+  const suggestion = closestMatches(name, known);
+  const hint = suggestion.length > 0 ? `did you mean ${suggestion.join(" or ")}?` : `its tools: ${known.join(", ") || "none"}`;
+  return new McpCallError("MCP_UNKNOWN_TOOL", `server "${catalog.server}" has no tool by the ${name.length}-character name given (${hint}).`, { data: { server: catalog.server, tool: name } });
 }
 
 function heldError(catalog: ServerCatalog, held: HeldTool): McpCallError {
@@ -93,8 +120,7 @@ async function callTool(
   if (tool === undefined) {
     const held = catalog.heldTool(name);
     if (held !== undefined) throw heldError(catalog, held);
-    const known = catalog.tools.map((t) => t.jsName).join(", ");
-    throw new McpCallError("MCP_UNKNOWN_TOOL", `MCP server ${catalog.server} has no tool "${name}" (available: ${known || "none"}).`, { data: { server: catalog.server, tool: name } });
+    throw unknownTool(catalog, name);
   }
   tool.validator.assertValid(catalog.server, tool.originalName, args);
   const policy = service.entry(catalog.server).confirm ?? "destructive";
@@ -134,6 +160,8 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
     throw new McpCallError("MCP_BATCH_INVALID", `$batch(tool, argsList, options?) needs a tool name and an array of arguments, e.g. $batch("${catalog.tools[0]?.jsName ?? "tool"}", [{…}, {…}]).`);
   }
   if (list.length > MAX_BATCH_ITEMS) throw new McpCallError("MCP_BATCH_INVALID", `$batch takes at most ${MAX_BATCH_ITEMS} calls at once (got ${list.length}).`);
+  // One unknown name fails the whole batch at once, rather than once per item.
+  if (catalog.find(name) === undefined && catalog.heldTool(name) === undefined) throw unknownTool(catalog, name);
   const requested = (settings as { concurrency?: unknown } | undefined)?.concurrency;
   const concurrency = typeof requested === "number" && Number.isInteger(requested) && requested > 0 ? Math.min(requested, MAX_BATCH_CONCURRENCY) : DEFAULT_BATCH_CONCURRENCY;
   const results: unknown[] = new Array(list.length);
