@@ -7,6 +7,17 @@
 export const REDACTED = "****";
 export const MIN_SECRET_LENGTH = 4;
 
+/**
+ * A number derived from guest input (a length, a count, an index) for text that passes the
+ * redactor on its way back to the guest: shown only while it has at most 3 digits, so it can never
+ * be masked itself. A larger one could equal a digits-only secret, and its masking would tell the
+ * guest so (redaction as an oracle).
+ */
+export function guestNumberText(value: number | string): string {
+  const text = String(value);
+  return /^\d{1,3}$/.test(text) ? text : "1000 or more";
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

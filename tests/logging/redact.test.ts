@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REDACTED, Redactor } from "../../src/logging/redact.js";
+import { guestNumberText, REDACTED, Redactor } from "../../src/logging/redact.js";
 
 const SECRET = "sk-canary-7f3a9c2e";
 
@@ -47,5 +47,19 @@ describe("Redactor", () => {
     for (let i = 0; i < text.length; i += 3) out += stream.write(text.slice(i, i + 3));
     out += stream.end();
     expect(out).toBe(`log line with ${REDACTED} inside and ${REDACTED}`);
+  });
+});
+
+describe("guestNumberText: guest-derived numbers in text that passes the redactor", () => {
+  it("shows numbers of up to 3 digits, which no masked value (4+ characters) can equal", () => {
+    expect(guestNumberText(0)).toBe("0");
+    expect(guestNumberText(999)).toBe("999");
+    expect(guestNumberText("12")).toBe("12");
+  });
+
+  it("never shows a larger one: a 6-digit PIN would come back masked and tell the guest it guessed right", () => {
+    const redactor = new Redactor(["482915"]);
+    expect(redactor.redact(`got ${guestNumberText(482915)}`)).toBe(`got ${guestNumberText(482916)}`);
+    expect(guestNumberText(1000)).toBe("1000 or more");
   });
 });

@@ -1,6 +1,7 @@
 import { displayInline } from "../../terminal/display.js";
 import type { ApprovalSubject } from "./hash.js";
 import { auditLaunchEnv, shownConfigValue } from "./launch-env.js";
+import { weakSecretWarning } from "./weak-secrets.js";
 
 export const NOT_SANDBOXED_WARNING =
   "This server runs as an ordinary OS process (or remote service) with YOUR permissions. The mcpvm sandbox isolates guest code, not MCP servers.";
@@ -12,7 +13,7 @@ export const NOT_SANDBOXED_WARNING =
  * exactly the same thing. Every config string goes through displayInline: a name or URL holding
  * escape sequences could otherwise repaint the lines above it (the `url:` a token goes to).
  */
-export function renderApprovalPrompt(subject: ApprovalSubject, hash: string): string {
+export function renderApprovalPrompt(subject: ApprovalSubject, hash: string, env?: Readonly<Record<string, string | undefined>>): string {
   const show = displayInline;
   const lines = [`MCP server "${show(subject.name)}" (${subject.transport}) asks to be approved.`];
   if (subject.transport === "stdio") {
@@ -33,6 +34,8 @@ export function renderApprovalPrompt(subject: ApprovalSubject, hash: string): st
     const headers = Object.entries(subject.headers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
     lines.push(`  headers: ${headers.length === 0 ? "(none)" : headers.map(([k, v]) => `${show(k)}: ${show(shownConfigValue(k, v, "header"))}`).join(", ")}`);
   }
+  // Secrets masking cannot protect (short, digits only): `env` resolves ${VAR} references to check them too.
+  lines.push(...weakSecretWarning(subject, env));
   if (subject.allowTools !== undefined) lines.push(`  allowTools: ${subject.allowTools.map(show).join(", ")}`);
   if (subject.denyTools !== undefined) lines.push(`  denyTools:  ${subject.denyTools.map(show).join(", ")}`);
   lines.push(`  confirm:   ${describeConfirm(subject.confirm ?? "destructive")}`);

@@ -1,13 +1,12 @@
 import { isAbsolute, resolve } from "node:path";
 import { formatJsonPath } from "../../config/config-file.js";
 import { DEFAULT_SERVER_LIMITS, type McpServerLaunch, type McpServerLimits } from "../types.js";
-import { isInheritedEnvName } from "./child-env.js";
 import { McpConfigError } from "./errors.js";
 import { InputCache, type PromptInput } from "./input-cache.js";
 import { parseTemplate } from "./placeholders.js";
 import { firstRelativePath } from "./relative-paths.js";
 import type { McpServerEntry } from "./schema.js";
-import { isLikelySecret } from "./secret-values.js";
+import { isMaskedValue } from "./secret-values.js";
 
 export interface ResolveLaunchOptions {
   /** The environment `${VAR}` reads (normally process.env, passed in by the entry point). */
@@ -55,8 +54,8 @@ class Substituter {
   private variable(name: string, fallback: string | undefined, field: string): string {
     const value = this.options.env[name];
     if (value !== undefined && value !== "") {
-      // Every stdio child gets HOME, PATH, … anyway, so they are not secrets; any other variable may be a token.
-      if (!isInheritedEnvName(name, "win32") && isLikelySecret(name, value)) this.secrets.add(value);
+      // Every value counts, except public variables (HOME, PATH, …, which every child gets anyway) and public shapes.
+      if (isMaskedValue(name, value)) this.secrets.add(value);
       return value;
     }
     if (fallback !== undefined) return fallback;
@@ -79,12 +78,12 @@ class Substituter {
     return value;
   }
 
-  async record(base: string, values: Readonly<Record<string, string>> | undefined): Promise<Record<string, string>> {
+  async record(base: "env" | "headers", values: Readonly<Record<string, string>> | undefined): Promise<Record<string, string>> {
     const out: [string, string][] = [];
     for (const [key, template] of Object.entries(values ?? {})) {
       const value = await this.render([base, key], template);
       out.push([key, value]);
-      if (isLikelySecret(key, value)) this.secrets.add(value);
+      if (isMaskedValue(key, value, base === "env" ? "env" : "header")) this.secrets.add(value);
     }
     return Object.fromEntries(out);
   }

@@ -130,7 +130,7 @@ export class McpService {
   /** The exact text a person sees before approving (CLI, REPL and refusals to the model alike). */
   async approvalPrompt(name: string): Promise<string> {
     const subject = approvalSubject(name, this.entry(name));
-    return renderApprovalPrompt(subject, approvalHash(subject));
+    return renderApprovalPrompt(subject, approvalHash(subject), this.options.env);
   }
 
   /**

@@ -1,5 +1,7 @@
 import { Validator, type Schema, type SchemaDraft } from "@cfworker/json-schema";
 import { McpvmError } from "../../util/errors.js";
+import { guestNumberText } from "../../logging/redact.js";
+import { declaredNames, describePath, describeProblem } from "./problem-wording.js";
 
 export class McpInvalidArgumentsError extends McpvmError<"MCP_INVALID_ARGUMENTS"> {
   override readonly name = "McpInvalidArgumentsError";
@@ -19,6 +21,8 @@ export class ToolArgumentValidator {
   private readonly validator: Validator | undefined;
   /** Why the schema could not be used, if it could not (the call then only checks for an object). */
   readonly schemaProblem: string | undefined;
+  /** Property names the schema declares: the only keys a problem may quote. */
+  private readonly declared: ReadonlySet<string>;
 
   constructor(schema: unknown) {
     let validator: Validator | undefined;
@@ -34,6 +38,7 @@ export class ToolArgumentValidator {
     }
     this.validator = validator;
     this.schemaProblem = problem;
+    this.declared = declaredNames(schema);
   }
 
   check(args: unknown): readonly ArgumentProblem[] {
@@ -45,13 +50,15 @@ export class ToolArgumentValidator {
     try {
       result = this.validator.validate(args);
     } catch (error) {
-      return [{ path: "(schema)", message: `the tool's inputSchema could not be evaluated: ${(error as Error).message}` }];
+      // The validator's own text may quote the arguments; the schema is what failed, so say only that.
+      return [{ path: "(schema)", message: `the tool's inputSchema could not be evaluated (${(error as Error).name})` }];
     }
     if (result.valid) return [];
     // The validator reports the failing keyword at every enclosing level; the deepest ones say the most.
+    // Paths and messages quote nothing the guest chose (problem-wording.ts: masking would make that an oracle).
     const problems = result.errors
       .filter((e) => e.keyword !== "properties" && e.keyword !== "allOf" && e.keyword !== "$ref")
-      .map((e) => ({ path: pointerToPath(e.instanceLocation), message: e.error.replace(/^Instance(?: does not)?/, (m) => (m === "Instance" ? "value" : "value does not")) }));
+      .map((e) => ({ path: describePath(e.instanceLocation, this.declared), message: describeProblem(e, this.declared) }));
     const unique = [...new Map(problems.map((p) => [`${p.path}\u0000${p.message}`, p])).values()];
     return unique.length > 0 ? unique : [{ path: "(arguments)", message: "do not match the tool's inputSchema" }];
   }
@@ -61,7 +68,7 @@ export class ToolArgumentValidator {
     const problems = this.check(args);
     if (problems.length === 0) return;
     const shown = problems.slice(0, 5).map((p) => `${p.path}: ${p.message}`);
-    if (problems.length > 5) shown.push(`… and ${problems.length - 5} more`);
+    if (problems.length > 5) shown.push(`… and ${guestNumberText(problems.length - 5)} more`);
     throw new McpInvalidArgumentsError("MCP_INVALID_ARGUMENTS", `invalid arguments for ${server}.${tool} (nothing was sent to the server): ${shown.join("; ")}`, {
       data: { server, tool, problems: problems.slice(0, 20) },
     });
@@ -76,9 +83,3 @@ function draftOf(schema: Schema): SchemaDraft {
   return "2020-12";
 }
 
-/** "#/items/0/name" -> "items[0].name" */
-function pointerToPath(pointer: string): string {
-  const parts = pointer.replace(/^#\/?/, "").split("/").filter((p) => p.length > 0).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-  if (parts.length === 0) return "(arguments)";
-  return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
-}

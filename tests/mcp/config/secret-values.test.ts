@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLikelySecret } from "../../../src/mcp/config/secret-values.js";
+import { configuredValueVerdict, isLikelySecret, isMaskedValue, weakness } from "../../../src/mcp/config/secret-values.js";
 
 describe("isLikelySecret: which configured values are masked everywhere", () => {
   it.each([
@@ -24,5 +24,98 @@ describe("isLikelySecret: which configured values are masked everywhere", () => 
     ["API_KEY", "abc"],
   ])("%s=%s is not (masking it would break tools and logs)", (name, value) => {
     expect(isLikelySecret(name, value)).toBe(false);
+  });
+});
+
+describe("isMaskedValue: every configured env and header value is masked by value, except public ones", () => {
+  it.each([
+    // The canaries: none of them announces itself by shape.
+    ["DB_PASS", "hunter2hunter"],
+    ["PASSPHRASE", "correct horse battery staple"],
+    ["SMTP_PASS", "Tr0ub4dor&3"],
+    ["NOTIFY_URL", "https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/q8XyZ3kLmN4pQrStUvWxYz12"],
+    ["PIN", "482915"],
+    // A name that says nothing, a value that is not a token: still a secret.
+    ["RELAY", "blue whale 42"],
+    ["ACCOUNT", "acme-7corp"],
+    ["PORT", "8080"],
+    ["API_BASE", "https://api.example.com/v1?key=abc"],
+    ["HOOK_HOST", "a8f3kq29dk3mz0qp7x.example.com"],
+    // A secret name wins over a public shape.
+    ["DB_PASSWORD", "sunshine"],
+    ["AUTH_MODE", "oauth"],
+    ["X-Api-Key", "abcd"],
+  ])("%s=%s is masked", (name, value) => {
+    expect(isMaskedValue(name, value)).toBe(true);
+  });
+
+  it.each([
+    // What commit c6a5067 fixed: masking these everywhere broke tool schemas, results and logs.
+    ["LOG_FORMAT", "text"],
+    ["DEBUG", "true"],
+    ["MODE", "production"],
+    ["ROOT", "/home/me/projects/2026"],
+    ["HOST", "mcp.example.com"],
+    ["ENDPOINT", "https://api.example.com/v1"],
+    ["API_KEY", "abc"],
+    ["LEVEL", "INFO"],
+    ["BIND", "127.0.0.1:8080"],
+    ["UPSTREAM", "localhost:3000"],
+    ["ACCESS", "read-only"],
+    // The public allowlist, whatever the value looks like.
+    ["PATH", "/usr/bin:/bin"],
+    ["HOME", "/home/u"],
+    ["LANG", "en_GB.UTF-8"],
+    ["LC_ALL", "C.UTF-8"],
+    ["TERM", "xterm-256color"],
+    ["TZ", "Europe/Berlin"],
+    ["USER", "u8812x"],
+    ["SHELL", "/bin/bash"],
+    ["TMPDIR", "/tmp"],
+    ["NODE_ENV", "production"],
+    ["NODE_EXTRA_CA_CERTS", "/etc/ssl/corp.pem"],
+    ["APPDATA", "C:\\Users\\u\\AppData\\Roaming"],
+  ])("%s=%s is not masked", (name, value) => {
+    expect(isMaskedValue(name, value)).toBe(false);
+  });
+
+  it("decides headers by their own allowlist", () => {
+    expect(isMaskedValue("Accept", "application/json", "header")).toBe(false);
+    expect(isMaskedValue("User-Agent", "my-client/1.2 (linux)", "header")).toBe(false);
+    expect(isMaskedValue("X-Account", "blue whale 42", "header")).toBe(true);
+    expect(isMaskedValue("Authorization", "Basic dXNlcjpwYXNz", "header")).toBe(true);
+    // PATH is public as an env variable, not as a header.
+    expect(isMaskedValue("PATH", "blue whale 42", "header")).toBe(true);
+  });
+
+  it("says why", () => {
+    expect(configuredValueVerdict("PIN", "482915")).toEqual({ masked: true, why: "secret-name" });
+    expect(configuredValueVerdict("DATABASE_URL", "postgres://app:s3cret@db/app")).toEqual({ masked: true, why: "credentials-url" });
+    expect(configuredValueVerdict("RELAY", "blue whale 42")).toEqual({ masked: true, why: "any-value" });
+    expect(configuredValueVerdict("LOG_FORMAT", "text")).toEqual({ masked: false, why: "public-shape" });
+    expect(configuredValueVerdict("HOME", "x8x8x8x8x8")).toEqual({ masked: false, why: "public-name" });
+    expect(configuredValueVerdict("PIN", "123")).toEqual({ masked: false, why: "too-short" });
+  });
+});
+
+describe("weakness: values masking cannot keep from guest code that guesses", () => {
+  it.each([
+    ["PIN", "482915", "digits"],
+    ["PORT", "8080", "digits"],
+    ["DB_PASS", "hunter2", "short"],
+    ["DB_PASSWORD", "sunshine", "word"],
+    ["PIN", "123", "unmasked"],
+  ] as const)("%s=%s is %s", (name, value, expected) => {
+    expect(weakness(name, value)).toBe(expected);
+  });
+
+  it.each([
+    ["DB_PASS", "hunter2hunter"],
+    ["PASSPHRASE", "correct horse battery staple"],
+    ["LOG_FORMAT", "text"],
+    ["MODE", "ci"],
+    ["HOME", "/h"],
+  ])("%s=%s is not weak (long enough, or not a secret)", (name, value) => {
+    expect(weakness(name, value)).toBeUndefined();
   });
 });
