@@ -1,10 +1,16 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI lives in src/cli (compiled to dist/ by `npm install` / `npm run build`).
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// `mcpvm --version` (also -V, -v, `version`) alone: answered without loading the CLI (0.8 s otherwise).
+const args = process.argv.slice(2);
+if (args.length === 1 && ["--version", "-V", "-v", "version"].includes(args[0])) {
+  process.stdout.write(`${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}\n`);
+  process.exit(0);
+}
 const entry = join(root, "dist", "src", "cli", "main.js");
 if (!existsSync(entry)) {
   process.stderr.write("mcpvm: the build is missing (dist/). Run `npm install` or `npm run build` in " + root + "\n");

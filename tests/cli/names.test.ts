@@ -1,5 +1,8 @@
-import { readFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, makeHome, memoryServer, type E2eHome } from "../e2e/helpers.js";
 
@@ -34,6 +37,23 @@ describe("commands and global flags", () => {
   it("`mcpvm version` and `-v` print the version like --version", async () => {
     const { version } = JSON.parse(await readFile(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
     for (const argv of [["version"], ["-v"], ["--version"]]) expect(await cli(home, argv)).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  it("bin/mcpvm.js answers --version, -v and version without loading the CLI (a real process, no dist/ beside it)", async () => {
+    const { version } = JSON.parse(await readFile(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
+    // A copy of the launcher with package.json and no build: only the fast path can answer.
+    const copy = await mkdtemp(join(tmpdir(), "mcpvm-bin-"));
+    try {
+      await mkdir(join(copy, "bin"));
+      await copyFile(join(import.meta.dirname, "../../bin/mcpvm.js"), join(copy, "bin", "mcpvm.js"));
+      await copyFile(join(import.meta.dirname, "../../package.json"), join(copy, "package.json"));
+      for (const flag of ["--version", "-v", "version"]) {
+        const { stdout } = await promisify(execFile)(process.execPath, [join(copy, "bin", "mcpvm.js"), flag]);
+        expect(stdout).toBe(`${version}\n`);
+      }
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
   });
 
   it("`mcpvm help <unknown>` is an unknown command with a suggestion", async () => {
