@@ -7,6 +7,8 @@ import { McpCallError } from "./errors.js";
 import { describeHeld, type HeldTool } from "./trust.js";
 import { sanitizeToolName } from "../sanitise/index.js";
 import { closestMatches } from "../../util/suggest.js";
+// Guest lengths and counts in host errors: a large one could be masked as a digits-only secret.
+import { guestNumberText } from "../../logging/redact.js";
 import type { ServerCatalog } from "./catalog.js";
 
 export interface McpModuleOptions {
@@ -78,7 +80,7 @@ function unknownTool(catalog: ServerCatalog, name: string): McpCallError {
   const known = catalog.tools.map((t) => t.jsName);
   const suggestion = closestMatches(name, known);
   const hint = suggestion.length > 0 ? `did you mean ${suggestion.join(" or ")}?` : `its tools: ${known.join(", ") || "none"}`;
-  return new McpCallError("MCP_UNKNOWN_TOOL", `server "${catalog.server}" has no tool by the ${name.length}-character name given (${hint}).`, { data: { server: catalog.server, tool: name } });
+  return new McpCallError("MCP_UNKNOWN_TOOL", `server "${catalog.server}" has no tool by the ${guestNumberText(name.length)}-character name given (${hint}).`, { data: { server: catalog.server, tool: name } });
 }
 
 function heldError(catalog: ServerCatalog, held: HeldTool): McpCallError {
@@ -159,7 +161,7 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
   if (typeof name !== "string" || !Array.isArray(list)) {
     throw new McpCallError("MCP_BATCH_INVALID", `$batch(tool, argsList, options?) needs a tool name and an array of arguments, e.g. $batch("${catalog.tools[0]?.jsName ?? "tool"}", [{…}, {…}]).`);
   }
-  if (list.length > MAX_BATCH_ITEMS) throw new McpCallError("MCP_BATCH_INVALID", `$batch takes at most ${MAX_BATCH_ITEMS} calls at once (got ${list.length}).`);
+  if (list.length > MAX_BATCH_ITEMS) throw new McpCallError("MCP_BATCH_INVALID", `$batch takes at most ${MAX_BATCH_ITEMS} calls at once (got ${guestNumberText(list.length)}).`);
   // One unknown name fails the whole batch at once, rather than once per item.
   if (catalog.find(name) === undefined && catalog.heldTool(name) === undefined) throw unknownTool(catalog, name);
   const requested = (settings as { concurrency?: unknown } | undefined)?.concurrency;
