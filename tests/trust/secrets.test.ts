@@ -221,6 +221,10 @@ describe("item 3: every configured env value is masked by value, whatever it loo
         ...(await Promise.all(NAMES.map((name) => client.callTool({ name: "relay_leak", arguments: { name } })))),
         await client.callTool({ name: "relay_settings", arguments: {} }),
       ];
+      // The gateway's own token is a secret too.
+      const echoed = await client.callTool({ name: "run_mcp_script", arguments: { script: `return "token: ${token}"` } });
+      expect(JSON.stringify(echoed)).not.toContain(token);
+      expect(JSON.stringify(echoed)).toContain("token: ****");
       const text = JSON.stringify(results);
       expectNoCanary("gateway results", text);
       expect(text).toContain("format=text; mode=production");

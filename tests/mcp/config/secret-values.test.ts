@@ -75,11 +75,20 @@ describe("isMaskedValue: every configured env and header value is masked by valu
     ["NODE_ENV", "production"],
     ["NODE_EXTRA_CA_CERTS", "/etc/ssl/corp.pem"],
     ["APPDATA", "C:\\Users\\u\\AppData\\Roaming"],
+    ["USERPROFILE", "C:\\Users\\u8812x"],
+    ["LANGUAGE", "en_GB:en"],
+    ["COLORTERM", "truecolor"],
+    ["PWD", "/work/x 2"],
+    ["HOSTNAME", "build-7f3a9c2e"],
+    ["SSL_CERT_FILE", "/etc/ssl/cert.pem"],
   ])("%s=%s is not masked", (name, value) => {
     expect(isMaskedValue(name, value)).toBe(false);
   });
 
   it("decides headers by their own allowlist", () => {
+    for (const name of ["Accept", "accept-encoding", "Accept-Language", "Content-Type", "User-Agent", "MCP-Protocol-Version"]) {
+      expect(isMaskedValue(name, "gzip, x7 9q", "header"), name).toBe(false);
+    }
     expect(isMaskedValue("Accept", "application/json", "header")).toBe(false);
     expect(isMaskedValue("User-Agent", "my-client/1.2 (linux)", "header")).toBe(false);
     expect(isMaskedValue("X-Account", "blue whale 42", "header")).toBe(true);
