@@ -106,6 +106,11 @@ export function requirePositional(command: string, positionals: readonly string[
   return value;
 }
 
+/** A REPL slash command (`/timeout 30`) is not `mcpvm <command>`: no "see mcpvm … --help" there. */
+function valueError(command: string, flag: string, problem: string): UsageError {
+  return flag.startsWith("/") ? new UsageError("USAGE", `${problem}${/[.?!]$/.test(problem) ? "" : "."}`) : usageError(command, problem);
+}
+
 const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
@@ -115,15 +120,15 @@ const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60
 export function parseDuration(command: string, flag: string, text: string): number {
   const trimmed = text.trim().toLowerCase();
   if (/^[+-]?\d+(\.\d+)?$/.test(trimmed)) {
-    throw usageError(command, `${flag} ${text} has no unit; did you mean ${flag} ${trimmed.replace(/^\+/, "")}s? (durations look like 500ms, 30s, 2m or 1h)`);
+    throw valueError(command, flag, `${flag} ${text} has no unit; did you mean ${flag} ${trimmed.replace(/^\+/, "")}s? (durations look like 500ms, 30s, 2m or 1h)`);
   }
-  if (trimmed.startsWith("-")) throw usageError(command, `${flag} must be a positive duration (got "${text}")`);
+  if (trimmed.startsWith("-")) throw valueError(command, flag, `${flag} must be a positive duration (got "${text}")`);
   const part = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
-  if (!/^(\d+(?:\.\d+)?(ms|s|m|h))+$/.test(trimmed)) throw usageError(command, `${flag} takes a duration like 500ms, 30s, 2m or 1h (got "${text}")`);
+  if (!/^(\d+(?:\.\d+)?(ms|s|m|h))+$/.test(trimmed)) throw valueError(command, flag, `${flag} takes a duration like 500ms, 30s, 2m or 1h (got "${text}")`);
   let ms = 0;
   for (const [, amount, unit] of trimmed.matchAll(part)) ms += Number(amount) * (DURATION_UNITS[unit as string] as number);
   ms = Math.round(ms);
-  if (ms <= 0) throw usageError(command, `${flag} must be more than 0 (got "${text}")`);
+  if (ms <= 0) throw valueError(command, flag, `${flag} must be more than 0 (got "${text}")`);
   return ms;
 }
 
@@ -136,12 +141,12 @@ const SIZE_UNITS: Readonly<Record<string, number>> = { b: 1, kb: 1024, kib: 1024
 export function parseBytes(command: string, flag: string, text: string): number {
   const trimmed = text.trim();
   if (/^[+-]?\d+(\.\d+)?$/.test(trimmed)) {
-    throw usageError(command, `${flag} ${text} has no unit; did you mean ${flag} ${trimmed.replace(/^\+/, "")}MB? (sizes look like 512KB, 64MB or 1GB)`);
+    throw valueError(command, flag, `${flag} ${text} has no unit; did you mean ${flag} ${trimmed.replace(/^\+/, "")}MB? (sizes look like 512KB, 64MB or 1GB)`);
   }
-  if (trimmed.startsWith("-")) throw usageError(command, `${flag} must be a positive size (got "${text}")`);
+  if (trimmed.startsWith("-")) throw valueError(command, flag, `${flag} must be a positive size (got "${text}")`);
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(trimmed);
   const factor = match === null ? undefined : SIZE_UNITS[(match[2] as string).toLowerCase()];
-  if (match === null || factor === undefined) throw usageError(command, `${flag} takes a size like 512KB, 64MB or 1GB (got "${text}")`);
+  if (match === null || factor === undefined) throw valueError(command, flag, `${flag} takes a size like 512KB, 64MB or 1GB (got "${text}")`);
   return Math.round(Number(match[1]) * factor);
 }
 

@@ -34,6 +34,10 @@ describe("durations", () => {
     );
   });
 
+  it("for a REPL slash command (/timeout) the message names no `mcpvm <command> --help`", () => {
+    expect(messageOf(() => parseDuration("timeout", "/timeout", "60"))).toBe("/timeout 60 has no unit; did you mean /timeout 60s? (durations look like 500ms, 30s, 2m or 1h).");
+  });
+
   it("refuse negative, zero and malformed values, naming the flag", () => {
     expect(messageOf(() => parseDuration("run", "--timeout", "-5s"))).toContain('--timeout must be a positive duration (got "-5s")');
     expect(messageOf(() => parseDuration("run", "--timeout", "0s"))).toContain("--timeout must be more than 0");
