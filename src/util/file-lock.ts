@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import { McpvmError } from "./errors.js";
+import { removeStaleTempFiles } from "./stale-temp-files.js";
 
 export class FileLockError extends McpvmError<"FILE_LOCK_TIMEOUT" | "FILE_LOCK_FAILED"> {}
 
@@ -50,6 +51,8 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>): Pro
     });
   }
   try {
+    // Holding the lock, no live writer of this file is between its write and its rename.
+    await removeStaleTempFiles(file);
     return await work();
   } finally {
     await release().catch(() => undefined);
