@@ -95,6 +95,12 @@ describe("mcpvm demo and the homes it uses", () => {
     expect(out.stderr).toContain("3 MCP server(s) (github, memory, notes)");
     expect(out.stderr).toContain("nothing was changed");
     expect(await snapshot(home)).toEqual(before);
+
+    const aFile = join(home, "approved-mcp.json");
+    const onFile = await demo(["--home", aFile, "--script", tiny]);
+    expect(onFile.code).toBe(3);
+    expect(onFile.stderr).toContain(`${aFile} is a file, not a folder`);
+    expect(await snapshot(home)).toEqual(before);
   });
 
   it("removes its temporary home at the end; --keep keeps it (and says where), and a later --home run may reuse it", async () => {

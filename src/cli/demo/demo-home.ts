@@ -57,7 +57,11 @@ async function readContents(dir: string): Promise<DemoHomeContents> {
   try {
     entries = (await readdir(dir)).sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { entries: [], hasMarker: false, servers: undefined };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { entries: [], hasMarker: false, servers: undefined };
+    if (code === "ENOTDIR") {
+      throw new DemoHomeError("CONFIG_DEMO_HOME_IN_USE", `${dir} is a file, not a folder; give --home a new folder, or leave it out for a fresh temporary home.`, { data: { home: dir } });
+    }
     throw error;
   }
   let servers: DemoHomeContents["servers"];
