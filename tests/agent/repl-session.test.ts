@@ -16,7 +16,7 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
     await cleanup?.();
   });
 
-  it("enables MCP, approves and enables memory, and the model searches, reads a module and runs code that creates, reads and (confirmed) deletes entities", async () => {
+  it("enables MCP, approves and enables memory, and the model searches, reads a module and runs code that (confirmed) creates, reads and (confirmed) deletes entities", async () => {
     const home = await tempHome();
     cleanup = home.cleanup;
     server = await startScriptedLlmServer([
@@ -85,6 +85,11 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
     await repl.expect("⚙ module_info");
     await repl.expect('declare module "host:mcp-memory"');
     await repl.expect("⚙ execute_javascript");
+    // create_entities says destructiveHint: false, but it is not read-only: under the default policy it is asked about too.
+    await repl.expect("MCP call memory.create_entities (the tool is not marked read-only)");
+    await repl.expect("the server says it changes things, it does not delete or overwrite");
+    await repl.expect("Allow this call? [y/N]");
+    repl.send("y");
     await repl.expect("Ada (person): wrote the first program");
     await repl.expect("Scratch (note): temporary");
     await repl.expect("entities: 2");

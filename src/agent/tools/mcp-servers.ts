@@ -1,6 +1,7 @@
 import { tool } from "ai";
 import { z } from "zod";
-import type { McpServerEntry } from "../../mcp/config/index.js";
+import { descriptionForModel } from "../../mcp/approval/index.js";
+import { confirmModeOf, type McpServerEntry } from "../../mcp/config/index.js";
 import { guardedTool } from "./output.js";
 import { searchToolsResults } from "./search-tools.js";
 import type { AgentToolContext } from "./types.js";
@@ -14,8 +15,17 @@ export function entryForModel(entry: McpServerEntry): Record<string, unknown> {
     ...(entry.url === undefined ? {} : { url: entry.url }),
     ...(entry.env === undefined ? {} : { envKeys: keysOnly(entry.env) }),
     ...(entry.headers === undefined ? {} : { headerNames: keysOnly(entry.headers) }),
-    confirm: entry.confirm ?? "destructive",
+    confirm: confirmModeOf(entry),
   };
+}
+
+/**
+ * A description is text from the config (often an imported file): the model reads it only once the
+ * person approved the server with it, and never one whose audit found block-level text.
+ */
+function describedForModel(description: string | undefined, approval: string): { description?: string } {
+  const shown = descriptionForModel(description, approval);
+  return shown === undefined ? {} : { description: shown };
 }
 
 export function listMcpServersTool(context: AgentToolContext) {
@@ -35,8 +45,7 @@ export function listMcpServersTool(context: AgentToolContext) {
             state: s.state,
             ...(s.toolCount === undefined ? {} : { tools: s.toolCount }),
             ...(s.heldCount ? { held: s.heldCount } : {}),
-            // A description is text from the config (often an imported file): the model sees it once the person approved the server.
-            ...(s.description === undefined || s.approval !== "approved" ? {} : { description: s.description }),
+            ...describedForModel(s.description, s.approval),
           })),
         };
       }),
@@ -57,8 +66,7 @@ export function mcpServerInfoTool(context: AgentToolContext) {
         const service = await context.host.requireMcp();
         const entry = service.entry(name);
         const approval = (await service.approvalStatus(name)).state;
-        const shownDescription = entry.description === undefined || approval !== "approved" ? {} : { description: entry.description };
-        const base = { name, module: `host:mcp-${name}`, enabled: entry.enabled, approval, definition: entryForModel(entry), ...shownDescription };
+        const base = { name, module: `host:mcp-${name}`, enabled: entry.enabled, approval, definition: entryForModel(entry), ...describedForModel(entry.description, approval) };
         if (approval !== "approved") {
           const why = approval === "changed" ? "its definition changed since it was approved" : "not approved";
           return { ...base, note: `Not started: ${why}${entry.enabled ? "" : ", and disabled"}. Needs approval: mcpvm mcp approve ${name} (the person runs it), or manage_mcp {action: "enable"} asks the person on the terminal.` };

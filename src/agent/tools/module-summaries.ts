@@ -1,4 +1,5 @@
 import type { McpvmHost } from "../../host/index.js";
+import { descriptionForModel } from "../../mcp/approval/index.js";
 import type { McpService } from "../../mcp/service/index.js";
 import { firstSentence } from "../../mcp/type-generator/index.js";
 
@@ -15,7 +16,7 @@ export interface ServerModuleState {
   readonly approval: "approved" | "unapproved" | "changed" | "error";
   /** From the trusted tools, once connected. */
   readonly connectedSummary?: string | undefined;
-  /** The configured description: shown only for approved servers, since nobody has reviewed it before. */
+  /** The configured description as the model may read it (descriptionForModel): approved, no block-level findings. */
   readonly description?: string | undefined;
   /** Tools listed but held from use until the person accepts them. */
   readonly heldCount?: number | undefined;
@@ -68,7 +69,7 @@ async function mcpSummaries(service: McpService): Promise<ModuleSummary[]> {
         server,
         approval,
         connectedSummary: catalog?.metadata().summary,
-        description: service.entry(server).description,
+        description: descriptionForModel(service.entry(server).description, approval),
         heldCount: catalog?.held.length,
       });
       return { module: `mcp-${server}`, kind: "mcp" as const, summary };

@@ -11,6 +11,7 @@ import { formatLogs, formatRunError, formatStats, formatValue } from "../../term
 import { Spinner } from "../../terminal/spinner.js";
 import { chooseDemoHome, DEMO_SERVER_NAMES, demoHomeInUse, markDemoHome, removeDemoHome, type DemoHome } from "../demo/demo-home.js";
 import { embeddedDemoServers } from "../demo/embedded-config.js";
+import { askOnTerminal } from "./confirm-on-terminal.js";
 
 const USAGE = `Usage: mcpvm demo [--home <dir>] [--keep] [--script <file>] [--json]
 
@@ -76,6 +77,9 @@ async function runTour(demoHome: DemoHome, script: string, versions: Record<stri
         writeLine(err, `${green("approved")} ${name} (built-in demo definition)\n`);
       }
     }
+    // Calls are confirmed as in `mcpvm run`: the tour needs no terminal because its only writes go to
+    // memory, whose built-in definition says `confirm: "never"` (shown in the approval text above).
+    host.setConfirmCall(askOnTerminal(context));
     writeLine(err, `${dim("running")} ${script}`);
     const spinner = new Spinner(err);
     spinner.start("starting MCP servers on first use…");

@@ -13,6 +13,8 @@ export interface DemoServerEntry {
   readonly args: string[];
   readonly env?: Record<string, string>;
   readonly description: string;
+  /** memory: "never", so the tour's writes (to the demo's own throw-away file) need no terminal. */
+  readonly confirm?: "never";
 }
 
 /**
@@ -45,6 +47,7 @@ export function embeddedDemoServers(home: string, versions: Readonly<Record<stri
       ...launch(DEMO_SERVER_PACKAGES.memory.pkg, DEMO_SERVER_PACKAGES.memory.args),
       env: { MEMORY_FILE_PATH: join(home, "demo-memory.jsonl") },
       description: "Knowledge-graph memory kept in the demo's home folder",
+      confirm: "never",
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { McpConfirmMode } from "../config/confirm-mode.js";
 
 /**
  * What an approval covers: the server's whole launch definition as configured. `${VAR}` and
@@ -17,7 +18,12 @@ export interface ApprovalSubject {
   readonly allowTools?: readonly string[];
   readonly denyTools?: readonly string[];
   /** When the person is asked before a call: relaxing it must not ride on an old approval. */
-  readonly confirm?: "never" | "destructive" | "always";
+  readonly confirm?: McpConfirmMode;
+  /**
+   * Text the model reads once the server is approved (often from an imported file): reviewed at
+   * approval, so changing it must be approved again.
+   */
+  readonly description?: string;
 }
 
 function sha256(text: string): string {
@@ -44,6 +50,20 @@ function secretMap(tag: string, entries: Readonly<Record<string, string>> | unde
   return field(tag, keys.map((k) => field("k", k) + field("v", sha256(entries[k] ?? ""))).join(""));
 }
 
+/**
+ * `confirm` as encoded. An absent `confirm` was encoded "destructive" while that was the default,
+ * and still is: approvals given then stay valid, and now confirm more than they did, never less.
+ * An explicit "destructive" (today a relaxation of the default) therefore gets a tag of its own,
+ * so that setting it needs a new approval.
+ */
+const CONFIRM_ENCODING: Readonly<Record<McpConfirmMode | "absent", string>> = {
+  absent: "destructive",
+  destructive: "destructive-explicit",
+  writes: "writes",
+  always: "always",
+  never: "never",
+};
+
 export function canonicalApprovalEncoding(subject: ApprovalSubject): string {
   return [
     field("v", "mcpvm-approval-2"),
@@ -57,7 +77,9 @@ export function canonicalApprovalEncoding(subject: ApprovalSubject): string {
     secretMap("headers", subject.headers),
     list("allow", subject.allowTools === undefined ? undefined : [...subject.allowTools].sort()),
     list("deny", subject.denyTools === undefined ? undefined : [...subject.denyTools].sort()),
-    field("confirm", subject.confirm ?? "destructive"),
+    field("confirm", CONFIRM_ENCODING[subject.confirm ?? "absent"]),
+    // Appended only when set, so definitions without a description keep the hash they were approved under.
+    subject.description === undefined ? "" : field("description", subject.description),
   ].join("");
 }
 

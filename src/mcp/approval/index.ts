@@ -1,4 +1,5 @@
 export { approvalHash, canonicalApprovalEncoding, type ApprovalSubject } from "./hash.js";
+export { descriptionForModel, reviewDescription, type DescriptionReview } from "./description.js";
 export { renderApprovalPrompt, NOT_SANDBOXED_WARNING } from "./prompt.js";
 export { auditLaunchEnv, isCodeLoadingEnvName, isPureReference, McpLaunchEnvError, requireLaunchEnvConfirmed, shownConfigValue, type LaunchFinding } from "./launch-env.js";
 export { McpApprovalStore, McpApprovalError, type McpApprovalErrorCode, type ApprovalRecord, type ApprovalStatus } from "./store.js";

@@ -1,4 +1,7 @@
 import { displayInline } from "../../terminal/display.js";
+import { renderEvidence } from "../audit/index.js";
+import { DEFAULT_CONFIRM_MODE, type McpConfirmMode } from "../config/confirm-mode.js";
+import { reviewDescription } from "./description.js";
 import type { ApprovalSubject } from "./hash.js";
 import { auditLaunchEnv, shownConfigValue } from "./launch-env.js";
 import { weakSecretWarning } from "./weak-secrets.js";
@@ -38,15 +41,43 @@ export function renderApprovalPrompt(subject: ApprovalSubject, hash: string, env
   lines.push(...weakSecretWarning(subject, env));
   if (subject.allowTools !== undefined) lines.push(`  allowTools: ${subject.allowTools.map(show).join(", ")}`);
   if (subject.denyTools !== undefined) lines.push(`  denyTools:  ${subject.denyTools.map(show).join(", ")}`);
-  lines.push(`  confirm:   ${describeConfirm(subject.confirm ?? "destructive")}`);
+  lines.push(`  confirm:   ${describeConfirm(subject.confirm ?? DEFAULT_CONFIRM_MODE)}`);
+  lines.push(...describeDescription(subject.description));
   lines.push(`  definition hash: ${hash.slice(0, 16)}…`);
   lines.push("");
   lines.push(`WARNING: ${NOT_SANDBOXED_WARNING}`);
   return lines.join("\n");
 }
 
-function describeConfirm(mode: "never" | "destructive" | "always"): string {
-  if (mode === "never") return "never — calls run without asking, even tools that change or delete things";
-  if (mode === "always") return "always — every call is confirmed";
-  return "destructive — calls to tools not marked read-only are confirmed";
+function describeConfirm(mode: McpConfirmMode): string {
+  switch (mode) {
+    case "never":
+      return "never — calls run without asking, even tools that change, send or delete things";
+    case "always":
+      return "always — every call is confirmed";
+    case "destructive":
+      return "destructive — only calls to tools that may delete or overwrite are confirmed; tools the server marks non-destructive (send, post, create, upload) run without asking";
+    case "writes":
+      return "writes — calls to tools the server does not mark read-only are confirmed";
+  }
+}
+
+/**
+ * The description in full (the model reads it once the server is approved) and its audit findings;
+ * block-level ones keep it from the model for good. Evidence is rendered like a tool's findings.
+ */
+function describeDescription(description: string | undefined): string[] {
+  if (description === undefined) return [];
+  const review = reviewDescription(description);
+  const shown = `  description: ${displayInline(JSON.stringify(description))}`;
+  const serious = review.findings.filter((f) => f.severity !== "info");
+  if (serious.length === 0) return [`${shown} (the model reads it once the server is approved)`];
+  const lines = [shown, "  WARNING: the description has audit findings:"];
+  for (const f of serious) lines.push(`    ${f.severity} ${f.rule}: ${displayInline(renderEvidence(f.evidence))}`);
+  lines.push(
+    review.heldFromModel
+      ? "           The model never reads this description (block-level findings), even once the server is approved."
+      : "           The model reads this description once the server is approved.",
+  );
+  return lines;
 }

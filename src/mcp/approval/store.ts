@@ -60,7 +60,7 @@ export class McpApprovalStore {
     if (status.state === "changed") {
       throw new McpApprovalError(
         "MCP_APPROVAL_CHANGED",
-        `MCP server "${subject.name}" changed since it was approved (command, args, env, url, headers, cwd or filters); it will not start until re-approved: run \`${command}\` (or /mcp approve ${subject.name}).`,
+        `MCP server "${subject.name}" changed since it was approved (command, args, env, url, headers, cwd, filters, confirm or description); it will not start until re-approved: run \`${command}\` (or /mcp approve ${subject.name}).`,
         { data: { server: subject.name, prompt, hash: status.hash } },
       );
     }

@@ -71,15 +71,24 @@ export function verdictOf(findings: readonly { severity: Severity }[]): Verdict 
   return verdict;
 }
 
+/**
+ * Server-level text the model reads beside the tools: the `instructions` a server sends at
+ * initialize, and the `description` a config entry carries (often from an imported file). Each is
+ * screened as a tool description is: the same text rules, and shadowing of other servers' tools.
+ */
+export function auditServerText(field: "instructions" | "description", text: string | undefined, context: AuditContext, ownToolNames: ReadonlySet<string> = new Set()): Finding[] {
+  if (text === undefined || text.length === 0) return [];
+  const location = { field, jsonPath: `$.${field}` };
+  const findings: Finding[] = [];
+  for (const hit of auditText(text, { kind: "prose" })) findings.push(toFinding(hit, location));
+  for (const hit of findShadowing(text, context, ownToolNames)) findings.push(toFinding(hit, location));
+  return findings;
+}
+
 /** Screen a server's whole listing plus its initialize instructions; the verdict is the highest severity found. */
 export function auditServer(server: AuditServerInput, context: AuditContext): AuditReport {
   const own = new Set(server.tools.map((t) => t.name));
-  const findings: Finding[] = [];
-  if (server.instructions !== undefined && server.instructions.length > 0) {
-    const location = { field: "instructions", jsonPath: "$.instructions" };
-    for (const hit of auditText(server.instructions, { kind: "prose" })) findings.push(toFinding(hit, location));
-    for (const hit of findShadowing(server.instructions, context, own)) findings.push(toFinding(hit, location));
-  }
+  const findings: Finding[] = [...auditServerText("instructions", server.instructions, context, own)];
   for (const tool of server.tools) findings.push(...auditTool(tool, context, own));
   const counts = { info: 0, warn: 0, block: 0 };
   for (const f of findings) counts[f.severity] += 1;

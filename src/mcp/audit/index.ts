@@ -1,4 +1,4 @@
-export { auditServer, auditToolDefinition, verdictOf } from "./audit-tool.js";
+export { auditServer, auditServerText, auditToolDefinition, verdictOf } from "./audit-tool.js";
 export { auditContent, type ContentLocation } from "./content.js";
 export { AuditError, type AuditErrorCode } from "./errors.js";
 export { MAX_EVIDENCE_LENGTH, renderEvidence } from "./evidence.js";

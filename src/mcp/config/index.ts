@@ -9,6 +9,7 @@ export {
   INPUT_ID_PATTERN,
 } from "./schema.js";
 export type { McpServerEntry, McpServerEntryInput, McpInputDefinition, McpConfirmMode } from "./schema.js";
+export { CONFIRM_MODES, DEFAULT_CONFIRM_MODE, confirmModeOf } from "./confirm-mode.js";
 export {
   parseMcpServers,
   parseMcpServerEntry,

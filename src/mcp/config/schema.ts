@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hasUnsafeDisplayChars } from "../../terminal/display.js";
+import { CONFIRM_MODES } from "./confirm-mode.js";
 import { inputReferences, parseTemplate } from "./placeholders.js";
 import { inferTransport, templateFields } from "./template-fields.js";
 
@@ -53,7 +54,7 @@ export const mcpServerEntryObjectSchema = z
     connectTimeoutMs: z.number().int().positive().max(600_000).optional(),
     callTimeoutMs: z.number().int().positive().max(3_600_000).optional(),
     maxResponseBytes: z.number().int().positive().max(100 * 1024 * 1024).optional(),
-    confirm: z.enum(["never", "destructive", "always"]).optional(),
+    confirm: z.enum(CONFIRM_MODES).optional(),
     inputs: z.array(mcpInputSchema).optional(),
   })
   .strict();
@@ -140,4 +141,4 @@ export type McpInputDefinition = z.output<typeof mcpInputSchema>;
 export type McpServerEntry = z.output<typeof mcpServerEntrySchema>;
 /** What a user or an importer may write: `type` and `enabled` optional. */
 export type McpServerEntryInput = z.input<typeof mcpServerEntrySchema>;
-export type McpConfirmMode = NonNullable<McpServerEntry["confirm"]>;
+export type { McpConfirmMode } from "./confirm-mode.js";

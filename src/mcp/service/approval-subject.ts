@@ -1,7 +1,7 @@
 import type { ApprovalSubject } from "../approval/index.js";
 import type { McpServerEntry } from "../config/index.js";
 
-/** What approval covers: the entry as configured (references unresolved), filters included. */
+/** What approval covers: the entry as configured (references unresolved), filters, confirm and description included. */
 export function approvalSubject(name: string, entry: McpServerEntry): ApprovalSubject {
   return {
     name,
@@ -15,5 +15,6 @@ export function approvalSubject(name: string, entry: McpServerEntry): ApprovalSu
     ...(entry.allowTools === undefined ? {} : { allowTools: entry.allowTools }),
     ...(entry.denyTools === undefined ? {} : { denyTools: entry.denyTools }),
     ...(entry.confirm === undefined ? {} : { confirm: entry.confirm }),
+    ...(entry.description === undefined ? {} : { description: entry.description }),
   };
 }

@@ -10,7 +10,7 @@ import {
 } from "../type-generator/index.js";
 import { ToolArgumentValidator } from "../validate/arguments.js";
 import type { CappedTool } from "./listing-caps.js";
-import type { HeldTool } from "./trust.js";
+import type { HeldInstructions, HeldTool } from "./trust.js";
 
 export interface CatalogTool {
   readonly jsName: string;
@@ -25,6 +25,8 @@ export interface CatalogInput {
   readonly server: string;
   readonly description: string | undefined;
   readonly instructions: string | undefined;
+  /** Instructions the server sent that the model does not get, and why. */
+  readonly heldInstructions?: HeldInstructions;
   readonly trusted: readonly Tool[];
   readonly held: readonly HeldTool[];
   readonly dropped: readonly CappedTool[];
@@ -42,6 +44,7 @@ export class ServerCatalog {
   readonly dropped: readonly CappedTool[];
   readonly hiddenByFilters: readonly string[];
   readonly unmatchedFilters: readonly string[];
+  readonly heldInstructions: HeldInstructions | undefined;
   private readonly byJs = new Map<string, CatalogTool>();
   private readonly byOriginal = new Map<string, CatalogTool>();
   private declaration: Promise<string> | undefined;
@@ -70,6 +73,7 @@ export class ServerCatalog {
     this.dropped = input.dropped;
     this.hiddenByFilters = input.hiddenByFilters;
     this.unmatchedFilters = input.unmatchedFilters;
+    this.heldInstructions = input.heldInstructions;
   }
 
   /** By the guest-facing name, falling back to the server's original name. */

@@ -3,6 +3,8 @@ import type { McpConfirmMode } from "../config/index.js";
 export interface ToolAnnotationsLike {
   readonly readOnlyHint?: boolean;
   readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
 }
 
 export interface CallConfirmationRequest {
@@ -11,7 +13,7 @@ export interface CallConfirmationRequest {
   readonly jsName: string;
   readonly args: unknown;
   readonly annotations: ToolAnnotationsLike | undefined;
-  /** Why the person is asked: every call (`always`) or a tool that may change things (`destructive`). */
+  /** Why the person is asked: every call (`always`), a tool not marked read-only (`writes`), or one that may delete or overwrite (`destructive`). */
   readonly policy: Exclude<McpConfirmMode, "never">;
 }
 
@@ -46,12 +48,49 @@ export function refusedCallMessage(server: string, tool: string, refusal: CallRe
 
 /**
  * Per MCP, a tool is read-only only when it says `readOnlyHint: true`, and a non-read-only tool is
- * destructive unless it says `destructiveHint: false`. Annotations are only trusted because the
- * tool's definition was pinned as approved; a held tool is never called.
+ * destructive unless it says `destructiveHint: false`. Under `writes` (the default) every tool not
+ * marked read-only is confirmed: a tool that "only" sends, posts, creates or uploads can do as much
+ * harm as one that deletes. Annotations are only trusted this far because the tool's definition was
+ * pinned as approved; a held tool is never called.
  */
 export function needsConfirmation(policy: McpConfirmMode, annotations: ToolAnnotationsLike | undefined): boolean {
-  if (policy === "never") return false;
-  if (policy === "always") return true;
-  if (annotations?.readOnlyHint === true) return false;
-  return annotations?.destructiveHint !== false;
+  switch (policy) {
+    case "never":
+      return false;
+    case "always":
+      return true;
+    case "writes":
+      return annotations?.readOnlyHint !== true;
+    case "destructive":
+      return annotations?.readOnlyHint !== true && annotations?.destructiveHint !== false;
+  }
+}
+
+/**
+ * What the server claims about a tool, worded as claims for the confirmation prompt: annotations
+ * are hints a server writes about itself, not facts mcpvm can check. A write that may reach beyond
+ * this machine gets its own line, since what it sends cannot be taken back (MCP assumes open world
+ * when the hint is absent).
+ */
+export function describeToolHints(annotations: ToolAnnotationsLike | undefined): string[] {
+  const a = annotations ?? {};
+  const claims: string[] = [];
+  if (a.readOnlyHint === true) claims.push("this tool is read-only");
+  if (a.readOnlyHint === false) claims.push("it changes things");
+  if (a.destructiveHint === false) claims.push("it does not delete or overwrite");
+  if (a.destructiveHint === true) claims.push("it may delete or overwrite");
+  if (a.openWorldHint === true) claims.push("it reaches beyond this machine");
+  if (a.openWorldHint === false) claims.push("it stays within its own data");
+  const lines = [claims.length === 0 ? "the server gives no hints about this tool" : `the server says ${claims.join(", ")} (its own hints: unchecked claims)`];
+  if (a.readOnlyHint !== true && a.openWorldHint !== false) {
+    lines.push(`it may send data beyond this machine${a.openWorldHint === true ? "" : " (no openWorldHint)"}: what it sends cannot be taken back`);
+  }
+  return lines;
+}
+
+/** Why a call is asked about, in the words of its server's policy. */
+export function confirmationReason(policy: Exclude<McpConfirmMode, "never">): string {
+  if (policy === "always") return "this server is set to confirm every call";
+  if (policy === "destructive") return "the tool may delete or overwrite: it is marked neither read-only nor non-destructive";
+  return "the tool is not marked read-only";
 }

@@ -2,9 +2,9 @@ export { McpService, McpServiceError, type McpServiceOptions, type ServerSummary
 export { ServerCatalog, type CatalogTool } from "./catalog.js";
 export { callToolOnce, mcpHostModules, type McpModuleOptions, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, MAX_BATCH_ITEMS } from "./module.js";
 export { toolsGlobalPrelude } from "./prelude.js";
-export { callRefusal, needsConfirmation, refusedCallMessage, type CallRefusal, type ConfirmCall, type CallConfirmationRequest } from "./confirm.js";
+export { callRefusal, confirmationReason, describeToolHints, needsConfirmation, refusedCallMessage, type CallRefusal, type ConfirmCall, type CallConfirmationRequest, type ToolAnnotationsLike } from "./confirm.js";
 export { McpCallError, type McpCallErrorCode } from "./errors.js";
-export { acceptCommand, decideTrust, describeHeld, isBlockedHeld, shellWord, type HeldTool, type HeldReason, type TrustDecision } from "./trust.js";
+export { acceptCommand, decideTrust, describeHeld, isBlockedHeld, shellWord, type HeldInstructions, type HeldTool, type HeldReason, type TrustDecision } from "./trust.js";
 export { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";
 export { applyListingCaps, listingCapsSchema, DEFAULT_LISTING_CAPS, McpListingError, type ListingCaps, type CappedTool } from "./listing-caps.js";
 export { approvalSubject } from "./approval-subject.js";

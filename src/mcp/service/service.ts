@@ -1,6 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/client";
 import type { Logger } from "pino";
-import { McpApprovalStore, renderApprovalPrompt, approvalHash, requireLaunchEnvConfirmed, type ApprovalStatus } from "../approval/index.js";
+import { McpApprovalStore, renderApprovalPrompt, approvalHash, descriptionForModel, requireLaunchEnvConfirmed, type ApprovalStatus } from "../approval/index.js";
 import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type ServerStatus, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
 import { comparePins, McpPinStore, pinServer, type ServerPins } from "../pins/index.js";
@@ -281,8 +281,10 @@ export class McpService {
     return new ServerCatalog(
       {
         server: name,
-        description: entry.description,
+        // A catalog exists only for an approved server; a description with block-level findings never reaches the model.
+        description: descriptionForModel(entry.description, "approved"),
         instructions: instructions === undefined ? undefined : this.options.redactor.redact(instructions),
+        ...(decision.heldInstructions === undefined ? {} : { heldInstructions: mask(decision.heldInstructions) }),
         trusted: mask(decision.trusted),
         held,
         dropped: mask(listing.dropped),

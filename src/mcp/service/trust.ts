@@ -40,6 +40,14 @@ export interface TrustDecision<T extends AuditedTool> {
   readonly pinsToRecord: ServerPins | undefined;
   /** Instructions reach the model only when clean and unchanged since approval. */
   readonly instructionsTrusted: boolean;
+  /** Why the server's instructions are kept from the model (for the person: `mcp approve`, `mcp info`). */
+  readonly heldInstructions: HeldInstructions | undefined;
+}
+
+/** Server instructions kept from the model: their warn/block findings, or a change since approval. */
+export interface HeldInstructions {
+  readonly findings: readonly Finding[];
+  readonly changed: boolean;
 }
 
 function isSerious(finding: Finding): boolean {
@@ -81,7 +89,8 @@ export function decideTrust<T extends AuditedTool>(input: TrustInput<T>): TrustD
   }
   const instructionsTrusted = instructionFindings.length === 0 && (firstListing || !comparison.instructionsChanged);
   const pinsToRecord = firstListing ? pinServer(instructionsTrusted ? input.instructions : undefined, trusted) : undefined;
-  return { trusted, held, report, comparison, pinsToRecord, instructionsTrusted };
+  const heldInstructions = instructionsTrusted || input.instructions === undefined ? undefined : { findings: instructionFindings, changed: comparison.instructionsChanged };
+  return { trusted, held, report, comparison, pinsToRecord, instructionsTrusted, heldInstructions };
 }
 
 /** A held tool with a block-level finding: accepted only by name (`--accept-blocked`, or typed on a terminal). */

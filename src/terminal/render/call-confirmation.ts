@@ -1,4 +1,4 @@
-import type { CallConfirmationRequest } from "../../mcp/service/index.js";
+import { confirmationReason, describeToolHints, type CallConfirmationRequest } from "../../mcp/service/index.js";
 import { displayBlock, displayInline } from "../display.js";
 
 /**
@@ -6,7 +6,9 @@ import { displayBlock, displayInline } from "../display.js";
  * The tool name and arguments come from a server and guest code: escaped, so they cannot repaint the question.
  */
 export function renderCallConfirmation(request: CallConfirmationRequest): string {
-  const why = request.policy === "always" ? "this server is set to confirm every call" : "the tool is not marked read-only";
+  const why = confirmationReason(request.policy);
   const args = displayBlock(JSON.stringify(request.args, null, 2) ?? "{}");
-  return `MCP call ${displayInline(request.server)}.${displayInline(request.tool)} (${why})\narguments:\n${args.split("\n").map((l) => `  ${l}`).join("\n")}`;
+  // Annotations are the server's claims about its own tool: worded as such, never as facts.
+  const hints = describeToolHints(request.annotations).map((line) => `  ${line}`);
+  return [`MCP call ${displayInline(request.server)}.${displayInline(request.tool)} (${why})`, ...hints, "arguments:", ...args.split("\n").map((l) => `  ${l}`)].join("\n");
 }

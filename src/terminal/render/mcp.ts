@@ -60,6 +60,12 @@ export function renderCatalog(catalog: ServerCatalog, colours: Colours): string 
       for (const c of held.changes) lines.push(`      ${show(c.path)}:\n        - ${show(c.before)}\n        + ${show(c.after)}`);
     }
   }
+  if (catalog.heldInstructions !== undefined) {
+    const { findings, changed } = catalog.heldInstructions;
+    const why = [...(findings.length > 0 ? ["audit findings"] : []), ...(changed ? ["changed since the server was approved"] : [])].join(", ");
+    lines.push(colours.yellow(`  server instructions not given to the model (${why})`));
+    for (const f of findings) lines.push(`      ${f.severity} ${show(f.rule)} at ${show(f.location.jsonPath)}: ${show(renderEvidence(f.evidence))}`);
+  }
   for (const d of catalog.dropped) lines.push(colours.yellow(`  dropped ${show(d.name)}: ${show(d.message)}`));
   if (catalog.hiddenByFilters.length > 0) lines.push(colours.dim(`  hidden by allowTools/denyTools: ${catalog.hiddenByFilters.map(show).join(", ")}`));
   if (catalog.unmatchedFilters.length > 0) lines.push(colours.yellow(`  filter names that match no tool: ${catalog.unmatchedFilters.map(show).join(", ")}`));

@@ -31,10 +31,11 @@ export async function approve(service: McpService, name: string, options: Approv
   // First connection: list and audit the tools; anything held must be confirmed here.
   const catalog = await connecting(context, name, () => service.catalog(name));
   let review: HeldReview | undefined;
-  if (catalog.held.length > 0) {
-    if (!context.json || context.interactive) writeLine(context.io.stderr, renderCatalog(catalog, context.colours));
-    review = await reviewHeldTools(service, catalog, options.acceptBlocked, context);
+  // Held tools, or server instructions kept from the model: the person sees why here.
+  if ((catalog.held.length > 0 || catalog.heldInstructions !== undefined) && (!context.json || context.interactive)) {
+    writeLine(context.io.stderr, renderCatalog(catalog, context.colours));
   }
+  if (catalog.held.length > 0) review = await reviewHeldTools(service, catalog, options.acceptBlocked, context);
   const after = review?.outcome === undefined ? catalog : await service.catalog(name);
   const heldNow = new Set(after.held.map((h) => h.name));
   const outcome = review?.outcome;
