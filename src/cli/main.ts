@@ -28,7 +28,7 @@ Global options:
   --json                 machine-readable output
   --yes, -y              answer yes to confirmations (unattended use)
   --engine <kind>        auto | quickjs | hyperlight (default: config, else auto)
-  --log-level <level>    ${LOG_LEVELS.join(" | ")} (logs go to stderr and the config home)
+  --log-level <level>    ${LOG_LEVELS.join(" | ")} (logs go to stderr; at debug and trace also to a file in the config home)
   --help, -h             this text, or \`mcpvm <command> --help\`
   --version, -v          the version (also \`mcpvm version\`)
 

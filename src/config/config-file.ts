@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { z } from "zod";
 import { McpvmError } from "../util/errors.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
@@ -6,6 +6,7 @@ import { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
 import { JsonDocumentError, parseJsonDocument } from "../util/json-document.js";
 import { withFileLock } from "../util/file-lock.js";
 import { withKeySuggestions } from "../util/zod-key-suggestions.js";
+import { assertConfigHomeSecure, describeHomeProblems, HomeSecurityError, readOwnFile } from "./home-security.js";
 
 /**
  * ~/.mcpvm/config.json. Each section is owned by one area (sandbox limits, plugins, mcpServers,
@@ -72,16 +73,22 @@ export function parseConfigText(file: string, text: string): ConfigFile {
   return parsed.data;
 }
 
-/** A missing file is an empty config; an unreadable or invalid one is an error (never silently reset). */
+/**
+ * A missing file is an empty config; an unreadable or invalid one is an error (never silently reset).
+ * The home it lives in is checked first (owner, permissions, no planted links: CONFIG_HOME_INSECURE),
+ * and the file is read without following a link.
+ */
 export async function loadConfigFile(file: string): Promise<ConfigFile> {
-  let text: string;
+  await assertConfigHomeSecure(dirname(file));
+  let read: Awaited<ReturnType<typeof readOwnFile>>;
   try {
-    text = await readFile(file, "utf8");
+    read = await readOwnFile(file);
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return {};
     throw new ConfigError("CONFIG_UNREADABLE", `cannot read ${file}: ${(cause as Error).message}`, { data: { file }, cause });
   }
-  return parseConfigText(file, text);
+  if (read === undefined) return {};
+  if ("problem" in read) throw new HomeSecurityError("CONFIG_HOME_INSECURE", describeHomeProblems(dirname(file), [read.problem]), { data: { home: dirname(file) } });
+  return parseConfigText(file, read.text);
 }
 
 export async function saveConfigFile(file: string, config: ConfigFile): Promise<void> {

@@ -13,6 +13,8 @@ export interface ConfigPaths {
   readonly toolsetsFile: string;
   readonly historyFile: string;
   readonly logsDir: string;
+  /** The last connect result of every server (a cache for `mcp list` and `doctor`; never required). */
+  readonly serverStatusFile: string;
 }
 
 export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
@@ -47,5 +49,6 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     toolsetsFile: join(home, "toolsets.json"),
     historyFile: join(home, "history"),
     logsDir: join(home, "logs"),
+    serverStatusFile: join(home, "server-status.json"),
   };
 }

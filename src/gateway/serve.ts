@@ -21,6 +21,8 @@ export interface ServeOptions {
   /** Equip this toolset at start. */
   readonly toolset?: string;
   readonly logLevel?: LogLevelName;
+  /** "always": write the log file at any level (by default only at debug and trace, as docs/GATEWAY.md says). */
+  readonly logFile?: "always";
   /** Overrides config.json `engine`. */
   readonly engine?: EngineChoice;
   /** Pretty console logs (default: stderr is a TTY). */
@@ -61,6 +63,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     level: options.logLevel ?? "info",
     redactor,
     logsDir: resolveConfigPaths(options.env).logsDir,
+    ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
     console: "stderr",
     ...(options.pretty === undefined ? {} : { pretty: options.pretty }),
   });

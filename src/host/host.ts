@@ -178,6 +178,8 @@ export class McpvmHost {
       approvals: new McpApprovalStore(this.paths.approvedMcpFile),
       pins: new McpPinStore(this.paths.pinsFile),
       childCwd: this.paths.home,
+      statusFile: this.paths.serverStatusFile,
+      configFile: this.paths.configFile,
       redactor: this.redactor,
       logger: this.logger,
       callsPerSecond: config.callsPerSecond,

@@ -1,8 +1,12 @@
-import { mkdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { constants, lstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import pino, { type Logger, type LevelWithSilent } from "pino";
 import pinoPretty from "pino-pretty";
+import { ownFileProblem } from "../util/own-file.js";
 import type { Redactor } from "./redact.js";
+
+const EXCLUSIVE_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
 
 export type { Logger };
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
@@ -12,8 +16,13 @@ export interface LoggerOptions {
   readonly level?: LogLevelName;
   /** Secrets are masked in the final serialised line, so no field or message can carry one out. */
   readonly redactor?: Redactor;
-  /** Write a JSON log file here as well (one file per run, named by start time). */
+  /**
+   * Write a JSON log file here as well (one file per run, named by start time), only at debug
+   * level and below (debug, trace) unless `logFile: "always"`. A folder or file that cannot be
+   * written never stops the run: logs then go to the console only, with one warning.
+   */
   readonly logsDir?: string;
+  readonly logFile?: "debug" | "always";
   /** Where human-readable logs go. stdout is refused when stdout carries MCP (stdio gateway). */
   readonly console?: "stderr" | "none";
   /** Pretty-print on the console (defaults to: the console stream is a TTY). */
@@ -26,6 +35,8 @@ export interface LoggerOptions {
 export interface CreatedLogger {
   readonly logger: Logger;
   readonly file: string | undefined;
+  /** Why no log file was written although one was asked for (the folder is not writable). */
+  readonly fileProblem: string | undefined;
 }
 
 export function logFileName(now: Date): string {
@@ -37,10 +48,14 @@ export function createLogger(options: LoggerOptions = {}): CreatedLogger {
   const level: LevelWithSilent = options.level ?? "warn";
   const streams: pino.StreamEntry[] = [];
   let file: string | undefined;
-  if (options.logsDir !== undefined) {
-    mkdirSync(options.logsDir, { recursive: true, mode: 0o700 });
-    file = join(options.logsDir, logFileName((options.clock ?? (() => new Date()))()));
-    streams.push({ level: "trace", stream: pino.destination({ dest: file, sync: true, mode: 0o600 }) });
+  let fileProblem: string | undefined;
+  const wantsFile = options.logsDir !== undefined && (options.logFile === "always" || level === "debug" || level === "trace");
+  if (wantsFile && options.logsDir !== undefined) {
+    const opened = openLogFile(options.logsDir, logFileName((options.clock ?? (() => new Date()))()));
+    if (opened.ok) {
+      file = opened.file;
+      streams.push({ level: "trace", stream: opened.stream });
+    } else fileProblem = opened.problem;
   }
   if ((options.console ?? "stderr") === "stderr" && level !== "silent") {
     const target = options.consoleStream;
@@ -56,6 +71,10 @@ export function createLogger(options: LoggerOptions = {}): CreatedLogger {
     streams.push({ level, stream });
   }
   const redactor = options.redactor;
+  if (fileProblem !== undefined && (options.console ?? "stderr") === "stderr") {
+    // Said once, on the console only: the run goes on without a log file.
+    (options.consoleStream ?? process.stderr).write(`mcpvm: warning: ${fileProblem}; logging to stderr only\n`);
+  }
   const logger = pino(
     {
       level: file === undefined ? level : minLevel(level, "debug"),
@@ -64,7 +83,37 @@ export function createLogger(options: LoggerOptions = {}): CreatedLogger {
     },
     pino.multistream(streams),
   );
-  return { logger, file };
+  return { logger, file, fileProblem };
+}
+
+type OpenedLogFile = { readonly ok: true; readonly file: string; readonly stream: pino.DestinationStream } | { readonly ok: false; readonly problem: string };
+
+/** The per-run log file, or why it cannot be written (read-only home, a file where the folder should be). */
+function openLogFile(dir: string, name: string): OpenedLogFile {
+  let file = join(dir, name);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Log names are predictable: another account that can write the folder could plant a link
+    // named like the next log and have server stderr appended to any file of ours. So the folder
+    // must be a real one of ours, and the file is created new (O_EXCL) without following a link;
+    // a name already taken gets an unpredictable suffix instead.
+    const folder = lstatSync(dir);
+    const problem = folder.isSymbolicLink() ? "is a symbolic link" : ownFileProblem(dir, folder)?.problem;
+    if (problem !== undefined) return { ok: false, problem: `not writing a log file: ${dir} ${problem}` };
+    let fd: number;
+    try {
+      fd = openSync(file, EXCLUSIVE_NO_FOLLOW, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      file = join(dir, name.replace(/\.log$/, `_${randomBytes(8).toString("hex")}.log`));
+      fd = openSync(file, EXCLUSIVE_NO_FOLLOW, 0o600);
+    }
+    return { ok: true, file, stream: pino.destination({ fd, sync: true }) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "EACCES" || code === "EPERM" || code === "EROFS" ? "permission denied" : code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way" : (error as Error).message;
+    return { ok: false, problem: `cannot write the log file ${file}: ${why}` };
+  }
 }
 
 function minLevel(a: LevelWithSilent, b: LevelWithSilent): LevelWithSilent {

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import type { CommandContext } from "./command.js";
+import { pauseSpinners } from "./spinner.js";
 
 /**
  * Yes/no on the terminal. --yes answers yes; where no person can answer (no TTY) the answer is no,
@@ -15,7 +16,9 @@ export async function confirm(context: CommandContext, question: string): Promis
 /** A line from the person; `masked` hides what is typed (secrets). */
 export function ask(context: CommandContext, question: string, masked: boolean): Promise<string> {
   const { stdin, stderr } = context.io;
-  return new Promise((resolve, reject) => {
+  // A spinner (a server starting) would erase the question 80 ms later; it resumes after the answer.
+  const resume = pauseSpinners();
+  const asked = new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: stdin, output: stderr, terminal: true });
     if (masked) {
       // Echo nothing but the prompt: readline writes typed characters through _writeToOutput.
@@ -37,4 +40,5 @@ export function ask(context: CommandContext, question: string, masked: boolean):
       reject(new Error("cancelled"));
     });
   });
+  return asked.finally(resume);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
+import { asNotWritable } from "./not-writable.js";
 
 /**
  * Write a file so that a crash or a full disk never leaves it half written: the data goes to a
@@ -8,9 +9,14 @@ import { dirname } from "node:path";
  * Approval, pin and config files all go through here.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  const handle = await open(temp, "w", mode);
+  let handle;
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    handle = await open(temp, "w", mode);
+  } catch (error) {
+    throw asNotWritable(error, path);
+  }
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -24,6 +30,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
-    throw error;
+    throw asNotWritable(error, path);
   }
 }

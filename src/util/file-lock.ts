@@ -1,8 +1,10 @@
-import { mkdir } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import { McpvmError } from "./errors.js";
 import { removeStaleTempFiles } from "./stale-temp-files.js";
+import { asNotWritable } from "./not-writable.js";
 
 export class FileLockError extends McpvmError<"FILE_LOCK_TIMEOUT" | "FILE_LOCK_FAILED"> {}
 
@@ -23,7 +25,12 @@ const STALE_MS = 5_000;
  * written.
  */
 export async function withFileLock<T>(file: string, work: () => Promise<T>): Promise<T> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  // A folder we cannot write is said at once: proper-lockfile would retry EACCES for WAIT_MS.
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+    .then(() => access(dirname(file), constants.W_OK))
+    .catch((error: unknown) => {
+      throw asNotWritable(error, file);
+    });
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(file, {
@@ -38,6 +45,8 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>): Pro
     });
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
+    const denied = asNotWritable(cause, file);
+    if (denied !== cause) throw denied;
     if (code === "ELOCKED") {
       throw new FileLockError(
         "FILE_LOCK_TIMEOUT",

@@ -1,9 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
 import type { z } from "zod";
 import { writeFileAtomic } from "./atomic-file.js";
 import { McpvmError } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
 import { parseJsonDocument } from "./json-document.js";
+import { readOwnFile } from "./own-file.js";
 import { describeZodIssues } from "./zod-issues.js";
 
 export type JsonStoreErrorCode = "STORE_CORRUPT" | "STORE_INSECURE";
@@ -28,21 +28,18 @@ export class JsonFileStore<T> {
   ) {}
 
   async read(): Promise<T> {
-    let text: string;
-    try {
-      const info = await stat(this.file);
-      if (process.platform !== "win32" && (info.mode & 0o022) !== 0) {
-        throw new JsonStoreError(
-          "STORE_INSECURE",
-          `${this.file} is writable by other users (mode ${(info.mode & 0o777).toString(8)}), so it cannot be trusted for ${this.purpose}. Fix it with: chmod 600 ${this.file}`,
-          { data: { file: this.file } },
-        );
-      }
-      text = await readFile(this.file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return this.empty();
-      throw error;
+    // Opened without following links and checked on the open file: a planted link or a file
+    // another account owns or can write is refused, never read.
+    const read = await readOwnFile(this.file);
+    if (read === undefined) return this.empty();
+    if ("problem" in read) {
+      throw new JsonStoreError(
+        "STORE_INSECURE",
+        `${this.file} ${read.problem.problem}, so it cannot be trusted for ${this.purpose}. Fix it with: ${read.problem.fix}`,
+        { data: { file: this.file } },
+      );
     }
+    const text = read.text;
     let raw: unknown;
     try {
       raw = parseJsonDocument(text);

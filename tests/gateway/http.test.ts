@@ -21,7 +21,8 @@ describe("mcpvm serve --http", () => {
   beforeAll(async () => {
     const memoryDir = await mkdtemp(join(tmpdir(), "mcpvm-gw-memory-"));
     home = await makeHome({ servers: { everything: everythingServer(), memory: memoryServer(memoryDir) } });
-    running = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, token: TOKEN, logLevel: "error", pretty: false });
+    // logFile "always": the call log is read back below (by default a file is written at debug level only).
+    running = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, token: TOKEN, logLevel: "error", logFile: "always", pretty: false });
     url = new URL(running.url as string);
   });
 

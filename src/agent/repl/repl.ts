@@ -1,11 +1,12 @@
 import type { Command, CommandContext } from "../../terminal/command.js";
-import { displayBlock } from "../../terminal/display.js";
+import { displayBlock, displayInline } from "../../terminal/display.js";
 import { reportError } from "../../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeLine } from "../../terminal/io.js";
 import { formatLogs, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 import { Spinner } from "../../terminal/spinner.js";
 import type { McpvmHost } from "../../host/index.js";
+import { mcpBanner } from "../../host/diagnose/index.js";
 import { KNOWN_SERVERS } from "../../mcp/known-servers.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
@@ -239,9 +240,11 @@ class Repl implements ReplControls {
       this.report(error);
       return undefined;
     });
-    const service = this.host.mcp();
-    if (service !== undefined) writeLine(stderr, dim(`MCP: on; servers enabled: ${service.enabledServers().join(", ") || "none"}`));
-    else if (loaded !== undefined) writeLine(stderr, dim("MCP: off (enable it with /plugin approve mcp, then /plugin enable mcp)"));
+    if (loaded === undefined) return;
+    // The same diagnosis as `mcpvm doctor`: a config typo is named as the cause, not "enable the plugin".
+    const mcp = await mcpBanner(this.host, this.context.io.env, loaded.refused.find((r) => r.plugin === "mcp")?.error.message);
+    writeLine(stderr, dim(displayInline(mcp.headline)));
+    for (const line of mcp.problems) writeLine(stderr, yellow(displayInline(line)));
   }
 
   private async names(kind: NameKind): Promise<readonly string[]> {

@@ -1,7 +1,7 @@
 import type { Command } from "../../terminal/command.js";
 import { completionCommand } from "./completion.js";
 import { demoCommand } from "./demo.js";
-import { doctorCommand } from "./doctor.js";
+import { doctorCommand } from "./doctor/index.js";
 import { mcpCommand } from "./mcp/index.js";
 import { pluginCommand } from "./plugin.js";
 import { profileCommand } from "./profile.js";

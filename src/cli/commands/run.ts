@@ -9,6 +9,7 @@ import { exitCodeFor } from "../../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../terminal/io.js";
 import { confirm } from "../../terminal/prompt.js";
+import { showServerProgress } from "../../terminal/server-progress.js";
 import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 
@@ -52,6 +53,8 @@ export const runCommand: Command = {
     const limits = runLimitFlags(values);
     const code = inline ?? (await readScript(source, context));
     const host = await context.host();
+    // A progress line while servers start (a first npx start downloads the package): TTY only.
+    const stopProgress = await showServerProgress(host, context.io.stderr);
     host.setConfirmCall(async (request) => {
       context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
       const ok = await confirm(context, "Allow this call?");
@@ -66,6 +69,7 @@ export const runCommand: Command = {
     try {
       result = await host.run(code, { limits, signal: controller.signal, filename: source === "-" ? "stdin.js" : source === "-e" ? "eval.js" : source });
     } finally {
+      stopProgress();
       process.off("SIGINT", onSigint);
     }
     if (context.json) {

@@ -19,7 +19,8 @@ Runs the mcpvm gateway: one MCP server in front of every configured MCP server.
                          required when host is not a loopback address
   --toolset <name>       start with this toolset equipped (see \`mcpvm toolset\`)
   --log-level <level>    ${LOG_LEVELS.join("|")} (default info; or MCPVM_LOG_LEVEL). Logs go to
-                         stderr and to <config home>/logs/mcpvm_<time>.log, never to stdout
+                         stderr (never stdout); at debug and trace also to
+                         <config home>/logs/mcpvm_<time>.log
   --engine <engine>      auto|quickjs|hyperlight for run_mcp_script
 
 Tools: list_mcp_tools, run_mcp_script, search_tools (code mode); discover-all-tools,

@@ -114,8 +114,11 @@ export class ClientManager {
     if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
     slot.inFlight += 1;
     slot.lastUsed = this.now();
+    const started = performance.now();
+    let outcome = "failed";
     try {
       const result = await connection.callTool(tool, args, { timeoutMs, ...(caller.signal === undefined ? {} : { signal: caller.signal }) });
+      outcome = result.isError === true ? "isError" : "ok";
       if (result.isError === true && options.keepErrorResults !== true) {
         throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
       }
@@ -126,6 +129,7 @@ export class ClientManager {
     } finally {
       slot.inFlight -= 1;
       slot.lastUsed = this.now();
+      this.emit({ type: "timing", server: name, phase: "call", ms: Math.round(performance.now() - started), detail: { tool, outcome } });
       this.scheduleIdle(slot);
     }
   }
@@ -277,6 +281,8 @@ export class ClientManager {
       stderrTail: () => slot.stderr.tail(STDERR_TAIL_LINES),
       onDied: (connection) => this.markDead(slot, connection),
       onToolListChanged: (connection) => this.refreshTools(slot, connection),
+      onPhase: (phase, ms, detail) => this.emit({ type: "timing", server: slot.name, phase, ms, detail }),
+      ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),
     };
   }
 

@@ -1,5 +1,9 @@
 import { errorMessage, type McpvmError } from "../../util/errors.js";
+import type { McpServerLaunch } from "../types.js";
+import { packageRunner, PACKAGE_RUNNER_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 import { McpConnectError, McpTransportError } from "./errors.js";
+import { describeHttpFailure, httpStatusOf } from "./http-failure.js";
+import { missingCommandHint } from "./command-hints.js";
 import type { ExitInfo } from "./stdio-transport.js";
 
 export interface StartupDiagnostics {
@@ -12,6 +16,10 @@ export interface StartupDiagnostics {
   /** Last stderr lines, already redacted. */
   readonly stderrTail: string;
   readonly redact: (text: string) => string;
+  /** What was started or contacted, for messages that name the command or URL. */
+  readonly launch?: McpServerLaunch;
+  /** config.json, named where a message says which setting to change. */
+  readonly configFile?: string;
 }
 
 const SPAWN_ERROR_CODES = new Set(["ENOENT", "EACCES", "ENOTDIR", "EPERM"]);
@@ -47,12 +55,37 @@ function details(diag: StartupDiagnostics): string {
   return parts.join("");
 }
 
+function commandLine(launch: McpServerLaunch): string {
+  if (launch.transport !== "stdio") return launch.url;
+  return [launch.command, ...launch.args].map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : JSON.stringify(part))).join(" ");
+}
+
+/** Where the timeout is set: the exact JSON path, and the CLI way. */
+function raiseTimeoutHint(diag: StartupDiagnostics, suggestedMs: number): string {
+  const file = diag.configFile ?? "config.json";
+  const seconds = Math.ceil(suggestedMs / 1000);
+  return (
+    `set mcpServers.${diag.server}.connectTimeoutMs to ${suggestedMs} in ${file} ("${diag.server}": { …, "connectTimeoutMs": ${suggestedMs} }),` +
+    ` or add the server again with \`mcpvm mcp add ${diag.server} … --connect-timeout ${seconds}s --overwrite\`.`
+  );
+}
+
 export function connectTimeoutError(diag: StartupDiagnostics, timeoutMs: number): McpConnectError {
+  const launch = diag.launch;
+  const runner = launch?.transport === "stdio" ? packageRunner(launch.command, launch.args) : undefined;
+  let why: string;
+  if (launch !== undefined && runner !== undefined) {
+    why =
+      ` The command is \`${diag.redact(commandLine(launch))}\`: ${runner} downloads the package on its first start, so a download was likely still in progress` +
+      ` (or it cannot reach the registry: check your network). Run that command once yourself to watch it and fill the cache, then try again.` +
+      ` Or raise the timeout: ${raiseTimeoutHint(diag, Math.max(PACKAGE_RUNNER_CONNECT_TIMEOUT_MS, timeoutMs * 2))}`;
+  } else {
+    why = ` If it is just slow to start, raise the timeout: ${raiseTimeoutHint(diag, Math.max(30_000, timeoutMs * 3))}`;
+  }
   return new McpConnectError(
     "MCP_CONNECT_TIMEOUT",
-    `MCP server ${diag.server} did not finish start-up (spawn, initialize, tools/list) within ${timeoutMs} ms; it was stopped.` +
-      ` Raise connectTimeoutMs if it is just slow.${details(diag)}`,
-    { data: { server: diag.server, timeoutMs } },
+    `MCP server ${diag.server} did not finish start-up (spawn, initialize, tools/list) within ${timeoutMs} ms; it was stopped.${why}${details(diag)}`,
+    { data: { server: diag.server, timeoutMs, ...(runner === undefined ? {} : { packageRunner: runner }) } },
   );
 }
 
@@ -63,13 +96,26 @@ export function connectFailure(error: unknown, diag: StartupDiagnostics, command
   if (spawnCode !== undefined) {
     return new McpConnectError(
       "MCP_SPAWN_FAILED",
-      `Could not start MCP server ${diag.server}: command "${diag.redact(command ?? "?")}" failed to start (${spawnCode}). Check the command and PATH.`,
+      `Could not start MCP server ${diag.server}: command "${diag.redact(command ?? "?")}" failed to start (${spawnCode}). ${missingCommandHint(command ?? "")}`,
       { data: { ...data, errno: spawnCode } },
     );
   }
   if (diag.exit !== undefined) {
     return new McpConnectError("MCP_CONNECT_FAILED", `MCP server ${diag.server} exited during start-up (${describeExit(diag.exit)}).${details(diag)}`, {
       data: { ...data, exitCode: diag.exit.code, signal: diag.exit.signal },
+    });
+  }
+  const launch = diag.launch;
+  if (launch !== undefined && launch.transport !== "stdio") {
+    const described = describeHttpFailure(error, launch.url, diag.server, launch.transport);
+    if (described !== undefined) {
+      const status = httpStatusOf(error);
+      return new McpConnectError(status === 401 ? "MCP_CONNECT_UNAUTHORIZED" : "MCP_CONNECT_FAILED", `MCP server ${diag.server} could not be reached: ${diag.redact(described)}`, {
+        data: { ...data, url: diag.redact(launch.url), ...(status === undefined ? {} : { httpStatus: status }) },
+      });
+    }
+    return new McpConnectError("MCP_CONNECT_FAILED", `MCP server ${diag.server} at ${diag.redact(launch.url)} failed during start-up: ${diag.redact(describeError(error))}.`, {
+      data: { ...data, url: diag.redact(launch.url) },
     });
   }
   return new McpConnectError(

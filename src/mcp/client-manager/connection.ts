@@ -16,7 +16,13 @@ export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
   /** The connection ended without close() being called (process exit, HTTP session gone). */
   readonly onDied: (connection: Connection, error: McpvmError) => void;
   readonly onToolListChanged: (connection: Connection) => void;
+  /** config.json, for messages that say which setting to change. */
+  readonly configFile?: string;
+  /** Timings of the start-up steps (spawn, initialize, tools/list), for the debug log. */
+  readonly onPhase?: (phase: StartupPhase, ms: number, detail: Readonly<Record<string, unknown>>) => void;
 }
+
+export type StartupPhase = "spawn" | "initialize" | "tools/list";
 
 export interface CallOptions {
   readonly timeoutMs: number;
@@ -44,6 +50,7 @@ export class Connection {
     private readonly opened: OpenedTransport,
     private readonly deps: ConnectionDeps,
     private readonly garbage: StdoutGarbage,
+    private readonly launch: McpServerLaunch,
   ) {}
 
   get pid(): number | undefined {
@@ -62,9 +69,10 @@ export class Connection {
         garbage.lines += 1;
         garbage.sample ??= line.slice(0, 200);
       },
+      onSpawned: (pid, ms) => deps.onPhase?.("spawn", ms, { pid, command: launch.transport === "stdio" ? deps.redact([launch.command, ...launch.args].join(" ")) : undefined }),
     });
     const client = new Client(deps.clientInfo, { listMaxPages: deps.maxToolPages });
-    const self = new Connection(server, client, opened, deps, garbage);
+    const self = new Connection(server, client, opened, deps, garbage, launch);
     client.setNotificationHandler("notifications/tools/list_changed", () => deps.onToolListChanged(self));
     client.onclose = () => self.handleClose();
     client.onerror = (error) => {
@@ -73,9 +81,17 @@ export class Connection {
     const scope = startTimeout(limits.timeoutMs, limits.signal);
     const killOnAbort = (): void => void opened.kill();
     scope.signal.addEventListener("abort", killOnAbort, { once: true });
+    const phase = (name: StartupPhase, since: number, detail: Record<string, unknown> = {}): number => {
+      const now = performance.now();
+      deps.onPhase?.(name, Math.round(now - since), detail);
+      return now;
+    };
     try {
+      const started = performance.now();
       await client.connect(opened.transport, { signal: scope.signal, timeout: limits.timeoutMs });
+      const initialized = phase("initialize", opened.startedAt() ?? started, { protocolVersion: client.getNegotiatedProtocolVersion() });
       const listed = await client.listTools(undefined, { signal: scope.signal, timeout: limits.timeoutMs });
+      phase("tools/list", initialized, { tools: listed.tools.length });
       self.tools = listed.tools;
       self.identity = { serverInfo: client.getServerVersion(), instructions: client.getInstructions() };
       self.established = true;
@@ -96,6 +112,8 @@ export class Connection {
   private diagnostics(): StartupDiagnostics {
     return {
       server: this.server,
+      launch: this.launch,
+      ...(this.deps.configFile === undefined ? {} : { configFile: this.deps.configFile }),
       exit: this.opened.exit(),
       garbageLines: this.garbage.lines,
       garbageSample: this.garbage.sample === undefined ? undefined : this.deps.redact(this.garbage.sample),

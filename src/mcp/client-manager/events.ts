@@ -14,7 +14,9 @@ export type ClientManagerEvent =
   | { readonly type: "tools"; readonly server: string; readonly tools: readonly Tool[]; readonly reason: "connect" | "list_changed" }
   | { readonly type: "toolsRefreshFailed"; readonly server: string; readonly error: McpvmError }
   /** One redacted stderr line of a stdio server. */
-  | { readonly type: "stderr"; readonly server: string; readonly line: string };
+  | { readonly type: "stderr"; readonly server: string; readonly line: string }
+  /** How long a step took (spawn, initialize, tools/list, a tools/call), for the debug log. */
+  | { readonly type: "timing"; readonly server: string; readonly phase: "spawn" | "initialize" | "tools/list" | "call"; readonly ms: number; readonly detail: Readonly<Record<string, unknown>> };
 
 export type ClientManagerListener = (event: ClientManagerEvent) => void;
 

@@ -59,4 +59,6 @@ export interface ClientManagerOptions {
   /** Receives the truncation warnings of result conversion. */
   readonly logger?: ResultLogger;
   readonly clientInfo?: Implementation;
+  /** config.json, named in messages that say which setting to change (connectTimeoutMs). */
+  readonly configFile?: string;
 }

@@ -12,6 +12,8 @@ export interface OpenedTransport {
   exit(): ExitInfo | undefined;
   /** Stop at once (SIGKILL the process group); for HTTP/SSE, close the connection. */
   kill(): Promise<void>;
+  /** performance.now() when a stdio process was spawned. */
+  startedAt(): number | undefined;
 }
 
 export interface TransportDeps {
@@ -21,6 +23,8 @@ export interface TransportDeps {
   readonly onStderr: (chunk: string) => void;
   readonly onStderrEnd: () => void;
   readonly onStdoutGarbage: (line: string) => void;
+  /** A stdio process was spawned (pid, milliseconds the spawn took). */
+  readonly onSpawned?: (pid: number | undefined, ms: number) => void;
 }
 
 /** Builds (does not start) the transport a launch describes. */
@@ -40,12 +44,20 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps): Ope
       onStderrEnd: deps.onStderrEnd,
       onStdoutGarbage: deps.onStdoutGarbage,
     });
-    return { transport, pid: () => transport.pid, exit: () => transport.exit, kill: () => transport.kill() };
+    let startedAt: number | undefined;
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      const before = performance.now();
+      await start();
+      startedAt = performance.now();
+      deps.onSpawned?.(transport.pid, Math.round(startedAt - before));
+    };
+    return { transport, pid: () => transport.pid, exit: () => transport.exit, kill: () => transport.kill(), startedAt: () => startedAt };
   }
   const url = new URL(launch.url);
   // Redirects stay on the configured origin (the SDK's default), so headers never travel elsewhere.
   const requestInit: RequestInit = { headers: { ...launch.headers } };
   const transport =
     launch.transport === "http" ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
-  return { transport, pid: () => undefined, exit: () => undefined, kill: () => transport.close() };
+  return { transport, pid: () => undefined, exit: () => undefined, kill: () => transport.close(), startedAt: () => undefined };
 }

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { formatJsonPath } from "../../config/config-file.js";
+import { defaultConnectTimeoutMs } from "../client-manager/connect-timeout.js";
 import { DEFAULT_SERVER_LIMITS, type McpServerLaunch, type McpServerLimits } from "../types.js";
 import { McpConfigError } from "./errors.js";
 import { InputCache, type PromptInput } from "./input-cache.js";
@@ -91,7 +92,8 @@ class Substituter {
 
 function limitsOf(entry: McpServerEntry): McpServerLimits {
   return {
-    connectTimeoutMs: entry.connectTimeoutMs ?? DEFAULT_SERVER_LIMITS.connectTimeoutMs,
+    // npx/uvx/docker servers download themselves on their first start: a longer default.
+    connectTimeoutMs: entry.connectTimeoutMs ?? defaultConnectTimeoutMs(entry),
     callTimeoutMs: entry.callTimeoutMs ?? DEFAULT_SERVER_LIMITS.callTimeoutMs,
     maxResponseBytes: entry.maxResponseBytes ?? DEFAULT_SERVER_LIMITS.maxResponseBytes,
   };

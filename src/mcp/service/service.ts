@@ -1,7 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/client";
 import type { Logger } from "pino";
 import { McpApprovalStore, renderApprovalPrompt, approvalHash, descriptionForModel, requireLaunchEnvConfirmed, type ApprovalStatus } from "../approval/index.js";
-import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type ServerStatus, type SpawnFunction } from "../client-manager/index.js";
+import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
 import { comparePins, McpPinStore, pinServer, type ServerPins } from "../pins/index.js";
 import type { AuditedTool, Finding } from "../audit/index.js";
@@ -18,6 +18,11 @@ import { applyListingCaps, DEFAULT_LISTING_CAPS, type CappedTool, type ListingCa
 import { CallRateLimiter } from "./rate-limit.js";
 import { decideTrust, type HeldTool } from "./trust.js";
 import { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";
+import { ServerStatusStore } from "./server-status.js";
+import { ServerStatusTracker } from "./status-tracker.js";
+import { summarizeServers, type ServerSummary } from "./summaries.js";
+
+export type { ServerSummary } from "./summaries.js";
 
 export class McpServiceError extends McpvmError<"MCP_SERVER_UNKNOWN" | "MCP_SERVER_DISABLED"> {
   override readonly name = "McpServiceError";
@@ -43,18 +48,10 @@ export interface McpServiceOptions {
   readonly now?: () => number;
   /** Where stdio servers without a `cwd` start (the config home); never the caller's working directory. */
   readonly childCwd?: string;
-}
-
-export interface ServerSummary {
-  readonly name: string;
-  readonly transport: McpServerEntry["type"];
-  readonly enabled: boolean;
-  readonly description: string | undefined;
-  readonly approval: ApprovalStatus["state"] | "error";
-  readonly state: ServerStatus["state"];
-  /** Trusted tools after the last listing; undefined before the first connect. */
-  readonly toolCount: number | undefined;
-  readonly heldCount: number | undefined;
+  /** server-status.json: each server's last connect result is recorded there for `mcp list` and `doctor`. */
+  readonly statusFile?: string;
+  /** config.json, named in messages that say which setting to change. */
+  readonly configFile?: string;
 }
 
 interface Listing {
@@ -81,9 +78,13 @@ export class McpService {
   private readonly caps: ListingCaps;
   private readonly limiters = new Map<string, CallRateLimiter>();
   private readonly recheck: ApprovalRecheck<McpServerEntry>;
+  private readonly status: ServerStatusStore | undefined;
+  private readonly tracker: ServerStatusTracker;
 
   constructor(private readonly options: McpServiceOptions) {
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
+    this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
+    this.tracker = new ServerStatusTracker(this.status, (name) => this.options.servers[name], options.logger);
     this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
     const resolvers: Record<string, () => Promise<import("../types.js").McpServerLaunch>> = {};
     for (const name of this.enabledServers()) resolvers[name] = () => this.launch(name);
@@ -92,6 +93,7 @@ export class McpService {
       ...(options.clientLimits === undefined ? {} : { limits: options.clientLimits }),
       ...(options.spawn === undefined ? {} : { spawn: options.spawn }),
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
       childEnv: (launch) => buildChildEnv(options.env, launch.transport === "stdio" ? { ...launch.env } : {}),
       logger: { warn: (data: Record<string, unknown>, message: string) => options.logger.warn(data, message) },
       hooks: {
@@ -101,6 +103,7 @@ export class McpService {
         redact: (text) => options.redactor.redact(text),
       },
     });
+    this.tracker.attach(this.clients);
     this.clients.subscribe((event) => {
       if (event.type === "tools" || (event.type === "state" && event.state !== "connected")) this.catalogs.delete(event.server);
       if (event.type === "stderr") options.logger.debug({ server: event.server }, event.line);
@@ -173,25 +176,22 @@ export class McpService {
     return outcome;
   }
 
+  /** Every server's state (live here, else as last recorded by any process), tool counts, and what to do next. Starts nothing. */
   async summaries(): Promise<ServerSummary[]> {
-    return Promise.all(
-      this.serverNames().map(async (name) => {
-        const entry = this.entry(name);
-        const approval = await this.approvalStatus(name).then((s) => s.state, () => "error" as const);
-        const status = entry.enabled && this.clients.serverNames().includes(name) ? this.clients.status(name) : undefined;
+    return summarizeServers({
+      names: this.serverNames(),
+      entry: (name) => this.entry(name),
+      approvalStatus: (name) => this.approvalStatus(name),
+      live: (name) => (this.entry(name).enabled && this.clients.serverNames().includes(name) ? this.clients.status(name) : undefined),
+      catalog: async (name) => {
         const catalog = this.catalogs.has(name) ? await this.catalogs.get(name)?.catch(() => undefined) : undefined;
-        return {
-          name,
-          transport: entry.type,
-          enabled: entry.enabled,
-          description: entry.description,
-          approval,
-          state: status?.state ?? "idle",
-          toolCount: catalog?.tools.length ?? status?.toolCount,
-          heldCount: catalog?.held.length,
-        };
-      }),
-    );
+        return catalog === undefined ? undefined : { tools: catalog.tools.length, held: catalog.held.length };
+      },
+      pins: this.options.pins,
+      status: this.status,
+      env: this.options.env,
+      answered: (id) => this.inputs.has(id),
+    });
   }
 
   /** Connects if needed (approval first), lists, decides trust. Shared by concurrent callers. */
@@ -227,6 +227,7 @@ export class McpService {
 
   async close(): Promise<void> {
     await this.clients.closeAll();
+    await this.tracker.flush();
   }
 
   /** Only definitions not already pinned as approved are reviewed: the LLM is not asked twice about the same text. */
@@ -270,6 +271,7 @@ export class McpService {
     });
     if (decision.pinsToRecord !== undefined) await this.options.pins.set(name, decision.pinsToRecord);
     this.lastHeld.set(name, decision.held);
+    this.tracker.connected(name, { toolCount: decision.trusted.length, heldCount: decision.held.length });
     // A server knows its own env and can echo a secret in a name, description, enum or default.
     // Audit and pins saw the original; everything shown onwards (declarations, `mcp info`, the
     // model, logs) gets the masked copy. A tool whose very name holds a secret is then uncallable.

@@ -4,6 +4,7 @@ import type { ServerCatalog, ServerSummary } from "../../mcp/service/index.js";
 import { describeHeld } from "../../mcp/service/index.js";
 import { renderEvidence } from "../../mcp/audit/index.js";
 import { displayInline } from "../display.js";
+import { stateCell, stateNotes } from "./server-state.js";
 import type { Colours } from "../io.js";
 import { formatTable } from "../io.js";
 
@@ -18,12 +19,14 @@ export function renderServerList(list: readonly ServerSummary[], colours: Colour
   const rows = list.map((s) => [
     show(s.name),
     s.transport,
-    s.enabled ? show(s.state) : colours.dim("disabled"),
+    stateCell(s, colours),
     approval(s),
     s.toolCount === undefined ? colours.dim("-") : `${s.toolCount}${s.heldCount ? colours.yellow(` (+${s.heldCount} held)`) : ""}`,
     show(s.description ?? ""),
   ]);
-  return formatTable(rows, ["NAME", "TRANSPORT", "STATE", "APPROVAL", "TOOLS", "DESCRIPTION"].map((h) => colours.bold(h)));
+  const table = formatTable(rows, ["NAME", "TRANSPORT", "STATE", "APPROVAL", "TOOLS", "DESCRIPTION"].map((h) => colours.bold(h)));
+  const notes = stateNotes(list, colours);
+  return notes.length === 0 ? table : `${table}\n\n${notes.join("\n")}`;
 }
 
 /**

@@ -44,7 +44,8 @@ describe("remote transports", () => {
     const made = managerFor([remote("web", "http", http.url, { "x-fixture-token": "wrong-token-value" })]);
     managers.push(made.manager);
     const error = await expectRejection(made.manager.connect("web"));
-    expect(error).toMatchObject({ name: "McpConnectError", code: "MCP_CONNECT_FAILED" });
+    // The fixture answers 401 without the header: said as such (see connect-diagnostics.test.ts).
+    expect(error).toMatchObject({ name: "McpConnectError", code: "MCP_CONNECT_UNAUTHORIZED" });
     expect(error.message).not.toContain("wrong-token-value");
   });
 

@@ -5,7 +5,6 @@ import { didYouMean } from "../../../util/suggest.js";
 import type { Command } from "../../../terminal/command.js";
 import { ExitCode } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
-import { renderServerList } from "../../../terminal/render/mcp.js";
 import { addCommand } from "./add.js";
 import { ADD_USAGE } from "./add-request.js";
 import { CALL_USAGE, callCommand } from "./call.js";
@@ -13,13 +12,15 @@ import { approve } from "./approve.js";
 import { connecting } from "./connecting.js";
 import { importCommand } from "./import.js";
 import { info } from "./info.js";
+import { listCommand } from "./list.js";
 
 const USAGE = `Usage: mcpvm mcp <command> [name] [options]
 
 MCP servers appear in guest code as host:mcp-<name> modules. Needs the mcp plugin enabled.
 
 Commands:
-  list                     servers with transport, state, approval and tool count
+  list [--check]           servers with state (idle, connected, failed …, with the last error and when),
+                           approval and tool count; --check starts each approved server once (✓/✗)
   info <name>              definition (secrets masked), approval, and its tools (connects)
   types <name>             the generated TypeScript declarations (connects)
   approve <name>           approve the launch definition, then review and accept its tools
@@ -88,6 +89,7 @@ export const mcpCommand: Command = {
         "accept-launch-env": { type: "boolean" },
         only: { type: "string", multiple: true },
         "dry-run": { type: "boolean" },
+        check: { type: "boolean" },
       },
       2,
     );
@@ -102,12 +104,8 @@ export const mcpCommand: Command = {
     const name = () => requirePositional("mcp", positionals, 1, "a server name");
     const configFile = host.paths.configFile;
     switch (sub) {
-      case "list": {
-        const list = await service.summaries();
-        if (context.json) writeJson(context.io.stdout, { servers: list });
-        else writeLine(context.io.stdout, renderServerList(list, context.colours));
-        return ExitCode.Ok;
-      }
+      case "list":
+        return listCommand(service, values.check === true, context);
       case "info":
         return info(service, name(), context);
       case "types": {

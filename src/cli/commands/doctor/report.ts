@@ -1,0 +1,76 @@
+import { modelConfigSchema, resolveModel } from "../../../agent/llm/model-config.js";
+import type { ConfigPaths } from "../../../config/paths.js";
+import type { ConnectResult, Diagnosis, Problem } from "../../../host/diagnose/index.js";
+import { probeHyperlight } from "../../../sandbox/engines/hyperlight/index.js";
+import { resolveLimits } from "../../../sandbox/limits.js";
+import { createEngine } from "../../../sandbox/select.js";
+import type { EngineChoice, RunLimits } from "../../../sandbox/types.js";
+import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
+import { errorMessage, isMcpvmError } from "../../../util/errors.js";
+
+export interface EngineReport {
+  readonly chosen: string | undefined;
+  readonly requested: EngineChoice;
+  /** Why hyperlight is not used here (said once), or undefined when it boots. */
+  readonly hyperlight: { readonly boots: boolean; readonly reason: string | undefined };
+  readonly error: string | undefined;
+}
+
+export interface DoctorReport {
+  readonly ok: boolean;
+  readonly exitCode: ExitCodeValue;
+  readonly node: string;
+  readonly platform: string;
+  readonly engine: EngineReport;
+  readonly paths: ConfigPaths;
+  readonly limits: RunLimits | undefined;
+  readonly plugins: readonly { readonly name: string; readonly state: string; readonly approval: string }[];
+  readonly mcp: Diagnosis["mcp"];
+  /** Entries under mcpServers, valid or not. */
+  readonly configuredServers: number;
+  readonly servers: readonly (Diagnosis["servers"][number] & { readonly connect?: ConnectResult })[];
+  readonly llm: { readonly configured: boolean; readonly detail: string };
+  readonly problems: readonly Problem[];
+}
+
+/**
+ * The exit code of a check: 0 when no error was found; else config (3) before approval (5) before
+ * unavailable (6), since a broken config.json or store is the cause to fix first.
+ */
+export function doctorExitCode(problems: readonly Problem[]): ExitCodeValue {
+  const kinds = new Set(problems.filter((p) => p.severity === "error").map((p) => p.kind));
+  if (kinds.has("config")) return ExitCode.Config;
+  if (kinds.has("approval")) return ExitCode.ApprovalRequired;
+  if (kinds.has("unavailable")) return ExitCode.Unavailable;
+  return ExitCode.Ok;
+}
+
+export async function engineReport(choice: EngineChoice): Promise<EngineReport> {
+  const probe = await probeHyperlight();
+  const hyperlight = { boots: probe.ok, reason: probe.ok ? undefined : probe.reason };
+  try {
+    const { engine, selection } = await createEngine(choice);
+    await engine.dispose();
+    return { chosen: selection.kind, requested: choice, hyperlight, error: undefined };
+  } catch (error) {
+    return { chosen: undefined, requested: choice, hyperlight, error: errorMessage(error) };
+  }
+}
+
+export function limitsReport(config: Diagnosis["config"], problems: Problem[]): RunLimits | undefined {
+  try {
+    return resolveLimits(config?.limits);
+  } catch (error) {
+    problems.push({ severity: "error", kind: "config", subject: "config.json", message: errorMessage(error), next: "fix limits in config.json", code: isMcpvmError(error) ? error.code : undefined });
+    return undefined;
+  }
+}
+
+export function llmReport(config: Diagnosis["config"], env: Readonly<Record<string, string | undefined>>): DoctorReport["llm"] {
+  try {
+    const model = resolveModel(modelConfigSchema.optional().parse(config?.model), env);
+    return { configured: true, detail: `${model.provider}:${model.model} at ${model.baseUrl ?? "(provider default)"}, key from ${model.apiKeySource ?? "nowhere (none needed?)"}` };
+  } catch (error) {
+    return { configured: false, detail: errorMessage(error) };
+  }
+}

@@ -1,0 +1,47 @@
+import { connectCheck, type ConnectResult } from "../../../host/diagnose/index.js";
+import type { McpService } from "../../../mcp/service/index.js";
+import type { CommandContext } from "../../../terminal/command.js";
+import { displayInline } from "../../../terminal/display.js";
+import { firstLine } from "../../../mcp/service/server-state.js";
+import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
+import { writeJson, writeLine } from "../../../terminal/io.js";
+import { renderServerList } from "../../../terminal/render/mcp.js";
+import { Spinner } from "../../../terminal/spinner.js";
+
+function checkLine(result: ConnectResult, context: CommandContext): string {
+  const { green, red, yellow } = context.colours;
+  if (!result.ok) return `${red("✗")} ${displayInline(result.name)}: ${red("failed")} (${result.ms} ms) ${displayInline(firstLine(result.error?.message ?? ""))}`;
+  const held = result.heldCount ? yellow(`, ${result.heldCount} held`) : "";
+  return `${green("✓")} ${displayInline(result.name)}: ${green("connected")}, ${result.toolCount} tools${held} (${result.ms} ms)`;
+}
+
+/**
+ * `mcp list`: every server's state without starting anything (live in this process, else the last
+ * recorded result). `--check` first starts every enabled, approved server once, as `claude mcp
+ * list` does, and exits 6 when one fails.
+ */
+export async function listCommand(service: McpService, check: boolean, context: CommandContext): Promise<ExitCodeValue> {
+  let checks: ConnectResult[] | undefined;
+  if (check) {
+    const before = await service.summaries();
+    const names = before.filter((s) => s.enabled && s.approval === "approved").map((s) => s.name);
+    const spinner = new Spinner(context.io.stderr);
+    spinner.start(`checking ${names.length} server(s)…`);
+    try {
+      checks = await connectCheck(service, names, {
+        onDone: (result) => {
+          if (context.json) return;
+          spinner.stop();
+          writeLine(context.io.stderr, checkLine(result, context));
+          spinner.start("checking…");
+        },
+      });
+    } finally {
+      spinner.stop();
+    }
+  }
+  const list = await service.summaries();
+  if (context.json) writeJson(context.io.stdout, checks === undefined ? { servers: list } : { servers: list, checks });
+  else writeLine(context.io.stdout, renderServerList(list, context.colours));
+  return checks?.some((c) => !c.ok) === true ? ExitCode.Unavailable : ExitCode.Ok;
+}

@@ -1,0 +1,57 @@
+import type { ServerSummary } from "../../mcp/service/index.js";
+import { displayInline } from "../display.js";
+import type { Colours } from "../io.js";
+
+/** "just now", "3 min ago", "2 h ago", "5 days ago" (or the date, when the clock disagrees). */
+export function ago(iso: string, now: Date = new Date()): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  const seconds = Math.round((now.getTime() - then) / 1000);
+  if (seconds < 0) return new Date(then).toISOString();
+  if (seconds < 45) return "just now";
+  if (seconds < 90 * 60) return `${Math.max(1, Math.round(seconds / 60))} min ago`;
+  if (seconds < 36 * 3600) return `${Math.round(seconds / 3600)} h ago`;
+  return `${Math.round(seconds / 86400)} days ago`;
+}
+
+const LABELS: Readonly<Record<ServerSummary["state"], string>> = {
+  disabled: "disabled",
+  "needs-approval": "needs approval",
+  "approval-error": "approval error",
+  connecting: "connecting",
+  connected: "connected",
+  held: "held",
+  failed: "failed",
+  "needs-variable": "needs $VAR",
+  "needs-input": "needs input",
+  idle: "idle",
+};
+
+/** The STATE cell of `mcp list`. */
+export function stateCell(summary: ServerSummary, colours: Colours): string {
+  const label = summary.state === "needs-variable" && summary.missingVariables.length > 0 ? `needs $${summary.missingVariables[0]}` : LABELS[summary.state];
+  switch (summary.state) {
+    case "connected":
+      return colours.green(label);
+    case "failed":
+    case "approval-error":
+      return colours.red(label);
+    case "disabled":
+    case "idle":
+      return label === "idle" ? label : colours.dim(label);
+    default:
+      return colours.yellow(displayInline(label));
+  }
+}
+
+/** One line per server that has something to say: why, since when, and what to run. */
+export function stateNotes(list: readonly ServerSummary[], colours: Colours, now: Date = new Date()): string[] {
+  const lines: string[] = [];
+  for (const s of list) {
+    if (s.detail === undefined || s.state === "disabled") continue;
+    const failedAt = s.state === "failed" && s.lastConnect?.result === "failed" ? ` (${ago(s.lastConnect.at, now)})` : "";
+    const next = s.next === undefined ? "" : colours.dim(` → ${displayInline(s.next)}`);
+    lines.push(`  ${displayInline(s.name)}: ${displayInline(s.detail)}${failedAt}${next}`);
+  }
+  return lines;
+}

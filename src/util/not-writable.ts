@@ -1,0 +1,21 @@
+import { dirname } from "node:path";
+import { McpvmError } from "./errors.js";
+
+/** CONFIG_: a home mcpvm cannot write is a set-up problem (exit code 3), not an internal error. */
+export class NotWritableError extends McpvmError<"CONFIG_HOME_NOT_WRITABLE"> {}
+
+const DENIED: Readonly<Record<string, string>> = { EACCES: "permission denied", EPERM: "permission denied", EROFS: "the file system is read-only" };
+
+/**
+ * A write to the config home that the OS refused, said in words and naming the file meant (not a
+ * temporary or lock file); any other error is returned as it was.
+ */
+export function asNotWritable(error: unknown, path: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const why = code === undefined ? undefined : DENIED[code];
+  if (why === undefined) return error;
+  return new NotWritableError("CONFIG_HOME_NOT_WRITABLE", `cannot write ${path}: ${why}; check the permissions of ${dirname(path)} (the config home is $MCPVM_HOME, else ~/.mcpvm)`, {
+    data: { file: path, errno: code },
+    cause: error,
+  });
+}

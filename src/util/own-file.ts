@@ -1,0 +1,100 @@
+import { constants, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
+import { userInfo } from "node:os";
+
+// Files that decide what mcpvm runs (config, approvals, pins, the gateway token) are trusted only
+// when they are ours: read without following a symlink, and judged on the opened file (so they
+// cannot be swapped between the check and the read) for owner and group/world write.
+
+/** One thing wrong, and the shell command that fixes it. */
+export interface HomeProblem {
+  readonly path: string;
+  readonly problem: string;
+  readonly fix: string;
+}
+
+/** Whose files count as ours: the current user's (and root's, who can change anything anyway). */
+export interface Identity {
+  readonly uid: number;
+  readonly name: string;
+}
+
+const GROUP_OR_WORLD_WRITE = 0o022;
+
+export function currentIdentity(): Identity | undefined {
+  // Windows has no uids; the checks are POSIX-only.
+  if (typeof process.getuid !== "function") return undefined;
+  const uid = process.getuid();
+  let name = String(uid);
+  try {
+    name = userInfo().username;
+  } catch {
+    // A uid without a passwd entry (containers): the number is the name.
+  }
+  return { uid, name };
+}
+
+function mode(info: Stats): string {
+  return (info.mode & 0o7777).toString(8).padStart(3, "0");
+}
+
+function kind(info: Stats): string {
+  return info.isDirectory() ? "folder" : "file";
+}
+
+/**
+ * What is wrong with one entry of the home (or the home itself), judged on its lstat: a symlink
+ * where a store file belongs, an owner that is not you, group/world write.
+ */
+export function entryProblems(path: string, info: Stats, me: Identity, options: { readonly symlinkAllowed: boolean }): HomeProblem[] {
+  const problems: HomeProblem[] = [];
+  if (info.isSymbolicLink() && !options.symlinkAllowed) {
+    problems.push({ path, problem: "is a symbolic link (mcpvm never follows links for its state files)", fix: `rm ${path}   # then let mcpvm write a real file` });
+    return problems;
+  }
+  // Root already controls every file of the machine, so a root-owned file gives no one new power
+  // (as with ssh's StrictModes); any other owner could rewrite what mcpvm trusts.
+  if (info.uid !== me.uid && info.uid !== 0) {
+    problems.push({
+      path,
+      problem: `is owned by uid ${info.uid}, not by you (${me.name}, uid ${me.uid})`,
+      fix: `rm -r ${path}   # if you did not put it there; else: sudo chown ${me.name} ${path}`,
+    });
+  }
+  if (!info.isSymbolicLink() && (info.mode & GROUP_OR_WORLD_WRITE) !== 0) {
+    problems.push({ path, problem: `is a ${kind(info)} writable by other users (mode ${mode(info)})`, fix: `chmod ${info.isDirectory() ? "700" : "600"} ${path}` });
+  }
+  return problems;
+}
+
+/** Why a state file cannot be trusted (judged on the opened file, so it cannot be swapped after the check), or undefined. */
+export function ownFileProblem(file: string, info: Stats, me: Identity | undefined = currentIdentity()): HomeProblem | undefined {
+  if (me === undefined) return undefined;
+  return entryProblems(file, info, me, { symlinkAllowed: false })[0];
+}
+
+/**
+ * Reads a state file without following a symlink (O_NOFOLLOW) and checks the opened file: a
+ * regular file, yours, not writable by others. Undefined when it does not exist.
+ */
+export async function readOwnFile(file: string): Promise<{ readonly text: string } | { readonly problem: HomeProblem } | undefined> {
+  const noFollow = constants.O_NOFOLLOW ?? 0;
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | noFollow);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ELOOP") return { problem: { path: file, problem: "is a symbolic link (mcpvm never follows links for its state files)", fix: `rm ${file}   # then let mcpvm write a real file` } };
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return { problem: { path: file, problem: "is not a regular file", fix: `rm -r ${file}` } };
+    const problem = ownFileProblem(file, info);
+    if (problem !== undefined) return { problem };
+    return { text: await handle.readFile("utf8") };
+  } finally {
+    await handle.close();
+  }
+}

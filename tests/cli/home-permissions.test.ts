@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../e2e/helpers.js";
+
+/**
+ * A config home the user cannot write: changing it says "cannot write <file>: permission denied;
+ * check the permissions of …" with exit 3 (not INTERNAL and a temp-file name), and a run with
+ * --log-level debug still works, logging to stderr with one warning. Root ignores file modes, so
+ * as root the CLI runs as the user `nobody` against a root-owned home; otherwise the home is
+ * made read-only with chmod.
+ */
+
+const VITE_NODE = join(ROOT, "node_modules", "vite-node", "vite-node.mjs");
+const CLI_ENTRY = join(ROOT, "tests", "e2e", "fixtures", "cli-entry.ts");
+const asRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function mcpvm(home: string, args: readonly string[]): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [VITE_NODE, CLI_ENTRY, "--", ...args],
+      { cwd: tmpdir(), env: { PATH: process.env.PATH ?? "", MCPVM_HOME: home, HOME: tmpdir() }, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) },
+      (error, stdout, stderr) => resolve({ code: typeof error?.code === "number" ? error.code : 0, stdout, stderr }),
+    );
+  });
+}
+
+let home: string;
+
+beforeAll(() => {
+  home = mkdtempSync(join(tmpdir(), "mcpvm-readonly-"));
+  writeFileSync(join(home, "config.json"), `${JSON.stringify({ engine: "quickjs" })}\n`);
+  writeFileSync(join(home, "script.js"), "return 6 * 7;");
+  chmodSync(join(home, "config.json"), 0o644);
+  chmodSync(join(home, "script.js"), 0o644);
+  // Readable by everyone, writable by its owner only: as root the CLI runs as nobody; else the owner loses write.
+  chmodSync(home, asRoot ? 0o755 : 0o555);
+});
+afterAll(() => {
+  chmodSync(home, 0o700);
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe("a config home that cannot be written", () => {
+  it("mcp add: 'cannot write …/config.json: permission denied', exit 3, the file unchanged", { timeout: 180_000 }, async () => {
+    const before = readFileSync(join(home, "config.json"), "utf8");
+    const out = await mcpvm(home, ["mcp", "add", "memory"]);
+    expect(out.code).toBe(3);
+    expect(out.stderr).toContain(`[CONFIG_HOME_NOT_WRITABLE] cannot write ${join(home, "config.json")}: permission denied; check the permissions of ${home}`);
+    expect(out.stderr).not.toContain(".tmp");
+    expect(readFileSync(join(home, "config.json"), "utf8")).toBe(before);
+  });
+
+  it("--log-level debug run still runs: the result on stdout, one warning about the log file", { timeout: 180_000 }, async () => {
+    const out = await mcpvm(home, ["--log-level", "debug", "run", join(home, "script.js")]);
+    expect(out.stderr.split("cannot write the log file").length - 1).toBe(1);
+    expect(out.stdout).toBe("42\n");
+    expect(out.code).toBe(0);
+  });
+});
