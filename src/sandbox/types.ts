@@ -32,6 +32,20 @@ export interface HostCallContext {
   readonly signal: AbortSignal;
   /** Epoch ms at which the run's wall budget runs out; host calls must not outlive it. */
   readonly deadline: number;
+  /**
+   * The run's budget for host reply bytes held at once (its memoryBytes). A host function that
+   * accumulates results (`$batch`) holds their size here and stops collecting when `hold` says no.
+   * Absent outside a sandbox run.
+   */
+  readonly replies?: ReplyBudget;
+}
+
+/** See HostCallContext.replies and HostReplyBudget (src/sandbox/host/reply-budget.ts). */
+export interface ReplyBudget {
+  readonly limitBytes: number;
+  /** Holds `bytes`; false (holding nothing) when that would go over the budget. */
+  hold(bytes: number): boolean;
+  release(bytes: number): void;
 }
 
 /**

@@ -6,6 +6,7 @@ import { buildHandlerSource } from "../../src/sandbox/engines/hyperlight/guest.j
 import { outcomeFromCallError, outcomeFromReply } from "../../src/sandbox/engines/hyperlight/outcome.js";
 import { BYTES_KEY } from "../../src/sandbox/guest/codec.js";
 import type { HostCallContext, HostModules } from "../../src/sandbox/types.js";
+import { logEntryBytes } from "../../src/sandbox/host/output-budget.js";
 
 /** The addon promotes its `[ERR_*]` message prefixes to `error.code`; these are errors of that shape. */
 function addonError(code: string, message: string): Error {
@@ -109,15 +110,15 @@ describe("the host side of the bridge", () => {
     expect(await pending).toMatchObject({ ok: false, error: { name: "AbortError" } });
   });
 
-  it("meters console lines against the output budget, dropping every line after the first that does not fit", async () => {
-    const { bridge } = bridgeFor({}, 12);
+  it("meters console lines (with their JSON framing) against the output budget, dropping every line after the first that does not fit", async () => {
+    const { bridge } = bridgeFor({}, logEntryBytes("info", "first") + 7);
     const log = (message: string) => bridge.dispatch(JSON.stringify({ op: "log", level: "info", message }));
     expect(await log("first")).toBe('{"ok":true}');
     await log("second line that no longer fits the budget");
     await log("3rd");
     expect(bridge.logs).toEqual([{ level: "info", message: "first" }]);
     expect(bridge.droppedLogs()).toBe(2);
-    expect(bridge.logBytes()).toBe(5);
+    expect(bridge.logBytes()).toBe(logEntryBytes("info", "first"));
   });
 
   it("refuses a malformed request without calling anything", async () => {

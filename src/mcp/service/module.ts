@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { unavailableHostModule, type HostCallContext, type HostFunction, type HostModule, type HostModules, type LazyHostModule } from "../../sandbox/types.js";
 import { isMcpvmError } from "../../util/errors.js";
@@ -11,6 +12,8 @@ import { closestMatches } from "../../util/suggest.js";
 // Guest lengths and counts in host errors: a large one could be masked as a digits-only secret.
 import { guestNumberText } from "../../logging/redact.js";
 import type { ServerCatalog } from "./catalog.js";
+import { encodeForGuest } from "../../sandbox/guest/codec.js";
+import { overBudgetText, ReplyOverBudgetError } from "../../sandbox/host/reply-budget.js";
 
 export interface McpModuleOptions {
   /** Asks the person before calls that need it; without it no call is confirmed (gateway, scripts with --yes). */
@@ -168,19 +171,58 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
   const requested = (settings as { concurrency?: unknown } | undefined)?.concurrency;
   const concurrency = typeof requested === "number" && Number.isInteger(requested) && requested > 0 ? Math.min(requested, MAX_BATCH_CONCURRENCY) : DEFAULT_BATCH_CONCURRENCY;
   const results: unknown[] = new Array(list.length);
+  // The results collected so far are held against the run's reply budget (its memoryBytes): past it
+  // the rest are cancelled, so 1,000 results of 1 MB never pile up in the host.
+  const stop = new AbortController();
+  const signal = AbortSignal.any([context.signal, stop.signal]);
+  // Every concurrent call listens on it (client request, rate limiter, deadline).
+  setMaxListeners(MAX_BATCH_CONCURRENCY * 8, signal);
+  const calls: HostCallContext = { ...context, signal };
+  let held = 0;
+  let collected = 0;
   let next = 0;
   const worker = async () => {
-    while (next < list.length && !context.signal.aborted) {
+    while (next < list.length && !calls.signal.aborted) {
       const index = next++;
+      let result: unknown;
       try {
-        results[index] = { ok: true, value: await callTool(service, catalog, name, list[index], context, options) };
+        result = { ok: true, value: await callTool(service, catalog, name, list[index], calls, options) };
       } catch (error) {
-        results[index] = { ok: false, error: { name: errorName(error), message: scrub(options, error) } };
+        if (stop.signal.aborted) return;
+        result = { ok: false, error: { name: errorName(error), message: scrub(options, error) } };
       }
+      const size = encodedSize(result);
+      if (context.replies !== undefined && !context.replies.hold(size)) {
+        stop.abort();
+        return;
+      }
+      held += size;
+      collected++;
+      results[index] = result;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  } finally {
+    context.replies?.release(held);
+  }
+  if (stop.signal.aborted && context.replies !== undefined) {
+    throw new ReplyOverBudgetError(
+      "HOST_REPLY_OVER_BUDGET",
+      `$batch stopped after ${guestNumberText(collected)} of ${guestNumberText(list.length)} results: together they would hold more than ${overBudgetText(context.replies.limitBytes)}; the remaining calls were cancelled.`,
+      { data: { server: catalog.server, collected, requested: list.length, limitBytes: context.replies.limitBytes } },
+    );
+  }
   return results;
+}
+
+/** What a result will cost once encoded for the guest (a value that cannot be encoded fails later, when it is). */
+function encodedSize(value: unknown): number {
+  try {
+    return encodeForGuest(value)?.length ?? 0;
+  } catch {
+    return 0;
+  }
 }
 
 function withinBudget(context: { readonly signal: AbortSignal; readonly deadline: number }): { signal: AbortSignal; deadline: number } {

@@ -182,14 +182,17 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     Atomics.sub(counters, slots.spinning, 1);
   }
 
-  function record(level: string, message: string): void {
-    const bytes = Buffer.byteLength(message, "utf8");
+  function record(given: string, message: string): void {
+    const level = (LEVELS.includes(given) ? given : "log") as LogLevel;
+    // Each entry costs its JSON framing, not only its text (logEntryBytes in host/output-budget.ts;
+    // this file cannot import it): a million empty console.log() calls are not free.
+    const bytes = Buffer.byteLength(JSON.stringify({ level, message }), "utf8") + 1;
     if (localStop === "outputBytes" || logBytes + bytes > limits.outputBytes) {
       droppedLogs++;
       localStop ??= "outputBytes";
       return;
     }
-    logs.push({ level: (LEVELS.includes(level) ? level : "log") as LogLevel, message });
+    logs.push({ level, message });
     logBytes += bytes;
   }
 

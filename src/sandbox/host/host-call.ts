@@ -1,6 +1,7 @@
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { CodecError, decodeFromGuest, encodeForGuest } from "../guest/codec.js";
 import { LOAD_MODULE_FUNCTION, type HostErrorInfo } from "../guest/native.js";
+import { overBudgetText } from "./reply-budget.js";
 import { isLazyHostModule, type HostCallContext, type HostFunction, type HostModule, type HostModules } from "../types.js";
 
 /** A guest's request to run one host function; `argsText` is guest-produced JSON (untrusted). */
@@ -63,7 +64,20 @@ export async function dispatchHostCall(
 
   try {
     const text = encodeForGuest(value);
-    return text === undefined ? '{"ok":true}' : `{"ok":true,"value":${text}}`;
+    if (text === undefined) return '{"ok":true}';
+    // Checked against what other calls of the run hold right now (a $batch collecting): together
+    // they may not exceed the run's memory budget, which the guest could not take in anyway.
+    if (context.replies !== undefined) {
+      if (!context.replies.hold(text.length)) {
+        return errorReply({
+          name: "RangeError",
+          message: `host:${request.module}.${request.fn} returned ${text.length} bytes, more than is left of ${overBudgetText(context.replies.limitBytes)}`,
+          code: "HOST_REPLY_OVER_BUDGET",
+        });
+      }
+      context.replies.release(text.length);
+    }
+    return `{"ok":true,"value":${text}}`;
   } catch (error) {
     return errorReply({
       name: "TypeError",

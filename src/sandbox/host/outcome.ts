@@ -3,6 +3,7 @@ import { CodecError, decodeFromGuest, MAX_NESTING_DEPTH } from "../guest/codec.j
 import { sourceSnippet } from "../guest/syntax-error.js";
 import { firstStackPosition, mapGuestPosition, mapGuestStack, type WrappedSource } from "../guest/transform.js";
 import type { GuestErrorInfo, LogEntry, RunLimits, RunResult, RunStats, SandboxErrorCode } from "../types.js";
+import { errorBytes, fitErrorToBudget, MIN_ERROR_BYTES } from "./output-budget.js";
 
 /**
  * How a run ended, as an engine reports it before any interpretation. Engine-neutral: the quickjs
@@ -62,12 +63,18 @@ const GuestOutcomeSchema = z.union([
 const OK_PREFIX = '{"ok":true,"value":';
 
 export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
-  const fail = (error: GuestErrorInfo, outputBytes = report.logBytes): RunResult => ({
-    ok: false,
-    error,
-    logs: report.logs,
-    stats: { ...report.stats, outputBytes, droppedLogs: report.droppedLogs },
-  });
+  // An error is output too: what the logs left of the budget (at least MIN_ERROR_BYTES, so it still
+  // says what went wrong), its text cut with a marker past that. A 20 MB message is not 40 MB of output.
+  const fail = (error: GuestErrorInfo): RunResult => {
+    const allowance = Math.max(frame.limits.outputBytes - report.logBytes, MIN_ERROR_BYTES);
+    const fitted = fitErrorToBudget(error, allowance, frame.limits.outputBytes);
+    return {
+      ok: false,
+      error: fitted,
+      logs: report.logs,
+      stats: { ...report.stats, outputBytes: report.logBytes + errorBytes(fitted), droppedLogs: report.droppedLogs },
+    };
+  };
   const outcome = report.outcome;
   switch (outcome.kind) {
     case "limit":

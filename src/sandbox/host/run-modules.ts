@@ -1,5 +1,6 @@
 import { isLazyHostModule, type HostModule, type HostModules } from "../types.js";
 import { describeHostError, dispatchHostCall, type HostCallRequest } from "./host-call.js";
+import { HostReplyBudget } from "./reply-budget.js";
 
 export interface RunCallContext {
   /** Aborted when the run ends. */
@@ -15,8 +16,15 @@ export interface RunCallContext {
  */
 export class RunModules {
   private readonly loaded = new Map<string, Promise<HostModule>>();
+  private readonly replies: HostReplyBudget | undefined;
 
-  constructor(private readonly modules: HostModules) {}
+  /** `memoryBytes`: the run's memory budget, which also bounds the host reply bytes its calls hold at once. */
+  constructor(
+    private readonly modules: HostModules,
+    memoryBytes?: number,
+  ) {
+    this.replies = memoryBytes === undefined ? undefined : new HostReplyBudget(memoryBytes);
+  }
 
   /** Serves one guest host call (including the reserved load call); never rejects. */
   async call(request: HostCallRequest, context: RunCallContext): Promise<string> {
@@ -27,7 +35,12 @@ export class RunModules {
       return JSON.stringify({ ok: false, error: describeHostError(error) });
     }
     const modules: HostModules = module === undefined ? {} : { [request.module]: module };
-    return dispatchHostCall(modules, request, { ...context, module: request.module, fn: request.fn });
+    return dispatchHostCall(modules, request, {
+      ...context,
+      module: request.module,
+      fn: request.fn,
+      ...(this.replies === undefined ? {} : { replies: this.replies }),
+    });
   }
 
   private resolve(name: string, context: RunCallContext): Promise<HostModule | undefined> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LOAD_MODULE_FUNCTION, type HostErrorInfo } from "../../guest/native.js";
 import { describeHostError } from "../../host/host-call.js";
+import { logEntryBytes } from "../../host/output-budget.js";
 import { RunModules } from "../../host/run-modules.js";
 import type { HostModules, LogEntry } from "../../types.js";
 import type { BridgeDispatcher } from "./vm.js";
@@ -23,6 +24,8 @@ export interface RunBridgeOptions {
   readonly deadline: number;
   /** Bytes of the output budget logs may use. */
   readonly outputBytes: number;
+  /** The run's memory budget, which also bounds the host reply bytes its calls hold at once. */
+  readonly memoryBytes?: number;
 }
 
 export interface RunBridge {
@@ -43,15 +46,15 @@ function failure(error: HostErrorInfo): string {
 
 export function createRunBridge(options: RunBridgeOptions): RunBridge {
   // Lazy modules are loaded on the guest's first require in a run, then served like static ones.
-  const modules = new RunModules(options.modules);
+  const modules = new RunModules(options.modules, options.memoryBytes);
   const logs: LogEntry[] = [];
   let calls = 0;
   let dropped = 0;
   let bytes = 0;
 
-  // Metered like the quickjs engine: message bytes, and once one line is dropped all later ones are.
+  // Metered like the quickjs engine: each entry's JSON framing, and once one line is dropped all later ones are.
   const addLog = (level: LogEntry["level"], message: string): void => {
-    const size = Buffer.byteLength(message, "utf8");
+    const size = logEntryBytes(level, message);
     if (dropped > 0 || bytes + size > options.outputBytes) {
       dropped += 1;
       return;

@@ -67,7 +67,7 @@ export async function createHyperlightEngine(options: HyperlightEngineOptions = 
 
     const deadline = started + limits.wallMs;
     const controller = new AbortController();
-    const bridge = createRunBridge({ modules: request.modules ?? {}, signal: controller.signal, deadline, outputBytes: limits.outputBytes });
+    const bridge = createRunBridge({ modules: request.modules ?? {}, signal: controller.signal, deadline, outputBytes: limits.outputBytes, memoryBytes: limits.memoryBytes });
     let ended: "wall" | "cancel" | undefined;
     let interrupt: (() => void) | undefined;
     const stop = (why: "wall" | "cancel"): void => {
@@ -178,6 +178,14 @@ function clampU32(value: number): number {
 
 /** Guest code runs through `eval` inside the VM, so its stack frames name EVAL_FILENAME; show the caller's name. */
 function withFilename(result: RunResult, filename: string): RunResult {
-  if (result.ok || result.error.stack === undefined) return result;
-  return { ...result, error: { ...result.error, stack: result.error.stack.split(`${EVAL_FILENAME}:`).join(`${filename}:`) } };
+  if (result.ok) return result;
+  const { stack, file } = result.error;
+  return {
+    ...result,
+    error: {
+      ...result.error,
+      ...(stack === undefined ? {} : { stack: stack.split(`${EVAL_FILENAME}:`).join(`${filename}:`) }),
+      ...(file === undefined ? {} : { file: filename }),
+    },
+  };
 }
