@@ -13,6 +13,10 @@ export type GatewayErrorCode =
   | "GATEWAY_BAD_ADDRESS"
   /** Binding a non-loopback address without a bearer token. */
   | "GATEWAY_TOKEN_REQUIRED"
+  /** A token (flag, file, env, home file) that is too short, unreadable or not safely yours. */
+  | "GATEWAY_TOKEN_INVALID"
+  /** --token, --token-file and --no-auth given together. */
+  | "GATEWAY_TOKEN_CONFLICT"
   /** config.json `gateway` section is invalid. */
   | "GATEWAY_CONFIG_INVALID";
 

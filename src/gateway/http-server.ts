@@ -14,6 +14,7 @@ import { isLoopback, type ListenAddress } from "./address.js";
 import { bearerMatches } from "./auth.js";
 import type { Gateway } from "./gateway.js";
 import type { GatewayServers } from "./server-factory.js";
+import { SessionPool, type SessionLimits } from "./session-pool.js";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -23,7 +24,11 @@ export interface HttpGatewayOptions {
   readonly address: ListenAddress;
   readonly token: string | undefined;
   readonly logger: Logger;
+  /** Caps and idle expiry of 2025-era sessions (config.json gateway.sessions*); defaults: 100 per client, 1000 in all, 30 min idle. */
+  readonly sessionLimits?: Partial<SessionLimits>;
 }
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { perClient: 100, total: 1_000, idleMs: 30 * 60_000 };
 
 export interface HttpGateway {
   readonly url: string;
@@ -92,7 +97,13 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const loopback = isLoopback(address.host);
   const validateHost = loopback ? hostHeaderValidation(allowedHostnames(address)) : undefined;
   const validateOrigin = loopback ? localhostOriginValidation() : undefined;
-  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits };
+  const sessions = new SessionPool<NodeStreamableHTTPServerTransport>(limits, (id, transport, why) => {
+    logger.info({ session: id }, why === "idle" ? "client session closed: idle" : "client session closed: too many sessions, least recently used");
+    void transport.close().catch(() => undefined);
+  });
+  const sweep = setInterval(() => sessions.expireIdle(), Math.max(50, Math.min(limits.idleMs / 2, 60_000)));
+  sweep.unref();
   const modern: McpHttpHandler = createMcpHandler(servers.factory(() => "http", { track: false }), {
     legacy: "reject",
     onerror: (error) => logger.debug({}, `modern MCP request: ${error.message}`),
@@ -101,14 +112,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const unsubscribe = gateway.onToolsChanged(() => modern.notify.toolsChanged());
   const started = Date.now();
 
-  const openSession = async (): Promise<NodeStreamableHTTPServerTransport> => {
+  const openSession = async (client: string): Promise<NodeStreamableHTTPServerTransport> => {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // A plain JSON body per POST instead of a one-event SSE stream: the gateway sends no
       // request-related notifications, and list_changed travels on the session's GET stream.
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        sessions.set(id, transport);
+        sessions.add(id, client, transport);
         logger.info({ session: id }, "client session opened");
       },
       onsessionclosed: (id) => {
@@ -127,8 +138,15 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     const sessionHeader = req.headers["mcp-session-id"];
     const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
     if (req.method !== "POST") {
-      const transport = sessionId === undefined ? undefined : sessions.get(sessionId);
-      if (transport !== undefined) return transport.handleRequest(req, res);
+      const transport = sessionId === undefined ? undefined : sessions.use(sessionId);
+      if (transport !== undefined && sessionId !== undefined) {
+        // An open notification stream keeps the session from expiring while it lasts.
+        if (req.method === "GET") {
+          sessions.streamOpened(sessionId);
+          res.once("close", () => sessions.streamClosed(sessionId));
+        }
+        return transport.handleRequest(req, res);
+      }
       // A modern client never sends GET/DELETE; a 2025 one without a live session gets a clear error.
       return rpcError(res, sessionId === undefined ? 400 : 404, -32000, sessionId === undefined ? "Missing Mcp-Session-Id header." : "Unknown or expired session; initialize again.");
     }
@@ -142,12 +160,12 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     }
     if (!isLegacyPost(req, body)) return modernNode(req, res, body);
     if (sessionId !== undefined) {
-      const transport = sessions.get(sessionId);
+      const transport = sessions.use(sessionId);
       if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");
       return transport.handleRequest(req, res, body);
     }
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
-    const transport = await openSession();
+    const transport = await openSession(req.socket.remoteAddress ?? "unknown");
     return transport.handleRequest(req, res, body);
   };
 
@@ -193,6 +211,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     url,
     sessionCount: () => sessions.size,
     close: async () => {
+      clearInterval(sweep);
       unsubscribe();
       await modern.close().catch(() => undefined);
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));

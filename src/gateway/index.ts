@@ -1,10 +1,12 @@
 export { startGateway, type ServeOptions, type RunningGateway } from "./serve.js";
 export { Gateway, type GatewayOptions, type CallContext } from "./gateway.js";
 export { GatewayServers, GATEWAY_SERVER_INFO } from "./server-factory.js";
-export { startHttpGateway, MAX_BODY_BYTES, type HttpGateway, type HttpGatewayOptions } from "./http-server.js";
+export { startHttpGateway, MAX_BODY_BYTES, DEFAULT_SESSION_LIMITS, type HttpGateway, type HttpGatewayOptions } from "./http-server.js";
 export { startStdioGateway, type StdioGateway } from "./stdio.js";
 export { parseListenAddress, isLoopback, requireTokenFor, DEFAULT_HTTP_HOST, type ListenAddress } from "./address.js";
 export { bearerMatches } from "./auth.js";
+export { resolveGatewayAuth, ensureHomeToken, readTokenFile, GATEWAY_TOKEN_FILE_NAME, MIN_TOKEN_LENGTH, type GatewayAuth, type TokenSource } from "./gateway-token.js";
+export { SessionPool, type SessionLimits } from "./session-pool.js";
 export { GatewayError, type GatewayErrorCode } from "./errors.js";
 export { flattenToolName, assignFlatNames, parseToolRef, refKey, MAX_FLAT_NAME_LENGTH, type ToolRef, type FlatNameAssignment, type FlatNameCollision } from "./flatten.js";
 export { gatewaySettingsSchema, parseGatewaySettings, type GatewaySettings } from "./settings.js";

@@ -7,6 +7,7 @@ import type { EngineChoice } from "../sandbox/types.js";
 import type { ListenAddress } from "./address.js";
 import { requireTokenFor } from "./address.js";
 import { Gateway } from "./gateway.js";
+import { ensureHomeToken } from "./gateway-token.js";
 import { startHttpGateway } from "./http-server.js";
 import { GatewayServers } from "./server-factory.js";
 import { parseGatewaySettings } from "./settings.js";
@@ -17,7 +18,10 @@ export interface ServeOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Streamable HTTP on this address; stdio when absent. */
   readonly http?: ListenAddress;
+  /** The bearer token HTTP clients must send; when absent (and not noAuth) the home's gateway-token, made if missing. */
   readonly token?: string;
+  /** HTTP without a token: loopback only, on explicit request (--no-auth). */
+  readonly noAuth?: boolean;
   /** Equip this toolset at start. */
   readonly toolset?: string;
   readonly logLevel?: LogLevelName;
@@ -38,6 +42,8 @@ export interface RunningGateway {
   /** The /mcp URL in HTTP mode. */
   readonly url: string | undefined;
   readonly logFile: string | undefined;
+  /** The token HTTP clients must send (undefined in stdio mode and with noAuth). */
+  readonly token: string | undefined;
   /** Resolves when a stdio client disconnects (never, by itself, in HTTP mode). */
   readonly done: Promise<void>;
   /** Graceful shutdown: transports, client sessions, then every upstream server. */
@@ -57,7 +63,11 @@ class DeferredRedactor extends Redactor {
 }
 
 export async function startGateway(options: ServeOptions): Promise<RunningGateway> {
-  if (options.http !== undefined) requireTokenFor(options.http, options.token);
+  let token = options.token;
+  if (options.http !== undefined) {
+    if (options.noAuth === true) requireTokenFor(options.http, undefined);
+    else token ??= (await ensureHomeToken(resolveConfigPaths(options.env).home)).token;
+  }
   const redactor = new DeferredRedactor();
   const { logger, file: logFile } = createLogger({
     level: options.logLevel ?? "info",
@@ -67,10 +77,10 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     console: "stderr",
     ...(options.pretty === undefined ? {} : { pretty: options.pretty }),
   });
-  if (options.token !== undefined) redactor.add([options.token]);
+  if (token !== undefined) redactor.add([token]);
   const host = await McpvmHost.open({ env: options.env, logger, ...(options.engine === undefined ? {} : { engine: options.engine }) });
   redactor.target = host.redactor;
-  if (options.token !== undefined) host.redactor.add([options.token]);
+  if (token !== undefined) host.redactor.add([token]);
   try {
     const settings = parseGatewaySettings(host.config.gateway, host.paths.configFile);
     const service = await host.requireMcp();
@@ -85,7 +95,14 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     let done: Promise<void>;
     let closeTransport: () => Promise<void>;
     if (options.http !== undefined) {
-      const http = await startHttpGateway({ gateway, servers, address: options.http, token: options.token, logger });
+      const http = await startHttpGateway({
+        gateway,
+        servers,
+        address: options.http,
+        token,
+        logger,
+        sessionLimits: { perClient: settings.maxSessionsPerClient, total: settings.maxSessions, idleMs: settings.sessionIdleMs },
+      });
       url = http.url;
       done = new Promise<void>(() => undefined);
       closeTransport = () => http.close();
@@ -112,7 +129,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
       })().finally(() => clearInterval(keepAlive));
       return closing;
     };
-    return { gateway, host, url, logFile, done, close };
+    return { gateway, host, url, logFile, token: options.http === undefined ? undefined : token, done, close };
   } catch (error) {
     await host.close().catch(() => undefined);
     throw error;

@@ -26,16 +26,18 @@ describe("gateway under concurrent load (loopback)", () => {
 
   it(`${CLIENTS} clients × ${CALLS_PER_CLIENT} concurrent direct calls: none lost, none mixed up between sessions`, async () => {
     const url = new URL(running.url as string);
+    // No token given: the gateway made one in the home (loopback is not "only this person").
+    const requestInit = { headers: { authorization: `Bearer ${running.token ?? ""}` } };
     const clients = await Promise.all(
       Array.from({ length: CLIENTS }, async (_, index) => {
         // Half 2026-07-28 (per-request) clients, half 2025-era sessions from the v1 SDK.
         if (index % 2 === 0) {
           const client = new Client({ name: `load-${index}`, version: "1" }, { versionNegotiation: { mode: "auto" } });
-          await client.connect(new StreamableHTTPClientTransport(url));
+          await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
           return client;
         }
         const client = new V1Client({ name: `load-${index}`, version: "1" });
-        await client.connect(new V1HttpTransport(url));
+        await client.connect(new V1HttpTransport(url, { requestInit }));
         return client;
       }),
     );
@@ -61,7 +63,7 @@ describe("gateway under concurrent load (loopback)", () => {
   it("concurrent run_mcp_script calls run in separate sandboxes", async () => {
     const url = new URL(running.url as string);
     const client = new Client({ name: "sandboxes", version: "1" }, { versionNegotiation: { mode: "auto" } });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${running.token ?? ""}` } } }));
     try {
       const script = (n: number) => `globalThis.mark = (globalThis.mark ?? 0) + ${n}; await tools.fixture.sleep({ ms: 50 }); return globalThis.mark;`;
       const results = await Promise.all([1, 10, 100].map(async (n) => JSON.parse(firstText(await client.callTool({ name: "run_mcp_script", arguments: { script: script(n) } }))) as { result: number; error?: unknown }));

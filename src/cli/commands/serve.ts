@@ -1,4 +1,5 @@
-import { startGateway } from "../../gateway/index.js";
+import { resolveConfigPaths } from "../../config/paths.js";
+import { resolveGatewayAuth, startGateway, type GatewayAuth } from "../../gateway/index.js";
 import { GatewayError, parseListenAddress, requireTokenFor, type ListenAddress } from "../../gateway/index.js";
 import { LOG_LEVELS, type LogLevelName } from "../../logging/logger.js";
 import type { EngineChoice } from "../../sandbox/types.js";
@@ -8,15 +9,20 @@ import { ExitCode } from "../../terminal/exit-codes.js";
 import { McpvmError } from "../../util/errors.js";
 import { writeLine } from "../../terminal/io.js";
 
-const USAGE = `Usage: mcpvm serve [--http [host:]port] [--token <secret>] [--toolset <name>] [--log-level <level>]
+const USAGE = `Usage: mcpvm serve [--http [host:]port] [--token-file <file> | --no-auth] [--toolset <name>] [--log-level <level>]
 
 Runs the mcpvm gateway: one MCP server in front of every configured MCP server.
 
   (no --http)            MCP over stdin/stdout (what Claude Code, VS Code and Cursor start)
   --http [host:]port     streamable HTTP at http://host:port/mcp (host 127.0.0.1 by default),
                          GET /health for monitoring
-  --token <secret>       require "Authorization: Bearer <secret>" (or set MCPVM_GATEWAY_TOKEN);
-                         required when host is not a loopback address
+                         Clients send "Authorization: Bearer <token>". The token is, in order:
+  --token-file <file>    the first line of this file (yours, not writable by others)
+  --token <secret>       (shows in \`ps\` to every account: a warning; prefer the two others)
+  MCPVM_GATEWAY_TOKEN    the environment variable
+                         else <config home>/gateway-token, made (0600) and printed at first use;
+                         read it again with: cat <config home>/gateway-token
+  --no-auth              no token, loopback only: every local account can use your servers
   --toolset <name>       start with this toolset equipped (see \`mcpvm toolset\`)
   --log-level <level>    ${LOG_LEVELS.join("|")} (default info; or MCPVM_LOG_LEVEL). Logs go to
                          stderr (never stdout); at debug and trace also to
@@ -60,6 +66,20 @@ function listenError(error: unknown, http: ListenAddress | undefined): unknown {
   return new McpvmError("GATEWAY_PORT_IN_USE", `serve: ${problem}; try --http 127.0.0.1:0 (a free port, printed at start) or another port.`, { data: { host: http.host, port: http.port }, cause: error });
 }
 
+/** What a person starting the HTTP gateway must know about its token; the token itself only when just made. */
+function describeAuth(auth: GatewayAuth): string[] {
+  const lines = auth.warnings.map((warning) => `mcpvm: warning: ${warning}`);
+  if (auth.source === "none") return lines;
+  if (auth.created === true && auth.file !== undefined) {
+    lines.push(`mcpvm: made a gateway token (kept in ${auth.file}, mode 600); clients send "Authorization: Bearer <token>":`, `  ${auth.token ?? ""}`);
+    lines.push(`It is printed only this once; read it again with: cat ${auth.file}`);
+  } else {
+    const from = auth.source === "home" || auth.source === "token-file" ? (auth.file ?? "") : auth.source === "env" ? "MCPVM_GATEWAY_TOKEN" : "--token";
+    lines.push(`mcpvm: clients must send "Authorization: Bearer <token>" (the token from ${from}${auth.source === "home" ? `; read it with: cat ${from}` : ""})`);
+  }
+  return lines;
+}
+
 /** Resolves on the first SIGINT/SIGTERM (or when `done` settles), removing its handlers. */
 function untilStopped(done: Promise<void>): Promise<string> {
   return new Promise((resolve) => {
@@ -84,19 +104,36 @@ export const serveCommand: Command = {
     const { values } = parseCommandArgs(
       "serve",
       args,
-      { http: { type: "string" }, token: { type: "string" }, toolset: { type: "string" }, "log-level": { type: "string" }, engine: { type: "string" } },
+      { http: { type: "string" }, token: { type: "string" }, "token-file": { type: "string" }, "no-auth": { type: "boolean" }, toolset: { type: "string" }, "log-level": { type: "string" }, engine: { type: "string" } },
       0,
     );
     const env = context.io.env;
-    const token = typeof values.token === "string" ? values.token : env.MCPVM_GATEWAY_TOKEN || undefined;
     const http = typeof values.http === "string" ? asUsage(() => parseListenAddress(values.http as string)) : undefined;
-    if (http !== undefined) asUsage(() => requireTokenFor(http, token));
+    const authFlags = (["token", "token-file", "no-auth"] as const).filter((flag) => values[flag] !== undefined);
+    if (http === undefined && authFlags.length > 0) throw new UsageError("USAGE", `serve: --${authFlags[0]} applies to --http only (stdio has no network listener)`);
+    const noAuth = values["no-auth"] === true;
+    if (http !== undefined && noAuth) asUsage(() => requireTokenFor(http, undefined));
+    const auth =
+      http === undefined
+        ? undefined
+        : await resolveGatewayAuth({
+            home: resolveConfigPaths(env).home,
+            ...(typeof values.token === "string" ? { argvToken: values.token } : {}),
+            ...(typeof values["token-file"] === "string" ? { tokenFile: values["token-file"] } : {}),
+            ...(env.MCPVM_GATEWAY_TOKEN ? { envToken: env.MCPVM_GATEWAY_TOKEN } : {}),
+            noAuth,
+          }).catch((error: unknown) => {
+            if (error instanceof GatewayError) throw new UsageError("USAGE", `serve: ${error.message}`);
+            throw error;
+          });
+    const token = auth?.token;
     const level = logLevel(typeof values["log-level"] === "string" ? values["log-level"] : context.logLevel ?? (env.MCPVM_LOG_LEVEL || undefined));
     const chosenEngine = engine(typeof values.engine === "string" ? values.engine : context.engine);
     const running = await startGateway({
       env,
       ...(http === undefined ? {} : { http }),
       ...(token === undefined ? {} : { token }),
+      ...(noAuth ? { noAuth } : {}),
       ...(typeof values.toolset === "string" ? { toolset: values.toolset } : {}),
       ...(level === undefined ? {} : { logLevel: level }),
       ...(chosenEngine === undefined ? {} : { engine: chosenEngine }),
@@ -105,6 +142,7 @@ export const serveCommand: Command = {
       throw listenError(error, http);
     });
     if (running.url !== undefined) writeLine(context.io.stderr, `mcpvm gateway listening on ${running.url}${running.logFile === undefined ? "" : ` (log: ${running.logFile})`}`);
+    if (auth !== undefined) for (const line of describeAuth(auth)) writeLine(context.io.stderr, line);
     await untilStopped(running.done);
     await running.close();
     return ExitCode.Ok;
