@@ -40,6 +40,31 @@ describe("guest did-you-mean", () => {
   });
 });
 
+describe("converting a result", () => {
+  const wrapBytes = (bytes: Uint8Array) => ({ bytes: Array.from(bytes) });
+
+  it("turns Map, Set and Error into data, nested too, and bytes through the codec's stand-in", () => {
+    const text = diagnostics.encodeConverted({ m: new Map([["k", new Set([1])]]), e: new RangeError("r"), pairs: new Map([[1, "one"]]), b: new Uint8Array([7]) }, wrapBytes);
+    expect(JSON.parse(text as string)).toEqual({ m: { k: [1] }, e: { name: "RangeError", message: "r" }, pairs: [[1, "one"]], b: { bytes: [7] } });
+  });
+
+  it("reports a Map that contains itself as a cycle instead of recursing forever", () => {
+    const map = new Map<string, unknown>();
+    map.set("me", map);
+    expect(() => diagnostics.encodeConverted(map, wrapBytes)).toThrow(TypeError);
+  });
+
+  it("builds the outcome envelope: notes after the value, a path for what cannot be carried", () => {
+    expect(diagnostics.describeResult({ s: new Set([1]) }, undefined, 1000, wrapBytes)).toBe('{"ok":true,"value":{"s":[1]},"notes":["result.s was a Set: returned as an array"]}');
+    expect(JSON.parse(diagnostics.describeResult({ n: 1n }, new TypeError("cannot serialize"), 1000, wrapBytes))).toEqual({
+      ok: false,
+      kind: "unserializable",
+      error: { name: "TypeError", message: expect.stringMatching(/^result\.n is a BigInt/) },
+    });
+    expect(JSON.parse(diagnostics.describeResult({ s: new Set(["x".repeat(50)]) }, undefined, 20, wrapBytes))).toEqual({ ok: false, kind: "too_large", chars: 60 });
+  });
+});
+
 describe("result notes", () => {
   it("names paths the way JavaScript spells them", () => {
     const value = { "a b": new Map([["k", new Set([1])]]), list: [{ e: new Error("x") }] };

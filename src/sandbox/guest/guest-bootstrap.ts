@@ -67,39 +67,22 @@ export function installGuestGlobals(
     return error;
   }
 
-  /** What `require` throws for a module that exists but cannot load (a disabled server, a plugin that failed). */
-  function unavailable(name: string): Error | undefined {
-    const entries = manifest.unavailable;
-    let entry = hasOwn.call(entries, name) ? entries[name] : undefined;
-    for (const key of keysOf(entries)) {
-      if (entry !== undefined) break;
-      if (key.slice(-1) === "*" && name.slice(0, key.length - 1) === key.slice(0, -1)) entry = entries[key];
-    }
-    return entry === undefined ? undefined : moduleError("ModuleUnavailableError", entry.code, `host:${name}: ${entry.message}`);
-  }
-
   /**
-   * The error for a function a module does not have, built here in the guest from the guest's own
-   * text and the module's function names (see guest-diagnostics.ts for why never on the host).
+   * The error for a function a module does not have, worded in the guest from the guest's own text
+   * and the module's function names (see guest-diagnostics.ts for why never on the host).
    */
   function missingMember(module: string, fn: string): TypeError {
-    const label = hasOwn.call(manifest.labels, module) ? manifest.labels[module] : undefined;
-    const byName = label?.byName ?? [];
-    const known = (functionsOf[module] ?? []).filter((name) => byName.indexOf(name) === -1);
-    const error = new TypeError(diagnostics().missingMember(label?.title ?? `host:${module}`, label?.member ?? "function", fn, known));
+    const error = new TypeError(diagnostics().missingFunction(manifest, module, fn, functionsOf[module] ?? []));
     (error as TypeError & { code?: string }).code = "HOST_FUNCTION_NOT_FOUND";
     return error;
   }
 
-  /** Refuses a call to a missing function, or to a by-name function (`$batch`) naming a missing one. */
-  function checkCall(module: string, fn: string, args: readonly unknown[]): void {
-    const functions = functionsOf[module] as readonly string[];
-    if (functions.indexOf(fn) === -1) throw missingMember(module, fn);
+  /** Refuses a by-name function (`$batch`) naming a function the module does not have. */
+  function checkNamed(module: string, fn: string, args: readonly unknown[]): void {
     const byName = hasOwn.call(manifest.labels, module) ? manifest.labels[module]?.byName : undefined;
     const named = args[0];
-    if (byName !== undefined && byName.indexOf(fn) !== -1 && typeof named === "string" && (functions.indexOf(named) === -1 || byName.indexOf(named) !== -1)) {
-      throw missingMember(module, named);
-    }
+    if (byName === undefined || typeof named !== "string" || byName.indexOf(fn) === -1) return;
+    if ((functionsOf[module] as readonly string[]).indexOf(named) === -1 || byName.indexOf(named) !== -1) throw missingMember(module, named);
   }
 
   function functionNames(name: string, listed: unknown): string[] {
@@ -123,7 +106,7 @@ export function installGuestGlobals(
       // A method definition gives the function its name and no `prototype`/constructor behaviour.
       exports[fn] = {
         [fn](...args: unknown[]): unknown {
-          checkCall(name, fn, args);
+          checkNamed(name, fn, args);
           return unwrapReply(native.callSync(name, fn, encodeArgs(name, fn, args)));
         },
       }[fn];
@@ -150,8 +133,9 @@ export function installGuestGlobals(
     }
     const name = specifier.slice(5);
     if (!hasOwn.call(manifest.modules, name)) {
-      const known = keysOf(manifest.modules).concat(keysOf(manifest.unavailable).filter((key) => key.slice(-1) !== "*"));
-      throw unavailable(name) ?? moduleError("ModuleNotFoundError", "MODULE_NOT_FOUND", `Unknown host module "${specifier}"${diagnostics().didYouMean(name, known, "host:")} (available: ${available})`);
+      // Unavailable (a disabled server, a plugin that is off) or unknown: the diagnostics say which.
+      const failure = diagnostics().requireFailure(manifest, name);
+      throw moduleError(failure.name, failure.code, failure.message);
     }
     return moduleFor(name);
   }
@@ -175,7 +159,8 @@ export function installGuestGlobals(
   }
 
   function send(module: string, fn: string, args: readonly unknown[]): Promise<string> | string {
-    checkCall(module, fn, args);
+    if ((functionsOf[module] as readonly string[]).indexOf(fn) === -1) throw missingMember(module, fn);
+    checkNamed(module, fn, args);
     const argsText = encodeArgs(module, fn, args);
     return native.callAsync === undefined ? native.callSync(module, fn, argsText) : native.callAsync(module, fn, argsText);
   }
@@ -218,47 +203,46 @@ export function installGuestGlobals(
           },
         });
       }
-      // A thrown non-Error carries no stack, so there is no line to show; say how to get one.
+      // A thrown non-Error carries no stack, so there is no line to show; the diagnostics say how to get one.
       const shown = typeof thrown === "string" ? stringify(thrown) : format([thrown]);
-      const what = thrown === null ? "null" : typeof thrown === "object" ? "an object" : `a ${typeof thrown}`;
-      return stringify({
-        ok: false,
-        kind: "thrown",
-        error: { message: `Uncaught ${shown} (${what} was thrown, not an Error, so there is no line number: \`throw new Error(…)\` gives one)`, fromHost: false },
-      });
+      let message = `Uncaught ${shown}`;
+      try {
+        message = diagnostics().thrownValue(thrown, shown);
+      } catch {
+        // The plain form stands.
+      }
+      return stringify({ ok: false, kind: "thrown", error: { message, fromHost: false } });
     } catch {
       return stringify({ ok: false, kind: "thrown", error: { message: "Uncaught exception", fromHost: false } });
     }
   }
 
+  /**
+   * Plain data takes the short path, compiled into every run; a result JSON cannot carry as it is
+   * (a Map, a function, a BigInt, a cycle, …) goes to the diagnostics, which convert and explain.
+   */
   function describeResult(value: unknown): string {
-    let text: string | undefined;
     const flags: ResultFlags = { changed: false };
+    let text: string | undefined;
     try {
       text = codec.encodeResult(value, flags);
     } catch (error) {
-      const name = error instanceof Error ? String(error.name) : "Error";
-      let message = error instanceof Error ? String(error.message) : String(error);
-      // Out of memory or stack: walking the value again would fail the same way.
-      if (name !== "InternalError") message = explain(() => diagnostics().unserializable(value)) ?? message;
-      return stringify({ ok: false, kind: "unserializable", error: { name, message } });
+      return unusualResult(value, error);
     }
-    if (text === undefined) {
-      const note = explain(() => diagnostics().notData(value));
-      return note === undefined ? '{"ok":true}' : `{"ok":true,"notes":${stringify([note])}}`;
-    }
+    if (text === undefined) return value === undefined ? '{"ok":true}' : unusualResult(value, undefined);
+    if (flags.changed) return unusualResult(value, undefined);
     if (text.length > manifest.maxResultChars) return stringify({ ok: false, kind: "too_large", chars: text.length });
-    // Notes go after the value, so the host measures the result as everything after the prefix.
-    const notes = flags.changed ? explain(() => diagnostics().resultNotes(value)) : undefined;
-    return notes === undefined || notes.length === 0 ? `{"ok":true,"value":${text}}` : `{"ok":true,"value":${text},"notes":${stringify(notes)}}`;
+    return `{"ok":true,"value":${text}}`;
   }
 
-  /** A diagnosis is a nicety: if working it out fails (a hostile getter, exhaustion), there is none. */
-  function explain<T>(work: () => T): T | undefined {
+  function unusualResult(value: unknown, failure: unknown): string {
     try {
-      return work();
-    } catch {
-      return undefined;
+      return diagnostics().describeResult(value, failure, manifest.maxResultChars, codec.wrapBytes);
+    } catch (error) {
+      // Even that failed (exhaustion, a hostile getter): report the failure as it is.
+      const reason = failure ?? error;
+      const name = reason instanceof Error ? String(reason.name) : "Error";
+      return stringify({ ok: false, kind: "unserializable", error: { name, message: reason instanceof Error ? String(reason.message) : String(reason) } });
     }
   }
 

@@ -20,49 +20,29 @@ export function createGuestCodec(bytesKey: string, base64: () => GuestBase64): G
   const MapClass = Map;
   const SetClass = Set;
   const ErrorClass = Error;
-  const arrayFrom = Array.from;
-  const create = Object.create;
+
+  const wrapBytes = (bytes: Uint8Array): unknown => ({ [bytesKey]: base64().encode(bytes) });
 
   function replacer(_key: string, value: unknown): unknown {
     // `value`, not `this[key]`: reading the holder again would run a guest getter twice.
-    return value instanceof Bytes ? { [bytesKey]: base64().encode(value) } : value;
+    return value instanceof Bytes ? wrapBytes(value) : value;
   }
 
   /**
-   * The result replacer: what JSON would turn into `{}` (Map, Set, Error) becomes data, and what
-   * JSON drops silently (functions, Symbols) is flagged, so the run can say so. A converted value is
-   * remembered, so a Map that contains itself is reported as a cycle instead of recursing forever.
+   * The result replacer: like `replacer`, and it flags what JSON would lose without a word (a Map,
+   * Set or Error becomes `{}`, a function or Symbol disappears), so the runner can convert and
+   * explain. Kept this small because it is compiled into every run; the conversion is not.
    */
   function resultReplacer(flags: ResultFlags): (key: string, value: unknown) => unknown {
-    let converted: Map<object, unknown> | undefined;
-    const convert = (value: object, make: () => unknown): unknown => {
-      flags.changed = true;
-      converted ??= new MapClass();
-      if (converted.has(value)) return converted.get(value);
-      const made = make();
-      converted.set(value, made);
-      return made;
-    };
     return (_key, value) => {
       if (typeof value === "object" && value !== null) {
-        if (value instanceof Bytes) return { [bytesKey]: base64().encode(value) };
-        if (value instanceof MapClass) return convert(value, () => mapData(value));
-        if (value instanceof SetClass) return convert(value, () => arrayFrom(value));
-        if (value instanceof ErrorClass) return convert(value, () => ({ name: String(value.name), message: String(value.message) }));
+        if (value instanceof Bytes) return wrapBytes(value);
+        if (value instanceof MapClass || value instanceof SetClass || value instanceof ErrorClass) flags.changed = true;
       } else if (typeof value === "function" || typeof value === "symbol") {
         flags.changed = true;
       }
       return value;
     };
-  }
-
-  /** A Map with only string keys as an object (null prototype: "__proto__" stays a key), else [key, value] pairs. */
-  function mapData(map: Map<unknown, unknown>): unknown {
-    const entries = arrayFrom(map);
-    for (const [key] of entries) if (typeof key !== "string") return entries;
-    const object = create(null) as Record<string, unknown>;
-    for (const [key, entry] of entries) object[key as string] = entry;
-    return object;
   }
 
   function reviver(_key: string, value: unknown): unknown {
@@ -85,6 +65,7 @@ export function createGuestCodec(bytesKey: string, base64: () => GuestBase64): G
   return {
     encode: (value) => stringify(value, replacer),
     encodeResult: (value, flags) => stringify(value, resultReplacer(flags)),
+    wrapBytes,
     decode: (text) => (mayHoldBytes(text) ? parse(text, reviver) : parse(text)) as unknown,
   };
 }

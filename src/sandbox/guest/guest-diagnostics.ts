@@ -1,4 +1,4 @@
-import type { GuestDiagnostics } from "./native.js";
+import type { GuestDiagnostics, GuestManifest } from "./native.js";
 
 /**
  * The guest's error-path helpers. RUNS INSIDE THE SANDBOX (embedded via Function.prototype.toString,
@@ -13,6 +13,7 @@ export function createGuestDiagnostics(): GuestDiagnostics {
   const keysOf = Object.keys;
   const isArray = Array.isArray;
   const stringify = JSON.stringify;
+  const hasOwn = Object.prototype.hasOwnProperty;
   const Bytes = Uint8Array;
   const MAX_NOTES = 5;
   const MAX_NODES = 10_000;
@@ -70,6 +71,60 @@ export function createGuestDiagnostics(): GuestDiagnostics {
     if (known.length === 0) return `${head} (it has no ${member}s)`;
     const listed = known.slice(0, MAX_LISTED).join(", ") + (known.length > MAX_LISTED ? `, … (${known.length} in all)` : "");
     return `${head} (its ${member}s: ${listed})`;
+  }
+
+  function missingFunction(manifest: GuestManifest, module: string, fn: string, functions: readonly string[]): string {
+    const label = hasOwn.call(manifest.labels, module) ? manifest.labels[module] : undefined;
+    const byName = label?.byName ?? [];
+    const known = functions.filter((name) => byName.indexOf(name) === -1);
+    return missingMember(label?.title ?? `host:${module}`, label?.member ?? "function", fn, known);
+  }
+
+  function requireFailure(manifest: GuestManifest, name: string): { name: string; code: string; message: string } {
+    const entries = manifest.unavailable;
+    let entry = hasOwn.call(entries, name) ? entries[name] : undefined;
+    for (const key of keysOf(entries)) {
+      if (entry !== undefined) break;
+      if (key.slice(-1) === "*" && name.slice(0, key.length - 1) === key.slice(0, -1)) entry = entries[key];
+    }
+    if (entry !== undefined) return { name: "ModuleUnavailableError", code: entry.code, message: `host:${name}: ${entry.message}` };
+    const loadable = keysOf(manifest.modules);
+    const known = loadable.concat(keysOf(entries).filter((key) => key.slice(-1) !== "*"));
+    const available = loadable.length === 0 ? "none" : loadable.map((module) => `host:${module}`).join(", ");
+    const specifier = stringify(`host:${name}`.length > 100 ? `host:${name.slice(0, 80)}…` : `host:${name}`);
+    return { name: "ModuleNotFoundError", code: "MODULE_NOT_FOUND", message: `Unknown host module ${specifier}${didYouMean(name, known, "host:")} (available: ${available})` };
+  }
+
+  function thrownValue(thrown: unknown, shown: string): string {
+    const what = thrown === null ? "null" : typeof thrown === "object" ? "an object" : `a ${typeof thrown}`;
+    return `Uncaught ${shown} (${what} was thrown, not an Error, so there is no line number: \`throw new Error(…)\` gives one)`;
+  }
+
+  function encodeConverted(value: unknown, wrapBytes: (bytes: Uint8Array) => unknown): string | undefined {
+    const converted = new Map<object, unknown>();
+    const convert = (original: object, make: () => unknown): unknown => {
+      if (converted.has(original)) return converted.get(original);
+      const made = make();
+      converted.set(original, made);
+      return made;
+    };
+    return stringify(value, (_key, item: unknown) => {
+      if (typeof item !== "object" || item === null) return item;
+      if (item instanceof Bytes) return wrapBytes(item);
+      if (item instanceof Map) return convert(item, () => mapData(item));
+      if (item instanceof Set) return convert(item, () => Array.from(item));
+      if (item instanceof Error) return convert(item, () => ({ name: String(item.name), message: String(item.message) }));
+      return item;
+    });
+  }
+
+  /** A Map with only string keys as an object (null prototype: "__proto__" stays a key), else [key, value] pairs. */
+  function mapData(map: Map<unknown, unknown>): unknown {
+    const entries = Array.from(map);
+    for (const [key] of entries) if (typeof key !== "string") return entries;
+    const object = Object.create(null) as Record<string, unknown>;
+    for (const [key, entry] of entries) object[key as string] = entry;
+    return object;
   }
 
   function childPath(path: string, key: string | number): string {
@@ -175,5 +230,39 @@ export function createGuestDiagnostics(): GuestDiagnostics {
     return `the script returned ${kindOf(value)}, which is not data, so it returned nothing (return the data itself, e.g. \`return await f()\`)`;
   }
 
-  return { didYouMean, missingMember, resultNotes, unserializable, notData };
+  function describeResult(value: unknown, failure: unknown, maxResultChars: number, wrapBytes: (bytes: Uint8Array) => unknown): string {
+    const unserializableEnvelope = (error: unknown): string => {
+      const name = error instanceof Error ? String(error.name) : "Error";
+      let message = error instanceof Error ? String(error.message) : String(error);
+      // Out of memory or stack: walking the value again would fail the same way.
+      if (name !== "InternalError") message = quietly(() => unserializable(value)) ?? message;
+      return stringify({ ok: false, kind: "unserializable", error: { name, message } });
+    };
+    if (failure !== undefined) return unserializableEnvelope(failure);
+    let text: string | undefined;
+    try {
+      text = encodeConverted(value, wrapBytes);
+    } catch (error) {
+      return unserializableEnvelope(error);
+    }
+    if (text === undefined) {
+      const note = quietly(() => notData(value));
+      return note === undefined ? '{"ok":true}' : `{"ok":true,"notes":${stringify([note])}}`;
+    }
+    if (text.length > maxResultChars) return stringify({ ok: false, kind: "too_large", chars: text.length });
+    // Notes go after the value: the host counts everything after `{"ok":true,"value":` as the result.
+    const notes = quietly(() => resultNotes(value)) ?? [];
+    return notes.length === 0 ? `{"ok":true,"value":${text}}` : `{"ok":true,"value":${text},"notes":${stringify(notes)}}`;
+  }
+
+  /** A diagnosis is a nicety: if working it out fails (a hostile getter, exhaustion), there is none. */
+  function quietly<T>(work: () => T): T | undefined {
+    try {
+      return work();
+    } catch {
+      return undefined;
+    }
+  }
+
+  return { didYouMean, missingMember, missingFunction, requireFailure, thrownValue, encodeConverted, describeResult, resultNotes, unserializable, notData };
 }

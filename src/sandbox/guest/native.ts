@@ -74,11 +74,13 @@ export interface GuestCodec {
   /** JSON text, or undefined for undefined/functions; throws like JSON.stringify. */
   encode(value: unknown): string | undefined;
   /**
-   * Like encode, for the script's result: a Map becomes an object of its entries (or [key, value]
-   * pairs), a Set an array, an Error {name, message}; `flags.changed` says whether anything was
-   * converted or left out, so notes are worked out only then.
+   * Like encode, for the script's result, and sets `flags.changed` when the value holds something
+   * JSON would lose without a word (a Map, Set or Error, a function or Symbol); the runner then
+   * encodes it again converting those (GuestDiagnostics.encodeConverted) and explains each.
    */
   encodeResult(value: unknown, flags: ResultFlags): string | undefined;
+  /** The JSON stand-in for bytes (`{ [bytesKey]: base64 }`). */
+  wrapBytes(bytes: Uint8Array): unknown;
   decode(text: string): unknown;
 }
 
@@ -99,7 +101,28 @@ export interface GuestDiagnostics {
   didYouMean(input: string, candidates: readonly string[], prefix?: string): string;
   /** `server "memory" has no tool "x"; did you mean y?` (or the list of what it has). */
   missingMember(title: string, member: string, name: string, known: readonly string[]): string;
-  /** What the encoder changed in a result, one note per place (at most a few). */
+  /** The same for a function of a loaded module, worded by its label (see GuestManifest.labels). */
+  missingFunction(manifest: GuestManifest, module: string, fn: string, functions: readonly string[]): string;
+  /**
+   * Why `require("host:<name>")` fails for a name the manifest does not list as loadable: the
+   * module is unavailable (a disabled server, a plugin that is off; also by `*` prefix) or unknown.
+   */
+  requireFailure(manifest: GuestManifest, name: string): { readonly name: string; readonly code: string; readonly message: string };
+  /** The message for a thrown value that is not an Error (it has no stack, so no line). */
+  thrownValue(thrown: unknown, shown: string): string;
+  /**
+   * JSON text of a result with every Map as an object of its entries (or [key, value] pairs when
+   * not all keys are strings), Set as an array and Error as {name, message}; bytes via `wrapBytes`.
+   * A value converted once is reused, so a Map containing itself is a cycle, not endless recursion.
+   */
+  encodeConverted(value: unknown, wrapBytes: (bytes: Uint8Array) => unknown): string | undefined;
+  /**
+   * The outcome envelope (JSON text, see GuestRunner) of a result the short path could not encode
+   * as it is: `failure` is what encoding threw, else the value held a Map, Set, Error, function or
+   * Symbol. Converts, and explains what it changed (notes) or why it failed (a path).
+   */
+  describeResult(value: unknown, failure: unknown, maxResultChars: number, wrapBytes: (bytes: Uint8Array) => unknown): string;
+  /** What the conversion changed in a result, one note per place (at most a few). */
   resultNotes(value: unknown): string[];
   /** Why a result cannot be JSON (a BigInt or a cycle, with its path), or undefined when not found. */
   unserializable(value: unknown): string | undefined;
