@@ -120,3 +120,16 @@ export function isLikelySecret(name: string, value: string): boolean {
   if (/^[./~]/.test(value) || /^[A-Za-z]:\\/.test(value) || /^https?:\/\//i.test(value)) return false;
   return /[0-9]/.test(value) && /[A-Za-z]/.test(value);
 }
+
+/** `Bearer <token>` and the like: the credential alone shows up too (echoed by a server, logged). */
+const AUTH_SCHEME_VALUE = /^(?:Bearer|Basic|Token|Bot|Digest|ApiKey|Api-Key)\s+(\S{8,})$/i;
+
+/**
+ * What the redactor masks for one secret value: the value, and the credential of an
+ * authorization-scheme value. Other values are not split into words: the words of a passphrase or
+ * of `--mode list-changed` are ordinary text elsewhere, and masking them would corrupt it.
+ */
+export function maskedParts(value: string): string[] {
+  const credential = AUTH_SCHEME_VALUE.exec(value)?.[1];
+  return credential === undefined ? [value] : [value, credential];
+}

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { McpApprovalStore, renderApprovalPrompt, approvalHash, descriptionForModel, requireLaunchEnvConfirmed, type ApprovalStatus } from "../approval/index.js";
 import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
+import { maskedParts } from "../config/secret-values.js";
 import { comparePins, McpPinStore, pinServer, type ServerPins } from "../pins/index.js";
 import type { AuditedTool, Finding } from "../audit/index.js";
 import type { SecondOpinionReviewer } from "./second-opinion.js";
@@ -308,7 +309,7 @@ export class McpService {
       ...(this.options.childCwd === undefined ? {} : { defaultCwd: this.options.childCwd }),
     });
     // "Bearer <token>" is the configured value, but the token alone can appear too (echoed, logged).
-    this.options.redactor.add(launch.secrets.flatMap((secret) => [secret, ...secret.split(/\s+/).filter((part) => part.length >= 8 && part !== secret)]));
+    this.options.redactor.add(launch.secrets.flatMap(maskedParts));
     return launch;
   }
 

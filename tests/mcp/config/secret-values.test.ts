@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { configuredValueVerdict, isLikelySecret, isMaskedValue, weakness } from "../../../src/mcp/config/secret-values.js";
+import { configuredValueVerdict, isLikelySecret, isMaskedValue, maskedParts, weakness } from "../../../src/mcp/config/secret-values.js";
 
 describe("isLikelySecret: which configured values are masked everywhere", () => {
   it.each([
@@ -126,5 +126,17 @@ describe("weakness: values masking cannot keep from guest code that guesses", ()
     ["HOME", "/h"],
   ])("%s=%s is not weak (long enough, or not a secret)", (name, value) => {
     expect(weakness(name, value)).toBeUndefined();
+  });
+});
+
+describe("maskedParts: what the redactor masks for one secret value", () => {
+  it("adds the credential of an authorization-scheme value, which shows up alone too", () => {
+    expect(maskedParts("Bearer k-1234567")).toEqual(["Bearer k-1234567", "k-1234567"]);
+    expect(maskedParts("Basic dXNlcjpwYXNz")).toEqual(["Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"]);
+  });
+
+  it("does not split other values into words, which are ordinary text elsewhere", () => {
+    expect(maskedParts("correct horse battery staplers")).toEqual(["correct horse battery staplers"]);
+    expect(maskedParts("--mode list-changed --latency 5")).toEqual(["--mode list-changed --latency 5"]);
   });
 });
