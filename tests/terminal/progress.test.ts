@@ -1,3 +1,4 @@
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +8,7 @@ import { colours } from "../../src/terminal/io.js";
 import { ask } from "../../src/terminal/prompt.js";
 import { progressText } from "../../src/terminal/server-progress.js";
 import { Spinner } from "../../src/terminal/spinner.js";
-import { fixtureServer, makeHome, type E2eHome } from "../e2e/helpers.js";
+import { FIXTURE, fixtureServer, makeHome, type E2eHome } from "../e2e/helpers.js";
 
 /**
  * Progress while servers start: `mcpvm run` on a terminal shows which server is starting and for
@@ -63,7 +64,18 @@ describe("spinners and prompts", () => {
 describe("mcpvm run on a terminal", () => {
   let home: E2eHome;
   beforeAll(async () => {
-    home = await makeHome({ servers: (dir) => ({ slow: fixtureServer(join(dir, "slow.starts"), "--mode hang-initialize", { connectTimeoutMs: 2_500 }) }) });
+    home = await makeHome({
+      servers: (dir) => {
+        // A hanging server started as "npx", like a cold download.
+        const npx = join(dir, "npx");
+        writeFileSync(npx, `#!/bin/sh\nexec "${process.execPath}" "${FIXTURE}" --mode hang-initialize\n`);
+        chmodSync(npx, 0o755);
+        return {
+          slow: fixtureServer(join(dir, "slow.starts"), "--mode hang-initialize", { connectTimeoutMs: 2_500 }),
+          cold: { command: npx, args: ["-y", "some-mcp-package"], connectTimeoutMs: 4_500 },
+        };
+      },
+    });
   });
   afterAll(async () => home?.cleanup());
 
@@ -77,5 +89,13 @@ describe("mcpvm run on a terminal", () => {
     expect(text).toMatch(/starting MCP server slow [12] s…/);
     // The last thing drawn before the result is the cleared line, not a frame.
     expect(text.slice(text.lastIndexOf("starting MCP server"))).toContain("\r\u001b[2K");
+  });
+
+  it("mcp info on an npx server says the first start may be a download, with the time so far", async () => {
+    const terminal = fakeTerminal();
+    const code = await runCli(["mcp", "info", "cold"], { stdin: Readable.from([]), stdout: new PassThrough(), stderr: terminal.stream, env: home.env, cwd: home.dir });
+    expect(code).toBe(6);
+    expect(terminal.text()).toMatch(/starting MCP server cold \(npx may be downloading it on its first start\) [34] s…/);
+    expect(terminal.text()).toContain("a download was likely still in progress");
   });
 });
