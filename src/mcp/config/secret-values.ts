@@ -8,8 +8,8 @@ import { isInheritedEnvName } from "./child-env.js";
  *   - values shorter than 4 characters (masking "1" or "on" everywhere protects nothing);
  *   - the public variables and headers below (every child sees PATH, HOME, … anyway);
  *   - values whose shape is public and which masking would break: a lower-case keyword or MIME
- *     type ("text", "true", "production", "application/json"), a host name, a filesystem path, or
- *     a URL without credentials, query or token-like path segment. Masking "text" or "true"
+ *     type ("text", "true", "production", "application/json"), a host name, a date or version
+ *     number, a filesystem path, or a URL without credentials, query or token-like path segment. Masking "text" or "true"
  *     everywhere once turned tool schemas and results into "****" (commit c6a5067).
  * A name that says "secret" (…_TOKEN, …PASS…, PIN, Authorization, webhook…) wins over the shape.
  * Answers to `${input:…}` prompts are always secrets and do not come through here.
@@ -31,6 +31,8 @@ const URL_WITH_CREDENTIALS = /^[a-z][a-z0-9+.-]*:\/\/[^/\s@]*:[^/\s@]*@/i;
 const KEYWORD_PART = /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/;
 const HOST_NAME = /^(?=.{4,253}(?::\d{1,5})?$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,}(?::\d{1,5})?$/i;
 const IP_ADDRESS = /^(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?$|^localhost(?::\d{1,5})?$/i;
+/** A date or a version number ("2022-06-28", "v1.4.2"): an API version header, a pinned release. */
+const DATE_OR_VERSION = /^(?:\d{4}-\d{2}-\d{2}|v?\d+(?:\.\d+){1,3})$/;
 const ABSOLUTE_OR_RELATIVE_PATH = /^(?:\/|~\/|\.\.?\/|[A-Za-z]:[\\/])/;
 
 export function isPublicName(name: string, kind: "env" | "header"): boolean {
@@ -65,7 +67,7 @@ function isPlainUrl(value: string): boolean {
 /** Public by shape: nothing a credential looks like, and something masking would break. */
 function hasPublicShape(value: string): boolean {
   if (/^\d+$/.test(value)) return false;
-  if (isKeyword(value) || IP_ADDRESS.test(value)) return true;
+  if (isKeyword(value) || IP_ADDRESS.test(value) || DATE_OR_VERSION.test(value)) return true;
   if (HOST_NAME.test(value)) return !value.split(/[.:]/).some(isTokenLike);
   if (ABSOLUTE_OR_RELATIVE_PATH.test(value)) return !value.includes("://");
   return isPlainUrl(value);
@@ -124,12 +126,43 @@ export function isLikelySecret(name: string, value: string): boolean {
 /** `Bearer <token>` and the like: the credential alone shows up too (echoed by a server, logged). */
 const AUTH_SCHEME_VALUE = /^(?:Bearer|Basic|Token|Bot|Digest|ApiKey|Api-Key)\s+(\S{8,})$/i;
 
+/** The credentials inside a URL: its password, query values that look secret, token-like path segments. */
+function urlCredentials(value: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return [];
+  }
+  const parts: string[] = [];
+  if (url.password !== "") parts.push(decodeURIComponent(url.password));
+  for (const [key, inner] of url.searchParams) if (inner.length >= MIN_UNGUESSABLE_LENGTH || (hasSecretName(key) && inner.length >= MIN_MASKED_LENGTH)) parts.push(inner);
+  for (const segment of url.pathname.split("/")) if (isTokenLike(segment)) parts.push(segment);
+  return parts;
+}
+
+/** The secret string values of a JSON object held in one value (`OPENAPI_MCP_HEADERS='{"Authorization": "Bearer …"}'`). */
+function jsonCredentials(value: string): string[] {
+  if (!value.trimStart().startsWith("{")) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return [];
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return [];
+  return Object.entries(parsed).flatMap(([key, inner]) => (typeof inner === "string" && isMaskedValue(key, inner, "header") ? maskedParts(inner) : []));
+}
+
 /**
- * What the redactor masks for one secret value: the value, and the credential of an
- * authorization-scheme value. Other values are not split into words: the words of a passphrase or
- * of `--mode list-changed` are ordinary text elsewhere, and masking them would corrupt it.
+ * What the redactor masks for one secret value: the value, and the credentials inside it that can
+ * show up alone (echoed by a server, logged): the token of `Bearer <token>`, a URL's password,
+ * secret-looking query values and token-like path segments, the secret members of a JSON object.
+ * Other values are not split into words: the words of a passphrase or of `--mode list-changed` are
+ * ordinary text elsewhere, and masking them would corrupt it.
  */
 export function maskedParts(value: string): string[] {
   const credential = AUTH_SCHEME_VALUE.exec(value)?.[1];
-  return credential === undefined ? [value] : [value, credential];
+  const inner = [...(credential === undefined ? [] : [credential]), ...urlCredentials(value), ...jsonCredentials(value)];
+  return [value, ...new Set(inner.filter((part) => part.length >= MIN_MASKED_LENGTH && part !== value))];
 }

@@ -62,6 +62,8 @@ describe("isMaskedValue: every configured env and header value is masked by valu
     ["BIND", "127.0.0.1:8080"],
     ["UPSTREAM", "localhost:3000"],
     ["ACCESS", "read-only"],
+    ["NOTION_VERSION", "2022-06-28"],
+    ["RELEASE", "v1.4.2"],
     // The public allowlist, whatever the value looks like.
     ["PATH", "/usr/bin:/bin"],
     ["HOME", "/home/u"],
@@ -133,6 +135,14 @@ describe("maskedParts: what the redactor masks for one secret value", () => {
   it("adds the credential of an authorization-scheme value, which shows up alone too", () => {
     expect(maskedParts("Bearer k-1234567")).toEqual(["Bearer k-1234567", "k-1234567"]);
     expect(maskedParts("Basic dXNlcjpwYXNz")).toEqual(["Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"]);
+  });
+
+  it("adds the credentials inside a URL and a JSON object, which a server may echo alone", () => {
+    const hook = "https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/q8XyZ3kLmN4pQrStUvWxYz12";
+    expect(maskedParts(hook)).toEqual([hook, "T0ABCDEF1", "B0ABCDEF2", "q8XyZ3kLmN4pQrStUvWxYz12"]);
+    expect(maskedParts("postgres://app:s3cret%21@db/app?sslmode=require&api_key=abcd")).toEqual(["postgres://app:s3cret%21@db/app?sslmode=require&api_key=abcd", "s3cret!", "abcd"]);
+    const headers = '{"Authorization": "Bearer ntn_4829155abcdef", "Notion-Version": "2022-06-28", "Accept": "application/json"}';
+    expect(maskedParts(headers)).toEqual([headers, "Bearer ntn_4829155abcdef", "ntn_4829155abcdef"]);
   });
 
   it("does not split other values into words, which are ordinary text elsewhere", () => {
