@@ -73,7 +73,8 @@ export class CodeMode {
     const logs = result.logs.map((l) => ({ level: l.level, message: l.message }));
     const screening = screenModelOutput({ result: result.ok ? result.value : null, logs: logs.map((l) => l.message) });
     const warnings = screening.notice === undefined ? {} : { warnings: [screening.notice] };
-    if (result.ok) return jsonResult({ result: result.value ?? null, logs, ...warnings });
+    // Notes say what the sandbox converted or left out of the result (a Map returned as an object, …).
+    if (result.ok) return jsonResult({ result: result.value ?? null, logs, ...(result.notes === undefined ? {} : { notes: result.notes }), ...warnings });
     const { code, message, name, line, column, limit, errorCode } = result.error;
     const error = { code, message, ...(name === undefined ? {} : { name }), ...(line === undefined ? {} : { line, column }), ...(limit === undefined ? {} : { limit }), ...(errorCode === undefined ? {} : { errorCode }) };
     return jsonResult({ result: null, logs, error, ...warnings }, true);

@@ -17,7 +17,8 @@ export function runOutput(result: RunResult): Record<string, unknown> {
   // Tool results can carry planted instructions; the model gets them as data, with a notice.
   const screening = screenModelOutput({ result: result.ok ? result.value : null, logs });
   const warnings = screening.notice === undefined ? {} : { warnings: [screening.notice] };
-  if (result.ok) return { result: result.value ?? null, logs, stats, ...warnings };
+  // Notes say what the sandbox converted or left out of the result (a Map returned as an object, …).
+  if (result.ok) return { result: result.value ?? null, logs, stats, ...(result.notes === undefined ? {} : { notes: result.notes }), ...warnings };
   const { code, name, message, line, errorCode } = result.error;
   return { result: null, logs, error: { code, ...(name === undefined ? {} : { name }), message, ...(line === undefined ? {} : { line }), ...(errorCode === undefined ? {} : { errorCode }) }, stats, ...warnings };
 }

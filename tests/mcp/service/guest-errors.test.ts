@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runOutput } from "../../../src/agent/tools/execute-javascript.js";
 import type { McpvmHost } from "../../../src/host/index.js";
 import { mcpHostModules } from "../../../src/mcp/service/index.js";
 import { isLazyHostModule } from "../../../src/sandbox/types.js";
@@ -170,6 +171,12 @@ describe("mcpvm run shows errors and results a person can act on", () => {
     expect(json.notes).toEqual(["result.graph was a Map: returned as an object of its entries"]);
     const plain = JSON.parse((await run("return 1;", "--json")).stdout) as Record<string, unknown>;
     expect(Object.keys(plain)).toEqual(["ok", "result", "logs", "stats"]);
+  }, 30_000);
+
+  it("gives the model the same notes with the converted result", async () => {
+    const output = runOutput(await host.run('return { seen: new Set(["a"]) };'));
+    expect(output).toMatchObject({ result: { seen: ["a"] }, notes: ["result.seen was a Set: returned as an array"] });
+    expect(runOutput(await host.run("return 1;"))).not.toHaveProperty("notes");
   }, 30_000);
 
   it("prints bytes as base64 in text mode, with a note, and keeps --json's $bytes", async () => {
