@@ -104,7 +104,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         hostPromise ??= (async () => {
           const paths = (await import("../config/paths.js")).resolveConfigPaths(io.env);
           const redactor = new Redactor();
-          const { logger } = createLogger({ level: flags.logLevel ?? "warn", redactor, consoleStream: io.stderr, logsDir: flags.logLevel === undefined ? undefined : paths.logsDir });
+          const { logger } = createLogger({ level: flags.logLevel ?? "warn", redactor, consoleStream: io.stderr, plain: true, logsDir: flags.logLevel === undefined ? undefined : paths.logsDir });
           const host = await McpvmHost.open({
             env: io.env,
             logger,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import pino, { type Logger, type LevelWithSilent } from "pino";
 import pinoPretty from "pino-pretty";
 import { ownFileProblem } from "../util/own-file.js";
+import { plainConsole } from "./plain-console.js";
 import type { Redactor } from "./redact.js";
 
 const EXCLUSIVE_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
@@ -27,6 +28,8 @@ export interface LoggerOptions {
   readonly console?: "stderr" | "none";
   /** Pretty-print on the console (defaults to: the console stream is a TTY). */
   readonly pretty?: boolean;
+  /** When not pretty: plain `mcpvm: warning: …` lines (CLI commands) instead of JSON records (the default, for the gateway). */
+  readonly plain?: boolean;
   /** The stream console logs go to (default: the process's stderr); never stdout when stdout carries MCP. */
   readonly consoleStream?: NodeJS.WritableStream & { isTTY?: boolean };
   readonly clock?: () => Date;
@@ -64,7 +67,9 @@ export function createLogger(options: LoggerOptions = {}): CreatedLogger {
       target !== undefined
         ? pretty
           ? (pinoPretty({ destination: target, colorize: true, ignore: "pid,hostname" }) as pino.DestinationStream)
-          : (target as pino.DestinationStream)
+          : options.plain === true
+            ? (plainConsole(target) as unknown as pino.DestinationStream)
+            : (target as pino.DestinationStream)
         : pretty
           ? (pino.transport({ target: "pino-pretty", options: { destination: 2, colorize: true, ignore: "pid,hostname" } }) as pino.DestinationStream)
           : pino.destination({ dest: 2, sync: true });

@@ -83,6 +83,23 @@ describe("--log-level debug through the CLI", () => {
     }
   });
 
+  it("warnings of CLI commands on a non-terminal stderr are plain lines, not JSON records", async () => {
+    const typo = await makeHome({ servers: {} });
+    try {
+      const file = join(typo.dir, "config.json");
+      const config = JSON.parse(readFileSync(file, "utf8")) as { mcpServers: Record<string, unknown> };
+      config.mcpServers.a = { comand: "node" };
+      writeFileSync(file, JSON.stringify(config));
+      const out = await cli(typo, ["run", "-"], "return 1 + 1;");
+      expect(out).toMatchObject({ code: 0, stdout: "2\n" });
+      expect(out.stderr).toContain('mcpvm: warning: plugin mcp: createHostFunctions failed: ');
+      expect(out.stderr).toContain('mcpServers.a: Unrecognized key: "comand"');
+      expect(out.stderr).not.toContain('{"level"');
+    } finally {
+      await typo.cleanup();
+    }
+  });
+
   it("serve at its default level (info) writes no log file", async () => {
     const running = await startGateway({ env: home.env, stdin: new PassThrough(), stdout: new PassThrough(), pretty: false });
     try {
