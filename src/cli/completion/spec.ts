@@ -57,6 +57,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--http": undefined,
   "--sse": undefined,
   "--token": undefined,
+  "--token-file": "file",
   "--header": undefined,
   "-H": undefined,
   "--env": undefined,
@@ -120,7 +121,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     defaultSubcommand: "list",
     subcommands: { list: { args: [] }, info: PLUGIN, audit: PLUGIN, approve: PLUGIN, revoke: PLUGIN, enable: PLUGIN, disable: PLUGIN, config: PLUGIN },
   },
-  serve: { flags: ["--http", "--token", "--toolset", "--log-level", "--engine"], args: [] },
+  serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--log-level", "--engine"], args: [] },
   toolset: {
     flags: ["--check", "--description"],
     subcommands: {
