@@ -3,7 +3,7 @@ import { displayBlock, displayInline } from "../../terminal/display.js";
 import { reportError } from "../../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeLine } from "../../terminal/io.js";
-import { formatLogs, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
+import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 import { Spinner } from "../../terminal/spinner.js";
 import type { McpvmHost } from "../../host/index.js";
 import { mcpBanner } from "../../host/diagnose/index.js";
@@ -107,6 +107,7 @@ class Repl implements ReplControls {
       if (result.ok) {
         const text = formatValue(result.value);
         if (text !== "") writeLine(stdout, text);
+        for (const line of formatResultNotes(result, colours)) writeLine(stderr, line);
       } else writeLine(stderr, formatRunError(result, colours));
       writeLine(stderr, colours.dim(formatStats(result)));
     });
