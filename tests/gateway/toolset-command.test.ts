@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -26,7 +26,11 @@ function run(home: string, args: string[], json = false) {
 
 describe("mcpvm toolset", () => {
   let home: string;
-  beforeEach(async () => (home = await mkdtemp(join(tmpdir(), "mcpvm-toolset-cli-"))));
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), "mcpvm-toolset-cli-"));
+    const server = { command: process.execPath, args: ["server.mjs"], cwd: home };
+    await writeFile(join(home, "config.json"), JSON.stringify({ mcpServers: { git: server, memory: server } }), { mode: 0o600 });
+  });
   afterEach(() => rm(home, { recursive: true, force: true }));
 
   it("builds, lists, shows and deletes toolsets from the shell", async () => {
@@ -43,5 +47,35 @@ describe("mcpvm toolset", () => {
     await expect(run(home, ["build", "dev"])).rejects.toMatchObject({ code: "USAGE" });
     await expect(run(home, ["frobnicate"])).rejects.toMatchObject({ code: "USAGE" });
     await expect(run(home, ["build", "dev", "nodot"])).rejects.toMatchObject({ code: "GATEWAY_TOOLSET_INVALID" });
+  });
+
+  it("refuses a tool of a server that is not configured, with a did-you-mean, and saves nothing", async () => {
+    await expect(run(home, ["build", "dev", "memory.read_graph", "memroy.search_nodes"])).rejects.toMatchObject({
+      code: "USAGE",
+      message: expect.stringMatching(/no MCP server named "memroy".*did you mean "memory"\?.*Nothing was saved/),
+    });
+    await expect(readFile(join(home, "toolsets.json"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+  });
+});
+
+describe("mcpvm toolset build --check", () => {
+  it("does not save a toolset whose check fails (exit 6), and says why", async () => {
+    const { runCli } = await import("../../src/cli/main.js");
+    const { captureIo } = await import("../support/cli-io.js");
+    const home = await mkdtemp(join(tmpdir(), "mcpvm-toolset-check-"));
+    try {
+      const env = { MCPVM_HOME: home, PATH: process.env.PATH };
+      const server = { command: process.execPath, args: ["server.mjs"], cwd: home };
+      await writeFile(join(home, "config.json"), JSON.stringify({ mcpServers: { memory: server } }), { mode: 0o600 });
+      expect(await runCli(["--yes", "plugin", "approve", "mcp"], captureIo(env))).toBe(0);
+      expect(await runCli(["plugin", "enable", "mcp"], captureIo(env))).toBe(0);
+      const io = captureIo(env);
+      const code = await runCli(["toolset", "build", "notes", "memory.read_graph", "--check"], io);
+      expect(code, io.stderrText()).toBe(ExitCode.Unavailable);
+      expect(io.stderrText()).toMatch(/Not saved: 1 of the tools cannot be resolved[\s\S]*memory\.read_graph/);
+      await expect(readFile(join(home, "toolsets.json"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { loadConfigFile } from "../../config/config-file.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 import { ToolDirectory, ToolsetStore, resolveToolRefs, type MissingTool, type NamedToolset } from "../../gateway/index.js";
 import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
@@ -27,10 +28,31 @@ function store(context: CommandContext): ToolsetStore {
 }
 
 /** Resolves references against the approved servers; unapproved ones are reported, never started. */
-async function check(context: CommandContext, toolset: NamedToolset): Promise<MissingTool[]> {
+async function check(context: CommandContext, tools: readonly string[]): Promise<MissingTool[]> {
   const host = await context.host();
   const service = await host.requireMcp();
-  return (await resolveToolRefs(new ToolDirectory(service, host.logger), toolset.tools, {})).missing;
+  return (await resolveToolRefs(new ToolDirectory(service, host.logger), tools, {})).missing;
+}
+
+/**
+ * Every `server.tool` must name a configured server, checked from config.json alone (nothing
+ * starts), so a typo is refused before anything is saved.
+ */
+async function refuseUnknownServers(context: CommandContext, tools: readonly string[]): Promise<void> {
+  const config = await loadConfigFile(resolveConfigPaths(context.io.env).configFile);
+  const configured = Object.keys(config.mcpServers ?? {});
+  for (const ref of tools) {
+    const dot = ref.indexOf(".");
+    // Malformed references are the store's to refuse (GATEWAY_TOOLSET_INVALID names the rule).
+    if (dot <= 0) continue;
+    const server = ref.slice(0, dot);
+    if (!configured.includes(server)) {
+      throw usageError(
+        "toolset build",
+        `"${ref}": no MCP server named "${server}" is configured${didYouMean(server, configured)} (configured: ${configured.join(", ") || "none"}). Nothing was saved.`,
+      );
+    }
+  }
 }
 
 function printToolset(context: CommandContext, toolset: NamedToolset, missing: readonly MissingTool[] | undefined): void {
@@ -84,7 +106,7 @@ async function runSubcommand(args: readonly string[], context: CommandContext): 
     case "show": {
       const { values, positionals } = parseCommandArgs("toolset show", rest, { check: { type: "boolean" } }, 1);
       const toolset = await store(context).get(requirePositional("toolset show", positionals, 0, "the toolset name"));
-      const missing = values.check === true ? await check(context, toolset) : undefined;
+      const missing = values.check === true ? await check(context, toolset.tools) : undefined;
       if (context.json) writeJson(context.io.stdout, { toolset, ...(missing === undefined ? {} : { missing }) });
       else printToolset(context, toolset, missing);
       return missing !== undefined && missing.length > 0 ? ExitCode.Unavailable : ExitCode.Ok;
@@ -94,14 +116,25 @@ async function runSubcommand(args: readonly string[], context: CommandContext): 
       const name = requirePositional("toolset build", positionals, 0, "the toolset name");
       const tools = positionals.slice(1);
       if (tools.length === 0) throw usageError("toolset build", "name at least one tool as server.tool");
+      await refuseUnknownServers(context, tools);
+      // --check resolves before saving: a toolset that fails its check is not saved.
+      const missing = values.check === true ? await check(context, tools) : undefined;
+      if (missing !== undefined && missing.length > 0) {
+        if (context.json) writeJson(context.io.stdout, { saved: null, missing });
+        else {
+          writeLine(context.io.stderr, `Not saved: ${missing.length} of the tools cannot be resolved.`);
+          for (const problem of missing) writeLine(context.io.stderr, `  ${problem.ref}  ${context.colours.yellow(`missing: ${problem.reason}`)}`);
+          writeLine(context.io.stderr, "Fix the names (or approve the servers), or build without --check to save it anyway.");
+        }
+        return ExitCode.Unavailable;
+      }
       const saved = await store(context).save({ name, tools, ...(typeof values.description === "string" ? { description: values.description } : {}) });
-      const missing = values.check === true ? await check(context, saved) : undefined;
       if (context.json) writeJson(context.io.stdout, { saved, ...(missing === undefined ? {} : { missing }) });
       else {
         writeLine(context.io.stdout, `Saved toolset ${saved.name} (${saved.tools.length} tools).`);
         if (missing !== undefined) printToolset(context, saved, missing);
       }
-      return missing !== undefined && missing.length > 0 ? ExitCode.Unavailable : ExitCode.Ok;
+      return ExitCode.Ok;
     }
     case "delete": {
       const { positionals } = parseCommandArgs("toolset delete", rest, {}, 1);
