@@ -67,7 +67,7 @@ export const doctorCommand: Command = {
     const problems: Problem[] = [...diagnosis.problems];
     const choice: EngineChoice = context.engine ?? diagnosis.config?.engine ?? "auto";
     const engine = await engineReport(choice);
-    if (engine.error !== undefined) problems.push({ severity: "error", kind: "unavailable", subject: "engine", message: engine.error, next: "mcpvm doctor shows why; use --engine quickjs", code: undefined });
+    if (engine.error !== undefined) problems.push({ severity: "error", kind: "unavailable", subject: "engine", message: engine.error, next: "use --engine quickjs, or set \"engine\": \"quickjs\" in config.json", code: undefined });
     const limits = limitsReport(diagnosis.config, problems);
     let connects: ConnectResult[] = [];
     if (values.connect === true && diagnosis.mcp.state === "on") {
