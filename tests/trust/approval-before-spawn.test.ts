@@ -119,8 +119,10 @@ describe("revoke and disable stop a server at once, and nothing reconnects", () 
     const h = await home({ servers: (starts) => ({ fx: stdioServer(starts) }), approve: ["fx"] });
     expect((await cli(h, ["mcp", "disable", "fx"])).code).toBe(0);
     const run = await cli(h, ["run", await writeScript(h, "echo.js", ECHO)]);
-    expect(run.code).toBe(1);
+    // A disabled server is refused by code (MCP_SERVER_DISABLED): exit 5, "needs the person first", with the command that fixes it.
+    expect(run.code).toBe(5);
     expect(run.stderr).toContain("host:mcp-fx");
+    expect(run.stderr).toContain("mcpvm mcp enable fx");
     const service = await (await host(h)).requireMcp();
     await expect(service.catalog("fx")).rejects.toMatchObject({ code: "MCP_SERVER_DISABLED" });
     expect(startCount(h.starts)).toBe(0);
