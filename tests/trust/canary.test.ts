@@ -81,7 +81,7 @@ beforeAll(async () => {
     servers: (starts, dir) => ({
       fx: { ...stdioServer(starts, [], { API_KEY: CANARIES.literalEnv, TOKEN: "${MY_TOKEN}" }), confirm: "never", callTimeoutMs: 400 },
       leaky: scriptedServer(starts, join(dir, "leaky.json"), { LEAK_KEY: CANARIES.leakyEnv }),
-      boot: { ...scriptedServer(starts, join(dir, "boot.json"), { LEAK_KEY: CANARIES.leakyEnv }), connectTimeoutMs: 600 },
+      boot: { ...scriptedServer(starts, join(dir, "boot.json"), { LEAK_KEY: CANARIES.leakyEnv }), connectTimeoutMs: 3000 },
       remote: { type: "http", url: http.url, headers: { Authorization: `Bearer ${CANARIES.header}` }, confirm: "never" },
     }),
     approve: ["fx", "leaky", "boot", "remote"],
