@@ -52,8 +52,9 @@ export function formatRunError(result: RunResult & { ok: false }, colours: Colou
   const { error } = result;
   const file = error.file !== undefined ? ` of ${displayInline(error.file)}` : "";
   const where = error.line !== undefined ? ` at line ${error.line}${error.column !== undefined ? `, column ${error.column}` : ""}${file}` : "";
-  // A host function's own code (FS_OUTSIDE_BASE, MCP_TOOL_ERROR, …) says more than HOST_FUNCTION_ERROR.
-  const code = error.code === "HOST_FUNCTION_ERROR" && error.errorCode !== undefined ? error.errorCode : error.code;
+  // The thrown error's own code (FS_OUTSIDE_BASE, MCP_TOOL_ERROR, MCP_SERVER_DISABLED, HOST_FUNCTION_NOT_FOUND, …)
+  // says more than HOST_FUNCTION_ERROR or GUEST_ERROR.
+  const code = (error.code === "HOST_FUNCTION_ERROR" || error.code === "GUEST_ERROR") && error.errorCode !== undefined ? error.errorCode : error.code;
   const head = `${colours.red(displayInline(error.name ?? "Error"))} ${colours.dim(`[${displayInline(code)}]`)}${where}: ${displayBlock(error.message)}`;
   // The stack repeats "Name: message" (Node style) first; the head above already says it.
   const frames = error.stack && error.code === "GUEST_ERROR" ? stackFrames(error.stack, error.name, error.message) : "";

@@ -135,6 +135,15 @@ describe("mcpvm run shows errors and results a person can act on", () => {
     expect(out.stderr).not.toContain("mcpvm-bootstrap");
   }, 30_000);
 
+  it("shows the thrown error's own code, and exits by it", async () => {
+    const unknown = await run('require("host:mcp-memory").read_grap({});');
+    expect(unknown.stderr).toContain(`TypeError [HOST_FUNCTION_NOT_FOUND] at line 1, column 27: ${SUGGESTED}`);
+    expect(unknown.code).toBe(1);
+    const disabled = await run('require("host:mcp-everything");');
+    expect(disabled.stderr).toContain("ModuleUnavailableError [MCP_SERVER_DISABLED] at line 1, column 8: host:mcp-everything: server \"everything\" is disabled");
+    expect(disabled.code).toBe(5);
+  }, 30_000);
+
   it("prints a thrown string once, saying why there is no line", async () => {
     const out = await run('throw "a string";');
     expect(out.stderr.match(/a string/g)).toHaveLength(2); // the value, and "a string was thrown"
