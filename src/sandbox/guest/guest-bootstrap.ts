@@ -126,9 +126,10 @@ export function installGuestGlobals(
   function require(specifier: unknown): object {
     if (typeof specifier !== "string") throw new TypeError('require() expects a module name such as "host:fs-read"');
     if (specifier.slice(0, 5) !== "host:") {
-      throw moduleError("ModuleNotFoundError", "MODULE_NOT_FOUND", 
-        `Cannot find module "${specifier}": the sandbox has no Node.js modules, files or network; ` +
-          `only host modules exist (available: ${available})`,
+      throw moduleError(
+        "ModuleNotFoundError",
+        "MODULE_NOT_FOUND",
+        `Cannot find module "${specifier}": the sandbox has no Node.js modules, files or network; only host modules exist (available: ${available})`,
       );
     }
     const name = specifier.slice(5);
