@@ -79,11 +79,11 @@ export const runCommand: Command = {
       if (result.ok) {
         const text = formatValue(result.value);
         if (text !== "") writeLine(context.io.stdout, text);
+        for (const line of formatResultNotes(result, context.colours)) writeLine(context.io.stderr, line);
       } else {
         writeLine(context.io.stderr, formatRunError(result, context.colours));
       }
       if (values.stats === true) writeLine(context.io.stderr, context.colours.dim(formatStats(result)));
-        for (const line of formatResultNotes(result, context.colours)) writeLine(context.io.stderr, line);
     }
     return result.ok ? ExitCode.Ok : exitCodeForRun(result.error.code, result.error.errorCode);
   },
