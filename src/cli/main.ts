@@ -91,7 +91,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       writeLine(io.stdout, version());
       return ExitCode.Ok;
     }
-    const interactive = io.stdin === process.stdin && process.stdin.isTTY === true && io.stderr.isTTY === true && !flags.yes;
+    const atTerminal = io.stdin === process.stdin && process.stdin.isTTY === true && io.stderr.isTTY === true;
+    // --yes answers confirmations; it never supplies secrets, so ${input:…} values are still asked on a terminal.
+    const interactive = atTerminal && !flags.yes;
     context = {
       io,
       colours: colours(io.stdout, io.env),
@@ -110,7 +112,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
             logger,
             redactor,
             ...(flags.engine === undefined ? {} : { engine: flags.engine }),
-            ...(interactive && context !== undefined ? { promptInput: promptInputFor(context) } : {}),
+            ...(atTerminal && context !== undefined ? { promptInput: promptInputFor(context) } : {}),
           });
           return host;
         })();
