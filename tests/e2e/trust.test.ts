@@ -66,7 +66,7 @@ describe("an unapproved server is never started", () => {
     expect(run.code).toBe(5);
 
     const list = await cli(home, ["mcp", "list"]);
-    expect(list.stdout).toMatch(/unvetted\s+stdio\s+idle\s+not approved/);
+    expect(list.stdout).toMatch(/unvetted\s+stdio\s+needs approval\s+not approved/);
     expect(starts("unvetted")).toEqual([]);
   });
 });
