@@ -3,6 +3,7 @@ import { packageRunner } from "../../mcp/client-manager/connect-timeout.js";
 import { missingCommandHint } from "../../mcp/client-manager/command-hints.js";
 import type { McpApprovalStore } from "../../mcp/approval/index.js";
 import { mcpServerEntryObjectSchema, McpConfigError, parseTemplate, type McpServerEntry, type McpServers } from "../../mcp/config/index.js";
+import { inputEnvName } from "../../mcp/config/input-cache.js";
 import { approvalSubject } from "../../mcp/service/approval-subject.js";
 import { definitionHash, type ServerStatusRecord } from "../../mcp/service/server-status.js";
 import { firstLine, inputIds, missingVariables } from "../../mcp/service/server-state.js";
@@ -123,7 +124,7 @@ export async function checkServer(name: string, entry: McpServerEntry, context: 
     resolved = commands.resolved;
     if (inputs.length > 0) {
       problems.push(
-        problem("warning", "config", subject, `${name} asks for ${inputs.map((id) => `"${id}"`).join(", ")} when it starts; that works in interactive sessions only (not in mcpvm serve or piped runs)`, undefined, "MCP_CONFIG_INPUT_UNAVAILABLE"),
+        problem("warning", "config", subject, `${name} asks for ${inputs.map((id) => `"${id}"`).join(", ")} when it starts; on a terminal it is asked, elsewhere (mcpvm serve, piped runs) set ${inputs.map((id) => inputEnvName(id)).join(", ")}`, undefined, "MCP_CONFIG_INPUT_UNAVAILABLE"),
       );
     }
     // A static error above already says why it fails; the recorded failure would repeat it.

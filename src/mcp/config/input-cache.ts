@@ -11,6 +11,14 @@ function optionValues(input: McpInputDefinition): string[] {
   return input.type === "pickString" ? input.options.map((option) => (typeof option === "string" ? option : option.value)) : [];
 }
 
+/**
+ * The environment variable that answers `${input:id}` where no person can be asked (the gateway,
+ * scripts, CI): `MCPVM_INPUT_` and the id upper-cased, other characters as `_`.
+ */
+export function inputEnvName(id: string): string {
+  return `MCPVM_INPUT_${id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
+}
+
 function checkAnswer(input: McpInputDefinition, answer: string | undefined, server: string): string {
   const value = answer === undefined || answer === "" ? input.default : answer;
   if (value === undefined || value === "") {
@@ -43,14 +51,30 @@ export class InputCache {
     this.#values.clear();
   }
 
-  value(input: McpInputDefinition, server: string, promptInput: PromptInput | undefined): Promise<string> {
+  value(
+    input: McpInputDefinition,
+    server: string,
+    promptInput: PromptInput | undefined,
+    env: Readonly<Record<string, string | undefined>> = {},
+  ): Promise<string> {
     const cached = this.#values.get(input.id);
     if (cached) return cached;
+    const fromEnv = env[inputEnvName(input.id)];
+    // A value set in the environment wins over a prompt: it is how unattended runs answer.
+    if (fromEnv !== undefined && fromEnv !== "") {
+      try {
+        return Promise.resolve(checkAnswer(input, fromEnv, server));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     if (!promptInput) {
       return Promise.reject(
-        new McpConfigError("MCP_CONFIG_INPUT_UNAVAILABLE", `server "${server}" needs input "${input.id}" but nothing can ask for it here; run mcpvm interactively (the REPL) to answer it`, {
-          data: { server, input: input.id },
-        }),
+        new McpConfigError(
+          "MCP_CONFIG_INPUT_UNAVAILABLE",
+          `server "${server}" needs input "${input.id}" but nothing can ask for it here; set ${inputEnvName(input.id)} in the environment, or run mcpvm on a terminal to answer it`,
+          { data: { server, input: input.id, envVariable: inputEnvName(input.id) } },
+        ),
       );
     }
     const pending = promptInput(input, { server }).then((answer) => checkAnswer(input, answer, server));

@@ -74,7 +74,7 @@ class Substituter {
         data: { server: this.server, field, input: id },
       });
     }
-    const value = await this.inputs.value(definition, this.server, this.options.promptInput);
+    const value = await this.inputs.value(definition, this.server, this.options.promptInput, this.options.env);
     this.secrets.add(value);
     return value;
   }

@@ -149,7 +149,20 @@ describe("${input:id}: asked for once per id per session, kept in memory", () =>
   it("fails with MCP_CONFIG_INPUT_UNAVAILABLE when nothing can ask (a script run, the gateway)", async () => {
     const error = await rejection(resolveLaunch("gh", withToken, { env: {} }));
     expect(error.code).toBe("MCP_CONFIG_INPUT_UNAVAILABLE");
-    expect(error.message).toBe('server "gh" needs input "token" but nothing can ask for it here; run mcpvm interactively (the REPL) to answer it');
+    expect(error.message).toBe(
+      'server "gh" needs input "token" but nothing can ask for it here; set MCPVM_INPUT_TOKEN in the environment, or run mcpvm on a terminal to answer it',
+    );
+  });
+
+  it("takes an input from MCPVM_INPUT_<ID> where nothing can ask (the gateway, scripts), and checks it like an answer", async () => {
+    const fromEnv = await resolveLaunch("gh", withToken, { env: { MCPVM_INPUT_TOKEN: "env-supplied-token-123" } });
+    expect(JSON.stringify(fromEnv)).toContain("env-supplied-token-123");
+    expect(fromEnv.secrets).toContain("env-supplied-token-123");
+    const pick = entry({ command: "x", args: ["${input:aws-region}"], inputs: [{ type: "pickString", id: "aws-region", options: ["eu", "us"] }] });
+    const picked = await resolveLaunch("s", pick, { env: { MCPVM_INPUT_AWS_REGION: "us" } });
+    expect(picked.transport === "stdio" && picked.args).toEqual(["us"]);
+    const error = await rejection(resolveLaunch("s", pick, { env: { MCPVM_INPUT_AWS_REGION: "mars" } }));
+    expect(error.code).toBe("MCP_CONFIG_INPUT_INVALID");
   });
 
   it("fails with MCP_CONFIG_UNKNOWN_INPUT for an entry that skipped validation", async () => {
