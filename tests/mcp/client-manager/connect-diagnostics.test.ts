@@ -2,13 +2,12 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ClientManager } from "../../../src/mcp/client-manager/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConnectTimeoutMs, packageRunner, PACKAGE_RUNNER_CONNECT_TIMEOUT_MS } from "../../../src/mcp/client-manager/connect-timeout.js";
 import { resolveLaunch } from "../../../src/mcp/config/index.js";
 import { mcpServerEntrySchema } from "../../../src/mcp/config/schema.js";
 import { DEFAULT_SERVER_LIMITS, type McpServerLaunch } from "../../../src/mcp/types.js";
-import { expectRejection, FIXTURE, fixture, managerFor, startNetworkFixture, stdioLaunch, tempDir } from "./helpers.js";
+import { expectRejection, FIXTURE, fixture, managerFor, startNetworkFixture, stdioLaunch, tempDir , closeManagersAfterEach } from "./helpers.js";
 
 /**
  * What a failed start says: the timeout of a package runner (npx, uvx …) names the command, says a
@@ -16,15 +15,7 @@ import { expectRejection, FIXTURE, fixture, managerFor, startNetworkFixture, std
  * say what happened (401 → a token is needed, OAuth is not supported; refused; blocked port).
  */
 
-const managers: ClientManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.closeAll()));
-});
-
-function track<T extends { manager: ClientManager }>(made: T): T {
-  managers.push(made.manager);
-  return made;
-}
+const track = closeManagersAfterEach();
 
 function remote(name: string, transport: "http" | "sse", url: string, headers: Record<string, string> = {}): McpServerLaunch {
   return { name, transport, url, headers, limits: { ...DEFAULT_SERVER_LIMITS, connectTimeoutMs: 5_000 }, secrets: Object.values(headers) };

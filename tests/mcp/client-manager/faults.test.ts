@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { ClientManager } from "../../../src/mcp/client-manager/index.js";
-import { childPids, expectRejection, fixture, isAlive, managerFor, readStarts, startsFile, stdioLaunch, waitFor } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { childPids, expectRejection, fixture, isAlive, managerFor, readStarts, startsFile, stdioLaunch, waitFor , closeManagersAfterEach } from "./helpers.js";
 
-const managers: ClientManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.closeAll()));
-});
-
-function track<T extends { manager: ClientManager }>(made: T): T {
-  managers.push(made.manager);
-  return made;
-}
+const track = closeManagersAfterEach();
 
 /** Every fault below runs beside a healthy server that must keep answering. */
 function withHealthy(faulty: Parameters<typeof fixture>, limits = {}) {

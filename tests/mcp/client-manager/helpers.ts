@@ -4,6 +4,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import { afterEach } from "vitest";
 import { ClientManager, type ClientManagerOptions, type ClientManagerEvent } from "../../../src/mcp/client-manager/index.js";
 import { DEFAULT_SERVER_LIMITS, type McpServerLaunch, type McpServerLimits } from "../../../src/mcp/types.js";
 export { childPids, isAlive } from "../../support/processes.js";
@@ -104,4 +105,16 @@ export async function startNetworkFixture(args: readonly string[]): Promise<{ ur
     await exited;
   };
   return { url, child, stop };
+}
+
+/** Registers an afterEach that closes every manager the test tracked; returns `track`, which passes its argument through. */
+export function closeManagersAfterEach(): <T extends { manager: ClientManager }>(made: T) => T {
+  const managers: ClientManager[] = [];
+  afterEach(async () => {
+    await Promise.all(managers.splice(0).map((m) => m.closeAll()));
+  });
+  return (made) => {
+    managers.push(made.manager);
+    return made;
+  };
 }

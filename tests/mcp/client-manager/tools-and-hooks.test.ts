@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Tool } from "@modelcontextprotocol/client";
 import { McpvmError } from "../../../src/util/errors.js";
-import type { ClientManager, ClientManagerEvent } from "../../../src/mcp/client-manager/index.js";
-import { expectRejection, fixture, managerFor, readStarts, startsFile, waitFor } from "./helpers.js";
+import type { ClientManagerEvent } from "../../../src/mcp/client-manager/index.js";
+import { expectRejection, fixture, managerFor, readStarts, startsFile, waitFor , closeManagersAfterEach } from "./helpers.js";
 
-const managers: ClientManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.closeAll()));
-});
-
-function track<T extends { manager: ClientManager }>(made: T): T {
-  managers.push(made.manager);
-  return made;
-}
+const track = closeManagersAfterEach();
 
 /** The names the fixture serves in awkward-names mode. */
 const AWKWARD_NAMES = ["delete", "__proto__", "my-tool", "my.tool", "my_tool", "123start", "ünïcödé", "日本語"];
