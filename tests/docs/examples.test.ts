@@ -8,7 +8,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
 import { parseConfigText } from "../../src/config/config-file.js";
@@ -26,6 +25,7 @@ import {
   mergeConfig,
   type DocHome,
 } from "./doc-home.js";
+import { captureIo } from "../support/cli-io.js";
 import { extractBlocks, type Annotation, type CodeBlock } from "./extract.js";
 import { parseShLine, type ShCommand } from "./sh-line.js";
 
@@ -66,23 +66,10 @@ async function mcpvm(
   command: ShCommand,
   extraArgs: readonly string[] = [],
 ): Promise<CliResult> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
-  stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
-  const io = {
-    stdin: Readable.from([command.stdin]),
-    stdout,
-    stderr,
-    env: { ...home.env, ...command.env },
-    cwd: home.dir,
-  };
+  const io = captureIo({ ...home.env, ...command.env }, command.stdin, home.dir);
   const code = await runCli([...extraArgs, ...command.argv], io);
-  if (command.redirectTo !== undefined)
-    await writeFile(command.redirectTo, out);
-  return { code, stdout: out, stderr: err };
+  if (command.redirectTo !== undefined) await writeFile(command.redirectTo, io.stdoutText());
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }
 
 const homes: DocHome[] = [];
