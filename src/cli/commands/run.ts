@@ -8,9 +8,8 @@ import { McpvmError } from "../../util/errors.js";
 import { exitCodeFor } from "../../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../terminal/io.js";
-import { confirm } from "../../terminal/prompt.js";
 import { showServerProgress } from "../../terminal/server-progress.js";
-import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
+import { askOnTerminal } from "./confirm-on-terminal.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
@@ -55,13 +54,7 @@ export const runCommand: Command = {
     const host = await context.host();
     // A progress line while servers start (a first npx start downloads the package): TTY only.
     const stopProgress = await showServerProgress(host, context.io.stderr);
-    host.setConfirmCall(async (request) => {
-      context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
-      const ok = await confirm(context, "Allow this call?");
-      if (ok || context.interactive) return ok;
-      writeLine(context.io.stderr, "Not confirmed: no terminal to ask on. Rerun with --yes, or set `confirm: \"never\"` for this server.");
-      return "no-terminal";
-    });
+    host.setConfirmCall(askOnTerminal(context));
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once("SIGINT", onSigint);

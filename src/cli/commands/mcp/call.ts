@@ -1,11 +1,10 @@
-import { callToolOnce, type ConfirmCall, type ServerCatalog } from "../../../mcp/service/index.js";
+import { callToolOnce, type ServerCatalog } from "../../../mcp/service/index.js";
 import { parseCommandArgs, parseDuration, requirePositional, UsageError } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
 import { displayInline } from "../../../terminal/display.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
-import { confirm } from "../../../terminal/prompt.js";
-import { renderCallConfirmation } from "../../../terminal/render/call-confirmation.js";
+import { askOnTerminal } from "../confirm-on-terminal.js";
 import { isMcpvmError } from "../../../util/errors.js";
 import { didYouMean } from "../../../util/suggest.js";
 import { argumentsFromPairs, classifyCallArguments, parseJsonArguments } from "./call-args.js";
@@ -42,17 +41,6 @@ async function readStdin(context: CommandContext): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of context.io.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks).toString("utf8");
-}
-
-/** As `mcpvm run` asks: on a terminal, else refused unless --yes. */
-function askOnTerminal(context: CommandContext): ConfirmCall {
-  return async (request) => {
-    context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
-    const ok = await confirm(context, "Allow this call?");
-    if (ok || context.interactive) return ok;
-    writeLine(context.io.stderr, "Not confirmed: no terminal to ask on. Rerun with --yes, or set `confirm: \"never\"` for this server.");
-    return "no-terminal";
-  };
 }
 
 function findTool(catalog: ServerCatalog, server: string, name: string): string {
