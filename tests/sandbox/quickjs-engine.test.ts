@@ -17,7 +17,7 @@ describe("quickjs engine", () => {
     const slowLoad = (name: string): HostModules[string] => ({
       lazy: true,
       load: async () => {
-        await sleep(300);
+        await sleep(1_000);
         return { whoami: () => name };
       },
     });
@@ -25,8 +25,8 @@ describe("quickjs engine", () => {
     const started = Date.now();
     const code = 'return await Promise.all(["a", "b", "c"].map((m) => __mcpvm.callAsync(m, "whoami", [])));';
     expect(valueOf(await run(engine, code, { modules, limits: { wallMs: 5_000 } }))).toEqual(["a", "b", "c"]);
-    // Sequential loading would take 900 ms or more.
-    expect(Date.now() - started).toBeLessThan(800);
+    // Sequential loading would take 3 s or more; the margin absorbs a loaded machine.
+    expect(Date.now() - started).toBeLessThan(2_500);
     const mixed = 'const x = await __mcpvm.callAsync("a", "whoami", []); return [x, require("host:a").whoami(), Object.keys(require("host:b"))];';
     expect(valueOf(await run(engine, mixed, { modules }))).toEqual(["a", "a", ["whoami"]]);
   });
@@ -50,13 +50,13 @@ describe("quickjs engine", () => {
       ticks++;
     }, 10);
     try {
-      errorOf(await run(engine, "while (true) {}", { limits: { cpuMs: 600 } }), "CPU_LIMIT");
+      errorOf(await run(engine, "while (true) {}", { limits: { cpuMs: 2_000 } }), "CPU_LIMIT");
     } finally {
       clearInterval(timer);
     }
     expect(ticks).toBeGreaterThan(5);
-    // A guest on the main thread would block it for the whole 600 ms.
-    expect(longestGap).toBeLessThan(400);
+    // A guest on the main thread would block it for the whole 2 s.
+    expect(longestGap).toBeLessThan(1_200);
   });
 
   it("terminates and replaces a worker whose guest never reaches an interrupt check", async () => {

@@ -50,12 +50,14 @@ describe("faults end in typed errors within their budget while other servers kee
 
   it("a server that never answers initialize is killed at the connect timeout", async () => {
     const starts = startsFile();
-    const { manager } = withHealthy(["hang", ["--mode", "hang-initialize"], { starts, limits: { connectTimeoutMs: 600 } }]);
+    // Long enough that a loaded machine has started node and the fixture has recorded its pid before the kill.
+    const connectTimeoutMs = 4_000;
+    const { manager } = withHealthy(["hang", ["--mode", "hang-initialize"], { starts, limits: { connectTimeoutMs } }]);
     const before = childPids().length;
     const { value: error, ms } = await elapsed(() => expectRejection(manager.callTool("hang", "echo", { text: "x" })));
     expect(error).toMatchObject({ name: "McpConnectError", code: "MCP_CONNECT_TIMEOUT" });
-    expect(error.message).toContain("within 600 ms");
-    expect(ms).toBeLessThan(600 + SLACK_MS);
+    expect(error.message).toContain(`within ${connectTimeoutMs} ms`);
+    expect(ms).toBeLessThan(connectTimeoutMs + SLACK_MS);
     const [start] = readStarts(starts);
     expect(isAlive(start!.pid)).toBe(false);
     expect(childPids().length).toBe(before);
@@ -65,6 +67,8 @@ describe("faults end in typed errors within their budget while other servers kee
 
   it("a call that hangs times out at callTimeoutMs, is cancelled, and the server keeps serving", async () => {
     const { manager } = withHealthy(["slowpoke", [], { limits: { callTimeoutMs: 300 } }]);
+    // Start the server first: the call timeout covers the call, not the spawn.
+    await manager.connect("slowpoke");
     const { value: error, ms } = await elapsed(() => expectRejection(manager.callTool("slowpoke", "sleep", { ms: 5_000 })));
     expect(error).toMatchObject({ name: "McpTimeoutError", code: "MCP_CALL_TIMEOUT" });
     expect(error.message).toContain("slowpoke.sleep");
