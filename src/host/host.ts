@@ -3,6 +3,7 @@ import { loadConfigFile, type ConfigFile } from "../config/config-file.js";
 import { resolveConfigPaths, type ConfigPaths } from "../config/paths.js";
 import { createHostPathStripper } from "../logging/host-paths.js";
 import { silentLogger } from "../logging/logger.js";
+import { ActivityLog } from "../logging/activity-log.js";
 import { Redactor } from "../logging/redact.js";
 import { McpApprovalStore } from "../mcp/approval/index.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
@@ -31,6 +32,8 @@ export interface HostOptions {
   readonly confirmCall?: ConfirmCall;
   /** Shared with the logger, so every line it writes is masked by the same secrets. */
   readonly redactor?: Redactor;
+  /** Which face this process is, named in the activity log (default "cli"). */
+  readonly face?: string;
 }
 
 export interface RunOptions {
@@ -53,6 +56,8 @@ export class McpvmHost {
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
   private confirmCall: ConfirmCall | undefined;
+  private face: string;
+  private readonly activity: ActivityLog;
 
   private constructor(
     readonly paths: ConfigPaths,
@@ -62,6 +67,8 @@ export class McpvmHost {
     this.redactor = options.redactor ?? new Redactor();
     this.logger = options.logger ?? silentLogger();
     this.confirmCall = options.confirmCall;
+    this.face = options.face ?? "cli";
+    this.activity = new ActivityLog(paths.activityFile, (message) => this.logger.warn({ file: paths.activityFile }, message));
     this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });
     this.plugins = new PluginManager({
       paths,
@@ -83,6 +90,11 @@ export class McpvmHost {
   async reload(): Promise<void> {
     this.configFile = await loadConfigFile(this.paths.configFile);
     await this.unloadPlugins();
+  }
+
+  /** The face named in the activity log from now on (the dashboard, the REPL). */
+  setFace(face: string): void {
+    this.face = face;
   }
 
   setConfirmCall(confirm: ConfirmCall | undefined): void {
@@ -180,6 +192,7 @@ export class McpvmHost {
       childCwd: this.paths.home,
       statusFile: this.paths.serverStatusFile,
       configFile: this.paths.configFile,
+      activity: { log: this.activity, face: () => this.face },
       redactor: this.redactor,
       logger: this.logger,
       callsPerSecond: config.callsPerSecond,

@@ -9,8 +9,9 @@ import { replCommand } from "./repl.js";
 import { runCommand } from "./run.js";
 import { serveCommand } from "./serve.js";
 import { toolsetCommand } from "./toolset.js";
+import { uiCommand } from "./ui.js";
 
 /** Every command, in the order `mcpvm --help` lists them. */
 export function commandTable(): readonly Command[] {
-  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, profileCommand, doctorCommand, demoCommand, completionCommand, replCommand];
+  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, uiCommand, profileCommand, doctorCommand, demoCommand, completionCommand, replCommand];
 }

@@ -96,7 +96,7 @@ function exitCodeForRun(code: string, thrownCode: string | undefined): ExitCodeV
 }
 
 /** --timeout, --cpu, --memory, --output: parsed, and checked against the sandbox's own bounds in the flag's units. */
-function runLimitFlags(values: Readonly<Record<string, unknown>>): Partial<Record<keyof RunLimits, number>> {
+export function runLimitFlags(values: Readonly<Record<string, unknown>>): Partial<Record<keyof RunLimits, number>> {
   const limits: Partial<Record<keyof RunLimits, number>> = {};
   const bounds = (key: keyof RunLimits) => {
     const schema = RunLimitsSchema.shape[key];

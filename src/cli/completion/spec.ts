@@ -131,6 +131,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       delete: { args: ["toolset"] },
     },
   },
+  ui: { flags: ["--port", "--no-open"], args: [] },
   profile: {
     flags: [],
     defaultSubcommand: "list",

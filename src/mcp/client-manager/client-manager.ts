@@ -116,6 +116,7 @@ export class ClientManager {
     slot.lastUsed = this.now();
     const started = performance.now();
     let outcome = "failed";
+    let errorCode: string | undefined;
     try {
       const result = await connection.callTool(tool, args, { timeoutMs, ...(caller.signal === undefined ? {} : { signal: caller.signal }) });
       outcome = result.isError === true ? "isError" : "ok";
@@ -124,12 +125,14 @@ export class ClientManager {
       }
       return result;
     } catch (error) {
+      errorCode = isMcpvmError(error) ? error.code : "INTERNAL";
       if (isMcpvmError(error) && isConnectionFatal(error)) this.markDead(slot, connection);
       throw error;
     } finally {
       slot.inFlight -= 1;
       slot.lastUsed = this.now();
-      this.emit({ type: "timing", server: name, phase: "call", ms: Math.round(performance.now() - started), detail: { tool, outcome } });
+      // args and errorCode feed the activity log (masked there); listeners are in-process only.
+      this.emit({ type: "timing", server: name, phase: "call", ms: Math.round(performance.now() - started), detail: { tool, outcome, args, ...(errorCode === undefined ? {} : { errorCode }) } });
       this.scheduleIdle(slot);
     }
   }

@@ -1,4 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/client";
+import { argsText, type ActivityLog } from "../../logging/activity-log.js";
 import type { Logger } from "pino";
 import { McpApprovalStore, renderApprovalPrompt, approvalHash, descriptionForModel, requireLaunchEnvConfirmed, type ApprovalStatus } from "../approval/index.js";
 import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
@@ -53,6 +54,8 @@ export interface McpServiceOptions {
   readonly statusFile?: string;
   /** config.json, named in messages that say which setting to change. */
   readonly configFile?: string;
+  /** The shared log of tool calls (logs/activity.jsonl) and which face this process is. */
+  readonly activity?: { readonly log: ActivityLog; readonly face: () => string };
 }
 
 interface Listing {
@@ -108,6 +111,7 @@ export class McpService {
     this.clients.subscribe((event) => {
       if (event.type === "tools" || (event.type === "state" && event.state !== "connected")) this.catalogs.delete(event.server);
       if (event.type === "stderr") options.logger.debug({ server: event.server }, event.line);
+      if (event.type === "timing" && event.phase === "call") this.recordActivity(event.server, event.ms, event.detail);
     });
   }
 
@@ -177,6 +181,15 @@ export class McpService {
     return outcome;
   }
 
+  /**
+   * A tool as the server last listed it (after filters and caps), masked like everything shown:
+   * the "new" side of a held tool's diff in the dashboard. Undefined when not listed in this process.
+   */
+  listedTool(name: string, tool: string): Tool | undefined {
+    const found = this.listings.get(name)?.tools.find((t) => t.name === tool);
+    return found === undefined ? undefined : this.options.redactor.redactValue(found);
+  }
+
   /** Every server's state (live here, else as last recorded by any process), tool counts, and what to do next. Starts nothing. */
   async summaries(): Promise<ServerSummary[]> {
     return summarizeServers({
@@ -229,6 +242,25 @@ export class McpService {
   async close(): Promise<void> {
     await this.clients.closeAll();
     await this.tracker.flush();
+    await this.options.activity?.log.flush();
+  }
+
+  /** One line in the shared activity log per call that reached a server; arguments masked and bounded. */
+  private recordActivity(server: string, ms: number, detail: Readonly<Record<string, unknown>>): void {
+    const activity = this.options.activity;
+    if (activity === undefined) return;
+    const outcome = detail.outcome === "ok" || detail.outcome === "isError" ? detail.outcome : "failed";
+    activity.log.append({
+      at: new Date().toISOString(),
+      face: activity.face(),
+      pid: process.pid,
+      server,
+      tool: this.options.redactor.redact(String(detail.tool ?? "")),
+      durationMs: ms,
+      outcome,
+      ...(typeof detail.errorCode === "string" ? { errorCode: detail.errorCode } : {}),
+      ...argsText(this.options.redactor.redactValue(detail.args)),
+    });
   }
 
   /** Only definitions not already pinned as approved are reviewed: the LLM is not asked twice about the same text. */
