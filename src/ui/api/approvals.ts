@@ -77,8 +77,9 @@ export function approvalRoutes(router: Router, state: HostState): void {
           };
         }),
     );
-    // Held tools are known only from a listing: servers this process has connected, or that another recorded as held.
-    const withHeld = summaries.filter((s) => s.enabled && s.approval === "approved" && (s.state === "held" || (s.heldCount ?? 0) > 0));
+    // Held tools are known only from a listing: servers connected here, or that another process recorded as held.
+    const liveHere = (name: string) => service.clients.serverNames().includes(name) && service.clients.status(name).state === "connected";
+    const withHeld = summaries.filter((s) => s.enabled && s.approval === "approved" && (s.state === "held" || (s.heldCount ?? 0) > 0 || liveHere(s.name)));
     const held = (await Promise.all(withHeld.map((s) => heldTools(service, pins, s)))).filter((h) => h.tools.length > 0 || h.error !== undefined || h.neverExposed.length > 0);
     return { warning: NOT_SANDBOXED_WARNING, launches, held };
   });
