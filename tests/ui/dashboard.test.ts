@@ -1,5 +1,7 @@
 import { join } from "node:path";
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningUi } from "../../src/ui/index.js";
@@ -123,7 +125,7 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", () => {
     const refused = await page.evaluate(async () => {
       const token = new URLSearchParams(location.search).get("token") ?? "";
       const response = await fetch("/api/servers/rug/accept", { method: "POST", headers: { "content-type": "application/json", "x-mcpvm-token": token }, body: JSON.stringify({ tools: [{ name: "evil", hash: "as-shown" }] }) });
-      return { status: response.status, body: await response.json() };
+      return { status: response.status, body: (await response.json()) as { error: { code: string } } };
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe("UI_CONFIRMATION_REQUIRED");
@@ -152,5 +154,43 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", () => {
     const listed = await cli(home, ["--json", "mcp", "list"]);
     expect(JSON.parse(listed.stdout).servers[0]).toMatchObject({ name: "notes", enabled: true });
     expect(errors).toEqual([]);
+  });
+
+  it("a wrong token or a foreign page is refused", async () => {
+    const { home, ui, page } = await open((starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")] } }));
+    const wrong = await page.goto(ui.url.replace(/token=.*/, "token=guessed"));
+    expect(wrong?.status()).toBe(403);
+    expect(await page.textContent("body")).toContain("Wrong or missing token");
+
+    // A page on another origin (another local port), even one that somehow knows the token.
+    const foreign = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>elsewhere</title>"));
+    await new Promise<void>((done) => foreign.listen(0, "127.0.0.1", done));
+    try {
+      await page.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
+      const outcome = await page.evaluate(
+        async ({ origin, token }) => {
+          const results: string[] = [];
+          const attempts: RequestInit[] = [
+            { method: "POST", headers: { "content-type": "application/json", "x-mcpvm-token": token }, body: "{}" },
+            { method: "POST", mode: "no-cors", headers: { "content-type": "text/plain" }, body: "{}" },
+          ];
+          for (const init of attempts) {
+            try {
+              const response = await fetch(`${origin}/api/servers/notes/disable`, init);
+              results.push(`status ${response.status}`);
+            } catch (error) {
+              results.push(`blocked: ${(error as Error).message}`);
+            }
+          }
+          return results;
+        },
+        { origin: ui.origin, token: ui.token },
+      );
+      expect(outcome[0]).toMatch(/^blocked/);
+      expect(outcome[1]).toBe("status 0");
+    } finally {
+      await new Promise<void>((done) => foreign.close(() => done()));
+    }
+    expect(JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")).mcpServers.notes.enabled).toBeUndefined();
   });
 });

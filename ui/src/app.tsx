@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { get } from "./api.js";
 import { usePoll } from "./hooks.js";
 import type { StateAnswer } from "./types.js";
@@ -32,10 +32,13 @@ export function App() {
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
+  const firstPage = useRef(true);
   useEffect(() => {
     const title = PAGES.find((p) => p.id === page)?.title ?? "";
     document.title = `${title} · mcpvm`;
-    document.getElementById("main")?.focus();
+    // After a page change (not at load), focus moves to the new content for keyboard and screen-reader users.
+    if (!firstPage.current) document.getElementById("main")?.focus();
+    firstPage.current = false;
   }, [page]);
   const state = usePoll(() => get<StateAnswer>("/api/state"), STATE_POLL_MS);
   const waiting = (state.data?.servers ?? []).filter((s) => s.approval !== "approved" || s.state === "held" || (s.heldCount ?? 0) > 0).length;
