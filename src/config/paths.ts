@@ -52,6 +52,6 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     historyFile: join(home, "history"),
     logsDir: join(home, "logs"),
     serverStatusFile: join(home, "server-status.json"),
-    activityFile: join(home, "logs", "activity.jsonl"),
+    activityFile: join(home, "activity.jsonl"),
   };
 }

@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 
 /**
- * logs/activity.jsonl: one line per MCP tool call that reached a server, written by every face
+ * <config home>/activity.jsonl: one line per MCP tool call that reached a server, written by every face
  * (CLI, REPL, gateway, dashboard) of every process, so `mcpvm ui`'s Activity page shows what an
  * agent just called wherever it ran. Arguments are masked by the caller's redactor and cut to a
  * bounded length before they get here; results are never written. Lines are appended with

@@ -115,7 +115,7 @@ export class ClientManager {
     slot.inFlight += 1;
     slot.lastUsed = this.now();
     const started = performance.now();
-    let outcome = "failed";
+    let outcome: "ok" | "isError" | "failed" = "failed";
     let errorCode: string | undefined;
     try {
       const result = await connection.callTool(tool, args, { timeoutMs, ...(caller.signal === undefined ? {} : { signal: caller.signal }) });
@@ -131,8 +131,9 @@ export class ClientManager {
     } finally {
       slot.inFlight -= 1;
       slot.lastUsed = this.now();
-      // args and errorCode feed the activity log (masked there); listeners are in-process only.
-      this.emit({ type: "timing", server: name, phase: "call", ms: Math.round(performance.now() - started), detail: { tool, outcome, args, ...(errorCode === undefined ? {} : { errorCode }) } });
+      const ms = Math.round(performance.now() - started);
+      this.emit({ type: "timing", server: name, phase: "call", ms, detail: { tool, outcome } });
+      this.emit({ type: "call", server: name, tool, args, ms, outcome, ...(errorCode === undefined ? {} : { errorCode }) });
       this.scheduleIdle(slot);
     }
   }

@@ -2,7 +2,7 @@ import type { Tool } from "@modelcontextprotocol/client";
 import { argsText, type ActivityLog } from "../../logging/activity-log.js";
 import type { Logger } from "pino";
 import { McpApprovalStore, renderApprovalPrompt, approvalHash, descriptionForModel, requireLaunchEnvConfirmed, type ApprovalStatus } from "../approval/index.js";
-import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
+import { ClientManager, type CallerOptions, type ClientManagerEvent, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
 import { maskedParts } from "../config/secret-values.js";
 import { comparePins, McpPinStore, pinServer, type ServerPins } from "../pins/index.js";
@@ -54,7 +54,7 @@ export interface McpServiceOptions {
   readonly statusFile?: string;
   /** config.json, named in messages that say which setting to change. */
   readonly configFile?: string;
-  /** The shared log of tool calls (logs/activity.jsonl) and which face this process is. */
+  /** The shared log of tool calls (<config home>/activity.jsonl) and which face this process is. */
   readonly activity?: { readonly log: ActivityLog; readonly face: () => string };
 }
 
@@ -111,7 +111,7 @@ export class McpService {
     this.clients.subscribe((event) => {
       if (event.type === "tools" || (event.type === "state" && event.state !== "connected")) this.catalogs.delete(event.server);
       if (event.type === "stderr") options.logger.debug({ server: event.server }, event.line);
-      if (event.type === "timing" && event.phase === "call") this.recordActivity(event.server, event.ms, event.detail);
+      if (event.type === "call") this.recordActivity(event);
     });
   }
 
@@ -246,20 +246,19 @@ export class McpService {
   }
 
   /** One line in the shared activity log per call that reached a server; arguments masked and bounded. */
-  private recordActivity(server: string, ms: number, detail: Readonly<Record<string, unknown>>): void {
+  private recordActivity(call: Extract<ClientManagerEvent, { type: "call" }>): void {
     const activity = this.options.activity;
     if (activity === undefined) return;
-    const outcome = detail.outcome === "ok" || detail.outcome === "isError" ? detail.outcome : "failed";
     activity.log.append({
       at: new Date().toISOString(),
       face: activity.face(),
       pid: process.pid,
-      server,
-      tool: this.options.redactor.redact(String(detail.tool ?? "")),
-      durationMs: ms,
-      outcome,
-      ...(typeof detail.errorCode === "string" ? { errorCode: detail.errorCode } : {}),
-      ...argsText(this.options.redactor.redactValue(detail.args)),
+      server: call.server,
+      tool: this.options.redactor.redact(call.tool),
+      durationMs: call.ms,
+      outcome: call.outcome,
+      ...(call.errorCode === undefined ? {} : { errorCode: call.errorCode }),
+      ...argsText(this.options.redactor.redactValue(call.args)),
     });
   }
 

@@ -4,7 +4,7 @@ import type { Router } from "./router.js";
 
 const MAX_SHOWN = 500;
 
-/** Activity page: the newest calls from logs/activity.jsonl, written by every face and process. */
+/** Activity page: the newest calls from <config home>/activity.jsonl, written by every face and process. */
 export function activityRoutes(router: Router, state: HostState): void {
   router.get("/api/activity", async ({ query }) => {
     const host = await state.fresh();

@@ -14,7 +14,7 @@ function prettyArgs(text: string): string {
 
 const outcomeLabel = (r: ActivityRecord): string => (r.outcome === "ok" ? "ok" : r.outcome === "isError" ? "tool error" : `failed${r.errorCode === undefined ? "" : ` (${r.errorCode})`}`);
 
-/** A live view of logs/activity.jsonl: every tool call from the CLI, the REPL, the gateway and this page. */
+/** A live view of <config home>/activity.jsonl: every tool call from the CLI, the REPL, the gateway and this page. */
 export function ActivityPage() {
   const activity = usePoll(() => get<{ file: string; calls: ActivityRecord[] }>("/api/activity?limit=300"), 1000);
   const [filter, setFilter] = useState("");
