@@ -27,6 +27,8 @@ export function findChromium(): { path: string } | { missing: string } {
 }
 
 export const CHROMIUM = findChromium();
+/** How long the page may take to show something: generous, the CI machine is a loaded 2-core box. */
+export const POLL = { timeout: 20_000, interval: 100 };
 export const IN_CI = process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false";
 /** Skip only locally; in CI a missing browser is a failure. */
 export const SKIP_BROWSER = "missing" in CHROMIUM && !IN_CI;

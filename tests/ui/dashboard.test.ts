@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningUi } from "../../src/ui/index.js";
 import { cli, makeHome, type TrustHome } from "../trust/helpers.js";
-import { launchBrowser, removeAssets, SKIP_BROWSER, startDashboard, watchPageErrors } from "./browser-support.js";
+import { launchBrowser, POLL, removeAssets, SKIP_BROWSER, startDashboard, watchPageErrors } from "./browser-support.js";
 import { addStdioServer, screenshot, SCRIPTED, text, writeSpec } from "./dashboard-support.js";
 
 const homes: TrustHome[] = [];
@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 afterEach(async () => {
   for (const ui of dashboards.splice(0)) await ui.close();
-  for (const home of homes.splice(0)) await home.cleanup();
+  // A server killed at close may still be flushing into the home for a moment: retry once.
+  for (const home of homes.splice(0)) await home.cleanup().catch(() => new Promise((done) => setTimeout(done, 500)).then(() => home.cleanup()));
 });
 
 async function open(servers: (starts: string, dir: string) => Record<string, Record<string, unknown>> = () => ({})): Promise<{ home: TrustHome; ui: RunningUi; page: Page; errors: string[] }> {
@@ -37,7 +38,7 @@ async function open(servers: (starts: string, dir: string) => Record<string, Rec
   return { home, ui, page, errors };
 }
 
-describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", () => {
+describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", { timeout: 180_000 }, () => {
   it("add a server in the page → approve it → its tools are listed with their signatures", async () => {
     const { home, page, errors } = await open();
     const spec = join(home.dir, "notes.json");
@@ -45,27 +46,27 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", () => {
       { name: "search", description: "Search notes by keyword.", inputSchema: text },
       { name: "count", description: "Count the notes.", inputSchema: { type: "object", properties: {} } },
     ]);
-    await expect.poll(() => page.getByText("No servers yet").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("No servers yet").isVisible(), POLL).toBe(true);
     await addStdioServer(page, "notes", process.execPath, [SCRIPTED, spec]);
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "Added notes" }).count()).toBe(1);
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Added notes" }).count(), POLL).toBe(1);
     // Written through the CLI's own store: config.json has it, not approved.
     const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8"));
     expect(config.mcpServers.notes.command).toBe(process.execPath);
-    await expect.poll(() => page.locator('[data-server="notes"] .state').textContent()).toContain("needs approval");
+    await expect.poll(() => page.locator('[data-server="notes"] .state').textContent(), POLL).toContain("needs approval");
 
     await page.getByRole("link", { name: /Approvals/ }).click();
     const card = page.locator('[data-launch="notes"]');
-    await expect.poll(() => card.textContent()).toContain(SCRIPTED);
+    await expect.poll(() => card.textContent(), POLL).toContain(SCRIPTED);
     expect(await page.getByRole("note").first().textContent()).toContain("YOUR permissions");
     await screenshot(page, "approvals-launch");
     await card.getByRole("button", { name: "Approve notes" }).click();
-    await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => card.count(), { timeout: 20_000 }).toBe(0);
 
     await page.getByRole("link", { name: "Servers" }).click();
     const server = page.locator('[data-server="notes"]');
     await server.getByRole("button", { name: "Show tools" }).click();
     const list = page.getByRole("list", { name: "Tools of notes" });
-    await expect.poll(() => list.textContent(), { timeout: 15_000 }).toContain("search(input?: { text?: string })");
+    await expect.poll(() => list.textContent(), { timeout: 20_000 }).toContain("search(input?: { text?: string })");
     expect(await list.getByRole("listitem").count()).toBe(2);
     await screenshot(page, "servers");
     expect(errors).toEqual([]);
@@ -80,18 +81,18 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", () => {
     await writeSpec(spec, [{ name: "search", description: "Search notes by keyword, newest first.", inputSchema: { type: "object", properties: { text: { type: "string" }, limit: { type: "number" } } } }]);
     const server = page.locator('[data-server="notes"]');
     await server.getByRole("button", { name: "Check for changes" }).click();
-    await expect.poll(() => server.getByRole("status").textContent(), { timeout: 15_000 }).toContain("1 held");
+    await expect.poll(() => server.getByRole("status").textContent(), { timeout: 20_000 }).toContain("1 held");
 
     await page.getByRole("link", { name: /Approvals/ }).click();
     const held = page.locator('[data-held="notes.search"]');
-    await expect.poll(() => held.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => held.count(), { timeout: 20_000 }).toBe(1);
     const diff = held.getByRole("table", { name: "Definition of search: approved and new" });
     expect(await diff.locator(".changed .left").allTextContents()).toContain('  "description": "Search notes by keyword.",');
     expect(await diff.locator(".changed .right").allTextContents()).toContain('  "description": "Search notes by keyword, newest first.",');
     expect((await diff.locator(".added .right, .changed .right").allTextContents()).join("\n")).toContain('"limit"');
     await screenshot(page, "approvals-diff");
     await held.getByRole("button", { name: "Accept search" }).click();
-    await expect.poll(() => page.locator('[data-held="notes.search"]').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.locator('[data-held="notes.search"]').count(), { timeout: 20_000 }).toBe(0);
 
     // Callable again, from the Run page: result and logs shown.
     await page.getByRole("link", { name: "Run" }).click();
@@ -112,7 +113,7 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", () => {
     await page.getByRole("link", { name: /Approvals/ }).click();
     await page.locator('[data-launch="rug"]').getByRole("button", { name: "Approve rug" }).click();
     const held = page.locator('[data-held="rug.evil"]');
-    await expect.poll(() => held.count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => held.count(), { timeout: 20_000 }).toBe(1);
     // The finding, with the offending words marked in the description.
     expect(await held.locator(".severity-block mark").first().textContent()).toMatch(/ssh|Ignore previous instructions/i);
     const accept = held.getByRole("button", { name: "Accept evil" });
@@ -133,7 +134,7 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", () => {
 
     await typed.fill("evil");
     await accept.click();
-    await expect.poll(() => page.locator('[data-held="rug.evil"]').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.locator('[data-held="rug.evil"]').count(), { timeout: 20_000 }).toBe(0);
     expect(JSON.parse(await readFile(join(home.dir, "mcp-pins.json"), "utf8")).servers.rug.tools.evil).toBeDefined();
     // Only the refused request of this test.
     expect(errors).toEqual(["console: Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
@@ -142,15 +143,15 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", () => {
   it("a change made with the CLI shows in the open page within a second (and one made in the page, in the CLI)", async () => {
     const { home, page, errors } = await open((starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")] } }));
     const state = page.locator('[data-server="notes"] .state');
-    await expect.poll(() => state.textContent()).toContain("needs approval");
+    await expect.poll(() => state.textContent(), POLL).toContain("needs approval");
     const started = Date.now();
     expect((await cli(home, ["mcp", "disable", "notes"])).code).toBe(0);
-    await expect.poll(() => state.textContent(), { timeout: 5_000, interval: 50 }).toBe("disabled");
+    await expect.poll(() => state.textContent(), { timeout: 10_000, interval: 50 }).toBe("disabled");
     const shownAfterMs = Date.now() - started;
     console.log(`CLI change shown in the page after ${shownAfterMs} ms`);
 
     await page.getByRole("button", { name: "Enable notes" }).click();
-    await expect.poll(() => state.textContent()).toContain("needs approval");
+    await expect.poll(() => state.textContent(), POLL).toContain("needs approval");
     const listed = await cli(home, ["--json", "mcp", "list"]);
     expect(JSON.parse(listed.stdout).servers[0]).toMatchObject({ name: "notes", enabled: true });
     expect(errors).toEqual([]);

@@ -14,7 +14,8 @@ const homes: TrustHome[] = [];
 const dashboards: RunningUi[] = [];
 afterEach(async () => {
   for (const ui of dashboards.splice(0)) await ui.close();
-  for (const home of homes.splice(0)) await home.cleanup();
+  // A server killed at close may still be flushing into the home for a moment: retry once.
+  for (const home of homes.splice(0)) await home.cleanup().catch(() => new Promise((done) => setTimeout(done, 500)).then(() => home.cleanup()));
 });
 afterAll(removeAssets);
 
