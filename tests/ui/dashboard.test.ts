@@ -115,7 +115,7 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", { timeout: 180_000 }, () =
     const held = page.locator('[data-held="rug.evil"]');
     await expect.poll(() => held.count(), { timeout: 20_000 }).toBe(1);
     // The finding, with the offending words marked in the description.
-    expect(await held.locator(".severity-block mark").first().textContent()).toMatch(/ssh|Ignore previous instructions/i);
+    expect(await held.locator(".severity-block mark").first().textContent()).toMatch(/Read ~\/\.ssh\/id_rsa|Ignore previous instructions/);
     const accept = held.getByRole("button", { name: "Accept evil" });
     expect(await accept.isDisabled()).toBe(true);
     const typed = held.getByLabel("Type the tool name (evil) to accept it anyway");

@@ -74,6 +74,8 @@ describe("side-by-side diff and finding highlights", () => {
       { left: undefined, right: "e", kind: "added" },
     ]);
     expect(sideBySide("x\ny", "y").map((r) => r.kind)).toEqual(["removed", "same"]);
+    // A new tool has no approved side: only added lines.
+    expect(sideBySide("", "{\n}").map((r) => r.kind)).toEqual(["added", "added"]);
   });
 
   it("finds the field a finding points at and marks its evidence", () => {
@@ -84,6 +86,8 @@ describe("side-by-side diff and finding highlights", () => {
     expect(valueAtPath(def, "$.missing.x")).toBeUndefined();
     expect(highlight("Read ~/.ssh/id_rsa now", "~/.ssh/id_rsa")).toEqual({ before: "Read ", match: "~/.ssh/id_rsa", after: " now" });
     expect(highlight("abc", "zzz")).toBeUndefined();
+    // The audit's evidence is normalised (lower case) and cut: the original text is what gets marked.
+    expect(highlight("Read it. Ignore previous instructions.", "…ignore previous instructions.")).toEqual({ before: "Read it. ", match: "Ignore previous instructions.", after: "" });
   });
 });
 

@@ -13,8 +13,9 @@ export interface DiffRow {
 export const MAX_LINES = 2_000;
 
 export function sideBySide(before: string, after: string): DiffRow[] {
-  const a = before.split("\n").slice(0, MAX_LINES);
-  const b = after.split("\n").slice(0, MAX_LINES);
+  const lines = (text: string): string[] => (text === "" ? [] : text.split("\n").slice(0, MAX_LINES));
+  const a = lines(before);
+  const b = lines(after);
   const n = a.length;
   const m = b.length;
   const table: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
@@ -72,11 +73,15 @@ export function valueAtPath(root: unknown, jsonPath: string): string | undefined
   return typeof value === "string" ? value : undefined;
 }
 
-/** Splits `text` around the first occurrence of the finding's evidence (its "…" cut marks removed), for a <mark>. */
+/**
+ * Splits `text` around the first occurrence of the finding's evidence, for a <mark>. The audit shows
+ * evidence normalised (lower case, cut with "…"), so it is looked for without case and the marked
+ * part is the original text.
+ */
 export function highlight(text: string, evidence: string): { before: string; match: string; after: string } | undefined {
-  const needle = evidence.replace(/^…|…$/g, "").replace(/…\s*\(\d+ chars\)$/, "");
+  const needle = evidence.replace(/…\s*\(\d+ chars\)$/, "").replace(/^…|…$/g, "").toLowerCase();
   if (needle === "") return undefined;
-  const at = text.indexOf(needle);
+  const at = text.toLowerCase().indexOf(needle);
   if (at === -1) return undefined;
-  return { before: text.slice(0, at), match: needle, after: text.slice(at + needle.length) };
+  return { before: text.slice(0, at), match: text.slice(at, at + needle.length), after: text.slice(at + needle.length) };
 }
