@@ -14,6 +14,8 @@ const FULL = join(ROOT, "tests", "fixtures", "servers", "full-server.mjs");
 const VITE_NODE = join(ROOT, "node_modules", "vite-node", "vite-node.mjs");
 const CLI_ENTRY = join(ROOT, "tests", "e2e", "fixtures", "cli-entry.ts");
 const hasScript = spawnSync("script", ["--version"]).status === 0;
+// Cursor movement the prompt writes between the question and the typed text.
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, "g");
 const SCRIPT = 'return require("host:mcp-full").test_elicitation({ message: "What should we call you?" });';
 
 let home: E2eHome;
@@ -46,7 +48,7 @@ describe("elicitation from an MCP server during mcpvm run", () => {
     let screen = "";
     child.stdout.on("data", (chunk: Buffer) => {
       screen += chunk.toString("utf8");
-      const visible = screen.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
+      const visible = screen.replace(ANSI_ESCAPE, "");
       if (answers.length > 0 && answers[0]![0].test(visible)) child.stdin.write(answers.shift()![1]);
     });
     const exitCode = await new Promise<number | null>((resolve) => child.on("close", resolve));
