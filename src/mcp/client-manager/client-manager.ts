@@ -1,4 +1,5 @@
 import type { CallToolResult, Implementation, Tool } from "@modelcontextprotocol/client";
+import { McpOAuthError } from "../oauth/errors.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, toolErrorText, type GuestValue, type ResultLogger } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
@@ -229,7 +230,8 @@ export class ClientManager {
       return connection;
     } catch (error) {
       const failure = abort.signal.aborted ? closedError(slot.name, this.closed) : foreignError(slot.name, slot.redact, error, "MCP_CONNECT_FAILED");
-      if (countsAsFailure && !abort.signal.aborted) slot.failures += 1;
+      // A server waiting for a login is not broken: `mcpvm mcp login` in another terminal fixes it for the next call.
+      if (countsAsFailure && !abort.signal.aborted && !(failure instanceof McpOAuthError)) slot.failures += 1;
       slot.setState(abort.signal.aborted ? "closed" : "error", failure);
       throw failure;
     }
@@ -283,6 +285,7 @@ export class ClientManager {
       onToolListChanged: (connection) => this.refreshTools(slot, connection),
       onPhase: (phase, ms, detail) => this.emit({ type: "timing", server: slot.name, phase, ms, detail }),
       ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),
+      ...(this.options.login === undefined ? {} : { login: this.options.login }),
     };
   }
 
