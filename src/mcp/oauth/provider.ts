@@ -43,6 +43,8 @@ class RefreshOnly extends Error {}
  */
 export class McpvmOAuthProvider implements OAuthClientProvider {
   private record: ServerLogin | undefined;
+  /** Whether a login was stored when this connect began: a login needed now means it expired or was revoked. */
+  private hadLogin = false;
   private listener: RedirectListener | undefined;
   private redirect = "http://127.0.0.1/callback";
   private verifier: string | undefined;
@@ -74,6 +76,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   async prepare(): Promise<void> {
     const stored = await this.options.store.get(this.options.server);
     this.record = loginMatches(stored, this.options.url, this.options.config?.clientId) ? stored : undefined;
+    this.hadLogin = this.record?.tokens !== undefined;
     this.registerSecrets(this.record);
     if (!this.interactive || this.listener !== undefined) return;
     const fixed = this.options.config?.callbackPort;
@@ -178,7 +181,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     const server = this.options.server;
     const interaction = this.options.interaction();
     if (this.refreshOnly) throw new RefreshOnly();
-    if (interaction === undefined) throw loginRequired(server, this.record?.tokens === undefined ? undefined : "its login expired or was revoked; log in again");
+    if (interaction === undefined) throw loginRequired(server, this.hadLogin ? "its login expired or was revoked; log in again" : undefined);
     if (authorizationUrl.protocol !== "https:" && !(authorizationUrl.protocol === "http:" && isLoopbackHost(authorizationUrl.hostname))) {
       throw new McpOAuthError(
         "MCP_OAUTH_INSECURE",

@@ -1,7 +1,26 @@
-import { selectClientAuthMethod, type FetchLike } from "@modelcontextprotocol/client";
+import { buildDiscoveryUrls, selectClientAuthMethod, type FetchLike } from "@modelcontextprotocol/client";
 import { errorMessage } from "../../util/errors.js";
 import { isLoopbackHost } from "./redirect-listener.js";
 import type { ServerLogin } from "./token-store.js";
+
+interface RevocationMetadata {
+  readonly revocation_endpoint?: unknown;
+  readonly revocation_endpoint_auth_methods_supported?: unknown;
+}
+
+async function rawMetadata(authorizationServerUrl: string, fetchFn: FetchLike): Promise<RevocationMetadata | undefined> {
+  for (const { url } of buildDiscoveryUrls(authorizationServerUrl)) {
+    try {
+      const response = await fetchFn(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) continue;
+      const document = (await response.json()) as unknown;
+      if (typeof document === "object" && document !== null && "revocation_endpoint" in document) return document as RevocationMetadata;
+    } catch {
+      // The next well-known location.
+    }
+  }
+  return undefined;
+}
 
 export type RevocationOutcome = "revoked" | "unsupported" | { readonly failed: string };
 
@@ -11,7 +30,9 @@ export type RevocationOutcome = "revoked" | "unsupported" | { readonly failed: s
  * removed from the config home whatever the server says.
  */
 export async function revokeTokens(login: ServerLogin, clientSecret: string | undefined, fetchFn: FetchLike = fetch): Promise<RevocationOutcome> {
-  const metadata = (login.discovery as { authorizationServerMetadata?: { revocation_endpoint?: unknown; revocation_endpoint_auth_methods_supported?: unknown } } | undefined)?.authorizationServerMetadata;
+  const stored = (login.discovery as { authorizationServerMetadata?: RevocationMetadata } | undefined)?.authorizationServerMetadata;
+  // The SDK keeps OpenID metadata parsed by its own schema, which drops revocation_endpoint: read the document itself then.
+  const metadata = typeof stored?.revocation_endpoint === "string" || login.discovery === undefined ? stored : await rawMetadata(login.discovery.authorizationServerUrl, fetchFn);
   const endpoint = typeof metadata?.revocation_endpoint === "string" ? metadata.revocation_endpoint : undefined;
   const clientId = login.client?.client_id ?? login.clientId;
   if (endpoint === undefined || login.tokens === undefined || clientId === undefined) return "unsupported";

@@ -198,6 +198,7 @@ export class McpService {
       status: this.status,
       env: this.options.env,
       answered: (id) => this.inputs.has(id),
+      login: (name) => this.loginStatus(name),
     });
   }
 
