@@ -13,7 +13,7 @@ import { connecting } from "./connecting.js";
 import { importCommand } from "./import.js";
 import { info } from "./info.js";
 import { listCommand } from "./list.js";
-import { LOGIN_USAGE, loginCommand, logoutCommand } from "./login.js";
+import { LOGIN_USAGE, LOGOUT_USAGE, loginCommand, logoutCommand } from "./login.js";
 
 const USAGE = `Usage: mcpvm mcp <command> [name] [options]
 
@@ -78,7 +78,7 @@ export const mcpCommand: Command = {
   usage: USAGE,
   subcommands: ["list", "info", "types", "approve", "revoke", "enable", "disable", "add", "call", "login", "logout", "remove", "import"],
   helpFor: (args) =>
-    args[0] === "add" ? ADD_USAGE : args[0] === "call" ? CALL_USAGE : args[0] === "login" || args[0] === "logout" ? LOGIN_USAGE : args[0] === "import" ? IMPORT_USAGE : args[0] === "help" ? USAGE : undefined,
+    args[0] === "add" ? ADD_USAGE : args[0] === "call" ? CALL_USAGE : args[0] === "login" ? LOGIN_USAGE : args[0] === "logout" ? LOGOUT_USAGE : args[0] === "import" ? IMPORT_USAGE : args[0] === "help" ? USAGE : undefined,
   async run(args, context) {
     // add and call read their own options (-e, -H, --transport, key=value …): nothing of theirs is shared.
     if (args[0] === "add") return addCommand(args.slice(1), context);

@@ -10,22 +10,25 @@ import { confirm } from "../../../terminal/prompt.js";
 import { pauseSpinners } from "../../../terminal/spinner.js";
 import { connecting } from "./connecting.js";
 
+export const LOGOUT_USAGE = `Usage: mcpvm mcp logout <server> [--json]
+
+Removes the server's OAuth login from oauth-tokens.json and revokes its tokens at the server
+(RFC 7009) where the server offers a revocation endpoint. The next call needs \`mcpvm mcp login\`.`;
+
 export const LOGIN_USAGE = `Usage: mcpvm mcp login <server> [--no-browser] [--json]
-       mcpvm mcp logout <server> [--json]
 
 Logs in to a remote (http or sse) MCP server that uses OAuth: the server must be approved first.
 The login page opens with $BROWSER when it is set, else the system's opener, else the URL is
 printed; mcpvm listens for the redirect on 127.0.0.1 (a random port, or the server's
 "oauth.callbackPort"). Tokens are kept in oauth-tokens.json in the config home (mode 0600) and
-refreshed before they expire. Logout removes them and revokes them where the server supports it.
+refreshed before they expire; \`mcpvm mcp logout <server>\` removes (and revokes) them.
 
   --no-browser   print the URL and paste back the address the browser was sent to
                  (for SSH sessions, where the browser cannot reach this machine)
 
 Examples:
   mcpvm mcp login linear
-  mcpvm mcp login github --no-browser
-  mcpvm mcp logout linear`;
+  mcpvm mcp login github --no-browser`;
 
 /** One line of stdin (the pasted redirect URL), also when stdin is not a terminal. */
 function readLine(context: CommandContext): Promise<string> {
