@@ -9,6 +9,7 @@ import { McpApprovalStore } from "../mcp/approval/index.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
 import { McpPinStore } from "../mcp/pins/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
+import { OAuthLogins, OAuthTokenStore, type LoginInteraction } from "../mcp/oauth/index.js";
 import { createSecondOpinionReviewer, McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
 import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
 import { createLanguageModel } from "../agent/llm/provider.js";
@@ -61,6 +62,7 @@ export class McpvmHost {
   private confirmCall: ConfirmCall | undefined;
   private face: string;
   private readonly activity: ActivityLog;
+  private loginInteraction: LoginInteraction | undefined;
 
   private constructor(
     readonly paths: ConfigPaths,
@@ -102,6 +104,12 @@ export class McpvmHost {
 
   setConfirmCall(confirm: ConfirmCall | undefined): void {
     this.confirmCall = confirm;
+  }
+
+  /** How a server that needs an OAuth login gets one on this face (a browser); undefined: it fails with MCP_LOGIN_REQUIRED. */
+  setLoginInteraction(interaction: LoginInteraction | undefined): void {
+    this.loginInteraction = interaction;
+    this.mcpService?.setLoginInteraction(interaction);
   }
 
   engine(): Promise<CreatedEngine> {
@@ -196,6 +204,7 @@ export class McpvmHost {
       statusFile: this.paths.serverStatusFile,
       configFile: this.paths.configFile,
       activity: { log: this.activity, face: () => this.face },
+      oauth: new OAuthLogins(new OAuthTokenStore(this.paths.oauthTokensFile), (values) => this.redactor.add(values)),
       redactor: this.redactor,
       logger: this.logger,
       callsPerSecond: config.callsPerSecond,
@@ -205,6 +214,7 @@ export class McpvmHost {
     });
     if (this.options.serverRequests !== undefined) service.clients.setServerRequestHooks(this.options.serverRequests);
     this.mcpService = service;
+    service.setLoginInteraction(this.loginInteraction);
     return mcpHostModules(service, this.mcpCallOptions());
   }
 
