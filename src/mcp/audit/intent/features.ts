@@ -1,0 +1,67 @@
+import { excerpt } from "../evidence.js";
+import { isNegated } from "../match.js";
+import { textViews } from "../normalise.js";
+import { LEXICON, type IntentFeature } from "./lexicon.js";
+
+/** One feature seen in one screened string, with where it was seen. */
+export interface FeatureHit {
+  readonly feature: IntentFeature | "destination" | "source";
+  readonly evidence: string;
+}
+
+const COMPILED: ReadonlyArray<readonly [IntentFeature, RegExp]> = Object.entries(LEXICON).flatMap(([feature, sources]) =>
+  sources.map((source) => [feature as IntentFeature, new RegExp(source.normalize("NFKC"), "u")] as const),
+);
+
+// Their phrases are negations themselves ("do not tell the user", "never use other tools").
+const SELF_NEGATED: ReadonlySet<IntentFeature> = new Set(["secrecy", "directive", "steering"]);
+
+/** Where a secret or the context comes from: the person, the chat, the environment, other servers. */
+const SOURCE = new RegExp(
+  [
+    `\\b(?:your|the user's|user's|users'|their|the user|from the environment|environment|env|in (?:this|the) (?:chat|conversation)|you (?:use|know|have|received|can find)|configured (?:for|in) (?:the|this|your)|other (?:mcp )?servers?|that appeared|they (?:gave|shared|receive)|the \\w+ server)\\b`,
+    `\\b(?:del usuario|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
+    `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
+  ]
+    .join("|")
+    .normalize("NFKC"),
+  "u",
+);
+
+/** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
+const DESTINATION =
+  /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b/u;
+
+/** Longer text is screened up to here; the definition gets an `oversized-text` finding for the rest. */
+export const MAX_SCAN = 1_000_000;
+
+/**
+ * The features of one string. Each is looked for in both views (folded for unaccented Latin
+ * phrases and look-alikes, plain for other scripts); a negated or defensive clause ("never asks for
+ * your password", "detects attempts to …") does not count, except for secrecy, whose phrases are negations.
+ */
+export function findFeatures(text: string): FeatureHit[] {
+  const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  const hits = new Map<FeatureHit["feature"], FeatureHit>();
+  for (const [feature, pattern] of COMPILED) {
+    if (hits.has(feature)) continue;
+    for (const view of [views.folded, views.plain]) {
+      const m = pattern.exec(view);
+      if (m === null) continue;
+      if (!SELF_NEGATED.has(feature) && isNegated(view, m.index, m.index + m[0].length)) continue;
+      hits.set(feature, { feature, evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
+      break;
+    }
+  }
+  for (const view of [views.folded, views.plain]) {
+    const m = SOURCE.exec(view);
+    if (m !== null) {
+      hits.set("source", { feature: "source", evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
+      break;
+    }
+  }
+  const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
+  const destination = DESTINATION.exec(raw);
+  if (destination !== null) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.index + destination[0].length, 100) });
+  return [...hits.values()];
+}
