@@ -39,6 +39,8 @@ const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   directive: 1,
 };
 
+const PROMPT_FOR_ANOTHER = /\b(?:a|an|custom|optional|the) (?:custom )?system prompt (?:for|to (?:use|send|pass|give))\b|\bsystem prompt (?:for|to use with|passed to) (?:the )?(?:llm|model|extraction|extractor|generation|completion|agent)\b/;
+
 export const WARN_AT = 3;
 export const BLOCK_AT = 5;
 
@@ -62,7 +64,9 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   const has = (f: FeatureHit["feature"]): boolean => features.has(f);
   const at = (f: FeatureHit["feature"]): string => features.get(f)?.evidence ?? "";
   const out: SignalHit[] = [];
-  if (has("context") && (has("supply") || has("directive") || (unit.role === "parameter" && !toolIsAboutContext))) {
+  // A parameter that *is* a prompt for some other model ("system prompt for LLM extraction", "a custom system prompt") asks for configuration, not for the model's own context.
+  const promptForAnother = PROMPT_FOR_ANOTHER.test(at("context"));
+  if (has("context") && (has("supply") || has("directive") || (unit.role === "parameter" && !toolIsAboutContext && !promptForAnother))) {
     out.push({ signal: "context-request", evidence: at("context") });
   }
   if (has("credential") && has("supply") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });
