@@ -1,6 +1,8 @@
 import { renderEvidence } from "./evidence.js";
 import { findExfiltrationParameter } from "./exfil-params.js";
+import { isAboutContext } from "./intent/score.js";
 import { toolIntent } from "./intent/tool-intent.js";
+import { identifierWords } from "./normalise.js";
 import { imitatedTool } from "./lookalike.js";
 import { toFinding } from "./location.js";
 import { walkSchema, type SchemaField } from "./schema-walk.js";
@@ -36,9 +38,10 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   const output = walkSchema(tool.outputSchema, "$.outputSchema");
   const findings: Finding[] = [];
   const fields = [...toolFields(tool), ...input.fields, ...output.fields];
+  const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
   for (const f of fields) {
     const location = { tool: tool.name, field: f.field, jsonPath: f.jsonPath };
-    for (const hit of auditText(f.text, f.kind)) findings.push(toFinding(hit, location));
+    for (const hit of auditText(f.text, f.kind, 0, { aboutContext })) findings.push(toFinding(hit, location));
     if (f.kind.kind === "prose") for (const hit of findShadowing(f.text, context, ownToolNames)) findings.push(toFinding(hit, location));
   }
   for (const [walk, path] of [[input, "$.inputSchema"], [output, "$.outputSchema"]] as const) {

@@ -23,13 +23,18 @@ export function nameSkeleton(name: string): string {
     .replace(/[\s_.-]+/g, "");
 }
 
-/** Another server's tool this name imitates: same skeleton, different spelling. */
+/** Case and separators only: `sendEmail` and `send_email` are two naming styles, not an imitation. */
+function styleSkeleton(name: string): string {
+  return name.toLowerCase().replace(/[\s_.-]+/g, "");
+}
+
+/** Another server's tool this name imitates: same skeleton, spelled with look-alike letters or digits. */
 export function imitatedTool(name: string, others: ReadonlyArray<{ name: string; toolNames: readonly string[] }>): { server: string; tool: string } | undefined {
   const skeleton = nameSkeleton(name);
   if (skeleton.length < 3) return undefined;
   for (const server of others) {
     for (const tool of server.toolNames) {
-      if (tool !== name && nameSkeleton(tool) === skeleton) return { server: server.name, tool };
+      if (tool !== name && nameSkeleton(tool) === skeleton && styleSkeleton(tool) !== styleSkeleton(name)) return { server: server.name, tool };
     }
   }
   return undefined;

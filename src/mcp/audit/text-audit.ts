@@ -35,7 +35,12 @@ export function maxSeverity(hits: readonly { severity: Severity }[]): Severity |
  * behind padding, encoded runs) is screened too, and hiding anything that carries a signal is
  * itself a block.
  */
-export function auditText(fullText: string, field: FieldKind, depth = 0): ScoredHit[] {
+export interface TextAuditOptions {
+  /** The tool's name says it is about the conversation (a summariser), so asking for it is no signal. */
+  readonly aboutContext?: boolean;
+}
+
+export function auditText(fullText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
   if (fullText.length === 0) return [];
   // Past MAX_SCAN nothing is screened: the finding holds the definition, and the time stays bounded.
   const oversized = fullText.length > MAX_SCAN;
@@ -52,17 +57,17 @@ export function auditText(fullText: string, field: FieldKind, depth = 0): Scored
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {
-    const intent = intentHit(signalsOf({ text, role: field.kind === "value" ? "value" : "prose" }));
+    const intent = intentHit(signalsOf({ text, role: field.kind === "value" ? "value" : "prose" }, options.aboutContext ?? false));
     if (intent !== undefined) hits.push(score(intent));
   }
 
   if (depth < MAX_DEPTH) {
     for (const hiddenText of hidden.hiddenTexts) {
-      for (const inner of auditText(hiddenText, { kind: "prose" }, depth + 1)) {
+      for (const inner of auditText(hiddenText, { kind: "prose" }, depth + 1, options)) {
         hits.push({ ...inner, evidence: renderEvidence(`(hidden) ${inner.evidence}`) });
       }
     }
-    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1)));
+    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1, options)));
   }
   if (field.kind === "prose" && text.length > LONG_TEXT) {
     hits.push({ rule: "long-text", severity: "info", evidence: `${text.length} characters` });

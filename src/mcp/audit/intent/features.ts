@@ -9,8 +9,29 @@ export interface FeatureHit {
   readonly evidence: string;
 }
 
-const COMPILED: ReadonlyArray<readonly [IntentFeature, RegExp]> = Object.entries(LEXICON).flatMap(([feature, sources]) =>
-  sources.map((source) => [feature as IntentFeature, new RegExp(source.normalize("NFKC"), "u")] as const),
+// Each phrase runs only on text holding its script, and Latin phrases only on the folded view:
+// English text then never pays for the Devanagari or Hangul phrase sets.
+const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
+  ["cyrillic", /\p{Script=Cyrillic}/u],
+  ["han", /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ["hangul", /\p{Script=Hangul}/u],
+  ["arabic", /\p{Script=Arabic}/u],
+  ["devanagari", /\p{Script=Devanagari}/u],
+  ["bengali", /\p{Script=Bengali}/u],
+];
+
+function scriptOf(source: string): string {
+  return SCRIPTS.find(([, test]) => test.test(source))?.[0] ?? "latin";
+}
+
+interface Phrase {
+  readonly feature: IntentFeature;
+  readonly script: string;
+  readonly pattern: RegExp;
+}
+
+const PHRASES: readonly Phrase[] = Object.entries(LEXICON).flatMap(([feature, sources]) =>
+  sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
 );
 
 // Their phrases are negations themselves ("do not tell the user", "never use other tools").
@@ -30,10 +51,10 @@ const SOURCE = new RegExp(
 
 /** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
 const DESTINATION =
-  /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
+  /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,6}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
 
 /** Longer text is screened up to here; the definition gets an `oversized-text` finding for the rest. */
-export const MAX_SCAN = 1_000_000;
+export const MAX_SCAN = 262_144;
 
 /**
  * The features of one string. Each is looked for in both views (folded for unaccented Latin
@@ -41,17 +62,29 @@ export const MAX_SCAN = 1_000_000;
  * your password", "detects attempts to …") does not count, except for secrecy, whose phrases are negations.
  */
 export function findFeatures(text: string): FeatureHit[] {
+  const cached = CACHE.get(text);
+  if (cached !== undefined) return cached;
+  const found = computeFeatures(text);
+  if (CACHE.size >= CACHE_SIZE) CACHE.delete(CACHE.keys().next().value as string);
+  CACHE.set(text, found);
+  return found;
+}
+
+// A tool's fields are scored once on their own and once together with the tool's other fields.
+const CACHE_SIZE = 256;
+const CACHE = new Map<string, FeatureHit[]>();
+
+function computeFeatures(text: string): FeatureHit[] {
   const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
-  for (const [feature, pattern] of COMPILED) {
-    if (hits.has(feature)) continue;
-    for (const view of [views.folded, views.plain]) {
-      const m = pattern.exec(view);
-      if (m === null) continue;
-      if (!SELF_NEGATED.has(feature) && isNegated(view, m.index, m.index + m[0].length)) continue;
-      hits.set(feature, { feature, evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
-      break;
-    }
+  for (const { feature, script, pattern } of PHRASES) {
+    if (hits.has(feature) || !present.has(script)) continue;
+    const view = script === "latin" ? views.folded : views.plain;
+    const m = pattern.exec(view);
+    if (m === null) continue;
+    if (!SELF_NEGATED.has(feature) && isNegated(view, m.index, m.index + m[0].length)) continue;
+    hits.set(feature, { feature, evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
   }
   for (const view of [views.folded, views.plain]) {
     const m = SOURCE.exec(view);

@@ -146,7 +146,7 @@ const context = [
 /** Secrets the person holds or the host keeps for other servers. */
 const credential = [
   `\\b(?:api[ _-]?keys?|access (?:key|token)s?(?: id)?|secret (?:access )?keys?|bearer tokens?|bot tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|cookies|passwords?|passphrases?|credentials|2fa (?:codes?)|otp|one-time (?:codes?|passwords?)|verification codes?|private keys?|ssh keys?|tokens?|secrets)\\b`,
-  `\\b[a-z0-9]+(?:_[a-z0-9]+)*_(?:api_key|apikey|token|secret|secret_key|password|access_key)\\b`,
+  `\\b[a-z0-9]{1,32}(?:_[a-z0-9]{1,32}){0,6}_(?:api_key|apikey|token|secret|secret_key|password|access_key)\\b`,
   `\\b(?:sms|text(?:ed)?|login|security|one-time|2fa|mfa|auth) codes?\\b|\\b(?:code|pin)s? (?:they|the user|you) (?:just )?(?:got|received|get|receive)\\b`,
   `\\b(?:bank|banking|online banking|email|e-mail|account) (?:login|logins|credentials|password|pin)\\b`,
   `\\b(?:contrasenas?|claves? (?:de )?api|senhas?|chaves? (?:de )?api|mots? de passe|cles? api|passwort(?:er)?|kennw(?:o|ö)rter?|zugangsdaten|chiavi api|password|sifre(?:ler)?i?|kata sandi|hasla|mat khau)\\b`,
@@ -242,7 +242,7 @@ const redirect = [
   `\\bregardless of what the user\\b`,
   `\\b(?:push|send|post|upload|copy|mirror|forward|email|share)(?:es|s|ed)? (?:it|them|a copy|copies|everything)\\b${G}\\b(?:as well|too|also)\\b`,
   `\\b(?:recipients?|destination|account|beneficiary|payee|wallet|iban|address)(?: \\w+)? (?:has to|must|should|shall|will) (?:always )?be\\b`,
-  `\\bmust (?:always )?include [\\w.+-]+@`,
+  `\\bmust (?:always )?include [\\w.+-]{1,64}@`,
   `\\buse (?:the |this |a |our )?(?:\\w+ ){0,2}?(?:account|beneficiary|iban|address|recipient|destination|payee)\\b${G}\\binstead\\b`,
   `\\binstead of the (?:one|account|recipient|address|payee|beneficiary)\\b`,
   `\\b(?:shared|share it|share them) with\\b`,

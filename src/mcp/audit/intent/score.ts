@@ -54,9 +54,15 @@ export interface ScreenedUnit {
   readonly role: IntentRole;
 }
 
-/** Whether the tool itself is about the conversation (a summariser may take `conversation`). */
-export function isAboutContext(topic: string): boolean {
-  return findFeatures(topic).some((f) => f.feature === "context");
+const CONTEXT_TOPIC = /\b(?:conversations?|chats?|dialog(?:ue)?s?|history|transcripts?|messages?|prompts?|memory|memories|summar\w*|context|handoff|sessions?|notes?)\b/;
+
+/**
+ * Whether the tool is about the conversation (a summariser may ask for `the conversation so far`).
+ * Judged from its name alone: the description is where an attacker writes, and a tool named
+ * `summarize_chat` shows what it is in every prompt and listing.
+ */
+export function isAboutContext(toolNameWords: string): boolean {
+  return CONTEXT_TOPIC.test(toolNameWords);
 }
 
 export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): SignalHit[] {
@@ -66,7 +72,7 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   const out: SignalHit[] = [];
   // A parameter that *is* a prompt for some other model ("system prompt for LLM extraction", "a custom system prompt") asks for configuration, not for the model's own context.
   const promptForAnother = PROMPT_FOR_ANOTHER.test(at("context"));
-  if (has("context") && (has("supply") || has("directive") || (unit.role === "parameter" && !toolIsAboutContext && !promptForAnother))) {
+  if (has("context") && !toolIsAboutContext && (has("supply") || has("directive") || (unit.role === "parameter" && !promptForAnother))) {
     out.push({ signal: "context-request", evidence: at("context") });
   }
   if (has("credential") && has("supply") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });

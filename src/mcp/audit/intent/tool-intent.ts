@@ -16,7 +16,7 @@ function roleOf(field: SchemaField): IntentRole | undefined {
  * parameter ("the conversation so far") adds up here though neither field does alone.
  */
 export function toolIntent(tool: AuditedTool, fields: readonly SchemaField[]): Hit | undefined {
-  const aboutContext = isAboutContext(`${identifierWords(tool.name).join(" ")} ${tool.description ?? ""}`);
+  const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
   const lists = [];
   for (const field of fields) {
     const role = roleOf(field);
