@@ -46,7 +46,7 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   }
   for (const [walk, path] of [[input, "$.inputSchema"], [output, "$.outputSchema"]] as const) {
     if (walk.truncated) {
-      findings.push(toFinding({ rule: "unscreened-remainder", evidence: "schema deeper than 64 levels or larger than 20000 nodes" }, { tool: tool.name, field: "schema", jsonPath: path }));
+      findings.push(toFinding({ rule: "unscreened-remainder", evidence: "schema deeper than 64 levels or larger than 5000 nodes" }, { tool: tool.name, field: "schema", jsonPath: path }));
     }
   }
   for (const property of input.properties) {
