@@ -72,6 +72,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--cpu": undefined,
   "--memory": undefined,
   "--output": undefined,
+  "--tool-calls": undefined,
   "--eval": undefined,
   "--home": "file",
   "--script": "file",
@@ -99,7 +100,7 @@ const ADD_FLAGS = [
 const PLUGIN = { args: ["plugin"] } as const;
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--stats", "--login"], args: ["file"] },
+  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--tool-calls", "--stats", "--login"], args: ["file"] },
   mcp: {
     flags: MCP_FLAGS,
     defaultSubcommand: "list",
