@@ -7,9 +7,8 @@ import { Redactor } from "../logging/redact.js";
 import { McpApprovalStore } from "../mcp/approval/index.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
 import { McpPinStore } from "../mcp/pins/index.js";
-import { createSecondOpinionReviewer, McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
+import { McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
 import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
-import { createLanguageModel } from "../agent/llm/provider.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
 import { resolveLimits } from "../sandbox/limits.js";
 import { createEngine, type CreatedEngine } from "../sandbox/select.js";
@@ -156,17 +155,35 @@ export class McpvmHost {
 
   /** The LLM second opinion on tool definitions, when turned on; without a configured model it is skipped and said so. */
   private secondOpinionReviewer(): { secondOpinion?: SecondOpinionReviewer } {
+    const unusable = (error: unknown) => this.logger.warn({}, `plugins.mcp.config.secondOpinion is on but no model can be used (${errorMessage(error)}); only the rule-based audit runs`);
+    let resolved;
     try {
-      const model = createLanguageModel(resolveModel(modelConfigSchema.optional().parse(this.configFile.model), this.options.env));
-      return {
-        secondOpinion: createSecondOpinionReviewer(model, {
-          onUnusable: (tool, reason) => this.logger.warn({ tool }, `LLM second opinion unusable for ${tool}: ${this.redactor.redact(reason)}`),
-        }),
-      };
+      resolved = resolveModel(modelConfigSchema.optional().parse(this.configFile.model), this.options.env);
     } catch (error) {
-      this.logger.warn({}, `plugins.mcp.config.secondOpinion is on but no model can be used (${errorMessage(error)}); only the rule-based audit runs`);
+      unusable(error);
       return {};
     }
+    const model = resolved;
+    // The LLM SDK is loaded when the first definition is reviewed, not by every `mcpvm run`.
+    let reviewer: Promise<SecondOpinionReviewer | undefined> | undefined;
+    const load = async (): Promise<SecondOpinionReviewer | undefined> => {
+      const [{ createLanguageModel }, { createSecondOpinionReviewer }] = await Promise.all([import("../agent/llm/provider.js"), import("../mcp/service/second-opinion.js")]);
+      try {
+        return createSecondOpinionReviewer(createLanguageModel(model), {
+          onUnusable: (tool, reason) => this.logger.warn({ tool }, `LLM second opinion unusable for ${tool}: ${this.redactor.redact(reason)}`),
+        });
+      } catch (error) {
+        unusable(error);
+        return undefined;
+      }
+    };
+    return {
+      secondOpinion: async (tool, signal) => {
+        reviewer ??= load();
+        const review = await reviewer;
+        return review === undefined ? undefined : review(tool, signal);
+      },
+    };
   }
 
   private mcpModules(pluginConfig: unknown) {
