@@ -54,6 +54,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--transport": ["stdio", "http", "sse"],
   "-t": ["stdio", "http", "sse"],
   "--toolset": "toolset",
+  "--expose": "server",
   "--http": undefined,
   "--sse": undefined,
   "--token": undefined,
@@ -99,7 +100,7 @@ const ADD_FLAGS = [
 const PLUGIN = { args: ["plugin"] } as const;
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--tool-calls", "--stats"], args: ["file"] },
+  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--tool-calls", "--stats", "--login"], args: ["file"] },
   mcp: {
     flags: MCP_FLAGS,
     defaultSubcommand: "list",
@@ -113,7 +114,9 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       disable: SERVER,
       remove: SERVER,
       add: { args: ["catalog"], flags: ADD_FLAGS },
-      call: { args: ["server", "tool", "tool-argument"], repeat: true, flags: ["--timeout"] },
+      call: { args: ["server", "tool", "tool-argument"], repeat: true, flags: ["--timeout", "--login"] },
+      login: { args: ["server"], flags: ["--no-browser"] },
+      logout: SERVER,
       import: { args: ["file"] },
     },
   },
@@ -122,7 +125,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     defaultSubcommand: "list",
     subcommands: { list: { args: [] }, info: PLUGIN, audit: PLUGIN, approve: PLUGIN, revoke: PLUGIN, enable: PLUGIN, disable: PLUGIN, config: PLUGIN },
   },
-  serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--log-level", "--engine"], args: [] },
+  serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--expose", "--log-level", "--engine"], args: [] },
   toolset: {
     flags: ["--check", "--description"],
     subcommands: {
