@@ -17,6 +17,8 @@ import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } 
 import { errorMessage, McpvmError } from "../util/errors.js";
 import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
 import { redactRunResult } from "./redact-result.js";
+import { AuditLog, type AuditFace } from "../audit-log/index.js";
+import { currentUserName } from "./user.js";
 
 export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED"> {}
 
@@ -31,6 +33,8 @@ export interface HostOptions {
   readonly confirmCall?: ConfirmCall;
   /** Shared with the logger, so every line it writes is masked by the same secrets. */
   readonly redactor?: Redactor;
+  /** Which face opened the host, as recorded in the audit log (default "cli"). */
+  readonly face?: AuditFace;
 }
 
 export interface RunOptions {
@@ -49,6 +53,8 @@ export class McpvmHost {
   readonly plugins: PluginManager;
   readonly logger: Logger;
   readonly stripHostPaths: (text: string) => string;
+  /** The hash-chained audit log in the config home (every face records there). */
+  readonly audit: AuditLog;
   private mcpService: McpService | undefined;
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
@@ -63,9 +69,11 @@ export class McpvmHost {
     this.logger = options.logger ?? silentLogger();
     this.confirmCall = options.confirmCall;
     this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });
+    this.audit = new AuditLog({ file: paths.auditLogFile, headFile: paths.auditHeadFile, user: currentUserName(options.env), face: options.face ?? "cli", redactor: this.redactor });
     this.plugins = new PluginManager({
       paths,
       env: options.env,
+      audit: this.audit,
       services: { mcpModules: (config) => this.mcpModules(config) },
     });
   }
@@ -180,6 +188,7 @@ export class McpvmHost {
       childCwd: this.paths.home,
       statusFile: this.paths.serverStatusFile,
       configFile: this.paths.configFile,
+      audit: this.audit,
       redactor: this.redactor,
       logger: this.logger,
       callsPerSecond: config.callsPerSecond,

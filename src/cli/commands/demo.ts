@@ -61,7 +61,7 @@ async function runTour(demoHome: DemoHome, script: string, versions: Record<stri
     config.plugins = { ...config.plugins, mcp: { ...config.plugins?.mcp, enabled: true } };
   });
   await markDemoHome(home);
-  const host = await McpvmHost.open({ env });
+  const host = await McpvmHost.open({ env, face: "demo" });
   try {
     writeLine(err, bold(`mcpvm demo — config home ${home}`) + (demoHome.temporary ? dim(" (temporary)") : ""));
     const { engine, selection } = await host.engine();

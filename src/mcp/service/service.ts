@@ -22,6 +22,7 @@ import { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept
 import { ServerStatusStore } from "./server-status.js";
 import { ServerStatusTracker } from "./status-tracker.js";
 import { summarizeServers, type ServerSummary } from "./summaries.js";
+import type { AuditEvent, AuditSink } from "../../audit-log/index.js";
 
 export type { ServerSummary } from "./summaries.js";
 
@@ -53,6 +54,8 @@ export interface McpServiceOptions {
   readonly statusFile?: string;
   /** config.json, named in messages that say which setting to change. */
   readonly configFile?: string;
+  /** Approvals, revocations, held and accepted tools, confirmations and flow decisions are recorded here. */
+  readonly audit?: AuditSink;
 }
 
 interface Listing {
@@ -81,6 +84,7 @@ export class McpService {
   private readonly recheck: ApprovalRecheck<McpServerEntry>;
   private readonly status: ServerStatusStore | undefined;
   private readonly tracker: ServerStatusTracker;
+  private readonly heldRecorded = new Set<string>();
 
   constructor(private readonly options: McpServiceOptions) {
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
@@ -144,14 +148,17 @@ export class McpService {
   async approve(name: string, options: { readonly acceptLaunchEnv?: boolean } = {}): Promise<void> {
     const entry = this.entry(name);
     requireLaunchEnvConfirmed(name, entry.env, options.acceptLaunchEnv === true);
-    await this.options.approvals.approve(approvalSubject(name, entry));
+    const subject = approvalSubject(name, entry);
+    const record = await this.options.approvals.approve(subject);
     this.recheck.forget();
+    await this.recordAudit({ event: "mcp.approve", subject: name, decision: "approved", details: { hash: record.hash, transport: record.transport, summary: record.summary } });
   }
 
   /** Revoking disconnects at once; nothing reconnects without a new approval. */
   async revoke(name: string): Promise<boolean> {
     const revoked = await this.options.approvals.revoke(name);
     this.recheck.forget();
+    await this.recordAudit({ event: "mcp.revoke", subject: name, decision: revoked ? "revoked" : "not-approved" });
     this.catalogs.delete(name);
     if (this.clients.serverNames().includes(name)) await this.clients.close(name);
     return revoked;
@@ -174,6 +181,14 @@ export class McpService {
     });
     if (listing !== undefined && outcome.accepted.length > 0) await this.options.pins.accept(name, pinServer(listing.instructions, listing.tools), outcome.accepted);
     this.catalogs.delete(name);
+    if (reviewed.length > 0) {
+      await this.recordAudit({
+        event: "mcp.tool.accept",
+        subject: name,
+        decision: outcome.accepted.length > 0 ? "accepted" : "none-accepted",
+        details: { accepted: [...outcome.accepted], ...Object.fromEntries(Object.entries(outcome).filter(([key, value]) => key !== "accepted" && Array.isArray(value) && value.length > 0)) },
+      });
+    }
     return outcome;
   }
 
@@ -226,6 +241,11 @@ export class McpService {
     await limiter.acquire(caller.signal, caller.deadline);
   }
 
+  /** Appends to the audit log (when there is one). Names and decisions only: callers never pass arguments or results. */
+  async recordAudit(event: AuditEvent): Promise<void> {
+    await this.options.audit?.record(event);
+  }
+
   async close(): Promise<void> {
     await this.clients.closeAll();
     await this.tracker.flush();
@@ -243,6 +263,18 @@ export class McpService {
       for (const finding of batch) if (finding !== undefined) findings.push(finding);
     }
     return findings;
+  }
+
+  /** Each held tool once per process and reason: a catalog rebuilt ten times is not ten decisions. */
+  private async recordHeld(server: string, held: readonly HeldTool[]): Promise<void> {
+    for (const tool of held) {
+      const key = JSON.stringify([server, tool.name, tool.reason, tool.hash]);
+      if (this.heldRecorded.has(key)) continue;
+      this.heldRecorded.add(key);
+      await this.recordAudit({ event: "mcp.tool.held", subject: server, decision: "held", details: { tool: tool.name, reason: tool.reason, hash: tool.hash } }).catch((error: unknown) =>
+        this.options.logger.warn({ server }, `could not record a held tool in the audit log: ${(error as Error).message}`),
+      );
+    }
   }
 
   private async requireStillApproved(name: string): Promise<void> {
@@ -280,6 +312,7 @@ export class McpService {
     const held = mask(decision.held);
     // Log lines reach a terminal too (stderr): a server's tool name is escaped like everything shown.
     for (const h of held) this.options.logger.warn({ server: name, tool: displayInline(h.name), reason: h.reason }, `MCP tool held: ${name}.${displayInline(h.name)} (${h.reason})`);
+    await this.recordHeld(name, held);
     const instructions = decision.instructionsTrusted ? listing.instructions : undefined;
     return new ServerCatalog(
       {
