@@ -18,6 +18,7 @@ import { errorMessage, McpvmError } from "../util/errors.js";
 import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
 import { redactRunResult } from "./redact-result.js";
 import { AuditLog, type AuditFace } from "../audit-log/index.js";
+import { parseFlowPolicy, type AskFlow, type FlowPolicy } from "../mcp/flow/index.js";
 import { currentUserName } from "./user.js";
 
 export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED"> {}
@@ -59,6 +60,7 @@ export class McpvmHost {
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
   private confirmCall: ConfirmCall | undefined;
+  private askFlow: AskFlow | undefined;
 
   private constructor(
     readonly paths: ConfigPaths,
@@ -95,6 +97,11 @@ export class McpvmHost {
 
   setConfirmCall(confirm: ConfirmCall | undefined): void {
     this.confirmCall = confirm;
+  }
+
+  /** Who is asked when data from one server is about to reach another's tool; undefined: nobody (the `flows` policy decides). */
+  setAskFlow(ask: AskFlow | undefined): void {
+    this.askFlow = ask;
   }
 
   engine(): Promise<CreatedEngine> {
@@ -196,6 +203,7 @@ export class McpvmHost {
       clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
+    this.flowPolicy();
     this.mcpService = service;
     return mcpHostModules(service, this.mcpCallOptions());
   }
@@ -212,7 +220,14 @@ export class McpvmHost {
       },
       scrubError: (text) => this.stripHostPaths(this.redactor.redact(text)),
       redactValue: (value) => this.redactor.redactValue(value),
+      flowPolicy: () => this.flowPolicy(),
+      askFlow: () => this.askFlow,
     };
+  }
+
+  /** config.json `flows`, validated when the MCP plugin loads (an invalid policy stops it with MCP_CONFIG_FLOWS_INVALID). */
+  flowPolicy(): FlowPolicy {
+    return parseFlowPolicy(this.configFile.flows, this.paths.configFile);
   }
 }
 

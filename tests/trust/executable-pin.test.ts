@@ -98,7 +98,7 @@ describe("approval pins what actually runs", () => {
 
   it("records the resolved executable at approval", async () => {
     const approvals = JSON.parse(await readFile(join(home.dir, "approved-mcp.json"), "utf8"));
-    const node = findExecutable("node", home.env.PATH, home.dir);
+    const node = findExecutable("node", home.env.PATH ?? "", home.dir);
     expect(node).toBeDefined();
     expect(approvals.servers.notes.runs).toEqual({ executable: node });
     const ok = await cli(home, ["run", "-e", `return require("host:mcp-notes").note({ id: "a" })`]);
@@ -122,7 +122,7 @@ describe("approval pins what actually runs", () => {
 
     const approve = await cli(planted, ["--yes", "mcp", "approve", "notes"]);
     expect(approve.code, approve.stderr).toBe(ExitCode.Ok);
-    expect(approve.stderr).toContain(`executable: ${findExecutable("node", home.env.PATH, home.dir)} -> ${join(evilBin, "node")}`);
+    expect(approve.stderr).toContain(`executable: ${findExecutable("node", home.env.PATH ?? "", home.dir)} -> ${join(evilBin, "node")}`);
     const ran = await cli(planted, ["run", "-e", `return require("host:mcp-notes").note({ id: "b" })`]);
     expect(ran.code, ran.stderr).toBe(ExitCode.Ok);
     expect(existsSync(marker())).toBe(true);

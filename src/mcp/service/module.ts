@@ -14,6 +14,7 @@ import { guestNumberText } from "../../logging/redact.js";
 import type { ServerCatalog } from "./catalog.js";
 import { encodeForGuest } from "../../sandbox/guest/codec.js";
 import { overBudgetText, ReplyOverBudgetError } from "../../sandbox/host/reply-budget.js";
+import { DEFAULT_FLOW_POLICY, guardFlow, runFlows, type AskFlow, type FlowPolicy } from "../flow/index.js";
 
 export interface McpModuleOptions {
   /** Asks the person before calls that need it; without it no call is confirmed (gateway, scripts with --yes). */
@@ -21,6 +22,10 @@ export interface McpModuleOptions {
   /** Applied to every error message the guest sees (secrets are already masked by the service). */
   readonly scrubError?: (text: string) => string;
   readonly redactValue?: <T>(value: T) => T;
+  /** config.json `flows` (read at each call, so a reload applies); the default policy when absent. */
+  readonly flowPolicy?: () => FlowPolicy;
+  /** Who can be asked about a flow right now; undefined when nobody can (then the policy decides). */
+  readonly askFlow?: () => AskFlow | undefined;
 }
 
 /**
@@ -129,6 +134,15 @@ async function callTool(
     throw unknownTool(catalog, name);
   }
   tool.validator.assertValid(catalog.server, tool.originalName, args);
+  // Data other servers returned earlier in this run, on its way to a tool that may write or send it.
+  const flows = runFlows(context);
+  if (flows !== undefined) {
+    await guardFlow(
+      flows,
+      { server: catalog.server, tool: tool.originalName, annotations: tool.definition.annotations, args },
+      { policy: options.flowPolicy?.() ?? DEFAULT_FLOW_POLICY, ask: options.askFlow?.(), record: (event) => service.recordAudit(event) },
+    );
+  }
   const policy = confirmModeOf(service.entry(catalog.server));
   if (policy !== "never" && options.confirmCall !== undefined && needsConfirmation(policy, tool.definition.annotations)) {
     const allowed = await options.confirmCall({
@@ -149,11 +163,21 @@ async function callTool(
   }
   const caller = withinBudget(context);
   await service.acquireCallSlot(catalog.server, caller);
-  const value =
-    result === "raw"
-      ? await service.clients.callToolRaw(catalog.server, tool.originalName, args as Record<string, unknown>, caller, { keepErrorResults: true })
-      : await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
-  return options.redactValue ? options.redactValue(value) : value;
+  let value: unknown;
+  try {
+    value =
+      result === "raw"
+        ? await service.clients.callToolRaw(catalog.server, tool.originalName, args as Record<string, unknown>, caller, { keepErrorResults: true })
+        : await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
+  } catch (error) {
+    // A tool's error text is the server's words too: labelled like a result.
+    if (error instanceof Error) flows?.index.label(catalog.server, error.message);
+    throw error;
+  }
+  const returned = options.redactValue ? options.redactValue(value) : value;
+  // Labelled as the guest receives it (secrets already masked).
+  flows?.index.label(catalog.server, returned);
+  return returned;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isLazyHostModule, type HostModule, type HostModules } from "../types.js";
+import { createRunScope, isLazyHostModule, type HostModule, type HostModules, type RunScope } from "../types.js";
 import { describeHostError, dispatchHostCall, type HostCallRequest } from "./host-call.js";
 import { HostReplyBudget } from "./reply-budget.js";
 
@@ -17,13 +17,19 @@ export interface RunCallContext {
 export class RunModules {
   private readonly loaded = new Map<string, Promise<HostModule>>();
   private readonly replies: HostReplyBudget | undefined;
+  private readonly scope: RunScope;
 
-  /** `memoryBytes`: the run's memory budget, which also bounds the host reply bytes its calls hold at once. */
+  /**
+   * `memoryBytes`: the run's memory budget, which also bounds the host reply bytes its calls hold at once.
+   * `code`: the guest's source, which host functions see through HostCallContext.scope.
+   */
   constructor(
     private readonly modules: HostModules,
     memoryBytes?: number,
+    code = "",
   ) {
     this.replies = memoryBytes === undefined ? undefined : new HostReplyBudget(memoryBytes);
+    this.scope = createRunScope(code);
   }
 
   /** Serves one guest host call (including the reserved load call); never rejects. */
@@ -39,6 +45,7 @@ export class RunModules {
       ...context,
       module: request.module,
       fn: request.fn,
+      scope: this.scope,
       ...(this.replies === undefined ? {} : { replies: this.replies }),
     });
   }
