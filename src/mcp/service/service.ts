@@ -162,12 +162,15 @@ export class McpService {
   async approvalPrompt(name: string): Promise<string> {
     const entry = this.entry(name);
     const subject = approvalSubject(name, entry);
-    const lines = [renderApprovalPrompt(subject, approvalHash(subject), this.options.env)];
+    const prompt = renderApprovalPrompt(subject, approvalHash(subject), this.options.env);
+    const lines: string[] = [];
     const target = await this.currentTarget(name, entry);
     if (target !== undefined) lines.push(`  ${displayInline(describeLaunchTarget(target))}`);
     const status = await this.approvalStatus(name);
     if (status.state === "changed" && status.runsChanged !== undefined) lines.push(`  CHANGED since approval (same definition, different program): ${status.runsChanged.map(displayInline).join("; ")}`);
-    return lines.join("\n");
+    // Above the closing warning, with the rest of the definition.
+    const warning = prompt.lastIndexOf("\n\nWARNING: ");
+    return warning === -1 ? [prompt, ...lines].join("\n") : [prompt.slice(0, warning), ...lines].join("\n") + prompt.slice(warning);
   }
 
   /**
