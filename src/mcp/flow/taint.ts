@@ -26,6 +26,8 @@ interface ServerData {
   readonly texts: string[];
   readonly windows: Set<number>;
   readonly whole: Set<string>;
+  /** Texts remembered but not yet indexed: indexing waits for the first check, which most runs never make. */
+  readonly pending: string[];
   overflow: boolean;
 }
 
@@ -48,7 +50,7 @@ export class TaintIndex {
   label(server: string, value: unknown): void {
     let data = this.servers.get(server);
     if (data === undefined) {
-      data = { texts: [], windows: new Set(), whole: new Set(), overflow: false };
+      data = { texts: [], windows: new Set(), whole: new Set(), pending: [], overflow: false };
       this.servers.set(server, data);
     }
     for (const text of strings(value)) this.add(data, text.toLowerCase());
@@ -61,6 +63,7 @@ export class TaintIndex {
       if (text.length < MIN_WHOLE) return;
       const lower = text.toLowerCase();
       for (const [server, data] of this.servers) {
+        this.indexPending(data);
         if (found.has(server)) continue;
         if (this.contains(data, lower)) found.set(server, path || "(the argument)");
       }
@@ -80,9 +83,16 @@ export class TaintIndex {
       return;
     }
     data.texts.push(text);
-    for (let i = 0; i + WINDOW <= text.length; i += STRIDE) data.windows.add(hashWindow(text, i));
-    // The last window too, so the string's tail is as findable as its head.
-    data.windows.add(hashWindow(text, text.length - WINDOW));
+    data.pending.push(text);
+  }
+
+  private indexPending(data: ServerData): void {
+    for (const text of data.pending) {
+      for (let i = 0; i + WINDOW <= text.length; i += STRIDE) data.windows.add(hashWindow(text, i));
+      // The last window too, so the string's tail is as findable as its head.
+      data.windows.add(hashWindow(text, text.length - WINDOW));
+    }
+    data.pending.length = 0;
   }
 
   private contains(data: ServerData, text: string): boolean {

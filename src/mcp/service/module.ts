@@ -11,7 +11,8 @@ import { sanitizeToolName } from "../sanitise/index.js";
 import { closestMatches } from "../../util/suggest.js";
 // Guest lengths and counts in host errors: a large one could be masked as a digits-only secret.
 import { guestNumberText } from "../../logging/redact.js";
-import type { ServerCatalog } from "./catalog.js";
+import type { CatalogTool, ServerCatalog } from "./catalog.js";
+import { toolDefinitionHash } from "../pins/index.js";
 import { encodeForGuest } from "../../sandbox/guest/codec.js";
 import { overBudgetText, ReplyOverBudgetError } from "../../sandbox/host/reply-budget.js";
 import { DEFAULT_FLOW_POLICY, guardFlow, runFlows, type AskFlow, type FlowPolicy } from "../flow/index.js";
@@ -161,6 +162,9 @@ async function callTool(
       });
     }
   }
+  // The questions above can stay open for minutes; a definition that changed meanwhile (list_changed
+  // while the person read the prompt) is held now, not sent with the answer given for the old one.
+  await requireUnchanged(service, catalog, tool, name, context);
   const caller = withinBudget(context);
   await service.acquireCallSlot(catalog.server, caller);
   let value: unknown;
@@ -178,6 +182,17 @@ async function callTool(
   // Labelled as the guest receives it (secrets already masked).
   flows?.index.label(catalog.server, returned);
   return returned;
+}
+
+/** Throws MCP_TOOL_HELD (or MCP_UNKNOWN_TOOL) when the tool's definition is no longer the one checked before asking. */
+async function requireUnchanged(service: McpService, checked: ServerCatalog, tool: CatalogTool, name: string, context: HostCallContext): Promise<void> {
+  const current = await service.catalog(checked.server, withinBudget(context));
+  if (current === checked) return;
+  const now = current.find(name);
+  if (now !== undefined && (now.definition === tool.definition || toolDefinitionHash(now.definition) === toolDefinitionHash(tool.definition))) return;
+  const held = current.heldTool(name);
+  if (held !== undefined) throw heldError(current, held);
+  throw unknownTool(current, name);
 }
 
 /**
