@@ -3,6 +3,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FlowRequest } from "../../src/mcp/flow/index.js";
+import { Gateway, parseGatewaySettings, ToolsetStore } from "../../src/gateway/index.js";
+import { McpvmHost } from "../../src/host/index.js";
+import { silentLogger } from "../../src/logging/logger.js";
 import { ExitCode } from "../../src/terminal/exit-codes.js";
 import { cli, errorOf, makeHome, valueOf, type E2eHome } from "../e2e/helpers.js";
 import { SCRIPTED } from "./helpers.js";
@@ -129,6 +132,25 @@ describe("information-flow guard", () => {
       await host.close();
     }
   }, 90_000);
+
+  it("the gateway asks nobody: its code mode denies the flow, and the audit log says the gateway did", async () => {
+    const host = await McpvmHost.open({ env: home.env, face: "gateway" });
+    const logger = silentLogger();
+    const gateway = new Gateway({ host, service: await host.requireMcp(), logger, toolsets: new ToolsetStore(join(home.dir, "toolsets.json")), settings: parseGatewaySettings(undefined, join(home.dir, "config.json")) });
+    const before = mailCalls();
+    try {
+      const result = await gateway.callTool("run_mcp_script", { script: FORWARD }, { signal: new AbortController().signal, session: "test", rpcId: 1 });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain("MCP_FLOW_DENIED");
+      expect(JSON.stringify(result.content)).not.toContain(CANARY);
+      expect(mailCalls()).toBe(before);
+      const log = JSON.parse((await cli(home, ["--json", "audit", "log", "--event", "mcp.flow"])).stdout).entries;
+      expect(log.at(-1)).toMatchObject({ face: "gateway", decision: "denied", details: { from: "vault", by: "nobody-to-ask" } });
+    } finally {
+      await gateway.close();
+      await host.close();
+    }
+  }, 60_000);
 
   it('"flows": { "default": "deny" } refuses even where someone could be asked; an invalid policy is a config error', async () => {
     await setPolicy({ default: "deny" });
