@@ -18,6 +18,8 @@ export interface ConfigPaths {
   /** The hash-chained audit log (append-only JSONL) and the record of its last entry. */
   readonly auditLogFile: string;
   readonly auditHeadFile: string;
+  /** OAuth tokens and client registrations of remote MCP servers (mode 0600). */
+  readonly oauthTokensFile: string;
 }
 
 export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
@@ -55,5 +57,6 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     serverStatusFile: join(home, "server-status.json"),
     auditLogFile: join(home, "audit-log.jsonl"),
     auditHeadFile: join(home, "audit-log.head.json"),
+    oauthTokensFile: join(home, "oauth-tokens.json"),
   };
 }

@@ -7,6 +7,8 @@ import { Redactor } from "../logging/redact.js";
 import { McpApprovalStore } from "../mcp/approval/index.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
 import { McpPinStore } from "../mcp/pins/index.js";
+import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
+import { OAuthLogins, OAuthTokenStore, type LoginInteraction } from "../mcp/oauth/index.js";
 import { createSecondOpinionReviewer, McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
 import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
 import { createLanguageModel } from "../agent/llm/provider.js";
@@ -36,6 +38,8 @@ export interface HostOptions {
   readonly redactor?: Redactor;
   /** Which face opened the host, as recorded in the audit log (default "cli"). */
   readonly face?: AuditFace;
+  /** Answers to MCP servers' own requests (elicitation, sampling) for this face; a face may replace them (the gateway forwards). */
+  readonly serverRequests?: ServerRequestHooks;
 }
 
 export interface RunOptions {
@@ -61,6 +65,7 @@ export class McpvmHost {
   private engineCreated: Promise<CreatedEngine> | undefined;
   private confirmCall: ConfirmCall | undefined;
   private askFlow: AskFlow | undefined;
+  private loginInteraction: LoginInteraction | undefined;
 
   private constructor(
     readonly paths: ConfigPaths,
@@ -102,6 +107,12 @@ export class McpvmHost {
   /** Who is asked when data from one server is about to reach another's tool; undefined: nobody (the `flows` policy decides). */
   setAskFlow(ask: AskFlow | undefined): void {
     this.askFlow = ask;
+  }
+
+  /** How a server that needs an OAuth login gets one on this face (a browser); undefined: it fails with MCP_LOGIN_REQUIRED. */
+  setLoginInteraction(interaction: LoginInteraction | undefined): void {
+    this.loginInteraction = interaction;
+    this.mcpService?.setLoginInteraction(interaction);
   }
 
   engine(): Promise<CreatedEngine> {
@@ -196,6 +207,7 @@ export class McpvmHost {
       statusFile: this.paths.serverStatusFile,
       configFile: this.paths.configFile,
       audit: this.audit,
+      oauth: new OAuthLogins(new OAuthTokenStore(this.paths.oauthTokensFile), (values) => this.redactor.add(values)),
       redactor: this.redactor,
       logger: this.logger,
       callsPerSecond: config.callsPerSecond,
@@ -204,7 +216,9 @@ export class McpvmHost {
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
     this.flowPolicy();
+    if (this.options.serverRequests !== undefined) service.clients.setServerRequestHooks(this.options.serverRequests);
     this.mcpService = service;
+    service.setLoginInteraction(this.loginInteraction);
     return mcpHostModules(service, this.mcpCallOptions());
   }
 
