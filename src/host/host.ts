@@ -18,6 +18,9 @@ import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } 
 import { errorMessage, McpvmError } from "../util/errors.js";
 import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
 import { redactRunResult } from "./redact-result.js";
+import { AuditLog, type AuditFace } from "../audit-log/index.js";
+import { parseFlowPolicy, type AskFlow, type FlowPolicy } from "../mcp/flow/index.js";
+import { currentUserName } from "./user.js";
 
 export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED"> {}
 
@@ -32,6 +35,8 @@ export interface HostOptions {
   readonly confirmCall?: ConfirmCall;
   /** Shared with the logger, so every line it writes is masked by the same secrets. */
   readonly redactor?: Redactor;
+  /** Which face opened the host, as recorded in the audit log (default "cli"). */
+  readonly face?: AuditFace;
   /** Answers to MCP servers' own requests (elicitation, sampling) for this face; a face may replace them (the gateway forwards). */
   readonly serverRequests?: ServerRequestHooks;
 }
@@ -52,10 +57,13 @@ export class McpvmHost {
   readonly plugins: PluginManager;
   readonly logger: Logger;
   readonly stripHostPaths: (text: string) => string;
+  /** The hash-chained audit log in the config home (every face records there). */
+  readonly audit: AuditLog;
   private mcpService: McpService | undefined;
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
   private confirmCall: ConfirmCall | undefined;
+  private askFlow: AskFlow | undefined;
   private loginInteraction: LoginInteraction | undefined;
 
   private constructor(
@@ -67,9 +75,11 @@ export class McpvmHost {
     this.logger = options.logger ?? silentLogger();
     this.confirmCall = options.confirmCall;
     this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });
+    this.audit = new AuditLog({ file: paths.auditLogFile, headFile: paths.auditHeadFile, user: currentUserName(options.env), face: options.face ?? "cli", redactor: this.redactor });
     this.plugins = new PluginManager({
       paths,
       env: options.env,
+      audit: this.audit,
       services: { mcpModules: (config) => this.mcpModules(config) },
     });
   }
@@ -91,6 +101,11 @@ export class McpvmHost {
 
   setConfirmCall(confirm: ConfirmCall | undefined): void {
     this.confirmCall = confirm;
+  }
+
+  /** Who is asked when data from one server is about to reach another's tool; undefined: nobody (the `flows` policy decides). */
+  setAskFlow(ask: AskFlow | undefined): void {
+    this.askFlow = ask;
   }
 
   /** How a server that needs an OAuth login gets one on this face (a browser); undefined: it fails with MCP_LOGIN_REQUIRED. */
@@ -208,6 +223,7 @@ export class McpvmHost {
       childCwd: this.paths.home,
       statusFile: this.paths.serverStatusFile,
       configFile: this.paths.configFile,
+      audit: this.audit,
       oauth: new OAuthLogins(new OAuthTokenStore(this.paths.oauthTokensFile), (values) => this.redactor.add(values)),
       redactor: this.redactor,
       logger: this.logger,
@@ -216,6 +232,7 @@ export class McpvmHost {
       clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
+    this.flowPolicy();
     if (this.options.serverRequests !== undefined) service.clients.setServerRequestHooks(this.options.serverRequests);
     this.mcpService = service;
     service.setLoginInteraction(this.loginInteraction);
@@ -234,7 +251,14 @@ export class McpvmHost {
       },
       scrubError: (text) => this.stripHostPaths(this.redactor.redact(text)),
       redactValue: (value) => this.redactor.redactValue(value),
+      flowPolicy: () => this.flowPolicy(),
+      askFlow: () => this.askFlow,
     };
+  }
+
+  /** config.json `flows`, validated when the MCP plugin loads (an invalid policy stops it with MCP_CONFIG_FLOWS_INVALID). */
+  flowPolicy(): FlowPolicy {
+    return parseFlowPolicy(this.configFile.flows, this.paths.configFile);
   }
 }
 
