@@ -126,6 +126,23 @@ describe("gateway pass-through, --expose full (one server under its own names)",
     }
   });
 
+  it("a 2026-07-28 client gets resources, prompts and completion of the 2025-era upstream; elicitation is declined for it (not forwarded yet)", async () => {
+    const client = new Client({ name: "modern", version: "1" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { response: "never asked" } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)));
+    try {
+      expect(client.getProtocolEra()).toBe("modern");
+      expect((await client.readResource({ uri: "test://static-text" })).contents[0]).toMatchObject({ text: "This is the content of the static text resource." });
+      const prompt = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "m", arg2: "n" } });
+      expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "Prompt with arguments: arg1='m', arg2='n'" });
+      expect(firstText(await client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
+      const elicited = await client.callTool({ name: "test_elicitation", arguments: { message: "modern?" } });
+      expect(firstText(elicited)).toBe("User response: action=decline, content={}");
+    } finally {
+      await client.close();
+    }
+  });
+
   it("bad input: unknown URI, missing prompt arguments, an answer off the schema, a binary over the cap, a flood — each a clear error, and the gateway carries on", async () => {
     const { client, notes } = await legacyClient(running.url as string, { elicit: { response: 42 } });
     try {
@@ -176,6 +193,48 @@ describe("gateway pass-through over several servers (no --expose)", () => {
       expect(uris.filter((u) => u === "test://static-text")).toHaveLength(1);
       expect((await client.readResource({ uri: "test://static-text" })).contents[0]).toMatchObject({ uri: "test://static-text" });
       expect(running.gateway.exposed).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("protocol pairings through the gateway with a 2026-07-28 upstream (gateway.upstreamProtocol auto)", () => {
+  let home: TestHome;
+  let running: RunningGateway;
+
+  beforeAll(async () => {
+    home = await makeHome({ servers: { full: full() }, gateway: { upstreamProtocol: "auto" } });
+    running = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, noAuth: true, expose: "full", logLevel: "error", pretty: false });
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await home?.cleanup();
+  });
+
+  it("a 2025 client: the upstream's input_required elicitation becomes elicitation/create to that client", async () => {
+    const { client, asked } = await legacyClient(running.url as string, { elicit: { response: "legacy client answers" } });
+    try {
+      expect(running.gateway.service.clients.status("full").state).not.toBe("error");
+      expect(firstText(await client.callTool({ name: "test_elicitation", arguments: { message: "via 2026 upstream" } }))).toBe(
+        'User response: action=accept, content={"response":"legacy client answers"}',
+      );
+      expect(asked).toEqual(["elicit:via 2026 upstream"]);
+      expect((await running.gateway.service.clients.connect("full")).protocol.era).toBe("modern");
+      expect((await client.readResource({ uri: "test://static-text" })).contents[0]).toMatchObject({ uri: "test://static-text" });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a 2026 client: resources and prompts of the 2026 upstream", async () => {
+    const client = new Client({ name: "modern", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)));
+    try {
+      expect(client.getProtocolEra()).toBe("modern");
+      expect((await client.listResources()).resources.map((r) => r.uri)).toContain("test://static-binary");
+      expect((await client.getPrompt({ name: "test_prompt_with_image" })).messages[0]?.content).toMatchObject({ type: "image", mimeType: "image/png" });
     } finally {
       await client.close();
     }
