@@ -72,6 +72,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--cpu": undefined,
   "--memory": undefined,
   "--output": undefined,
+  "--tool-calls": undefined,
   "--eval": undefined,
   "--home": "file",
   "--script": "file",
@@ -99,7 +100,7 @@ const ADD_FLAGS = [
 const PLUGIN = { args: ["plugin"] } as const;
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--stats"], args: ["file"] },
+  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--tool-calls", "--stats", "--login"], args: ["file"] },
   mcp: {
     flags: MCP_FLAGS,
     defaultSubcommand: "list",
@@ -113,7 +114,9 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       disable: SERVER,
       remove: SERVER,
       add: { args: ["catalog"], flags: ADD_FLAGS },
-      call: { args: ["server", "tool", "tool-argument"], repeat: true, flags: ["--timeout"] },
+      call: { args: ["server", "tool", "tool-argument"], repeat: true, flags: ["--timeout", "--login"] },
+      login: { args: ["server"], flags: ["--no-browser"] },
+      logout: SERVER,
       import: { args: ["file"] },
     },
   },
