@@ -10,7 +10,7 @@ const full = (extra: Record<string, unknown> = {}) => ({ command: process.execPa
 type Notification = { method: string; params?: Record<string, unknown> };
 
 /** A 2025-era SDK v2 client that answers elicitation and sampling and records every notification. */
-async function legacyClient(url: string, answers: { elicit?: Record<string, unknown> } = {}): Promise<{ client: Client; notes: Notification[]; asked: string[] }> {
+async function legacyClient(url: string, answers: { elicit?: Record<string, string | number | boolean | string[]> } = {}): Promise<{ client: Client; notes: Notification[]; asked: string[] }> {
   const notes: Notification[] = [];
   const asked: string[] = [];
   const client = new Client({ name: "pass-through-test", version: "1" }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
