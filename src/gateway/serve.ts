@@ -104,6 +104,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     });
     const servers = new GatewayServers(gateway, logger, passthrough);
     holder.servers = servers;
+    service.clients.setProtocol(settings.upstreamProtocol);
     passthrough.start();
     gateway.onToolsChanged(() => servers.notifyToolsChanged());
     gateway.start();

@@ -1,4 +1,5 @@
 import type { Command } from "../../terminal/command.js";
+import { auditCommand } from "./audit.js";
 import { completionCommand } from "./completion.js";
 import { demoCommand } from "./demo.js";
 import { doctorCommand } from "./doctor/index.js";
@@ -13,5 +14,5 @@ import { uiCommand } from "./ui.js";
 
 /** Every command, in the order `mcpvm --help` lists them. */
 export function commandTable(): readonly Command[] {
-  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, uiCommand, profileCommand, doctorCommand, demoCommand, completionCommand, replCommand];
+  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, uiCommand, profileCommand, auditCommand, doctorCommand, demoCommand, completionCommand, replCommand];
 }
