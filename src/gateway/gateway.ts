@@ -4,6 +4,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { McpvmHost } from "../host/index.js";
 import type { CallerOptions, ClientManagerEvent } from "../mcp/client-manager/index.js";
 import type { McpService } from "../mcp/service/index.js";
+import { telemetry, type SpanScope } from "../telemetry/telemetry.js";
 import { errorMessage, isMcpvmError } from "../util/errors.js";
 import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolName } from "./builtin-tools.js";
 import { CodeMode } from "./code-mode.js";
@@ -31,6 +32,10 @@ export interface CallContext {
   /** The client session (HTTP session id, "stdio", …) for logs. */
   readonly session: string;
   readonly rpcId: string | number;
+  /** For traces: the MCP client's clientInfo.name, the face, and the request's params._meta (traceparent on stdio). */
+  readonly client?: string | undefined;
+  readonly transport?: "http" | "stdio";
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -91,7 +96,12 @@ export class Gateway {
     return [...builtinToolDefinitions({ serverNote }), ...this.equipment.list().map((t) => t.definition)];
   }
 
-  async callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
+  callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
+    const traced = { method: "tools/call", tool: name, session: context.session, rpcId: context.rpcId, client: context.client, transport: context.transport ?? "stdio", meta: context.meta };
+    return telemetry().mcpRequest(traced, (scope) => this.answerCall(name, rawArgs, context, scope));
+  }
+
+  private async answerCall(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext, scope: SpanScope): Promise<CallToolResult> {
     const args = rawArgs ?? {};
     const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId };
     const started = performance.now();
@@ -100,9 +110,11 @@ export class Gateway {
     try {
       const result = await this.dispatch(name, args, context);
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, result });
+      if (result.isError === true) scope.outcome("tool_error");
       return result;
     } catch (error) {
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, error });
+      scope.outcome("error", isMcpvmError(error) ? error.code : "INTERNAL");
       if (isMcpvmError(error)) return errorResult(this.options.host.redactor.redact(error.message), error.code);
       this.options.logger.error({ requestId: info.requestId, err: errorMessage(error) }, "internal error in tools/call");
       return errorResult("Internal gateway error; see the gateway log.", "INTERNAL");

@@ -1,7 +1,16 @@
-import { Server, type McpRequestContext } from "@modelcontextprotocol/server";
+import { CLIENT_INFO_META_KEY, Server, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
+import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import type { Gateway } from "./gateway.js";
+
+/** The MCP client's own name: from initialize on a 2025 session, from the request's envelope on 2026-07-28. */
+function clientName(server: Server, ctx: ServerContext): string | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const info = envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+  const name = typeof info?.name === "string" ? info.name : server.getClientVersion()?.name;
+  return name?.slice(0, 100);
+}
 
 export const GATEWAY_SERVER_INFO = { name: "mcpvm-gateway", version: "0.1.0" } as const;
 
@@ -38,10 +47,22 @@ export class GatewayServers {
 
   create(defaultSession: string, options: { track: boolean } = { track: true }): Server {
     const server = new Server(GATEWAY_SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
-    server.setRequestHandler("tools/list", async () => ({ tools: await this.gateway.listTools() }));
+    const transport = defaultSession === "stdio" ? "stdio" : "http";
+    server.setRequestHandler("tools/list", (_request, ctx) =>
+      telemetry().mcpRequest({ method: "tools/list", session: ctx.sessionId ?? defaultSession, rpcId: ctx.mcpReq.id, client: clientName(server, ctx), transport, meta: ctx.mcpReq._meta }, async () => ({
+        tools: await this.gateway.listTools(),
+      })),
+    );
     server.setRequestHandler("tools/call", async (request, ctx) => {
       const { name, arguments: args } = request.params;
-      const result = await this.gateway.callTool(name, args, { signal: ctx.mcpReq.signal, session: ctx.sessionId ?? defaultSession, rpcId: ctx.mcpReq.id });
+      const result = await this.gateway.callTool(name, args, {
+        signal: ctx.mcpReq.signal,
+        session: ctx.sessionId ?? defaultSession,
+        rpcId: ctx.mcpReq.id,
+        client: clientName(server, ctx),
+        transport,
+        meta: ctx.mcpReq._meta,
+      });
       const outputSchema = this.gateway.equipment.direct(name)?.definition.outputSchema;
       return server.projectCallToolResult(result, result.isError === true ? undefined : outputSchema);
     });

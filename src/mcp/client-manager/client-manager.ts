@@ -1,4 +1,6 @@
 import type { CallToolResult, Implementation, Tool } from "@modelcontextprotocol/client";
+import { ATTR } from "../../telemetry/names.js";
+import { telemetry, type SpanScope } from "../../telemetry/telemetry.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, toolErrorText, type GuestValue, type ResultLogger } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
@@ -97,19 +99,25 @@ export class ClientManager {
    * A tool call's CallToolResult as the server sent it; `isError` results throw McpToolError unless
    * `keepErrorResults` (the gateway passes a tool's error result on to its client unchanged).
    */
-  async callToolRaw(
+  callToolRaw(
     name: string,
     tool: string,
     args: Record<string, unknown>,
     caller: CallerOptions = {},
     options: { readonly keepErrorResults?: boolean } = {},
   ): Promise<CallToolResult> {
+    // One client span per upstream call (src/telemetry); free when telemetry is off.
+    return telemetry().upstreamCall({ server: name, tool }, (scope) => this.sendToolCall(name, tool, args, caller, options, scope));
+  }
+
+  private async sendToolCall(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions, options: { readonly keepErrorResults?: boolean }, scope: SpanScope): Promise<CallToolResult> {
     const slot = this.slot(name);
     if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, tool, "before the call was sent");
     const connection = await this.ensureConnected(slot, caller, tool);
     if (!hasTool(slot.tools, tool) && slot.relisting !== undefined) await slot.relisting;
     if (!hasTool(slot.tools, tool)) throw toolNotFound(slot.name, tool, slot.tools ?? []);
     const launch = slot.launch as McpServerLaunch;
+    scope.set({ [ATTR.upstreamTransport]: launch.transport });
     const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
     if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
     slot.inFlight += 1;
@@ -119,6 +127,7 @@ export class ClientManager {
     try {
       const result = await connection.callTool(tool, args, { timeoutMs, ...(caller.signal === undefined ? {} : { signal: caller.signal }) });
       outcome = result.isError === true ? "isError" : "ok";
+      if (result.isError === true) scope.outcome("tool_error");
       if (result.isError === true && options.keepErrorResults !== true) {
         throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
       }

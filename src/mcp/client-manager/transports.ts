@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { telemetry } from "../../telemetry/telemetry.js";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
 import { ProcessGroupStdioTransport, type ExitInfo, type SpawnFunction } from "./stdio-transport.js";
@@ -57,7 +58,9 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps): Ope
   const url = new URL(launch.url);
   // Redirects stay on the configured origin (the SDK's default), so headers never travel elsewhere.
   const requestInit: RequestInit = { headers: { ...launch.headers } };
-  const transport =
-    launch.transport === "http" ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
+  // With tracing on, every request carries the current traceparent (the upstream call's span).
+  const fetch = telemetry().tracingFetch();
+  const options = fetch === undefined ? { requestInit } : { requestInit, fetch };
+  const transport = launch.transport === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
   return { transport, pid: () => undefined, exit: () => undefined, kill: () => transport.close(), startedAt: () => undefined };
 }
