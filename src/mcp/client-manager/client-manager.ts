@@ -1,4 +1,4 @@
-import type { CallToolResult, Implementation, Tool } from "@modelcontextprotocol/client";
+import type { CallToolResult, Implementation, Progress, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import { ATTR } from "../../telemetry/names.js";
 import { telemetry, type SpanScope } from "../../telemetry/telemetry.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
@@ -8,6 +8,10 @@ import { callTimeoutMs, deadlineError, waitWithinBudget, type CallerOptions } fr
 import { decideRoom } from "./capacity.js";
 import { defaultChildEnv } from "./child-env.js";
 import { isConnectionFatal } from "./classify.js";
+import { currentCall, resolveOrigin, type InFlightCall } from "./call-origin.js";
+import { runCall, type CallRunnerDeps } from "./call-runner.js";
+import { emptyListFor, supportsRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
+import { unsupportedRequestError } from "./manager-errors.js";
 import { Connection, type ConnectionDeps } from "./connection.js";
 import { McpToolError } from "./errors.js";
 import { capacityError, closedError, foreignError, hasTool, reconnectLimitError, toolNotFound, unknownServerError } from "./manager-errors.js";
@@ -18,6 +22,16 @@ import { ServerSlot } from "./slot.js";
 export interface ConnectedServer {
   readonly tools: readonly Tool[];
   readonly identity: ServerIdentity;
+  /** What the server declared (resources, prompts, completions, logging, ...). */
+  readonly capabilities: ServerCapabilities | undefined;
+  /** "legacy" (2025 initialize) or "modern" (2026-07-28), and the negotiated revision. */
+  readonly protocol: { readonly era: "legacy" | "modern"; readonly version: string | undefined };
+}
+
+/** Options of a tools/call or other request beyond the caller's budget. */
+export interface RequestExtras {
+  /** notifications/progress of this request, flood-capped (limits.maxNotificationsPerSecond). */
+  readonly onProgress?: (progress: Progress) => void;
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpvm", version: "0.1.0" };
@@ -36,6 +50,7 @@ export class ClientManager {
   private readonly listeners = new Set<ClientManagerListener>();
   private readonly limits: ClientManagerLimits;
   private readonly now: () => number;
+  private readonly inFlight = new Set<InFlightCall>();
   private closed = false;
 
   constructor(private readonly options: ClientManagerOptions) {
@@ -80,7 +95,46 @@ export class ClientManager {
   async connect(name: string, caller: CallerOptions = {}): Promise<ConnectedServer> {
     const slot = this.slot(name);
     const connection = await this.ensureConnected(slot, caller, undefined);
-    return { tools: slot.tools ?? [], identity: connection.identity };
+    return {
+      tools: slot.tools ?? [],
+      identity: connection.identity,
+      capabilities: connection.capabilities(),
+      protocol: { era: connection.era(), version: connection.protocolVersion() },
+    };
+  }
+
+  /**
+   * Any client→server request besides tools/* (resources, prompts, completion, logging), with the
+   * same connect, timeout, deadline, cancellation and error classification as a tool call. A list
+   * verb on a server without the capability returns an empty list; any other such request throws
+   * McpRequestError MCP_REQUEST_UNSUPPORTED.
+   */
+  async request<M extends ServerRequestMethod>(
+    name: string,
+    method: M,
+    params: ServerRequestParams<M>,
+    caller: CallerOptions = {},
+    extras: RequestExtras = {},
+  ): Promise<ServerRequestResult<M>> {
+    const slot = this.slot(name);
+    if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, method, "before the request was sent");
+    const connection = await this.ensureConnected(slot, caller, method);
+    if (!supportsRequest(method, connection.capabilities())) {
+      const empty = emptyListFor(method);
+      if (empty !== undefined) return empty;
+      throw unsupportedRequestError(name, method);
+    }
+    const launch = slot.launch as McpServerLaunch;
+    const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
+    if (timeoutMs <= 0) throw deadlineError(name, method, "before the request was sent");
+    const call: InFlightCall = { server: name, method, origin: caller.origin };
+    return runCall(this.callRunner, slot, connection, { call, detail: {}, ...extras }, (onProgress) =>
+      connection.request(method, params, {
+        timeoutMs,
+        ...(caller.signal === undefined ? {} : { signal: caller.signal }),
+        ...(onProgress === undefined ? {} : { onProgress }),
+      }),
+    );
   }
 
   async listTools(name: string, caller: CallerOptions = {}): Promise<readonly Tool[]> {
@@ -104,13 +158,13 @@ export class ClientManager {
     tool: string,
     args: Record<string, unknown>,
     caller: CallerOptions = {},
-    options: { readonly keepErrorResults?: boolean } = {},
+    options: { readonly keepErrorResults?: boolean } & RequestExtras = {},
   ): Promise<CallToolResult> {
     // One client span per upstream call (src/telemetry); free when telemetry is off.
     return telemetry().upstreamCall({ server: name, tool }, (scope) => this.sendToolCall(name, tool, args, caller, options, scope));
   }
 
-  private async sendToolCall(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions, options: { readonly keepErrorResults?: boolean }, scope: SpanScope): Promise<CallToolResult> {
+  private async sendToolCall(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions, options: { readonly keepErrorResults?: boolean } & RequestExtras, scope: SpanScope): Promise<CallToolResult> {
     const slot = this.slot(name);
     if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, tool, "before the call was sent");
     const connection = await this.ensureConnected(slot, caller, tool);
@@ -120,27 +174,38 @@ export class ClientManager {
     scope.set({ [ATTR.upstreamTransport]: launch.transport });
     const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
     if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
-    slot.inFlight += 1;
-    slot.lastUsed = this.now();
-    const started = performance.now();
-    let outcome = "failed";
-    try {
-      const result = await connection.callTool(tool, args, { timeoutMs, ...(caller.signal === undefined ? {} : { signal: caller.signal }) });
-      outcome = result.isError === true ? "isError" : "ok";
-      if (result.isError === true) scope.outcome("tool_error");
-      if (result.isError === true && options.keepErrorResults !== true) {
-        throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
-      }
-      return result;
-    } catch (error) {
-      if (isMcpvmError(error) && isConnectionFatal(error)) this.markDead(slot, connection);
-      throw error;
-    } finally {
-      slot.inFlight -= 1;
-      slot.lastUsed = this.now();
-      this.emit({ type: "timing", server: name, phase: "call", ms: Math.round(performance.now() - started), detail: { tool, outcome } });
-      this.scheduleIdle(slot);
-    }
+    const call: InFlightCall = { server: name, method: "tools/call", origin: caller.origin };
+    const extras = options.onProgress === undefined ? {} : { onProgress: options.onProgress };
+    return runCall(
+      this.callRunner,
+      slot,
+      connection,
+      { call, detail: { tool }, ...extras },
+      async (onProgress) => {
+        const result = await connection.callTool(tool, args, {
+          timeoutMs,
+          ...(caller.signal === undefined ? {} : { signal: caller.signal }),
+          ...(onProgress === undefined ? {} : { onProgress }),
+        });
+        if (result.isError === true) scope.outcome("tool_error");
+        if (result.isError === true && options.keepErrorResults !== true) {
+          throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
+        }
+        return result;
+      },
+      (result) => (result.isError === true ? "isError" : "ok"),
+    );
+  }
+
+  private get callRunner(): CallRunnerDeps {
+    return {
+      now: this.now,
+      emit: (event) => this.emit(event),
+      markDead: (slot, connection) => this.markDead(slot, connection),
+      scheduleIdle: (slot) => this.scheduleIdle(slot),
+      maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
+      inFlight: this.inFlight,
+    };
   }
 
   /**
@@ -291,6 +356,11 @@ export class ClientManager {
       onDied: (connection) => this.markDead(slot, connection),
       onToolListChanged: (connection) => this.refreshTools(slot, connection),
       onPhase: (phase, ms, detail) => this.emit({ type: "timing", server: slot.name, phase, ms, detail }),
+      emit: (event) => this.emit(event),
+      maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
+      serverRequests: this.options.serverRequests,
+      resolveOrigin: () => resolveOrigin(slot.name, currentCall(), this.inFlight),
+      protocol: this.options.protocol ?? "legacy",
       ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),
     };
   }

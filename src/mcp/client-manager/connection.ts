@@ -1,4 +1,4 @@
-import { Client, type CallToolResult, type Implementation, type Tool } from "@modelcontextprotocol/client";
+import { Client, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
 import type { McpvmError } from "../../util/errors.js";
 import type { McpServerLaunch } from "../types.js";
 import { startTimeout } from "./abort.js";
@@ -7,6 +7,11 @@ import { connectFailure, connectTimeoutError, diedError, type StartupDiagnostics
 import type { ServerIdentity } from "./options.js";
 import { FrameTooLargeError } from "./line-framer.js";
 import { openTransport, type OpenedTransport, type TransportDeps } from "./transports.js";
+import type { ResolvedOrigin } from "./call-origin.js";
+import { installNotificationHandlers } from "./notifications.js";
+import { requestTarget, sendServerRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
+import { clientCapabilities, installServerRequestHandlers, type ServerRequestHooks } from "./server-requests.js";
+import type { ClientManagerEvent } from "./events.js";
 
 export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
   readonly clientInfo: Implementation;
@@ -20,6 +25,13 @@ export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
   readonly configFile?: string;
   /** Timings of the start-up steps (spawn, initialize, tools/list), for the debug log. */
   readonly onPhase?: (phase: StartupPhase, ms: number, detail: Readonly<Record<string, unknown>>) => void;
+  /** Notifications other than tools/list_changed become these events (see notifications.ts). */
+  readonly emit: (event: ClientManagerEvent) => void;
+  readonly maxNotificationsPerSecond: number;
+  readonly serverRequests: ServerRequestHooks | undefined;
+  /** The caller a server→client request belongs to (see call-origin.ts). */
+  readonly resolveOrigin: () => ResolvedOrigin;
+  readonly protocol: "legacy" | "auto";
 }
 
 export type StartupPhase = "spawn" | "initialize" | "tools/list";
@@ -27,6 +39,8 @@ export type StartupPhase = "spawn" | "initialize" | "tools/list";
 export interface CallOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** notifications/progress for this request (the SDK sends a progressToken only when this is set). */
+  readonly onProgress?: (progress: Progress) => void;
 }
 
 /** Lines on stdout that were not JSON-RPC, for the diagnosis of a failed start. */
@@ -71,9 +85,15 @@ export class Connection {
       },
       onSpawned: (pid, ms) => deps.onPhase?.("spawn", ms, { pid, command: launch.transport === "stdio" ? deps.redact([launch.command, ...launch.args].join(" ")) : undefined }),
     });
-    const client = new Client(deps.clientInfo, { listMaxPages: deps.maxToolPages });
+    const client = new Client(deps.clientInfo, {
+      listMaxPages: deps.maxToolPages,
+      capabilities: clientCapabilities(deps.serverRequests),
+      versionNegotiation: { mode: deps.protocol },
+    });
     const self = new Connection(server, client, opened, deps, garbage, launch);
     client.setNotificationHandler("notifications/tools/list_changed", () => deps.onToolListChanged(self));
+    installNotificationHandlers(client, { server, emit: deps.emit, redact: deps.redact, maxPerSecond: deps.maxNotificationsPerSecond });
+    installServerRequestHandlers(client, deps.serverRequests, { server, origin: deps.resolveOrigin, era: () => self.era() });
     client.onclose = () => self.handleClose();
     client.onerror = (error) => {
       if (error instanceof FrameTooLargeError) self.cutOff ??= error;
@@ -133,6 +153,42 @@ export class Connection {
     return diedError(this.diagnostics());
   }
 
+  /** What the server declared at initialize (or discover); undefined before that. */
+  capabilities(): ServerCapabilities | undefined {
+    return this.client.getServerCapabilities();
+  }
+
+  /** The protocol generation this session speaks. */
+  era(): "legacy" | "modern" {
+    return this.client.getProtocolEra() ?? "legacy";
+  }
+
+  protocolVersion(): string | undefined {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+
+  /** Any request of ServerRequestMap, with the same timeout, cancellation and error classification as tools/call. */
+  async request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, options: CallOptions): Promise<ServerRequestResult<M>> {
+    try {
+      return await sendServerRequest(this.client, method, params, {
+        timeout: options.timeoutMs,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+      });
+    } catch (error) {
+      const target = requestTarget(method, params);
+      throw classifyCallFailure(this.cutOff ?? error, {
+        server: this.server,
+        tool: method,
+        method,
+        ...(target === undefined ? {} : { target: this.deps.redact(target) }),
+        timeoutMs: options.timeoutMs,
+        cancelled: options.signal?.aborted === true,
+        redact: this.deps.redact,
+      });
+    }
+  }
+
   /** tools/list again (all pages), e.g. after notifications/tools/list_changed. */
   async relist(timeoutMs: number): Promise<readonly Tool[]> {
     const scope = startTimeout(timeoutMs);
@@ -170,7 +226,11 @@ export class Connection {
     try {
       return await this.client.callTool(
         { name: tool, arguments: args },
-        { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+        {
+          timeout: options.timeoutMs,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+        },
       );
     } catch (error) {
       throw classifyCallFailure(this.cutOff ?? error, {
