@@ -1,9 +1,11 @@
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { runCli } from "../../src/cli/main.js";
-import { startGateway } from "../../src/gateway/index.js";
+import { startGateway, ToolsetStore } from "../../src/gateway/index.js";
 import { ExitCode } from "../../src/terminal/exit-codes.js";
 import { NOOP_TELEMETRY, telemetry } from "../../src/telemetry/index.js";
-import { fixtureServer, makeHome, type TestHome } from "../gateway/helpers.js";
+import { fixtureServer, makeHome, waitFor, type TestHome } from "../gateway/helpers.js";
 import { captureIo } from "../support/cli-io.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../support/otlp-receiver.js";
 
@@ -56,5 +58,37 @@ describe("telemetry on the other faces", () => {
     const bad = captureIo({ ...env, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" });
     expect(await runCli(["run", "-e", "1"], bad)).toBe(ExitCode.Config);
     expect(bad.stderrText()).toContain("CONFIG_TELEMETRY_INVALID");
+  }, 120_000);
+
+  it("errors: a tool's isError is tool_error, an unknown tool is an error whose metric label is _unknown, a failed run carries its code", async () => {
+    receiver.exports.length = 0;
+    await new ToolsetStore(join(home.dir, "toolsets.json")).save({ name: "errs", tools: ["fx.fail", "fx.echo"] });
+    const env = { ...home.env, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_BSP_SCHEDULE_DELAY: "50", OTEL_METRICS_EXPORTER: "prometheus" };
+    const running = await startGateway({ env, http: { host: "127.0.0.1", port: 0 }, token: TOKEN, toolset: "errs", logLevel: "error", pretty: false });
+    try {
+      const client = new Client({ name: "errors-test", version: "1" }, { versionNegotiation: { mode: "auto" } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+      expect((await client.callTool({ name: "fx_fail", arguments: { message: "failing-arg-value" } })).isError).toBe(true);
+      expect((await client.callTool({ name: "no_such_tool_4711", arguments: {} })).isError).toBe(true);
+      expect((await client.callTool({ name: "run_mcp_script", arguments: { script: "for (;;) {}", timeoutMs: 300 } })).isError).toBe(true);
+      const text = await (await fetch(new URL("/metrics", running.url), { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+      expect(text).toMatch(/^mcpvm_gateway_errors_total\{[^}]*gen_ai_tool_name="fx_fail"[^}]*mcpvm_outcome="tool_error"[^}]*\} 1$/m);
+      expect(text).toMatch(/^mcpvm_upstream_errors_total\{[^}]*mcpvm_server="fx"[^}]*gen_ai_tool_name="fail"[^}]*mcpvm_outcome="tool_error"[^}]*\} 1$/m);
+      expect(text).toMatch(/^mcpvm_gateway_errors_total\{[^}]*gen_ai_tool_name="_unknown"[^}]*error_type="GATEWAY_TOOL_UNKNOWN"[^}]*\} 1$/m);
+      expect(text).not.toContain("no_such_tool_4711");
+      expect(text).toMatch(/^mcpvm_sandbox_runs_total\{[^}]*mcpvm_outcome="error"[^}]*error_type="(WALL|CPU)_LIMIT"[^}]*\} 1$/m);
+      await client.close();
+      await waitFor(() => receiver.spans().some((s) => s.name === "mcpvm.sandbox.run"), 30_000, "the run span");
+      const spans = receiver.spans();
+      const unknown = spans.find((s) => s.name === "tools/call no_such_tool_4711");
+      expect(unknown).toMatchObject({ status: 2, attributes: { "mcpvm.outcome": "error", "error.type": "GATEWAY_TOOL_UNKNOWN" } });
+      const upstreamFail = spans.find((s) => s.name === "tools/call fail");
+      expect(upstreamFail).toMatchObject({ status: 2, kind: 3, attributes: { "mcpvm.outcome": "tool_error", "error.type": "tool_error" } });
+      expect(spans.find((s) => s.spanId === upstreamFail?.parentSpanId)?.name).toBe("tools/call fx_fail");
+      expect(String(spans.find((s) => s.name === "mcpvm.sandbox.run")?.attributes["error.type"])).toMatch(/^(WALL|CPU)_LIMIT$/);
+      expect(Buffer.concat(receiver.exports.map((e) => e.body)).toString("utf8")).not.toContain("failing-arg-value");
+    } finally {
+      await running.close();
+    }
   }, 120_000);
 });
