@@ -60,7 +60,7 @@ describe("telemetry on the other faces", () => {
     expect(bad.stderrText()).toContain("CONFIG_TELEMETRY_INVALID");
   }, 120_000);
 
-  it("errors: a tool's isError is tool_error, an unknown tool is an error whose metric label is _unknown, a failed run carries its code", async () => {
+  it("errors: a tool's isError is tool_error, an unknown tool is an error whose metric label is _unknown, a failed run carries its code; a 2025 session is traced like a modern one", async () => {
     receiver.exports.length = 0;
     await new ToolsetStore(join(home.dir, "toolsets.json")).save({ name: "errs", tools: ["fx.fail", "fx.echo"] });
     const env = { ...home.env, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_BSP_SCHEDULE_DELAY: "50", OTEL_METRICS_EXPORTER: "prometheus" };
@@ -78,7 +78,20 @@ describe("telemetry on the other faces", () => {
       expect(text).not.toContain("no_such_tool_4711");
       expect(text).toMatch(/^mcpvm_sandbox_runs_total\{[^}]*mcpvm_outcome="error"[^}]*error_type="(WALL|CPU)_LIMIT"[^}]*\} 1$/m);
       await client.close();
-      await waitFor(() => receiver.spans().some((s) => s.name === "mcpvm.sandbox.run"), 30_000, "the run span");
+      // A 2025-era session (sessionful transport): the same tree under the client's traceparent.
+      const legacy = new Client({ name: "legacy-client", version: "1" }, { versionNegotiation: { mode: "legacy" } });
+      const traceparent = "00-11111111111111111111111111111111-2222222222222222-01";
+      await legacy.connect(new StreamableHTTPClientTransport(new URL(running.url as string), { requestInit: { headers: { authorization: `Bearer ${TOKEN}`, traceparent } } }));
+      expect(legacy.getProtocolEra()).toBe("legacy");
+      await legacy.callTool({ name: "fx_echo", arguments: { text: "legacy-arg-value" } });
+      await legacy.close();
+      await waitFor(() => receiver.spans().some((s) => s.name === "mcpvm.sandbox.run") && receiver.spans().some((s) => s.name === "tools/call fx_echo"), 30_000, "the run and legacy spans");
+      const all = receiver.spans();
+      const direct = all.find((s) => s.name === "tools/call fx_echo");
+      expect(direct?.attributes).toMatchObject({ "mcpvm.client.name": "legacy-client", "mcpvm.outcome": "ok" });
+      expect(typeof direct?.attributes["mcp.session.id"]).toBe("string");
+      expect(all.find((s) => s.spanId === direct?.parentSpanId)).toMatchObject({ name: "POST /mcp", traceId: "11111111111111111111111111111111", parentSpanId: "2222222222222222" });
+      expect(all.filter((s) => s.parentSpanId === direct?.spanId).map((s) => s.name)).toEqual(["tools/call echo"]);
       const spans = receiver.spans();
       const unknown = spans.find((s) => s.name === "tools/call no_such_tool_4711");
       expect(unknown).toMatchObject({ status: 2, attributes: { "mcpvm.outcome": "error", "error.type": "GATEWAY_TOOL_UNKNOWN" } });
@@ -86,7 +99,7 @@ describe("telemetry on the other faces", () => {
       expect(upstreamFail).toMatchObject({ status: 2, kind: 3, attributes: { "mcpvm.outcome": "tool_error", "error.type": "tool_error" } });
       expect(spans.find((s) => s.spanId === upstreamFail?.parentSpanId)?.name).toBe("tools/call fx_fail");
       expect(String(spans.find((s) => s.name === "mcpvm.sandbox.run")?.attributes["error.type"])).toMatch(/^(WALL|CPU)_LIMIT$/);
-      expect(Buffer.concat(receiver.exports.map((e) => e.body)).toString("utf8")).not.toContain("failing-arg-value");
+      expect(Buffer.concat(receiver.exports.map((e) => e.body)).toString("utf8")).not.toMatch(/failing-arg-value|legacy-arg-value/);
     } finally {
       await running.close();
     }
