@@ -54,6 +54,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--transport": ["stdio", "http", "sse"],
   "-t": ["stdio", "http", "sse"],
   "--toolset": "toolset",
+  "--expose": "server",
   "--http": undefined,
   "--sse": undefined,
   "--token": undefined,
@@ -121,7 +122,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     defaultSubcommand: "list",
     subcommands: { list: { args: [] }, info: PLUGIN, audit: PLUGIN, approve: PLUGIN, revoke: PLUGIN, enable: PLUGIN, disable: PLUGIN, config: PLUGIN },
   },
-  serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--log-level", "--engine"], args: [] },
+  serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--expose", "--log-level", "--engine"], args: [] },
   toolset: {
     flags: ["--check", "--description"],
     subcommands: {

@@ -12,6 +12,7 @@ import { currentCall, resolveOrigin, type InFlightCall } from "./call-origin.js"
 import { runCall, type CallRunnerDeps } from "./call-runner.js";
 import { emptyListFor, supportsRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
 import { unsupportedRequestError } from "./manager-errors.js";
+import type { ServerRequestHooks } from "./server-requests.js";
 import { Connection, type ConnectionDeps } from "./connection.js";
 import { McpToolError } from "./errors.js";
 import { capacityError, closedError, foreignError, hasTool, reconnectLimitError, toolNotFound, unknownServerError } from "./manager-errors.js";
@@ -51,16 +52,23 @@ export class ClientManager {
   private readonly limits: ClientManagerLimits;
   private readonly now: () => number;
   private readonly inFlight = new Set<InFlightCall>();
+  private serverRequests: ServerRequestHooks | undefined;
   private closed = false;
 
   constructor(private readonly options: ClientManagerOptions) {
     this.limits = clientManagerLimitsSchema.parse(options.limits ?? {});
     this.now = options.now ?? Date.now;
+    this.serverRequests = options.serverRequests;
     for (const [name, resolver] of Object.entries(options.servers)) this.setServer(name, resolver);
   }
 
   serverNames(): string[] {
     return [...this.slots.keys()];
+  }
+
+  /** The limits of a server's current launch (maxResponseBytes, timeouts); undefined before its first connect. */
+  launchLimits(name: string): McpServerLaunch["limits"] | undefined {
+    return this.slot(name).launch?.limits;
   }
 
   status(name: string): ServerStatus {
@@ -71,6 +79,15 @@ export class ClientManager {
   subscribe(listener: ClientManagerListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Installs the answers to server→client requests (elicitation, sampling, roots) for the faces that
+   * can give them (the gateway forwards them to its client, the REPL asks the person). Applies from
+   * each server's next connect: a session's capabilities are declared when it starts.
+   */
+  setServerRequestHooks(hooks: ServerRequestHooks | undefined): void {
+    this.serverRequests = hooks;
   }
 
   /** Adds a server, or replaces the resolver of a known one (used from its next connect). */
@@ -358,7 +375,7 @@ export class ClientManager {
       onPhase: (phase, ms, detail) => this.emit({ type: "timing", server: slot.name, phase, ms, detail }),
       emit: (event) => this.emit(event),
       maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
-      serverRequests: this.options.serverRequests,
+      serverRequests: this.serverRequests,
       resolveOrigin: () => resolveOrigin(slot.name, currentCall(), this.inFlight),
       protocol: this.options.protocol ?? "legacy",
       ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),

@@ -92,7 +92,7 @@ export class Connection {
     });
     const self = new Connection(server, client, opened, deps, garbage, launch);
     client.setNotificationHandler("notifications/tools/list_changed", () => deps.onToolListChanged(self));
-    installNotificationHandlers(client, { server, emit: deps.emit, redact: deps.redact, maxPerSecond: deps.maxNotificationsPerSecond });
+    installNotificationHandlers(client, { server, emit: deps.emit, redact: deps.redact, maxPerSecond: deps.maxNotificationsPerSecond, resolveOrigin: deps.resolveOrigin });
     installServerRequestHandlers(client, deps.serverRequests, { server, origin: deps.resolveOrigin, era: () => self.era() });
     client.onclose = () => self.handleClose();
     client.onerror = (error) => {

@@ -1,5 +1,6 @@
 import type { LoggingLevel, Tool } from "@modelcontextprotocol/client";
 import type { McpvmError } from "../../util/errors.js";
+import type { ResolvedOrigin } from "./call-origin.js";
 
 /**
  * idle: not running, starts on next use (initially, and after an idle close or LRU eviction).
@@ -17,8 +18,8 @@ export type ClientManagerEvent =
   | { readonly type: "listChanged"; readonly server: string; readonly list: "resources" | "prompts" }
   /** notifications/resources/updated for a URI the server was subscribed to. */
   | { readonly type: "resourceUpdated"; readonly server: string; readonly uri: string }
-  /** notifications/message: a log message of the server (strings redacted). */
-  | { readonly type: "log"; readonly server: string; readonly level: LoggingLevel; readonly logger?: string; readonly data: unknown }
+  /** notifications/message: a log message of the server (strings redacted); `origin`: the caller whose call it arrived during. */
+  | { readonly type: "log"; readonly server: string; readonly level: LoggingLevel; readonly logger?: string; readonly data: unknown; readonly origin: ResolvedOrigin }
   /** Notifications past the per-second cap were dropped (an upstream flooding its client). */
   | { readonly type: "notificationsDropped"; readonly server: string; readonly kind: "log" | "resourceUpdated" | "progress"; readonly count: number }
   /** One redacted stderr line of a stdio server. */

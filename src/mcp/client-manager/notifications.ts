@@ -1,6 +1,7 @@
 import type { Client, LoggingLevel } from "@modelcontextprotocol/client";
 import type { ClientManagerEvent } from "./events.js";
 import { FloodGate } from "./flood-gate.js";
+import type { ResolvedOrigin } from "./call-origin.js";
 
 export interface NotificationDeps {
   readonly server: string;
@@ -8,6 +9,8 @@ export interface NotificationDeps {
   readonly redact: (text: string) => string;
   /** Log messages (and resource updates) passed per second before the rest are dropped and counted. */
   readonly maxPerSecond: number;
+  /** The caller a message belongs to (see call-origin.ts). */
+  readonly resolveOrigin: () => ResolvedOrigin;
 }
 
 /** Applies `redact` to every string inside a JSON value (log data is any JSON). */
@@ -42,6 +45,7 @@ export function installNotificationHandlers(client: Client, deps: NotificationDe
       level: level as LoggingLevel,
       ...(logger === undefined ? {} : { logger: deps.redact(logger) }),
       data: redactJson(data, deps.redact),
+      origin: deps.resolveOrigin(),
     });
   });
   client.setNotificationHandler("notifications/resources/updated", (notification) => {

@@ -1,10 +1,12 @@
-import type { Tool } from "@modelcontextprotocol/client";
+import type { ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import { assignToolNames, sanitizeDescription, sanitizeToolName, type ToolNameMap } from "../sanitise/index.js";
 import {
   buildModuleMetadata,
   CompiledTypesCache,
   formatToolSignature,
   generateModuleDeclaration,
+  protocolNamespaces,
+  type ProtocolNamespaces,
   type ModuleMetadata,
   type ToolForTypes,
 } from "../type-generator/index.js";
@@ -32,6 +34,8 @@ export interface CatalogInput {
   readonly dropped: readonly CappedTool[];
   readonly hiddenByFilters: readonly string[];
   readonly unmatchedFilters: readonly string[];
+  /** What the server declared at initialize: whether its module gets `resources` and `prompts`. */
+  readonly capabilities?: ServerCapabilities | undefined;
 }
 
 /** One server's tools as the guest and the model see them: trusted, renamed, validated, typed. */
@@ -45,6 +49,8 @@ export class ServerCatalog {
   readonly hiddenByFilters: readonly string[];
   readonly unmatchedFilters: readonly string[];
   readonly heldInstructions: HeldInstructions | undefined;
+  /** The module's `resources` / `prompts` namespaces (absent when the server has none). */
+  readonly protocol: ProtocolNamespaces;
   private readonly byJs = new Map<string, CatalogTool>();
   private readonly byOriginal = new Map<string, CatalogTool>();
   private declaration: Promise<string> | undefined;
@@ -74,6 +80,7 @@ export class ServerCatalog {
     this.hiddenByFilters = input.hiddenByFilters;
     this.unmatchedFilters = input.unmatchedFilters;
     this.heldInstructions = input.heldInstructions;
+    this.protocol = protocolNamespaces(input.capabilities, this.tools.map((tool) => tool.jsName));
   }
 
   /** By the guest-facing name, falling back to the server's original name. */
@@ -105,7 +112,7 @@ export class ServerCatalog {
 
   /** The `declare module "host:mcp-<name>"` text, generated once per listing. */
   declarations(): Promise<string> {
-    this.declaration ??= generateModuleDeclaration(this.server, this.forTypes(), { cache: this.typesCache });
+    this.declaration ??= generateModuleDeclaration(this.server, this.forTypes(), { cache: this.typesCache, protocol: this.protocol });
     return this.declaration;
   }
 

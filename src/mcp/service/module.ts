@@ -14,6 +14,8 @@ import { guestNumberText } from "../../logging/redact.js";
 import type { ServerCatalog } from "./catalog.js";
 import { encodeForGuest } from "../../sandbox/guest/codec.js";
 import { overBudgetText, ReplyOverBudgetError } from "../../sandbox/host/reply-budget.js";
+import { DEFAULT_SERVER_LIMITS } from "../types.js";
+import { protocolFunctions } from "./protocol-module.js";
 
 export interface McpModuleOptions {
   /** Asks the person before calls that need it; without it no call is confirmed (gateway, scripts with --yes). */
@@ -70,6 +72,9 @@ function buildModule(service: McpService, catalog: ServerCatalog, options: McpMo
     if (!Object.hasOwn(functions, jsName)) functions[jsName] = () => guarded(options, () => Promise.reject(heldError(catalog, held)));
   }
   functions.$batch = (args, context) => guarded(options, () => batch(service, catalog, args, context, options));
+  const maxBytes = service.entry(catalog.server).maxResponseBytes ?? DEFAULT_SERVER_LIMITS.maxResponseBytes;
+  const protocol = protocolFunctions(service, catalog, { budget: withinBudget, maxBytes, ...(options.redactValue === undefined ? {} : { redactValue: options.redactValue }) });
+  for (const [name, fn] of Object.entries(protocol)) functions[name] = (args, context) => guarded(options, () => fn(args, context) as Promise<unknown>);
   return functions;
 }
 

@@ -256,7 +256,7 @@ export class McpService {
   }
 
   private async buildCatalog(name: string, entry: McpServerEntry, caller: CallerOptions): Promise<ServerCatalog> {
-    await this.clients.listTools(name, caller);
+    const { capabilities } = await this.clients.connect(name, caller);
     const listing = this.listings.get(name);
     if (listing === undefined) throw new Error(`internal: no listing recorded for ${name}`);
     const pins = await this.options.pins.get(name);
@@ -293,6 +293,7 @@ export class McpService {
         dropped: mask(listing.dropped),
         hiddenByFilters: mask(listing.hidden),
         unmatchedFilters: mask(listing.unmatched),
+        capabilities,
       },
       this.typesCache,
     );
