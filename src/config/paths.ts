@@ -15,6 +15,8 @@ export interface ConfigPaths {
   readonly logsDir: string;
   /** The last connect result of every server (a cache for `mcp list` and `doctor`; never required). */
   readonly serverStatusFile: string;
+  /** OAuth tokens and client registrations of remote MCP servers (mode 0600). */
+  readonly oauthTokensFile: string;
 }
 
 export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
@@ -50,5 +52,6 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     historyFile: join(home, "history"),
     logsDir: join(home, "logs"),
     serverStatusFile: join(home, "server-status.json"),
+    oauthTokensFile: join(home, "oauth-tokens.json"),
   };
 }

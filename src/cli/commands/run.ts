@@ -1,3 +1,4 @@
+import { loginOnDemand } from "./mcp/login.js";
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { RunLimitsSchema } from "../../sandbox/limits.js";
@@ -32,6 +33,7 @@ Options:
   --json                print the whole {ok, result, logs, error, stats} record
   --stats               print timing and host-call counts to stderr
   --yes                 confirm every MCP call that would ask (for unattended runs)
+  --login               log in to remote MCP servers that ask for it (opens a browser) without asking first
 
 Durations and sizes need a unit: \`--timeout 30\` is refused (did you mean 30s?).
 Exit codes: 0 ok, 1 the script failed, 2 usage, 4 a limit was hit, 5 approval needed, 130 interrupted.`;
@@ -44,7 +46,7 @@ export const runCommand: Command = {
     const { values, positionals } = parseCommandArgs(
       "run",
       args,
-      { eval: { type: "string", short: "e" }, timeout: { type: "string" }, cpu: { type: "string" }, memory: { type: "string" }, output: { type: "string" }, stats: { type: "boolean" } },
+      { eval: { type: "string", short: "e" }, timeout: { type: "string" }, cpu: { type: "string" }, memory: { type: "string" }, output: { type: "string" }, stats: { type: "boolean" }, login: { type: "boolean" } },
       1,
     );
     const inline = typeof values.eval === "string" ? values.eval : undefined;
@@ -56,6 +58,7 @@ export const runCommand: Command = {
     // A progress line while servers start (a first npx start downloads the package): TTY only.
     const stopProgress = await showServerProgress(host, context.io.stderr);
     host.setConfirmCall(askOnTerminal(context));
+    host.setLoginInteraction(loginOnDemand(context, values.login === true));
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once("SIGINT", onSigint);

@@ -99,7 +99,7 @@ const ADD_FLAGS = [
 const PLUGIN = { args: ["plugin"] } as const;
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--stats"], args: ["file"] },
+  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--stats", "--login"], args: ["file"] },
   mcp: {
     flags: MCP_FLAGS,
     defaultSubcommand: "list",
@@ -113,7 +113,9 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       disable: SERVER,
       remove: SERVER,
       add: { args: ["catalog"], flags: ADD_FLAGS },
-      call: { args: ["server", "tool", "tool-argument"], repeat: true, flags: ["--timeout"] },
+      call: { args: ["server", "tool", "tool-argument"], repeat: true, flags: ["--timeout", "--login"] },
+      login: { args: ["server"], flags: ["--no-browser"] },
+      logout: SERVER,
       import: { args: ["file"] },
     },
   },

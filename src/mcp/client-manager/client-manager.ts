@@ -1,6 +1,7 @@
 import type { CallToolResult, Implementation, Progress, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import { ATTR } from "../../telemetry/names.js";
 import { telemetry, type SpanScope } from "../../telemetry/telemetry.js";
+import { McpOAuthError } from "../oauth/errors.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, toolErrorText, type GuestValue, type ResultLogger } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
@@ -320,7 +321,8 @@ export class ClientManager {
       return connection;
     } catch (error) {
       const failure = abort.signal.aborted ? closedError(slot.name, this.closed) : foreignError(slot.name, slot.redact, error, "MCP_CONNECT_FAILED");
-      if (countsAsFailure && !abort.signal.aborted) slot.failures += 1;
+      // A server waiting for a login is not broken: `mcpvm mcp login` in another terminal fixes it for the next call.
+      if (countsAsFailure && !abort.signal.aborted && !(failure instanceof McpOAuthError)) slot.failures += 1;
       slot.setState(abort.signal.aborted ? "closed" : "error", failure);
       throw failure;
     }
@@ -379,6 +381,7 @@ export class ClientManager {
       resolveOrigin: () => resolveOrigin(slot.name, currentCall(), this.inFlight),
       protocol: this.options.protocol ?? "legacy",
       ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),
+      ...(this.options.login === undefined ? {} : { login: this.options.login }),
     };
   }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Implementation, Tool } from "@modelcontextprotocol/client";
+import type { Implementation, OAuthClientProvider, Tool } from "@modelcontextprotocol/client";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
 import type { SpawnFunction } from "./stdio-transport.js";
@@ -50,6 +50,20 @@ export interface ClientManagerHooks {
   readonly redact?: (text: string) => string;
 }
 
+/**
+ * OAuth for one http/sse server (src/mcp/oauth gives it): the SDK's provider plus the browser step
+ * the connection runs when the SDK gave up on a request because a login is needed.
+ */
+export interface LoginDriver {
+  readonly provider: OAuthClientProvider;
+  /** Loads stored tokens; starts the redirect listener when a browser may be used. */
+  prepare(): Promise<void>;
+  /** A connect or a call begins: a fresh budget of browser logins (no loops). */
+  beginOperation(): void;
+  /** Opens the browser and waits for the redirect when the SDK asked for a login; undefined otherwise. */
+  completeLogin(): Promise<URLSearchParams | undefined>;
+}
+
 export interface ClientManagerOptions {
   readonly servers: Readonly<Record<string, LaunchResolver>>;
   readonly limits?: ClientManagerLimitsInput;
@@ -74,4 +88,6 @@ export interface ClientManagerOptions {
    * handshake; "auto" probes with server/discover and speaks 2026-07-28 to a server that offers it.
    */
   readonly protocol?: "legacy" | "auto";
+  /** The OAuth driver of an http/sse server, or undefined (stdio, or a server with its own Authorization header). */
+  readonly login?: (launch: McpServerLaunch) => LoginDriver | undefined;
 }

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
 import { telemetry } from "../../telemetry/telemetry.js";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
@@ -15,6 +15,8 @@ export interface OpenedTransport {
   kill(): Promise<void>;
   /** performance.now() when a stdio process was spawned. */
   startedAt(): number | undefined;
+  /** Exchanges a login redirect's code for tokens (http/sse with an OAuth provider). */
+  finishAuth?(params: URLSearchParams): Promise<void>;
 }
 
 export interface TransportDeps {
@@ -29,7 +31,7 @@ export interface TransportDeps {
 }
 
 /** Builds (does not start) the transport a launch describes. */
-export function openTransport(launch: McpServerLaunch, deps: TransportDeps): OpenedTransport {
+export function openTransport(launch: McpServerLaunch, deps: TransportDeps, authProvider?: OAuthClientProvider): OpenedTransport {
   if (launch.transport === "stdio") {
     const transport = new ProcessGroupStdioTransport({
       command: launch.command,
@@ -58,9 +60,18 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps): Ope
   const url = new URL(launch.url);
   // Redirects stay on the configured origin (the SDK's default), so headers never travel elsewhere.
   const requestInit: RequestInit = { headers: { ...launch.headers } };
+  // The SDK drives the OAuth flow (401 discovery, refresh, 403 step-up with its retry limit of 1 per request).
+  const auth = authProvider === undefined ? {} : { authProvider };
   // With tracing on, every request carries the current traceparent (the upstream call's span).
   const fetch = telemetry().tracingFetch();
-  const options = fetch === undefined ? { requestInit } : { requestInit, fetch };
+  const options = { requestInit, ...auth, ...(fetch === undefined ? {} : { fetch }) };
   const transport = launch.transport === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
-  return { transport, pid: () => undefined, exit: () => undefined, kill: () => transport.close(), startedAt: () => undefined };
+  return {
+    transport,
+    pid: () => undefined,
+    exit: () => undefined,
+    kill: () => transport.close(),
+    startedAt: () => undefined,
+    ...(authProvider === undefined ? {} : { finishAuth: (params: URLSearchParams) => transport.finishAuth(params) }),
+  };
 }
