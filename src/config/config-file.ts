@@ -26,6 +26,7 @@ export const limitsSchema = z
     wallMs: z.number().int().positive().optional(),
     memoryBytes: z.number().int().positive().optional(),
     outputBytes: z.number().int().positive().optional(),
+    toolCalls: z.number().int().positive().optional(),
   })
   .strict();
 
@@ -40,6 +41,8 @@ export const configFileSchema = z
     activeProfiles: z.array(z.string()).optional(),
     model: z.record(z.string(), z.unknown()).optional(),
     gateway: z.record(z.string(), z.unknown()).optional(),
+    /** The information-flow policy between MCP servers (validated by src/mcp/flow). */
+    flows: z.unknown().optional(),
   })
   .strict();
 

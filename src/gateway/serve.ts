@@ -88,7 +88,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     ...(options.pretty === undefined ? {} : { pretty: options.pretty }),
   });
   if (token !== undefined) redactor.add([token]);
-  const host = await McpvmHost.open({ env: options.env, logger, ...(options.engine === undefined ? {} : { engine: options.engine }) });
+  const host = await McpvmHost.open({ env: options.env, logger, face: "gateway", ...(options.engine === undefined ? {} : { engine: options.engine }) });
   redactor.target = host.redactor;
   if (token !== undefined) host.redactor.add([token]);
   let traces = NOOP_TELEMETRY;

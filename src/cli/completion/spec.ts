@@ -54,6 +54,8 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--transport": ["stdio", "http", "sse"],
   "-t": ["stdio", "http", "sse"],
   "--toolset": "toolset",
+  "--since": undefined,
+  "--event": undefined,
   "--expose": "server",
   "--http": undefined,
   "--sse": undefined,
@@ -72,6 +74,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--cpu": undefined,
   "--memory": undefined,
   "--output": undefined,
+  "--tool-calls": undefined,
   "--eval": undefined,
   "--home": "file",
   "--script": "file",
@@ -99,7 +102,7 @@ const ADD_FLAGS = [
 const PLUGIN = { args: ["plugin"] } as const;
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--stats", "--login"], args: ["file"] },
+  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--tool-calls", "--stats", "--login"], args: ["file"] },
   mcp: {
     flags: MCP_FLAGS,
     defaultSubcommand: "list",
@@ -138,6 +141,11 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     flags: [],
     defaultSubcommand: "list",
     subcommands: { list: { args: [] }, show: { args: ["profile"] }, apply: { args: ["profile"], repeat: true } },
+  },
+  audit: {
+    flags: ["--since", "--event"],
+    defaultSubcommand: "log",
+    subcommands: { log: { args: [] }, verify: { args: [], flags: [] } },
   },
   doctor: { flags: ["--connect"], args: [] },
   demo: { flags: ["--home", "--keep", "--script"], args: [] },

@@ -55,6 +55,7 @@ export class ServerCatalog {
   private readonly byOriginal = new Map<string, CatalogTool>();
   private declaration: Promise<string> | undefined;
   private meta: ModuleMetadata | undefined;
+  private typesInput: readonly ToolForTypes[] | undefined;
 
   constructor(
     private readonly input: CatalogInput,
@@ -99,8 +100,9 @@ export class ServerCatalog {
     return forTypes === undefined ? tool.jsName : formatToolSignature(forTypes);
   }
 
-  forTypes(): ToolForTypes[] {
-    return this.tools.map((t) => ({
+  /** The tools as the type generator takes them; built once per listing (the catalog is immutable). */
+  forTypes(): readonly ToolForTypes[] {
+    this.typesInput ??= this.tools.map((t) => ({
       jsName: t.jsName,
       originalName: t.originalName,
       ...(t.definition.description === undefined ? {} : { description: t.definition.description }),
@@ -108,6 +110,7 @@ export class ServerCatalog {
       ...(t.definition.outputSchema === undefined ? {} : { outputSchema: t.definition.outputSchema as Record<string, unknown> }),
       ...(t.definition.annotations === undefined ? {} : { annotations: t.definition.annotations }),
     }));
+    return this.typesInput;
   }
 
   /** The `declare module "host:mcp-<name>"` text, generated once per listing. */

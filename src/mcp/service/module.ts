@@ -11,11 +11,14 @@ import { sanitizeToolName } from "../sanitise/index.js";
 import { closestMatches } from "../../util/suggest.js";
 // Guest lengths and counts in host errors: a large one could be masked as a digits-only secret.
 import { guestNumberText } from "../../logging/redact.js";
-import type { ServerCatalog } from "./catalog.js";
+import type { CatalogTool, ServerCatalog } from "./catalog.js";
+import { toolDefinitionHash } from "../pins/index.js";
 import { encodeForGuest } from "../../sandbox/guest/codec.js";
 import { overBudgetText, ReplyOverBudgetError } from "../../sandbox/host/reply-budget.js";
+import { DEFAULT_FLOW_POLICY, guardFlow, runFlows, type AskFlow, type FlowPolicy } from "../flow/index.js";
 import { DEFAULT_SERVER_LIMITS } from "../types.js";
 import { protocolFunctions } from "./protocol-module.js";
+import { callBudgetText, ToolCallLimitError } from "../../sandbox/host/call-budget.js";
 
 export interface McpModuleOptions {
   /** Asks the person before calls that need it; without it no call is confirmed (gateway, scripts with --yes). */
@@ -23,6 +26,10 @@ export interface McpModuleOptions {
   /** Applied to every error message the guest sees (secrets are already masked by the service). */
   readonly scrubError?: (text: string) => string;
   readonly redactValue?: <T>(value: T) => T;
+  /** config.json `flows` (read at each call, so a reload applies); the default policy when absent. */
+  readonly flowPolicy?: () => FlowPolicy;
+  /** Who can be asked about a flow right now; undefined when nobody can (then the policy decides). */
+  readonly askFlow?: () => AskFlow | undefined;
 }
 
 /**
@@ -134,6 +141,17 @@ async function callTool(
     throw unknownTool(catalog, name);
   }
   tool.validator.assertValid(catalog.server, tool.originalName, args);
+  // Before asking anyone to confirm: a call past the budget would be refused anyway.
+  takeToolCalls(context, 1, catalog.server, tool.originalName);
+  // Data other servers returned earlier in this run, on its way to a tool that may write or send it.
+  const flows = runFlows(context);
+  if (flows !== undefined) {
+    await guardFlow(
+      flows,
+      { server: catalog.server, tool: tool.originalName, annotations: tool.definition.annotations, args },
+      { policy: options.flowPolicy?.() ?? DEFAULT_FLOW_POLICY, ask: options.askFlow?.(), record: (event) => service.recordAudit(event) },
+    );
+  }
   const policy = confirmModeOf(service.entry(catalog.server));
   if (policy !== "never" && options.confirmCall !== undefined && needsConfirmation(policy, tool.definition.annotations)) {
     const allowed = await options.confirmCall({
@@ -145,19 +163,44 @@ async function callTool(
       policy,
     });
     const refusal = callRefusal(allowed);
+    await service.recordAudit({ event: "mcp.call.confirm", subject: catalog.server, decision: refusal ?? "allowed", details: { tool: tool.originalName, policy } });
     if (refusal !== undefined) {
       throw new McpCallError("MCP_CALL_DECLINED", refusedCallMessage(catalog.server, tool.originalName, refusal), {
         data: { server: catalog.server, tool: tool.originalName, reason: refusal },
       });
     }
   }
+  // The questions above can stay open for minutes; a definition that changed meanwhile (list_changed
+  // while the person read the prompt) is held now, not sent with the answer given for the old one.
+  await requireUnchanged(service, catalog, tool, name, context);
   const caller = withinBudget(context);
   await service.acquireCallSlot(catalog.server, caller);
-  const value =
-    result === "raw"
-      ? await service.clients.callToolRaw(catalog.server, tool.originalName, args as Record<string, unknown>, caller, { keepErrorResults: true })
-      : await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
-  return options.redactValue ? options.redactValue(value) : value;
+  let value: unknown;
+  try {
+    value =
+      result === "raw"
+        ? await service.clients.callToolRaw(catalog.server, tool.originalName, args as Record<string, unknown>, caller, { keepErrorResults: true })
+        : await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
+  } catch (error) {
+    // A tool's error text is the server's words too: labelled like a result.
+    if (error instanceof Error) flows?.index.label(catalog.server, error.message);
+    throw error;
+  }
+  const returned = options.redactValue ? options.redactValue(value) : value;
+  // Labelled as the guest receives it (secrets already masked).
+  flows?.index.label(catalog.server, returned);
+  return returned;
+}
+
+/** Throws MCP_TOOL_HELD (or MCP_UNKNOWN_TOOL) when the tool's definition is no longer the one checked before asking. */
+async function requireUnchanged(service: McpService, checked: ServerCatalog, tool: CatalogTool, name: string, context: HostCallContext): Promise<void> {
+  const current = await service.catalog(checked.server, withinBudget(context));
+  if (current === checked) return;
+  const now = current.find(name);
+  if (now !== undefined && (now.definition === tool.definition || toolDefinitionHash(now.definition) === toolDefinitionHash(tool.definition))) return;
+  const held = current.heldTool(name);
+  if (held !== undefined) throw heldError(current, held);
+  throw unknownTool(current, name);
 }
 
 /**
@@ -173,6 +216,8 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
   if (list.length > MAX_BATCH_ITEMS) throw new McpCallError("MCP_BATCH_INVALID", `$batch takes at most ${MAX_BATCH_ITEMS} calls at once (got ${guestNumberText(list.length)}).`);
   // One unknown name fails the whole batch at once, rather than once per item.
   if (catalog.find(name) === undefined && catalog.heldTool(name) === undefined) throw unknownTool(catalog, name);
+  // The whole batch is taken from the run's tool-call budget up front: it runs whole or not at all.
+  takeToolCalls(context, list.length, catalog.server, name);
   const requested = (settings as { concurrency?: unknown } | undefined)?.concurrency;
   const concurrency = typeof requested === "number" && Number.isInteger(requested) && requested > 0 ? Math.min(requested, MAX_BATCH_CONCURRENCY) : DEFAULT_BATCH_CONCURRENCY;
   const results: unknown[] = new Array(list.length);
@@ -182,7 +227,8 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
   const signal = AbortSignal.any([context.signal, stop.signal]);
   // Every concurrent call listens on it (client request, rate limiter, deadline).
   setMaxListeners(MAX_BATCH_CONCURRENCY * 8, signal);
-  const calls: HostCallContext = { ...context, signal };
+  const { toolCalls: _taken, ...unbudgeted } = context;
+  const calls: HostCallContext = { ...unbudgeted, signal };
   let held = 0;
   let collected = 0;
   let next = 0;
@@ -228,6 +274,21 @@ function encodedSize(value: unknown): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * Counts calls against the run's tool-call budget (limits.toolCalls); past it the call fails before
+ * reaching the server with TOOL_CALL_LIMIT (exit code 4 from `mcpvm run`). Outside a run (`mcp call`) nothing is counted.
+ */
+function takeToolCalls(context: HostCallContext, count: number, server: string, tool: string): void {
+  const budget = context.toolCalls;
+  if (budget === undefined || budget.take(count)) return;
+  const asked = count === 1 ? "this call" : `a $batch of ${guestNumberText(count)} calls`;
+  throw new ToolCallLimitError(
+    "TOOL_CALL_LIMIT",
+    `MCP call to ${server}.${tool} refused: ${asked} would go over ${callBudgetText(budget.limit)} (${budget.used} used so far in this run).`,
+    { data: { server, tool, limit: budget.limit, used: budget.used, requested: count } },
+  );
 }
 
 function withinBudget(context: { readonly signal: AbortSignal; readonly deadline: number }): { signal: AbortSignal; deadline: number } {

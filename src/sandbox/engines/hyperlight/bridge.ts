@@ -26,6 +26,10 @@ export interface RunBridgeOptions {
   readonly outputBytes: number;
   /** The run's memory budget, which also bounds the host reply bytes its calls hold at once. */
   readonly memoryBytes?: number;
+  /** The run's MCP tool-call budget (limits.toolCalls). */
+  readonly toolCalls?: number;
+  /** The guest's source (HostCallContext.scope.code). */
+  readonly code?: string;
 }
 
 export interface RunBridge {
@@ -46,7 +50,11 @@ function failure(error: HostErrorInfo): string {
 
 export function createRunBridge(options: RunBridgeOptions): RunBridge {
   // Lazy modules are loaded on the guest's first require in a run, then served like static ones.
-  const modules = new RunModules(options.modules, options.memoryBytes);
+  const modules = new RunModules(options.modules, {
+    ...(options.memoryBytes === undefined ? {} : { memoryBytes: options.memoryBytes }),
+    ...(options.toolCalls === undefined ? {} : { toolCalls: options.toolCalls }),
+    ...(options.code === undefined ? {} : { code: options.code }),
+  });
   const logs: LogEntry[] = [];
   let calls = 0;
   let dropped = 0;
