@@ -5,6 +5,7 @@ import type { McpvmHost } from "../host/index.js";
 import type { Progress } from "@modelcontextprotocol/server";
 import type { CallerOptions, ClientManagerEvent } from "../mcp/client-manager/index.js";
 import type { McpService } from "../mcp/service/index.js";
+import { telemetry, type SpanScope } from "../telemetry/telemetry.js";
 import { errorMessage, isMcpvmError } from "../util/errors.js";
 import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolName } from "./builtin-tools.js";
 import { CodeMode } from "./code-mode.js";
@@ -36,6 +37,10 @@ export interface CallContext {
   /** The client session (HTTP session id, "stdio", …) for logs. */
   readonly session: string;
   readonly rpcId: string | number;
+  /** For traces: the MCP client's clientInfo.name, the face, and the request's params._meta (traceparent on stdio). */
+  readonly client?: string | undefined;
+  readonly transport?: "http" | "stdio";
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
   /** The client request the call is for: upstream elicitation, sampling and logs go back to it. */
   readonly origin?: GatewayOrigin;
   /** The client asked for progress (sent a progressToken). */
@@ -108,7 +113,12 @@ export class Gateway {
     return [...own, ...exposed];
   }
 
-  async callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
+  callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
+    const traced = { method: "tools/call", tool: name, session: context.session, rpcId: context.rpcId, client: context.client, transport: context.transport ?? "stdio", meta: context.meta };
+    return telemetry().mcpRequest(traced, (scope) => this.answerCall(name, rawArgs, context, scope));
+  }
+
+  private async answerCall(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext, scope: SpanScope): Promise<CallToolResult> {
     const args = rawArgs ?? {};
     const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId };
     const started = performance.now();
@@ -117,9 +127,11 @@ export class Gateway {
     try {
       const result = await this.dispatch(name, args, context);
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, result });
+      if (result.isError === true) scope.outcome("tool_error");
       return result;
     } catch (error) {
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, error });
+      scope.outcome("error", isMcpvmError(error) ? error.code : "INTERNAL");
       if (isMcpvmError(error)) return errorResult(this.options.host.redactor.redact(error.message), error.code);
       this.options.logger.error({ requestId: info.requestId, err: errorMessage(error) }, "internal error in tools/call");
       return errorResult("Internal gateway error; see the gateway log.", "INTERNAL");

@@ -9,6 +9,7 @@ import {
   toNodeHandler,
 } from "@modelcontextprotocol/node";
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { bearerMatches } from "./auth.js";
@@ -83,6 +84,13 @@ function isLegacyPost(req: IncomingMessage, body: unknown): boolean {
   return outcome.kind === "legacy";
 }
 
+/** Prometheus text from the telemetry's reader, when OTEL_METRICS_EXPORTER asks for it; the caller has checked the token. */
+function serveMetrics(req: IncomingMessage, res: ServerResponse): void {
+  const handler = telemetry().metricsHandler;
+  if (handler === undefined) return sendJson(res, 404, { error: "metrics are off: start the gateway with OTEL_METRICS_EXPORTER=prometheus to serve /metrics (docs/GATEWAY.md)" });
+  handler(req, res);
+}
+
 function allowedHostnames(address: ListenAddress): string[] {
   const host = address.host.includes(":") ? `[${address.host}]` : address.host;
   return [...new Set(["localhost", "127.0.0.1", "[::1]", host])];
@@ -93,7 +101,7 @@ function allowedHostnames(address: ListenAddress): string[] {
  * per-request handler, whose `subscriptions/listen` streams carry list_changed; 2025-era clients
  * get a sessionful transport per client (Mcp-Session-Id), so each has its own server instance
  * and notification stream. Bound to loopback by default, with Host/Origin checks against DNS
- * rebinding; a bearer token, when set, is required on every /mcp request.
+ * rebinding; a bearer token, when set, is required on every /mcp and /metrics request.
  */
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const { gateway, servers, address, token, logger } = options;
@@ -190,12 +198,16 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
           ...(authorized ? { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, servers: await gateway.service.summaries() } : {}),
         });
       }
-      if (path !== "/mcp") return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
+      const metrics = path === "/metrics" && req.method === "GET";
+      if (path !== "/mcp" && !metrics) return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
       if (token !== undefined && !bearerMatches(req, token)) {
         logger.warn({ remote: req.socket.remoteAddress }, "HTTP request without a valid bearer token refused");
         return rpcError(res, 401, -32001, "Unauthorized: send Authorization: Bearer <token>.", { "www-authenticate": 'Bearer realm="mcpvm"' });
       }
-      await handleMcp(req, res);
+      if (metrics) return serveMetrics(req, res);
+      // One span per request (not for GET: a notification stream lasts as long as the session).
+      if (req.method === "GET") return handleMcp(req, res);
+      await telemetry().httpRequest({ method: req.method ?? "POST", route: "/mcp", headers: req.headers }, res, () => handleMcp(req, res));
     })().catch((error: unknown) => {
       logger.error({ path }, `HTTP request failed: ${errorMessage(error)}`);
       if (!res.headersSent) rpcError(res, 500, -32603, "Internal gateway error; see the gateway log.");

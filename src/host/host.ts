@@ -15,6 +15,8 @@ import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
 import { resolveLimits } from "../sandbox/limits.js";
 import { createEngine, type CreatedEngine } from "../sandbox/select.js";
+import { ATTR } from "../telemetry/names.js";
+import { telemetry } from "../telemetry/telemetry.js";
 import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
 import { errorMessage, McpvmError } from "../util/errors.js";
 import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
@@ -158,13 +160,23 @@ export class McpvmHost {
     return resolveLimits({ ...this.configFile.limits, ...overrides });
   }
 
-  async run(code: string, options: RunOptions = {}): Promise<RunResult> {
+  run(code: string, options: RunOptions = {}): Promise<RunResult> {
+    // One span per guest run (src/telemetry), parent of the upstream calls its host calls make.
+    return telemetry().sandboxRun({ filename: options.filename }, async (scope) => {
+      const result = await this.runInSandbox(code, options);
+      scope.set({ [ATTR.engine]: result.stats.engine, [ATTR.hostCalls]: result.stats.hostCalls });
+      if (!result.ok) scope.outcome("error", result.error.code);
+      return result;
+    });
+  }
+
+  private async runInSandbox(code: string, options: RunOptions): Promise<RunResult> {
     const [{ engine }, loaded] = await Promise.all([this.engine(), this.hostModules()]);
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
     const result = await engine.run({
       code,
       // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
-      modules: { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules },
+      modules: telemetry().bindHostModules({ ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules }),
       limits: this.limits(options.limits),
       // Every configured server, so `tools.<disabled>.x()` says how to enable it.
       ...(this.mcpService === undefined ? {} : { prelude: toolsGlobalPrelude(this.mcpService.serverNames()) }),

@@ -12,6 +12,7 @@ import { writeJson, writeLine } from "../../terminal/io.js";
 import { showServerProgress } from "../../terminal/server-progress.js";
 import { askFlowOnTerminal, askOnTerminal } from "./confirm-on-terminal.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
+import { startTelemetry } from "../../telemetry/start.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
        mcpvm run -e '<code>' [options]
@@ -63,12 +64,19 @@ export const runCommand: Command = {
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once("SIGINT", onSigint);
+    // A span for the run and its upstream calls when OTEL_* variables ask for it; nothing loaded otherwise.
+    const traces = await startTelemetry(context.io.env, { addSecrets: (secrets) => host.redactor.add(secrets) }).catch((error: unknown) => {
+      stopProgress();
+      process.off("SIGINT", onSigint);
+      throw error;
+    });
     let result;
     try {
       result = await host.run(code, { limits, signal: controller.signal, filename: source === "-" ? "stdin.js" : source === "-e" ? "eval.js" : source });
     } finally {
       stopProgress();
       process.off("SIGINT", onSigint);
+      await traces.shutdown();
     }
     if (context.json) {
       writeJson(context.io.stdout, result.ok ? { ok: true, result: result.value, logs: result.logs, stats: result.stats, ...(result.notes === undefined ? {} : { notes: result.notes }) } : { ok: false, error: result.error, logs: result.logs, stats: result.stats });

@@ -1,4 +1,6 @@
 import type { CallToolResult, Implementation, Progress, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
+import { ATTR } from "../../telemetry/names.js";
+import { telemetry, type SpanScope } from "../../telemetry/telemetry.js";
 import { McpOAuthError } from "../oauth/errors.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, toolErrorText, type GuestValue, type ResultLogger } from "../results/index.js";
@@ -176,19 +178,25 @@ export class ClientManager {
    * A tool call's CallToolResult as the server sent it; `isError` results throw McpToolError unless
    * `keepErrorResults` (the gateway passes a tool's error result on to its client unchanged).
    */
-  async callToolRaw(
+  callToolRaw(
     name: string,
     tool: string,
     args: Record<string, unknown>,
     caller: CallerOptions = {},
     options: { readonly keepErrorResults?: boolean } & RequestExtras = {},
   ): Promise<CallToolResult> {
+    // One client span per upstream call (src/telemetry); free when telemetry is off.
+    return telemetry().upstreamCall({ server: name, tool }, (scope) => this.sendToolCall(name, tool, args, caller, options, scope));
+  }
+
+  private async sendToolCall(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions, options: { readonly keepErrorResults?: boolean } & RequestExtras, scope: SpanScope): Promise<CallToolResult> {
     const slot = this.slot(name);
     if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, tool, "before the call was sent");
     const connection = await this.ensureConnected(slot, caller, tool);
     if (!hasTool(slot.tools, tool) && slot.relisting !== undefined) await slot.relisting;
     if (!hasTool(slot.tools, tool)) throw toolNotFound(slot.name, tool, slot.tools ?? []);
     const launch = slot.launch as McpServerLaunch;
+    scope.set({ [ATTR.upstreamTransport]: launch.transport });
     const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
     if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
     const call: InFlightCall = { server: name, method: "tools/call", origin: caller.origin };
@@ -233,6 +241,7 @@ export class ClientManager {
           ...(caller.signal === undefined ? {} : { signal: caller.signal }),
           ...(onProgress === undefined ? {} : { onProgress }),
         });
+        if (result.isError === true) scope.outcome("tool_error");
         if (result.isError === true && options.keepErrorResults !== true) {
           throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
         }
