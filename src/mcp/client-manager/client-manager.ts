@@ -206,7 +206,7 @@ export class ClientManager {
     let outcome: "ok" | "isError" | "failed" = "failed";
     let errorCode: string | undefined;
     try {
-      const result = await this.sendToolCall(slot, connection, call, extras, tool, args, timeoutMs, caller, options);
+      const result = await this.dispatchToolCall(slot, connection, call, extras, tool, args, timeoutMs, caller, options, scope);
       outcome = result.isError === true ? "isError" : "ok";
       return result;
     } catch (error) {
@@ -218,7 +218,7 @@ export class ClientManager {
     }
   }
 
-  private sendToolCall(
+  private dispatchToolCall(
     slot: ServerSlot,
     connection: Connection,
     call: InFlightCall,
@@ -228,6 +228,7 @@ export class ClientManager {
     timeoutMs: number,
     caller: CallerOptions,
     options: { readonly keepErrorResults?: boolean },
+    scope: SpanScope,
   ): Promise<CallToolResult> {
     const name = slot.name;
     return runCall(
