@@ -4,6 +4,7 @@ import type { McpvmHost } from "../host/index.js";
 import { searchCatalogs } from "../mcp/search/index.js";
 import { firstSentence } from "../mcp/type-generator/index.js";
 import type { ToolDirectory } from "./directory.js";
+import { listingText } from "./listing.js";
 import { jsonResult, textResult } from "./results.js";
 import type { GatewaySettings } from "./settings.js";
 
@@ -23,15 +24,10 @@ export class CodeMode {
     private readonly settings: GatewaySettings,
   ) {}
 
-  /** Whole module declarations, or with a query the matching tools' signatures. */
+  /** See listingText: one server's declarations, a query's matching signatures, or every module compactly. */
   async listMcpTools(args: { server?: string | undefined; query?: string | undefined }, context: CodeModeContext): Promise<CallToolResult> {
     const { catalogs, unavailable } = await this.directory.catalogs({ signal: context.signal }, args.server);
-    if (args.query === undefined || args.query.trim() === "") {
-      const blocks = await Promise.all(catalogs.map((c) => c.declarations()));
-      return textResult(`${blocks.join("\n\n") || "// No MCP tools are available."}${unavailableLines(unavailable)}`);
-    }
-    const lines = searchCatalogs(catalogs, args.query, 50).map(({ catalog, tool }) => `// require("host:${catalog.module}") — ${firstSentence(tool.description)}\n${catalog.signature(tool)}`);
-    return textResult(`${lines.join("\n\n") || `// No tool matches "${args.query}".`}${unavailableLines(unavailable)}`);
+    return textResult(`${await listingText(catalogs, args)}${unavailableLines(unavailable)}`);
   }
 
   async searchTools(args: { query: string; limit?: number | undefined }, context: CodeModeContext): Promise<CallToolResult> {

@@ -18,7 +18,9 @@ export type GatewayErrorCode =
   /** --token, --token-file and --no-auth given together. */
   | "GATEWAY_TOKEN_CONFLICT"
   /** config.json `gateway` section is invalid. */
-  | "GATEWAY_CONFIG_INVALID";
+  | "GATEWAY_CONFIG_INVALID"
+  /** `--expose <server>` names no configured, enabled server. */
+  | "GATEWAY_EXPOSE_UNKNOWN";
 
 export class GatewayError extends McpvmError<GatewayErrorCode> {
   override readonly name = "GatewayError";

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { McpvmHost } from "../host/index.js";
+import type { Progress } from "@modelcontextprotocol/server";
 import type { CallerOptions, ClientManagerEvent } from "../mcp/client-manager/index.js";
 import type { McpService } from "../mcp/service/index.js";
 import { errorMessage, isMcpvmError } from "../util/errors.js";
@@ -9,13 +10,15 @@ import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolNam
 import { CodeMode } from "./code-mode.js";
 import { callDirectTool } from "./direct-call.js";
 import { ToolDirectory } from "./directory.js";
-import { Equipment, type EquipReport } from "./equipment.js";
+import { Equipment, type DirectTool, type EquipReport } from "./equipment.js";
 import { GatewayError } from "./errors.js";
 import { HealthMonitor } from "./health-monitor.js";
 import { logToolCall, type RequestInfo } from "./request-log.js";
 import { errorResult } from "./results.js";
 import type { GatewaySettings } from "./settings.js";
 import { ToolsetTools } from "./toolset-tools.js";
+import { ExposedServer } from "./exposed.js";
+import type { GatewayOrigin } from "./passthrough/origin.js";
 import type { ToolsetStore } from "./toolsets/store.js";
 
 export interface GatewayOptions {
@@ -24,6 +27,8 @@ export interface GatewayOptions {
   readonly logger: Logger;
   readonly toolsets: ToolsetStore;
   readonly settings: GatewaySettings;
+  /** `mcpvm serve --expose <server>`: that server's tools under their own names. */
+  readonly expose?: string;
 }
 
 export interface CallContext {
@@ -31,6 +36,10 @@ export interface CallContext {
   /** The client session (HTTP session id, "stdio", …) for logs. */
   readonly session: string;
   readonly rpcId: string | number;
+  /** The client request the call is for: upstream elicitation, sampling and logs go back to it. */
+  readonly origin?: GatewayOrigin;
+  /** The client asked for progress (sent a progressToken). */
+  readonly onProgress?: (progress: Progress) => void;
 }
 
 /**
@@ -41,6 +50,7 @@ export interface CallContext {
 export class Gateway {
   readonly directory: ToolDirectory;
   readonly equipment = new Equipment();
+  readonly exposed: ExposedServer | undefined;
   private readonly codeMode: CodeMode;
   private readonly toolsetTools: ToolsetTools;
   private readonly listeners = new Set<() => void>();
@@ -50,6 +60,7 @@ export class Gateway {
 
   constructor(private readonly options: GatewayOptions) {
     this.directory = new ToolDirectory(options.service, options.logger);
+    this.exposed = options.expose === undefined ? undefined : new ExposedServer(options.expose, options.service, options.logger);
     this.codeMode = new CodeMode(options.host, this.directory, options.settings);
     this.toolsetTools = new ToolsetTools({
       store: options.toolsets,
@@ -88,7 +99,13 @@ export class Gateway {
 
   async listTools(): Promise<Tool[]> {
     const serverNote = await this.directory.note();
-    return [...builtinToolDefinitions({ serverNote }), ...this.equipment.list().map((t) => t.definition)];
+    const own = [...builtinToolDefinitions({ serverNote }), ...this.equipment.list().map((t) => t.definition)];
+    if (this.exposed === undefined) return own;
+    const exposed = await this.exposed.list(new Set(own.map((t) => t.name))).catch((error: unknown) => {
+      this.options.logger.warn({ server: this.exposed?.server }, `exposed server unavailable: ${this.options.host.redactor.redact(errorMessage(error))}`);
+      return [];
+    });
+    return [...own, ...exposed];
   }
 
   async callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
@@ -96,7 +113,7 @@ export class Gateway {
     const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId };
     const started = performance.now();
     const direct = this.equipment.direct(name);
-    const server = direct?.ref.server;
+    const server = direct?.ref.server ?? (isBuiltinTool(name) ? undefined : this.options.expose);
     try {
       const result = await this.dispatch(name, args, context);
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, result });
@@ -138,15 +155,22 @@ export class Gateway {
   }
 
   private async dispatch(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
-    const caller: CallerOptions = { signal: context.signal };
+    const caller: CallerOptions = { signal: context.signal, ...(context.origin === undefined ? {} : { origin: context.origin }) };
+    const extras = context.onProgress === undefined ? {} : { onProgress: context.onProgress };
     if (isBuiltinTool(name)) return this.builtin(name, args, caller);
-    const direct = this.equipment.direct(name);
+    const direct = this.equipment.direct(name) ?? (await this.exposedTool(name, caller));
     if (direct === undefined) {
       throw new GatewayError("GATEWAY_TOOL_UNKNOWN", `This gateway has no tool "${name}"${this.equipment.toolset === undefined ? " (no toolset is equipped)" : ""}; list the tools again.`, {
         data: { tool: name },
       });
     }
-    return callDirectTool(this.options.service, this.options.host.redactor, direct, args, caller);
+    return callDirectTool(this.options.service, this.options.host.redactor, direct, args, caller, extras);
+  }
+
+  private async exposedTool(name: string, caller: CallerOptions): Promise<DirectTool | undefined> {
+    if (this.exposed === undefined) return undefined;
+    const taken = new Set([...this.equipment.list().map((t) => t.name)]);
+    return this.exposed.find(name, taken, caller);
   }
 
   private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions): Promise<CallToolResult> {

@@ -9,7 +9,9 @@ const CONFIG = /^(CONFIG_|MCP_CONFIG_|MCP_IMPORT_|PLUGIN_MANIFEST_|PLUGIN_CONFIG
 // Checked first: a name the person typed that does not exist, or an argument that cannot be used, is
 // a usage error (2) even when its code sits in a config family (MCP_CONFIG_SERVER_NOT_FOUND).
 const USAGE =
-  /^(USAGE|GATEWAY_TOOLSET_UNKNOWN|MCP_SERVER_UNKNOWN|MCP_UNKNOWN_SERVER|MCP_CONFIG_SERVER_NOT_FOUND|MCP_CONFIG_SERVER_EXISTS|MCP_SERVER_ARGUMENT_INVALID|MCP_IMPORT_UNREADABLE|PLUGIN_NOT_FOUND|PROFILE_UNKNOWN|PROFILE_NONE_GIVEN)$/;
+  /^(USAGE|GATEWAY_TOOLSET_UNKNOWN|GATEWAY_EXPOSE_UNKNOWN|MCP_SERVER_UNKNOWN|MCP_UNKNOWN_SERVER|MCP_CONFIG_SERVER_NOT_FOUND|MCP_CONFIG_SERVER_EXISTS|MCP_SERVER_ARGUMENT_INVALID|MCP_IMPORT_UNREADABLE|PLUGIN_NOT_FOUND|PROFILE_UNKNOWN|PROFILE_NONE_GIVEN)$/;
+// A budget the person set (or its default) was used up: exit 4 like the run's own *_LIMIT codes.
+const LIMIT = /^(TOOL_CALL_LIMIT)$/;
 const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_OAUTH_|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|LLM_|GATEWAY_PORT_IN_USE)/;
 
 /**
@@ -31,6 +33,7 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   if (APPROVAL.test(error.code)) return ExitCode.ApprovalRequired;
   if (CONFIG.test(error.code)) return ExitCode.Config;
   if (UNAVAILABLE.test(error.code)) return ExitCode.Unavailable;
+  if (LIMIT.test(error.code)) return ExitCode.Limit;
   return ExitCode.GuestError;
 }
 

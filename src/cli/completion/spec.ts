@@ -54,6 +54,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--transport": ["stdio", "http", "sse"],
   "-t": ["stdio", "http", "sse"],
   "--toolset": "toolset",
+  "--expose": "server",
   "--http": undefined,
   "--sse": undefined,
   "--token": undefined,
@@ -71,6 +72,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--cpu": undefined,
   "--memory": undefined,
   "--output": undefined,
+  "--tool-calls": undefined,
   "--eval": undefined,
   "--home": "file",
   "--script": "file",
@@ -98,7 +100,7 @@ const ADD_FLAGS = [
 const PLUGIN = { args: ["plugin"] } as const;
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--stats", "--login"], args: ["file"] },
+  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--tool-calls", "--stats", "--login"], args: ["file"] },
   mcp: {
     flags: MCP_FLAGS,
     defaultSubcommand: "list",
@@ -123,7 +125,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     defaultSubcommand: "list",
     subcommands: { list: { args: [] }, info: PLUGIN, audit: PLUGIN, approve: PLUGIN, revoke: PLUGIN, enable: PLUGIN, disable: PLUGIN, config: PLUGIN },
   },
-  serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--log-level", "--engine"], args: [] },
+  serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--expose", "--log-level", "--engine"], args: [] },
   toolset: {
     flags: ["--check", "--description"],
     subcommands: {

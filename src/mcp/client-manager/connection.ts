@@ -1,4 +1,4 @@
-import { Client, type CallToolResult, type Implementation, type Tool } from "@modelcontextprotocol/client";
+import { Client, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
 import type { McpvmError } from "../../util/errors.js";
 import type { McpServerLaunch } from "../types.js";
 import { startTimeout } from "./abort.js";
@@ -8,6 +8,11 @@ import type { LoginDriver, ServerIdentity } from "./options.js";
 import { isUnauthorized, loginStepFailure, oauthFailure } from "../oauth/failure.js";
 import { FrameTooLargeError } from "./line-framer.js";
 import { openTransport, type OpenedTransport, type TransportDeps } from "./transports.js";
+import type { ResolvedOrigin } from "./call-origin.js";
+import { installNotificationHandlers } from "./notifications.js";
+import { requestTarget, sendServerRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
+import { clientCapabilities, installServerRequestHandlers, type ServerRequestHooks } from "./server-requests.js";
+import type { ClientManagerEvent } from "./events.js";
 
 export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
   readonly clientInfo: Implementation;
@@ -21,6 +26,13 @@ export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
   readonly configFile?: string;
   /** Timings of the start-up steps (spawn, initialize, tools/list), for the debug log. */
   readonly onPhase?: (phase: StartupPhase, ms: number, detail: Readonly<Record<string, unknown>>) => void;
+  /** Notifications other than tools/list_changed become these events (see notifications.ts). */
+  readonly emit: (event: ClientManagerEvent) => void;
+  readonly maxNotificationsPerSecond: number;
+  readonly serverRequests: ServerRequestHooks | undefined;
+  /** The caller a server→client request belongs to (see call-origin.ts). */
+  readonly resolveOrigin: () => ResolvedOrigin;
+  readonly protocol: "legacy" | "auto";
   /** The OAuth driver of an http/sse server (see LoginDriver). */
   readonly login?: (launch: McpServerLaunch) => LoginDriver | undefined;
 }
@@ -33,6 +45,8 @@ export type StartupPhase = "spawn" | "initialize" | "tools/list";
 export interface CallOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** notifications/progress for this request (the SDK sends a progressToken only when this is set). */
+  readonly onProgress?: (progress: Progress) => void;
 }
 
 /** Lines on stdout that were not JSON-RPC, for the diagnosis of a failed start. */
@@ -127,9 +141,15 @@ export class Connection {
       },
       login?.provider,
     );
-    const client = new Client(deps.clientInfo, { listMaxPages: deps.maxToolPages });
+    const client = new Client(deps.clientInfo, {
+      listMaxPages: deps.maxToolPages,
+      capabilities: clientCapabilities(deps.serverRequests),
+      versionNegotiation: { mode: deps.protocol },
+    });
     const self = new Connection(server, client, opened, deps, garbage, launch, login);
     client.setNotificationHandler("notifications/tools/list_changed", () => deps.onToolListChanged(self));
+    installNotificationHandlers(client, { server, emit: deps.emit, redact: deps.redact, maxPerSecond: deps.maxNotificationsPerSecond, resolveOrigin: deps.resolveOrigin });
+    installServerRequestHandlers(client, deps.serverRequests, { server, origin: deps.resolveOrigin, era: () => self.era() });
     client.onclose = () => self.handleClose();
     client.onerror = (error) => {
       if (error instanceof FrameTooLargeError) self.cutOff ??= error;
@@ -192,6 +212,46 @@ export class Connection {
     return diedError(this.diagnostics());
   }
 
+  /** What the server declared at initialize (or discover); undefined before that. */
+  capabilities(): ServerCapabilities | undefined {
+    return this.client.getServerCapabilities();
+  }
+
+  /** The protocol generation this session speaks. */
+  era(): "legacy" | "modern" {
+    return this.client.getProtocolEra() ?? "legacy";
+  }
+
+  protocolVersion(): string | undefined {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+
+  /** Any request of ServerRequestMap, with the same timeout, cancellation and error classification as tools/call. */
+  async request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, options: CallOptions): Promise<ServerRequestResult<M>> {
+    try {
+      return await this.withLogin(() =>
+        sendServerRequest(this.client, method, params, {
+          timeout: options.timeoutMs,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+        }),
+      );
+    } catch (error) {
+      const oauth = oauthFailure(error, this.server, this.deps.redact);
+      if (oauth !== undefined) throw oauth;
+      const target = requestTarget(method, params);
+      throw classifyCallFailure(this.cutOff ?? error, {
+        server: this.server,
+        tool: method,
+        method,
+        ...(target === undefined ? {} : { target: this.deps.redact(target) }),
+        timeoutMs: options.timeoutMs,
+        cancelled: options.signal?.aborted === true,
+        redact: this.deps.redact,
+      });
+    }
+  }
+
   /** tools/list again (all pages), e.g. after notifications/tools/list_changed. */
   async relist(timeoutMs: number): Promise<readonly Tool[]> {
     const scope = startTimeout(timeoutMs);
@@ -228,7 +288,14 @@ export class Connection {
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     try {
       return await this.withLogin(() =>
-        this.client.callTool({ name: tool, arguments: args }, { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) }),
+        this.client.callTool(
+          { name: tool, arguments: args },
+          {
+            timeout: options.timeoutMs,
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+            ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+          },
+        ),
       );
     } catch (error) {
       const oauth = oauthFailure(error, this.server, this.deps.redact);

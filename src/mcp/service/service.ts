@@ -42,8 +42,8 @@ export interface McpServiceOptions {
   readonly promptInput?: PromptInput;
   readonly clientLimits?: ClientManagerLimitsInput;
   readonly listingCaps?: ListingCaps;
-  /** Tool calls per second per server (default 50). */
-  readonly callsPerSecond?: number;
+  /** Opt-in: tool calls per second per server. Unset: no rate limit (the run's toolCalls budget bounds loops). */
+  readonly callsPerSecond?: number | undefined;
   /** The optional LLM second opinion on new and changed tool definitions (off unless configured). */
   readonly secondOpinion?: SecondOpinionReviewer;
   readonly spawn?: SpawnFunction;
@@ -220,17 +220,24 @@ export class McpService {
   /**
    * Before every tool call: the approval is checked again (a revoke by another process, such as
    * `mcpvm mcp revoke` while a REPL runs, stops the server at its next call; the file is only
-   * re-read when its stamp changed, see ApprovalRecheck), then the server's rate limit is waited
-   * for (within the caller's deadline).
+   * re-read when its stamp changed, see ApprovalRecheck), then, only where `callsPerSecond` is
+   * configured, the server's rate limit is waited for (within the caller's deadline).
    */
   async acquireCallSlot(name: string, caller: CallerOptions): Promise<void> {
     await this.requireStillApproved(name);
+    const perSecond = this.options.callsPerSecond;
+    if (perSecond === undefined) return;
     let limiter = this.limiters.get(name);
     if (limiter === undefined) {
-      limiter = new CallRateLimiter(name, this.options.callsPerSecond ?? 50, this.options.now);
+      limiter = new CallRateLimiter(name, perSecond, this.options.now);
       this.limiters.set(name, limiter);
     }
     await limiter.acquire(caller.signal, caller.deadline);
+  }
+
+  /** The server's rate limiter, which exists only once a call met an opt-in `callsPerSecond`. */
+  rateLimiter(name: string): CallRateLimiter | undefined {
+    return this.limiters.get(name);
   }
 
   async close(): Promise<void> {
@@ -329,7 +336,7 @@ export class McpService {
   }
 
   private async buildCatalog(name: string, entry: McpServerEntry, caller: CallerOptions): Promise<ServerCatalog> {
-    await this.clients.listTools(name, caller);
+    const { capabilities } = await this.clients.connect(name, caller);
     const listing = this.listings.get(name);
     if (listing === undefined) throw new Error(`internal: no listing recorded for ${name}`);
     const pins = await this.options.pins.get(name);
@@ -366,6 +373,7 @@ export class McpService {
         dropped: mask(listing.dropped),
         hiddenByFilters: mask(listing.hidden),
         unmatchedFilters: mask(listing.unmatched),
+        capabilities,
       },
       this.typesCache,
     );
