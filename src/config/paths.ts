@@ -15,6 +15,9 @@ export interface ConfigPaths {
   readonly logsDir: string;
   /** The last connect result of every server (a cache for `mcp list` and `doctor`; never required). */
   readonly serverStatusFile: string;
+  /** The hash-chained audit log (append-only JSONL) and the record of its last entry. */
+  readonly auditLogFile: string;
+  readonly auditHeadFile: string;
   /** OAuth tokens and client registrations of remote MCP servers (mode 0600). */
   readonly oauthTokensFile: string;
 }
@@ -52,6 +55,8 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     historyFile: join(home, "history"),
     logsDir: join(home, "logs"),
     serverStatusFile: join(home, "server-status.json"),
+    auditLogFile: join(home, "audit-log.jsonl"),
+    auditHeadFile: join(home, "audit-log.head.json"),
     oauthTokensFile: join(home, "oauth-tokens.json"),
   };
 }

@@ -85,7 +85,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     ...(options.pretty === undefined ? {} : { pretty: options.pretty }),
   });
   if (token !== undefined) redactor.add([token]);
-  const host = await McpvmHost.open({ env: options.env, logger, ...(options.engine === undefined ? {} : { engine: options.engine }) });
+  const host = await McpvmHost.open({ env: options.env, logger, face: "gateway", ...(options.engine === undefined ? {} : { engine: options.engine }) });
   redactor.target = host.redactor;
   if (token !== undefined) host.redactor.add([token]);
   try {
@@ -104,6 +104,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     });
     const servers = new GatewayServers(gateway, logger, passthrough);
     holder.servers = servers;
+    service.clients.setProtocol(settings.upstreamProtocol);
     passthrough.start();
     gateway.onToolsChanged(() => servers.notifyToolsChanged());
     gateway.start();

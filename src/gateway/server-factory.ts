@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { CallerOptions } from "../mcp/client-manager/index.js";
 import { errorMessage } from "../util/errors.js";
 import type { Gateway } from "./gateway.js";
-import { gatewayOrigin } from "./passthrough/origin.js";
+import { gatewayOrigin, notifyOrigin } from "./passthrough/origin.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 
 export const GATEWAY_SERVER_INFO = { name: "mcpvm-gateway", version: "0.1.0" } as const;
@@ -68,8 +68,7 @@ export class GatewayServers {
       const onProgress =
         progressToken === undefined
           ? undefined
-          : (progress: { progress: number; total?: number; message?: string }): void =>
-              void ctx.mcpReq.notify({ method: "notifications/progress", params: { ...progress, progressToken } }).catch(() => undefined);
+          : (progress: { progress: number; total?: number; message?: string }): void => notifyOrigin(origin, { method: "notifications/progress", params: { ...progress, progressToken } });
       const result = await passthrough.track(origin, () =>
         this.gateway.callTool(name, args, { signal: ctx.mcpReq.signal, session: origin.session, rpcId: ctx.mcpReq.id, origin, ...(onProgress === undefined ? {} : { onProgress }) }),
       );

@@ -74,6 +74,8 @@ class Repl implements ReplControls {
     const { stdout, stderr } = this.context.io;
     this.host.setConfirmCall((request) => this.person.confirmCall(request));
     this.host.setLoginInteraction(replLoginInteraction(this.context, this.person));
+    // Flows are asked about only where a person can answer: --yes never allows one.
+    this.host.setAskFlow(this.person.canAsk ? (request) => this.person.confirmFlow(request) : undefined);
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
     try {
       await this.banner();
@@ -90,6 +92,7 @@ class Repl implements ReplControls {
       this.spinner.stop();
       this.host.setConfirmCall(undefined);
       this.host.setLoginInteraction(undefined);
+      this.host.setAskFlow(undefined);
       await this.host.close();
     }
     writeLine(stdout, "bye");

@@ -1,4 +1,5 @@
 import type { Command } from "../../terminal/command.js";
+import { auditCommand } from "./audit.js";
 import { completionCommand } from "./completion.js";
 import { demoCommand } from "./demo.js";
 import { doctorCommand } from "./doctor/index.js";
@@ -12,5 +13,5 @@ import { toolsetCommand } from "./toolset.js";
 
 /** Every command, in the order `mcpvm --help` lists them. */
 export function commandTable(): readonly Command[] {
-  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, profileCommand, doctorCommand, demoCommand, completionCommand, replCommand];
+  return [runCommand, mcpCommand, pluginCommand, serveCommand, toolsetCommand, profileCommand, auditCommand, doctorCommand, demoCommand, completionCommand, replCommand];
 }

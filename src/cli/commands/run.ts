@@ -10,7 +10,7 @@ import { exitCodeFor } from "../../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../terminal/io.js";
 import { showServerProgress } from "../../terminal/server-progress.js";
-import { askOnTerminal } from "./confirm-on-terminal.js";
+import { askFlowOnTerminal, askOnTerminal } from "./confirm-on-terminal.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
@@ -58,6 +58,7 @@ export const runCommand: Command = {
     // A progress line while servers start (a first npx start downloads the package): TTY only.
     const stopProgress = await showServerProgress(host, context.io.stderr);
     host.setConfirmCall(askOnTerminal(context));
+    host.setAskFlow(askFlowOnTerminal(context));
     host.setLoginInteraction(loginOnDemand(context, values.login === true));
     const controller = new AbortController();
     const onSigint = () => controller.abort();

@@ -52,12 +52,14 @@ export class ClientManager {
   private readonly now: () => number;
   private readonly inFlight = new Set<InFlightCall>();
   private serverRequests: ServerRequestHooks | undefined;
+  private protocol: "legacy" | "auto";
   private closed = false;
 
   constructor(private readonly options: ClientManagerOptions) {
     this.limits = clientManagerLimitsSchema.parse(options.limits ?? {});
     this.now = options.now ?? Date.now;
     this.serverRequests = options.serverRequests;
+    this.protocol = options.protocol ?? "legacy";
     for (const [name, resolver] of Object.entries(options.servers)) this.setServer(name, resolver);
   }
 
@@ -87,6 +89,11 @@ export class ClientManager {
    */
   setServerRequestHooks(hooks: ServerRequestHooks | undefined): void {
     this.serverRequests = hooks;
+  }
+
+  /** The protocol generation of upstream connections from each server's next connect (see ClientManagerOptions.protocol). */
+  setProtocol(protocol: "legacy" | "auto"): void {
+    this.protocol = protocol;
   }
 
   /** Adds a server, or replaces the resolver of a known one (used from its next connect). */
@@ -370,7 +377,7 @@ export class ClientManager {
       maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
       serverRequests: this.serverRequests,
       resolveOrigin: () => resolveOrigin(slot.name, currentCall(), this.inFlight),
-      protocol: this.options.protocol ?? "legacy",
+      protocol: this.protocol,
       ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),
       ...(this.options.login === undefined ? {} : { login: this.options.login }),
     };
