@@ -39,7 +39,8 @@ export function isActive(scenario) {
   return scenario.versions.some((v) => v === "2025-11-25" || v === "2025-06-18");
 }
 
-const strip = (text) => text.replace(/\x1b\[[0-9;]*m/g, "");
+const ESC = String.fromCharCode(27);
+const strip = (text) => text.split(ESC).map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, ""))).join("");
 
 export async function runScenario(name, timeoutMs = 180_000) {
   const started = Date.now();
@@ -75,7 +76,7 @@ async function main() {
   );
   results.sort((a, b) => chosen.indexOf(a.name) - chosen.indexOf(b.name));
   const passedCount = results.filter((r) => r.passed).length;
-  if (json) process.stdout.write(`${JSON.stringify({ passed: passedCount, total: results.length, results: results.map(({ output, ...r }) => r) }, null, 2)}\n`);
+  if (json) process.stdout.write(`${JSON.stringify({ passed: passedCount, total: results.length, results: results.map(({ output: _output, ...r }) => r) }, null, 2)}\n`);
   else {
     process.stdout.write(`\nconformance auth: ${passedCount}/${results.length} scenarios pass\n`);
     for (const r of results.filter((x) => !x.passed)) process.stdout.write(`\n--- ${r.name} ---\n${r.output ?? ""}\n`);

@@ -1,3 +1,4 @@
+import { replLoginInteraction } from "./login.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { displayBlock, displayInline } from "../../terminal/display.js";
 import { reportError } from "../../terminal/report-error.js";
@@ -72,6 +73,7 @@ class Repl implements ReplControls {
   async run(): Promise<ExitCodeValue> {
     const { stdout, stderr } = this.context.io;
     this.host.setConfirmCall((request) => this.person.confirmCall(request));
+    this.host.setLoginInteraction(replLoginInteraction(this.context, this.person));
     // Flows are asked about only where a person can answer: --yes never allows one.
     this.host.setAskFlow(this.person.canAsk ? (request) => this.person.confirmFlow(request) : undefined);
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
@@ -89,6 +91,7 @@ class Repl implements ReplControls {
       this.reader.suspend();
       this.spinner.stop();
       this.host.setConfirmCall(undefined);
+      this.host.setLoginInteraction(undefined);
       this.host.setAskFlow(undefined);
       await this.host.close();
     }

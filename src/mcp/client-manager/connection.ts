@@ -5,7 +5,7 @@ import { startTimeout } from "./abort.js";
 import { classifyCallFailure } from "./classify.js";
 import { connectFailure, connectTimeoutError, diedError, type StartupDiagnostics } from "./connect-errors.js";
 import type { LoginDriver, ServerIdentity } from "./options.js";
-import { isUnauthorized, oauthFailure } from "../oauth/failure.js";
+import { isUnauthorized, loginStepFailure, oauthFailure } from "../oauth/failure.js";
 import { FrameTooLargeError } from "./line-framer.js";
 import { openTransport, type OpenedTransport, type TransportDeps } from "./transports.js";
 import type { ResolvedOrigin } from "./call-origin.js";
@@ -107,7 +107,7 @@ export class Connection {
     try {
       return await login.completeLogin();
     } catch (error) {
-      throw oauthFailure(error, server, deps.redact) ?? error;
+      throw loginStepFailure(error, server, deps.redact);
     }
   }
 
@@ -117,7 +117,7 @@ export class Connection {
       if (opened.finishAuth === undefined) throw new Error("internal: no OAuth provider on this transport");
       await opened.finishAuth(params);
     } catch (error) {
-      throw oauthFailure(error, server, deps.redact) ?? error;
+      throw loginStepFailure(error, server, deps.redact);
     }
   }
 

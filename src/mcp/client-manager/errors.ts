@@ -56,7 +56,7 @@ export type McpConnectErrorCode =
   | "MCP_SPAWN_FAILED"
   /** The server exited, closed the connection or answered with an error during start-up. */
   | "MCP_CONNECT_FAILED"
-  /** An http/sse server answered 401: it needs a token (OAuth login is not supported). */
+  /** An http/sse server answered 401 to a configured token (servers without one log in through src/mcp/oauth instead). */
   | "MCP_CONNECT_UNAUTHORIZED"
   /** The launch resolver failed with an error that is not an McpvmError. */
   | "MCP_LAUNCH_FAILED"

@@ -43,8 +43,8 @@ function statusText(status: number, url: string, server: string, transport: "htt
   if (status === 401) {
     return (
       `HTTP 401 from ${url}: this server needs authentication: pass a token with --header 'Authorization: Bearer …' ` +
-      `(\`mcpvm mcp add ${server} --${transport} ${url} --header 'Authorization: Bearer \${TOKEN}' --overwrite\`, or "headers" in config.json). ` +
-      `OAuth login is not supported yet.`
+      `(\`mcpvm mcp add ${server} --${transport} ${url} --header 'Authorization: Bearer \${TOKEN}' --overwrite\`, or "headers" in config.json), ` +
+      `or, for a server that uses OAuth, leave the Authorization header out and run \`mcpvm mcp login ${server}\`.`
     );
   }
   if (status === 403) return `HTTP 403 (forbidden) from ${url}: the server refused these credentials; check the token in "headers" and what it is allowed to do.`;

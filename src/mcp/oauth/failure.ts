@@ -35,3 +35,11 @@ export function oauthFailure(error: unknown, server: string, redact: (text: stri
   if (!fromAuthSeam(error)) return undefined;
   return new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: login failed: ${text}`, { data: { server }, cause: error });
 }
+
+/** Anything that went wrong inside the login step itself (browser, redirect, code exchange) is an OAuth failure of this server. */
+export function loginStepFailure(error: unknown, server: string, redact: (text: string) => string): McpvmError {
+  const known = oauthFailure(error, server, redact);
+  if (known !== undefined) return known;
+  if (isMcpvmError(error)) return error;
+  return new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: login failed: ${redact(errorMessage(error))}`, { data: { server }, cause: error });
+}

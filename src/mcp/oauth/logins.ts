@@ -92,10 +92,13 @@ export class OAuthLogins {
     return revokeTokens(removed, target !== undefined && loginMatches(removed, target.url, target.clientId) ? target.clientSecret : undefined);
   }
 
-  /** Drops stored tokens (keeps the client registration) so that the next connect logs in afresh. */
+  /**
+   * Drops stored tokens and discovered metadata (keeps the client registration), so that the next
+   * connect logs in afresh against what the servers publish now.
+   */
   async forgetTokens(server: string): Promise<void> {
     await this.forgetProvider(server);
-    await this.store.update(server, (current) => (current === undefined ? undefined : { ...current, tokens: undefined }));
+    await this.store.update(server, (current) => (current === undefined ? undefined : { ...current, tokens: undefined, discovery: undefined }));
   }
 
   async dispose(): Promise<void> {

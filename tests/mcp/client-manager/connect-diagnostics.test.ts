@@ -94,13 +94,13 @@ describe("HTTP and SSE start-up failures, in words", () => {
     await Promise.all([http.stop(), sse.stop(), open.stop()]);
   });
 
-  it("HTTP 401: says so, names the URL, how to pass a token, and that OAuth is not supported", async () => {
+  it("HTTP 401: says so, names the URL, how to pass a token, and how to log in instead", async () => {
     const made = track(managerFor([remote("linear", "http", http.url, { authorization: "Bearer wrong-token-456" })]));
     const error = await expectRejection(made.manager.connect("linear"));
     expect(error.code).toBe("MCP_CONNECT_UNAUTHORIZED");
     expect(error.message).toContain(`HTTP 401 from ${http.url}`);
     expect(error.message).toContain("this server needs authentication: pass a token with --header 'Authorization: Bearer …'");
-    expect(error.message).toContain("OAuth login is not supported yet");
+    expect(error.message).toContain("run `mcpvm mcp login linear`");
     expect(error.message).not.toContain("wrong-token-456");
   });
 

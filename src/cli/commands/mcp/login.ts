@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline";
 import { browserOpener, type LoginInteraction, type LoginStatus } from "../../../mcp/oauth/index.js";
 import type { McpService } from "../../../mcp/service/index.js";
 import { parseCommandArgs, requirePositional } from "../../../terminal/args.js";
@@ -31,15 +30,15 @@ Examples:
   mcpvm mcp login github --no-browser`;
 
 /** One line of stdin (the pasted redirect URL), also when stdin is not a terminal. */
-function readLine(context: CommandContext): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: context.io.stdin, terminal: false });
-    rl.once("line", (line) => {
-      rl.close();
-      resolve(line);
-    });
-    rl.once("close", () => reject(new Error("stdin ended before a redirect URL was pasted")));
-  });
+async function readLine(context: CommandContext): Promise<string> {
+  let text = "";
+  for await (const chunk of context.io.stdin) {
+    text += typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
+    const newline = text.indexOf("\n");
+    if (newline >= 0) return text.slice(0, newline);
+  }
+  if (text.trim() !== "") return text;
+  throw new Error("stdin ended before a redirect URL was pasted");
 }
 
 /** How this face opens a login page and talks to the person (stderr, spinners paused). */
