@@ -106,7 +106,8 @@ function escalate(hits: ScoredHit[]): ScoredHit[] {
       ? { ...h, severity: "block" as const }
       : h,
   );
-  const warnFamilies = new Set(signals.filter((h) => h.severity === "warn").map((h) => ruleById(h.rule).family));
+  // The intent score already sums the field's signals: counting it as one more family would count them twice.
+  const warnFamilies = new Set(signals.filter((h) => h.severity === "warn" && h.rule !== "intent").map((h) => ruleById(h.rule).family));
   if (warnFamilies.size >= 2 && !out.some((h) => h.severity === "block")) {
     const rules = signals.map((h) => h.rule).join(" + ");
     out.push({ rule: "combined-signals", severity: "block", evidence: rules });
