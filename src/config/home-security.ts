@@ -27,6 +27,7 @@ export const STATE_FILE_NAMES: readonly string[] = [
   "server-status.json",
   "profile-state.json",
   "gateway-token",
+  "gateway-clients.json",
   "history",
   "logs",
 ];

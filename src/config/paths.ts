@@ -15,6 +15,8 @@ export interface ConfigPaths {
   readonly logsDir: string;
   /** The last connect result of every server (a cache for `mcp list` and `doctor`; never required). */
   readonly serverStatusFile: string;
+  /** Named gateway client tokens (digests and allow-lists; `mcpvm gateway token`). */
+  readonly gatewayClientsFile: string;
 }
 
 export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
@@ -50,5 +52,6 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     historyFile: join(home, "history"),
     logsDir: join(home, "logs"),
     serverStatusFile: join(home, "server-status.json"),
+    gatewayClientsFile: join(home, "gateway-clients.json"),
   };
 }

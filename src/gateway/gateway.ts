@@ -7,9 +7,11 @@ import type { McpService } from "../mcp/service/index.js";
 import { errorMessage, isMcpvmError } from "../util/errors.js";
 import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolName } from "./builtin-tools.js";
 import { CodeMode } from "./code-mode.js";
+import { ClientViews, visibleDirect, type ClientView } from "./clients/client-view.js";
+import { UNSCOPED, type ClientScope } from "./clients/scope.js";
 import { callDirectTool } from "./direct-call.js";
 import { ToolDirectory } from "./directory.js";
-import { Equipment, type EquipReport } from "./equipment.js";
+import { Equipment, type DirectTool, type EquipReport } from "./equipment.js";
 import { GatewayError } from "./errors.js";
 import { HealthMonitor } from "./health-monitor.js";
 import { logToolCall, type RequestInfo } from "./request-log.js";
@@ -31,6 +33,8 @@ export interface CallContext {
   /** The client session (HTTP session id, "stdio", …) for logs. */
   readonly session: string;
   readonly rpcId: string | number;
+  /** Who is calling and what its token allows; the single gateway token (everything) when absent. */
+  readonly client?: ClientScope;
 }
 
 /**
@@ -45,12 +49,14 @@ export class Gateway {
   private readonly toolsetTools: ToolsetTools;
   private readonly listeners = new Set<() => void>();
   private readonly monitor: HealthMonitor;
+  private readonly views: ClientViews;
   private unsubscribe: (() => void) | undefined;
   private refreshing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: GatewayOptions) {
     this.directory = new ToolDirectory(options.service, options.logger);
     this.codeMode = new CodeMode(options.host, this.directory, options.settings);
+    this.views = new ClientViews(this.directory, options.toolsets);
     this.toolsetTools = new ToolsetTools({
       store: options.toolsets,
       directory: this.directory,
@@ -86,19 +92,29 @@ export class Gateway {
     return () => this.listeners.delete(listener);
   }
 
-  async listTools(): Promise<Tool[]> {
+  /** The tools a client sees: every tool for the single token, its allow-list for a scoped client token. */
+  async listTools(client: ClientScope = UNSCOPED): Promise<Tool[]> {
+    const view = await this.views.view(client);
     const serverNote = await this.directory.note();
-    return [...builtinToolDefinitions({ serverNote }), ...this.equipment.list().map((t) => t.definition)];
+    const builtins = builtinToolDefinitions({ serverNote }).filter((t) => view.builtinAllowed(t.name as BuiltinToolName));
+    return [...builtins, ...this.directTools(client, view).map((t) => t.definition)];
+  }
+
+  /** The output schema of a direct tool as this client sees it (for structured results). */
+  directDefinition(name: string): Tool | undefined {
+    return this.equipment.direct(name)?.definition;
   }
 
   async callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
     const args = rawArgs ?? {};
-    const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId };
+    const client = context.client ?? UNSCOPED;
+    const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId, client: client.name };
     const started = performance.now();
-    const direct = this.equipment.direct(name);
-    const server = direct?.ref.server;
+    let server: string | undefined;
     try {
-      const result = await this.dispatch(name, args, context);
+      const view = await this.views.view(client);
+      server = this.findDirect(client, view, name)?.ref.server;
+      const result = await this.dispatch(name, args, context, view);
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, result });
       return result;
     } catch (error) {
@@ -137,10 +153,26 @@ export class Gateway {
     await this.refreshing.catch(() => undefined);
   }
 
-  private async dispatch(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+  private directTools(client: ClientScope, view: ClientView): DirectTool[] {
+    return view.equipment !== undefined ? visibleDirect(client, view.equipment.list()) : visibleDirect(client, this.equipment.list());
+  }
+
+  private findDirect(client: ClientScope, view: ClientView, name: string): DirectTool | undefined {
+    return this.directTools(client, view).find((t) => t.name === name);
+  }
+
+  private async dispatch(name: string, args: Record<string, unknown>, context: CallContext, view: ClientView): Promise<CallToolResult> {
     const caller: CallerOptions = { signal: context.signal };
-    if (isBuiltinTool(name)) return this.builtin(name, args, caller);
-    const direct = this.equipment.direct(name);
+    const client = context.client ?? UNSCOPED;
+    if (isBuiltinTool(name)) {
+      if (!view.builtinAllowed(name)) {
+        throw new GatewayError("GATEWAY_CLIENT_FORBIDDEN", `The token of client "${client.name}" does not allow ${name} (a client limited to a toolset or servers cannot change or list toolsets).`, {
+          data: { tool: name, client: client.name },
+        });
+      }
+      return this.builtin(name, args, caller, view);
+    }
+    const direct = this.findDirect(client, view, name);
     if (direct === undefined) {
       throw new GatewayError("GATEWAY_TOOL_UNKNOWN", `This gateway has no tool "${name}"${this.equipment.toolset === undefined ? " (no toolset is equipped)" : ""}; list the tools again.`, {
         data: { tool: name },
@@ -149,13 +181,13 @@ export class Gateway {
     return callDirectTool(this.options.service, this.options.host.redactor, direct, args, caller);
   }
 
-  private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions): Promise<CallToolResult> {
+  private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions, view: ClientView): Promise<CallToolResult> {
     const parsed = builtinArgs[name].safeParse(raw);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
       throw new GatewayError("GATEWAY_INVALID_ARGUMENTS", `Invalid arguments for ${name}: ${problems}`, { data: { tool: name } });
     }
-    const context = { signal: caller.signal ?? new AbortController().signal };
+    const context = { signal: caller.signal ?? new AbortController().signal, ...(view.access === undefined ? {} : { access: view.access }) };
     const args = parsed.data as Record<string, unknown>;
     switch (name) {
       case "list_mcp_tools":
@@ -182,6 +214,7 @@ export class Gateway {
   }
 
   private onClientEvent(event: ClientManagerEvent): void {
+    if (event.type === "tools") void this.views.refresh();
     const toolset = this.equipment.toolset;
     if (event.type !== "tools" || toolset === undefined) return;
     if (!toolset.tools.some((ref) => ref.startsWith(`${event.server}.`))) return;

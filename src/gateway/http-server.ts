@@ -11,7 +11,9 @@ import {
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
-import { bearerMatches } from "./auth.js";
+import { tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
+import { ClientRateLimiter } from "./clients/rate-limiter.js";
+import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import type { GatewayServers } from "./server-factory.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
@@ -23,6 +25,8 @@ export interface HttpGatewayOptions {
   readonly servers: GatewayServers;
   readonly address: ListenAddress;
   readonly token: string | undefined;
+  /** Who a request comes from (named client tokens); by default only `token` is accepted. */
+  readonly authenticator?: RequestAuthenticator;
   readonly logger: Logger;
   /** Caps and idle expiry of 2025-era sessions (config.json gateway.sessions*); defaults: 100 per client, 1000 in all, 30 min idle. */
   readonly sessionLimits?: Partial<SessionLimits>;
@@ -94,6 +98,10 @@ function allowedHostnames(address: ListenAddress): string[] {
  */
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const { gateway, servers, address, token, logger } = options;
+  const authenticator = options.authenticator ?? tokenAuthenticator({ token });
+  const rates = new ClientRateLimiter();
+  // The client that opened each 2025-era session: another client's token cannot use it.
+  const owners = new Map<string, string>();
   const loopback = isLoopback(address.host);
   const validateHost = loopback ? hostHeaderValidation(allowedHostnames(address)) : undefined;
   const validateOrigin = loopback ? localhostOriginValidation() : undefined;
@@ -112,7 +120,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const unsubscribe = gateway.onToolsChanged(() => modern.notify.toolsChanged());
   const started = Date.now();
 
-  const openSession = async (client: string): Promise<NodeStreamableHTTPServerTransport> => {
+  const openSession = async (client: string, owner: ClientScope): Promise<NodeStreamableHTTPServerTransport> => {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // A plain JSON body per POST instead of a one-event SSE stream: the gateway sends no
@@ -120,25 +128,32 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
         sessions.add(id, client, transport);
-        logger.info({ session: id }, "client session opened");
+        owners.set(id, owner.name);
+        logger.info({ session: id, client: owner.name }, "client session opened");
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
+        owners.delete(id);
         logger.info({ session: id }, "client session closed");
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) {
+        sessions.delete(transport.sessionId);
+        owners.delete(transport.sessionId);
+      }
     };
     await servers.create("http-session").connect(transport);
     return transport;
   };
 
-  const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse, client: ClientScope): Promise<void> => {
     const sessionHeader = req.headers["mcp-session-id"];
     const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
+    // A session belongs to the client that opened it: to any other it does not exist.
+    const ownSession = (id: string): NodeStreamableHTTPServerTransport | undefined => (owners.get(id) === client.name ? sessions.use(id) : undefined);
     if (req.method !== "POST") {
-      const transport = sessionId === undefined ? undefined : sessions.use(sessionId);
+      const transport = sessionId === undefined ? undefined : ownSession(sessionId);
       if (transport !== undefined && sessionId !== undefined) {
         // An open notification stream keeps the session from expiring while it lasts.
         if (req.method === "GET") {
@@ -160,12 +175,12 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     }
     if (!isLegacyPost(req, body)) return modernNode(req, res, body);
     if (sessionId !== undefined) {
-      const transport = sessions.use(sessionId);
+      const transport = ownSession(sessionId);
       if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");
       return transport.handleRequest(req, res, body);
     }
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
-    const transport = await openSession(req.socket.remoteAddress ?? "unknown");
+    const transport = await openSession(req.socket.remoteAddress ?? "unknown", client);
     return transport.handleRequest(req, res, body);
   };
 
@@ -176,7 +191,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       if (validateHost !== undefined && !validateHost(req, res)) return;
       if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
       if (path === "/health" && req.method === "GET") {
-        const authorized = token === undefined || bearerMatches(req, token);
+        const authorized = (await authenticator.authenticate(req)) !== undefined;
         return sendJson(res, 200, {
           status: "ok",
           uptimeMs: Date.now() - started,
@@ -184,11 +199,21 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         });
       }
       if (path !== "/mcp") return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
-      if (token !== undefined && !bearerMatches(req, token)) {
+      const client = await authenticator.authenticate(req);
+      if (client === undefined) {
         logger.warn({ remote: req.socket.remoteAddress }, "HTTP request without a valid bearer token refused");
-        return rpcError(res, 401, -32001, "Unauthorized: send Authorization: Bearer <token>.", { "www-authenticate": 'Bearer realm="mcpvm"' });
+        return rpcError(res, 401, -32001, `Unauthorized: ${authenticator.hint}.`, { "www-authenticate": 'Bearer realm="mcpvm"' });
       }
-      await handleMcp(req, res);
+      const waitMs = client.rate === undefined ? 0 : rates.take(client.name, client.rate);
+      if (waitMs > 0) {
+        logger.warn({ client: client.name }, "HTTP request over the client's rate limit refused");
+        return rpcError(res, 429, -32000, `Too many requests: client "${client.name}" is limited to ${client.rate?.count ?? 0} per ${client.rate?.perMs === 60_000 ? "minute" : "second"}; retry after ${Math.ceil(waitMs / 1000)} s.`, {
+          "retry-after": String(Math.ceil(waitMs / 1000)),
+        });
+      }
+      // The SDK hands req.auth to request handlers as authInfo; the token itself is not carried.
+      (req as IncomingMessage & { auth?: unknown }).auth = { token: "", clientId: client.name, scopes: [], extra: { client } };
+      await handleMcp(req, res, client);
     })().catch((error: unknown) => {
       logger.error({ path }, `HTTP request failed: ${errorMessage(error)}`);
       if (!res.headersSent) rpcError(res, 500, -32603, "Internal gateway error; see the gateway log.");
@@ -216,6 +241,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       await modern.close().catch(() => undefined);
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
       sessions.clear();
+      owners.clear();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },

@@ -8,6 +8,8 @@ import type { ListenAddress } from "./address.js";
 import { requireTokenFor } from "./address.js";
 import { Gateway } from "./gateway.js";
 import { ensureHomeToken } from "./gateway-token.js";
+import { tokenAuthenticator } from "./clients/authenticate.js";
+import { ClientTokenStore } from "./clients/store.js";
 import { startHttpGateway } from "./http-server.js";
 import { GatewayServers } from "./server-factory.js";
 import { parseGatewaySettings } from "./settings.js";
@@ -100,6 +102,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
         servers,
         address: options.http,
         token,
+        authenticator: tokenAuthenticator({ token, clients: new ClientTokenStore(host.paths.gatewayClientsFile) }),
         logger,
         sessionLimits: { perClient: settings.maxSessionsPerClient, total: settings.maxSessions, idleMs: settings.sessionIdleMs },
       });

@@ -1,7 +1,13 @@
 import { Server, type McpRequestContext } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
 import { errorMessage } from "../util/errors.js";
+import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
+
+/** The client the HTTP layer authenticated (carried in the SDK's authInfo); undefined on stdio. */
+export function clientOf(ctx: { http?: { authInfo?: { extra?: Record<string, unknown> } } }): ClientScope | undefined {
+  return ctx.http?.authInfo?.extra?.client as ClientScope | undefined;
+}
 
 export const GATEWAY_SERVER_INFO = { name: "mcpvm-gateway", version: "0.1.0" } as const;
 
@@ -38,10 +44,11 @@ export class GatewayServers {
 
   create(defaultSession: string, options: { track: boolean } = { track: true }): Server {
     const server = new Server(GATEWAY_SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
-    server.setRequestHandler("tools/list", async () => ({ tools: await this.gateway.listTools() }));
+    server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: await this.gateway.listTools(clientOf(ctx)) }));
     server.setRequestHandler("tools/call", async (request, ctx) => {
       const { name, arguments: args } = request.params;
-      const result = await this.gateway.callTool(name, args, { signal: ctx.mcpReq.signal, session: ctx.sessionId ?? defaultSession, rpcId: ctx.mcpReq.id });
+      const client = clientOf(ctx);
+      const result = await this.gateway.callTool(name, args, { signal: ctx.mcpReq.signal, session: ctx.sessionId ?? defaultSession, rpcId: ctx.mcpReq.id, ...(client === undefined ? {} : { client }) });
       const outputSchema = this.gateway.equipment.direct(name)?.definition.outputSchema;
       return server.projectCallToolResult(result, result.isError === true ? undefined : outputSchema);
     });

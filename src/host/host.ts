@@ -7,7 +7,17 @@ import { Redactor } from "../logging/redact.js";
 import { McpApprovalStore } from "../mcp/approval/index.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
 import { McpPinStore } from "../mcp/pins/index.js";
-import { createSecondOpinionReviewer, McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
+import {
+  createSecondOpinionReviewer,
+  McpService,
+  mcpHostModules,
+  restrictMcpModules,
+  toolsGlobalPrelude,
+  type ConfirmCall,
+  type McpAccess,
+  type McpModuleOptions,
+  type SecondOpinionReviewer,
+} from "../mcp/service/index.js";
 import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
 import { createLanguageModel } from "../agent/llm/provider.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
@@ -37,6 +47,8 @@ export interface RunOptions {
   readonly limits?: Partial<RunLimits>;
   readonly signal?: AbortSignal;
   readonly filename?: string;
+  /** Only these MCP servers and tools (the gateway client's allow-list); everything when absent. */
+  readonly mcpAccess?: McpAccess;
 }
 
 /**
@@ -126,10 +138,11 @@ export class McpvmHost {
   async run(code: string, options: RunOptions = {}): Promise<RunResult> {
     const [{ engine }, loaded] = await Promise.all([this.engine(), this.hostModules()]);
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
+    // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
+    const modules = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
     const result = await engine.run({
       code,
-      // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
-      modules: { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules },
+      modules: options.mcpAccess === undefined || this.mcpService === undefined ? modules : restrictMcpModules(modules, this.mcpService, options.mcpAccess),
       limits: this.limits(options.limits),
       // Every configured server, so `tools.<disabled>.x()` says how to enable it.
       ...(this.mcpService === undefined ? {} : { prelude: toolsGlobalPrelude(this.mcpService.serverNames()) }),

@@ -12,3 +12,4 @@ export { ApprovalRecheck, RACY_WINDOW_MS, statFileStamp, type ApprovalRecheckOpt
 export { CallRateLimiter, McpRateLimitError } from "./rate-limit.js";
 export { createSecondOpinionReviewer, type SecondOpinionReviewer, type SecondOpinionOptions } from "./second-opinion.js";
 export { screenModelOutput, type OutputScreening } from "./screen-output.js";
+export { restrictMcpModules, accessAllows, type McpAccess } from "./access.js";
