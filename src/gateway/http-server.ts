@@ -15,6 +15,7 @@ import { tokenAuthenticator, type RequestAuthenticator } from "./clients/authent
 import { ClientRateLimiter } from "./clients/rate-limiter.js";
 import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
+import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
 
@@ -38,7 +39,11 @@ export interface HttpGateway {
   readonly url: string;
   /** Legacy (2025-era) sessions open now. */
   sessionCount(): number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting (new connections refused, new requests 503), lets POSTs in flight finish for up
+   * to `drainMs`, then closes every session and connection.
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -119,6 +124,17 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const modernNode = toNodeHandler(modern, { onerror: (error) => logger.warn({}, `modern MCP request failed: ${error.message}`), maxRequestBodySize: MAX_BODY_BYTES });
   const unsubscribe = gateway.onToolsChanged(() => modern.notify.toolsChanged());
   const started = Date.now();
+  const readiness = new ReadinessProbe(gateway.directory, { ttlMs: 2_000, timeoutMs: 15_000 });
+  let draining = false;
+  let inFlight = 0;
+  const drained = new Set<() => void>();
+  const trackInFlight = (res: ServerResponse): void => {
+    inFlight++;
+    res.once("close", () => {
+      inFlight--;
+      if (inFlight === 0) for (const resolve of drained) resolve();
+    });
+  };
 
   const openSession = async (client: string, owner: ClientScope): Promise<NodeStreamableHTTPServerTransport> => {
     const transport = new NodeStreamableHTTPServerTransport({
@@ -190,6 +206,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       // Host/Origin first, for /health too: a DNS-rebinding page must not read server names or states.
       if (validateHost !== undefined && !validateHost(req, res)) return;
       if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
+      // Probes for orchestrators: alive (the event loop answers), and ready (not draining, upstreams reachable).
+      if (path === "/healthz" && req.method === "GET") return sendJson(res, 200, { status: "alive" });
+      if (path === "/readyz" && req.method === "GET") {
+        if (draining) return sendJson(res, 503, { status: "draining" });
+        const state = await readiness.check();
+        const authorized = (await authenticator.authenticate(req)) !== undefined;
+        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", failing: authorized ? state.failing : state.failing.length });
+      }
       if (path === "/health" && req.method === "GET") {
         const authorized = (await authenticator.authenticate(req)) !== undefined;
         return sendJson(res, 200, {
@@ -199,6 +223,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         });
       }
       if (path !== "/mcp") return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
+      if (draining) return rpcError(res, 503, -32000, "The gateway is shutting down; retry (another replica will answer).", { connection: "close", "retry-after": "1" });
+      if (req.method === "POST") trackInFlight(res);
       const client = await authenticator.authenticate(req);
       if (client === undefined) {
         logger.warn({ remote: req.socket.remoteAddress }, "HTTP request without a valid bearer token refused");
@@ -235,7 +261,23 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   return {
     url,
     sessionCount: () => sessions.size,
-    close: async () => {
+    close: async (closeOptions = {}) => {
+      draining = true;
+      // No new connections; idle keep-alive ones go now, busy ones after their response.
+      httpServer.close();
+      httpServer.closeIdleConnections();
+      const drainMs = closeOptions.drainMs ?? 0;
+      if (inFlight > 0 && drainMs > 0) {
+        logger.info({ inFlight, drainMs }, "draining: waiting for calls in flight");
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, drainMs);
+          drained.add(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        if (inFlight > 0) logger.warn({ inFlight }, "drain deadline reached; closing calls still in flight");
+      }
       clearInterval(sweep);
       unsubscribe();
       await modern.close().catch(() => undefined);
@@ -243,7 +285,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       sessions.clear();
       owners.clear();
       httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await new Promise<void>((resolve) => (httpServer.listening ? httpServer.close(() => resolve()) : resolve()));
     },
   };
 }

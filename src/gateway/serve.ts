@@ -108,7 +108,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
       });
       url = http.url;
       done = new Promise<void>(() => undefined);
-      closeTransport = () => http.close();
+      closeTransport = () => http.close({ drainMs: settings.drainTimeoutMs });
     } else {
       const stdio = startStdioGateway(servers, logger, { ...(options.stdin === undefined ? {} : { stdin: options.stdin }), ...(options.stdout === undefined ? {} : { stdout: options.stdout }) });
       done = stdio.closed;
