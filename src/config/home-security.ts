@@ -28,6 +28,7 @@ export const STATE_FILE_NAMES: readonly string[] = [
   "profile-state.json",
   "gateway-token",
   "gateway-clients.json",
+  "gateway-session-key",
   "history",
   "logs",
 ];

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
@@ -8,7 +8,7 @@ import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
 } from "@modelcontextprotocol/node";
-import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler, type WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
@@ -17,6 +17,7 @@ import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
+import { signSessionId, verifySessionId } from "./session-id.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -29,6 +30,11 @@ export interface HttpGatewayOptions {
   /** Who a request comes from (named client tokens); by default only `token` is accepted. */
   readonly authenticator?: RequestAuthenticator;
   readonly logger: Logger;
+  /**
+   * Signs 2025-era session ids so that any replica sharing it can rebuild a session it never saw
+   * (see session-id.ts); a key of this process only when absent.
+   */
+  readonly sessionKey?: Buffer;
   /** Caps and idle expiry of 2025-era sessions (config.json gateway.sessions*); defaults: 100 per client, 1000 in all, 30 min idle. */
   readonly sessionLimits?: Partial<SessionLimits>;
 }
@@ -44,6 +50,22 @@ export interface HttpGateway {
    * to `drainMs`, then closes every session and connection.
    */
   close(options?: { readonly drainMs?: number }): Promise<void>;
+}
+
+/** A bounded memory of ended session ids (oldest forgotten first). */
+class EndedSessions {
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly cap: number) {}
+
+  add(id: string): void {
+    this.ids.add(id);
+    if (this.ids.size > this.cap) this.ids.delete(this.ids.values().next().value as string);
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -111,8 +133,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const validateHost = loopback ? hostHeaderValidation(allowedHostnames(address)) : undefined;
   const validateOrigin = loopback ? localhostOriginValidation() : undefined;
   const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits };
+  // Sessions this replica closed (idle, evicted, DELETE): their signed ids are not rebuilt here.
+  const ended = new EndedSessions(Math.max(10_000, limits.total * 10));
   const sessions = new SessionPool<NodeStreamableHTTPServerTransport>(limits, (id, transport, why) => {
     logger.info({ session: id }, why === "idle" ? "client session closed: idle" : "client session closed: too many sessions, least recently used");
+    ended.add(id);
     void transport.close().catch(() => undefined);
   });
   const sweep = setInterval(() => sessions.expireIdle(), Math.max(50, Math.min(limits.idleMs / 2, 60_000)));
@@ -136,9 +161,12 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     });
   };
 
-  const openSession = async (client: string, owner: ClientScope): Promise<NodeStreamableHTTPServerTransport> => {
+  const sessionKey = options.sessionKey ?? randomBytes(32);
+  const rebuilding = new Map<string, Promise<NodeStreamableHTTPServerTransport>>();
+
+  const openSession = async (client: string, owner: ClientScope, sessionId: () => string): Promise<NodeStreamableHTTPServerTransport> => {
     const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: sessionId,
       // A plain JSON body per POST instead of a one-event SSE stream: the gateway sends no
       // request-related notifications, and list_changed travels on the session's GET stream.
       enableJsonResponse: true,
@@ -148,6 +176,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         logger.info({ session: id, client: owner.name }, "client session opened");
       },
       onsessionclosed: (id) => {
+        ended.add(id);
         sessions.delete(id);
         owners.delete(id);
         logger.info({ session: id }, "client session closed");
@@ -163,13 +192,48 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     return transport;
   };
 
+  /**
+   * A session another replica began (or this one before a restart): its signed id says whose it is
+   * and which protocol version it speaks, so a server instance is built for it and initialized
+   * in-process with the same request; the client never notices the move. The gateway keeps no
+   * other per-session state (it asks nothing of client capabilities).
+   */
+  const rebuildSession = (id: string, client: ClientScope, remote: string): Promise<NodeStreamableHTTPServerTransport> | undefined => {
+    const claims = ended.has(id) ? undefined : verifySessionId(sessionKey, id);
+    if (claims === undefined || claims.client !== client.name) return undefined;
+    let pending = rebuilding.get(id);
+    if (pending === undefined) {
+      pending = (async () => {
+        const transport = await openSession(remote, client, () => id);
+        // The SDK has no public way to restore a session; its web-standard transport is driven directly.
+        const web = (transport as unknown as { _webStandardTransport: WebStandardStreamableHTTPServerTransport })._webStandardTransport;
+        const initialize = { jsonrpc: "2.0", id: "mcpvm-rebuild", method: "initialize", params: { protocolVersion: claims.protocolVersion, capabilities: {}, clientInfo: { name: "mcpvm-rebuilt-session", version: "0" } } };
+        const response = await web.handleRequest(
+          new Request("http://gateway/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize) }),
+        );
+        await response.text();
+        if (!response.ok || transport.sessionId !== id) throw new Error(`session ${id.slice(0, 12)}… could not be rebuilt (HTTP ${response.status})`);
+        logger.info({ session: id, client: client.name }, "client session rebuilt on this replica");
+        return transport;
+      })().finally(() => rebuilding.delete(id));
+      rebuilding.set(id, pending);
+    }
+    return pending;
+  };
+
   const handleMcp = async (req: IncomingMessage, res: ServerResponse, client: ClientScope): Promise<void> => {
     const sessionHeader = req.headers["mcp-session-id"];
     const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
     // A session belongs to the client that opened it: to any other it does not exist.
-    const ownSession = (id: string): NodeStreamableHTTPServerTransport | undefined => (owners.get(id) === client.name ? sessions.use(id) : undefined);
+    const ownSession = async (id: string): Promise<NodeStreamableHTTPServerTransport | undefined> => {
+      if (owners.has(id)) return owners.get(id) === client.name ? sessions.use(id) : undefined;
+      return rebuildSession(id, client, req.socket.remoteAddress ?? "unknown")?.catch((error: unknown) => {
+        logger.warn({ client: client.name }, `a signed session could not be rebuilt: ${errorMessage(error)}`);
+        return undefined;
+      });
+    };
     if (req.method !== "POST") {
-      const transport = sessionId === undefined ? undefined : ownSession(sessionId);
+      const transport = sessionId === undefined ? undefined : await ownSession(sessionId);
       if (transport !== undefined && sessionId !== undefined) {
         // An open notification stream keeps the session from expiring while it lasts.
         if (req.method === "GET") {
@@ -191,12 +255,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     }
     if (!isLegacyPost(req, body)) return modernNode(req, res, body);
     if (sessionId !== undefined) {
-      const transport = ownSession(sessionId);
+      const transport = await ownSession(sessionId);
       if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");
       return transport.handleRequest(req, res, body);
     }
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
-    const transport = await openSession(req.socket.remoteAddress ?? "unknown", client);
+    const requested = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+    const protocolVersion = typeof requested === "string" ? requested.slice(0, 32) : "2025-03-26";
+    const transport = await openSession(req.socket.remoteAddress ?? "unknown", client, () => signSessionId(sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now() }));
     return transport.handleRequest(req, res, body);
   };
 

@@ -11,6 +11,7 @@ import { ensureHomeToken } from "./gateway-token.js";
 import { tokenAuthenticator } from "./clients/authenticate.js";
 import { ClientTokenStore } from "./clients/store.js";
 import { startHttpGateway } from "./http-server.js";
+import { resolveSessionKey } from "./session-key.js";
 import { GatewayServers } from "./server-factory.js";
 import { parseGatewaySettings } from "./settings.js";
 import { startStdioGateway } from "./stdio.js";
@@ -97,7 +98,10 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     let done: Promise<void>;
     let closeTransport: () => Promise<void>;
     if (options.http !== undefined) {
+      const sessionKey = await resolveSessionKey(host.paths.home, options.env);
+      if (sessionKey.warning !== undefined) logger.warn({}, sessionKey.warning);
       const http = await startHttpGateway({
+        sessionKey: sessionKey.key,
         gateway,
         servers,
         address: options.http,
