@@ -50,6 +50,16 @@ async function call(client: AnyClient, marker: string, script: boolean): Promise
   return textOf(result);
 }
 
+async function waitUntilReady(url: URL): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const status = await fetch(new URL("/readyz", url)).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`replica ${url.href} not ready (last status ${status})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 describe("replicas behind a round-robin balancer", () => {
   let home: TestHome;
   let startsFile: string;
@@ -64,6 +74,8 @@ describe("replicas behind a round-robin balancer", () => {
     await writeFile(join(home.dir, "token"), `${TOKEN}\n`, { mode: 0o600 });
     const args = ["--token-file", join(home.dir, "token"), "--toolset", "echoes"];
     replicas.push(...(await Promise.all([0, 1, 2].map(() => startServeProcess(home.env, args)))));
+    // As a balancer would: traffic only once each replica is ready (its upstream answers).
+    await Promise.all(replicas.map((r) => waitUntilReady(r.url)));
     proxy = await startRoundRobinProxy(replicas.map((r) => ({ port: Number(r.url.port) })));
   }, 300_000);
 
@@ -76,6 +88,7 @@ describe("replicas behind a round-robin balancer", () => {
   it(`${CLIENTS} clients x ${CALLS} calls, direct and run_mcp_script, 2026 and 2025 clients: 0 lost, 0 crossed`, { timeout: 600_000 }, async () => {
     let lost = 0;
     let crossed = 0;
+    const errors: string[] = [];
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, c) => {
         const client = await connect(proxy.url, c % 2 === 0);
@@ -85,8 +98,9 @@ describe("replicas behind a round-robin balancer", () => {
             try {
               const text = await call(client, marker, j % 2 === 1);
               if (!text.includes(marker) || /client-\d+-call-\d+-/g.exec(text)?.[0] !== marker) crossed++;
-            } catch {
+            } catch (error) {
               lost++;
+              errors.push((error as Error).message);
             }
           }
         } finally {
@@ -94,7 +108,7 @@ describe("replicas behind a round-robin balancer", () => {
         }
       }),
     );
-    expect({ lost, crossed }).toEqual({ lost: 0, crossed: 0 });
+    expect({ lost, crossed }, errors.slice(0, 5).join("\n")).toEqual({ lost: 0, crossed: 0 });
     // Round robin really spread the load (every replica served a third, give or take).
     for (const served of proxy.perReplica) expect(served).toBeGreaterThan((CLIENTS * CALLS) / 6);
   });
@@ -140,6 +154,7 @@ describe("replicas behind a round-robin balancer", () => {
 
     // A restart on the same port rejoins the rotation and serves sessions begun elsewhere.
     const restarted = await startServeProcess(home.env, ["--token-file", join(home.dir, "token"), "--toolset", "echoes"], Number(victim.url.port));
+    await waitUntilReady(restarted.url);
     replicas[1] = restarted;
     proxy.revive(1);
     const before = proxy.perReplica[1] ?? 0;
