@@ -313,6 +313,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     });
   });
 
+  // Slow clients (slowloris) cannot hold sockets: headers within 10 s, the whole request body within 30 s.
+  httpServer.headersTimeout = 10_000;
+  httpServer.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(address.port, address.host, () => {
