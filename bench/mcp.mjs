@@ -20,6 +20,8 @@ const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-e
 const FIXTURE = join(ROOT, "tests", "fixtures", "servers", "fixture-server.mjs");
 
 const LATENCY = { rounds: 40, callsPerRound: 25, warmup: 3, target: 1.1 };
+// Loops as a user writes them (issue 15): one run of N sequential calls against N direct calls.
+const LOOPS = { sizes: [300, 1000], rounds: 5, target: 1.1 };
 const BATCH = { rounds: 5, calls: 100, latencyMs: 5, target: 5 };
 const STARTUP = { rounds: 16, warmup: 2, servers: 20, target: 1.1 };
 
@@ -27,7 +29,8 @@ const STARTUP = { rounds: 16, warmup: 2, servers: 20, target: 1.1 };
 async function makeHome(servers) {
   const dir = await mkdtemp(join(tmpdir(), "mcpvm-bench-mcp-"));
   const env = { MCPVM_HOME: dir, PATH: process.env.PATH ?? "", HOME: dir };
-  const config = { engine: "quickjs", plugins: { mcp: { enabled: true, config: { callsPerSecond: 10_000 } } }, mcpServers: servers };
+  // The defaults a user gets: no rate limit, the default tool-call budget (1,000 per run).
+  const config = { engine: "quickjs", plugins: { mcp: { enabled: true } }, mcpServers: servers };
   await writeFile(join(dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
   const host = await McpvmHost.open({ env });
   try {
@@ -110,6 +113,108 @@ async function callLatency() {
   }
 }
 
+/**
+ * (a2) Loops of 300 and 1,000 sequential echo calls: the whole guest run (start-up included) against
+ * the same number of direct Client.callTool calls on a second server-everything process, interleaved.
+ * With the defaults: no rate limit, and 1,000 fits the default tool-call budget.
+ */
+async function loops() {
+  const home = await makeHome({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
+  const host = await McpvmHost.open({ env: home.env });
+  const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+  const out = {};
+  try {
+    for (const n of LOOPS.sizes) {
+      const direct = async () => {
+        for (let i = 0; i < n; i += 1) await client.callTool({ name: "echo", arguments: { message: `ping ${i}` } });
+      };
+      const guest = async () => {
+        if (mustSucceed(await host.run(sequentialEcho(n))) !== n) throw new Error("loop incomplete");
+      };
+      await guest();
+      await direct();
+      const g = [];
+      const d = [];
+      for (let round = 0; round < LOOPS.rounds; round += 1) {
+        const steps = [async () => g.push(await time(guest)), async () => d.push(await time(direct))];
+        if (round % 2 === 1) steps.reverse();
+        for (const step of steps) await step();
+      }
+      out[n] = { guest: summarize(g), direct: summarize(d) };
+    }
+    return out;
+  } finally {
+    await client.close();
+    await host.close();
+    await home.cleanup();
+  }
+}
+
+/**
+ * (a3) Where a guest call's µs go: the same echo call entered at each layer of the path, in one
+ * process, one server-everything. CPU time of this process (main thread and sandbox worker), which
+ * moves far less with other load on the machine than wall time, and wall time beside it.
+ */
+const LAYERS = { calls: 300, rounds: 5 };
+async function layers() {
+  const home = await makeHome({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
+  const host = await McpvmHost.open({ env: home.env });
+  const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+  const n = LAYERS.calls;
+  try {
+    mustSucceed(await host.run(sequentialEcho(1)));
+    const service = await host.requireMcp();
+    const loaded = await host.hostModules();
+    const runSignal = new AbortController().signal;
+    const module = await loaded.modules["mcp-everything"].load({ signal: runSignal, deadline: Date.now() + 600_000 });
+    // Past the approvals file's racy window (it was written moments ago), as in steady use.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const args = (i) => ({ message: `ping ${i}` });
+    const loop = (fn) => async () => {
+      for (let i = 0; i < n; i += 1) await fn(i);
+    };
+    const steps = {
+      direct: loop((i) => client.callTool({ name: "echo", arguments: args(i) })),
+      raw: loop((i) => service.clients.callToolRaw("everything", "echo", args(i), {})),
+      converted: loop((i) => service.clients.callTool("everything", "echo", args(i), {})),
+      module: loop((i) => module.echo([args(i)], { module: "mcp-everything", fn: "echo", signal: runSignal, deadline: Date.now() + 600_000 })),
+      empty: async () => mustSucceed(await host.run(sequentialEcho(0))),
+      guest: async () => mustSucceed(await host.run(sequentialEcho(n))),
+    };
+    const measure = async (fn) => {
+      const before = process.cpuUsage();
+      const wall = await time(fn);
+      const used = process.cpuUsage(before);
+      return { cpu: (used.user + used.system) / 1000, wall };
+    };
+    const samples = Object.fromEntries(Object.keys(steps).map((k) => [k, []]));
+    for (let round = 0; round < LAYERS.rounds; round += 1) {
+      const order = Object.keys(steps);
+      if (round % 2 === 1) order.reverse();
+      for (const key of order) samples[key].push(await measure(steps[key]));
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const perCall = (key, field) => (median(samples[key].map((x) => x[field])) / n) * 1000;
+    const out = {};
+    for (const field of ["cpu", "wall"]) {
+      out[field] = {
+        direct: perCall("direct", field),
+        raw: perCall("raw", field),
+        converted: perCall("converted", field),
+        module: perCall("module", field),
+        guest: perCall("guest", field) - (median(samples.empty.map((x) => x[field])) / n) * 1000,
+      };
+    }
+    return out;
+  } finally {
+    await client.close();
+    await host.close();
+    await home.cleanup();
+  }
+}
+
 /** (b) 100 calls to a 5 ms tool: one $batch (default concurrency) vs a loop of sequential calls, interleaved. */
 async function batchVsSequential() {
   const home = await makeHome({ slow: { command: process.execPath, args: [FIXTURE, "--latency", String(BATCH.latencyMs)], confirm: "never" } });
@@ -174,6 +279,8 @@ async function startup() {
 
 export default async function () {
   const latency = await callLatency();
+  const loop = await loops();
+  const layer = await layers();
   const batch = await batchVsSequential();
   const start = await startup();
 
@@ -188,6 +295,17 @@ export default async function () {
       `<= ${LATENCY.target}`,
       verdict(latencyRatio <= LATENCY.target),
     ],
+    ...LOOPS.sizes.map((n) => {
+      const ratio = loop[n].guest.p50 / loop[n].direct.p50;
+      const added = ((loop[n].guest.p50 - loop[n].direct.p50) / n) * 1000;
+      return [
+        `(a2) one run of ${n} sequential guest echo calls vs ${n} direct Client.callTool, whole run, p50`,
+        `${fmt(loop[n].guest.p50, 1)} vs ${fmt(loop[n].direct.p50, 1)} (p95 ${fmt(loop[n].guest.p95, 1)} vs ${fmt(loop[n].direct.p95, 1)})`,
+        `ratio ${ratio.toFixed(2)} (${added.toFixed(0)} µs added per call)`,
+        `<= ${LOOPS.target}`,
+        verdict(ratio <= LOOPS.target),
+      ];
+    }),
     [
       `(b) $batch of ${BATCH.calls} x ${BATCH.latencyMs} ms tool vs ${BATCH.calls} sequential guest calls, p50`,
       `${fmt(batch.batch.p50, 1)} vs ${fmt(batch.sequential.p50, 1)}`,
@@ -204,17 +322,37 @@ export default async function () {
       verdict(startRatio <= STARTUP.target),
     ],
   ];
+  const us = (v) => `${v.toFixed(0)} µs`;
+  const layerRows = [
+    ["SDK v2 Client.callTool, its own connection (the baseline)", "direct", undefined],
+    ["ClientManager.callToolRaw (our stdio transport and connection, deadline, timing event, idle timer)", "raw", "direct"],
+    ["ClientManager.callTool (+ CallToolResult → guest value)", "converted", "raw"],
+    ["host module function (+ current catalog, argument validation, confirm policy, tool-call budget, approval re-check, redaction)", "module", "converted"],
+    ["guest call in a run (+ guest codec, worker ↔ main thread messages, Atomics wait/wake, reply encoding)", "guest", "module"],
+  ].map(([label, key, prev]) => [
+    label,
+    us(layer.cpu[key]),
+    prev === undefined ? "" : us(layer.cpu[key] - layer.cpu[prev]),
+    us(layer.wall[key]),
+    prev === undefined ? "" : us(layer.wall[key] - layer.wall[prev]),
+  ]);
   const markdown = [
     table(["measure", "values", "result", "target", "verdict"], rows),
     "",
+    `**Where a guest call's µs go** (${LAYERS.calls} sequential echo calls on server-everything entered at each layer, ${LAYERS.rounds} interleaved rounds, median; ` +
+      "CPU = this process's user+system time, all threads, per call; the server's own CPU is not in it):",
+    "",
+    table(["entered at", "CPU per call", "CPU added by this layer", "wall per call", "wall added"], layerRows),
+    "",
     `(a) ${LATENCY.rounds} interleaved rounds of ${LATENCY.callsPerRound} sequential echo calls on two server-everything processes; ` +
       "the guest's per-call figure is (run with the calls - run without them) / calls, so the run's own start-up is excluded. " +
+      `(a2) ${LOOPS.rounds} interleaved rounds per size, default settings (no rate limit; 1,000 calls fit the default per-run tool-call budget); the run's start-up is included. ` +
       `(b) ${BATCH.rounds} interleaved rounds on the fixture server with --latency ${BATCH.latencyMs}; $batch at its default concurrency. ` +
       `(c) ${STARTUP.rounds} interleaved rounds; each opens a host (quickjs engine), runs \`return 1 + 1\`, builds the MCP service and closes.`,
   ].join("\n");
   return {
     title: "MCP: call latency, batch, start-up with many servers",
     markdown,
-    data: { latency, batch, startup: start, ratios: { latencyRatio, batchSpeedup, startRatio } },
+    data: { latency, loops: loop, layers: layer, batch, startup: start, ratios: { latencyRatio, batchSpeedup, startRatio } },
   };
 }

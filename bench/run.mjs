@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs every bench/<name>.mjs in its own child process (so RSS figures do not leak between them) and
-// writes bench/RESULTS.md and bench/results.json. Usage: npm run bench [-- name ...]
+// writes bench/RESULTS.md and bench/results.json. Usage: npm run bench [-- name ...] (prints only), or
+// node bench/run.mjs --update name ... (replaces those sections in RESULTS.md and results.json).
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, platform, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +17,9 @@ if (process.argv[2] === "--one") {
   process.exit(0);
 }
 
-const wanted = process.argv.slice(2);
+// `--update name …`: run only those sections and replace them in RESULTS.md / results.json (the others stay as they were).
+const update = process.argv[2] === "--update";
+const wanted = process.argv.slice(update ? 3 : 2);
 const names = readdirSync(here)
   .filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_"))
   .map((f) => f.slice(0, -4))
@@ -70,7 +73,22 @@ const md = [
   ...sections.flatMap((s) => [`## ${s.title}`, "", s.markdown.trim(), ""]),
 ].join("\n");
 
-if (wanted.length === 0) {
+if (update) {
+  const previous = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
+  const merged = previous.sections.map((old) => sections.find((s) => s.name === old.name) ?? old);
+  for (const s of sections) if (!merged.some((m) => m.name === s.name)) merged.push(s);
+  const title = (s) => `## ${s.title}`;
+  // Machine and commit lines name this run; sections kept from an older run say so.
+  const kept = merged.filter((s) => !sections.includes(s)).map((s) => s.title);
+  const text = [
+    ...md.split("\n").slice(0, 8),
+    ...(kept.length > 0 ? [`Sections from the previous full run (${previous.machine.commit}, ${previous.machine.date}): ${kept.join("; ")}.`, ""] : []),
+    ...merged.flatMap((s) => [title(s), "", s.markdown.trim(), ""]),
+  ].join("\n");
+  writeFileSync(join(here, "RESULTS.md"), text);
+  writeFileSync(join(here, "results.json"), `${JSON.stringify({ machine: previous.machine, updated: { ...machine, sections: sections.map((s) => s.name) }, sections: merged }, null, 2)}\n`);
+  process.stderr.write(`bench: updated ${sections.map((s) => s.name).join(", ")} in bench/RESULTS.md and bench/results.json\n`);
+} else if (wanted.length === 0) {
   writeFileSync(join(here, "RESULTS.md"), md);
   writeFileSync(join(here, "results.json"), `${JSON.stringify({ machine, sections }, null, 2)}\n`);
   process.stderr.write("bench: wrote bench/RESULTS.md and bench/results.json\n");

@@ -11,6 +11,9 @@ import { buildSystemMessage } from "../dist/src/agent/system-message.js";
 import { buildAgentTools, mcpModuleInfo } from "../dist/src/agent/tools/index.js";
 import { ServerCatalog } from "../dist/src/mcp/service/index.js";
 import { CompiledTypesCache } from "../dist/src/mcp/type-generator/index.js";
+import { getEncoding } from "js-tiktoken";
+import { builtinToolDefinitions } from "../dist/src/gateway/builtin-tools.js";
+import { listingText } from "../dist/src/gateway/listing.js";
 import { table } from "./_stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -35,6 +38,27 @@ async function agentToolDefinitionChars() {
   return chars;
 }
 
+/**
+ * The gateway (issue 15): what a client's model holds after connecting and asking once what there
+ * is — the gateway's own tool definitions (tools/list) + `list_mcp_tools {}` — against the raw
+ * tools/list of the same servers, in real o200k_base tokens.
+ */
+const GATEWAY_SERVERS = ["everything", "memory", "filesystem"];
+const GATEWAY_TARGET = 0.3;
+async function gatewayTokens(listings) {
+  const enc = getEncoding("o200k_base");
+  const count = (text) => enc.encode(text).length;
+  const catalogs = GATEWAY_SERVERS.map((server) => catalogOf(server, listings[server]));
+  const tools = GATEWAY_SERVERS.flatMap((server) => listings[server]);
+  const raw = count(JSON.stringify({ tools }));
+  const definitions = count(JSON.stringify({ tools: builtinToolDefinitions({ serverNote: "" }) }));
+  const compact = count(await listingText(catalogs, {}));
+  // What list_mcp_tools {} returned before: every module's full declarations.
+  const full = count((await Promise.all(catalogs.map((c) => c.declarations()))).join("\n\n"));
+  const oneServer = count(await listingText([catalogs[0]], { server: GATEWAY_SERVERS[0] }));
+  return { servers: GATEWAY_SERVERS, tools: tools.length, raw, definitions, compact, full, oneServerFull: oneServer, ratio: (definitions + compact) / raw, ratioBefore: (definitions + full) / raw };
+}
+
 export default async function () {
   const listings = JSON.parse(readFileSync(LISTINGS, "utf8"));
   const catalogs = Object.entries(listings).map(([server, tools]) => catalogOf(server, tools));
@@ -57,6 +81,22 @@ export default async function () {
   const ratios = Object.values(data.servers).map((s) => s.ratio);
   data.meanRatio = ratios.reduce((a, b) => a + b, 0) / ratios.length;
   data.maxRatio = Math.max(...ratios);
+  const gw = await gatewayTokens(listings);
+  data.gateway = gw;
+  const gatewayMarkdown = [
+    "",
+    `**Gateway** (\`mcpvm serve\`): the gateway's own ${builtinToolDefinitions({ serverNote: "" }).length} tool definitions + \`list_mcp_tools {}\` against the raw tools/list of the same ${gw.tools} tools (${gw.servers.join(", ")}), in o200k_base tokens (js-tiktoken):`,
+    "",
+    table(
+      ["what the model holds", "tokens", "vs raw tools/list", "target", "verdict"],
+      [
+        ["raw tools/list of the three servers", String(gw.raw), "100%", "", ""],
+        ["gateway tool definitions + list_mcp_tools {} (one line per tool for big modules)", `${gw.definitions} + ${gw.compact} = ${gw.definitions + gw.compact}`, pct(gw.ratio), `<= ${pct(GATEWAY_TARGET)}`, gw.ratio <= GATEWAY_TARGET ? "met" : "**missed**"],
+        ["before: the same with full declarations of every module", `${gw.definitions} + ${gw.full} = ${gw.definitions + gw.full}`, pct(gw.ratioBefore), "", ""],
+        [`list_mcp_tools {"server": "${gw.servers[0]}"} (full declarations, on request)`, String(gw.oneServerFull), "", "", ""],
+      ],
+    ),
+  ];
   const markdown = [
     `Baseline: the five servers' tools as plain MCP tools/list JSON = ${baseline} chars (~${tokens(baseline)} tokens). Our system message (one line per module, five modules) = ${system.length} chars (~${tokens(system.length)} tokens).`,
     "Each row: our system message + module_info for that one server, against the whole baseline. Target <= 10%. Tokens are characters / 4 (no tokenizer installed).",
@@ -65,6 +105,7 @@ export default async function () {
     "",
     `Mean ${pct(data.meanRatio)}, worst ${pct(data.maxRatio)}. module_info returns the full .d.ts when it is at most 3,000 characters, else one-line signatures when they fit in 4,000, else names with one-line summaries; module_info {tools: [...]} always gives full declarations of the chosen tools, and search_tools gives signatures.`,
     `The last column adds the agent's own eight tool definitions (${definitions} chars, ~${tokens(definitions)} tokens), which are sent with every step whatever the servers.`,
+    ...gatewayMarkdown,
   ].join("\n");
   return { title: "Tokens the model receives about tools (agent REPL)", markdown, data };
 }

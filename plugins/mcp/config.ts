@@ -9,8 +9,12 @@ export const mcpPluginConfigSchema = z
     idleTimeoutMs: z.number().int().min(0).default(5 * 60_000),
     /** Reconnects after a server died or failed to connect, per server per session. */
     maxReconnects: z.number().int().min(0).max(20).default(3),
-    /** Tool calls per second per server (a runaway loop cannot flood a server). */
-    callsPerSecond: z.number().positive().max(10_000).default(50),
+    /**
+     * Opt-in: at most this many tool calls per second per server (a token bucket; a call waits for its
+     * slot within its run's wall budget). Unset by default: calls are never slowed down silently, and a
+     * runaway loop is bounded by the run's tool-call budget (limits.toolCalls) instead.
+     */
+    callsPerSecond: z.number().positive().max(10_000).optional(),
     /**
      * Ask the configured LLM (config.json `model`, or MCPVM_MODEL) for a second opinion on new and
      * changed tool definitions. It can only add findings; the rule-based audit always runs.

@@ -15,6 +15,7 @@ import { reportError } from "../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../terminal/exit-codes.js";
 import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
 import { ask } from "../terminal/prompt.js";
+import { serverRequestsOnTerminal } from "./commands/server-requests-on-terminal.js";
 
 const GLOBAL_USAGE = (commands: readonly Command[]) => `mcpvm — run JavaScript in a sandbox where every MCP server is a typed module.
 
@@ -113,6 +114,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
             redactor,
             ...(flags.engine === undefined ? {} : { engine: flags.engine }),
             ...(atTerminal && context !== undefined ? { promptInput: promptInputFor(context) } : {}),
+            ...(context === undefined ? {} : { serverRequests: serverRequestsOnTerminal(context, atTerminal) }),
           });
           return host;
         })();

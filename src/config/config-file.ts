@@ -26,6 +26,7 @@ export const limitsSchema = z
     wallMs: z.number().int().positive().optional(),
     memoryBytes: z.number().int().positive().optional(),
     outputBytes: z.number().int().positive().optional(),
+    toolCalls: z.number().int().positive().optional(),
   })
   .strict();
 

@@ -17,6 +17,8 @@ export interface ConfigPaths {
   readonly serverStatusFile: string;
   /** Named gateway client tokens (digests and allow-lists; `mcpvm gateway token`). */
   readonly gatewayClientsFile: string;
+  /** OAuth tokens and client registrations of remote MCP servers (mode 0600). */
+  readonly oauthTokensFile: string;
 }
 
 export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
@@ -53,5 +55,6 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     logsDir: join(home, "logs"),
     serverStatusFile: join(home, "server-status.json"),
     gatewayClientsFile: join(home, "gateway-clients.json"),
+    oauthTokensFile: join(home, "oauth-tokens.json"),
   };
 }

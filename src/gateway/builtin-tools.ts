@@ -8,7 +8,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 export const builtinArgs = {
   list_mcp_tools: z
     .object({
-      server: z.string().optional().describe("Only this server's tools."),
+      server: z.string().optional().describe("One server, fully declared."),
       query: z.string().optional().describe("Only tools whose name or description matches these words."),
     })
     .strict(),
@@ -46,11 +46,14 @@ export function isBuiltinTool(name: string): name is BuiltinToolName {
   return Object.hasOwn(builtinArgs, name);
 }
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+// Only the hints that differ from MCP's defaults (readOnly false, destructive true, idempotent false,
+// openWorld true); destructive and idempotent mean nothing for a read-only tool. Every client's model
+// reads these definitions on every turn, so each token counts.
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 const descriptions: Record<BuiltinToolName, string> = {
   list_mcp_tools:
-    "List the tools of the MCP servers behind this gateway as TypeScript signatures of the sandbox modules (require(\"host:mcp-<server>\")). Filter by server and/or query.",
+    'The MCP tools as TypeScript for require("host:mcp-<server>"), one line each; `server` gives full declarations, `query` the matches.',
   run_mcp_script:
     'Run JavaScript in a fresh sandbox where every MCP server is a module: `const gh = require("host:mcp-github"); return gh.list_issues({...})` (calls look synchronous), or `await tools.github.list_issues({...})`. Returns {result, logs, error?}. Use it to call many tools in one step and keep intermediate data out of the conversation.',
   search_tools: "Search the tools of every enabled MCP server by what they do; returns the best matches with their signatures.",
@@ -69,12 +72,16 @@ const annotations: Partial<Record<BuiltinToolName, Tool["annotations"]>> = {
   "discover-all-tools": READ_ONLY,
   "list-toolsets": READ_ONLY,
   "get-active-toolset": READ_ONLY,
-  run_mcp_script: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  // run_mcp_script: the defaults (may write, may reach anything its servers reach).
 };
 
 function inputSchema(schema: z.ZodType): Tool["inputSchema"] {
   const json = z.toJSONSchema(schema, { target: "draft-2020-12" }) as Record<string, unknown>;
   delete json.$schema;
+  // z.int() states Number.MAX_SAFE_INTEGER as its maximum: true, but no model needs to read it.
+  for (const property of Object.values((json.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+    if (property.maximum === Number.MAX_SAFE_INTEGER) delete property.maximum;
+  }
   return { ...json, type: "object" } as Tool["inputSchema"];
 }
 

@@ -4,6 +4,7 @@ import type { McpvmHost } from "../host/index.js";
 import { searchCatalogs } from "../mcp/search/index.js";
 import { firstSentence } from "../mcp/type-generator/index.js";
 import type { ToolDirectory } from "./directory.js";
+import { listingText } from "./listing.js";
 import { jsonResult, textResult } from "./results.js";
 import type { GatewaySettings } from "./settings.js";
 
@@ -40,15 +41,16 @@ export class CodeMode {
     return found;
   }
 
-  /** Whole module declarations, or with a query the matching tools' signatures. */
+  /** See listingText: one server's declarations, a query's matching signatures, or every module compactly; a tool-limited client sees only its tools' signatures. */
   async listMcpTools(args: { server?: string | undefined; query?: string | undefined }, context: CodeModeContext): Promise<CallToolResult> {
     const { catalogs, unavailable } = await this.catalogs(context, args.server);
+    const access = context.access;
+    if (access?.tools === undefined) return textResult(`${await listingText(catalogs, args)}${unavailableLines(unavailable)}`);
     if (args.query === undefined || args.query.trim() === "") {
-      const blocks = await Promise.all(catalogs.map((c) => (context.access?.tools === undefined ? c.declarations() : Promise.resolve(allowedSignatures(c, context.access)))));
-      return textResult(`${blocks.join("\n\n") || "// No MCP tools are available."}${unavailableLines(unavailable)}`);
+      return textResult(`${catalogs.map((c) => allowedSignatures(c, access)).join("\n\n") || "// No MCP tools are available."}${unavailableLines(unavailable)}`);
     }
     const lines = searchCatalogs(catalogs, args.query, 50)
-      .filter(({ catalog, tool }) => accessAllows(context.access, catalog.server, tool.originalName))
+      .filter(({ catalog, tool }) => accessAllows(access, catalog.server, tool.originalName))
       .map(({ catalog, tool }) => `// require("host:${catalog.module}") — ${firstSentence(tool.description)}\n${catalog.signature(tool)}`);
     return textResult(`${lines.join("\n\n") || `// No tool matches "${args.query}".`}${unavailableLines(unavailable)}`);
   }

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Redactor } from "../logging/redact.js";
-import type { CallerOptions } from "../mcp/client-manager/index.js";
+import type { CallerOptions, RequestExtras } from "../mcp/client-manager/index.js";
 import { describeHeld, McpCallError, type McpService } from "../mcp/service/index.js";
 import type { DirectTool } from "./equipment.js";
 
@@ -10,7 +10,14 @@ import type { DirectTool } from "./equipment.js";
  * validated against the pinned inputSchema, the server's rate limit applies, and the upstream
  * CallToolResult comes back unchanged (error results included) apart from secret redaction.
  */
-export async function callDirectTool(service: McpService, redactor: Redactor, direct: DirectTool, args: Record<string, unknown>, caller: CallerOptions): Promise<CallToolResult> {
+export async function callDirectTool(
+  service: McpService,
+  redactor: Redactor,
+  direct: DirectTool,
+  args: Record<string, unknown>,
+  caller: CallerOptions,
+  extras: RequestExtras = {},
+): Promise<CallToolResult> {
   const { server, tool: name } = direct.ref;
   const catalog = await service.catalog(server, caller);
   const tool = catalog.find(name);
@@ -23,6 +30,6 @@ export async function callDirectTool(service: McpService, redactor: Redactor, di
   }
   tool.validator.assertValid(server, tool.originalName, args);
   await service.acquireCallSlot(server, caller);
-  const result = await service.clients.callToolRaw(server, tool.originalName, args, caller, { keepErrorResults: true });
+  const result = await service.clients.callToolRaw(server, tool.originalName, args, caller, { keepErrorResults: true, ...extras });
   return redactor.redactValue(result);
 }

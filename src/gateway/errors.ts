@@ -26,7 +26,9 @@ export type GatewayErrorCode =
   /** `gateway token revoke` of a name without a token. */
   | "GATEWAY_CLIENT_UNKNOWN"
   /** A tool outside what the calling client's token allows. */
-  | "GATEWAY_CLIENT_FORBIDDEN";
+  | "GATEWAY_CLIENT_FORBIDDEN"
+  /** `--expose <server>` names no configured, enabled server. */
+  | "GATEWAY_EXPOSE_UNKNOWN";
 
 export class GatewayError extends McpvmError<GatewayErrorCode> {
   override readonly name = "GatewayError";

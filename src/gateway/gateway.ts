@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { McpvmHost } from "../host/index.js";
+import type { Progress } from "@modelcontextprotocol/server";
 import type { CallerOptions, ClientManagerEvent } from "../mcp/client-manager/index.js";
 import type { McpService } from "../mcp/service/index.js";
 import { errorMessage, isMcpvmError } from "../util/errors.js";
 import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolName } from "./builtin-tools.js";
 import { CodeMode } from "./code-mode.js";
 import { ClientViews, visibleDirect, type ClientView } from "./clients/client-view.js";
-import { UNSCOPED, type ClientScope } from "./clients/scope.js";
+import { allowsServer, UNSCOPED, type ClientScope } from "./clients/scope.js";
 import { callDirectTool } from "./direct-call.js";
 import { ToolDirectory } from "./directory.js";
 import { Equipment, type DirectTool, type EquipReport } from "./equipment.js";
@@ -18,6 +19,8 @@ import { logToolCall, type RequestInfo } from "./request-log.js";
 import { errorResult } from "./results.js";
 import type { GatewaySettings } from "./settings.js";
 import { ToolsetTools } from "./toolset-tools.js";
+import { ExposedServer } from "./exposed.js";
+import type { GatewayOrigin } from "./passthrough/origin.js";
 import type { ToolsetStore } from "./toolsets/store.js";
 
 export interface GatewayOptions {
@@ -26,6 +29,8 @@ export interface GatewayOptions {
   readonly logger: Logger;
   readonly toolsets: ToolsetStore;
   readonly settings: GatewaySettings;
+  /** `mcpvm serve --expose <server>`: that server's tools under their own names. */
+  readonly expose?: string;
 }
 
 export interface CallContext {
@@ -35,6 +40,10 @@ export interface CallContext {
   readonly rpcId: string | number;
   /** Who is calling and what its token allows; the single gateway token (everything) when absent. */
   readonly client?: ClientScope;
+  /** The client request the call is for: upstream elicitation, sampling and logs go back to it. */
+  readonly origin?: GatewayOrigin;
+  /** The client asked for progress (sent a progressToken). */
+  readonly onProgress?: (progress: Progress) => void;
 }
 
 /**
@@ -45,6 +54,7 @@ export interface CallContext {
 export class Gateway {
   readonly directory: ToolDirectory;
   readonly equipment = new Equipment();
+  readonly exposed: ExposedServer | undefined;
   private readonly codeMode: CodeMode;
   private readonly toolsetTools: ToolsetTools;
   private readonly listeners = new Set<() => void>();
@@ -55,6 +65,7 @@ export class Gateway {
 
   constructor(private readonly options: GatewayOptions) {
     this.directory = new ToolDirectory(options.service, options.logger);
+    this.exposed = options.expose === undefined ? undefined : new ExposedServer(options.expose, options.service, options.logger);
     this.codeMode = new CodeMode(options.host, this.directory, options.settings);
     this.views = new ClientViews(this.directory, options.toolsets);
     this.toolsetTools = new ToolsetTools({
@@ -97,12 +108,14 @@ export class Gateway {
     const view = await this.views.view(client);
     const serverNote = await this.directory.note();
     const builtins = builtinToolDefinitions({ serverNote }).filter((t) => view.builtinAllowed(t.name as BuiltinToolName));
-    return [...builtins, ...this.directTools(client, view).map((t) => t.definition)];
-  }
-
-  /** The output schema of a direct tool as this client sees it (for structured results). */
-  directDefinition(name: string): Tool | undefined {
-    return this.equipment.direct(name)?.definition;
+    const own = [...builtins, ...this.directTools(client, view).map((t) => t.definition)];
+    // The exposed server's tools: for clients that may reach that server (not for toolset-bound ones).
+    if (this.exposed === undefined || client.toolset !== undefined || !allowsServer(client, this.exposed.server)) return own;
+    const exposed = await this.exposed.list(new Set(own.map((t) => t.name))).catch((error: unknown) => {
+      this.options.logger.warn({ server: this.exposed?.server }, `exposed server unavailable: ${this.options.host.redactor.redact(errorMessage(error))}`);
+      return [];
+    });
+    return [...own, ...exposed];
   }
 
   async callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
@@ -110,10 +123,10 @@ export class Gateway {
     const client = context.client ?? UNSCOPED;
     const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId, client: client.name };
     const started = performance.now();
-    let server: string | undefined;
+    let server: string | undefined = isBuiltinTool(name) ? undefined : this.options.expose;
     try {
       const view = await this.views.view(client);
-      server = this.findDirect(client, view, name)?.ref.server;
+      server = this.findDirect(client, view, name)?.ref.server ?? server;
       const result = await this.dispatch(name, args, context, view);
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, result });
       return result;
@@ -162,7 +175,8 @@ export class Gateway {
   }
 
   private async dispatch(name: string, args: Record<string, unknown>, context: CallContext, view: ClientView): Promise<CallToolResult> {
-    const caller: CallerOptions = { signal: context.signal };
+    const caller: CallerOptions = { signal: context.signal, ...(context.origin === undefined ? {} : { origin: context.origin }) };
+    const extras = context.onProgress === undefined ? {} : { onProgress: context.onProgress };
     const client = context.client ?? UNSCOPED;
     if (isBuiltinTool(name)) {
       if (!view.builtinAllowed(name)) {
@@ -172,13 +186,20 @@ export class Gateway {
       }
       return this.builtin(name, args, caller, view);
     }
-    const direct = this.findDirect(client, view, name);
+    const exposedAllowed = this.exposed !== undefined && client.toolset === undefined && allowsServer(client, this.exposed.server);
+    const direct = this.findDirect(client, view, name) ?? (exposedAllowed ? await this.exposedTool(name, caller) : undefined);
     if (direct === undefined) {
       throw new GatewayError("GATEWAY_TOOL_UNKNOWN", `This gateway has no tool "${name}"${this.equipment.toolset === undefined ? " (no toolset is equipped)" : ""}; list the tools again.`, {
         data: { tool: name },
       });
     }
-    return callDirectTool(this.options.service, this.options.host.redactor, direct, args, caller);
+    return callDirectTool(this.options.service, this.options.host.redactor, direct, args, caller, extras);
+  }
+
+  private async exposedTool(name: string, caller: CallerOptions): Promise<DirectTool | undefined> {
+    if (this.exposed === undefined) return undefined;
+    const taken = new Set([...this.equipment.list().map((t) => t.name)]);
+    return this.exposed.find(name, taken, caller);
   }
 
   private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions, view: ClientView): Promise<CallToolResult> {

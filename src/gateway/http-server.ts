@@ -18,6 +18,7 @@ import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
 import { signSessionId, verifySessionId } from "./session-id.js";
+import type { Passthrough } from "./passthrough/passthrough.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -25,6 +26,8 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export interface HttpGatewayOptions {
   readonly gateway: Gateway;
   readonly servers: GatewayServers;
+  /** Receives the modern handler's notifier (resources/prompts list_changed, resource updates for 2026 clients). */
+  readonly passthrough?: Passthrough;
   readonly address: ListenAddress;
   readonly token: string | undefined;
   /** Who a request comes from (named client tokens); by default only `token` is accepted. */
@@ -147,7 +150,12 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     onerror: (error) => logger.debug({}, `modern MCP request: ${error.message}`),
   });
   const modernNode = toNodeHandler(modern, { onerror: (error) => logger.warn({}, `modern MCP request failed: ${error.message}`), maxRequestBodySize: MAX_BODY_BYTES });
-  const unsubscribe = gateway.onToolsChanged(() => modern.notify.toolsChanged());
+  const unsubscribeTools = gateway.onToolsChanged(() => modern.notify.toolsChanged());
+  const unsubscribeModern = options.passthrough?.addModernNotifier(modern.notify);
+  const unsubscribe = (): void => {
+    unsubscribeTools();
+    unsubscribeModern?.();
+  };
   const started = Date.now();
   const readiness = new ReadinessProbe(gateway.directory, { ttlMs: 2_000, timeoutMs: 15_000 });
   let draining = false;
@@ -167,9 +175,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const openSession = async (client: string, owner: ClientScope, sessionId: () => string): Promise<NodeStreamableHTTPServerTransport> => {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: sessionId,
-      // A plain JSON body per POST instead of a one-event SSE stream: the gateway sends no
-      // request-related notifications, and list_changed travels on the session's GET stream.
-      enableJsonResponse: true,
+      // Responses are SSE streams: an upstream's progress, log messages, elicitation and sampling
+      // requests travel to the client on the stream of the request that caused them.
       onsessioninitialized: (id) => {
         sessions.add(id, client, transport);
         owners.set(id, owner.name);

@@ -16,6 +16,11 @@ import { GatewayServers } from "./server-factory.js";
 import { parseGatewaySettings } from "./settings.js";
 import { startStdioGateway } from "./stdio.js";
 import { ToolsetStore } from "./toolsets/store.js";
+import { Passthrough } from "./passthrough/passthrough.js";
+import { serviceUpstreams } from "./passthrough/upstreams.js";
+import { GatewayError } from "./errors.js";
+import type { McpService } from "../mcp/service/index.js";
+import { didYouMean } from "../util/suggest.js";
 
 export interface ServeOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -27,6 +32,8 @@ export interface ServeOptions {
   readonly noAuth?: boolean;
   /** Equip this toolset at start. */
   readonly toolset?: string;
+  /** Serve this server's tools, resources and prompts under their own names (`--expose <server>`). */
+  readonly expose?: string;
   readonly logLevel?: LogLevelName;
   /** "always": write the log file at any level (by default only at debug and trace, as docs/GATEWAY.md says). */
   readonly logFile?: "always";
@@ -87,8 +94,20 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
   try {
     const settings = parseGatewaySettings(host.config.gateway, host.paths.configFile);
     const service = await host.requireMcp();
-    const gateway = new Gateway({ host, service, logger, toolsets: new ToolsetStore(host.paths.toolsetsFile), settings });
-    const servers = new GatewayServers(gateway, logger);
+    if (options.expose !== undefined) requireExposable(service, options.expose);
+    const gateway = new Gateway({ host, service, logger, toolsets: new ToolsetStore(host.paths.toolsetsFile), settings, ...(options.expose === undefined ? {} : { expose: options.expose }) });
+    const holder: { servers?: GatewayServers } = {};
+    const passthrough = new Passthrough({
+      upstreams: serviceUpstreams(service, host.redactor, options.expose),
+      clients: service.clients,
+      logger,
+      redact: (text) => host.redactor.redact(text),
+      exposed: options.expose,
+      liveServers: () => holder.servers?.liveServers() ?? [],
+    });
+    const servers = new GatewayServers(gateway, logger, passthrough);
+    holder.servers = servers;
+    passthrough.start();
     gateway.onToolsChanged(() => servers.notifyToolsChanged());
     gateway.start();
     await gateway.directory.blocked();
@@ -104,6 +123,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
         sessionKey: sessionKey.key,
         gateway,
         servers,
+        passthrough,
         address: options.http,
         token,
         authenticator: tokenAuthenticator({ token, clients: new ClientTokenStore(host.paths.gatewayClientsFile) }),
@@ -129,6 +149,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
         logger.info({}, "mcpvm gateway shutting down");
         await closeTransport().catch(() => undefined);
         await servers.closeAll();
+        passthrough.stop();
         await gateway.close();
         await host.close();
         logger.info({}, "mcpvm gateway stopped");
@@ -141,4 +162,14 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     await host.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** --expose names a configured, enabled server (checked before anything starts). */
+function requireExposable(service: McpService, name: string): void {
+  const enabled = service.enabledServers();
+  if (enabled.includes(name)) return;
+  const why = service.serverNames().includes(name) ? "is disabled" : "is not configured";
+  throw new GatewayError("GATEWAY_EXPOSE_UNKNOWN", `Cannot expose MCP server "${name}": it ${why}${didYouMean(name, enabled)} (enabled: ${enabled.join(", ") || "none"}).`, {
+    data: { server: name },
+  });
 }

@@ -1,8 +1,11 @@
-import { Server, type McpRequestContext } from "@modelcontextprotocol/server";
+import { Server, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
+import type { CallerOptions } from "../mcp/client-manager/index.js";
 import { errorMessage } from "../util/errors.js";
 import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
+import { gatewayOrigin } from "./passthrough/origin.js";
+import type { Passthrough } from "./passthrough/passthrough.js";
 
 /** The client the HTTP layer authenticated (carried in the SDK's authInfo); undefined on stdio. */
 export function clientOf(ctx: { http?: { authInfo?: { extra?: Record<string, unknown> } } }): ClientScope | undefined {
@@ -14,7 +17,17 @@ export const GATEWAY_SERVER_INFO = { name: "mcpvm-gateway", version: "0.1.0" } a
 const INSTRUCTIONS =
   "mcpvm gateway: one MCP server in front of many. Prefer run_mcp_script to call several tools in one step " +
   '(each server is a module: require("host:mcp-<server>")); list_mcp_tools and search_tools show the typed signatures. ' +
-  "Toolsets (build-toolset, equip-toolset) expose chosen tools directly under flattened names such as git_status.";
+  "Toolsets (build-toolset, equip-toolset) expose chosen tools directly under flattened names such as git_status. " +
+  "Resources keep their upstream URIs; prompts are named like flattened tools (server_prompt).";
+
+/** What the gateway declares: tools, and everything it passes through from upstream servers. */
+export const GATEWAY_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+} as const;
 
 /**
  * Builds the SDK server instances the transports ask for (one per stdio connection, per HTTP
@@ -27,10 +40,16 @@ export class GatewayServers {
   constructor(
     private readonly gateway: Gateway,
     private readonly logger: Logger,
+    private readonly passthrough: Passthrough,
   ) {}
 
   get size(): number {
     return this.live.size;
+  }
+
+  /** The live client connections (2025 sessions and stdio), for notifications. */
+  liveServers(): Iterable<Server> {
+    return this.live;
   }
 
   /**
@@ -43,22 +62,52 @@ export class GatewayServers {
   }
 
   create(defaultSession: string, options: { track: boolean } = { track: true }): Server {
-    const server = new Server(GATEWAY_SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+    const server = new Server(GATEWAY_SERVER_INFO, { capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS });
+    const passthrough = this.passthrough;
+    const sessionOf = (ctx: ServerContext): string => ctx.sessionId ?? defaultSession;
+    const callerOf = (ctx: ServerContext): CallerOptions => ({ signal: ctx.mcpReq.signal, origin: gatewayOrigin(server, ctx, sessionOf(ctx)) });
     server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: await this.gateway.listTools(clientOf(ctx)) }));
     server.setRequestHandler("tools/call", async (request, ctx) => {
       const { name, arguments: args } = request.params;
+      const origin = gatewayOrigin(server, ctx, sessionOf(ctx));
       const client = clientOf(ctx);
-      const result = await this.gateway.callTool(name, args, { signal: ctx.mcpReq.signal, session: ctx.sessionId ?? defaultSession, rpcId: ctx.mcpReq.id, ...(client === undefined ? {} : { client }) });
-      const outputSchema = this.gateway.equipment.direct(name)?.definition.outputSchema;
+      const progressToken = request.params._meta?.progressToken;
+      const onProgress =
+        progressToken === undefined
+          ? undefined
+          : (progress: { progress: number; total?: number; message?: string }): void =>
+              void ctx.mcpReq.notify({ method: "notifications/progress", params: { ...progress, progressToken } }).catch(() => undefined);
+      const result = await passthrough.track(origin, () =>
+        this.gateway.callTool(name, args, { signal: ctx.mcpReq.signal, session: origin.session, rpcId: ctx.mcpReq.id, origin, ...(client === undefined ? {} : { client }), ...(onProgress === undefined ? {} : { onProgress }) }),
+      );
+      const outputSchema = (this.gateway.equipment.direct(name) ?? (await this.gateway.exposed?.find(name, new Set(), {})))?.definition.outputSchema;
       return server.projectCallToolResult(result, result.isError === true ? undefined : outputSchema);
     });
-    if (!options.track) return server;
-    this.live.add(server);
+    server.setRequestHandler("resources/list", (_request, ctx) => passthrough.resources.list(callerOf(ctx)));
+    server.setRequestHandler("resources/templates/list", (_request, ctx) => passthrough.resources.templatesList(callerOf(ctx)));
+    server.setRequestHandler("resources/read", (request, ctx) => passthrough.resources.read(request.params.uri, callerOf(ctx)));
+    server.setRequestHandler("resources/subscribe", async (request, ctx) => {
+      await passthrough.subscribe(server, request.params.uri, callerOf(ctx));
+      return {};
+    });
+    server.setRequestHandler("resources/unsubscribe", async (request, ctx) => {
+      await passthrough.unsubscribe(server, request.params.uri, callerOf(ctx));
+      return {};
+    });
+    server.setRequestHandler("prompts/list", (_request, ctx) => passthrough.prompts.list(callerOf(ctx)));
+    server.setRequestHandler("prompts/get", (request, ctx) => passthrough.prompts.get(request.params.name, request.params.arguments, callerOf(ctx)));
+    server.setRequestHandler("completion/complete", (request, ctx) => passthrough.complete(request.params, callerOf(ctx)));
+    server.setRequestHandler("logging/setLevel", async (request, ctx) => {
+      await passthrough.setLevel(server, request.params.level, callerOf(ctx));
+      return {};
+    });
     const previous = server.onclose;
     server.onclose = () => {
       this.live.delete(server);
+      void passthrough.dropSession(server);
       previous?.();
     };
+    if (options.track) this.live.add(server);
     return server;
   }
 

@@ -7,6 +7,8 @@ import { Redactor } from "../logging/redact.js";
 import { McpApprovalStore } from "../mcp/approval/index.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
 import { McpPinStore } from "../mcp/pins/index.js";
+import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
+import { OAuthLogins, OAuthTokenStore, type LoginInteraction } from "../mcp/oauth/index.js";
 import {
   createSecondOpinionReviewer,
   McpService,
@@ -41,6 +43,8 @@ export interface HostOptions {
   readonly confirmCall?: ConfirmCall;
   /** Shared with the logger, so every line it writes is masked by the same secrets. */
   readonly redactor?: Redactor;
+  /** Answers to MCP servers' own requests (elicitation, sampling) for this face; a face may replace them (the gateway forwards). */
+  readonly serverRequests?: ServerRequestHooks;
 }
 
 export interface RunOptions {
@@ -65,6 +69,7 @@ export class McpvmHost {
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
   private confirmCall: ConfirmCall | undefined;
+  private loginInteraction: LoginInteraction | undefined;
 
   private constructor(
     readonly paths: ConfigPaths,
@@ -99,6 +104,12 @@ export class McpvmHost {
 
   setConfirmCall(confirm: ConfirmCall | undefined): void {
     this.confirmCall = confirm;
+  }
+
+  /** How a server that needs an OAuth login gets one on this face (a browser); undefined: it fails with MCP_LOGIN_REQUIRED. */
+  setLoginInteraction(interaction: LoginInteraction | undefined): void {
+    this.loginInteraction = interaction;
+    this.mcpService?.setLoginInteraction(interaction);
   }
 
   engine(): Promise<CreatedEngine> {
@@ -193,6 +204,7 @@ export class McpvmHost {
       childCwd: this.paths.home,
       statusFile: this.paths.serverStatusFile,
       configFile: this.paths.configFile,
+      oauth: new OAuthLogins(new OAuthTokenStore(this.paths.oauthTokensFile), (values) => this.redactor.add(values)),
       redactor: this.redactor,
       logger: this.logger,
       callsPerSecond: config.callsPerSecond,
@@ -200,7 +212,9 @@ export class McpvmHost {
       clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
+    if (this.options.serverRequests !== undefined) service.clients.setServerRequestHooks(this.options.serverRequests);
     this.mcpService = service;
+    service.setLoginInteraction(this.loginInteraction);
     return mcpHostModules(service, this.mcpCallOptions());
   }
 

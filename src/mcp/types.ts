@@ -14,10 +14,22 @@ export interface McpStdioLaunch {
   readonly cwd?: string;
 }
 
+/** The `oauth` block with its `${VAR}` references filled in. */
+export interface McpResolvedOAuth {
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** Space-separated. */
+  readonly scopes?: string;
+  readonly callbackPort?: number;
+  readonly clientMetadataUrl?: string;
+}
+
 export interface McpRemoteLaunch {
   readonly transport: "http" | "sse";
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** Present when the entry has an `oauth` block; login works without one too (discovery, DCR). */
+  readonly oauth?: McpResolvedOAuth;
 }
 
 export interface McpServerLimits {

@@ -4,6 +4,8 @@ import { DEFAULT_LIMITS, type RunLimits } from "./types.js";
 
 const MiB = 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Far above any real script (1,000 × the default); a bound so a typo cannot make the budget meaningless. */
+export const MAX_TOOL_CALLS = 1_000_000;
 
 /** The single source of truth for what a limit may be; `RunLimits` in types.ts must stay in step. */
 export const RunLimitsSchema = z
@@ -13,6 +15,7 @@ export const RunLimitsSchema = z
     // Below 1 MiB the guest bootstrap itself does not fit; wasm32 cannot address more than 2 GiB usefully.
     memoryBytes: z.number().int().min(MiB).max(2048 * MiB),
     outputBytes: z.number().int().min(1).max(256 * MiB),
+    toolCalls: z.number().int().min(1).max(MAX_TOOL_CALLS).optional(),
   })
   .strict() satisfies z.ZodType<RunLimits>;
 

@@ -15,13 +15,31 @@ export interface RunLimits {
   readonly memoryBytes: number;
   /** Result + captured logs, measured as UTF-8 JSON. */
   readonly outputBytes: number;
+  /**
+   * MCP tool calls one run may make (each `$batch` item counts). A runaway loop ends in a
+   * TOOL_CALL_LIMIT error naming this budget instead of hammering a server; unset means
+   * DEFAULT_TOOL_CALLS. Enforced by the host (RunModules), not the engine.
+   */
+  readonly toolCalls?: number;
 }
+
+/**
+ * 1,000 calls: a loop over a few hundred items fits with room to spare (the issue's 300-item loop
+ * three times over), while a loop that never ends stops after about half a second of server work
+ * (~0.5 ms per call) rather than at the 30 s wall limit (~60,000 calls). Raise it with
+ * `mcpvm run --tool-calls <n>` or config.json `limits.toolCalls`.
+ */
+export const DEFAULT_TOOL_CALLS = 1000;
+
+/** The limits an engine itself enforces (toolCalls is counted on the host side). */
+export type EngineLimit = Exclude<keyof RunLimits, "toolCalls">;
 
 export const DEFAULT_LIMITS: RunLimits = Object.freeze({
   cpuMs: 10_000,
   wallMs: 30_000,
   memoryBytes: 64 * 1024 * 1024,
   outputBytes: 1024 * 1024,
+  toolCalls: DEFAULT_TOOL_CALLS,
 });
 
 /** What a host function learns about the call it is serving. */
@@ -38,6 +56,16 @@ export interface HostCallContext {
    * Absent outside a sandbox run.
    */
   readonly replies?: ReplyBudget;
+  /** The run's MCP tool-call budget (limits.toolCalls), shared by all its calls. Absent outside a sandbox run. */
+  readonly toolCalls?: CallBudget;
+}
+
+/** See HostCallContext.toolCalls and RunCallBudget (src/sandbox/host/call-budget.ts). */
+export interface CallBudget {
+  readonly limit: number;
+  readonly used: number;
+  /** Takes `count` calls; false (taking nothing) when that would go over the limit. */
+  take(count: number): boolean;
 }
 
 /** See HostCallContext.replies and HostReplyBudget (src/sandbox/host/reply-budget.ts). */

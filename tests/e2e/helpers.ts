@@ -38,7 +38,7 @@ export interface HomeOptions {
   readonly servers: Servers | ((dir: string) => Servers);
   /** Servers approved during set-up (default: every configured server). */
   readonly approve?: readonly string[];
-  /** plugins.mcp.config (callsPerSecond defaults to 10,000 so loops are not throttled). */
+  /** plugins.mcp.config. */
   readonly mcp?: Readonly<Record<string, unknown>>;
   /** Approve and enable the mcp plugin (default true). */
   readonly mcpPlugin?: boolean;
@@ -66,7 +66,7 @@ export async function makeHome(options: HomeOptions): Promise<E2eHome> {
   const config = {
     // CI machines cannot boot Hyperlight VMs (see DESIGN.md); quickjs also skips the probe.
     engine: "quickjs",
-    plugins: { mcp: { enabled: withPlugin, config: { callsPerSecond: 10_000, ...options.mcp } } },
+    plugins: { mcp: { enabled: withPlugin, config: { ...options.mcp } } },
     mcpServers: servers,
   };
   await writeFile(join(dir, "config.json"), JSON.stringify(config, null, 2), { mode: 0o600 });

@@ -94,23 +94,29 @@ describe("mcpvm serve --http", () => {
     }
   });
 
-  it("answers each POST of a 2025-era session with one JSON body, not an SSE stream per request", async () => {
+  it("answers each POST of a 2025-era session on its own SSE stream (where progress, logs and elicitation of that request travel)", async () => {
     const post = (body: unknown, extra: Record<string, string> = {}) =>
       fetch(url, { method: "POST", headers: { ...headers, ...extra, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(body) });
+    /** The JSON-RPC messages of an SSE response body. */
+    const messages = async (response: Response): Promise<Array<Record<string, unknown>>> =>
+      (await response.text())
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => JSON.parse(line.slice("data: ".length)) as Record<string, unknown>);
     const init = await post({
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
       params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
     });
-    expect(init.headers.get("content-type")).toContain("application/json");
+    expect(init.headers.get("content-type")).toContain("text/event-stream");
     const session = init.headers.get("mcp-session-id") as string;
-    expect((await init.json()) as { result: { protocolVersion: string } }).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18" } });
+    expect((await messages(init))[0]).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18" } });
     const sessionHeaders = { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
     expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionHeaders)).status).toBe(202);
     const list = await post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, sessionHeaders);
-    expect(list.headers.get("content-type")).toContain("application/json");
-    const tools = ((await list.json()) as { result: { tools: Array<{ name: string }> } }).result.tools;
+    expect(list.headers.get("content-type")).toContain("text/event-stream");
+    const tools = ((await messages(list))[0] as { result: { tools: Array<{ name: string }> } }).result.tools;
     expect(tools.map((t) => t.name)).toContain("run_mcp_script");
     expect((await fetch(url, { method: "DELETE", headers: { ...headers, ...sessionHeaders } })).status).toBe(200);
   });

@@ -12,7 +12,7 @@ export interface StackedProfile {
   readonly env: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
-const LIMIT_KEYS = ["cpuMs", "wallMs", "memoryBytes", "outputBytes"] as const;
+const LIMIT_KEYS = ["cpuMs", "wallMs", "memoryBytes", "outputBytes", "toolCalls"] as const;
 
 /**
  * Stacks profiles in the order given: servers and plugins are unions, and each limit is the

@@ -1,7 +1,8 @@
+import { loginOnDemand } from "./mcp/login.js";
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { RunLimitsSchema } from "../../sandbox/limits.js";
-import type { RunLimits } from "../../sandbox/types.js";
+import { MAX_TOOL_CALLS, RunLimitsSchema } from "../../sandbox/limits.js";
+import type { EngineLimit, RunLimits } from "../../sandbox/types.js";
 import { checkRange, formatBytes, formatDuration, parseBytes, parseCommandArgs, parseDuration, requirePositional, usageError, UsageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { McpvmError } from "../../util/errors.js";
@@ -28,12 +29,14 @@ Options:
   --cpu <duration>      CPU budget of guest code
   --memory <size>       guest memory, 1MB to 2GB (e.g. 64MB; KB/MB/GB count in 1024s like KiB/MiB/GiB)
   --output <size>       cap on result + logs, up to 256MB (e.g. 1MB)
+  --tool-calls <n>      MCP tool calls the script may make (default 1000; each $batch item counts)
   --json                print the whole {ok, result, logs, error, stats} record
   --stats               print timing and host-call counts to stderr
   --yes                 confirm every MCP call that would ask (for unattended runs)
+  --login               log in to remote MCP servers that ask for it (opens a browser) without asking first
 
 Durations and sizes need a unit: \`--timeout 30\` is refused (did you mean 30s?).
-Exit codes: 0 ok, 1 the script failed, 2 usage, 4 a limit was hit, 5 approval needed, 130 interrupted.`;
+Exit codes: 0 ok, 1 the script failed, 2 usage, 4 a limit was hit (the tool-call budget too), 5 approval needed, 130 interrupted.`;
 
 export const runCommand: Command = {
   name: "run",
@@ -43,7 +46,7 @@ export const runCommand: Command = {
     const { values, positionals } = parseCommandArgs(
       "run",
       args,
-      { eval: { type: "string", short: "e" }, timeout: { type: "string" }, cpu: { type: "string" }, memory: { type: "string" }, output: { type: "string" }, stats: { type: "boolean" } },
+      { eval: { type: "string", short: "e" }, timeout: { type: "string" }, cpu: { type: "string" }, memory: { type: "string" }, output: { type: "string" }, "tool-calls": { type: "string" }, stats: { type: "boolean" }, login: { type: "boolean" } },
       1,
     );
     const inline = typeof values.eval === "string" ? values.eval : undefined;
@@ -55,6 +58,7 @@ export const runCommand: Command = {
     // A progress line while servers start (a first npx start downloads the package): TTY only.
     const stopProgress = await showServerProgress(host, context.io.stderr);
     host.setConfirmCall(askOnTerminal(context));
+    host.setLoginInteraction(loginOnDemand(context, values.login === true));
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once("SIGINT", onSigint);
@@ -95,10 +99,10 @@ function exitCodeForRun(code: string, thrownCode: string | undefined): ExitCodeV
   return ExitCode.GuestError;
 }
 
-/** --timeout, --cpu, --memory, --output: parsed, and checked against the sandbox's own bounds in the flag's units. */
+/** --timeout, --cpu, --memory, --output, --tool-calls: parsed, and checked against the sandbox's own bounds in the flag's units. */
 function runLimitFlags(values: Readonly<Record<string, unknown>>): Partial<Record<keyof RunLimits, number>> {
   const limits: Partial<Record<keyof RunLimits, number>> = {};
-  const bounds = (key: keyof RunLimits) => {
+  const bounds = (key: EngineLimit) => {
     const schema = RunLimitsSchema.shape[key];
     return { min: schema.minValue ?? 1, max: schema.maxValue ?? Number.MAX_SAFE_INTEGER };
   };
@@ -111,6 +115,11 @@ function runLimitFlags(values: Readonly<Record<string, unknown>>): Partial<Recor
   for (const [flag, name, key, parse, format] of flags) {
     const text = values[name];
     if (typeof text === "string") limits[key] = checkRange("run", flag, parse("run", flag, text), bounds(key), format, text);
+  }
+  const toolCalls = values["tool-calls"];
+  if (typeof toolCalls === "string") {
+    if (!/^\d+$/.test(toolCalls.trim())) throw usageError("run", `--tool-calls takes a whole number of calls (e.g. --tool-calls 5000), not "${toolCalls}"`);
+    limits.toolCalls = checkRange("run", "--tool-calls", Number(toolCalls), { min: 1, max: MAX_TOOL_CALLS }, String, toolCalls);
   }
   return limits;
 }

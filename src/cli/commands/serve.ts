@@ -9,7 +9,7 @@ import { ExitCode } from "../../terminal/exit-codes.js";
 import { McpvmError } from "../../util/errors.js";
 import { writeLine } from "../../terminal/io.js";
 
-const USAGE = `Usage: mcpvm serve [--http [host:]port] [--token-file <file> | --no-auth] [--toolset <name>] [--log-level <level>]
+const USAGE = `Usage: mcpvm serve [--http [host:]port] [--token-file <file> | --no-auth] [--toolset <name>] [--expose <server>] [--log-level <level>]
 
 Runs the mcpvm gateway: one MCP server in front of every configured MCP server.
 
@@ -25,6 +25,8 @@ Runs the mcpvm gateway: one MCP server in front of every configured MCP server.
                          read it again with: cat <config home>/gateway-token
   --no-auth              no token, loopback only: every local account can use your servers
   --toolset <name>       start with this toolset equipped (see \`mcpvm toolset\`)
+  --expose <server>      serve this server's tools, resources and prompts under their own names,
+                         beside the gateway's tools (approval, pins, audit and logging in front of it)
   --log-level <level>    ${LOG_LEVELS.join("|")} (default info; or MCPVM_LOG_LEVEL). Logs go to
                          stderr (never stdout); at debug and trace also to
                          <config home>/logs/mcpvm_<time>.log
@@ -32,6 +34,8 @@ Runs the mcpvm gateway: one MCP server in front of every configured MCP server.
 
 Tools: list_mcp_tools, run_mcp_script, search_tools (code mode); discover-all-tools,
 build-toolset, equip-toolset, unequip-toolset, list-toolsets, get-active-toolset, delete-toolset.
+Resources (URIs unchanged), prompts (named server_prompt), completion and logging of the
+servers pass through; elicitation and sampling requests go to the client whose call caused them.
 Servers that are not approved are never started; approve them with \`mcpvm mcp approve <name>\`.
 Stop with Ctrl-C (SIGINT) or SIGTERM: the gateway stops accepting, lets calls in flight finish
 (config.json gateway.drainTimeoutMs, 25 s), closes sessions, then every upstream server, exit 0.
@@ -107,7 +111,7 @@ export const serveCommand: Command = {
     const { values } = parseCommandArgs(
       "serve",
       args,
-      { http: { type: "string" }, token: { type: "string" }, "token-file": { type: "string" }, "no-auth": { type: "boolean" }, toolset: { type: "string" }, "log-level": { type: "string" }, engine: { type: "string" } },
+      { http: { type: "string" }, token: { type: "string" }, "token-file": { type: "string" }, "no-auth": { type: "boolean" }, toolset: { type: "string" }, expose: { type: "string" }, "log-level": { type: "string" }, engine: { type: "string" } },
       0,
     );
     const env = context.io.env;
@@ -138,6 +142,7 @@ export const serveCommand: Command = {
       ...(token === undefined ? {} : { token }),
       ...(noAuth ? { noAuth } : {}),
       ...(typeof values.toolset === "string" ? { toolset: values.toolset } : {}),
+      ...(typeof values.expose === "string" ? { expose: values.expose } : {}),
       ...(level === undefined ? {} : { logLevel: level }),
       ...(chosenEngine === undefined ? {} : { engine: chosenEngine }),
       ...(http === undefined ? { stdin: context.io.stdin, stdout: context.io.stdout } : {}),

@@ -54,6 +54,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--transport": ["stdio", "http", "sse"],
   "-t": ["stdio", "http", "sse"],
   "--toolset": "toolset",
+  "--expose": "server",
   "--http": undefined,
   "--sse": undefined,
   "--token": undefined,
@@ -71,6 +72,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--cpu": undefined,
   "--memory": undefined,
   "--output": undefined,
+  "--tool-calls": undefined,
   "--eval": undefined,
   "--home": "file",
   "--script": "file",
@@ -100,7 +102,7 @@ const ADD_FLAGS = [
 const PLUGIN = { args: ["plugin"] } as const;
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--stats"], args: ["file"] },
+  run: { flags: ["--eval", "--timeout", "--cpu", "--memory", "--output", "--tool-calls", "--stats", "--login"], args: ["file"] },
   mcp: {
     flags: MCP_FLAGS,
     defaultSubcommand: "list",
@@ -114,7 +116,9 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       disable: SERVER,
       remove: SERVER,
       add: { args: ["catalog"], flags: ADD_FLAGS },
-      call: { args: ["server", "tool", "tool-argument"], repeat: true, flags: ["--timeout"] },
+      call: { args: ["server", "tool", "tool-argument"], repeat: true, flags: ["--timeout", "--login"] },
+      login: { args: ["server"], flags: ["--no-browser"] },
+      logout: SERVER,
       import: { args: ["file"] },
     },
   },
@@ -123,7 +127,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     defaultSubcommand: "list",
     subcommands: { list: { args: [] }, info: PLUGIN, audit: PLUGIN, approve: PLUGIN, revoke: PLUGIN, enable: PLUGIN, disable: PLUGIN, config: PLUGIN },
   },
-  serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--log-level", "--engine"], args: [] },
+  serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--expose", "--log-level", "--engine"], args: [] },
   gateway: {
     flags: ["--toolset", "--servers", "--rate"],
     subcommands: { token: { args: ["none", "none"] } },

@@ -24,6 +24,17 @@ export interface ApprovalSubject {
    * approval, so changing it must be approved again.
    */
   readonly description?: string;
+  /**
+   * The `oauth` block as configured (a clientSecret only by digest): changing the client id, the
+   * scopes, the callback port or the metadata URL needs a new approval. Tokens are never part of it.
+   */
+  readonly oauth?: {
+    readonly clientId?: string;
+    readonly clientSecret?: string;
+    readonly scopes?: string;
+    readonly callbackPort?: number;
+    readonly clientMetadataUrl?: string;
+  };
 }
 
 function sha256(text: string): string {
@@ -64,6 +75,19 @@ const CONFIRM_ENCODING: Readonly<Record<McpConfirmMode | "absent", string>> = {
   never: "never",
 };
 
+function oauthField(oauth: NonNullable<ApprovalSubject["oauth"]>): string {
+  return field(
+    "oauth",
+    [
+      field("clientId", oauth.clientId ?? "-"),
+      field("clientSecret", oauth.clientSecret === undefined ? "-" : sha256(oauth.clientSecret)),
+      field("scopes", oauth.scopes ?? "-"),
+      field("callbackPort", oauth.callbackPort === undefined ? "-" : String(oauth.callbackPort)),
+      field("clientMetadataUrl", oauth.clientMetadataUrl ?? "-"),
+    ].join(""),
+  );
+}
+
 export function canonicalApprovalEncoding(subject: ApprovalSubject): string {
   return [
     field("v", "mcpvm-approval-2"),
@@ -80,6 +104,8 @@ export function canonicalApprovalEncoding(subject: ApprovalSubject): string {
     field("confirm", CONFIRM_ENCODING[subject.confirm ?? "absent"]),
     // Appended only when set, so definitions without a description keep the hash they were approved under.
     subject.description === undefined ? "" : field("description", subject.description),
+    // Likewise appended only when set: definitions without OAuth settings keep their hash.
+    subject.oauth === undefined ? "" : oauthField(subject.oauth),
   ].join("");
 }
 

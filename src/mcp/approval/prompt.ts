@@ -36,6 +36,7 @@ export function renderApprovalPrompt(subject: ApprovalSubject, hash: string, env
     lines.push(`  url:     ${show(subject.url ?? "")}`);
     const headers = Object.entries(subject.headers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
     lines.push(`  headers: ${headers.length === 0 ? "(none)" : headers.map(([k, v]) => `${show(k)}: ${show(shownConfigValue(k, v, "header"))}`).join(", ")}`);
+    if (subject.oauth !== undefined) lines.push(`  oauth:   ${describeOAuth(subject.oauth)}`);
   }
   // Secrets masking cannot protect (short, digits only): `env` resolves ${VAR} references to check them too.
   lines.push(...weakSecretWarning(subject, env));
@@ -80,4 +81,15 @@ function describeDescription(description: string | undefined): string[] {
       : "           The model reads this description once the server is approved.",
   );
   return lines;
+}
+
+function describeOAuth(oauth: NonNullable<ApprovalSubject["oauth"]>): string {
+  const parts = [
+    `client id ${oauth.clientId === undefined ? "(registered at login)" : displayInline(oauth.clientId)}`,
+    ...(oauth.clientSecret === undefined ? [] : [`client secret ${displayInline(shownConfigValue("clientSecret", oauth.clientSecret, "header"))}`]),
+    ...(oauth.scopes === undefined ? [] : [`scopes ${displayInline(oauth.scopes)}`]),
+    ...(oauth.callbackPort === undefined ? [] : [`callback port ${oauth.callbackPort}`]),
+    ...(oauth.clientMetadataUrl === undefined ? [] : [`client metadata ${displayInline(oauth.clientMetadataUrl)}`]),
+  ];
+  return parts.join(", ");
 }

@@ -1,5 +1,9 @@
 import { renderEvidence } from "./evidence.js";
 import { findExfiltrationParameter } from "./exfil-params.js";
+import { isAboutContext } from "./intent/score.js";
+import { toolIntent } from "./intent/tool-intent.js";
+import { identifierWords } from "./normalise.js";
+import { imitatedTool } from "./lookalike.js";
 import { toFinding } from "./location.js";
 import { walkSchema, type SchemaField } from "./schema-walk.js";
 import { findShadowing } from "./shadowing.js";
@@ -33,14 +37,16 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   const input = walkSchema(tool.inputSchema, "$.inputSchema");
   const output = walkSchema(tool.outputSchema, "$.outputSchema");
   const findings: Finding[] = [];
-  for (const f of [...toolFields(tool), ...input.fields, ...output.fields]) {
+  const fields = [...toolFields(tool), ...input.fields, ...output.fields];
+  const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
+  for (const f of fields) {
     const location = { tool: tool.name, field: f.field, jsonPath: f.jsonPath };
-    for (const hit of auditText(f.text, f.kind)) findings.push(toFinding(hit, location));
+    for (const hit of auditText(f.text, f.kind, 0, { aboutContext })) findings.push(toFinding(hit, location));
     if (f.kind.kind === "prose") for (const hit of findShadowing(f.text, context, ownToolNames)) findings.push(toFinding(hit, location));
   }
   for (const [walk, path] of [[input, "$.inputSchema"], [output, "$.outputSchema"]] as const) {
     if (walk.truncated) {
-      findings.push(toFinding({ rule: "unscreened-remainder", evidence: "schema deeper than 64 levels or larger than 20000 nodes" }, { tool: tool.name, field: "schema", jsonPath: path }));
+      findings.push(toFinding({ rule: "unscreened-remainder", evidence: "schema deeper than 64 levels or larger than 5000 nodes" }, { tool: tool.name, field: "schema", jsonPath: path }));
     }
   }
   for (const property of input.properties) {
@@ -51,6 +57,21 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   if (!SPEC_TOOL_NAME.test(normalised)) {
     const severity: Severity = /[^\p{ASCII}]/u.test(normalised) ? "warn" : "info";
     findings.push(toFinding({ rule: "identifier-characters", severity, evidence: renderEvidence(tool.name) }, { tool: tool.name, field: "name", jsonPath: "$.name" }));
+  }
+  // Only when no single field already said as much: the whole tool's signals taken together.
+  const intent = toolIntent(tool, fields);
+  const fieldIntent = findings.filter((f) => f.rule === "intent" || f.rule === "encoded-payload").map((f) => SEVERITY_RANK[f.severity]);
+  if (intent !== undefined && SEVERITY_RANK[intent.severity ?? "warn"] > Math.max(0, ...fieldIntent)) {
+    findings.push(toFinding(intent, { tool: tool.name, field: "definition", jsonPath: "$" }));
+  }
+  const imitated = imitatedTool(tool.name, context.otherServers);
+  if (imitated !== undefined) {
+    findings.push(
+      toFinding(
+        { rule: "lookalike-tool-name", evidence: `${renderEvidence(tool.name)} reads as ${imitated.server}/${renderEvidence(imitated.tool)}` },
+        { tool: tool.name, field: "name", jsonPath: "$.name" },
+      ),
+    );
   }
   for (const server of context.otherServers) {
     if (server.toolNames.includes(tool.name)) {

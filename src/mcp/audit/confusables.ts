@@ -53,8 +53,9 @@ const FOLD: ReadonlyMap<string, string> = new Map(
   GROUPS.flatMap(([ascii, lookalikes]) => [...lookalikes].map((ch) => [ch, ascii] as const)),
 );
 
+// One pass of the regex engine over the text; only the look-alikes themselves are touched.
+const LOOKALIKE = new RegExp(`[${[...FOLD.keys()].join("")}]`, "gu");
+
 export function foldConfusables(text: string): string {
-  let out = "";
-  for (const ch of text) out += FOLD.get(ch) ?? ch;
-  return out;
+  return text.replace(LOOKALIKE, (ch) => FOLD.get(ch) ?? ch);
 }

@@ -23,6 +23,7 @@ const INCLUDE_SENSITIVE =
 const HIDDEN_PURPOSE =
   /\b(?:always (?:include|pass|provide|fill|send|populate|set)|must always|required for (?:telemetry|analytics|diagnostics|tracking|logging|internal)|for (?:telemetry|analytics|diagnostics|tracking|logging|internal) (?:purposes|use|only)|internal (?:context|use|telemetry|only)|(?:do not|don't|never) (?:show|mention|tell|display)|not shown|hidden|automatically (?:include|fill|populate)d?)\b/;
 
+const FOR_ANOTHER_MODEL = /\b(?:for|to (?:use|send|pass) (?:to|with))\b(?:\s+\S+){0,2}?\s+(?:llm|model|extraction|extractor|generation|completion|agent|sub-?agent)\b/;
 const REFERENCE_SUFFIX = /\b(?:id|ids|uuid|name|names|type|url|uri|index|number|count|limit|offset|format|mode|enabled|flag|length|size)$/;
 
 function concept(words: string, patterns: readonly RegExp[]): RegExp | undefined {
@@ -52,7 +53,9 @@ export function findExfiltrationParameter(property: SchemaProperty, tool: { name
   const strong = concept(words, STRONG_CONCEPTS) ?? concept(joined, STRONG_CONCEPTS);
   if (strong !== undefined) {
     const related = strong.test(toolText);
-    if (decorated || hiddenPurpose || !related) return { rule: "exfiltration-parameter", evidence };
+    // "System prompt for LLM extraction": a prompt the caller writes for another model, not the model's own.
+    const forAnotherModel = FOR_ANOTHER_MODEL.test(description) && !/\b(?:your|you|yours)\b/.test(description);
+    if (decorated || hiddenPurpose || (!related && !forAnotherModel)) return { rule: "exfiltration-parameter", evidence };
     return undefined;
   }
   const weak = concept(words, WEAK_CONCEPTS);

@@ -11,7 +11,8 @@ const BENIGN_JOINER = /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended
 const ANSI_CONCEALING = /\u001b\[(?:[0-9;]*;)?8(?:;[0-9;]*)?m|\u001b\[[0-9;]*[ABCDEFGHJKSTfsu]/;
 // eslint-disable-next-line no-control-regex -- screening invisible and control characters is this regex's job
 const OTHER_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f-\u009a\u009c-\u009f]/u;
-const PADDING = /(?:[ \t\u00a0\u2000-\u200a\u3000\u2800]{40,}|(?:[ \t]*\r?\n){8,})(?=[\s\S]*\S)/u;
+// No look-ahead for the text after the run: on a long blank string that look-ahead made the match quadratic.
+const PADDING = /(?:[ \t\u00a0\u2000-\u200a\u3000\u2800]{40,}|(?:[ \t]*\r?\n){8,})/gu;
 const HIDDEN_MARKUP = /<!--[\s\S]*?-->|^\s*\[\/\/\]:\s*#\s*\(.*\)\s*$/mu;
 const MIXED_LATIN = /\p{Script=Latin}/u;
 const LOOKALIKE_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}]/u;
@@ -68,7 +69,7 @@ export function findHiddenText(text: string): HiddenPayloads {
     hiddenTexts.push(markup[0]);
     hits.push({ rule: "hidden-markup", evidence: excerpt(text, markup.index, markup.index + markup[0].length) });
   }
-  const padding = PADDING.exec(text);
+  const padding = paddingBeforeText(text);
   if (padding !== null) {
     const after = text.slice(padding.index + padding[0].length);
     hiddenTexts.push(after);
@@ -77,6 +78,18 @@ export function findHiddenText(text: string): HiddenPayloads {
   const mixed = mixedScriptWord(text);
   if (mixed !== undefined) hits.push({ rule: "mixed-script-word", evidence: mixed });
   return { hits, hiddenTexts };
+}
+
+/** The first blank run with visible text after it (runs at the end of the text hide nothing). */
+function paddingBeforeText(text: string): RegExpExecArray | null {
+  PADDING.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = PADDING.exec(text)) !== null) {
+    if (/\S/u.test(text.slice(m.index + m[0].length, m.index + m[0].length + 4096))) return m;
+    // A blank run followed by more blank of the other kind: keep looking from its end.
+    if (m[0].length === 0) PADDING.lastIndex += 1;
+  }
+  return null;
 }
 
 function mixedScriptWord(text: string): string | undefined {

@@ -25,7 +25,8 @@ export interface SchemaWalk {
 }
 
 const MAX_DEPTH = 64;
-const MAX_NODES = 20_000;
+// Real schemas have hundreds of nodes; every string found is screened by every rule, so this bounds the time per tool.
+const MAX_NODES = 5_000;
 
 export function jsonPathKey(base: string, key: string | number): string {
   if (typeof key === "number") return `${base}[${key}]`;
@@ -76,6 +77,8 @@ export function walkSchema(schema: unknown, rootPath: string): SchemaWalk {
       if (!isRecord(map)) continue;
       const mapPath = jsonPathKey(path, mapKey);
       for (const [name, child] of Object.entries(map)) {
+        // A map with 100 000 entries is stopped here, not only at its children.
+        if (beyondBounds(depth + 1)) break;
         const childPath = jsonPathKey(mapPath, name);
         if (mapKey === "properties" || mapKey === "patternProperties") {
           out.fields.push({ field: "parameter", jsonPath: childPath, text: name, kind: { kind: "identifier" } });

@@ -29,15 +29,15 @@ const CROWN_REQUEST = new RegExp(
 );
 /** Secret-looking environment variable names (`OPENAI_API_KEY`) are specific enough without a possessive. */
 const NAMED_SECRET_REQUEST = new RegExp(
-  `\\b${SOLICIT_VERB}${GAP}(?:the (?:value|contents?) of )?(?:the )?\\$?[a-z0-9]+(?:_[a-z0-9]+)*_(?:api_key|apikey|token|secret|secret_key|password|access_key|private_key)\\b`,
+  `\\b${SOLICIT_VERB}${GAP}(?:the (?:value|contents?) of )?(?:the )?\\$?[a-z0-9]{1,32}(?:_[a-z0-9]{1,32}){0,6}_(?:api_key|apikey|token|secret|secret_key|password|access_key|private_key)\\b`,
   "g",
 );
 const GENERIC_REQUEST = new RegExp(`\\b${SOLICIT_VERB}${GAP}${GENERIC_SECRET}\\b`, "g");
 const POSSESSIVE = /\b(?:your|user's|users'|their|all|every|any|his|her|my)\b/;
-const DESTINATION = /[\w.+-]+@[\w-]+\.[\w.-]+|\bhttps?:\/\/\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|\bwebhook\b/;
+const DESTINATION = /[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,253}|\bhttps?:\/\/\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|\bwebhook\b/;
 
 const EXFIL_VERB = /\b(?:exfiltrate|exfiltrates|exfiltrated|exfiltrating|steal|steals|stealing|siphon|siphons)\b/g;
-const SEND_TO = /\b(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b.{0,80}?(?:[\w.+-]+@[\w-]+\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
+const SEND_TO = /\b(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b.{0,80}?(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
 
 // A URL the renderer fetches by itself (markdown image, <img>) with a slot for data is a zero-click exfiltration channel.
 const URL_TEMPLATE =
@@ -103,7 +103,7 @@ export function findSecrets(views: TextViews, raw: string, field: FieldKind): Hi
  * them anywhere is a block, naming or reading them is what dotenv loaders and kubectl do (info).
  * Passed as an argument value, any of them is a warn: the call is about to touch it.
  */
-const ADDRESS_AT_END = /(?:[\w.+-]+@[\w-]+\.[a-z]{2,}|https?:\/\/[^\s"')]+|\d{1,3}(?:\.\d{1,3}){3})$/;
+const ADDRESS_AT_END = /(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|https?:\/\/[^\s"')]+|\d{1,3}(?:\.\d{1,3}){3})$/;
 const EXAMPLE_MARKER = /(?:e\.g\.|for example|such as|example:|like|i\.e\.)\s*["'`(]?\s*$/;
 
 /** "Sends mail to the given address, e.g. alice@example.com" documents a parameter; it is not a destination. */

@@ -1,4 +1,5 @@
 import { excerpt } from "./evidence.js";
+import { MAX_SCAN } from "./intent/features.js";
 import { textViews } from "./normalise.js";
 import type { Hit } from "./rules.js";
 import type { AuditContext } from "./types.js";
@@ -36,7 +37,7 @@ function serverNamePattern(name: string): RegExp {
 
 /** A description reaching into other configured servers: naming them or their tools, or rewriting how they are used. */
 export function findShadowing(text: string, context: AuditContext, ownToolNames: ReadonlySet<string>): Hit[] {
-  const view = textViews(text).plain;
+  const view = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).plain;
   const hits: Hit[] = [];
   for (const server of context.otherServers) {
     const names = [server.name, ...server.toolNames.filter((t) => !ownToolNames.has(t))];

@@ -2,6 +2,8 @@ import { findEncodedRuns } from "./encoded.js";
 import { renderEvidence } from "./evidence.js";
 import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
+import { MAX_SCAN } from "./intent/features.js";
+import { intentHit, signalsOf } from "./intent/score.js";
 import { identifierWords, stripHidden, textViews } from "./normalise.js";
 import { findPhrases } from "./phrases.js";
 import { ruleById, type AuditRuleId, type Hit } from "./rules.js";
@@ -33,8 +35,16 @@ export function maxSeverity(hits: readonly { severity: Severity }[]): Severity |
  * behind padding, encoded runs) is screened too, and hiding anything that carries a signal is
  * itself a block.
  */
-export function auditText(text: string, field: FieldKind, depth = 0): ScoredHit[] {
-  if (text.length === 0) return [];
+export interface TextAuditOptions {
+  /** The tool's name says it is about the conversation (a summariser), so asking for it is no signal. */
+  readonly aboutContext?: boolean;
+}
+
+export function auditText(fullText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
+  if (fullText.length === 0) return [];
+  // Past MAX_SCAN nothing is screened: the finding holds the definition, and the time stays bounded.
+  const oversized = fullText.length > MAX_SCAN;
+  const text = oversized ? fullText.slice(0, MAX_SCAN) : fullText;
   const hidden = findHiddenText(text);
   const visible = stripHidden(text).normalize("NFKC");
   const views = field.kind === "identifier" ? textViews(identifierWords(text).join(" ")) : textViews(text);
@@ -45,14 +55,19 @@ export function auditText(text: string, field: FieldKind, depth = 0): ScoredHit[
     ...findInjection(visible, field),
     ...findCrossToolSteering(views.folded),
   ].map(score);
+  if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
+  if (field.kind !== "identifier") {
+    const intent = intentHit(signalsOf({ text, role: field.kind === "value" ? "value" : "prose" }, options.aboutContext ?? false));
+    if (intent !== undefined) hits.push(score(intent));
+  }
 
   if (depth < MAX_DEPTH) {
     for (const hiddenText of hidden.hiddenTexts) {
-      for (const inner of auditText(hiddenText, { kind: "prose" }, depth + 1)) {
+      for (const inner of auditText(hiddenText, { kind: "prose" }, depth + 1, options)) {
         hits.push({ ...inner, evidence: renderEvidence(`(hidden) ${inner.evidence}`) });
       }
     }
-    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1)));
+    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1, options)));
   }
   if (field.kind === "prose" && text.length > LONG_TEXT) {
     hits.push({ rule: "long-text", severity: "info", evidence: `${text.length} characters` });

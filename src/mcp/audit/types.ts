@@ -19,6 +19,7 @@ export const RuleFamilySchema = z.enum([
   "shadowing",
   "identifier",
   "combined",
+  "intent",
   "second-opinion",
 ]);
 export type RuleFamily = z.infer<typeof RuleFamilySchema>;

@@ -7,6 +7,11 @@ export interface CallerOptions {
   readonly signal?: AbortSignal;
   /** Epoch ms on the manager's clock after which the answer is no longer wanted (the guest's wall budget). */
   readonly deadline?: number;
+  /**
+   * Who is calling (a gateway session, a guest run): opaque to the manager, handed to the
+   * server-request hooks so an elicitation or sampling request reaches the caller it belongs to.
+   */
+  readonly origin?: unknown;
 }
 
 /** min(launch call timeout, manager default, time left before the caller's deadline). */

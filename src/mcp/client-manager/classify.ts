@@ -1,20 +1,30 @@
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { errorMessage, isMcpvmError, type McpvmError } from "../../util/errors.js";
-import { McpCancelledError, McpTimeoutError, McpToolError, McpTransportError } from "./errors.js";
+import { McpCancelledError, McpRequestError, McpTimeoutError, McpToolError, McpTransportError } from "./errors.js";
 
 export interface CallFailureContext {
   readonly server: string;
+  /** The tool of a tools/call; for any other request, the method (see `method`). */
   readonly tool: string;
+  /** Set for a request that is not tools/call (resources/read, prompts/get, ...). */
+  readonly method?: string;
+  /** What the request was about (a URI, a prompt name), shown in messages; already redacted by the caller. */
+  readonly target?: string;
   readonly timeoutMs: number;
   /** The caller's signal fired (the SDK reports an abort with the same code as a timeout). */
   readonly cancelled: boolean;
   readonly redact: (text: string) => string;
 }
 
-/** Maps whatever a tools/call threw to the typed error the guest sees. */
+function describe(ctx: CallFailureContext): { where: string; data: Record<string, unknown> & { server: string } } {
+  if (ctx.method === undefined) return { where: `MCP tool ${ctx.server}.${ctx.tool}`, data: { server: ctx.server, tool: ctx.tool } };
+  const target = ctx.target === undefined ? "" : ` ${JSON.stringify(ctx.target)}`;
+  return { where: `MCP server ${ctx.server} (${ctx.method}${target})`, data: { server: ctx.server, method: ctx.method } };
+}
+
+/** Maps whatever a request threw to the typed error the guest (or the gateway) sees. */
 export function classifyCallFailure(error: unknown, ctx: CallFailureContext): McpvmError {
-  const data = { server: ctx.server, tool: ctx.tool };
-  const where = `MCP tool ${ctx.server}.${ctx.tool}`;
+  const { where, data } = describe(ctx);
   if (ctx.cancelled) {
     return new McpCancelledError("MCP_CALL_CANCELLED", `${where} was cancelled by the caller before it answered.`, { data });
   }
@@ -35,15 +45,18 @@ export function classifyCallFailure(error: unknown, ctx: CallFailureContext): Mc
           { data },
         );
       case SdkErrorCode.InvalidResult:
-        return new McpToolError("MCP_TOOL_INVALID_RESULT", `${where} returned a result that does not match its schema: ${detail}`, { data });
+        return ctx.method === undefined
+          ? new McpToolError("MCP_TOOL_INVALID_RESULT", `${where} returned a result that does not match its schema: ${detail}`, { data })
+          : new McpRequestError("MCP_REQUEST_INVALID_RESULT", `${where} returned a result that does not match the protocol's schema: ${detail}`, { data });
       default:
         return new McpTransportError("MCP_TRANSPORT_ERROR", `${where} failed: ${detail}`, { data: { ...data, sdkCode: error.code } });
     }
   }
   if (ProtocolError.isInstance(error)) {
-    return new McpToolError("MCP_TOOL_REJECTED", `${where} was rejected by the server: ${detail}`, {
-      data: { ...data, rpcCode: error.code },
-    });
+    const rejected = { data: { ...data, rpcCode: error.code } };
+    return ctx.method === undefined
+      ? new McpToolError("MCP_TOOL_REJECTED", `${where} was rejected by the server: ${detail}`, rejected)
+      : new McpRequestError("MCP_REQUEST_REJECTED", `${where} was rejected by the server: ${detail}`, rejected);
   }
   return new McpTransportError("MCP_TRANSPORT_ERROR", `${where} failed: ${detail}`, { data });
 }

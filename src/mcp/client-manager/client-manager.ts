@@ -1,4 +1,5 @@
-import type { CallToolResult, Implementation, Tool } from "@modelcontextprotocol/client";
+import type { CallToolResult, Implementation, Progress, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
+import { McpOAuthError } from "../oauth/errors.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, toolErrorText, type GuestValue, type ResultLogger } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
@@ -6,6 +7,11 @@ import { callTimeoutMs, deadlineError, waitWithinBudget, type CallerOptions } fr
 import { decideRoom } from "./capacity.js";
 import { defaultChildEnv } from "./child-env.js";
 import { isConnectionFatal } from "./classify.js";
+import { currentCall, resolveOrigin, type InFlightCall } from "./call-origin.js";
+import { runCall, type CallRunnerDeps } from "./call-runner.js";
+import { emptyListFor, supportsRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
+import { unsupportedRequestError } from "./manager-errors.js";
+import type { ServerRequestHooks } from "./server-requests.js";
 import { Connection, type ConnectionDeps } from "./connection.js";
 import { McpToolError } from "./errors.js";
 import { capacityError, closedError, foreignError, hasTool, reconnectLimitError, toolNotFound, unknownServerError } from "./manager-errors.js";
@@ -16,6 +22,16 @@ import { ServerSlot } from "./slot.js";
 export interface ConnectedServer {
   readonly tools: readonly Tool[];
   readonly identity: ServerIdentity;
+  /** What the server declared (resources, prompts, completions, logging, ...). */
+  readonly capabilities: ServerCapabilities | undefined;
+  /** "legacy" (2025 initialize) or "modern" (2026-07-28), and the negotiated revision. */
+  readonly protocol: { readonly era: "legacy" | "modern"; readonly version: string | undefined };
+}
+
+/** Options of a tools/call or other request beyond the caller's budget. */
+export interface RequestExtras {
+  /** notifications/progress of this request, flood-capped (limits.maxNotificationsPerSecond). */
+  readonly onProgress?: (progress: Progress) => void;
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpvm", version: "0.1.0" };
@@ -34,16 +50,24 @@ export class ClientManager {
   private readonly listeners = new Set<ClientManagerListener>();
   private readonly limits: ClientManagerLimits;
   private readonly now: () => number;
+  private readonly inFlight = new Set<InFlightCall>();
+  private serverRequests: ServerRequestHooks | undefined;
   private closed = false;
 
   constructor(private readonly options: ClientManagerOptions) {
     this.limits = clientManagerLimitsSchema.parse(options.limits ?? {});
     this.now = options.now ?? Date.now;
+    this.serverRequests = options.serverRequests;
     for (const [name, resolver] of Object.entries(options.servers)) this.setServer(name, resolver);
   }
 
   serverNames(): string[] {
     return [...this.slots.keys()];
+  }
+
+  /** The limits of a server's current launch (maxResponseBytes, timeouts); undefined before its first connect. */
+  launchLimits(name: string): McpServerLaunch["limits"] | undefined {
+    return this.slot(name).launch?.limits;
   }
 
   status(name: string): ServerStatus {
@@ -54,6 +78,15 @@ export class ClientManager {
   subscribe(listener: ClientManagerListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Installs the answers to server→client requests (elicitation, sampling, roots) for the faces that
+   * can give them (the gateway forwards them to its client, the REPL asks the person). Applies from
+   * each server's next connect: a session's capabilities are declared when it starts.
+   */
+  setServerRequestHooks(hooks: ServerRequestHooks | undefined): void {
+    this.serverRequests = hooks;
   }
 
   /** Adds a server, or replaces the resolver of a known one (used from its next connect). */
@@ -78,7 +111,46 @@ export class ClientManager {
   async connect(name: string, caller: CallerOptions = {}): Promise<ConnectedServer> {
     const slot = this.slot(name);
     const connection = await this.ensureConnected(slot, caller, undefined);
-    return { tools: slot.tools ?? [], identity: connection.identity };
+    return {
+      tools: slot.tools ?? [],
+      identity: connection.identity,
+      capabilities: connection.capabilities(),
+      protocol: { era: connection.era(), version: connection.protocolVersion() },
+    };
+  }
+
+  /**
+   * Any client→server request besides tools/* (resources, prompts, completion, logging), with the
+   * same connect, timeout, deadline, cancellation and error classification as a tool call. A list
+   * verb on a server without the capability returns an empty list; any other such request throws
+   * McpRequestError MCP_REQUEST_UNSUPPORTED.
+   */
+  async request<M extends ServerRequestMethod>(
+    name: string,
+    method: M,
+    params: ServerRequestParams<M>,
+    caller: CallerOptions = {},
+    extras: RequestExtras = {},
+  ): Promise<ServerRequestResult<M>> {
+    const slot = this.slot(name);
+    if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, method, "before the request was sent");
+    const connection = await this.ensureConnected(slot, caller, method);
+    if (!supportsRequest(method, connection.capabilities())) {
+      const empty = emptyListFor(method);
+      if (empty !== undefined) return empty;
+      throw unsupportedRequestError(name, method);
+    }
+    const launch = slot.launch as McpServerLaunch;
+    const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
+    if (timeoutMs <= 0) throw deadlineError(name, method, "before the request was sent");
+    const call: InFlightCall = { server: name, method, origin: caller.origin };
+    return runCall(this.callRunner, slot, connection, { call, detail: {}, ...extras }, (onProgress) =>
+      connection.request(method, params, {
+        timeoutMs,
+        ...(caller.signal === undefined ? {} : { signal: caller.signal }),
+        ...(onProgress === undefined ? {} : { onProgress }),
+      }),
+    );
   }
 
   async listTools(name: string, caller: CallerOptions = {}): Promise<readonly Tool[]> {
@@ -102,7 +174,7 @@ export class ClientManager {
     tool: string,
     args: Record<string, unknown>,
     caller: CallerOptions = {},
-    options: { readonly keepErrorResults?: boolean } = {},
+    options: { readonly keepErrorResults?: boolean } & RequestExtras = {},
   ): Promise<CallToolResult> {
     const slot = this.slot(name);
     if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, tool, "before the call was sent");
@@ -112,26 +184,37 @@ export class ClientManager {
     const launch = slot.launch as McpServerLaunch;
     const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
     if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
-    slot.inFlight += 1;
-    slot.lastUsed = this.now();
-    const started = performance.now();
-    let outcome = "failed";
-    try {
-      const result = await connection.callTool(tool, args, { timeoutMs, ...(caller.signal === undefined ? {} : { signal: caller.signal }) });
-      outcome = result.isError === true ? "isError" : "ok";
-      if (result.isError === true && options.keepErrorResults !== true) {
-        throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
-      }
-      return result;
-    } catch (error) {
-      if (isMcpvmError(error) && isConnectionFatal(error)) this.markDead(slot, connection);
-      throw error;
-    } finally {
-      slot.inFlight -= 1;
-      slot.lastUsed = this.now();
-      this.emit({ type: "timing", server: name, phase: "call", ms: Math.round(performance.now() - started), detail: { tool, outcome } });
-      this.scheduleIdle(slot);
-    }
+    const call: InFlightCall = { server: name, method: "tools/call", origin: caller.origin };
+    const extras = options.onProgress === undefined ? {} : { onProgress: options.onProgress };
+    return runCall(
+      this.callRunner,
+      slot,
+      connection,
+      { call, detail: { tool }, ...extras },
+      async (onProgress) => {
+        const result = await connection.callTool(tool, args, {
+          timeoutMs,
+          ...(caller.signal === undefined ? {} : { signal: caller.signal }),
+          ...(onProgress === undefined ? {} : { onProgress }),
+        });
+        if (result.isError === true && options.keepErrorResults !== true) {
+          throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
+        }
+        return result;
+      },
+      (result) => (result.isError === true ? "isError" : "ok"),
+    );
+  }
+
+  private get callRunner(): CallRunnerDeps {
+    return {
+      now: this.now,
+      emit: (event) => this.emit(event),
+      markDead: (slot, connection) => this.markDead(slot, connection),
+      scheduleIdle: (slot) => this.scheduleIdle(slot),
+      maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
+      inFlight: this.inFlight,
+    };
   }
 
   /**
@@ -229,7 +312,8 @@ export class ClientManager {
       return connection;
     } catch (error) {
       const failure = abort.signal.aborted ? closedError(slot.name, this.closed) : foreignError(slot.name, slot.redact, error, "MCP_CONNECT_FAILED");
-      if (countsAsFailure && !abort.signal.aborted) slot.failures += 1;
+      // A server waiting for a login is not broken: `mcpvm mcp login` in another terminal fixes it for the next call.
+      if (countsAsFailure && !abort.signal.aborted && !(failure instanceof McpOAuthError)) slot.failures += 1;
       slot.setState(abort.signal.aborted ? "closed" : "error", failure);
       throw failure;
     }
@@ -282,7 +366,13 @@ export class ClientManager {
       onDied: (connection) => this.markDead(slot, connection),
       onToolListChanged: (connection) => this.refreshTools(slot, connection),
       onPhase: (phase, ms, detail) => this.emit({ type: "timing", server: slot.name, phase, ms, detail }),
+      emit: (event) => this.emit(event),
+      maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
+      serverRequests: this.serverRequests,
+      resolveOrigin: () => resolveOrigin(slot.name, currentCall(), this.inFlight),
+      protocol: this.options.protocol ?? "legacy",
       ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),
+      ...(this.options.login === undefined ? {} : { login: this.options.login }),
     };
   }
 

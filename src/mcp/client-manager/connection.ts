@@ -1,12 +1,18 @@
-import { Client, type CallToolResult, type Implementation, type Tool } from "@modelcontextprotocol/client";
+import { Client, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
 import type { McpvmError } from "../../util/errors.js";
 import type { McpServerLaunch } from "../types.js";
 import { startTimeout } from "./abort.js";
 import { classifyCallFailure } from "./classify.js";
 import { connectFailure, connectTimeoutError, diedError, type StartupDiagnostics } from "./connect-errors.js";
-import type { ServerIdentity } from "./options.js";
+import type { LoginDriver, ServerIdentity } from "./options.js";
+import { isUnauthorized, oauthFailure } from "../oauth/failure.js";
 import { FrameTooLargeError } from "./line-framer.js";
 import { openTransport, type OpenedTransport, type TransportDeps } from "./transports.js";
+import type { ResolvedOrigin } from "./call-origin.js";
+import { installNotificationHandlers } from "./notifications.js";
+import { requestTarget, sendServerRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
+import { clientCapabilities, installServerRequestHandlers, type ServerRequestHooks } from "./server-requests.js";
+import type { ClientManagerEvent } from "./events.js";
 
 export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
   readonly clientInfo: Implementation;
@@ -20,13 +26,27 @@ export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
   readonly configFile?: string;
   /** Timings of the start-up steps (spawn, initialize, tools/list), for the debug log. */
   readonly onPhase?: (phase: StartupPhase, ms: number, detail: Readonly<Record<string, unknown>>) => void;
+  /** Notifications other than tools/list_changed become these events (see notifications.ts). */
+  readonly emit: (event: ClientManagerEvent) => void;
+  readonly maxNotificationsPerSecond: number;
+  readonly serverRequests: ServerRequestHooks | undefined;
+  /** The caller a server→client request belongs to (see call-origin.ts). */
+  readonly resolveOrigin: () => ResolvedOrigin;
+  readonly protocol: "legacy" | "auto";
+  /** The OAuth driver of an http/sse server (see LoginDriver). */
+  readonly login?: (launch: McpServerLaunch) => LoginDriver | undefined;
 }
+
+/** Browser logins one connect or call may go through (a 401, then a 403 step-up) before giving up. */
+const MAX_LOGIN_ROUNDS = 2;
 
 export type StartupPhase = "spawn" | "initialize" | "tools/list";
 
 export interface CallOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** notifications/progress for this request (the SDK sends a progressToken only when this is set). */
+  readonly onProgress?: (progress: Progress) => void;
 }
 
 /** Lines on stdout that were not JSON-RPC, for the diagnosis of a failed start. */
@@ -51,6 +71,7 @@ export class Connection {
     private readonly deps: ConnectionDeps,
     private readonly garbage: StdoutGarbage,
     private readonly launch: McpServerLaunch,
+    private readonly login: LoginDriver | undefined,
   ) {}
 
   get pid(): number | undefined {
@@ -59,21 +80,76 @@ export class Connection {
 
   /**
    * Spawn or contact the server, initialize, and list every tool page, all within `timeoutMs`.
-   * On timeout, failure or abort the process is killed before this rejects.
+   * On timeout, failure or abort the process is killed before this rejects. An http/sse server that
+   * needs a login gets one between attempts (outside the timeout: a person is at the browser), when
+   * the face allows a browser; otherwise the attempt fails with MCP_LOGIN_REQUIRED.
    */
   static async open(server: string, launch: McpServerLaunch, deps: ConnectionDeps, limits: { timeoutMs: number; signal: AbortSignal }): Promise<Connection> {
+    const login = launch.transport === "stdio" ? undefined : deps.login?.(launch);
+    if (login !== undefined) {
+      try {
+        await login.prepare();
+      } catch (error) {
+        throw oauthFailure(error, server, deps.redact) ?? error;
+      }
+      login.beginOperation();
+    }
+    for (let round = 0; ; round++) {
+      const attempt = await Connection.attempt(server, launch, deps, limits, login);
+      if (attempt.ok) return attempt.connection;
+      const params = login !== undefined && round < MAX_LOGIN_ROUNDS && isUnauthorized(attempt.reason) ? await Connection.runLogin(server, login, deps) : undefined;
+      if (params === undefined || limits.signal.aborted) throw attempt.error;
+      await Connection.finishLogin(server, attempt.opened, params, deps);
+    }
+  }
+
+  private static async runLogin(server: string, login: LoginDriver, deps: ConnectionDeps): Promise<URLSearchParams | undefined> {
+    try {
+      return await login.completeLogin();
+    } catch (error) {
+      throw oauthFailure(error, server, deps.redact) ?? error;
+    }
+  }
+
+  /** The SDK exchanges the code (checking `iss` first) and stores the tokens through the provider. */
+  private static async finishLogin(server: string, opened: OpenedTransport, params: URLSearchParams, deps: ConnectionDeps): Promise<void> {
+    try {
+      if (opened.finishAuth === undefined) throw new Error("internal: no OAuth provider on this transport");
+      await opened.finishAuth(params);
+    } catch (error) {
+      throw oauthFailure(error, server, deps.redact) ?? error;
+    }
+  }
+
+  private static async attempt(
+    server: string,
+    launch: McpServerLaunch,
+    deps: ConnectionDeps,
+    limits: { timeoutMs: number; signal: AbortSignal },
+    login: LoginDriver | undefined,
+  ): Promise<{ ok: true; connection: Connection } | { ok: false; error: unknown; reason: unknown; opened: OpenedTransport }> {
     const garbage: StdoutGarbage = { lines: 0, sample: undefined };
-    const opened = openTransport(launch, {
-      ...deps,
-      onStdoutGarbage: (line) => {
-        garbage.lines += 1;
-        garbage.sample ??= line.slice(0, 200);
+    const opened = openTransport(
+      launch,
+      {
+        ...deps,
+        onStdoutGarbage: (line) => {
+          garbage.lines += 1;
+          garbage.sample ??= line.slice(0, 200);
+        },
+        onSpawned: (pid, ms) => deps.onPhase?.("spawn", ms, { pid, command: launch.transport === "stdio" ? deps.redact([launch.command, ...launch.args].join(" ")) : undefined }),
       },
-      onSpawned: (pid, ms) => deps.onPhase?.("spawn", ms, { pid, command: launch.transport === "stdio" ? deps.redact([launch.command, ...launch.args].join(" ")) : undefined }),
+      login?.provider,
+    );
+    const client = new Client(deps.clientInfo, {
+      listMaxPages: deps.maxToolPages,
+      capabilities: clientCapabilities(deps.serverRequests),
+      versionNegotiation: { mode: deps.protocol },
     });
-    const client = new Client(deps.clientInfo, { listMaxPages: deps.maxToolPages });
-    const self = new Connection(server, client, opened, deps, garbage, launch);
+    const self = new Connection(server, client, opened, deps, garbage, launch, login);
     client.setNotificationHandler("notifications/tools/list_changed", () => deps.onToolListChanged(self));
+    installNotificationHandlers(client, { server, emit: deps.emit, redact: deps.redact, maxPerSecond: deps.maxNotificationsPerSecond, resolveOrigin: deps.resolveOrigin });
+    installServerRequestHandlers(client, deps.serverRequests, { server, origin: deps.resolveOrigin, era: () => self.era() });
     client.onclose = () => self.handleClose();
     client.onerror = (error) => {
       if (error instanceof FrameTooLargeError) self.cutOff ??= error;
@@ -95,14 +171,17 @@ export class Connection {
       self.tools = listed.tools;
       self.identity = { serverInfo: client.getServerVersion(), instructions: client.getInstructions() };
       self.established = true;
-      return self;
+      return { ok: true, connection: self };
     } catch (error) {
       self.closing = true;
       await opened.kill();
       await client.close().catch(() => undefined);
       const diag = self.diagnostics();
       const reason = self.cutOff ?? error;
-      throw scope.timedOut() ? connectTimeoutError(diag, limits.timeoutMs) : connectFailure(reason, self.cutOff === undefined ? diag : { ...diag, exit: undefined }, launch.transport === "stdio" ? launch.command : undefined);
+      const failure =
+        (scope.timedOut() ? undefined : oauthFailure(reason, server, deps.redact)) ??
+        (scope.timedOut() ? connectTimeoutError(diag, limits.timeoutMs) : connectFailure(reason, self.cutOff === undefined ? diag : { ...diag, exit: undefined }, launch.transport === "stdio" ? launch.command : undefined));
+      return { ok: false, error: failure, reason, opened };
     } finally {
       scope.signal.removeEventListener("abort", killOnAbort);
       scope.dispose();
@@ -131,6 +210,46 @@ export class Connection {
   /** Why this connection ended: exit status, stray stdout, stderr tail. */
   deathError(): McpvmError {
     return diedError(this.diagnostics());
+  }
+
+  /** What the server declared at initialize (or discover); undefined before that. */
+  capabilities(): ServerCapabilities | undefined {
+    return this.client.getServerCapabilities();
+  }
+
+  /** The protocol generation this session speaks. */
+  era(): "legacy" | "modern" {
+    return this.client.getProtocolEra() ?? "legacy";
+  }
+
+  protocolVersion(): string | undefined {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+
+  /** Any request of ServerRequestMap, with the same timeout, cancellation and error classification as tools/call. */
+  async request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, options: CallOptions): Promise<ServerRequestResult<M>> {
+    try {
+      return await this.withLogin(() =>
+        sendServerRequest(this.client, method, params, {
+          timeout: options.timeoutMs,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+        }),
+      );
+    } catch (error) {
+      const oauth = oauthFailure(error, this.server, this.deps.redact);
+      if (oauth !== undefined) throw oauth;
+      const target = requestTarget(method, params);
+      throw classifyCallFailure(this.cutOff ?? error, {
+        server: this.server,
+        tool: method,
+        method,
+        ...(target === undefined ? {} : { target: this.deps.redact(target) }),
+        timeoutMs: options.timeoutMs,
+        cancelled: options.signal?.aborted === true,
+        redact: this.deps.redact,
+      });
+    }
   }
 
   /** tools/list again (all pages), e.g. after notifications/tools/list_changed. */
@@ -168,11 +287,19 @@ export class Connection {
    */
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     try {
-      return await this.client.callTool(
-        { name: tool, arguments: args },
-        { timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+      return await this.withLogin(() =>
+        this.client.callTool(
+          { name: tool, arguments: args },
+          {
+            timeout: options.timeoutMs,
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+            ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+          },
+        ),
       );
     } catch (error) {
+      const oauth = oauthFailure(error, this.server, this.deps.redact);
+      if (oauth !== undefined) throw oauth;
       throw classifyCallFailure(this.cutOff ?? error, {
         server: this.server,
         tool,
@@ -180,6 +307,27 @@ export class Connection {
         cancelled: options.signal?.aborted === true,
         redact: this.deps.redact,
       });
+    }
+  }
+
+  /**
+   * A request that the server refused for want of a login (an expired session, a 403 step-up to a
+   * wider scope): the browser login runs and the request is sent again, at most MAX_LOGIN_ROUNDS
+   * times. The server refused the request, so it did not run; sending it again is safe.
+   */
+  private async withLogin<T>(request: () => Promise<T>): Promise<T> {
+    const login = this.login;
+    if (login === undefined) return request();
+    login.beginOperation();
+    for (let round = 0; ; round++) {
+      try {
+        return await request();
+      } catch (error) {
+        if (round >= MAX_LOGIN_ROUNDS || !isUnauthorized(error)) throw error;
+        const params = await Connection.runLogin(this.server, login, this.deps);
+        if (params === undefined) throw error;
+        await Connection.finishLogin(this.server, this.opened, params, this.deps);
+      }
     }
   }
 

@@ -9,6 +9,8 @@ import { McpvmError } from "../../util/errors.js";
 export interface McpErrorData extends Record<string, unknown> {
   readonly server: string;
   readonly tool?: string;
+  /** The MCP method of a non-tool request (resources/read, prompts/get, ...). */
+  readonly method?: string;
 }
 
 export type McpToolErrorCode =
@@ -22,6 +24,17 @@ export type McpToolErrorCode =
   | "MCP_TOOL_INVALID_RESULT";
 
 export class McpToolError extends McpvmError<McpToolErrorCode> {}
+
+export type McpRequestErrorCode =
+  /** The server answered a non-tool request (resources/read, prompts/get, ...) with a JSON-RPC error. */
+  | "MCP_REQUEST_REJECTED"
+  /** The server did not declare the capability the request needs (no resources, no prompts, ...). */
+  | "MCP_REQUEST_UNSUPPORTED"
+  /** The server's answer did not match the method's result schema. */
+  | "MCP_REQUEST_INVALID_RESULT";
+
+/** A client→server request other than tools/call failed at the protocol level; `data.rpcCode` keeps the JSON-RPC code. */
+export class McpRequestError extends McpvmError<McpRequestErrorCode> {}
 
 export type McpTimeoutErrorCode = "MCP_CALL_TIMEOUT";
 export class McpTimeoutError extends McpvmError<McpTimeoutErrorCode> {}
@@ -67,6 +80,7 @@ export class McpServerUnavailable extends McpvmError<McpServerUnavailableCode> {
 
 export type McpClientErrorCode =
   | McpToolErrorCode
+  | McpRequestErrorCode
   | McpTimeoutErrorCode
   | McpCancelledErrorCode
   | McpTransportErrorCode

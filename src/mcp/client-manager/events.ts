@@ -1,5 +1,6 @@
-import type { Tool } from "@modelcontextprotocol/client";
+import type { LoggingLevel, Tool } from "@modelcontextprotocol/client";
 import type { McpvmError } from "../../util/errors.js";
+import type { ResolvedOrigin } from "./call-origin.js";
 
 /**
  * idle: not running, starts on next use (initially, and after an idle close or LRU eviction).
@@ -13,10 +14,18 @@ export type ClientManagerEvent =
   /** The exposed tool list changed (after onToolsListed): regenerate types and metadata. */
   | { readonly type: "tools"; readonly server: string; readonly tools: readonly Tool[]; readonly reason: "connect" | "list_changed" }
   | { readonly type: "toolsRefreshFailed"; readonly server: string; readonly error: McpvmError }
+  /** notifications/resources/list_changed or notifications/prompts/list_changed (tools have the "tools" event). */
+  | { readonly type: "listChanged"; readonly server: string; readonly list: "resources" | "prompts" }
+  /** notifications/resources/updated for a URI the server was subscribed to. */
+  | { readonly type: "resourceUpdated"; readonly server: string; readonly uri: string }
+  /** notifications/message: a log message of the server (strings redacted); `origin`: the caller whose call it arrived during. */
+  | { readonly type: "log"; readonly server: string; readonly level: LoggingLevel; readonly logger?: string; readonly data: unknown; readonly origin: ResolvedOrigin }
+  /** Notifications past the per-second cap were dropped (an upstream flooding its client). */
+  | { readonly type: "notificationsDropped"; readonly server: string; readonly kind: "log" | "resourceUpdated" | "progress"; readonly count: number }
   /** One redacted stderr line of a stdio server. */
   | { readonly type: "stderr"; readonly server: string; readonly line: string }
   /** How long a step took (spawn, initialize, tools/list, a tools/call), for the debug log. */
-  | { readonly type: "timing"; readonly server: string; readonly phase: "spawn" | "initialize" | "tools/list" | "call"; readonly ms: number; readonly detail: Readonly<Record<string, unknown>> };
+  | { readonly type: "timing"; readonly server: string; readonly phase: "spawn" | "initialize" | "tools/list" | "call" | "request"; readonly ms: number; readonly detail: Readonly<Record<string, unknown>> };
 
 export type ClientManagerListener = (event: ClientManagerEvent) => void;
 

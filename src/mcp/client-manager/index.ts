@@ -1,4 +1,16 @@
-export { ClientManager, type ConnectedServer } from "./client-manager.js";
+export { ClientManager, type ConnectedServer, type RequestExtras } from "./client-manager.js";
+export {
+  SERVER_REQUEST_METHODS,
+  supportsRequest,
+  type ServerRequestMap,
+  type ServerRequestMethod,
+  type ServerRequestParams,
+  type ServerRequestResult,
+} from "./requests.js";
+export { clientCapabilities, type ServerRequestContext, type ServerRequestHooks } from "./server-requests.js";
+export { resolveOrigin, type InFlightCall, type ResolvedOrigin } from "./call-origin.js";
+export { FloodGate } from "./flood-gate.js";
+export { redactJson } from "./notifications.js";
 export type { CallerOptions } from "./call-budget.js";
 export {
   clientManagerLimitsSchema,
@@ -12,6 +24,7 @@ export {
 export type { ClientManagerEvent, ClientManagerListener, ServerState, ServerStatus } from "./events.js";
 export {
   McpToolError,
+  McpRequestError,
   McpTimeoutError,
   McpCancelledError,
   McpTransportError,
@@ -19,6 +32,7 @@ export {
   McpServerUnavailable,
   type McpClientErrorCode,
   type McpToolErrorCode,
+  type McpRequestErrorCode,
   type McpTimeoutErrorCode,
   type McpCancelledErrorCode,
   type McpTransportErrorCode,

@@ -1,6 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/client";
 import { errorMessage, isMcpvmError, type McpvmError } from "../../util/errors.js";
-import { McpConnectError, McpServerUnavailable, McpToolError } from "./errors.js";
+import { McpConnectError, McpRequestError, McpServerUnavailable, McpToolError } from "./errors.js";
 
 /** The errors the manager itself raises, worded so a user knows what to do. */
 
@@ -54,4 +54,20 @@ const FOREIGN_VERBS = {
 export function foreignError(server: string, redact: (text: string) => string, error: unknown, code: keyof typeof FOREIGN_VERBS): McpvmError {
   if (isMcpvmError(error)) return error;
   return new McpConnectError(code, `Could not ${FOREIGN_VERBS[code]} MCP server ${server}: ${redact(errorMessage(error))}`, { data: { server } });
+}
+
+const CAPABILITY_OF: Readonly<Record<string, string>> = {
+  "resources/read": "resources",
+  "resources/subscribe": "resources.subscribe",
+  "resources/unsubscribe": "resources.subscribe",
+  "prompts/get": "prompts",
+  "completion/complete": "completions",
+  "logging/setLevel": "logging",
+};
+
+export function unsupportedRequestError(server: string, method: string): McpRequestError {
+  const capability = CAPABILITY_OF[method] ?? method;
+  return new McpRequestError("MCP_REQUEST_UNSUPPORTED", `MCP server ${server} does not support ${method}: it did not declare the "${capability}" capability.`, {
+    data: { server, method },
+  });
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import type { Implementation, Tool } from "@modelcontextprotocol/client";
+import type { Implementation, OAuthClientProvider, Tool } from "@modelcontextprotocol/client";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
 import type { SpawnFunction } from "./stdio-transport.js";
 import type { ResultLogger } from "../results/index.js";
+import type { ServerRequestHooks } from "./server-requests.js";
 
 /** Numeric policy of a ClientManager; zod gives the defaults and the validation in one place. */
 export const clientManagerLimitsSchema = z.object({
@@ -21,6 +22,8 @@ export const clientManagerLimitsSchema = z.object({
   stderrLines: z.number().int().min(1).default(200),
   /** Between SIGTERM and SIGKILL when closing a stdio server. */
   killGraceMs: z.number().int().min(0).default(1_000),
+  /** Log messages, resource updates and progress notifications passed per second per server (per call for progress); the rest are dropped and counted. */
+  maxNotificationsPerSecond: z.number().int().min(1).default(50),
 });
 
 export type ClientManagerLimits = z.infer<typeof clientManagerLimitsSchema>;
@@ -47,6 +50,20 @@ export interface ClientManagerHooks {
   readonly redact?: (text: string) => string;
 }
 
+/**
+ * OAuth for one http/sse server (src/mcp/oauth gives it): the SDK's provider plus the browser step
+ * the connection runs when the SDK gave up on a request because a login is needed.
+ */
+export interface LoginDriver {
+  readonly provider: OAuthClientProvider;
+  /** Loads stored tokens; starts the redirect listener when a browser may be used. */
+  prepare(): Promise<void>;
+  /** A connect or a call begins: a fresh budget of browser logins (no loops). */
+  beginOperation(): void;
+  /** Opens the browser and waits for the redirect when the SDK asked for a login; undefined otherwise. */
+  completeLogin(): Promise<URLSearchParams | undefined>;
+}
+
 export interface ClientManagerOptions {
   readonly servers: Readonly<Record<string, LaunchResolver>>;
   readonly limits?: ClientManagerLimitsInput;
@@ -61,4 +78,16 @@ export interface ClientManagerOptions {
   readonly clientInfo?: Implementation;
   /** config.json, named in messages that say which setting to change (connectTimeoutMs). */
   readonly configFile?: string;
+  /**
+   * Answers to server→client requests (elicitation/create, sampling/createMessage, roots/list).
+   * Each capability is declared to servers only when its hook is installed.
+   */
+  readonly serverRequests?: ServerRequestHooks;
+  /**
+   * Protocol generation of upstream connections: "legacy" (default) runs the 2025 initialize
+   * handshake; "auto" probes with server/discover and speaks 2026-07-28 to a server that offers it.
+   */
+  readonly protocol?: "legacy" | "auto";
+  /** The OAuth driver of an http/sse server, or undefined (stdio, or a server with its own Authorization header). */
+  readonly login?: (launch: McpServerLaunch) => LoginDriver | undefined;
 }

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
 import { ProcessGroupStdioTransport, type ExitInfo, type SpawnFunction } from "./stdio-transport.js";
@@ -14,6 +14,8 @@ export interface OpenedTransport {
   kill(): Promise<void>;
   /** performance.now() when a stdio process was spawned. */
   startedAt(): number | undefined;
+  /** Exchanges a login redirect's code for tokens (http/sse with an OAuth provider). */
+  finishAuth?(params: URLSearchParams): Promise<void>;
 }
 
 export interface TransportDeps {
@@ -28,7 +30,7 @@ export interface TransportDeps {
 }
 
 /** Builds (does not start) the transport a launch describes. */
-export function openTransport(launch: McpServerLaunch, deps: TransportDeps): OpenedTransport {
+export function openTransport(launch: McpServerLaunch, deps: TransportDeps, authProvider?: OAuthClientProvider): OpenedTransport {
   if (launch.transport === "stdio") {
     const transport = new ProcessGroupStdioTransport({
       command: launch.command,
@@ -57,7 +59,16 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps): Ope
   const url = new URL(launch.url);
   // Redirects stay on the configured origin (the SDK's default), so headers never travel elsewhere.
   const requestInit: RequestInit = { headers: { ...launch.headers } };
+  // The SDK drives the OAuth flow (401 discovery, refresh, 403 step-up with its retry limit of 1 per request).
+  const auth = authProvider === undefined ? {} : { authProvider };
   const transport =
-    launch.transport === "http" ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
-  return { transport, pid: () => undefined, exit: () => undefined, kill: () => transport.close(), startedAt: () => undefined };
+    launch.transport === "http" ? new StreamableHTTPClientTransport(url, { requestInit, ...auth }) : new SSEClientTransport(url, { requestInit, ...auth });
+  return {
+    transport,
+    pid: () => undefined,
+    exit: () => undefined,
+    kill: () => transport.close(),
+    startedAt: () => undefined,
+    ...(authProvider === undefined ? {} : { finishAuth: (params: URLSearchParams) => transport.finishAuth(params) }),
+  };
 }

@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { formatJsonPath } from "../../config/config-file.js";
 import { defaultConnectTimeoutMs } from "../client-manager/connect-timeout.js";
-import { DEFAULT_SERVER_LIMITS, type McpServerLaunch, type McpServerLimits } from "../types.js";
+import { DEFAULT_SERVER_LIMITS, type McpResolvedOAuth, type McpServerLaunch, type McpServerLimits } from "../types.js";
+import { scopeString } from "./oauth-schema.js";
 import { McpConfigError } from "./errors.js";
 import { InputCache, type PromptInput } from "./input-cache.js";
 import { parseTemplate } from "./placeholders.js";
@@ -140,6 +141,21 @@ function refuseRelativePaths(server: string, command: string, args: readonly str
   );
 }
 
+async function resolveOAuth(oauth: NonNullable<McpServerEntry["oauth"]>, substituter: Substituter): Promise<McpResolvedOAuth> {
+  const clientId = oauth.clientId === undefined ? undefined : await substituter.render(["oauth", "clientId"], oauth.clientId);
+  const clientSecret = oauth.clientSecret === undefined ? undefined : await substituter.render(["oauth", "clientSecret"], oauth.clientSecret);
+  // A client secret is a secret whatever its shape.
+  if (clientSecret !== undefined) substituter.secrets.add(clientSecret);
+  const scopes = scopeString(oauth.scopes);
+  return {
+    ...(clientId === undefined ? {} : { clientId }),
+    ...(clientSecret === undefined ? {} : { clientSecret }),
+    ...(scopes === undefined ? {} : { scopes }),
+    ...(oauth.callbackPort === undefined ? {} : { callbackPort: oauth.callbackPort }),
+    ...(oauth.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: oauth.clientMetadataUrl }),
+  };
+}
+
 /**
  * Turn a validated entry into exactly what the client manager launches: placeholders filled in
  * (command, args, env, cwd, url, headers), limits defaulted, and every value that must be
@@ -171,5 +187,6 @@ export async function resolveLaunch(name: string, entry: McpServerEntry, options
   const url = await substituter.render(["url"], template);
   checkUrl(name, template, url);
   const headers = await substituter.record("headers", entry.headers);
-  return { transport: entry.type, name, url, headers, limits, secrets: secretList(substituter.secrets) };
+  const oauth = entry.oauth === undefined ? undefined : await resolveOAuth(entry.oauth, substituter);
+  return { transport: entry.type, name, url, headers, ...(oauth === undefined ? {} : { oauth }), limits, secrets: secretList(substituter.secrets) };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { hasUnsafeDisplayChars } from "../../terminal/display.js";
 import { CONFIRM_MODES } from "./confirm-mode.js";
+import { mcpOAuthConfigSchema } from "./oauth-schema.js";
 import { inputReferences, parseTemplate } from "./placeholders.js";
 import { inferTransport, templateFields } from "./template-fields.js";
 
@@ -36,7 +37,7 @@ const ENV_NAME = /^[^=\0]+$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const STDIO_ONLY = ["command", "args", "env", "cwd"] as const;
-const REMOTE_ONLY = ["url", "headers"] as const;
+const REMOTE_ONLY = ["url", "headers", "oauth"] as const;
 
 export const mcpServerEntryObjectSchema = z
   .object({
@@ -47,6 +48,8 @@ export const mcpServerEntryObjectSchema = z
     cwd: z.string().min(1).optional(),
     url: z.string().min(1).optional(),
     headers: z.record(z.string(), z.string()).optional(),
+    /** OAuth login settings of an http or sse server (see oauth-schema.ts). */
+    oauth: mcpOAuthConfigSchema.optional(),
     allowTools: z.array(z.string().min(1)).optional(),
     denyTools: z.array(z.string().min(1)).optional(),
     enabled: z.boolean().default(true),

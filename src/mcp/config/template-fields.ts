@@ -13,6 +13,7 @@ export interface TemplateSource {
   readonly cwd?: string | undefined;
   readonly url?: string | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly oauth?: { readonly clientId?: string | undefined; readonly clientSecret?: string | undefined } | undefined;
 }
 
 export function templateFields(entry: TemplateSource): TemplateField[] {
@@ -23,6 +24,8 @@ export function templateFields(entry: TemplateSource): TemplateField[] {
   if (entry.cwd !== undefined) fields.push({ path: ["cwd"], value: entry.cwd });
   if (entry.url !== undefined) fields.push({ path: ["url"], value: entry.url });
   for (const [key, value] of Object.entries(entry.headers ?? {})) fields.push({ path: ["headers", key], value });
+  if (entry.oauth?.clientId !== undefined) fields.push({ path: ["oauth", "clientId"], value: entry.oauth.clientId });
+  if (entry.oauth?.clientSecret !== undefined) fields.push({ path: ["oauth", "clientSecret"], value: entry.oauth.clientSecret });
   return fields;
 }
 

@@ -1,5 +1,6 @@
 import type { ApprovalSubject } from "../approval/index.js";
 import type { McpServerEntry } from "../config/index.js";
+import { scopeString } from "../config/oauth-schema.js";
 
 /** What approval covers: the entry as configured (references unresolved), filters, confirm and description included. */
 export function approvalSubject(name: string, entry: McpServerEntry): ApprovalSubject {
@@ -16,5 +17,17 @@ export function approvalSubject(name: string, entry: McpServerEntry): ApprovalSu
     ...(entry.denyTools === undefined ? {} : { denyTools: entry.denyTools }),
     ...(entry.confirm === undefined ? {} : { confirm: entry.confirm }),
     ...(entry.description === undefined ? {} : { description: entry.description }),
+    ...(entry.oauth === undefined ? {} : { oauth: oauthSubject(entry.oauth) }),
+  };
+}
+
+function oauthSubject(oauth: NonNullable<McpServerEntry["oauth"]>): NonNullable<ApprovalSubject["oauth"]> {
+  const scopes = scopeString(oauth.scopes);
+  return {
+    ...(oauth.clientId === undefined ? {} : { clientId: oauth.clientId }),
+    ...(oauth.clientSecret === undefined ? {} : { clientSecret: oauth.clientSecret }),
+    ...(scopes === undefined ? {} : { scopes }),
+    ...(oauth.callbackPort === undefined ? {} : { callbackPort: oauth.callbackPort }),
+    ...(oauth.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: oauth.clientMetadataUrl }),
   };
 }

@@ -1,10 +1,12 @@
-import type { Tool } from "@modelcontextprotocol/client";
+import type { ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import { assignToolNames, sanitizeDescription, sanitizeToolName, type ToolNameMap } from "../sanitise/index.js";
 import {
   buildModuleMetadata,
   CompiledTypesCache,
   formatToolSignature,
   generateModuleDeclaration,
+  protocolNamespaces,
+  type ProtocolNamespaces,
   type ModuleMetadata,
   type ToolForTypes,
 } from "../type-generator/index.js";
@@ -32,6 +34,8 @@ export interface CatalogInput {
   readonly dropped: readonly CappedTool[];
   readonly hiddenByFilters: readonly string[];
   readonly unmatchedFilters: readonly string[];
+  /** What the server declared at initialize: whether its module gets `resources` and `prompts`. */
+  readonly capabilities?: ServerCapabilities | undefined;
 }
 
 /** One server's tools as the guest and the model see them: trusted, renamed, validated, typed. */
@@ -45,10 +49,13 @@ export class ServerCatalog {
   readonly hiddenByFilters: readonly string[];
   readonly unmatchedFilters: readonly string[];
   readonly heldInstructions: HeldInstructions | undefined;
+  /** The module's `resources` / `prompts` namespaces (absent when the server has none). */
+  readonly protocol: ProtocolNamespaces;
   private readonly byJs = new Map<string, CatalogTool>();
   private readonly byOriginal = new Map<string, CatalogTool>();
   private declaration: Promise<string> | undefined;
   private meta: ModuleMetadata | undefined;
+  private typesInput: readonly ToolForTypes[] | undefined;
 
   constructor(
     private readonly input: CatalogInput,
@@ -74,6 +81,7 @@ export class ServerCatalog {
     this.hiddenByFilters = input.hiddenByFilters;
     this.unmatchedFilters = input.unmatchedFilters;
     this.heldInstructions = input.heldInstructions;
+    this.protocol = protocolNamespaces(input.capabilities, this.tools.map((tool) => tool.jsName));
   }
 
   /** By the guest-facing name, falling back to the server's original name. */
@@ -92,8 +100,9 @@ export class ServerCatalog {
     return forTypes === undefined ? tool.jsName : formatToolSignature(forTypes);
   }
 
-  forTypes(): ToolForTypes[] {
-    return this.tools.map((t) => ({
+  /** The tools as the type generator takes them; built once per listing (the catalog is immutable). */
+  forTypes(): readonly ToolForTypes[] {
+    this.typesInput ??= this.tools.map((t) => ({
       jsName: t.jsName,
       originalName: t.originalName,
       ...(t.definition.description === undefined ? {} : { description: t.definition.description }),
@@ -101,11 +110,12 @@ export class ServerCatalog {
       ...(t.definition.outputSchema === undefined ? {} : { outputSchema: t.definition.outputSchema as Record<string, unknown> }),
       ...(t.definition.annotations === undefined ? {} : { annotations: t.definition.annotations }),
     }));
+    return this.typesInput;
   }
 
   /** The `declare module "host:mcp-<name>"` text, generated once per listing. */
   declarations(): Promise<string> {
-    this.declaration ??= generateModuleDeclaration(this.server, this.forTypes(), { cache: this.typesCache });
+    this.declaration ??= generateModuleDeclaration(this.server, this.forTypes(), { cache: this.typesCache, protocol: this.protocol });
     return this.declaration;
   }
 

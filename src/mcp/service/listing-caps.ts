@@ -57,7 +57,8 @@ export function applyListingCaps<T extends ListedTool>(server: string, tools: re
   const dropped: CappedTool[] = [];
   for (const tool of tools) {
     const depth = Math.max(jsonDepth(tool.inputSchema, caps.maxSchemaDepth), jsonDepth(tool.outputSchema, caps.maxSchemaDepth));
-    const bytes = Buffer.byteLength(JSON.stringify([tool.inputSchema ?? null, tool.outputSchema ?? null]), "utf8");
+    // Serialising a schema nested thousands deep overflows the stack: such a tool is dropped unmeasured.
+    const bytes = depth > caps.maxSchemaDepth ? 0 : Buffer.byteLength(JSON.stringify([tool.inputSchema ?? null, tool.outputSchema ?? null]), "utf8");
     total += bytes + Buffer.byteLength(tool.description ?? "", "utf8");
     if ((tool.description ?? "").length > caps.maxDescriptionChars) {
       dropped.push({ name: tool.name, rule: "description-length", message: `description has ${(tool.description ?? "").length} characters (cap ${caps.maxDescriptionChars})` });

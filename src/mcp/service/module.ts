@@ -14,6 +14,9 @@ import { guestNumberText } from "../../logging/redact.js";
 import type { ServerCatalog } from "./catalog.js";
 import { encodeForGuest } from "../../sandbox/guest/codec.js";
 import { overBudgetText, ReplyOverBudgetError } from "../../sandbox/host/reply-budget.js";
+import { DEFAULT_SERVER_LIMITS } from "../types.js";
+import { protocolFunctions } from "./protocol-module.js";
+import { callBudgetText, ToolCallLimitError } from "../../sandbox/host/call-budget.js";
 
 export interface McpModuleOptions {
   /** Asks the person before calls that need it; without it no call is confirmed (gateway, scripts with --yes). */
@@ -70,6 +73,9 @@ function buildModule(service: McpService, catalog: ServerCatalog, options: McpMo
     if (!Object.hasOwn(functions, jsName)) functions[jsName] = () => guarded(options, () => Promise.reject(heldError(catalog, held)));
   }
   functions.$batch = (args, context) => guarded(options, () => batch(service, catalog, args, context, options));
+  const maxBytes = service.entry(catalog.server).maxResponseBytes ?? DEFAULT_SERVER_LIMITS.maxResponseBytes;
+  const protocol = protocolFunctions(service, catalog, { budget: withinBudget, maxBytes, ...(options.redactValue === undefined ? {} : { redactValue: options.redactValue }) });
+  for (const [name, fn] of Object.entries(protocol)) functions[name] = (args, context) => guarded(options, () => fn(args, context) as Promise<unknown>);
   return functions;
 }
 
@@ -129,6 +135,8 @@ async function callTool(
     throw unknownTool(catalog, name);
   }
   tool.validator.assertValid(catalog.server, tool.originalName, args);
+  // Before asking anyone to confirm: a call past the budget would be refused anyway.
+  takeToolCalls(context, 1, catalog.server, tool.originalName);
   const policy = confirmModeOf(service.entry(catalog.server));
   if (policy !== "never" && options.confirmCall !== undefined && needsConfirmation(policy, tool.definition.annotations)) {
     const allowed = await options.confirmCall({
@@ -168,6 +176,8 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
   if (list.length > MAX_BATCH_ITEMS) throw new McpCallError("MCP_BATCH_INVALID", `$batch takes at most ${MAX_BATCH_ITEMS} calls at once (got ${guestNumberText(list.length)}).`);
   // One unknown name fails the whole batch at once, rather than once per item.
   if (catalog.find(name) === undefined && catalog.heldTool(name) === undefined) throw unknownTool(catalog, name);
+  // The whole batch is taken from the run's tool-call budget up front: it runs whole or not at all.
+  takeToolCalls(context, list.length, catalog.server, name);
   const requested = (settings as { concurrency?: unknown } | undefined)?.concurrency;
   const concurrency = typeof requested === "number" && Number.isInteger(requested) && requested > 0 ? Math.min(requested, MAX_BATCH_CONCURRENCY) : DEFAULT_BATCH_CONCURRENCY;
   const results: unknown[] = new Array(list.length);
@@ -177,7 +187,8 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
   const signal = AbortSignal.any([context.signal, stop.signal]);
   // Every concurrent call listens on it (client request, rate limiter, deadline).
   setMaxListeners(MAX_BATCH_CONCURRENCY * 8, signal);
-  const calls: HostCallContext = { ...context, signal };
+  const { toolCalls: _taken, ...unbudgeted } = context;
+  const calls: HostCallContext = { ...unbudgeted, signal };
   let held = 0;
   let collected = 0;
   let next = 0;
@@ -223,6 +234,21 @@ function encodedSize(value: unknown): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * Counts calls against the run's tool-call budget (limits.toolCalls); past it the call fails before
+ * reaching the server with TOOL_CALL_LIMIT (exit code 4 from `mcpvm run`). Outside a run (`mcp call`) nothing is counted.
+ */
+function takeToolCalls(context: HostCallContext, count: number, server: string, tool: string): void {
+  const budget = context.toolCalls;
+  if (budget === undefined || budget.take(count)) return;
+  const asked = count === 1 ? "this call" : `a $batch of ${guestNumberText(count)} calls`;
+  throw new ToolCallLimitError(
+    "TOOL_CALL_LIMIT",
+    `MCP call to ${server}.${tool} refused: ${asked} would go over ${callBudgetText(budget.limit)} (${budget.used} used so far in this run).`,
+    { data: { server, tool, limit: budget.limit, used: budget.used, requested: count } },
+  );
 }
 
 function withinBudget(context: { readonly signal: AbortSignal; readonly deadline: number }): { signal: AbortSignal; deadline: number } {

@@ -5,13 +5,14 @@ export class McpRateLimitError extends McpvmError<"MCP_RATE_LIMITED"> {
 }
 
 /**
- * A token bucket per server: bursts up to `perSecond` calls, then `perSecond` calls a second. A
+ * Opt-in (plugins.mcp.config.callsPerSecond): a token bucket per server: bursts up to `perSecond` calls, then `perSecond` calls a second. A
  * caller waits for its token, but never past its own deadline, so a runaway guest loop slows down
  * instead of flooding a server, and still ends within its wall budget.
  */
 export class CallRateLimiter {
   private tokens: number;
   private last: number;
+  private waited = 0;
 
   constructor(
     private readonly server: string,
@@ -37,8 +38,14 @@ export class CallRateLimiter {
           data: { server: this.server, perSecond: this.perSecond },
         });
       }
+      this.waited += 1;
       await sleep(wait, signal);
     }
+  }
+
+  /** How many times a caller had to wait for a slot. */
+  get waits(): number {
+    return this.waited;
   }
 }
 

@@ -20,6 +20,8 @@ export type ServerStateName =
   | "failed"
   | "needs-variable"
   | "needs-input"
+  /** An http/sse server that wants an OAuth login (never logged in, or its login expired or was revoked). */
+  | "needs-login"
   | "idle";
 
 export interface ServerStateInput {
@@ -38,6 +40,8 @@ export interface ServerStateInput {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Input ids this session already has an answer for. */
   readonly answeredInputs: ReadonlySet<string>;
+  /** Whether an OAuth login is stored for this definition (http/sse only). */
+  readonly loggedIn?: boolean;
 }
 
 export interface ServerState {
@@ -98,6 +102,8 @@ export function serverState(input: ServerStateInput): ServerState {
     if ((catalog?.held ?? 0) > 0) return result("held", `${catalog?.held} tool(s) held for review`, `mcpvm mcp approve ${name} --tools`);
     return result("connected");
   }
+  const loginError = live?.state === "error" && live.lastError?.code === "MCP_LOGIN_REQUIRED" ? live.lastError.message : recorded?.result === "failed" && recorded.error?.code === "MCP_LOGIN_REQUIRED" && input.loggedIn !== true ? recorded.error.message : undefined;
+  if (loginError !== undefined) return result("needs-login", firstLine(loginError), `mcpvm mcp login ${name}`, live?.state === "error" ? undefined : recorded?.at);
   if (live?.state === "error" && live.lastError !== undefined) return result("failed", firstLine(live.lastError.message), `mcpvm mcp info ${name}`);
   const variables = missingVariables(entry, input.env);
   if (variables.length > 0) {

@@ -21,6 +21,7 @@ import { decideTrust, type HeldTool } from "./trust.js";
 import { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";
 import { ServerStatusStore } from "./server-status.js";
 import { ServerStatusTracker } from "./status-tracker.js";
+import type { LoginInteraction, LoginStatus, LoginTarget, OAuthLogins, RevocationOutcome } from "../oauth/index.js";
 import { summarizeServers, type ServerSummary } from "./summaries.js";
 
 export type { ServerSummary } from "./summaries.js";
@@ -41,8 +42,8 @@ export interface McpServiceOptions {
   readonly promptInput?: PromptInput;
   readonly clientLimits?: ClientManagerLimitsInput;
   readonly listingCaps?: ListingCaps;
-  /** Tool calls per second per server (default 50). */
-  readonly callsPerSecond?: number;
+  /** Opt-in: tool calls per second per server. Unset: no rate limit (the run's toolCalls budget bounds loops). */
+  readonly callsPerSecond?: number | undefined;
   /** The optional LLM second opinion on new and changed tool definitions (off unless configured). */
   readonly secondOpinion?: SecondOpinionReviewer;
   readonly spawn?: SpawnFunction;
@@ -53,7 +54,11 @@ export interface McpServiceOptions {
   readonly statusFile?: string;
   /** config.json, named in messages that say which setting to change. */
   readonly configFile?: string;
+  /** OAuth logins of http/sse servers (oauth-tokens.json); without it no server can log in. */
+  readonly oauth?: OAuthLogins;
 }
+
+export class McpLoginUsageError extends McpvmError<"USAGE"> {}
 
 interface Listing {
   readonly tools: readonly Tool[];
@@ -95,6 +100,7 @@ export class McpService {
       ...(options.spawn === undefined ? {} : { spawn: options.spawn }),
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+      ...(options.oauth === undefined ? {} : { login: (launch) => options.oauth?.driverFor(launch) }),
       childEnv: (launch) => buildChildEnv(options.env, launch.transport === "stdio" ? { ...launch.env } : {}),
       logger: { warn: (data: Record<string, unknown>, message: string) => options.logger.warn(data, message) },
       hooks: {
@@ -192,6 +198,7 @@ export class McpService {
       status: this.status,
       env: this.options.env,
       answered: (id) => this.inputs.has(id),
+      login: (name) => this.loginStatus(name),
     });
   }
 
@@ -213,22 +220,95 @@ export class McpService {
   /**
    * Before every tool call: the approval is checked again (a revoke by another process, such as
    * `mcpvm mcp revoke` while a REPL runs, stops the server at its next call; the file is only
-   * re-read when its stamp changed, see ApprovalRecheck), then the server's rate limit is waited
-   * for (within the caller's deadline).
+   * re-read when its stamp changed, see ApprovalRecheck), then, only where `callsPerSecond` is
+   * configured, the server's rate limit is waited for (within the caller's deadline).
    */
   async acquireCallSlot(name: string, caller: CallerOptions): Promise<void> {
     await this.requireStillApproved(name);
+    const perSecond = this.options.callsPerSecond;
+    if (perSecond === undefined) return;
     let limiter = this.limiters.get(name);
     if (limiter === undefined) {
-      limiter = new CallRateLimiter(name, this.options.callsPerSecond ?? 50, this.options.now);
+      limiter = new CallRateLimiter(name, perSecond, this.options.now);
       this.limiters.set(name, limiter);
     }
     await limiter.acquire(caller.signal, caller.deadline);
   }
 
+  /** The server's rate limiter, which exists only once a call met an opt-in `callsPerSecond`. */
+  rateLimiter(name: string): CallRateLimiter | undefined {
+    return this.limiters.get(name);
+  }
+
   async close(): Promise<void> {
     await this.clients.closeAll();
     await this.tracker.flush();
+    await this.options.oauth?.dispose();
+  }
+
+  /**
+   * `mcpvm mcp login`: forgets the stored tokens and connects, so the SDK's flow runs with the
+   * browser the face gives (approval first, as for every contact with the server's URL).
+   */
+  async login(name: string, interaction: LoginInteraction, caller: CallerOptions = {}): Promise<LoginStatus> {
+    const entry = this.entry(name);
+    const oauth = this.requireRemote(name, entry);
+    await this.options.approvals.require(approvalSubject(name, entry));
+    if (this.clients.serverNames().includes(name)) await this.clients.close(name);
+    this.catalogs.delete(name);
+    await oauth.forgetTokens(name);
+    const previous = oauth.currentInteraction();
+    oauth.setInteraction(interaction);
+    try {
+      await this.catalog(name, caller);
+    } finally {
+      oauth.setInteraction(previous);
+    }
+    return this.loginStatus(name);
+  }
+
+  /** `mcpvm mcp logout`: disconnects, removes the tokens, and revokes them where the server supports it. */
+  async logout(name: string): Promise<RevocationOutcome | undefined> {
+    const entry = this.entry(name);
+    const oauth = this.requireRemote(name, entry);
+    if (this.clients.serverNames().includes(name)) await this.clients.close(name);
+    this.catalogs.delete(name);
+    return oauth.logout(name, await this.loginTarget(name, entry));
+  }
+
+  /** The stored login of an http/sse server ("none" for stdio servers and servers never logged in). */
+  async loginStatus(name: string): Promise<LoginStatus> {
+    const entry = this.entry(name);
+    if (entry.type === "stdio" || this.options.oauth === undefined) return { state: "none", refreshable: false };
+    return this.options.oauth.status(name, await this.loginTarget(name, entry));
+  }
+
+  /** Lets the face open a browser for logins that servers ask for during connects and calls (`--login`, a yes on a terminal). */
+  setLoginInteraction(interaction: LoginInteraction | undefined): void {
+    this.options.oauth?.setInteraction(interaction);
+  }
+
+  private requireRemote(name: string, entry: McpServerEntry): OAuthLogins {
+    if (entry.type === "stdio") throw new McpLoginUsageError("USAGE", `server ${name} is a stdio server; login applies to http and sse servers only.`, { data: { server: name } });
+    if (this.options.oauth === undefined) throw new Error("internal: no OAuth logins configured");
+    return this.options.oauth;
+  }
+
+  /** The URL and client id the login is bound to, with ${VAR} filled in from the environment (nothing is prompted for). */
+  private async loginTarget(name: string, entry: McpServerEntry): Promise<LoginTarget> {
+    try {
+      const launch = await resolveLaunch(name, entry, { env: this.options.env, inputs: this.inputs });
+      if (launch.transport !== "stdio") {
+        return {
+          url: launch.url,
+          ...(launch.oauth?.clientId === undefined ? {} : { clientId: launch.oauth.clientId }),
+          ...(launch.oauth?.clientSecret === undefined ? {} : { clientSecret: launch.oauth.clientSecret }),
+        };
+      }
+    } catch {
+      // An unset variable or an unanswered input: the status reads "none".
+    }
+    return { url: entry.url ?? "" };
   }
 
   /** Only definitions not already pinned as approved are reviewed: the LLM is not asked twice about the same text. */
@@ -256,7 +336,7 @@ export class McpService {
   }
 
   private async buildCatalog(name: string, entry: McpServerEntry, caller: CallerOptions): Promise<ServerCatalog> {
-    await this.clients.listTools(name, caller);
+    const { capabilities } = await this.clients.connect(name, caller);
     const listing = this.listings.get(name);
     if (listing === undefined) throw new Error(`internal: no listing recorded for ${name}`);
     const pins = await this.options.pins.get(name);
@@ -293,6 +373,7 @@ export class McpService {
         dropped: mask(listing.dropped),
         hiddenByFilters: mask(listing.hidden),
         unmatchedFilters: mask(listing.unmatched),
+        capabilities,
       },
       this.typesCache,
     );

@@ -42,6 +42,8 @@ export class ServerStatusTracker {
 
   private onEvent(event: ClientManagerEvent): void {
     if (event.type === "timing") {
+      // One event per tool call: the line is built only when debug logging is on.
+      if (!this.logger.isLevelEnabled("debug")) return;
       this.logger.debug({ server: event.server, phase: event.phase, ms: event.ms, ...event.detail }, `MCP ${event.server}: ${event.phase} took ${event.ms} ms`);
     } else if (event.type === "state") {
       this.logger.debug({ server: event.server, state: event.state, previous: event.previous, ...(event.error === undefined ? {} : { code: event.error.code }) }, `MCP ${event.server}: ${event.previous} -> ${event.state}${event.error === undefined ? "" : ` (${event.error.message.split("\n", 1)[0] ?? ""})`}`);

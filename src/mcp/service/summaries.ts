@@ -1,3 +1,4 @@
+import type { LoginStatus } from "../oauth/index.js";
 import type { ApprovalStatus } from "../approval/index.js";
 import type { ServerStatus } from "../client-manager/index.js";
 import type { McpServerEntry } from "../config/index.js";
@@ -25,6 +26,8 @@ export interface ServerSummary {
   readonly lastConnect: { readonly result: "connected" | "failed"; readonly at: string; readonly error?: { readonly code: string; readonly message: string } } | undefined;
   readonly missingVariables: readonly string[];
   readonly inputs: readonly string[];
+  /** The stored OAuth login of an http/sse server (state none when there is none). */
+  readonly login?: LoginStatus;
 }
 
 export interface SummarySources {
@@ -39,6 +42,8 @@ export interface SummarySources {
   readonly status: ServerStatusStore | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
   answered(id: string): boolean;
+  /** The stored OAuth login of an http/sse server. */
+  login?(name: string): Promise<LoginStatus>;
 }
 
 /** Every server's state for `mcp list`, the REPL and the gateway's /health; starts nothing. */
@@ -59,7 +64,9 @@ export async function summarizeServers(sources: SummarySources): Promise<ServerS
       const record = recorded[name];
       const matching = record?.definition === definitionHash(entry) ? record : undefined;
       const inputs = inputIds(entry);
+      const login = entry.type === "stdio" || sources.login === undefined ? undefined : await sources.login(name).catch(() => undefined);
       const state = serverState({
+        ...(login === undefined ? {} : { loggedIn: login.state !== "none" }),
         name,
         entry,
         approval,
@@ -85,6 +92,7 @@ export async function summarizeServers(sources: SummarySources): Promise<ServerS
         lastConnect: matching === undefined ? undefined : { result: matching.result, at: matching.at, ...(matching.error === undefined ? {} : { error: matching.error }) },
         missingVariables: missingVariables(entry, sources.env),
         inputs,
+        ...(login === undefined ? {} : { login }),
       };
     }),
   );

@@ -7,6 +7,7 @@ export { CompiledTypesCache, type CompileOutcome } from "./cache.js";
 export { DEFAULT_PREPARE_LIMITS, type PrepareLimits } from "./schema-prepare.js";
 export { TypeGeneratorError, type TypeGeneratorErrorCode } from "./errors.js";
 export { moduleSpecifier } from "./tool-list.js";
+export { protocolNamespaces, type ProtocolNamespaces } from "./protocol-declarations.js";
 export {
   toolForTypesSchema,
   toolAnnotationsForTypesSchema,

@@ -14,11 +14,14 @@ import { DEFAULT_PREPARE_LIMITS, prepareSchema, type PrepareLimits } from "./sch
 import { checkedTools, inputIsOptional, moduleSpecifier } from "./tool-list.js";
 import type { ToolForTypes } from "./types.js";
 import { TypeGeneratorError } from "./errors.js";
+import { protocolDeclarations, type ProtocolNamespaces } from "./protocol-declarations.js";
 
 export interface TypeGenerationOptions {
   /** Where compiled schemas are kept between calls; defaults to one cache shared by the process. */
   readonly cache?: CompiledTypesCache;
   readonly limits?: Partial<PrepareLimits>;
+  /** The `resources` / `prompts` namespaces the server's module has (none when absent). */
+  readonly protocol?: ProtocolNamespaces;
 }
 
 const INDENT = "  ";
@@ -116,6 +119,7 @@ export async function generateModuleDeclaration(
   });
   const compiled = await compileEntries(entries, options.cache ?? defaultCache());
   const types = orderDeclarations(compiled, (name) => ranks.get(name));
-  const sections = [types === "" ? "" : indentBlock(types, INDENT), functionDeclarations(checked, names), batchDeclarations(checked, names)];
+  const protocol = protocolDeclarations(options.protocol ?? {}, allocator, INDENT);
+  const sections = [types === "" ? "" : indentBlock(types, INDENT), functionDeclarations(checked, names), batchDeclarations(checked, names), protocol];
   return `declare module ${JSON.stringify(moduleSpecifier(serverName))} {\n${sections.filter((part) => part !== "").join("\n\n")}\n}\n`;
 }

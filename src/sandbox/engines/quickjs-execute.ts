@@ -1,7 +1,7 @@
 import type * as QuickJs from "quickjs-emscripten-core";
 import type * as WorkerThreads from "node:worker_threads";
 import type { EngineOutcome, ThrownInfo } from "../host/outcome.js";
-import type { LogEntry, LogLevel, RunLimits } from "../types.js";
+import type { EngineLimit, LogEntry, LogLevel, RunLimits } from "../types.js";
 import type { ControlLayout, DoneMessage, HostReplyMessage, RunMessage, SPIN_SLOTS } from "./quickjs-protocol.js";
 import type { PreparedSandbox } from "./quickjs-sandbox.js";
 
@@ -33,7 +33,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   const limits: RunLimits = run.limits;
   let cpuSpent = 0;
   let runningSince = performance.now();
-  let localStop: keyof RunLimits | undefined;
+  let localStop: EngineLimit | undefined;
   let hostCalls = 0;
   let nextCallId = 0;
   let poisoned = false;

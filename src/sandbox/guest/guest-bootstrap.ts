@@ -102,14 +102,28 @@ export function installGuestGlobals(
     const cached = loaded[name];
     if (cached !== undefined) return cached;
     const exports: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    // "resources.read" is the member `read` of the namespace object `resources` (a module's resources
+    // and prompts); a plain name is a function of the module itself.
+    const namespaces: Record<string, Record<string, unknown>> = Object.create(null) as Record<string, Record<string, unknown>>;
     for (const fn of functions) {
       // A method definition gives the function its name and no `prototype`/constructor behaviour.
-      exports[fn] = {
+      const callable = {
         [fn](...args: unknown[]): unknown {
           checkNamed(name, fn, args);
           return unwrapReply(native.callSync(name, fn, encodeArgs(name, fn, args)));
         },
       }[fn];
+      const dot = fn.indexOf(".");
+      if (dot <= 0) {
+        exports[fn] = callable;
+        continue;
+      }
+      const space = fn.slice(0, dot);
+      const members = hasOwn.call(namespaces, space) ? (namespaces[space] as Record<string, unknown>) : (namespaces[space] = Object.create(null) as Record<string, unknown>);
+      members[fn.slice(dot + 1)] = callable;
+    }
+    for (const space of keysOf(namespaces)) {
+      if (!hasOwn.call(exports, space)) exports[space] = freeze(namespaces[space] as Record<string, unknown>);
     }
     functionsOf[name] = functions;
     // Reading a function the module does not have (`mod.x()`, `import { x }`) throws a TypeError

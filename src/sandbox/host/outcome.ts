@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CodecError, decodeFromGuest, MAX_NESTING_DEPTH } from "../guest/codec.js";
 import { sourceSnippet } from "../guest/syntax-error.js";
 import { firstStackPosition, mapGuestPosition, mapGuestStack, type WrappedSource } from "../guest/transform.js";
-import type { GuestErrorInfo, LogEntry, RunLimits, RunResult, RunStats, SandboxErrorCode } from "../types.js";
+import type { GuestErrorInfo, LogEntry, EngineLimit, RunLimits, RunResult, RunStats, SandboxErrorCode } from "../types.js";
 import { errorBytes, fitErrorToBudget, MIN_ERROR_BYTES } from "./output-budget.js";
 
 /**
@@ -13,7 +13,7 @@ import { errorBytes, fitErrorToBudget, MIN_ERROR_BYTES } from "./output-budget.j
 export type EngineOutcome =
   /** The bootstrap's runner settled; `text` is its GuestOutcome envelope. */
   | { readonly kind: "envelope"; readonly text: string }
-  | { readonly kind: "limit"; readonly limit: keyof RunLimits; readonly detail?: string }
+  | { readonly kind: "limit"; readonly limit: EngineLimit; readonly detail?: string }
   | { readonly kind: "cancelled"; readonly detail?: string }
   /** The engine could not compile the wrapped code; position is in wrapped-code coordinates. */
   | { readonly kind: "syntax"; readonly message: string; readonly line?: number; readonly column?: number }
@@ -140,9 +140,9 @@ export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
   }
 }
 
-export function limitError(limit: keyof RunLimits, limits: RunLimits, detail?: string): GuestErrorInfo {
+export function limitError(limit: EngineLimit, limits: RunLimits, detail?: string): GuestErrorInfo {
   const value = limits[limit];
-  const messages: Record<keyof RunLimits, [SandboxErrorCode, string]> = {
+  const messages: Record<EngineLimit, [SandboxErrorCode, string]> = {
     cpuMs: ["CPU_LIMIT", `The script used more than its CPU time limit (cpuMs = ${value})`],
     wallMs: ["WALL_LIMIT", `The script ran longer than its wall-clock limit (wallMs = ${value}, host calls included)`],
     memoryBytes: ["MEMORY_LIMIT", `The script ran out of memory (memoryBytes = ${value})`],

@@ -1,5 +1,6 @@
-import { isLazyHostModule, type HostModule, type HostModules } from "../types.js";
+import { DEFAULT_TOOL_CALLS, isLazyHostModule, type HostModule, type HostModules } from "../types.js";
 import { describeHostError, dispatchHostCall, type HostCallRequest } from "./host-call.js";
+import { RunCallBudget } from "./call-budget.js";
 import { HostReplyBudget } from "./reply-budget.js";
 
 export interface RunCallContext {
@@ -17,13 +18,18 @@ export interface RunCallContext {
 export class RunModules {
   private readonly loaded = new Map<string, Promise<HostModule>>();
   private readonly replies: HostReplyBudget | undefined;
+  private readonly toolCalls: RunCallBudget;
 
-  /** `memoryBytes`: the run's memory budget, which also bounds the host reply bytes its calls hold at once. */
+  /**
+   * `memoryBytes`: the run's memory budget, which also bounds the host reply bytes its calls hold at once.
+   * `toolCalls`: the run's MCP tool-call budget (default DEFAULT_TOOL_CALLS).
+   */
   constructor(
     private readonly modules: HostModules,
-    memoryBytes?: number,
+    limits: { readonly memoryBytes?: number; readonly toolCalls?: number } = {},
   ) {
-    this.replies = memoryBytes === undefined ? undefined : new HostReplyBudget(memoryBytes);
+    this.replies = limits.memoryBytes === undefined ? undefined : new HostReplyBudget(limits.memoryBytes);
+    this.toolCalls = new RunCallBudget(limits.toolCalls ?? DEFAULT_TOOL_CALLS);
   }
 
   /** Serves one guest host call (including the reserved load call); never rejects. */
@@ -40,6 +46,7 @@ export class RunModules {
       module: request.module,
       fn: request.fn,
       ...(this.replies === undefined ? {} : { replies: this.replies }),
+      toolCalls: this.toolCalls,
     });
   }
 

@@ -24,6 +24,7 @@ const LABELS: Readonly<Record<ServerSummary["state"], string>> = {
   failed: "failed",
   "needs-variable": "needs $VAR",
   "needs-input": "needs input",
+  "needs-login": "needs login",
   idle: "idle",
 };
 
@@ -53,5 +54,19 @@ export function stateNotes(list: readonly ServerSummary[], colours: Colours, now
     const next = s.next === undefined ? "" : colours.dim(` → ${displayInline(s.next)}`);
     lines.push(`  ${displayInline(s.name)}: ${displayInline(s.detail)}${failedAt}${next}`);
   }
+  for (const s of list) {
+    if (s.login === undefined || s.login.state === "none") continue;
+    const who = s.login.subject === undefined ? "" : ` as ${displayInline(s.login.subject)}`;
+    lines.push(`  ${displayInline(s.name)}: logged in${who}, ${loginExpiry(s.login.expiresAt, s.login.refreshable, now)}${colours.dim(` → mcpvm mcp logout ${displayInline(s.name)}`)}`);
+  }
   return lines;
+}
+
+/** "token expires in 58 min", "token expired (refreshed at the next call)", … */
+export function loginExpiry(expiresAt: number | undefined, refreshable: boolean, now: Date = new Date()): string {
+  if (expiresAt === undefined) return "token without expiry";
+  const seconds = Math.round((expiresAt - now.getTime()) / 1000);
+  if (seconds <= 0) return refreshable ? "token expired (refreshed at the next call)" : "token expired (log in again)";
+  const left = seconds < 120 ? `${seconds} s` : seconds < 7200 ? `${Math.round(seconds / 60)} min` : seconds < 172_800 ? `${Math.round(seconds / 3600)} h` : `${Math.round(seconds / 86_400)} days`;
+  return `token expires in ${left}${refreshable ? " (refreshable)" : ""}`;
 }

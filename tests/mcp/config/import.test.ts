@@ -163,7 +163,7 @@ describe("import: command-as-array entries (top-level mcp)", () => {
       { name: "secret-file", reason: '"env" uses a {file:…} reference, which mcpvm does not read; put the value in an environment variable and use ${VAR}' },
     ]);
     expect(report.warnings).toEqual([
-      { name: "docs", message: '"oauth" is not supported: pass a token in "headers" instead' },
+      { name: "docs", message: '"oauth": false is not imported: mcpvm logs in only when a server asks for it (`mcpvm mcp login <name>`), and never for a server with its own Authorization header' },
       { name: "local-db", message: `"cwd" set to ${dirname(fixture("opencode.json"))}, the folder the file belongs to, because args[2] "./data.db" is relative to it` },
     ]);
   });

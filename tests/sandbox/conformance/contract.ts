@@ -44,6 +44,21 @@ export function contractTests(engine: EngineRef): void {
       expect(result.stats.hostCalls).toBe(2);
     });
 
+    it("groups dotted function names into namespace objects (a server module's resources and prompts)", async () => {
+      const modules: HostModules = {
+        files: {
+          read: () => "tool",
+          "resources.list": () => [{ uri: "file:///a" }],
+          "resources.read": (args) => `content of ${String(args[0])}`,
+        },
+      };
+      const code = `const files = require("host:files");
+        const listed = files.resources.list();
+        const viaAsync = await __mcpvm.callAsync("files", "resources.read", ["file:///b"]);
+        return [files.read(), listed[0].uri, files.resources.read(listed[0].uri), viaAsync, Object.isFrozen(files.resources), Object.keys(files).sort()];`;
+      expect(valueOf(await run(engine(), code, { modules }))).toEqual(["tool", "file:///a", "content of file:///a", "content of file:///b", true, ["read", "resources"]]);
+    });
+
     it("serves synchronous host calls after an await and inside promise callbacks", async () => {
       const code = `const m = require("host:math");
         await null;

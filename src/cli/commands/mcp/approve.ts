@@ -1,7 +1,8 @@
 import type { McpService } from "../../../mcp/service/index.js";
 import type { CommandContext } from "../../../terminal/command.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
-import { writeLine } from "../../../terminal/io.js";
+import { writeJson, writeLine } from "../../../terminal/io.js";
+import { isMcpvmError } from "../../../util/errors.js";
 import { renderCatalog } from "../../../terminal/render/mcp.js";
 import { approveLaunch } from "./approve-launch.js";
 import { exitOk, stillHeld, writeApproveReport, type ApproveReport } from "./approve-report.js";
@@ -29,7 +30,16 @@ export async function approve(service: McpService, name: string, options: Approv
     return ExitCode.ApprovalRequired;
   }
   // First connection: list and audit the tools; anything held must be confirmed here.
-  const catalog = await connecting(context, name, () => service.catalog(name));
+  let catalog;
+  try {
+    catalog = await connecting(context, name, () => service.catalog(name));
+  } catch (error) {
+    // Approved, but the tools sit behind a login: they are audited at the first connection after it.
+    if (!(isMcpvmError(error) && error.code === "MCP_LOGIN_REQUIRED")) throw error;
+    if (context.json) writeJson(context.io.stdout, { server: name, ...(launch === undefined ? {} : { launch }), needsLogin: true, command: `mcpvm mcp login ${name}`, ok: true });
+    else writeLine(context.io.stdout, `approved ${name}; it needs a login before its tools can be listed: run \`mcpvm mcp login ${name}\` (its tools are audited and pinned at the first connection)`);
+    return ExitCode.Ok;
+  }
   let review: HeldReview | undefined;
   // Held tools, or server instructions kept from the model: the person sees why here.
   if ((catalog.held.length > 0 || catalog.heldInstructions !== undefined) && (!context.json || context.interactive)) {

@@ -10,8 +10,9 @@ import { didYouMean } from "../../../util/suggest.js";
 import { argumentsFromPairs, classifyCallArguments, parseJsonArguments } from "./call-args.js";
 import { renderToolResult } from "./call-output.js";
 import { connecting } from "./connecting.js";
+import { loginOnDemand } from "./login.js";
 
-export const CALL_OPTIONS = { timeout: { type: "string" } } as const;
+export const CALL_OPTIONS = { timeout: { type: "string" }, login: { type: "boolean" } } as const;
 
 export const CALL_USAGE = `Usage: mcpvm mcp call <server> <tool> ['<json object>' | - | key=value...] [options]
 
@@ -25,6 +26,9 @@ unless the tool's schema says it is a string: count=3, tags='["a","b"]', name=Ad
 
 Options:
   --timeout <duration>   the whole call, server start included (default: the server's own timeouts)
+  --login                a remote server that needs an OAuth login gets one (opens a browser)
+                         without asking first; without it a terminal asks, and elsewhere the
+                         call fails with "run \`mcpvm mcp login <server>\`"
   --json                 print the CallToolResult as the server sent it (secrets masked)
 
 Exit codes: 0 ok, 1 the tool reported an error (isError), 2 usage, 5 approval or confirmation needed.
@@ -70,6 +74,7 @@ export async function callCommand(args: readonly string[], context: CommandConte
   const host = await context.host();
   const service = await host.requireMcp();
   service.entry(server);
+  host.setLoginInteraction(loginOnDemand(context, values.login === true));
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once("SIGINT", onSigint);

@@ -13,6 +13,7 @@ import { connecting } from "./connecting.js";
 import { importCommand } from "./import.js";
 import { info } from "./info.js";
 import { listCommand } from "./list.js";
+import { LOGIN_USAGE, LOGOUT_USAGE, loginCommand, logoutCommand } from "./login.js";
 
 const USAGE = `Usage: mcpvm mcp <command> [name] [options]
 
@@ -31,6 +32,8 @@ Commands:
   add <name> --transport http|sse <url> [-H "Name: value"]...  add any HTTP (or SSE) server
                            (\`mcpvm mcp add --help\` for every option)
   call <name> <tool> ['<json>' | key=value...]   call one tool and print its result
+  login <name> [--no-browser]   log in to a remote server that uses OAuth (opens a browser)
+  logout <name>            remove the server's login (and revoke its tokens where supported)
   remove <name>            delete the server from config.json
   import <file>            import VS Code mcp.json, Claude/Cursor .mcp.json or command-array configs
 
@@ -71,14 +74,19 @@ const MCP_STORE = { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES };
 
 export const mcpCommand: Command = {
   name: "mcp",
-  summary: "Manage MCP servers: list, info, types, approve, revoke, enable, disable, add, call, remove, import",
+  summary: "Manage MCP servers: list, info, types, approve, revoke, enable, disable, add, call, login, logout, remove, import",
   usage: USAGE,
-  subcommands: ["list", "info", "types", "approve", "revoke", "enable", "disable", "add", "call", "remove", "import"],
-  helpFor: (args) => (args[0] === "add" ? ADD_USAGE : args[0] === "call" ? CALL_USAGE : args[0] === "import" ? IMPORT_USAGE : args[0] === "help" ? USAGE : undefined),
+  subcommands: ["list", "info", "types", "approve", "revoke", "enable", "disable", "add", "call", "login", "logout", "remove", "import"],
+  helpFor: (args) =>
+    args[0] === "add" ? ADD_USAGE : args[0] === "call" ? CALL_USAGE : args[0] === "login" ? LOGIN_USAGE : args[0] === "logout" ? LOGOUT_USAGE : args[0] === "import" ? IMPORT_USAGE : args[0] === "help" ? USAGE : undefined,
   async run(args, context) {
     // add and call read their own options (-e, -H, --transport, key=value …): nothing of theirs is shared.
     if (args[0] === "add") return addCommand(args.slice(1), context);
     if (args[0] === "call") return callCommand(args.slice(1), context);
+    if (args[0] === "login" || args[0] === "logout") {
+      const service = await (await context.host()).requireMcp();
+      return args[0] === "login" ? loginCommand(service, args.slice(1), context) : logoutCommand(service, args.slice(1), context);
+    }
     const { values, positionals } = parseCommandArgs(
       "mcp",
       args,

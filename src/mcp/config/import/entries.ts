@@ -22,7 +22,7 @@ const TRANSPORTS: Readonly<Record<string, "stdio" | "http" | "sse">> = {
 };
 
 // Fields that mean the same in mcpvm's schema and are copied as they are.
-const SAME_FIELDS = ["cwd", "headers", "enabled", "description", "connectTimeoutMs", "callTimeoutMs", "maxResponseBytes"];
+const SAME_FIELDS = ["cwd", "headers", "oauth", "enabled", "description", "connectTimeoutMs", "callTimeoutMs", "maxResponseBytes"];
 // Fields handled explicitly below (tool lists in tool-lists.ts).
 const MAPPED_FIELDS = ["type", "transportType", "command", "args", "env", "environment", "url", "serverUrl", "httpUrl", "disabled", "inputs", "timeout", ...ALLOW_FIELDS, ...DENY_FIELDS];
 
@@ -31,7 +31,6 @@ const IGNORED_BECAUSE: Readonly<Record<string, string>> = {
   alwaysAllow: '"alwaysAllow" (auto-approval) is not imported: mcpvm asks according to "confirm"',
   autoApprove: '"autoApprove" is not imported: mcpvm asks according to "confirm"',
   confirm: '"confirm" is not imported: how often mcpvm asks before a call is yours to set (`mcpvm mcp approve` shows it)',
-  oauth: '"oauth" is not supported: pass a token in "headers" instead',
   trust: '"trust" is not imported: mcpvm asks according to "confirm"',
 };
 
@@ -149,7 +148,10 @@ export function normaliseEntry(raw: unknown, format: McpImportFormat, inputDefin
   set("args", command.args);
   set("env", envOf(raw));
   set("url", raw.url ?? raw.serverUrl ?? raw.httpUrl);
-  for (const key of SAME_FIELDS) set(key, raw[key]);
+  for (const key of SAME_FIELDS) if (key !== "oauth") set(key, raw[key]);
+  // Claude Code's {"clientId", "callbackPort", …} is mcpvm's shape; opencode's true/false switch is not needed.
+  if (isRecord(raw.oauth)) set("oauth", raw.oauth);
+  else if (typeof raw.oauth === "boolean") warnings.push(`"oauth": ${raw.oauth} is not imported: mcpvm logs in only when a server asks for it (\`mcpvm mcp login <name>\`), and never for a server with its own Authorization header`);
   set("allowTools", tools.allowTools);
   set("denyTools", tools.denyTools);
   warnings.push(...tools.warnings);

@@ -26,6 +26,8 @@ export interface RunBridgeOptions {
   readonly outputBytes: number;
   /** The run's memory budget, which also bounds the host reply bytes its calls hold at once. */
   readonly memoryBytes?: number;
+  /** The run's MCP tool-call budget (limits.toolCalls). */
+  readonly toolCalls?: number;
 }
 
 export interface RunBridge {
@@ -46,7 +48,10 @@ function failure(error: HostErrorInfo): string {
 
 export function createRunBridge(options: RunBridgeOptions): RunBridge {
   // Lazy modules are loaded on the guest's first require in a run, then served like static ones.
-  const modules = new RunModules(options.modules, options.memoryBytes);
+  const modules = new RunModules(options.modules, {
+    ...(options.memoryBytes === undefined ? {} : { memoryBytes: options.memoryBytes }),
+    ...(options.toolCalls === undefined ? {} : { toolCalls: options.toolCalls }),
+  });
   const logs: LogEntry[] = [];
   let calls = 0;
   let dropped = 0;

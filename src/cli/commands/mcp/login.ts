@@ -1,0 +1,111 @@
+import { createInterface } from "node:readline";
+import { browserOpener, type LoginInteraction, type LoginStatus } from "../../../mcp/oauth/index.js";
+import type { McpService } from "../../../mcp/service/index.js";
+import { parseCommandArgs, requirePositional } from "../../../terminal/args.js";
+import type { CommandContext } from "../../../terminal/command.js";
+import { displayBlock, displayInline } from "../../../terminal/display.js";
+import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
+import { writeJson, writeLine } from "../../../terminal/io.js";
+import { confirm } from "../../../terminal/prompt.js";
+import { pauseSpinners } from "../../../terminal/spinner.js";
+import { connecting } from "./connecting.js";
+
+export const LOGOUT_USAGE = `Usage: mcpvm mcp logout <server> [--json]
+
+Removes the server's OAuth login from oauth-tokens.json and revokes its tokens at the server
+(RFC 7009) where the server offers a revocation endpoint. The next call needs \`mcpvm mcp login\`.`;
+
+export const LOGIN_USAGE = `Usage: mcpvm mcp login <server> [--no-browser] [--json]
+
+Logs in to a remote (http or sse) MCP server that uses OAuth: the server must be approved first.
+The login page opens with $BROWSER when it is set, else the system's opener, else the URL is
+printed; mcpvm listens for the redirect on 127.0.0.1 (a random port, or the server's
+"oauth.callbackPort"). Tokens are kept in oauth-tokens.json in the config home (mode 0600) and
+refreshed before they expire; \`mcpvm mcp logout <server>\` removes (and revokes) them.
+
+  --no-browser   print the URL and paste back the address the browser was sent to
+                 (for SSH sessions, where the browser cannot reach this machine)
+
+Examples:
+  mcpvm mcp login linear
+  mcpvm mcp login github --no-browser`;
+
+/** One line of stdin (the pasted redirect URL), also when stdin is not a terminal. */
+function readLine(context: CommandContext): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: context.io.stdin, terminal: false });
+    rl.once("line", (line) => {
+      rl.close();
+      resolve(line);
+    });
+    rl.once("close", () => reject(new Error("stdin ended before a redirect URL was pasted")));
+  });
+}
+
+/** How this face opens a login page and talks to the person (stderr, spinners paused). */
+export function terminalLoginInteraction(context: CommandContext, options: { readonly noBrowser?: boolean } = {}): LoginInteraction {
+  return {
+    say: (text) => {
+      const resume = pauseSpinners();
+      writeLine(context.io.stderr, displayBlock(text));
+      resume();
+    },
+    browser: browserOpener(context.io.env),
+    ...(options.noBrowser === true ? { readPastedRedirect: () => readLine(context) } : {}),
+  };
+}
+
+export function describeExpiry(expiresAt: number | undefined, now: number): string {
+  if (expiresAt === undefined) return "no expiry given";
+  const seconds = Math.round((expiresAt - now) / 1000);
+  if (seconds <= 0) return "expired";
+  if (seconds < 120) return `expires in ${seconds} s`;
+  if (seconds < 7200) return `expires in ${Math.round(seconds / 60)} min`;
+  if (seconds < 172_800) return `expires in ${Math.round(seconds / 3600)} h`;
+  return `expires in ${Math.round(seconds / 86_400)} days`;
+}
+
+function loginLine(server: string, status: LoginStatus): string {
+  if (status.state === "none") return `${server} did not ask for a login: it answers without one (nothing stored)`;
+  const who = status.subject === undefined ? "" : ` as ${displayInline(status.subject)}`;
+  const scopes = status.scope === undefined || status.scope === "" ? "no scopes named" : `scopes ${displayInline(status.scope)}`;
+  return `logged in to ${server}${who} (${scopes}; ${describeExpiry(status.expiresAt, Date.now())}${status.refreshable ? ", refreshable" : ""})`;
+}
+
+export async function loginCommand(service: McpService, args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
+  const { values, positionals } = parseCommandArgs("mcp login", args, { "no-browser": { type: "boolean" } });
+  const server = requirePositional("mcp login", positionals, 0, "a server name");
+  service.entry(server);
+  const interaction = terminalLoginInteraction(context, { noBrowser: values["no-browser"] === true });
+  interaction.say(`Logging in to ${server} …`);
+  const status = await connecting(context, server, () => service.login(server, interaction));
+  if (context.json) writeJson(context.io.stdout, { server, ...status });
+  else writeLine(context.io.stdout, loginLine(server, status));
+  return ExitCode.Ok;
+}
+
+export async function logoutCommand(service: McpService, args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
+  const { positionals } = parseCommandArgs("mcp logout", args, {});
+  const server = requirePositional("mcp logout", positionals, 0, "a server name");
+  const outcome = await service.logout(server);
+  const revoked = outcome === undefined ? "none" : typeof outcome === "string" ? outcome : "failed";
+  if (context.json) writeJson(context.io.stdout, { server, loggedOut: outcome !== undefined, revocation: revoked, ...(typeof outcome === "object" ? { revocationError: outcome.failed } : {}) });
+  else if (outcome === undefined) writeLine(context.io.stdout, `${server} had no login stored`);
+  else if (outcome === "revoked") writeLine(context.io.stdout, `logged out of ${server}: tokens revoked at the server and removed`);
+  else if (outcome === "unsupported") writeLine(context.io.stdout, `logged out of ${server}: tokens removed (the server offers no revocation endpoint)`);
+  else writeLine(context.io.stdout, `logged out of ${server}: tokens removed; revoking them at the server failed (${displayInline(outcome.failed)})`);
+  return ExitCode.Ok;
+}
+
+/**
+ * The login a face allows when a server asks for one mid-work: `--login` logs in without asking;
+ * on a terminal the person is asked first; otherwise none (MCP_LOGIN_REQUIRED names the command).
+ */
+export function loginOnDemand(context: CommandContext, explicit: boolean): LoginInteraction | undefined {
+  if (explicit) return terminalLoginInteraction(context);
+  if (!context.interactive) return undefined;
+  return {
+    ...terminalLoginInteraction(context),
+    confirmLogin: (server) => confirm(context, `server ${server} needs login. Log in now (opens a browser)?`),
+  };
+}

@@ -1,0 +1,9 @@
+import type { LoggingLevel } from "@modelcontextprotocol/server";
+
+/** RFC 5424 order, as MCP uses it: a message passes when it is at least as severe as the level the client set. */
+const ORDER: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+export function passesLevel(message: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
+  if (threshold === undefined) return true;
+  return ORDER.indexOf(message) >= ORDER.indexOf(threshold);
+}

@@ -1,0 +1,271 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CompleteRequest,
+  type CompleteResult,
+  type LoggingLevel,
+  type Server,
+} from "@modelcontextprotocol/server";
+import type { Logger } from "pino";
+import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestContext, ServerRequestHooks } from "../../mcp/client-manager/index.js";
+import { errorMessage } from "../../util/errors.js";
+import { invalidParams, toProtocolError } from "./errors.js";
+import { passesLevel } from "./log-levels.js";
+import { isGatewayOrigin, isModernRequest, type GatewayOrigin } from "./origin.js";
+import { PromptRouter } from "./prompts.js";
+import { ResourceRouter } from "./resources.js";
+import type { Upstreams } from "./upstreams.js";
+
+/** Per client connection (SDK server instance): what it subscribed to and the log level it asked for. */
+interface SessionState {
+  readonly subscriptions: Set<string>;
+  level: LoggingLevel | undefined;
+}
+
+/** Where notifications for 2026-07-28 clients go (the HTTP handler's subscriptions/listen bus). */
+export interface ModernNotifier {
+  resourcesChanged(): void;
+  promptsChanged(): void;
+  resourceUpdated(uri: string): void;
+}
+
+export interface PassthroughOptions {
+  readonly upstreams: Upstreams;
+  readonly clients: ClientManager;
+  readonly logger: Logger;
+  readonly redact: (text: string) => string;
+  /** One server exposed under its own names (`mcpvm serve --expose`); prompts are flattened otherwise. */
+  readonly exposed: string | undefined;
+  /** The live client connections (2025 sessions, stdio). */
+  readonly liveServers: () => Iterable<Server>;
+}
+
+/**
+ * Everything of MCP besides tools, passed through from the upstream servers to the gateway's
+ * clients: resources (URIs unchanged), templates, subscriptions and their updates, prompts,
+ * completion, logging levels and log messages, list_changed, and the upstream's elicitation and
+ * sampling requests, which go to the client whose call caused them.
+ */
+export class Passthrough {
+  readonly resources: ResourceRouter;
+  readonly prompts: PromptRouter;
+  private readonly sessions = new WeakMap<Server, SessionState>();
+  /** Upstream subscriptions: uri -> how many client connections hold one. */
+  private readonly upstreamSubscriptions = new Map<string, { server: string; holders: number }>();
+  private readonly active = new Set<GatewayOrigin>();
+  private readonly modernNotifiers = new Set<ModernNotifier>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly options: PassthroughOptions) {
+    this.resources = new ResourceRouter(options.upstreams, options.logger, options.redact);
+    this.prompts = new PromptRouter(options.upstreams, options.logger, options.redact, options.exposed === undefined);
+  }
+
+  /** Installs the elicitation/sampling forwarding and starts forwarding upstream notifications. */
+  start(): void {
+    this.options.clients.setServerRequestHooks(this.serverRequestHooks());
+    this.unsubscribe ??= this.options.clients.subscribe((event) => this.onEvent(event));
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  addModernNotifier(notifier: ModernNotifier): () => void {
+    this.modernNotifiers.add(notifier);
+    return () => this.modernNotifiers.delete(notifier);
+  }
+
+  /** A gateway tools/call (or other request) is in flight for this client request. */
+  async track<T>(origin: GatewayOrigin, work: () => Promise<T>): Promise<T> {
+    this.active.add(origin);
+    try {
+      return await work();
+    } finally {
+      this.active.delete(origin);
+    }
+  }
+
+  async subscribe(server: Server, uri: string, caller: CallerOptions): Promise<void> {
+    const state = this.session(server);
+    if (state.subscriptions.has(uri)) return;
+    let owner = this.resources.ownerOf(uri);
+    if (owner === undefined) {
+      await this.resources.list(caller).catch(() => undefined);
+      await this.resources.templatesList(caller).catch(() => undefined);
+      owner = this.resources.ownerOf(uri);
+    }
+    if (owner === undefined) throw invalidParams(`No server behind this gateway serves ${uri}; list the resources first.`);
+    const held = this.upstreamSubscriptions.get(uri);
+    if (held === undefined) {
+      await this.options.upstreams.request(owner, "resources/subscribe", { uri }, caller).catch((error: unknown) => {
+        throw toProtocolError(error, this.options.redact);
+      });
+      this.upstreamSubscriptions.set(uri, { server: owner, holders: 1 });
+    } else {
+      held.holders += 1;
+    }
+    state.subscriptions.add(uri);
+  }
+
+  async unsubscribe(server: Server, uri: string, caller: CallerOptions): Promise<void> {
+    const state = this.session(server);
+    if (!state.subscriptions.delete(uri)) return;
+    await this.release(uri, caller);
+  }
+
+  /** A client connection closed: its subscriptions are released upstream. */
+  async dropSession(server: Server): Promise<void> {
+    const state = this.sessions.get(server);
+    if (state === undefined) return;
+    this.sessions.delete(server);
+    for (const uri of state.subscriptions) await this.release(uri, {}).catch(() => undefined);
+  }
+
+  /** logging/setLevel: remembered for this client connection and sent to every upstream that has logging. */
+  async setLevel(server: Server, level: LoggingLevel, caller: CallerOptions): Promise<void> {
+    this.session(server).level = level;
+    const names = this.options.upstreams.names();
+    const settled = await Promise.allSettled(names.map((name) => this.options.upstreams.request(name, "logging/setLevel", { level }, caller)));
+    settled.forEach((outcome, i) => {
+      if (outcome.status === "rejected" && (outcome.reason as { code?: unknown }).code !== "MCP_REQUEST_UNSUPPORTED") {
+        this.options.logger.debug({ server: names[i] }, `logging/setLevel not applied: ${this.options.redact(errorMessage(outcome.reason))}`);
+      }
+    });
+  }
+
+  async complete(params: CompleteRequest["params"], caller: CallerOptions): Promise<CompleteResult> {
+    if (params.ref.type === "ref/prompt") return this.prompts.complete(params, caller);
+    let owner = this.resources.ownerOfTemplate(params.ref.uri);
+    if (owner === undefined) {
+      await this.resources.templatesList(caller);
+      owner = this.resources.ownerOfTemplate(params.ref.uri) ?? this.resources.ownerOf(params.ref.uri);
+    }
+    if (owner === undefined) throw invalidParams(`No server behind this gateway has the resource template ${params.ref.uri}.`);
+    return this.options.upstreams.request(owner, "completion/complete", params, caller).catch((error: unknown) => {
+      throw toProtocolError(error, this.options.redact);
+    });
+  }
+
+  private session(server: Server): SessionState {
+    let state = this.sessions.get(server);
+    if (state === undefined) {
+      state = { subscriptions: new Set(), level: undefined };
+      this.sessions.set(server, state);
+    }
+    return state;
+  }
+
+  private async release(uri: string, caller: CallerOptions): Promise<void> {
+    const held = this.upstreamSubscriptions.get(uri);
+    if (held === undefined) return;
+    held.holders -= 1;
+    if (held.holders > 0) return;
+    this.upstreamSubscriptions.delete(uri);
+    await this.options.upstreams.request(held.server, "resources/unsubscribe", { uri }, caller).catch((error: unknown) => {
+      this.options.logger.debug({ server: held.server, uri }, `resources/unsubscribe failed: ${this.options.redact(errorMessage(error))}`);
+    });
+  }
+
+  private passesThrough(server: string): boolean {
+    return this.options.upstreams.names().includes(server);
+  }
+
+  private onEvent(event: ClientManagerEvent): void {
+    if (!("server" in event) || !this.passesThrough(event.server)) return;
+    switch (event.type) {
+      case "listChanged":
+        for (const server of this.options.liveServers()) {
+          const send = event.list === "resources" ? server.sendResourceListChanged() : server.sendPromptListChanged();
+          void send.catch(() => undefined);
+        }
+        for (const notifier of this.modernNotifiers) {
+          if (event.list === "resources") notifier.resourcesChanged();
+          else notifier.promptsChanged();
+        }
+        return;
+      case "resourceUpdated":
+        for (const server of this.options.liveServers()) {
+          if (this.sessions.get(server)?.subscriptions.has(event.uri) === true) void server.sendResourceUpdated({ uri: event.uri }).catch(() => undefined);
+        }
+        for (const notifier of this.modernNotifiers) notifier.resourceUpdated(event.uri);
+        return;
+      case "log":
+        this.forwardLog(event);
+        return;
+      case "notificationsDropped":
+        this.options.logger.warn({ server: event.server, kind: event.kind, count: event.count }, `MCP server ${event.server} sent too many ${event.kind} notifications; ${event.count} dropped`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * A log message of an upstream: to the client whose call is in flight on that server, related to
+   * its request (so it arrives on that request's stream), else to every connection that set a level.
+   */
+  private forwardLog(event: Extract<ClientManagerEvent, { type: "log" }>): void {
+    const logger = event.logger === undefined ? event.server : `${event.server}/${event.logger}`;
+    const params = { level: event.level, logger, data: event.data };
+    const origin = this.originOf(event.origin);
+    if (origin !== undefined) {
+      if (!passesLevel(event.level, this.sessions.get(origin.server)?.level)) return;
+      void origin.ctx.mcpReq.notify({ method: "notifications/message", params }).catch(() => undefined);
+      return;
+    }
+    for (const server of this.options.liveServers()) {
+      const level = this.sessions.get(server)?.level;
+      if (level === undefined || !passesLevel(event.level, level)) continue;
+      void server.notification({ method: "notifications/message", params }).catch(() => undefined);
+    }
+  }
+
+  /** The client request an upstream's request or message belongs to: as resolved by the manager, else the only gateway call in flight. */
+  private originOf(resolved: ServerRequestContext["origin"] | undefined): GatewayOrigin | undefined {
+    if (resolved !== undefined && isGatewayOrigin(resolved.origin)) return resolved.origin;
+    const fromInFlight = resolved?.inFlight.filter(isGatewayOrigin) ?? [];
+    if (fromInFlight.length === 1) return fromInFlight[0];
+    if (this.active.size === 1) return [...this.active][0];
+    return undefined;
+  }
+
+  private serverRequestHooks(): ServerRequestHooks {
+    return {
+      elicitationModes: { form: true, url: true },
+      elicit: async (params, ctx) => {
+        const origin = this.originOf(ctx.origin);
+        const why = this.cannotForward(origin, "elicitation", ctx);
+        if (why !== undefined || origin === undefined) {
+          this.options.logger.warn({ server: ctx.server }, `elicitation from ${ctx.server} declined: ${why}`);
+          return { action: "decline" };
+        }
+        const mode = "mode" in params && params.mode === "url" ? "url" : "form";
+        const supported = origin.server.getClientCapabilities()?.elicitation;
+        if (mode === "url" && supported?.url === undefined) {
+          this.options.logger.warn({ server: ctx.server }, `URL elicitation from ${ctx.server} declined: the client supports form mode only`);
+          return { action: "decline" };
+        }
+        return origin.ctx.mcpReq.elicitInput(params, { signal: ctx.signal });
+      },
+      sample: async (params, ctx) => {
+        const origin = this.originOf(ctx.origin);
+        const why = this.cannotForward(origin, "sampling", ctx);
+        if (why !== undefined || origin === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Sampling is not available through the mcpvm gateway here: ${why}`);
+        return origin.ctx.mcpReq.requestSampling(params, { signal: ctx.signal });
+      },
+    };
+  }
+
+  private cannotForward(origin: GatewayOrigin | undefined, what: "elicitation" | "sampling", ctx: ServerRequestContext): string | undefined {
+    if (origin === undefined) {
+      return ctx.origin.inFlight.length > 1 ? "calls of several clients are in flight on that server, so it is unclear whose it is" : "no client call is in flight on that server";
+    }
+    if (isModernRequest(origin.ctx)) return `the client speaks the 2026-07-28 protocol, where mcpvm does not forward ${what} yet`;
+    const capabilities = origin.server.getClientCapabilities();
+    if (what === "elicitation" && capabilities?.elicitation === undefined) return "the gateway's client does not support elicitation";
+    if (what === "sampling" && capabilities?.sampling === undefined) return "the gateway's client does not support sampling";
+    return undefined;
+  }
+}

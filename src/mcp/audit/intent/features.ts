@@ -1,0 +1,100 @@
+import { excerpt } from "../evidence.js";
+import { isNegated } from "../match.js";
+import { textViews } from "../normalise.js";
+import { LEXICON, type IntentFeature } from "./lexicon.js";
+
+/** One feature seen in one screened string, with where it was seen. */
+export interface FeatureHit {
+  readonly feature: IntentFeature | "destination" | "source";
+  readonly evidence: string;
+}
+
+// Each phrase runs only on text holding its script, and Latin phrases only on the folded view:
+// English text then never pays for the Devanagari or Hangul phrase sets.
+const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
+  ["cyrillic", /\p{Script=Cyrillic}/u],
+  ["han", /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ["hangul", /\p{Script=Hangul}/u],
+  ["arabic", /\p{Script=Arabic}/u],
+  ["devanagari", /\p{Script=Devanagari}/u],
+  ["bengali", /\p{Script=Bengali}/u],
+];
+
+function scriptOf(source: string): string {
+  return SCRIPTS.find(([, test]) => test.test(source))?.[0] ?? "latin";
+}
+
+interface Phrase {
+  readonly feature: IntentFeature;
+  readonly script: string;
+  readonly pattern: RegExp;
+}
+
+const PHRASES: readonly Phrase[] = Object.entries(LEXICON).flatMap(([feature, sources]) =>
+  sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
+);
+
+// Their phrases are negations themselves ("do not tell the user", "never use other tools").
+const SELF_NEGATED: ReadonlySet<IntentFeature> = new Set(["secrecy", "directive", "steering"]);
+
+/** Where a secret or the context comes from: the person, the chat, the environment, other servers. */
+const SOURCE = new RegExp(
+  [
+    `\\b(?:your|the user's|user's|users'|their|the user|from the environment|environment|env|in (?:this|the) (?:chat|conversation)|you (?:use|know|have|received|can find)|configured (?:for|in) (?:the|this|your)|other (?:mcp )?servers?|that appeared|they (?:gave|shared|receive)|the \\w+ server)\\b`,
+    `\\b(?:del usuario|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
+    `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
+  ]
+    .join("|")
+    .normalize("NFKC"),
+  "u",
+);
+
+/** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
+const DESTINATION =
+  /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,6}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
+
+/** Longer text is screened up to here; the definition gets an `oversized-text` finding for the rest. */
+export const MAX_SCAN = 262_144;
+
+/**
+ * The features of one string. Each is looked for in both views (folded for unaccented Latin
+ * phrases and look-alikes, plain for other scripts); a negated or defensive clause ("never asks for
+ * your password", "detects attempts to …") does not count, except for secrecy, whose phrases are negations.
+ */
+export function findFeatures(text: string): FeatureHit[] {
+  const cached = CACHE.get(text);
+  if (cached !== undefined) return cached;
+  const found = computeFeatures(text);
+  if (CACHE.size >= CACHE_SIZE) CACHE.delete(CACHE.keys().next().value as string);
+  CACHE.set(text, found);
+  return found;
+}
+
+// A tool's fields are scored once on their own and once together with the tool's other fields.
+const CACHE_SIZE = 256;
+const CACHE = new Map<string, FeatureHit[]>();
+
+function computeFeatures(text: string): FeatureHit[] {
+  const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
+  const hits = new Map<FeatureHit["feature"], FeatureHit>();
+  for (const { feature, script, pattern } of PHRASES) {
+    if (hits.has(feature) || !present.has(script)) continue;
+    const view = script === "latin" ? views.folded : views.plain;
+    const m = pattern.exec(view);
+    if (m === null) continue;
+    if (!SELF_NEGATED.has(feature) && isNegated(view, m.index, m.index + m[0].length)) continue;
+    hits.set(feature, { feature, evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
+  }
+  for (const view of [views.folded, views.plain]) {
+    const m = SOURCE.exec(view);
+    if (m !== null) {
+      hits.set("source", { feature: "source", evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
+      break;
+    }
+  }
+  const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
+  const destination = DESTINATION.exec(raw);
+  if (destination !== null) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.index + destination[0].length, 100) });
+  return [...hits.values()];
+}

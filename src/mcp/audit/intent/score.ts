@@ -1,0 +1,115 @@
+import { renderEvidence } from "../evidence.js";
+import type { Hit } from "../rules.js";
+import type { Severity } from "../types.js";
+import { findFeatures, type FeatureHit } from "./features.js";
+
+/**
+ * What a screened string is to the model: prose it reads (descriptions, instructions), a
+ * parameter's description (which by its nature tells the model what to put in), or a value.
+ */
+export type IntentRole = "prose" | "parameter" | "value";
+
+/**
+ * Signals built from features, with weights. A single word ("password", "bcc", "always") is never
+ * enough: a signal needs its parts together (a secret *and* a verb of handing it over *and* whose
+ * it is), and a finding needs signals adding up to WARN_AT.
+ */
+export type IntentSignal =
+  | "context-request"
+  | "credential-request"
+  | "secrecy"
+  | "steering"
+  | "shadowing"
+  | "cross-tool"
+  | "redirect"
+  | "destination"
+  | "decode-hint"
+  | "directive";
+
+const WEIGHT: Readonly<Record<IntentSignal, number>> = {
+  "context-request": 3,
+  "credential-request": 3,
+  secrecy: 3,
+  "decode-hint": 3,
+  shadowing: 3,
+  steering: 2,
+  redirect: 1.5,
+  "cross-tool": 1,
+  destination: 1,
+  directive: 1,
+};
+
+const PROMPT_FOR_ANOTHER = /\b(?:a|an|custom|optional|the) (?:custom )?system prompt (?:for|to (?:use|send|pass|give))\b|\bsystem prompt (?:for|to use with|passed to) (?:the )?(?:llm|model|extraction|extractor|generation|completion|agent)\b/;
+
+export const WARN_AT = 3;
+export const BLOCK_AT = 5;
+
+export interface SignalHit {
+  readonly signal: IntentSignal;
+  readonly evidence: string;
+}
+
+export interface ScreenedUnit {
+  readonly text: string;
+  readonly role: IntentRole;
+}
+
+const CONTEXT_TOPIC = /\b(?:conversations?|chats?|dialog(?:ue)?s?|history|transcripts?|messages?|prompts?|memory|memories|summar\w*|context|handoff|sessions?|notes?)\b/;
+
+/**
+ * Whether the tool is about the conversation (a summariser may ask for `the conversation so far`).
+ * Judged from its name alone: the description is where an attacker writes, and a tool named
+ * `summarize_chat` shows what it is in every prompt and listing.
+ */
+export function isAboutContext(toolNameWords: string): boolean {
+  return CONTEXT_TOPIC.test(toolNameWords);
+}
+
+export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): SignalHit[] {
+  const features = new Map<FeatureHit["feature"], FeatureHit>(findFeatures(unit.text).map((f) => [f.feature, f]));
+  const has = (f: FeatureHit["feature"]): boolean => features.has(f);
+  const at = (f: FeatureHit["feature"]): string => features.get(f)?.evidence ?? "";
+  const out: SignalHit[] = [];
+  // A parameter that *is* a prompt for some other model ("system prompt for LLM extraction", "a custom system prompt") asks for configuration, not for the model's own context.
+  const promptForAnother = PROMPT_FOR_ANOTHER.test(at("context"));
+  if (has("context") && !toolIsAboutContext && (has("supply") || has("directive") || (unit.role === "parameter" && !promptForAnother))) {
+    out.push({ signal: "context-request", evidence: at("context") });
+  }
+  if (has("credential") && has("supply") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });
+  if (has("secrecy")) out.push({ signal: "secrecy", evidence: at("secrecy") });
+  if (has("steering")) out.push({ signal: "steering", evidence: at("steering") });
+  if (has("cross-tool") && has("redirect")) out.push({ signal: "shadowing", evidence: at("redirect") });
+  else if (has("cross-tool")) out.push({ signal: "cross-tool", evidence: at("cross-tool") });
+  else if (has("redirect")) out.push({ signal: "redirect", evidence: at("redirect") });
+  if (has("destination")) out.push({ signal: "destination", evidence: at("destination") });
+  if (has("decode-hint")) out.push({ signal: "decode-hint", evidence: at("decode-hint") });
+  if (has("directive")) out.push({ signal: "directive", evidence: at("directive") });
+  return out;
+}
+
+/** The strongest hit per signal, across units. */
+export function mergeSignals(lists: readonly SignalHit[][]): SignalHit[] {
+  const best = new Map<IntentSignal, SignalHit>();
+  for (const list of lists) for (const hit of list) if (!best.has(hit.signal)) best.set(hit.signal, hit);
+  return [...best.values()];
+}
+
+export function scoreOf(signals: readonly SignalHit[]): number {
+  return signals.reduce((sum, s) => sum + WEIGHT[s.signal], 0);
+}
+
+export function severityOf(score: number): Severity | undefined {
+  if (score >= BLOCK_AT) return "block";
+  if (score >= WARN_AT) return "warn";
+  return undefined;
+}
+
+/** An `intent` hit when the signals add up; the evidence names each signal with what triggered it. */
+export function intentHit(signals: readonly SignalHit[]): Hit | undefined {
+  const score = scoreOf(signals);
+  const severity = severityOf(score);
+  if (severity === undefined) return undefined;
+  const ordered = [...signals].sort((a, b) => WEIGHT[b.signal] - WEIGHT[a.signal]);
+  const parts = ordered.map((s) => `${s.signal} «${s.evidence.length > 40 ? `${s.evidence.slice(0, 39)}…` : s.evidence}»`);
+  return { rule: "intent", severity, evidence: renderEvidence(`score ${score}: ${parts.join(" + ")}`) };
+}

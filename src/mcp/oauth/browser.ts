@@ -1,0 +1,55 @@
+import { spawn } from "node:child_process";
+
+/** How the authorization URL reaches a browser: `$BROWSER`, the platform's opener, or nothing (print it). */
+export interface BrowserOpener {
+  /** What was used ("$BROWSER", "xdg-open", …), or undefined when nothing could be started. */
+  open(url: string): Promise<string | undefined>;
+}
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The platform's opener: open on macOS, xdg-open elsewhere on Unix, start on Windows. */
+function platformOpener(platform: NodeJS.Platform): { command: string; args: (url: string) => string[] } | undefined {
+  if (platform === "darwin") return { command: "open", args: (url) => [url] };
+  if (platform === "win32") return { command: "cmd", args: (url) => ["/c", "start", '""', url.replaceAll("&", "^&")] };
+  return { command: "xdg-open", args: (url) => [url] };
+}
+
+function started(child: ReturnType<typeof spawn>): Promise<boolean> {
+  return new Promise((resolve) => {
+    child.once("error", () => resolve(false));
+    child.once("spawn", () => resolve(true));
+  });
+}
+
+/**
+ * `$BROWSER` follows the usual convention: a list of commands separated by ":", each run with the
+ * URL (in place of `%s`, else appended); the first that starts is used. The command runs in the
+ * background, detached from mcpvm's terminal input.
+ */
+export function browserOpener(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): BrowserOpener {
+  return {
+    async open(url) {
+      const configured = env.BROWSER?.trim();
+      if (configured) {
+        for (const command of configured.split(":").map((c) => c.trim()).filter((c) => c !== "")) {
+          const line = command.includes("%s") ? command.replaceAll("%s", quote(url)) : `${command} ${quote(url)}`;
+          const child = spawn(line, { shell: true, stdio: "ignore", detached: platform !== "win32" });
+          if (await started(child)) {
+            child.unref();
+            return "$BROWSER";
+          }
+        }
+        return undefined;
+      }
+      const opener = platformOpener(platform);
+      if (opener === undefined) return undefined;
+      const child = spawn(opener.command, opener.args(url), { stdio: "ignore", detached: platform !== "win32" });
+      if (!(await started(child))) return undefined;
+      child.unref();
+      return opener.command;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { OAuthError, SdkError, SdkErrorCode, UnauthorizedError } from "@modelcontextprotocol/client";
+import { errorMessage, isMcpvmError, type McpvmError } from "../../util/errors.js";
+import { loginRequired, McpOAuthError } from "./errors.js";
+
+const AUTH_SEAM = Symbol.for("mcp.authSeamEscape");
+
+/** The SDK marks every error that escaped its transports' auth path (discovery, registration, tokens, step-up). */
+function fromAuthSeam(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[AUTH_SEAM] === true;
+}
+
+/** Whether the SDK gave up because a browser login is (still) needed: it threw after redirectToAuthorization. */
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof UnauthorizedError;
+}
+
+/**
+ * An error of the OAuth flow in mcpvm's words, naming the server; undefined when the error has
+ * nothing to do with OAuth (the caller's own classification applies then).
+ */
+export function oauthFailure(error: unknown, server: string, redact: (text: string) => string): McpvmError | undefined {
+  if (error instanceof McpOAuthError) return error;
+  if (isMcpvmError(error)) return undefined;
+  const text = redact(errorMessage(error));
+  if (error instanceof UnauthorizedError) return loginRequired(server, "the server refused its credentials");
+  if (error instanceof SdkError && error.code === SdkErrorCode.ClientHttpForbidden && fromAuthSeam(error)) {
+    return new McpOAuthError("MCP_OAUTH_LOOP", `server ${server} still answers 403 insufficient_scope after logging in with the wider scope (${text}); stopped. Check which scopes your account may have.`, { data: { server } });
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.ClientHttpAuthentication) {
+    return loginRequired(server, "the server still answers 401 with the new login");
+  }
+  if (error instanceof OAuthError) {
+    return new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: the authorization server answered ${error.code}: ${text}. Run \`mcpvm mcp login ${server}\` to try again.`, { data: { server, oauthError: error.code }, cause: error });
+  }
+  if (!fromAuthSeam(error)) return undefined;
+  return new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: login failed: ${text}`, { data: { server }, cause: error });
+}

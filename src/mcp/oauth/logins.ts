@@ -1,0 +1,112 @@
+import type { LoginDriver } from "../client-manager/options.js";
+import type { McpServerLaunch } from "../types.js";
+import type { LoginInteraction } from "./interaction.js";
+import { loginSubject } from "./identity.js";
+import { McpvmOAuthProvider } from "./provider.js";
+import { revokeTokens, type RevocationOutcome } from "./revoke.js";
+import { loginMatches, OAuthTokenStore } from "./token-store.js";
+
+export interface LoginStatus {
+  /** "none": no login stored for this definition; "valid" / "expired" by the access token's expiry (refresh may still work). */
+  readonly state: "none" | "valid" | "expired";
+  readonly expiresAt?: number;
+  readonly refreshable: boolean;
+  readonly scope?: string;
+  readonly subject?: string;
+}
+
+/** The server definition a login is bound to. */
+export interface LoginTarget {
+  readonly url: string;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+}
+
+/**
+ * The logins of every remote server of one mcpvm process: one provider per server (it holds the
+ * redirect listener and the flow's in-memory state), the face's way to open a browser, and
+ * status/logout over oauth-tokens.json.
+ */
+export class OAuthLogins {
+  private readonly providers = new Map<string, { key: string; provider: McpvmOAuthProvider }>();
+  private interaction: LoginInteraction | undefined;
+
+  constructor(
+    readonly store: OAuthTokenStore,
+    private readonly addSecrets: (values: readonly string[]) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The face says whether (and how) a browser may be opened; undefined: logins fail with MCP_LOGIN_REQUIRED. */
+  setInteraction(interaction: LoginInteraction | undefined): void {
+    this.interaction = interaction;
+  }
+
+  currentInteraction(): LoginInteraction | undefined {
+    return this.interaction;
+  }
+
+  /**
+   * The OAuth driver of an http/sse server. A server configured with its own Authorization header
+   * keeps it: its 401 means that token is wrong, not that a login is wanted.
+   */
+  driverFor(launch: McpServerLaunch): LoginDriver | undefined {
+    if (launch.transport === "stdio") return undefined;
+    if (Object.keys(launch.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
+    const key = JSON.stringify([launch.url, launch.oauth ?? null]);
+    const cached = this.providers.get(launch.name);
+    if (cached?.key === key) return cached.provider;
+    if (cached !== undefined) void cached.provider.dispose();
+    const provider = new McpvmOAuthProvider({
+      server: launch.name,
+      url: launch.url,
+      config: launch.oauth,
+      store: this.store,
+      addSecrets: this.addSecrets,
+      interaction: () => this.interaction,
+      now: this.now,
+    });
+    this.providers.set(launch.name, { key, provider });
+    return provider;
+  }
+
+  async status(server: string, target: LoginTarget): Promise<LoginStatus> {
+    const login = await this.store.get(server);
+    if (!loginMatches(login, target.url, target.clientId) || login.tokens === undefined) return { state: "none", refreshable: false };
+    const tokens = login.tokens;
+    const subject = loginSubject(tokens);
+    return {
+      state: tokens.expiresAt !== undefined && tokens.expiresAt <= this.now() ? "expired" : "valid",
+      ...(tokens.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
+      refreshable: tokens.refresh_token !== undefined,
+      ...(tokens.scope === undefined ? {} : { scope: tokens.scope }),
+      ...(subject === undefined ? {} : { subject }),
+    };
+  }
+
+  /** Forget the server's login (revoking its tokens where the server supports RFC 7009). Undefined: there was none. */
+  async logout(server: string, target: LoginTarget | undefined): Promise<RevocationOutcome | undefined> {
+    await this.forgetProvider(server);
+    const removed = await this.store.remove(server);
+    if (removed?.tokens === undefined) return undefined;
+    return revokeTokens(removed, target !== undefined && loginMatches(removed, target.url, target.clientId) ? target.clientSecret : undefined);
+  }
+
+  /** Drops stored tokens (keeps the client registration) so that the next connect logs in afresh. */
+  async forgetTokens(server: string): Promise<void> {
+    await this.forgetProvider(server);
+    await this.store.update(server, (current) => (current === undefined ? undefined : { ...current, tokens: undefined }));
+  }
+
+  async dispose(): Promise<void> {
+    const providers = [...this.providers.values()];
+    this.providers.clear();
+    await Promise.all(providers.map(({ provider }) => provider.dispose()));
+  }
+
+  private async forgetProvider(server: string): Promise<void> {
+    const cached = this.providers.get(server);
+    this.providers.delete(server);
+    await cached?.provider.dispose();
+  }
+}

@@ -1,0 +1,108 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpOAuthError } from "./errors.js";
+
+const CALLBACK_PATH = "/callback";
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+const PAGE = (title: string, text: string): string =>
+  `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:sans-serif;margin:3em"><h1>${title}</h1><p>${text}</p></body>`;
+
+/**
+ * The loopback end of the authorization redirect (RFC 8252 §7.3): an HTTP listener on 127.0.0.1
+ * only, on a random port unless the server's `oauth.callbackPort` fixes one. It hands over the
+ * first redirect's query; nothing else is served.
+ */
+export class RedirectListener {
+  private waiting: { resolve: (params: URLSearchParams) => void } | undefined;
+  private early: URLSearchParams | undefined;
+
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {
+    server.on("request", (request, response) => {
+      const url = new URL(request.url ?? "/", `http://127.0.0.1:${this.port}`);
+      if (request.method !== "GET" || url.pathname !== CALLBACK_PATH) {
+        response.writeHead(404, { "content-type": "text/plain" }).end("not found");
+        return;
+      }
+      const failed = url.searchParams.has("error");
+      response
+        .writeHead(failed ? 400 : 200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+        .end(failed ? PAGE("Login failed", "The authorization server refused the login. Go back to the terminal to see why.") : PAGE("Logged in", "mcpvm received the authorization. You can close this tab and go back to the terminal."));
+      this.deliver(url.searchParams);
+    });
+  }
+
+  static async listen(server: string, port: number): Promise<RedirectListener> {
+    const http = createServer();
+    await new Promise<void>((resolve, reject) => {
+      http.once("error", reject);
+      http.listen(port, "127.0.0.1", () => {
+        http.off("error", reject);
+        resolve();
+      });
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw new McpOAuthError(
+        "MCP_OAUTH_FAILED",
+        `server ${server}: cannot listen for the login redirect on 127.0.0.1 port ${port} (${error.code ?? error.message}). ${port === 0 ? "" : `Free that port, or change "oauth.callbackPort" of ${server} in config.json.`}`,
+        { data: { server, port }, cause: error },
+      );
+    });
+    http.unref();
+    return new RedirectListener(http, (http.address() as AddressInfo).port);
+  }
+
+  get redirectUri(): string {
+    return `http://127.0.0.1:${this.port}${CALLBACK_PATH}`;
+  }
+
+  /** The next redirect's query; a redirect that arrived before the wait is not lost. */
+  next(): Promise<URLSearchParams> {
+    if (this.early !== undefined) {
+      const params = this.early;
+      this.early = undefined;
+      return Promise.resolve(params);
+    }
+    return new Promise((resolve) => (this.waiting = { resolve }));
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private deliver(params: URLSearchParams): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting !== undefined) waiting.resolve(params);
+    else this.early = params;
+  }
+}
+
+/**
+ * A redirect URL pasted back over SSH: only one that goes to this machine's listener is taken, so
+ * a URL of some other site (a phishing page's) is never mistaken for the authorization response.
+ */
+export function parsePastedRedirect(server: string, pasted: string, port: number): URLSearchParams {
+  let url: URL;
+  try {
+    url = new URL(pasted.trim());
+  } catch {
+    throw new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: what was pasted is not a URL; paste the whole address the browser was sent to (it starts with http://127.0.0.1:${port}${CALLBACK_PATH}).`, { data: { server } });
+  }
+  if (url.protocol !== "http:" || !isLoopbackHost(url.hostname)) {
+    throw new McpOAuthError("MCP_OAUTH_INSECURE", `server ${server}: the pasted redirect goes to ${url.host}, not to this machine's loopback listener (127.0.0.1 port ${port}); refusing it.`, {
+      data: { server, host: url.host },
+    });
+  }
+  if (url.pathname !== CALLBACK_PATH || (url.port !== "" && Number(url.port) !== port)) {
+    throw new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: the pasted redirect is not for this login (expected http://127.0.0.1:${port}${CALLBACK_PATH}?…).`, { data: { server } });
+  }
+  return url.searchParams;
+}

@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { auditServer, verdictOf, type AuditContext, type AuditedTool, type Finding, type Verdict } from "../../../src/mcp/audit/index.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export const intentSetDir = path.join(repoRoot, "tests", "fixtures", "audit-intent");
+
+export interface AttackCase {
+  readonly id: string;
+  readonly family: string;
+  readonly language: string;
+  readonly server: { name: string; instructions?: string; tools: AuditedTool[] };
+  readonly otherServers: AuditContext["otherServers"];
+}
+
+export interface BenignServer {
+  readonly server: string;
+  readonly source: { repo: string; commit: string; path: string };
+  readonly tools: AuditedTool[];
+}
+
+export interface IntentHalf {
+  readonly attacks: AttackCase[];
+  readonly benign: BenignServer[];
+}
+
+export type HalfName = "tuning" | "heldout";
+
+export function loadHalf(name: HalfName): IntentHalf {
+  return JSON.parse(readFileSync(path.join(intentSetDir, `${name}.json`), "utf8")) as IntentHalf;
+}
+
+export interface Scored {
+  readonly id: string;
+  readonly verdict: Verdict;
+  readonly findings: readonly Finding[];
+}
+
+export const isFlagged = (v: Verdict): boolean => v === "warn" || v === "block";
+
+/**
+ * One attack case is caught when the server's report is warn or block: that holds the tool (or the
+ * server's instructions) until a person accepts it. `extra` adds findings from outside the rules
+ * (the LLM second opinion) for a tool, as the service does.
+ */
+export function scoreAttack(c: AttackCase, extra: (tool: AuditedTool) => Finding[] = () => []): Scored {
+  const report = auditServer({ serverName: c.server.name, instructions: c.server.instructions, tools: c.server.tools }, { otherServers: c.otherServers });
+  const findings = [...report.findings, ...c.server.tools.flatMap(extra)];
+  return { id: c.id, verdict: verdictOf(findings), findings };
+}
+
+/** Every benign tool, audited with its own server's listing and the half's other servers configured beside it. */
+export function scoreBenign(half: IntentHalf, extra: (tool: AuditedTool) => Finding[] = () => []): Scored[] {
+  const out: Scored[] = [];
+  for (const s of half.benign) {
+    const others = half.benign.filter((o) => o.server !== s.server).map((o) => ({ name: o.server, toolNames: o.tools.map((t) => t.name) }));
+    const report = auditServer({ serverName: s.server, tools: s.tools }, { otherServers: others });
+    for (const tool of s.tools) {
+      const findings = [...report.findings.filter((f) => f.location.tool === tool.name), ...extra(tool)];
+      out.push({ id: `${s.server}/${tool.name}`, verdict: verdictOf(findings), findings });
+    }
+  }
+  return out;
+}

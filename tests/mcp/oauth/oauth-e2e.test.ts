@@ -1,0 +1,160 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OAuth2Server } from "oauth2-mock-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../../src/cli/main.js";
+import { captureIo } from "../../support/cli-io.js";
+import { startProtectedServer, type ProtectedServer } from "../../fixtures/servers/oauth-protected-server.js";
+
+/**
+ * The whole login life against things we did not write: oauth2-mock-server as the authorization
+ * server (OpenID discovery, PKCE, refresh tokens, revocation) in front of a real MCP server over
+ * streamable HTTP that checks JWT bearer tokens. The "browser" is curl following the redirect to
+ * mcpvm's loopback listener.
+ */
+describe("OAuth login end to end (oauth2-mock-server + streamable HTTP MCP server)", () => {
+  let as: OAuth2Server;
+  let mcp: ProtectedServer;
+  let home: string;
+  let env: Record<string, string | undefined>;
+  const grants: string[] = [];
+  const revoked: string[] = [];
+  /** Refresh tokens the authorization server refuses (expired or revoked). */
+  const deadRefresh = new Set<string>();
+
+  const cli = async (...argv: string[]) => {
+    const io = captureIo(env);
+    const code = await runCli(argv, io);
+    return { code, out: io.stdoutText(), err: io.stderrText() };
+  };
+  const tokensFile = () => join(home, "oauth-tokens.json");
+  const stored = async () => JSON.parse(await readFile(tokensFile(), "utf8")) as { servers: Record<string, { tokens?: { access_token: string; refresh_token?: string; expiresAt?: number } }> };
+
+  beforeAll(async () => {
+    as = new OAuth2Server();
+    await as.issuer.keys.generate("RS256");
+    await as.start(0, "127.0.0.1");
+    as.service.on("beforeResponse", (response: { body: Record<string, unknown>; statusCode: number }, req: { body: Record<string, string> }) => {
+      grants.push(req.body.grant_type ?? "?");
+      if (req.body.grant_type === "refresh_token" && deadRefresh.has(req.body.refresh_token ?? "")) {
+        response.statusCode = 400;
+        response.body = { error: "invalid_grant", error_description: "refresh token expired" };
+      }
+    });
+    as.service.on("beforeRevoke", (_response: unknown, req: NodeJS.ReadableStream) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => revoked.push(new URLSearchParams(body).get("token") ?? ""));
+    });
+    const issuer = as.issuer.url ?? "";
+    mcp = await startProtectedServer({ issuer });
+    home = await mkdtemp(join(tmpdir(), "mcpvm-oauth-e2e-"));
+    env = { MCPVM_HOME: home, PATH: process.env.PATH, HOME: home, BROWSER: "curl -sS -L --max-redirs 5 -o /dev/null %s" };
+    await writeFile(join(home, "config.json"), JSON.stringify({ mcpServers: { notes: { url: mcp.url, oauth: { clientId: "mcpvm-e2e", scopes: "notes:read" } } } }), { mode: 0o600 });
+    expect((await cli("--yes", "plugin", "approve", "mcp")).code).toBe(0);
+    expect((await cli("plugin", "enable", "mcp")).code).toBe(0);
+  }, 60_000);
+
+  afterAll(async () => {
+    await mcp?.close();
+    await as?.stop();
+    if (home !== undefined) await rm(home, { recursive: true, force: true });
+  });
+
+  it("approval covers the URL and the oauth block; a server behind a login says so", async () => {
+    const approved = await cli("--yes", "mcp", "approve", "notes");
+    expect(approved.code, approved.err).toBe(0);
+    expect(approved.err).toContain("oauth:   client id mcpvm-e2e, scopes notes:read");
+    expect(approved.out).toContain("mcpvm mcp login notes");
+  });
+
+  it("a call before login fails with MCP_LOGIN_REQUIRED naming the command (no terminal, no --login)", async () => {
+    const result = await cli("--json", "mcp", "call", "notes", "whoami");
+    expect(result.code).toBe(5);
+    const error = (JSON.parse(result.out) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("MCP_LOGIN_REQUIRED");
+    expect(error.message).toContain("server notes needs login: run `mcpvm mcp login notes`");
+  });
+
+  it("mcp login opens $BROWSER, takes the redirect on 127.0.0.1 and stores the tokens 0600", async () => {
+    const result = await cli("mcp", "login", "notes");
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/^logged in to notes as johndoe \(scopes notes:read; expires in \d+ (s|min|h), refreshable\)/);
+    expect(result.err).toContain("with $BROWSER");
+    const file = await stored();
+    const tokens = file.servers.notes?.tokens;
+    expect(tokens?.access_token).toMatch(/^ey/);
+    expect(tokens?.refresh_token).toBeDefined();
+    expect((await stat(tokensFile())).mode & 0o777).toBe(0o600);
+    // Never shown: not in what the person saw.
+    expect(result.out + result.err).not.toContain(tokens?.access_token ?? "-");
+  });
+
+  it("mcp list shows the login and its expiry", async () => {
+    const result = await cli("--json", "mcp", "list");
+    expect(result.code, result.err).toBe(0);
+    const notes = (JSON.parse(result.out) as { servers: { name: string; login?: { state: string; expiresAt?: number } }[] }).servers.find((s) => s.name === "notes");
+    expect(notes?.login?.state).toBe("valid");
+    expect(notes?.login?.expiresAt).toBeGreaterThan(Date.now());
+  });
+
+  it("a call carries the token", async () => {
+    const result = await cli("mcp", "call", "notes", "whoami");
+    expect(result.code, result.err).toBe(0);
+    expect(result.out.trim()).toBe("hello johndoe");
+    expect(mcp.acceptedTokens.at(-1)).toBe((await stored()).servers.notes?.tokens?.access_token);
+  });
+
+  it("an access token the server rejects (401) is refreshed and the call goes through", async () => {
+    const before = (await stored()).servers.notes?.tokens;
+    mcp.rejected.add(before?.access_token ?? "");
+    const refreshes = grants.filter((g) => g === "refresh_token").length;
+    const result = await cli("mcp", "call", "notes", "whoami");
+    expect(result.code, result.err).toBe(0);
+    expect(grants.filter((g) => g === "refresh_token").length).toBe(refreshes + 1);
+    const after = (await stored()).servers.notes?.tokens;
+    expect(after?.access_token).not.toBe(before?.access_token);
+    expect(mcp.acceptedTokens.at(-1)).toBe(after?.access_token);
+  });
+
+  it("a token about to expire is refreshed before it is sent", async () => {
+    const file = await stored();
+    const tokens = file.servers.notes?.tokens;
+    if (tokens === undefined) throw new Error("no tokens");
+    tokens.expiresAt = Date.now() + 5_000;
+    await writeFile(tokensFile(), JSON.stringify(file), { mode: 0o600 });
+    const refreshes = grants.filter((g) => g === "refresh_token").length;
+    const result = await cli("mcp", "call", "notes", "whoami");
+    expect(result.code, result.err).toBe(0);
+    expect(grants.filter((g) => g === "refresh_token").length).toBe(refreshes + 1);
+    // The old token was never presented again: the refreshed one went out first.
+    expect(mcp.acceptedTokens.at(-1)).not.toBe(tokens.access_token);
+  });
+
+  it("a revoked login (token refused, refresh token dead) says to log in again; nothing new is stored", async () => {
+    const tokens = (await stored()).servers.notes?.tokens;
+    mcp.rejected.add(tokens?.access_token ?? "");
+    deadRefresh.add(tokens?.refresh_token ?? "");
+    const result = await cli("--json", "mcp", "call", "notes", "whoami");
+    expect(result.code).toBe(5);
+    const error = (JSON.parse(result.out) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("MCP_LOGIN_REQUIRED");
+    expect(error.message).toContain("log in again");
+    expect(error.message).toContain("mcpvm mcp login notes");
+    expect((await stored()).servers.notes?.tokens).toBeUndefined();
+  });
+
+  it("logout revokes the tokens at the server (RFC 7009) and removes them", async () => {
+    expect((await cli("mcp", "login", "notes")).code).toBe(0);
+    const tokens = (await stored()).servers.notes?.tokens;
+    const result = await cli("mcp", "logout", "notes");
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toContain("tokens revoked at the server and removed");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(revoked).toContain(tokens?.refresh_token);
+    expect((await stored()).servers.notes).toBeUndefined();
+    const after = await cli("mcp", "call", "notes", "whoami");
+    expect(after.code).toBe(5);
+  });
+});
