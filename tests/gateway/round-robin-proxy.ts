@@ -31,7 +31,9 @@ export async function startRoundRobinProxy(targets: ReadonlyArray<{ port: number
       return;
     }
     perReplica[index] = (perReplica[index] ?? 0) + 1;
-    const upstream = request({ host: "127.0.0.1", port: targets[index]?.port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${targets[index]?.port}` } }, (answer) => {
+    // A fresh connection per request (agent: false): reusing a keep-alive socket the replica is closing
+    // at that instant resets it (ECONNRESET), a race of this proxy, not of the gateway.
+    const upstream = request({ agent: false, host: "127.0.0.1", port: targets[index]?.port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${targets[index]?.port}` } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
       answer.on("error", () => res.destroy());
