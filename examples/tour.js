@@ -19,6 +19,8 @@ const everything = require("host:mcp-everything");
 const sums = everything.$batch("get_sum", [{ a: 1, b: 2 }, { a: 3, b: 4 }, { a: "five", b: 6 }, { a: 7, b: 8 }]);
 
 // 5. A knowledge graph in the memory server. Data stays in the sandbox: only what the script returns leaves it.
+//    Forecasts from "everything" written into "memory" are a flow between servers: the demo's config
+//    allows exactly this one ("flows": { "allow": [["everything", "memory.create_entities"]] }).
 memory.create_entities({
   entities: cities.map((city, i) => ({ name: city, entityType: "city", observations: [`${forecasts[i].conditions}, ${forecasts[i].temperature}°`] })),
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { AuditFace } from "../audit-log/index.js";
 import { join } from "node:path";
 import { McpvmHost } from "../host/index.js";
 import { createLogger, LOG_LEVELS, type LogLevelName } from "../logging/logger.js";
@@ -88,6 +89,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   try {
     const { flags, rest } = splitGlobalFlags(argv);
     const [name, ...args] = rest;
+    const commandName = name ?? "repl";
     if (flags.version) {
       writeLine(io.stdout, version());
       return ExitCode.Ok;
@@ -112,6 +114,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
             env: io.env,
             logger,
             redactor,
+            face: faceOf(commandName),
             ...(flags.engine === undefined ? {} : { engine: flags.engine }),
             ...(atTerminal && context !== undefined ? { promptInput: promptInputFor(context) } : {}),
             ...(context === undefined ? {} : { serverRequests: serverRequestsOnTerminal(context, atTerminal) }),
@@ -156,6 +159,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   } finally {
     if (hostPromise !== undefined) await (await hostPromise.catch(() => undefined))?.close();
   }
+}
+
+/** The face the audit log records for a command: the REPL and script runs are faces of their own. */
+function faceOf(command: string): AuditFace {
+  return command === "repl" ? "repl" : command === "run" ? "run" : command === "demo" ? "demo" : "cli";
 }
 
 function promptInputFor(context: CommandContext) {

@@ -17,6 +17,11 @@ export interface ConfigPaths {
   readonly serverStatusFile: string;
   /** Named gateway client tokens (digests and allow-lists; `mcpvm gateway token`). */
   readonly gatewayClientsFile: string;
+  /** One line per MCP tool call, from every face and process (the dashboard's Activity page). */
+  readonly activityFile: string;
+  /** The hash-chained audit log (append-only JSONL) and the record of its last entry. */
+  readonly auditLogFile: string;
+  readonly auditHeadFile: string;
   /** OAuth tokens and client registrations of remote MCP servers (mode 0600). */
   readonly oauthTokensFile: string;
 }
@@ -55,6 +60,9 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     logsDir: join(home, "logs"),
     serverStatusFile: join(home, "server-status.json"),
     gatewayClientsFile: join(home, "gateway-clients.json"),
+    activityFile: join(home, "activity.jsonl"),
+    auditLogFile: join(home, "audit-log.jsonl"),
+    auditHeadFile: join(home, "audit-log.head.json"),
     oauthTokensFile: join(home, "oauth-tokens.json"),
   };
 }

@@ -5,6 +5,7 @@ import type { McpvmHost } from "../host/index.js";
 import type { Progress } from "@modelcontextprotocol/server";
 import type { CallerOptions, ClientManagerEvent } from "../mcp/client-manager/index.js";
 import type { McpService } from "../mcp/service/index.js";
+import { telemetry, type SpanScope } from "../telemetry/telemetry.js";
 import { errorMessage, isMcpvmError } from "../util/errors.js";
 import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolName } from "./builtin-tools.js";
 import { CodeMode } from "./code-mode.js";
@@ -39,7 +40,11 @@ export interface CallContext {
   readonly session: string;
   readonly rpcId: string | number;
   /** Who is calling and what its token allows; the single gateway token (everything) when absent. */
-  readonly client?: ClientScope;
+  readonly caller?: ClientScope;
+  /** For traces: the MCP client's clientInfo.name, the face, and the request's params._meta (traceparent on stdio). */
+  readonly client?: string | undefined;
+  readonly transport?: "http" | "stdio";
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
   /** The client request the call is for: upstream elicitation, sampling and logs go back to it. */
   readonly origin?: GatewayOrigin;
   /** The client asked for progress (sent a progressToken). */
@@ -118,9 +123,14 @@ export class Gateway {
     return [...own, ...exposed];
   }
 
-  async callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
+  callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
+    const traced = { method: "tools/call", tool: name, session: context.session, rpcId: context.rpcId, client: context.client, transport: context.transport ?? "stdio", meta: context.meta };
+    return telemetry().mcpRequest(traced, (scope) => this.answerCall(name, rawArgs, context, scope));
+  }
+
+  private async answerCall(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext, scope: SpanScope): Promise<CallToolResult> {
     const args = rawArgs ?? {};
-    const client = context.client ?? UNSCOPED;
+    const client = context.caller ?? UNSCOPED;
     const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId, client: client.name };
     const started = performance.now();
     let server: string | undefined = isBuiltinTool(name) ? undefined : this.options.expose;
@@ -129,9 +139,11 @@ export class Gateway {
       server = this.findDirect(client, view, name)?.ref.server ?? server;
       const result = await this.dispatch(name, args, context, view);
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, result });
+      if (result.isError === true) scope.outcome("tool_error");
       return result;
     } catch (error) {
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, error });
+      scope.outcome("error", isMcpvmError(error) ? error.code : "INTERNAL");
       if (isMcpvmError(error)) return errorResult(this.options.host.redactor.redact(error.message), error.code);
       this.options.logger.error({ requestId: info.requestId, err: errorMessage(error) }, "internal error in tools/call");
       return errorResult("Internal gateway error; see the gateway log.", "INTERNAL");
@@ -177,7 +189,7 @@ export class Gateway {
   private async dispatch(name: string, args: Record<string, unknown>, context: CallContext, view: ClientView): Promise<CallToolResult> {
     const caller: CallerOptions = { signal: context.signal, ...(context.origin === undefined ? {} : { origin: context.origin }) };
     const extras = context.onProgress === undefined ? {} : { onProgress: context.onProgress };
-    const client = context.client ?? UNSCOPED;
+    const client = context.caller ?? UNSCOPED;
     if (isBuiltinTool(name)) {
       if (!view.builtinAllowed(name)) {
         throw new GatewayError("GATEWAY_CLIENT_FORBIDDEN", `The token of client "${client.name}" does not allow ${name} (a client limited to a toolset or servers cannot change or list toolsets).`, {

@@ -9,6 +9,7 @@ import {
   toNodeHandler,
 } from "@modelcontextprotocol/node";
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler, type WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
@@ -114,6 +115,13 @@ function isLegacyPost(req: IncomingMessage, body: unknown): boolean {
   return outcome.kind === "legacy";
 }
 
+/** Prometheus text from the telemetry's reader, when OTEL_METRICS_EXPORTER asks for it; the caller has checked the token. */
+function serveMetrics(req: IncomingMessage, res: ServerResponse): void {
+  const handler = telemetry().metricsHandler;
+  if (handler === undefined) return sendJson(res, 404, { error: "metrics are off: start the gateway with OTEL_METRICS_EXPORTER=prometheus to serve /metrics (docs/GATEWAY.md)" });
+  handler(req, res);
+}
+
 function allowedHostnames(address: ListenAddress): string[] {
   const host = address.host.includes(":") ? `[${address.host}]` : address.host;
   return [...new Set(["localhost", "127.0.0.1", "[::1]", host])];
@@ -124,7 +132,7 @@ function allowedHostnames(address: ListenAddress): string[] {
  * per-request handler, whose `subscriptions/listen` streams carry list_changed; 2025-era clients
  * get a sessionful transport per client (Mcp-Session-Id), so each has its own server instance
  * and notification stream. Bound to loopback by default, with Host/Origin checks against DNS
- * rebinding; a bearer token, when set, is required on every /mcp request.
+ * rebinding; a bearer token, when set, is required on every /mcp and /metrics request.
  */
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const { gateway, servers, address, token, logger } = options;
@@ -295,9 +303,10 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
           ...(authorized ? { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, servers: await gateway.service.summaries() } : {}),
         });
       }
-      if (path !== "/mcp") return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
+      const metrics = path === "/metrics" && req.method === "GET";
+      if (path !== "/mcp" && !metrics) return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
       if (draining) return rpcError(res, 503, -32000, "The gateway is shutting down; retry (another replica will answer).", { connection: "close", "retry-after": "1" });
-      if (req.method === "POST") trackInFlight(res);
+      if (req.method === "POST" && !metrics) trackInFlight(res);
       const client = await authenticator.authenticate(req);
       if (client === undefined) {
         logger.warn({ remote: req.socket.remoteAddress }, "HTTP request without a valid bearer token refused");
@@ -312,7 +321,10 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       }
       // The SDK hands req.auth to request handlers as authInfo; the token itself is not carried.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: "", clientId: client.name, scopes: [], extra: { client } };
-      await handleMcp(req, res, client);
+      if (metrics) return serveMetrics(req, res);
+      // One span per request (not for GET: a notification stream lasts as long as the session).
+      if (req.method === "GET") return handleMcp(req, res, client);
+      await telemetry().httpRequest({ method: req.method ?? "POST", route: "/mcp", headers: req.headers }, res, () => handleMcp(req, res, client));
     })().catch((error: unknown) => {
       logger.error({ path }, `HTTP request failed: ${errorMessage(error)}`);
       if (!res.headersSent) rpcError(res, 500, -32603, "Internal gateway error; see the gateway log.");

@@ -4,6 +4,9 @@ import { McpvmHost } from "../host/index.js";
 import { createLogger, type LogLevelName } from "../logging/logger.js";
 import { Redactor } from "../logging/redact.js";
 import type { EngineChoice } from "../sandbox/types.js";
+import { startTelemetry } from "../telemetry/start.js";
+import { NOOP_TELEMETRY } from "../telemetry/telemetry.js";
+import { errorMessage } from "../util/errors.js";
 import type { ListenAddress } from "./address.js";
 import { requireTokenFor } from "./address.js";
 import { Gateway } from "./gateway.js";
@@ -88,12 +91,16 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     ...(options.pretty === undefined ? {} : { pretty: options.pretty }),
   });
   if (token !== undefined) redactor.add([token]);
-  const host = await McpvmHost.open({ env: options.env, logger, ...(options.engine === undefined ? {} : { engine: options.engine }) });
+  const host = await McpvmHost.open({ env: options.env, logger, face: "gateway", ...(options.engine === undefined ? {} : { engine: options.engine }) });
   redactor.target = host.redactor;
   if (token !== undefined) host.redactor.add([token]);
+  let traces = NOOP_TELEMETRY;
   try {
+    // OTEL_* variables: nothing is loaded unless they ask for an export (src/telemetry).
+    traces = await startTelemetry(options.env, { addSecrets: (secrets) => host.redactor.add(secrets), warn: (message) => logger.warn({}, message) });
     const settings = parseGatewaySettings(host.config.gateway, host.paths.configFile);
     const service = await host.requireMcp();
+    traces.observeUpstreams(() => service.clients.serverNames().map((name) => ({ server: name, state: service.clients.status(name).state })));
     if (options.expose !== undefined) requireExposable(service, options.expose);
     const gateway = new Gateway({ host, service, logger, toolsets: new ToolsetStore(host.paths.toolsetsFile), settings, ...(options.expose === undefined ? {} : { expose: options.expose }) });
     const holder: { servers?: GatewayServers } = {};
@@ -107,6 +114,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     });
     const servers = new GatewayServers(gateway, logger, passthrough);
     holder.servers = servers;
+    service.clients.setProtocol(settings.upstreamProtocol);
     passthrough.start();
     gateway.onToolsChanged(() => servers.notifyToolsChanged());
     gateway.start();
@@ -152,6 +160,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
         passthrough.stop();
         await gateway.close();
         await host.close();
+        await traces.shutdown().catch((error: unknown) => logger.warn({}, `telemetry did not flush: ${errorMessage(error)}`));
         logger.info({}, "mcpvm gateway stopped");
         logger.flush();
       })().finally(() => clearInterval(keepAlive));
@@ -160,6 +169,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     return { gateway, host, url, logFile, token: options.http === undefined ? undefined : token, done, close };
   } catch (error) {
     await host.close().catch(() => undefined);
+    await traces.shutdown().catch(() => undefined);
     throw error;
   }
 }

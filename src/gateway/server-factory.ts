@@ -1,15 +1,24 @@
-import { Server, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
+import { CLIENT_INFO_META_KEY, Server, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
 import type { CallerOptions } from "../mcp/client-manager/index.js";
+import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
-import { gatewayOrigin } from "./passthrough/origin.js";
+import { gatewayOrigin, notifyOrigin } from "./passthrough/origin.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 
 /** The client the HTTP layer authenticated (carried in the SDK's authInfo); undefined on stdio. */
 export function clientOf(ctx: { http?: { authInfo?: { extra?: Record<string, unknown> } } }): ClientScope | undefined {
   return ctx.http?.authInfo?.extra?.client as ClientScope | undefined;
+}
+
+/** The MCP client's own name: from initialize on a 2025 session, from the request's envelope on 2026-07-28. */
+function clientName(server: Server, ctx: ServerContext): string | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const info = envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+  const name = typeof info?.name === "string" ? info.name : server.getClientVersion()?.name;
+  return name?.slice(0, 100);
 }
 
 export const GATEWAY_SERVER_INFO = { name: "mcpvm-gateway", version: "0.1.0" } as const;
@@ -66,7 +75,11 @@ export class GatewayServers {
     const passthrough = this.passthrough;
     const sessionOf = (ctx: ServerContext): string => ctx.sessionId ?? defaultSession;
     const callerOf = (ctx: ServerContext): CallerOptions => ({ signal: ctx.mcpReq.signal, origin: gatewayOrigin(server, ctx, sessionOf(ctx)) });
-    server.setRequestHandler("tools/list", async (_request, ctx) => ({ tools: await this.gateway.listTools(clientOf(ctx)) }));
+    const transport = defaultSession === "stdio" ? "stdio" : "http";
+    // One span per request the gateway answers (src/telemetry; free when off). tools/call's is made by Gateway.callTool.
+    const traced = <T>(ctx: ServerContext, work: () => Promise<T>): Promise<T> =>
+      telemetry().mcpRequest({ method: ctx.mcpReq.method, session: sessionOf(ctx), rpcId: ctx.mcpReq.id, client: clientName(server, ctx), transport, meta: ctx.mcpReq._meta }, work);
+    server.setRequestHandler("tools/list", (_request, ctx) => traced(ctx, async () => ({ tools: await this.gateway.listTools(clientOf(ctx)) })));
     server.setRequestHandler("tools/call", async (request, ctx) => {
       const { name, arguments: args } = request.params;
       const origin = gatewayOrigin(server, ctx, sessionOf(ctx));
@@ -75,17 +88,26 @@ export class GatewayServers {
       const onProgress =
         progressToken === undefined
           ? undefined
-          : (progress: { progress: number; total?: number; message?: string }): void =>
-              void ctx.mcpReq.notify({ method: "notifications/progress", params: { ...progress, progressToken } }).catch(() => undefined);
+          : (progress: { progress: number; total?: number; message?: string }): void => notifyOrigin(origin, { method: "notifications/progress", params: { ...progress, progressToken } });
       const result = await passthrough.track(origin, () =>
-        this.gateway.callTool(name, args, { signal: ctx.mcpReq.signal, session: origin.session, rpcId: ctx.mcpReq.id, origin, ...(client === undefined ? {} : { client }), ...(onProgress === undefined ? {} : { onProgress }) }),
+        this.gateway.callTool(name, args, {
+          signal: ctx.mcpReq.signal,
+          session: origin.session,
+          rpcId: ctx.mcpReq.id,
+          origin,
+          client: client?.via === "client-token" ? client.name : clientName(server, ctx),
+          ...(client === undefined ? {} : { caller: client }),
+          transport,
+          meta: ctx.mcpReq._meta,
+          ...(onProgress === undefined ? {} : { onProgress }),
+        }),
       );
       const outputSchema = (this.gateway.equipment.direct(name) ?? (await this.gateway.exposed?.find(name, new Set(), {})))?.definition.outputSchema;
       return server.projectCallToolResult(result, result.isError === true ? undefined : outputSchema);
     });
-    server.setRequestHandler("resources/list", (_request, ctx) => passthrough.resources.list(callerOf(ctx)));
-    server.setRequestHandler("resources/templates/list", (_request, ctx) => passthrough.resources.templatesList(callerOf(ctx)));
-    server.setRequestHandler("resources/read", (request, ctx) => passthrough.resources.read(request.params.uri, callerOf(ctx)));
+    server.setRequestHandler("resources/list", (_request, ctx) => traced(ctx, () => passthrough.resources.list(callerOf(ctx))));
+    server.setRequestHandler("resources/templates/list", (_request, ctx) => traced(ctx, () => passthrough.resources.templatesList(callerOf(ctx))));
+    server.setRequestHandler("resources/read", (request, ctx) => traced(ctx, () => passthrough.resources.read(request.params.uri, callerOf(ctx))));
     server.setRequestHandler("resources/subscribe", async (request, ctx) => {
       await passthrough.subscribe(server, request.params.uri, callerOf(ctx));
       return {};
@@ -94,9 +116,9 @@ export class GatewayServers {
       await passthrough.unsubscribe(server, request.params.uri, callerOf(ctx));
       return {};
     });
-    server.setRequestHandler("prompts/list", (_request, ctx) => passthrough.prompts.list(callerOf(ctx)));
-    server.setRequestHandler("prompts/get", (request, ctx) => passthrough.prompts.get(request.params.name, request.params.arguments, callerOf(ctx)));
-    server.setRequestHandler("completion/complete", (request, ctx) => passthrough.complete(request.params, callerOf(ctx)));
+    server.setRequestHandler("prompts/list", (_request, ctx) => traced(ctx, () => passthrough.prompts.list(callerOf(ctx))));
+    server.setRequestHandler("prompts/get", (request, ctx) => traced(ctx, () => passthrough.prompts.get(request.params.name, request.params.arguments, callerOf(ctx))));
+    server.setRequestHandler("completion/complete", (request, ctx) => traced(ctx, () => passthrough.complete(request.params, callerOf(ctx))));
     server.setRequestHandler("logging/setLevel", async (request, ctx) => {
       await passthrough.setLevel(server, request.params.level, callerOf(ctx));
       return {};

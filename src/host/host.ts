@@ -3,32 +3,27 @@ import { loadConfigFile, type ConfigFile } from "../config/config-file.js";
 import { resolveConfigPaths, type ConfigPaths } from "../config/paths.js";
 import { createHostPathStripper } from "../logging/host-paths.js";
 import { silentLogger } from "../logging/logger.js";
+import { ActivityLog } from "../logging/activity-log.js";
 import { Redactor } from "../logging/redact.js";
 import { McpApprovalStore } from "../mcp/approval/index.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
 import { McpPinStore } from "../mcp/pins/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
 import { OAuthLogins, OAuthTokenStore, type LoginInteraction } from "../mcp/oauth/index.js";
-import {
-  createSecondOpinionReviewer,
-  McpService,
-  mcpHostModules,
-  restrictMcpModules,
-  toolsGlobalPrelude,
-  type ConfirmCall,
-  type McpAccess,
-  type McpModuleOptions,
-  type SecondOpinionReviewer,
-} from "../mcp/service/index.js";
+import { McpService, mcpHostModules, restrictMcpModules, toolsGlobalPrelude, type ConfirmCall, type McpAccess, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
 import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
-import { createLanguageModel } from "../agent/llm/provider.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
 import { resolveLimits } from "../sandbox/limits.js";
 import { createEngine, type CreatedEngine } from "../sandbox/select.js";
+import { ATTR } from "../telemetry/names.js";
+import { telemetry } from "../telemetry/telemetry.js";
 import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
 import { errorMessage, McpvmError } from "../util/errors.js";
 import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
 import { redactRunResult } from "./redact-result.js";
+import { AuditLog, type AuditFace } from "../audit-log/index.js";
+import { parseFlowPolicy, type AskFlow, type FlowPolicy } from "../mcp/flow/index.js";
+import { currentUserName } from "./user.js";
 
 export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED"> {}
 
@@ -43,6 +38,8 @@ export interface HostOptions {
   readonly confirmCall?: ConfirmCall;
   /** Shared with the logger, so every line it writes is masked by the same secrets. */
   readonly redactor?: Redactor;
+  /** Which face opened the host, as recorded in the audit log (default "cli"). */
+  readonly face?: AuditFace;
   /** Answers to MCP servers' own requests (elicitation, sampling) for this face; a face may replace them (the gateway forwards). */
   readonly serverRequests?: ServerRequestHooks;
 }
@@ -65,10 +62,15 @@ export class McpvmHost {
   readonly plugins: PluginManager;
   readonly logger: Logger;
   readonly stripHostPaths: (text: string) => string;
+  /** The hash-chained audit log in the config home (every face records there). */
+  readonly audit: AuditLog;
   private mcpService: McpService | undefined;
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
   private confirmCall: ConfirmCall | undefined;
+  private face: string;
+  private readonly activity: ActivityLog;
+  private askFlow: AskFlow | undefined;
   private loginInteraction: LoginInteraction | undefined;
 
   private constructor(
@@ -79,10 +81,14 @@ export class McpvmHost {
     this.redactor = options.redactor ?? new Redactor();
     this.logger = options.logger ?? silentLogger();
     this.confirmCall = options.confirmCall;
+    this.face = options.face ?? "cli";
+    this.activity = new ActivityLog(paths.activityFile, (message) => this.logger.warn({ file: paths.activityFile }, message));
     this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });
+    this.audit = new AuditLog({ file: paths.auditLogFile, headFile: paths.auditHeadFile, user: currentUserName(options.env), face: options.face ?? "cli", redactor: this.redactor });
     this.plugins = new PluginManager({
       paths,
       env: options.env,
+      audit: this.audit,
       services: { mcpModules: (config) => this.mcpModules(config) },
     });
   }
@@ -102,8 +108,18 @@ export class McpvmHost {
     await this.unloadPlugins();
   }
 
+  /** The face named in the activity log from now on (the dashboard, the REPL). */
+  setFace(face: string): void {
+    this.face = face;
+  }
+
   setConfirmCall(confirm: ConfirmCall | undefined): void {
     this.confirmCall = confirm;
+  }
+
+  /** Who is asked when data from one server is about to reach another's tool; undefined: nobody (the `flows` policy decides). */
+  setAskFlow(ask: AskFlow | undefined): void {
+    this.askFlow = ask;
   }
 
   /** How a server that needs an OAuth login gets one on this face (a browser); undefined: it fails with MCP_LOGIN_REQUIRED. */
@@ -146,14 +162,24 @@ export class McpvmHost {
     return resolveLimits({ ...this.configFile.limits, ...overrides });
   }
 
-  async run(code: string, options: RunOptions = {}): Promise<RunResult> {
+  run(code: string, options: RunOptions = {}): Promise<RunResult> {
+    // One span per guest run (src/telemetry), parent of the upstream calls its host calls make.
+    return telemetry().sandboxRun({ filename: options.filename }, async (scope) => {
+      const result = await this.runInSandbox(code, options);
+      scope.set({ [ATTR.engine]: result.stats.engine, [ATTR.hostCalls]: result.stats.hostCalls });
+      if (!result.ok) scope.outcome("error", result.error.code);
+      return result;
+    });
+  }
+
+  private async runInSandbox(code: string, options: RunOptions): Promise<RunResult> {
     const [{ engine }, loaded] = await Promise.all([this.engine(), this.hostModules()]);
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
     // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
     const modules = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
     const result = await engine.run({
       code,
-      modules: options.mcpAccess === undefined || this.mcpService === undefined ? modules : restrictMcpModules(modules, this.mcpService, options.mcpAccess),
+      modules: telemetry().bindHostModules(options.mcpAccess === undefined || this.mcpService === undefined ? modules : restrictMcpModules(modules, this.mcpService, options.mcpAccess)),
       limits: this.limits(options.limits),
       // Every configured server, so `tools.<disabled>.x()` says how to enable it.
       ...(this.mcpService === undefined ? {} : { prelude: toolsGlobalPrelude(this.mcpService.serverNames()) }),
@@ -180,17 +206,35 @@ export class McpvmHost {
 
   /** The LLM second opinion on tool definitions, when turned on; without a configured model it is skipped and said so. */
   private secondOpinionReviewer(): { secondOpinion?: SecondOpinionReviewer } {
+    const unusable = (error: unknown) => this.logger.warn({}, `plugins.mcp.config.secondOpinion is on but no model can be used (${errorMessage(error)}); only the rule-based audit runs`);
+    let resolved;
     try {
-      const model = createLanguageModel(resolveModel(modelConfigSchema.optional().parse(this.configFile.model), this.options.env));
-      return {
-        secondOpinion: createSecondOpinionReviewer(model, {
-          onUnusable: (tool, reason) => this.logger.warn({ tool }, `LLM second opinion unusable for ${tool}: ${this.redactor.redact(reason)}`),
-        }),
-      };
+      resolved = resolveModel(modelConfigSchema.optional().parse(this.configFile.model), this.options.env);
     } catch (error) {
-      this.logger.warn({}, `plugins.mcp.config.secondOpinion is on but no model can be used (${errorMessage(error)}); only the rule-based audit runs`);
+      unusable(error);
       return {};
     }
+    const model = resolved;
+    // The LLM SDK is loaded when the first definition is reviewed, not by every `mcpvm run`.
+    let reviewer: Promise<SecondOpinionReviewer | undefined> | undefined;
+    const load = async (): Promise<SecondOpinionReviewer | undefined> => {
+      const [{ createLanguageModel }, { createSecondOpinionReviewer }] = await Promise.all([import("../agent/llm/provider.js"), import("../mcp/service/second-opinion.js")]);
+      try {
+        return createSecondOpinionReviewer(createLanguageModel(model), {
+          onUnusable: (tool, reason) => this.logger.warn({ tool }, `LLM second opinion unusable for ${tool}: ${this.redactor.redact(reason)}`),
+        });
+      } catch (error) {
+        unusable(error);
+        return undefined;
+      }
+    };
+    return {
+      secondOpinion: async (tool, signal) => {
+        reviewer ??= load();
+        const review = await reviewer;
+        return review === undefined ? undefined : review(tool, signal);
+      },
+    };
   }
 
   private mcpModules(pluginConfig: unknown) {
@@ -204,6 +248,8 @@ export class McpvmHost {
       childCwd: this.paths.home,
       statusFile: this.paths.serverStatusFile,
       configFile: this.paths.configFile,
+      activity: { log: this.activity, face: () => this.face },
+      audit: this.audit,
       oauth: new OAuthLogins(new OAuthTokenStore(this.paths.oauthTokensFile), (values) => this.redactor.add(values)),
       redactor: this.redactor,
       logger: this.logger,
@@ -212,6 +258,7 @@ export class McpvmHost {
       clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
+    this.flowPolicy();
     if (this.options.serverRequests !== undefined) service.clients.setServerRequestHooks(this.options.serverRequests);
     this.mcpService = service;
     service.setLoginInteraction(this.loginInteraction);
@@ -230,7 +277,14 @@ export class McpvmHost {
       },
       scrubError: (text) => this.stripHostPaths(this.redactor.redact(text)),
       redactValue: (value) => this.redactor.redactValue(value),
+      flowPolicy: () => this.flowPolicy(),
+      askFlow: () => this.askFlow,
     };
+  }
+
+  /** config.json `flows`, validated when the MCP plugin loads (an invalid policy stops it with MCP_CONFIG_FLOWS_INVALID). */
+  flowPolicy(): FlowPolicy {
+    return parseFlowPolicy(this.configFile.flows, this.paths.configFile);
   }
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { constants, lstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import pino, { type Logger, type LevelWithSilent } from "pino";
-import pinoPretty from "pino-pretty";
+import { createRequire } from "node:module";
 import { ownFileProblem } from "../util/own-file.js";
 import { plainConsole } from "./plain-console.js";
 import type { Redactor } from "./redact.js";
@@ -66,7 +66,7 @@ export function createLogger(options: LoggerOptions = {}): CreatedLogger {
     const stream =
       target !== undefined
         ? pretty
-          ? (pinoPretty({ destination: target, colorize: true, ignore: "pid,hostname" }) as pino.DestinationStream)
+          ? (prettyStream(target) as pino.DestinationStream)
           : options.plain === true
             ? (plainConsole(target) as unknown as pino.DestinationStream)
             : (target as pino.DestinationStream)
@@ -89,6 +89,12 @@ export function createLogger(options: LoggerOptions = {}): CreatedLogger {
     pino.multistream(streams),
   );
   return { logger, file, fileProblem };
+}
+
+/** pino-pretty is loaded only when a person's terminal gets pretty logs (it is not small). */
+function prettyStream(destination: NodeJS.WritableStream): unknown {
+  const pretty = createRequire(import.meta.url)("pino-pretty") as typeof import("pino-pretty");
+  return pretty({ destination, colorize: true, ignore: "pid,hostname" });
 }
 
 type OpenedLogFile = { readonly ok: true; readonly file: string; readonly stream: pino.DestinationStream } | { readonly ok: false; readonly problem: string };

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type { AuditSink } from "../audit-log/index.js";
 import { userInfo } from "node:os";
 import { join } from "node:path";
 import { loadConfigFile, updateConfigFile, type PluginSettings } from "../config/config-file.js";
@@ -31,6 +32,8 @@ export interface PluginManagerOptions {
   readonly trustedPackages?: ReadonlySet<string>;
   /** Lent to native plugins only (see HostServices). */
   readonly services?: HostServices;
+  /** Approvals and revocations are recorded here (the hash-chained audit log). */
+  readonly audit?: AuditSink;
 }
 
 export interface PluginInfo extends PluginStatus {
@@ -143,6 +146,7 @@ export class PluginManager {
       audit: summarizeAudit(snapshot.audit),
     };
     await this.store.set(name, record);
+    await this.options.audit?.record({ event: "plugin.approve", subject: name, decision: "approved", details: { hash: record.hash, version: record.version, source: record.source } });
     return record;
   }
 
@@ -150,6 +154,7 @@ export class PluginManager {
   async revoke(name: string): Promise<boolean> {
     const removed = await this.store.remove(name);
     if ((await this.settings(name))?.enabled === true) await this.setEnabled(name, false);
+    await this.options.audit?.record({ event: "plugin.revoke", subject: name, decision: removed ? "revoked" : "not-approved" });
     return removed;
   }
 

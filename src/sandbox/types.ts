@@ -58,6 +58,11 @@ export interface HostCallContext {
   readonly replies?: ReplyBudget;
   /** The run's MCP tool-call budget (limits.toolCalls), shared by all its calls. Absent outside a sandbox run. */
   readonly toolCalls?: CallBudget;
+  /**
+   * State that lives exactly as long as one run, shared by every host call of it (the MCP
+   * information-flow guard keeps the run's data labels here). Absent outside a sandbox run.
+   */
+  readonly scope?: RunScope;
 }
 
 /** See HostCallContext.toolCalls and RunCallBudget (src/sandbox/host/call-budget.ts). */
@@ -66,6 +71,26 @@ export interface CallBudget {
   readonly used: number;
   /** Takes `count` calls; false (taking nothing) when that would go over the limit. */
   take(count: number): boolean;
+}
+
+/** One run's host-side scratch space and the script it runs. */
+export interface RunScope {
+  /** The guest's own source text (what the person or model wrote), not what host calls returned. */
+  readonly code: string;
+  /** The value under `key`, created on first use; gone when the run ends. */
+  get<T>(key: symbol, create: () => T): T;
+}
+
+/** A fresh RunScope for one run. */
+export function createRunScope(code: string): RunScope {
+  const values = new Map<symbol, unknown>();
+  return {
+    code,
+    get<T>(key: symbol, create: () => T): T {
+      if (!values.has(key)) values.set(key, create());
+      return values.get(key) as T;
+    },
+  };
 }
 
 /** See HostCallContext.replies and HostReplyBudget (src/sandbox/host/reply-budget.ts). */

@@ -1,6 +1,8 @@
 import type { CommandContext } from "../../terminal/command.js";
 import { writeLine } from "../../terminal/io.js";
 import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
+import { renderFlowConfirmation } from "../../terminal/render/flow-confirmation.js";
+import type { FlowRequest } from "../../mcp/flow/index.js";
 import type { Spinner } from "../../terminal/spinner.js";
 import type { CallConfirmationRequest, CallRefusal } from "../../mcp/service/index.js";
 import type { PersonInteraction } from "../tools/types.js";
@@ -54,6 +56,11 @@ export class ReplPerson implements PersonInteraction {
       return "no-terminal";
     }
     return this.confirm(renderCallConfirmation(request), "Allow this call?");
+  }
+
+  /** An information flow between two servers (host.setAskFlow): asked like a call, never answered by --yes. */
+  async confirmFlow(request: FlowRequest): Promise<boolean> {
+    return this.confirm(renderFlowConfirmation(request), "Allow this flow for the rest of this run?");
   }
 
   private async ask(details: string, question: string, signal?: AbortSignal): Promise<boolean> {

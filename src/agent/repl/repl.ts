@@ -72,6 +72,8 @@ class Repl implements ReplControls {
   async run(): Promise<ExitCodeValue> {
     const { stdout, stderr } = this.context.io;
     this.host.setConfirmCall((request) => this.person.confirmCall(request));
+    // Flows are asked about only where a person can answer: --yes never allows one.
+    this.host.setAskFlow(this.person.canAsk ? (request) => this.person.confirmFlow(request) : undefined);
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
     try {
       await this.banner();
@@ -87,6 +89,7 @@ class Repl implements ReplControls {
       this.reader.suspend();
       this.spinner.stop();
       this.host.setConfirmCall(undefined);
+      this.host.setAskFlow(undefined);
       await this.host.close();
     }
     writeLine(stdout, "bye");

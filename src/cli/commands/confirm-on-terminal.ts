@@ -3,6 +3,8 @@ import type { CommandContext } from "../../terminal/command.js";
 import { writeLine } from "../../terminal/io.js";
 import { confirm } from "../../terminal/prompt.js";
 import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
+import { renderFlowConfirmation } from "../../terminal/render/flow-confirmation.js";
+import type { AskFlow } from "../../mcp/flow/index.js";
 
 /**
  * Per-call confirmation for a command run by a person: the call is shown on stderr and asked about
@@ -16,5 +18,18 @@ export function askOnTerminal(context: CommandContext): ConfirmCall {
     if (ok || context.interactive) return ok;
     writeLine(context.io.stderr, `Not confirmed: no terminal to ask on. Rerun with --yes, or set \`"confirm": "never"\` for server "${request.server}" in config.json.`);
     return "no-terminal";
+  };
+}
+
+/**
+ * Asks about an information flow on a terminal; only where a person is there to answer (never with
+ * --yes, which answers ordinary confirmations but never allows a flow): undefined otherwise, so the
+ * `flows` policy decides.
+ */
+export function askFlowOnTerminal(context: CommandContext): AskFlow | undefined {
+  if (!context.interactive) return undefined;
+  return async (request) => {
+    context.io.stderr.write(`${renderFlowConfirmation(request)}\n`);
+    return confirm(context, "Allow this flow for the rest of this run?");
   };
 }

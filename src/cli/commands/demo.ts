@@ -10,7 +10,7 @@ import { writeJson, writeLine } from "../../terminal/io.js";
 import { formatLogs, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 import { Spinner } from "../../terminal/spinner.js";
 import { chooseDemoHome, DEMO_SERVER_NAMES, demoHomeInUse, markDemoHome, removeDemoHome, type DemoHome } from "../demo/demo-home.js";
-import { embeddedDemoServers } from "../demo/embedded-config.js";
+import { DEMO_FLOWS, embeddedDemoServers } from "../demo/embedded-config.js";
 import { askOnTerminal } from "./confirm-on-terminal.js";
 
 const USAGE = `Usage: mcpvm demo [--home <dir>] [--keep] [--script <file>] [--json]
@@ -58,10 +58,12 @@ async function runTour(demoHome: DemoHome, script: string, versions: Record<stri
     const foreign = Object.keys(config.mcpServers ?? {}).filter((name) => !DEMO_SERVER_NAMES.includes(name));
     if (foreign.length > 0) throw demoHomeInUse(home, `MCP server(s) the demo did not add (${foreign.join(", ")})`);
     config.mcpServers = { ...embeddedDemoServers(home, versions) };
+    // The tour stores forecasts from "everything" in "memory": a flow between two servers, allowed by name.
+    config.flows = DEMO_FLOWS;
     config.plugins = { ...config.plugins, mcp: { ...config.plugins?.mcp, enabled: true } };
   });
   await markDemoHome(home);
-  const host = await McpvmHost.open({ env });
+  const host = await McpvmHost.open({ env, face: "demo" });
   try {
     writeLine(err, bold(`mcpvm demo — config home ${home}`) + (demoHome.temporary ? dim(" (temporary)") : ""));
     const { engine, selection } = await host.engine();

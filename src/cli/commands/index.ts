@@ -1,4 +1,5 @@
 import type { Command } from "../../terminal/command.js";
+import { auditCommand } from "./audit.js";
 import { completionCommand } from "./completion.js";
 import { demoCommand } from "./demo.js";
 import { doctorCommand } from "./doctor/index.js";
@@ -10,8 +11,9 @@ import { runCommand } from "./run.js";
 import { gatewayCommand } from "./gateway.js";
 import { serveCommand } from "./serve.js";
 import { toolsetCommand } from "./toolset.js";
+import { uiCommand } from "./ui.js";
 
 /** Every command, in the order `mcpvm --help` lists them. */
 export function commandTable(): readonly Command[] {
-  return [runCommand, mcpCommand, pluginCommand, serveCommand, gatewayCommand, toolsetCommand, profileCommand, doctorCommand, demoCommand, completionCommand, replCommand];
+  return [runCommand, mcpCommand, pluginCommand, serveCommand, gatewayCommand, toolsetCommand, uiCommand, profileCommand, auditCommand, doctorCommand, demoCommand, completionCommand, replCommand];
 }

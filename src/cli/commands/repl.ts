@@ -1,4 +1,3 @@
-import { runRepl } from "../../agent/repl/index.js";
 import { parseCommandArgs } from "../../terminal/args.js";
 import type { Command } from "../../terminal/command.js";
 import { mcpCommand } from "./mcp/index.js";
@@ -18,6 +17,8 @@ export const replCommand: Command = {
   usage: USAGE,
   async run(args, context) {
     parseCommandArgs("repl", args, {}, 0);
+    // The agent (LLM SDK, editor) is loaded when the REPL starts, not by every command.
+    const { runRepl } = await import("../../agent/repl/index.js");
     return runRepl({ context, sharedCommands: [pluginCommand, mcpCommand, profileCommand] });
   },
 };

@@ -10,8 +10,9 @@ import { exitCodeFor } from "../../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../terminal/io.js";
 import { showServerProgress } from "../../terminal/server-progress.js";
-import { askOnTerminal } from "./confirm-on-terminal.js";
+import { askFlowOnTerminal, askOnTerminal } from "./confirm-on-terminal.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
+import { startTelemetry } from "../../telemetry/start.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
        mcpvm run -e '<code>' [options]
@@ -58,16 +59,24 @@ export const runCommand: Command = {
     // A progress line while servers start (a first npx start downloads the package): TTY only.
     const stopProgress = await showServerProgress(host, context.io.stderr);
     host.setConfirmCall(askOnTerminal(context));
+    host.setAskFlow(askFlowOnTerminal(context));
     host.setLoginInteraction(loginOnDemand(context, values.login === true));
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once("SIGINT", onSigint);
+    // A span for the run and its upstream calls when OTEL_* variables ask for it; nothing loaded otherwise.
+    const traces = await startTelemetry(context.io.env, { addSecrets: (secrets) => host.redactor.add(secrets) }).catch((error: unknown) => {
+      stopProgress();
+      process.off("SIGINT", onSigint);
+      throw error;
+    });
     let result;
     try {
       result = await host.run(code, { limits, signal: controller.signal, filename: source === "-" ? "stdin.js" : source === "-e" ? "eval.js" : source });
     } finally {
       stopProgress();
       process.off("SIGINT", onSigint);
+      await traces.shutdown();
     }
     if (context.json) {
       writeJson(context.io.stdout, result.ok ? { ok: true, result: result.value, logs: result.logs, stats: result.stats, ...(result.notes === undefined ? {} : { notes: result.notes }) } : { ok: false, error: result.error, logs: result.logs, stats: result.stats });
@@ -100,7 +109,7 @@ function exitCodeForRun(code: string, thrownCode: string | undefined): ExitCodeV
 }
 
 /** --timeout, --cpu, --memory, --output, --tool-calls: parsed, and checked against the sandbox's own bounds in the flag's units. */
-function runLimitFlags(values: Readonly<Record<string, unknown>>): Partial<Record<keyof RunLimits, number>> {
+export function runLimitFlags(values: Readonly<Record<string, unknown>>): Partial<Record<keyof RunLimits, number>> {
   const limits: Partial<Record<keyof RunLimits, number>> = {};
   const bounds = (key: EngineLimit) => {
     const schema = RunLimitsSchema.shape[key];

@@ -1,6 +1,6 @@
 import { resolveConfigPaths } from "../../config/paths.js";
-import { resolveGatewayAuth, startGateway, type GatewayAuth } from "../../gateway/index.js";
-import { GatewayError, parseListenAddress, requireTokenFor, type ListenAddress } from "../../gateway/index.js";
+// The gateway (HTTP server, MCP server SDK) is loaded when `serve` runs, not by every command.
+import type { GatewayAuth, ListenAddress } from "../../gateway/index.js";
 import { LOG_LEVELS, type LogLevelName } from "../../logging/logger.js";
 import type { EngineChoice } from "../../sandbox/types.js";
 import { parseCommandArgs, UsageError } from "../../terminal/args.js";
@@ -42,7 +42,7 @@ Stop with Ctrl-C (SIGINT) or SIGTERM: the gateway stops accepting, lets calls in
 Named client tokens: \`mcpvm gateway token create <name>\`. See docs/GATEWAY.md.`;
 
 /** A bad address or a missing token is a usage problem (exit code 2). */
-function asUsage<T>(run: () => T): T {
+function asUsage<T>(GatewayError: new (...args: never[]) => Error, run: () => T): T {
   try {
     return run();
   } catch (error) {
@@ -114,12 +114,13 @@ export const serveCommand: Command = {
       { http: { type: "string" }, token: { type: "string" }, "token-file": { type: "string" }, "no-auth": { type: "boolean" }, toolset: { type: "string" }, expose: { type: "string" }, "log-level": { type: "string" }, engine: { type: "string" } },
       0,
     );
+    const { GatewayError, parseListenAddress, requireTokenFor, resolveGatewayAuth, startGateway } = await import("../../gateway/index.js");
     const env = context.io.env;
-    const http = typeof values.http === "string" ? asUsage(() => parseListenAddress(values.http as string)) : undefined;
+    const http = typeof values.http === "string" ? asUsage(GatewayError, () => parseListenAddress(values.http as string)) : undefined;
     const authFlags = (["token", "token-file", "no-auth"] as const).filter((flag) => values[flag] !== undefined);
     if (http === undefined && authFlags.length > 0) throw new UsageError("USAGE", `serve: --${authFlags[0]} applies to --http only (stdio has no network listener)`);
     const noAuth = values["no-auth"] === true;
-    if (http !== undefined && noAuth) asUsage(() => requireTokenFor(http, undefined));
+    if (http !== undefined && noAuth) asUsage(GatewayError, () => requireTokenFor(http, undefined));
     const auth =
       http === undefined
         ? undefined

@@ -1,6 +1,9 @@
 import { loadConfigFile } from "../../config/config-file.js";
 import { resolveConfigPaths } from "../../config/paths.js";
-import { ToolDirectory, ToolsetStore, resolveToolRefs, type MissingTool, type NamedToolset } from "../../gateway/index.js";
+// The parts themselves, not gateway/index.js, which loads the HTTP server and the MCP server SDK.
+import { ToolDirectory } from "../../gateway/directory.js";
+import { resolveToolRefs, type MissingTool } from "../../gateway/equipment.js";
+import { ToolsetStore, type NamedToolset } from "../../gateway/toolsets/store.js";
 import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";

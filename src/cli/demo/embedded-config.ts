@@ -7,6 +7,9 @@ export const DEMO_SERVER_PACKAGES = {
   memory: { pkg: "@modelcontextprotocol/server-memory", args: [] },
 } as const;
 
+/** config.json `flows` of the demo home: the one flow the tour makes (everything's forecasts into memory). */
+export const DEMO_FLOWS = { default: "ask", allow: [["everything", "memory.create_entities"]] };
+
 export interface DemoServerEntry {
   readonly type: "stdio";
   readonly command: string;

@@ -11,10 +11,29 @@ export interface GatewayOrigin {
   readonly server: Server;
   readonly ctx: ServerContext;
   readonly session: string;
+  /** Notifications sent on the request's stream and not yet written: the response waits for them. */
+  readonly pending: Set<Promise<void>>;
 }
 
 export function gatewayOrigin(server: Server, ctx: ServerContext, session: string): GatewayOrigin {
-  return { kind: "gateway-origin", server, ctx, session };
+  return { kind: "gateway-origin", server, ctx, session, pending: new Set() };
+}
+
+/** Sends a notification related to the origin's request, remembered until written (or failed). */
+export function notifyOrigin(origin: GatewayOrigin, notification: Parameters<ServerContext["mcpReq"]["notify"]>[0]): void {
+  let sent: Promise<void>;
+  try {
+    sent = origin.ctx.mcpReq.notify(notification).catch(() => undefined);
+  } catch {
+    return;
+  }
+  origin.pending.add(sent);
+  void sent.finally(() => origin.pending.delete(sent));
+}
+
+/** Waits for the notifications of the request to be written, so none arrives after its response. */
+export async function flushOrigin(origin: GatewayOrigin): Promise<void> {
+  while (origin.pending.size > 0) await Promise.allSettled([...origin.pending]);
 }
 
 export function isGatewayOrigin(value: unknown): value is GatewayOrigin {

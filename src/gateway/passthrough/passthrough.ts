@@ -11,10 +11,19 @@ import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestCon
 import { errorMessage } from "../../util/errors.js";
 import { invalidParams, toProtocolError } from "./errors.js";
 import { passesLevel } from "./log-levels.js";
-import { isGatewayOrigin, isModernRequest, type GatewayOrigin } from "./origin.js";
+import { flushOrigin, isGatewayOrigin, isModernRequest, notifyOrigin, type GatewayOrigin } from "./origin.js";
 import { PromptRouter } from "./prompts.js";
 import { ResourceRouter } from "./resources.js";
 import type { Upstreams } from "./upstreams.js";
+
+/** Sends one notification; a connection that is gone (throwing at once or later) never stops the others. */
+function deliver(send: () => Promise<void>): void {
+  try {
+    void send().catch(() => undefined);
+  } catch {
+    // closed while we were iterating
+  }
+}
 
 /** Per client connection (SDK server instance): what it subscribed to and the log level it asked for. */
 interface SessionState {
@@ -54,7 +63,7 @@ export class Passthrough {
   private readonly upstreamSubscriptions = new Map<string, { server: string; holders: number }>();
   private readonly active = new Set<GatewayOrigin>();
   private readonly modernNotifiers = new Set<ModernNotifier>();
-  private unsubscribe: (() => void) | undefined;
+  private stopEvents: (() => void) | undefined;
 
   constructor(private readonly options: PassthroughOptions) {
     this.resources = new ResourceRouter(options.upstreams, options.logger, options.redact);
@@ -64,12 +73,12 @@ export class Passthrough {
   /** Installs the elicitation/sampling forwarding and starts forwarding upstream notifications. */
   start(): void {
     this.options.clients.setServerRequestHooks(this.serverRequestHooks());
-    this.unsubscribe ??= this.options.clients.subscribe((event) => this.onEvent(event));
+    this.stopEvents ??= this.options.clients.subscribe((event) => this.onEvent(event));
   }
 
   stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+    this.stopEvents?.();
+    this.stopEvents = undefined;
   }
 
   addModernNotifier(notifier: ModernNotifier): () => void {
@@ -84,6 +93,7 @@ export class Passthrough {
       return await work();
     } finally {
       this.active.delete(origin);
+      await flushOrigin(origin);
     }
   }
 
@@ -176,10 +186,7 @@ export class Passthrough {
     if (!("server" in event) || !this.passesThrough(event.server)) return;
     switch (event.type) {
       case "listChanged":
-        for (const server of this.options.liveServers()) {
-          const send = event.list === "resources" ? server.sendResourceListChanged() : server.sendPromptListChanged();
-          void send.catch(() => undefined);
-        }
+        for (const server of this.options.liveServers()) deliver(() => (event.list === "resources" ? server.sendResourceListChanged() : server.sendPromptListChanged()));
         for (const notifier of this.modernNotifiers) {
           if (event.list === "resources") notifier.resourcesChanged();
           else notifier.promptsChanged();
@@ -187,7 +194,7 @@ export class Passthrough {
         return;
       case "resourceUpdated":
         for (const server of this.options.liveServers()) {
-          if (this.sessions.get(server)?.subscriptions.has(event.uri) === true) void server.sendResourceUpdated({ uri: event.uri }).catch(() => undefined);
+          if (this.sessions.get(server)?.subscriptions.has(event.uri) === true) deliver(() => server.sendResourceUpdated({ uri: event.uri }));
         }
         for (const notifier of this.modernNotifiers) notifier.resourceUpdated(event.uri);
         return;
@@ -212,13 +219,13 @@ export class Passthrough {
     const origin = this.originOf(event.origin);
     if (origin !== undefined) {
       if (!passesLevel(event.level, this.sessions.get(origin.server)?.level)) return;
-      void origin.ctx.mcpReq.notify({ method: "notifications/message", params }).catch(() => undefined);
+      notifyOrigin(origin, { method: "notifications/message", params });
       return;
     }
     for (const server of this.options.liveServers()) {
       const level = this.sessions.get(server)?.level;
       if (level === undefined || !passesLevel(event.level, level)) continue;
-      void server.notification({ method: "notifications/message", params }).catch(() => undefined);
+      deliver(() => server.notification({ method: "notifications/message", params }));
     }
   }
 

@@ -3,8 +3,9 @@ import { McpvmError } from "../../util/errors.js";
 import { JsonFileStore } from "../../util/json-store.js";
 import { approvalHash, type ApprovalSubject } from "./hash.js";
 import { renderApprovalPrompt } from "./prompt.js";
+import { launchTargetSchema, type LaunchTarget } from "./executable.js";
 
-export type McpApprovalErrorCode = "MCP_NOT_APPROVED" | "MCP_APPROVAL_CHANGED";
+export type McpApprovalErrorCode = "MCP_NOT_APPROVED" | "MCP_APPROVAL_CHANGED" | "MCP_EXECUTABLE_CHANGED";
 
 export class McpApprovalError extends McpvmError<McpApprovalErrorCode> {}
 
@@ -15,6 +16,8 @@ const approvalRecordSchema = z
     transport: z.enum(["stdio", "http", "sse"]),
     /** Human-readable summary (command or URL) so the file can be reviewed by eye. */
     summary: z.string(),
+    /** What the stdio launch resolved to when approved (absent for remote servers and older approvals). */
+    runs: launchTargetSchema.optional(),
   })
   .strict();
 
@@ -28,7 +31,13 @@ type ApprovalsFile = z.infer<typeof approvalsFileSchema>;
 export type ApprovalStatus =
   | { readonly state: "approved"; readonly hash: string; readonly record: ApprovalRecord }
   | { readonly state: "unapproved"; readonly hash: string }
-  | { readonly state: "changed"; readonly hash: string; readonly record: ApprovalRecord };
+  | {
+      readonly state: "changed";
+      readonly hash: string;
+      readonly record: ApprovalRecord;
+      /** Set when the definition is the approved one but what it runs is not (executable, interpreter, package version). */
+      readonly runsChanged?: readonly string[];
+    };
 
 /**
  * approved-mcp.json (mode 0600). Read on every check, so an approval revoked from another
@@ -71,17 +80,30 @@ export class McpApprovalStore {
     );
   }
 
-  async approve(subject: ApprovalSubject): Promise<ApprovalRecord> {
+  async approve(subject: ApprovalSubject, runs?: LaunchTarget): Promise<ApprovalRecord> {
     const record: ApprovalRecord = {
       hash: approvalHash(subject),
       approvedAt: this.clock().toISOString(),
       transport: subject.transport,
       summary: subject.transport === "stdio" ? [subject.command ?? "", ...(subject.args ?? [])].join(" ") : (subject.url ?? ""),
+      ...(runs === undefined ? {} : { runs }),
     };
     await this.store.update((file) => {
       file.servers[subject.name] = record;
     });
     return record;
+  }
+
+  /**
+   * Records what a still-approved launch resolves to, when the approval did not know it yet (an
+   * approval from before this was recorded, or an npx package version learnt after its first
+   * download). Only while the stored hash is still `hash`: a concurrent re-approval wins.
+   */
+  async learnRuns(name: string, hash: string, runs: LaunchTarget): Promise<void> {
+    await this.store.update((file) => {
+      const record = file.servers[name];
+      if (record !== undefined && record.hash === hash) file.servers[name] = { ...record, runs };
+    });
   }
 
   /** Returns whether there was an approval to revoke. */

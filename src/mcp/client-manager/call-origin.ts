@@ -5,9 +5,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
  *
  * The protocol does not say: on a 2025-era stdio connection a server's request arrives on the
  * same pipe as everything else. What we know, in order of certainty:
- * 1. the async context: a request that arrives while the SDK is inside one of our calls (the
- *    2026-07-28 `input_required` rounds, and an HTTP upstream's per-request SSE stream) runs in
- *    that call's AsyncLocalStorage context;
+ * 1. the async context: a request the SDK dispatches inside one of our calls' async chain runs in
+ *    that call's AsyncLocalStorage context (SDK 2.4 dispatches 2026-07-28 `input_required` rounds
+ *    and stdio messages from its transport handlers, so there it is rule 2 that decides);
  * 2. the calls in flight on that server: if they all belong to one caller, it is that caller's;
  * 3. otherwise it is ambiguous, and the hook decides (the gateway declines).
  */

@@ -56,6 +56,9 @@ export async function runCall<T>(
   let outcome = "failed";
   try {
     const result = await runAsCall(options.call, () => send(onProgress));
+    // A progress notification read in the same chunk as the response may still be queued behind
+    // it: let it reach the caller before the call counts as finished.
+    if (onProgress !== undefined) await new Promise((resolve) => setImmediate(resolve));
     outcome = outcomeOf(result);
     return result;
   } catch (error) {

@@ -1,4 +1,6 @@
 import type { CallToolResult, Implementation, Progress, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
+import { ATTR } from "../../telemetry/names.js";
+import { telemetry, type SpanScope } from "../../telemetry/telemetry.js";
 import { McpOAuthError } from "../oauth/errors.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, toolErrorText, type GuestValue, type ResultLogger } from "../results/index.js";
@@ -52,12 +54,14 @@ export class ClientManager {
   private readonly now: () => number;
   private readonly inFlight = new Set<InFlightCall>();
   private serverRequests: ServerRequestHooks | undefined;
+  private protocol: "legacy" | "auto";
   private closed = false;
 
   constructor(private readonly options: ClientManagerOptions) {
     this.limits = clientManagerLimitsSchema.parse(options.limits ?? {});
     this.now = options.now ?? Date.now;
     this.serverRequests = options.serverRequests;
+    this.protocol = options.protocol ?? "legacy";
     for (const [name, resolver] of Object.entries(options.servers)) this.setServer(name, resolver);
   }
 
@@ -87,6 +91,11 @@ export class ClientManager {
    */
   setServerRequestHooks(hooks: ServerRequestHooks | undefined): void {
     this.serverRequests = hooks;
+  }
+
+  /** The protocol generation of upstream connections from each server's next connect (see ClientManagerOptions.protocol). */
+  setProtocol(protocol: "legacy" | "auto"): void {
+    this.protocol = protocol;
   }
 
   /** Adds a server, or replaces the resolver of a known one (used from its next connect). */
@@ -169,23 +178,58 @@ export class ClientManager {
    * A tool call's CallToolResult as the server sent it; `isError` results throw McpToolError unless
    * `keepErrorResults` (the gateway passes a tool's error result on to its client unchanged).
    */
-  async callToolRaw(
+  callToolRaw(
     name: string,
     tool: string,
     args: Record<string, unknown>,
     caller: CallerOptions = {},
     options: { readonly keepErrorResults?: boolean } & RequestExtras = {},
   ): Promise<CallToolResult> {
+    // One client span per upstream call (src/telemetry); free when telemetry is off.
+    return telemetry().upstreamCall({ server: name, tool }, (scope) => this.sendToolCall(name, tool, args, caller, options, scope));
+  }
+
+  private async sendToolCall(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions, options: { readonly keepErrorResults?: boolean } & RequestExtras, scope: SpanScope): Promise<CallToolResult> {
     const slot = this.slot(name);
     if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, tool, "before the call was sent");
     const connection = await this.ensureConnected(slot, caller, tool);
     if (!hasTool(slot.tools, tool) && slot.relisting !== undefined) await slot.relisting;
     if (!hasTool(slot.tools, tool)) throw toolNotFound(slot.name, tool, slot.tools ?? []);
     const launch = slot.launch as McpServerLaunch;
+    scope.set({ [ATTR.upstreamTransport]: launch.transport });
     const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
     if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
     const call: InFlightCall = { server: name, method: "tools/call", origin: caller.origin };
     const extras = options.onProgress === undefined ? {} : { onProgress: options.onProgress };
+    // One `call` event per tools/call that was sent, for the activity log (listeners mask the arguments).
+    const started = performance.now();
+    let outcome: "ok" | "isError" | "failed" = "failed";
+    let errorCode: string | undefined;
+    try {
+      const result = await this.sendToolCall(slot, connection, call, extras, tool, args, timeoutMs, caller, options);
+      outcome = result.isError === true ? "isError" : "ok";
+      return result;
+    } catch (error) {
+      errorCode = isMcpvmError(error) ? error.code : "INTERNAL";
+      if (errorCode === "MCP_TOOL_ERROR") outcome = "isError";
+      throw error;
+    } finally {
+      this.emit({ type: "call", server: name, tool, args, ms: Math.round(performance.now() - started), outcome, ...(errorCode === undefined ? {} : { errorCode }) });
+    }
+  }
+
+  private sendToolCall(
+    slot: ServerSlot,
+    connection: Connection,
+    call: InFlightCall,
+    extras: { onProgress?: (progress: Progress) => void },
+    tool: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    caller: CallerOptions,
+    options: { readonly keepErrorResults?: boolean },
+  ): Promise<CallToolResult> {
+    const name = slot.name;
     return runCall(
       this.callRunner,
       slot,
@@ -197,6 +241,7 @@ export class ClientManager {
           ...(caller.signal === undefined ? {} : { signal: caller.signal }),
           ...(onProgress === undefined ? {} : { onProgress }),
         });
+        if (result.isError === true) scope.outcome("tool_error");
         if (result.isError === true && options.keepErrorResults !== true) {
           throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
         }
@@ -370,7 +415,7 @@ export class ClientManager {
       maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
       serverRequests: this.serverRequests,
       resolveOrigin: () => resolveOrigin(slot.name, currentCall(), this.inFlight),
-      protocol: this.options.protocol ?? "legacy",
+      protocol: this.protocol,
       ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),
       ...(this.options.login === undefined ? {} : { login: this.options.login }),
     };

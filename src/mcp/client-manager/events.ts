@@ -25,7 +25,9 @@ export type ClientManagerEvent =
   /** One redacted stderr line of a stdio server. */
   | { readonly type: "stderr"; readonly server: string; readonly line: string }
   /** How long a step took (spawn, initialize, tools/list, a tools/call), for the debug log. */
-  | { readonly type: "timing"; readonly server: string; readonly phase: "spawn" | "initialize" | "tools/list" | "call" | "request"; readonly ms: number; readonly detail: Readonly<Record<string, unknown>> };
+  | { readonly type: "timing"; readonly server: string; readonly phase: "spawn" | "initialize" | "tools/list" | "call" | "request"; readonly ms: number; readonly detail: Readonly<Record<string, unknown>> }
+  /** A tools/call that was sent to the server, for the activity log (arguments unmasked: listeners mask before writing). */
+  | { readonly type: "call"; readonly server: string; readonly tool: string; readonly args: unknown; readonly ms: number; readonly outcome: "ok" | "isError" | "failed"; readonly errorCode?: string };
 
 export type ClientManagerListener = (event: ClientManagerEvent) => void;
 

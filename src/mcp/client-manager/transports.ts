@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
+import { telemetry } from "../../telemetry/telemetry.js";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
 import { ProcessGroupStdioTransport, type ExitInfo, type SpawnFunction } from "./stdio-transport.js";
@@ -61,8 +62,10 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps, auth
   const requestInit: RequestInit = { headers: { ...launch.headers } };
   // The SDK drives the OAuth flow (401 discovery, refresh, 403 step-up with its retry limit of 1 per request).
   const auth = authProvider === undefined ? {} : { authProvider };
-  const transport =
-    launch.transport === "http" ? new StreamableHTTPClientTransport(url, { requestInit, ...auth }) : new SSEClientTransport(url, { requestInit, ...auth });
+  // With tracing on, every request carries the current traceparent (the upstream call's span).
+  const fetch = telemetry().tracingFetch();
+  const options = { requestInit, ...auth, ...(fetch === undefined ? {} : { fetch }) };
+  const transport = launch.transport === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
   return {
     transport,
     pid: () => undefined,

@@ -10,6 +10,7 @@ export { applyListingCaps, listingCapsSchema, DEFAULT_LISTING_CAPS, McpListingEr
 export { approvalSubject } from "./approval-subject.js";
 export { ApprovalRecheck, RACY_WINDOW_MS, statFileStamp, type ApprovalRecheckOptions, type FileStamp, type FileStamper } from "./approval-recheck.js";
 export { CallRateLimiter, McpRateLimitError } from "./rate-limit.js";
-export { createSecondOpinionReviewer, type SecondOpinionReviewer, type SecondOpinionOptions } from "./second-opinion.js";
+// createSecondOpinionReviewer is imported from ./second-opinion.js directly: it loads the LLM SDK.
+export type { SecondOpinionReviewer, SecondOpinionOptions } from "./second-opinion.js";
 export { screenModelOutput, type OutputScreening } from "./screen-output.js";
 export { restrictMcpModules, accessAllows, type McpAccess } from "./access.js";

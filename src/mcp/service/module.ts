@@ -11,9 +11,11 @@ import { sanitizeToolName } from "../sanitise/index.js";
 import { closestMatches } from "../../util/suggest.js";
 // Guest lengths and counts in host errors: a large one could be masked as a digits-only secret.
 import { guestNumberText } from "../../logging/redact.js";
-import type { ServerCatalog } from "./catalog.js";
+import type { CatalogTool, ServerCatalog } from "./catalog.js";
+import { toolDefinitionHash } from "../pins/index.js";
 import { encodeForGuest } from "../../sandbox/guest/codec.js";
 import { overBudgetText, ReplyOverBudgetError } from "../../sandbox/host/reply-budget.js";
+import { DEFAULT_FLOW_POLICY, guardFlow, runFlows, type AskFlow, type FlowPolicy } from "../flow/index.js";
 import { DEFAULT_SERVER_LIMITS } from "../types.js";
 import { protocolFunctions } from "./protocol-module.js";
 import { callBudgetText, ToolCallLimitError } from "../../sandbox/host/call-budget.js";
@@ -24,6 +26,10 @@ export interface McpModuleOptions {
   /** Applied to every error message the guest sees (secrets are already masked by the service). */
   readonly scrubError?: (text: string) => string;
   readonly redactValue?: <T>(value: T) => T;
+  /** config.json `flows` (read at each call, so a reload applies); the default policy when absent. */
+  readonly flowPolicy?: () => FlowPolicy;
+  /** Who can be asked about a flow right now; undefined when nobody can (then the policy decides). */
+  readonly askFlow?: () => AskFlow | undefined;
 }
 
 /**
@@ -137,6 +143,15 @@ async function callTool(
   tool.validator.assertValid(catalog.server, tool.originalName, args);
   // Before asking anyone to confirm: a call past the budget would be refused anyway.
   takeToolCalls(context, 1, catalog.server, tool.originalName);
+  // Data other servers returned earlier in this run, on its way to a tool that may write or send it.
+  const flows = runFlows(context);
+  if (flows !== undefined) {
+    await guardFlow(
+      flows,
+      { server: catalog.server, tool: tool.originalName, annotations: tool.definition.annotations, args },
+      { policy: options.flowPolicy?.() ?? DEFAULT_FLOW_POLICY, ask: options.askFlow?.(), record: (event) => service.recordAudit(event) },
+    );
+  }
   const policy = confirmModeOf(service.entry(catalog.server));
   if (policy !== "never" && options.confirmCall !== undefined && needsConfirmation(policy, tool.definition.annotations)) {
     const allowed = await options.confirmCall({
@@ -148,19 +163,44 @@ async function callTool(
       policy,
     });
     const refusal = callRefusal(allowed);
+    await service.recordAudit({ event: "mcp.call.confirm", subject: catalog.server, decision: refusal ?? "allowed", details: { tool: tool.originalName, policy } });
     if (refusal !== undefined) {
       throw new McpCallError("MCP_CALL_DECLINED", refusedCallMessage(catalog.server, tool.originalName, refusal), {
         data: { server: catalog.server, tool: tool.originalName, reason: refusal },
       });
     }
   }
+  // The questions above can stay open for minutes; a definition that changed meanwhile (list_changed
+  // while the person read the prompt) is held now, not sent with the answer given for the old one.
+  await requireUnchanged(service, catalog, tool, name, context);
   const caller = withinBudget(context);
   await service.acquireCallSlot(catalog.server, caller);
-  const value =
-    result === "raw"
-      ? await service.clients.callToolRaw(catalog.server, tool.originalName, args as Record<string, unknown>, caller, { keepErrorResults: true })
-      : await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
-  return options.redactValue ? options.redactValue(value) : value;
+  let value: unknown;
+  try {
+    value =
+      result === "raw"
+        ? await service.clients.callToolRaw(catalog.server, tool.originalName, args as Record<string, unknown>, caller, { keepErrorResults: true })
+        : await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
+  } catch (error) {
+    // A tool's error text is the server's words too: labelled like a result.
+    if (error instanceof Error) flows?.index.label(catalog.server, error.message);
+    throw error;
+  }
+  const returned = options.redactValue ? options.redactValue(value) : value;
+  // Labelled as the guest receives it (secrets already masked).
+  flows?.index.label(catalog.server, returned);
+  return returned;
+}
+
+/** Throws MCP_TOOL_HELD (or MCP_UNKNOWN_TOOL) when the tool's definition is no longer the one checked before asking. */
+async function requireUnchanged(service: McpService, checked: ServerCatalog, tool: CatalogTool, name: string, context: HostCallContext): Promise<void> {
+  const current = await service.catalog(checked.server, withinBudget(context));
+  if (current === checked) return;
+  const now = current.find(name);
+  if (now !== undefined && (now.definition === tool.definition || toolDefinitionHash(now.definition) === toolDefinitionHash(tool.definition))) return;
+  const held = current.heldTool(name);
+  if (held !== undefined) throw heldError(current, held);
+  throw unknownTool(current, name);
 }
 
 /**

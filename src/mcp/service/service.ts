@@ -1,7 +1,22 @@
 import type { Tool } from "@modelcontextprotocol/client";
+import { argsText, type ActivityLog } from "../../logging/activity-log.js";
 import type { Logger } from "pino";
-import { McpApprovalStore, renderApprovalPrompt, approvalHash, descriptionForModel, requireLaunchEnvConfirmed, type ApprovalStatus } from "../approval/index.js";
-import { ClientManager, type CallerOptions, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
+import {
+  McpApprovalStore,
+  McpApprovalError,
+  renderApprovalPrompt,
+  approvalHash,
+  compareLaunchTargets,
+  describeLaunchTarget,
+  descriptionForModel,
+  requireLaunchEnvConfirmed,
+  resolveLaunchTarget,
+  type ApprovalStatus,
+  type LaunchTarget,
+} from "../approval/index.js";
+import type { McpServerLaunch } from "../types.js";
+import { homedir } from "node:os";
+import { ClientManager, type CallerOptions, type ClientManagerEvent, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
 import { maskedParts } from "../config/secret-values.js";
 import { comparePins, McpPinStore, pinServer, type ServerPins } from "../pins/index.js";
@@ -23,6 +38,7 @@ import { ServerStatusStore } from "./server-status.js";
 import { ServerStatusTracker } from "./status-tracker.js";
 import type { LoginInteraction, LoginStatus, LoginTarget, OAuthLogins, RevocationOutcome } from "../oauth/index.js";
 import { summarizeServers, type ServerSummary } from "./summaries.js";
+import type { AuditEvent, AuditSink } from "../../audit-log/index.js";
 
 export type { ServerSummary } from "./summaries.js";
 
@@ -54,6 +70,10 @@ export interface McpServiceOptions {
   readonly statusFile?: string;
   /** config.json, named in messages that say which setting to change. */
   readonly configFile?: string;
+  /** The shared log of tool calls (<config home>/activity.jsonl) and which face this process is. */
+  readonly activity?: { readonly log: ActivityLog; readonly face: () => string };
+  /** Approvals, revocations, held and accepted tools, confirmations and flow decisions are recorded here. */
+  readonly audit?: AuditSink;
   /** OAuth logins of http/sse servers (oauth-tokens.json); without it no server can log in. */
   readonly oauth?: OAuthLogins;
 }
@@ -86,6 +106,7 @@ export class McpService {
   private readonly recheck: ApprovalRecheck<McpServerEntry>;
   private readonly status: ServerStatusStore | undefined;
   private readonly tracker: ServerStatusTracker;
+  private readonly heldRecorded = new Set<string>();
 
   constructor(private readonly options: McpServiceOptions) {
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
@@ -114,6 +135,7 @@ export class McpService {
     this.clients.subscribe((event) => {
       if (event.type === "tools" || (event.type === "state" && event.state !== "connected")) this.catalogs.delete(event.server);
       if (event.type === "stderr") options.logger.debug({ server: event.server }, event.line);
+      if (event.type === "call") this.recordActivity(event);
     });
   }
 
@@ -133,14 +155,81 @@ export class McpService {
     return entry;
   }
 
+  /**
+   * "approved" only while the definition has the approved hash AND it still runs what was approved
+   * (executable, `#!` interpreter, npx/uvx package version): otherwise "changed", with runsChanged.
+   */
   async approvalStatus(name: string): Promise<ApprovalStatus> {
-    return this.options.approvals.status(approvalSubject(name, this.entry(name)));
+    const entry = this.entry(name);
+    const status = await this.options.approvals.status(approvalSubject(name, entry));
+    if (status.state !== "approved" || status.record.runs === undefined) return status;
+    const current = await this.currentTarget(name, entry);
+    const changes = current === undefined ? [] : compareLaunchTargets(status.record.runs, current);
+    return changes.length === 0 ? status : { state: "changed", hash: status.hash, record: status.record, runsChanged: changes };
   }
 
   /** The exact text a person sees before approving (CLI, REPL and refusals to the model alike). */
   async approvalPrompt(name: string): Promise<string> {
-    const subject = approvalSubject(name, this.entry(name));
-    return renderApprovalPrompt(subject, approvalHash(subject), this.options.env);
+    const entry = this.entry(name);
+    const subject = approvalSubject(name, entry);
+    const prompt = renderApprovalPrompt(subject, approvalHash(subject), this.options.env);
+    const lines: string[] = [];
+    const target = await this.currentTarget(name, entry);
+    if (target !== undefined) lines.push(`  ${displayInline(describeLaunchTarget(target))}`);
+    const status = await this.approvalStatus(name);
+    if (status.state === "changed" && status.runsChanged !== undefined) lines.push(`  CHANGED since approval (same definition, different program): ${status.runsChanged.map(displayInline).join("; ")}`);
+    // Above the closing warning, with the rest of the definition.
+    const warning = prompt.lastIndexOf("\n\nWARNING: ");
+    return warning === -1 ? [prompt, ...lines].join("\n") : [prompt.slice(0, warning), ...lines].join("\n") + prompt.slice(warning);
+  }
+
+  /**
+   * What the stdio launch resolves to now, as the spawn would find it: the child's PATH and cwd.
+   * Resolved without prompting (an `${input:…}` not answered yet leaves it unknown: it is then
+   * learnt at the first launch). Undefined for remote servers.
+   */
+  private async currentTarget(name: string, entry: McpServerEntry): Promise<LaunchTarget | undefined> {
+    if (entry.type !== "stdio") return undefined;
+    try {
+      const launch = await resolveLaunch(name, entry, { env: this.options.env, inputs: this.inputs, ...(this.options.childCwd === undefined ? {} : { defaultCwd: this.options.childCwd }) });
+      return this.targetOf(launch);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private targetOf(launch: McpServerLaunch): LaunchTarget | undefined {
+    if (launch.transport !== "stdio") return undefined;
+    return resolveLaunchTarget({ command: launch.command, args: launch.args, env: buildChildEnv(this.options.env, { ...launch.env }), cwd: launch.cwd ?? this.options.childCwd ?? homedir() });
+  }
+
+  /**
+   * Before a spawn: the approved launch must still run the approved program. A difference is
+   * refused like a changed definition (MCP_EXECUTABLE_CHANGED, exit 5) and recorded; what the
+   * approval did not know yet (an older approval, an npx version before its first download) is
+   * learnt now.
+   */
+  private async requireSameTarget(name: string, launch: McpServerLaunch): Promise<void> {
+    const current = this.targetOf(launch);
+    if (current === undefined) return;
+    const status = await this.options.approvals.status(approvalSubject(name, this.entry(name)));
+    if (status.state !== "approved") return;
+    const approved = status.record.runs;
+    if (approved === undefined) {
+      await this.options.approvals.learnRuns(name, status.hash, current);
+      this.options.logger.info({ server: name }, `recorded what MCP server ${name} runs: ${describeLaunchTarget(current)}`);
+      return;
+    }
+    const changes = compareLaunchTargets(approved, current);
+    if (changes.length > 0) {
+      await this.recordAudit({ event: "mcp.executable.changed", subject: name, decision: "refused", details: { changes } });
+      throw new McpApprovalError(
+        "MCP_EXECUTABLE_CHANGED",
+        `MCP server "${name}" would run a different program than the one approved (${changes.join("; ")}); it was not started. If you expect this (an update), review and re-approve it: \`mcpvm mcp approve ${name}\` (or /mcp approve ${name}).`,
+        { data: { server: name, changes } },
+      );
+    }
+    if (approved.package !== undefined && approved.package.version === undefined && current.package?.version !== undefined) await this.options.approvals.learnRuns(name, status.hash, current);
   }
 
   /**
@@ -150,14 +239,17 @@ export class McpService {
   async approve(name: string, options: { readonly acceptLaunchEnv?: boolean } = {}): Promise<void> {
     const entry = this.entry(name);
     requireLaunchEnvConfirmed(name, entry.env, options.acceptLaunchEnv === true);
-    await this.options.approvals.approve(approvalSubject(name, entry));
+    const subject = approvalSubject(name, entry);
+    const record = await this.options.approvals.approve(subject, await this.currentTarget(name, entry));
     this.recheck.forget();
+    await this.recordAudit({ event: "mcp.approve", subject: name, decision: "approved", details: { hash: record.hash, transport: record.transport, summary: record.summary, ...(record.runs === undefined ? {} : { runs: describeLaunchTarget(record.runs) }) } });
   }
 
   /** Revoking disconnects at once; nothing reconnects without a new approval. */
   async revoke(name: string): Promise<boolean> {
     const revoked = await this.options.approvals.revoke(name);
     this.recheck.forget();
+    await this.recordAudit({ event: "mcp.revoke", subject: name, decision: revoked ? "revoked" : "not-approved" });
     this.catalogs.delete(name);
     if (this.clients.serverNames().includes(name)) await this.clients.close(name);
     return revoked;
@@ -180,7 +272,24 @@ export class McpService {
     });
     if (listing !== undefined && outcome.accepted.length > 0) await this.options.pins.accept(name, pinServer(listing.instructions, listing.tools), outcome.accepted);
     this.catalogs.delete(name);
+    if (reviewed.length > 0) {
+      await this.recordAudit({
+        event: "mcp.tool.accept",
+        subject: name,
+        decision: outcome.accepted.length > 0 ? "accepted" : "none-accepted",
+        details: { accepted: [...outcome.accepted], ...Object.fromEntries(Object.entries(outcome).filter(([key, value]) => key !== "accepted" && Array.isArray(value) && value.length > 0)) },
+      });
+    }
     return outcome;
+  }
+
+  /**
+   * A tool as the server last listed it (after filters and caps), masked like everything shown:
+   * the "new" side of a held tool's diff in the dashboard. Undefined when not listed in this process.
+   */
+  listedTool(name: string, tool: string): Tool | undefined {
+    const found = this.listings.get(name)?.tools.find((t) => t.name === tool);
+    return found === undefined ? undefined : this.options.redactor.redactValue(found);
   }
 
   /** Every server's state (live here, else as last recorded by any process), tool counts, and what to do next. Starts nothing. */
@@ -235,6 +344,11 @@ export class McpService {
     await limiter.acquire(caller.signal, caller.deadline);
   }
 
+  /** Appends to the audit log (when there is one). Names and decisions only: callers never pass arguments or results. */
+  async recordAudit(event: AuditEvent): Promise<void> {
+    await this.options.audit?.record(event);
+  }
+
   /** The server's rate limiter, which exists only once a call met an opt-in `callsPerSecond`. */
   rateLimiter(name: string): CallRateLimiter | undefined {
     return this.limiters.get(name);
@@ -243,7 +357,25 @@ export class McpService {
   async close(): Promise<void> {
     await this.clients.closeAll();
     await this.tracker.flush();
+    await this.options.activity?.log.flush();
     await this.options.oauth?.dispose();
+  }
+
+  /** One line in the shared activity log per call that reached a server; arguments masked and bounded. */
+  private recordActivity(call: Extract<ClientManagerEvent, { type: "call" }>): void {
+    const activity = this.options.activity;
+    if (activity === undefined) return;
+    activity.log.append({
+      at: new Date().toISOString(),
+      face: activity.face(),
+      pid: process.pid,
+      server: call.server,
+      tool: this.options.redactor.redact(call.tool),
+      durationMs: call.ms,
+      outcome: call.outcome,
+      ...(call.errorCode === undefined ? {} : { errorCode: call.errorCode }),
+      ...argsText(this.options.redactor.redactValue(call.args)),
+    });
   }
 
   /**
@@ -325,6 +457,18 @@ export class McpService {
     return findings;
   }
 
+  /** Each held tool once per process and reason: a catalog rebuilt ten times is not ten decisions. */
+  private async recordHeld(server: string, held: readonly HeldTool[]): Promise<void> {
+    for (const tool of held) {
+      const key = JSON.stringify([server, tool.name, tool.reason, tool.hash]);
+      if (this.heldRecorded.has(key)) continue;
+      this.heldRecorded.add(key);
+      await this.recordAudit({ event: "mcp.tool.held", subject: server, decision: "held", details: { tool: tool.name, reason: tool.reason, hash: tool.hash } }).catch((error: unknown) =>
+        this.options.logger.warn({ server }, `could not record a held tool in the audit log: ${(error as Error).message}`),
+      );
+    }
+  }
+
   private async requireStillApproved(name: string): Promise<void> {
     try {
       await this.recheck.require(name, this.entry(name));
@@ -360,6 +504,7 @@ export class McpService {
     const held = mask(decision.held);
     // Log lines reach a terminal too (stderr): a server's tool name is escaped like everything shown.
     for (const h of held) this.options.logger.warn({ server: name, tool: displayInline(h.name), reason: h.reason }, `MCP tool held: ${name}.${displayInline(h.name)} (${h.reason})`);
+    await this.recordHeld(name, held);
     const instructions = decision.instructionsTrusted ? listing.instructions : undefined;
     return new ServerCatalog(
       {
@@ -391,6 +536,7 @@ export class McpService {
     });
     // "Bearer <token>" is the configured value, but the token alone can appear too (echoed, logged).
     this.options.redactor.add(launch.secrets.flatMap(maskedParts));
+    await this.requireSameTarget(name, launch);
     return launch;
   }
 

@@ -36,7 +36,7 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
   const startedAt = performance.now();
   const deadline = Date.now() + plan.limits.wallMs;
   const hostCalls = new AbortController();
-  const modules = new RunModules(plan.modules, plan.limits);
+  const modules = new RunModules(plan.modules, { ...plan.limits, code: plan.code });
   let stopping: "wall" | "cancel" | undefined;
   let wallTimer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;

@@ -1,4 +1,4 @@
-import { DEFAULT_TOOL_CALLS, isLazyHostModule, type HostModule, type HostModules } from "../types.js";
+import { createRunScope, DEFAULT_TOOL_CALLS, isLazyHostModule, type HostModule, type HostModules, type RunScope } from "../types.js";
 import { describeHostError, dispatchHostCall, type HostCallRequest } from "./host-call.js";
 import { RunCallBudget } from "./call-budget.js";
 import { HostReplyBudget } from "./reply-budget.js";
@@ -19,17 +19,20 @@ export class RunModules {
   private readonly loaded = new Map<string, Promise<HostModule>>();
   private readonly replies: HostReplyBudget | undefined;
   private readonly toolCalls: RunCallBudget;
+  private readonly scope: RunScope;
 
   /**
    * `memoryBytes`: the run's memory budget, which also bounds the host reply bytes its calls hold at once.
    * `toolCalls`: the run's MCP tool-call budget (default DEFAULT_TOOL_CALLS).
+   * `code`: the guest's source, which host functions see through HostCallContext.scope.
    */
   constructor(
     private readonly modules: HostModules,
-    limits: { readonly memoryBytes?: number; readonly toolCalls?: number } = {},
+    limits: { readonly memoryBytes?: number; readonly toolCalls?: number; readonly code?: string } = {},
   ) {
     this.replies = limits.memoryBytes === undefined ? undefined : new HostReplyBudget(limits.memoryBytes);
     this.toolCalls = new RunCallBudget(limits.toolCalls ?? DEFAULT_TOOL_CALLS);
+    this.scope = createRunScope(limits.code ?? "");
   }
 
   /** Serves one guest host call (including the reserved load call); never rejects. */
@@ -45,6 +48,7 @@ export class RunModules {
       ...context,
       module: request.module,
       fn: request.fn,
+      scope: this.scope,
       ...(this.replies === undefined ? {} : { replies: this.replies }),
       toolCalls: this.toolCalls,
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLanguageModel } from "../../../src/agent/llm/provider.js";
 import { resolveModel } from "../../../src/agent/llm/model-config.js";
 import { verdictOf, type AuditedTool, type Finding } from "../../../src/mcp/audit/index.js";
-import { createSecondOpinionReviewer } from "../../../src/mcp/service/index.js";
+import { createSecondOpinionReviewer } from "../../../src/mcp/service/second-opinion.js";
 import { startScriptedLlmServer, type ChatRequest, type ScriptedLlmServer } from "../../fixtures/llm/openai-server.js";
 import { auditCase, loadCases, loadListings } from "./guardbench-harness.js";
 import { isFlagged, loadHalf, scoreAttack, scoreBenign, type HalfName } from "./intent-harness.js";

@@ -149,3 +149,34 @@ describe("server→client requests", () => {
     expect(seen[0]?.ctx.origin.how).not.toBe("unknown");
   });
 });
+
+describe("protocol generations", () => {
+  it("speaks 2026-07-28 to an upstream that offers it (protocol auto); elicitation arrives as an input_required round, answered by the hook", async () => {
+    const seen: ServerRequestContext[] = [];
+    const { manager } = track(
+      managerFor([full()], {
+        protocol: "auto",
+        serverRequests: {
+          elicit: async (_params, ctx) => {
+            seen.push(ctx);
+            return { action: "accept", content: { response: "modern" } };
+          },
+        },
+      }),
+    );
+    expect((await manager.connect("full")).protocol).toEqual({ era: "modern", version: "2026-07-28" });
+    expect((await manager.request("full", "resources/read", { uri: "test://static-text" })).contents[0]).toMatchObject({ text: "This is the content of the static text resource." });
+    const prompt = await manager.request("full", "prompts/get", { name: "test_simple_prompt" });
+    expect(prompt.messages).toHaveLength(1);
+    expect(await manager.callTool("full", "test_elicitation", { message: "2026?" }, { origin: "run-7" })).toBe('User response: action=accept, content={"response":"modern"}');
+    // The SDK runs the round from its response handler, outside the call's async context: the
+    // origin is the only caller with a call in flight on that server.
+    expect(seen.map((c) => [c.era, c.origin.origin])).toEqual([["modern", "run-7"]]);
+    expect(seen[0]?.origin.how).not.toBe("unknown");
+  });
+
+  it("stays on 2025 with the default (legacy) negotiation", async () => {
+    const { manager } = track(managerFor([full()]));
+    expect((await manager.connect("full")).protocol.era).toBe("legacy");
+  });
+});

@@ -28,6 +28,8 @@ export interface RunBridgeOptions {
   readonly memoryBytes?: number;
   /** The run's MCP tool-call budget (limits.toolCalls). */
   readonly toolCalls?: number;
+  /** The guest's source (HostCallContext.scope.code). */
+  readonly code?: string;
 }
 
 export interface RunBridge {
@@ -51,6 +53,7 @@ export function createRunBridge(options: RunBridgeOptions): RunBridge {
   const modules = new RunModules(options.modules, {
     ...(options.memoryBytes === undefined ? {} : { memoryBytes: options.memoryBytes }),
     ...(options.toolCalls === undefined ? {} : { toolCalls: options.toolCalls }),
+    ...(options.code === undefined ? {} : { code: options.code }),
   });
   const logs: LogEntry[] = [];
   let calls = 0;

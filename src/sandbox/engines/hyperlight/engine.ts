@@ -67,7 +67,7 @@ export async function createHyperlightEngine(options: HyperlightEngineOptions = 
 
     const deadline = started + limits.wallMs;
     const controller = new AbortController();
-    const bridge = createRunBridge({ modules: request.modules ?? {}, signal: controller.signal, deadline, outputBytes: limits.outputBytes, memoryBytes: limits.memoryBytes, ...(limits.toolCalls === undefined ? {} : { toolCalls: limits.toolCalls }) });
+    const bridge = createRunBridge({ modules: request.modules ?? {}, signal: controller.signal, deadline, outputBytes: limits.outputBytes, memoryBytes: limits.memoryBytes, ...(limits.toolCalls === undefined ? {} : { toolCalls: limits.toolCalls }), code: request.code });
     let ended: "wall" | "cancel" | undefined;
     let interrupt: (() => void) | undefined;
     const stop = (why: "wall" | "cancel"): void => {

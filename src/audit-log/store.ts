@@ -1,0 +1,182 @@
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import type { Redactor } from "../logging/redact.js";
+import { writeFileAtomic } from "../util/atomic-file.js";
+import { McpvmError } from "../util/errors.js";
+import { withFileLock } from "../util/file-lock.js";
+import { readOwnFile } from "../util/own-file.js";
+import { entryHash, verifyChain, type ChainVerdict } from "./chain.js";
+import { auditEntrySchema, auditHeadSchema, GENESIS_HASH, type AuditEntry, type AuditEvent, type AuditFace, type AuditHead } from "./entry.js";
+
+export class AuditLogError extends McpvmError<"AUDIT_LOG_BROKEN" | "AUDIT_LOG_INSECURE" | "AUDIT_LOG_UNWRITABLE"> {}
+
+/** How much of the log's end is read to find the entry to chain to (entries are a few hundred bytes). */
+const TAIL_BYTES = 64 * 1024;
+/** A detail string longer than this is cut: the log records decisions, not payloads. */
+const MAX_DETAIL_TEXT = 500;
+
+export interface AuditLogOptions {
+  readonly file: string;
+  /** Beside the log: the last entry's seq and hash, so a log cut short at its end is noticed. */
+  readonly headFile: string;
+  readonly user: string;
+  readonly face: AuditFace;
+  /** Every string of an entry passes it: secrets never enter the log. */
+  readonly redactor?: Redactor;
+  readonly clock?: () => Date;
+}
+
+/** Where events are recorded; the service and the faces take this, not the file. */
+export interface AuditSink {
+  record(event: AuditEvent): Promise<void>;
+}
+
+/**
+ * audit-log.jsonl in the config home: append-only, one JSON entry a line, each holding the SHA-256
+ * of the one before it. Appends hold the file's cross-process lock and read the last entry inside
+ * it, so concurrent processes extend one chain and never fork it. An entry is fsynced before the
+ * head file is replaced.
+ */
+export class AuditLog implements AuditSink {
+  constructor(private readonly options: AuditLogOptions) {}
+
+  get file(): string {
+    return this.options.file;
+  }
+
+  /** The same log, recording as another face (the REPL's host also serves `/mcp` commands). */
+  as(face: AuditFace): AuditLog {
+    return new AuditLog({ ...this.options, face });
+  }
+
+  async record(event: AuditEvent): Promise<void> {
+    await this.append(event);
+  }
+
+  async append(event: AuditEvent): Promise<AuditEntry> {
+    const clean = this.clean(event);
+    return withFileLock(this.options.file, async () => {
+      const last = await this.lastEntry();
+      const body: Omit<AuditEntry, "hash"> = {
+        seq: last.seq + 1,
+        time: (this.options.clock ?? (() => new Date()))().toISOString(),
+        user: this.options.user,
+        face: this.options.face,
+        event: clean.event,
+        subject: clean.subject,
+        decision: clean.decision,
+        ...(clean.details === undefined ? {} : { details: { ...clean.details } }),
+        prev: last.hash,
+      };
+      const entry: AuditEntry = { ...body, hash: entryHash(body) };
+      await this.appendLine(`${JSON.stringify(entry)}\n`);
+      const head: AuditHead = { version: 1, seq: entry.seq, hash: entry.hash };
+      await writeFileAtomic(this.options.headFile, `${JSON.stringify(head)}\n`);
+      return entry;
+    });
+  }
+
+  /** Every line, parsed where it parses (a broken line is kept as text: `audit log` still shows the rest). */
+  async read(): Promise<{ readonly entries: readonly AuditEntry[]; readonly unreadable: number }> {
+    const lines = await this.lines();
+    const entries: AuditEntry[] = [];
+    let unreadable = 0;
+    for (const line of lines) {
+      if (line.trim() === "") continue;
+      try {
+        entries.push(auditEntrySchema.parse(JSON.parse(line)));
+      } catch {
+        unreadable++;
+      }
+    }
+    return { entries, unreadable };
+  }
+
+  async verify(): Promise<ChainVerdict> {
+    return verifyChain(await this.lines(), await this.head());
+  }
+
+  private async lines(): Promise<string[]> {
+    const read = await readOwnFile(this.options.file);
+    if (read === undefined) return [];
+    if ("problem" in read) throw insecure(this.options.file, read.problem.problem, read.problem.fix);
+    return read.text.split("\n");
+  }
+
+  private async head(): Promise<AuditHead | undefined> {
+    const read = await readOwnFile(this.options.headFile);
+    if (read === undefined) return undefined;
+    if ("problem" in read) throw insecure(this.options.headFile, read.problem.problem, read.problem.fix);
+    const parsed = auditHeadSchema.safeParse(safeJson(read.text));
+    return parsed.success ? parsed.data : { version: 1, seq: -1, hash: GENESIS_HASH };
+  }
+
+  /** The entry to chain to: the log's last line; the head file when that line cannot be read. */
+  private async lastEntry(): Promise<{ seq: number; hash: string }> {
+    let handle;
+    try {
+      handle = await open(this.options.file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seq: 0, hash: GENESIS_HASH };
+      throw unwritable(this.options.file, error);
+    }
+    try {
+      const { size } = await handle.stat();
+      const start = Math.max(0, size - TAIL_BYTES);
+      const buffer = Buffer.alloc(size - start);
+      await handle.read(buffer, 0, buffer.length, start);
+      const lines = buffer.toString("utf8").split("\n").filter((l) => l.trim() !== "");
+      const last = lines.at(-1);
+      const parsed = last === undefined ? undefined : auditEntrySchema.safeParse(safeJson(last));
+      if (parsed?.success === true) return { seq: parsed.data.seq, hash: parsed.data.hash };
+    } finally {
+      await handle.close();
+    }
+    const head = await this.head();
+    return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH } : { seq: head.seq, hash: head.hash };
+  }
+
+  private async appendLine(line: string): Promise<void> {
+    let handle;
+    try {
+      handle = await open(this.options.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    } catch (error) {
+      throw unwritable(this.options.file, error);
+    }
+    try {
+      await handle.write(line);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private clean(event: AuditEvent): AuditEvent {
+    const redact = (text: string) => (this.options.redactor === undefined ? text : this.options.redactor.redact(text));
+    const details = event.details === undefined ? undefined : (shorten(this.options.redactor?.redactValue(event.details) ?? event.details) as Record<string, unknown>);
+    return { event: event.event, subject: redact(event.subject), decision: redact(event.decision), ...(details === undefined ? {} : { details }) };
+  }
+}
+
+function shorten(value: unknown): unknown {
+  if (typeof value === "string") return value.length > MAX_DETAIL_TEXT ? `${value.slice(0, MAX_DETAIL_TEXT)}… (${value.length} characters)` : value;
+  if (Array.isArray(value)) return value.slice(0, 50).map(shorten);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)]));
+  return value;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function insecure(file: string, problem: string, fix: string): AuditLogError {
+  return new AuditLogError("AUDIT_LOG_INSECURE", `${file} ${problem}, so the audit log cannot be trusted. Fix it with: ${fix}`, { data: { file } });
+}
+
+function unwritable(file: string, cause: unknown): AuditLogError {
+  return new AuditLogError("AUDIT_LOG_UNWRITABLE", `cannot write the audit log ${file} (${(cause as Error).message}); check that the config home is yours and writable.`, { data: { file }, cause });
+}

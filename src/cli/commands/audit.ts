@@ -1,0 +1,95 @@
+import { resolveConfigPaths } from "../../config/paths.js";
+import { AuditLog, AuditLogError, type AuditEntry } from "../../audit-log/index.js";
+import { parseCommandArgs, parseDuration, usageError } from "../../terminal/args.js";
+import type { Command, CommandContext } from "../../terminal/command.js";
+import { displayInline } from "../../terminal/display.js";
+import { ExitCode } from "../../terminal/exit-codes.js";
+import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
+import { didYouMean } from "../../util/suggest.js";
+
+const USAGE = `Usage: mcpvm audit <command> [options]
+
+The audit log (audit-log.jsonl in the config home) records every approval, revocation, held and
+accepted tool, confirmation asked and answered, and information-flow decision: who (OS user), which
+face (cli, repl, run, gateway), when, and what was decided. Each entry holds the SHA-256 of the one
+before it, so an entry edited, removed or moved afterwards is found by \`audit verify\`. Secrets never
+enter it.
+
+Commands:
+  log                  show the entries (oldest first)
+  verify               check the hash chain; names the first broken entry
+
+Options:
+  --since <when>       log: only entries from this time on: a duration back from now (2h, 3d is 72h)
+                       or a date/time (2026-11-25, 2026-11-25T10:00:00Z)
+  --event <name>       log: only entries of this event (mcp.approve, mcp.flow, …; a prefix like mcp. works)
+  --json               machine-readable output
+
+Exit codes: 0 ok (verify: the chain is intact), 2 usage, 3 the chain is broken or the log unreadable.`;
+
+const SUBCOMMANDS: readonly string[] = ["log", "verify"];
+
+export const auditCommand: Command = {
+  name: "audit",
+  summary: "Show and verify the hash-chained audit log (approvals, confirmations, flow decisions)",
+  usage: USAGE,
+  subcommands: SUBCOMMANDS,
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs("audit", args, { since: { type: "string" }, event: { type: "string" } }, 1);
+    const sub = positionals[0] ?? "log";
+    if (!SUBCOMMANDS.includes(sub)) throw usageError("audit", `unknown command "${sub}"${didYouMean(sub, SUBCOMMANDS)}`);
+    const paths = resolveConfigPaths(context.io.env);
+    // Read-only: the user and face are never written by these commands.
+    const log = new AuditLog({ file: paths.auditLogFile, headFile: paths.auditHeadFile, user: "", face: "cli" });
+    if (sub === "verify") {
+      if (values.since !== undefined || values.event !== undefined) throw usageError("audit", "--since and --event belong to `audit log`, not `audit verify` (verify always checks the whole chain)");
+      return verify(log, context);
+    }
+    const since = typeof values.since === "string" ? parseSince(values.since, Date.now()) : undefined;
+    const event = typeof values.event === "string" ? values.event : undefined;
+    const { entries, unreadable } = await log.read();
+    const shown = entries.filter((e) => (since === undefined || Date.parse(e.time) >= since) && (event === undefined || e.event === event || (event.endsWith(".") && e.event.startsWith(event))));
+    if (context.json) {
+      writeJson(context.io.stdout, { file: log.file, entries: shown, unreadableLines: unreadable });
+      return ExitCode.Ok;
+    }
+    if (shown.length === 0) writeLine(context.io.stdout, entries.length === 0 ? `The audit log is empty (${log.file}).` : "No entries match.");
+    else writeLine(context.io.stdout, formatTable(shown.map(row), ["#", "TIME", "USER", "FACE", "EVENT", "SUBJECT", "DECISION", "DETAILS"].map((h) => context.colours.bold(h))));
+    if (unreadable > 0) writeLine(context.io.stderr, context.colours.yellow(`${unreadable} line(s) could not be read; run \`mcpvm audit verify\` to find the first broken entry.`));
+    return ExitCode.Ok;
+  },
+};
+
+async function verify(log: AuditLog, context: CommandContext) {
+  const verdict = await log.verify();
+  if (context.json) {
+    writeJson(context.io.stdout, { file: log.file, ...verdict });
+    return verdict.ok ? ExitCode.Ok : ExitCode.Config;
+  }
+  if (verdict.ok) {
+    writeLine(context.io.stdout, `${context.colours.green("intact")}: ${verdict.entries} entries, head #${verdict.head.seq} ${verdict.head.hash}`);
+    writeLine(context.io.stdout, context.colours.dim("Keep the head hash somewhere else to prove later that the log was not rewritten as a whole."));
+    return ExitCode.Ok;
+  }
+  // Reported as an error with a stable code (exit 3), like any state file that cannot be trusted.
+  throw new AuditLogError("AUDIT_LOG_BROKEN", `${log.file}: ${verdict.message}. The ${verdict.intact} entries before it verify; anything from entry ${verdict.seq} on cannot be trusted.`, {
+    data: { file: log.file, line: verdict.line, seq: verdict.seq, problem: verdict.problem, intact: verdict.intact },
+  });
+}
+
+function row(entry: AuditEntry): string[] {
+  const details = entry.details === undefined ? "" : Object.entries(entry.details).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
+  return [String(entry.seq), entry.time, entry.user, entry.face, entry.event, entry.subject, entry.decision, details].map((cell) => displayInline(cell));
+}
+
+/** `--since 2h` (back from now) or a date the Date parser takes; epoch ms. */
+export function parseSince(text: string, now: number): number {
+  if (/^\d+(\.\d+)?\s*(ms|s|m|h|d)$/i.test(text.trim())) {
+    const trimmed = text.trim().toLowerCase();
+    const days = /^(\d+(?:\.\d+)?)\s*d$/.exec(trimmed);
+    return now - (days !== null ? Number(days[1]) * 86_400_000 : parseDuration("audit", "--since", trimmed));
+  }
+  const parsed = Date.parse(text);
+  if (Number.isNaN(parsed)) throw usageError("audit", `--since ${text} is neither a duration (30m, 2h, 3d) nor a date (2026-11-25 or 2026-11-25T10:00:00Z)`);
+  return parsed;
+}

@@ -1,0 +1,214 @@
+import { accessSync, closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
+import { z } from "zod";
+
+/**
+ * What a stdio launch actually runs, beyond the command line as written: the executable the
+ * spawn's PATH lookup finds, the interpreter of a `#!` script (`npx` is `#!/usr/bin/env node`, so
+ * a `node` found earlier on PATH changes what runs), and for `npx`/`uvx` the package version.
+ * Recorded at approval; a difference at launch needs re-approval.
+ */
+export const launchTargetSchema = z
+  .object({
+    /** Absolute path the PATH lookup finds; null when nothing was found (the spawn will fail). */
+    executable: z.string().nullable(),
+    /** For a `#!` script: the interpreter it names, looked up on the same PATH for `/usr/bin/env x`. */
+    interpreter: z.string().optional(),
+    package: z
+      .object({
+        runner: z.enum(["npx", "uvx"]),
+        name: z.string(),
+        /** The version that would run; absent when it could not be read without the network. */
+        version: z.string().optional(),
+        /** Where the version was read (or why it could not be). */
+        source: z.string(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type LaunchTarget = z.infer<typeof launchTargetSchema>;
+
+export interface LaunchTargetInput {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** The child's environment (its PATH is the one the spawn searches). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+export function resolveLaunchTarget(input: LaunchTargetInput): LaunchTarget {
+  const path = input.env.PATH ?? "";
+  const executable = findExecutable(input.command, path, input.cwd);
+  const interpreter = executable === undefined ? undefined : interpreterOf(executable, path, input.cwd);
+  const runner = basename(input.command).replace(/\.(cmd|exe)$/i, "");
+  const pkg = runner === "npx" ? npxPackage(input.args, input.env, input.cwd) : runner === "uvx" ? uvxPackage(input.args) : undefined;
+  return { executable: executable ?? null, ...(interpreter === undefined ? {} : { interpreter }), ...(pkg === undefined ? {} : { package: pkg }) };
+}
+
+/** What changed between the approved target and the current one, one line each; empty when nothing that was known changed. */
+export function compareLaunchTargets(approved: LaunchTarget, current: LaunchTarget): string[] {
+  const changes: string[] = [];
+  if (approved.executable !== current.executable) changes.push(`executable: ${approved.executable ?? "(not found)"} -> ${current.executable ?? "(not found)"}`);
+  if (approved.interpreter !== current.interpreter) changes.push(`interpreter: ${approved.interpreter ?? "(none)"} -> ${current.interpreter ?? "(none)"}`);
+  const a = approved.package;
+  const c = current.package;
+  if (a !== undefined && c !== undefined) {
+    if (a.name !== c.name) changes.push(`package: ${a.name} -> ${c.name}`);
+    // A version unknown at approval (never downloaded yet) is learnt later, not a change.
+    else if (a.version !== undefined && a.version !== c.version) changes.push(`${a.runner} package ${a.name}: ${a.version} -> ${c.version ?? "(unknown)"}`);
+  } else if (a !== undefined || c !== undefined) {
+    changes.push(`package: ${a?.name ?? "(none)"} -> ${c?.name ?? "(none)"}`);
+  }
+  return changes;
+}
+
+/** One line for the approval prompt. */
+export function describeLaunchTarget(target: LaunchTarget): string {
+  const parts = [`runs ${target.executable ?? "(not found on PATH)"}`];
+  if (target.interpreter !== undefined) parts.push(`with ${target.interpreter}`);
+  if (target.package !== undefined) {
+    const p = target.package;
+    parts.push(p.version === undefined ? `${p.runner} package ${p.name} (version not known yet: ${p.source})` : `${p.runner} package ${p.name}@${p.version} (${p.source})`);
+  }
+  return parts.join(", ");
+}
+
+/** As the spawn finds it: a command with a slash is a path (from cwd); otherwise the first executable file on PATH. */
+export function findExecutable(command: string, path: string, cwd: string): string | undefined {
+  if (command.includes("/") || (process.platform === "win32" && command.includes("\\"))) {
+    const full = isAbsolute(command) ? command : resolve(cwd, command);
+    return isExecutableFile(full) ? full : undefined;
+  }
+  for (const dir of path.split(delimiter)) {
+    if (dir === "") continue;
+    const candidate = resolve(cwd, dir, command);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The interpreter of a `#!` script; `#!/usr/bin/env [-S] x` is x as found on PATH. */
+function interpreterOf(file: string, path: string, cwd: string): string | undefined {
+  let head: string;
+  try {
+    // Only the first line matters; a binary (node itself) is never read whole.
+    const fd = openSync(file, "r");
+    try {
+      const buffer = Buffer.alloc(256);
+      head = buffer.subarray(0, readSync(fd, buffer, 0, 256, 0)).toString("latin1");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  if (!head.startsWith("#!")) return undefined;
+  const words = (head.slice(2).split("\n")[0] ?? "").trim().split(/\s+/);
+  const [program, ...rest] = words;
+  if (program === undefined || program === "") return undefined;
+  if (basename(program) === "env") {
+    const target = rest.find((w) => !w.startsWith("-") && !w.includes("="));
+    return target === undefined ? program : (findExecutable(target, path, cwd) ?? `${target} (not found on PATH)`);
+  }
+  return program;
+}
+
+/** The package spec npx runs: the first argument that is not a flag (or the value of -p/--package). */
+function packageSpec(args: readonly string[], valueFlags: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") return args[i + 1];
+    const eq = /^--package=(.+)$/.exec(arg);
+    if (eq !== null) return eq[1];
+    if (arg === "-p" || arg === "--package") return args[i + 1];
+    if (valueFlags.includes(arg)) {
+      i++;
+      continue;
+    }
+    if (!arg.startsWith("-")) return arg;
+  }
+  return undefined;
+}
+
+/** `@scope/name@range` → name and range. */
+function splitNpmSpec(spec: string): { name: string; range: string | undefined } {
+  const at = spec.indexOf("@", spec.startsWith("@") ? 1 : 0);
+  return at === -1 ? { name: spec, range: undefined } : { name: spec.slice(0, at), range: spec.slice(at + 1) };
+}
+
+const EXACT_VERSION = /^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/**
+ * The version npx would run, without the network: an exact version in the spec; else the
+ * package in a node_modules from cwd upwards (npx prefers it); else npx's own cache
+ * (<npm cache>/_npx/<hash>/node_modules/<name>). A range with nothing cached is unresolved.
+ */
+function npxPackage(args: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string): LaunchTarget["package"] {
+  const spec = packageSpec(args, ["--call", "-c", "--cache", "--registry", "--userconfig"]);
+  if (spec === undefined) return undefined;
+  const { name, range } = splitNpmSpec(spec);
+  if (range !== undefined && EXACT_VERSION.test(range)) return { runner: "npx", name, version: range.replace(/^v/, ""), source: "exact version in the arguments" };
+  for (let dir = cwd; ; dir = resolve(dir, "..")) {
+    const version = packageVersion(join(dir, "node_modules", name));
+    if (version !== undefined) return { runner: "npx", name, version, source: `installed in ${join(dir, "node_modules")}` };
+    if (resolve(dir, "..") === dir) break;
+  }
+  const cache = env.npm_config_cache ?? env.NPM_CONFIG_CACHE ?? (env.HOME === undefined ? undefined : join(env.HOME, ".npm"));
+  if (cache !== undefined) {
+    const found = newestInNpxCache(join(cache, "_npx"), name);
+    if (found !== undefined) return { runner: "npx", name, version: found, source: "npx cache" };
+  }
+  return { runner: "npx", name, source: range === undefined || range === "latest" ? "not in the npx cache yet (npx would download the latest)" : `range ${range}, not in the npx cache yet` };
+}
+
+function newestInNpxCache(root: string, name: string): string | undefined {
+  let best: { version: string; mtime: number } | undefined;
+  let dirs: string[];
+  try {
+    dirs = readdirSync(root);
+  } catch {
+    return undefined;
+  }
+  for (const dir of dirs) {
+    const file = join(root, dir, "node_modules", name, "package.json");
+    try {
+      const mtime = statSync(file).mtimeMs;
+      const version = packageVersion(join(root, dir, "node_modules", name));
+      if (version !== undefined && (best === undefined || mtime > best.mtime)) best = { version, mtime };
+    } catch {
+      // not this one
+    }
+  }
+  return best?.version;
+}
+
+function packageVersion(dir: string): string | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: unknown };
+    return typeof parsed.version === "string" ? parsed.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** uvx: only a version pinned in the arguments (`pkg==1.2.3`, `pkg@1.2.3`, `--from pkg==…`) is known without the index. */
+function uvxPackage(args: readonly string[]): LaunchTarget["package"] {
+  const fromIndex = args.indexOf("--from");
+  const spec = fromIndex !== -1 ? args[fromIndex + 1] : packageSpec(args, ["--with", "--python", "-p", "--index-url", "--index"]);
+  if (spec === undefined) return undefined;
+  const pinned = /^([A-Za-z0-9._\-[\]]+?)(?:==|@)([0-9][^\s,;]*)$/.exec(spec);
+  if (pinned !== null) return { runner: "uvx", name: pinned[1] as string, version: pinned[2] as string, source: "exact version in the arguments" };
+  return { runner: "uvx", name: spec.replace(/[<>=~!@].*$/, ""), source: "uvx resolves versions from the package index; pin one (pkg==1.2.3) to have it checked" };
+}

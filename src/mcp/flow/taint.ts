@@ -1,0 +1,147 @@
+/**
+ * Origin labels for data MCP servers hand to the guest, by content: the host cannot see inside the
+ * sandbox, but it sees every value it hands in and every argument that comes out. What a server
+ * returned is remembered (case-folded); an outgoing argument carries a server's label when it
+ * contains a piece of that server's data:
+ *
+ * - every 12-character window of a returned string is findable (indexed at every 3rd position, and
+ *   outgoing text is checked at every position), so any copied run of 14 or more characters is
+ *   caught, and a whole returned string of 12 or more anywhere it is copied;
+ * - a returned string of 8–11 characters is caught where it appears whole;
+ * - text that also appears in the script's own source is not data from a server (a constant the
+ *   script wrote), so windows found there are skipped.
+ *
+ * Not followed (documented in docs/SECURITY.md): data re-encoded by the script (base64, hex,
+ * reversed, split into pieces shorter than the windows, one character at a time), numbers and
+ * booleans, strings under 8 characters, and implicit flows (a branch taken because of a value).
+ */
+
+export const WINDOW = 12;
+export const STRIDE = 3;
+export const MIN_WHOLE = 8;
+/** Past this many characters remembered from one run, a server's further data is not indexed: it then taints every long outgoing string (fail closed). */
+export const MAX_INDEXED_CHARS = 4 * 1024 * 1024;
+
+interface ServerData {
+  readonly texts: string[];
+  readonly windows: Set<number>;
+  readonly whole: Set<string>;
+  /** Texts remembered but not yet indexed: indexing waits for the first check, which most runs never make. */
+  readonly pending: string[];
+  overflow: boolean;
+}
+
+/** Where in the outgoing arguments a server's data was found (a JSON path, never the data). */
+export interface TaintMatch {
+  readonly server: string;
+  readonly path: string;
+}
+
+export class TaintIndex {
+  private readonly servers = new Map<string, ServerData>();
+  private indexed = 0;
+  private readonly code: string;
+
+  constructor(code: string) {
+    this.code = code.toLowerCase();
+  }
+
+  /** Remembers every string in `value` (keys included) as data from `server`. */
+  label(server: string, value: unknown): void {
+    let data = this.servers.get(server);
+    if (data === undefined) {
+      data = { texts: [], windows: new Set(), whole: new Set(), pending: [], overflow: false };
+      this.servers.set(server, data);
+    }
+    for (const text of strings(value)) this.add(data, text.toLowerCase());
+  }
+
+  /** The servers whose data appears in `value`, each with the first argument path it was found in. */
+  find(value: unknown): TaintMatch[] {
+    const found = new Map<string, string>();
+    walk(value, "", (text, path) => {
+      if (text.length < MIN_WHOLE) return;
+      const lower = text.toLowerCase();
+      for (const [server, data] of this.servers) {
+        this.indexPending(data);
+        if (found.has(server)) continue;
+        if (this.contains(data, lower)) found.set(server, path || "(the argument)");
+      }
+    });
+    return [...found].map(([server, path]) => ({ server, path }));
+  }
+
+  private add(data: ServerData, text: string): void {
+    if (text.length < MIN_WHOLE) return;
+    if (this.indexed + text.length > MAX_INDEXED_CHARS) {
+      data.overflow = true;
+      return;
+    }
+    this.indexed += text.length;
+    if (text.length < WINDOW) {
+      data.whole.add(text);
+      return;
+    }
+    data.texts.push(text);
+    data.pending.push(text);
+  }
+
+  private indexPending(data: ServerData): void {
+    for (const text of data.pending) {
+      for (let i = 0; i + WINDOW <= text.length; i += STRIDE) data.windows.add(hashWindow(text, i));
+      // The last window too, so the string's tail is as findable as its head.
+      data.windows.add(hashWindow(text, text.length - WINDOW));
+    }
+    data.pending.length = 0;
+  }
+
+  private contains(data: ServerData, text: string): boolean {
+    if (data.overflow && !this.code.includes(text)) return true;
+    for (const piece of data.whole) if (text.includes(piece) && !this.code.includes(piece)) return true;
+    if (data.windows.size === 0 || text.length < WINDOW) return false;
+    for (let i = 0; i + WINDOW <= text.length; i++) {
+      if (!data.windows.has(hashWindow(text, i))) continue;
+      const window = text.slice(i, i + WINDOW);
+      // A hash hit is confirmed on the text itself; a window the script wrote itself is its own.
+      if (this.code.includes(window)) continue;
+      if (data.texts.some((t) => t.includes(window))) return true;
+    }
+    return false;
+  }
+}
+
+/** FNV-1a over one window's UTF-16 code units. */
+function hashWindow(text: string, start: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < start + WINDOW; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function strings(value: unknown): string[] {
+  const out: string[] = [];
+  walk(value, "", (text) => out.push(text));
+  return out;
+}
+
+/** Every string in a JSON-like value, keys included, with its path; bounded depth, no cycles. */
+function walk(value: unknown, path: string, visit: (text: string, path: string) => void, depth = 0, seen = new Set<object>()): void {
+  if (typeof value === "string") {
+    visit(value, path);
+    return;
+  }
+  if (value === null || typeof value !== "object" || depth > 64 || seen.has(value)) return;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => walk(item, `${path}[${index}]`, visit, depth + 1, seen));
+    return;
+  }
+  if (value instanceof Uint8Array) return;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path === "" ? key : `${path}.${key}`;
+    visit(key, at);
+    walk(item, at, visit, depth + 1, seen);
+  }
+}

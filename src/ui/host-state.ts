@@ -1,0 +1,54 @@
+import { stat } from "node:fs/promises";
+import type { McpvmHost } from "../host/index.js";
+import type { McpService } from "../mcp/service/index.js";
+
+/** What identifies one version of a file: a rewrite (atomic rename) changes the inode or mtime. */
+async function stampOf(file: string): Promise<string> {
+  try {
+    const s = await stat(file);
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return "absent";
+  }
+}
+
+/**
+ * The dashboard's one host, kept in step with config.json: a change made by `mcpvm mcp …` in a
+ * terminal (another process) is noticed on the next API call and the host re-reads the file, so the
+ * page and the CLI never disagree. Approvals, pins and toolsets are read from their files on every
+ * call by their own stores, so they need nothing here.
+ */
+export class HostState {
+  private configStamp: string | undefined;
+  private checking: Promise<void> | undefined;
+
+  constructor(readonly host: McpvmHost) {}
+
+  /** Re-reads config.json when another process changed it since the last call. */
+  async fresh(): Promise<McpvmHost> {
+    this.checking ??= this.check().finally(() => (this.checking = undefined));
+    await this.checking;
+    return this.host;
+  }
+
+  async service(): Promise<McpService> {
+    return (await this.fresh()).requireMcp();
+  }
+
+  /** After the dashboard itself wrote config.json. */
+  async reloaded(): Promise<void> {
+    await this.host.reload();
+    this.configStamp = await stampOf(this.host.paths.configFile);
+  }
+
+  private async check(): Promise<void> {
+    const stamp = await stampOf(this.host.paths.configFile);
+    if (this.configStamp === undefined) {
+      this.configStamp = stamp;
+      return;
+    }
+    if (stamp === this.configStamp) return;
+    this.configStamp = stamp;
+    await this.host.reload();
+  }
+}

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/**
+ * Packages every `mcpvm` command would pay for at start if they were imported statically: the
+ * LLM SDK (agent, second opinion), the HTTP server and MCP server SDK (gateway), pino-pretty.
+ * They load when the command that needs them runs (dynamic import()).
+ */
+const HEAVY = ["ai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "@hono/node-server", "hono", "@modelcontextprotocol/server", "@modelcontextprotocol/node", "pino-pretty"];
+
+/** Files and packages reachable from `file` through static `import … from` (not `import type`, not import()). */
+function staticGraph(entry: string): { files: Set<string>; packages: Map<string, string> } {
+  const files = new Set<string>();
+  const packages = new Map<string, string>();
+  const visit = (file: string): void => {
+    if (files.has(file)) return;
+    files.add(file);
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm)) {
+      const specifier = (match[1] ?? match[2]) as string;
+      if (specifier.startsWith(".")) {
+        const target = resolve(dirname(file), specifier).replace(/\.js$/, ".ts");
+        if (existsSync(target)) visit(target);
+      } else if (!specifier.startsWith("node:")) {
+        const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : (specifier.split("/")[0] as string);
+        if (!packages.has(name)) packages.set(name, file.slice(ROOT.length + 1));
+      }
+    }
+  };
+  visit(entry);
+  return { files, packages };
+}
+
+describe("the CLI's start loads only what every command needs", () => {
+  it("src/cli/main.ts does not statically reach the LLM SDK, the gateway's servers or pino-pretty", () => {
+    const { packages } = staticGraph(resolve(ROOT, "src/cli/main.ts"));
+    expect(HEAVY.filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)})`)).toEqual([]);
+  });
+
+  it("the check sees real imports (it can fail): the gateway itself does reach them", () => {
+    const { packages } = staticGraph(resolve(ROOT, "src/gateway/index.ts"));
+    expect(packages.has("@modelcontextprotocol/server")).toBe(true);
+    expect(staticGraph(resolve(ROOT, "src/cli/main.ts")).packages.has("zod")).toBe(true);
+  });
+});

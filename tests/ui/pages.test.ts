@@ -1,0 +1,154 @@
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RunningUi } from "../../src/ui/index.js";
+import { cli, makeHome, type TrustHome } from "../trust/helpers.js";
+import { launchBrowser, POLL, removeAssets, SKIP_BROWSER, startDashboard, watchPageErrors } from "./browser-support.js";
+import { contrastProblems, unlabelledControls } from "./accessibility.js";
+import { screenshot, SCRIPTED, text, writeSpec } from "./dashboard-support.js";
+
+const homes: TrustHome[] = [];
+const dashboards: RunningUi[] = [];
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  if (!SKIP_BROWSER) browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await removeAssets();
+});
+afterEach(async () => {
+  for (const ui of dashboards.splice(0)) await ui.close();
+  // A server killed at close may still be flushing into the home for a moment: retry once.
+  for (const home of homes.splice(0)) await home.cleanup().catch(() => new Promise((done) => setTimeout(done, 500)).then(() => home.cleanup()));
+});
+
+/** A home with one approved scripted server "notes" (confirm policy as given) listing `search` and a destructive `wipe`. */
+async function open(viewport = { width: 1280, height: 800 }, confirm = "writes"): Promise<{ home: TrustHome; ui: RunningUi; page: Page; errors: string[] }> {
+  const home = await makeHome({ servers: (_starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")], confirm } }), approve: ["notes"] });
+  homes.push(home);
+  await writeSpec(join(home.dir, "notes.json"), [
+    { name: "search", description: "Search notes by keyword.", inputSchema: text, annotations: { readOnlyHint: true } },
+    { name: "wipe", description: "Delete every note.", inputSchema: text, annotations: { destructiveHint: true } },
+  ]);
+  const ui = await startDashboard(home.env, home.dir);
+  dashboards.push(ui);
+  const page = await (await (browser as Browser).newContext({ viewport })).newPage();
+  const errors = watchPageErrors(page);
+  await page.goto(ui.url);
+  return { home, ui, page, errors };
+}
+
+async function runScript(page: Page, code: string): Promise<void> {
+  await page.locator(".cm-content").fill(code);
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+}
+
+describe.skipIf(SKIP_BROWSER)("mcpvm ui pages in Chromium", { timeout: 180_000 }, () => {
+  it("Run: completion from the generated declarations, result and logs, a destructive call confirmed (or declined) in the page", async () => {
+    const { page, errors } = await open();
+    await page.getByRole("link", { name: "Run" }).click();
+    await expect.poll(() => page.locator(".dts").textContent(), { timeout: 20_000 }).toContain('declare module "host:mcp-notes"');
+    await page.locator(".cm-content").fill("");
+    await page.locator(".cm-content").pressSequentially("return tools.notes.");
+    await expect.poll(() => page.locator(".cm-tooltip-autocomplete").textContent(), { timeout: 20_000 }).toContain("wipe");
+    await page.keyboard.press("Escape");
+
+    await runScript(page, 'console.log("wiping");\nreturn await tools.notes.wipe({ text: "all" });');
+    const dialog = page.getByRole("alertdialog", { name: "Allow notes.wipe?" });
+    await expect.poll(() => dialog.count(), { timeout: 20_000 }).toBe(1);
+    expect(await dialog.textContent()).toContain('"text": "all"');
+    await screenshot(page, "run-confirm");
+    await dialog.getByRole("button", { name: "Allow this call" }).click();
+    await expect.poll(() => page.getByTestId("run-result").textContent(), { timeout: 20_000 }).toContain("all");
+    expect(await page.getByTestId("run-logs").textContent()).toContain("[log] wiping");
+
+    await runScript(page, 'return await tools.notes.wipe({ text: "again" });');
+    await expect.poll(() => dialog.count(), { timeout: 20_000 }).toBe(1);
+    await dialog.getByRole("button", { name: "Decline" }).click();
+    await expect.poll(() => page.getByTestId("run-error").textContent(), { timeout: 20_000 }).toContain("MCP_CALL_DECLINED");
+    expect(errors).toEqual([]);
+  });
+
+  it("Activity: calls made by the CLI and by the page show up live, filterable, with a detail view", async () => {
+    const { home, page, errors } = await open(undefined, "never");
+    await page.getByRole("link", { name: "Activity" }).click();
+    await expect.poll(() => page.getByText("No calls yet").count(), POLL).toBe(1);
+    expect((await cli(home, ["mcp", "call", "notes", "search", "text=from-the-cli"])).code).toBe(0);
+    const rows = page.locator("table.activity tbody tr");
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(1);
+    expect(await rows.first().textContent()).toContain("notes.search");
+    expect(await rows.first().locator("td").nth(1).textContent()).toBe("cli");
+
+    await page.getByRole("link", { name: "Run" }).click();
+    await runScript(page, 'await tools.notes.search({ text: "from-the-page" }); return await tools.notes.wipe({ text: "x" });');
+    await expect.poll(() => page.getByTestId("run-result").count(), { timeout: 20_000 }).toBe(1);
+    await page.getByRole("link", { name: "Activity" }).click();
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(3);
+    await page.getByLabel("Filter").fill("from-the-page");
+    await expect.poll(() => rows.count(), POLL).toBe(1);
+    expect(await rows.first().locator("td").nth(1).textContent()).toBe("ui");
+    await rows.first().getByRole("button").click();
+    const detail = page.getByRole("region", { name: "notes.search" });
+    expect(await detail.textContent()).toContain('"text": "from-the-page"');
+    await page.getByLabel("Filter").fill("");
+    await screenshot(page, "activity");
+    expect(errors).toEqual([]);
+  });
+
+  it("Toolsets: build one from the listed tools; the flattened names are shown; the CLI sees it", async () => {
+    const { home, page, errors } = await open();
+    await page.getByRole("link", { name: "Toolsets" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("daily");
+    await expect.poll(() => page.getByRole("checkbox", { name: "notes.search" }).count(), { timeout: 20_000 }).toBe(1);
+    await page.getByRole("checkbox", { name: "notes.search" }).check();
+    await page.getByRole("button", { name: "Save toolset" }).click();
+    const card = page.getByRole("article", { name: "daily" });
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain("notes_search");
+    expect(await card.textContent()).toContain("mcpvm serve --toolset daily");
+    const shown = JSON.parse((await cli(home, ["--json", "toolset", "show", "daily"])).stdout);
+    expect(shown.toolset.tools).toEqual(["notes.search"]);
+    await page.getByLabel("Name", { exact: true }).fill("bad name!");
+    await page.getByRole("button", { name: "Save toolset" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent(), POLL).toContain("toolset names are 1-64 letters");
+    await screenshot(page, "toolsets");
+    expect(errors).toEqual(["console: Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
+  });
+
+  it("keyboard, labels and contrast on every page; a narrow window has no sideways scrolling", async () => {
+    const { page, errors } = await open();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Approvals/);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => location.hash), POLL).toBe("#/approvals");
+    for (const name of ["Servers", "Approvals", "Toolsets", "Activity", "Run"]) {
+      await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
+      await page.waitForTimeout(300);
+      expect(await unlabelledControls(page), `unlabelled controls on ${name}`).toEqual([]);
+      expect(await contrastProblems(page), `low contrast on ${name}`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 390, height: 800 });
+    for (const name of ["Servers", "Approvals", "Run"]) {
+      await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), `sideways scrolling on ${name}`).toBe(true);
+    }
+    await page.getByRole("link", { name: "Servers" }).click();
+    await screenshot(page, "servers-narrow");
+    expect(errors).toEqual([]);
+  });
+
+  it("a JavaScript error is reported in the page, not a blank screen", async () => {
+    const { page } = await open();
+    await page.evaluate(() => setTimeout(() => {
+      throw new Error("boom from a test");
+    }, 0));
+    const alert = page.locator("#page-errors");
+    await expect.poll(() => alert.textContent(), POLL).toContain("boom from a test");
+    expect(await page.getByRole("heading", { name: "Servers" }).isVisible()).toBe(true);
+  });
+});

@@ -1,0 +1,1 @@
+export function buildUi(outdir: string): Promise<string>;

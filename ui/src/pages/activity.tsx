@@ -1,0 +1,115 @@
+import { useState } from "preact/hooks";
+import { get } from "../api.js";
+import { Feedback } from "../components/feedback.js";
+import { usePoll } from "../hooks.js";
+import type { ActivityRecord } from "../types.js";
+
+function prettyArgs(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+const outcomeLabel = (r: ActivityRecord): string => (r.outcome === "ok" ? "ok" : r.outcome === "isError" ? "tool error" : `failed${r.errorCode === undefined ? "" : ` (${r.errorCode})`}`);
+
+/** A live view of <config home>/activity.jsonl: every tool call from the CLI, the REPL, the gateway and this page. */
+export function ActivityPage() {
+  const activity = usePoll(() => get<{ file: string; calls: ActivityRecord[] }>("/api/activity?limit=300"), 1000);
+  const [filter, setFilter] = useState("");
+  const [outcome, setOutcome] = useState("all");
+  const [selected, setSelected] = useState<ActivityRecord | undefined>(undefined);
+  const needle = filter.trim().toLowerCase();
+  const calls = (activity.data?.calls ?? []).filter(
+    (c) => (outcome === "all" || (outcome === "ok" ? c.outcome === "ok" : c.outcome !== "ok")) && (needle === "" || `${c.server}.${c.tool} ${c.face} ${c.args}`.toLowerCase().includes(needle)),
+  );
+  return (
+    <section aria-labelledby="activity-title">
+      <h2 id="activity-title">Activity</h2>
+      <Feedback error={activity.error} />
+      {activity.data !== undefined && (
+        <p class="muted">
+          From <code>{activity.data.file}</code>, written by every face (cli, repl, gateway, ui). Arguments are masked and cut; results are never logged.
+        </p>
+      )}
+      <div class="row filters">
+        <label>
+          Filter
+          <input type="search" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} placeholder="server, tool, face or argument text" />
+        </label>
+        <label>
+          Outcome
+          <select value={outcome} onChange={(e) => setOutcome((e.target as HTMLSelectElement).value)}>
+            <option value="all">all</option>
+            <option value="ok">ok</option>
+            <option value="errors">errors</option>
+          </select>
+        </label>
+      </div>
+      {calls.length === 0 ? (
+        <p>No calls{needle !== "" || outcome !== "all" ? " match" : " yet"}.</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="activity">
+            <caption class="sr-only">Tool calls, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Face</th>
+                <th scope="col">Call</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Arguments</th>
+              </tr>
+            </thead>
+            <tbody>
+              {calls.map((c, i) => (
+                <tr key={`${c.at}-${i}`} class={c.outcome === "ok" ? "" : "row-error"}>
+                  <td>{new Date(c.at).toLocaleTimeString()}</td>
+                  <td>{c.face}</td>
+                  <td>
+                    <button type="button" class="link" onClick={() => setSelected(c)} aria-label={`Details of ${c.server}.${c.tool} at ${c.at}`}>
+                      {c.server}.{c.tool}
+                    </button>
+                  </td>
+                  <td>{c.durationMs} ms</td>
+                  <td>{outcomeLabel(c)}</td>
+                  <td>
+                    <code class="args">{c.args.length > 80 ? `${c.args.slice(0, 80)}…` : c.args}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {selected !== undefined && (
+        <section class="card detail" aria-labelledby="call-detail-title">
+          <h3 id="call-detail-title">
+            {selected.server}.{selected.tool}
+          </h3>
+          <dl>
+            <dt>Time</dt>
+            <dd>{selected.at}</dd>
+            <dt>Face</dt>
+            <dd>
+              {selected.face} (process {selected.pid})
+            </dd>
+            <dt>Duration</dt>
+            <dd>{selected.durationMs} ms</dd>
+            <dt>Outcome</dt>
+            <dd>{outcomeLabel(selected)}</dd>
+            <dt>Arguments{selected.truncated === true ? " (cut)" : ""}</dt>
+            <dd>
+              <pre>{prettyArgs(selected.args)}</pre>
+            </dd>
+          </dl>
+          <button type="button" onClick={() => setSelected(undefined)}>
+            Close details
+          </button>
+        </section>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { useState } from "preact/hooks";
+import { enc, get, post } from "../api.js";
+import { Feedback } from "../components/feedback.js";
+import { StateBadge } from "../components/state-badge.js";
+import { useAction } from "../hooks.js";
+import type { ServerSummary, StateAnswer } from "../types.js";
+import { AddServerForm } from "./servers-add.js";
+import { ImportForm } from "./servers-import.js";
+
+interface ToolsAnswer {
+  module: string;
+  tools: Array<{ name: string; jsName: string; description: string; signature: string }>;
+  held: Array<{ name: string; reason: string }>;
+}
+
+function Tools({ name }: { name: string }) {
+  const [tools, setTools] = useState<ToolsAnswer | undefined>(undefined);
+  const action = useAction();
+  const load = () =>
+    action.run(async () => {
+      setTools(await get<ToolsAnswer>(`/api/servers/${enc(name)}/tools`));
+      return undefined;
+    });
+  const recheck = () =>
+    action.run(async () => {
+      const answer = await post<{ tools: number; held: number }>(`/api/servers/${enc(name)}/recheck`);
+      setTools(await get<ToolsAnswer>(`/api/servers/${enc(name)}/tools`));
+      return `Listed again: ${answer.tools} tools${answer.held > 0 ? `, ${answer.held} held (see Approvals)` : ""}.`;
+    });
+  return (
+    <div class="tools">
+      <div class="row">
+        <button type="button" onClick={load} disabled={action.busy}>
+          {tools === undefined ? "Show tools" : "Refresh tools"}
+        </button>
+        <button type="button" onClick={recheck} disabled={action.busy} title="Restart the server and list its tools again, to see changed definitions">
+          Check for changes
+        </button>
+        {action.busy && <span role="status">Connecting…</span>}
+      </div>
+      <Feedback message={action.message} error={action.error} />
+      {tools !== undefined && (
+        <>
+          <p>
+            Module <code>{tools.module}</code>: {tools.tools.length} tools
+            {tools.held.length > 0 && `, ${tools.held.length} held (see Approvals)`}
+          </p>
+          <ul class="tool-list" aria-label={`Tools of ${name}`}>
+            {tools.tools.map((t) => (
+              <li key={t.jsName}>
+                <code class="signature">{t.signature}</code>
+                {t.description !== "" && <p class="muted">{t.description}</p>}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function ServerCard({ server, reloadState }: { server: ServerSummary; reloadState: () => void }) {
+  const action = useAction();
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const toggle = () =>
+    action.run(async () => {
+      await post(`/api/servers/${enc(server.name)}/${server.enabled ? "disable" : "enable"}`);
+      reloadState();
+      return `${server.enabled ? "Disabled" : "Enabled"} ${server.name}.`;
+    });
+  const remove = () =>
+    action.run(async () => {
+      await post(`/api/servers/${enc(server.name)}/remove`);
+      setConfirmRemove(false);
+      reloadState();
+      return `Removed ${server.name} (and its approval).`;
+    });
+  const canList = server.enabled && server.approval === "approved";
+  return (
+    <article class="card server" aria-labelledby={`server-${server.name}`} data-server={server.name}>
+      <header class="row">
+        <h3 id={`server-${server.name}`}>{server.name}</h3>
+        <span class="transport">{server.transport}</span>
+        <StateBadge server={server} />
+      </header>
+      {server.description !== undefined && <p class="muted">{server.description}</p>}
+      {server.detail !== undefined && <p class="detail">{server.detail}</p>}
+      {server.next !== undefined && (
+        <p class="muted">
+          Next: <code>{server.next}</code>
+        </p>
+      )}
+      <div class="row">
+        <button type="button" onClick={toggle} disabled={action.busy}>
+          {server.enabled ? `Disable ${server.name}` : `Enable ${server.name}`}
+        </button>
+        {server.approval !== "approved" && <a href="#/approvals">Review and approve</a>}
+        {!confirmRemove ? (
+          <button type="button" class="danger" onClick={() => setConfirmRemove(true)} disabled={action.busy}>
+            Remove…
+          </button>
+        ) : (
+          <span class="row" role="group" aria-label={`Confirm removing ${server.name}`}>
+            <span>Remove {server.name} from config.json and withdraw its approval?</span>
+            <button type="button" class="danger" onClick={remove} disabled={action.busy}>
+              Yes, remove {server.name}
+            </button>
+            <button type="button" onClick={() => setConfirmRemove(false)}>
+              Cancel
+            </button>
+          </span>
+        )}
+      </div>
+      <Feedback message={action.message} error={action.error} />
+      {canList && <Tools name={server.name} />}
+    </article>
+  );
+}
+
+export function ServersPage({ state, reloadState }: { state: StateAnswer | undefined; reloadState: () => void }) {
+  return (
+    <section aria-labelledby="servers-title">
+      <h2 id="servers-title">Servers</h2>
+      {state === undefined && <p role="status">Loading…</p>}
+      {state?.mcpOff !== undefined && (
+        <p class="error" role="alert">
+          {state.mcpOff}
+        </p>
+      )}
+      {state !== undefined && (
+        <p class="muted">
+          From <code>{state.configFile}</code>, the same file <code>mcpvm mcp</code> changes; edits made there show here within a second.
+        </p>
+      )}
+      {state !== undefined && state.servers.length === 0 && state.mcpOff === undefined && <p>No servers yet. Add one below.</p>}
+      <div class="cards">
+        {state?.servers.map((server) => (
+          <ServerCard key={server.name} server={server} reloadState={reloadState} />
+        ))}
+      </div>
+      <AddServerForm reloadState={reloadState} />
+      <ImportForm reloadState={reloadState} />
+    </section>
+  );
+}

@@ -1,0 +1,146 @@
+import { useState } from "preact/hooks";
+import { enc, get, post } from "../api.js";
+import { Feedback } from "../components/feedback.js";
+import { useAction, usePoll } from "../hooks.js";
+
+interface ToolsetView {
+  name: string;
+  description?: string;
+  tools: string[];
+  updatedAt: string;
+  flat: Array<{ ref: string; name: string | null }>;
+  collisions: Array<{ name: string; refs: string[]; assigned: string[] }>;
+  equip: string;
+}
+
+function ToolsetCard({ toolset, onChange, onEdit }: { toolset: ToolsetView; onChange: () => void; onEdit: (t: ToolsetView) => void }) {
+  const action = useAction();
+  const remove = () =>
+    action.run(async () => {
+      await post(`/api/toolsets/${enc(toolset.name)}/delete`);
+      onChange();
+      return `Deleted ${toolset.name}.`;
+    });
+  return (
+    <article class="card" aria-labelledby={`toolset-${toolset.name}`}>
+      <h3 id={`toolset-${toolset.name}`}>{toolset.name}</h3>
+      {toolset.description !== undefined && <p class="muted">{toolset.description}</p>}
+      <table>
+        <caption class="sr-only">Tools of {toolset.name} and the names a client sees</caption>
+        <thead>
+          <tr>
+            <th scope="col">Tool</th>
+            <th scope="col">Name when equipped</th>
+          </tr>
+        </thead>
+        <tbody>
+          {toolset.flat.map((f) => (
+            <tr key={f.ref}>
+              <td>
+                <code>{f.ref}</code>
+              </td>
+              <td>
+                <code>{f.name ?? "(not a server.tool reference)"}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {toolset.collisions.map((c) => (
+        <p key={c.name} class="warn">
+          Collision on <code>{c.name}</code>: {c.refs.map((r, i) => `${r} → ${c.assigned[i] ?? "?"}`).join(", ")}
+        </p>
+      ))}
+      <p>
+        Equip it: <code>{toolset.equip}</code> (or equip-toolset from the MCP client)
+      </p>
+      <div class="row">
+        <button type="button" onClick={() => onEdit(toolset)}>
+          Edit {toolset.name}
+        </button>
+        <button type="button" class="danger" onClick={remove} disabled={action.busy}>
+          Delete {toolset.name}
+        </button>
+      </div>
+      <Feedback message={action.message} error={action.error} />
+    </article>
+  );
+}
+
+/** Toolsets: the same toolsets.json as `mcpvm toolset` and the gateway's build-toolset. */
+export function ToolsetsPage() {
+  const toolsets = usePoll(() => get<{ toolsets: ToolsetView[] }>("/api/toolsets"), 2000);
+  const candidates = usePoll(() => get<{ refs: string[] }>("/api/toolsets/candidates"), 0);
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [tools, setTools] = useState("");
+  const action = useAction();
+  const chosen = new Set(tools.split("\n").map((t) => t.trim()).filter((t) => t !== ""));
+  const toggle = (ref: string) => {
+    const next = new Set(chosen);
+    if (next.has(ref)) next.delete(ref);
+    else next.add(ref);
+    setTools([...next].join("\n"));
+  };
+  const save = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const answer = await post<{ saved: ToolsetView }>("/api/toolsets", { name, description, tools: [...chosen] });
+      toolsets.reload();
+      return `Saved toolset ${answer.saved.name} (${answer.saved.tools.length} tools).`;
+    });
+  };
+  const edit = (t: ToolsetView) => {
+    setName(t.name);
+    setDescription(t.description ?? "");
+    setTools(t.tools.join("\n"));
+    document.getElementById("toolset-name")?.focus();
+  };
+  return (
+    <section aria-labelledby="toolsets-title">
+      <h2 id="toolsets-title">Toolsets</h2>
+      <p class="muted">A toolset is a named list of tools the gateway exposes directly, under flattened names (git.status → git_status).</p>
+      <Feedback error={toolsets.error} />
+      {toolsets.data?.toolsets.length === 0 && <p>No toolsets yet.</p>}
+      <div class="cards">
+        {toolsets.data?.toolsets.map((t) => (
+          <ToolsetCard key={t.name} toolset={t} onChange={toolsets.reload} onEdit={edit} />
+        ))}
+      </div>
+      <form class="card form" onSubmit={save} aria-labelledby="build-title">
+        <h3 id="build-title">Build or replace a toolset</h3>
+        <label>
+          Name
+          <input id="toolset-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="off" />
+        </label>
+        <label>
+          Description (optional)
+          <input value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />
+        </label>
+        {(candidates.data?.refs.length ?? 0) > 0 && (
+          <fieldset>
+            <legend>Tools of approved servers</legend>
+            <div class="checks">
+              {candidates.data?.refs.map((ref) => (
+                <label key={ref} class="inline">
+                  <input type="checkbox" checked={chosen.has(ref)} onChange={() => toggle(ref)} />
+                  <code>{ref}</code>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
+        <label>
+          Tools, one server.tool per line
+          <textarea rows={4} value={tools} onInput={(e) => setTools((e.target as HTMLTextAreaElement).value)} spellcheck={false} />
+        </label>
+        <div class="row">
+          <button type="submit" class="primary" disabled={action.busy}>
+            Save toolset
+          </button>
+        </div>
+        <Feedback message={action.message} error={action.error} />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/** Shapes of the API's answers (src/ui/api/*). */
+export interface ServerSummary {
+  name: string;
+  transport: "stdio" | "http" | "sse";
+  enabled: boolean;
+  description?: string;
+  approval: string;
+  state: string;
+  detail?: string;
+  next?: string;
+  toolCount?: number;
+  heldCount?: number;
+  lastConnect?: { result: string; at: string; error?: { code: string; message: string } };
+}
+
+export interface StateAnswer {
+  configFile: string;
+  servers: ServerSummary[];
+  mcpOff?: string;
+}
+
+export interface Finding {
+  rule: string;
+  family: string;
+  severity: "info" | "warn" | "block";
+  location: { tool?: string; field: string; jsonPath: string };
+  evidence: string;
+}
+
+export interface HeldToolView {
+  name: string;
+  hash: string;
+  reason: string;
+  blocked: boolean;
+  findings: Finding[];
+  changes: Array<{ path: string; before: string; after: string }>;
+  approved: unknown;
+  current: unknown;
+}
+
+export interface ApprovalsAnswer {
+  warning: string;
+  launches: Array<{
+    name: string;
+    transport: string;
+    enabled: boolean;
+    approval: string;
+    prompt: string;
+    definition: Record<string, unknown>;
+    launchFindings: Array<{ name: string }>;
+  }>;
+  held: Array<{ server: string; tools: HeldToolView[]; neverExposed: string[]; error?: { code: string; message: string } }>;
+}
+
+export interface ActivityRecord {
+  at: string;
+  face: string;
+  pid: number;
+  server: string;
+  tool: string;
+  durationMs: number;
+  outcome: "ok" | "isError" | "failed";
+  errorCode?: string;
+  args: string;
+  truncated?: boolean;
+}
