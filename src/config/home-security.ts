@@ -27,6 +27,8 @@ export const STATE_FILE_NAMES: readonly string[] = [
   "server-status.json",
   "profile-state.json",
   "gateway-token",
+  "gateway-clients.json",
+  "gateway-session-key",
   "history",
   "logs",
 ];

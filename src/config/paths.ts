@@ -15,6 +15,8 @@ export interface ConfigPaths {
   readonly logsDir: string;
   /** The last connect result of every server (a cache for `mcp list` and `doctor`; never required). */
   readonly serverStatusFile: string;
+  /** Named gateway client tokens (digests and allow-lists; `mcpvm gateway token`). */
+  readonly gatewayClientsFile: string;
   /** One line per MCP tool call, from every face and process (the dashboard's Activity page). */
   readonly activityFile: string;
   /** The hash-chained audit log (append-only JSONL) and the record of its last entry. */
@@ -57,6 +59,7 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     historyFile: join(home, "history"),
     logsDir: join(home, "logs"),
     serverStatusFile: join(home, "server-status.json"),
+    gatewayClientsFile: join(home, "gateway-clients.json"),
     activityFile: join(home, "activity.jsonl"),
     auditLogFile: join(home, "audit-log.jsonl"),
     auditHeadFile: join(home, "audit-log.head.json"),

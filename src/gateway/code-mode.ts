@@ -1,4 +1,4 @@
-import { screenModelOutput } from "../mcp/service/index.js";
+import { accessAllows, screenModelOutput, type McpAccess, type ServerCatalog } from "../mcp/service/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { McpvmHost } from "../host/index.js";
 import { searchCatalogs } from "../mcp/search/index.js";
@@ -10,10 +10,18 @@ import type { GatewaySettings } from "./settings.js";
 
 export interface CodeModeContext {
   readonly signal: AbortSignal;
+  /** The calling client's allow-list: only these servers and tools are listed, searched and callable. */
+  readonly access?: McpAccess;
 }
 
 function unavailableLines(unavailable: ReadonlyArray<{ message: string }>): string {
   return unavailable.length === 0 ? "" : `\n// Not available:\n${unavailable.map((u) => `//   ${u.message}`).join("\n")}\n`;
+}
+
+/** One module's allowed tools as signatures, for a client limited to some tools of the server. */
+function allowedSignatures(catalog: ServerCatalog, access: McpAccess): string {
+  const tools = catalog.tools.filter((t) => accessAllows(access, catalog.server, t.originalName));
+  return [`// require("host:${catalog.module}")`, ...tools.map((t) => catalog.signature(t))].join("\n");
 }
 
 /** The code-mode tools: the client's model reads typed signatures and runs one script that calls many tools. */
@@ -24,15 +32,34 @@ export class CodeMode {
     private readonly settings: GatewaySettings,
   ) {}
 
-  /** See listingText: one server's declarations, a query's matching signatures, or every module compactly. */
+  /** The catalogs of the servers this client may reach; the others are neither started nor named. */
+  private async catalogs(context: CodeModeContext, only?: string): Promise<{ catalogs: readonly ServerCatalog[]; unavailable: ReadonlyArray<{ server: string; message: string }> }> {
+    if (only !== undefined && !accessAllows(context.access, only)) {
+      return { catalogs: [], unavailable: [{ server: only, message: `server "${only}" is not available to this gateway client` }] };
+    }
+    const found = await this.directory.catalogs({ signal: context.signal }, only, context.access === undefined ? undefined : (server) => accessAllows(context.access, server));
+    return found;
+  }
+
+  /** See listingText: one server's declarations, a query's matching signatures, or every module compactly; a tool-limited client sees only its tools' signatures. */
   async listMcpTools(args: { server?: string | undefined; query?: string | undefined }, context: CodeModeContext): Promise<CallToolResult> {
-    const { catalogs, unavailable } = await this.directory.catalogs({ signal: context.signal }, args.server);
-    return textResult(`${await listingText(catalogs, args)}${unavailableLines(unavailable)}`);
+    const { catalogs, unavailable } = await this.catalogs(context, args.server);
+    const access = context.access;
+    if (access?.tools === undefined) return textResult(`${await listingText(catalogs, args)}${unavailableLines(unavailable)}`);
+    if (args.query === undefined || args.query.trim() === "") {
+      return textResult(`${catalogs.map((c) => allowedSignatures(c, access)).join("\n\n") || "// No MCP tools are available."}${unavailableLines(unavailable)}`);
+    }
+    const lines = searchCatalogs(catalogs, args.query, 50)
+      .filter(({ catalog, tool }) => accessAllows(access, catalog.server, tool.originalName))
+      .map(({ catalog, tool }) => `// require("host:${catalog.module}") — ${firstSentence(tool.description)}\n${catalog.signature(tool)}`);
+    return textResult(`${lines.join("\n\n") || `// No tool matches "${args.query}".`}${unavailableLines(unavailable)}`);
   }
 
   async searchTools(args: { query: string; limit?: number | undefined }, context: CodeModeContext): Promise<CallToolResult> {
-    const { catalogs, unavailable } = await this.directory.catalogs({ signal: context.signal });
-    const ranked = searchCatalogs(catalogs, args.query, args.limit ?? this.settings.searchLimit);
+    const { catalogs, unavailable } = await this.catalogs(context);
+    const ranked = searchCatalogs(catalogs, args.query, context.access?.tools === undefined ? (args.limit ?? this.settings.searchLimit) : 1_000)
+      .filter(({ catalog, tool }) => accessAllows(context.access, catalog.server, tool.originalName))
+      .slice(0, args.limit ?? this.settings.searchLimit);
     return jsonResult({
       results: ranked.map(({ catalog, tool, score, matched }) => ({
         tool: `${catalog.server}.${tool.originalName}`,
@@ -47,12 +74,12 @@ export class CodeMode {
   }
 
   async discoverAllTools(args: { server?: string | undefined }, context: CodeModeContext): Promise<CallToolResult> {
-    const { catalogs, unavailable } = await this.directory.catalogs({ signal: context.signal }, args.server);
+    const { catalogs, unavailable } = await this.catalogs(context, args.server);
     return jsonResult({
       servers: catalogs.map((catalog) => ({
         server: catalog.server,
-        tools: catalog.tools.map((t) => ({ tool: `${catalog.server}.${t.originalName}`, description: firstSentence(t.description, 300) })),
-        held: catalog.held.map((h) => ({ tool: `${catalog.server}.${h.name}`, reason: h.reason })),
+        tools: catalog.tools.filter((t) => accessAllows(context.access, catalog.server, t.originalName)).map((t) => ({ tool: `${catalog.server}.${t.originalName}`, description: firstSentence(t.description, 300) })),
+        held: (context.access === undefined ? catalog.held : []).map((h) => ({ tool: `${catalog.server}.${h.name}`, reason: h.reason })),
       })),
       unavailable: unavailable.map((u) => u.message),
     });
@@ -65,7 +92,12 @@ export class CodeMode {
    */
   async runMcpScript(args: { script: string; timeoutMs?: number | undefined }, context: CodeModeContext): Promise<CallToolResult> {
     const wallMs = Math.min(args.timeoutMs ?? this.host.limits().wallMs, this.settings.maxTimeoutMs);
-    const result = await this.host.run(args.script, { limits: { wallMs }, signal: context.signal, filename: "run_mcp_script.js" });
+    const result = await this.host.run(args.script, {
+      limits: { wallMs },
+      signal: context.signal,
+      filename: "run_mcp_script.js",
+      ...(context.access === undefined ? {} : { mcpAccess: context.access }),
+    });
     const logs = result.logs.map((l) => ({ level: l.level, message: l.message }));
     const screening = screenModelOutput({ result: result.ok ? result.value : null, logs: logs.map((l) => l.message) });
     const warnings = screening.notice === undefined ? {} : { warnings: [screening.notice] };

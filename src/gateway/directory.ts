@@ -71,10 +71,10 @@ export class ToolDirectory {
   }
 
   /** Catalogs of the approved, enabled servers (connecting them if needed); failures are reported, not thrown. */
-  async catalogs(caller: CallerOptions, only?: string): Promise<Catalogs> {
-    const blocked = await this.blocked();
+  async catalogs(caller: CallerOptions, only?: string, allowed: (server: string) => boolean = () => true): Promise<Catalogs> {
+    const blocked = (await this.blocked()).filter((b) => allowed(b.server));
     const blockedNames = new Set(blocked.map((b) => b.server));
-    const names = this.service.enabledServers().filter((name) => only === undefined || name === only);
+    const names = this.service.enabledServers().filter((name) => (only === undefined || name === only) && allowed(name));
     if (only !== undefined && !this.service.serverNames().includes(only)) {
       return { catalogs: [], unavailable: [{ server: only, reason: "failed", message: `no MCP server named "${only}" is configured (configured: ${this.service.serverNames().join(", ") || "none"})` }] };
     }

@@ -19,6 +19,14 @@ export type GatewayErrorCode =
   | "GATEWAY_TOKEN_CONFLICT"
   /** config.json `gateway` section is invalid. */
   | "GATEWAY_CONFIG_INVALID"
+  /** A client token request that cannot be honoured (bad name, bad --rate, unknown toolset or server). */
+  | "GATEWAY_CLIENT_INVALID"
+  /** `gateway token create` for a name that already has a token. */
+  | "GATEWAY_CLIENT_EXISTS"
+  /** `gateway token revoke` of a name without a token. */
+  | "GATEWAY_CLIENT_UNKNOWN"
+  /** A tool outside what the calling client's token allows. */
+  | "GATEWAY_CLIENT_FORBIDDEN"
   /** `--expose <server>` names no configured, enabled server. */
   | "GATEWAY_EXPOSE_UNKNOWN";
 

@@ -9,6 +9,8 @@ import { telemetry, type SpanScope } from "../telemetry/telemetry.js";
 import { errorMessage, isMcpvmError } from "../util/errors.js";
 import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolName } from "./builtin-tools.js";
 import { CodeMode } from "./code-mode.js";
+import { ClientViews, visibleDirect, type ClientView } from "./clients/client-view.js";
+import { allowsServer, UNSCOPED, type ClientScope } from "./clients/scope.js";
 import { callDirectTool } from "./direct-call.js";
 import { ToolDirectory } from "./directory.js";
 import { Equipment, type DirectTool, type EquipReport } from "./equipment.js";
@@ -37,6 +39,8 @@ export interface CallContext {
   /** The client session (HTTP session id, "stdio", …) for logs. */
   readonly session: string;
   readonly rpcId: string | number;
+  /** Who is calling and what its token allows; the single gateway token (everything) when absent. */
+  readonly caller?: ClientScope;
   /** For traces: the MCP client's clientInfo.name, the face, and the request's params._meta (traceparent on stdio). */
   readonly client?: string | undefined;
   readonly transport?: "http" | "stdio";
@@ -60,6 +64,7 @@ export class Gateway {
   private readonly toolsetTools: ToolsetTools;
   private readonly listeners = new Set<() => void>();
   private readonly monitor: HealthMonitor;
+  private readonly views: ClientViews;
   private unsubscribe: (() => void) | undefined;
   private refreshing: Promise<void> = Promise.resolve();
 
@@ -67,6 +72,7 @@ export class Gateway {
     this.directory = new ToolDirectory(options.service, options.logger);
     this.exposed = options.expose === undefined ? undefined : new ExposedServer(options.expose, options.service, options.logger);
     this.codeMode = new CodeMode(options.host, this.directory, options.settings);
+    this.views = new ClientViews(this.directory, options.toolsets);
     this.toolsetTools = new ToolsetTools({
       store: options.toolsets,
       directory: this.directory,
@@ -102,10 +108,14 @@ export class Gateway {
     return () => this.listeners.delete(listener);
   }
 
-  async listTools(): Promise<Tool[]> {
+  /** The tools a client sees: every tool for the single token, its allow-list for a scoped client token. */
+  async listTools(client: ClientScope = UNSCOPED): Promise<Tool[]> {
+    const view = await this.views.view(client);
     const serverNote = await this.directory.note();
-    const own = [...builtinToolDefinitions({ serverNote }), ...this.equipment.list().map((t) => t.definition)];
-    if (this.exposed === undefined) return own;
+    const builtins = builtinToolDefinitions({ serverNote }).filter((t) => view.builtinAllowed(t.name as BuiltinToolName));
+    const own = [...builtins, ...this.directTools(client, view).map((t) => t.definition)];
+    // The exposed server's tools: for clients that may reach that server (not for toolset-bound ones).
+    if (this.exposed === undefined || client.toolset !== undefined || !allowsServer(client, this.exposed.server)) return own;
     const exposed = await this.exposed.list(new Set(own.map((t) => t.name))).catch((error: unknown) => {
       this.options.logger.warn({ server: this.exposed?.server }, `exposed server unavailable: ${this.options.host.redactor.redact(errorMessage(error))}`);
       return [];
@@ -120,12 +130,14 @@ export class Gateway {
 
   private async answerCall(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext, scope: SpanScope): Promise<CallToolResult> {
     const args = rawArgs ?? {};
-    const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId };
+    const client = context.caller ?? UNSCOPED;
+    const info: RequestInfo = { requestId: randomUUID(), session: context.session, rpcId: context.rpcId, client: client.name };
     const started = performance.now();
-    const direct = this.equipment.direct(name);
-    const server = direct?.ref.server ?? (isBuiltinTool(name) ? undefined : this.options.expose);
+    let server: string | undefined = isBuiltinTool(name) ? undefined : this.options.expose;
     try {
-      const result = await this.dispatch(name, args, context);
+      const view = await this.views.view(client);
+      server = this.findDirect(client, view, name)?.ref.server ?? server;
+      const result = await this.dispatch(name, args, context, view);
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, result });
       if (result.isError === true) scope.outcome("tool_error");
       return result;
@@ -166,11 +178,28 @@ export class Gateway {
     await this.refreshing.catch(() => undefined);
   }
 
-  private async dispatch(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+  private directTools(client: ClientScope, view: ClientView): DirectTool[] {
+    return view.equipment !== undefined ? visibleDirect(client, view.equipment.list()) : visibleDirect(client, this.equipment.list());
+  }
+
+  private findDirect(client: ClientScope, view: ClientView, name: string): DirectTool | undefined {
+    return this.directTools(client, view).find((t) => t.name === name);
+  }
+
+  private async dispatch(name: string, args: Record<string, unknown>, context: CallContext, view: ClientView): Promise<CallToolResult> {
     const caller: CallerOptions = { signal: context.signal, ...(context.origin === undefined ? {} : { origin: context.origin }) };
     const extras = context.onProgress === undefined ? {} : { onProgress: context.onProgress };
-    if (isBuiltinTool(name)) return this.builtin(name, args, caller);
-    const direct = this.equipment.direct(name) ?? (await this.exposedTool(name, caller));
+    const client = context.caller ?? UNSCOPED;
+    if (isBuiltinTool(name)) {
+      if (!view.builtinAllowed(name)) {
+        throw new GatewayError("GATEWAY_CLIENT_FORBIDDEN", `The token of client "${client.name}" does not allow ${name} (a client limited to a toolset or servers cannot change or list toolsets).`, {
+          data: { tool: name, client: client.name },
+        });
+      }
+      return this.builtin(name, args, caller, view);
+    }
+    const exposedAllowed = this.exposed !== undefined && client.toolset === undefined && allowsServer(client, this.exposed.server);
+    const direct = this.findDirect(client, view, name) ?? (exposedAllowed ? await this.exposedTool(name, caller) : undefined);
     if (direct === undefined) {
       throw new GatewayError("GATEWAY_TOOL_UNKNOWN", `This gateway has no tool "${name}"${this.equipment.toolset === undefined ? " (no toolset is equipped)" : ""}; list the tools again.`, {
         data: { tool: name },
@@ -185,13 +214,13 @@ export class Gateway {
     return this.exposed.find(name, taken, caller);
   }
 
-  private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions): Promise<CallToolResult> {
+  private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions, view: ClientView): Promise<CallToolResult> {
     const parsed = builtinArgs[name].safeParse(raw);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
       throw new GatewayError("GATEWAY_INVALID_ARGUMENTS", `Invalid arguments for ${name}: ${problems}`, { data: { tool: name } });
     }
-    const context = { signal: caller.signal ?? new AbortController().signal };
+    const context = { signal: caller.signal ?? new AbortController().signal, ...(view.access === undefined ? {} : { access: view.access }) };
     const args = parsed.data as Record<string, unknown>;
     switch (name) {
       case "list_mcp_tools":
@@ -218,6 +247,7 @@ export class Gateway {
   }
 
   private onClientEvent(event: ClientManagerEvent): void {
+    if (event.type === "tools") void this.views.refresh();
     const toolset = this.equipment.toolset;
     if (event.type !== "tools" || toolset === undefined) return;
     if (!toolset.tools.some((ref) => ref.startsWith(`${event.server}.`))) return;

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
@@ -8,13 +8,17 @@ import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
 } from "@modelcontextprotocol/node";
-import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler, type WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
-import { bearerMatches } from "./auth.js";
+import { tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
+import { ClientRateLimiter } from "./clients/rate-limiter.js";
+import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
+import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
+import { signSessionId, verifySessionId } from "./session-id.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
 
@@ -27,7 +31,14 @@ export interface HttpGatewayOptions {
   readonly passthrough?: Passthrough;
   readonly address: ListenAddress;
   readonly token: string | undefined;
+  /** Who a request comes from (named client tokens); by default only `token` is accepted. */
+  readonly authenticator?: RequestAuthenticator;
   readonly logger: Logger;
+  /**
+   * Signs 2025-era session ids so that any replica sharing it can rebuild a session it never saw
+   * (see session-id.ts); a key of this process only when absent.
+   */
+  readonly sessionKey?: Buffer;
   /** Caps and idle expiry of 2025-era sessions (config.json gateway.sessions*); defaults: 100 per client, 1000 in all, 30 min idle. */
   readonly sessionLimits?: Partial<SessionLimits>;
 }
@@ -38,7 +49,27 @@ export interface HttpGateway {
   readonly url: string;
   /** Legacy (2025-era) sessions open now. */
   sessionCount(): number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting (new connections refused, new requests 503), lets POSTs in flight finish for up
+   * to `drainMs`, then closes every session and connection.
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
+}
+
+/** A bounded memory of ended session ids (oldest forgotten first). */
+class EndedSessions {
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly cap: number) {}
+
+  add(id: string): void {
+    this.ids.add(id);
+    if (this.ids.size > this.cap) this.ids.delete(this.ids.values().next().value as string);
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -105,12 +136,19 @@ function allowedHostnames(address: ListenAddress): string[] {
  */
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const { gateway, servers, address, token, logger } = options;
+  const authenticator = options.authenticator ?? tokenAuthenticator({ token });
+  const rates = new ClientRateLimiter();
+  // The client that opened each 2025-era session: another client's token cannot use it.
+  const owners = new Map<string, string>();
   const loopback = isLoopback(address.host);
   const validateHost = loopback ? hostHeaderValidation(allowedHostnames(address)) : undefined;
   const validateOrigin = loopback ? localhostOriginValidation() : undefined;
   const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits };
+  // Sessions this replica closed (idle, evicted, DELETE): their signed ids are not rebuilt here.
+  const ended = new EndedSessions(Math.max(10_000, limits.total * 10));
   const sessions = new SessionPool<NodeStreamableHTTPServerTransport>(limits, (id, transport, why) => {
     logger.info({ session: id }, why === "idle" ? "client session closed: idle" : "client session closed: too many sessions, least recently used");
+    ended.add(id);
     void transport.close().catch(() => undefined);
   });
   const sweep = setInterval(() => sessions.expireIdle(), Math.max(50, Math.min(limits.idleMs / 2, 60_000)));
@@ -127,33 +165,90 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     unsubscribeModern?.();
   };
   const started = Date.now();
+  const readiness = new ReadinessProbe(gateway.directory, { ttlMs: 2_000, timeoutMs: 15_000 });
+  let draining = false;
+  let inFlight = 0;
+  const drained = new Set<() => void>();
+  const trackInFlight = (res: ServerResponse): void => {
+    inFlight++;
+    res.once("close", () => {
+      inFlight--;
+      if (inFlight === 0) for (const resolve of drained) resolve();
+    });
+  };
 
-  const openSession = async (client: string): Promise<NodeStreamableHTTPServerTransport> => {
+  const sessionKey = options.sessionKey ?? randomBytes(32);
+  const rebuilding = new Map<string, Promise<NodeStreamableHTTPServerTransport>>();
+
+  const openSession = async (client: string, owner: ClientScope, sessionId: () => string): Promise<NodeStreamableHTTPServerTransport> => {
     const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: sessionId,
       // Responses are SSE streams: an upstream's progress, log messages, elicitation and sampling
       // requests travel to the client on the stream of the request that caused them.
       onsessioninitialized: (id) => {
         sessions.add(id, client, transport);
-        logger.info({ session: id }, "client session opened");
+        owners.set(id, owner.name);
+        logger.info({ session: id, client: owner.name }, "client session opened");
       },
       onsessionclosed: (id) => {
+        ended.add(id);
         sessions.delete(id);
+        owners.delete(id);
         logger.info({ session: id }, "client session closed");
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) {
+        sessions.delete(transport.sessionId);
+        owners.delete(transport.sessionId);
+      }
     };
     await servers.create("http-session").connect(transport);
     return transport;
   };
 
-  const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /**
+   * A session another replica began (or this one before a restart): its signed id says whose it is
+   * and which protocol version it speaks, so a server instance is built for it and initialized
+   * in-process with the same request; the client never notices the move. The gateway keeps no
+   * other per-session state (it asks nothing of client capabilities).
+   */
+  const rebuildSession = (id: string, client: ClientScope, remote: string): Promise<NodeStreamableHTTPServerTransport> | undefined => {
+    const claims = ended.has(id) ? undefined : verifySessionId(sessionKey, id);
+    if (claims === undefined || claims.client !== client.name) return undefined;
+    let pending = rebuilding.get(id);
+    if (pending === undefined) {
+      pending = (async () => {
+        const transport = await openSession(remote, client, () => id);
+        // The SDK has no public way to restore a session; its web-standard transport is driven directly.
+        const web = (transport as unknown as { _webStandardTransport: WebStandardStreamableHTTPServerTransport })._webStandardTransport;
+        const initialize = { jsonrpc: "2.0", id: "mcpvm-rebuild", method: "initialize", params: { protocolVersion: claims.protocolVersion, capabilities: {}, clientInfo: { name: "mcpvm-rebuilt-session", version: "0" } } };
+        const response = await web.handleRequest(
+          new Request("http://gateway/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize) }),
+        );
+        await response.text();
+        if (!response.ok || transport.sessionId !== id) throw new Error(`session ${id.slice(0, 12)}… could not be rebuilt (HTTP ${response.status})`);
+        logger.info({ session: id, client: client.name }, "client session rebuilt on this replica");
+        return transport;
+      })().finally(() => rebuilding.delete(id));
+      rebuilding.set(id, pending);
+    }
+    return pending;
+  };
+
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse, client: ClientScope): Promise<void> => {
     const sessionHeader = req.headers["mcp-session-id"];
     const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
+    // A session belongs to the client that opened it: to any other it does not exist.
+    const ownSession = async (id: string): Promise<NodeStreamableHTTPServerTransport | undefined> => {
+      if (owners.has(id)) return owners.get(id) === client.name ? sessions.use(id) : undefined;
+      return rebuildSession(id, client, req.socket.remoteAddress ?? "unknown")?.catch((error: unknown) => {
+        logger.warn({ client: client.name }, `a signed session could not be rebuilt: ${errorMessage(error)}`);
+        return undefined;
+      });
+    };
     if (req.method !== "POST") {
-      const transport = sessionId === undefined ? undefined : sessions.use(sessionId);
+      const transport = sessionId === undefined ? undefined : await ownSession(sessionId);
       if (transport !== undefined && sessionId !== undefined) {
         // An open notification stream keeps the session from expiring while it lasts.
         if (req.method === "GET") {
@@ -175,12 +270,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     }
     if (!isLegacyPost(req, body)) return modernNode(req, res, body);
     if (sessionId !== undefined) {
-      const transport = sessions.use(sessionId);
+      const transport = await ownSession(sessionId);
       if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");
       return transport.handleRequest(req, res, body);
     }
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
-    const transport = await openSession(req.socket.remoteAddress ?? "unknown");
+    const requested = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+    const protocolVersion = typeof requested === "string" ? requested.slice(0, 32) : "2025-03-26";
+    const transport = await openSession(req.socket.remoteAddress ?? "unknown", client, () => signSessionId(sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now() }));
     return transport.handleRequest(req, res, body);
   };
 
@@ -190,8 +287,16 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       // Host/Origin first, for /health too: a DNS-rebinding page must not read server names or states.
       if (validateHost !== undefined && !validateHost(req, res)) return;
       if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
+      // Probes for orchestrators: alive (the event loop answers), and ready (not draining, upstreams reachable).
+      if (path === "/healthz" && req.method === "GET") return sendJson(res, 200, { status: "alive" });
+      if (path === "/readyz" && req.method === "GET") {
+        if (draining) return sendJson(res, 503, { status: "draining" });
+        const state = await readiness.check();
+        const authorized = (await authenticator.authenticate(req)) !== undefined;
+        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", failing: authorized ? state.failing : state.failing.length });
+      }
       if (path === "/health" && req.method === "GET") {
-        const authorized = token === undefined || bearerMatches(req, token);
+        const authorized = (await authenticator.authenticate(req)) !== undefined;
         return sendJson(res, 200, {
           status: "ok",
           uptimeMs: Date.now() - started,
@@ -200,14 +305,26 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       }
       const metrics = path === "/metrics" && req.method === "GET";
       if (path !== "/mcp" && !metrics) return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
-      if (token !== undefined && !bearerMatches(req, token)) {
+      if (draining) return rpcError(res, 503, -32000, "The gateway is shutting down; retry (another replica will answer).", { connection: "close", "retry-after": "1" });
+      if (req.method === "POST" && !metrics) trackInFlight(res);
+      const client = await authenticator.authenticate(req);
+      if (client === undefined) {
         logger.warn({ remote: req.socket.remoteAddress }, "HTTP request without a valid bearer token refused");
-        return rpcError(res, 401, -32001, "Unauthorized: send Authorization: Bearer <token>.", { "www-authenticate": 'Bearer realm="mcpvm"' });
+        return rpcError(res, 401, -32001, `Unauthorized: ${authenticator.hint}.`, { "www-authenticate": 'Bearer realm="mcpvm"' });
       }
+      const waitMs = client.rate === undefined ? 0 : rates.take(client.name, client.rate);
+      if (waitMs > 0) {
+        logger.warn({ client: client.name }, "HTTP request over the client's rate limit refused");
+        return rpcError(res, 429, -32000, `Too many requests: client "${client.name}" is limited to ${client.rate?.count ?? 0} per ${client.rate?.perMs === 60_000 ? "minute" : "second"}; retry after ${Math.ceil(waitMs / 1000)} s.`, {
+          "retry-after": String(Math.ceil(waitMs / 1000)),
+        });
+      }
+      // The SDK hands req.auth to request handlers as authInfo; the token itself is not carried.
+      (req as IncomingMessage & { auth?: unknown }).auth = { token: "", clientId: client.name, scopes: [], extra: { client } };
       if (metrics) return serveMetrics(req, res);
       // One span per request (not for GET: a notification stream lasts as long as the session).
-      if (req.method === "GET") return handleMcp(req, res);
-      await telemetry().httpRequest({ method: req.method ?? "POST", route: "/mcp", headers: req.headers }, res, () => handleMcp(req, res));
+      if (req.method === "GET") return handleMcp(req, res, client);
+      await telemetry().httpRequest({ method: req.method ?? "POST", route: "/mcp", headers: req.headers }, res, () => handleMcp(req, res, client));
     })().catch((error: unknown) => {
       logger.error({ path }, `HTTP request failed: ${errorMessage(error)}`);
       if (!res.headersSent) rpcError(res, 500, -32603, "Internal gateway error; see the gateway log.");
@@ -215,6 +332,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     });
   });
 
+  // Slow clients (slowloris) cannot hold sockets: headers within 10 s, the whole request body within 30 s.
+  httpServer.headersTimeout = 10_000;
+  httpServer.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(address.port, address.host, () => {
@@ -229,14 +349,31 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   return {
     url,
     sessionCount: () => sessions.size,
-    close: async () => {
+    close: async (closeOptions = {}) => {
+      draining = true;
+      // No new connections; idle keep-alive ones go now, busy ones after their response.
+      httpServer.close();
+      httpServer.closeIdleConnections();
+      const drainMs = closeOptions.drainMs ?? 0;
+      if (inFlight > 0 && drainMs > 0) {
+        logger.info({ inFlight, drainMs }, "draining: waiting for calls in flight");
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, drainMs);
+          drained.add(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        if (inFlight > 0) logger.warn({ inFlight }, "drain deadline reached; closing calls still in flight");
+      }
       clearInterval(sweep);
       unsubscribe();
       await modern.close().catch(() => undefined);
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
       sessions.clear();
+      owners.clear();
       httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await new Promise<void>((resolve) => (httpServer.listening ? httpServer.close(() => resolve()) : resolve()));
     },
   };
 }

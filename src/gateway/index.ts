@@ -26,3 +26,7 @@ export {
   type ToolsetFile,
   type ToolsetInput,
 } from "./toolsets/schema.js";
+export { ClientTokenStore, CLIENT_TOKEN_PREFIX, type ClientEntry, type CreateClientOptions } from "./clients/store.js";
+export { tokenAuthenticator, bearerOf, type RequestAuthenticator, type TokenAuthOptions } from "./clients/authenticate.js";
+export { parseRate, formatRate, allowsServer, isScoped, UNSCOPED, type ClientScope } from "./clients/scope.js";
+export { ClientRateLimiter } from "./clients/rate-limiter.js";

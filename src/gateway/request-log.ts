@@ -7,6 +7,8 @@ export interface RequestInfo {
   readonly requestId: string;
   readonly session: string;
   readonly rpcId: string | number;
+  /** The client (token name) the call is attributed to. */
+  readonly client?: string;
 }
 
 export type RequestStatus = "ok" | "tool_error" | "error";
@@ -24,6 +26,7 @@ export function logToolCall(
   const record = {
     requestId: info.requestId,
     session: info.session,
+    ...(info.client === undefined ? {} : { client: info.client }),
     rpcId: info.rpcId,
     method: "tools/call",
     tool: call.tool,

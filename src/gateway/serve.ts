@@ -11,7 +11,10 @@ import type { ListenAddress } from "./address.js";
 import { requireTokenFor } from "./address.js";
 import { Gateway } from "./gateway.js";
 import { ensureHomeToken } from "./gateway-token.js";
+import { tokenAuthenticator } from "./clients/authenticate.js";
+import { ClientTokenStore } from "./clients/store.js";
 import { startHttpGateway } from "./http-server.js";
+import { resolveSessionKey } from "./session-key.js";
 import { GatewayServers } from "./server-factory.js";
 import { parseGatewaySettings } from "./settings.js";
 import { startStdioGateway } from "./stdio.js";
@@ -122,18 +125,22 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     let done: Promise<void>;
     let closeTransport: () => Promise<void>;
     if (options.http !== undefined) {
+      const sessionKey = await resolveSessionKey(host.paths.home, options.env);
+      if (sessionKey.warning !== undefined) logger.warn({}, sessionKey.warning);
       const http = await startHttpGateway({
+        sessionKey: sessionKey.key,
         gateway,
         servers,
         passthrough,
         address: options.http,
         token,
+        authenticator: tokenAuthenticator({ token, clients: new ClientTokenStore(host.paths.gatewayClientsFile) }),
         logger,
         sessionLimits: { perClient: settings.maxSessionsPerClient, total: settings.maxSessions, idleMs: settings.sessionIdleMs },
       });
       url = http.url;
       done = new Promise<void>(() => undefined);
-      closeTransport = () => http.close();
+      closeTransport = () => http.close({ drainMs: settings.drainTimeoutMs });
     } else {
       const stdio = startStdioGateway(servers, logger, { ...(options.stdin === undefined ? {} : { stdin: options.stdin }), ...(options.stdout === undefined ? {} : { stdout: options.stdout }) });
       done = stdio.closed;

@@ -3,9 +3,15 @@ import type { Logger } from "pino";
 import type { CallerOptions } from "../mcp/client-manager/index.js";
 import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
+import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import { gatewayOrigin, notifyOrigin } from "./passthrough/origin.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
+
+/** The client the HTTP layer authenticated (carried in the SDK's authInfo); undefined on stdio. */
+export function clientOf(ctx: { http?: { authInfo?: { extra?: Record<string, unknown> } } }): ClientScope | undefined {
+  return ctx.http?.authInfo?.extra?.client as ClientScope | undefined;
+}
 
 /** The MCP client's own name: from initialize on a 2025 session, from the request's envelope on 2026-07-28. */
 function clientName(server: Server, ctx: ServerContext): string | undefined {
@@ -73,10 +79,11 @@ export class GatewayServers {
     // One span per request the gateway answers (src/telemetry; free when off). tools/call's is made by Gateway.callTool.
     const traced = <T>(ctx: ServerContext, work: () => Promise<T>): Promise<T> =>
       telemetry().mcpRequest({ method: ctx.mcpReq.method, session: sessionOf(ctx), rpcId: ctx.mcpReq.id, client: clientName(server, ctx), transport, meta: ctx.mcpReq._meta }, work);
-    server.setRequestHandler("tools/list", (_request, ctx) => traced(ctx, async () => ({ tools: await this.gateway.listTools() })));
+    server.setRequestHandler("tools/list", (_request, ctx) => traced(ctx, async () => ({ tools: await this.gateway.listTools(clientOf(ctx)) })));
     server.setRequestHandler("tools/call", async (request, ctx) => {
       const { name, arguments: args } = request.params;
       const origin = gatewayOrigin(server, ctx, sessionOf(ctx));
+      const client = clientOf(ctx);
       const progressToken = request.params._meta?.progressToken;
       const onProgress =
         progressToken === undefined
@@ -88,7 +95,8 @@ export class GatewayServers {
           session: origin.session,
           rpcId: ctx.mcpReq.id,
           origin,
-          client: clientName(server, ctx),
+          client: client?.via === "client-token" ? client.name : clientName(server, ctx),
+          ...(client === undefined ? {} : { caller: client }),
           transport,
           meta: ctx.mcpReq._meta,
           ...(onProgress === undefined ? {} : { onProgress }),

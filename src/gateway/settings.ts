@@ -22,6 +22,8 @@ export const gatewaySettingsSchema = z
     maxSessions: z.number().int().min(1).max(100_000).default(1_000),
     /** An HTTP session unused this long (and with no open notification stream) is closed. */
     sessionIdleMs: z.number().int().min(100).default(30 * 60_000),
+    /** On SIGTERM/SIGINT: how long calls in flight may finish before the gateway closes anyway (under Kubernetes' 30 s grace). */
+    drainTimeoutMs: z.number().int().min(0).max(600_000).default(25_000),
     /**
      * Protocol generation towards upstream servers: "legacy" (the 2025 initialize handshake) or
      * "auto" (server/discover first; 2026-07-28 with a server that offers it, else 2025).

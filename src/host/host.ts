@@ -10,7 +10,7 @@ import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "
 import { McpPinStore } from "../mcp/pins/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
 import { OAuthLogins, OAuthTokenStore, type LoginInteraction } from "../mcp/oauth/index.js";
-import { McpService, mcpHostModules, toolsGlobalPrelude, type ConfirmCall, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
+import { McpService, mcpHostModules, restrictMcpModules, toolsGlobalPrelude, type ConfirmCall, type McpAccess, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
 import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
 import { resolveLimits } from "../sandbox/limits.js";
@@ -48,6 +48,8 @@ export interface RunOptions {
   readonly limits?: Partial<RunLimits>;
   readonly signal?: AbortSignal;
   readonly filename?: string;
+  /** Only these MCP servers and tools (the gateway client's allow-list); everything when absent. */
+  readonly mcpAccess?: McpAccess;
 }
 
 /**
@@ -173,10 +175,11 @@ export class McpvmHost {
   private async runInSandbox(code: string, options: RunOptions): Promise<RunResult> {
     const [{ engine }, loaded] = await Promise.all([this.engine(), this.hostModules()]);
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
+    // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
+    const modules = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
     const result = await engine.run({
       code,
-      // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
-      modules: telemetry().bindHostModules({ ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules }),
+      modules: telemetry().bindHostModules(options.mcpAccess === undefined || this.mcpService === undefined ? modules : restrictMcpModules(modules, this.mcpService, options.mcpAccess)),
       limits: this.limits(options.limits),
       // Every configured server, so `tools.<disabled>.x()` says how to enable it.
       ...(this.mcpService === undefined ? {} : { prelude: toolsGlobalPrelude(this.mcpService.serverNames()) }),

@@ -15,7 +15,8 @@ Runs the mcpvm gateway: one MCP server in front of every configured MCP server.
 
   (no --http)            MCP over stdin/stdout (what Claude Code, VS Code and Cursor start)
   --http [host:]port     streamable HTTP at http://host:port/mcp (host 127.0.0.1 by default),
-                         GET /health for monitoring
+                         GET /health for monitoring; /healthz (alive) and /readyz (upstreams
+                         reachable) for orchestrators
                          Clients send "Authorization: Bearer <token>". The token is, in order:
   --token-file <file>    the first line of this file (yours, not writable by others)
   --token <secret>       (shows in \`ps\` to every account: a warning; prefer the two others)
@@ -36,7 +37,9 @@ build-toolset, equip-toolset, unequip-toolset, list-toolsets, get-active-toolset
 Resources (URIs unchanged), prompts (named server_prompt), completion and logging of the
 servers pass through; elicitation and sampling requests go to the client whose call caused them.
 Servers that are not approved are never started; approve them with \`mcpvm mcp approve <name>\`.
-Stop with Ctrl-C (SIGINT) or SIGTERM: sessions close, then every upstream server. See docs/GATEWAY.md.`;
+Stop with Ctrl-C (SIGINT) or SIGTERM: the gateway stops accepting, lets calls in flight finish
+(config.json gateway.drainTimeoutMs, 25 s), closes sessions, then every upstream server, exit 0.
+Named client tokens: \`mcpvm gateway token create <name>\`. See docs/GATEWAY.md.`;
 
 /** A bad address or a missing token is a usage problem (exit code 2). */
 function asUsage<T>(GatewayError: new (...args: never[]) => Error, run: () => T): T {

@@ -81,6 +81,8 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--unset": undefined,
   "--accept-blocked": undefined,
   "--only": undefined,
+  "--servers": undefined,
+  "--rate": undefined,
 };
 
 const SERVER = { args: ["server"] } as const;
@@ -128,6 +130,10 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     subcommands: { list: { args: [] }, info: PLUGIN, audit: PLUGIN, approve: PLUGIN, revoke: PLUGIN, enable: PLUGIN, disable: PLUGIN, config: PLUGIN },
   },
   serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--expose", "--log-level", "--engine"], args: [] },
+  gateway: {
+    flags: ["--toolset", "--servers", "--rate"],
+    subcommands: { token: { args: ["none", "none"] } },
+  },
   toolset: {
     flags: ["--check", "--description"],
     subcommands: {

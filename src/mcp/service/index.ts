@@ -13,3 +13,4 @@ export { CallRateLimiter, McpRateLimitError } from "./rate-limit.js";
 // createSecondOpinionReviewer is imported from ./second-opinion.js directly: it loads the LLM SDK.
 export type { SecondOpinionReviewer, SecondOpinionOptions } from "./second-opinion.js";
 export { screenModelOutput, type OutputScreening } from "./screen-output.js";
+export { restrictMcpModules, accessAllows, type McpAccess } from "./access.js";

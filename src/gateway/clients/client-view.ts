@@ -1,0 +1,76 @@
+import type { McpAccess } from "../../mcp/service/index.js";
+import type { BuiltinToolName } from "../builtin-tools.js";
+import type { ToolDirectory } from "../directory.js";
+import { Equipment } from "../equipment.js";
+import { parseToolRef, refKey } from "../flatten.js";
+import type { ToolsetStore } from "../toolsets/store.js";
+import { allowsServer, isScoped, type ClientScope } from "./scope.js";
+
+/** What a scoped client may use of the gateway's own tools: code mode, never what changes other clients' view. */
+export const SCOPED_BUILTINS: ReadonlySet<BuiltinToolName> = new Set<BuiltinToolName>(["list_mcp_tools", "run_mcp_script", "search_tools", "discover-all-tools"]);
+
+/** One client's view of the gateway: the MCP access its scripts get and the direct tools it sees. */
+export interface ClientView {
+  readonly access: McpAccess | undefined;
+  /** The client's own direct tools (its token's toolset), or undefined to use the gateway's equipped toolset. */
+  readonly equipment: Equipment | undefined;
+  builtinAllowed(name: BuiltinToolName): boolean;
+}
+
+const UNSCOPED_VIEW: ClientView = { access: undefined, equipment: undefined, builtinAllowed: () => true };
+
+/**
+ * Builds and caches client views per toolset: a token's toolset is resolved once (like `serve
+ * --toolset`) into its own Equipment, re-resolved with the gateway's when upstream listings change.
+ */
+export class ClientViews {
+  private readonly byToolset = new Map<string, Promise<{ equipment: Equipment; refs: readonly string[] }>>();
+
+  constructor(
+    private readonly directory: ToolDirectory,
+    private readonly toolsets: ToolsetStore,
+  ) {}
+
+  async view(scope: ClientScope): Promise<ClientView> {
+    if (!isScoped(scope)) return UNSCOPED_VIEW;
+    const servers = scope.servers === undefined ? undefined : new Set(scope.servers);
+    if (scope.toolset === undefined) {
+      return { access: { servers: servers ?? new Set() }, equipment: undefined, builtinAllowed: (name) => SCOPED_BUILTINS.has(name) };
+    }
+    const { equipment, refs: written } = await this.toolsetEquipment(scope.toolset);
+    // As written and as resolved (the server's own name), so "server.tool" matches the catalog's originalName.
+    const refs = [...written, ...equipment.list().map((t) => refKey(t.ref))];
+    const tools = new Set(refs.filter((ref) => allowsServer(scope, parseToolRef(ref)?.server ?? "")));
+    const toolServers = new Set([...tools].map((ref) => parseToolRef(ref)?.server ?? ""));
+    return { access: { servers: toolServers, tools }, equipment, builtinAllowed: (name) => SCOPED_BUILTINS.has(name) };
+  }
+
+  /** Re-resolves every client toolset (an upstream listing changed). */
+  async refresh(): Promise<void> {
+    for (const entry of this.byToolset.values()) {
+      const { equipment } = await entry.catch(() => ({ equipment: undefined }));
+      const toolset = equipment?.toolset;
+      if (equipment !== undefined && toolset !== undefined) await equipment.equip(this.directory, toolset, {}).catch(() => undefined);
+    }
+  }
+
+  private toolsetEquipment(name: string): Promise<{ equipment: Equipment; refs: readonly string[] }> {
+    let entry = this.byToolset.get(name);
+    if (entry === undefined) {
+      entry = (async () => {
+        const toolset = await this.toolsets.get(name);
+        const equipment = new Equipment();
+        await equipment.equip(this.directory, toolset, {});
+        return { equipment, refs: [...toolset.tools] };
+      })();
+      entry.catch(() => this.byToolset.delete(name));
+      this.byToolset.set(name, entry);
+    }
+    return entry;
+  }
+}
+
+/** Direct tools a client sees: its own toolset's, or the gateway's cut to its servers. */
+export function visibleDirect<T extends { ref: { server: string } }>(scope: ClientScope, tools: readonly T[]): T[] {
+  return tools.filter((t) => allowsServer(scope, t.ref.server));
+}

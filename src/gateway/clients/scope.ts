@@ -1,0 +1,41 @@
+import { GatewayError } from "../errors.js";
+import type { Rate } from "./schema.js";
+
+/**
+ * Who a request comes from and what it may reach. `servers` limits every tool (code mode, scripts,
+ * direct tools) to those upstream servers; `toolset` limits the client to one toolset's tools, as
+ * direct tools and inside run_mcp_script. Unscoped clients (the single gateway token, a named token
+ * with neither) see everything, as before.
+ */
+export interface ClientScope {
+  readonly name: string;
+  /** How the client proved itself: the single gateway token, a named token, or an OAuth access token. */
+  readonly via: "gateway-token" | "client-token" | "oauth" | "none";
+  readonly toolset?: string;
+  readonly servers?: readonly string[];
+  readonly rate?: Rate;
+}
+
+export const UNSCOPED: ClientScope = { name: "default", via: "gateway-token" };
+
+export function isScoped(scope: ClientScope): boolean {
+  return scope.toolset !== undefined || scope.servers !== undefined;
+}
+
+export function allowsServer(scope: ClientScope, server: string): boolean {
+  return scope.servers === undefined || scope.servers.includes(server);
+}
+
+/** `50/s`, `600/m` (also `/sec`, `/min`). */
+export function parseRate(text: string): Rate {
+  const match = /^\s*(\d{1,7})\s*\/\s*(s|sec|second|m|min|minute)\s*$/i.exec(text);
+  const count = match === null ? NaN : Number(match[1]);
+  if (match === null || !Number.isInteger(count) || count < 1) {
+    throw new GatewayError("GATEWAY_CLIENT_INVALID", `--rate takes <count>/s or <count>/m, e.g. 50/s (got "${text}")`, { data: { rate: text } });
+  }
+  return { count, perMs: match[2]?.toLowerCase().startsWith("m") === true ? 60_000 : 1_000 };
+}
+
+export function formatRate(rate: Rate): string {
+  return `${rate.count}/${rate.perMs === 1_000 ? "s" : "m"}`;
+}
