@@ -1,6 +1,9 @@
 import { loadConfigFile } from "../../config/config-file.js";
 import { resolveConfigPaths } from "../../config/paths.js";
-import { ClientTokenStore, formatRate, parseRate, ToolsetStore, type ClientEntry } from "../../gateway/index.js";
+// The parts themselves, not gateway/index.js, which loads the HTTP server and the MCP server SDK.
+import { ClientTokenStore, type ClientEntry } from "../../gateway/clients/store.js";
+import { formatRate, parseRate } from "../../gateway/clients/scope.js";
+import { ToolsetStore } from "../../gateway/toolsets/store.js";
 import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { displayInline } from "../../terminal/display.js";

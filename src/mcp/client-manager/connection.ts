@@ -228,9 +228,26 @@ export class Connection {
 
   /** Any request of ServerRequestMap, with the same timeout, cancellation and error classification as tools/call. */
   async request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, options: CallOptions): Promise<ServerRequestResult<M>> {
+    const target = requestTarget(method, params);
+    return this.send((sdk) => sendServerRequest(this.client, method, params, sdk), options, {
+      tool: method,
+      method,
+      ...(target === undefined ? {} : { target: this.deps.redact(target) }),
+    });
+  }
+
+  /**
+   * One request through the SDK with the call's timeout, signal and progress, a login round where
+   * the server asks for one, and every failure classified (OAuth failures as themselves).
+   */
+  private async send<T>(
+    request: (sdk: { timeout: number; signal?: AbortSignal; onprogress?: CallOptions["onProgress"] }) => Promise<T>,
+    options: CallOptions,
+    what: { tool: string; method?: string; target?: string },
+  ): Promise<T> {
     try {
       return await this.withLogin(() =>
-        sendServerRequest(this.client, method, params, {
+        request({
           timeout: options.timeoutMs,
           ...(options.signal === undefined ? {} : { signal: options.signal }),
           ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
@@ -239,12 +256,9 @@ export class Connection {
     } catch (error) {
       const oauth = oauthFailure(error, this.server, this.deps.redact);
       if (oauth !== undefined) throw oauth;
-      const target = requestTarget(method, params);
       throw classifyCallFailure(this.cutOff ?? error, {
         server: this.server,
-        tool: method,
-        method,
-        ...(target === undefined ? {} : { target: this.deps.redact(target) }),
+        ...what,
         timeoutMs: options.timeoutMs,
         cancelled: options.signal?.aborted === true,
         redact: this.deps.redact,
@@ -286,28 +300,7 @@ export class Connection {
    * notifications/cancelled, and so it does when the caller's signal aborts.
    */
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    try {
-      return await this.withLogin(() =>
-        this.client.callTool(
-          { name: tool, arguments: args },
-          {
-            timeout: options.timeoutMs,
-            ...(options.signal === undefined ? {} : { signal: options.signal }),
-            ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
-          },
-        ),
-      );
-    } catch (error) {
-      const oauth = oauthFailure(error, this.server, this.deps.redact);
-      if (oauth !== undefined) throw oauth;
-      throw classifyCallFailure(this.cutOff ?? error, {
-        server: this.server,
-        tool,
-        timeoutMs: options.timeoutMs,
-        cancelled: options.signal?.aborted === true,
-        redact: this.deps.redact,
-      });
-    }
+    return this.send((sdk) => this.client.callTool({ name: tool, arguments: args }, sdk), options, { tool });
   }
 
   /**
