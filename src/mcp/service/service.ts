@@ -3,19 +3,14 @@ import { argsText, type ActivityLog } from "../../logging/activity-log.js";
 import type { Logger } from "pino";
 import {
   McpApprovalStore,
-  McpApprovalError,
   renderApprovalPrompt,
-  approvalHash,
   compareLaunchTargets,
   describeLaunchTarget,
+  approvalHash,
   descriptionForModel,
   requireLaunchEnvConfirmed,
-  resolveLaunchTarget,
   type ApprovalStatus,
-  type LaunchTarget,
 } from "../approval/index.js";
-import type { McpServerLaunch } from "../types.js";
-import { homedir } from "node:os";
 import { ClientManager, type CallerOptions, type ClientManagerEvent, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
 import { maskedParts } from "../config/secret-values.js";
@@ -30,6 +25,7 @@ import { didYouMean } from "../../util/suggest.js";
 import { approvalSubject } from "./approval-subject.js";
 import { ApprovalRecheck } from "./approval-recheck.js";
 import { ServerCatalog } from "./catalog.js";
+import { LaunchPin } from "./launch-pin.js";
 import { applyListingCaps, DEFAULT_LISTING_CAPS, type CappedTool, type ListingCaps } from "./listing-caps.js";
 import { CallRateLimiter } from "./rate-limit.js";
 import { decideTrust, type HeldTool } from "./trust.js";
@@ -107,9 +103,19 @@ export class McpService {
   private readonly status: ServerStatusStore | undefined;
   private readonly tracker: ServerStatusTracker;
   private readonly heldRecorded = new Set<string>();
+  private readonly launchPin: LaunchPin;
 
   constructor(private readonly options: McpServiceOptions) {
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
+    this.launchPin = new LaunchPin({
+      env: options.env,
+      inputs: this.inputs,
+      childCwd: options.childCwd,
+      approvals: options.approvals,
+      logger: options.logger,
+      entry: (name) => this.entry(name),
+      recordAudit: (event) => this.recordAudit(event),
+    });
     this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
     this.tracker = new ServerStatusTracker(this.status, (name) => this.options.servers[name], options.logger);
     this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
@@ -163,7 +169,7 @@ export class McpService {
     const entry = this.entry(name);
     const status = await this.options.approvals.status(approvalSubject(name, entry));
     if (status.state !== "approved" || status.record.runs === undefined) return status;
-    const current = await this.currentTarget(name, entry);
+    const current = await this.launchPin.current(name, entry);
     const changes = current === undefined ? [] : compareLaunchTargets(status.record.runs, current);
     return changes.length === 0 ? status : { state: "changed", hash: status.hash, record: status.record, runsChanged: changes };
   }
@@ -174,62 +180,13 @@ export class McpService {
     const subject = approvalSubject(name, entry);
     const prompt = renderApprovalPrompt(subject, approvalHash(subject), this.options.env);
     const lines: string[] = [];
-    const target = await this.currentTarget(name, entry);
+    const target = await this.launchPin.current(name, entry);
     if (target !== undefined) lines.push(`  ${displayInline(describeLaunchTarget(target))}`);
     const status = await this.approvalStatus(name);
     if (status.state === "changed" && status.runsChanged !== undefined) lines.push(`  CHANGED since approval (same definition, different program): ${status.runsChanged.map(displayInline).join("; ")}`);
     // Above the closing warning, with the rest of the definition.
     const warning = prompt.lastIndexOf("\n\nWARNING: ");
     return warning === -1 ? [prompt, ...lines].join("\n") : [prompt.slice(0, warning), ...lines].join("\n") + prompt.slice(warning);
-  }
-
-  /**
-   * What the stdio launch resolves to now, as the spawn would find it: the child's PATH and cwd.
-   * Resolved without prompting (an `${input:…}` not answered yet leaves it unknown: it is then
-   * learnt at the first launch). Undefined for remote servers.
-   */
-  private async currentTarget(name: string, entry: McpServerEntry): Promise<LaunchTarget | undefined> {
-    if (entry.type !== "stdio") return undefined;
-    try {
-      const launch = await resolveLaunch(name, entry, { env: this.options.env, inputs: this.inputs, ...(this.options.childCwd === undefined ? {} : { defaultCwd: this.options.childCwd }) });
-      return this.targetOf(launch);
-    } catch {
-      return undefined;
-    }
-  }
-
-  private targetOf(launch: McpServerLaunch): LaunchTarget | undefined {
-    if (launch.transport !== "stdio") return undefined;
-    return resolveLaunchTarget({ command: launch.command, args: launch.args, env: buildChildEnv(this.options.env, { ...launch.env }), cwd: launch.cwd ?? this.options.childCwd ?? homedir() });
-  }
-
-  /**
-   * Before a spawn: the approved launch must still run the approved program. A difference is
-   * refused like a changed definition (MCP_EXECUTABLE_CHANGED, exit 5) and recorded; what the
-   * approval did not know yet (an older approval, an npx version before its first download) is
-   * learnt now.
-   */
-  private async requireSameTarget(name: string, launch: McpServerLaunch): Promise<void> {
-    const current = this.targetOf(launch);
-    if (current === undefined) return;
-    const status = await this.options.approvals.status(approvalSubject(name, this.entry(name)));
-    if (status.state !== "approved") return;
-    const approved = status.record.runs;
-    if (approved === undefined) {
-      await this.options.approvals.learnRuns(name, status.hash, current);
-      this.options.logger.info({ server: name }, `recorded what MCP server ${name} runs: ${describeLaunchTarget(current)}`);
-      return;
-    }
-    const changes = compareLaunchTargets(approved, current);
-    if (changes.length > 0) {
-      await this.recordAudit({ event: "mcp.executable.changed", subject: name, decision: "refused", details: { changes } });
-      throw new McpApprovalError(
-        "MCP_EXECUTABLE_CHANGED",
-        `MCP server "${name}" would run a different program than the one approved (${changes.join("; ")}); it was not started. If you expect this (an update), review and re-approve it: \`mcpvm mcp approve ${name}\` (or /mcp approve ${name}).`,
-        { data: { server: name, changes } },
-      );
-    }
-    if (approved.package !== undefined && approved.package.version === undefined && current.package?.version !== undefined) await this.options.approvals.learnRuns(name, status.hash, current);
   }
 
   /**
@@ -240,7 +197,7 @@ export class McpService {
     const entry = this.entry(name);
     requireLaunchEnvConfirmed(name, entry.env, options.acceptLaunchEnv === true);
     const subject = approvalSubject(name, entry);
-    const record = await this.options.approvals.approve(subject, await this.currentTarget(name, entry));
+    const record = await this.options.approvals.approve(subject, await this.launchPin.current(name, entry));
     this.recheck.forget();
     await this.recordAudit({ event: "mcp.approve", subject: name, decision: "approved", details: { hash: record.hash, transport: record.transport, summary: record.summary, ...(record.runs === undefined ? {} : { runs: describeLaunchTarget(record.runs) }) } });
   }
@@ -536,7 +493,7 @@ export class McpService {
     });
     // "Bearer <token>" is the configured value, but the token alone can appear too (echoed, logged).
     this.options.redactor.add(launch.secrets.flatMap(maskedParts));
-    await this.requireSameTarget(name, launch);
+    await this.launchPin.requireSame(name, launch);
     return launch;
   }
 
