@@ -206,50 +206,31 @@ export class ClientManager {
     let outcome: "ok" | "isError" | "failed" = "failed";
     let errorCode: string | undefined;
     try {
-      const result = await this.dispatchToolCall(slot, connection, call, extras, tool, args, timeoutMs, caller, options, scope);
+      const result = await runCall(
+        this.callRunner,
+        slot,
+        connection,
+        { call, detail: { tool }, ...extras },
+        (onProgress) =>
+          connection.callTool(tool, args, {
+            timeoutMs,
+            ...(caller.signal === undefined ? {} : { signal: caller.signal }),
+            ...(onProgress === undefined ? {} : { onProgress }),
+          }),
+        (sent) => (sent.isError === true ? "isError" : "ok"),
+      );
       outcome = result.isError === true ? "isError" : "ok";
+      if (result.isError === true) {
+        scope.outcome("tool_error");
+        if (options.keepErrorResults !== true) throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
+      }
       return result;
     } catch (error) {
       errorCode = isMcpvmError(error) ? error.code : "INTERNAL";
-      if (errorCode === "MCP_TOOL_ERROR") outcome = "isError";
       throw error;
     } finally {
       this.emit({ type: "call", server: name, tool, args, ms: Math.round(performance.now() - started), outcome, ...(errorCode === undefined ? {} : { errorCode }) });
     }
-  }
-
-  private dispatchToolCall(
-    slot: ServerSlot,
-    connection: Connection,
-    call: InFlightCall,
-    extras: { onProgress?: (progress: Progress) => void },
-    tool: string,
-    args: Record<string, unknown>,
-    timeoutMs: number,
-    caller: CallerOptions,
-    options: { readonly keepErrorResults?: boolean },
-    scope: SpanScope,
-  ): Promise<CallToolResult> {
-    const name = slot.name;
-    return runCall(
-      this.callRunner,
-      slot,
-      connection,
-      { call, detail: { tool }, ...extras },
-      async (onProgress) => {
-        const result = await connection.callTool(tool, args, {
-          timeoutMs,
-          ...(caller.signal === undefined ? {} : { signal: caller.signal }),
-          ...(onProgress === undefined ? {} : { onProgress }),
-        });
-        if (result.isError === true) scope.outcome("tool_error");
-        if (result.isError === true && options.keepErrorResults !== true) {
-          throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
-        }
-        return result;
-      },
-      (result) => (result.isError === true ? "isError" : "ok"),
-    );
   }
 
   private get callRunner(): CallRunnerDeps {
