@@ -25,11 +25,25 @@ export function findEncodedRuns(text: string): DecodedRun[] {
   for (const [encoding, pattern, decode] of CANDIDATES) {
     for (const m of text.matchAll(pattern)) {
       if (runs.length >= MAX_RUNS) return runs;
-      const decoded = decode(m[0]);
+      const decoded = unwrapLayers(decode(m[0]));
       if (decoded !== undefined && isReadable(decoded)) runs.push({ encoding, encoded: m[0], decoded });
     }
   }
   return runs;
+}
+
+const WHOLE_BASE64 = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
+const MAX_LAYERS = 4;
+
+/** Layered encodings (base64 of base64, hex of base64…): a result that is itself one base64 run is decoded again. */
+function unwrapLayers(decoded: string | undefined): string | undefined {
+  let current = decoded;
+  for (let layer = 0; layer < MAX_LAYERS && current !== undefined && WHOLE_BASE64.test(current.trim()); layer++) {
+    const next = decodeBase64(current.trim());
+    if (next === undefined || !isReadable(next)) break;
+    current = next;
+  }
+  return current;
 }
 
 /** Mostly printable, with letters, and not just the input echoed back (short hex words decode to themselves). */

@@ -29,7 +29,10 @@ export function createSecondOpinionReviewer(model: LanguageModel, options: Secon
         temperature: 0,
         abortSignal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
       });
-      return secondOpinionFinding(parseSecondOpinionVerdict(text, nonce), tool.name);
+      const verdict = parseSecondOpinionVerdict(text, nonce);
+      const finding = secondOpinionFinding(verdict, tool);
+      if (finding === undefined && verdict.verdict !== "safe") options.onUnusable?.(tool.name, "the verdict quoted nothing that is in the definition; it is ignored");
+      return finding;
     } catch (error) {
       options.onUnusable?.(tool.name, error instanceof Error ? error.message : String(error));
       return undefined;

@@ -25,7 +25,8 @@ export interface IntentHalf {
   readonly benign: BenignServer[];
 }
 
-export type HalfName = "tuning" | "heldout";
+/** `tuning`: set v1 (wave 3, both halves, tuned on). `heldout-v2`: written in wave 4 before tuning, only measured. */
+export type HalfName = "tuning" | "heldout-v2";
 
 export function loadHalf(name: HalfName): IntentHalf {
   return JSON.parse(readFileSync(path.join(intentSetDir, `${name}.json`), "utf8")) as IntentHalf;

@@ -5,7 +5,7 @@ import { LEXICON, type IntentFeature } from "./lexicon.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest";
   readonly evidence: string;
 }
 
@@ -41,6 +41,7 @@ const SELF_NEGATED: ReadonlySet<IntentFeature> = new Set(["secrecy", "directive"
 const SOURCE = new RegExp(
   [
     `\\b(?:your|the user's|user's|users'|their|the user|from the environment|environment|env|in (?:this|the) (?:chat|conversation)|you (?:use|know|have|received|can find)|configured (?:for|in) (?:the|this|your)|other (?:mcp )?servers?|that appeared|they (?:gave|shared|receive)|the \\w+ server)\\b`,
+    `~\\/\\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials)\\b|(?:^|[\\s"'\`(])\\.env\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\bkubeconfig\\b|\\b(?:any|every|other|previous|earlier) tool(?:'s)? (?:outputs?|results?|responses?)\\b`,
     `\\b(?:del usuario|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
     `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
   ]
@@ -48,6 +49,10 @@ const SOURCE = new RegExp(
     .normalize("NFKC"),
   "u",
 );
+
+/** Places a secret would be taken from that no tool's own job needs: other tools' output, other servers' settings, key files. */
+const HARVEST =
+  /(?:~\/\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials|config\/gcloud)\b|(?:^|[\s"'`(])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\bkubeconfig\b|\bkeychain\b|\bwallet\.dat\b|\b(?:any|every|each|all|other|previous|earlier|prior) tool(?:'s)? (?:outputs?|results?|responses?)\b|\btool (?:outputs?|results?|responses?) (?:you|that)\b|\b(?:seen|found|appear(?:s|ed|ing)?|shown|returned|printed) in (?:\w+ ){0,3}?(?:outputs?|results?|responses?|files?|logs?|conversation|chat|context|messages?)\b|\b(?:other|another|connected|configured) (?:\w+ )?servers?'? (?:config(?:uration)?s?|settings|env(?:ironment)?)\b|\benvironment variables?\b)/u;
 
 /** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
 const DESTINATION =
@@ -93,6 +98,8 @@ function computeFeatures(text: string): FeatureHit[] {
       break;
     }
   }
+  const harvest = HARVEST.exec(views.folded);
+  if (harvest !== null) hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.index + harvest[0].length, 100) });
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
   const destination = DESTINATION.exec(raw);
   if (destination !== null) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.index + destination[0].length, 100) });

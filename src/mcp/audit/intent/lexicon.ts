@@ -120,6 +120,7 @@ const context = [
   `\\b(?:facts|details|information|things|everything|anything|all) (?:\\w+ ){0,2}?(?:the user|they|he|she) (?:has |have )?(?:revealed|disclosed|mentioned|shared|told you|said)\\b`,
   `\\bpersonal (?:facts|details|information|data|info)\\b`,
   `\\b(?:very )?first message (?:in|of) (?:this|the) (?:thread|conversation|chat|session)\\b`,
+  `\\b(?:any|every|each|all) (?:other )?tool(?:'s)? (?:calls?|results?|outputs?|responses?)\\b|\\b(?:outputs?|results?|responses?) (?:of|from) (?:the |every |all |any )?(?:\\w+ )?tools? (?:you(?:'ve| have)?|that you) (?:called|used|run|ran|invoked)\\b`,
   `\\b(?:previous|prior|earlier|other|last) tool (?:calls?|results?|outputs?|responses?)\\b|\\bwhat(?:ever)? (?:the )?(?:previous|prior|earlier|other) (?:tool calls?|tools?|calls?) returned\\b`,
   // Spanish / Portuguese / Italian / French / German
   `\\b(?:historial|historia) (?:completo |de la )?(?:de la )?(?:conversacion|chat)\\b|\\btodo lo que el usuario\\b|\\bprompt del sistema\\b|\\binstrucciones del sistema\\b`,
@@ -147,6 +148,9 @@ const context = [
 const credential = [
   `\\b(?:api[ _-]?keys?|access (?:key|token)s?(?: id)?|secret (?:access )?keys?|bearer tokens?|bot tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|cookies|passwords?|passphrases?|credentials|2fa (?:codes?)|otp|one-time (?:codes?|passwords?)|verification codes?|private keys?|ssh keys?|tokens?|secrets)\\b`,
   `\\b[a-z0-9]{1,32}(?:_[a-z0-9]{1,32}){0,6}_(?:api_key|apikey|token|secret|secret_key|password|access_key)\\b`,
+  `\\bkeys? (?:starting|beginning|that (?:starts?|begins?)) with\\b|(?<![\\w-])(?:sk-(?:ant-|proj-)?|sk_live_|rk_live_|ghp_|gho_|github_pat_|xox[abpr]-|akia[0-9a-z]{0,16}\\b|glpat-)`,
+  `\\b(?:recovery|seed|backup|secret) (?:phrase|words)\\b|\\bmnemonic(?: phrase)?\\b|\\b(?:frase (?:semilla|de recuperacion|de recuperacao|semente)|phrase de recuperation|frasa (?:pemulihan|benih)|wiederherstellungsphrase|seed-?phrase)\\b`,
+  `(?:助记词|助記詞|シードフレーズ|リカバリーフレーズ|복구 ?구문|시드 ?구문|сид-?фраз|мнемоническ|عبارة الاسترداد)`,
   `\\b(?:sms|text(?:ed)?|login|security|one-time|2fa|mfa|auth) codes?\\b|\\b(?:code|pin)s? (?:they|the user|you) (?:just )?(?:got|received|get|receive)\\b`,
   `\\b(?:bank|banking|online banking|email|e-mail|account) (?:login|logins|credentials|password|pin)\\b`,
   `\\b(?:contrasenas?|claves? (?:de )?api|senhas?|chaves? (?:de )?api|mots? de passe|cles? api|passwort(?:er)?|kennw(?:o|ö)rter?|zugangsdaten|chiavi api|password|sifre(?:ler)?i?|kata sandi|hasla|mat khau)\\b`,
@@ -156,7 +160,7 @@ const credential = [
 
 /** Verbs of handing something over: include, paste, send, put in the field… */
 const supply = [
-  `\\b(?:include|includes|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward|write out|write|prefix|submit|store (?:it|them|the|this)|give|giving|obtain|get|collect|read|look for|extract|grab|place|hand over|steal|ask the user for|ask for)\\b`,
+  `\\b(?:include|includes|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward|write out|write|prefix|submit|store (?:it|them|the|this)|give|giving|obtain|get|collect|read|look for|extract|grab|place|hand over|steal|ask the user for|ask for|print|printing|output|echo|expose|reveal|upload|transmit|relay|leak)\\b`,
   `\\b(?:incluye|incluir|mete|pon|ponle|envia|manda|pega|copia|inserta|agrega|anade|escribe)\\b`,
   `\\b(?:inclua|coloque|envie|mande|cole|copie|insira|adicione|escreva|coloca)\\b`,
   `\\b(?:inserisci|metti|includi|invia|manda|copia|incolla|aggiungi|scrivi)\\b`,
@@ -256,6 +260,7 @@ const decodeHint = [
   `\\b(?:decode|decoded|decoding|unescape|un-escape|url-decode|hex-decode|base64-decode|de-?obfuscate)\\b${G}\\b(?:follow|obey|apply|execute|do what|act on|tell you what|instruction|comply|carry out|what it says|before (?:use|calling|using))\\b`,
   `\\b(?:follow|obey|apply|execute)\\b${G}\\b(?:decoded|after decoding)\\b`,
   `\\b(?:real|actual|true) instructions?\\b`,
+  `\\b(?:base-?64|base64url|hex(?:adecimal)?|url-?encoded|percent-encoded|rot-?13|escape[sd]?|encoded|encoding|obfuscated)\\b.{0,60}?\\b(?:follow|obey|comply|execute|act on|carry out|do (?:what|as) it says|apply (?:it|them) as)\\b`,
   `\\b(?:decodifica|decodifique|descodifica)\\b${G}\\b(?:sigue|siga|haz|obedece)\\b|\\bdecode[rz]?\\b${G}\\b(?:suis|suivez|applique)\\b|\\bdekodiere\\b${G}\\b(?:befolge|folge)\\b`,
   `(?:解码|解碼|デコード|디코딩|расшифруй|декодируй)`,
 ];

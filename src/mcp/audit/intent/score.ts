@@ -17,6 +17,7 @@ export type IntentRole = "prose" | "parameter" | "value";
 export type IntentSignal =
   | "context-request"
   | "credential-request"
+  | "credential-harvest"
   | "secrecy"
   | "steering"
   | "shadowing"
@@ -29,6 +30,7 @@ export type IntentSignal =
 const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   "context-request": 3,
   "credential-request": 3,
+  "credential-harvest": 3,
   secrecy: 3,
   "decode-hint": 3,
   shadowing: 3,
@@ -54,7 +56,9 @@ export interface ScreenedUnit {
   readonly role: IntentRole;
 }
 
-const CONTEXT_TOPIC = /\b(?:conversations?|chats?|dialog(?:ue)?s?|history|transcripts?|messages?|prompts?|memory|memories|summar\w*|context|handoff|sessions?|notes?)\b/;
+// Conversation nouns only: a verb such as "summarise" or a word such as "notes" does not make a tool
+// about the conversation (`summarize_document` asking for "everything the user told you" is an attack).
+const CONTEXT_TOPIC = /\b(?:conversations?|chats?|dialog(?:ue)?s?|transcripts?|prompts?|memory|memories|handoff)\b/;
 
 /**
  * Whether the tool is about the conversation (a summariser may ask for `the conversation so far`).
@@ -76,6 +80,9 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
     out.push({ signal: "context-request", evidence: at("context") });
   }
   if (has("credential") && has("supply") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });
+  // A secret taken from somewhere the tool has no business reading (other tools' output, other servers' configuration, key files):
+  // a parameter's description needs no verb (it is itself the place to put it); prose needs one.
+  else if (has("credential") && has("harvest") && (has("supply") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
   if (has("secrecy")) out.push({ signal: "secrecy", evidence: at("secrecy") });
   if (has("steering")) out.push({ signal: "steering", evidence: at("steering") });
   if (has("cross-tool") && has("redirect")) out.push({ signal: "shadowing", evidence: at("redirect") });
