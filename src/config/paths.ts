@@ -24,6 +24,8 @@ export interface ConfigPaths {
   readonly auditHeadFile: string;
   /** OAuth tokens and client registrations of remote MCP servers (mode 0600). */
   readonly oauthTokensFile: string;
+  /** sha256 digests of MCP server executables, cached by file identity (a cache: deleting it only costs re-hashing). */
+  readonly executableDigestsFile: string;
 }
 
 export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
@@ -64,5 +66,6 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     auditLogFile: join(home, "audit-log.jsonl"),
     auditHeadFile: join(home, "audit-log.head.json"),
     oauthTokensFile: join(home, "oauth-tokens.json"),
+    executableDigestsFile: join(home, "exec-digests.json"),
   };
 }

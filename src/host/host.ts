@@ -247,6 +247,7 @@ export class McpvmHost {
       pins: new McpPinStore(this.paths.pinsFile),
       childCwd: this.paths.home,
       statusFile: this.paths.serverStatusFile,
+      executableDigestsFile: this.paths.executableDigestsFile,
       configFile: this.paths.configFile,
       activity: { log: this.activity, face: () => this.face },
       audit: this.audit,

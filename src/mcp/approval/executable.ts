@@ -1,6 +1,7 @@
 import { accessSync, closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
+import type { FileDigestCache } from "./file-digest.js";
 
 /**
  * What a stdio launch actually runs, beyond the command line as written: the executable the
@@ -12,8 +13,11 @@ export const launchTargetSchema = z
   .object({
     /** Absolute path the PATH lookup finds; null when nothing was found (the spawn will fail). */
     executable: z.string().nullable(),
+    /** sha256 of the executable's content: the same path holding another program is a change too. Absent in older approvals (learnt at the next launch). */
+    executableSha256: z.string().optional(),
     /** For a `#!` script: the interpreter it names, looked up on the same PATH for `/usr/bin/env x`. */
     interpreter: z.string().optional(),
+    interpreterSha256: z.string().optional(),
     package: z
       .object({
         runner: z.enum(["npx", "uvx"]),
@@ -51,7 +55,9 @@ export function resolveLaunchTarget(input: LaunchTargetInput): LaunchTarget {
 export function compareLaunchTargets(approved: LaunchTarget, current: LaunchTarget): string[] {
   const changes: string[] = [];
   if (approved.executable !== current.executable) changes.push(`executable: ${approved.executable ?? "(not found)"} -> ${current.executable ?? "(not found)"}`);
+  else if (contentChanged(approved.executableSha256, current.executableSha256)) changes.push(`executable ${current.executable ?? ""} has different content: sha256 ${approved.executableSha256 ?? ""} -> ${current.executableSha256 ?? "(unreadable)"}`);
   if (approved.interpreter !== current.interpreter) changes.push(`interpreter: ${approved.interpreter ?? "(none)"} -> ${current.interpreter ?? "(none)"}`);
+  else if (contentChanged(approved.interpreterSha256, current.interpreterSha256)) changes.push(`interpreter ${current.interpreter ?? ""} has different content: sha256 ${approved.interpreterSha256 ?? ""} -> ${current.interpreterSha256 ?? "(unreadable)"}`);
   const a = approved.package;
   const c = current.package;
   if (a !== undefined && c !== undefined) {
@@ -64,10 +70,32 @@ export function compareLaunchTargets(approved: LaunchTarget, current: LaunchTarg
   return changes;
 }
 
+/** A digest recorded at approval that differs now (or can no longer be read); none recorded yet is learnt, not a change. */
+function contentChanged(approved: string | undefined, current: string | undefined): boolean {
+  return approved !== undefined && approved !== current;
+}
+
+/** Whether the approval lacks a digest the current target has (an approval from before digests): learnt at launch. */
+export function lacksDigests(approved: LaunchTarget, current: LaunchTarget): boolean {
+  return (approved.executableSha256 === undefined && current.executableSha256 !== undefined) || (approved.interpreterSha256 === undefined && current.interpreterSha256 !== undefined);
+}
+
+/** The target with the sha256 of its executable and interpreter (paths that exist), through the identity cache. */
+export async function withDigests(target: LaunchTarget, digests: FileDigestCache): Promise<LaunchTarget> {
+  const executableSha256 = target.executable === null ? undefined : await digests.digest(target.executable);
+  const interpreterSha256 = target.interpreter === undefined || !isAbsolute(target.interpreter) ? undefined : await digests.digest(target.interpreter);
+  return {
+    ...target,
+    ...(executableSha256 === undefined ? {} : { executableSha256 }),
+    ...(interpreterSha256 === undefined ? {} : { interpreterSha256 }),
+  };
+}
+
 /** One line for the approval prompt. */
 export function describeLaunchTarget(target: LaunchTarget): string {
-  const parts = [`runs ${target.executable ?? "(not found on PATH)"}`];
-  if (target.interpreter !== undefined) parts.push(`with ${target.interpreter}`);
+  const short = (sha: string | undefined): string => (sha === undefined ? "" : ` (sha256 ${sha.slice(0, 16)}…)`);
+  const parts = [`runs ${target.executable ?? "(not found on PATH)"}${short(target.executableSha256)}`];
+  if (target.interpreter !== undefined) parts.push(`with ${target.interpreter}${short(target.interpreterSha256)}`);
   if (target.package !== undefined) {
     const p = target.package;
     parts.push(p.version === undefined ? `${p.runner} package ${p.name} (version not known yet: ${p.source})` : `${p.runner} package ${p.name}@${p.version} (${p.source})`);

@@ -3,4 +3,5 @@ export { descriptionForModel, reviewDescription, type DescriptionReview } from "
 export { renderApprovalPrompt, NOT_SANDBOXED_WARNING } from "./prompt.js";
 export { auditLaunchEnv, isCodeLoadingEnvName, isPureReference, McpLaunchEnvError, requireLaunchEnvConfirmed, shownConfigValue, type LaunchFinding } from "./launch-env.js";
 export { McpApprovalStore, McpApprovalError, type McpApprovalErrorCode, type ApprovalRecord, type ApprovalStatus } from "./store.js";
-export { compareLaunchTargets, describeLaunchTarget, findExecutable, launchTargetSchema, resolveLaunchTarget, type LaunchTarget } from "./executable.js";
+export { compareLaunchTargets, describeLaunchTarget, findExecutable, lacksDigests, launchTargetSchema, resolveLaunchTarget, withDigests, type LaunchTarget } from "./executable.js";
+export { FileDigestCache } from "./file-digest.js";

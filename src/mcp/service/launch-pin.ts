@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import type { Logger } from "pino";
 import type { AuditEvent } from "../../audit-log/index.js";
-import { compareLaunchTargets, describeLaunchTarget, McpApprovalError, resolveLaunchTarget, type LaunchTarget, type McpApprovalStore } from "../approval/index.js";
+import { compareLaunchTargets, describeLaunchTarget, lacksDigests, McpApprovalError, resolveLaunchTarget, withDigests, type FileDigestCache, type LaunchTarget, type McpApprovalStore } from "../approval/index.js";
 import { buildChildEnv, resolveLaunch, type InputCache, type McpServerEntry } from "../config/index.js";
 import type { McpServerLaunch } from "../types.js";
 import { approvalSubject } from "./approval-subject.js";
@@ -14,6 +14,8 @@ export interface LaunchPinDeps {
   readonly logger: Logger;
   readonly entry: (name: string) => McpServerEntry;
   readonly recordAudit: (event: AuditEvent) => Promise<void>;
+  /** sha256 of executables, cached by file identity (see file-digest.ts). */
+  readonly digests: FileDigestCache;
 }
 
 /**
@@ -32,7 +34,7 @@ export class LaunchPin {
     if (entry.type !== "stdio") return undefined;
     try {
       const launch = await resolveLaunch(name, entry, { env: this.deps.env, inputs: this.deps.inputs, ...(this.deps.childCwd === undefined ? {} : { defaultCwd: this.deps.childCwd }) });
-      return this.targetOf(launch);
+      return await this.targetOf(launch);
     } catch {
       return undefined;
     }
@@ -45,7 +47,7 @@ export class LaunchPin {
    * learnt now.
    */
   async requireSame(name: string, launch: McpServerLaunch): Promise<void> {
-    const current = this.targetOf(launch);
+    const current = await this.targetOf(launch);
     if (current === undefined) return;
     const { approvals, logger } = this.deps;
     const status = await approvals.status(approvalSubject(name, this.deps.entry(name)));
@@ -65,11 +67,13 @@ export class LaunchPin {
         { data: { server: name, changes } },
       );
     }
-    if (approved.package !== undefined && approved.package.version === undefined && current.package?.version !== undefined) await approvals.learnRuns(name, status.hash, current);
+    const learnsVersion = approved.package !== undefined && approved.package.version === undefined && current.package?.version !== undefined;
+    if (learnsVersion || lacksDigests(approved, current)) await approvals.learnRuns(name, status.hash, current);
   }
 
-  private targetOf(launch: McpServerLaunch): LaunchTarget | undefined {
+  private async targetOf(launch: McpServerLaunch): Promise<LaunchTarget | undefined> {
     if (launch.transport !== "stdio") return undefined;
-    return resolveLaunchTarget({ command: launch.command, args: launch.args, env: buildChildEnv(this.deps.env, { ...launch.env }), cwd: launch.cwd ?? this.deps.childCwd ?? homedir() });
+    const target = resolveLaunchTarget({ command: launch.command, args: launch.args, env: buildChildEnv(this.deps.env, { ...launch.env }), cwd: launch.cwd ?? this.deps.childCwd ?? homedir() });
+    return withDigests(target, this.deps.digests);
   }
 }

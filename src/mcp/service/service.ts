@@ -5,6 +5,7 @@ import {
   McpApprovalStore,
   renderApprovalPrompt,
   compareLaunchTargets,
+  FileDigestCache,
   describeLaunchTarget,
   approvalHash,
   descriptionForModel,
@@ -64,6 +65,8 @@ export interface McpServiceOptions {
   readonly childCwd?: string;
   /** server-status.json: each server's last connect result is recorded there for `mcp list` and `doctor`. */
   readonly statusFile?: string;
+  /** Where sha256 digests of server executables are cached across processes (<config home>/exec-digests.json). */
+  readonly executableDigestsFile?: string;
   /** config.json, named in messages that say which setting to change. */
   readonly configFile?: string;
   /** The shared log of tool calls (<config home>/activity.jsonl) and which face this process is. */
@@ -115,6 +118,7 @@ export class McpService {
       logger: options.logger,
       entry: (name) => this.entry(name),
       recordAudit: (event) => this.recordAudit(event),
+      digests: new FileDigestCache(options.executableDigestsFile),
     });
     this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
     this.tracker = new ServerStatusTracker(this.status, (name) => this.options.servers[name], options.logger);
