@@ -12,11 +12,12 @@ export const AUDIT_EVENTS = [
   "plugin.approve",
   "plugin.revoke",
   "login",
+  "logout",
 ] as const;
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];
 
-/** Which face of mcpvm acted: the CLI, the REPL, a script run, the gateway. */
-export const AUDIT_FACES = ["cli", "repl", "run", "gateway", "demo", "unknown"] as const;
+/** Which face of mcpvm acted: the CLI, the REPL, a script run, the gateway, the dashboard (`mcpvm ui`). */
+export const AUDIT_FACES = ["cli", "repl", "run", "gateway", "ui", "demo", "unknown"] as const;
 export type AuditFace = (typeof AUDIT_FACES)[number];
 
 /** What a caller records; the log adds seq, time, user, face and the chain fields. */

@@ -163,7 +163,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 
 /** The face the audit log records for a command: the REPL and script runs are faces of their own. */
 function faceOf(command: string): AuditFace {
-  return command === "repl" ? "repl" : command === "run" ? "run" : command === "demo" ? "demo" : "cli";
+  return command === "repl" ? "repl" : command === "run" ? "run" : command === "demo" ? "demo" : command === "ui" ? "ui" : "cli";
 }
 
 function promptInputFor(context: CommandContext) {

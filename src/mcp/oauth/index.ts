@@ -5,3 +5,4 @@ export type { LoginInteraction } from "./interaction.js";
 export { OAuthLogins, type LoginStatus, type LoginTarget } from "./logins.js";
 export type { RevocationOutcome } from "./revoke.js";
 export { OAuthTokenStore } from "./token-store.js";
+export type { LoginEvent } from "./provider.js";

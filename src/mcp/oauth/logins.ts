@@ -2,7 +2,7 @@ import type { LoginDriver } from "../client-manager/options.js";
 import type { McpServerLaunch } from "../types.js";
 import type { LoginInteraction } from "./interaction.js";
 import { loginSubject } from "./identity.js";
-import { McpvmOAuthProvider } from "./provider.js";
+import { McpvmOAuthProvider, type LoginEvent } from "./provider.js";
 import { revokeTokens, type RevocationOutcome } from "./revoke.js";
 import { loginMatches, OAuthTokenStore } from "./token-store.js";
 
@@ -30,6 +30,7 @@ export interface LoginTarget {
 export class OAuthLogins {
   private readonly providers = new Map<string, { key: string; provider: McpvmOAuthProvider }>();
   private interaction: LoginInteraction | undefined;
+  private loginEvents: ((event: LoginEvent) => Promise<void>) | undefined;
 
   constructor(
     readonly store: OAuthTokenStore,
@@ -40,6 +41,11 @@ export class OAuthLogins {
   /** The face says whether (and how) a browser may be opened; undefined: logins fail with MCP_LOGIN_REQUIRED. */
   setInteraction(interaction: LoginInteraction | undefined): void {
     this.interaction = interaction;
+  }
+
+  /** Where browser logins are reported (the service's audit log). */
+  onLoginEvent(listener: (event: LoginEvent) => Promise<void>): void {
+    this.loginEvents = listener;
   }
 
   currentInteraction(): LoginInteraction | undefined {
@@ -65,6 +71,7 @@ export class OAuthLogins {
       addSecrets: this.addSecrets,
       interaction: () => this.interaction,
       now: this.now,
+      onLoginEvent: async (event) => this.loginEvents?.(event),
     });
     this.providers.set(launch.name, { key, provider });
     return provider;

@@ -1,3 +1,4 @@
+import { loginSubject } from "./identity.js";
 import { randomBytes } from "node:crypto";
 import {
   auth,
@@ -30,6 +31,17 @@ export interface McpvmOAuthProviderOptions {
   /** The face's way to open a browser, read when a login starts; undefined: a needed login fails with MCP_LOGIN_REQUIRED. */
   readonly interaction: () => LoginInteraction | undefined;
   readonly now?: () => number;
+  /** Told when a browser login ends (completed, declined, refused): the audit log records it. Never given a token. */
+  readonly onLoginEvent?: (event: LoginEvent) => Promise<void>;
+}
+
+/** A browser login's outcome, for the audit log: who and which scopes, never a token. */
+export interface LoginEvent {
+  readonly server: string;
+  readonly decision: "logged-in" | "declined" | "refused";
+  readonly subject?: string;
+  readonly scopes?: string;
+  readonly reason?: string;
 }
 
 /** Thrown inside a refresh-only auth() to stop it before it would start a browser login. */
@@ -51,6 +63,8 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   private expectedState: string | undefined;
   private pendingUrl: URL | undefined;
   private authorizations = 0;
+  /** Set when a browser login's redirect came back: the next saveTokens is that login's (not a refresh). */
+  private loginReturned = false;
   private refreshOnly = false;
   private refreshing: Promise<void> | undefined;
   private readonly now: () => number;
@@ -175,6 +189,11 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     };
     this.options.addSecrets([tokens.access_token, ...(tokens.refresh_token === undefined ? [] : [tokens.refresh_token]), ...(tokens.id_token === undefined ? [] : [tokens.id_token])]);
     await this.write((record) => ({ ...record, tokens: stored }));
+    if (this.loginReturned) {
+      this.loginReturned = false;
+      const subject = loginSubject(stored);
+      await this.options.onLoginEvent?.({ server: this.options.server, decision: "logged-in", ...(subject === undefined ? {} : { subject }), ...(stored.scope === undefined ? {} : { scopes: stored.scope }) });
+    }
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -214,10 +233,14 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     const server = this.options.server;
     const listener = this.listener;
     if (listener === undefined) throw new Error("internal: prepare() was not called before a login");
-    if (interaction.confirmLogin !== undefined && !(await interaction.confirmLogin(server))) throw loginRequired(server);
+    if (interaction.confirmLogin !== undefined && !(await interaction.confirmLogin(server))) {
+      await this.options.onLoginEvent?.({ server, decision: "declined", reason: "the person answered no" });
+      throw loginRequired(server);
+    }
     const params = await waitForRedirect(server, interaction, listener, url);
     const state = params.get("state");
     if (this.expectedState === undefined || state !== this.expectedState) {
+      await this.options.onLoginEvent?.({ server, decision: "refused", reason: "the redirect's state did not match (stale or forged)" });
       throw new McpOAuthError(
         "MCP_OAUTH_STATE_MISMATCH",
         `server ${server}: the login redirect carried ${state === null ? "no state" : "another state"} than the one mcpvm sent (a stale or forged redirect); nothing was stored. Run \`mcpvm mcp login ${server}\` again.`,
@@ -225,6 +248,8 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
       );
     }
     this.expectedState = undefined;
+    if (params.has("error")) await this.options.onLoginEvent?.({ server, decision: "refused", reason: `the authorization server answered ${params.get("error") ?? "an error"}` });
+    else this.loginReturned = true;
     if (!params.has("code") && !params.has("error")) {
       throw new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: the login redirect carried neither a code nor an error; nothing was stored.`, { data: { server } });
     }

@@ -120,6 +120,14 @@ export class McpService {
       recordAudit: (event) => this.recordAudit(event),
       digests: new FileDigestCache(options.executableDigestsFile),
     });
+    options.oauth?.onLoginEvent((event) =>
+      this.recordAudit({
+        event: "login",
+        subject: event.server,
+        decision: event.decision,
+        details: { ...(event.subject === undefined ? {} : { account: event.subject }), ...(event.scopes === undefined ? {} : { scopes: event.scopes }), ...(event.reason === undefined ? {} : { reason: event.reason }) },
+      }),
+    );
     this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
     this.tracker = new ServerStatusTracker(this.status, (name) => this.options.servers[name], options.logger);
     this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
@@ -366,7 +374,10 @@ export class McpService {
     const oauth = this.requireRemote(name, entry);
     if (this.clients.serverNames().includes(name)) await this.clients.close(name);
     this.catalogs.delete(name);
-    return oauth.logout(name, await this.loginTarget(name, entry));
+    const outcome = await oauth.logout(name, await this.loginTarget(name, entry));
+    const revocation = outcome === undefined ? "none" : typeof outcome === "string" ? outcome : "failed";
+    await this.recordAudit({ event: "logout", subject: name, decision: outcome === undefined ? "no-login" : "logged-out", details: { revocation } });
+    return outcome;
   }
 
   /** The stored login of an http/sse server ("none" for stdio servers and servers never logged in). */

@@ -163,4 +163,32 @@ describe("OAuth login end to end (oauth2-mock-server + streamable HTTP MCP serve
     const after = await cli("mcp", "call", "notes", "whoami");
     expect(after.code).toBe(5);
   });
+
+  it("logins and logouts are in the hash-chained audit log (server, account, scopes, face, user, time), never a token", async () => {
+    // A login started by a script run (`run --login`) records the run face.
+    const ran = await cli("run", "--login", "-e", `return require("host:mcp-notes").whoami({})`);
+    expect(ran.code, ran.err).toBe(0);
+    const tokens = (await stored()).servers.notes?.tokens;
+    expect((await cli("mcp", "logout", "notes")).code).toBe(0);
+
+    const log = await cli("--json", "audit", "log");
+    expect(log.code, log.err).toBe(0);
+    const entries = (JSON.parse(log.out) as { entries: Array<{ event: string; face: string; user: string; time: string; subject: string; decision: string; details?: Record<string, unknown> }> }).entries;
+    const logins = entries.filter((e) => e.event === "login");
+    // `mcp login` three times in this file (the CLI face), then the run.
+    expect(logins.map((e) => [e.face, e.decision])).toEqual([["cli", "logged-in"], ["cli", "logged-in"], ["run", "logged-in"]]);
+    for (const e of logins) {
+      expect(e.subject).toBe("notes");
+      // The scopes as granted (the mock authorization server grants "dummy"), the account from the id token.
+      expect(e.details).toEqual({ account: "johndoe", scopes: "dummy" });
+      expect(e.user).not.toBe("");
+      expect(Number.isNaN(Date.parse(e.time))).toBe(false);
+    }
+    expect(entries.filter((e) => e.event === "logout").map((e) => [e.face, e.decision, e.details?.revocation])).toEqual([["cli", "logged-out", "revoked"], ["cli", "logged-out", "revoked"]]);
+    // No token, access or refresh, anywhere in the log file; and the chain verifies.
+    const raw = await readFile(join(home, "audit-log.jsonl"), "utf8");
+    for (const secret of [tokens?.access_token, tokens?.refresh_token]) expect(raw).not.toContain(secret ?? "-");
+    expect(raw).not.toMatch(/"ey[A-Za-z0-9_-]{20,}\./);
+    expect((await cli("audit", "verify")).code).toBe(0);
+  });
 });
