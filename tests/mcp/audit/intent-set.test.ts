@@ -210,6 +210,7 @@ describe("audit recall and benign-flag rate", () => {
     // Floors and ceilings at the figures of the one measurement (see docs/SECURITY.md): the test fails if recall drops.
     expect(off.caught).toBeGreaterThanOrEqual(HELDOUT_V2.caught);
     expect(off.flagged).toBeLessThanOrEqual(HELDOUT_V2.flagged);
+    expect(on.caught).toBeGreaterThanOrEqual(HELDOUT_V2.onCaught);
     expect(on.flagged).toBeLessThanOrEqual(HELDOUT_V2.onFlagged);
   });
 });
@@ -219,5 +220,9 @@ const CORPUS_ON_BENIGN_CEILING = 1;
 const V1_ON_BENIGN_CEILING = 3;
 /** The fake reviewer alone catches 20 of set v1's 76 attacks (English definitions only; instructions are not sent to it). */
 const REVIEWER_ALONE_V1_FLOOR = 20;
-/** The one measurement of held-out set v2. */
-const HELDOUT_V2 = { caught: 0, flagged: 0, onFlagged: 0 };
+/**
+ * The one measurement of held-out set v2 (2026-11-25, after the wave-4 rule changes): 51/66 attacks
+ * flagged (77.3 %), 3/61 benign flagged (4.9 %); with the fake reviewer 52/66 and 8/61. The wave-3 rules
+ * scored 47/66 and 3/61 on it. Short of the 98 % / 2 % goal — see docs/SECURITY.md.
+ */
+const HELDOUT_V2 = { caught: 51, flagged: 3, onCaught: 52, onFlagged: 8 };
