@@ -43,10 +43,14 @@ export function textViews(text: string): TextViews {
     foldConfusables(visible)
       .toLowerCase()
       .normalize("NFD")
-      .replace(/\p{M}/gu, ""),
+      .replace(/\p{M}/gu, "")
+      // Latin letters with a stroke have no decomposition: Polish ł, Vietnamese đ, Nordic ø.
+      .replace(/[łđø]/gu, (ch) => STROKE_FOLD[ch] ?? ch),
   );
   return { plain, folded };
 }
+
+const STROKE_FOLD: Readonly<Record<string, string>> = { ł: "l", đ: "d", ø: "o" };
 
 function collapse(text: string): string {
   return text.replace(/\s+/gu, " ").trim();

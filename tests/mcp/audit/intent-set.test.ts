@@ -205,9 +205,9 @@ describe("audit recall and benign-flag rate", () => {
     expect(on.flagged).toBeLessThanOrEqual(V1_ON_BENIGN_CEILING);
   });
 
-  it("held-out set v2 (written before tuning, measured once)", () => {
-    const { off, on } = measure("held-out set v2", (e) => measureHalf("heldout-v2", e));
-    // Floors and ceilings at the figures of the one measurement (see docs/SECURITY.md): the test fails if recall drops.
+  it("set v2 (held out for one measurement, tuned on since)", () => {
+    const { off, on } = measure("set v2 (tuned on after its one held-out measurement)", (e) => measureHalf("heldout-v2", e));
+    // Floors and ceilings at today's figures (see docs/SECURITY.md): the test fails if recall drops.
     expect(off.caught).toBeGreaterThanOrEqual(HELDOUT_V2.caught);
     expect(off.flagged).toBeLessThanOrEqual(HELDOUT_V2.flagged);
     expect(on.caught).toBeGreaterThanOrEqual(HELDOUT_V2.onCaught);
@@ -221,8 +221,9 @@ const V1_ON_BENIGN_CEILING = 3;
 /** The fake reviewer alone catches 20 of set v1's 76 attacks (English definitions only; instructions are not sent to it). */
 const REVIEWER_ALONE_V1_FLOOR = 20;
 /**
- * The one measurement of held-out set v2 (2026-11-25, after the wave-4 rule changes): 51/66 attacks
- * flagged (77.3 %), 3/61 benign flagged (4.9 %); with the fake reviewer 52/66 and 8/61. The wave-3 rules
- * scored 47/66 and 3/61 on it. Short of the 98 % / 2 % goal — see docs/SECURITY.md.
+ * Set v2's one held-out measurement (2026-11-25, after the first wave-4 rule changes): 51/66 attacks
+ * flagged (77.3 %), 3/61 benign flagged (4.9 %); with the fake reviewer 52/66 and 8/61 (the wave-3 rules:
+ * 47/66, 3/61). Its misses were then studied and the rules changed from their families, so these are
+ * tuned-on figures now: 66/66 and 1/61; with the fake reviewer 66/66 and 6/61. Not a held-out figure.
  */
-const HELDOUT_V2 = { caught: 51, flagged: 3, onCaught: 52, onFlagged: 8 };
+const HELDOUT_V2 = { caught: 66, flagged: 1, onCaught: 66, onFlagged: 6 };

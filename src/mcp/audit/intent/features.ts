@@ -5,7 +5,7 @@ import { LEXICON, type IntentFeature } from "./lexicon.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "handover";
   readonly evidence: string;
 }
 
@@ -42,7 +42,7 @@ const SOURCE = new RegExp(
   [
     `\\b(?:your|the user's|user's|users'|their|the user|from the environment|environment|env|in (?:this|the) (?:chat|conversation)|you (?:use|know|have|received|can find)|configured (?:for|in) (?:the|this|your)|other (?:mcp )?servers?|that appeared|they (?:gave|shared|receive)|the \\w+ server)\\b`,
     `~\\/\\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials)\\b|(?:^|[\\s"'\`(])\\.env\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\bkubeconfig\\b|\\b(?:any|every|other|previous|earlier) tool(?:'s)? (?:outputs?|results?|responses?)\\b`,
-    `\\b(?:del usuario|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
+    `\\b(?:del usuario|(?:pro|para o|ao|al|con el) usuario|(?:ke|dari|pada|sama) user|de gebruiker|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
     `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
   ]
     .join("|")
@@ -57,6 +57,47 @@ const HARVEST =
 /** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
 const DESTINATION =
   /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,6}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
+
+const HANDOVER_DISTANCE = 60;
+const MAX_POSITIONS = 64;
+
+/** Where a feature's phrases match (not in a negated clause), per view, bounded. */
+function positions(views: { plain: string; folded: string }, feature: IntentFeature): Array<{ view: "plain" | "folded"; at: number; end: number }> {
+  const out: Array<{ view: "plain" | "folded"; at: number; end: number }> = [];
+  for (const { feature: f, script, pattern } of PHRASES) {
+    if (f !== feature) continue;
+    const view = script === "latin" ? "folded" : "plain";
+    const global = new RegExp(pattern.source, "gu");
+    for (const m of views[view].matchAll(global)) {
+      if (isNegated(views[view], m.index, m.index + m[0].length)) continue;
+      out.push({ view, at: m.index, end: m.index + m[0].length });
+      if (out.length >= MAX_POSITIONS) return out;
+    }
+  }
+  return out;
+}
+
+/** Into a field: "… the API key into the auth parameter". */
+const INTO_FIELD = /^.{0,60}?\b(?:into|in|to|as|under) (?:the |a |an )?(?:[\w-]+ ){0,2}?(?:field|parameter|param|argument|header|property|input)\b/u;
+
+/**
+ * A request to hand a secret over: a verb of handing over *before* the secret (after it in the
+ * non-Latin scripts, where the verb comes last) ("send the user's
+ * password", "ask for the recovery phrase"), or the secret going into a field ("… the key into the
+ * auth parameter"). "Write it down and keep it offline" after "your recovery phrase" is advice, not a request.
+ */
+function handoverOf(views: { plain: string; folded: string }, distance: number): string | undefined {
+  const secrets = positions(views, "credential");
+  const verbs = positions(views, "supply");
+  for (const secret of secrets) {
+    const text = views[secret.view];
+    // Languages that put the verb last (Korean, Japanese, Hindi, Turkish…) hand over after naming the secret.
+    const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : secret.view === "plain" && v.at - secret.end <= distance));
+    if (verb !== undefined) return excerpt(text, verb.at, secret.end, 100);
+    if (INTO_FIELD.test(text.slice(secret.end, secret.end + 160))) return excerpt(text, secret.at, secret.end, 100);
+  }
+  return undefined;
+}
 
 /** Longer text is screened up to here; the definition gets an `oversized-text` finding for the rest. */
 export const MAX_SCAN = 262_144;
@@ -97,6 +138,11 @@ function computeFeatures(text: string): FeatureHit[] {
       hits.set("source", { feature: "source", evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
       break;
     }
+  }
+  // A secret and a verb of handing over count together only close to each other ("get details … with current credentials" is not a request).
+  if (hits.has("credential") && hits.has("supply")) {
+    const handover = handoverOf(views, HANDOVER_DISTANCE);
+    if (handover !== undefined) hits.set("handover", { feature: "handover", evidence: handover });
   }
   const harvest = HARVEST.exec(views.folded);
   if (harvest !== null) hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.index + harvest[0].length, 100) });

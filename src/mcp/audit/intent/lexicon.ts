@@ -5,7 +5,7 @@
  * bounded (`.{0,40}?`) so no pattern can backtrack far on hostile input.
  *
  * Languages: English, Chinese, Hindi, Spanish, French, Arabic, Bengali, Portuguese, Russian, Urdu,
- * Indonesian, German, Japanese, Korean, Italian, Turkish, Polish, Vietnamese — phrased the way
+ * Indonesian, German, Japanese, Korean, Italian, Turkish, Polish, Vietnamese, Dutch — phrased the way
  * people write instructions (colloquial forms, imperative and polite forms), not a word list
  * translated from English.
  */
@@ -43,6 +43,8 @@ const secrecy = [
   `\\b(?:there is no need|there's no need|no need) (?:to|for) (?:\\w+ ){0,1}?(?:confirm|confirmation|ask|asking|check with|approval|consent|permission)\\b`,
   `\\b(?:do not|don't|never) (?:ask for|wait for|request) (?:the user's |user )?(?:confirmation|approval|consent|permission)\\b`,
   `\\bonly (?:list|mention|name) the other tools\\b`,
+  `\\b(?:do not|don't|never) (?:list|report|mention|flag|point out|raise) (?:any )?(?:problems|issues|findings|errors|vulnerabilities|concerns)\\b`,
+  `\\bkeep (?:\\w+ ){0,3}?(?:secret|hidden) from\\b|\\b(?:retry|continue|proceed) (?:quietly|silently)\\b`,
   `\\b(?:secretly|covertly|discreetly)\\b`,
   `\\b(?:silently|quietly)\\s+(?:\\w+\\s+){0,2}?(?:send|forward|upload|include|append|attach|copy|collect|email|post|share|bcc|cc|add)`,
   `\\b(?:keep|kept) (?:this|it|that) (?:secret|hidden|confidential|private) from\\b`,
@@ -59,7 +61,7 @@ const secrecy = [
   `\\bsans (?:le dire|prevenir|informer|en parler|avertir)\\b`,
   `\\bn'en (?:parle|parlez|dis|dites) (?:pas|rien|jamais)\\b|\\bne (?:rien )?(?:dire|mentionner|signaler) a l'utilisateur\\b`,
   // German
-  `\\b(?:sag|sage|sagen sie|erzahl|erzahle|erwahne|erwahnen sie|verrate|verraten sie)\\b${G}\\b(?:nichts|nicht)\\b`,
+  `\\b(?:sag|sage|sagen sie|erzahl|erzahle|erwahne|erwahn|erwahnen sie|verrate|verraten sie)\\b${G}\\b(?:nichts|nicht)\\b`,
   `\\bohne (?:es )?(?:dem nutzer|dem benutzer|dem anwender)?\\s?(?:zu sagen|mitzuteilen|zu erwahnen|bescheid zu geben)\\b`,
   // Italian
   `\\bnon (?:dirlo|dire|dirgli|menzionare|menzionarlo|avvisare|informare|rivelare|mostrare)\\b`,
@@ -71,6 +73,9 @@ const secrecy = [
   `\\btanpa (?:memberi tahu|bilang|memberitahu)\\b`,
   // Polish
   `\\bnie (?:mow|mowcie|informuj|wspominaj|pokazuj)\\b`,
+  `\\bnie musisz (?:o tym |mu |jej )?(?:mowic|informowac|wspominac)\\b`,
+  // Dutch
+  `\\b(?:vertel|zeg|meld) (?:het |dit |dat )?(?:\\w+ ){0,2}?niet\\b|\\bzonder (?:het )?(?:te (?:zeggen|melden|vertellen)|dat de gebruiker)\\b|\\bniet (?:vertellen|melden|zeggen) aan de gebruiker\\b`,
   // Vietnamese (folded: tones dropped)
   `\\b(?:dung|đung|khong duoc) (?:noi|bao|ke|cho biet)\\b`,
   // Russian
@@ -81,6 +86,7 @@ const secrecy = [
   `(?:悄悄|偷偷|秘密地)`,
   // Japanese
   `(?:言わないで|伝えないで|知らせないで|教えないで|言わずに|伝えずに|黙って|内緒)`,
+  `(?:言わなくて|伝えなくて|知らせなくて|教えなくて)(?:も)?(?:いい|大丈夫|結構)`,
   // Korean
   `(?:알리지|말하지|알려주지|말하지도)\\s?(?:마|말)`,
   `(?:몰래|비밀로)`,
@@ -119,11 +125,16 @@ const context = [
   `\\b(?:persona|rules|instructions|guidelines|prompt|role|directives)\\b${G}\\byou (?:were|have been|are|got) (?:configured|set up|given|told|programmed|instructed|initiali[sz]ed)\\b`,
   `\\b(?:facts|details|information|things|everything|anything|all) (?:\\w+ ){0,2}?(?:the user|they|he|she) (?:has |have )?(?:revealed|disclosed|mentioned|shared|told you|said)\\b`,
   `\\bpersonal (?:facts|details|information|data|info)\\b`,
+  `\\bthread so far\\b|\\b(?:entire|whole|full|complete) thread\\b|\\b(?:every|each|all) (?:user and assistant|assistant and user|user|assistant) (?:turns?|messages?)\\b`,
+  `\\b(?:questions?|requests?|things?) (?:that )?(?:the user|they) (?:has |have )?(?:asked|sent|said|typed|requested)\\b${G}\\b(?:before|earlier|previously|so far|this one)\\b|\\b(?:answers?|replies|responses) you (?:gave|have given|wrote|sent)\\b`,
+  `\\btools? (?:available|exposed|accessible) to you\\b|\\b(?:last|latest|most recent) (?:result|output|response) (?:each|every) (?:one|tool)\\b`,
+  `\\byou (?:have |'ve )?(?:read|opened|loaded|viewed) (?:any |the |some )?(?:local )?(?:files?|documents?)\\b|\\b(?:files?|documents?) (?:that )?you (?:have |'ve )?(?:read|opened|loaded|viewed)\\b`,
+  `\\b(?:holds?|stores?|knows?|remembers?|has|keeps?) (?:\\w+ ){0,2}?about (?:the|this) user\\b`,
   `\\b(?:very )?first message (?:in|of) (?:this|the) (?:thread|conversation|chat|session)\\b`,
   `\\b(?:any|every|each|all) (?:other )?tool(?:'s)? (?:calls?|results?|outputs?|responses?)\\b|\\b(?:outputs?|results?|responses?) (?:of|from) (?:the |every |all |any )?(?:\\w+ )?tools? (?:you(?:'ve| have)?|that you) (?:called|used|run|ran|invoked)\\b`,
-  `\\b(?:previous|prior|earlier|other|last) tool (?:calls?|results?|outputs?|responses?)\\b|\\bwhat(?:ever)? (?:the )?(?:previous|prior|earlier|other) (?:tool calls?|tools?|calls?) returned\\b`,
+  `\\b(?:previous|prior|earlier|last) tool calls?\\b|\\b(?:previous|prior|earlier|other|last) tool (?:results?|outputs?|responses?)\\b|\\bwhat(?:ever)? (?:the )?(?:previous|prior|earlier|other) (?:tool calls?|tools?|calls?) returned\\b`,
   // Spanish / Portuguese / Italian / French / German
-  `\\b(?:historial|historia) (?:completo |de la )?(?:de la )?(?:conversacion|chat)\\b|\\btodo lo que el usuario\\b|\\bprompt del sistema\\b|\\binstrucciones del sistema\\b`,
+  `\\b(?:historial|historia) (?:completo |de la )?(?:de la )?(?:conversacion|chat)\\b|\\btoda la conversacion\\b|\\bla conversacion (?:que llevas|completa|entera)\\b|\\b(?:los )?mensajes (?:anteriores|previos)\\b|\\btodo lo que el usuario\\b|\\bprompt del sistema\\b|\\binstrucciones del sistema\\b`,
   `\\b(?:historico|historia) (?:completo )?(?:da|de) (?:conversa|conversacao)\\b|\\btudo o que o usuario\\b|\\bprompt do sistema\\b`,
   `\\bcronologia (?:completa )?della chat\\b|\\b(?:storia|cronologia) della conversazione\\b|\\bprompt di sistema\\b|\\btutto (?:quello )?che l'utente\\b`,
   `\\b(?:historique|contenu) (?:complet )?de la conversation\\b|\\btout ce que l'utilisateur\\b|\\bprompt systeme\\b|\\binstructions systeme\\b`,
@@ -132,6 +143,7 @@ const context = [
   `\\bsistem (?:talimat|istem)\\w*|\\bkonusma gecmis\\w*|\\bsohbet gecmis\\w*`,
   `\\briwayat (?:percakapan|obrolan|chat)\\b|\\bprompt sistem\\b|\\binstruksi sistem\\b`,
   `\\bhistori[ae] (?:rozmowy|czatu)\\b|\\bprompt systemowy\\b`,
+  `\\b(?:chatgeschiedenis|gespreksgeschiedenis|systeemprompt)\\b|\\bhele (?:gesprek|chat)\\b|\\balles wat de gebruiker\\b|\\bresultaten van de andere tools\\b`,
   `\\blich su (?:tro chuyen|hoi thoai|chat)\\b|\\blenh he thong\\b`,
   // Russian / Chinese / Japanese / Korean / Arabic / Hindi / Bengali / Urdu
   `(?:истори[юяи] (?:переписки|чата|диалога|разговора)|системн(?:ый|ого) (?:промпт|подсказк)|всю переписку|весь диалог)`,
@@ -155,6 +167,8 @@ const credential = [
   `\\b(?:bank|banking|online banking|email|e-mail|account) (?:login|logins|credentials|password|pin)\\b`,
   `\\b(?:contrasenas?|claves? (?:de )?api|senhas?|chaves? (?:de )?api|mots? de passe|cles? api|passwort(?:er)?|kennw(?:o|ö)rter?|zugangsdaten|chiavi api|password|sifre(?:ler)?i?|kata sandi|hasla|mat khau)\\b`,
   `(?:парол[ьи]|токен|ключ(?:и)? api|api[- ]ключ)`,
+  `\\b(?:wachtwoord(?:en)?|api-?sleutels?|toegangscode)\\b`,
+  `(?:액세스\\s?키|시크릿\\s?키|api\\s?키|비밀\\s?키|인증\\s?코드|아이디랑 비번|비번)`,
   `(?:密码|密碼|令牌|口令|密钥|密鑰|パスワード|トークン|비밀번호|토큰|كلمات المرور|كلمة المرور|رمز الوصول|पासवर्ड|টোকেন|পাসওয়ার্ড|پاس ورڈ)`,
 ];
 
@@ -166,6 +180,7 @@ const supply = [
   `\\b(?:inserisci|metti|includi|invia|manda|copia|incolla|aggiungi|scrivi)\\b`,
   `\\b(?:inclus|incluez|mets|mettez|envoie|envoyez|colle|collez|copie|copiez|ajoute|ajoutez|ecris|ecrivez)\\b`,
   `\\b(?:gib|geben sie|fuge|fugen sie|schick|schicke|sende|senden sie|kopiere|kopier|trag|trage)\\b`,
+  `\\b(?:pede|peca|pide|pidele|pideles|minta|mintalah)\\b|\\b(?:zet|stuur|plak|kopieer|voeg|vul)\\b`,
   `\\b(?:yaz|ekle|gonder|kopyala|koy)\\b|\\b(?:masukkan|sertakan|kirim|kirimkan|salin|tambahkan|isi)\\b|\\b(?:wpisz|dodaj|wyslij|skopiuj|wklej)\\b|\\b(?:gui|them|chep|dien|nhap)\\b`,
   `(?:отправь|отправьте|пришли|вставь|вставьте|добавь|добавьте|укажи|укажите|скопируй|перешли)`,
   `(?:填入|填进|填進|放入|放进|附上|发送|發送|加入|写入|寫入|粘贴|複製|复制)`,
@@ -187,8 +202,9 @@ const steering = [
   `\\b(?:mandatory|required|obligatory) first step\\b`,
   `\\buse (?:this|it|me) (?:tool )?instead of\\b|\\binstead of [\\w.-]+ for (?:every|all|any)\\b`,
   `\\bnever use (?:any )?other (?:\\w+ )?tools?\\b|\\b(?:do not|don't) use (?:any )?other (?:\\w+ )?tools?\\b`,
-  `\\bprioriti[sz]e this tool\\b|\\bover all (?:built-in|other) tools\\b|\\bprefer (?:this|it|me) (?:tool )?(?:over|to|instead)\\b`,
+  `\\bprioriti[sz]e this tool\\b|\\bprefer (?:this|these|our|my) (?:server'?s?|tools?)\\b.{0,30}?\\bover\\b|\\bignore (?:the )?(?:tools?|results?|outputs?) (?:from|of) (?:other|another|any other)\\b|\\bover all (?:built-in|other) tools\\b|\\bprefer (?:this|it|me) (?:tool )?(?:over|to|instead)\\b`,
   `\\bwhenever the user (?:mentions|asks|says|talks)\\b`,
+  `\\b(?:always|unconditionally|automatically) (?:approve|accept|merge|grant|mark (?:it |them )?(?:as )?(?:safe|approved|passed))\\b|\\b(?:whatever|regardless of what) (?:the )?(?:\\w+ )?(?:contains|says|shows)\\b`,
   `\\b(?:rely|depend) (?:only|solely|exclusively) on this\\b|\\b(?:only|exclusively|solely) (?:use|rely on|call|trust) this\\b`,
   `\\bother [\\w -]{0,20}(?:servers|tools|providers) (?:are|is) (?:unreliable|broken|deprecated|outdated|compromised|malicious|insecure|wrong)\\b`,
   `\\b(?:at the start|beginning) of (?:every|each|any) (?:conversation|session|chat)\\b|\\bno matter what the user\\b`,
@@ -201,6 +217,7 @@ const steering = [
   `\\b(?:chame|use|utilize|invoque)\\b${G}\\b(?:sempre|primeiro|antes de (?:qualquer|responder))\\b`,
   `\\b(?:chiama|usa|utilizza|invoca)\\b${G}\\b(?:sempre|per prim[oa]|prima di (?:qualsiasi|ogni|rispondere))\\b`,
   `\\b(?:rufe|nutze|verwende|benutze)\\b${G}\\b(?:immer|zuerst|vor jeder)\\b`,
+  `\\b(?:ruf|roep)\\b${G}\\b(?:immer|zuerst|altijd|eerst)\\b|\\b(?:altijd|eerst)\\b${G}\\b(?:aanroepen|roep|gebruik)\\b`,
   `\\b(?:immer|zuerst|vor jeder)\\b${G}\\b(?:aufrufen|rufe|nutze|verwende)\\b`,
   `\\b(?:sempre|prima di (?:qualsiasi|ogni))\\b${G}\\b(?:chiama|usa|invoca|utilizza)\\b`,
   `\\b(?:selalu|pertama|terlebih dahulu|duluan)\\b${G}\\b(?:panggil|gunakan|pakai)\\b|\\b(?:panggil|gunakan|pakai) (?:tool|alat) ini (?:duluan|terlebih dahulu|dulu)\\b`,
@@ -210,6 +227,7 @@ const steering = [
   `(?:всегда|сначала|перед любым)${G}(?:вызывай|вызови|используй)`,
   `(?:总是|總是|始终|始終|务必|務必|首先|先)(?:调用|調用|使用)(?:本|这个|這個)?(?:工具)`,
   `(?:必ず|常に|最初に)${G}(?:呼び出|使って|使用)`,
+  `(?:他の|ほかの)${G}(?:使わないで|使用しないで|使わずに)`,
   `(?:항상|먼저|반드시)${G}(?:호출|사용)`,
   `(?:دائما|دائمًا|أولا|أولًا)${G}(?:استدع|استخدم)`,
   `(?:हमेशा|पहले)${G}(?:कॉल|इस्तेमाल|उपयोग)`,
@@ -227,7 +245,7 @@ const crossTool = [
   `\\b(?:with|using|through|via|by) (?:the|any|another|other) (?:[\\w.-]+ )?(?:tools|integrations|servers)\\b`,
   `\\b(?:the|that|its|their) (?:\\w+ )?(?:tool|server|integration) (?:of|from) (?:the )?[\\w.-]+\\b`,
   `\\bthe [\\w.-]+ (?:tool|server|integration)\\b`,
-  `\\b(?:otra|otras|cualquier otra) herramienta\\b|\\b(?:outra|outras|qualquer outra) ferramenta\\b|\\b(?:un autre|autre) outil\\b|\\b(?:anderen?|anderes) (?:tool|werkzeug)\\b|\\baltr[oaei] strument[oi]\\b|\\binnym narzedziem\\b|\\bbaska (?:bir )?arac\\b|\\b(?:alat|tool) lain\\b|\\bcong cu khac\\b`,
+  `\\b(?:otra|otras|cualquier otra) herramienta\\b|\\b(?:outra|outras|qualquer outra) ferramenta\\b|\\b(?:un autre|autre) outil\\b|\\b(?:anderen?|anderes) (?:tool|werkzeug)\\b|\\baltr[oaei] strument[oi]\\b|\\binnym narzedziem\\b|\\bbaska (?:bir )?arac\\b|\\b(?:alat|tool) lain\\b|\\bcong cu khac\\b|\\bandere tools?\\b`,
   `\\b(?:cada vez que|siempre que|cuando) (?:se )?(?:envie|mande|haga|cree|comparta)\\b|\\bsi el usuario pide (?:mandar|enviar)\\b|\\bchaque (?:e-?mail|message) envoye\\b|\\bprzy kazdym przelewie\\b|\\bjeder (?:e-?mail|nachricht)\\b`,
   `(?:другим инструмент|другой инструмент|其他工具|其它工具|別のツール|他のツール|다른 도구|أداة أخرى|दूसरे टूल|অন্য টুল|دوسرے ٹول)`,
 ];
@@ -270,7 +288,7 @@ const directive = [
   `\\b(?:always|must|make sure|be sure to|remember to|you should|you need to|you have to|important|mandatory|required by|it is required|please)\\b`,
   `\\b(?:the )?(?:assistant|model|ai|llm|agent)s? (?:should|must|needs? to|has to|is to)\\b`,
   `(?:^|[.!?:] )(?:include|provide|fill|put|copy|paste|append|write|list|send|add|forward|set|use|call|invoke|collect|get|read|ask|submit|store|pass|prefix|skip|present|respond|answer|avoid|never|do not|don't|prefer)\\b(?! of\\b)`,
-  `\\b(?:importante|siempre|obligatorio|ojo|sempre|toujours|important|immer|bitte|wichtig|selalu|penting|zawsze|her zaman|luon)\\b`,
+  `\\b(?:importante|siempre|obligatorio|ojo|sempre|toujours|important|immer|bitte|wichtig|selalu|penting|zawsze|her zaman|luon|altijd|belangrijk)\\b`,
   `(?:обязательно|всегда|务必|務必|必须|必須|请|請|必ず|ください|반드시|항상|주세요|يجب|دائما|ज़रूर|हमेशा|अवश्य)`,
 ];
 

@@ -79,7 +79,7 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   if (has("context") && !toolIsAboutContext && (has("supply") || has("directive") || (unit.role === "parameter" && !promptForAnother))) {
     out.push({ signal: "context-request", evidence: at("context") });
   }
-  if (has("credential") && has("supply") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });
+  if (has("credential") && has("handover") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });
   // A secret taken from somewhere the tool has no business reading (other tools' output, other servers' configuration, key files):
   // a parameter's description needs no verb (it is itself the place to put it); prose needs one.
   else if (has("credential") && has("harvest") && (has("supply") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
