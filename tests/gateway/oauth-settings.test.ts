@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { bearerChallenge, refusal } from "../../src/gateway/clients/authenticate.js";
+import { startGateway } from "../../src/gateway/index.js";
+import { attributedName, claimMatches, matchClient, principalOf, scopesOf } from "../../src/gateway/oauth/claims.js";
+import { metadataUrls } from "../../src/gateway/oauth/issuer-keys.js";
+import { isMetadataPath, metadataUrlFor, protectedResourceMetadata } from "../../src/gateway/oauth/metadata.js";
+import { oauthSettingsSchema } from "../../src/gateway/oauth/settings.js";
+import { parseGatewaySettings } from "../../src/gateway/settings.js";
+import { makeHome } from "./helpers.js";
+
+const ISSUER = "https://idp.example.com/realms/team";
+
+describe("gateway.oauth settings", () => {
+  it("fills safe defaults: asymmetric algorithms, 30 s leeway, key-set cooldown", () => {
+    const settings = oauthSettingsSchema.parse({ issuer: ISSUER });
+    expect(settings.algorithms).toEqual(["RS256", "PS256", "ES256", "EdDSA"]);
+    expect(settings.clockToleranceSec).toBe(30);
+    expect(settings.jwksCooldownMs).toBe(30_000);
+    expect(settings.clients).toEqual({});
+    expect(settings.defaultClient).toBeUndefined();
+  });
+
+  it("cannot be told to accept alg none or an HMAC algorithm", () => {
+    for (const alg of ["none", "HS256", "HS512"]) {
+      expect(() => parseGatewaySettings({ oauth: { issuer: ISSUER, algorithms: [alg] } }, "config.json"), alg).toThrow(/gateway\.oauth\.algorithms/);
+    }
+  });
+
+  it("wants https for the issuer, key set and resource (http only on loopback)", () => {
+    expect(() => parseGatewaySettings({ oauth: { issuer: "http://idp.example.com" } }, "config.json")).toThrow(/https:\/\/ URL/);
+    expect(() => parseGatewaySettings({ oauth: { issuer: ISSUER, jwksUri: "http://10.0.0.5/jwks" } }, "config.json")).toThrow(/jwksUri/);
+    expect(oauthSettingsSchema.parse({ issuer: "http://127.0.0.1:8080", resource: "http://localhost:3000/mcp" }).resource).toBe("http://localhost:3000/mcp");
+  });
+
+  it("parses client mappings with their allow-lists and rates, and refuses a mapping without claims", () => {
+    const settings = oauthSettingsSchema.parse({
+      issuer: ISSUER,
+      clients: { ci: { match: { client_id: "ci-bot" }, servers: ["github"], rate: "50/s" } },
+      defaultClient: { toolset: "read-only", rate: "600/m" },
+    });
+    expect(settings.clients.ci?.rate).toEqual({ count: 50, perMs: 1_000 });
+    expect(settings.defaultClient?.rate).toEqual({ count: 600, perMs: 60_000 });
+    expect(() => oauthSettingsSchema.parse({ issuer: ISSUER, clients: { ci: { match: {} } } })).toThrow(/match names at least one claim/);
+    expect(() => oauthSettingsSchema.parse({ issuer: ISSUER, clients: { ci: { match: { sub: "x" }, rate: "lots" } } })).toThrow(/--rate takes/);
+    expect(() => oauthSettingsSchema.parse({ issuer: ISSUER, clients: { "bad name": { match: { sub: "x" } } } })).toThrow();
+  });
+
+  it("refuses to start off loopback without gateway.oauth.resource (the audience would be a bind address)", async () => {
+    const home = await makeHome({ servers: {}, gateway: { oauth: { issuer: "http://127.0.0.1:9" } } });
+    try {
+      const started = startGateway({ env: home.env, http: { host: "0.0.0.0", port: 0 }, token: "gateway-token-0123456789abcdef", logLevel: "silent", pretty: false });
+      await expect(started).rejects.toMatchObject({ code: "GATEWAY_CONFIG_INVALID", message: expect.stringContaining('set "resource" to the URL clients reach this gateway at') });
+    } finally {
+      await home.cleanup();
+    }
+  });
+});
+
+describe("claims → client", () => {
+  const settings = oauthSettingsSchema.parse({
+    issuer: ISSUER,
+    clients: {
+      admins: { match: { "realm_access.roles": "mcp-admin" } },
+      ci: { match: { client_id: "ci-bot", scope: "mcp:write" }, servers: ["github"] },
+      data: { match: { groups: ["data", "analytics"] }, toolset: "analysis", rate: "5/s" },
+    },
+  });
+
+  it("reads scopes from scope or scp", () => {
+    expect(scopesOf({ scope: "openid  mcp:read" })).toEqual(["openid", "mcp:read"]);
+    expect(scopesOf({ scp: ["a", "b"], scope: "b c" })).toEqual(["b", "c", "a"]);
+    expect(scopesOf({})).toEqual([]);
+  });
+
+  it("matches strings, arrays, dotted paths and scopes", () => {
+    expect(claimMatches({ groups: ["x", "data"] }, "groups", ["data"])).toBe(true);
+    expect(claimMatches({ groups: "data" }, "groups", "data")).toBe(true);
+    expect(claimMatches({ groups: ["database"] }, "groups", "data")).toBe(false);
+    expect(claimMatches({ realm_access: { roles: ["mcp-admin"] } }, "realm_access.roles", "mcp-admin")).toBe(true);
+    expect(claimMatches({ "https://example.com/roles": ["a"] }, "https://example.com/roles", "a")).toBe(true);
+    expect(claimMatches({ scope: "openid mcp:write" }, "scope", "mcp:write")).toBe(true);
+    expect(claimMatches({ scope: "openid mcp:writer" }, "scope", "mcp:write")).toBe(false);
+    expect(claimMatches({ admin: true }, "admin", "true")).toBe(true);
+    expect(claimMatches({}, "groups", "data")).toBe(false);
+  });
+
+  it("takes the first mapping whose claims all match, names the person, else the default or nothing", () => {
+    expect(matchClient(settings, { sub: "ann", realm_access: { roles: ["mcp-admin"] }, groups: ["data"] })).toEqual({ scope: { name: "admins/ann", via: "oauth", subject: "ann" } });
+    expect(matchClient(settings, { sub: "svc", client_id: "ci-bot", scope: "mcp:write" })).toEqual({ scope: { name: "ci/svc", via: "oauth", subject: "svc", servers: ["github"] } });
+    // client_id alone is not enough: the mapping also wants the scope.
+    expect(matchClient(settings, { sub: "svc", client_id: "ci-bot", scope: "mcp:read" })).toEqual({ unmatched: true });
+    expect(matchClient(settings, { sub: "bo", groups: ["analytics"] })).toEqual({
+      scope: { name: "data/bo", via: "oauth", subject: "bo", toolset: "analysis", rate: { count: 5, perMs: 1_000 } },
+    });
+    expect(matchClient({ ...settings, defaultClient: { servers: ["docs"] } }, { sub: "zed" })).toEqual({ scope: { name: "oauth/zed", via: "oauth", subject: "zed", servers: ["docs"] } });
+  });
+
+  it("attributes to sub, else client_id or azp; unsafe characters and long subjects are made safe", () => {
+    expect(principalOf({ sub: "u1", client_id: "c" })).toBe("u1");
+    expect(principalOf({ client_id: "c" })).toBe("c");
+    expect(principalOf({ azp: "a" })).toBe("a");
+    expect(principalOf({})).toBeUndefined();
+    expect(attributedName("team", "alice@example.com")).toBe("team/alice@example.com");
+    expect(attributedName("team", "evil\nname \u202e")).toBe("team/evil_name__");
+    const long = attributedName("team", "x".repeat(300));
+    expect(long).toMatch(/^team\/sha256-[0-9a-f]{32}$/);
+    expect(attributedName("team", undefined)).toBe("team");
+  });
+});
+
+describe("protected resource metadata and challenges", () => {
+  it("places the metadata as RFC 9728 says, for the public resource URL and /mcp", () => {
+    expect(metadataUrlFor("https://mcp.example.com/mcp")).toBe("https://mcp.example.com/.well-known/oauth-protected-resource/mcp");
+    expect(metadataUrlFor("https://mcp.example.com/")).toBe("https://mcp.example.com/.well-known/oauth-protected-resource");
+    expect(isMetadataPath("/.well-known/oauth-protected-resource/team/mcp", "https://x.example.com/team/mcp")).toBe(true);
+    expect(isMetadataPath("/.well-known/oauth-protected-resource/mcp", "https://x.example.com/team/mcp")).toBe(true);
+    expect(isMetadataPath("/.well-known/oauth-protected-resource", "https://x.example.com/team/mcp")).toBe(true);
+    expect(isMetadataPath("/.well-known/oauth-protected-resource/other", "https://x.example.com/team/mcp")).toBe(false);
+    const settings = oauthSettingsSchema.parse({ issuer: ISSUER, requiredScopes: ["mcp"], scopesSupported: ["mcp", "mcp:admin"], resourceName: "Team tools" });
+    expect(protectedResourceMetadata(settings, "https://mcp.example.com/mcp")).toEqual({
+      resource: "https://mcp.example.com/mcp",
+      authorization_servers: [ISSUER],
+      bearer_methods_supported: ["header"],
+      scopes_supported: ["mcp", "mcp:admin"],
+      resource_name: "Team tools",
+    });
+  });
+
+  it("looks for the issuer's metadata where RFC 8414 and OpenID Discovery put it", () => {
+    expect(metadataUrls(ISSUER).map((u) => u.href)).toEqual([
+      "https://idp.example.com/.well-known/oauth-authorization-server/realms/team",
+      "https://idp.example.com/.well-known/openid-configuration/realms/team",
+      "https://idp.example.com/realms/team/.well-known/openid-configuration",
+    ]);
+    expect(metadataUrls("https://idp.example.com/").map((u) => u.href)).toEqual([
+      "https://idp.example.com/.well-known/oauth-authorization-server",
+      "https://idp.example.com/.well-known/openid-configuration",
+    ]);
+  });
+
+  it("writes RFC 6750 challenges: no error without credentials, quotes kept out of quoted strings", () => {
+    expect(bearerChallenge(refusal(401, "no bearer token"), { resource_metadata: "https://m/x" })).toBe('Bearer realm="mcpvm", resource_metadata="https://m/x"');
+    expect(bearerChallenge(refusal(403, 'lacks "mcp"\\', "insufficient_scope", "mcp openid"))).toBe(`Bearer realm="mcpvm", error="insufficient_scope", error_description="lacks 'mcp''", scope="mcp openid"`);
+  });
+});
