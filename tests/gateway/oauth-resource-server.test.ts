@@ -267,6 +267,23 @@ describe("gateway OAuth resource server (access tokens from an identity provider
     expect(JSON.stringify(lines)).not.toMatch(/eyJ[A-Za-z0-9_-]{20,}\.eyJ/);
   });
 
+  it("attributes upstream calls in the activity log to the token's client and person, scripts' calls too", async () => {
+    const file = join(home.dir, "activity.jsonl");
+    const records = async () =>
+      (await readFile(file, "utf8").catch(() => ""))
+        .trim()
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as { server: string; tool: string; client?: string });
+    let seen: Array<{ server: string; tool: string; client?: string }> = [];
+    for (let i = 0; i < 50 && !(seen.some((r) => r.tool === "read_graph") && seen.some((r) => r.tool === "echo")); i++) {
+      seen = await records();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen.find((r) => r.server === "memory" && r.tool === "read_graph")?.client).toBe("memory-team/alice");
+    expect(seen.find((r) => r.server === "everything" && r.tool === "echo")?.client).toBe("echo-bot/svc-42");
+  });
+
   it("keeps accepting tokens of known keys while the identity provider is down; an unknown kid is a 503", async () => {
     await idp.close();
     const known = await initialize(await valid());

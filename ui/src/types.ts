@@ -55,6 +55,8 @@ export interface ApprovalsAnswer {
 export interface ActivityRecord {
   at: string;
   face: string;
+  /** The gateway client the call was made for. */
+  client?: string;
   pid: number;
   server: string;
   tool: string;
