@@ -203,7 +203,7 @@ async function gatewayAuthenticator(tokens: TokenAuthOptions, settings: GatewayS
   }
   const server = new OAuthResourceServer({ settings: oauth, tokens: byToken });
   await server.keys.warm().then(
-    (jwks) => logger.info({ issuer: oauth.issuer, jwks }, "OAuth access tokens accepted from the identity provider"),
+    (keys) => logger.info({ issuer: oauth.issuer, jwks: keys.jwksUri, kids: keys.kids }, "OAuth access tokens accepted from the identity provider"),
     (error: unknown) => logger.warn({ issuer: oauth.issuer }, `the identity provider's keys cannot be read yet (access tokens are refused with 503 until they can): ${errorMessage(error)}`),
   );
   return server;

@@ -45,11 +45,19 @@ export class IssuerKeys {
   /** For jose's jwtVerify: the key a token's header names. */
   readonly getKey: JWTVerifyGetKey = async (header, token) => (await this.resolveKeySet())(header, token);
 
-  /** Finds the key set now (at start), so a misconfigured issuer shows in the log before the first client does. */
-  async warm(): Promise<string> {
+  /**
+   * Reads the key set now (at start, or for `gateway oauth check`), so a misconfigured issuer shows
+   * before the first client does: its URL and the kids it holds.
+   */
+  async warm(): Promise<{ jwksUri: string; kids: string[] }> {
     const set = await this.resolveKeySet();
-    if (set.fresh !== true && set.reloading !== true) await set.reload();
-    return this.jwksUrl ?? "";
+    if (!set.fresh) {
+      await set.reload().catch((error: unknown) => {
+        throw new IdentityProviderUnavailable(`the key set at ${this.jwksUrl ?? "?"} could not be read: ${errorMessage(error)}`);
+      });
+    }
+    const kids = (set.jwks()?.keys ?? []).map((key) => key.kid ?? "(no kid)");
+    return { jwksUri: this.jwksUrl ?? "", kids };
   }
 
   private jwksUrl: string | undefined;
