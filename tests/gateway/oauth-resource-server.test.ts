@@ -237,7 +237,8 @@ describe("gateway OAuth resource server (access tokens from an identity provider
   });
 
   it("follows a key rotation: a new kid re-reads the key set, made-up kids do not hammer it", async () => {
-    await idp.issuer.keys.generate("RS256", { kid: "key-2" });
+    // The new key is an EC one: rotation to another algorithm of the allow-list.
+    await idp.issuer.keys.generate("ES256", { kid: "key-2" });
     // The cooldown (1 s here) since the last read must pass before an unknown kid re-reads the set.
     await new Promise((r) => setTimeout(r, 1_200));
     const before = idp.jwksFetches();

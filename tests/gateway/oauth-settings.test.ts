@@ -5,6 +5,7 @@ import { attributedName, claimMatches, matchClient, principalOf, scopesOf } from
 import { metadataUrls } from "../../src/gateway/oauth/issuer-keys.js";
 import { isMetadataPath, metadataUrlFor, protectedResourceMetadata } from "../../src/gateway/oauth/metadata.js";
 import { oauthSettingsSchema } from "../../src/gateway/oauth/settings.js";
+import { VerifiedTokenCache } from "../../src/gateway/oauth/token-cache.js";
 import { parseGatewaySettings } from "../../src/gateway/settings.js";
 import { makeHome } from "./helpers.js";
 
@@ -141,5 +142,35 @@ describe("protected resource metadata and challenges", () => {
   it("writes RFC 6750 challenges: no error without credentials, quotes kept out of quoted strings", () => {
     expect(bearerChallenge(refusal(401, "no bearer token"), { resource_metadata: "https://m/x" })).toBe('Bearer realm="mcpvm", resource_metadata="https://m/x"');
     expect(bearerChallenge(refusal(403, 'lacks "mcp"\\', "insufficient_scope", "mcp openid"))).toBe(`Bearer realm="mcpvm", error="insufficient_scope", error_description="lacks 'mcp''", scope="mcp openid"`);
+  });
+});
+
+describe("the cache of accepted tokens", () => {
+  it("answers a repeated token until it expires or the age limit, whichever is first", () => {
+    let now = 1_000_000;
+    const cache = new VerifiedTokenCache<string>({ maxEntries: 10, maxAgeMs: 60_000 }, () => now);
+    cache.set("token-a", "alice", now + 10_000);
+    cache.set("token-b", "bob", now + 3_600_000);
+    expect(cache.get("token-a")).toBe("alice");
+    expect(cache.get("token-c")).toBeUndefined();
+    now += 10_000;
+    expect(cache.get("token-a")).toBeUndefined();
+    expect(cache.get("token-b")).toBe("bob");
+    now += 50_000;
+    expect(cache.get("token-b")).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it("keeps nothing already expired, nothing with 0 entries, and forgets the oldest past its size", () => {
+    const now = 5_000;
+    const cache = new VerifiedTokenCache<number>({ maxEntries: 3, maxAgeMs: 60_000 }, () => now);
+    cache.set("late", 0, now - 1);
+    expect(cache.size).toBe(0);
+    for (let i = 1; i <= 5; i++) cache.set(`t${i}`, i, now + 60_000);
+    expect(cache.size).toBe(3);
+    expect([cache.get("t1"), cache.get("t2"), cache.get("t3"), cache.get("t5")]).toEqual([undefined, undefined, 3, 5]);
+    const off = new VerifiedTokenCache<number>({ maxEntries: 0, maxAgeMs: 60_000 }, () => now);
+    off.set("t", 1, now + 1_000);
+    expect(off.get("t")).toBeUndefined();
   });
 });

@@ -3,6 +3,8 @@ import { GatewayError } from "../errors.js";
 import { bearerChallenge, bearerOf, isRefusal, refusal, type AuthRefusal, type AuthResult, type RequestAuthenticator } from "../clients/authenticate.js";
 import { AccessTokenVerifier, looksLikeJwt } from "./access-token.js";
 import { IssuerKeys } from "./issuer-keys.js";
+import { VerifiedTokenCache } from "./token-cache.js";
+import type { ClientScope } from "../clients/scope.js";
 import { isMetadataPath, metadataUrlFor, protectedResourceMetadata } from "./metadata.js";
 import type { OAuthSettings } from "./settings.js";
 
@@ -25,12 +27,14 @@ export class OAuthResourceServer implements RequestAuthenticator {
   readonly keys: IssuerKeys;
   private readonly verifier: AccessTokenVerifier;
   private resourceUrl: string | undefined;
+  private readonly verified: VerifiedTokenCache<ClientScope>;
 
   constructor(private readonly options: ResourceServerOptions) {
     const { settings } = options;
     this.resourceUrl = settings.resource;
     this.keys = options.keys ?? new IssuerKeys(settings);
     const audiences = settings.audience === undefined ? undefined : typeof settings.audience === "string" ? [settings.audience] : settings.audience;
+    this.verified = new VerifiedTokenCache({ maxEntries: settings.tokenCacheEntries, maxAgeMs: settings.tokenCacheMaxAgeMs });
     this.verifier = new AccessTokenVerifier(settings, this.keys.getKey, () => audiences ?? [this.resource()]);
   }
 
@@ -58,8 +62,12 @@ export class OAuthResourceServer implements RequestAuthenticator {
     const byToken = await this.options.tokens.authenticate(request);
     if (!isRefusal(byToken) && byToken.via !== "none") return byToken;
     if (!looksLikeJwt(bearer)) return refusal(401, "the bearer token is not an access token from the identity provider, the gateway token or a client token", "invalid_token");
+    const cached = this.verified.get(bearer);
+    if (cached !== undefined) return cached;
     const verified = await this.verifier.verify(bearer);
-    return "refused" in verified ? verified : verified.scope;
+    if ("refused" in verified) return verified;
+    this.verified.set(bearer, verified.scope, verified.expiresAt);
+    return verified.scope;
   }
 
   challenge(refused: AuthRefusal): string {

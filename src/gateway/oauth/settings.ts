@@ -81,6 +81,10 @@ export const oauthSettingsSchema = z
     jwksCacheMaxAgeMs: z.number().int().min(1_000).max(86_400_000).default(600_000),
     /** An unknown kid re-reads the key set at most once per this (tokens with made-up kids cannot hammer the IdP). */
     jwksCooldownMs: z.number().int().min(0).max(3_600_000).default(30_000),
+    /** Accepted tokens remembered (by digest) so a repeated token is not checked again: how many (0: none) … */
+    tokenCacheEntries: z.number().int().min(0).max(100_000).default(10_000),
+    /** … and for at most how long (never past the token's exp); also how long a key removed from the IdP's set keeps working. */
+    tokenCacheMaxAgeMs: z.number().int().min(0).max(3_600_000).default(60_000),
     /** Each metadata or key-set request to the IdP. */
     httpTimeoutMs: z.number().int().min(100).max(60_000).default(5_000),
     /** Token claims → the client a request counts as; the first match in the order written wins. */
