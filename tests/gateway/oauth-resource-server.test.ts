@@ -88,7 +88,8 @@ describe("gateway OAuth resource server (access tokens from an identity provider
     const io = captureIo(home.env);
     expect(await runCli(["gateway", "token", "create", "named"], io), io.stderrText()).toBe(0);
     clientToken = io.stdoutText().trim();
-    running = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, token: TOKEN, logLevel: "error", logFile: "always", pretty: false });
+    // Prometheus metrics on: their client label must not carry people's names.
+    running = await startGateway({ env: { ...home.env, OTEL_METRICS_EXPORTER: "prometheus" }, http: { host: "127.0.0.1", port: 0 }, token: TOKEN, logLevel: "error", logFile: "always", pretty: false });
     url = new URL(running.url as string);
   }, 60_000);
 
@@ -283,6 +284,16 @@ describe("gateway OAuth resource server (access tokens from an identity provider
     }
     expect(seen.find((r) => r.server === "memory" && r.tool === "read_graph")?.client).toBe("memory-team/alice");
     expect(seen.find((r) => r.server === "everything" && r.tool === "echo")?.client).toBe("echo-bot/svc-42");
+  });
+
+  it("labels metrics by the client entry, never by person (bounded series); spans and logs keep the person", async () => {
+    const response = await fetch(new URL("/metrics", url), { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toMatch(/mcpvm_client_name="memory-team"/);
+    expect(text).toMatch(/mcpvm_client_name="echo-bot"/);
+    expect(text).not.toContain("memory-team/alice");
+    expect(text).not.toContain("svc-42");
   });
 
   it("keeps accepting tokens of known keys while the identity provider is down; an unknown kid is a 503", async () => {
