@@ -227,6 +227,25 @@ describe("gateway OAuth resource server (access tokens from an identity provider
     expect(await toolNames(await valid())).toEqual(["discover-all-tools", "list_mcp_tools", "run_mcp_script", "search_tools"]);
   });
 
+  it("keeps a session with its person across token refreshes; another person's token cannot use it", async () => {
+    const opened = await initialize(await valid());
+    expect(opened.status).toBe(200);
+    await opened.body?.cancel();
+    const session = opened.headers.get("mcp-session-id") as string;
+    const list = async (token: string) => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      await response.body?.cancel();
+      return response.status;
+    };
+    // A refreshed access token: another JWT, the same person.
+    expect(await list(await valid())).toBe(200);
+    expect(await list(await valid({ sub: "bob" }))).toBe(404);
+  });
+
   it("rate-limits each person on their own (429), others unaffected", async () => {
     const flood = await Promise.all(Array.from({ length: 10 }, async () => initialize(await idp.token({ sub: "flood", aud: running.url, scope: "mcp" }))));
     const statuses = flood.map((r) => r.status);
