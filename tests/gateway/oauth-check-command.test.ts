@@ -61,6 +61,18 @@ describe("mcpvm gateway oauth check", () => {
     expect(JSON.parse(unmapped.out)).toMatchObject({ token: { accepted: false, status: 403, error: "insufficient_scope" } });
   });
 
+  it("doctor finds an invalid gateway.oauth (3) and warns about a missing resource", async () => {
+    await writeConfig({ issuer: idp.url, algorithms: ["HS256"] });
+    const invalid = await cli(["--json", "doctor"]);
+    expect(invalid.code).toBe(3);
+    const problems = (JSON.parse(invalid.out) as { problems: Array<{ severity: string; message: string; code?: string }> }).problems;
+    expect(problems.find((p) => p.code === "GATEWAY_CONFIG_INVALID")?.message).toContain("gateway.oauth.algorithms");
+    await writeConfig({ issuer: idp.url });
+    const warned = await cli(["--json", "doctor"]);
+    const warnings = (JSON.parse(warned.out) as { problems: Array<{ severity: string; message: string; next?: string }> }).problems.filter((p) => p.severity === "warning");
+    expect(warnings.find((p) => p.message.includes("gateway.oauth has no resource"))?.next).toContain("mcpvm gateway oauth check");
+  });
+
   it("refuses clearly without a gateway.oauth section (3), without a resource (2), and when the provider is unreachable (6)", async () => {
     await writeConfig(undefined);
     const none = await cli(["gateway", "oauth", "check"]);
