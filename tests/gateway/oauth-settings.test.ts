@@ -1,4 +1,6 @@
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { AccessTokenVerifier } from "../../src/gateway/oauth/access-token.js";
 import { bearerChallenge, refusal } from "../../src/gateway/clients/authenticate.js";
 import { startGateway } from "../../src/gateway/index.js";
 import { attributedName, claimMatches, matchClient, principalOf, scopesOf } from "../../src/gateway/oauth/claims.js";
@@ -172,5 +174,27 @@ describe("the cache of accepted tokens", () => {
     const off = new VerifiedTokenCache<number>({ maxEntries: 0, maxAgeMs: 60_000 }, () => now);
     off.set("t", 1, now + 1_000);
     expect(off.get("t")).toBeUndefined();
+  });
+});
+
+describe("tokenType (RFC 9068 typ)", () => {
+  it("refuses a token of the same provider whose typ is not the access-token type (an ID token), when asked to", async () => {
+    const { publicKey, privateKey } = await generateKeyPair("ES256");
+    const keys = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256" }] });
+    const settings = oauthSettingsSchema.parse({ issuer: ISSUER, tokenType: "at+jwt", defaultClient: {} });
+    const verifier = new AccessTokenVerifier(settings, keys, () => ["https://mcp.example.com/mcp"]);
+    const sign = (typ: string | undefined) =>
+      new SignJWT({ sub: "ann", aud: "https://mcp.example.com/mcp" })
+        .setProtectedHeader({ alg: "ES256", kid: "k1", ...(typ === undefined ? {} : { typ }) })
+        .setIssuer(ISSUER)
+        .setExpirationTime("5m")
+        .sign(privateKey);
+    expect(await verifier.verify(await sign("application/at+JWT"))).toMatchObject({ scope: { name: "oauth/ann" } });
+    expect(await verifier.verify(await sign("at+jwt"))).toMatchObject({ scope: { name: "oauth/ann" } });
+    expect(await verifier.verify(await sign("JWT"))).toMatchObject({ refused: true, status: 401, error: "invalid_token", description: expect.stringContaining('typ is "JWT", not "at+jwt"') });
+    expect(await verifier.verify(await sign(undefined))).toMatchObject({ refused: true, status: 401 });
+    // Unset (the default): typ is not looked at.
+    const lenient = new AccessTokenVerifier(oauthSettingsSchema.parse({ issuer: ISSUER, defaultClient: {} }), keys, () => ["https://mcp.example.com/mcp"]);
+    expect(await lenient.verify(await sign("JWT"))).toMatchObject({ scope: { name: "oauth/ann" } });
   });
 });

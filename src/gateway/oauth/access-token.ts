@@ -18,6 +18,11 @@ export function looksLikeJwt(token: string): boolean {
   }
 }
 
+/** RFC 8725 §3.11: media types compare case-insensitively, with or without "application/". */
+function normalType(typ: unknown): string {
+  return typeof typ === "string" ? typ.toLowerCase().replace(/^application\//, "") : "";
+}
+
 function audienceText(value: unknown): string {
   if (typeof value === "string") return `"${value}"`;
   if (Array.isArray(value)) return value.map((v) => `"${String(v)}"`).join(", ");
@@ -33,7 +38,7 @@ function audienceText(value: unknown): string {
  */
 export class AccessTokenVerifier {
   constructor(
-    private readonly settings: Pick<OAuthSettings, "issuer" | "algorithms" | "clockToleranceSec" | "requiredScopes" | "clients" | "defaultClient">,
+    private readonly settings: Pick<OAuthSettings, "issuer" | "algorithms" | "clockToleranceSec" | "requiredScopes" | "clients" | "defaultClient" | "tokenType">,
     private readonly getKey: JWTVerifyGetKey,
     /** Accepted audiences: gateway.oauth.audience, else the resource URL (known once the gateway listens). */
     private readonly audiences: () => readonly string[],
@@ -49,6 +54,10 @@ export class AccessTokenVerifier {
     const algorithms: readonly string[] = this.settings.algorithms;
     if (typeof header.alg !== "string" || !algorithms.includes(header.alg)) {
       return refusal(401, `the access token is signed with alg "${String(header.alg)}", which this gateway does not accept (accepted: ${algorithms.join(", ")})`, "invalid_token");
+    }
+    const wanted = this.settings.tokenType;
+    if (wanted !== undefined && normalType(header.typ) !== normalType(wanted)) {
+      return refusal(401, `the token's typ is "${String(header.typ ?? "(none)")}", not "${wanted}": it is not an access token of this provider (an ID token?)`, "invalid_token");
     }
     const audience = [...this.audiences()];
     let claims: Claims;

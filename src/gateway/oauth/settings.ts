@@ -71,6 +71,11 @@ export const oauthSettingsSchema = z
     /** Audiences to accept instead of the resource URL (an IdP that cannot issue resource-bound tokens). */
     audience: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     algorithms: z.array(z.enum(ACCEPTED_ALGORITHMS)).min(1).default(["RS256", "PS256", "ES256", "EdDSA"]),
+    /**
+     * The `typ` header access tokens must have, e.g. "at+jwt" (RFC 9068), so an ID token of the
+     * same provider is never taken for an access token; unset, since many providers write "JWT".
+     */
+    tokenType: z.string().regex(/^[A-Za-z0-9.+/-]{1,64}$/).optional(),
     /** Scopes every token needs (403 insufficient_scope otherwise). */
     requiredScopes: z.array(scopeTokenSchema).default([]),
     /** Published in the metadata (scopes_supported); defaults to requiredScopes. */
