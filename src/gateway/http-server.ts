@@ -313,7 +313,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       const client = await authenticator.authenticate(req);
       if (isRefusal(client)) {
         logger.warn({ remote: req.socket.remoteAddress, status: client.status, reason: client.description }, "HTTP request without a valid bearer token refused");
-        const what = client.status === 403 ? "Forbidden" : client.status === 503 ? "Unavailable" : "Unauthorized";
+        const what = client.status === 400 ? "Bad request" : client.status === 403 ? "Forbidden" : client.status === 503 ? "Unavailable" : "Unauthorized";
         const headers: Record<string, string> = client.status === 503 ? { "retry-after": "5" } : { "www-authenticate": authenticator.challenge(client) };
         return rpcError(res, client.status, -32001, `${what}: ${client.description}; ${authenticator.hint}.`, headers);
       }
