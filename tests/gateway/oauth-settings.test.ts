@@ -59,6 +59,36 @@ describe("gateway.oauth settings", () => {
   });
 });
 
+describe("a gateway whose identity provider is down at start", () => {
+  it("starts anyway, answers 503 (Retry-After) to access tokens and 401 with the metadata to requests without one", async () => {
+    const home = await makeHome({ servers: {}, gateway: { oauth: { issuer: "http://127.0.0.1:9", httpTimeoutMs: 1_000 } } });
+    const running = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, token: "gateway-token-0123456789abcdef", logLevel: "silent", pretty: false });
+    try {
+      const post = (authorization?: string) =>
+        fetch(running.url as string, {
+          method: "POST",
+          headers: { ...(authorization === undefined ? {} : { authorization }), "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+        });
+      const jwt = `${Buffer.from('{"alg":"RS256","kid":"k"}').toString("base64url")}.${Buffer.from('{"sub":"a"}').toString("base64url")}.c2ln`;
+      const down = await post(`Bearer ${jwt}`);
+      expect(down.status).toBe(503);
+      expect(down.headers.get("retry-after")).toBe("5");
+      expect(((await down.json()) as { error: { message: string } }).error.message).toContain("identity provider cannot be reached");
+      const anonymous = await post();
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get("www-authenticate")).toContain(`resource_metadata="${new URL(running.url as string).origin}/.well-known/oauth-protected-resource/mcp"`);
+      await anonymous.body?.cancel();
+      const admin = await post("Bearer gateway-token-0123456789abcdef");
+      expect(admin.status).toBe(200);
+      await admin.body?.cancel();
+    } finally {
+      await running.close();
+      await home.cleanup();
+    }
+  });
+});
+
 describe("claims → client", () => {
   const settings = oauthSettingsSchema.parse({
     issuer: ISSUER,
