@@ -305,7 +305,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       }
       // RFC 9728 protected resource metadata (OAuth mode): public, so a client can find where to log in.
       const document = req.method === "GET" ? authenticator.publicDocument?.(path) : undefined;
-      if (document !== undefined) return sendJson(res, 200, document, { "cache-control": "max-age=300" });
+      // Readable from browser-based clients too: the document is public by design.
+      if (document !== undefined) return sendJson(res, 200, document, { "cache-control": "max-age=300", "access-control-allow-origin": "*" });
       const metrics = path === "/metrics" && req.method === "GET";
       if (path !== "/mcp" && !metrics) return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
       if (draining) return rpcError(res, 503, -32000, "The gateway is shutting down; retry (another replica will answer).", { connection: "close", "retry-after": "1" });

@@ -108,6 +108,7 @@ describe("gateway OAuth resource server (access tokens from an identity provider
     for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
       const response = await fetch(new URL(path, url));
       expect(response.status, path).toBe(200);
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
       expect(await response.json()).toEqual({
         resource: running.url,
         authorization_servers: [idp.url],
