@@ -1,10 +1,12 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from "jose";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { AccessTokenVerifier } from "../../src/gateway/oauth/access-token.js";
 import { bearerChallenge, refusal } from "../../src/gateway/clients/authenticate.js";
 import { startGateway } from "../../src/gateway/index.js";
 import { attributedName, claimMatches, matchClient, principalOf, scopesOf } from "../../src/gateway/oauth/claims.js";
-import { metadataUrls } from "../../src/gateway/oauth/issuer-keys.js";
+import { IssuerKeys, metadataUrls } from "../../src/gateway/oauth/issuer-keys.js";
 import { isMetadataPath, metadataUrlFor, protectedResourceMetadata } from "../../src/gateway/oauth/metadata.js";
 import { oauthSettingsSchema } from "../../src/gateway/oauth/settings.js";
 import { VerifiedTokenCache } from "../../src/gateway/oauth/token-cache.js";
@@ -226,5 +228,33 @@ describe("tokenType (RFC 9068 typ)", () => {
     // Unset (the default): typ is not looked at.
     const lenient = new AccessTokenVerifier(oauthSettingsSchema.parse({ issuer: ISSUER, defaultClient: {} }), keys, () => ["https://mcp.example.com/mcp"]);
     expect(await lenient.verify(await sign("JWT"))).toMatchObject({ scope: { name: "oauth/ann" } });
+  });
+});
+
+describe("a key set that cannot be read", () => {
+  it("is asked again at most every few seconds, however many tokens with unknown kids arrive", async () => {
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.writeHead(500).end("down");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      let now = 1_000_000;
+      const settings = oauthSettingsSchema.parse({ issuer: "http://127.0.0.1:9", jwksUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`, jwksCooldownMs: 0 });
+      const keys = new IssuerKeys(settings, () => now);
+      const verifier = new AccessTokenVerifier(settings, keys.getKey, () => ["https://mcp.example.com/mcp"]);
+      const token = (kid: string) => `${Buffer.from(JSON.stringify({ alg: "RS256", kid })).toString("base64url")}.${Buffer.from("{}").toString("base64url")}.c2ln`;
+      const first = await verifier.verify(token("a"));
+      expect(first).toMatchObject({ refused: true, status: 503 });
+      expect(requests).toBe(1);
+      for (let i = 0; i < 10; i++) expect(await verifier.verify(token(`k${i}`))).toMatchObject({ refused: true, status: 503, description: expect.stringContaining("could not be read") });
+      expect(requests).toBe(1);
+      now += 6_000;
+      expect(await verifier.verify(token("b"))).toMatchObject({ refused: true, status: 503 });
+      expect(requests).toBe(2);
+    } finally {
+      server.close();
+    }
   });
 });

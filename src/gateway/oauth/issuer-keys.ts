@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, errors as joseErrors, type JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 import { errorMessage } from "../../util/errors.js";
 import { isSecureUrl, type OAuthSettings } from "./settings.js";
@@ -24,6 +24,8 @@ export function metadataUrls(issuer: string): URL[] {
 
 /** Failed discoveries are not retried sooner than this, so a flood of tokens does not become a flood at the IdP. */
 const DISCOVERY_RETRY_MS = 5_000;
+/** Likewise for a key set that could not be read. */
+const KEYS_RETRY_MS = 5_000;
 
 /**
  * The identity provider's signing keys: the key set's URL (configured, or discovered once from the
@@ -42,8 +44,33 @@ export class IssuerKeys {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** For jose's jwtVerify: the key a token's header names. */
-  readonly getKey: JWTVerifyGetKey = async (header, token) => (await this.resolveKeySet())(header, token);
+  private keysFailedAt = 0;
+  private keysFailure = "";
+
+  /**
+   * For jose's jwtVerify: the key a token's header names. While the key set cannot be read, a
+   * token whose kid is not cached fails at once for a few seconds after a failed read, instead of
+   * each such token sending another request to a provider that is down (jose's cooldown counts
+   * from the last *successful* read only). Cached keys keep working throughout.
+   */
+  readonly getKey: JWTVerifyGetKey = async (header, token) => {
+    const set = await this.resolveKeySet();
+    const cached = set.jwks()?.keys ?? [];
+    const known = cached.some((key) => header.kid === undefined || key.kid === header.kid);
+    if (!known && this.keysFailedAt !== 0 && this.now() - this.keysFailedAt < KEYS_RETRY_MS) {
+      throw new IdentityProviderUnavailable(`the key set at ${this.jwksUrl ?? "?"} could not be read ${Math.round((this.now() - this.keysFailedAt) / 1000)} s ago (${this.keysFailure}); retried after ${KEYS_RETRY_MS / 1000} s`);
+    }
+    try {
+      return await set(header, token);
+    } catch (error) {
+      // Failures to read the set (network, HTTP status, not JSON, timeout); not a token's own faults.
+      if (!(error instanceof joseErrors.JOSEError) || error instanceof joseErrors.JWKSTimeout || error.code === "ERR_JOSE_GENERIC") {
+        this.keysFailedAt = this.now();
+        this.keysFailure = errorMessage(error);
+      }
+      throw error;
+    }
+  };
 
   /**
    * Reads the key set now (at start, or for `gateway oauth check`), so a misconfigured issuer shows
@@ -53,6 +80,8 @@ export class IssuerKeys {
     const set = await this.resolveKeySet();
     if (!set.fresh) {
       await set.reload().catch((error: unknown) => {
+        this.keysFailedAt = this.now();
+        this.keysFailure = errorMessage(error);
         throw new IdentityProviderUnavailable(`the key set at ${this.jwksUrl ?? "?"} could not be read: ${errorMessage(error)}`);
       });
     }
