@@ -1,10 +1,10 @@
 import type { IncomingMessage } from "node:http";
 import { GatewayError } from "../errors.js";
 import { bearerChallenge, bearerOf, isRefusal, refusal, type AuthRefusal, type AuthResult, type RequestAuthenticator } from "../clients/authenticate.js";
+import type { ClientScope } from "../clients/scope.js";
 import { AccessTokenVerifier, looksLikeJwt } from "./access-token.js";
 import { IssuerKeys } from "./issuer-keys.js";
 import { VerifiedTokenCache } from "./token-cache.js";
-import type { ClientScope } from "../clients/scope.js";
 import { isMetadataPath, metadataUrlFor, protectedResourceMetadata } from "./metadata.js";
 import type { OAuthSettings } from "./settings.js";
 
@@ -12,8 +12,6 @@ export interface ResourceServerOptions {
   readonly settings: OAuthSettings;
   /** The gateway token and named client tokens, which keep working beside access tokens. */
   readonly tokens: RequestAuthenticator;
-  /** Injected by tests; by default the issuer's keys as settings say. */
-  readonly keys?: IssuerKeys;
 }
 
 /**
@@ -32,7 +30,7 @@ export class OAuthResourceServer implements RequestAuthenticator {
   constructor(private readonly options: ResourceServerOptions) {
     const { settings } = options;
     this.resourceUrl = settings.resource;
-    this.keys = options.keys ?? new IssuerKeys(settings);
+    this.keys = new IssuerKeys(settings);
     const audiences = settings.audience === undefined ? undefined : typeof settings.audience === "string" ? [settings.audience] : settings.audience;
     this.verified = new VerifiedTokenCache({ maxEntries: settings.tokenCacheEntries, maxAgeMs: settings.tokenCacheMaxAgeMs });
     this.verifier = new AccessTokenVerifier(settings, this.keys.getKey, () => audiences ?? [this.resource()]);
