@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
+import { mkdir, open, readFile, rename, stat, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 
@@ -8,8 +8,8 @@ import { z } from "zod";
  * (CLI, REPL, gateway, dashboard) of every process, so `mcpvm ui`'s Activity page shows what an
  * agent just called wherever it ran. Arguments are masked by the caller's redactor and cut to a
  * bounded length before they get here; results are never written. Lines are appended with
- * O_APPEND (one write each, so concurrent processes do not interleave), and the file is rotated to
- * activity.jsonl.1 past MAX_BYTES so it cannot grow without bound.
+ * O_APPEND (whole lines per write, so concurrent processes do not interleave), and the file is
+ * rotated to activity.jsonl.1 past MAX_BYTES so it cannot grow without bound.
  */
 export const MAX_ACTIVITY_BYTES = 5 * 1024 * 1024;
 export const MAX_ARGS_CHARS = 2_000;
@@ -42,22 +42,31 @@ export function argsText(maskedArgs: unknown): { args: string; truncated?: true 
 
 export class ActivityLog {
   private failed = false;
-  private chain: Promise<void> = Promise.resolve();
+  /** Lines appended and not yet handed to a write. */
+  private pending: string[] = [];
+  /** The running writer, which drains `pending` batch by batch until it is empty. */
+  private writing: Promise<void> | undefined;
+  private handle: OpenLog | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly file: string,
     private readonly warn: (message: string) => void = () => {},
   ) {}
 
-  /** Never throws and never delays the call it records: a log that cannot be written is warned about once. */
+  /**
+   * Never throws and never delays the call it records: a log that cannot be written is warned about
+   * once. Lines that arrive while a write is under way go out together in the next one (one
+   * open/append/close for the batch, not per call: a busy gateway records thousands of calls a second).
+   */
   append(record: ActivityRecord): void {
-    const line = `${JSON.stringify(record)}\n`;
-    this.chain = this.chain.then(() => this.write(line));
+    this.pending.push(`${JSON.stringify(record)}\n`);
+    this.writing ??= this.drain();
   }
 
   /** Resolves when every append so far is on disk (tests, shutdown). */
   flush(): Promise<void> {
-    return this.chain;
+    return this.writing ?? Promise.resolve();
   }
 
   /** The newest records first, up to `limit`, across the current and the rotated file; bad lines are skipped. */
@@ -75,22 +84,82 @@ export class ActivityLog {
     return out;
   }
 
-  private async write(line: string): Promise<void> {
+  /** Writes what is pending, then lets go of the file (tests, shutdown). */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.closeHandle();
+  }
+
+  private async drain(): Promise<void> {
     try {
-      await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-      const size = await stat(this.file).then((s) => s.size, () => 0);
-      if (size + line.length > MAX_ACTIVITY_BYTES) await rename(this.file, `${this.file}.1`).catch(() => undefined);
-      const handle = await open(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0), 0o600);
-      try {
-        await handle.write(line);
-      } finally {
-        await handle.close();
+      while (this.pending.length > 0) {
+        // At most MAX_BATCH_CHARS per write (at least one line), so a burst cannot overshoot the rotation cap.
+        let taken = 0;
+        let chars = 0;
+        while (taken < this.pending.length && (taken === 0 || chars + (this.pending[taken] as string).length <= MAX_BATCH_CHARS)) chars += (this.pending[taken++] as string).length;
+        const batch = this.pending.splice(0, taken);
+        await this.write(batch.join(""));
       }
+    } finally {
+      this.writing = undefined;
+      // The file is let go of once appends stop for a while (no descriptor held by an idle process).
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => {
+        if (this.writing === undefined) void this.closeHandle();
+      }, REOPEN_MS);
+      this.idleTimer.unref();
+    }
+  }
+
+  /**
+   * Whole lines in one O_APPEND write, so concurrent processes never interleave within a line. The
+   * file stays open while appends keep coming, and is opened again (its size read, rotated if over
+   * the cap) at least every REOPEN_MS: another process's rotation or a removed file is noticed
+   * within that time, and the cap is exceeded by at most what all writers append in it.
+   */
+  private async write(text: string): Promise<void> {
+    const bytes = Buffer.byteLength(text);
+    try {
+      if (this.handle !== undefined && (Date.now() - this.handle.openedAt > REOPEN_MS || this.handle.size + bytes > MAX_ACTIVITY_BYTES)) await this.closeHandle();
+      this.handle ??= await this.openHandle(bytes);
+      await this.handle.file.write(text);
+      this.handle.size += bytes;
     } catch (error) {
       if (!this.failed) this.warn(`cannot write the activity log ${this.file}: ${(error as Error).message}`);
       this.failed = true;
+      await this.closeHandle();
     }
   }
+
+  private async openHandle(incoming: number): Promise<OpenLog> {
+    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+    let size = await stat(this.file).then((s) => s.size, () => 0);
+    if (size + incoming > MAX_ACTIVITY_BYTES) {
+      await rename(this.file, `${this.file}.1`).catch(() => undefined);
+      size = 0;
+    }
+    const file = await open(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0), 0o600);
+    return { file, size, openedAt: Date.now() };
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.file.close().catch(() => undefined);
+  }
+}
+
+/** The most characters one write carries (a burst is written in several). */
+const MAX_BATCH_CHARS = 64 * 1024;
+
+/** How long an open activity log is written to before it is opened (and its size checked) again. */
+const REOPEN_MS = 1_000;
+
+interface OpenLog {
+  readonly file: FileHandle;
+  /** The file's size as this process knows it (its own appends since the open added). */
+  size: number;
+  readonly openedAt: number;
 }
 
 async function linesOf(file: string): Promise<string[]> {
