@@ -105,7 +105,7 @@ export function cpuOfTree(pid) {
     return { self: NaN, descendants: NaN };
   }
 }
-const CLOCK_TICKS = (() => {
+export const CLOCK_TICKS = (() => {
   try {
     return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
   } catch {
@@ -134,6 +134,7 @@ export async function load(url, { clients, calls, tool, upstream, modern = true,
   const latencies = [];
   let wrong = 0;
   let failed = 0;
+  const errors = new Map();
   const started = process.hrtime.bigint();
   const cpuBefore = pids.map(cpuOfTree);
   const ownBefore = process.cpuUsage();
@@ -144,8 +145,9 @@ export async function load(url, { clients, calls, tool, upstream, modern = true,
         let got = "";
         try {
           latencies.push(await time(async () => (got = textOf(await client.callTool({ name: tool, arguments: upstream.args(text) })))));
-        } catch {
+        } catch (error) {
           failed += 1;
+          errors.set(String(error?.message ?? error).slice(0, 200), (errors.get(String(error?.message ?? error).slice(0, 200)) ?? 0) + 1);
           continue;
         }
         if (got !== upstream.text(text)) wrong += 1;
@@ -162,5 +164,5 @@ export async function load(url, { clients, calls, tool, upstream, modern = true,
   });
   const clientCpuPerCallUs = (own.user + own.system) / latencies.length;
   await Promise.all(connected.map((c) => c.close()));
-  return { calls: latencies.length, wrong, failed, elapsedMs, throughput: (latencies.length / elapsedMs) * 1000, cpuPerCallUs, clientCpuPerCallUs, ...summarize(latencies) };
+  return { calls: latencies.length, wrong, failed, errors: Object.fromEntries(errors), elapsedMs, throughput: (latencies.length / elapsedMs) * 1000, cpuPerCallUs, clientCpuPerCallUs, ...summarize(latencies) };
 }
