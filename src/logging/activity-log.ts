@@ -1,5 +1,5 @@
-import { constants } from "node:fs";
-import { mkdir, open, readFile, rename, stat, type FileHandle } from "node:fs/promises";
+import { closeSync, constants, mkdirSync, openSync, renameSync, statSync, writeSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 
@@ -42,10 +42,10 @@ export function argsText(maskedArgs: unknown): { args: string; truncated?: true 
 
 export class ActivityLog {
   private failed = false;
-  /** Lines appended and not yet handed to a write. */
+  /** Lines appended and not yet written. */
   private pending: string[] = [];
-  /** The running writer, which drains `pending` batch by batch until it is empty. */
-  private writing: Promise<void> | undefined;
+  /** The write scheduled for the end of this turn of the event loop, if any. */
+  private scheduled: Promise<void> | undefined;
   private handle: OpenLog | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
 
@@ -56,17 +56,28 @@ export class ActivityLog {
 
   /**
    * Never throws and never delays the call it records: a log that cannot be written is warned about
-   * once. Lines that arrive while a write is under way go out together in the next one (one
-   * open/append/close for the batch, not per call: a busy gateway records thousands of calls a second).
+   * once. Lines appended in one turn of the event loop are written together right after it.
    */
   append(record: ActivityRecord): void {
     this.pending.push(`${JSON.stringify(record)}\n`);
-    this.writing ??= this.drain();
+    this.scheduled ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.scheduled = undefined;
+        this.writePending();
+        resolve();
+      }),
+    );
   }
 
   /** Resolves when every append so far is on disk (tests, shutdown). */
   flush(): Promise<void> {
-    return this.writing ?? Promise.resolve();
+    return this.scheduled ?? Promise.resolve();
+  }
+
+  /** Writes what is pending, then lets go of the file (tests, shutdown). */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closeHandle();
   }
 
   /** The newest records first, up to `limit`, across the current and the rotated file; bad lines are skipped. */
@@ -84,68 +95,72 @@ export class ActivityLog {
     return out;
   }
 
-  /** Writes what is pending, then lets go of the file (tests, shutdown). */
-  async close(): Promise<void> {
-    await this.flush();
-    await this.closeHandle();
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.pending.length > 0) {
-        // At most MAX_BATCH_CHARS per write (at least one line), so a burst cannot overshoot the rotation cap.
-        let taken = 0;
-        let chars = 0;
-        while (taken < this.pending.length && (taken === 0 || chars + (this.pending[taken] as string).length <= MAX_BATCH_CHARS)) chars += (this.pending[taken++] as string).length;
-        const batch = this.pending.splice(0, taken);
-        await this.write(batch.join(""));
-      }
-    } finally {
-      this.writing = undefined;
-      // The file is let go of once appends stop for a while (no descriptor held by an idle process).
-      clearTimeout(this.idleTimer);
-      this.idleTimer = setTimeout(() => {
-        if (this.writing === undefined) void this.closeHandle();
-      }, REOPEN_MS);
-      this.idleTimer.unref();
+  private writePending(): void {
+    while (this.pending.length > 0) {
+      // At most MAX_BATCH_CHARS per write (at least one line), so a burst cannot overshoot the rotation cap.
+      let taken = 0;
+      let chars = 0;
+      while (taken < this.pending.length && (taken === 0 || chars + (this.pending[taken] as string).length <= MAX_BATCH_CHARS)) chars += (this.pending[taken++] as string).length;
+      this.write(this.pending.splice(0, taken).join(""));
     }
+    // The file is let go of once appends stop for a while (no descriptor held by an idle process).
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.closeHandle(), REOPEN_MS);
+    this.idleTimer.unref();
   }
 
   /**
    * Whole lines in one O_APPEND write, so concurrent processes never interleave within a line. The
-   * file stays open while appends keep coming, and is opened again (its size read, rotated if over
+   * write is synchronous, like the log file's (pino): appending a few hundred bytes to a local file
+   * takes microseconds, while an asynchronous write hands every line to the thread pool and wakes a
+   * thread for it, which under load cost more than the rest of the gateway's own work per call. The
+   * file stays open while appends keep coming and is opened again (its size read, rotated when over
    * the cap) at least every REOPEN_MS: another process's rotation or a removed file is noticed
    * within that time, and the cap is exceeded by at most what all writers append in it.
    */
-  private async write(text: string): Promise<void> {
+  private write(text: string): void {
     const bytes = Buffer.byteLength(text);
     try {
-      if (this.handle !== undefined && (Date.now() - this.handle.openedAt > REOPEN_MS || this.handle.size + bytes > MAX_ACTIVITY_BYTES)) await this.closeHandle();
-      this.handle ??= await this.openHandle(bytes);
-      await this.handle.file.write(text);
+      if (this.handle !== undefined && (Date.now() - this.handle.openedAt > REOPEN_MS || this.handle.size + bytes > MAX_ACTIVITY_BYTES)) this.closeHandle();
+      this.handle ??= this.openHandle(bytes);
+      writeSync(this.handle.fd, text);
       this.handle.size += bytes;
     } catch (error) {
       if (!this.failed) this.warn(`cannot write the activity log ${this.file}: ${(error as Error).message}`);
       this.failed = true;
-      await this.closeHandle();
+      this.closeHandle();
     }
   }
 
-  private async openHandle(incoming: number): Promise<OpenLog> {
-    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-    let size = await stat(this.file).then((s) => s.size, () => 0);
+  private openHandle(incoming: number): OpenLog {
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    let size = 0;
+    try {
+      size = statSync(this.file).size;
+    } catch {
+      // not there yet
+    }
     if (size + incoming > MAX_ACTIVITY_BYTES) {
-      await rename(this.file, `${this.file}.1`).catch(() => undefined);
+      try {
+        renameSync(this.file, `${this.file}.1`);
+      } catch {
+        // another process rotated it first
+      }
       size = 0;
     }
-    const file = await open(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0), 0o600);
-    return { file, size, openedAt: Date.now() };
+    const fd = openSync(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0), 0o600);
+    return { fd, size, openedAt: Date.now() };
   }
 
-  private async closeHandle(): Promise<void> {
+  private closeHandle(): void {
     const handle = this.handle;
     this.handle = undefined;
-    await handle?.file.close().catch(() => undefined);
+    if (handle === undefined) return;
+    try {
+      closeSync(handle.fd);
+    } catch {
+      // already closed
+    }
   }
 }
 
@@ -156,7 +171,7 @@ const MAX_BATCH_CHARS = 64 * 1024;
 const REOPEN_MS = 1_000;
 
 interface OpenLog {
-  readonly file: FileHandle;
+  readonly fd: number;
   /** The file's size as this process knows it (its own appends since the open added). */
   size: number;
   readonly openedAt: number;
