@@ -4,8 +4,10 @@
 // overhead per direct tool call against calling the same upstream server directly — with the same
 // SDK client over the same transport kind, interleaved, warm. MCPVM_BENCH_GATEWAY_ROUNDS shortens
 // the overhead part (default 200 rounds).
-import { rm } from "node:fs/promises";
-import { cpus, loadavg } from "node:os";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { timeByAsker } from "./_cpuprofile.mjs";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { startGateway } from "../dist/src/gateway/index.js";
 import { CLOCK_TICKS, connect, cpuOfTree, FIXTURE, httpClient, load, makeHome as makeBenchHome, MCPVM, NULL_PROXY, rssOf, SERVE_ARGS, startHttpGateway, startUrlServer, UPSTREAMS } from "./_gw-load.mjs";
@@ -37,6 +39,46 @@ function makeHome(httpUrls) {
     servers[httpName(latency)] = { type: "http", url: httpUrls[latency].href };
   }
   return makeBenchHome(servers, Object.keys(servers).map((name) => `${name}.echo`));
+}
+
+/**
+ * The same load on a second gateway process under --cpu-prof: where its time goes, charged to the
+ * package or mcpvm file that asked for the work (bench/_cpuprofile.mjs).
+ */
+async function profiledLoad(env) {
+  const dir = await mkdtemp(join(tmpdir(), "mcpvm-bench-prof-"));
+  try {
+    const profiledGateway = await startHttpGateway(env, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+    let run;
+    try {
+      run = await load(profiledGateway.url, { clients: CLIENTS, calls: CALLS_PER_CLIENT, tool: `${stdioName(0)}_echo`, upstream: UPSTREAMS.fixture });
+    } finally {
+      await profiledGateway.close();
+    }
+    const file = (await readdir(dir)).find((f) => f.endsWith(".cpuprofile"));
+    if (file === undefined) return { run, asked: undefined };
+    return { run, asked: timeByAsker(JSON.parse(await readFile(join(dir, file), "utf8"))) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The profile as a table: the biggest buckets, then mcpvm's own files together. */
+function profileTable({ run, asked }) {
+  if (asked === undefined || !asked.found) return ["(the profile could not be read)"];
+  const shown = asked.rows.slice(0, 14);
+  const ours = asked.rows.filter((r) => r.bucket.startsWith("mcpvm "));
+  const sum = (rows) => rows.reduce((a, r) => a + r.us, 0);
+  const line = (label, us) => [label, `${((us / asked.busyUs) * 100).toFixed(1)} %`, fmt(us / run.calls / 1000)];
+  return [
+    table(["asked for by", "share of busy time", "sampled time per call"], [
+      ...shown.map((r) => line(r.bucket, r.us)),
+      line("**all of mcpvm's own files** (" + ours.length + ")", sum(ours)),
+      line("**the SDK** (@modelcontextprotocol/*, zod)", sum(asked.rows.filter((r) => r.bucket.startsWith("@modelcontextprotocol/") || r.bucket === "zod"))),
+    ]),
+    "",
+    `Profiled run: ${run.calls} calls at ${run.throughput.toFixed(0)} calls/s (the profiler slows it); busy ${(asked.busyUs / 1e6).toFixed(1)} s and idle ${(asked.idleUs / 1e6).toFixed(1)} s of the gateway's main thread in the load window. Each sample is charged to the nearest package or mcpvm file on its stack, so node internals and native work (socket and pipe writes, hashing, parsing) count for the code that asked for them. On a loaded machine a sample also lands where the thread was preempted, so the time per call is inflated; the shares are what to read.`,
+  ];
 }
 
 /** Every way of calling the echo tool of each latency, sampled round-robin in alternating order. */
@@ -180,6 +222,7 @@ export default async function () {
       await loadFloor.close();
     }
     const rssAfter = rssOf(gateway.pid);
+    const profiled = await profiledLoad(home.env);
     // The round with the median throughput of each.
     const median = (runs) => [...runs].sort((a, b) => a.throughput - b.throughput)[Math.floor(runs.length / 2)];
     const loaded = median(loads.gateway);
@@ -217,6 +260,10 @@ export default async function () {
       "",
       `Gateway vs floor in this run: throughput ${(loaded.throughput / floorLoaded.throughput).toFixed(2)}×, CPU per call ${(loaded.cpuPerCallUs[0].self / floorLoaded.cpuPerCallUs[0].self).toFixed(2)}× (mcpvm's own share under load: ${fmt((loaded.cpuPerCallUs[0].self - floorLoaded.cpuPerCallUs[0].self) / 1000)} of CPU per call). Every round: gateway ${loads.gateway.map((r) => r.throughput.toFixed(0)).join(", ")} calls/s; floor ${loads.floor.map((r) => r.throughput.toFixed(0)).join(", ")} calls/s.`,
       "",
+      "**Where the gateway's time goes under this load** (one more run of the same load on a gateway under `node --cpu-prof`):",
+      "",
+      ...profileTable(profiled),
+      "",
       `RSS of the gateway process: ${mb(rssStarted)} after start (toolset equipped, upstream servers connected), ${mb(rssAfter)} after the load.`,
       "",
       `**Overhead per direct tool call** (target: p50 ratio ≤ ${TARGET_RATIO} for a tool doing ${WORK_MS} ms of work). Method: the same SDK v2 client calls the same fixture tool (\`echo\`) either directly or through the gateway, over the same transport kind (stdio: \`mcpvm serve\` as a child process; HTTP: \`mcpvm serve --http\` as a child process, upstream fixture as an HTTP server in its own process); one call at a time, connections and sessions warm (${WARMUP} warm-up rounds), ${ROUNDS} rounds in which every case is sampled once, in alternating order. The gateway records every call in the activity log (console logs at warn). The floor is the same call through a minimal proxy made of the same SDK v2 parts (\`bench/_null-proxy.mjs\`: a Server in front, a Client behind, its own process, nothing else): what any gateway on this SDK and machine costs before doing work of its own; "gateway − minimal proxy" is mcpvm's own share (approval re-check, pinned-schema validation, rate limit, routing, logging, redaction).`,
@@ -233,7 +280,7 @@ export default async function () {
     return {
       title: "Gateway: load and per-call overhead",
       markdown,
-      data: { load: loaded, loadFloor: floorLoaded, loads, startLoad, rss: { started: rssStarted, after: rssAfter }, overhead: { stdioCpuPerCallUs, work, bare, targetRatio: TARGET_RATIO, toolLatencyMs: WORK_MS, rounds: ROUNDS, stats } },
+      data: { load: loaded, loadFloor: floorLoaded, profile: profiled.asked === undefined ? undefined : { ...profiled.asked, calls: profiled.run.calls }, loads, startLoad, rss: { started: rssStarted, after: rssAfter }, overhead: { stdioCpuPerCallUs, work, bare, targetRatio: TARGET_RATIO, toolLatencyMs: WORK_MS, rounds: ROUNDS, stats } },
     };
   } finally {
     await core?.close();
