@@ -7,7 +7,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { summarize } from "./_cpuprofile.mjs";
-import { load, makeHome, NULL_PROXY, rssOf, startHttpGateway, startUrlServer, UPSTREAMS } from "./_gw-load.mjs";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { connect, cpuOfTree, load, makeHome, MCPVM, NULL_PROXY, SERVE_ARGS, rssOf, startHttpGateway, startUrlServer, UPSTREAMS } from "./_gw-load.mjs";
 
 if (process.argv[2] === "--summarize") {
   process.stdout.write(`${summarize(JSON.parse(await readFile(process.argv[3], "utf8")), { calls: process.argv[4] === undefined ? undefined : Number(process.argv[4]), top: 60 })}\n`);
@@ -18,6 +19,7 @@ if (process.argv[2] === "--summarize") {
     return at !== -1;
   };
   const noProf = flag("--no-prof");
+  const stdio = flag("--stdio");
   const floor = flag("--floor");
   const which = process.argv[2] ?? "fixture";
   const calls = Number(process.argv[3] ?? 300);
@@ -26,6 +28,26 @@ if (process.argv[2] === "--summarize") {
   const home = await makeHome({ u: upstream.config }, [`u.${upstream.tool}`]);
   const profDir = await mkdtemp(join(tmpdir(), "mcpvm-gwprof-"));
   const nodeArgs = noProf ? [] : ["--cpu-prof", `--cpu-prof-dir=${profDir}`];
+  if (stdio) {
+    // `mcpvm serve` over stdio, one client making calls × clients sequential calls (the per-call share, not throughput).
+    const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, MCPVM, ...SERVE_ARGS], env: home.env, stderr: "ignore" });
+    const client = await connect(transport);
+    for (let i = 0; i < 50; i += 1) await client.callTool({ name: `u_${upstream.tool}`, arguments: upstream.args("warm") });
+    const before = cpuOfTree(transport.pid);
+    const n = calls * clients;
+    const started = performance.now();
+    for (let i = 0; i < n; i += 1) await client.callTool({ name: `u_${upstream.tool}`, arguments: upstream.args(`c${i}`) });
+    const ms = performance.now() - started;
+    const after = cpuOfTree(transport.pid);
+    await client.close();
+    process.stdout.write(`${JSON.stringify({ which, target: "stdio gateway", calls: n, wallPerCallUs: (ms * 1000) / n, cpuPerCallUs: ((after.self - before.self) * 1000) / n, upstreamCpuPerCallUs: ((after.descendants - before.descendants) * 1000) / n })}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const f of (await readdir(profDir)).filter((f) => f.endsWith(".cpuprofile"))) {
+      process.stdout.write(`profile ${join(profDir, f)}\n${summarize(JSON.parse(await readFile(join(profDir, f), "utf8")), { calls: n, marker: "callTool" })}\n`);
+    }
+    await rm(home.dir, { recursive: true, force: true });
+    process.exit(0);
+  }
   const gateway = floor
     ? await startUrlServer([...nodeArgs, NULL_PROXY, "http-stdio", upstream.config.command, ...upstream.config.args], {})
     : await startHttpGateway(home.env, { nodeArgs });

@@ -44,8 +44,8 @@ export class ActivityLog {
   private failed = false;
   /** Lines appended and not yet written. */
   private pending: string[] = [];
-  /** The write scheduled for the end of this turn of the event loop, if any. */
-  private scheduled: Promise<void> | undefined;
+  /** The write scheduled FLUSH_DELAY_MS after the first pending line, if any. */
+  private scheduled: { readonly promise: Promise<void>; readonly resolve: () => void; readonly timer: NodeJS.Timeout } | undefined;
   private handle: OpenLog | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
 
@@ -56,28 +56,32 @@ export class ActivityLog {
 
   /**
    * Never throws and never delays the call it records: a log that cannot be written is warned about
-   * once. Lines appended in one turn of the event loop are written together right after it.
+   * once. Lines are written together FLUSH_DELAY_MS after the first of them (one write for every
+   * call in that time, however many: a busy gateway records thousands a second); close() writes
+   * what is pending at once.
    */
   append(record: ActivityRecord): void {
     this.pending.push(`${JSON.stringify(record)}\n`);
-    this.scheduled ??= new Promise((resolve) =>
-      setImmediate(() => {
-        this.scheduled = undefined;
-        this.writePending();
-        resolve();
-      }),
-    );
+    if (this.scheduled === undefined) {
+      let resolve: () => void = () => undefined;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.scheduled = { promise, resolve, timer: setTimeout(() => this.writeNow(), FLUSH_DELAY_MS) };
+      // A process that exits before the timer (process.exit after a command) still writes its lines.
+      process.once("exit", this.writeOnExit);
+    }
   }
 
   /** Resolves when every append so far is on disk (tests, shutdown). */
   flush(): Promise<void> {
-    return this.scheduled ?? Promise.resolve();
+    return this.scheduled?.promise ?? Promise.resolve();
   }
 
-  /** Writes what is pending, then lets go of the file (tests, shutdown). */
-  async close(): Promise<void> {
-    await this.flush();
+  /** Writes what is pending now, then lets go of the file (shutdown). */
+  close(): Promise<void> {
+    this.writeNow();
+    clearTimeout(this.idleTimer);
     this.closeHandle();
+    return Promise.resolve();
   }
 
   /** The newest records first, up to `limit`, across the current and the rotated file; bad lines are skipped. */
@@ -93,6 +97,17 @@ export class ActivityLog {
       }
     }
     return out;
+  }
+
+  private readonly writeOnExit = (): void => this.writeNow();
+
+  private writeNow(): void {
+    const scheduled = this.scheduled;
+    this.scheduled = undefined;
+    process.off("exit", this.writeOnExit);
+    if (scheduled !== undefined) clearTimeout(scheduled.timer);
+    this.writePending();
+    scheduled?.resolve();
   }
 
   private writePending(): void {
@@ -163,6 +178,9 @@ export class ActivityLog {
     }
   }
 }
+
+/** How long appended lines wait to be written with the ones that follow (the Activity page polls every few seconds). */
+const FLUSH_DELAY_MS = 50;
 
 /** The most characters one write carries (a burst is written in several). */
 const MAX_BATCH_CHARS = 64 * 1024;

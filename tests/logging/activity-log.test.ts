@@ -76,3 +76,26 @@ describe("the activity log under many appends (batched writes, one open file)", 
     expect(warnings[0]).toContain("cannot write the activity log");
   });
 });
+
+describe("the activity log's delayed batch", () => {
+  it("writes the lines of a process that exits before the batch timer", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mcpvm-activity-exit-"));
+    try {
+      const file = join(dir, "activity.jsonl");
+      const { execFile } = await import("node:child_process");
+      const { promisify } = await import("node:util");
+      const { fileURLToPath } = await import("node:url");
+      const root = join(fileURLToPath(import.meta.url), "..", "..", "..");
+      const script = `import { ActivityLog, argsText } from ${JSON.stringify(join(root, "src/logging/activity-log.ts"))};
+const log = new ActivityLog(${JSON.stringify(file)});
+for (let i = 0; i < 3; i++) log.append({ at: new Date().toISOString(), face: "cli", pid: process.pid, server: "s", tool: "t" + i, durationMs: 1, outcome: "ok", ...argsText({}) });
+process.exit(0);`;
+      const entry = join(dir, "exit.ts");
+      await import("node:fs/promises").then((fs) => fs.writeFile(entry, script));
+      await promisify(execFile)(process.execPath, [join(root, "node_modules/vite-node/vite-node.mjs"), entry], { timeout: 60_000 });
+      expect((await linesOf(file)).map((line) => activityRecordSchema.parse(JSON.parse(line)).tool)).toEqual(["t0", "t1", "t2"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
