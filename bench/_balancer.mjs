@@ -55,6 +55,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for await (const chunk of req) chunks.push(chunk);
     forward(req, res, Buffer.concat(chunks), index, false);
   });
+  // Idle client connections are kept as long as common balancers keep them (nginx 75 s, AWS ALB 60 s).
+  server.keepAliveTimeout = 65_000;
   server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}/mcp` })}\n`));
   process.stdin.resume();
   process.stdin.on("end", () => {

@@ -130,7 +130,11 @@ export const textOf = (result) => (result.content?.[0]?.type === "text" ? result
  */
 export async function load(url, { clients, calls, tool, upstream, modern = true, warmup = 5, pids = [] }) {
   const connected = await Promise.all(Array.from({ length: clients }, () => httpClient(url, modern)));
-  for (const client of connected) for (let i = 0; i < warmup; i += 1) await client.callTool({ name: tool, arguments: upstream.args("warm") });
+  // Warm-up of all clients at once: one after the other, the first ones' connections would sit idle past
+  // the server's keep-alive timeout (5 s) and race its close on their first call.
+  await Promise.all(connected.map(async (client) => {
+    for (let i = 0; i < warmup; i += 1) await client.callTool({ name: tool, arguments: upstream.args("warm") });
+  }));
   const latencies = [];
   let wrong = 0;
   let failed = 0;
