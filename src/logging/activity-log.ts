@@ -45,7 +45,7 @@ export class ActivityLog {
   /** Lines appended and not yet written. */
   private pending: string[] = [];
   /** The write scheduled FLUSH_DELAY_MS after the first pending line, if any. */
-  private scheduled: { readonly promise: Promise<void>; readonly resolve: () => void; readonly timer: NodeJS.Timeout } | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
   private handle: OpenLog | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
 
@@ -62,18 +62,19 @@ export class ActivityLog {
    */
   append(record: ActivityRecord): void {
     this.pending.push(`${JSON.stringify(record)}\n`);
-    if (this.scheduled === undefined) {
-      let resolve: () => void = () => undefined;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.scheduled = { promise, resolve, timer: setTimeout(() => this.writeNow(), FLUSH_DELAY_MS) };
-      // A process that exits before the timer (process.exit after a command) still writes its lines.
+    if (this.flushTimer === undefined) {
+      this.flushTimer = setTimeout(() => this.writeNow(), FLUSH_DELAY_MS);
+      // A pending line never keeps a finished process alive: a process that exits before the timer
+      // (process.exit after a command, or the loop running dry) writes its lines on the way out.
+      this.flushTimer.unref();
       process.once("exit", this.writeOnExit);
     }
   }
 
-  /** Resolves when every append so far is on disk (tests, shutdown). */
+  /** Writes every append so far now (tests, shutdown); resolves once they are on disk. */
   flush(): Promise<void> {
-    return this.scheduled?.promise ?? Promise.resolve();
+    this.writeNow();
+    return Promise.resolve();
   }
 
   /** Writes what is pending now, then lets go of the file (shutdown). */
@@ -102,12 +103,12 @@ export class ActivityLog {
   private readonly writeOnExit = (): void => this.writeNow();
 
   private writeNow(): void {
-    const scheduled = this.scheduled;
-    this.scheduled = undefined;
-    process.off("exit", this.writeOnExit);
-    if (scheduled !== undefined) clearTimeout(scheduled.timer);
+    if (this.flushTimer !== undefined) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+      process.off("exit", this.writeOnExit);
+    }
     this.writePending();
-    scheduled?.resolve();
   }
 
   private writePending(): void {
@@ -180,7 +181,7 @@ export class ActivityLog {
 }
 
 /** How long appended lines wait to be written with the ones that follow (the Activity page polls every few seconds). */
-const FLUSH_DELAY_MS = 50;
+export const FLUSH_DELAY_MS = 50;
 
 /** The most characters one write carries (a burst is written in several). */
 const MAX_BATCH_CHARS = 64 * 1024;
