@@ -27,6 +27,44 @@ export class ReplPerson implements PersonInteraction {
     return this.context.interactive;
   }
 
+  /**
+   * Someone at the keyboard to answer what only a person can: forms and sampling. --yes makes the
+   * REPL non-interactive for confirmations, but a person still sits at a real terminal.
+   */
+  get atKeyboard(): boolean {
+    return this.context.interactive || (this.context.assumeYes && this.reader.terminal);
+  }
+
+  /** A line to the person, on stderr, with the spinner out of the way. */
+  tell(line: string): void {
+    this.spinner.stop();
+    writeLine(this.context.io.stderr, line);
+  }
+
+  /**
+   * Runs `work` (a whole form) as one question in the queue, so a confirmation for a parallel guest
+   * call never lands between two of its fields.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.queue.catch(() => undefined).then(() => {
+      this.spinner.stop();
+      return work();
+    });
+    this.queue = turn;
+    return turn;
+  }
+
+  /**
+   * One answer typed on the REPL's own line reader (no second readline on the terminal). Ctrl-C or
+   * the end of input rejects: the form is cancelled, the step goes on (a second Ctrl-C stops it).
+   */
+  async askLine(question: string): Promise<string> {
+    const outcome = await this.reader.read(question);
+    this.reader.suspend();
+    if (outcome.kind !== "line") throw new Error(outcome.kind === "eof" ? "input ended" : "cancelled");
+    return outcome.text;
+  }
+
   confirm(details: string, question: string, signal?: AbortSignal): Promise<boolean> {
     const asked = this.queue.catch(() => undefined).then(() => this.ask(details, question, signal));
     this.queue = asked;

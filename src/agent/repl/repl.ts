@@ -18,6 +18,7 @@ import { loadHistory } from "./history.js";
 import { processInterrupts, type InterruptSource } from "./interrupts.js";
 import { LineReader } from "./line-reader.js";
 import { ReplPerson } from "./person.js";
+import { replServerRequests } from "./server-requests.js";
 import { renderToolCall, renderToolError, renderToolResult, splitArgs } from "./render.js";
 import { ChatSession } from "./session.js";
 import { findSlashCommand, slashCommands, unknownSlashCommand, type ReplControls, type SlashCommand } from "./slash-commands.js";
@@ -76,6 +77,8 @@ class Repl implements ReplControls {
     this.host.setLoginInteraction(replLoginInteraction(this.context, this.person));
     // Flows are asked about only where a person can answer: --yes never allows one.
     this.host.setAskFlow(this.person.canAsk ? (request) => this.person.confirmFlow(request) : undefined);
+    // Forms and sampling from MCP servers are asked on this REPL's line reader, answered by its model.
+    this.host.setServerRequests(replServerRequests(this.host, this.context, this.person, () => this.chat.model()));
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
     try {
       await this.banner();
@@ -93,6 +96,7 @@ class Repl implements ReplControls {
       this.host.setConfirmCall(undefined);
       this.host.setLoginInteraction(undefined);
       this.host.setAskFlow(undefined);
+      this.host.setServerRequests(undefined);
       await this.host.close();
     }
     writeLine(stdout, "bye");
