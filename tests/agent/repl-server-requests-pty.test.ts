@@ -47,7 +47,7 @@ describe.skipIf(!hasScript)("the REPL on a terminal answers an MCP server's samp
       pty.type("Ask the server for a colour.\r");
       await pty.expect("MCP server full asks the model to write a reply (sampling).");
       await pty.expect("  user:\n    Name a colour.");
-      await pty.expect("at most 100 tokens out");
+      await pty.expect("size: 14 characters in, at most 100 tokens out");
       await pty.expect("Send this to openai-compatible:scripted and return its reply to full? [y/N] ");
       pty.type("y\r");
       await pty.expect("Reply sent to full (5 characters, endTurn):\n    Teal.");

@@ -120,3 +120,18 @@ describe("elicitation in the REPL", () => {
     ]);
   });
 });
+
+describe("sampling when the model fails", () => {
+  it("tells the person and the server why, and the REPL carries on", async () => {
+    llm = await startScriptedLlmServer([]);
+    const driver = await startRepl(true);
+    await driver.command(SAMPLE);
+    await driver.expect("[y/N] ");
+    driver.send("y");
+    await driver.expect("The model could not answer full's sampling request:");
+    await driver.expect("MCP_TOOL_REJECTED");
+    await driver.expect("mcpvm> ");
+    // A server error is retried once (answer.ts: maxRetries 1), then given up.
+    expect(llm.requests).toHaveLength(2);
+  });
+});

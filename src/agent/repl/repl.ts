@@ -78,7 +78,7 @@ class Repl implements ReplControls {
     // Flows are asked about only where a person can answer: --yes never allows one.
     this.host.setAskFlow(this.person.canAsk ? (request) => this.person.confirmFlow(request) : undefined);
     // Forms and sampling from MCP servers are asked on this REPL's line reader, answered by its model.
-    this.host.setServerRequests(replServerRequests(this.host, this.context, this.person, () => this.chat.model()));
+    this.host.setServerRequests(replServerRequests(this.host, this.context, this.person, () => this.chat.model(), () => this.step?.signal));
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
     try {
       await this.banner();

@@ -13,7 +13,7 @@ import type { ReplPerson } from "./person.js";
  * confirmation never read the same keys: elicitation is asked as a form; sampling is shown and,
  * once the person says yes, answered by the REPL's current model (/model applies).
  */
-export function replServerRequests(host: McpvmHost, context: CommandContext, person: ReplPerson, model: () => ResolvedModel): ServerRequestHooks {
+export function replServerRequests(host: McpvmHost, context: CommandContext, person: ReplPerson, model: () => ResolvedModel, step: () => AbortSignal | undefined): ServerRequestHooks {
   const record = (event: Parameters<McpvmHost["audit"]["record"]>[0]) => host.audit.record(event);
   const sampler: SamplingPerson = {
     get canAsk() {
@@ -29,6 +29,6 @@ export function replServerRequests(host: McpvmHost, context: CommandContext, per
       (params, ctx) => person.exclusive(() => askElicitationOnTerminal({ ...context, interactive: person.atKeyboard }, ctx.server, elicitationRequestOf(params), { ask: (question) => person.askLine(question) })),
       record,
     ),
-    sample: samplingHook({ person: sampler, model, audit: record, redact: (text) => host.redactor.redact(text) }),
+    sample: samplingHook({ person: sampler, model, audit: record, redact: (text) => host.redactor.redact(text), cancelled: step }),
   };
 }

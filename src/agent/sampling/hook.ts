@@ -4,7 +4,6 @@ import type { ServerRequestContext } from "../../mcp/client-manager/index.js";
 import { displayBlock, displayInline } from "../../terminal/display.js";
 import { errorMessage } from "../../util/errors.js";
 import { DEFAULT_SAMPLING_MAX_TOKENS, type ResolvedModel } from "../llm/model-config.js";
-import { loadTokenizer } from "../llm/tokenizer.js";
 import { sampleWithModel } from "./answer.js";
 import { decideSampling, deniedMessage, type SamplingRefusal } from "./decide.js";
 import { renderSamplingRequest, SHOWN_CHARS, viewSamplingRequest, type SamplingParams, type SamplingView } from "./request-view.js";
@@ -32,6 +31,8 @@ export interface SamplingHookOptions {
   readonly audit: (event: AuditEvent) => Promise<void>;
   /** Known secrets out of what the person is shown. */
   readonly redact: (text: string) => string;
+  /** The face's own cancellation (the REPL's Ctrl-C on the running step), besides the server's. */
+  readonly cancelled?: () => AbortSignal | undefined;
   /** Asks the model (tests and faces may replace it; default: the AI SDK with the resolved model). */
   readonly sample?: typeof sampleWithModel;
 }
@@ -53,19 +54,21 @@ export function samplingHook(options: SamplingHookOptions): SamplingHook {
     if (decision.kind === "refuse") return refuse(options, view, decision.refusal, decision.message);
     const model = decision.model;
     const modelName = `${model.provider}:${model.model}`;
-    const inputTokens = await countInputTokens(view);
-    const details = options.redact(renderSamplingRequest(view, modelName, inputTokens));
+    // Characters, not tokens: loading the tokenizer takes seconds, and the person is waiting for the question.
+    const details = options.redact(renderSamplingRequest(view, modelName));
     const yes = await person.confirm(details, `Send this to ${displayInline(modelName)} and return its reply to ${displayInline(ctx.server)}?`, ctx.signal);
     if (!yes) return refuse(options, view, "denied", deniedMessage(ctx.server));
     await options.audit({
       event: "mcp.sampling",
       subject: ctx.server,
       decision: "allowed",
-      details: { model: modelName, maxTokens: view.grantedMaxTokens, requestedMaxTokens: view.requestedMaxTokens, messages: view.messages.length, ...(inputTokens === undefined ? {} : { inputTokens }) },
+      details: { model: modelName, maxTokens: view.grantedMaxTokens, requestedMaxTokens: view.requestedMaxTokens, messages: view.messages.length, inputChars: view.inputChars },
     });
     let result: CreateMessageResult;
+    const face = options.cancelled?.();
+    const signal = face === undefined ? ctx.signal : AbortSignal.any([ctx.signal, face]);
     try {
-      result = await person.progress(`${displayInline(modelName)} is writing for ${displayInline(ctx.server)}…`, () => (options.sample ?? sampleWithModel)(model, params, view.grantedMaxTokens, ctx.signal));
+      result = await person.progress(`${displayInline(modelName)} is writing for ${displayInline(ctx.server)}…`, () => (options.sample ?? sampleWithModel)(model, params, view.grantedMaxTokens, signal));
     } catch (error) {
       const message = `The model could not answer ${displayInline(ctx.server)}'s sampling request: ${options.redact(errorMessage(error))}`;
       person.tell(message);
@@ -89,15 +92,6 @@ function capOf(model: () => ResolvedModel): number {
     return model().samplingMaxTokens;
   } catch {
     return DEFAULT_SAMPLING_MAX_TOKENS;
-  }
-}
-
-async function countInputTokens(view: SamplingView): Promise<number | undefined> {
-  try {
-    const tokenizer = await loadTokenizer();
-    return tokenizer.count([view.systemPrompt ?? "", ...view.messages.map((m) => m.text)].join("\n"));
-  } catch {
-    return undefined;
   }
 }
 
