@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startScriptedLlmServer, type ChatRequest, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
-import { makeHome, ROOT, type E2eHome } from "../e2e/helpers.js";
+import { everythingServer, makeHome, ROOT, type E2eHome } from "../e2e/helpers.js";
 import { ReplDriver } from "./repl-driver.js";
 
 /**
@@ -23,7 +23,7 @@ let llm: ScriptedLlmServer | undefined;
 let repl: ReplDriver | undefined;
 
 beforeEach(async () => {
-  home = await makeHome({ servers: { full: { command: process.execPath, args: [FULL], confirm: "never" } } });
+  home = await makeHome({ servers: { full: { command: process.execPath, args: [FULL], confirm: "never" }, everything: { ...everythingServer(), confirm: "never" } } });
   const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as Record<string, unknown>;
   await writeFile(join(home.dir, "config.json"), JSON.stringify({ ...config, model: { samplingMaxTokens: 40 } }, null, 2));
 });
@@ -133,5 +133,25 @@ describe("sampling when the model fails", () => {
     await driver.expect("mcpvm> ");
     // A server error is retried once (answer.ts: maxRetries 1), then given up.
     expect(llm.requests).toHaveLength(2);
+  });
+});
+
+describe("sampling for a server we did not write", () => {
+  it("server-everything's trigger-sampling-request: its system prompt and temperature are shown and sent; the reply reaches it", async () => {
+    llm = await startScriptedLlmServer([{ text: "Sure." }]);
+    const driver = await startRepl(true);
+    await driver.command('/run return require("host:mcp-everything").trigger_sampling_request({ prompt: "Say sure.", maxTokens: 20 })');
+    await driver.expect("MCP server everything asks the model to write a reply (sampling).");
+    await driver.expect("  system prompt:\n    You are a helpful test server.");
+    await driver.expect("Resource trigger-sampling-request context: Say sure.");
+    await driver.expect("at most 20 tokens out");
+    await driver.expect("settings: temperature 0.7");
+    await driver.expect("[y/N] ");
+    driver.send("y");
+    await driver.expect("LLM sampling result:");
+    await driver.expect('"text": "Sure."');
+    const sent = llm.requests[0] as ChatRequest & { max_tokens?: number; temperature?: number };
+    expect([sent.max_tokens, sent.temperature]).toEqual([20, 0.7]);
+    expect(sent.messages[0]).toEqual({ role: "system", content: "You are a helpful test server." });
   });
 });
