@@ -46,9 +46,9 @@ async function auditOf(event: string) {
     .filter((e) => e.event === event);
 }
 
-async function startRepl(withModel: boolean): Promise<ReplDriver> {
+async function startRepl(withModel: boolean, options: { interactive?: boolean; assumeYes?: boolean } = {}): Promise<ReplDriver> {
   const env = withModel ? { ...home.env, MCPVM_MODEL: "openai-compatible:scripted", MCPVM_BASE_URL: (llm as ScriptedLlmServer).url } : home.env;
-  repl = new ReplDriver(env);
+  repl = new ReplDriver(env, options);
   await repl.start();
   return repl;
 }
@@ -153,5 +153,21 @@ describe("sampling for a server we did not write", () => {
     const sent = llm.requests[0] as ChatRequest & { max_tokens?: number; temperature?: number };
     expect([sent.max_tokens, sent.temperature]).toEqual([20, 0.7]);
     expect(sent.messages[0]).toEqual({ role: "system", content: "You are a helpful test server." });
+  });
+});
+
+describe("the REPL with nobody at a terminal (--yes, input piped)", () => {
+  it("declines sampling and forms with the reason; --yes answers neither", async () => {
+    llm = await startScriptedLlmServer([{ text: "never sent" }]);
+    const driver = await startRepl(true, { interactive: false, assumeYes: true });
+    await driver.command(SAMPLE);
+    await driver.expect("but there is no terminal to ask on: declined.");
+    await driver.command(ELICIT);
+    await driver.expect('MCP server full asked for input ("What should we call you?") but there is no terminal to ask on: declined.');
+    await driver.expect("User response: action=decline");
+    expect(llm.requests).toHaveLength(0);
+    expect(driver.transcript).not.toContain("[y/N]");
+    expect((await auditOf("mcp.sampling")).map((e) => e.decision)).toEqual(["no-terminal"]);
+    expect((await auditOf("mcp.elicitation")).map((e) => e.decision)).toEqual(["decline"]);
   });
 });

@@ -59,6 +59,18 @@ describe("sampling from an MCP server during mcpvm run, with no terminal", () =>
   });
 });
 
+describe("sampling during mcpvm mcp call, with no terminal", () => {
+  it("declined the same way: the call fails with the reason", async () => {
+    const env = { ...home.env, MCPVM_MODEL: "openai-compatible:scripted", MCPVM_BASE_URL: llm.url };
+    const io = captureIo(env);
+    const code = await runCli(["mcp", "call", "full", "test_sampling", '{"prompt":"Name a colour."}'], io);
+    expect(io.stderrText()).toContain("MCP server full asked the model to write a reply (sampling), but there is no terminal to ask on: declined.");
+    expect(code).not.toBe(0);
+    expect(llm.requests).toHaveLength(0);
+    expect((await auditEntries()).filter((e) => e.event === "mcp.sampling").at(-1)).toMatchObject({ decision: "no-terminal", face: "cli" });
+  });
+});
+
 describe.skipIf(!hasScript)("sampling during mcpvm run on a terminal", () => {
   it("shows the request; after a yes the configured model answers, bounded by model.samplingMaxTokens", async () => {
     const scripted = await startScriptedLlmServer([{ text: "Teal." }]);
