@@ -171,3 +171,28 @@ describe("the REPL with nobody at a terminal (--yes, input piped)", () => {
     expect((await auditOf("mcp.elicitation")).map((e) => e.decision)).toEqual(["decline"]);
   });
 });
+
+describe("a question whose step ends before it is answered", () => {
+  it("is withdrawn when the run's wall budget runs out: the REPL prompt comes back and later questions are still asked", async () => {
+    llm = await startScriptedLlmServer([{ text: "never sent" }]);
+    const driver = await startRepl(true);
+    // The server is started first, so the short budget is spent waiting for the person, not on a start.
+    await driver.command('/run return require("host:mcp-full").test_simple_text({})');
+    await driver.expect("This is a simple text response for testing.");
+    await driver.command("/timeout 3s");
+    await driver.command(SAMPLE);
+    await driver.expect("[y/N] ");
+    await driver.expect("(question withdrawn:");
+    await driver.expect("mcpvm> ");
+    driver.send("/run return 6 * 7");
+    await driver.expect("42");
+    await driver.command("/timeout default");
+    await driver.command(ELICIT);
+    await driver.expect("response: ");
+    driver.send("Grace");
+    await driver.expect("Send this to full? [y/N] ");
+    driver.send("y");
+    await driver.expect('User response: action=accept, content={"response":"Grace"}');
+    expect(llm.requests).toHaveLength(0);
+  });
+});

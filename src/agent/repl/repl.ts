@@ -87,7 +87,7 @@ class Repl implements ReplControls {
         if (outcome.kind === "eof") break;
         this.reader.suspend();
         if (outcome.kind === "interrupt") writeLine(stderr, this.context.colours.dim("(Ctrl-D or /exit leaves)"));
-        else await this.handle(outcome.text);
+        else if (outcome.kind === "line") await this.handle(outcome.text);
       }
     } finally {
       unsubscribe();
@@ -128,7 +128,7 @@ class Repl implements ReplControls {
     const lines: string[] = [];
     for (;;) {
       const outcome = await this.reader.read(this.context.colours.dim("... "));
-      if (outcome.kind === "interrupt") {
+      if (outcome.kind === "interrupt" || outcome.kind === "withdrawn") {
         this.reader.suspend();
         return undefined;
       }
@@ -217,6 +217,8 @@ class Repl implements ReplControls {
       await work(controller.signal);
     } finally {
       this.step = undefined;
+      // A question the step left open (a server's form, a sampling request, a confirmation) is moot now.
+      this.person.withdrawQuestion("the step it belonged to has ended");
     }
   }
 

@@ -26,7 +26,7 @@ export function replServerRequests(host: McpvmHost, context: CommandContext, per
   return {
     elicitationModes: { form: true, url: true },
     elicit: auditedElicit(
-      (params, ctx) => person.exclusive(() => askElicitationOnTerminal({ ...context, interactive: person.atKeyboard }, ctx.server, elicitationRequestOf(params), { ask: (question) => person.askLine(question) })),
+      (params, ctx) => person.exclusive(() => askElicitationOnTerminal({ ...context, interactive: person.atKeyboard }, ctx.server, elicitationRequestOf(params), { ask: (question) => person.askLine(question, ctx.signal) })),
       record,
     ),
     sample: samplingHook({ person: sampler, model, audit: record, redact: (text) => host.redactor.redact(text), cancelled: step }),
