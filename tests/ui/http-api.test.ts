@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RunningUi } from "../../src/ui/index.js";
 import { makeHome, type TrustHome } from "../trust/helpers.js";
-import { removeAssets, startDashboard } from "./browser-support.js";
+import { removeAssets, startDashboard } from "./support/browser.js";
 
 /**
  * The dashboard's HTTP surface without a browser: what a foreign page, a DNS-rebinding page or a

@@ -1,4 +1,5 @@
-import { startUi, openBrowser, type UiBridge } from "../../ui/index.js";
+import { browserOpener } from "../../mcp/oauth/index.js";
+import { startUi, type UiBridge } from "../../ui/index.js";
 import { parseCommandArgs, UsageError } from "../../terminal/args.js";
 import type { Command } from "../../terminal/command.js";
 import { ExitCode } from "../../terminal/exit-codes.js";
@@ -57,7 +58,9 @@ export const uiCommand: Command = {
   async run(args, context) {
     const { values } = parseCommandArgs("ui", args, { port: { type: "string" }, "no-open": { type: "boolean" } }, 0);
     const host = await context.host();
-    const running = await startUi({ host, bridge: cliBridge(), cwd: context.io.cwd, port: port(values.port) }).catch(async (error: unknown) => {
+    // One opener for the dashboard and the OAuth logins started from it, the same as `mcpvm mcp login`'s.
+    const opener = browserOpener(context.io.env);
+    const running = await startUi({ host, bridge: cliBridge(), cwd: context.io.cwd, port: port(values.port), opener }).catch(async (error: unknown) => {
       await host.close();
       const code = (error as NodeJS.ErrnoException | undefined)?.code;
       if (code === "EADDRINUSE") throw new McpvmError("UI_PORT_IN_USE", `ui: port ${String(values.port)} on 127.0.0.1 is in use; give another --port, or leave it out for a free one.`);
@@ -65,7 +68,7 @@ export const uiCommand: Command = {
     });
     writeLine(context.io.stdout, `mcpvm dashboard: ${running.url}`);
     writeLine(context.io.stderr, "Anyone with this URL can use your MCP servers; keep it to yourself. Stop with Ctrl-C.");
-    if (values["no-open"] !== true && !(await openBrowser(running.url, context.io.env))) {
+    if (values["no-open"] !== true && (await opener.open(running.url).catch(() => undefined)) === undefined) {
       writeLine(context.io.stderr, "Could not start a browser ($BROWSER, or the system's opener); open the URL above yourself.");
     }
     await untilSignal();

@@ -10,6 +10,7 @@ const LABELS: Record<string, string> = {
   failed: "failed",
   "needs-variable": "needs a variable",
   "needs-input": "needs input",
+  "needs-login": "needs login",
   idle: "idle",
 };
 
