@@ -20,6 +20,7 @@ script editor. It reads and writes the same files as the CLI, and shows changes 
   --no-open    print the URL only; otherwise it is opened with $BROWSER or the system's opener
 
 The URL holds a random token: anyone with it can use your servers, so do not share it.
+MCPVM_UI_ASSETS=<dir> serves a dashboard built with \`node ui/build.mjs <dir>\` (for working on it).
 Stop with Ctrl-C: the dashboard closes and so does every server it started. See docs/UI.md.`;
 
 /** The CLI pieces the dashboard reuses, so a page form is checked exactly like the command line. */
@@ -60,7 +61,9 @@ export const uiCommand: Command = {
     const host = await context.host();
     // One opener for the dashboard and the OAuth logins started from it, the same as `mcpvm mcp login`'s.
     const opener = browserOpener(context.io.env);
-    const running = await startUi({ host, bridge: cliBridge(), cwd: context.io.cwd, port: port(values.port), opener }).catch(async (error: unknown) => {
+    // MCPVM_UI_ASSETS: a dashboard built elsewhere (`node ui/build.mjs <dir>`), for working on the page itself.
+    const assets = context.io.env.MCPVM_UI_ASSETS;
+    const running = await startUi({ host, bridge: cliBridge(), cwd: context.io.cwd, port: port(values.port), opener, ...(assets === undefined || assets === "" ? {} : { assetsDir: assets }) }).catch(async (error: unknown) => {
       await host.close();
       const code = (error as NodeJS.ErrnoException | undefined)?.code;
       if (code === "EADDRINUSE") throw new McpvmError("UI_PORT_IN_USE", `ui: port ${String(values.port)} on 127.0.0.1 is in use; give another --port, or leave it out for a free one.`);
