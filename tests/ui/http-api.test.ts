@@ -111,6 +111,20 @@ describe("mcpvm ui: who may call it", () => {
 });
 
 describe("mcpvm ui: bad input gets the CLI's errors, and nothing is saved", () => {
+  it("log in: a stdio server or an unknown name gets the CLI's error, and no login starts", async () => {
+    const { home, ui } = await dashboard();
+    const stdio = await raw(ui, "POST", "/api/servers/notes/login", json(ui), "{}");
+    expect(stdio.status).toBe(400);
+    expect(JSON.parse(stdio.body).error).toMatchObject({ code: "USAGE", exitCode: 2, message: "server notes is a stdio server; login applies to http and sse servers only." });
+    const unknown = await raw(ui, "POST", "/api/servers/ntoes/logout", json(ui), "{}");
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body).error.message).toBe('No MCP server named "ntoes" is configured (configured: notes).');
+    expect((await raw(ui, "GET", "/api/servers/notes/login", json(ui))).body).toBe(JSON.stringify({ server: "notes", state: "none" }));
+    // A GET cannot start one.
+    expect((await raw(ui, "GET", "/api/servers/notes/login/cancel", json(ui))).status).toBe(404);
+    expect(await readFile(join(home.dir, "oauth-tokens.json"), "utf8").catch(() => "absent")).toBe("absent");
+  });
+
   it("an invalid server name, a missing command, a bad URL: the CLI's codes and messages", async () => {
     const { home, ui } = await dashboard();
     const before = await readFile(join(home.dir, "config.json"), "utf8");

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProtectedServer, type ProtectedServer } from "../fixtures/servers/oauth-protected-server.js";
 import { cli, type TrustHome } from "../trust/helpers.js";
 import { POLL, SKIP_BROWSER } from "./support/browser.js";
+import { contrastProblems, unlabelledControls } from "./support/accessibility.js";
 import { screenshot } from "./support/dashboard.js";
 import { dashboardSession } from "./support/session.js";
 
@@ -78,6 +79,8 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui: log in to an OAuth server from the Serv
     // The same URL went to the opener `mcpvm mcp login` uses ($BROWSER here).
     await expect.poll(() => fileText(join(home.dir, "browser-was-asked.txt")), POLL).toBe(href);
     expect(await login.getByRole("status").first().textContent()).toContain("with $BROWSER");
+    expect(await unlabelledControls(page)).toEqual([]);
+    expect(await contrastProblems(page)).toEqual([]);
     await screenshot(page, "servers-login");
 
     // Follow the link: the authorization server sends the new tab straight back to mcpvm's listener.
@@ -90,6 +93,7 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui: log in to an OAuth server from the Serv
     const tools = page.getByRole("list", { name: "Tools of notes" });
     await expect.poll(() => tools.textContent(), POLL).toContain("whoami(");
     await expect.poll(() => card.locator(".state").textContent(), POLL).toContain("connected");
+    expect(await contrastProblems(page)).toEqual([]);
     await screenshot(page, "servers-logged-in");
     // Stored where the CLI keeps logins: the CLI now calls with the token, without logging in.
     const called = await cli(home, ["mcp", "call", "notes", "whoami"]);

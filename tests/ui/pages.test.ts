@@ -102,7 +102,13 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui pages in Chromium", { timeout: 180_000 }
   });
 
   it("keyboard, labels and contrast on every page; a narrow window has no sideways scrolling", async () => {
-    const { page, errors } = await open();
+    const { ui, page, errors } = await open();
+    // Offline: everything the page loads or calls is the dashboard's own (no CDN, no font service).
+    const elsewhere: string[] = [];
+    page.on("request", (request) => {
+      if (!request.url().startsWith(`${ui.origin}/`)) elsewhere.push(request.url());
+    });
+    await page.reload();
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
     await page.keyboard.press("Tab");
@@ -117,13 +123,14 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui pages in Chromium", { timeout: 180_000 }
       expect(await contrastProblems(page), `low contrast on ${name}`).toEqual([]);
     }
     await page.setViewportSize({ width: 390, height: 800 });
-    for (const name of ["Servers", "Approvals", "Run"]) {
+    for (const name of ["Servers", "Approvals", "Toolsets", "Activity", "Run"]) {
       await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
       await shown(page, name);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), `sideways scrolling on ${name}`).toBe(true);
     }
     await page.getByRole("link", { name: "Servers" }).click();
     await screenshot(page, "servers-narrow");
+    expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
   });
 

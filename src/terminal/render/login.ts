@@ -23,6 +23,12 @@ export function describeLogin(server: string, status: LoginStatus, now: number):
   return `logged in to ${server}${who} (${scopes}; ${describeExpiry(status.expiresAt, now)}${status.refreshable ? ", refreshable" : ""})`;
 }
 
+/** What a login that just finished amounts to: the login, or that the server never asked for one. */
+export function describeLoginOutcome(server: string, status: LoginStatus, now: number): string {
+  if (status.state === "none") return `${server} did not ask for a login: it answers without one (nothing stored)`;
+  return describeLogin(server, status, now);
+}
+
 /** What `mcpvm mcp logout` (and the dashboard's "Log out") did, in one line. */
 export function describeLogout(server: string, outcome: RevocationOutcome | undefined): string {
   if (outcome === undefined) return `${server} had no login stored`;

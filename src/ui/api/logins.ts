@@ -1,5 +1,5 @@
 import type { BrowserOpener, LoginInteraction, LoginStatus } from "../../mcp/oauth/index.js";
-import { describeLogin, describeLogout } from "../../terminal/render/login.js";
+import { describeLoginOutcome, describeLogout } from "../../terminal/render/login.js";
 import type { HostState } from "../host-state.js";
 import { errorPayload } from "./router.js";
 import type { Router } from "./router.js";
@@ -107,7 +107,7 @@ export class LoginRegistry {
       state: flow.state,
       ...(flow.url === undefined || flow.state !== "waiting" ? {} : { url: flow.url }),
       ...(flow.opened === undefined ? {} : { opened: flow.opened }),
-      ...(flow.status === undefined ? {} : { status: flow.status, line: describeLogin(server, flow.status, this.now()) }),
+      ...(flow.status === undefined ? {} : { status: flow.status, line: describeLoginOutcome(server, flow.status, this.now()) }),
       ...(flow.error === undefined ? {} : { error: flow.error }),
     };
   }

@@ -123,8 +123,8 @@ export function LoginPanel({ server, reloadState, onLoggedIn }: { server: Server
         </div>
       )}
       {flow?.state === "done" && (
-        <p class="ok" role="status">
-          Logged in to {name}.
+        <p class={flow.status?.state === "none" ? undefined : "ok"} role="status">
+          {flow.status?.state === "none" ? `${flow.line ?? name}.` : `Logged in to ${name}.`}
         </p>
       )}
       {flow?.state === "cancelled" && <p role="status">Login cancelled; nothing was stored.</p>}

@@ -1,9 +1,9 @@
-import { browserOpener, type LoginInteraction, type LoginStatus } from "../../../mcp/oauth/index.js";
+import { browserOpener, type LoginInteraction } from "../../../mcp/oauth/index.js";
 import type { McpService } from "../../../mcp/service/index.js";
 import { parseCommandArgs, requirePositional } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
 import { displayBlock } from "../../../terminal/display.js";
-import { describeLogin, describeLogout } from "../../../terminal/render/login.js";
+import { describeLoginOutcome, describeLogout } from "../../../terminal/render/login.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import { confirm } from "../../../terminal/prompt.js";
@@ -55,11 +55,6 @@ export function terminalLoginInteraction(context: CommandContext, options: { rea
   };
 }
 
-function loginLine(server: string, status: LoginStatus): string {
-  if (status.state === "none") return `${server} did not ask for a login: it answers without one (nothing stored)`;
-  return describeLogin(server, status, Date.now());
-}
-
 export async function loginCommand(service: McpService, args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
   const { values, positionals } = parseCommandArgs("mcp login", args, { "no-browser": { type: "boolean" } });
   const server = requirePositional("mcp login", positionals, 0, "a server name");
@@ -68,7 +63,7 @@ export async function loginCommand(service: McpService, args: readonly string[],
   interaction.say(`Logging in to ${server} …`);
   const status = await connecting(context, server, () => service.login(server, interaction));
   if (context.json) writeJson(context.io.stdout, { server, ...status });
-  else writeLine(context.io.stdout, loginLine(server, status));
+  else writeLine(context.io.stdout, describeLoginOutcome(server, status, Date.now()));
   return ExitCode.Ok;
 }
 
