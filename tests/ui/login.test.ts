@@ -108,6 +108,8 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui: log in to an OAuth server from the Serv
     await login.getByRole("button", { name: "Log out of notes" }).click();
     await expect.poll(() => login.getByRole("status").last().textContent(), POLL).toContain("Logged out of notes: tokens");
     await expect.poll(() => login.locator("[data-login-state]").textContent(), POLL).toBe("not logged in");
+    // The tools listed under the login are put away with it.
+    expect(await tools.count()).toBe(0);
     expect(revoked).toContain(tokens?.refresh_token ?? tokens?.access_token);
     const after = JSON.parse(await readFile(join(home.dir, "oauth-tokens.json"), "utf8")) as { servers: Record<string, unknown> };
     expect(after.servers.notes).toBeUndefined();

@@ -21,7 +21,7 @@ export function StateBadge({ server }: { server: ServerSummary }) {
   return (
     <span class={`state state-${server.state}`}>
       {label}
-      {count !== undefined && `, ${count} tools`}
+      {count !== undefined && `, ${count} tool${count === 1 ? "" : "s"}`}
       {(server.heldCount ?? 0) > 0 && `, ${server.heldCount} held`}
     </span>
   );

@@ -25,7 +25,7 @@ const inProgress = (flow: LoginFlowView | undefined): boolean => flow?.state ===
  * The login page opens with the same opener as the CLI and is linked here too; the loopback
  * listener takes the redirect and this panel follows the flow until it ends.
  */
-export function LoginPanel({ server, reloadState, onLoggedIn }: { server: ServerSummary; reloadState: () => void; onLoggedIn: () => void }) {
+export function LoginPanel({ server, reloadState, onLoginChange }: { server: ServerSummary; reloadState: () => void; onLoginChange: (loggedIn: boolean) => void }) {
   const [flow, setFlow] = useState<LoginFlowView | undefined>(undefined);
   const action = useAction();
   const name = server.name;
@@ -40,7 +40,7 @@ export function LoginPanel({ server, reloadState, onLoggedIn }: { server: Server
           setFlow(next);
           if (next.state === "done") {
             reloadState();
-            onLoggedIn();
+            onLoginChange(true);
           }
         },
         (error: unknown) => !stopped && setFlow({ server: name, state: "failed", error: { code: "UI_OFFLINE", message: describeError(error) } }),
@@ -58,7 +58,7 @@ export function LoginPanel({ server, reloadState, onLoggedIn }: { server: Server
       setFlow(started);
       if (started.state === "done") {
         reloadState();
-        onLoggedIn();
+        onLoginChange(true);
       }
       return undefined;
     });
@@ -72,6 +72,7 @@ export function LoginPanel({ server, reloadState, onLoggedIn }: { server: Server
       const answer = await post<{ line: string }>(`/api/servers/${enc(name)}/logout`);
       setFlow(undefined);
       reloadState();
+      onLoginChange(false);
       return `${answer.line.charAt(0).toUpperCase()}${answer.line.slice(1)}.`;
     });
 

@@ -67,7 +67,8 @@ function Tools({ name, autoLoad }: { name: string; autoLoad: boolean }) {
 function ServerCard({ server, reloadState }: { server: ServerSummary; reloadState: () => void }) {
   const action = useAction();
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const [loggedIn, setLoggedIn] = useState(0);
+  // Bumped at each login change: the tools are listed afresh after a login, and put away after a logout.
+  const [login, setLogin] = useState({ changes: 0, loggedIn: false });
   const toggle = () =>
     action.run(async () => {
       await post(`/api/servers/${enc(server.name)}/${server.enabled ? "disable" : "enable"}`);
@@ -118,8 +119,8 @@ function ServerCard({ server, reloadState }: { server: ServerSummary; reloadStat
         )}
       </div>
       <Feedback message={action.message} error={action.error} />
-      {server.loginOffered === true && <LoginPanel server={server} reloadState={reloadState} onLoggedIn={() => setLoggedIn((n) => n + 1)} />}
-      {canList && <Tools key={loggedIn} name={server.name} autoLoad={loggedIn > 0} />}
+      {server.loginOffered === true && <LoginPanel server={server} reloadState={reloadState} onLoginChange={(loggedIn) => setLogin((l) => ({ changes: l.changes + 1, loggedIn }))} />}
+      {canList && <Tools key={login.changes} name={server.name} autoLoad={login.loggedIn} />}
     </article>
   );
 }
