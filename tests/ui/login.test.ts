@@ -116,7 +116,7 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui: log in to an OAuth server from the Serv
     expect(errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   });
 
-  it("a login can be cancelled (nothing stored); an unapproved server cannot log in, and the API says why", async () => {
+  it("a login can be cancelled (nothing stored); an unapproved server cannot log in; a script that meets the login points to it", async () => {
     const home = await notesHome(false);
     home.env.BROWSER = recordingBrowser(join(home.dir, "browser-was-asked.txt"));
     const { page } = await session.open(home);
@@ -141,5 +141,13 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui: log in to an OAuth server from the Serv
     expect(await login.getByRole("link").count()).toBe(0);
     const stored = JSON.parse(await readFile(join(home.dir, "oauth-tokens.json"), "utf8").catch(() => "{}")) as { servers?: Record<string, { tokens?: unknown }> };
     expect(stored.servers?.notes?.tokens).toBeUndefined();
+
+    // A script that meets the login gets the CLI's error and the way to the Log in button.
+    await page.getByRole("link", { name: "Run" }).click();
+    await page.locator(".cm-content").fill("return await tools.notes.whoami({});");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await expect.poll(() => page.getByTestId("run-error").textContent(), POLL).toContain("MCP_LOGIN_REQUIRED");
+    await page.getByRole("link", { name: "Log in on the Servers page" }).click();
+    await expect.poll(() => login.getByRole("button", { name: "Log in to notes" }).isVisible(), POLL).toBe(true);
   });
 });
