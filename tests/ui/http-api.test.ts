@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RunningUi } from "../../src/ui/index.js";
-import { makeHome, type TrustHome } from "../trust/helpers.js";
+import { makeHome, startHttpFixture, type TrustHome } from "../trust/helpers.js";
 import { removeAssets, startDashboard } from "./support/browser.js";
 
 /**
@@ -123,6 +123,25 @@ describe("mcpvm ui: bad input gets the CLI's errors, and nothing is saved", () =
     // A GET cannot start one.
     expect((await raw(ui, "GET", "/api/servers/notes/login/cancel", json(ui))).status).toBe(404);
     expect(await readFile(join(home.dir, "oauth-tokens.json"), "utf8").catch(() => "absent")).toBe("absent");
+  });
+
+  it("log in to an http server that answers without one: done at once, and it says so (nothing stored)", async () => {
+    const open = await startHttpFixture([]);
+    try {
+      const home = await makeHome({ servers: () => ({ plain: { url: open.url } }), approve: ["plain"] });
+      homes.push(home);
+      const ui = await startDashboard(home.env, home.dir, { opener: { open: () => Promise.reject(new Error("no login page should be opened")) } });
+      dashboards.push(ui);
+      const state = JSON.parse((await raw(ui, "GET", "/api/state", json(ui))).body) as { servers: { name: string; loginOffered: boolean }[] };
+      // No oauth block, no stored login, never asked: no Log in button.
+      expect(state.servers[0]).toMatchObject({ name: "plain", loginOffered: false });
+      const login = await raw(ui, "POST", "/api/servers/plain/login", json(ui), "{}");
+      expect(login.status, login.body).toBe(200);
+      expect(JSON.parse(login.body)).toMatchObject({ server: "plain", state: "done", line: "plain did not ask for a login: it answers without one (nothing stored)", status: { state: "none" } });
+      expect(await readFile(join(home.dir, "oauth-tokens.json"), "utf8").then((t) => (JSON.parse(t) as { servers: Record<string, { tokens?: unknown }> }).servers.plain?.tokens, () => undefined)).toBeUndefined();
+    } finally {
+      await open.stop();
+    }
   });
 
   it("an invalid server name, a missing command, a bad URL: the CLI's codes and messages", async () => {
