@@ -47,7 +47,7 @@ function Tools({ name, autoLoad }: { name: string; autoLoad: boolean }) {
       {tools !== undefined && (
         <>
           <p>
-            Module <code>{tools.module}</code>: {tools.tools.length} tools
+            Module <code>{tools.module}</code>: {tools.tools.length} {tools.tools.length === 1 ? "tool" : "tools"}
             {tools.held.length > 0 && `, ${tools.held.length} held (see Approvals)`}
           </p>
           <ul class="tool-list" aria-label={`Tools of ${name}`}>
