@@ -126,9 +126,9 @@ describe("gateway pass-through, --expose full (one server under its own names)",
     }
   });
 
-  it("a 2026-07-28 client gets resources, prompts and completion of the 2025-era upstream; elicitation is declined for it (not forwarded yet)", async () => {
+  it("a 2026-07-28 client gets resources, prompts and completion of the 2025-era upstream, and its elicitation as an input_required round", async () => {
     const client = new Client({ name: "modern", version: "1" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { response: "never asked" } }));
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { response: "asked in a round" } }));
     await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)));
     try {
       expect(client.getProtocolEra()).toBe("modern");
@@ -137,7 +137,7 @@ describe("gateway pass-through, --expose full (one server under its own names)",
       expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "Prompt with arguments: arg1='m', arg2='n'" });
       expect(firstText(await client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
       const elicited = await client.callTool({ name: "test_elicitation", arguments: { message: "modern?" } });
-      expect(firstText(elicited)).toBe("User response: action=decline, content={}");
+      expect(firstText(elicited)).toBe('User response: action=accept, content={"response":"asked in a round"}');
     } finally {
       await client.close();
     }

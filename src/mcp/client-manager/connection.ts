@@ -1,4 +1,4 @@
-import { Client, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
+import { Client, type McpSubscription, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
 import type { McpvmError } from "../../util/errors.js";
 import type { McpServerLaunch } from "../types.js";
 import { startTimeout } from "./abort.js";
@@ -63,6 +63,8 @@ export class Connection {
   private closing = false;
   /** Why the transport cut the server off (an endless stdout line), which says more than "Connection closed". */
   private cutOff: FrameTooLargeError | undefined;
+  /** A 2026-07-28 server's resource subscriptions: uri -> its open subscriptions/listen stream. */
+  private readonly listening = new Map<string, McpSubscription>();
 
   private constructor(
     readonly server: string,
@@ -229,7 +231,11 @@ export class Connection {
   /** Any request of ServerRequestMap, with the same timeout, cancellation and error classification as tools/call. */
   async request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, options: CallOptions): Promise<ServerRequestResult<M>> {
     const target = requestTarget(method, params);
-    return this.send((sdk) => sendServerRequest(this.client, method, params, sdk), options, {
+    const modernSubscription = (method === "resources/subscribe" || method === "resources/unsubscribe") && this.client.getProtocolEra() === "modern";
+    const send = modernSubscription
+      ? (sdk: { timeout: number; signal?: AbortSignal }) => this.listenFor(method, (params as { uri: string }).uri, sdk) as Promise<ServerRequestResult<M>>
+      : (sdk: Parameters<typeof sendServerRequest>[3]) => sendServerRequest(this.client, method, params, sdk);
+    return this.send(send, options, {
       tool: method,
       method,
       ...(target === undefined ? {} : { target: this.deps.redact(target) }),
@@ -325,7 +331,27 @@ export class Connection {
   }
 
   /** Closes the session; a stdio server gets EOF, then SIGTERM, then SIGKILL (process group). */
+  /**
+   * resources/subscribe and unsubscribe on a 2026-07-28 connection, where they no longer exist: one
+   * `subscriptions/listen` stream per URI, open until unsubscribed (its updates arrive as
+   * notifications/resources/updated, like a 2025 server's).
+   */
+  private async listenFor(method: "resources/subscribe" | "resources/unsubscribe", uri: string, sdk: { timeout: number; signal?: AbortSignal }): Promise<Record<string, never>> {
+    if (method === "resources/unsubscribe") {
+      const open = this.listening.get(uri);
+      this.listening.delete(uri);
+      await open?.close();
+      return {};
+    }
+    if (this.listening.has(uri)) return {};
+    const opened = await this.client.listen({ resourceSubscriptions: [uri] }, { timeout: sdk.timeout });
+    this.listening.set(uri, opened);
+    return {};
+  }
+
   async close(): Promise<void> {
+    for (const open of this.listening.values()) void open.close().catch(() => undefined);
+    this.listening.clear();
     this.closing = true;
     await this.client.close().catch(() => this.opened.kill());
   }
