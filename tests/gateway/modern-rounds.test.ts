@@ -129,6 +129,17 @@ for (const upstream of ["legacy", "auto"] as const) {
       }
     });
 
+    it("bad input from a 2026 client: an unknown URI, a prompt without its required arguments — clear errors", async () => {
+      const { client } = await modernClient(running.url as string);
+      try {
+        await expect(client.readResource({ uri: "test://nobody-has-this" })).rejects.toThrow(/Resource not found: test:\/\/nobody-has-this/);
+        await expect(client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "only one" } })).rejects.toMatchObject({ code: -32602 });
+        expect(firstText(await client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
+      } finally {
+        await client.close();
+      }
+    });
+
     it("resource updates through subscriptions/listen (no 2025 session involved); a URI nobody serves is refused", async () => {
       const { client, updates } = await modernClient(running.url as string);
       try {

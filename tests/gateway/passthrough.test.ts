@@ -161,6 +161,18 @@ describe("gateway pass-through, --expose full (one server under its own names)",
       // Capped at maxNotificationsPerSecond (50/s) per server; the rest were dropped and counted.
       expect(notes.filter((n) => n.method === "notifications/message").length).toBeLessThan(200);
       expect(firstText(await client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
+      // A progress flood is capped the same way, and another client's calls meanwhile are answered.
+      const other = await legacyClient(running.url as string);
+      try {
+        let heard = 0;
+        const flooding = client.callTool({ name: "flood", arguments: { kind: "progress", count: 5_000 } }, { onprogress: () => void (heard += 1) });
+        expect(firstText(await other.client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
+        expect(firstText(await flooding)).toBe("sent 5000");
+        expect(heard).toBeGreaterThan(0);
+        expect(heard).toBeLessThan(500);
+      } finally {
+        await other.client.close();
+      }
     } finally {
       await client.close();
     }
