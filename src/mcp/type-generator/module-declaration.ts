@@ -79,7 +79,7 @@ function batchDeclarations(tools: readonly ToolForTypes[], names: readonly ToolT
     callOptionsDeclarations(),
     `${INDENT}/** Options of \`$batch\`. */`,
     `${INDENT}export interface ${BATCH_OPTIONS_TYPE} {`,
-    `${INDENT}${INDENT}/** How many calls run at the same time (the host caps it). */`,
+    `${INDENT}${INDENT}/** How many calls run at the same time: at most the server's \`maxConcurrentCalls\` (32 unless configured), which is also the default. */`,
     `${INDENT}${INDENT}concurrency?: number;`,
     `${INDENT}${INDENT}/** Progress of every call, each report naming its call by index in \`argsList\`. */`,
     `${INDENT}${INDENT}onProgress?: (progress: ${PROGRESS_TYPE} & { item: number }) => void;`,

@@ -14,7 +14,7 @@ function batchBlock(overloads: string[]): string[] {
     "  export type Progress = { progress: number; total?: number; message?: string };",
     "  /** Options of `$batch`. */",
     "  export interface BatchOptions {",
-    "    /** How many calls run at the same time (the host caps it). */",
+    "    /** How many calls run at the same time: at most the server's `maxConcurrentCalls` (32 unless configured), which is also the default. */",
     "    concurrency?: number;",
     "    /** Progress of every call, each report naming its call by index in `argsList`. */",
     "    onProgress?: (progress: Progress & { item: number }) => void;",
