@@ -99,6 +99,20 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
+/** The first protocol revision of the modern (per-request, sessionless) era; versions are ISO dates. */
+const FIRST_MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+function namesModernVersion(value: string | undefined): boolean {
+  return value !== undefined && value.trim() >= FIRST_MODERN_PROTOCOL_VERSION;
+}
+
+/** A single JSON-RPC request object: a method and an id, and nothing that makes it look like a response. */
+function isPlainJsonRpcRequest(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const message = body as Record<string, unknown>;
+  return typeof message.method === "string" && "id" in message && !("result" in message) && !("error" in message);
+}
+
 /**
  * The era decision of the SDK's `isLegacyRequest` for a POST whose JSON body is already parsed,
  * made with the classifier it runs (`classifyInboundRequest`) on the same headers, without first
@@ -106,6 +120,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * measurable part of every call).
  */
 function isLegacyPost(req: IncomingMessage, body: unknown): boolean {
+  // The common case, decided without the classifier's schema checks (a measurable part of a call
+  // under load): a JSON-RPC request under a 2026-07-28-or-later MCP-Protocol-Version header is
+  // never legacy (the SDK serves it or refuses it), and the modern handler classifies it in full.
+  if (namesModernVersion(header(req, "mcp-protocol-version")) && isPlainJsonRpcRequest(body)) return false;
   const outcome = classifyInboundRequest({
     httpMethod: "POST",
     protocolVersionHeader: header(req, "mcp-protocol-version"),

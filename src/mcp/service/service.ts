@@ -314,7 +314,7 @@ export class McpService {
   async close(): Promise<void> {
     await this.clients.closeAll();
     await this.tracker.flush();
-    await this.options.activity?.log.flush();
+    await this.options.activity?.log.close();
     await this.options.oauth?.dispose();
   }
 
