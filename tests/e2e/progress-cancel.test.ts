@@ -57,6 +57,20 @@ describe("progress of a tool call in guest code", () => {
     expect(value.without).toBe("no progress token");
   });
 
+  it("the last notification, read with the response, still reaches onProgress (the SDK alone drops it)", async () => {
+    const result = await host.run(`
+      const full = require("host:mcp-full");
+      const runs = [];
+      for (let i = 0; i < 5; i += 1) {
+        const seen = [];
+        full.test_tool_with_progress({ burst: true }, { onProgress: (p) => seen.push(p.progress) });
+        runs.push(seen.join(","));
+      }
+      return runs;
+    `);
+    expect(valueOf(result)).toEqual(Array(5).fill("0,50,100"));
+  });
+
   it("a $batch's onProgress names the item each event belongs to", async () => {
     const result = await host.run(`
       const events = [];
