@@ -95,6 +95,11 @@ export class McpvmHost {
     });
   }
 
+  /** The environment the host was opened with: where ${VAR}, $BROWSER and the like are read from. */
+  get env(): Readonly<Record<string, string | undefined>> {
+    return this.options.env;
+  }
+
   static async open(options: HostOptions): Promise<McpvmHost> {
     const paths = resolveConfigPaths(options.env);
     return new McpvmHost(paths, await loadConfigFile(paths.configFile), options);

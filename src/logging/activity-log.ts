@@ -17,6 +17,8 @@ export const MAX_ARGS_CHARS = 2_000;
 export const activityRecordSchema = z.object({
   at: z.string(),
   face: z.string(),
+  /** The gateway client the call was made for (its token's name, or `<mapping>/<sub>` for an access token). */
+  client: z.string().optional(),
   pid: z.number().int(),
   server: z.string(),
   tool: z.string(),
