@@ -8,7 +8,7 @@ import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
 } from "@modelcontextprotocol/node";
-import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler, type WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, createMcpHandler, isInitializeRequest, ProtocolError, type McpHttpHandler, type WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
@@ -19,6 +19,7 @@ import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
 import { signSessionId, verifySessionId } from "./session-id.js";
+import { listenedResources } from "./passthrough/listen.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
 
@@ -286,7 +287,21 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     } catch {
       return rpcError(res, 400, -32700, "Parse error: the body is not JSON.");
     }
-    if (!isLegacyPost(req, body)) return modernNode(req, res, body);
+    if (!isLegacyPost(req, body)) {
+      const listen = options.passthrough === undefined ? undefined : listenedResources(body);
+      if (listen !== undefined && options.passthrough !== undefined) {
+        // Updates for these URIs come from upstream subscriptions, held while the stream is open.
+        let release: () => void;
+        try {
+          release = await options.passthrough.holdSubscriptions(listen.uris, {});
+        } catch (error) {
+          const code = ProtocolError.isInstance(error) ? error.code : -32603;
+          return sendJson(res, 200, { jsonrpc: "2.0", id: listen.id, error: { code, message: errorMessage(error) } });
+        }
+        res.once("close", release);
+      }
+      return modernNode(req, res, body);
+    }
     if (sessionId !== undefined) {
       const transport = await ownSession(sessionId);
       if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");

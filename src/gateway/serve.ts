@@ -53,6 +53,8 @@ export interface ServeOptions {
 export interface RunningGateway {
   readonly gateway: Gateway;
   readonly host: McpvmHost;
+  /** Resources, prompts, logging and the 2026 clients' input rounds (see passthrough/). */
+  readonly passthrough: Passthrough;
   /** The /mcp URL in HTTP mode. */
   readonly url: string | undefined;
   readonly logFile: string | undefined;
@@ -167,7 +169,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
       })().finally(() => clearInterval(keepAlive));
       return closing;
     };
-    return { gateway, host, url, logFile, token: options.http === undefined ? undefined : token, done, close };
+    return { gateway, host, passthrough, url, logFile, token: options.http === undefined ? undefined : token, done, close };
   } catch (error) {
     await host.close().catch(() => undefined);
     await traces.shutdown().catch(() => undefined);

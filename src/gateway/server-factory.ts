@@ -5,7 +5,7 @@ import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
-import { gatewayOrigin, notifyOrigin } from "./passthrough/origin.js";
+import { gatewayOrigin, isModernRequest, notifyOrigin } from "./passthrough/origin.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 
 /** The client the HTTP layer authenticated (carried in the SDK's authInfo); undefined on stdio. */
@@ -89,21 +89,30 @@ export class GatewayServers {
         progressToken === undefined
           ? undefined
           : (progress: { progress: number; total?: number; message?: string }): void => notifyOrigin(origin, { method: "notifications/progress", params: { ...progress, progressToken } });
-      const result = await passthrough.track(origin, () =>
-        this.gateway.callTool(name, args, {
-          signal: ctx.mcpReq.signal,
-          session: origin.session,
-          rpcId: ctx.mcpReq.id,
-          origin,
-          client: client?.via === "client-token" || client?.via === "oauth" ? client.name : clientName(server, ctx),
-          ...(client === undefined ? {} : { caller: client }),
-          transport,
-          meta: ctx.mcpReq._meta,
-          ...(onProgress === undefined ? {} : { onProgress }),
-        }),
-      );
-      const outputSchema = (this.gateway.equipment.direct(name) ?? (await this.gateway.exposed?.find(name, new Set(), {})))?.definition.outputSchema;
-      return server.projectCallToolResult(result, result.isError === true ? undefined : outputSchema);
+      const call = async (signal: AbortSignal) => {
+        const result = await passthrough.track(origin, () =>
+          this.gateway.callTool(name, args, {
+            signal,
+            session: origin.session,
+            rpcId: ctx.mcpReq.id,
+            origin,
+            client: client?.via === "client-token" || client?.via === "oauth" ? client.name : clientName(server, ctx),
+            ...(client === undefined ? {} : { caller: client }),
+            transport,
+            meta: ctx.mcpReq._meta,
+            ...(onProgress === undefined ? {} : { onProgress }),
+          }),
+        );
+        const outputSchema = (this.gateway.equipment.direct(name) ?? (await this.gateway.exposed?.find(name, new Set(), {})))?.definition.outputSchema;
+        return server.projectCallToolResult(result, result.isError === true ? undefined : outputSchema);
+      };
+      if (!isModernRequest(ctx)) return call(ctx.mcpReq.signal);
+      // 2026-07-28: an upstream's elicitation or sampling turns into input_required rounds (passthrough/input-rounds.ts).
+      const owner = client?.name ?? "";
+      const fingerprint = JSON.stringify([name, args ?? {}]);
+      const state = ctx.mcpReq.requestState();
+      if (typeof state === "string") return passthrough.rounds.resume(state, owner, fingerprint, ctx.mcpReq.inputResponses, ctx.mcpReq.signal);
+      return passthrough.rounds.start(origin, owner, fingerprint, ctx.mcpReq.signal, call);
     });
     server.setRequestHandler("resources/list", (_request, ctx) => traced(ctx, () => passthrough.resources.list(callerOf(ctx))));
     server.setRequestHandler("resources/templates/list", (_request, ctx) => traced(ctx, () => passthrough.resources.templatesList(callerOf(ctx))));

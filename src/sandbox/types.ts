@@ -63,6 +63,14 @@ export interface HostCallContext {
    * information-flow guard keeps the run's data labels here). Absent outside a sandbox run.
    */
   readonly scope?: RunScope;
+  /**
+   * Present only when the guest passed an `onProgress` callback with this call (see
+   * HostModuleLabel.progress): sends one event (a JSON value) to it. Events sent after the host
+   * function has returned are dropped. On QuickJS the callback runs as each event arrives, while
+   * the guest waits; on Hyperlight the events travel with the reply and the callback runs for each,
+   * in order, just before the call returns.
+   */
+  readonly notify?: (event: unknown) => void;
 }
 
 /** See HostCallContext.toolCalls and RunCallBudget (src/sandbox/host/call-budget.ts). */
@@ -155,6 +163,12 @@ export interface HostModuleLabel {
    * other missing function and the host never has to echo it.
    */
   readonly byName?: readonly string[];
+  /**
+   * Every function of the module takes a trailing `{ onProgress }` option (in its last argument;
+   * the option is removed before the arguments cross): the callback runs in the guest with each
+   * event the host function passes to HostCallContext.notify while the call is in flight.
+   */
+  readonly progress?: boolean;
 }
 
 /**

@@ -126,9 +126,9 @@ describe("gateway pass-through, --expose full (one server under its own names)",
     }
   });
 
-  it("a 2026-07-28 client gets resources, prompts and completion of the 2025-era upstream; elicitation is declined for it (not forwarded yet)", async () => {
+  it("a 2026-07-28 client gets resources, prompts and completion of the 2025-era upstream, and its elicitation as an input_required round", async () => {
     const client = new Client({ name: "modern", version: "1" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { response: "never asked" } }));
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { response: "asked in a round" } }));
     await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)));
     try {
       expect(client.getProtocolEra()).toBe("modern");
@@ -137,7 +137,7 @@ describe("gateway pass-through, --expose full (one server under its own names)",
       expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "Prompt with arguments: arg1='m', arg2='n'" });
       expect(firstText(await client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
       const elicited = await client.callTool({ name: "test_elicitation", arguments: { message: "modern?" } });
-      expect(firstText(elicited)).toBe("User response: action=decline, content={}");
+      expect(firstText(elicited)).toBe('User response: action=accept, content={"response":"asked in a round"}');
     } finally {
       await client.close();
     }
@@ -161,6 +161,18 @@ describe("gateway pass-through, --expose full (one server under its own names)",
       // Capped at maxNotificationsPerSecond (50/s) per server; the rest were dropped and counted.
       expect(notes.filter((n) => n.method === "notifications/message").length).toBeLessThan(200);
       expect(firstText(await client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
+      // A progress flood is capped the same way, and another client's calls meanwhile are answered.
+      const other = await legacyClient(running.url as string);
+      try {
+        let heard = 0;
+        const flooding = client.callTool({ name: "flood", arguments: { kind: "progress", count: 5_000 } }, { onprogress: () => void (heard += 1) });
+        expect(firstText(await other.client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
+        expect(firstText(await flooding)).toBe("sent 5000");
+        expect(heard).toBeGreaterThan(0);
+        expect(heard).toBeLessThan(500);
+      } finally {
+        await other.client.close();
+      }
     } finally {
       await client.close();
     }

@@ -5,6 +5,7 @@ import { escapeTests } from "./conformance/escapes.js";
 import { guestErrorTests } from "./conformance/guest-errors.js";
 import { isolationTests } from "./conformance/isolation.js";
 import { limitTests } from "./conformance/limits.js";
+import { progressTests } from "./conformance/progress.js";
 import { resultTests } from "./conformance/results.js";
 import { conformanceEngines } from "./engines.js";
 
@@ -41,6 +42,7 @@ for (const entry of await conformanceEngines()) {
     escapeTests(current);
     guestErrorTests(current);
     resultTests(current);
+    progressTests(current);
 
     it("refuses runs once disposed", async () => {
       const disposable = await create();

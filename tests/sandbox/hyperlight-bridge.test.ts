@@ -7,6 +7,8 @@ import { outcomeFromCallError, outcomeFromReply } from "../../src/sandbox/engine
 import { BYTES_KEY } from "../../src/sandbox/guest/codec.js";
 import type { HostCallContext, HostModules } from "../../src/sandbox/types.js";
 import { logEntryBytes } from "../../src/sandbox/host/output-budget.js";
+import { guestBootstrapSource, guestManifest } from "../../src/sandbox/guest/bootstrap-source.js";
+import type { GuestRunner } from "../../src/sandbox/guest/native.js";
 
 /** The addon promotes its `[ERR_*]` message prefixes to `error.code`; these are errors of that shape. */
 function addonError(code: string, message: string): Error {
@@ -154,5 +156,77 @@ describe("reading what the VM returned", () => {
     expect(outcomeFromCallError(addonError("ERR_GUEST_ABORT", "guest aborted: 3 MallocFailed"), undefined)).toMatchObject({ kind: "limit", limit: "memoryBytes" });
     const internal = outcomeFromCallError(addonError("ERR_INTERNAL", "Unknown KVM VCPU exit"), undefined);
     expect(internal).toEqual({ kind: "failure", message: "the micro-VM failed [ERR_INTERNAL]: Unknown KVM VCPU exit" });
+  });
+});
+
+/**
+ * The VM cannot run guest code while it waits in the bridge, so a call's progress events travel with
+ * its reply (HostReply.events) and the shared bootstrap hands them to the guest's `onProgress`, in
+ * order, before the call returns. Hyperlight VMs do not boot here; this drives both halves directly.
+ */
+describe("progress events without live delivery", () => {
+  const modules: HostModules = {
+    work: {
+      lazy: true,
+      label: { title: "work", member: "function", progress: true },
+      load: async () => ({
+        steps: (_args: readonly unknown[], context: HostCallContext) => {
+          for (const progress of [1, 2, 3]) context.notify?.({ progress, total: 3 });
+          setTimeout(() => context.notify?.({ progress: 99 }), 0);
+          return context.notify === undefined ? "not listening" : "done";
+        },
+        fails: (_args: readonly unknown[], context: HostCallContext) => {
+          context.notify?.({ progress: 1 });
+          throw new McpvmError("WORK_FAILED", "it failed after one step");
+        },
+      }),
+    },
+  };
+
+  it("collects a listening call's events, in order, into its reply (also an error reply); nothing after it returned", async () => {
+    const controller = new AbortController();
+    const bridge = createRunBridge({ modules, signal: controller.signal, deadline: Date.now() + 5_000, outputBytes: 10_000 });
+    const send = async (fn: string, listen: boolean | undefined) =>
+      JSON.parse(await bridge.dispatch(JSON.stringify({ op: "call", module: "work", fn, args: "[{}]", ...(listen === undefined ? {} : { listen }) }))) as Record<string, unknown>;
+    expect(await send("steps", true)).toEqual({ ok: true, value: "done", events: [{ progress: 1, total: 3 }, { progress: 2, total: 3 }, { progress: 3, total: 3 }] });
+    expect(await send("steps", undefined)).toEqual({ ok: true, value: "not listening" });
+    expect(await send("fails", true)).toMatchObject({ ok: false, error: { code: "WORK_FAILED" }, events: [{ progress: 1 }] });
+  });
+
+  it("the shared bootstrap delivers a reply's events to onProgress before the call returns, and strips the option", async () => {
+    const sent: { argsText: string; listening: boolean }[] = [];
+    const logs: string[] = [];
+    const native = {
+      callSync(module: string, fn: string, argsText: string, listener?: unknown): string {
+        if (fn === "#load") return '{"ok":true,"value":["steps"]}';
+        sent.push({ argsText, listening: typeof listener === "function" });
+        return '{"ok":true,"value":"done","events":[{"progress":1},{"progress":2}]}';
+      },
+      log: (_level: string, message: string) => void logs.push(message),
+    };
+    const manifest = guestManifest(modules, 100_000);
+    // As in the VM's handler: the bootstrap's `globalThis` is a scope object, so nothing lands on this process's globals.
+    const scope: Record<string, unknown> = {};
+    const bootstrap = (0, eval)(`(function (globalThis) { return ${guestBootstrapSource()}; })`)(scope) as (native: unknown, manifestText: string) => GuestRunner;
+    const runner = bootstrap(native, JSON.stringify(manifest));
+    const outcome = await runner.start(async () => {
+      const work = (scope.require as (name: string) => { steps: (...args: unknown[]) => unknown })("host:work");
+      const events: unknown[] = [];
+      const value = work.steps({ a: 1 }, { onProgress: (event: unknown) => events.push(event) });
+      events.push(value);
+      work.steps({
+        onProgress: () => {
+          throw new Error("listener broke");
+        },
+      });
+      return events;
+    });
+    expect(JSON.parse(outcome)).toEqual({ ok: true, value: [{ progress: 1 }, { progress: 2 }, "done"] });
+    expect(sent).toEqual([
+      { argsText: '[{"a":1}]', listening: true },
+      { argsText: "[{}]", listening: true },
+    ]);
+    expect(logs).toHaveLength(2);
+    expect(logs[0]).toMatch(/Uncaught in onProgress of host:work: .*listener broke/);
   });
 });

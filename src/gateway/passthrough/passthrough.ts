@@ -1,6 +1,8 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
+  type ClientCapabilities,
   type CompleteRequest,
   type CompleteResult,
   type LoggingLevel,
@@ -11,6 +13,7 @@ import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestCon
 import { errorMessage } from "../../util/errors.js";
 import { invalidParams, toProtocolError } from "./errors.js";
 import { passesLevel } from "./log-levels.js";
+import { InputRounds } from "./input-rounds.js";
 import { flushOrigin, isGatewayOrigin, isModernRequest, notifyOrigin, type GatewayOrigin } from "./origin.js";
 import { PromptRouter } from "./prompts.js";
 import { ResourceRouter } from "./resources.js";
@@ -58,6 +61,8 @@ export interface PassthroughOptions {
 export class Passthrough {
   readonly resources: ResourceRouter;
   readonly prompts: PromptRouter;
+  /** `input_required` rounds of 2026-07-28 clients' calls (elicitation and sampling). */
+  readonly rounds = new InputRounds();
   private readonly sessions = new WeakMap<Server, SessionState>();
   /** Upstream subscriptions: uri -> how many client connections hold one. */
   private readonly upstreamSubscriptions = new Map<string, { server: string; holders: number }>();
@@ -79,6 +84,7 @@ export class Passthrough {
   stop(): void {
     this.stopEvents?.();
     this.stopEvents = undefined;
+    this.rounds.close();
   }
 
   addModernNotifier(notifier: ModernNotifier): () => void {
@@ -100,6 +106,36 @@ export class Passthrough {
   async subscribe(server: Server, uri: string, caller: CallerOptions): Promise<void> {
     const state = this.session(server);
     if (state.subscriptions.has(uri)) return;
+    await this.acquire(uri, caller);
+    state.subscriptions.add(uri);
+  }
+
+  /**
+   * A 2026-07-28 client's `subscriptions/listen` stream with `resourceSubscriptions`: the upstream
+   * subscriptions its URIs need, held until the returned release runs (the stream closed). A URI no
+   * server serves fails the whole listen with a clear error, holding nothing.
+   */
+  async holdSubscriptions(uris: readonly string[], caller: CallerOptions): Promise<() => void> {
+    const held: string[] = [];
+    try {
+      for (const uri of new Set(uris)) {
+        await this.acquire(uri, caller);
+        held.push(uri);
+      }
+    } catch (error) {
+      for (const uri of held) await this.release(uri, {}).catch(() => undefined);
+      throw error;
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const uri of held) void this.release(uri, {}).catch(() => undefined);
+    };
+  }
+
+  /** One more holder of the upstream subscription for `uri` (subscribing upstream for the first). */
+  private async acquire(uri: string, caller: CallerOptions): Promise<void> {
     let owner = this.resources.ownerOf(uri);
     if (owner === undefined) {
       await this.resources.list(caller).catch(() => undefined);
@@ -116,7 +152,6 @@ export class Passthrough {
     } else {
       held.holders += 1;
     }
-    state.subscriptions.add(uri);
   }
 
   async unsubscribe(server: Server, uri: string, caller: CallerOptions): Promise<void> {
@@ -249,18 +284,32 @@ export class Passthrough {
           return { action: "decline" };
         }
         const mode = "mode" in params && params.mode === "url" ? "url" : "form";
-        const supported = origin.server.getClientCapabilities()?.elicitation;
+        const supported = clientCapabilities(origin)?.elicitation;
+        // A client that declared `elicitation: {}` supports form mode (the 2025-06-18 shape).
         if (mode === "url" && supported?.url === undefined) {
           this.options.logger.warn({ server: ctx.server }, `URL elicitation from ${ctx.server} declined: the client supports form mode only`);
           return { action: "decline" };
         }
-        return origin.ctx.mcpReq.elicitInput(params, { signal: ctx.signal });
+        if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.elicitInput(params, { signal: ctx.signal });
+        // A 2026-07-28 client: the question goes out in the call's next input_required answer.
+        const asked = this.rounds.ask(origin, { method: "elicitation/create", params }, ctx.signal);
+        if (asked === undefined) {
+          this.options.logger.warn({ server: ctx.server }, `elicitation from ${ctx.server} declined: the 2026-07-28 client's request is not a tool call (input rounds are offered for tools/call)`);
+          return { action: "decline" };
+        }
+        const view = await asked;
+        return view.kind === "elicit" ? { action: view.action, ...(view.content === undefined ? {} : { content: view.content as ElicitContent }) } : { action: "cancel" };
       },
       sample: async (params, ctx) => {
         const origin = this.originOf(ctx.origin);
         const why = this.cannotForward(origin, "sampling", ctx);
         if (why !== undefined || origin === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Sampling is not available through the mcpvm gateway here: ${why}`);
-        return origin.ctx.mcpReq.requestSampling(params, { signal: ctx.signal });
+        if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.requestSampling(params, { signal: ctx.signal });
+        const asked = this.rounds.ask(origin, { method: "sampling/createMessage", params }, ctx.signal);
+        if (asked === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Sampling is not available through the mcpvm gateway here: the 2026-07-28 client's request is not a tool call (input rounds are offered for tools/call)");
+        const view = await asked;
+        if (view.kind !== "sampling") throw new ProtocolError(ProtocolErrorCode.InternalError, "The client's answer was not a sampling result.");
+        return view.result;
       },
     };
   }
@@ -269,10 +318,19 @@ export class Passthrough {
     if (origin === undefined) {
       return ctx.origin.inFlight.length > 1 ? "calls of several clients are in flight on that server, so it is unclear whose it is" : "no client call is in flight on that server";
     }
-    if (isModernRequest(origin.ctx)) return `the client speaks the 2026-07-28 protocol, where mcpvm does not forward ${what} yet`;
-    const capabilities = origin.server.getClientCapabilities();
+    const capabilities = clientCapabilities(origin);
     if (what === "elicitation" && capabilities?.elicitation === undefined) return "the gateway's client does not support elicitation";
     if (what === "sampling" && capabilities?.sampling === undefined) return "the gateway's client does not support sampling";
     return undefined;
   }
+}
+
+type ElicitContent = NonNullable<Extract<Awaited<ReturnType<NonNullable<ServerRequestHooks["elicit"]>>>, { content?: unknown }>["content"]>;
+
+/** What the client declared it can answer: at initialize (2025), or in the request's envelope (2026-07-28). */
+function clientCapabilities(origin: GatewayOrigin): ClientCapabilities | undefined {
+  const envelope = origin.ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+  if (declared !== null && typeof declared === "object") return declared as ClientCapabilities;
+  return origin.server.getClientCapabilities();
 }

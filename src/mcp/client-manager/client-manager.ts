@@ -167,8 +167,8 @@ export class ClientManager {
   }
 
   /** A tool call converted to the guest value (see src/mcp/results). */
-  async callTool(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions = {}): Promise<GuestValue> {
-    const result = await this.callToolRaw(name, tool, args, caller);
+  async callTool(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions = {}, extras: RequestExtras = {}): Promise<GuestValue> {
+    const result = await this.callToolRaw(name, tool, args, caller, extras);
     const launch = this.slot(name).launch as McpServerLaunch;
     const logger = this.options.logger ?? stderrLogger;
     return toGuestValue(result, { maxResponseBytes: launch.limits.maxResponseBytes, logger, server: name, tool }).value;

@@ -1,4 +1,4 @@
-import { Client, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
+import { Client, type McpSubscription, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
 import type { McpvmError } from "../../util/errors.js";
 import type { McpServerLaunch } from "../types.js";
 import { startTimeout } from "./abort.js";
@@ -63,6 +63,17 @@ export class Connection {
   private closing = false;
   /** Why the transport cut the server off (an endless stdout line), which says more than "Connection closed". */
   private cutOff: FrameTooLargeError | undefined;
+  /**
+   * progressToken -> the request's progress callback, kept until a macrotask after the request
+   * settles. The SDK runs notification handlers in a microtask but handles a response at once and
+   * forgets the request's progress handler then, so a server's last progress notification, read in
+   * the same chunk as the response, reached nobody ("unknown token"); with our own tokens and
+   * routes it is delivered, before the caller sees the result.
+   */
+  private readonly progressRoutes = new Map<string, (progress: Progress) => void>();
+  private progressTokens = 0;
+  /** A 2026-07-28 server's resource subscriptions: uri -> its open subscriptions/listen stream. */
+  private readonly listening = new Map<string, McpSubscription>();
 
   private constructor(
     readonly server: string,
@@ -148,6 +159,8 @@ export class Connection {
     });
     const self = new Connection(server, client, opened, deps, garbage, launch, login);
     client.setNotificationHandler("notifications/tools/list_changed", () => deps.onToolListChanged(self));
+    // Replaces the SDK's own progress routing (see Connection.progressRoutes).
+    client.setNotificationHandler("notifications/progress", (notification) => self.routeProgress(notification.params));
     installNotificationHandlers(client, { server, emit: deps.emit, redact: deps.redact, maxPerSecond: deps.maxNotificationsPerSecond, resolveOrigin: deps.resolveOrigin });
     installServerRequestHandlers(client, deps.serverRequests, { server, origin: deps.resolveOrigin, era: () => self.era() });
     client.onclose = () => self.handleClose();
@@ -229,7 +242,11 @@ export class Connection {
   /** Any request of ServerRequestMap, with the same timeout, cancellation and error classification as tools/call. */
   async request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, options: CallOptions): Promise<ServerRequestResult<M>> {
     const target = requestTarget(method, params);
-    return this.send((sdk) => sendServerRequest(this.client, method, params, sdk), options, {
+    const modernSubscription = (method === "resources/subscribe" || method === "resources/unsubscribe") && this.client.getProtocolEra() === "modern";
+    const send = modernSubscription
+      ? (sdk: { timeout: number; signal?: AbortSignal }) => this.listenFor(method, (params as { uri: string }).uri, sdk) as Promise<ServerRequestResult<M>>
+      : (sdk: { timeout: number; signal?: AbortSignal }, progressToken: string | undefined) => sendServerRequest(this.client, method, withProgressToken(params, progressToken), sdk);
+    return this.send(send, options, {
       tool: method,
       method,
       ...(target === undefined ? {} : { target: this.deps.redact(target) }),
@@ -241,18 +258,15 @@ export class Connection {
    * the server asks for one, and every failure classified (OAuth failures as themselves).
    */
   private async send<T>(
-    request: (sdk: { timeout: number; signal?: AbortSignal; onprogress?: CallOptions["onProgress"] }) => Promise<T>,
+    request: (sdk: { timeout: number; signal?: AbortSignal }, progressToken: string | undefined) => Promise<T>,
     options: CallOptions,
     what: { tool: string; method?: string; target?: string },
   ): Promise<T> {
+    const onProgress = options.onProgress;
+    const progressToken = onProgress === undefined ? undefined : `mcpvm-${++this.progressTokens}`;
+    if (progressToken !== undefined && onProgress !== undefined) this.progressRoutes.set(progressToken, onProgress);
     try {
-      return await this.withLogin(() =>
-        request({
-          timeout: options.timeoutMs,
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-          ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
-        }),
-      );
+      return await this.withLogin(() => request({ timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) }, progressToken));
     } catch (error) {
       const oauth = oauthFailure(error, this.server, this.deps.redact);
       if (oauth !== undefined) throw oauth;
@@ -263,7 +277,16 @@ export class Connection {
         cancelled: options.signal?.aborted === true,
         redact: this.deps.redact,
       });
+    } finally {
+      // Notifications read with the response are handled in a microtask; the route outlives them.
+      if (progressToken !== undefined) setImmediate(() => this.progressRoutes.delete(progressToken));
     }
+  }
+
+  /** notifications/progress to the request whose token it names (see progressRoutes). */
+  routeProgress(params: { progressToken: string | number; progress: number; total?: number; message?: string }): void {
+    const { progressToken, ...progress } = params;
+    this.progressRoutes.get(String(progressToken))?.(progress);
   }
 
   /** tools/list again (all pages), e.g. after notifications/tools/list_changed. */
@@ -300,7 +323,7 @@ export class Connection {
    * notifications/cancelled, and so it does when the caller's signal aborts.
    */
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    return this.send((sdk) => this.client.callTool({ name: tool, arguments: args }, sdk), options, { tool });
+    return this.send((sdk, progressToken) => this.client.callTool(withProgressToken({ name: tool, arguments: args }, progressToken), sdk), options, { tool });
   }
 
   /**
@@ -325,8 +348,35 @@ export class Connection {
   }
 
   /** Closes the session; a stdio server gets EOF, then SIGTERM, then SIGKILL (process group). */
+  /**
+   * resources/subscribe and unsubscribe on a 2026-07-28 connection, where they no longer exist: one
+   * `subscriptions/listen` stream per URI, open until unsubscribed (its updates arrive as
+   * notifications/resources/updated, like a 2025 server's).
+   */
+  private async listenFor(method: "resources/subscribe" | "resources/unsubscribe", uri: string, sdk: { timeout: number; signal?: AbortSignal }): Promise<Record<string, never>> {
+    if (method === "resources/unsubscribe") {
+      const open = this.listening.get(uri);
+      this.listening.delete(uri);
+      await open?.close();
+      return {};
+    }
+    if (this.listening.has(uri)) return {};
+    const opened = await this.client.listen({ resourceSubscriptions: [uri] }, { timeout: sdk.timeout });
+    this.listening.set(uri, opened);
+    return {};
+  }
+
   async close(): Promise<void> {
+    for (const open of this.listening.values()) void open.close().catch(() => undefined);
+    this.listening.clear();
     this.closing = true;
     await this.client.close().catch(() => this.opened.kill());
   }
+}
+
+/** Request params with `_meta.progressToken` set when the caller listens for progress. */
+function withProgressToken<P>(params: P, progressToken: string | undefined): P {
+  if (progressToken === undefined) return params;
+  const record = params as P & { _meta?: Record<string, unknown> };
+  return { ...record, _meta: { ...record._meta, progressToken } };
 }

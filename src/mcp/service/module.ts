@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import type { CallToolResult } from "@modelcontextprotocol/client";
+import type { CallToolResult, Progress } from "@modelcontextprotocol/client";
 import { unavailableHostModule, type HostCallContext, type HostFunction, type HostModule, type HostModules, type LazyHostModule } from "../../sandbox/types.js";
 import { isMcpvmError } from "../../util/errors.js";
 import type { McpService } from "./service.js";
@@ -64,7 +64,8 @@ export function mcpHostModules(service: McpService, options: McpModuleOptions = 
       load: async (context) => buildModule(service, await service.catalog(server, withinBudget(context)), options),
       // The guest words its own errors about this module ("server \"memory\" has no tool …") and checks
       // the tool $batch names before calling, so no host error ever quotes a name the guest made up.
-      label: { title: `server "${server}"`, member: "tool", byName: ["$batch"] },
+      // `progress`: a call may pass `{ onProgress }` (see toolProgress).
+      label: { title: `server "${server}"`, member: "tool", byName: ["$batch"], progress: true },
     };
   }
   return modules;
@@ -178,12 +179,13 @@ async function callTool(
   await requireUnchanged(service, catalog, tool, name, context);
   const caller = withinBudget(context);
   await service.acquireCallSlot(catalog.server, caller);
+  const progress = toolProgress(context, options);
   let value: unknown;
   try {
     value =
       result === "raw"
-        ? await service.clients.callToolRaw(catalog.server, tool.originalName, args as Record<string, unknown>, caller, { keepErrorResults: true })
-        : await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller);
+        ? await service.clients.callToolRaw(catalog.server, tool.originalName, args as Record<string, unknown>, caller, { keepErrorResults: true, ...progress })
+        : await service.clients.callTool(catalog.server, tool.originalName, args as Record<string, unknown>, caller, progress);
   } catch (error) {
     // A tool's error text is the server's words too: labelled like a result.
     if (error instanceof Error) flows?.index.label(catalog.server, error.message);
@@ -193,6 +195,27 @@ async function callTool(
   // Labelled as the guest receives it (secrets already masked).
   flows?.index.label(catalog.server, returned);
   return returned;
+}
+
+/**
+ * The guest's `onProgress` for this call, when it passed one (HostCallContext.notify): only then is a
+ * progressToken sent, so a server that reports progress does so for this call. Each notification
+ * (already capped at maxNotificationsPerSecond by the client manager) reaches the guest as
+ * `{ progress, total?, message? }`, the message masked like a result.
+ */
+function toolProgress(context: HostCallContext, options: McpModuleOptions): { onProgress?: (progress: Progress) => void } {
+  const notify = context.notify;
+  if (notify === undefined) return {};
+  return {
+    onProgress: (progress) => {
+      const message = typeof progress.message === "string" ? (options.redactValue?.(progress.message) ?? progress.message) : undefined;
+      notify({
+        progress: progress.progress,
+        ...(typeof progress.total === "number" ? { total: progress.total } : {}),
+        ...(message === undefined ? {} : { message }),
+      });
+    },
+  };
 }
 
 /** Throws MCP_TOOL_HELD (or MCP_UNKNOWN_TOOL) when the tool's definition is no longer the one checked before asking. */
@@ -239,7 +262,10 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
       const index = next++;
       let result: unknown;
       try {
-        result = { ok: true, value: await callTool(service, catalog, name, list[index], calls, options) };
+        // A $batch's onProgress hears every call's progress, each event naming its item (index in argsList).
+        const notify = calls.notify;
+        const item: HostCallContext = notify === undefined ? calls : { ...calls, notify: (event) => notify({ item: index, ...(event as object) }) };
+        result = { ok: true, value: await callTool(service, catalog, name, list[index], item, options) };
       } catch (error) {
         if (stop.signal.aborted) return;
         result = { ok: false, error: { name: errorName(error), message: scrub(options, error) } };

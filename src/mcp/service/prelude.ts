@@ -24,7 +24,8 @@ export function toolsGlobalPrelude(servers: readonly string[]): string {
     get(_target, tool) {
       // "then" must stay undefined so that awaiting a server object does not call the server.
       if (typeof tool !== "string" || tool === "then") return undefined;
-      return (args) => call(module, tool, [args === undefined ? {} : args]);
+      // A second argument carries options such as { onProgress } (the bootstrap takes the callback out).
+      return (args, options) => call(module, tool, options === undefined ? [args === undefined ? {} : args] : [args === undefined ? {} : args, options]);
     },
   });
   const tools = Object.create(null);

@@ -7,6 +7,8 @@ import {
   allocateToolTypeNames,
   BATCH_OPTIONS_TYPE,
   BATCH_RESULT_TYPE,
+  CALL_OPTIONS_TYPE,
+  PROGRESS_TYPE,
   TypeNameAllocator,
   type ToolTypeNames,
 } from "./names.js";
@@ -58,17 +60,29 @@ function functionDeclarations(tools: readonly ToolForTypes[], names: readonly To
     .map((tool, index) => {
       const { input, output } = names[index]!;
       const param = inputIsOptional(tool) ? `input?: ${input}` : `input: ${input}`;
-      return `${renderDocComment(toolDocLines(tool), INDENT)}${INDENT}export function ${tool.jsName}(${param}): ${output};`;
+      return `${renderDocComment(toolDocLines(tool), INDENT)}${INDENT}export function ${tool.jsName}(${param}, options?: ${CALL_OPTIONS_TYPE}): ${output};`;
     })
     .join("\n");
 }
 
+/** `CallOptions`: the optional second argument of every tool function (kept short: it is in every declaration). */
+function callOptionsDeclarations(): string {
+  return [
+    `${INDENT}/** A tool call's options. \`onProgress\`: each progress report of the call, in order, before it returns (the server is asked for progress only when given). */`,
+    `${INDENT}export interface ${CALL_OPTIONS_TYPE} { onProgress?: (progress: ${PROGRESS_TYPE}) => void }`,
+    `${INDENT}export type ${PROGRESS_TYPE} = { progress: number; total?: number; message?: string };`,
+  ].join("\n");
+}
+
 function batchDeclarations(tools: readonly ToolForTypes[], names: readonly ToolTypeNames[]): string {
   const lines = [
+    callOptionsDeclarations(),
     `${INDENT}/** Options of \`$batch\`. */`,
     `${INDENT}export interface ${BATCH_OPTIONS_TYPE} {`,
     `${INDENT}${INDENT}/** How many calls run at the same time: at most the server's \`maxConcurrentCalls\` (32 unless configured), which is also the default. */`,
     `${INDENT}${INDENT}concurrency?: number;`,
+    `${INDENT}${INDENT}/** Progress of every call, each report naming its call by index in \`argsList\`. */`,
+    `${INDENT}${INDENT}onProgress?: (progress: ${PROGRESS_TYPE} & { item: number }) => void;`,
     `${INDENT}}`,
     `${INDENT}/** One entry per call of a \`$batch\`, in the order of \`argsList\`; a failed call does not fail the others. */`,
     `${INDENT}export type ${BATCH_RESULT_TYPE}<T> = { ok: true; value: T } | { ok: false; error: { name: string; message: string } };`,

@@ -1,6 +1,6 @@
 import { TypeGeneratorError } from "./errors.js";
 import { renderDocComment, toolDocLines } from "./jsdoc.js";
-import { allocateToolTypeNames } from "./names.js";
+import { allocateToolTypeNames, CALL_OPTIONS_TYPE } from "./names.js";
 import { checkedTools, inputIsOptional, moduleSpecifier, propertyKey } from "./tool-list.js";
 import type { ToolForTypes } from "./types.js";
 
@@ -29,7 +29,7 @@ export function generateToolsGlobalDeclaration(servers: readonly ServerTools[]):
     const members = checked.map((tool, index) => {
       const { input, output } = names[index]!;
       const param = `input${inputIsOptional(tool) ? "?" : ""}: ${from}.${input}`;
-      return `${renderDocComment(toolDocLines(tool), "    ")}    ${tool.jsName}(${param}): Promise<${from}.${output}>;`;
+      return `${renderDocComment(toolDocLines(tool), "    ")}    ${tool.jsName}(${param}, options?: ${from}.${CALL_OPTIONS_TYPE}): Promise<${from}.${output}>;`;
     });
     if (members.length === 0) return `  ${propertyKey(serverName)}: {};`;
     return [`  ${propertyKey(serverName)}: {`, ...members, "  };"].join("\n");

@@ -2,7 +2,7 @@ import type * as QuickJs from "quickjs-emscripten-core";
 import type * as WorkerThreads from "node:worker_threads";
 import type { EngineOutcome, ThrownInfo } from "../host/outcome.js";
 import type { EngineLimit, LogEntry, LogLevel, RunLimits } from "../types.js";
-import type { ControlLayout, DoneMessage, HostReplyMessage, RunMessage, SPIN_SLOTS } from "./quickjs-protocol.js";
+import type { ControlLayout, DoneMessage, HostEventMessage, HostPortMessage, HostReplyMessage, RunMessage, SPIN_SLOTS } from "./quickjs-protocol.js";
 import type { PreparedSandbox } from "./quickjs-sandbox.js";
 
 /** The worker's side of the host-call channel (see quickjs-protocol.ts). */
@@ -41,7 +41,11 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   let logBytes = 0;
   let droppedLogs = 0;
   const pending = new Map<number, QuickJs.QuickJSDeferredPromise>();
+  // Replies that arrived while the guest waited for another call (an async call's reply during a
+  // sync call, or the outer call's reply during a call made from inside a listener).
   const early: HostReplyMessage[] = [];
+  // callId -> the guest's listener for that call's events (an `onProgress` callback, see GuestListener).
+  const listeners = new Map<number, QuickJs.QuickJSHandle>();
   // Waking a thread asleep in Atomics.wait costs tens of µs (more on a VM or a busy machine), more
   // than the host needs to answer a trivial call, so the worker first polls for a reply this long.
   // It does so only while the previous reply came within that window (a run whose host calls are
@@ -66,21 +70,36 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(run.stackBytes);
     sandbox.hooks = {
-      callSync: (m, f, a) => {
-        const callId = startCall("sync", context.getString(m), context.getString(f), context.getString(a));
+      callSync: (m, f, a, l) => {
+        const callId = startCall("sync", context.getString(m), context.getString(f), context.getString(a), l);
         pause();
         let reply: HostReplyMessage | undefined;
-        for (;;) {
-          reply = nextReply();
-          if (reply === undefined || reply.callId === callId) break;
-          early.push(reply);
+        try {
+          for (;;) {
+            reply = takeEarly(callId);
+            if (reply !== undefined) break;
+            const message = nextReply();
+            if (message === undefined) break;
+            if (message.type === "event") {
+              // The guest waits inside this call, but its listener runs now: progress is seen as it happens.
+              deliver(message);
+              if (localStop !== undefined) break;
+            } else if (message.callId === callId) {
+              reply = message;
+              break;
+            } else {
+              early.push(message);
+            }
+          }
+        } finally {
+          dropListener(callId);
         }
         resume();
         if (reply === undefined) return { error: context.newError("The run was stopped") };
         return context.newString(reply.text);
       },
-      callAsync: (m, f, a) => {
-        const callId = startCall("async", context.getString(m), context.getString(f), context.getString(a));
+      callAsync: (m, f, a, l) => {
+        const callId = startCall("async", context.getString(m), context.getString(f), context.getString(a), l);
         const deferred = context.newPromise();
         pending.set(callId, deferred);
         return deferred.handle.dup();
@@ -93,6 +112,8 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
       outcome = execute();
     } finally {
       for (const deferred of pending.values()) deferred.dispose();
+      for (const listener of listeners.values()) listener.dispose();
+      listeners.clear();
     }
   } catch (error) {
     // A wasm trap or a host exception (e.g. the thread's own stack overflowing inside deeply
@@ -137,19 +158,19 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     return localStop !== undefined;
   }
 
-  /** The next reply for this run, or undefined once the run must stop. */
-  function nextReply(): HostReplyMessage | undefined {
+  /** The next reply or event for this run, or undefined once the run must stop. */
+  function nextReply(): HostPortMessage | undefined {
     const waitingSince = performance.now();
     const reply = awaitReply();
     spinning = reply !== undefined && performance.now() - waitingSince <= SPIN_MS;
     return reply;
   }
 
-  function awaitReply(): HostReplyMessage | undefined {
+  function awaitReply(): HostPortMessage | undefined {
     for (;;) {
       const received = channel.receive(port);
       if (received !== undefined) {
-        const reply = received.message as HostReplyMessage;
+        const reply = received.message as HostPortMessage;
         if (reply.runId === run.runId) return reply;
         continue;
       }
@@ -162,7 +183,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
       const seen = Atomics.load(control, layout.wake);
       const raced = channel.receive(port);
       if (raced !== undefined) {
-        const reply = raced.message as HostReplyMessage;
+        const reply = raced.message as HostPortMessage;
         if (reply.runId === run.runId) return reply;
         continue;
       }
@@ -250,14 +271,47 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
       if (pending.size === 0) return { kind: "deadlock" };
       pause();
       const reply = nextReply();
-      resume();
       // Stopped: the caller replaces this outcome with the stop reason.
       if (reply === undefined) return { kind: "cancelled" };
-      settle(reply);
+      if (reply.type === "event") deliver(reply);
+      resume();
+      if (reply.type === "reply") settle(reply);
     }
   }
 
+  /** The reply to `callId` if it already arrived (see `early`). */
+  function takeEarly(callId: number): HostReplyMessage | undefined {
+    const index = early.findIndex((reply) => reply.callId === callId);
+    return index === -1 ? undefined : early.splice(index, 1)[0];
+  }
+
+  /**
+   * Runs the listener of the event's call with the event's JSON text. Called while the guest waits
+   * (paused); the listener's own time counts as guest CPU. The bootstrap's listener catches what the
+   * guest callback throws, so an error here is an interrupt (a limit), recorded by the handler.
+   */
+  function deliver(event: HostEventMessage): void {
+    const listener = listeners.get(event.callId);
+    if (listener === undefined || localStop !== undefined || stopRequested()) return;
+    resume();
+    const text = context.newString(event.text);
+    try {
+      const result = context.callFunction(listener, context.undefined, text);
+      if (result.error) result.error.dispose();
+      else result.value.dispose();
+    } finally {
+      text.dispose();
+      pause();
+    }
+  }
+
+  function dropListener(callId: number): void {
+    listeners.get(callId)?.dispose();
+    listeners.delete(callId);
+  }
+
   function settle(reply: HostReplyMessage): void {
+    dropListener(reply.callId);
     const deferred = pending.get(reply.callId);
     if (deferred === undefined) return;
     pending.delete(reply.callId);
@@ -272,10 +326,12 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     }
   }
 
-  function startCall(mode: "sync" | "async", module: string, fn: string, argsText: string): number {
+  function startCall(mode: "sync" | "async", module: string, fn: string, argsText: string, listener: QuickJs.QuickJSHandle | undefined): number {
     hostCalls++;
     const callId = nextCallId++;
-    port.postMessage({ type: "call", runId: run.runId, callId, mode, module, fn, argsText });
+    const listen = listener !== undefined && context.typeof(listener) === "function";
+    if (listen) listeners.set(callId, listener.dup());
+    port.postMessage({ type: "call", runId: run.runId, callId, mode, module, fn, argsText, listen });
     return callId;
   }
 

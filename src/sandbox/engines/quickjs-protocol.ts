@@ -84,6 +84,8 @@ export interface HostCallMessage {
   readonly module: string;
   readonly fn: string;
   readonly argsText: string;
+  /** The guest passed a listener (an `onProgress` callback): the host may send HostEventMessages for this call. */
+  readonly listen: boolean;
 }
 
 export interface HostReplyMessage {
@@ -92,6 +94,20 @@ export interface HostReplyMessage {
   readonly callId: number;
   readonly text: string;
 }
+
+/**
+ * One event of a call in flight (HostCallContext.notify), sent on the call port before the call's
+ * reply (so the guest's listener sees every event of a call before the call returns).
+ */
+export interface HostEventMessage {
+  readonly type: "event";
+  readonly runId: number;
+  readonly callId: number;
+  readonly text: string;
+}
+
+/** What the host sends on the call port. */
+export type HostPortMessage = HostReplyMessage | HostEventMessage;
 
 export interface DoneMessage {
   readonly type: "done";

@@ -79,7 +79,11 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
 
     const onCall = (message: HostCallMessage): void => {
       if (message.runId !== plan.runId || finished) return;
-      void modules.call(message, { signal: hostCalls.signal, deadline }).then((text) => {
+      // Events go to the worker as they happen, on the same port and so before the reply.
+      const events = message.listen
+        ? { live: (text: string) => void (finished || thread.reply({ type: "event", runId: plan.runId, callId: message.callId, text })) }
+        : {};
+      void modules.call(message, { signal: hostCalls.signal, deadline }, events).then((text) => {
         if (!finished) thread.reply({ type: "reply", runId: plan.runId, callId: message.callId, text });
       });
     };

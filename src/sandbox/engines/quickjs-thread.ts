@@ -1,6 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { QuickJsAssets } from "./quickjs-assets.js";
-import { CONTROL_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostReplyMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
+import { CONTROL_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostPortMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
 
 export interface QuickJsThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
@@ -100,7 +100,8 @@ export class QuickJsThread {
     this.worker.postMessage(message);
   }
 
-  reply(message: HostReplyMessage): void {
+  /** A call's reply, or one of its events (sent before its reply). */
+  reply(message: HostPortMessage): void {
     if (this.exited) return;
     this.calls.postMessage(message);
     this.wake();

@@ -1,4 +1,4 @@
-import type { GuestCodec, GuestDiagnostics, GuestFormatter, GuestManifest, GuestNative, GuestRunner, HostReply, ResultFlags } from "./native.js";
+import type { GuestCodec, GuestDiagnostics, GuestFormatter, GuestListener, GuestManifest, GuestNative, GuestRunner, HostReply, ResultFlags } from "./native.js";
 
 /**
  * Installs the guest globals (`console`, `require`, `__mcpvm`) and returns the runner that turns the
@@ -25,6 +25,7 @@ export function installGuestGlobals(
   const apply = Reflect.apply;
   const then = Promise.prototype.then;
   const keysOf = Object.keys;
+  const isArray = Array.isArray;
   const GuestProxy = Proxy;
   const hostErrors = new WeakSet<object>();
   // Names tools and tests read from any object ("is it a thenable?", "how does it print?"); asking a
@@ -39,10 +40,42 @@ export function installGuestGlobals(
     return error;
   }
 
-  function unwrapReply(text: string): unknown {
+  function unwrapReply(text: string, onProgress?: (event: unknown) => void): unknown {
     const reply = codec.decode(text) as HostReply;
+    // Events an engine could not deliver while the call was in flight came with the reply, in order.
+    const events = reply.events;
+    if (onProgress !== undefined && Array.isArray(events)) for (const event of events) onProgress(event);
     if (reply.ok) return reply.value;
     throw toGuestError(reply.error);
+  }
+
+  /** A call's arguments without its `{ onProgress }` option, and that callback (see HostModuleLabel.progress). */
+  interface Prepared {
+    readonly args: readonly unknown[];
+    readonly onProgress?: (event: unknown) => void;
+    readonly listener?: GuestListener;
+  }
+
+  function withoutProgress(module: string, args: readonly unknown[]): Prepared {
+    const label = hasOwn.call(manifest.labels, module) ? manifest.labels[module] : undefined;
+    const last = args[args.length - 1];
+    if (label?.progress !== true || last === null || typeof last !== "object" || isArray(last) || last instanceof Uint8Array) return { args };
+    const callback = hasOwn.call(last, "onProgress") ? (last as { onProgress?: unknown }).onProgress : undefined;
+    if (typeof callback !== "function") return { args };
+    const rest: Record<string, unknown> = {};
+    for (const key of keysOf(last)) if (key !== "onProgress") rest[key] = (last as Record<string, unknown>)[key];
+    const kept = args.slice(0, -1);
+    // `tool({ onProgress })` still sends the (now empty) arguments object; `tool(args, { onProgress })` sends `args` alone.
+    if (kept.length === 0 || keysOf(rest).length > 0) kept.push(rest);
+    // Like an event listener in a browser: a callback that throws is reported, and the call goes on.
+    const onProgress = (event: unknown): void => {
+      try {
+        apply(callback as (event: unknown) => unknown, undefined, [event]);
+      } catch (error) {
+        native.log("error", `Uncaught in onProgress of host:${module}: ${format([error])}`);
+      }
+    };
+    return { args: kept, onProgress, listener: (eventText: string) => onProgress(codec.decode(eventText)) };
   }
 
   function encodeArgs(module: string, fn: string, args: readonly unknown[]): string {
@@ -108,9 +141,10 @@ export function installGuestGlobals(
     for (const fn of functions) {
       // A method definition gives the function its name and no `prototype`/constructor behaviour.
       const callable = {
-        [fn](...args: unknown[]): unknown {
-          checkNamed(name, fn, args);
-          return unwrapReply(native.callSync(name, fn, encodeArgs(name, fn, args)));
+        [fn](...given: unknown[]): unknown {
+          checkNamed(name, fn, given);
+          const { args, onProgress, listener } = withoutProgress(name, given);
+          return unwrapReply(native.callSync(name, fn, encodeArgs(name, fn, args), listener), onProgress);
         },
       }[fn];
       const dot = fn.indexOf(".");
@@ -168,16 +202,24 @@ export function installGuestGlobals(
     return apply(then, listing, [(text: string) => install(module, functionNames(module, unwrapReply(text)))]) as Promise<unknown>;
   }
 
-  function callAsync(module: string, fn: string, args: readonly unknown[] = []): Promise<unknown> {
-    const reply = apply(then, ready(module), [() => send(module, fn, args)]) as Promise<string>;
-    return apply(then, reply, [unwrapReply]) as Promise<unknown>;
+  function callAsync(module: string, fn: string, given: readonly unknown[] = []): Promise<unknown> {
+    let onProgress: ((event: unknown) => void) | undefined;
+    const reply = apply(then, ready(module), [
+      () => {
+        const prepared = withoutProgress(module, given);
+        onProgress = prepared.onProgress;
+        return send(module, fn, prepared);
+      },
+    ]) as Promise<string>;
+    return apply(then, reply, [(text: string) => unwrapReply(text, onProgress)]) as Promise<unknown>;
   }
 
-  function send(module: string, fn: string, args: readonly unknown[]): Promise<string> | string {
+  function send(module: string, fn: string, prepared: Prepared): Promise<string> | string {
     if ((functionsOf[module] as readonly string[]).indexOf(fn) === -1) throw missingMember(module, fn);
-    checkNamed(module, fn, args);
-    const argsText = encodeArgs(module, fn, args);
-    return native.callAsync === undefined ? native.callSync(module, fn, argsText) : native.callAsync(module, fn, argsText);
+    checkNamed(module, fn, prepared.args);
+    const argsText = encodeArgs(module, fn, prepared.args);
+    const listener = prepared.listener;
+    return native.callAsync === undefined ? native.callSync(module, fn, argsText, listener) : native.callAsync(module, fn, argsText, listener);
   }
 
   const consoleObject: Record<string, (...args: unknown[]) => void> = {};

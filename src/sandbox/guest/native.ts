@@ -13,15 +13,25 @@ export interface GuestNative {
    * Runs a host function while the guest waits (the guest thread or VM is blocked, not unwound).
    * `argsText` is a JSON array; the return value is a host reply envelope (see HostReply).
    */
-  callSync(module: string, fn: string, argsText: string): string;
+  callSync(module: string, fn: string, argsText: string, listener?: GuestListener): string;
   /**
    * Starts a host function and returns a guest Promise of its reply envelope, so several calls can
    * be in flight at once. Optional: without it, `__mcpvm.callAsync` falls back to callSync.
    */
-  callAsync?(module: string, fn: string, argsText: string): Promise<string>;
+  callAsync?(module: string, fn: string, argsText: string, listener?: GuestListener): Promise<string>;
   /** Records one console line; the engine meters it against the output budget. */
   log(level: string, message: string): void;
 }
+
+/**
+ * Receives the events a host function sends while its call is in flight (MCP progress), one JSON
+ * text each. An engine that can run guest code while the guest waits (QuickJS: the worker thread
+ * calls it from inside the blocked call) calls it as each event arrives; one that cannot
+ * (Hyperlight: the VM is inside its single bridge call) ignores it, and the host puts the events in
+ * the reply instead (HostReply.events), which the bootstrap delivers before the call returns.
+ * Passing a listener is what tells the host the guest wants events at all.
+ */
+export type GuestListener = (eventText: string) => void;
 
 /**
  * The function name a guest calls (through callSync) to load a lazy module; the reply's value is
@@ -43,7 +53,7 @@ export interface GuestManifest {
    */
   readonly unavailable: Readonly<Record<string, { readonly message: string; readonly code: string }>>;
   /** How error messages name a module and its functions (see HostModuleLabel); absent means `host:<name>`. */
-  readonly labels: Readonly<Record<string, { readonly title: string; readonly member: string; readonly byName?: readonly string[] }>>;
+  readonly labels: Readonly<Record<string, { readonly title: string; readonly member: string; readonly byName?: readonly string[]; readonly progress?: boolean }>>;
   /** Always LOAD_MODULE_FUNCTION; carried here because guest code cannot import it. */
   readonly loadFunction: string;
   /** A result whose JSON text is longer than this cannot fit the output budget. */
@@ -60,8 +70,8 @@ export interface GuestRunner {
 
 /** Host -> guest reply to a host call. */
 export type HostReply =
-  | { readonly ok: true; readonly value?: unknown }
-  | { readonly ok: false; readonly error: HostErrorInfo };
+  | { readonly ok: true; readonly value?: unknown; readonly events?: readonly unknown[] }
+  | { readonly ok: false; readonly error: HostErrorInfo; readonly events?: readonly unknown[] };
 
 export interface HostErrorInfo {
   readonly name: string;

@@ -9,7 +9,24 @@ export interface HostCallRequest {
   readonly module: string;
   readonly fn: string;
   readonly argsText: string;
+  /** The guest passed an `onProgress` callback: the host function gets HostCallContext.notify. */
+  readonly listen?: boolean;
 }
+
+/**
+ * How an engine delivers a call's events (HostCallContext.notify): `live` sends each one to the
+ * guest as it happens (JSON text); without it they are collected and sent with the reply.
+ */
+export interface HostCallEvents {
+  readonly live?: (eventText: string) => void;
+}
+
+/**
+ * Events a reply carries at most (an engine without live delivery); later ones are dropped. The
+ * client manager already caps an upstream's progress at maxNotificationsPerSecond, so this bounds
+ * only a long call of a chatty server.
+ */
+export const MAX_BUFFERED_EVENTS = 1000;
 
 /**
  * Runs one host function for the guest and returns the reply envelope as JSON text (see
@@ -25,6 +42,7 @@ export async function dispatchHostCall(
   modules: HostModules,
   request: HostCallRequest,
   context: HostCallContext,
+  events: HostCallEvents = {},
 ): Promise<string> {
   const module = resolvedModule(modules, request.module);
   if (module !== undefined && request.fn === LOAD_MODULE_FUNCTION) {
@@ -55,16 +73,20 @@ export async function dispatchHostCall(
     return errorReply({ name: "AbortError", message: "The run has ended", code: "RUN_ENDED" });
   }
 
+  const channel = request.listen === true ? eventChannel(events) : undefined;
   let value: unknown;
   try {
-    value = await implementation(args, context);
+    value = await implementation(args, channel === undefined ? context : { ...context, notify: channel.notify });
   } catch (error) {
-    return errorReply(describeHostError(error));
+    return withEvents(errorReply(describeHostError(error)), channel?.close());
+  } finally {
+    channel?.close();
   }
+  const buffered = channel?.close();
 
   try {
     const text = encodeForGuest(value);
-    if (text === undefined) return '{"ok":true}';
+    if (text === undefined) return withEvents('{"ok":true}', buffered);
     // Checked against what other calls of the run hold right now (a $batch collecting): together
     // they may not exceed the run's memory budget, which the guest could not take in anyway.
     if (context.replies !== undefined) {
@@ -77,7 +99,7 @@ export async function dispatchHostCall(
       }
       context.replies.release(text.length);
     }
-    return `{"ok":true,"value":${text}}`;
+    return withEvents(`{"ok":true,"value":${text}}`, buffered);
   } catch (error) {
     return errorReply({
       name: "TypeError",
@@ -111,6 +133,41 @@ function lookup(module: HostModule, fn: string): HostFunction | undefined {
   if (!Object.hasOwn(module, fn)) return undefined;
   const implementation = module[fn];
   return typeof implementation === "function" ? implementation : undefined;
+}
+
+interface EventChannel {
+  readonly notify: (event: unknown) => void;
+  /** Stops the channel (later events are dropped) and returns the events collected for the reply, if any. */
+  close(): string | undefined;
+}
+
+/** HostCallContext.notify for one call: live to the guest where the engine can, else collected for the reply. */
+function eventChannel(events: HostCallEvents): EventChannel {
+  let open = true;
+  const collected: string[] = [];
+  return {
+    notify(event: unknown): void {
+      if (!open) return;
+      let text: string | undefined;
+      try {
+        text = encodeForGuest(event);
+      } catch {
+        return;
+      }
+      if (text === undefined) return;
+      if (events.live !== undefined) events.live(text);
+      else if (collected.length < MAX_BUFFERED_EVENTS) collected.push(text);
+    },
+    close(): string | undefined {
+      open = false;
+      return collected.length === 0 ? undefined : `[${collected.join(",")}]`;
+    },
+  };
+}
+
+/** A reply envelope with the collected events added (see HostReply.events). */
+function withEvents(reply: string, events: string | undefined): string {
+  return events === undefined ? reply : `${reply.slice(0, -1)},"events":${events}}`;
 }
 
 function errorReply(error: HostErrorInfo): string {

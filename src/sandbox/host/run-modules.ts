@@ -1,5 +1,5 @@
 import { createRunScope, DEFAULT_TOOL_CALLS, isLazyHostModule, type HostModule, type HostModules, type RunScope } from "../types.js";
-import { describeHostError, dispatchHostCall, type HostCallRequest } from "./host-call.js";
+import { describeHostError, dispatchHostCall, type HostCallEvents, type HostCallRequest } from "./host-call.js";
 import { RunCallBudget } from "./call-budget.js";
 import { HostReplyBudget } from "./reply-budget.js";
 
@@ -35,8 +35,8 @@ export class RunModules {
     this.scope = createRunScope(limits.code ?? "");
   }
 
-  /** Serves one guest host call (including the reserved load call); never rejects. */
-  async call(request: HostCallRequest, context: RunCallContext): Promise<string> {
+  /** Serves one guest host call (including the reserved load call); never rejects. `events`: see dispatchHostCall. */
+  async call(request: HostCallRequest, context: RunCallContext, events: HostCallEvents = {}): Promise<string> {
     let module: HostModule | undefined;
     try {
       module = await this.resolve(request.module, context);
@@ -51,7 +51,7 @@ export class RunModules {
       scope: this.scope,
       ...(this.replies === undefined ? {} : { replies: this.replies }),
       toolCalls: this.toolCalls,
-    });
+    }, events);
   }
 
   private resolve(name: string, context: RunCallContext): Promise<HostModule | undefined> {

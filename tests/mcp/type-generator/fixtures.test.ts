@@ -48,7 +48,7 @@ describe("the five real server listings", () => {
     expect(github.match(/^ {2}export function (?!\$batch)/gm)).toHaveLength(26);
     expect(github.match(/^ {2}export function \$batch\(/gm)).toHaveLength(26);
     expect(github).toContain("  export type ListIssuesOutput = unknown\n");
-    expect(github).toContain("  export function list_issues(input: ListIssuesInput): ListIssuesOutput;\n");
+    expect(github).toContain("  export function list_issues(input: ListIssuesInput, options?: CallOptions): ListIssuesOutput;\n");
   });
 
   it("gives every tool of every listing a summary within 120 characters and a one-line signature", () => {

@@ -149,7 +149,7 @@ describe("a schema that cannot be converted degrades for its tool only", () => {
 
     expect(result).toMatch(/ {2}\/\*\* mcpvm could not turn this tool's JSON Schema into a type \([^\n]*\); it is left open\. \*\/\n {2}export type BrokenInput = Record<string, unknown>\n {2}export type BrokenOutput = unknown\n/);
     expect(result).toContain("  export interface FineInput {\n    b: string\n  }");
-    expect(result).toContain("  export function broken(input?: BrokenInput): BrokenOutput;");
+    expect(result).toContain("  export function broken(input?: BrokenInput, options?: CallOptions): BrokenOutput;");
     expectValidTypeScript(result, "fine");
   });
 

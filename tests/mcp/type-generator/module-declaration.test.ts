@@ -9,10 +9,15 @@ const generate = (server: string, tools: ToolForTypes[]) => generateModuleDeclar
 
 function batchBlock(overloads: string[]): string[] {
   return [
+    "  /** A tool call's options. `onProgress`: each progress report of the call, in order, before it returns (the server is asked for progress only when given). */",
+    "  export interface CallOptions { onProgress?: (progress: Progress) => void }",
+    "  export type Progress = { progress: number; total?: number; message?: string };",
     "  /** Options of `$batch`. */",
     "  export interface BatchOptions {",
     "    /** How many calls run at the same time: at most the server's `maxConcurrentCalls` (32 unless configured), which is also the default. */",
     "    concurrency?: number;",
+    "    /** Progress of every call, each report naming its call by index in `argsList`. */",
+    "    onProgress?: (progress: Progress & { item: number }) => void;",
     "  }",
     "  /** One entry per call of a `$batch`, in the order of `argsList`; a failed call does not fail the others. */",
     "  export type BatchResult<T> = { ok: true; value: T } | { ok: false; error: { name: string; message: string } };",
@@ -55,7 +60,7 @@ describe("generateModuleDeclaration", () => {
         "  export type GetWeatherOutput = unknown",
         "",
         "  /** Get weather for a city */",
-        "  export function get_weather(input: GetWeatherInput): GetWeatherOutput;",
+        "  export function get_weather(input: GetWeatherInput, options?: CallOptions): GetWeatherOutput;",
         "",
         ...batchBlock([
           '  export function $batch(tool: "get_weather", argsList: readonly GetWeatherInput[], options?: BatchOptions): BatchResult<GetWeatherOutput>[];',
@@ -98,7 +103,7 @@ describe("generateModuleDeclaration", () => {
         "   * Hints: read-only, idempotent, open-world.",
         '   * @see MCP tool "get-user"',
         "   */",
-        "  export function get_user(input: GetUserInput): GetUserOutput;",
+        "  export function get_user(input: GetUserInput, options?: CallOptions): GetUserOutput;",
         "",
         ...batchBlock([
           '  export function $batch(tool: "get_user", argsList: readonly GetUserInput[], options?: BatchOptions): BatchResult<GetUserOutput>[];',
@@ -153,8 +158,8 @@ describe("generateModuleDeclaration", () => {
         "  }",
         '  export type MoveNodeTag = ("a" | "b")',
         "",
-        "  export function add_node(input: AddNodeInput): AddNodeOutput;",
-        "  export function move_node(input: MoveNodeInput): MoveNodeOutput;",
+        "  export function add_node(input: AddNodeInput, options?: CallOptions): AddNodeOutput;",
+        "  export function move_node(input: MoveNodeInput, options?: CallOptions): MoveNodeOutput;",
         "",
         ...batchBlock([
           '  export function $batch(tool: "add_node", argsList: readonly AddNodeInput[], options?: BatchOptions): BatchResult<AddNodeOutput>[];',
@@ -212,7 +217,7 @@ describe("generateModuleDeclaration", () => {
         "  }",
         "  export type FindOutput = unknown",
         "",
-        "  export function find(input?: FindInput): FindOutput;",
+        "  export function find(input?: FindInput, options?: CallOptions): FindOutput;",
         "",
         ...batchBlock([
           '  export function $batch(tool: "find", argsList: readonly FindInput[], options?: BatchOptions): BatchResult<FindOutput>[];',
@@ -243,6 +248,6 @@ describe("generateModuleDeclaration", () => {
     expect(result).toContain("  export interface FooBarInput {\n    z: number\n  }");
     expect(result).toContain("  export interface FooBarInput2 {\n    y?: string\n  }");
     expect(result).toContain("  export interface FooInput {\n    x?: FooBarInput2\n  }");
-    expect(result).toContain("  export function foo_bar(input: FooBarInput): FooBarOutput;");
+    expect(result).toContain("  export function foo_bar(input: FooBarInput, options?: CallOptions): FooBarOutput;");
   });
 });

@@ -13,7 +13,7 @@ import type { BridgeDispatcher } from "./vm.js";
  * guest as an ordinary Error (name, message, code) it can catch.
  */
 const RequestSchema = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("call"), module: z.string(), fn: z.string(), args: z.string() }),
+  z.object({ op: z.literal("call"), module: z.string(), fn: z.string(), args: z.string(), listen: z.boolean().optional() }),
   z.object({ op: z.literal("log"), level: z.enum(["log", "info", "warn", "error", "debug"]), message: z.string() }),
 ]);
 
@@ -71,9 +71,10 @@ export function createRunBridge(options: RunBridgeOptions): RunBridge {
     logs.push({ level, message });
   };
 
-  const call = (module: string, fn: string, argsText: string): Promise<string> => {
+  // No live delivery: the VM is blocked in this call, so a call's events travel with its reply.
+  const call = (module: string, fn: string, argsText: string, listen: boolean): Promise<string> => {
     if (fn !== LOAD_MODULE_FUNCTION) calls += 1;
-    return modules.call({ module, fn, argsText }, { signal: options.signal, deadline: options.deadline });
+    return modules.call({ module, fn, argsText, listen }, { signal: options.signal, deadline: options.deadline });
   };
 
   const handle = async (raw: string): Promise<string> => {
@@ -84,7 +85,7 @@ export function createRunBridge(options: RunBridgeOptions): RunBridge {
       addLog(request.level, request.message);
       return OK_EMPTY;
     }
-    return call(request.module, request.fn, request.args);
+    return call(request.module, request.fn, request.args, request.listen === true);
   };
 
   const dispatch: BridgeDispatcher = (raw) =>

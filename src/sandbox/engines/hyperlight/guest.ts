@@ -45,8 +45,9 @@ function describe(thrown) {
 }
 function handler(event) {
   const native = {
-    callSync(module, fn, argsText) {
-      return dispatch(stringify({ op: "call", module: module, fn: fn, args: argsText }));
+    callSync(module, fn, argsText, listener) {
+      // The VM cannot run guest code while it waits here: events come back with the reply.
+      return dispatch(stringify({ op: "call", module: module, fn: fn, args: argsText, listen: typeof listener === "function" }));
     },
     log(level, message) {
       dispatch(stringify({ op: "log", level: level, message: message }));
