@@ -1,5 +1,6 @@
 import type { CatalogTool, ServerCatalog } from "../service/index.js";
-import { rankTools } from "./rank.js";
+import { searchIndexes } from "./bm25.js";
+import { SearchIndex, type SearchableTool } from "./search-index.js";
 
 export interface CatalogMatch {
   readonly catalog: ServerCatalog;
@@ -8,8 +9,34 @@ export interface CatalogMatch {
   readonly matched: readonly string[];
 }
 
+interface CatalogDocument extends SearchableTool {
+  readonly catalog: ServerCatalog;
+  readonly entry: CatalogTool;
+}
+
+/** One index per catalog: a catalog is one immutable listing, cached by the service until the listing changes. */
+const indexes = new WeakMap<ServerCatalog, SearchIndex<CatalogDocument>>();
+
+function parameterParts(tool: CatalogTool): { parameters: string[]; parameterText: string } {
+  const properties = (tool.definition.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (typeof properties !== "object" || properties === null) return { parameters: [], parameterText: "" };
+  const entries = Object.entries(properties as Record<string, unknown>);
+  const text = entries.map(([, schema]) => (typeof schema === "object" && schema !== null && typeof (schema as { description?: unknown }).description === "string" ? (schema as { description: string }).description : ""));
+  return { parameters: entries.map(([name]) => name), parameterText: text.join(" ") };
+}
+
+export function catalogIndex(catalog: ServerCatalog): SearchIndex<CatalogDocument> {
+  let index = indexes.get(catalog);
+  if (index === undefined) {
+    index = new SearchIndex(
+      catalog.tools.map((entry) => ({ server: catalog.server, name: entry.jsName, originalName: entry.originalName, description: entry.description, ...parameterParts(entry), catalog, entry })),
+    );
+    indexes.set(catalog, index);
+  }
+  return index;
+}
+
 /** The trusted tools of several servers ranked for a query: what search_tools answers in every face. */
 export function searchCatalogs(catalogs: readonly ServerCatalog[], query: string, limit: number): CatalogMatch[] {
-  const candidates = catalogs.flatMap((catalog) => catalog.tools.map((tool) => ({ server: catalog.server, name: tool.jsName, description: tool.description, catalog, tool })));
-  return rankTools(query, candidates, { limit }).map(({ tool: candidate, score, matched }) => ({ catalog: candidate.catalog, tool: candidate.tool, score, matched }));
+  return searchIndexes(catalogs.map(catalogIndex), query, limit).map(({ tool, score, matched }) => ({ catalog: tool.catalog, tool: tool.entry, score, matched }));
 }

@@ -1,3 +1,6 @@
-export { rankTools, type SearchableTool, type RankedTool, type RankOptions } from "./rank.js";
+export { rankTools, type RankedTool, type RankOptions } from "./rank.js";
+export { SearchIndex, type SearchableTool } from "./search-index.js";
+export { searchIndexes, type SearchHit } from "./bm25.js";
 export { tokenise, stem, queryTerms } from "./tokenise.js";
-export { searchCatalogs, type CatalogMatch } from "./catalog-search.js";
+export { synonymsOf } from "./synonyms.js";
+export { searchCatalogs, catalogIndex, type CatalogMatch } from "./catalog-search.js";

@@ -11,20 +11,32 @@ export function tokenise(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
-/** A crude English stem (plural and -ing/-ed endings), enough that "files" finds "file". */
+/**
+ * A light English stem (plurals, -ing, -ed, a final -e), so "files", "file", "approved" and "approve"
+ * meet. Not Porter: derivations ("creation") stay apart, which keeps names and their nouns distinct.
+ */
 export function stem(word: string): string {
-  if (word.length > 5 && word.endsWith("ing")) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith("ied")) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith("ed")) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("es") && /(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
+  let w = word;
+  if (w.length > 4 && (w.endsWith("ies") || w.endsWith("ied"))) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 3 && /(ss|x|ch|sh|zz)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
+  else if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed") && !w.endsWith("eed")) w = w.slice(0, -2);
+  if (w.length > 3 && w.endsWith("e") && !w.endsWith("ee")) w = w.slice(0, -1);
+  return w;
 }
 
-const STOP_WORDS = new Set(["a", "an", "the", "of", "to", "in", "on", "for", "and", "or", "with", "by", "is", "it", "from", "that", "this"]);
+/** English words that say nothing about which tool is meant. */
+const STOP_WORDS = new Set(
+  (
+    "a an the of to in on at for and or with by is are was were be been it its from that this these those into onto " +
+    "i me my mine we us our you your he she they them their there here what which who whom whose when where how why " +
+    "do does did can could would should will shall may might must please just some any all every each so then than " +
+    "too very also about as if not no yes want need like let lets"
+  ).split(" "),
+);
 
-/** Query words that carry meaning, stemmed. */
+/** Query words that carry meaning, stemmed, in the order asked (duplicates once). */
 export function queryTerms(query: string): string[] {
   return [...new Set(tokenise(query).filter((w) => !STOP_WORDS.has(w)).map(stem))];
 }
