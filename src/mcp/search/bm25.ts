@@ -1,6 +1,7 @@
-import { FIELD_COUNT, type SearchableTool, type SearchIndex } from "./search-index.js";
+import type { CorpusView } from "./corpus-view.js";
+import { FIELD_COUNT, type SearchableTool } from "./search-index.js";
 import { synonymsOf } from "./synonyms.js";
-import { queryTerms } from "./tokenise.js";
+import { queryWords } from "./tokenise.js";
 
 /**
  * BM25F (Robertson & Zaragoza) over the fields of search-index.ts. Field weights: a word in the
@@ -30,7 +31,7 @@ interface WeightedTerm {
   origins: number;
 }
 
-function expandQuery(origins: readonly string[], indexes: readonly SearchIndex[]): Map<string, WeightedTerm> {
+function expandQuery(origins: readonly string[], prefixes: readonly string[], view: CorpusView<SearchableTool>): Map<string, WeightedTerm> {
   const terms = new Map<string, WeightedTerm>();
   const add = (term: string, weight: number, origin: number) => {
     const found = terms.get(term);
@@ -41,10 +42,10 @@ function expandQuery(origins: readonly string[], indexes: readonly SearchIndex[]
     }
   };
   origins.forEach((term, origin) => {
-    if (origin >= 31) return;
     add(term, 1, origin);
     for (const phrase of synonymsOf(term)) for (const word of phrase) add(word, SYNONYM_WEIGHT, origin);
-    if (term.length >= 3) for (const index of indexes) for (const word of index.wordsStartingWith(term)) add(word, PREFIX_WEIGHT, origin);
+    const prefix = prefixes[origin];
+    if (prefix !== undefined && prefix.length >= 3) for (const word of view.wordsStartingWith(prefix)) if (word !== term) add(word, PREFIX_WEIGHT, origin);
   });
   return terms;
 }
@@ -55,68 +56,100 @@ function popcount(bits: number): number {
   return n;
 }
 
+/** Code-unit order: the same on every machine and locale, and far cheaper than localeCompare. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface Candidate {
+  readonly doc: number;
+  readonly score: number;
+  readonly exact: boolean;
+}
+
+/** Best first; ties in a stable server-then-name order, so the same query always gives the same list. */
+function better<T extends SearchableTool>(a: Candidate, b: Candidate, toolOf: (doc: number) => T): number {
+  if (a.exact !== b.exact) return a.exact ? -1 : 1;
+  if (a.score !== b.score) return b.score - a.score;
+  const x = toolOf(a.doc);
+  const y = toolOf(b.doc);
+  return compareText(x.server, y.server) || compareText(x.name, y.name);
+}
+
 /**
- * The best `limit` tools of several indexes for a free-text query, best first; ties keep a stable
- * server-then-name order so the same query always gives the same list. A query that is a tool's
+ * The best `limit` tools of a corpus for a free-text query, best first. A query that is a tool's
  * whole name (`readFile`, `github.create_issue`) puts that tool first. Tools matching nothing are left out.
  */
-export function searchIndexes<T extends SearchableTool>(indexes: readonly SearchIndex<T>[], query: string, limit: number): SearchHit<T>[] {
-  const origins = queryTerms(query).slice(0, 31);
+export function searchCorpus<T extends SearchableTool>(view: CorpusView<T>, query: string, limit: number): SearchHit<T>[] {
+  const words = queryWords(query).slice(0, 30);
+  const origins = words.map((w) => w.term);
   const whole = query.trim().toLowerCase();
-  if (origins.length === 0 && whole.length === 0) return [];
-  const terms = expandQuery(origins, indexes);
-
-  let documents = 0;
-  const average = new Float64Array(FIELD_COUNT);
-  for (const index of indexes) {
-    documents += index.docs.length;
-    for (let f = 0; f < FIELD_COUNT; f++) average[f] = (average[f] ?? 0) + (index.totals[f] ?? 0);
-  }
-  if (documents === 0) return [];
-  for (let f = 0; f < FIELD_COUNT; f++) average[f] = Math.max((average[f] ?? 0) / documents, 1e-9);
-
-  const scores = indexes.map(() => new Map<number, { score: number; origins: number }>());
+  if ((origins.length === 0 && whole.length === 0) || view.documents === 0 || limit <= 0) return [];
+  const terms = expandQuery(
+    origins,
+    words.map((w) => w.prefix),
+    view as unknown as CorpusView<SearchableTool>);
+  const scores = new Float64Array(view.documents);
+  const matched = new Uint32Array(view.documents);
+  const touched: number[] = [];
+  const average = view.average;
   for (const [term, { weight, origins: bits }] of terms) {
-    let df = 0;
-    for (const index of indexes) df += index.postings.get(term)?.length ?? 0;
-    if (df === 0) continue;
-    const idf = Math.log(1 + (documents - df + 0.5) / (df + 0.5));
-    indexes.forEach((index, i) => {
-      const postings = index.postings.get(term);
-      if (postings === undefined) return;
-      const perDoc = scores[i] as Map<number, { score: number; origins: number }>;
+    const runs = view.runs.get(term);
+    if (runs === undefined) continue;
+    const df = view.frequency.get(term) ?? 0;
+    const idf = Math.log(1 + (view.documents - df + 0.5) / (df + 0.5));
+    for (const { index, base, postings } of runs) {
+      const lengths = (view.indexes[index] as { lengths: Uint16Array }).lengths;
       for (const { doc, tf } of postings) {
         let pseudo = 0;
         for (let f = 0; f < FIELD_COUNT; f++) {
-          const count = tf[f] ?? 0;
+          const count = tf[f] as number;
           if (count === 0) continue;
           const b = FIELD_B[f] as number;
-          pseudo += ((FIELD_WEIGHTS[f] as number) * count) / (1 - b + (b * (index.lengths[doc * FIELD_COUNT + f] ?? 0)) / (average[f] as number));
+          pseudo += ((FIELD_WEIGHTS[f] as number) * count) / (1 - b + (b * (lengths[doc * FIELD_COUNT + f] as number)) / (average[f] as number));
         }
-        const gain = weight * idf * (pseudo / (K1 + pseudo));
-        const entry = perDoc.get(doc);
-        if (entry === undefined) perDoc.set(doc, { score: gain, origins: bits });
-        else {
-          entry.score += gain;
-          entry.origins |= bits;
-        }
+        const global = base + doc;
+        if (matched[global] === 0) touched.push(global);
+        scores[global] = (scores[global] as number) + weight * idf * (pseudo / (K1 + pseudo));
+        matched[global] = (matched[global] as number) | bits;
       }
-    });
+    }
   }
 
-  const hits: { tool: T; score: number; origins: number; exact: boolean }[] = [];
-  indexes.forEach((index, i) => {
-    const exactDoc = index.exactNames.get(whole);
-    for (const [doc, { score, origins: bits }] of scores[i] as Map<number, { score: number; origins: number }>) {
-      const coverage = origins.length <= 1 ? 1 : COVERAGE_FLOOR + ((1 - COVERAGE_FLOOR) * popcount(bits)) / origins.length;
-      hits.push({ tool: index.docs[doc] as T, score: score * coverage, origins: bits, exact: doc === exactDoc });
-    }
-    if (exactDoc !== undefined && !(scores[i] as Map<number, unknown>).has(exactDoc)) hits.push({ tool: index.docs[exactDoc] as T, score: 0, origins: 0, exact: true });
+  const exact = new Set<number>();
+  view.indexes.forEach((index, i) => {
+    const doc = index.exactNames.get(whole);
+    if (doc !== undefined) exact.add((view.bases[i] as number) + doc);
   });
-  hits.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || a.tool.server.localeCompare(b.tool.server) || a.tool.name.localeCompare(b.tool.name));
-  return hits.slice(0, Math.max(0, limit)).map(({ tool, score, origins: bits }) => ({
-    tool,
+  for (const doc of exact) if (matched[doc] === 0) touched.push(doc);
+
+  const toolOf = (doc: number): T => {
+    let lo = 0;
+    let hi = view.bases.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((view.bases[mid] as number) <= doc) lo = mid;
+      else hi = mid - 1;
+    }
+    return view.indexes[lo]?.docs[doc - (view.bases[lo] as number)] as T;
+  };
+  // Top `limit` by a bounded insertion: thousands of tools may match a common word, few are shown.
+  const top: Candidate[] = [];
+  for (const doc of touched) {
+    const coverage = origins.length <= 1 ? 1 : COVERAGE_FLOOR + ((1 - COVERAGE_FLOOR) * popcount(matched[doc] as number)) / origins.length;
+    const score = (scores[doc] as number) * coverage;
+    const last = top[top.length - 1];
+    if (top.length === limit && last !== undefined && !last.exact && score < last.score) continue;
+    const candidate: Candidate = { doc, score, exact: exact.has(doc) };
+    if (top.length === limit && better(candidate, last as Candidate, toolOf) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && better(candidate, top[at - 1] as Candidate, toolOf) < 0) at--;
+    top.splice(at, 0, candidate);
+    if (top.length > limit) top.pop();
+  }
+  return top.map(({ doc, score }) => ({
+    tool: toolOf(doc),
     score: Math.round(score * 100) / 100,
-    matched: origins.filter((_, o) => (bits & (1 << o)) !== 0),
+    matched: origins.filter((_, o) => ((matched[doc] as number) & (1 << o)) !== 0),
   }));
 }

@@ -1,5 +1,6 @@
 import type { CatalogTool, ServerCatalog } from "../service/index.js";
-import { searchIndexes } from "./bm25.js";
+import { searchCorpus } from "./bm25.js";
+import { corpusView } from "./corpus-view.js";
 import { SearchIndex, type SearchableTool } from "./search-index.js";
 
 export interface CatalogMatch {
@@ -17,11 +18,16 @@ interface CatalogDocument extends SearchableTool {
 /** One index per catalog: a catalog is one immutable listing, cached by the service until the listing changes. */
 const indexes = new WeakMap<ServerCatalog, SearchIndex<CatalogDocument>>();
 
+/** Parameter names, and what their descriptions and enum values say ("REQUEST_CHANGES" is how a review is asked for). */
 function parameterParts(tool: CatalogTool): { parameters: string[]; parameterText: string } {
   const properties = (tool.definition.inputSchema as { properties?: unknown } | undefined)?.properties;
   if (typeof properties !== "object" || properties === null) return { parameters: [], parameterText: "" };
   const entries = Object.entries(properties as Record<string, unknown>);
-  const text = entries.map(([, schema]) => (typeof schema === "object" && schema !== null && typeof (schema as { description?: unknown }).description === "string" ? (schema as { description: string }).description : ""));
+  const text = entries.map(([, schema]) => {
+    if (typeof schema !== "object" || schema === null) return "";
+    const { description, enum: values } = schema as { description?: unknown; enum?: unknown };
+    return [typeof description === "string" ? description : "", ...(Array.isArray(values) ? values.filter((v): v is string => typeof v === "string") : [])].join(" ");
+  });
   return { parameters: entries.map(([name]) => name), parameterText: text.join(" ") };
 }
 
@@ -38,5 +44,5 @@ export function catalogIndex(catalog: ServerCatalog): SearchIndex<CatalogDocumen
 
 /** The trusted tools of several servers ranked for a query: what search_tools answers in every face. */
 export function searchCatalogs(catalogs: readonly ServerCatalog[], query: string, limit: number): CatalogMatch[] {
-  return searchIndexes(catalogs.map(catalogIndex), query, limit).map(({ tool, score, matched }) => ({ catalog: tool.catalog, tool: tool.entry, score, matched }));
+  return searchCorpus(corpusView(catalogs.map(catalogIndex)), query, limit).map(({ tool, score, matched }) => ({ catalog: tool.catalog, tool: tool.entry, score, matched }));
 }

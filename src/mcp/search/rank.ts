@@ -1,4 +1,5 @@
-import { searchIndexes, type SearchHit } from "./bm25.js";
+import { searchCorpus, type SearchHit } from "./bm25.js";
+import { CorpusView } from "./corpus-view.js";
 import { SearchIndex, type SearchableTool } from "./search-index.js";
 
 export type RankedTool<T extends SearchableTool = SearchableTool> = SearchHit<T>;
@@ -13,5 +14,5 @@ export interface RankOptions {
  * throwaway index: for a catalog searched again and again, searchCatalogs keeps one per listing.
  */
 export function rankTools<T extends SearchableTool>(query: string, tools: readonly T[], options: RankOptions = {}): RankedTool<T>[] {
-  return searchIndexes([new SearchIndex(tools)], query, options.limit ?? 10);
+  return searchCorpus(new CorpusView([new SearchIndex(tools)]), query, options.limit ?? 10);
 }

@@ -38,7 +38,6 @@ export class SearchIndex<T extends SearchableTool = SearchableTool> {
   readonly totals = new Float64Array(FIELD_COUNT);
   /** Lower-cased names a query may give whole ("readFile", "github.create_issue"), to their tool. */
   readonly exactNames = new Map<string, number>();
-  private sortedVocabulary: string[] | undefined;
 
   constructor(readonly docs: readonly T[]) {
     this.lengths = new Uint16Array(docs.length * FIELD_COUNT);
@@ -68,21 +67,5 @@ export class SearchIndex<T extends SearchableTool = SearchableTool> {
       if (list === undefined) this.postings.set(term, (list = []));
       list.push({ doc, tf });
     }
-  }
-
-  /** Indexed words that start with `prefix` (longer than it), for "know" → "knowledge". */
-  wordsStartingWith(prefix: string): string[] {
-    this.sortedVocabulary ??= [...this.postings.keys()].sort();
-    const vocabulary = this.sortedVocabulary;
-    let lo = 0;
-    let hi = vocabulary.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((vocabulary[mid] as string) < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    const found: string[] = [];
-    for (let i = lo; i < vocabulary.length && (vocabulary[i] as string).startsWith(prefix); i++) if (vocabulary[i] !== prefix) found.push(vocabulary[i] as string);
-    return found;
   }
 }

@@ -1,4 +1,4 @@
-import { stem, tokenise } from "./tokenise.js";
+import { isStopWord, stem, tokenise } from "./tokenise.js";
 
 /**
  * Words people and models use for the same thing in tool land. A query word also looks for the
@@ -32,6 +32,7 @@ const GROUPS: readonly (readonly string[])[] = [
   ["review", "approve"],
   ["reaction", "emoji", "react"],
   ["timezone", "time zone"],
+  ["relation", "relationship", "link", "connection", "edge"],
   ["sum", "add up", "total", "plus"],
   ["run", "execute", "exec"],
   ["screenshot", "capture", "snapshot"],
@@ -48,7 +49,7 @@ type Expansion = readonly (readonly string[])[];
 const EXPANSIONS: ReadonlyMap<string, Expansion> = (() => {
   const map = new Map<string, (readonly string[])[]>();
   for (const group of GROUPS) {
-    const members = group.map((member) => tokenise(member).map(stem));
+    const members = group.map((member) => tokenise(member).filter((word) => !isStopWord(word)).map(stem));
     for (const member of members) {
       if (member.length !== 1) continue;
       const key = member[0] as string;

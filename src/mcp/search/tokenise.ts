@@ -36,7 +36,40 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+const URL_LITERAL = /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi;
+/** A path (`./src/index.ts`, `build/output`, `logs/2024`) or a file name with an extension (`notes.txt`). */
+const PATH_LITERAL = /(?:^|\s)(?:~|\.{1,2})?(?:[\w.-]+\/)+[\w.-]*|(?:^|\s)[\w-]+\.[a-z][a-z0-9]{0,4}(?=\s|$|[,;:!?])/gi;
+
+/**
+ * A URL or a path in a query says what kind of argument the tool takes, not which words it is
+ * described with: `https://example.com` stands for "url", `notes.txt` for "file path".
+ */
+export function describeLiterals(query: string): string {
+  return query.replace(URL_LITERAL, " url ").replace(PATH_LITERAL, " file path ");
+}
+
 /** Query words that carry meaning, stemmed, in the order asked (duplicates once). */
 export function queryTerms(query: string): string[] {
-  return [...new Set(tokenise(query).filter((w) => !STOP_WORDS.has(w)).map(stem))];
+  return queryWords(query).map((w) => w.term);
+}
+
+/**
+ * Query words with what a longer indexed word may begin with: the word as typed less a plural -s
+ * ("files" → "file" → "filesystem"), not its stem ("fil" would reach "filter").
+ */
+export function queryWords(query: string): { term: string; prefix: string }[] {
+  const seen = new Set<string>();
+  const words: { term: string; prefix: string }[] = [];
+  for (const word of tokenise(describeLiterals(query))) {
+    if (STOP_WORDS.has(word)) continue;
+    const term = stem(word);
+    if (seen.has(term)) continue;
+    seen.add(term);
+    words.push({ term, prefix: word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word });
+  }
+  return words;
 }
