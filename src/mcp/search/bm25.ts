@@ -21,7 +21,7 @@ const COVERAGE_FLOOR = 0.4;
 export interface SearchHit<T extends SearchableTool> {
   readonly tool: T;
   readonly score: number;
-  /** Query words (stemmed) that matched, directly or by a synonym or prefix. */
+  /** Query words (as typed, lower-cased) that matched, directly or by a synonym or prefix. */
   readonly matched: readonly string[];
 }
 
@@ -150,6 +150,6 @@ export function searchCorpus<T extends SearchableTool>(view: CorpusView<T>, quer
   return top.map(({ doc, score }) => ({
     tool: toolOf(doc),
     score: Math.round(score * 100) / 100,
-    matched: origins.filter((_, o) => ((matched[doc] as number) & (1 << o)) !== 0),
+    matched: words.map((w) => w.word).filter((_, o) => ((matched[doc] as number) & (1 << o)) !== 0),
   }));
 }

@@ -57,19 +57,27 @@ export function queryTerms(query: string): string[] {
   return queryWords(query).map((w) => w.term);
 }
 
+export interface QueryWord {
+  /** As typed (lower-cased): what "matched" shows. */
+  readonly word: string;
+  /** Stemmed: what the index holds. */
+  readonly term: string;
+  readonly prefix: string;
+}
+
 /**
  * Query words with what a longer indexed word may begin with: the word as typed less a plural -s
  * ("files" → "file" → "filesystem"), not its stem ("fil" would reach "filter").
  */
-export function queryWords(query: string): { term: string; prefix: string }[] {
+export function queryWords(query: string): QueryWord[] {
   const seen = new Set<string>();
-  const words: { term: string; prefix: string }[] = [];
+  const words: QueryWord[] = [];
   for (const word of tokenise(describeLiterals(query))) {
     if (STOP_WORDS.has(word)) continue;
     const term = stem(word);
     if (seen.has(term)) continue;
     seen.add(term);
-    words.push({ term, prefix: word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word });
+    words.push({ word, term, prefix: word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word });
   }
   return words;
 }
