@@ -22,6 +22,9 @@ const SUPERGATEWAY = join(here, "node_modules", "supergateway", "dist", "index.j
 const MCP_PROXY = join(here, "node_modules", "mcp-proxy", "dist", "bin", "mcp-proxy.mjs");
 const ROUNDS = 300;
 const WARMUP = 30;
+/** Throughput: this many clients (each its own session) calling at once, CALLS_EACH calls each. */
+const CLIENTS = 10;
+const CALLS_EACH = 100;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -104,19 +107,22 @@ export async function measureGateways(versions) {
         home = await mcpvmHome();
         const gateway = await startMcpvm(home.env);
         closers.push(gateway.close);
-        return { client: await connectHttp(gateway.url, home.env.MCPVM_GATEWAY_TOKEN), tool: "fx_echo" };
+        const connect = () => connectHttp(gateway.url, home.env.MCPVM_GATEWAY_TOKEN);
+        return { client: await connect(), connect, tool: "fx_echo" };
       }],
       ["supergateway", async () => {
         const port = await freePort();
         const gateway = startChild(process.execPath, [SUPERGATEWAY, "--stdio", `${process.execPath} ${FIXTURE}`, "--outputTransport", "streamableHttp", "--stateful", "--port", String(port), "--logLevel", "none"]);
         closers.push(gateway.close);
-        return { client: await connectHttp(`http://127.0.0.1:${port}/mcp`), tool: "echo" };
+        const connect = () => connectHttp(`http://127.0.0.1:${port}/mcp`);
+        return { client: await connect(), connect, tool: "echo" };
       }],
       ["mcp-proxy", async () => {
         const port = await freePort();
         const gateway = startChild(process.execPath, [MCP_PROXY, "--port", String(port), "--host", "127.0.0.1", "--server", "stream", "--", process.execPath, FIXTURE]);
         closers.push(gateway.close);
-        return { client: await connectHttp(`http://127.0.0.1:${port}/mcp`), tool: "echo" };
+        const connect = () => connectHttp(`http://127.0.0.1:${port}/mcp`);
+        return { client: await connect(), connect, tool: "echo" };
       }],
     ];
     for (const [name, start] of attempts) {
@@ -146,6 +152,19 @@ export async function measureGateways(versions) {
       }
     }
     const results = Object.fromEntries(names.map((n) => [n, { version: versions[n] ?? "", ...summarize(samples[n]) }]));
+    // Throughput: CLIENTS sessions calling at once through each gateway (the direct stdio path has one connection, so none).
+    for (const name of names.filter((n) => paths[n].connect !== undefined)) {
+      process.stderr.write(`peers: throughput ${name} …\n`);
+      const clients = await Promise.all(Array.from({ length: CLIENTS }, () => paths[name].connect()));
+      const callOn = (client) => client.callTool({ name: paths[name].tool, arguments: { text: "x" } });
+      await Promise.all(clients.map((client) => callOn(client)));
+      const start = performance.now();
+      await Promise.all(clients.map(async (client) => {
+        for (let i = 0; i < CALLS_EACH; i++) await callOn(client);
+      }));
+      results[name].callsPerSecond = (CLIENTS * CALLS_EACH) / ((performance.now() - start) / 1000);
+      await Promise.all(clients.map((client) => client.close().catch(() => {})));
+    }
     for (const [name, error] of Object.entries(failures)) results[name] = { version: versions[name] ?? "", error };
     return results;
   } finally {

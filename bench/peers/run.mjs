@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { table } from "../_stats.mjs";
 import { measureGateways } from "./gateways.mjs";
 import { measureSandboxes } from "./sandboxes.mjs";
+import { measureTokens } from "./tokens.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, "..", "..");
@@ -46,6 +47,8 @@ const versions = {
 const loadBefore = loadavg()[0];
 const sandboxes = await measureSandboxes(versions);
 const gateways = await measureGateways(versions);
+process.stderr.write("peers: tokens …\n");
+const tokens = await measureTokens();
 const loadAfter = loadavg()[0];
 
 const ms = (x) => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${x.toFixed(2)} ms`);
@@ -65,12 +68,22 @@ function sandboxRow(label, key, show) {
   return [label, ...cells, ratio(sandboxes.mcpvm?.[key]?.p50, best)];
 }
 
+function memoryRow() {
+  const cells = ENGINES.map((name) => {
+    const r = sandboxes[name];
+    return r?.memoryMb === undefined ? "failed" : `${r.memoryMb.toFixed(1)} MB`;
+  });
+  const peers = PEERS.map((name) => sandboxes[name]?.memoryMb).filter(Number.isFinite);
+  return ["memory per live sandbox (10 alive, RSS)", ...cells, ratio(sandboxes.mcpvm?.memoryMb, peers.length === 0 ? NaN : Math.min(...peers))];
+}
+
 const sandboxTable = table(
   ["p50 (p95)", ...ENGINES.map((n) => `${n} ${versions[n]}`), "mcpvm ÷ best peer"],
   [
     sandboxRow("cold: new sandbox, `return 1`, dispose", "cold", ms),
     sandboxRow("fresh context per run, back to back", "fresh", ms),
     sandboxRow("host call round trip", "hostCallUs", us),
+    memoryRow(),
   ],
 );
 
@@ -79,14 +92,27 @@ const GATEWAYS = ["mcpvm", "supergateway", "mcp-proxy"];
 const added = (name) => (gateways[name]?.p50 ?? NaN) - (direct?.p50 ?? NaN);
 const bestPeerAdded = Math.min(...["supergateway", "mcp-proxy"].map(added).filter(Number.isFinite));
 const gatewayTable = table(
-  ["path to the same stdio `echo`", "p50", "p95", "added over direct (p50)", "÷ direct", "added ÷ best peer's added"],
+  ["path to the same stdio `echo`", "p50", "p95", "added over direct (p50)", "÷ direct", "added ÷ best peer's added", "calls/s, 10 clients"],
   [
-    ["direct: SDK client → stdio", direct?.error ?? ms(direct.p50), direct?.error === undefined ? ms(direct.p95) : "", "", "1.00×", ""],
+    ["direct: SDK client → stdio", direct?.error ?? ms(direct.p50), direct?.error === undefined ? ms(direct.p95) : "", "", "1.00×", "", ""],
     ...GATEWAYS.map((name) => {
       const r = gateways[name];
-      if (r === undefined || r.error !== undefined) return [`${name} ${versions[name]}`, `failed: ${r?.error ?? "not run"}`, "", "", "", ""];
-      return [`${name} ${versions[name]} (streamable HTTP → stdio)`, ms(r.p50), ms(r.p95), ms(added(name)), ratio(r.p50, direct.p50), name === "mcpvm" ? ratio(added(name), bestPeerAdded) : ""];
+      if (r === undefined || r.error !== undefined) return [`${name} ${versions[name]}`, `failed: ${r?.error ?? "not run"}`, "", "", "", "", ""];
+      const throughput = r.callsPerSecond === undefined ? "" : r.callsPerSecond.toFixed(0);
+      return [`${name} ${versions[name]} (streamable HTTP → stdio)`, ms(r.p50), ms(r.p95), ms(added(name)), ratio(r.p50, direct.p50), name === "mcpvm" ? ratio(added(name), bestPeerAdded) : "", throughput];
     }),
+  ],
+);
+
+const pctOf = (x) => `${((x / tokens.raw) * 100).toFixed(1)} %`;
+const tokenTable = table(
+  ["what the model holds about the same 36 tools (o200k_base)", "tokens", "of raw tools/list"],
+  [
+    ["raw tools/list JSON (everything + memory + filesystem)", String(tokens.raw), "100 %"],
+    ["mcpvm gateway: its tool definitions + `list_mcp_tools {}`", String(tokens.mcpvm), pctOf(tokens.mcpvm)],
+    tokens.codeMode.error === undefined
+      ? [`@utcp/code-mode ${versions["@utcp/code-mode"]}: AGENT_PROMPT_TEMPLATE + getAllToolsTypeScriptInterfaces()`, String(tokens.codeMode.tokens), pctOf(tokens.codeMode.tokens)]
+      : ["@utcp/code-mode", `failed: ${tokens.codeMode.error}`, ""],
   ],
 );
 
@@ -96,18 +122,20 @@ const markdown = [
   "",
   `Written by \`npm run bench:peers\` (bench/peers/run.mjs, its own package; not part of \`npm test\` or .ci/run). ${cpus().length} cores, load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after; Node ${process.version} for every column (isolated-vm 6 needs Node ≥ 22); ${new Date().toISOString()}. Only ratios within this run mean much on a shared machine.`,
   "",
-  "Sandboxes: the same programs in each. mcpvm runs each engine in its own worker thread (the cold case includes starting it); @utcp/code-mode makes a new isolated-vm isolate per `callToolChain`, so its cold and fresh cases are the same call, and its host call is a UTCP direct-call tool (its per-call console logging silenced, in its favour). Host call: (2,000-call loop − the same loop without the call) ÷ 2,000.",
+  "Sandboxes: the same programs in each. mcpvm runs each engine in its own worker thread (the cold case includes starting it); @utcp/code-mode makes a new isolated-vm isolate per `callToolChain`, so its cold and fresh cases are the same call, and its host call is a UTCP direct-call tool (its per-call console logging silenced, in its favour). Host call: (2,000-call loop − the same loop without the call) ÷ 2,000. Memory: bench/peers/memory.mjs, one process per engine, ten sandboxes alive at once each holding the same 30,000-element array, (peak RSS − RSS before the engine loaded) ÷ 10, so the engine's own load is shared out among the ten.",
   "",
   sandboxTable,
   "",
-  "Gateways: one `echo` call of tests/fixtures/servers/fixture-server.mjs (stdio), by the same SDK v2 client over streamable HTTP with a 2025-era session, one call at a time, warm, 300 rounds sampling every path once in alternating order. mcpvm: `mcpvm serve --http` with the tool exposed directly (toolset), bearer token checked on every request (its default); supergateway `--stateful`; mcp-proxy `--server stream`.",
+  "Gateways: one `echo` call of tests/fixtures/servers/fixture-server.mjs (stdio), by the same SDK v2 client over streamable HTTP with a 2025-era session, one call at a time, warm, 300 rounds sampling every path once in alternating order. mcpvm: `mcpvm serve --http` with the tool exposed directly (toolset), bearer token checked on every request (its default); supergateway `--stateful`; mcp-proxy `--server stream`. Throughput: 10 clients, each its own session, 100 sequential calls each, all at once.",
   "",
   gatewayTable,
+  "",
+  tokenTable,
   ...(failures.length > 0 ? ["", ...failures] : []),
   "",
 ].join("\n");
 
-writeFileSync(join(here, "results.json"), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: [loadBefore, loadAfter], versions, sandboxes, gateways }, null, 2)}\n`);
+writeFileSync(join(here, "results.json"), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: [loadBefore, loadAfter], versions, sandboxes, gateways, tokens }, null, 2)}\n`);
 const resultsPath = join(ROOT, "bench", "RESULTS.md");
 const current = readFileSync(resultsPath, "utf8");
 const at = current.indexOf(`\n${SECTION}\n`);

@@ -3,6 +3,8 @@
 // - cold: a new sandbox, `return 1` (or `1`), disposed — for mcpvm a new engine (worker + wasm instance) through its first result;
 // - fresh context per run, back to back: a new context in an engine that is already up (what one run costs when runs queue);
 // - host call round trip: (loop of 2,000 calls to a host function that does nothing − the same loop without the call) / 2,000.
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 // isolated-vm and code-mode are imported where used: isolated-vm 6 is a native addon for Node >= 22,
 // and one peer that cannot load must not take the others down.
@@ -133,12 +135,6 @@ const quickjsRaw = async (version) => {
 const codeMode = async (version) => {
   const { CodeModeUtcpClient } = await import("@utcp/code-mode");
   const { addFunctionToUtcpDirectCall } = await import("@utcp/direct-call");
-  addFunctionToUtcpDirectCall("benchManual", async () => ({
-    utcp_version: "1.0.0",
-    manual_version: "1.0.0",
-    tools: [{ name: "noop", description: "does nothing", inputs: { type: "object", properties: {} }, outputs: { type: "object" }, tags: [], tool_call_template: { call_template_type: "direct-call", callable_name: "benchNoop" } }],
-  }));
-  addFunctionToUtcpDirectCall("benchNoop", async () => null);
   const quiet = async (fn) => {
     const log = console.log;
     console.log = () => {};
@@ -148,6 +144,14 @@ const codeMode = async (version) => {
       console.log = log;
     }
   };
+  await quiet(async () => {
+    addFunctionToUtcpDirectCall("benchManual", async () => ({
+      utcp_version: "1.0.0",
+      manual_version: "1.0.0",
+      tools: [{ name: "noop", description: "does nothing", inputs: { type: "object", properties: {} }, outputs: { type: "object" }, tags: [], tool_call_template: { call_template_type: "direct-call", callable_name: "benchNoop" } }],
+    }));
+    addFunctionToUtcpDirectCall("benchNoop", async () => null);
+  });
   const client = await quiet(() => CodeModeUtcpClient.create());
   await quiet(() => client.registerManual({ name: "bench", call_template_type: "direct-call", callable_name: "benchManual" }));
   const run = async (code) => {
@@ -194,7 +198,13 @@ const mcpvm = async (version) => {
   };
 };
 
-/** Every engine's three cases; an engine that fails is reported with its error, never left out silently. */
+/** memory.mjs in its own process: MB per live sandbox, ten alive at once. */
+function memoryPerSandbox(name) {
+  const out = execFileSync(process.execPath, [fileURLToPath(new URL("memory.mjs", import.meta.url)), name], { encoding: "utf8", timeout: 300_000, stdio: ["ignore", "pipe", "pipe"] });
+  return JSON.parse(out.slice(out.lastIndexOf("{"))).perSandboxMb;
+}
+
+/** Every engine's cases; an engine that fails is reported with its error, never left out silently. */
 export async function measureSandboxes(versions) {
   const engines = [
     ["mcpvm", () => mcpvm(versions.mcpvm)],
@@ -209,6 +219,11 @@ export async function measureSandboxes(versions) {
     try {
       const engine = await make();
       results[name] = { version: engine.version, cold: await engine.cold(), fresh: await engine.fresh(), hostCallUs: await engine.hostCall() };
+      try {
+        results[name].memoryMb = memoryPerSandbox(name);
+      } catch (error) {
+        results[name].memoryError = String(error?.message ?? error).slice(0, 200);
+      }
     } catch (error) {
       results[name] = { error: String(error?.message ?? error) };
     }
