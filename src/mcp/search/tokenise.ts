@@ -16,6 +16,19 @@ export function tokenise(text: string): string[] {
  * meet. Not Porter: derivations ("creation") stay apart, which keeps names and their nouns distinct.
  */
 export function stem(word: string): string {
+  let found = stems.get(word);
+  if (found === undefined) {
+    // Tool vocabularies repeat the same few thousand words: indexing 10,000 tools stems each once.
+    if (stems.size >= 100_000) stems.clear();
+    found = stemWord(word);
+    stems.set(word, found);
+  }
+  return found;
+}
+
+const stems = new Map<string, string>();
+
+function stemWord(word: string): string {
   let w = word;
   if (w.length > 4 && (w.endsWith("ies") || w.endsWith("ied"))) w = `${w.slice(0, -3)}y`;
   else if (w.length > 3 && /(ss|x|ch|sh|zz)es$/.test(w)) w = w.slice(0, -2);
