@@ -100,10 +100,12 @@ export function searchCorpus<T extends SearchableTool>(view: CorpusView<T>, quer
     const idf = Math.log(1 + (view.documents - df + 0.5) / (df + 0.5));
     for (const { index, base, postings } of runs) {
       const lengths = (view.indexes[index] as { lengths: Uint16Array }).lengths;
-      for (const { doc, tf } of postings) {
+      const { docs, tf } = postings;
+      for (let p = 0; p < docs.length; p++) {
+        const doc = docs[p] as number;
         let pseudo = 0;
         for (let f = 0; f < FIELD_COUNT; f++) {
-          const count = tf[f] as number;
+          const count = tf[p * FIELD_COUNT + f] as number;
           if (count === 0) continue;
           const b = FIELD_B[f] as number;
           pseudo += ((FIELD_WEIGHTS[f] as number) * count) / (1 - b + (b * (lengths[doc * FIELD_COUNT + f] as number)) / (average[f] as number));

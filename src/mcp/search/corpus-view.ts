@@ -1,10 +1,10 @@
-import { FIELD_COUNT, type Posting, type SearchableTool, type SearchIndex } from "./search-index.js";
+import { FIELD_COUNT, type PostingList, type SearchableTool, type SearchIndex } from "./search-index.js";
 
 /** Where a word occurs in one catalog's index, with that index's first global document number. */
 export interface PostingRun {
   readonly index: number;
   readonly base: number;
-  readonly postings: readonly Posting[];
+  readonly postings: PostingList;
 }
 
 /**
@@ -30,7 +30,7 @@ export class CorpusView<T extends SearchableTool> {
         let runs = this.runs.get(term);
         if (runs === undefined) this.runs.set(term, (runs = []));
         runs.push({ index: i, base: documents, postings });
-        this.frequency.set(term, (this.frequency.get(term) ?? 0) + postings.length);
+        this.frequency.set(term, (this.frequency.get(term) ?? 0) + postings.docs.length);
       }
       documents += index.docs.length;
     });
