@@ -194,6 +194,7 @@ export class McpvmHost {
     const created = this.engineCreated;
     this.engineCreated = undefined;
     if (created !== undefined) await (await created.catch(() => undefined))?.engine.dispose();
+    await this.activity.flush();
   }
 
   private async unloadPlugins(): Promise<void> {

@@ -8,11 +8,17 @@ import { z } from "zod";
  * (CLI, REPL, gateway, dashboard) of every process, so `mcpvm ui`'s Activity page shows what an
  * agent just called wherever it ran. Arguments are masked by the caller's redactor and cut to a
  * bounded length before they get here; results are never written. Lines are appended with
- * O_APPEND (one write each, so concurrent processes do not interleave), and the file is rotated to
- * activity.jsonl.1 past MAX_BYTES so it cannot grow without bound.
+ * O_APPEND (whole lines in one write, so concurrent processes do not interleave), and the file is
+ * rotated to activity.jsonl.1 past MAX_BYTES so it cannot grow without bound.
+ *
+ * Writing is off the calls' path and coalesced: the lines of calls made within FLUSH_DELAY_MS (or
+ * while a write is under way) go out in one open/write/close, so a loop of a thousand calls costs a
+ * few dozen writes, not a thousand. A page polling the file still sees a call well within a second.
  */
 export const MAX_ACTIVITY_BYTES = 5 * 1024 * 1024;
 export const MAX_ARGS_CHARS = 2_000;
+/** How long a line may wait for others to share its write. */
+export const FLUSH_DELAY_MS = 50;
 
 export const activityRecordSchema = z.object({
   at: z.string(),
@@ -42,6 +48,9 @@ export function argsText(maskedArgs: unknown): { args: string; truncated?: true 
 
 export class ActivityLog {
   private failed = false;
+  private folderMade = false;
+  private pending: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -51,12 +60,26 @@ export class ActivityLog {
 
   /** Never throws and never delays the call it records: a log that cannot be written is warned about once. */
   append(record: ActivityRecord): void {
-    const line = `${JSON.stringify(record)}\n`;
-    this.chain = this.chain.then(() => this.write(line));
+    this.pending.push(`${JSON.stringify(record)}\n`);
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => void this.writePending(), FLUSH_DELAY_MS);
+    // A pending line never keeps a finished process alive; close() flushes (McpvmHost.close does).
+    this.timer.unref();
   }
 
   /** Resolves when every append so far is on disk (tests, shutdown). */
   flush(): Promise<void> {
+    return this.writePending();
+  }
+
+  /** Writes the lines collected so far, after any write already under way. */
+  private writePending(): Promise<void> {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return this.chain;
+    const text = this.pending.join("");
+    this.pending = [];
+    this.chain = this.chain.then(() => this.write(text));
     return this.chain;
   }
 
@@ -75,14 +98,15 @@ export class ActivityLog {
     return out;
   }
 
-  private async write(line: string): Promise<void> {
+  private async write(lines: string): Promise<void> {
     try {
-      await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+      if (!this.folderMade) await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+      this.folderMade = true;
       const size = await stat(this.file).then((s) => s.size, () => 0);
-      if (size + line.length > MAX_ACTIVITY_BYTES) await rename(this.file, `${this.file}.1`).catch(() => undefined);
+      if (size + lines.length > MAX_ACTIVITY_BYTES) await rename(this.file, `${this.file}.1`).catch(() => undefined);
       const handle = await open(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0), 0o600);
       try {
-        await handle.write(line);
+        await handle.write(lines);
       } finally {
         await handle.close();
       }

@@ -114,6 +114,12 @@ export class ProcessGroupStdioTransport implements Transport {
     if (stdin === undefined || stdin === null || stdin.destroyed || this.exitInfo !== undefined) {
       return Promise.reject(new Error("stdio server is not running"));
     }
+    // Messages sent in the same tick (a $batch's calls, a reply and a notification) go to the pipe
+    // in one write rather than one system call each.
+    if (!stdin.writableCorked) {
+      stdin.cork();
+      process.nextTick(() => stdin.uncork());
+    }
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once("drain", () => resolve());

@@ -57,6 +57,8 @@ export const mcpServerEntryObjectSchema = z
     connectTimeoutMs: z.number().int().positive().max(600_000).optional(),
     callTimeoutMs: z.number().int().positive().max(3_600_000).optional(),
     maxResponseBytes: z.number().int().positive().max(100 * 1024 * 1024).optional(),
+    /** How many calls the server takes at once: the default and the cap of a `$batch`'s concurrency. */
+    maxConcurrentCalls: z.number().int().positive().max(256).optional(),
     confirm: z.enum(CONFIRM_MODES).optional(),
     inputs: z.array(mcpInputSchema).optional(),
   })

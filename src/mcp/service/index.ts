@@ -1,6 +1,6 @@
 export { McpService, McpServiceError, type McpServiceOptions, type ServerSummary } from "./service.js";
 export { ServerCatalog, type CatalogTool } from "./catalog.js";
-export { callToolOnce, mcpHostModules, type McpModuleOptions, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, MAX_BATCH_ITEMS } from "./module.js";
+export { callToolOnce, mcpHostModules, type McpModuleOptions, DEFAULT_BATCH_CONCURRENCY, batchConcurrency, MAX_BATCH_ITEMS } from "./module.js";
 export { toolsGlobalPrelude } from "./prelude.js";
 export { callRefusal, confirmationReason, describeToolHints, needsConfirmation, refusedCallMessage, type CallRefusal, type ConfirmCall, type CallConfirmationRequest, type ToolAnnotationsLike } from "./confirm.js";
 export { McpCallError, type McpCallErrorCode } from "./errors.js";

@@ -39,8 +39,11 @@ export interface McpModuleOptions {
  */
 export const WALL_RESERVE_MS = 100;
 
-export const DEFAULT_BATCH_CONCURRENCY = 8;
-export const MAX_BATCH_CONCURRENCY = 16;
+/**
+ * A `$batch`'s concurrency when the server sets no `maxConcurrentCalls`: servers answer calls
+ * concurrently (JSON-RPC ids), so 32 keeps a slow tool's batch near one call's latency per 32 items.
+ */
+export const DEFAULT_BATCH_CONCURRENCY = 32;
 export const MAX_BATCH_ITEMS = 1000;
 
 /**
@@ -218,15 +221,14 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
   if (catalog.find(name) === undefined && catalog.heldTool(name) === undefined) throw unknownTool(catalog, name);
   // The whole batch is taken from the run's tool-call budget up front: it runs whole or not at all.
   takeToolCalls(context, list.length, catalog.server, name);
-  const requested = (settings as { concurrency?: unknown } | undefined)?.concurrency;
-  const concurrency = typeof requested === "number" && Number.isInteger(requested) && requested > 0 ? Math.min(requested, MAX_BATCH_CONCURRENCY) : DEFAULT_BATCH_CONCURRENCY;
+  const concurrency = batchConcurrency(settings, service.entry(catalog.server).maxConcurrentCalls);
   const results: unknown[] = new Array(list.length);
   // The results collected so far are held against the run's reply budget (its memoryBytes): past it
   // the rest are cancelled, so 1,000 results of 1 MB never pile up in the host.
   const stop = new AbortController();
   const signal = AbortSignal.any([context.signal, stop.signal]);
   // Every concurrent call listens on it (client request, rate limiter, deadline).
-  setMaxListeners(MAX_BATCH_CONCURRENCY * 8, signal);
+  setMaxListeners(concurrency * 8, signal);
   const { toolCalls: _taken, ...unbudgeted } = context;
   const calls: HostCallContext = { ...unbudgeted, signal };
   let held = 0;
@@ -265,6 +267,16 @@ async function batch(service: McpService, catalog: ServerCatalog, args: readonly
     );
   }
   return results;
+}
+
+/**
+ * The calls a `$batch` runs at once: what the guest asked for, within the server's
+ * `maxConcurrentCalls` (which is also the default when the guest asks for nothing).
+ */
+export function batchConcurrency(settings: unknown, serverLimit: number | undefined): number {
+  const limit = serverLimit ?? DEFAULT_BATCH_CONCURRENCY;
+  const requested = (settings as { concurrency?: unknown } | undefined)?.concurrency;
+  return typeof requested === "number" && Number.isInteger(requested) && requested > 0 ? Math.min(requested, limit) : limit;
 }
 
 /** What a result will cost once encoded for the guest (a value that cannot be encoded fails later, when it is). */

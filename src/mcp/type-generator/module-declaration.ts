@@ -67,7 +67,7 @@ function batchDeclarations(tools: readonly ToolForTypes[], names: readonly ToolT
   const lines = [
     `${INDENT}/** Options of \`$batch\`. */`,
     `${INDENT}export interface ${BATCH_OPTIONS_TYPE} {`,
-    `${INDENT}${INDENT}/** How many calls run at the same time (the host caps it). */`,
+    `${INDENT}${INDENT}/** How many calls run at the same time: at most the server's \`maxConcurrentCalls\` (32 unless configured), which is also the default. */`,
     `${INDENT}${INDENT}concurrency?: number;`,
     `${INDENT}}`,
     `${INDENT}/** One entry per call of a \`$batch\`, in the order of \`argsList\`; a failed call does not fail the others. */`,

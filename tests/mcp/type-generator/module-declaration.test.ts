@@ -11,7 +11,7 @@ function batchBlock(overloads: string[]): string[] {
   return [
     "  /** Options of `$batch`. */",
     "  export interface BatchOptions {",
-    "    /** How many calls run at the same time (the host caps it). */",
+    "    /** How many calls run at the same time: at most the server's `maxConcurrentCalls` (32 unless configured), which is also the default. */",
     "    concurrency?: number;",
     "  }",
     "  /** One entry per call of a `$batch`, in the order of `argsList`; a failed call does not fail the others. */",

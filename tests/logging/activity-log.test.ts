@@ -1,0 +1,88 @@
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ActivityLog, FLUSH_DELAY_MS, MAX_ACTIVITY_BYTES, argsText, type ActivityRecord } from "../../src/logging/activity-log.js";
+
+/**
+ * The activity log is written off the calls' path, in coalesced writes: nothing is lost, lines of
+ * two writers (two processes) never interleave, and the file still rotates past its bound.
+ */
+
+const record = (tool: string, args: unknown = {}): ActivityRecord => ({ at: new Date().toISOString(), face: "run", pid: process.pid, server: "s", tool, durationMs: 1, outcome: "ok", ...argsText(args) });
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mcpvm-activity-log-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function lines(file: string): Promise<string[]> {
+  return (await readFile(file, "utf8")).split("\n").filter((line) => line.length > 0);
+}
+
+describe("ActivityLog", () => {
+  it("writes a call's line within its flush delay, without being asked to flush", async () => {
+    const file = join(dir, "activity.jsonl");
+    const log = new ActivityLog(file);
+    log.append(record("first"));
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      const written = await readFile(file, "utf8").catch(() => "");
+      if (written.includes('"tool":"first"')) break;
+      await new Promise((resolve) => setTimeout(resolve, FLUSH_DELAY_MS));
+    }
+    expect(await lines(file)).toHaveLength(1);
+  });
+
+  it("keeps every line of a thousand appends from two writers, each line whole", async () => {
+    const file = join(dir, "nested", "activity.jsonl");
+    const a = new ActivityLog(file);
+    const b = new ActivityLog(file);
+    for (let i = 0; i < 1000; i++) {
+      a.append(record(`a${i}`, { i, pad: "x".repeat(i % 50) }));
+      b.append(record(`b${i}`, { i }));
+      if (i % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all([a.flush(), b.flush()]);
+    const written = await lines(file);
+    expect(written).toHaveLength(2000);
+    const tools = written.map((line) => (JSON.parse(line) as ActivityRecord).tool);
+    // Each writer's lines stay in its own order.
+    expect(tools.filter((t) => t.startsWith("a"))).toEqual(Array.from({ length: 1000 }, (_, i) => `a${i}`));
+    expect(tools.filter((t) => t.startsWith("b"))).toEqual(Array.from({ length: 1000 }, (_, i) => `b${i}`));
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it("rotates to .1 when a write would take the file past its bound", async () => {
+    const file = join(dir, "activity.jsonl");
+    const log = new ActivityLog(file);
+    const big = "y".repeat(1_900);
+    const perLine = `${JSON.stringify(record("t", { big }))}\n`.length;
+    const count = Math.ceil(MAX_ACTIVITY_BYTES / perLine) + 10;
+    for (let i = 0; i < count; i++) {
+      log.append(record(`t${i}`, { big }));
+      if (i % 500 === 0) await log.flush();
+    }
+    await log.flush();
+    const current = (await stat(file)).size;
+    const rotated = (await stat(`${file}.1`)).size;
+    expect(current).toBeLessThanOrEqual(MAX_ACTIVITY_BYTES);
+    expect(rotated).toBeLessThanOrEqual(MAX_ACTIVITY_BYTES);
+    expect((await log.recent(1))[0]?.tool).toBe(`t${count - 1}`);
+  });
+
+  it("warns once and carries on when the file cannot be written", async () => {
+    const warnings: string[] = [];
+    // A folder where the file should be: every open fails.
+    const log = new ActivityLog(dir, (message) => warnings.push(message));
+    log.append(record("x"));
+    await log.flush();
+    log.append(record("y"));
+    await log.flush();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(dir);
+  });
+});
