@@ -1,125 +1,91 @@
-// The gateway under load (issue 6): 1,000 direct tool calls from 10 concurrent HTTP clients on
-// loopback (none lost or mixed up), throughput and latency, RSS of the gateway process before and
-// after, and the gateway's overhead per direct tool call against calling the same upstream
-// server directly — with the same SDK client over the same transport kind, interleaved, warm.
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+// The gateway under load (issues 6, 14, 15): 1,000 direct tool calls from 10 concurrent HTTP clients
+// on loopback (none lost or mixed up), throughput, latency and CPU per call, beside the same load on
+// the minimal SDK proxy (the floor), RSS of the gateway process before and after, and the gateway's
+// overhead per direct tool call against calling the same upstream server directly — with the same
+// SDK client over the same transport kind, interleaved, warm. MCPVM_BENCH_GATEWAY_ROUNDS shortens
+// the overhead part (default 200 rounds).
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { timeByAsker } from "./_cpuprofile.mjs";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { McpvmHost } from "../dist/src/host/index.js";
-import { startGateway, ToolsetStore } from "../dist/src/gateway/index.js";
+import { startGateway } from "../dist/src/gateway/index.js";
+import { CLOCK_TICKS, connect, cpuOfTree, FIXTURE, httpClient, load, makeHome as makeBenchHome, MCPVM, NULL_PROXY, rssOf, SERVE_ARGS, startHttpGateway, startUrlServer, UPSTREAMS } from "./_gw-load.mjs";
 import { fmt, summarize, table, time, verdict } from "./_stats.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const FIXTURE = join(here, "..", "tests", "fixtures", "servers", "fixture-server.mjs");
-const MCPVM = join(here, "..", "bin", "mcpvm.js");
-const NULL_PROXY = join(here, "_null-proxy.mjs");
 const CLIENTS = 10;
 const CALLS_PER_CLIENT = 100;
-const ROUNDS = 200;
+const ROUNDS = Number(process.env.MCPVM_BENCH_GATEWAY_ROUNDS ?? 200);
+/** Load runs of the gateway and of the minimal SDK proxy, alternating. */
+const LOAD_ROUNDS = 3;
 const WARMUP = 20;
 const TARGET_RATIO = 1.15;
 /** The target is for a tool doing 10 ms of work, like a quick real tool; 0 ms shows the bare cost of each hop. */
 const WORK_MS = 10;
 const LATENCIES = [0, WORK_MS];
-/** Console logs at warn (each call is still logged to the per-run log file, as in real use). */
-const SERVE_ARGS = ["serve", "--toolset", "bench", "--log-level", "warn"];
 
 const fixtureArgs = (latency) => (latency > 0 ? `--latency ${latency}` : "");
 const stdioFixture = (latency) => ({ command: process.execPath, args: [FIXTURE], env: { MCPVM_FIXTURE_ARGS: fixtureArgs(latency) } });
 const stdioName = (latency) => `s${latency}`;
 const httpName = (latency) => `h${latency}`;
 
-/** A child that serves streamable HTTP and prints {"url"} on stdout (the fixture, the null proxy); it exits when its stdin ends. */
-async function startUrlServer(args, extraEnv) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...extraEnv }, stdio: ["pipe", "pipe", "ignore"] });
-  const line = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited (${code}) before printing its URL`)));
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  return { url: new URL(JSON.parse(line).url), close: () => (child.stdin.end(), exited) };
-}
-
 /** The fixture as a streamable-HTTP server (2025-era sessions) in its own process. */
 const startHttpFixture = (latency) => startUrlServer([FIXTURE, "--transport", "http"], { MCPVM_FIXTURE_ARGS: fixtureArgs(latency) });
 
-async function makeHome(httpUrls) {
-  const dir = await mkdtemp(join(tmpdir(), "mcpvm-bench-gw-"));
-  const env = { MCPVM_HOME: dir, PATH: process.env.PATH ?? "", HOME: dir };
+function makeHome(httpUrls) {
   const servers = {};
   for (const latency of LATENCIES) {
     servers[stdioName(latency)] = stdioFixture(latency);
     servers[httpName(latency)] = { type: "http", url: httpUrls[latency].href };
   }
-  const config = { plugins: { mcp: { enabled: true, config: { callsPerSecond: 10_000 } } }, mcpServers: servers };
-  await writeFile(join(dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
-  const host = await McpvmHost.open({ env });
-  await host.plugins.approve("mcp");
-  const service = await host.requireMcp();
-  for (const name of Object.keys(servers)) await service.approve(name);
-  await host.close();
-  await new ToolsetStore(join(dir, "toolsets.json")).save({ name: "bench", tools: Object.keys(servers).map((name) => `${name}.echo`) });
-  return { dir, env };
+  return makeBenchHome(servers, Object.keys(servers).map((name) => `${name}.echo`));
 }
 
-/** `mcpvm serve --http` as its own process, as people run it; resolves once it prints its URL. */
-async function startHttpGateway(env) {
-  const child = spawn(process.execPath, [MCPVM, ...SERVE_ARGS, "--http", "127.0.0.1:0"], { env, stdio: ["ignore", "ignore", "pipe"] });
-  const url = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stderr });
-    lines.on("line", (line) => {
-      const match = /listening on (\S+)/.exec(line);
-      if (match !== null) resolve(new URL(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`mcpvm serve --http exited (${code}) before listening`)));
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  return { url, pid: child.pid, close: () => (child.kill("SIGTERM"), exited) };
+/**
+ * The same load on a second gateway process under --cpu-prof: where its time goes, charged to the
+ * package or mcpvm file that asked for the work (bench/_cpuprofile.mjs).
+ */
+async function profiledLoad(env) {
+  const dir = await mkdtemp(join(tmpdir(), "mcpvm-bench-prof-"));
+  try {
+    const profiledGateway = await startHttpGateway(env, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+    let run;
+    try {
+      run = await load(profiledGateway.url, { clients: CLIENTS, calls: CALLS_PER_CLIENT, tool: `${stdioName(0)}_echo`, upstream: UPSTREAMS.fixture });
+    } finally {
+      await profiledGateway.close();
+    }
+    const file = (await readdir(dir)).find((f) => f.endsWith(".cpuprofile"));
+    if (file === undefined) return { run, asked: undefined };
+    return { run, asked: timeByAsker(JSON.parse(await readFile(join(dir, file), "utf8"))) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
-/** The resident set of a process, in bytes. */
-function rssOf(pid) {
-  return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) * 1024;
-}
-
-/** SDK v2 client. `modern` negotiates the 2026-07-28 revision; otherwise the 2025 handshake today's editors use. */
-async function connect(transport, modern = false) {
-  const client = new Client({ name: "bench", version: "1" }, modern ? { versionNegotiation: { mode: "auto" } } : {});
-  await client.connect(transport);
-  return client;
-}
-
-const httpClient = (url, modern) => connect(new StreamableHTTPClientTransport(url), modern);
-const textOf = (result) => (result.content?.[0]?.type === "text" ? result.content[0].text : "");
-
-async function load(url) {
-  const clients = await Promise.all(Array.from({ length: CLIENTS }, () => httpClient(url, true)));
-  const latencies = [];
-  let wrong = 0;
-  const started = process.hrtime.bigint();
-  await Promise.all(
-    clients.map(async (client, c) => {
-      for (let i = 0; i < CALLS_PER_CLIENT; i += 1) {
-        const text = `c${c}-${i}`;
-        let got = "";
-        latencies.push(await time(async () => (got = textOf(await client.callTool({ name: `${stdioName(0)}_echo`, arguments: { text } })))));
-        if (got !== text) wrong += 1;
-      }
-    }),
-  );
-  const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
-  await Promise.all(clients.map((c) => c.close()));
-  return { calls: latencies.length, wrong, elapsedMs, throughput: (latencies.length / elapsedMs) * 1000, ...summarize(latencies) };
+/** The profile as a table: the biggest buckets, then mcpvm's own files together. */
+function profileTable({ run, asked }) {
+  if (asked === undefined || !asked.found) return ["(the profile could not be read)"];
+  const shown = asked.rows.slice(0, 14);
+  const ours = asked.rows.filter((r) => r.bucket.startsWith("mcpvm "));
+  const sum = (rows) => rows.reduce((a, r) => a + r.us, 0);
+  const line = (label, us) => [label, `${((us / asked.busyUs) * 100).toFixed(1)} %`, fmt(us / run.calls / 1000)];
+  return [
+    table(["asked for by", "share of busy time", "sampled time per call"], [
+      ...shown.map((r) => line(r.bucket, r.us)),
+      line("**all of mcpvm's own files** (" + ours.length + ")", sum(ours)),
+      line("**the SDK** (@modelcontextprotocol/*, zod)", sum(asked.rows.filter((r) => r.bucket.startsWith("@modelcontextprotocol/") || r.bucket === "zod"))),
+    ]),
+    "",
+    `Profiled run: ${run.calls} calls at ${run.throughput.toFixed(0)} calls/s (the profiler slows it); busy ${(asked.busyUs / 1e6).toFixed(1)} s and idle ${(asked.idleUs / 1e6).toFixed(1)} s of the gateway's main thread in the load window. Each sample is charged to the nearest package or mcpvm file on its stack, so node internals and native work (socket and pipe writes, hashing, parsing) count for the code that asked for them. On a loaded machine a sample also lands where the thread was preempted, so the time per call is inflated; the shares are what to read.`,
+  ];
 }
 
 /** Every way of calling the echo tool of each latency, sampled round-robin in alternating order. */
 async function overhead({ env, httpFixtures, httpFloors, gatewayUrl, core }) {
-  const gwStdio = await connect(new StdioClientTransport({ command: process.execPath, args: [MCPVM, ...SERVE_ARGS], env, stderr: "ignore" }));
+  const gwStdioTransport = new StdioClientTransport({ command: process.execPath, args: [MCPVM, ...SERVE_ARGS], env, stderr: "ignore" });
+  const gwStdio = await connect(gwStdioTransport);
+  const floorTransports = [];
   const gwHttp2025 = await httpClient(gatewayUrl, false);
   const gwHttp2026 = await httpClient(gatewayUrl, true);
   const direct = {};
@@ -128,7 +94,7 @@ async function overhead({ env, httpFixtures, httpFloors, gatewayUrl, core }) {
     direct[latency] = {
       stdio: await connect(new StdioClientTransport({ command: launch.command, args: launch.args, env: { ...env, ...launch.env }, stderr: "ignore" })),
       http: await httpClient(httpFixtures[latency].url, false),
-      stdioFloor: await connect(new StdioClientTransport({ command: launch.command, args: [NULL_PROXY, "stdio", launch.command, ...launch.args], env: { ...env, ...launch.env }, stderr: "ignore" })),
+      stdioFloor: await connect(floorTransports[floorTransports.push(new StdioClientTransport({ command: launch.command, args: [NULL_PROXY, "stdio", launch.command, ...launch.args], env: { ...env, ...launch.env }, stderr: "ignore" })) - 1]),
       httpFloor: await httpClient(httpFloors[latency].url, false),
     };
   }
@@ -153,11 +119,18 @@ async function overhead({ env, httpFixtures, httpFloors, gatewayUrl, core }) {
   const names = Object.keys(cases);
   const samples = Object.fromEntries(names.map((n) => [n, []]));
   for (let i = 0; i < WARMUP; i += 1) for (const n of names) await cases[n]();
+  // CPU of the stdio gateway process and of the stdio minimal proxies (without their upstreams) over the sampled rounds.
+  const cpuSelf = (transports) => transports.reduce((sum, t) => sum + cpuOfTree(t.pid).self, 0);
+  const cpuBefore = { gateway: cpuSelf([gwStdioTransport]), floor: cpuSelf(floorTransports) };
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const n of round % 2 === 0 ? names : [...names].reverse()) samples[n].push(await time(cases[n]));
   }
+  const stdioCpuPerCallUs = {
+    gateway: ((cpuSelf([gwStdioTransport]) - cpuBefore.gateway) * 1000) / (ROUNDS * LATENCIES.length),
+    floor: ((cpuSelf(floorTransports) - cpuBefore.floor) * 1000) / (ROUNDS * LATENCIES.length),
+  };
   await Promise.all([gwStdio, gwHttp2025, gwHttp2026, ...LATENCIES.flatMap((l) => Object.values(direct[l]))].map((c) => c.close()));
-  return Object.fromEntries(names.map((n) => [n, summarize(samples[n])]));
+  return { stats: Object.fromEntries(names.map((n) => [n, summarize(samples[n])])), stdioCpuPerCallUs };
 }
 
 /**
@@ -230,31 +203,76 @@ export default async function () {
   const home = await makeHome(Object.fromEntries(LATENCIES.map((l) => [l, httpFixtures[l].url])));
   let gateway;
   let core;
+  const startLoad = loadavg().map((l) => l.toFixed(1)).join(" / ");
   try {
     gateway = await startHttpGateway(home.env);
     const rssStarted = rssOf(gateway.pid);
-    const loaded = await load(gateway.url);
+    const loadFloor = await startUrlServer([NULL_PROXY, "http-stdio", process.execPath, FIXTURE], { MCPVM_FIXTURE_ARGS: "" });
+    const loads = { gateway: [], floor: [] };
+    const upstream = UPSTREAMS.fixture;
+    try {
+      for (let round = 0; round < LOAD_ROUNDS; round += 1) {
+        const order = round % 2 === 0 ? ["gateway", "floor"] : ["floor", "gateway"];
+        for (const which of order) {
+          const target = which === "gateway" ? gateway : loadFloor;
+          loads[which].push(await load(target.url, { clients: CLIENTS, calls: CALLS_PER_CLIENT, tool: which === "gateway" ? `${stdioName(0)}_echo` : "echo", upstream, pids: [target.pid] }));
+        }
+      }
+    } finally {
+      await loadFloor.close();
+    }
     const rssAfter = rssOf(gateway.pid);
+    const profiled = await profiledLoad(home.env);
+    // The round with the median throughput of each.
+    const median = (runs) => [...runs].sort((a, b) => a.throughput - b.throughput)[Math.floor(runs.length / 2)];
+    const loaded = median(loads.gateway);
+    const floorLoaded = median(loads.floor);
     core = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, toolset: "bench", logLevel: "warn", pretty: false });
-    const stats = await overhead({ env: home.env, httpFixtures, httpFloors, gatewayUrl: gateway.url, core: core.gateway });
+    const { stats, stdioCpuPerCallUs } = await overhead({ env: home.env, httpFixtures, httpFloors, gatewayUrl: gateway.url, core: core.gateway });
     const work = compare(stats, WORK_MS);
     const bare = compare(stats, 0);
     const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
     const markdown = [
-      `${loaded.calls} direct tool calls (\`${stdioName(0)}_echo\`, upstream fixture over stdio) from ${CLIENTS} concurrent streamable-HTTP clients (SDK v2, 2026-07-28) to \`mcpvm serve --http\` on 127.0.0.1, in its own process.`,
+      `${CLIENTS * CALLS_PER_CLIENT} direct tool calls (\`${stdioName(0)}_echo\`, upstream fixture over stdio) from ${CLIENTS} concurrent streamable-HTTP clients (SDK v2, 2026-07-28, bearer token) in one process to \`mcpvm serve --http\` on 127.0.0.1, in its own process; beside it the same load on the minimal SDK proxy (\`bench/_null-proxy.mjs http-stdio\`: an SDK v2 Server behind node:http, 2025 sessions and the 2026-07-28 handler, a Client to the same fixture over stdio, nothing else). ${LOAD_ROUNDS} alternating rounds each, the median shown; load average at start ${startLoad} on ${cpus().length} cores. CPU per call is user + system time of each process over the run divided by the calls, so it holds up better than wall time on a shared machine.`,
       "",
       table(
-        ["calls", "wrong or lost", "wall", "throughput", "p50", "p95", "max"],
-        [[String(loaded.calls), String(loaded.wrong + (CLIENTS * CALLS_PER_CLIENT - loaded.calls)), fmt(loaded.elapsedMs, 0), `${loaded.throughput.toFixed(0)} calls/s`, fmt(loaded.p50), fmt(loaded.p95), fmt(loaded.max)]],
+        ["server", "calls", "wrong or lost", "wall", "throughput", "p50", "p95", "its CPU per call", "upstream's CPU per call", "clients' CPU per call", "clients ÷ throughput (Little's law)", "ceiling: cores ÷ all CPU per call"],
+        [
+          ["mcpvm gateway", loaded],
+          ["minimal SDK proxy (floor)", floorLoaded],
+        ].map(([label, run]) => [
+          label,
+          String(run.calls),
+          String(run.wrong + run.failed + (CLIENTS * CALLS_PER_CLIENT - run.calls - run.failed)),
+          fmt(run.elapsedMs, 0),
+          `${run.throughput.toFixed(0)} calls/s`,
+          fmt(run.p50),
+          fmt(run.p95),
+          fmt(run.cpuPerCallUs[0].self / 1000),
+          fmt(run.cpuPerCallUs[0].descendants / 1000),
+          fmt(run.clientCpuPerCallUs / 1000),
+          fmt((CLIENTS / run.throughput) * 1000),
+          `${((cpus().length * 1e6) / (run.cpuPerCallUs[0].self + run.cpuPerCallUs[0].descendants + run.clientCpuPerCallUs)).toFixed(0)} calls/s`,
+        ]),
       ),
+      "",
+      "p50 under load is queueing, not a timer or a wait: 10 clients each waiting for their previous answer see about clients ÷ throughput (the Little's-law column matches p50). The ceiling column is what the machine allows when the clients, the server in front and the upstream share its cores: even the minimal SDK proxy cannot pass it, so the throughput goal is bounded by CPU per call of all three processes, most of it in the SDK's HTTP client and server.",
+      "",
+      `Gateway vs floor in this run: throughput ${(loaded.throughput / floorLoaded.throughput).toFixed(2)}×, CPU per call ${(loaded.cpuPerCallUs[0].self / floorLoaded.cpuPerCallUs[0].self).toFixed(2)}× (mcpvm's own share under load: ${fmt((loaded.cpuPerCallUs[0].self - floorLoaded.cpuPerCallUs[0].self) / 1000)} of CPU per call). Every round: gateway ${loads.gateway.map((r) => r.throughput.toFixed(0)).join(", ")} calls/s; floor ${loads.floor.map((r) => r.throughput.toFixed(0)).join(", ")} calls/s.`,
+      "",
+      "**Where the gateway's time goes under this load** (one more run of the same load on a gateway under `node --cpu-prof`):",
+      "",
+      ...profileTable(profiled),
       "",
       `RSS of the gateway process: ${mb(rssStarted)} after start (toolset equipped, upstream servers connected), ${mb(rssAfter)} after the load.`,
       "",
-      `**Overhead per direct tool call** (target: p50 ratio ≤ ${TARGET_RATIO} for a tool doing ${WORK_MS} ms of work). Method: the same SDK v2 client calls the same fixture tool (\`echo\`) either directly or through the gateway, over the same transport kind (stdio: \`mcpvm serve\` as a child process; HTTP: \`mcpvm serve --http\` as a child process, upstream fixture as an HTTP server in its own process); one call at a time, connections and sessions warm (${WARMUP} warm-up rounds), ${ROUNDS} rounds in which every case is sampled once, in alternating order. The gateway logs every call to its log file (console at warn). The floor is the same call through a minimal proxy made of the same SDK v2 parts (\`bench/_null-proxy.mjs\`: a Server in front, a Client behind, its own process, nothing else): what any gateway on this SDK and machine costs before doing work of its own; "gateway − minimal proxy" is mcpvm's own share (approval re-check, pinned-schema validation, rate limit, routing, logging, redaction).`,
+      `**Overhead per direct tool call** (target: p50 ratio ≤ ${TARGET_RATIO} for a tool doing ${WORK_MS} ms of work). Method: the same SDK v2 client calls the same fixture tool (\`echo\`) either directly or through the gateway, over the same transport kind (stdio: \`mcpvm serve\` as a child process; HTTP: \`mcpvm serve --http\` as a child process, upstream fixture as an HTTP server in its own process); one call at a time, connections and sessions warm (${WARMUP} warm-up rounds), ${ROUNDS} rounds in which every case is sampled once, in alternating order. The gateway records every call in the activity log (console logs at warn). The floor is the same call through a minimal proxy made of the same SDK v2 parts (\`bench/_null-proxy.mjs\`: a Server in front, a Client behind, its own process, nothing else): what any gateway on this SDK and machine costs before doing work of its own; "gateway − minimal proxy" is mcpvm's own share (approval re-check, pinned-schema validation, rate limit, routing, logging, redaction).`,
       "",
       overheadTable(work, true),
       "",
       ...floorNotes(work),
+      `CPU per stdio call (user + system of the process in front, its upstream not counted, over the sampled rounds): gateway ${fmt(stdioCpuPerCallUs.gateway / 1000)}, minimal SDK proxy ${fmt(stdioCpuPerCallUs.floor / 1000)}; **mcpvm's own share ${fmt((stdioCpuPerCallUs.gateway - stdioCpuPerCallUs.floor) / 1000)} of CPU per call** (goal ≤ 100 µs: ${verdict(stdioCpuPerCallUs.gateway - stdioCpuPerCallUs.floor <= 100)}). CPU time is ${1000 / CLOCK_TICKS} ms ticks summed over ${ROUNDS * LATENCIES.length} calls.`,
+      "",
       "Bare cost (tool doing 0 ms of work):",
       "",
       overheadTable(bare, false),
@@ -262,7 +280,7 @@ export default async function () {
     return {
       title: "Gateway: load and per-call overhead",
       markdown,
-      data: { load: loaded, rss: { started: rssStarted, after: rssAfter }, overhead: { work, bare, targetRatio: TARGET_RATIO, toolLatencyMs: WORK_MS, rounds: ROUNDS, stats } },
+      data: { load: loaded, loadFloor: floorLoaded, profile: profiled.asked === undefined ? undefined : { ...profiled.asked, calls: profiled.run.calls }, loads, startLoad, rss: { started: rssStarted, after: rssAfter }, overhead: { stdioCpuPerCallUs, work, bare, targetRatio: TARGET_RATIO, toolLatencyMs: WORK_MS, rounds: ROUNDS, stats } },
     };
   } finally {
     await core?.close();

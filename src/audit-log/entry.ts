@@ -8,6 +8,8 @@ export const AUDIT_EVENTS = [
   "mcp.tool.accept",
   "mcp.call.confirm",
   "mcp.flow",
+  "mcp.sampling",
+  "mcp.elicitation",
   "mcp.executable.changed",
   "plugin.approve",
   "plugin.revoke",

@@ -28,7 +28,9 @@ export type GatewayErrorCode =
   /** A tool outside what the calling client's token allows. */
   | "GATEWAY_CLIENT_FORBIDDEN"
   /** `--expose <server>` names no configured, enabled server. */
-  | "GATEWAY_EXPOSE_UNKNOWN";
+  | "GATEWAY_EXPOSE_UNKNOWN"
+  /** gateway.oauth: the identity provider's metadata or key set cannot be read (down, wrong issuer, not https). */
+  | "GATEWAY_OAUTH_UNAVAILABLE";
 
 export class GatewayError extends McpvmError<GatewayErrorCode> {
   override readonly name = "GatewayError";

@@ -11,6 +11,7 @@ import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolNam
 import { CodeMode } from "./code-mode.js";
 import { ClientViews, visibleDirect, type ClientView } from "./clients/client-view.js";
 import { allowsServer, UNSCOPED, type ClientScope } from "./clients/scope.js";
+import { runForClient } from "../logging/caller.js";
 import { callDirectTool } from "./direct-call.js";
 import { ToolDirectory } from "./directory.js";
 import { Equipment, type DirectTool, type EquipReport } from "./equipment.js";
@@ -125,7 +126,9 @@ export class Gateway {
 
   callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
     const traced = { method: "tools/call", tool: name, session: context.session, rpcId: context.rpcId, client: context.client, transport: context.transport ?? "stdio", meta: context.meta };
-    return telemetry().mcpRequest(traced, (scope) => this.answerCall(name, rawArgs, context, scope));
+    const work = (): Promise<CallToolResult> => telemetry().mcpRequest(traced, (scope) => this.answerCall(name, rawArgs, context, scope));
+    // Upstream calls made for this one (directly or by a script) are attributed to the client in the activity log.
+    return context.caller === undefined ? work() : runForClient(context.caller.name, work);
   }
 
   private async answerCall(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext, scope: SpanScope): Promise<CallToolResult> {

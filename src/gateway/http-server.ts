@@ -12,7 +12,7 @@ import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type Mcp
 import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
-import { tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
+import { isRefusal, tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
 import { ClientRateLimiter } from "./clients/rate-limiter.js";
 import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
@@ -98,6 +98,20 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
+/** The first protocol revision of the modern (per-request, sessionless) era; versions are ISO dates. */
+const FIRST_MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+function namesModernVersion(value: string | undefined): boolean {
+  return value !== undefined && value.trim() >= FIRST_MODERN_PROTOCOL_VERSION;
+}
+
+/** A single JSON-RPC request object: a method and an id, and nothing that makes it look like a response. */
+function isPlainJsonRpcRequest(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const message = body as Record<string, unknown>;
+  return typeof message.method === "string" && "id" in message && !("result" in message) && !("error" in message);
+}
+
 /**
  * The era decision of the SDK's `isLegacyRequest` for a POST whose JSON body is already parsed,
  * made with the classifier it runs (`classifyInboundRequest`) on the same headers, without first
@@ -105,6 +119,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * measurable part of every call).
  */
 function isLegacyPost(req: IncomingMessage, body: unknown): boolean {
+  // The common case, decided without the classifier's schema checks (a measurable part of a call
+  // under load): a JSON-RPC request under a 2026-07-28-or-later MCP-Protocol-Version header is
+  // never legacy (the SDK serves it or refuses it), and the modern handler classifies it in full.
+  if (namesModernVersion(header(req, "mcp-protocol-version")) && isPlainJsonRpcRequest(body)) return false;
   const outcome = classifyInboundRequest({
     httpMethod: "POST",
     protocolVersionHeader: header(req, "mcp-protocol-version"),
@@ -292,25 +310,31 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       if (path === "/readyz" && req.method === "GET") {
         if (draining) return sendJson(res, 503, { status: "draining" });
         const state = await readiness.check();
-        const authorized = (await authenticator.authenticate(req)) !== undefined;
+        const authorized = !isRefusal(await authenticator.authenticate(req));
         return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", failing: authorized ? state.failing : state.failing.length });
       }
       if (path === "/health" && req.method === "GET") {
-        const authorized = (await authenticator.authenticate(req)) !== undefined;
+        const authorized = !isRefusal(await authenticator.authenticate(req));
         return sendJson(res, 200, {
           status: "ok",
           uptimeMs: Date.now() - started,
           ...(authorized ? { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, servers: await gateway.service.summaries() } : {}),
         });
       }
+      // RFC 9728 protected resource metadata (OAuth mode): public, so a client can find where to log in.
+      const document = req.method === "GET" ? authenticator.publicDocument?.(path) : undefined;
+      // Readable from browser-based clients too: the document is public by design.
+      if (document !== undefined) return sendJson(res, 200, document, { "cache-control": "max-age=300", "access-control-allow-origin": "*" });
       const metrics = path === "/metrics" && req.method === "GET";
       if (path !== "/mcp" && !metrics) return sendJson(res, 404, { error: "not found; the MCP endpoint is /mcp" });
       if (draining) return rpcError(res, 503, -32000, "The gateway is shutting down; retry (another replica will answer).", { connection: "close", "retry-after": "1" });
       if (req.method === "POST" && !metrics) trackInFlight(res);
       const client = await authenticator.authenticate(req);
-      if (client === undefined) {
-        logger.warn({ remote: req.socket.remoteAddress }, "HTTP request without a valid bearer token refused");
-        return rpcError(res, 401, -32001, `Unauthorized: ${authenticator.hint}.`, { "www-authenticate": 'Bearer realm="mcpvm"' });
+      if (isRefusal(client)) {
+        logger.warn({ remote: req.socket.remoteAddress, status: client.status, reason: client.description }, "HTTP request without a valid bearer token refused");
+        const what = client.status === 400 ? "Bad request" : client.status === 403 ? "Forbidden" : client.status === 503 ? "Unavailable" : "Unauthorized";
+        const headers: Record<string, string> = client.status === 503 ? { "retry-after": "5" } : { "www-authenticate": authenticator.challenge(client) };
+        return rpcError(res, client.status, -32001, `${what}: ${client.description}; ${authenticator.hint}.`, headers);
       }
       const waitMs = client.rate === undefined ? 0 : rates.take(client.name, client.rate);
       if (waitMs > 0) {
@@ -345,6 +369,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const bound = httpServer.address() as AddressInfo;
   const host = bound.family === "IPv6" ? `[${bound.address}]` : bound.address;
   const url = `http://${host}:${bound.port}/mcp`;
+  authenticator.listening?.(url);
 
   return {
     url,

@@ -30,3 +30,7 @@ export { ClientTokenStore, CLIENT_TOKEN_PREFIX, type ClientEntry, type CreateCli
 export { tokenAuthenticator, bearerOf, type RequestAuthenticator, type TokenAuthOptions } from "./clients/authenticate.js";
 export { parseRate, formatRate, allowsServer, isScoped, UNSCOPED, type ClientScope } from "./clients/scope.js";
 export { ClientRateLimiter } from "./clients/rate-limiter.js";
+export { isRefusal, refusal, bearerChallenge, type AuthRefusal, type AuthResult } from "./clients/authenticate.js";
+export { OAuthResourceServer, type ResourceServerOptions } from "./oauth/resource-server.js";
+export { oauthSettingsSchema, ACCEPTED_ALGORITHMS, type OAuthSettings, type OAuthClient, type OAuthGrant } from "./oauth/settings.js";
+export { checkOAuth, type OAuthCheck, type TokenCheck } from "./oauth/check.js";

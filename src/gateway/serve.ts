@@ -7,16 +7,17 @@ import type { EngineChoice } from "../sandbox/types.js";
 import { startTelemetry } from "../telemetry/start.js";
 import { NOOP_TELEMETRY } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
-import type { ListenAddress } from "./address.js";
-import { requireTokenFor } from "./address.js";
+import { isLoopback, requireTokenFor, type ListenAddress } from "./address.js";
 import { Gateway } from "./gateway.js";
 import { ensureHomeToken } from "./gateway-token.js";
-import { tokenAuthenticator } from "./clients/authenticate.js";
+import { tokenAuthenticator, type RequestAuthenticator, type TokenAuthOptions } from "./clients/authenticate.js";
+import { OAuthResourceServer } from "./oauth/resource-server.js";
+import type { Logger } from "pino";
 import { ClientTokenStore } from "./clients/store.js";
 import { startHttpGateway } from "./http-server.js";
 import { resolveSessionKey } from "./session-key.js";
 import { GatewayServers } from "./server-factory.js";
-import { parseGatewaySettings } from "./settings.js";
+import { parseGatewaySettings, type GatewaySettings } from "./settings.js";
 import { startStdioGateway } from "./stdio.js";
 import { ToolsetStore } from "./toolsets/store.js";
 import { Passthrough } from "./passthrough/passthrough.js";
@@ -134,7 +135,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
         passthrough,
         address: options.http,
         token,
-        authenticator: tokenAuthenticator({ token, clients: new ClientTokenStore(host.paths.gatewayClientsFile) }),
+        authenticator: await gatewayAuthenticator({ token, clients: new ClientTokenStore(host.paths.gatewayClientsFile) }, settings, options.http, host.paths.configFile, logger),
         logger,
         sessionLimits: { perClient: settings.maxSessionsPerClient, total: settings.maxSessions, idleMs: settings.sessionIdleMs },
       });
@@ -182,4 +183,28 @@ function requireExposable(service: McpService, name: string): void {
   throw new GatewayError("GATEWAY_EXPOSE_UNKNOWN", `Cannot expose MCP server "${name}": it ${why}${didYouMean(name, enabled)} (enabled: ${enabled.join(", ") || "none"}).`, {
     data: { server: name },
   });
+}
+
+/**
+ * The gateway token and named client tokens, and with `gateway.oauth` access tokens from the
+ * identity provider too. Its keys are looked up now, so a wrong issuer shows in the log at start;
+ * an identity provider that is down only delays that (tokens are refused with 503 until it answers).
+ */
+async function gatewayAuthenticator(tokens: TokenAuthOptions, settings: GatewaySettings, address: ListenAddress, configFile: string, logger: Logger): Promise<RequestAuthenticator> {
+  const byToken = tokenAuthenticator(tokens);
+  const oauth = settings.oauth;
+  if (oauth === undefined) return byToken;
+  if (oauth.resource === undefined && !isLoopback(address.host)) {
+    throw new GatewayError(
+      "GATEWAY_CONFIG_INVALID",
+      `${configFile} (gateway.oauth): set "resource" to the URL clients reach this gateway at (e.g. https://mcp.example.com/mcp); it is the audience access tokens must carry, and ${address.host} is not it`,
+      { data: { file: configFile } },
+    );
+  }
+  const server = new OAuthResourceServer({ settings: oauth, tokens: byToken });
+  await server.keys.warm().then(
+    (keys) => logger.info({ issuer: oauth.issuer, jwks: keys.jwksUri, kids: keys.kids }, "OAuth access tokens accepted from the identity provider"),
+    (error: unknown) => logger.warn({ issuer: oauth.issuer }, `the identity provider's keys cannot be read yet (access tokens are refused with 503 until they can): ${errorMessage(error)}`),
+  );
+  return server;
 }

@@ -95,7 +95,7 @@ export class GatewayServers {
           session: origin.session,
           rpcId: ctx.mcpReq.id,
           origin,
-          client: client?.via === "client-token" ? client.name : clientName(server, ctx),
+          client: client?.via === "client-token" || client?.via === "oauth" ? client.name : clientName(server, ctx),
           ...(client === undefined ? {} : { caller: client }),
           transport,
           meta: ctx.mcpReq._meta,

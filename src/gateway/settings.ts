@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { describeZodIssues } from "../config/config-file.js";
 import { GatewayError } from "./errors.js";
+import { oauthSettingsSchema } from "./oauth/settings.js";
 
 /** config.json `gateway`: the gateway's own policy. Servers and sandbox limits live in their own sections. */
 export const gatewaySettingsSchema = z
@@ -29,6 +30,8 @@ export const gatewaySettingsSchema = z
      * "auto" (server/discover first; 2026-07-28 with a server that offers it, else 2025).
      */
     upstreamProtocol: z.enum(["legacy", "auto"]).default("legacy"),
+    /** OAuth 2.1 resource server: access tokens from this identity provider (docs/GATEWAY.md "Access tokens from an identity provider"). */
+    oauth: oauthSettingsSchema.optional(),
   })
   .strict();
 

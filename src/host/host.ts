@@ -72,6 +72,7 @@ export class McpvmHost {
   private readonly activity: ActivityLog;
   private askFlow: AskFlow | undefined;
   private loginInteraction: LoginInteraction | undefined;
+  private serverRequests: ServerRequestHooks | undefined;
 
   private constructor(
     readonly paths: ConfigPaths,
@@ -81,6 +82,7 @@ export class McpvmHost {
     this.redactor = options.redactor ?? new Redactor();
     this.logger = options.logger ?? silentLogger();
     this.confirmCall = options.confirmCall;
+    this.serverRequests = options.serverRequests;
     this.face = options.face ?? "cli";
     this.activity = new ActivityLog(paths.activityFile, (message) => this.logger.warn({ file: paths.activityFile }, message));
     this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });
@@ -91,6 +93,11 @@ export class McpvmHost {
       audit: this.audit,
       services: { mcpModules: (config) => this.mcpModules(config) },
     });
+  }
+
+  /** The environment the host was opened with: where ${VAR}, $BROWSER and the like are read from. */
+  get env(): Readonly<Record<string, string | undefined>> {
+    return this.options.env;
   }
 
   static async open(options: HostOptions): Promise<McpvmHost> {
@@ -120,6 +127,15 @@ export class McpvmHost {
   /** Who is asked when data from one server is about to reach another's tool; undefined: nobody (the `flows` policy decides). */
   setAskFlow(ask: AskFlow | undefined): void {
     this.askFlow = ask;
+  }
+
+  /**
+   * Who answers MCP servers' own requests (elicitation, sampling) on this face from each server's
+   * next connect; the REPL installs its own over the CLI's, before anything connects.
+   */
+  setServerRequests(hooks: ServerRequestHooks | undefined): void {
+    this.serverRequests = hooks;
+    this.mcpService?.clients.setServerRequestHooks(hooks);
   }
 
   /** How a server that needs an OAuth login gets one on this face (a browser); undefined: it fails with MCP_LOGIN_REQUIRED. */
@@ -260,7 +276,7 @@ export class McpvmHost {
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
     this.flowPolicy();
-    if (this.options.serverRequests !== undefined) service.clients.setServerRequestHooks(this.options.serverRequests);
+    if (this.serverRequests !== undefined) service.clients.setServerRequestHooks(this.serverRequests);
     this.mcpService = service;
     service.setLoginInteraction(this.loginInteraction);
     return mcpHostModules(service, this.mcpCallOptions());

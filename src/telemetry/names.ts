@@ -45,3 +45,12 @@ export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 /** Every state a client-manager slot can be in, so the gauge reports 0 for states a server left. */
 export const UPSTREAM_STATES = ["idle", "connecting", "connected", "error", "closed"] as const;
+
+/**
+ * The client as a metric label: an access token's client (`<entry>/<person>`, src/gateway/oauth)
+ * counts under its entry, so each person does not make metric series of their own (Prometheus
+ * label cardinality); spans and logs keep the full name.
+ */
+export function clientMetricLabel<T>(value: T): T | string {
+  return typeof value === "string" && value.includes("/") ? value.slice(0, value.indexOf("/")) : value;
+}

@@ -1,15 +1,29 @@
-import type { ElicitResult } from "@modelcontextprotocol/client";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client";
 import { formFields, parseFieldAnswer, type FormField } from "../mcp/elicitation/form-fields.js";
 import { errorMessage } from "../util/errors.js";
 import type { CommandContext } from "./command.js";
 import { displayInline } from "./display.js";
 import { writeLine } from "./io.js";
-import { ask, confirm } from "./prompt.js";
+import { ask } from "./prompt.js";
 
 /** What an upstream server asked for: a form (fields from a schema) or a URL the person should open. */
 export type ElicitationRequest =
   | { readonly mode?: "form"; readonly message: string; readonly requestedSchema?: unknown }
   | { readonly mode: "url"; readonly message: string; readonly url: string; readonly elicitationId?: string };
+
+/** The part of `elicitation/create` params the terminal shows. */
+export function elicitationRequestOf(params: ElicitRequest["params"]): ElicitationRequest {
+  return params.mode === "url" ? { mode: "url", message: params.message, url: params.url } : { message: params.message, requestedSchema: params.requestedSchema };
+}
+
+/**
+ * Where the questions are typed. The REPL passes its own line reader's (one readline on the
+ * terminal at a time, so the form and the REPL's editor never read the same keys); other faces
+ * use prompt.ts. `ask` rejects when the person presses Ctrl-C or input ends.
+ */
+export interface LineAsker {
+  ask(question: string): Promise<string>;
+}
 
 /** Wrong answers to one field before the whole form is cancelled (a stuck script must not loop forever). */
 const MAX_TRIES = 3;
@@ -19,14 +33,17 @@ const MAX_TRIES = 3;
  * call was running. Nothing is answered for them: --yes does not fill a form, and with no terminal
  * the request is declined with a line that says why. Server text is shown escaped.
  */
-export async function askElicitationOnTerminal(context: CommandContext, server: string, request: ElicitationRequest): Promise<ElicitResult> {
+export async function askElicitationOnTerminal(context: CommandContext, server: string, request: ElicitationRequest, asker?: LineAsker): Promise<ElicitResult> {
   const { stderr } = context.io;
+  const lines: LineAsker = asker ?? { ask: (question) => ask(context, question, false) };
+  // --yes confirms nothing here either: the person filled the form, so the person says whether it goes.
+  const yesNo = async (question: string) => /^y(es)?$/i.test((await lines.ask(`${question} [y/N] `)).trim());
   const who = displayInline(server);
   if (!context.interactive) {
     writeLine(stderr, `MCP server ${who} asked for input ("${displayInline(request.message)}") but there is no terminal to ask on: declined. Run it on a terminal to answer.`);
     return { action: "decline" };
   }
-  if (request.mode === "url") return askUrl(context, who, request);
+  if (request.mode === "url") return askUrl(context, who, request, yesNo);
   let fields: FormField[];
   try {
     fields = formFields(request.requestedSchema);
@@ -39,21 +56,25 @@ export async function askElicitationOnTerminal(context: CommandContext, server: 
   const content: Record<string, unknown> = {};
   try {
     for (const field of fields) {
-      const answer = await askField(context, field);
+      const answer = await askField(context, field, lines);
       if (answer === "give-up") return { action: "cancel" };
       if (answer !== undefined) content[field.key] = answer;
     }
+    if (!(await yesNo(`Send this to ${who}?`))) {
+      writeLine(stderr, `Not sent: ${who} is told you declined.`);
+      return { action: "decline" };
+    }
   } catch {
-    writeLine(stderr, "Cancelled.");
+    writeLine(stderr, `Cancelled: ${who} is told you cancelled the form.`);
     return { action: "cancel" };
   }
-  return (await confirm(context, `Send this to ${who}?`)) ? { action: "accept", content: content as ElicitResult["content"] & object } : { action: "decline" };
+  return { action: "accept", content: content as ElicitResult["content"] & object };
 }
 
-async function askField(context: CommandContext, field: FormField): Promise<unknown> {
+async function askField(context: CommandContext, field: FormField, lines: LineAsker): Promise<unknown> {
   const question = fieldQuestion(field);
   for (let attempt = 1; attempt <= MAX_TRIES; attempt += 1) {
-    const parsed = parseFieldAnswer(field, await ask(context, question, false));
+    const parsed = parseFieldAnswer(field, await lines.ask(question));
     if (parsed.ok) return parsed.value;
     writeLine(context.io.stderr, `  ${displayInline(parsed.message)}`);
   }
@@ -72,7 +93,7 @@ function fieldQuestion(field: FormField): string {
   return lines.join("\n");
 }
 
-async function askUrl(context: CommandContext, who: string, request: { readonly message: string; readonly url: string }): Promise<ElicitResult> {
+async function askUrl(context: CommandContext, who: string, request: { readonly message: string; readonly url: string }, yesNo: (question: string) => Promise<boolean>): Promise<ElicitResult> {
   const { stderr } = context.io;
   let shown: string;
   try {
@@ -86,5 +107,10 @@ async function askUrl(context: CommandContext, who: string, request: { readonly 
   writeLine(stderr, `MCP server ${who} asks you to open a page: ${displayInline(request.message)}`);
   writeLine(stderr, `  ${displayInline(shown)}`);
   writeLine(stderr, "  Open it in your browser and finish there; the server is told when you agree.");
-  return (await confirm(context, "Did you open it (or will you)?")) ? { action: "accept" } : { action: "decline" };
+  try {
+    return (await yesNo("Did you open it (or will you)?")) ? { action: "accept" } : { action: "decline" };
+  } catch {
+    writeLine(stderr, "Cancelled.");
+    return { action: "cancel" };
+  }
 }

@@ -1,4 +1,3 @@
 export { startUi, type RunningUi, type StartUiOptions } from "./start-ui.js";
-export { openBrowser, browserCommand } from "./open-browser.js";
 export type { UiBridge } from "./bridge.js";
 export { guardRequest, TOKEN_HEADER } from "./request-guard.js";

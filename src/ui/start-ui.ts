@@ -6,6 +6,8 @@ import { runRoutes, RunRegistry } from "./api/runs.js";
 import { serverRoutes } from "./api/servers.js";
 import { toolsetRoutes } from "./api/toolsets.js";
 import { activityRoutes } from "./api/activity.js";
+import { LoginRegistry, loginRoutes } from "./api/logins.js";
+import { browserOpener, type BrowserOpener } from "../mcp/oauth/index.js";
 import type { UiBridge } from "./bridge.js";
 import { HostState } from "./host-state.js";
 import { listenUi } from "./http-server.js";
@@ -19,6 +21,8 @@ export interface StartUiOptions {
   readonly cwd: string;
   readonly port?: number;
   readonly assetsDir?: string;
+  /** How OAuth login pages are opened on this machine: the CLI's opener ($BROWSER, else the platform's). */
+  readonly opener?: BrowserOpener;
   /** Tests pass their own; otherwise 32 random bytes. */
   readonly token?: string;
 }
@@ -45,6 +49,8 @@ export async function startUi(options: StartUiOptions): Promise<RunningUi> {
   toolsetRoutes(router, state);
   runRoutes(router, runs, state);
   activityRoutes(router, state);
+  const logins = new LoginRegistry(state, options.opener ?? browserOpener(options.host.env));
+  loginRoutes(router, state, logins);
   const http = await listenUi({ router, assetsDir, token, port: options.port ?? 0 });
   const origin = `http://127.0.0.1:${http.port}`;
   let closed: Promise<void> | undefined;
@@ -56,6 +62,7 @@ export async function startUi(options: StartUiOptions): Promise<RunningUi> {
     close: () =>
       (closed ??= (async () => {
         runs.cancelAll();
+        logins.cancelAll();
         await http.close();
         await options.host.close();
       })()),

@@ -7,6 +7,7 @@ import { Deployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Secret, Service } from "kubernetes-models/v1";
+import { parseGatewaySettings } from "../../src/gateway/settings.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const KUBECTL = ["/usr/bin/kubectl", "/usr/local/bin/kubectl"].find((path) => existsSync(path));
@@ -66,6 +67,24 @@ describe.skipIf(KUBECTL === undefined)("deploy/kubernetes (kustomize base), rend
       const ref = volume.configMap?.name ?? volume.secret?.secretName;
       if (ref !== undefined) expect(names.has(ref), ref).toBe(true);
     }
+  });
+});
+
+describe.skipIf(KUBECTL === undefined)("deploy/kubernetes/overlays/oauth: the base with sign-in through an identity provider", () => {
+  const rendered = KUBECTL === undefined ? "" : execFileSync(KUBECTL, ["kustomize", join(ROOT, "deploy/kubernetes/overlays/oauth")], { encoding: "utf8" });
+  const objects = parseAllDocuments(rendered).map((doc) => doc.toJSON() as K8sObject & { data?: Record<string, string> });
+
+  it("renders the base's objects, each valid, with its own config.json in the ConfigMap the pods mount", () => {
+    expect(objects.map((o) => `${o.apiVersion}/${o.kind}`).sort()).toEqual(Object.keys(MODELS).sort());
+    for (const object of objects) expect(() => new (MODELS[`${object.apiVersion}/${object.kind}`] as new (data: unknown) => { validate(): void })(object).validate(), object.kind).not.toThrow();
+    const configMap = objects.find((o) => o.kind === "ConfigMap");
+    const config = JSON.parse(configMap?.data?.["config.json"] ?? "{}") as { gateway?: unknown };
+    // The gateway's own schema: a replica started with this ConfigMap accepts access tokens for its public URL.
+    const settings = parseGatewaySettings(config.gateway, "overlays/oauth/config.json");
+    expect(settings.oauth?.resource).toMatch(/^https:\/\//);
+    expect(settings.oauth?.issuer).toMatch(/^https:\/\//);
+    const volumes = (objects.find((o) => o.kind === "Deployment") as unknown as { spec: { template: { spec: { volumes: Array<{ configMap?: { name: string } }> } } } }).spec.template.spec.volumes;
+    expect(volumes.map((v) => v.configMap?.name).filter(Boolean)).toEqual([configMap?.metadata.name]);
   });
 });
 

@@ -145,9 +145,10 @@ describe("mcpvm mcp", () => {
     const info = JSON.parse(out.stdout) as { module: string; tools: { jsName: string; originalName: string; hints: object }[]; held: unknown[] };
     expect(info.module).toBe("mcp-everything");
     expect(info.tools.find((t) => t.jsName === "get_sum")).toMatchObject({ originalName: "get-sum", hints: { readOnly: true, destructive: false } });
-    // 13 tools, and the two that server-everything offers only to a client that can answer elicitation (the CLI can, on a terminal).
-    expect(info.tools.map((t) => t.originalName)).toEqual(expect.arrayContaining(["trigger-elicitation-request", "trigger-url-elicitation"]));
-    expect(info.tools).toHaveLength(15);
+    // 13 tools, the two that server-everything offers only to a client that can answer elicitation, and the one for a
+    // client that can sample (the CLI can both, on a terminal; sampling with a configured model).
+    expect(info.tools.map((t) => t.originalName)).toEqual(expect.arrayContaining(["trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request"]));
+    expect(info.tools).toHaveLength(16);
     expect(info.held).toEqual([]);
   });
 

@@ -1,6 +1,9 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ActivityLog, FLUSH_DELAY_MS, MAX_ACTIVITY_BYTES, argsText, type ActivityRecord } from "../../src/logging/activity-log.js";
 
@@ -85,4 +88,47 @@ describe("ActivityLog", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(dir);
   });
+});
+
+describe("ActivityLog: one open file, written in batches", () => {
+  it("notices another process's rotation within a second and writes to the new file", async () => {
+    const file = join(dir, "activity.jsonl");
+    const log = new ActivityLog(file);
+    log.append(record("before-rotation"));
+    await log.flush();
+    // Another process rotates the file away while this one holds it open: lines appended a second later land in a new file.
+    await rename(file, `${file}.1`);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    log.append(record("after-rotation"));
+    await log.flush();
+    expect((await lines(file)).map((line) => (JSON.parse(line) as ActivityRecord).tool)).toEqual(["after-rotation"]);
+    expect((await lines(`${file}.1`)).map((line) => (JSON.parse(line) as ActivityRecord).tool)).toEqual(["before-rotation"]);
+    await log.close();
+  });
+
+  it("keeps each write under the cap when one burst is bigger than the whole file", async () => {
+    const file = join(dir, "activity.jsonl");
+    const log = new ActivityLog(file);
+    const big = { text: "y".repeat(1_900) };
+    const count = Math.ceil((MAX_ACTIVITY_BYTES * 1.5) / `${JSON.stringify(record("t", big))}\n`.length);
+    for (let i = 0; i < count; i++) log.append(record(`t${i}`, big));
+    await log.close();
+    expect((await stat(`${file}.1`)).size).toBeLessThanOrEqual(MAX_ACTIVITY_BYTES);
+    expect((await stat(file)).size).toBeLessThanOrEqual(MAX_ACTIVITY_BYTES);
+    const kept = [...(await lines(`${file}.1`)), ...(await lines(file))];
+    expect(kept.at(-1)).toContain(`"tool":"t${count - 1}"`);
+  });
+
+  it("writes the lines of a process that exits before the batch timer", async () => {
+    const file = join(dir, "activity.jsonl");
+    const root = join(fileURLToPath(import.meta.url), "..", "..", "..");
+    const script = `import { ActivityLog, argsText } from ${JSON.stringify(join(root, "src/logging/activity-log.ts"))};
+const log = new ActivityLog(${JSON.stringify(file)});
+for (let i = 0; i < 3; i++) log.append({ at: new Date().toISOString(), face: "cli", pid: process.pid, server: "s", tool: "t" + i, durationMs: 1, outcome: "ok", ...argsText({}) });
+process.exit(0);`;
+    const entry = join(dir, "exit.ts");
+    await writeFile(entry, script);
+    await promisify(execFile)(process.execPath, [join(root, "node_modules/vite-node/vite-node.mjs"), entry], { timeout: 60_000 });
+    expect((await lines(file)).map((line) => (JSON.parse(line) as ActivityRecord).tool)).toEqual(["t0", "t1", "t2"]);
+  }, 90_000);
 });

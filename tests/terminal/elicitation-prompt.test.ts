@@ -1,6 +1,9 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { askElicitationOnTerminal } from "../../src/terminal/elicitation-prompt.js";
+import { auditedElicit } from "../../src/mcp/elicitation/audited.js";
+import type { AuditEvent } from "../../src/audit-log/index.js";
+import type { ServerRequestContext } from "../../src/mcp/client-manager/index.js";
 import type { CommandContext } from "../../src/terminal/command.js";
 
 /**
@@ -69,5 +72,47 @@ describe("an MCP server's elicitation asked on the terminal", () => {
     expect(screen()).toContain("https://bank.example/link?x=1");
     expect(screen()).not.toContain("\u001b[2J");
     expect(await askElicitationOnTerminal(terminal(["y"]).context, "bank", { mode: "url", message: "x", url: "javascript:alert(1)" })).toEqual({ action: "decline" });
+  });
+
+  it("--yes does not send a form: the person is still asked whether it goes", async () => {
+    const { context, screen } = terminal(["Ada", "", "1", ""]);
+    const result = await askElicitationOnTerminal({ ...context, assumeYes: true }, "restaurant", form);
+    expect(result).toEqual({ action: "decline" });
+    expect(screen()).toContain("Send this to restaurant? [y/N] ");
+    expect(screen()).toContain("Not sent: restaurant is told you declined.");
+  });
+
+  it("asks through the line asker a face passes (the REPL's reader); its rejection (Ctrl-C) cancels the form", async () => {
+    const { context, screen } = terminal([]);
+    const asked: string[] = [];
+    const answers = ["Ada"];
+    const asker = {
+      ask: async (question: string) => {
+        asked.push(question.split("\n").at(-1) ?? "");
+        const next = answers.shift();
+        if (next === undefined) throw new Error("cancelled");
+        return next;
+      },
+    };
+    expect(await askElicitationOnTerminal(context, "restaurant", form, asker)).toEqual({ action: "cancel" });
+    expect(asked).toEqual(["  Name*: ", "  guests [2]: "]);
+    expect(screen()).toContain("Cancelled: restaurant is told you cancelled the form.");
+  });
+});
+
+describe("elicitation outcomes in the audit log", () => {
+  it("records the server, the mode, the number of fields and the action, never the answers", async () => {
+    const events: AuditEvent[] = [];
+    const elicit = auditedElicit(async () => ({ action: "accept", content: { name: "secret-answer" } }), async (event) => {
+      events.push(event);
+    });
+    const ctx = { server: "restaurant" } as ServerRequestContext;
+    await elicit({ mode: "form", message: "Book", requestedSchema: form.requestedSchema as never }, ctx);
+    await elicit({ mode: "url", message: "Link", url: "https://bank.example/", elicitationId: "e1" }, { ...ctx, server: "bank" });
+    expect(events).toEqual([
+      { event: "mcp.elicitation", subject: "restaurant", decision: "accept", details: { mode: "form", fields: 3 } },
+      { event: "mcp.elicitation", subject: "bank", decision: "accept", details: { mode: "url" } },
+    ]);
+    expect(JSON.stringify(events)).not.toContain("secret-answer");
   });
 });

@@ -2,40 +2,17 @@ import { join } from "node:path";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RunningUi } from "../../src/ui/index.js";
-import { cli, makeHome, type TrustHome } from "../trust/helpers.js";
-import { launchBrowser, POLL, removeAssets, SKIP_BROWSER, startDashboard, watchPageErrors } from "./browser-support.js";
-import { addStdioServer, screenshot, SCRIPTED, text, writeSpec } from "./dashboard-support.js";
+import { describe, expect, it } from "vitest";
+import { cli, type HomeOptions } from "../trust/helpers.js";
+import { POLL, SKIP_BROWSER } from "./support/browser.js";
+import { addStdioServer, screenshot, SCRIPTED, text, writeSpec } from "./support/dashboard.js";
+import { dashboardSession } from "./support/session.js";
 
-const homes: TrustHome[] = [];
-const dashboards: RunningUi[] = [];
-let browser: Browser | undefined;
+const session = dashboardSession();
 
-beforeAll(async () => {
-  if (!SKIP_BROWSER) browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await removeAssets();
-});
-afterEach(async () => {
-  for (const ui of dashboards.splice(0)) await ui.close();
-  // A server killed at close may still be flushing into the home for a moment: retry once.
-  for (const home of homes.splice(0)) await home.cleanup().catch(() => new Promise((done) => setTimeout(done, 500)).then(() => home.cleanup()));
-});
-
-async function open(servers: (starts: string, dir: string) => Record<string, Record<string, unknown>> = () => ({})): Promise<{ home: TrustHome; ui: RunningUi; page: Page; errors: string[] }> {
-  const home = await makeHome({ servers });
-  homes.push(home);
-  const ui = await startDashboard(home.env, home.dir);
-  dashboards.push(ui);
-  const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors = watchPageErrors(page);
-  await page.goto(ui.url);
-  return { home, ui, page, errors };
+async function open(servers: HomeOptions["servers"] = () => ({})) {
+  const home = await session.home({ servers });
+  return { home, ...(await session.open(home)) };
 }
 
 describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", { timeout: 180_000 }, () => {

@@ -3,8 +3,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RunningUi } from "../../src/ui/index.js";
-import { makeHome, type TrustHome } from "../trust/helpers.js";
-import { removeAssets, startDashboard } from "./browser-support.js";
+import { makeHome, startHttpFixture, type TrustHome } from "../trust/helpers.js";
+import { removeAssets, startDashboard } from "./support/browser.js";
 
 /**
  * The dashboard's HTTP surface without a browser: what a foreign page, a DNS-rebinding page or a
@@ -111,6 +111,39 @@ describe("mcpvm ui: who may call it", () => {
 });
 
 describe("mcpvm ui: bad input gets the CLI's errors, and nothing is saved", () => {
+  it("log in: a stdio server or an unknown name gets the CLI's error, and no login starts", async () => {
+    const { home, ui } = await dashboard();
+    const stdio = await raw(ui, "POST", "/api/servers/notes/login", json(ui), "{}");
+    expect(stdio.status).toBe(400);
+    expect(JSON.parse(stdio.body).error).toMatchObject({ code: "USAGE", exitCode: 2, message: "server notes is a stdio server; login applies to http and sse servers only." });
+    const unknown = await raw(ui, "POST", "/api/servers/ntoes/logout", json(ui), "{}");
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body).error.message).toBe('No MCP server named "ntoes" is configured (configured: notes).');
+    expect((await raw(ui, "GET", "/api/servers/notes/login", json(ui))).body).toBe(JSON.stringify({ server: "notes", state: "none" }));
+    // A GET cannot start one.
+    expect((await raw(ui, "GET", "/api/servers/notes/login/cancel", json(ui))).status).toBe(404);
+    expect(await readFile(join(home.dir, "oauth-tokens.json"), "utf8").catch(() => "absent")).toBe("absent");
+  });
+
+  it("log in to an http server that answers without one: done at once, and it says so (nothing stored)", async () => {
+    const open = await startHttpFixture([]);
+    try {
+      const home = await makeHome({ servers: () => ({ plain: { url: open.url } }), approve: ["plain"] });
+      homes.push(home);
+      const ui = await startDashboard(home.env, home.dir, { opener: { open: () => Promise.reject(new Error("no login page should be opened")) } });
+      dashboards.push(ui);
+      const state = JSON.parse((await raw(ui, "GET", "/api/state", json(ui))).body) as { servers: { name: string; loginOffered: boolean }[] };
+      // No oauth block, no stored login, never asked: no Log in button.
+      expect(state.servers[0]).toMatchObject({ name: "plain", loginOffered: false });
+      const login = await raw(ui, "POST", "/api/servers/plain/login", json(ui), "{}");
+      expect(login.status, login.body).toBe(200);
+      expect(JSON.parse(login.body)).toMatchObject({ server: "plain", state: "done", line: "plain did not ask for a login: it answers without one (nothing stored)", status: { state: "none" } });
+      expect(await readFile(join(home.dir, "oauth-tokens.json"), "utf8").then((t) => (JSON.parse(t) as { servers: Record<string, { tokens?: unknown }> }).servers.plain?.tokens, () => undefined)).toBeUndefined();
+    } finally {
+      await open.stop();
+    }
+  });
+
   it("an invalid server name, a missing command, a bad URL: the CLI's codes and messages", async () => {
     const { home, ui } = await dashboard();
     const before = await readFile(join(home.dir, "config.json"), "utf8");

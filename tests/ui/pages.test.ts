@@ -1,43 +1,28 @@
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RunningUi } from "../../src/ui/index.js";
-import { cli, makeHome, type TrustHome } from "../trust/helpers.js";
-import { launchBrowser, POLL, removeAssets, SKIP_BROWSER, startDashboard, watchPageErrors } from "./browser-support.js";
-import { contrastProblems, unlabelledControls } from "./accessibility.js";
-import { screenshot, SCRIPTED, text, writeSpec } from "./dashboard-support.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { cli } from "../trust/helpers.js";
+import { POLL, SKIP_BROWSER } from "./support/browser.js";
+import { contrastProblems, unlabelledControls } from "./support/accessibility.js";
+import { screenshot, SCRIPTED, text, writeSpec } from "./support/dashboard.js";
+import { dashboardSession } from "./support/session.js";
 
-const homes: TrustHome[] = [];
-const dashboards: RunningUi[] = [];
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  if (!SKIP_BROWSER) browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await removeAssets();
-});
-afterEach(async () => {
-  for (const ui of dashboards.splice(0)) await ui.close();
-  // A server killed at close may still be flushing into the home for a moment: retry once.
-  for (const home of homes.splice(0)) await home.cleanup().catch(() => new Promise((done) => setTimeout(done, 500)).then(() => home.cleanup()));
-});
+const session = dashboardSession();
 
 /** A home with one approved scripted server "notes" (confirm policy as given) listing `search` and a destructive `wipe`. */
-async function open(viewport = { width: 1280, height: 800 }, confirm = "writes"): Promise<{ home: TrustHome; ui: RunningUi; page: Page; errors: string[] }> {
-  const home = await makeHome({ servers: (_starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")], confirm } }), approve: ["notes"] });
-  homes.push(home);
+async function open(viewport = { width: 1280, height: 800 }, confirm = "writes") {
+  const home = await session.home({ servers: (_starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")], confirm } }), approve: ["notes"] });
   await writeSpec(join(home.dir, "notes.json"), [
     { name: "search", description: "Search notes by keyword.", inputSchema: text, annotations: { readOnlyHint: true } },
     { name: "wipe", description: "Delete every note.", inputSchema: text, annotations: { destructiveHint: true } },
   ]);
-  const ui = await startDashboard(home.env, home.dir);
-  dashboards.push(ui);
-  const page = await (await (browser as Browser).newContext({ viewport })).newPage();
-  const errors = watchPageErrors(page);
-  await page.goto(ui.url);
-  return { home, ui, page, errors };
+  return { home, ...(await session.open(home, { viewport })) };
+}
+
+/** Waits until the page's own content is there (its heading, and no "Loading…"), instead of sleeping. */
+async function shown(page: Page, name: string): Promise<void> {
+  await page.getByRole("heading", { level: 2, name: new RegExp(`^${name}`) }).waitFor({ timeout: POLL.timeout });
+  await expect.poll(() => page.locator("main").getByText("Loading…").count(), POLL).toBe(0);
 }
 
 async function runScript(page: Page, code: string): Promise<void> {
@@ -117,7 +102,13 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui pages in Chromium", { timeout: 180_000 }
   });
 
   it("keyboard, labels and contrast on every page; a narrow window has no sideways scrolling", async () => {
-    const { page, errors } = await open();
+    const { ui, page, errors } = await open();
+    // Offline: everything the page loads or calls is the dashboard's own (no CDN, no font service).
+    const elsewhere: string[] = [];
+    page.on("request", (request) => {
+      if (!request.url().startsWith(`${ui.origin}/`)) elsewhere.push(request.url());
+    });
+    await page.reload();
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
     await page.keyboard.press("Tab");
@@ -127,18 +118,19 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui pages in Chromium", { timeout: 180_000 }
     await expect.poll(() => page.evaluate(() => location.hash), POLL).toBe("#/approvals");
     for (const name of ["Servers", "Approvals", "Toolsets", "Activity", "Run"]) {
       await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
-      await page.waitForTimeout(300);
+      await shown(page, name);
       expect(await unlabelledControls(page), `unlabelled controls on ${name}`).toEqual([]);
       expect(await contrastProblems(page), `low contrast on ${name}`).toEqual([]);
     }
     await page.setViewportSize({ width: 390, height: 800 });
-    for (const name of ["Servers", "Approvals", "Run"]) {
+    for (const name of ["Servers", "Approvals", "Toolsets", "Activity", "Run"]) {
       await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
-      await page.waitForTimeout(300);
+      await shown(page, name);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), `sideways scrolling on ${name}`).toBe(true);
     }
     await page.getByRole("link", { name: "Servers" }).click();
     await screenshot(page, "servers-narrow");
+    expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
   });
 

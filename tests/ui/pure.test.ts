@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { ActivityLog, MAX_ARGS_CHARS, argsText } from "../../src/logging/activity-log.js";
 import { parseAddRequest } from "../../src/cli/commands/mcp/add-request.js";
 import { addArguments } from "../../src/ui/add-form.js";
-import { browserCommand } from "../../src/ui/open-browser.js";
+import { browserOpener } from "../../src/mcp/oauth/index.js";
+import { describeExpiry, describeLogin, describeLogout } from "../../src/terminal/render/login.js";
 import { guardRequest, sameToken } from "../../src/ui/request-guard.js";
 import { highlight, sideBySide, valueAtPath } from "../../ui/src/line-diff.js";
 
@@ -91,14 +92,44 @@ describe("side-by-side diff and finding highlights", () => {
   });
 });
 
-describe("opening the browser", () => {
-  it("uses $BROWSER (with %s, or the URL appended), else the platform's opener", () => {
-    const url = "http://127.0.0.1:1/?token=x";
-    expect(browserCommand(url, { BROWSER: "firefox --new-tab" }, "linux")).toEqual({ command: "firefox", args: ["--new-tab", url] });
-    expect(browserCommand(url, { BROWSER: "w3m %s:lynx" }, "linux")).toEqual({ command: "w3m", args: [url] });
-    expect(browserCommand(url, {}, "linux")).toEqual({ command: "xdg-open", args: [url] });
-    expect(browserCommand(url, {}, "darwin")).toEqual({ command: "open", args: [url] });
-    expect(browserCommand(url, {}, "win32").command).toBe("cmd");
+describe("opening the browser (the opener `mcpvm mcp login` uses)", () => {
+  /** A $BROWSER that writes the URL it was given into a file: what a browser would have been asked to open. */
+  const recorder = (file: string) => `${process.execPath} -e "require('fs').writeFileSync(process.argv[1], process.argv[2])" ${file}`;
+  const written = async (file: string): Promise<string> => {
+    for (let i = 0; i < 200; i++) {
+      const text = await readFile(file, "utf8").catch(() => undefined);
+      if (text !== undefined && text !== "") return text;
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    throw new Error(`$BROWSER never wrote ${file}`);
+  };
+
+  it("runs $BROWSER with the URL appended, or in place of %s, quoted so & and ' reach it whole", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mcpvm-opener-"));
+    try {
+      const url = "http://127.0.0.1:1/?token=x&next=it's";
+      expect(await browserOpener({ BROWSER: recorder(join(dir, "appended")) }).open(url)).toBe("$BROWSER");
+      expect(await written(join(dir, "appended"))).toBe(url);
+      expect(await browserOpener({ BROWSER: `${recorder(join(dir, "placed"))} %s` }).open(url)).toBe("$BROWSER");
+      expect(await written(join(dir, "placed"))).toBe(url);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a login in words (the CLI and the dashboard say it the same way)", () => {
+  const now = Date.UTC(2026, 0, 1);
+  it("who, scopes, expiry, refreshable; server-given text escaped", () => {
+    expect(describeLogin("notes", { state: "valid", subject: "johndoe", scope: "notes:read", expiresAt: now + 3_600_000, refreshable: true }, now)).toBe(
+      "logged in to notes as johndoe (scopes notes:read; expires in 60 min, refreshable)",
+    );
+    expect(describeLogin("notes", { state: "none", refreshable: false }, now)).toBe("not logged in to notes");
+    expect(describeLogin("notes", { state: "valid", subject: "eve\u001b[2J", refreshable: false }, now)).not.toContain("\u001b");
+    expect(describeExpiry(now - 1, now)).toBe("expired");
+    expect(describeExpiry(undefined, now)).toBe("no expiry given");
+    expect(describeLogout("notes", "unsupported")).toBe("logged out of notes: tokens removed (the server offers no revocation endpoint)");
+    expect(describeLogout("notes", undefined)).toBe("notes had no login stored");
   });
 });
 

@@ -11,6 +11,31 @@ export interface ServerSummary {
   toolCount?: number;
   heldCount?: number;
   lastConnect?: { result: string; at: string; error?: { code: string; message: string } };
+  /** The stored OAuth login of an http/sse server. */
+  login?: LoginStatus;
+  /** Whether the page offers "Log in" (an http/sse server using OAuth, see src/ui/api/servers.ts). */
+  loginOffered?: boolean;
+  /** The stored login in the CLI's words ("logged in to x as y (scopes …; expires in 59 min, refreshable)"). */
+  loginLine?: string;
+}
+
+export interface LoginStatus {
+  state: "none" | "valid" | "expired";
+  expiresAt?: number;
+  refreshable: boolean;
+  scope?: string;
+  subject?: string;
+}
+
+/** A login started from the page (src/ui/api/logins.ts). */
+export interface LoginFlowView {
+  server: string;
+  state: "none" | "starting" | "waiting" | "done" | "failed" | "cancelled";
+  url?: string;
+  opened?: string;
+  line?: string;
+  status?: LoginStatus;
+  error?: { code: string; message: string };
 }
 
 export interface StateAnswer {
@@ -55,6 +80,8 @@ export interface ApprovalsAnswer {
 export interface ActivityRecord {
   at: string;
   face: string;
+  /** The gateway client the call was made for. */
+  client?: string;
   pid: number;
   server: string;
   tool: string;

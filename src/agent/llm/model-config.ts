@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeZodIssues } from "../../config/config-file.js";
 import { McpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
 
@@ -16,6 +17,8 @@ export const modelConfigSchema = z
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
     maxSteps: z.number().int().min(1).max(100).optional(),
     temperature: z.number().min(0).max(2).optional(),
+    /** The most tokens the model may write when it answers an MCP server's sampling request. */
+    samplingMaxTokens: z.number().int().min(1).max(100_000).optional(),
   })
   .strict();
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
@@ -29,7 +32,12 @@ export interface ResolvedModel {
   readonly apiKeySource: string | undefined;
   readonly maxSteps: number;
   readonly temperature: number | undefined;
+  /** The bound on a sampling reply (the server's maxTokens is lowered to it). */
+  readonly samplingMaxTokens: number;
 }
+
+/** A sampling reply's default bound: a paragraph or a summary, not a report the person did not expect to pay for. */
+export const DEFAULT_SAMPLING_MAX_TOKENS = 1024;
 
 export const HOW_TO_CONFIGURE =
   "Set MCPVM_MODEL (e.g. `openai-compatible:gpt-4o-mini` with OPENAI_API_KEY, `anthropic:claude-sonnet-4-5` with ANTHROPIC_API_KEY, " +
@@ -73,5 +81,16 @@ export function resolveModel(config: ModelConfig | undefined, env: Readonly<Reco
   if (apiKey === undefined && provider === "anthropic") {
     throw new LlmConfigError("LLM_KEY_MISSING", `The anthropic provider needs an API key: set ${keyNames.join(" or ")}.`);
   }
-  return { provider, model, baseUrl, apiKey, apiKeySource, maxSteps: config?.maxSteps ?? 12, temperature: config?.temperature };
+  return { provider, model, baseUrl, apiKey, apiKeySource, maxSteps: config?.maxSteps ?? 12, temperature: config?.temperature, samplingMaxTokens: config?.samplingMaxTokens ?? DEFAULT_SAMPLING_MAX_TOKENS };
+}
+
+/**
+ * The model config.json's `model` section and the environment name, as every face resolves it (the
+ * REPL, the second opinion, sampling in `run`). Throws LlmConfigError when there is none or the
+ * section is invalid; `spec` is the REPL's /model choice, which wins over MCPVM_MODEL.
+ */
+export function configuredModel(section: unknown, configFile: string, env: Readonly<Record<string, string | undefined>>, spec?: string): ResolvedModel {
+  const parsed = modelConfigSchema.safeParse(section ?? {});
+  if (!parsed.success) throw new LlmConfigError("LLM_CONFIG_INVALID", describeZodIssues(configFile, parsed.error.issues.map((i) => ({ ...i, path: ["model", ...i.path] }))));
+  return resolveModel(parsed.data, spec === undefined ? env : { ...env, MCPVM_MODEL: spec });
 }

@@ -2,7 +2,8 @@ import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { appendHistory, HISTORY_SIZE, keepInHistory } from "./history.js";
 
-export type ReadOutcome = { readonly kind: "line"; readonly text: string } | { readonly kind: "eof" } | { readonly kind: "interrupt" };
+/** "withdrawn": the question stopped mattering before it was answered (its step ended, its server gave up). */
+export type ReadOutcome = { readonly kind: "line"; readonly text: string } | { readonly kind: "eof" } | { readonly kind: "interrupt" } | { readonly kind: "withdrawn" };
 
 export type AsyncCompleter = (line: string) => Promise<[string[], string]>;
 
@@ -49,6 +50,8 @@ export class LineReader {
   }
 
   read(prompt: string, mode: ReadMode = {}): Promise<ReadOutcome> {
+    // A question still waiting (its step ended under it) must not be left hanging forever.
+    this.withdraw();
     const queued = this.queue.shift();
     if (queued !== undefined) {
       if (queued.kind === "line" && !this.terminal) this.options.output.write(`${prompt}${mode.masked === true ? "" : queued.text}\n`);
@@ -65,6 +68,21 @@ export class LineReader {
     return new Promise((resolve) => {
       this.waiter = resolve;
     });
+  }
+
+  /** True while a read waits for the person. */
+  get waiting(): boolean {
+    return this.waiter !== undefined;
+  }
+
+  /** Ends the read in progress, if any, with "withdrawn" (nothing typed is taken as its answer). */
+  withdraw(): void {
+    const waiter = this.waiter;
+    if (waiter === undefined) return;
+    this.waiter = undefined;
+    this.suspend();
+    this.options.output.write("\n");
+    waiter({ kind: "withdrawn" });
   }
 
   /** Closes the interface (raw mode off, input paused) while other work owns the terminal. */

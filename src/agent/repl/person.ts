@@ -27,6 +27,63 @@ export class ReplPerson implements PersonInteraction {
     return this.context.interactive;
   }
 
+  /**
+   * Someone at the keyboard to answer what only a person can: forms and sampling. --yes makes the
+   * REPL non-interactive for confirmations, but a person still sits at a real terminal.
+   */
+  get atKeyboard(): boolean {
+    return this.context.interactive || (this.context.assumeYes && this.reader.terminal);
+  }
+
+  /** A line to the person, on stderr, with the spinner out of the way. */
+  tell(line: string): void {
+    this.spinner.stop();
+    writeLine(this.context.io.stderr, line);
+  }
+
+  /**
+   * Runs `work` (a whole form) as one question in the queue, so a confirmation for a parallel guest
+   * call never lands between two of its fields.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.queue.catch(() => undefined).then(() => {
+      this.spinner.stop();
+      return work();
+    });
+    this.queue = turn;
+    return turn;
+  }
+
+  /**
+   * One answer typed on the REPL's own line reader (no second readline on the terminal). Ctrl-C or
+   * the end of input rejects: the form is cancelled, the step goes on (a second Ctrl-C stops it).
+   */
+  async askLine(question: string, signal?: AbortSignal): Promise<string> {
+    const outcome = await this.readAnswer(question, signal);
+    if (outcome.kind !== "line") throw new Error(outcome.kind === "eof" ? "input ended" : outcome.kind);
+    return outcome.text;
+  }
+
+  /** Ends the question being read, if any, saying why (a line on stderr). */
+  withdrawQuestion(why: string): void {
+    if (!this.reader.waiting) return;
+    this.reader.withdraw();
+    writeLine(this.context.io.stderr, this.context.colours.dim(`(question withdrawn: ${why})`));
+  }
+
+  /** One read; the server withdrawing its request (`signal`) withdraws the question. */
+  private async readAnswer(question: string, signal?: AbortSignal) {
+    if (signal?.aborted === true) return { kind: "withdrawn" as const };
+    const onAbort = () => this.withdrawQuestion("the server no longer needs an answer");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await this.reader.read(question);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      this.reader.suspend();
+    }
+  }
+
   confirm(details: string, question: string, signal?: AbortSignal): Promise<boolean> {
     const asked = this.queue.catch(() => undefined).then(() => this.ask(details, question, signal));
     this.queue = asked;
@@ -67,8 +124,7 @@ export class ReplPerson implements PersonInteraction {
     if (signal?.aborted === true) return false;
     this.spinner.stop();
     writeLine(this.context.io.stderr, details);
-    const outcome = await this.reader.read(`${this.context.colours.bold(question)} [y/N] `);
-    this.reader.suspend();
+    const outcome = await this.readAnswer(`${this.context.colours.bold(question)} [y/N] `, signal);
     if (outcome.kind === "interrupt") this.cancelStep();
     return outcome.kind === "line" && /^y(es)?$/i.test(outcome.text.trim());
   }

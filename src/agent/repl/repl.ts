@@ -18,6 +18,7 @@ import { loadHistory } from "./history.js";
 import { processInterrupts, type InterruptSource } from "./interrupts.js";
 import { LineReader } from "./line-reader.js";
 import { ReplPerson } from "./person.js";
+import { replServerRequests } from "./server-requests.js";
 import { renderToolCall, renderToolError, renderToolResult, splitArgs } from "./render.js";
 import { ChatSession } from "./session.js";
 import { findSlashCommand, slashCommands, unknownSlashCommand, type ReplControls, type SlashCommand } from "./slash-commands.js";
@@ -76,6 +77,8 @@ class Repl implements ReplControls {
     this.host.setLoginInteraction(replLoginInteraction(this.context, this.person));
     // Flows are asked about only where a person can answer: --yes never allows one.
     this.host.setAskFlow(this.person.canAsk ? (request) => this.person.confirmFlow(request) : undefined);
+    // Forms and sampling from MCP servers are asked on this REPL's line reader, answered by its model.
+    this.host.setServerRequests(replServerRequests(this.host, this.context, this.person, () => this.chat.model(), () => this.step?.signal));
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
     try {
       await this.banner();
@@ -84,7 +87,7 @@ class Repl implements ReplControls {
         if (outcome.kind === "eof") break;
         this.reader.suspend();
         if (outcome.kind === "interrupt") writeLine(stderr, this.context.colours.dim("(Ctrl-D or /exit leaves)"));
-        else await this.handle(outcome.text);
+        else if (outcome.kind === "line") await this.handle(outcome.text);
       }
     } finally {
       unsubscribe();
@@ -93,6 +96,7 @@ class Repl implements ReplControls {
       this.host.setConfirmCall(undefined);
       this.host.setLoginInteraction(undefined);
       this.host.setAskFlow(undefined);
+      this.host.setServerRequests(undefined);
       await this.host.close();
     }
     writeLine(stdout, "bye");
@@ -124,7 +128,7 @@ class Repl implements ReplControls {
     const lines: string[] = [];
     for (;;) {
       const outcome = await this.reader.read(this.context.colours.dim("... "));
-      if (outcome.kind === "interrupt") {
+      if (outcome.kind === "interrupt" || outcome.kind === "withdrawn") {
         this.reader.suspend();
         return undefined;
       }
@@ -213,6 +217,8 @@ class Repl implements ReplControls {
       await work(controller.signal);
     } finally {
       this.step = undefined;
+      // A question the step left open (a server's form, a sampling request, a confirmation) is moot now.
+      this.person.withdrawQuestion("the step it belonged to has ended");
     }
   }
 

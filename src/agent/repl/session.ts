@@ -1,7 +1,6 @@
 import type { ModelMessage } from "ai";
-import { describeZodIssues } from "../../config/config-file.js";
 import type { McpvmHost } from "../../host/index.js";
-import { LlmConfigError, modelConfigSchema, resolveModel, type ResolvedModel } from "../llm/model-config.js";
+import { configuredModel, type ResolvedModel } from "../llm/model-config.js";
 import { createLanguageModel } from "../llm/provider.js";
 import { loadTokenizer } from "../llm/tokenizer.js";
 import { runTurn, type TurnCallbacks, type TurnResult, type TurnUsage } from "../llm/turn.js";
@@ -35,9 +34,7 @@ export class ChatSession {
 
   /** Throws LlmConfigError (with how to configure one) when no model is set up. */
   model(): ResolvedModel {
-    const parsed = modelConfigSchema.safeParse(this.host.config.model ?? {});
-    if (!parsed.success) throw new LlmConfigError("LLM_CONFIG_INVALID", describeZodIssues(this.host.paths.configFile, parsed.error.issues.map((i) => ({ ...i, path: ["model", ...i.path] }))));
-    return resolveModel(parsed.data, this.modelSpec === undefined ? this.env : { ...this.env, MCPVM_MODEL: this.modelSpec });
+    return configuredModel(this.host.config.model, this.host.paths.configFile, this.env, this.modelSpec);
   }
 
   async systemMessage(): Promise<string> {

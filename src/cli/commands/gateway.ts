@@ -4,6 +4,7 @@ import { resolveConfigPaths } from "../../config/paths.js";
 import { ClientTokenStore, type ClientEntry } from "../../gateway/clients/store.js";
 import { formatRate, parseRate } from "../../gateway/clients/scope.js";
 import { ToolsetStore } from "../../gateway/toolsets/store.js";
+import { OAUTH_USAGE, runOauth } from "./gateway-oauth.js";
 import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { displayInline } from "../../terminal/display.js";
@@ -13,6 +14,7 @@ import { isMcpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
 
 const USAGE = `Usage: mcpvm gateway token <create|list|revoke> …
+       mcpvm gateway oauth check [<access token> | -]
 
 Named client tokens for \`mcpvm serve --http\`: one per person or service, each limited to what it
 may call and revocable on its own. Kept in <config home>/gateway-clients.json as SHA-256 digests;
@@ -26,7 +28,10 @@ the token itself is printed once, by create. The gateway's own token keeps worki
   token list             clients with a token, their limits and token prefix (never the token)
   token revoke <name>    delete the client's token; a running gateway refuses its next request
 
-Clients send "Authorization: Bearer <token>"; logs and the request log name the client.`;
+Clients send "Authorization: Bearer <token>"; logs and the request log name the client.
+
+Access tokens from an identity provider (config.json gateway.oauth, docs/GATEWAY.md):
+${OAUTH_USAGE}`;
 
 const ACTIONS = ["create", "list", "revoke"] as const;
 
@@ -113,12 +118,13 @@ async function runToken(args: readonly string[], context: CommandContext): Promi
 
 export const gatewayCommand: Command = {
   name: "gateway",
-  summary: "Manage the HTTP gateway's named client tokens (create, list, revoke)",
+  summary: "Manage the HTTP gateway's named client tokens (create, list, revoke) and check its identity provider",
   usage: USAGE,
-  subcommands: ["token"],
+  subcommands: ["token", "oauth"],
   async run(args, context) {
     const [sub, ...rest] = args;
     if (sub === "token") return runToken(rest, context);
-    throw usageError("gateway", `${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"${didYouMean(sub, ["token"])}`} (token)`);
+    if (sub === "oauth") return runOauth(rest, context);
+    throw usageError("gateway", `${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"${didYouMean(sub, ["token", "oauth"])}`} (token, oauth)`);
   },
 };

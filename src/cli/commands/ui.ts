@@ -1,4 +1,5 @@
-import { startUi, openBrowser, type UiBridge } from "../../ui/index.js";
+import { browserOpener } from "../../mcp/oauth/index.js";
+import { startUi, type UiBridge } from "../../ui/index.js";
 import { parseCommandArgs, UsageError } from "../../terminal/args.js";
 import type { Command } from "../../terminal/command.js";
 import { ExitCode } from "../../terminal/exit-codes.js";
@@ -19,6 +20,7 @@ script editor. It reads and writes the same files as the CLI, and shows changes 
   --no-open    print the URL only; otherwise it is opened with $BROWSER or the system's opener
 
 The URL holds a random token: anyone with it can use your servers, so do not share it.
+MCPVM_UI_ASSETS=<dir> serves a dashboard built with \`node ui/build.mjs <dir>\` (for working on it).
 Stop with Ctrl-C: the dashboard closes and so does every server it started. See docs/UI.md.`;
 
 /** The CLI pieces the dashboard reuses, so a page form is checked exactly like the command line. */
@@ -57,7 +59,11 @@ export const uiCommand: Command = {
   async run(args, context) {
     const { values } = parseCommandArgs("ui", args, { port: { type: "string" }, "no-open": { type: "boolean" } }, 0);
     const host = await context.host();
-    const running = await startUi({ host, bridge: cliBridge(), cwd: context.io.cwd, port: port(values.port) }).catch(async (error: unknown) => {
+    // One opener for the dashboard and the OAuth logins started from it, the same as `mcpvm mcp login`'s.
+    const opener = browserOpener(context.io.env);
+    // MCPVM_UI_ASSETS: a dashboard built elsewhere (`node ui/build.mjs <dir>`), for working on the page itself.
+    const assets = context.io.env.MCPVM_UI_ASSETS;
+    const running = await startUi({ host, bridge: cliBridge(), cwd: context.io.cwd, port: port(values.port), opener, ...(assets === undefined || assets === "" ? {} : { assetsDir: assets }) }).catch(async (error: unknown) => {
       await host.close();
       const code = (error as NodeJS.ErrnoException | undefined)?.code;
       if (code === "EADDRINUSE") throw new McpvmError("UI_PORT_IN_USE", `ui: port ${String(values.port)} on 127.0.0.1 is in use; give another --port, or leave it out for a free one.`);
@@ -65,7 +71,7 @@ export const uiCommand: Command = {
     });
     writeLine(context.io.stdout, `mcpvm dashboard: ${running.url}`);
     writeLine(context.io.stderr, "Anyone with this URL can use your MCP servers; keep it to yourself. Stop with Ctrl-C.");
-    if (values["no-open"] !== true && !(await openBrowser(running.url, context.io.env))) {
+    if (values["no-open"] !== true && (await opener.open(running.url).catch(() => undefined)) === undefined) {
       writeLine(context.io.stderr, "Could not start a browser ($BROWSER, or the system's opener); open the URL above yourself.");
     }
     await untilSignal();

@@ -57,6 +57,7 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--since": undefined,
   "--event": undefined,
   "--expose": "server",
+  "--resource": undefined,
   "--http": undefined,
   "--sse": undefined,
   "--token": undefined,
@@ -132,7 +133,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   serve: { flags: ["--http", "--token-file", "--token", "--no-auth", "--toolset", "--expose", "--log-level", "--engine"], args: [] },
   gateway: {
     flags: ["--toolset", "--servers", "--rate"],
-    subcommands: { token: { args: ["none", "none"] } },
+    subcommands: { token: { args: ["none", "none"] }, oauth: { args: ["none", "none"], flags: ["--resource"] } },
   },
   toolset: {
     flags: ["--check", "--description"],

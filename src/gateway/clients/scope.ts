@@ -11,6 +11,8 @@ export interface ClientScope {
   readonly name: string;
   /** How the client proved itself: the single gateway token, a named token, or an OAuth access token. */
   readonly via: "gateway-token" | "client-token" | "oauth" | "none";
+  /** For an OAuth access token: the person or service it speaks for (`sub`, else `client_id`). */
+  readonly subject?: string;
   readonly toolset?: string;
   readonly servers?: readonly string[];
   readonly rate?: Rate;

@@ -12,7 +12,9 @@ export type McpOAuthErrorCode =
   /** The server kept asking for authorization (403 insufficient_scope after every login): stopped instead of looping. */
   | "MCP_OAUTH_LOOP"
   /** Nobody came back to the redirect listener in time. */
-  | "MCP_OAUTH_TIMEOUT";
+  | "MCP_OAUTH_TIMEOUT"
+  /** The person (or the face closing) stopped the wait for the redirect; nothing was stored. */
+  | "MCP_OAUTH_CANCELLED";
 
 /** Every OAuth problem of one server; the message names the server and says what to do. */
 export class McpOAuthError extends McpvmError<McpOAuthErrorCode> {

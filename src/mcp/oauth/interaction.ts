@@ -21,4 +21,9 @@ export interface LoginInteraction {
   readonly confirmLogin?: (server: string) => Promise<boolean>;
   /** How long to wait for the redirect (default 5 minutes). */
   readonly timeoutMs?: number;
+  /**
+   * Ends the wait for the redirect with MCP_OAUTH_CANCELLED (the dashboard's "Cancel", or the
+   * face closing while a login is open in a browser tab nobody will finish).
+   */
+  readonly signal?: AbortSignal;
 }

@@ -329,9 +329,17 @@ async function waitForRedirect(server: string, interaction: LoginInteraction, li
     );
     timer.unref();
   });
+  const signal = interaction.signal;
+  let onAbort: (() => void) | undefined;
+  const cancelled = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(new McpOAuthError("MCP_OAUTH_CANCELLED", `server ${server}: the login was cancelled before the browser came back; nothing was stored.`, { data: { server } }));
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
   try {
-    return await Promise.race([...waits, timeout]);
+    return await Promise.race([...waits, timeout, cancelled]);
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
   }
 }

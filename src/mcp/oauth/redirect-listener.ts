@@ -34,7 +34,7 @@ export class RedirectListener {
       const failed = url.searchParams.has("error");
       response
         .writeHead(failed ? 400 : 200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
-        .end(failed ? PAGE("Login failed", "The authorization server refused the login. Go back to the terminal to see why.") : PAGE("Logged in", "mcpvm received the authorization. You can close this tab and go back to the terminal."));
+        .end(failed ? PAGE("Login failed", "The authorization server refused the login. Go back to mcpvm (the terminal or the dashboard) to see why.") : PAGE("Logged in", "mcpvm received the authorization. You can close this tab and go back to mcpvm (the terminal or the dashboard)."));
       this.deliver(url.searchParams);
     });
   }

@@ -1,5 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/client";
 import { argsText, type ActivityLog } from "../../logging/activity-log.js";
+import { currentClient } from "../../logging/caller.js";
 import type { Logger } from "pino";
 import {
   McpApprovalStore,
@@ -314,7 +315,7 @@ export class McpService {
   async close(): Promise<void> {
     await this.clients.closeAll();
     await this.tracker.flush();
-    await this.options.activity?.log.flush();
+    await this.options.activity?.log.close();
     await this.options.oauth?.dispose();
   }
 
@@ -322,9 +323,11 @@ export class McpService {
   private recordActivity(call: Extract<ClientManagerEvent, { type: "call" }>): void {
     const activity = this.options.activity;
     if (activity === undefined) return;
+    const client = currentClient();
     activity.log.append({
       at: new Date().toISOString(),
       face: activity.face(),
+      ...(client === undefined ? {} : { client }),
       pid: process.pid,
       server: call.server,
       tool: this.options.redactor.redact(call.tool),

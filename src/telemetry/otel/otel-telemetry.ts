@@ -1,7 +1,7 @@
 import { context, diag, DiagLogLevel, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context } from "@opentelemetry/api";
 import { isMcpvmError } from "../../util/errors.js";
 import { bindHostModules } from "../bind-modules.js";
-import { ATTR, SPAN } from "../names.js";
+import { ATTR, clientMetricLabel, SPAN } from "../names.js";
 import type { TelemetrySettings } from "../settings.js";
 import type { AttributeValue, FetchFunction, Outcome, SpanScope, Telemetry } from "../telemetry.js";
 import { createMetrics, record, type Metrics } from "./metrics.js";
@@ -55,13 +55,14 @@ export async function createOtelTelemetry(settings: TelemetrySettings, options: 
   async function operation<T>(op: Operation, work: (scope: SpanScope) => Promise<T>): Promise<T> {
     const span = tracer.startSpan(op.name, { kind: op.kind, attributes: defined(op.attributes) }, op.parent);
     const labels: Record<string, AttributeValue> = {};
-    for (const key of op.labels) labels[key] = op.attributes[key];
+    const label = (key: string, value: AttributeValue | undefined): AttributeValue | undefined => (key === ATTR.client ? clientMetricLabel(value) : value);
+    for (const key of op.labels) labels[key] = label(key, op.attributes[key]) as AttributeValue;
     let outcome: Outcome = "ok";
     let failure: string | undefined;
     const scope: SpanScope = {
       set: (attributes) => {
         span.setAttributes(defined(attributes));
-        for (const key of op.labels) if (attributes[key] !== undefined) labels[key] = attributes[key];
+        for (const key of op.labels) if (attributes[key] !== undefined) labels[key] = label(key, attributes[key]) as AttributeValue;
       },
       outcome: (next, type) => {
         outcome = next;

@@ -3,6 +3,9 @@ import { z } from "zod";
 import { auditLaunchEnv } from "../../mcp/approval/index.js";
 import { addMcpServer, checkServerArgument, DEFAULT_NATIVE_PLUGIN_NAMES, importMcpServers, parseImportText, readImportFile, removeMcpServer, setMcpServerEnabled } from "../../mcp/config/index.js";
 import { KNOWN_SERVERS } from "../../mcp/known-servers.js";
+import type { McpServerEntry } from "../../mcp/config/index.js";
+import type { ServerSummary } from "../../mcp/service/index.js";
+import { describeLogin } from "../../terminal/render/login.js";
 import { maskedEntry } from "../../terminal/render/mcp.js";
 import { errorMessage } from "../../util/errors.js";
 import { addArguments, addFormSchema } from "../add-form.js";
@@ -27,13 +30,28 @@ const importSchema = z
   })
   .strict();
 
+/**
+ * Whether the page offers "Log in" for a server, and its stored login in the CLI's words. Only
+ * http/sse servers without their own Authorization header can log in (a fixed header is used as
+ * given); the button is shown for those with an `oauth` block, a stored login, or a server that
+ * answered "needs login".
+ */
+function loginFacts(summary: ServerSummary, entry: McpServerEntry, now: number): { loginOffered: boolean; loginLine?: string } {
+  const remote = entry.type !== "stdio" && !Object.keys(entry.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+  const stored = summary.login !== undefined && summary.login.state !== "none";
+  const loginOffered = remote && (entry.oauth !== undefined || stored || summary.state === "needs-login");
+  return { loginOffered, ...(loginOffered && summary.login !== undefined ? { loginLine: describeLogin(summary.name, summary.login, now) } : {}) };
+}
+
 /** Servers page: the state of every server, its definition and tools, and the CLI's add/import/enable/disable/remove. */
 export function serverRoutes(router: Router, state: HostState, bridge: UiBridge, cwd: string): void {
   router.get("/api/state", async () => {
     const host = await state.fresh();
     try {
       const service = await host.requireMcp();
-      return { configFile: host.paths.configFile, servers: await service.summaries() };
+      const now = Date.now();
+      const servers = (await service.summaries()).map((summary) => ({ ...summary, ...loginFacts(summary, service.entry(summary.name), now) }));
+      return { configFile: host.paths.configFile, servers };
     } catch (error) {
       // MCP off (plugin not enabled): the page says why and what to run, like `mcpvm mcp list`.
       return { configFile: host.paths.configFile, servers: [], mcpOff: errorMessage(error) };

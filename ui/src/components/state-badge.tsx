@@ -10,6 +10,7 @@ const LABELS: Record<string, string> = {
   failed: "failed",
   "needs-variable": "needs a variable",
   "needs-input": "needs input",
+  "needs-login": "needs login",
   idle: "idle",
 };
 
@@ -20,7 +21,7 @@ export function StateBadge({ server }: { server: ServerSummary }) {
   return (
     <span class={`state state-${server.state}`}>
       {label}
-      {count !== undefined && `, ${count} tools`}
+      {count !== undefined && `, ${count} tool${count === 1 ? "" : "s"}`}
       {(server.heldCount ?? 0) > 0 && `, ${server.heldCount} held`}
     </span>
   );

@@ -14,6 +14,9 @@ function prettyArgs(text: string): string {
 
 const outcomeLabel = (r: ActivityRecord): string => (r.outcome === "ok" ? "ok" : r.outcome === "isError" ? "tool error" : `failed${r.errorCode === undefined ? "" : ` (${r.errorCode})`}`);
 
+/** The face, and for the gateway the client the call was made for. */
+const faceLabel = (r: ActivityRecord): string => (r.client === undefined ? r.face : `${r.face} · ${r.client}`);
+
 /** A live view of <config home>/activity.jsonl: every tool call from the CLI, the REPL, the gateway and this page. */
 export function ActivityPage() {
   const activity = usePoll(() => get<{ file: string; calls: ActivityRecord[] }>("/api/activity?limit=300"), 1000);
@@ -22,7 +25,7 @@ export function ActivityPage() {
   const [selected, setSelected] = useState<ActivityRecord | undefined>(undefined);
   const needle = filter.trim().toLowerCase();
   const calls = (activity.data?.calls ?? []).filter(
-    (c) => (outcome === "all" || (outcome === "ok" ? c.outcome === "ok" : c.outcome !== "ok")) && (needle === "" || `${c.server}.${c.tool} ${c.face} ${c.args}`.toLowerCase().includes(needle)),
+    (c) => (outcome === "all" || (outcome === "ok" ? c.outcome === "ok" : c.outcome !== "ok")) && (needle === "" || `${c.server}.${c.tool} ${c.face} ${c.client ?? ""} ${c.args}`.toLowerCase().includes(needle)),
   );
   return (
     <section aria-labelledby="activity-title">
@@ -36,7 +39,7 @@ export function ActivityPage() {
       <div class="row filters">
         <label>
           Filter
-          <input type="search" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} placeholder="server, tool, face or argument text" />
+          <input type="search" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} placeholder="server, tool, face, client or argument text" />
         </label>
         <label>
           Outcome
@@ -67,7 +70,7 @@ export function ActivityPage() {
               {calls.map((c, i) => (
                 <tr key={`${c.at}-${i}`} class={c.outcome === "ok" ? "" : "row-error"}>
                   <td>{new Date(c.at).toLocaleTimeString()}</td>
-                  <td>{c.face}</td>
+                  <td>{faceLabel(c)}</td>
                   <td>
                     <button type="button" class="link" onClick={() => setSelected(c)} aria-label={`Details of ${c.server}.${c.tool} at ${c.at}`}>
                       {c.server}.{c.tool}
@@ -94,7 +97,7 @@ export function ActivityPage() {
             <dd>{selected.at}</dd>
             <dt>Face</dt>
             <dd>
-              {selected.face} (process {selected.pid})
+              {faceLabel(selected)} (process {selected.pid})
             </dd>
             <dt>Duration</dt>
             <dd>{selected.durationMs} ms</dd>

@@ -127,6 +127,11 @@ export function RunPage() {
                 {result.error.errorCode !== undefined ? ` (${result.error.errorCode})` : ""}: {result.error.message}
               </p>
               {result.error.snippet !== undefined && <pre>{result.error.snippet}</pre>}
+              {(result.error.errorCode === "MCP_LOGIN_REQUIRED" || result.error.code === "MCP_LOGIN_REQUIRED") && (
+                <p>
+                  The server wants a login: use <a href="#/servers">Log in on the Servers page</a>, then run the script again.
+                </p>
+              )}
             </>
           )}
           <h3>Logs</h3>

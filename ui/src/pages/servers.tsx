@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { enc, get, post } from "../api.js";
 import { Feedback } from "../components/feedback.js";
 import { StateBadge } from "../components/state-badge.js";
@@ -6,6 +6,7 @@ import { useAction } from "../hooks.js";
 import type { ServerSummary, StateAnswer } from "../types.js";
 import { AddServerForm } from "./servers-add.js";
 import { ImportForm } from "./servers-import.js";
+import { LoginPanel } from "./servers-login.js";
 
 interface ToolsAnswer {
   module: string;
@@ -13,7 +14,7 @@ interface ToolsAnswer {
   held: Array<{ name: string; reason: string }>;
 }
 
-function Tools({ name }: { name: string }) {
+function Tools({ name, autoLoad }: { name: string; autoLoad: boolean }) {
   const [tools, setTools] = useState<ToolsAnswer | undefined>(undefined);
   const action = useAction();
   const load = () =>
@@ -21,6 +22,10 @@ function Tools({ name }: { name: string }) {
       setTools(await get<ToolsAnswer>(`/api/servers/${enc(name)}/tools`));
       return undefined;
     });
+  // Just logged in: the tools are what the person came for.
+  useEffect(() => {
+    if (autoLoad) void load();
+  }, [autoLoad]);
   const recheck = () =>
     action.run(async () => {
       const answer = await post<{ tools: number; held: number }>(`/api/servers/${enc(name)}/recheck`);
@@ -42,7 +47,7 @@ function Tools({ name }: { name: string }) {
       {tools !== undefined && (
         <>
           <p>
-            Module <code>{tools.module}</code>: {tools.tools.length} tools
+            Module <code>{tools.module}</code>: {tools.tools.length} {tools.tools.length === 1 ? "tool" : "tools"}
             {tools.held.length > 0 && `, ${tools.held.length} held (see Approvals)`}
           </p>
           <ul class="tool-list" aria-label={`Tools of ${name}`}>
@@ -62,6 +67,8 @@ function Tools({ name }: { name: string }) {
 function ServerCard({ server, reloadState }: { server: ServerSummary; reloadState: () => void }) {
   const action = useAction();
   const [confirmRemove, setConfirmRemove] = useState(false);
+  // Bumped at each login change: the tools are listed afresh after a login, and put away after a logout.
+  const [login, setLogin] = useState({ changes: 0, loggedIn: false });
   const toggle = () =>
     action.run(async () => {
       await post(`/api/servers/${enc(server.name)}/${server.enabled ? "disable" : "enable"}`);
@@ -85,7 +92,7 @@ function ServerCard({ server, reloadState }: { server: ServerSummary; reloadStat
       </header>
       {server.description !== undefined && <p class="muted">{server.description}</p>}
       {server.detail !== undefined && <p class="detail">{server.detail}</p>}
-      {server.next !== undefined && (
+      {server.next !== undefined && !(server.state === "needs-login" && server.loginOffered === true) && (
         <p class="muted">
           Next: <code>{server.next}</code>
         </p>
@@ -112,7 +119,8 @@ function ServerCard({ server, reloadState }: { server: ServerSummary; reloadStat
         )}
       </div>
       <Feedback message={action.message} error={action.error} />
-      {canList && <Tools name={server.name} />}
+      {server.loginOffered === true && <LoginPanel server={server} reloadState={reloadState} onLoginChange={(loggedIn) => setLogin((l) => ({ changes: l.changes + 1, loggedIn }))} />}
+      {canList && <Tools key={login.changes} name={server.name} autoLoad={login.loggedIn} />}
     </article>
   );
 }

@@ -7,14 +7,15 @@ import type { Command, CommandContext } from "../../../terminal/command.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import { Spinner } from "../../../terminal/spinner.js";
 import { renderDoctor } from "./render.js";
-import { doctorExitCode, engineReport, limitsReport, llmReport, type DoctorReport } from "./report.js";
+import { doctorExitCode, engineReport, gatewayProblems, limitsReport, llmReport, type DoctorReport } from "./report.js";
 
 const USAGE = `Usage: mcpvm doctor [--connect] [--json]
 
 Checks what can break, without changing anything: config.json (a typo in mcpServers included),
 the approvals, pins and toolsets files, the mcp plugin, every server's approval, its command on
 PATH (npx, uvx, docker, …), unset \${VAR}s and \${input:…} prompts, the last recorded start of
-each server, the sandbox engine (and why Hyperlight is not used), and the LLM configuration.
+each server, the sandbox engine (and why Hyperlight is not used), the gateway section, and the
+LLM configuration.
 Each problem says what to run next.
 
   --connect   also start every approved, enabled server once (spawn, initialize, tools/list)
@@ -69,6 +70,7 @@ export const doctorCommand: Command = {
     const engine = await engineReport(choice);
     if (engine.error !== undefined) problems.push({ severity: "error", kind: "unavailable", subject: "engine", message: engine.error, next: "use --engine quickjs, or set \"engine\": \"quickjs\" in config.json", code: undefined });
     const limits = limitsReport(diagnosis.config, problems);
+    gatewayProblems(diagnosis.config, problems);
     let connects: ConnectResult[] = [];
     if (values.connect === true && diagnosis.mcp.state === "on") {
       connects = await runConnectCheck(context, connectable(diagnosis));

@@ -6,6 +6,7 @@ import { resolveLimits } from "../../../sandbox/limits.js";
 import { createEngine } from "../../../sandbox/select.js";
 import type { EngineChoice, RunLimits } from "../../../sandbox/types.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
+import { parseGatewaySettings } from "../../../gateway/settings.js";
 import { errorMessage, isMcpvmError } from "../../../util/errors.js";
 
 export interface EngineReport {
@@ -72,5 +73,26 @@ export function llmReport(config: Diagnosis["config"], env: Readonly<Record<stri
     return { configured: true, detail: `${model.provider}:${model.model} at ${model.baseUrl ?? "(provider default)"}, key from ${model.apiKeySource ?? "nowhere (none needed?)"}` };
   } catch (error) {
     return { configured: false, detail: errorMessage(error) };
+  }
+}
+
+/** config.json `gateway`: valid (the gateway would refuse to start otherwise), and an OAuth resource set. */
+export function gatewayProblems(config: Diagnosis["config"], problems: Problem[]): void {
+  let settings;
+  try {
+    settings = parseGatewaySettings(config?.gateway, "config.json");
+  } catch (error) {
+    problems.push({ severity: "error", kind: "config", subject: "config.json", message: errorMessage(error), next: "fix the gateway section (docs/GATEWAY.md)", code: isMcpvmError(error) ? error.code : undefined });
+    return;
+  }
+  if (settings.oauth !== undefined && settings.oauth.resource === undefined) {
+    problems.push({
+      severity: "warning",
+      kind: "config",
+      subject: "config.json",
+      message: "gateway.oauth has no resource: access tokens must then carry the URL the gateway listens on, which is right only on loopback",
+      next: "set gateway.oauth.resource to the URL clients reach the gateway at, then try a token with `mcpvm gateway oauth check -`",
+      code: undefined,
+    });
   }
 }

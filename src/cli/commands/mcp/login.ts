@@ -1,8 +1,9 @@
-import { browserOpener, type LoginInteraction, type LoginStatus } from "../../../mcp/oauth/index.js";
+import { browserOpener, type LoginInteraction } from "../../../mcp/oauth/index.js";
 import type { McpService } from "../../../mcp/service/index.js";
 import { parseCommandArgs, requirePositional } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
-import { displayBlock, displayInline } from "../../../terminal/display.js";
+import { displayBlock } from "../../../terminal/display.js";
+import { describeLoginOutcome, describeLogout } from "../../../terminal/render/login.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import { confirm } from "../../../terminal/prompt.js";
@@ -54,23 +55,6 @@ export function terminalLoginInteraction(context: CommandContext, options: { rea
   };
 }
 
-export function describeExpiry(expiresAt: number | undefined, now: number): string {
-  if (expiresAt === undefined) return "no expiry given";
-  const seconds = Math.round((expiresAt - now) / 1000);
-  if (seconds <= 0) return "expired";
-  if (seconds < 120) return `expires in ${seconds} s`;
-  if (seconds < 7200) return `expires in ${Math.round(seconds / 60)} min`;
-  if (seconds < 172_800) return `expires in ${Math.round(seconds / 3600)} h`;
-  return `expires in ${Math.round(seconds / 86_400)} days`;
-}
-
-function loginLine(server: string, status: LoginStatus): string {
-  if (status.state === "none") return `${server} did not ask for a login: it answers without one (nothing stored)`;
-  const who = status.subject === undefined ? "" : ` as ${displayInline(status.subject)}`;
-  const scopes = status.scope === undefined || status.scope === "" ? "no scopes named" : `scopes ${displayInline(status.scope)}`;
-  return `logged in to ${server}${who} (${scopes}; ${describeExpiry(status.expiresAt, Date.now())}${status.refreshable ? ", refreshable" : ""})`;
-}
-
 export async function loginCommand(service: McpService, args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
   const { values, positionals } = parseCommandArgs("mcp login", args, { "no-browser": { type: "boolean" } });
   const server = requirePositional("mcp login", positionals, 0, "a server name");
@@ -79,7 +63,7 @@ export async function loginCommand(service: McpService, args: readonly string[],
   interaction.say(`Logging in to ${server} …`);
   const status = await connecting(context, server, () => service.login(server, interaction));
   if (context.json) writeJson(context.io.stdout, { server, ...status });
-  else writeLine(context.io.stdout, loginLine(server, status));
+  else writeLine(context.io.stdout, describeLoginOutcome(server, status, Date.now()));
   return ExitCode.Ok;
 }
 
@@ -89,10 +73,7 @@ export async function logoutCommand(service: McpService, args: readonly string[]
   const outcome = await service.logout(server);
   const revoked = outcome === undefined ? "none" : typeof outcome === "string" ? outcome : "failed";
   if (context.json) writeJson(context.io.stdout, { server, loggedOut: outcome !== undefined, revocation: revoked, ...(typeof outcome === "object" ? { revocationError: outcome.failed } : {}) });
-  else if (outcome === undefined) writeLine(context.io.stdout, `${server} had no login stored`);
-  else if (outcome === "revoked") writeLine(context.io.stdout, `logged out of ${server}: tokens revoked at the server and removed`);
-  else if (outcome === "unsupported") writeLine(context.io.stdout, `logged out of ${server}: tokens removed (the server offers no revocation endpoint)`);
-  else writeLine(context.io.stdout, `logged out of ${server}: tokens removed; revoking them at the server failed (${displayInline(outcome.failed)})`);
+  else writeLine(context.io.stdout, describeLogout(server, outcome));
   return ExitCode.Ok;
 }
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { ROOT } from "../trust/helpers.js";
+import { ROOT } from "../../trust/helpers.js";
 
 export const SCRIPTED = join(ROOT, "tests/trust/fixtures/scripted-server.mjs");
 export const text = { type: "object", properties: { text: { type: "string" } } };

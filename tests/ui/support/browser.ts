@@ -4,9 +4,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { cliBridge } from "../../src/cli/commands/ui.js";
-import { McpvmHost } from "../../src/host/index.js";
-import { startUi, type RunningUi } from "../../src/ui/index.js";
+import { cliBridge } from "../../../src/cli/commands/ui.js";
+import { McpvmHost } from "../../../src/host/index.js";
+import { startUi, type RunningUi, type StartUiOptions } from "../../../src/ui/index.js";
 
 /**
  * Chromium for the browser tests: CHROMIUM_PATH, else `which chromium`. Without one the tests
@@ -44,7 +44,7 @@ let built: Promise<string> | undefined;
 export function builtAssets(): Promise<string> {
   built ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), "mcpvm-ui-assets-"));
-    const { buildUi } = (await import("../../ui/build.mjs")) as { buildUi: (out: string) => Promise<string> };
+    const { buildUi } = (await import("../../../ui/build.mjs")) as { buildUi: (out: string) => Promise<string> };
     return buildUi(dir);
   })();
   return built;
@@ -58,9 +58,9 @@ export async function removeAssets(): Promise<void> {
 }
 
 /** The dashboard over a config home, in-process, as `mcpvm ui --no-open` starts it. */
-export async function startDashboard(env: Record<string, string>, cwd: string): Promise<RunningUi> {
+export async function startDashboard(env: Record<string, string>, cwd: string, options: Pick<StartUiOptions, "opener"> = {}): Promise<RunningUi> {
   const host = await McpvmHost.open({ env });
-  return startUi({ host, bridge: cliBridge(), cwd, assetsDir: await builtAssets() });
+  return startUi({ host, bridge: cliBridge(), cwd, assetsDir: await builtAssets(), ...options });
 }
 
 /** Collects the page's console errors and uncaught exceptions: a test fails on any it did not expect. */
