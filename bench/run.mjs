@@ -73,6 +73,20 @@ const md = [
   ...sections.flatMap((s) => [`## ${s.title}`, "", s.markdown.trim(), ""]),
 ].join("\n");
 
+/** The "Beside the peers" section is written by bench/peers/run.mjs (npm run bench:peers): kept, at the end, whenever this rewrites RESULTS.md. */
+function withPeersSection(text) {
+  let current = "";
+  try {
+    current = readFileSync(join(here, "RESULTS.md"), "utf8");
+  } catch {
+    return text;
+  }
+  const at = current.indexOf("\n## Beside the peers\n");
+  if (at === -1) return text;
+  const next = current.indexOf("\n## ", at + 1);
+  return `${text.trimEnd()}\n\n${current.slice(at + 1, next === -1 ? undefined : next).trimEnd()}\n`;
+}
+
 if (update) {
   const previous = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
   const merged = previous.sections.map((old) => sections.find((s) => s.name === old.name) ?? old);
@@ -85,11 +99,11 @@ if (update) {
     ...(kept.length > 0 ? [`Sections from the previous full run (${previous.machine.commit}, ${previous.machine.date}): ${kept.join("; ")}.`, ""] : []),
     ...merged.flatMap((s) => [title(s), "", s.markdown.trim(), ""]),
   ].join("\n");
-  writeFileSync(join(here, "RESULTS.md"), text);
+  writeFileSync(join(here, "RESULTS.md"), withPeersSection(text));
   writeFileSync(join(here, "results.json"), `${JSON.stringify({ machine: previous.machine, updated: { ...machine, sections: sections.map((s) => s.name) }, sections: merged }, null, 2)}\n`);
   process.stderr.write(`bench: updated ${sections.map((s) => s.name).join(", ")} in bench/RESULTS.md and bench/results.json\n`);
 } else if (wanted.length === 0) {
-  writeFileSync(join(here, "RESULTS.md"), md);
+  writeFileSync(join(here, "RESULTS.md"), withPeersSection(md));
   writeFileSync(join(here, "results.json"), `${JSON.stringify({ machine, sections }, null, 2)}\n`);
   process.stderr.write("bench: wrote bench/RESULTS.md and bench/results.json\n");
 } else {

@@ -2,6 +2,7 @@ import { accessAllows, screenModelOutput, type McpAccess, type ServerCatalog } f
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { McpvmHost } from "../host/index.js";
 import { searchCatalogs } from "../mcp/search/index.js";
+import { searchAnswer } from "./search-answer.js";
 import { firstSentence } from "../mcp/type-generator/index.js";
 import type { ToolDirectory } from "./directory.js";
 import { listingText } from "./listing.js";
@@ -60,17 +61,7 @@ export class CodeMode {
     const ranked = searchCatalogs(catalogs, args.query, context.access?.tools === undefined ? (args.limit ?? this.settings.searchLimit) : 1_000)
       .filter(({ catalog, tool }) => accessAllows(context.access, catalog.server, tool.originalName))
       .slice(0, args.limit ?? this.settings.searchLimit);
-    return jsonResult({
-      results: ranked.map(({ catalog, tool, score, matched }) => ({
-        tool: `${catalog.server}.${tool.originalName}`,
-        module: `host:${catalog.module}`,
-        signature: catalog.signature(tool),
-        description: firstSentence(tool.description, 300),
-        score,
-        matched,
-      })),
-      unavailable: unavailable.map((u) => u.message),
-    });
+    return jsonResult({ ...searchAnswer(ranked), unavailable: unavailable.map((u) => u.message) });
   }
 
   async discoverAllTools(args: { server?: string | undefined }, context: CodeModeContext): Promise<CallToolResult> {

@@ -1,6 +1,6 @@
 import { tool } from "ai";
 import { z } from "zod";
-import { searchCatalogs } from "../../mcp/search/index.js";
+import { fitToBudget, SEARCH_ANSWER_TOKENS, searchCatalogs } from "../../mcp/search/index.js";
 import type { ServerCatalog } from "../../mcp/service/index.js";
 import { firstSentence } from "../../mcp/type-generator/index.js";
 import { sweepCatalogs } from "./catalogs.js";
@@ -34,8 +34,15 @@ export function searchToolsTool(context: AgentToolContext) {
       guardedTool(context.host, async () => {
         const service = await context.host.requireMcp();
         const { catalogs, unavailable } = await sweepCatalogs(service, abortSignal);
-        const results = searchToolsResults(catalogs, query, limit ?? 8);
-        return { results, ...(unavailable.length > 0 ? { unavailable } : {}), ...(results.length === 0 ? { note: `No function matches "${query}"; try other words or list_mcp_servers.` } : {}) };
+        // The answer stays within SEARCH_ANSWER_TOKENS however large the limit: the best matches first, then a count.
+        const { kept: results, dropped } = fitToBudget(searchToolsResults(catalogs, query, limit ?? 8), SEARCH_ANSWER_TOKENS);
+        const note =
+          results.length === 0 && dropped === 0
+            ? `No function matches "${query}"; try other words or list_mcp_servers.`
+            : dropped > 0
+              ? `${dropped} more match(es) did not fit in this answer; use more specific words.`
+              : undefined;
+        return { results, ...(unavailable.length > 0 ? { unavailable } : {}), ...(note === undefined ? {} : { note }) };
       }),
   });
 }

@@ -1,0 +1,99 @@
+// Memory per live sandbox, one engine per child process (so nothing else's heap counts): ten
+// sandboxes alive at once, each having built the same ~0.25 MB array, RSS sampled every 5 ms;
+// (peak − baseline before the engine loaded its first sandbox) ÷ 10. Usage: node memory.mjs <engine>.
+import vm from "node:vm";
+
+const DIST = new URL("../../dist/", import.meta.url).href;
+const N = 10;
+const BUILD = "globalThis.keep = new Array(30000).fill(0).map((_, i) => i); keep.length";
+
+let peak = 0;
+const sample = () => (peak = Math.max(peak, process.memoryUsage().rss));
+
+async function waitAll(arrived) {
+  while (arrived() < N) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+const ENGINES = {
+  "node:vm": async () => {
+    const contexts = Array.from({ length: N }, () => vm.createContext({}));
+    for (const context of contexts) vm.runInContext(BUILD, context);
+    sample();
+    return () => contexts.length;
+  },
+  "quickjs-emscripten": async () => {
+    const { getQuickJS } = await import("quickjs-emscripten");
+    const QuickJS = await getQuickJS();
+    const live = Array.from({ length: N }, () => {
+      const runtime = QuickJS.newRuntime();
+      const ctx = runtime.newContext();
+      ctx.unwrapResult(ctx.evalCode(BUILD)).dispose();
+      return { runtime, ctx };
+    });
+    sample();
+    return () => live.forEach(({ runtime, ctx }) => (ctx.dispose(), runtime.dispose()));
+  },
+  "isolated-vm": async () => {
+    const { default: ivm } = await import("isolated-vm");
+    const live = [];
+    for (let i = 0; i < N; i++) {
+      const isolate = new ivm.Isolate({ memoryLimit: 16 });
+      const context = await isolate.createContext();
+      await context.eval(BUILD);
+      live.push(isolate);
+    }
+    sample();
+    return () => live.forEach((isolate) => isolate.dispose());
+  },
+  "@utcp/code-mode": async () => {
+    const { CodeModeUtcpClient } = await import("@utcp/code-mode");
+    const { addFunctionToUtcpDirectCall } = await import("@utcp/direct-call");
+    console.log = () => {};
+    let arrived = 0;
+    addFunctionToUtcpDirectCall("memManual", async () => ({
+      utcp_version: "1.0.0",
+      manual_version: "1.0.0",
+      tools: [{ name: "meet", description: "waits for all", inputs: { type: "object", properties: {} }, outputs: { type: "object" }, tags: [], tool_call_template: { call_template_type: "direct-call", callable_name: "memMeet" } }],
+    }));
+    addFunctionToUtcpDirectCall("memMeet", async () => {
+      arrived++;
+      await waitAll(() => arrived);
+      sample();
+      return arrived;
+    });
+    const client = await CodeModeUtcpClient.create();
+    await client.registerManual({ name: "mem", call_template_type: "direct-call", callable_name: "memManual" });
+    await Promise.all(Array.from({ length: N }, () => client.callToolChain(`${BUILD}; return mem.meet({});`)));
+    return () => {};
+  },
+  mcpvm: async () => {
+    const { createQuickJsEngine } = await import(`${DIST}src/sandbox/engines/quickjs.js`);
+    const engine = await createQuickJsEngine({ maxWorkers: N });
+    let arrived = 0;
+    const modules = {
+      sync: {
+        meet: async () => {
+          arrived++;
+          await waitAll(() => arrived);
+          sample();
+          return arrived;
+        },
+      },
+    };
+    const results = await Promise.all(Array.from({ length: N }, () => engine.run({ code: `${BUILD.replace("globalThis.keep =", "const keep =")}; return require("host:sync").meet();`, modules })));
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length > 0) throw new Error(`mcpvm: ${failed[0].error.code}: ${failed[0].error.message}`);
+    return () => engine.dispose();
+  },
+};
+
+const name = process.argv[2];
+const baseline = process.memoryUsage().rss;
+peak = baseline;
+const timer = setInterval(sample, 5);
+const dispose = await ENGINES[name]();
+clearInterval(timer);
+sample();
+await dispose();
+process.stdout.write(JSON.stringify({ baselineMb: baseline / 1e6, peakMb: peak / 1e6, perSandboxMb: (peak - baseline) / 1e6 / N }));
+process.exit(0);
