@@ -34,7 +34,8 @@ import { decideTrust, type HeldTool } from "./trust.js";
 import { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";
 import { ServerStatusStore } from "./server-status.js";
 import { ServerStatusTracker } from "./status-tracker.js";
-import type { LoginInteraction, LoginStatus, LoginTarget, OAuthLogins, RevocationOutcome } from "../oauth/index.js";
+import type { LoginInteraction, LoginStatus, OAuthLogins, RevocationOutcome } from "../oauth/index.js";
+import { ServerLogins } from "./server-logins.js";
 import { summarizeServers, type ServerSummary } from "./summaries.js";
 import type { AuditEvent, AuditSink } from "../../audit-log/index.js";
 
@@ -78,7 +79,7 @@ export interface McpServiceOptions {
   readonly oauth?: OAuthLogins;
 }
 
-export class McpLoginUsageError extends McpvmError<"USAGE"> {}
+export { McpLoginUsageError } from "./server-logins.js";
 
 interface Listing {
   readonly tools: readonly Tool[];
@@ -108,6 +109,7 @@ export class McpService {
   private readonly tracker: ServerStatusTracker;
   private readonly heldRecorded = new Set<string>();
   private readonly launchPin: LaunchPin;
+  private readonly logins: ServerLogins;
 
   constructor(private readonly options: McpServiceOptions) {
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
@@ -121,14 +123,6 @@ export class McpService {
       recordAudit: (event) => this.recordAudit(event),
       digests: new FileDigestCache(options.executableDigestsFile),
     });
-    options.oauth?.onLoginEvent((event) =>
-      this.recordAudit({
-        event: "login",
-        subject: event.server,
-        decision: event.decision,
-        details: { ...(event.subject === undefined ? {} : { account: event.subject }), ...(event.scopes === undefined ? {} : { scopes: event.scopes }), ...(event.reason === undefined ? {} : { reason: event.reason }) },
-      }),
-    );
     this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
     this.tracker = new ServerStatusTracker(this.status, (name) => this.options.servers[name], options.logger);
     this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
@@ -151,6 +145,17 @@ export class McpService {
       },
     });
     this.tracker.attach(this.clients);
+    this.logins = new ServerLogins({
+      oauth: options.oauth,
+      env: options.env,
+      inputs: this.inputs,
+      approvals: options.approvals,
+      clients: this.clients,
+      entry: (name) => this.entry(name),
+      connect: (name, caller) => this.catalog(name, caller),
+      forgetCatalog: (name) => this.catalogs.delete(name),
+      recordAudit: (event) => this.recordAudit(event),
+    });
     this.clients.subscribe((event) => {
       if (event.type === "tools" || (event.type === "state" && event.state !== "connected")) this.catalogs.delete(event.server);
       if (event.type === "stderr") options.logger.debug({ server: event.server }, event.line);
@@ -350,72 +355,24 @@ export class McpService {
     });
   }
 
-  /**
-   * `mcpvm mcp login`: forgets the stored tokens and connects, so the SDK's flow runs with the
-   * browser the face gives (approval first, as for every contact with the server's URL).
-   */
-  async login(name: string, interaction: LoginInteraction, caller: CallerOptions = {}): Promise<LoginStatus> {
-    const entry = this.entry(name);
-    const oauth = this.requireRemote(name, entry);
-    await this.options.approvals.require(approvalSubject(name, entry));
-    if (this.clients.serverNames().includes(name)) await this.clients.close(name);
-    this.catalogs.delete(name);
-    await oauth.forgetTokens(name);
-    const previous = oauth.currentInteraction();
-    oauth.setInteraction(interaction);
-    try {
-      await this.catalog(name, caller);
-    } finally {
-      oauth.setInteraction(previous);
-    }
-    return this.loginStatus(name);
+  /** `mcpvm mcp login`: see ServerLogins. */
+  login(name: string, interaction: LoginInteraction, caller: CallerOptions = {}): Promise<LoginStatus> {
+    return this.logins.login(name, interaction, caller);
   }
 
   /** `mcpvm mcp logout`: disconnects, removes the tokens, and revokes them where the server supports it. */
-  async logout(name: string): Promise<RevocationOutcome | undefined> {
-    const entry = this.entry(name);
-    const oauth = this.requireRemote(name, entry);
-    if (this.clients.serverNames().includes(name)) await this.clients.close(name);
-    this.catalogs.delete(name);
-    const outcome = await oauth.logout(name, await this.loginTarget(name, entry));
-    const revocation = outcome === undefined ? "none" : typeof outcome === "string" ? outcome : "failed";
-    await this.recordAudit({ event: "logout", subject: name, decision: outcome === undefined ? "no-login" : "logged-out", details: { revocation } });
-    return outcome;
+  logout(name: string): Promise<RevocationOutcome | undefined> {
+    return this.logins.logout(name);
   }
 
   /** The stored login of an http/sse server ("none" for stdio servers and servers never logged in). */
-  async loginStatus(name: string): Promise<LoginStatus> {
-    const entry = this.entry(name);
-    if (entry.type === "stdio" || this.options.oauth === undefined) return { state: "none", refreshable: false };
-    return this.options.oauth.status(name, await this.loginTarget(name, entry));
+  loginStatus(name: string): Promise<LoginStatus> {
+    return this.logins.status(name);
   }
 
   /** Lets the face open a browser for logins that servers ask for during connects and calls (`--login`, a yes on a terminal). */
   setLoginInteraction(interaction: LoginInteraction | undefined): void {
-    this.options.oauth?.setInteraction(interaction);
-  }
-
-  private requireRemote(name: string, entry: McpServerEntry): OAuthLogins {
-    if (entry.type === "stdio") throw new McpLoginUsageError("USAGE", `server ${name} is a stdio server; login applies to http and sse servers only.`, { data: { server: name } });
-    if (this.options.oauth === undefined) throw new Error("internal: no OAuth logins configured");
-    return this.options.oauth;
-  }
-
-  /** The URL and client id the login is bound to, with ${VAR} filled in from the environment (nothing is prompted for). */
-  private async loginTarget(name: string, entry: McpServerEntry): Promise<LoginTarget> {
-    try {
-      const launch = await resolveLaunch(name, entry, { env: this.options.env, inputs: this.inputs });
-      if (launch.transport !== "stdio") {
-        return {
-          url: launch.url,
-          ...(launch.oauth?.clientId === undefined ? {} : { clientId: launch.oauth.clientId }),
-          ...(launch.oauth?.clientSecret === undefined ? {} : { clientSecret: launch.oauth.clientSecret }),
-        };
-      }
-    } catch {
-      // An unset variable or an unanswered input: the status reads "none".
-    }
-    return { url: entry.url ?? "" };
+    this.logins.setInteraction(interaction);
   }
 
   /** Only definitions not already pinned as approved are reviewed: the LLM is not asked twice about the same text. */
