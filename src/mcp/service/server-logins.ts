@@ -1,7 +1,7 @@
 import type { AuditEvent } from "../../audit-log/index.js";
 import { McpvmError } from "../../util/errors.js";
 import type { McpApprovalStore } from "../approval/index.js";
-import type { CallerOptions, ClientManager } from "../client-manager/index.js";
+import type { CallerOptions } from "../client-manager/index.js";
 import { resolveLaunch, type InputCache, type McpServerEntry } from "../config/index.js";
 import type { LoginInteraction, LoginStatus, LoginTarget, OAuthLogins, RevocationOutcome } from "../oauth/index.js";
 import { approvalSubject } from "./approval-subject.js";
@@ -13,12 +13,11 @@ export interface ServerLoginsDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly inputs: InputCache;
   readonly approvals: McpApprovalStore;
-  readonly clients: ClientManager;
   readonly entry: (name: string) => McpServerEntry;
   /** Connects (and lists) the server, which is when the SDK's OAuth flow runs. */
   readonly connect: (name: string, caller: CallerOptions) => Promise<unknown>;
-  /** Drops the cached catalog, so the next use connects again under the new login. */
-  readonly forgetCatalog: (name: string) => void;
+  /** Drops the server's catalog and connection, so the next use connects again under the new login. */
+  readonly disconnect: (name: string) => Promise<void>;
   readonly recordAudit: (event: AuditEvent) => Promise<void>;
 }
 
@@ -43,7 +42,7 @@ export class ServerLogins {
     const entry = this.deps.entry(name);
     const oauth = this.requireRemote(name, entry);
     await this.deps.approvals.require(approvalSubject(name, entry));
-    await this.disconnect(name);
+    await this.deps.disconnect(name);
     await oauth.forgetTokens(name);
     const previous = oauth.currentInteraction();
     oauth.setInteraction(interaction);
@@ -59,7 +58,7 @@ export class ServerLogins {
   async logout(name: string): Promise<RevocationOutcome | undefined> {
     const entry = this.deps.entry(name);
     const oauth = this.requireRemote(name, entry);
-    await this.disconnect(name);
+    await this.deps.disconnect(name);
     const outcome = await oauth.logout(name, await this.target(name, entry));
     const revocation = outcome === undefined ? "none" : typeof outcome === "string" ? outcome : "failed";
     await this.deps.recordAudit({ event: "logout", subject: name, decision: outcome === undefined ? "no-login" : "logged-out", details: { revocation } });
@@ -76,11 +75,6 @@ export class ServerLogins {
   /** Lets the face open a browser for logins that servers ask for during connects and calls. */
   setInteraction(interaction: LoginInteraction | undefined): void {
     this.deps.oauth?.setInteraction(interaction);
-  }
-
-  private async disconnect(name: string): Promise<void> {
-    if (this.deps.clients.serverNames().includes(name)) await this.deps.clients.close(name);
-    this.deps.forgetCatalog(name);
   }
 
   private requireRemote(name: string, entry: McpServerEntry): OAuthLogins {

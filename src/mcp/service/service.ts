@@ -4,13 +4,8 @@ import { currentClient } from "../../logging/caller.js";
 import type { Logger } from "pino";
 import {
   McpApprovalStore,
-  renderApprovalPrompt,
-  compareLaunchTargets,
   FileDigestCache,
-  describeLaunchTarget,
-  approvalHash,
   descriptionForModel,
-  requireLaunchEnvConfirmed,
   type ApprovalStatus,
 } from "../approval/index.js";
 import { ClientManager, type CallerOptions, type ClientManagerEvent, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
@@ -36,6 +31,7 @@ import { ServerStatusStore } from "./server-status.js";
 import { ServerStatusTracker } from "./status-tracker.js";
 import type { LoginInteraction, LoginStatus, OAuthLogins, RevocationOutcome } from "../oauth/index.js";
 import { ServerLogins } from "./server-logins.js";
+import { ServerApprovals } from "./server-approvals.js";
 import { summarizeServers, type ServerSummary } from "./summaries.js";
 import type { AuditEvent, AuditSink } from "../../audit-log/index.js";
 
@@ -110,6 +106,7 @@ export class McpService {
   private readonly heldRecorded = new Set<string>();
   private readonly launchPin: LaunchPin;
   private readonly logins: ServerLogins;
+  private readonly approvalsOf: ServerApprovals;
 
   constructor(private readonly options: McpServiceOptions) {
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
@@ -126,6 +123,15 @@ export class McpService {
     this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
     this.tracker = new ServerStatusTracker(this.status, (name) => this.options.servers[name], options.logger);
     this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
+    this.approvalsOf = new ServerApprovals({
+      approvals: options.approvals,
+      launchPin: this.launchPin,
+      recheck: this.recheck,
+      env: options.env,
+      entry: (name) => this.entry(name),
+      disconnect: (name) => this.disconnect(name),
+      recordAudit: (event) => this.recordAudit(event),
+    });
     const resolvers: Record<string, () => Promise<import("../types.js").McpServerLaunch>> = {};
     for (const name of this.enabledServers()) resolvers[name] = () => this.launch(name);
     this.clients = new ClientManager({
@@ -150,10 +156,9 @@ export class McpService {
       env: options.env,
       inputs: this.inputs,
       approvals: options.approvals,
-      clients: this.clients,
       entry: (name) => this.entry(name),
       connect: (name, caller) => this.catalog(name, caller),
-      forgetCatalog: (name) => this.catalogs.delete(name),
+      disconnect: (name) => this.disconnect(name),
       recordAudit: (event) => this.recordAudit(event),
     });
     this.clients.subscribe((event) => {
@@ -179,55 +184,24 @@ export class McpService {
     return entry;
   }
 
-  /**
-   * "approved" only while the definition has the approved hash AND it still runs what was approved
-   * (executable, `#!` interpreter, npx/uvx package version): otherwise "changed", with runsChanged.
-   */
-  async approvalStatus(name: string): Promise<ApprovalStatus> {
-    const entry = this.entry(name);
-    const status = await this.options.approvals.status(approvalSubject(name, entry));
-    if (status.state !== "approved" || status.record.runs === undefined) return status;
-    const current = await this.launchPin.current(name, entry);
-    const changes = current === undefined ? [] : compareLaunchTargets(status.record.runs, current);
-    return changes.length === 0 ? status : { state: "changed", hash: status.hash, record: status.record, runsChanged: changes };
+  /** See ServerApprovals.status: "changed" also when the definition still runs a different program. */
+  approvalStatus(name: string): Promise<ApprovalStatus> {
+    return this.approvalsOf.status(name);
   }
 
   /** The exact text a person sees before approving (CLI, REPL and refusals to the model alike). */
-  async approvalPrompt(name: string): Promise<string> {
-    const entry = this.entry(name);
-    const subject = approvalSubject(name, entry);
-    const prompt = renderApprovalPrompt(subject, approvalHash(subject), this.options.env);
-    const lines: string[] = [];
-    const target = await this.launchPin.current(name, entry);
-    if (target !== undefined) lines.push(`  ${displayInline(describeLaunchTarget(target))}`);
-    const status = await this.approvalStatus(name);
-    if (status.state === "changed" && status.runsChanged !== undefined) lines.push(`  CHANGED since approval (same definition, different program): ${status.runsChanged.map(displayInline).join("; ")}`);
-    // Above the closing warning, with the rest of the definition.
-    const warning = prompt.lastIndexOf("\n\nWARNING: ");
-    return warning === -1 ? [prompt, ...lines].join("\n") : [prompt.slice(0, warning), ...lines].join("\n") + prompt.slice(warning);
+  approvalPrompt(name: string): Promise<string> {
+    return this.approvalsOf.prompt(name);
   }
 
-  /**
-   * Stores the approval of the launch definition. One that sets code-loading variables (NODE_OPTIONS,
-   * LD_PRELOAD, …) needs `acceptLaunchEnv`: the person said yes to exactly that, not a plain yes.
-   */
-  async approve(name: string, options: { readonly acceptLaunchEnv?: boolean } = {}): Promise<void> {
-    const entry = this.entry(name);
-    requireLaunchEnvConfirmed(name, entry.env, options.acceptLaunchEnv === true);
-    const subject = approvalSubject(name, entry);
-    const record = await this.options.approvals.approve(subject, await this.launchPin.current(name, entry));
-    this.recheck.forget();
-    await this.recordAudit({ event: "mcp.approve", subject: name, decision: "approved", details: { hash: record.hash, transport: record.transport, summary: record.summary, ...(record.runs === undefined ? {} : { runs: describeLaunchTarget(record.runs) }) } });
+  /** Stores the approval of the launch definition (code-loading variables need `acceptLaunchEnv`). */
+  approve(name: string, options: { readonly acceptLaunchEnv?: boolean } = {}): Promise<void> {
+    return this.approvalsOf.approve(name, options);
   }
 
   /** Revoking disconnects at once; nothing reconnects without a new approval. */
-  async revoke(name: string): Promise<boolean> {
-    const revoked = await this.options.approvals.revoke(name);
-    this.recheck.forget();
-    await this.recordAudit({ event: "mcp.revoke", subject: name, decision: revoked ? "revoked" : "not-approved" });
-    this.catalogs.delete(name);
-    if (this.clients.serverNames().includes(name)) await this.clients.close(name);
-    return revoked;
+  revoke(name: string): Promise<boolean> {
+    return this.approvalsOf.revoke(name);
   }
 
   /**
@@ -334,6 +308,12 @@ export class McpService {
     await this.tracker.flush();
     await this.options.activity?.log.close();
     await this.options.oauth?.dispose();
+  }
+
+  /** Drops the server's catalog and closes its connection; the next use connects afresh. */
+  private async disconnect(name: string): Promise<void> {
+    this.catalogs.delete(name);
+    if (this.clients.serverNames().includes(name)) await this.clients.close(name);
   }
 
   /** One line in the shared activity log per call that reached a server; arguments masked and bounded. */
