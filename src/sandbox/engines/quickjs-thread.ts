@@ -14,6 +14,7 @@ export interface QuickJsThreadOptions {
 /** One worker thread holding one QuickJS wasm instance; it serves one run at a time. */
 export class QuickJsThread {
   private exited = false;
+  private served = 0;
 
   private constructor(
     readonly worker: Worker,
@@ -52,12 +53,11 @@ export class QuickJsThread {
       // idle worker's resident size down (ten workers must fit the gateway's budget).
       resourceLimits: { stackSizeMb: options.stackSizeMb, maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 },
       // The guest has no console of its own; a stray write from the worker must not reach stdout,
-      // which may carry MCP traffic.
+      // which may carry MCP traffic. The worker silences its own writes (quickjs-worker.ts); these
+      // streams are never read, since reading one would keep the process alive while the worker idles.
       stdout: true,
       stderr: true,
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
     return new Promise((resolve, reject) => {
       const onMessage = (message: WorkerMessage): void => {
         cleanup();
@@ -95,7 +95,24 @@ export class QuickJsThread {
     return !this.exited;
   }
 
+  /** Serving a run: the thread keeps the process alive. */
+  hold(): void {
+    this.worker.ref();
+  }
+
+  /** Idle: the thread does not keep the process alive on its own. */
+  park(): void {
+    this.worker.unref();
+    this.calls.unref();
+  }
+
+  /** Runs started on this thread so far. */
+  get runs(): number {
+    return this.served;
+  }
+
   startRun(message: RunMessage): void {
+    this.served++;
     Atomics.store(this.control, CONTROL_LAYOUT.stop, CONTROL_LAYOUT.none);
     this.worker.postMessage(message);
   }

@@ -21,6 +21,10 @@ export interface WorkerParts {
  * finds its runtime, context and compiled bootstrap ready and pays only for its own code.
  */
 export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerParts): void {
+  // Nothing this thread writes is read by anyone (see QuickJsThread.spawn): drop it here rather than
+  // let it pile up in the host's unread stream.
+  process.stdout.write = () => true;
+  process.stderr.write = () => true;
   const threads = load("node:worker_threads") as typeof WorkerThreads;
   const parentPort = threads.parentPort as WorkerThreads.MessagePort;
   const boot = threads.workerData as WorkerBoot;
