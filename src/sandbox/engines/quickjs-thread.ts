@@ -1,6 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { QuickJsAssets } from "./quickjs-assets.js";
-import { CONTROL_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostPortMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
+import { CONTROL_LAYOUT, MAILBOX_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostPortMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
 
 export interface QuickJsThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
@@ -15,13 +15,20 @@ export interface QuickJsThreadOptions {
 export class QuickJsThread {
   private exited = false;
   private served = 0;
+  /** Messages posted on the call port so far (see MAILBOX_LAYOUT.taken). */
+  private posted = 0;
+  private readonly mailHeader: Int32Array;
+  private readonly mailData: Buffer;
 
   private constructor(
     readonly worker: Worker,
     /** Host side of the call port (guest host calls in, replies out). */
     readonly calls: MessagePort,
     private readonly control: Int32Array,
+    mailbox: SharedArrayBuffer,
   ) {
+    this.mailHeader = new Int32Array(mailbox, 0, MAILBOX_LAYOUT.headerBytes / Int32Array.BYTES_PER_ELEMENT);
+    this.mailData = Buffer.from(mailbox, MAILBOX_LAYOUT.headerBytes, MAILBOX_LAYOUT.dataBytes);
     worker.once("exit", () => {
       this.exited = true;
       calls.close();
@@ -31,6 +38,7 @@ export class QuickJsThread {
   /** Starts a worker and resolves once it is ready; aborting `signal` ends a worker still starting. */
   static spawn(assets: QuickJsAssets, options: QuickJsThreadOptions, signal?: AbortSignal): Promise<QuickJsThread> {
     const control = new SharedArrayBuffer(CONTROL_LAYOUT.slots * Int32Array.BYTES_PER_ELEMENT);
+    const mailbox = new SharedArrayBuffer(MAILBOX_LAYOUT.headerBytes + MAILBOX_LAYOUT.dataBytes);
     const { port1, port2 } = new MessageChannel();
     const boot: WorkerBoot = {
       corePath: assets.corePath,
@@ -40,6 +48,8 @@ export class QuickJsThread {
       maxWasmMemoryBytes: options.maxWasmMemoryBytes,
       control,
       layout: CONTROL_LAYOUT,
+      mailbox,
+      mailboxLayout: MAILBOX_LAYOUT,
       port: port2,
       bootstrapSource: assets.bootstrapSource,
       spin: options.spin ?? newSpinBudget(0),
@@ -61,7 +71,7 @@ export class QuickJsThread {
     return new Promise((resolve, reject) => {
       const onMessage = (message: WorkerMessage): void => {
         cleanup();
-        if (message.type === "ready") resolve(new QuickJsThread(worker, port1, new Int32Array(control)));
+        if (message.type === "ready") resolve(new QuickJsThread(worker, port1, new Int32Array(control), mailbox));
         else {
           void worker.terminate();
           reject(new Error(message.type === "boot-failed" ? message.message : "QuickJS worker sent an unexpected message"));
@@ -120,8 +130,29 @@ export class QuickJsThread {
   /** A call's reply, or one of its events (sent before its reply). */
   reply(message: HostPortMessage): void {
     if (this.exited) return;
-    this.calls.postMessage(message);
+    if (!this.deliver(message)) {
+      this.posted++;
+      this.calls.postMessage(message);
+    }
     this.wake();
+  }
+
+  /** Writes the message into the shared mailbox if it is free and nothing older waits on the port. */
+  private deliver(message: HostPortMessage): boolean {
+    const header = this.mailHeader;
+    const M = MAILBOX_LAYOUT;
+    if (Atomics.load(header, M.full) !== 0 || Atomics.load(header, M.taken) !== this.posted) return false;
+    const { text } = message;
+    // Most replies are short: 3 bytes per UTF-16 unit bounds their UTF-8 size without measuring.
+    if (text.length * 3 > M.dataBytes && Buffer.byteLength(text, "utf8") > M.dataBytes) return false;
+    const bytes = this.mailData.write(text, 0, "utf8");
+    header[M.kind] = message.type === "reply" ? M.reply : M.event;
+    header[M.runId] = message.runId;
+    header[M.callId] = message.callId;
+    header[M.bytes] = bytes;
+    // The store publishes the header and text above to the worker (Atomics are sequentially consistent).
+    Atomics.store(header, M.full, 1);
+    return true;
   }
 
   /** Asks the running guest to stop at its next interrupt check or host-call wait. */

@@ -1,7 +1,7 @@
 import type * as QuickJs from "quickjs-emscripten-core";
 import type * as WorkerThreads from "node:worker_threads";
 import type { executeQuickJsRun, WorkerChannel } from "./quickjs-execute.js";
-import type { DoneMessage, RunMessage, WorkerBoot } from "./quickjs-protocol.js";
+import type { DoneMessage, HostPortMessage, RunMessage, WorkerBoot } from "./quickjs-protocol.js";
 import type { PreparedSandbox, prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
 
 /** The worker-side functions, passed in by source text because an eval worker cannot import them. */
@@ -43,11 +43,30 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
   type VariantOptions = Parameters<typeof core.newVariant>[1];
   core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule: boot.wasmModule, wasmMemory } as VariantOptions)).then(
     (module) => {
+      const M = boot.mailboxLayout;
+      const mailHeader = new Int32Array(boot.mailbox, 0, M.headerBytes / 4);
+      const mailData = Buffer.from(boot.mailbox, M.headerBytes, M.dataBytes);
       const channel: WorkerChannel = {
         port: boot.port,
         control: new Int32Array(boot.control),
         layout: boot.layout,
-        receive: threads.receiveMessageOnPort,
+        // The mailbox first: whatever waits on the port is newer (see MAILBOX_LAYOUT).
+        take: () => {
+          if (Atomics.load(mailHeader, M.full) !== 0) {
+            const message: HostPortMessage = {
+              type: mailHeader[M.kind] === M.reply ? "reply" : "event",
+              runId: mailHeader[M.runId] ?? 0,
+              callId: mailHeader[M.callId] ?? 0,
+              text: mailData.toString("utf8", 0, mailHeader[M.bytes]),
+            };
+            Atomics.store(mailHeader, M.full, 0);
+            return message;
+          }
+          const received = threads.receiveMessageOnPort(boot.port);
+          if (received === undefined) return undefined;
+          Atomics.add(mailHeader, M.taken, 1);
+          return received.message as HostPortMessage;
+        },
         spin: { counters: new Int32Array(boot.spin.counters), max: boot.spin.max, slots: boot.spinSlots },
         wasmMemoryBytes: () => module.getWasmMemory().buffer.byteLength,
       };
