@@ -7,8 +7,11 @@ export interface ThreadPoolOptions {
   /** Idle threads kept ready; extra idle threads are ended after `idleMs`. */
   warmThreads: number;
   idleMs: number;
-  /** Starts a thread; `signal` aborts when the pool is disposed, ending a thread still starting. */
-  readonly spawn: (signal: AbortSignal) => Promise<QuickJsThread>;
+  /**
+   * Starts a thread; `signal` aborts when the pool is disposed, ending a thread still starting. A
+   * `background` start (a replacement nobody waits for) must not keep the process alive.
+   */
+  readonly spawn: (signal: AbortSignal, background: boolean) => Promise<QuickJsThread>;
 }
 
 export type PoolErrorCode = "POOL_DISPOSED" | "ACQUIRE_ABORTED";
@@ -163,7 +166,7 @@ export class ThreadPool {
     if (this.disposed || this.size >= this.options.maxThreads) return;
     if (this.idle.length + this.starting < this.options.warmThreads) {
       // A failed background start is not fatal: the next acquire tries again and reports it.
-      this.spawnCounted().then((thread) => this.makeIdle(thread), () => undefined);
+      this.spawnCounted(true).then((thread) => this.makeIdle(thread), () => undefined);
     }
   }
 
@@ -208,10 +211,10 @@ export class ThreadPool {
     while (this.idle.length > this.options.warmThreads) void this.idle.shift()?.terminate();
   }
 
-  private async spawnCounted(): Promise<QuickJsThread> {
+  private async spawnCounted(background = false): Promise<QuickJsThread> {
     this.starting++;
     try {
-      return await this.options.spawn(this.disposal.signal);
+      return await this.options.spawn(this.disposal.signal, background);
     } finally {
       this.starting--;
     }

@@ -74,9 +74,9 @@ export function leaseSharedPool(assets: QuickJsAssets, key: SharedPoolKey, deman
         maxThreads: Number.POSITIVE_INFINITY,
         warmThreads: demand.warmThreads,
         idleMs: demand.idleMs,
-        spawn: (signal) => {
+        spawn: (signal, background) => {
           spawnedThreads++;
-          return QuickJsThread.spawn(assets, threadOptions, signal);
+          return QuickJsThread.spawn(assets, { ...threadOptions, background }, signal);
         },
       }),
     };

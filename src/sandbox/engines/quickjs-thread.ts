@@ -9,6 +9,8 @@ export interface QuickJsThreadOptions {
   readonly spin?: SpinBudget;
   /** See QuickJsEngineOptions.maxWasmMemoryBytes. */
   readonly maxWasmMemoryBytes: number;
+  /** Nobody waits for this start (a replacement for the warm set): it must not keep the process alive. */
+  readonly background?: boolean;
 }
 
 /** One worker thread holding one QuickJS wasm instance; it serves one run at a time. */
@@ -74,6 +76,7 @@ export class QuickJsThread {
         if (message.type === "ready") resolve(new QuickJsThread(worker, port1, new Int32Array(control), mailbox));
         else {
           void worker.terminate();
+          port1.close();
           reject(new Error(message.type === "boot-failed" ? message.message : "QuickJS worker sent an unexpected message"));
         }
       };
@@ -88,14 +91,21 @@ export class QuickJsThread {
         onError(new Error("The QuickJS worker was no longer needed"));
       };
       const cleanup = (): void => {
-        worker.off("message", onMessage);
+        port1.off("message", onMessage);
         worker.off("error", onError);
         worker.off("exit", onExit);
         signal?.removeEventListener("abort", onAbort);
       };
-      worker.on("message", onMessage);
+      // The worker says it is ready on the call port (see quickjs-worker.ts).
+      port1.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
+      // Nobody waits for a background start (e.g. a `mcpvm run` that has its result exits without
+      // waiting for the warm set's replacement), so it must not keep the process alive.
+      if (options.background === true) {
+        worker.unref();
+        port1.unref();
+      }
       if (signal?.aborted === true) onAbort();
       else signal?.addEventListener("abort", onAbort, { once: true });
     });

@@ -96,9 +96,11 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
           next = undefined;
         }
       });
-      parentPort.postMessage({ type: "ready" });
+      // On the call port, which the host can unref while a background start is in progress (a
+      // listener on the worker's own port would keep the process alive).
+      boot.port.postMessage({ type: "ready" });
     },
-    (error: unknown) => parentPort.postMessage({ type: "boot-failed", message: String(error) }),
+    (error: unknown) => boot.port.postMessage({ type: "boot-failed", message: String(error) }),
   );
 
   /** The result for a run this worker could not even start: the thread must be replaced. */
