@@ -193,8 +193,32 @@ async function bareWorkersRss() {
   process.stdout.write(JSON.stringify({ baselineMb, peakMb, perSandboxMb: (peakMb - baselineMb) / 10, failed: 0 }));
 }
 
+/**
+ * What idle engines hold (a gateway with ten sessions, each with its engine): RSS added by ten more
+ * engines that each ran once, in a process where one engine is already up.
+ */
+async function idleEnginesRss(dist) {
+  const factory = await ENGINES.quickjs(dist);
+  const first = await factory.create({});
+  await mustRun(first, TRIVIAL);
+  await factory.settle?.();
+  await sleep(300);
+  const baselineMb = process.memoryUsage().rss / 1e6;
+  const engines = [];
+  for (let i = 0; i < 10; i++) {
+    const engine = await factory.create({});
+    await mustRun(engine, TRIVIAL);
+    engines.push(engine);
+  }
+  await factory.settle?.();
+  await sleep(300);
+  const peakMb = process.memoryUsage().rss / 1e6;
+  process.stdout.write(JSON.stringify({ baselineMb, peakMb, perSandboxMb: (peakMb - baselineMb) / 10, failed: 0 }));
+}
+
 async function rssChild(kind, dist) {
   if (kind === "bare-worker") return bareWorkersRss();
+  if (kind === "idle-engines") return idleEnginesRss(dist);
   const factory = await ENGINES[kind](dist);
   const baselineMb = process.memoryUsage().rss / 1e6;
   const engine = await factory.create({ maxWorkers: 10 });
@@ -233,7 +257,8 @@ export async function benchEngine(kind, dist = DIST) {
     const hostCall = await hostCallOverhead(engine);
     const rss = await measureRss(kind, dist);
     const bareRss = await measureRss("bare-worker", dist);
-    return { kind, newEngine: newEngines, newWorker: newWorkers, nodeWorker, ...latency, hostCall, rss, bareRss };
+    const idleRss = kind === "quickjs" ? await measureRss("idle-engines", dist) : undefined;
+    return { kind, newEngine: newEngines, newWorker: newWorkers, nodeWorker, ...latency, hostCall, rss, bareRss, idleRss };
   } finally {
     await engine.dispose();
   }
@@ -254,6 +279,7 @@ function engineTable(r) {
     [`host call round trip (guest -> trivial host function), wall${cpu}`, us(r.hostCall.p50), us(r.hostCall.p95), `p50 <= ${TARGETS.hostCallP50Us} µs`, verdict(r.hostCall.p50 <= TARGETS.hostCallP50Us)],
     [`memory per live sandbox: 10 alive, each blocked in a host call (peak RSS ${r.rss.peakMb.toFixed(0)} MB, baseline ${r.rss.baselineMb.toFixed(0)} MB)`, `${r.rss.perSandboxMb.toFixed(1)} MB`, "", `<= ${TARGETS.perSandboxMb} MB`, verdict(r.rss.perSandboxMb <= TARGETS.perSandboxMb && r.rss.failed === 0)],
     ["(reference: a bare Node worker thread, idle, 10 alive)", `${r.bareRss.perSandboxMb.toFixed(1)} MB`, "", "", ""],
+    ...(r.idleRss === undefined ? [] : [["memory per idle engine: 10 more engines, each ran once, none disposed (RSS added / 10)", `${r.idleRss.perSandboxMb.toFixed(2)} MB`, "", "", ""]]),
   ];
   return table(["measure", "p50", "p95", "target", "verdict"], rows);
 }
