@@ -120,7 +120,7 @@ async function secondOpinions(answer: (r: ChatRequest) => { text: string }, tool
 
 function allTools(): AuditedTool[] {
   const tools: AuditedTool[] = [];
-  for (const name of ["tuning", "heldout-v2"] as const) {
+  for (const name of ["tuning", "heldout-v2", "heldout-v3"] as const) {
     const half = loadHalf(name);
     for (const c of half.attacks) tools.push(...c.server.tools);
     for (const s of half.benign) tools.push(...s.tools);
@@ -157,12 +157,13 @@ describe("audit recall and benign-flag rate", () => {
     console.log([...lines, "", ...notes].join("\n"));
   });
 
-  function measure(name: string, f: (extra: Extra) => Figures): { off: Figures; on: Figures } {
+  /** `quiet`: print counts only, never case ids (held-out set v3: its individual misses stay unread). */
+  function measure(name: string, f: (extra: Extra) => Figures, quiet = false): { off: Figures; on: Figures } {
     const off = f(none);
     const on = f(withCareful);
     lines.push(row(name, "off", off), row(name, "on (fake reviewer)", on));
     const added = on.falsePositives.filter((id) => !off.falsePositives.includes(id));
-    if (added.length > 0) notes.push(`${name}: the fake reviewer holds ${added.join(", ")}`);
+    if (added.length > 0) notes.push(quiet ? `${name}: the fake reviewer holds ${added.length} more benign tools` : `${name}: the fake reviewer holds ${added.join(", ")}`);
     // The second opinion only adds: nothing caught without it is lost with it, nothing flagged without it is cleared.
     expect(on.missed.every((id) => off.missed.includes(id))).toBe(true);
     expect(off.falsePositives.every((id) => on.falsePositives.includes(id))).toBe(true);
@@ -213,6 +214,24 @@ describe("audit recall and benign-flag rate", () => {
     expect(on.caught).toBeGreaterThanOrEqual(HELDOUT_V2.onCaught);
     expect(on.flagged).toBeLessThanOrEqual(HELDOUT_V2.onFlagged);
   });
+
+  it("held-out set v3 (written before the wave-5 changes, never tuned on case by case)", () => {
+    const { off, on } = measure("held-out set v3", (e) => measureHalf("heldout-v3", e), true);
+    const half = loadHalf("heldout-v3");
+    const families = [...new Set(half.attacks.map((c) => c.family))];
+    for (const [label, extra] of [["off", none], ["on", withCareful]] as const) {
+      const counts = families.map((family) => {
+        const cases = half.attacks.filter((c) => c.family === family);
+        return `${family} ${cases.filter((c) => isFlagged(scoreAttack(c, extra).verdict)).length}/${cases.length}`;
+      });
+      notes.push(`held-out set v3, second opinion ${label}, by family: ${counts.join(", ")}`);
+    }
+    // Floors and ceilings at the measured figures (see docs/SECURITY.md): the test fails if recall drops.
+    expect(off.caught).toBeGreaterThanOrEqual(HELDOUT_V3.caught);
+    expect(off.flagged).toBeLessThanOrEqual(HELDOUT_V3.flagged);
+    expect(on.caught).toBeGreaterThanOrEqual(HELDOUT_V3.onCaught);
+    expect(on.flagged).toBeLessThanOrEqual(HELDOUT_V3.onFlagged);
+  });
 });
 
 /** With the fake reviewer on, benign definitions it quotes an instruction from (measured; see docs/SECURITY.md). */
@@ -227,3 +246,5 @@ const REVIEWER_ALONE_V1_FLOOR = 20;
  * tuned-on figures now: 66/66 and 1/61; with the fake reviewer 66/66 and 6/61. Not a held-out figure.
  */
 const HELDOUT_V2 = { caught: 66, flagged: 1, onCaught: 66, onFlagged: 6 };
+/** Held-out set v3 (see tests/fixtures/audit-intent/README.md): measured, never tuned on case by case. */
+const HELDOUT_V3 = { caught: 42, flagged: 6, onCaught: 46, onFlagged: 12 };
