@@ -9,6 +9,8 @@
  * people write instructions (colloquial forms, imperative and polite forms), not a word list
  * translated from English.
  */
+import { FAMILY_LEXICON } from "./lexicon-families.js";
+
 export type IntentFeature =
   | "secrecy"
   | "context"
@@ -292,7 +294,7 @@ const directive = [
   `(?:обязательно|всегда|务必|務必|必须|必須|请|請|必ず|ください|반드시|항상|주세요|يجب|دائما|ज़रूर|हमेशा|अवश्य)`,
 ];
 
-export const LEXICON: Lexicon = {
+const BASE: Lexicon = {
   secrecy,
   context,
   credential,
@@ -303,3 +305,8 @@ export const LEXICON: Lexicon = {
   "decode-hint": decodeHint,
   directive,
 };
+
+/** The base sets plus the wave-5 family sets (lexicon-families.ts). */
+export const LEXICON: Lexicon = Object.fromEntries(
+  Object.entries(BASE).map(([feature, phrases]) => [feature, [...phrases, ...(FAMILY_LEXICON[feature as IntentFeature] ?? [])]]),
+) as unknown as Lexicon;
