@@ -1,11 +1,12 @@
 import { renderEvidence } from "./evidence.js";
 import { findExfiltrationParameter } from "./exfil-params.js";
 import { isAboutContext } from "./intent/score.js";
-import { toolIntent } from "./intent/tool-intent.js";
+import { featuresOf, modelHit } from "./intent/model.js";
+import { toolIntent, toolModelHit } from "./intent/tool-intent.js";
 import { identifierWords } from "./normalise.js";
 import { imitatedTool } from "./lookalike.js";
 import { toFinding } from "./location.js";
-import { walkSchema, type SchemaField } from "./schema-walk.js";
+import { walkSchema, type SchemaField, type SchemaWalk } from "./schema-walk.js";
 import { findShadowing } from "./shadowing.js";
 import { auditText } from "./text-audit.js";
 import {
@@ -21,6 +22,13 @@ import {
 
 const SPEC_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/** Every string of a definition that is screened: name, title, description, string annotations, both schemas. */
+export function definitionFields(tool: AuditedTool): { fields: SchemaField[]; input: SchemaWalk; output: SchemaWalk } {
+  const input = walkSchema(tool.inputSchema, "$.inputSchema");
+  const output = walkSchema(tool.outputSchema, "$.outputSchema");
+  return { fields: [...toolFields(tool), ...input.fields, ...output.fields], input, output };
+}
+
 function toolFields(tool: AuditedTool): SchemaField[] {
   const fields: SchemaField[] = [{ field: "name", jsonPath: "$.name", text: tool.name, kind: { kind: "identifier" } }];
   if (typeof tool.title === "string") fields.push({ field: "title", jsonPath: "$.title", text: tool.title, kind: { kind: "prose" } });
@@ -34,10 +42,8 @@ function toolFields(tool: AuditedTool): SchemaField[] {
 }
 
 function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: ReadonlySet<string>): Finding[] {
-  const input = walkSchema(tool.inputSchema, "$.inputSchema");
-  const output = walkSchema(tool.outputSchema, "$.outputSchema");
+  const { fields, input, output } = definitionFields(tool);
   const findings: Finding[] = [];
-  const fields = [...toolFields(tool), ...input.fields, ...output.fields];
   const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
   for (const f of fields) {
     const location = { tool: tool.name, field: f.field, jsonPath: f.jsonPath };
@@ -63,6 +69,11 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   const fieldIntent = findings.filter((f) => f.rule === "intent" || f.rule === "encoded-payload").map((f) => SEVERITY_RANK[f.severity]);
   if (intent !== undefined && SEVERITY_RANK[intent.severity ?? "warn"] > Math.max(0, ...fieldIntent)) {
     findings.push(toFinding(intent, { tool: tool.name, field: "definition", jsonPath: "$" }));
+  }
+  // The fitted model, only where neither the rules nor the hand-weighted score reached warn.
+  if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
+    const model = toolModelHit(tool, fields);
+    if (model !== undefined) findings.push(toFinding(model, { tool: tool.name, field: "definition", jsonPath: "$" }));
   }
   const imitated = imitatedTool(tool.name, context.otherServers);
   if (imitated !== undefined) {
@@ -103,6 +114,10 @@ export function auditServerText(field: "instructions" | "description", text: str
   const findings: Finding[] = [];
   for (const hit of auditText(text, { kind: "prose" })) findings.push(toFinding(hit, location));
   for (const hit of findShadowing(text, context, ownToolNames)) findings.push(toFinding(hit, location));
+  if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
+    const model = modelHit(featuresOf([{ text, role: "prose" }]));
+    if (model !== undefined) findings.push(toFinding(model, location));
+  }
   return findings;
 }
 
