@@ -8,7 +8,8 @@ import { imitatedTool } from "./lookalike.js";
 import { toFinding } from "./location.js";
 import { walkSchema, type SchemaField, type SchemaWalk } from "./schema-walk.js";
 import { findShadowing } from "./shadowing.js";
-import { auditText } from "./text-audit.js";
+import { findSplitRuns } from "./encoded.js";
+import { auditText, type ScoredHit } from "./text-audit.js";
 import {
   SEVERITY_RANK,
   type AuditContext,
@@ -64,6 +65,8 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
     const severity: Severity = /[^\p{ASCII}]/u.test(normalised) ? "warn" : "info";
     findings.push(toFinding({ rule: "identifier-characters", severity, evidence: renderEvidence(tool.name) }, { tool: tool.name, field: "name", jsonPath: "$.name" }));
   }
+  // A payload split over fields decodes only when its parts are joined.
+  for (const hit of splitPayloadHits(fields)) findings.push(toFinding(hit, { tool: tool.name, field: "definition", jsonPath: "$" }));
   // Only when no single field already said as much: the whole tool's signals taken together.
   const intent = toolIntent(tool, fields);
   const fieldIntent = findings.filter((f) => f.rule === "intent" || f.rule === "encoded-payload").map((f) => SEVERITY_RANK[f.severity]);
@@ -90,6 +93,21 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
     }
   }
   return findings;
+}
+
+function splitPayloadHits(fields: readonly SchemaField[]): ScoredHit[] {
+  const texts = fields.filter((f) => f.kind.kind !== "identifier").map((f) => f.text.slice(0, 4096));
+  const out: ScoredHit[] = [];
+  for (const run of findSplitRuns(texts)) {
+    const inner = auditText(run.decoded, { kind: "prose" }, 1);
+    const worst = inner.filter((h) => h.severity !== "info");
+    if (worst.length === 0) continue;
+    const severity = worst.some((h) => h.severity === "block") ? "block" : "warn";
+    const rules = [...new Set(worst.map((h) => h.rule))].join(", ");
+    out.push({ rule: "encoded-payload", severity, evidence: renderEvidence(`${run.encoding} split over fields → "${renderEvidence(run.decoded, 80)}" (${rules})`) });
+    break;
+  }
+  return out;
 }
 
 /** Screen one listed tool definition: name, title, description, every schema string, annotations. */
