@@ -84,7 +84,7 @@ function measureCorpus(extra: Extra): Figures {
   };
 }
 
-const pct = (n: number, d: number): string => `${((100 * n) / d).toFixed(1)}%`;
+const pct = (n: number, d: number): string => (d === 0 ? "–" : `${((100 * n) / d).toFixed(1)}%`);
 const row = (set: string, llm: string, f: Figures): string =>
   `| ${set} | ${llm} | ${f.caught}/${f.attacks} | ${pct(f.caught, f.attacks)} | ${f.flagged}/${f.benign} | ${pct(f.flagged, f.benign)} |`;
 
@@ -120,7 +120,7 @@ async function secondOpinions(answer: (r: ChatRequest) => { text: string }, tool
 
 function allTools(): AuditedTool[] {
   const tools: AuditedTool[] = [];
-  for (const name of ["tuning", "heldout-v2", "heldout-v3"] as const) {
+  for (const name of ["tuning", "heldout-v2", "heldout-v3", "benign-extra"] as const) {
     const half = loadHalf(name);
     for (const c of half.attacks) tools.push(...c.server.tools);
     for (const s of half.benign) tools.push(...s.tools);
@@ -215,6 +215,12 @@ describe("audit recall and benign-flag rate", () => {
     expect(on.flagged).toBeLessThanOrEqual(HELDOUT_V2.onFlagged);
   });
 
+  it("extra benign tuning material (sentry, terraform tools that v3 does not use)", () => {
+    const { off, on } = measure("extra benign (tuned on)", (e) => measureHalf("benign-extra", e));
+    expect(off.falsePositives).toEqual([]);
+    expect(on.flagged).toBeLessThanOrEqual(EXTRA_ON_BENIGN_CEILING);
+  });
+
   it("held-out set v3 (written before the wave-5 changes, never tuned on case by case)", () => {
     const { off, on } = measure("held-out set v3", (e) => measureHalf("heldout-v3", e), true);
     const half = loadHalf("heldout-v3");
@@ -237,6 +243,7 @@ describe("audit recall and benign-flag rate", () => {
 /** With the fake reviewer on, benign definitions it quotes an instruction from (measured; see docs/SECURITY.md). */
 const CORPUS_ON_BENIGN_CEILING = 1;
 const V1_ON_BENIGN_CEILING = 3;
+const EXTRA_ON_BENIGN_CEILING = 0;
 /** The fake reviewer alone catches 20 of set v1's 76 attacks (English definitions only; instructions are not sent to it). */
 const REVIEWER_ALONE_V1_FLOOR = 20;
 /**

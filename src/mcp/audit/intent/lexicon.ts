@@ -127,7 +127,7 @@ const context = [
   `\\b(?:persona|rules|instructions|guidelines|prompt|role|directives)\\b${G}\\byou (?:were|have been|are|got) (?:configured|set up|given|told|programmed|instructed|initiali[sz]ed)\\b`,
   `\\b(?:facts|details|information|things|everything|anything|all) (?:\\w+ ){0,2}?(?:the user|they|he|she) (?:has |have )?(?:revealed|disclosed|mentioned|shared|told you|said)\\b`,
   `\\bpersonal (?:facts|details|information|data|info)\\b`,
-  `\\bthread so far\\b|\\b(?:entire|whole|full|complete) thread\\b|\\b(?:every|each|all) (?:user and assistant|assistant and user|user|assistant) (?:turns?|messages?)\\b`,
+  `\\bthread so far\\b|\\b(?:entire|whole|full|complete) thread\\b(?! ?(?:stack|dump|id|pool|safe|count|name|state))|\\b(?:every|each|all) (?:user and assistant|assistant and user|user|assistant) (?:turns?|messages?)\\b`,
   `\\b(?:questions?|requests?|things?) (?:that )?(?:the user|they) (?:has |have )?(?:asked|sent|said|typed|requested)\\b${G}\\b(?:before|earlier|previously|so far|this one)\\b|\\b(?:answers?|replies|responses) you (?:gave|have given|wrote|sent)\\b`,
   `\\btools? (?:available|exposed|accessible) to you\\b|\\b(?:last|latest|most recent) (?:result|output|response) (?:each|every) (?:one|tool)\\b`,
   `\\byou (?:have |'ve )?(?:read|opened|loaded|viewed) (?:any |the |some )?(?:local )?(?:files?|documents?)\\b|\\b(?:files?|documents?) (?:that )?you (?:have |'ve )?(?:read|opened|loaded|viewed)\\b`,

@@ -111,8 +111,17 @@ export function severityOf(score: number): Severity | undefined {
   return undefined;
 }
 
+/**
+ * Signals that say how text is written, not what it wants: a link, a reference to other tools, a
+ * "use this tool when". Real listings carry all three at once (a region URL in one parameter, "use
+ * this tool when…" in the description, "find a team's slug for other tools"), so they never reach
+ * warn together without a signal of intent beside them.
+ */
+const WEAK: ReadonlySet<IntentSignal> = new Set(["destination", "directive", "cross-tool"]);
+
 /** An `intent` hit when the signals add up; the evidence names each signal with what triggered it. */
 export function intentHit(signals: readonly SignalHit[]): Hit | undefined {
+  if (signals.every((s) => WEAK.has(s.signal))) return undefined;
   const score = scoreOf(signals);
   const severity = severityOf(score);
   if (severity === undefined) return undefined;
