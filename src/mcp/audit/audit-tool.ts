@@ -1,3 +1,4 @@
+import { findAnnotationMismatch } from "./annotations.js";
 import { renderEvidence } from "./evidence.js";
 import { findExfiltrationParameter } from "./exfil-params.js";
 import { isAboutContext } from "./intent/score.js";
@@ -65,6 +66,8 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
     const severity: Severity = /[^\p{ASCII}]/u.test(normalised) ? "warn" : "info";
     findings.push(toFinding({ rule: "identifier-characters", severity, evidence: renderEvidence(tool.name) }, { tool: tool.name, field: "name", jsonPath: "$.name" }));
   }
+  const mismatch = findAnnotationMismatch(tool);
+  if (mismatch !== undefined) findings.push(toFinding(mismatch, { tool: tool.name, field: "annotations", jsonPath: "$.annotations.readOnlyHint" }));
   // A payload split over fields decodes only when its parts are joined.
   for (const hit of splitPayloadHits(fields)) findings.push(toFinding(hit, { tool: tool.name, field: "definition", jsonPath: "$" }));
   // Only when no single field already said as much: the whole tool's signals taken together.

@@ -53,6 +53,7 @@ export const AUDIT_RULES = [
   { id: "second-opinion", family: "second-opinion", severity: "warn", summary: "the optional LLM reviewer called the definition malicious (info when suspicious); never the only check" },
   { id: "intent", family: "intent", severity: "warn", summary: "the scoring model: signals (context or credential requests, secrecy, steering, shadowing of other tools, destinations, decoding hints, imperatives to the model) found in 18 languages add up to warn (3) or block (5)" },
   { id: "intent-model", family: "intent", severity: "warn", summary: "the fitted scoring model (logistic regression over where each intent signal sits: prose, parameter, value) calls the definition an attack where the hand-weighted score stays below warn" },
+  { id: "annotation-mismatch", family: "steering", severity: "warn", summary: "annotations that contradict the tool's name (readOnlyHint: true on drop/delete/send/pay …): clients skip confirmation for read-only tools" },
   { id: "lookalike-tool-name", family: "shadowing", severity: "block", summary: "a tool name that reads the same as another server's tool once look-alike letters, digits and separators are folded (send_emaіl, send-emai1)" },
   { id: "oversized-text", family: "hidden-text", severity: "warn", summary: "a string longer than 262 144 characters: the rest is not screened (nothing legitimate needs that much)" },
   { id: "combined-signals", family: "combined", severity: "block", summary: "two or more warn-level signals of different families in one field" },

@@ -46,3 +46,13 @@ describe("payloads split over several fields are joined and decoded", () => {
     expect(findings.filter((f) => f.evidence.includes("split over fields"))).toEqual([]);
   });
 });
+
+describe("annotations that contradict the tool's name", () => {
+  it("readOnlyHint on a tool that drops or sends is held; on a reader it is not", () => {
+    const drop = audit({ name: "drop_table", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });
+    expect(drop).toContainEqual(expect.objectContaining({ rule: "annotation-mismatch", severity: "warn", location: expect.objectContaining({ jsonPath: "$.annotations.readOnlyHint" }) }));
+    expect(audit({ name: "sendPayment", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }).map((f) => f.rule)).toContain("annotation-mismatch");
+    expect(audit({ name: "list_tables", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } })).toEqual([]);
+    expect(audit({ name: "drop_table", inputSchema: { type: "object" }, annotations: { readOnlyHint: false, destructiveHint: true } })).toEqual([]);
+  });
+});
