@@ -3,6 +3,7 @@ import { renderEvidence } from "./evidence.js";
 import { findExfiltrationParameter } from "./exfil-params.js";
 import { isAboutContext } from "./intent/score.js";
 import { featuresOf, modelHit } from "./intent/model.js";
+import { maskOwnTools } from "./intent/score.js";
 import { toolIntent, toolModelHit } from "./intent/tool-intent.js";
 import { identifierWords } from "./normalise.js";
 import { imitatedTool } from "./lookalike.js";
@@ -49,7 +50,7 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
   for (const f of fields) {
     const location = { tool: tool.name, field: f.field, jsonPath: f.jsonPath };
-    for (const hit of auditText(f.text, f.kind, 0, { aboutContext })) findings.push(toFinding(hit, location));
+    for (const hit of auditText(f.text, f.kind, 0, { aboutContext, ownTools: ownToolNames })) findings.push(toFinding(hit, location));
     if (f.kind.kind === "prose") for (const hit of findShadowing(f.text, context, ownToolNames)) findings.push(toFinding(hit, location));
   }
   for (const [walk, path] of [[input, "$.inputSchema"], [output, "$.outputSchema"]] as const) {
@@ -71,14 +72,14 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   // A payload split over fields decodes only when its parts are joined.
   for (const hit of splitPayloadHits(fields)) findings.push(toFinding(hit, { tool: tool.name, field: "definition", jsonPath: "$" }));
   // Only when no single field already said as much: the whole tool's signals taken together.
-  const intent = toolIntent(tool, fields);
+  const intent = toolIntent(tool, fields, ownToolNames);
   const fieldIntent = findings.filter((f) => f.rule === "intent" || f.rule === "encoded-payload").map((f) => SEVERITY_RANK[f.severity]);
   if (intent !== undefined && SEVERITY_RANK[intent.severity ?? "warn"] > Math.max(0, ...fieldIntent)) {
     findings.push(toFinding(intent, { tool: tool.name, field: "definition", jsonPath: "$" }));
   }
   // The fitted model, only where neither the rules nor the hand-weighted score reached warn.
   if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
-    const model = toolModelHit(tool, fields);
+    const model = toolModelHit(tool, fields, ownToolNames);
     if (model !== undefined) findings.push(toFinding(model, { tool: tool.name, field: "definition", jsonPath: "$" }));
   }
   const imitated = imitatedTool(tool.name, context.otherServers);
@@ -133,10 +134,10 @@ export function auditServerText(field: "instructions" | "description", text: str
   if (text === undefined || text.length === 0) return [];
   const location = { field, jsonPath: `$.${field}` };
   const findings: Finding[] = [];
-  for (const hit of auditText(text, { kind: "prose" })) findings.push(toFinding(hit, location));
+  for (const hit of auditText(text, { kind: "prose" }, 0, { ownTools: ownToolNames })) findings.push(toFinding(hit, location));
   for (const hit of findShadowing(text, context, ownToolNames)) findings.push(toFinding(hit, location));
   if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
-    const model = modelHit(featuresOf([{ text, role: "prose" }]));
+    const model = modelHit(featuresOf([{ text: maskOwnTools(text, ownToolNames), role: "prose" }]));
     if (model !== undefined) findings.push(toFinding(model, location));
   }
   return findings;

@@ -132,6 +132,7 @@ const crossTool = [
 
 /** Changing where another action's data goes. */
 const redirect = [
+  `\\b(?:also|additionally|as well) (?:invite|add|include|cc|bcc|notify|copy|loop in|share (?:it )?with)\\b`,
   `\\b(?:use|put|set|add|list|invite|make) [\\w@.+-]+ (?:as|to be) (?:the |an? )?(?:(?:optional|new|additional) )?(?:recipient|attendee|reviewer|owner|collaborator|member|beneficiary|payee|destination|remote)\\b`,
   `\\b(?:invite|add) [\\w@.+-]+ (?:to|into) the (?:channel|team|repo(?:sitory)?|project|meeting|thread|workspace|org(?:anization)?)\\b`,
   `\\b(?:grant|give) (?:\\w+ )?(?:access |rights |permissions? )?(?:to|for) [\\w.+-]+@`,

@@ -105,7 +105,7 @@ const secrecy = [
 /** What only the model holds: the conversation, its instructions, its reasoning, other tools' results, what it knows about the user. */
 const context = [
   // English
-  `\\b(?:the|this|our|your|entire|full|whole|complete) (?:\\w+ ){0,2}?(?:conversation|chat|dialogue|dialog)(?: (?:history|so far|log|transcript))?\\b`,
+  `\\b(?:the|this|our|your|entire|full|whole|complete) (?!same |new |existing |other |ongoing )(?:\\w+ ){0,2}?(?:conversation|chat|dialogue|dialog)(?: (?:history|so far|log|transcript))?\\b(?! ?(?:ids?|identifiers?)\\b)`,
   `\\b(?:chat|conversation|message|session) (?:history|log|transcript)\\b`,
   `\\b(?:prior|previous|earlier|past|last (?:\\w+ )?) ?(?:dialogue|dialog|messages|chats?|conversations?|turns)\\b`,
   `\\b(?:everything|all|anything|whatever) (?:that )?(?:the user|they|he|she) (?:has |have )?(?:told|said|shared|mentioned|written|typed)\\b`,
@@ -202,7 +202,7 @@ const steering = [
   `\\bbefore (?:answering|responding|replying to) (?:any|every|the user)\\b`,
   `\\b(?:always|mandatory|required) (?:\\w+ ){0,3}?before (?:any|every|all) (?:other )?(?:actions?|tools?|steps?|calls?)\\b`,
   `\\b(?:mandatory|required|obligatory) first step\\b`,
-  `\\buse (?:this|it|me) (?:tool )?instead of\\b|\\binstead of [\\w.-]+ for (?:every|all|any)\\b`,
+  `\\buse (?:this|it|me) (?:tool )?instead of\\b(?! (?:the )?own-tool\\b)|\\binstead of [\\w.-]+ for (?:every|all|any)\\b`,
   `\\bnever use (?:any )?other (?:\\w+ )?tools?\\b|\\b(?:do not|don't) use (?:any )?other (?:\\w+ )?tools?\\b`,
   `\\bprioriti[sz]e this tool\\b|\\bprefer (?:this|these|our|my) (?:server'?s?|tools?)\\b.{0,30}?\\bover\\b|\\bignore (?:the )?(?:tools?|results?|outputs?) (?:from|of) (?:other|another|any other)\\b|\\bover all (?:built-in|other) tools\\b|\\bprefer (?:this|it|me) (?:tool )?(?:over|to|instead)\\b`,
   `\\bwhenever the user (?:mentions|asks|says|talks)\\b`,

@@ -3,7 +3,7 @@ import type { Hit } from "../rules.js";
 import type { SchemaField } from "../schema-walk.js";
 import type { AuditedTool } from "../types.js";
 import { featuresOf, modelHit } from "./model.js";
-import { intentHit, isAboutContext, mergeSignals, signalsOf, type IntentRole, type ScreenedUnit } from "./score.js";
+import { intentHit, isAboutContext, maskOwnTools, mergeSignals, onlyWeak, signalsOf, type IntentRole, type ScreenedUnit } from "./score.js";
 
 function roleOf(field: SchemaField): IntentRole | undefined {
   if (field.kind.kind === "identifier") return undefined;
@@ -16,22 +16,23 @@ function roleOf(field: SchemaField): IntentRole | undefined {
  * values, taken together — an attack split over the description ("… do not mention it") and a
  * parameter ("the conversation so far") adds up here though neither field does alone.
  */
-export function toolIntent(tool: AuditedTool, fields: readonly SchemaField[]): Hit | undefined {
+export function toolIntent(tool: AuditedTool, fields: readonly SchemaField[], ownTools?: ReadonlySet<string>): Hit | undefined {
   const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
-  return intentHit(mergeSignals(toolUnits(fields).map((unit) => signalsOf(unit, aboutContext))));
+  const merged = mergeSignals(toolUnits(fields, ownTools).map((unit) => signalsOf(unit, aboutContext)));
+  return onlyWeak(merged) ? undefined : intentHit(merged);
 }
 
 /** The strings of a tool the intent score reads, each with what it is to the model. */
-export function toolUnits(fields: readonly SchemaField[]): ScreenedUnit[] {
+export function toolUnits(fields: readonly SchemaField[], ownTools?: ReadonlySet<string>): ScreenedUnit[] {
   const units: ScreenedUnit[] = [];
   for (const field of fields) {
     const role = roleOf(field);
-    if (role !== undefined) units.push({ text: field.text, role });
+    if (role !== undefined) units.push({ text: maskOwnTools(field.text, ownTools), role });
   }
   return units;
 }
 
 /** The fitted model's view of the whole tool (model.ts). */
-export function toolModelHit(tool: AuditedTool, fields: readonly SchemaField[]): Hit | undefined {
-  return modelHit(featuresOf(toolUnits(fields), isAboutContext(identifierWords(tool.name).join(" "))));
+export function toolModelHit(tool: AuditedTool, fields: readonly SchemaField[], ownTools?: ReadonlySet<string>): Hit | undefined {
+  return modelHit(featuresOf(toolUnits(fields, ownTools), isAboutContext(identifierWords(tool.name).join(" "))));
 }
