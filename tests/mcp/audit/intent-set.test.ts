@@ -9,11 +9,12 @@ import { isFlagged, loadHalf, scoreAttack, scoreBenign, type HalfName } from "./
 import { fakeReviewerVerdict } from "./fake-reviewer.js";
 
 /**
- * Recall and benign-flag rate of the auditor on three sets: the public corpus (mcp-guardbench,
+ * Recall and benign-flag rate of the auditor on the public corpus (mcp-guardbench,
  * tool-definition and content cases, plus five real listings), our own set v1 (tests/fixtures/audit-intent/
- * tuning.json: the rules were tuned on it), and held-out set v2 (heldout-v2.json: written before the
- * wave-4 rule changes and measured once, after them). "Flagged" means warn or block: either holds the
- * tool until a person accepts it.
+ * tuning.json: the rules were tuned on it), set v2 (heldout-v2.json: held out for one measurement in
+ * wave 4, tuned on since), extra benign tuning material (benign-extra.json) and held-out set v3
+ * (heldout-v3.json: written before the wave-5 changes; its figures are printed as counts only, never
+ * case ids). "Flagged" means warn or block: either holds the tool until a person accepts it.
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -254,5 +255,9 @@ const REVIEWER_ALONE_V1_FLOOR = 20;
  * tuned-on figures now: 66/66 and 1/61; with the fake reviewer 66/66 and 6/61. Not a held-out figure.
  */
 const HELDOUT_V2 = { caught: 66, flagged: 1, onCaught: 66, onFlagged: 6 };
-/** Held-out set v3 (see tests/fixtures/audit-intent/README.md): measured, never tuned on case by case. */
-const HELDOUT_V3 = { caught: 42, flagged: 6, onCaught: 46, onFlagged: 12 };
+/**
+ * Held-out set v3 (see tests/fixtures/audit-intent/README.md), written before the wave-5 changes: 42/72
+ * and 6/73 before them (fake reviewer 46/72, 12/73); 68/72 and 4/73 after (fake reviewer 69/72, 10/73).
+ * Floors at the after-figures; never tuned on case by case.
+ */
+const HELDOUT_V3 = { caught: 68, flagged: 4, onCaught: 69, onFlagged: 10 };
