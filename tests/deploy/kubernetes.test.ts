@@ -48,6 +48,9 @@ describe.skipIf(KUBECTL === undefined)("deploy/kubernetes (kustomize base), rend
     expect(container.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     expect(container.resources.limits).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     expect(pod.securityContext.runAsNonRoot).toBe(true);
+    // Secret files are root-owned: without fsGroup the non-root gateway cannot read its tokens.
+    expect(pod.securityContext.fsGroup).toBe(pod.securityContext.runAsGroup);
+    expect(pod.securityContext.runAsUser).toBe(Number(/^USER (\d+)/m.exec(readFileSync(join(ROOT, "Dockerfile"), "utf8"))?.[1]));
     expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
     const drainMs = (JSON.parse(readFileSync(join(ROOT, "deploy/kubernetes/base/config.json"), "utf8")) as { gateway: { drainTimeoutMs: number } }).gateway.drainTimeoutMs;
     expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(drainMs);
