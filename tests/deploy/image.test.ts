@@ -146,7 +146,7 @@ describe.skipIf(plan.skip !== undefined)(`container image (Dockerfile, docs/DEPL
     const command = bridge ? [] : ["serve", "--http", `127.0.0.1:${port}`, "--token-file", "/run/secrets/mcpvm/gateway-token"];
     const started = Date.now();
     await dockerOk([
-      "run", "-d", "--name", name, "--read-only", "--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges", ...network,
+      "run", "-d", "--name", name, "--read-only", "--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--stop-timeout", "35", ...network,
       "-v", `${home}:/home/mcpvm/.mcpvm:ro`,
       "-v", `${tokenFile}:/run/secrets/mcpvm/gateway-token:ro`,
       SERVERS_IMAGE, ...command,
@@ -173,8 +173,9 @@ describe.skipIf(plan.skip !== undefined)(`container image (Dockerfile, docs/DEPL
     const admin = await connect(ADMIN_TOKEN);
     const alice = await connect(aliceToken);
     try {
-      const direct = await admin.callTool({ name: "everything_echo", arguments: { message: "through the container" } });
-      expect(firstText(direct)).toContain("through the container");
+      const echoed = await admin.callTool({ name: "run_mcp_script", arguments: { script: 'return await require("host:mcp-everything").echo({ message: "through the container" });' } });
+      expect(echoed.isError, JSON.stringify(echoed)).not.toBe(true);
+      expect(firstText(echoed)).toContain("Echo: through the container");
       const script = await alice.callTool({ name: "run_mcp_script", arguments: { script: 'const e = require("host:mcp-everything"); return (await e.get_sum({ a: 20, b: 22 }));' } });
       expect(script.isError, JSON.stringify(script)).not.toBe(true);
       expect(firstText(script)).toContain("42");
