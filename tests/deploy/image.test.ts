@@ -9,12 +9,13 @@
  * MCPVM_NODE_IMAGE picks the base; without Docker Hub, deploy/image/node-base.sh makes a stand-in.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { parse } from "yaml";
 import { docker, dockerOk, extraCaCerts, hasBridgeNetwork, planImageTest, STAND_IN_NODE_IMAGE } from "./docker.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -113,7 +114,7 @@ describe.skipIf(plan.skip !== undefined)(`container image (Dockerfile, docs/DEPL
   afterAll(async () => {
     for (const name of containers) await docker(["rm", "-f", name], MINUTE);
     if (work !== undefined) {
-      await docker(["run", "--rm", "--network", "none", "--user", "0:0", "-v", `${work}:/work`, "--entrypoint", "rm", IMAGE, "-rf", "/work/team-home", "/work/gateway-token"], MINUTE);
+      await docker(["run", "--rm", "--network", "none", "--user", "0:0", "-v", `${work}:/work`, "--entrypoint", "rm", IMAGE, "-rf", "/work/team-home", "/work/gateway-token", "/work/pod"], MINUTE);
       await rm(work, { recursive: true, force: true });
     }
     console.log(`image test figures: ${JSON.stringify(figures)}`);
@@ -136,42 +137,77 @@ describe.skipIf(plan.skip !== undefined)(`container image (Dockerfile, docs/DEPL
     figures.node = lines.at(-1) as string;
   });
 
-  it("runs read-only as docs/DEPLOY.md says: probes answer, a real tool call goes through, a client token sees only its servers, SIGTERM drains to exit 0", { timeout: 10 * MINUTE }, async () => {
-    const name = `mcpvm-image-test-${RUN_ID}`;
+  interface Started {
+    readonly name: string;
+    readonly base: URL;
+    readonly ms: number;
+    logs(): Promise<string>;
+  }
+
+  /**
+   * `docker run -d` of the servers image, as docs/DEPLOY.md runs it (read-only root, /tmp on tmpfs,
+   * no capabilities), with the given mounts and user; resolves once /readyz answers 200.
+   */
+  async function startGateway(label: string, options: { readonly mounts: readonly string[]; readonly user?: readonly string[]; readonly args?: readonly string[] }): Promise<Started> {
+    const name = `mcpvm-image-test-${label}-${RUN_ID}`;
     containers.push(name);
     const bridge = await hasBridgeNetwork();
     // With a bridge: `-p` as in the docs. Without one (an engine started with --bridge=none): the host's network.
     const port = bridge ? 0 : await freePort();
     const network = bridge ? ["-p", "127.0.0.1::8080"] : ["--network", "host"];
-    const command = bridge ? [] : ["serve", "--http", `127.0.0.1:${port}`, "--token-file", "/run/secrets/mcpvm/gateway-token"];
+    const args = options.args ?? ["serve", "--http", "0.0.0.0:8080", "--token-file", "/run/secrets/mcpvm/gateway-token"];
+    const command = bridge ? (options.args ?? []) : args.map((arg) => (arg === "0.0.0.0:8080" ? `127.0.0.1:${port}` : arg));
     const started = Date.now();
     await dockerOk([
-      "run", "-d", "--name", name, "--read-only", "--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--stop-timeout", "35", ...network,
-      "-v", `${home}:/home/mcpvm/.mcpvm:ro`,
-      "-v", `${tokenFile}:/run/secrets/mcpvm/gateway-token:ro`,
-      SERVERS_IMAGE, ...command,
+      "run", "-d", "--name", name, "--read-only", "--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--stop-timeout", "35",
+      ...network, ...(options.user ?? []), ...options.mounts, SERVERS_IMAGE, ...command,
     ]);
     const hostPort = bridge ? Number(/:(\d+)\s*$/m.exec((await dockerOk(["port", name, "8080/tcp"])).out)?.[1]) : port;
     const base = new URL(`http://127.0.0.1:${hostPort}`);
-
+    const logs = async () => {
+      const result = await docker(["logs", name]);
+      return result.err + result.out;
+    };
     let ready: Response | undefined;
     for (const deadline = Date.now() + 2 * MINUTE; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
       ready = await fetch(new URL("/readyz", base)).catch(() => undefined);
       if (ready?.status === 200) break;
+      const state = await docker(["inspect", "--format", "{{.State.Running}}", name]);
+      if (state.out.trim() === "false") break;
     }
-    const logsSoFar = async () => (await docker(["logs", name])).err + (await docker(["logs", name])).out;
-    expect(ready?.status, await logsSoFar()).toBe(200);
-    figures["start to ready (ms)"] = Date.now() - started;
-    expect((await fetch(new URL("/healthz", base))).status).toBe(200);
-    expect((await fetch(new URL("/mcp", base), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+    expect(ready?.status, await logs()).toBe(200);
+    return { name, base, ms: Date.now() - started, logs };
+  }
 
-    const connect = async (token: string) => {
-      const client = new Client({ name: "image-test", version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", base), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-      return client;
-    };
-    const admin = await connect(ADMIN_TOKEN);
-    const alice = await connect(aliceToken);
+  async function connect(base: URL, token: string): Promise<Client> {
+    const client = new Client({ name: "image-test", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", base), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    return client;
+  }
+
+  /** docker stop (SIGTERM) while a 3-second call runs: the call finishes, the process exits 0 well within the grace period. */
+  async function stopWhileCalling(gateway: Started, client: Client): Promise<number> {
+    const slow = client.callTool({ name: "run_mcp_script", arguments: { script: 'const e = require("host:mcp-everything"); await e.trigger_long_running_operation({ duration: 3, steps: 3 }); return "finished";' } });
+    await new Promise((r) => setTimeout(r, 800));
+    const stop = docker(["stop", "--time", "35", gateway.name], 2 * MINUTE);
+    const result = await slow;
+    expect(result.isError, JSON.stringify(result)).not.toBe(true);
+    expect(firstText(result)).toContain("finished");
+    const stopped = await stop;
+    expect(stopped.code, stopped.err).toBe(0);
+    expect(stopped.ms).toBeLessThan(35_000);
+    const state = JSON.parse((await dockerOk(["inspect", "--format", "{{json .State}}", gateway.name])).out) as { ExitCode: number };
+    expect(state.ExitCode, await gateway.logs()).toBe(0);
+    return stopped.ms;
+  }
+
+  it("runs read-only as docs/DEPLOY.md says: probes answer, real tool calls go through, a client token sees only its servers, SIGTERM drains to exit 0", { timeout: 10 * MINUTE }, async () => {
+    const gateway = await startGateway("docker", { mounts: ["-v", `${home}:/home/mcpvm/.mcpvm:ro`, "-v", `${tokenFile}:/run/secrets/mcpvm/gateway-token:ro`] });
+    figures["start to ready (ms)"] = gateway.ms;
+    expect((await fetch(new URL("/healthz", gateway.base))).status).toBe(200);
+    expect((await fetch(new URL("/mcp", gateway.base), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+    const admin = await connect(gateway.base, ADMIN_TOKEN);
+    const alice = await connect(gateway.base, aliceToken);
     try {
       const echoed = await admin.callTool({ name: "run_mcp_script", arguments: { script: 'return await require("host:mcp-everything").echo({ message: "through the container" });' } });
       expect(echoed.isError, JSON.stringify(echoed)).not.toBe(true);
@@ -181,24 +217,14 @@ describe.skipIf(plan.skip !== undefined)(`container image (Dockerfile, docs/DEPL
       expect(firstText(script)).toContain("42");
       const notHers = await alice.callTool({ name: "run_mcp_script", arguments: { script: 'return await require("host:mcp-memory").read_graph({});' } });
       expect(notHers.isError).toBe(true);
+      // A tool that writes (confirmed by policy, an audit event) and a server that writes its file under /tmp.
       const written = await admin.callTool({ name: "run_mcp_script", arguments: { script: 'const m = require("host:mcp-memory"); await m.create_entities({ entities: [{ name: "pod", entityType: "thing", observations: ["read-only root"] }] }); return (await m.read_graph({})).entities.map((e) => e.name);' } });
       expect(written.isError, JSON.stringify(written)).not.toBe(true);
       expect(firstText(written)).toContain("pod");
-
-      // SIGTERM (docker stop) while a 3-second call runs: the call finishes, the process exits 0.
-      const slow = admin.callTool({ name: "run_mcp_script", arguments: { script: 'const e = require("host:mcp-everything"); await e.trigger_long_running_operation({ duration: 3, steps: 3 }); return "finished";' } });
-      await new Promise((r) => setTimeout(r, 800));
-      const stop = docker(["stop", "--time", "35", name], 2 * MINUTE);
-      const result = await slow;
-      expect(result.isError, JSON.stringify(result)).not.toBe(true);
-      expect(firstText(result)).toContain("finished");
-      const stopped = await stop;
-      expect(stopped.code, stopped.err).toBe(0);
-      figures["docker stop, draining a 3 s call (ms)"] = stopped.ms;
-      expect(stopped.ms).toBeLessThan(35_000);
-      const state = JSON.parse((await dockerOk(["inspect", "--format", "{{json .State}}", name])).out) as { ExitCode: number; OOMKilled: boolean };
-      expect(state.ExitCode, await logsSoFar()).toBe(0);
-      const logs = await logsSoFar();
+      figures["docker stop, draining a 3 s call (ms)"] = await stopWhileCalling(gateway, admin);
+      const logs = await gateway.logs();
+      // The audit event the read-only home could not take is in the log the platform keeps.
+      expect(logs).toMatch(/"audit":\{"event":"mcp\.call\.confirm","subject":"memory","decision":"allowed"/);
       expect(logs).not.toContain(ADMIN_TOKEN);
       expect(logs).not.toContain(aliceToken);
     } finally {
@@ -206,4 +232,48 @@ describe.skipIf(plan.skip !== undefined)(`container image (Dockerfile, docs/DEPL
       await alice.close().catch(() => undefined);
     }
   });
+
+  it("runs with the Kubernetes pod's layout (deploy/kubernetes/base): files mounted one by one, root-owned, group fsGroup, mode 0440", { timeout: 10 * MINUTE }, async () => {
+    // YAML 1.1, as Kubernetes reads it: `defaultMode: 0440` is octal there (decimal 440 in YAML 1.2).
+    const deployment = parse(await readFile(join(ROOT, "deploy/kubernetes/base/deployment.yaml"), "utf8"), { version: "1.1" }) as PodTemplate;
+    const pod = deployment.spec.template.spec;
+    const container = pod.containers[0] as PodTemplate["spec"]["template"]["spec"]["containers"][number];
+    // What the kubelet makes of a Secret or ConfigMap volume with fsGroup: root:<fsGroup>, the volume's defaultMode.
+    const modes = Object.fromEntries(pod.volumes.map((v) => [v.name, (v.secret ?? v.configMap)?.defaultMode]));
+    const copies = container.volumeMounts
+      .filter((m) => m.subPath !== undefined)
+      .map((m) => {
+        const from = m.subPath === "gateway-token" ? "/work/gateway-token" : `/work/team-home/${m.subPath as string}`;
+        return `cp ${from} /work/pod/${m.subPath as string} && chown 0:${pod.securityContext.fsGroup} /work/pod/${m.subPath as string} && chmod ${(modes[m.name] as number).toString(8)} /work/pod/${m.subPath as string}`;
+      });
+    await asRoot("sh", "-c", ["mkdir -p /work/pod", ...copies].join(" && "));
+    // The one whole-volume mount is the emptyDir on /tmp, which startGateway gives as a tmpfs.
+    expect(container.volumeMounts.filter((m) => m.subPath === undefined).map((m) => m.mountPath)).toEqual(["/tmp"]);
+    const mounts = container.volumeMounts.filter((m) => m.subPath !== undefined).flatMap((m) => ["-v", `${work}/pod/${m.subPath as string}:${m.mountPath}:ro`]);
+    const env = container.env.flatMap((e) => ["-e", `${e.name}=${e.value}`]);
+    const user = ["--user", `${pod.securityContext.runAsUser}:${pod.securityContext.runAsGroup}`, "--group-add", String(pod.securityContext.fsGroup)];
+    const gateway = await startGateway("pod", { mounts: [...mounts, ...env], user, args: container.args });
+    figures["pod layout: start to ready (ms)"] = gateway.ms;
+    const admin = await connect(gateway.base, ADMIN_TOKEN);
+    try {
+      const script = await admin.callTool({ name: "run_mcp_script", arguments: { script: 'return await require("host:mcp-everything").get_sum({ a: 1, b: 2 });' } });
+      expect(script.isError, JSON.stringify(script)).not.toBe(true);
+      expect(firstText(script)).toContain("3");
+      figures["pod layout: docker stop, draining a 3 s call (ms)"] = await stopWhileCalling(gateway, admin);
+    } finally {
+      await admin.close().catch(() => undefined);
+    }
+  });
 });
+
+interface PodTemplate {
+  spec: {
+    template: {
+      spec: {
+        securityContext: { runAsUser: number; runAsGroup: number; fsGroup: number };
+        containers: Array<{ args: string[]; env: Array<{ name: string; value: string }>; volumeMounts: Array<{ name: string; mountPath: string; subPath?: string }> }>;
+        volumes: Array<{ name: string; secret?: { defaultMode: number }; configMap?: { defaultMode: number } }>;
+      };
+    };
+  };
+}
