@@ -100,8 +100,17 @@ describe("Dockerfile", () => {
     const final = stages.at(-1) as string;
     expect(final).toMatch(/^USER (\d+)(:\d+)?$/m);
     expect(Number(/^USER (\d+)/m.exec(final)?.[1])).toBeGreaterThan(0);
-    expect(final).not.toMatch(/^RUN .*\bnpm (ci|install|run)\b/m);
-    expect(final).toMatch(/rm -rf [^\n]*npm/);
+    expect(final).not.toMatch(/^RUN /m);
     expect(final).toContain("COPY --from=build");
+    // The final image starts empty and takes a run-time root whose package managers were removed,
+    // so they are in no layer at all (a removal in a later layer would only hide them).
+    expect(final).toMatch(/^scratch\b/);
+    const rootFrom = /^COPY --from=(\S+) \/ \/$/m.exec(final)?.[1];
+    const runtime = stages.find((stage) => new RegExp(`^\\S+ AS ${rootFrom}$`, "m").test(stage.split("\n")[0] ?? ""));
+    expect(runtime, `the stage copied as / (${rootFrom})`).toBeDefined();
+    expect(runtime).not.toMatch(/\bnpm (ci|install|run)\b/);
+    expect(runtime).toMatch(/rm -rf [^\n]*\/usr\/local\/lib\/node_modules/);
+    expect(runtime).toMatch(/\/usr\/local\/bin\/npx/);
   });
+
 });
