@@ -114,7 +114,7 @@ describe.skipIf(plan.skip !== undefined)(`container image (Dockerfile, docs/DEPL
   afterAll(async () => {
     for (const name of containers) await docker(["rm", "-f", name], MINUTE);
     if (work !== undefined) {
-      await docker(["run", "--rm", "--network", "none", "--user", "0:0", "-v", `${work}:/work`, "--entrypoint", "rm", IMAGE, "-rf", "/work/team-home", "/work/gateway-token", "/work/pod"], MINUTE);
+      await docker(["run", "--rm", "--network", "none", "--user", "0:0", "-v", `${work}:/work`, "--entrypoint", "rm", IMAGE, "-rf", "/work/team-home", "/work/gateway-token", "/work/pod", "/work/root-home"], MINUTE);
       await rm(work, { recursive: true, force: true });
     }
     console.log(`image test figures: ${JSON.stringify(figures)}`);
@@ -231,6 +231,19 @@ describe.skipIf(plan.skip !== undefined)(`container image (Dockerfile, docs/DEPL
       await admin.close().catch(() => undefined);
       await alice.close().catch(() => undefined);
     }
+  });
+
+  it("a home the container's user cannot read (prepared by root on the host) is named as such, not as a port problem", { timeout: 5 * MINUTE }, async () => {
+    await asRoot("sh", "-c", "mkdir -p /work/root-home && cp /work/team-home/* /work/root-home/ && chown -R 0:0 /work/root-home && chmod 700 /work/root-home && chmod 600 /work/root-home/*");
+    const name = `mcpvm-image-test-root-home-${RUN_ID}`;
+    containers.push(name);
+    const run = await docker(["run", "--name", name, "--network", "none", "--read-only", "--tmpfs", "/tmp", "-v", `${work}/root-home:/home/mcpvm/.mcpvm:ro`, "-v", `${tokenFile}:/run/secrets/mcpvm/gateway-token:ro`, SERVERS_IMAGE], 2 * MINUTE);
+    expect(run.code).not.toBe(0);
+    const said = run.err + run.out;
+    expect(said).toMatch(/CONFIG_HOME_INSECURE[\s\S]*\/home\/mcpvm\/\.mcpvm cannot be read by you \(mcpvm, uid 10001\)/);
+    expect(said).toMatch(/chown -R 10001 \/home\/mcpvm\/\.mcpvm/);
+    expect(said).not.toMatch(/port|GATEWAY_PORT_IN_USE|INTERNAL/);
+    expect(run.code).toBe(3);
   });
 
   it("runs with the Kubernetes pod's layout (deploy/kubernetes/base): files mounted one by one, root-owned, group fsGroup, mode 0440", { timeout: 10 * MINUTE }, async () => {
