@@ -76,7 +76,7 @@ describe("fast lane vs SDK path: identical answers", () => {
   });
 
   it("rate-limited: the same 429 with Retry-After once the client's budget is spent", async () => {
-    const answers: Exchange[][] = [];
+    const answers: Array<[Exchange, Exchange]> = [];
     for (let i = 0; i < 3; i += 1) answers.push(await both(() => modernHeaders("fixture_echo", pair.tokens.limited), modernCall(i, "fixture_echo", { text: `r${i}` })));
     for (const [fast, slow] of answers) expect(fast).toEqual(slow);
     expect(answers.map(([fast]) => fast.status)).toEqual([200, 200, 429]);

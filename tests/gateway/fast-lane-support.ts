@@ -95,7 +95,7 @@ export interface Pair {
   readonly fastUrl: URL;
   readonly slowUrl: URL;
   /** Named client tokens, shared by both (one home). */
-  readonly tokens: Record<string, string>;
+  readonly tokens: { readonly scoped: string; readonly limited: string; readonly revoked: string };
   close(): Promise<void>;
 }
 
@@ -110,10 +110,11 @@ export async function startPair(options: { readonly upstreamArgs?: string } = {}
     tools: ["fixture.echo", "fixture.fail", "fixture.echo_json", "fixture.huge", "fixture.mixed", "fixture.sleep", "other.echo"],
   });
   const store = new ClientTokenStore(join(home.dir, "gateway-clients.json"));
-  const tokens: Record<string, string> = {};
-  tokens.scoped = (await store.create("scoped", { servers: ["other"] })).token;
-  tokens.limited = (await store.create("limited", { rate: { count: 2, perMs: 60_000 } })).token;
-  tokens.revoked = (await store.create("revoked")).token;
+  const tokens = {
+    scoped: (await store.create("scoped", { servers: ["other"] })).token,
+    limited: (await store.create("limited", { rate: { count: 2, perMs: 60_000 } })).token,
+    revoked: (await store.create("revoked")).token,
+  };
   const start = (env: Record<string, string>) => startGateway({ env, http: { host: "127.0.0.1", port: 0 }, token: TOKEN, logLevel: "silent", toolset: "t" });
   const fast = await start(home.env);
   const slow = await start({ ...home.env, MCPVM_GATEWAY_FAST_LANE: "0" });
