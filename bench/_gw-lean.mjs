@@ -154,12 +154,10 @@ export async function leanSection({ callsPerClient = 200, rounds = 2, clientCoun
 }
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === "--profile") {
-  // Deferred: the function is declared below this block.
-  setImmediate(async () => {
-    const { run, text } = await profileFastLane(process.argv[3] ?? "raw", Number(process.argv[4] ?? 300), Number(process.argv[5] ?? 10));
-    process.stdout.write(`${JSON.stringify({ throughput: run.throughput, p50: run.p50, cpuPerCallUs: run.cpuPerCallUs, clientCpuPerCallUs: run.clientCpuPerCallUs, wrong: run.wrong })}\n${text}\n`);
-    process.exit(0);
-  });
+  // profileFastLane is declared (and hoisted) below.
+  const { run, text } = await profileFastLane(process.argv[3] ?? "raw", Number(process.argv[4] ?? 300), Number(process.argv[5] ?? 10));
+  process.stdout.write(`${JSON.stringify({ throughput: run.throughput, p50: run.p50, cpuPerCallUs: run.cpuPerCallUs, clientCpuPerCallUs: run.clientCpuPerCallUs, wrong: run.wrong })}\n${text}\n`);
+  process.exit(0);
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   const section = await leanSection({ callsPerClient: Number(process.argv[2] ?? 200), rounds: Number(process.argv[3] ?? 2) });
   process.stdout.write(`${section.markdown}\n`);

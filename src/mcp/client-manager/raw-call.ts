@@ -108,22 +108,28 @@ export class RawToolCalls {
     const id = `${RAW_ID_PREFIX}${this.next}`;
     const line = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${JSON.stringify(args)}}}\n`;
     return new Promise<CallToolResult>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const done = (): void => {
+      const write = this.write;
+      const pending = this.pending;
+      const timer = setTimeout(() => {
+        done();
+        cancel(`Request timed out after ${options.timeout}ms`);
+        reject(new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: options.timeout }));
+      }, options.timeout);
+      function done(): void {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
-        this.pending.delete(id);
-      };
-      const cancel = (reason: string): void => {
-        void this.write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"${id}","reason":${JSON.stringify(reason)}}}\n`).catch(() => undefined);
-      };
-      const onAbort = (): void => {
+        pending.delete(id);
+      }
+      function cancel(reason: string): void {
+        void write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"${id}","reason":${JSON.stringify(reason)}}}\n`).catch(() => undefined);
+      }
+      function onAbort(): void {
         done();
-        const reason = signal?.reason;
+        const reason: unknown = signal?.reason;
         cancel(String(reason instanceof Error ? reason.message : reason));
         reject(reason instanceof Error ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason)));
-      };
-      this.pending.set(id, {
+      }
+      pending.set(id, {
         resolve: (result) => {
           done();
           resolve(result);
@@ -133,14 +139,9 @@ export class RawToolCalls {
           reject(error);
         },
       });
-      timer = setTimeout(() => {
-        done();
-        cancel(`Request timed out after ${options.timeout}ms`);
-        reject(new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: options.timeout }));
-      }, options.timeout);
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.write(line).catch((error: unknown) => {
-        if (!this.pending.has(id)) return;
+      write(line).catch((error: unknown) => {
+        if (!pending.has(id)) return;
         done();
         reject(new SdkError(SdkErrorCode.SendFailed, `Failed to send the request: ${error instanceof Error ? error.message : String(error)}`));
       });
