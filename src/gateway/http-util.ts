@@ -31,16 +31,45 @@ export function rpcError(res: ServerResponse, status: number, code: number, mess
   sendJson(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
 }
 
-export async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/**
+ * The request body as text, or undefined past MAX_BODY_BYTES (the request is then destroyed, as an
+ * abandoned async iteration of it would be, its socket kept for the answer). Event-driven: an async iterator per request was a
+ * measurable part of a fast-lane call.
+ */
+export function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        cleanup();
+        // What node does to a server request whose `for await` is abandoned (its stream destroyer):
+        // the request is destroyed but its socket is kept, so the 413 answer still reaches the client.
+        (req as unknown as { socket: unknown }).socket = null;
+        req.destroy();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = (): void => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
 }
 
 export function header(req: IncomingMessage, name: string): string | undefined {
