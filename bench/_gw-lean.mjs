@@ -96,7 +96,7 @@ const TARGETS = [
 ];
 
 /** Starts everything, runs every case `rounds` times interleaved, and returns the markdown and data. */
-export async function leanSection({ callsPerClient = 200, rounds = 2, clientCounts = [10, 50] } = {}) {
+export async function leanSection({ calls = 3000, rounds = 2, clientCounts = [10, 50], sdkClientCpu = undefined } = {}) {
   const home = await makeHome(
     Object.fromEntries(Object.entries(UPSTREAM_CONFIGS).map(([key, u]) => [key, { command: u.command, args: u.args }])),
     Object.keys(UPSTREAM_CONFIGS).map((key) => `${key}.echo`),
@@ -118,7 +118,7 @@ export async function leanSection({ callsPerClient = 200, rounds = 2, clientCoun
       for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
         const server = c.target.key === "floor" ? servers[`floor.${c.upstream}`] : servers[c.target.key];
         const tool = c.target.key === "floor" ? "echo" : `${c.upstream}_echo`;
-        runs.get(c).push(await leanLoad(server.url, { clients: c.clients, calls: callsPerClient, tool, pids: [server.pid] }));
+        runs.get(c).push(await leanLoad(server.url, { clients: c.clients, calls: Math.ceil(calls / c.clients), tool, pids: [server.pid] }));
       }
     }
     const endLoad = loadavg().map((l) => l.toFixed(2)).join(" / ");
@@ -126,7 +126,7 @@ export async function leanSection({ callsPerClient = 200, rounds = 2, clientCoun
     const rows = cases.map((c) => ({ ...c, run: median(runs.get(c)), all: runs.get(c) }));
     const ceiling = (run) => (cpus().length * 1e6) / (run.cpuPerCallUs[0].self + run.cpuPerCallUs[0].descendants + run.clientCpuPerCallUs);
     const markdown = [
-      `**Lean load** (issue 14 "Load", issue 15 gateway rows): the load generator is raw keep-alive \`node:http\` requests with bodies built from one template (no SDK client: ${fmt(median(rows.map((r) => r.run)).clientCpuPerCallUs / 1000)} of its own CPU per call, against 1.24 ms for the SDK clients above), each client waiting for its answer before the next call; 2026-07-28 stateless \`tools/call\` of an echo tool with a bearer token, every answer checked against what its client sent. Front: \`mcpvm serve --http\` with its fast lane, the same with \`MCPVM_GATEWAY_FAST_LANE=0\` (the SDK path), and the minimal SDK proxy (\`bench/_null-proxy.mjs http-stdio\`); behind each, over stdio, the raw echo server (\`tests/fixtures/servers/raw-echo-server.mjs\`, newline JSON-RPC without an SDK) or the SDK fixture server. ${callsPerClient} calls per client, ${rounds} interleaved rounds (order reversed every round), the median round shown; ${cpus().length} cores, load average ${startLoad} at start and ${endLoad} at the end (other work shares this machine).`,
+      `**Lean load** (issue 14 "Load", issue 15 gateway rows): the load generator is raw keep-alive \`node:http\` requests with bodies built from one template (no SDK client: ${fmt(median(rows.map((r) => r.run)).clientCpuPerCallUs / 1000)} of its own CPU per call in the median case, where the SDK clients of the run above spend ${sdkClientCpu === undefined ? "more" : fmt(sdkClientCpu / 1000)}), each client waiting for its answer before the next call; 2026-07-28 stateless \`tools/call\` of an echo tool with a bearer token, every answer checked against what its client sent. Front: \`mcpvm serve --http\` with its fast lane, the same with \`MCPVM_GATEWAY_FAST_LANE=0\` (the SDK path), and the minimal SDK proxy (\`bench/_null-proxy.mjs http-stdio\`); behind each, over stdio, the raw echo server (\`tests/fixtures/servers/raw-echo-server.mjs\`, newline JSON-RPC without an SDK) or the SDK fixture server. ${calls} calls per case (spread over its clients), ${rounds} interleaved rounds (order reversed every round), the median round shown; ${cpus().length} cores, load average ${startLoad} at start and ${endLoad} at the end (other work shares this machine).`,
       "",
       table(
         ["clients", "upstream", "front", "calls", "wrong or lost", "throughput", "p50", "p95", "front's CPU per call", "upstream's CPU per call", "load generator's CPU per call", "ceiling: cores ÷ all CPU per call"],
@@ -155,29 +155,57 @@ export async function leanSection({ callsPerClient = 200, rounds = 2, clientCoun
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === "--profile") {
   // profileFastLane is declared (and hoisted) below.
-  const { run, text } = await profileFastLane(process.argv[3] ?? "raw", Number(process.argv[4] ?? 300), Number(process.argv[5] ?? 10));
-  process.stdout.write(`${JSON.stringify({ throughput: run.throughput, p50: run.p50, cpuPerCallUs: run.cpuPerCallUs, clientCpuPerCallUs: run.clientCpuPerCallUs, wrong: run.wrong })}\n${text}\n`);
+  const profiled = await profileFastLane(process.argv[3] ?? "raw", Number(process.argv[4] ?? 300), Number(process.argv[5] ?? 10));
+  process.stdout.write(`${JSON.stringify({ throughput: profiled.run.throughput, p50: profiled.run.p50, cpuPerCallUs: profiled.run.cpuPerCallUs, wrong: profiled.run.wrong })}\n${profiled.text}\n`);
   process.exit(0);
 } else if (import.meta.url === `file://${process.argv[1]}`) {
-  const section = await leanSection({ callsPerClient: Number(process.argv[2] ?? 200), rounds: Number(process.argv[3] ?? 2) });
+  const section = await leanSection({ calls: Number(process.argv[2] ?? 3000), rounds: Number(process.argv[3] ?? 2) });
   process.stdout.write(`${section.markdown}\n`);
   process.exit(0);
 }
 
-/** `node bench/_gw-lean.mjs --profile [raw|sdk] [calls] [clients]`: the fast-lane gateway under --cpu-prof, its time by function and by asker. */
+/**
+ * The fast-lane gateway under --cpu-prof with the same lean load: its time by function (text) and by
+ * the package or mcpvm file that asked for it (rows), in the load window only.
+ *   node bench/_gw-lean.mjs --profile [raw|sdk] [calls per client] [clients]
+ */
 export async function profileFastLane(upstream = "raw", calls = 300, clients = 10) {
   const { mkdtemp, readdir, readFile } = await import("node:fs/promises");
   const { tmpdir } = await import("node:os");
-  const { summarize: summarizeProfile } = await import("./_cpuprofile.mjs");
+  const { summarize: summarizeProfile, timeByAsker } = await import("./_cpuprofile.mjs");
   const u = UPSTREAM_CONFIGS[upstream];
   const home = await makeHome({ [upstream]: { command: u.command, args: u.args } }, [`${upstream}.echo`]);
   const dir = await mkdtemp(join(tmpdir(), "mcpvm-lean-prof-"));
-  const gateway = await startHttpGateway(home.env, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
-  const run = await leanLoad(gateway.url, { clients, calls, tool: `${upstream}_echo`, pids: [gateway.pid] });
-  await gateway.close();
-  const file = (await readdir(dir)).find((f) => f.endsWith(".cpuprofile"));
-  const text = summarizeProfile(JSON.parse(await readFile(join(dir, file), "utf8")), { calls: run.calls, top: 45, marker: "serveModern" });
-  await rm(dir, { recursive: true, force: true });
-  await rm(home.dir, { recursive: true, force: true });
-  return { run, text };
+  try {
+    const gateway = await startHttpGateway(home.env, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+    let run;
+    try {
+      run = await leanLoad(gateway.url, { clients, calls, tool: `${upstream}_echo`, pids: [gateway.pid] });
+    } finally {
+      await gateway.close();
+    }
+    const file = (await readdir(dir)).find((f) => f.endsWith(".cpuprofile"));
+    if (file === undefined) return { run, text: "(no profile written)", asked: undefined };
+    const profile = JSON.parse(await readFile(join(dir, file), "utf8"));
+    return { run, text: summarizeProfile(profile, { calls: run.calls, top: 45, marker: "serveModern" }), asked: timeByAsker(profile, { marker: "serveModern" }) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await rm(home.dir, { recursive: true, force: true });
+  }
+}
+
+/** The profile's biggest askers as a markdown table, and mcpvm's files and the SDK together. */
+export function fastLaneProfileTable({ run, asked }, top = 14) {
+  if (asked === undefined || !asked.found) return "(the profile could not be read)";
+  const sum = (rows) => rows.reduce((a, r) => a + r.us, 0);
+  const line = (label, us) => [label, `${((us / asked.busyUs) * 100).toFixed(1)} %`, fmt(us / run.calls / 1000)];
+  return [
+    table(["asked for by", "share of busy time", "sampled time per call"], [
+      ...asked.rows.slice(0, top).map((r) => line(r.bucket, r.us)),
+      line(`**all of mcpvm's own files** (${asked.rows.filter((r) => r.bucket.startsWith("mcpvm ")).length})`, sum(asked.rows.filter((r) => r.bucket.startsWith("mcpvm ")))),
+      line("**the SDK** (@modelcontextprotocol/*, zod)", sum(asked.rows.filter((r) => r.bucket.startsWith("@modelcontextprotocol/") || r.bucket === "zod"))),
+    ]),
+    "",
+    `Profiled run: ${run.calls} calls at ${run.throughput.toFixed(0)} calls/s under the profiler; busy ${(asked.busyUs / 1e6).toFixed(1)} s, idle ${(asked.idleUs / 1e6).toFixed(1)} s of the gateway's main thread in the load window. Native work (socket and pipe writes, hashing, JSON parsing) is charged to the file that asked for it; on a loaded machine samples also land where the thread was preempted, so read the shares, not the times.`,
+  ].join("\n");
 }
