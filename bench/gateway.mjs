@@ -8,7 +8,6 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { timeByAsker } from "./_cpuprofile.mjs";
-import { fastLaneProfileTable, leanSection, profileFastLane } from "./_gw-lean.mjs";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { startGateway } from "../dist/src/gateway/index.js";
 import { CLOCK_TICKS, connect, cpuOfTree, FIXTURE, httpClient, load, makeHome as makeBenchHome, MCPVM, NULL_PROXY, rssOf, SERVE_ARGS, startHttpGateway, startUrlServer, UPSTREAMS } from "./_gw-load.mjs";
@@ -198,23 +197,6 @@ function floorNotes(rows) {
   return notes.length === 0 ? [] : [...notes, ""];
 }
 
-/** The goal rows of issues 14 and 15 read off the lean run: throughput and the gateway's own CPU share per call. */
-function leanNotes(lean) {
-  const find = (clients, upstream, target) => lean.rows.find((r) => r.clients === clients && r.upstream === upstream && r.target === target)?.run;
-  const notes = [];
-  for (const clients of [10, 50]) {
-    const fast = find(clients, "raw", "fast");
-    const off = find(clients, "raw", "off");
-    const floor = find(clients, "raw", "floor");
-    if (fast === undefined || off === undefined || floor === undefined) continue;
-    const all = fast.cpuPerCallUs[0].self + fast.cpuPerCallUs[0].descendants + fast.clientCpuPerCallUs;
-    notes.push(
-      `- ${clients} clients, raw echo upstream: the fast lane spends ${fmt(fast.cpuPerCallUs[0].self / 1000)} of gateway CPU per call, against ${fmt(off.cpuPerCallUs[0].self / 1000)} with it off (${(off.cpuPerCallUs[0].self / fast.cpuPerCallUs[0].self).toFixed(1)}×) and ${fmt(floor.cpuPerCallUs[0].self / 1000)} for the minimal SDK proxy: mcpvm's own share over that floor is ${fmt((fast.cpuPerCallUs[0].self - floor.cpuPerCallUs[0].self) / 1000)} (goal ≤ 100 µs: ${verdict(fast.cpuPerCallUs[0].self - floor.cpuPerCallUs[0].self <= 100)}). Measured ${fast.throughput.toFixed(0)} calls/s on this shared machine; the three processes together need ${fmt(all / 1000)} of CPU per call, so the 2 cores allow ${((cpus().length * 1e6) / all).toFixed(0)} calls/s (goal ≥ 2,000 from one replica: ${verdict((cpus().length * 1e6) / all >= 2000)} on the ceiling, ${verdict(fast.throughput >= 2000)} as measured).`,
-    );
-  }
-  return notes.length === 0 ? [] : [...notes, ""];
-}
-
 export default async function () {
   const httpFixtures = Object.fromEntries(await Promise.all(LATENCIES.map(async (l) => [l, await startHttpFixture(l)])));
   const httpFloors = Object.fromEntries(await Promise.all(LATENCIES.map(async (l) => [l, await startUrlServer([NULL_PROXY, "http", httpFixtures[l].url.href], {})])));
@@ -247,13 +229,6 @@ export default async function () {
     const floorLoaded = median(loads.floor);
     core = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, toolset: "bench", logLevel: "warn", pretty: false });
     const { stats, stdioCpuPerCallUs } = await overhead({ env: home.env, httpFixtures, httpFloors, gatewayUrl: gateway.url, core: core.gateway });
-    await core.close();
-    core = undefined;
-    await gateway.close();
-    gateway = undefined;
-    // The lean load (fast lane, lane off, minimal SDK proxy; raw and SDK upstreams; 10 and 50 clients) and a profile of the fast lane.
-    const lean = await leanSection({ sdkClientCpu: loaded.clientCpuPerCallUs });
-    const leanProfile = await profileFastLane("raw", 300, 10);
     const work = compare(stats, WORK_MS);
     const bare = compare(stats, 0);
     const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -301,18 +276,11 @@ export default async function () {
       "Bare cost (tool doing 0 ms of work):",
       "",
       overheadTable(bare, false),
-      "",
-      lean.markdown,
-      "",
-      ...leanNotes(lean),
-      "**Where the fast lane's time goes** (the same lean load, 10 clients, raw echo upstream, on a gateway under `node --cpu-prof`):",
-      "",
-      fastLaneProfileTable(leanProfile),
     ].join("\n");
     return {
       title: "Gateway: load and per-call overhead",
       markdown,
-      data: { lean: { rows: lean.rows, startLoad: lean.startLoad, endLoad: lean.endLoad }, leanProfile: leanProfile.asked === undefined ? undefined : { ...leanProfile.asked, calls: leanProfile.run.calls, throughput: leanProfile.run.throughput }, load: loaded, loadFloor: floorLoaded, profile: profiled.asked === undefined ? undefined : { ...profiled.asked, calls: profiled.run.calls }, loads, startLoad, rss: { started: rssStarted, after: rssAfter }, overhead: { stdioCpuPerCallUs, work, bare, targetRatio: TARGET_RATIO, toolLatencyMs: WORK_MS, rounds: ROUNDS, stats } },
+      data: { load: loaded, loadFloor: floorLoaded, profile: profiled.asked === undefined ? undefined : { ...profiled.asked, calls: profiled.run.calls }, loads, startLoad, rss: { started: rssStarted, after: rssAfter }, overhead: { stdioCpuPerCallUs, work, bare, targetRatio: TARGET_RATIO, toolLatencyMs: WORK_MS, rounds: ROUNDS, stats } },
     };
   } finally {
     await core?.close();
