@@ -47,6 +47,9 @@ describe("fast lane vs SDK path: identical answers", () => {
     ["bad arguments (wrong type)", "fixture_echo", { text: 42 }],
     ["a tool error", "fixture_fail", { message: "boom" }],
     ["no arguments at all", "fixture_mixed", undefined],
+    // The client declared no elicitation or sampling: an upstream that asks is declined alike on both paths.
+    ["an upstream that asks for elicitation", "full_test_elicitation", { message: "name?" }],
+    ["an upstream that asks for sampling", "full_test_sampling", { prompt: "hi" }],
   ];
 
   it.each(modernCases)("2026-07-28: %s", async (_what, name, args) => {

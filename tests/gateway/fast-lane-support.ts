@@ -2,7 +2,9 @@
 // 2025 sessions, written as the SDK's clients write them, and answers reduced to what a client reads.
 import { join } from "node:path";
 import { ClientTokenStore, startGateway, ToolsetStore, type RunningGateway } from "../../src/gateway/index.js";
-import { fixtureServer, makeHome, type TestHome } from "./helpers.js";
+import { fixtureServer, makeHome, ROOT, type TestHome } from "./helpers.js";
+
+const FULL = join(ROOT, "tests/fixtures/servers/full-server.mjs");
 
 export const TOKEN = "fast-lane-token-0123456789abcdef";
 export const MODERN = "2026-07-28";
@@ -104,10 +106,13 @@ export interface Pair {
  * gateways on it, in this process, each with its own upstream processes: the fast lane on and off.
  */
 export async function startPair(options: { readonly upstreamArgs?: string } = {}): Promise<Pair> {
-  const home = await makeHome({ servers: { fixture: fixtureServer("/dev/null", options.upstreamArgs ?? ""), other: fixtureServer("/dev/null") }, gateway: { healthIntervalMs: 0 } });
+  const home = await makeHome({
+    servers: { fixture: fixtureServer("/dev/null", options.upstreamArgs ?? ""), other: fixtureServer("/dev/null"), full: { command: process.execPath, args: [FULL] } },
+    gateway: { healthIntervalMs: 0 },
+  });
   await new ToolsetStore(join(home.dir, "toolsets.json")).save({
     name: "t",
-    tools: ["fixture.echo", "fixture.fail", "fixture.echo_json", "fixture.huge", "fixture.mixed", "fixture.sleep", "other.echo"],
+    tools: ["fixture.echo", "fixture.fail", "fixture.echo_json", "fixture.huge", "fixture.mixed", "fixture.sleep", "other.echo", "full.test_elicitation", "full.test_sampling"],
   });
   const store = new ClientTokenStore(join(home.dir, "gateway-clients.json"));
   const tokens = {
