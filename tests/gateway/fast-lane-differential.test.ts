@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/gateway/index.js";
@@ -76,6 +77,15 @@ describe("fast lane vs SDK path: identical answers", () => {
     const [fastOk, slowOk] = await both(() => modernHeaders("other_echo", pair.tokens.scoped), modernCall("s2", "other_echo", { text: "x" }));
     expect(fastOk).toEqual(slowOk);
     expect(JSON.stringify(fastOk.message)).toContain('"text":"x"');
+    // Both gateways share one home: the activity log has the call once from each, attributed to the client.
+    const attributed = async (): Promise<number> =>
+      (await readFile(join(pair.home.dir, "activity.jsonl"), "utf8").catch(() => ""))
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as { server: string; tool: string; client?: string; outcome: string })
+        .filter((r) => r.server === "other" && r.tool === "echo" && r.client === "scoped" && r.outcome === "ok").length;
+    for (let i = 0; i < 50 && (await attributed()) < 2; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await attributed()).toBe(2);
   });
 
   it("rate-limited: the same 429 with Retry-After once the client's budget is spent", async () => {
