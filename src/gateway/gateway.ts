@@ -22,7 +22,7 @@ import { errorResult } from "./results.js";
 import type { GatewaySettings } from "./settings.js";
 import { ToolsetTools } from "./toolset-tools.js";
 import { ExposedServer } from "./exposed.js";
-import type { GatewayOrigin } from "./passthrough/origin.js";
+import type { FastLaneOrigin, GatewayOrigin } from "./passthrough/origin.js";
 import type { ToolsetStore } from "./toolsets/store.js";
 
 export interface GatewayOptions {
@@ -46,8 +46,8 @@ export interface CallContext {
   readonly client?: string | undefined;
   readonly transport?: "http" | "stdio";
   readonly meta?: Readonly<Record<string, unknown>> | undefined;
-  /** The client request the call is for: upstream elicitation, sampling and logs go back to it. */
-  readonly origin?: GatewayOrigin;
+  /** The client request the call is for: upstream elicitation, sampling and logs go back to it (a fast-lane call has none to go back to). */
+  readonly origin?: GatewayOrigin | FastLaneOrigin;
   /** The client asked for progress (sent a progressToken). */
   readonly onProgress?: (progress: Progress) => void;
 }

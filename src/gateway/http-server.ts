@@ -8,7 +8,7 @@ import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
 } from "@modelcontextprotocol/node";
-import { classifyInboundRequest, createMcpHandler, isInitializeRequest, ProtocolError, type McpHttpHandler, type WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { createMcpHandler, isInitializeRequest, ProtocolError, type McpHttpHandler, type Server, type WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
@@ -22,8 +22,11 @@ import { signSessionId, verifySessionId } from "./session-id.js";
 import { listenedResources } from "./passthrough/listen.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
+import { FastLane } from "./fast-lane/fast-lane.js";
+import { cancelledRequestId } from "./fast-lane/recognize.js";
+import { allowedHostnames, EndedSessions, isLegacyPost, MAX_BODY_BYTES, readBody, rpcError, sendJson, serveMetrics } from "./http-util.js";
 
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { MAX_BODY_BYTES } from "./http-util.js";
 
 export interface HttpGatewayOptions {
   readonly gateway: Gateway;
@@ -42,6 +45,8 @@ export interface HttpGatewayOptions {
   readonly sessionKey?: Buffer;
   /** Caps and idle expiry of 2025-era sessions (config.json gateway.sessions*); defaults: 100 per client, 1000 in all, 30 min idle. */
   readonly sessionLimits?: Partial<SessionLimits>;
+  /** Plain direct-tool calls answered without the SDK server (fast-lane/); default on (config gateway.fastLane, MCPVM_GATEWAY_FAST_LANE). */
+  readonly fastLane?: boolean;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { perClient: 100, total: 1_000, idleMs: 30 * 60_000 };
@@ -55,95 +60,6 @@ export interface HttpGateway {
    * to `drainMs`, then closes every session and connection.
    */
   close(options?: { readonly drainMs?: number }): Promise<void>;
-}
-
-/** A bounded memory of ended session ids (oldest forgotten first). */
-class EndedSessions {
-  private readonly ids = new Set<string>();
-
-  constructor(private readonly cap: number) {}
-
-  add(id: string): void {
-    this.ids.add(id);
-    if (this.ids.size > this.cap) this.ids.delete(this.ids.values().next().value as string);
-  }
-
-  has(id: string): boolean {
-    return this.ids.has(id);
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-}
-
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
-}
-
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-/** The first protocol revision of the modern (per-request, sessionless) era; versions are ISO dates. */
-const FIRST_MODERN_PROTOCOL_VERSION = "2026-07-28";
-
-function namesModernVersion(value: string | undefined): boolean {
-  return value !== undefined && value.trim() >= FIRST_MODERN_PROTOCOL_VERSION;
-}
-
-/** A single JSON-RPC request object: a method and an id, and nothing that makes it look like a response. */
-function isPlainJsonRpcRequest(body: unknown): boolean {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
-  const message = body as Record<string, unknown>;
-  return typeof message.method === "string" && "id" in message && !("result" in message) && !("error" in message);
-}
-
-/**
- * The era decision of the SDK's `isLegacyRequest` for a POST whose JSON body is already parsed,
- * made with the classifier it runs (`classifyInboundRequest`) on the same headers, without first
- * building a web Request of the body (the modern handler builds its own; doing it twice cost a
- * measurable part of every call).
- */
-function isLegacyPost(req: IncomingMessage, body: unknown): boolean {
-  // The common case, decided without the classifier's schema checks (a measurable part of a call
-  // under load): a JSON-RPC request under a 2026-07-28-or-later MCP-Protocol-Version header is
-  // never legacy (the SDK serves it or refuses it), and the modern handler classifies it in full.
-  if (namesModernVersion(header(req, "mcp-protocol-version")) && isPlainJsonRpcRequest(body)) return false;
-  const outcome = classifyInboundRequest({
-    httpMethod: "POST",
-    protocolVersionHeader: header(req, "mcp-protocol-version"),
-    mcpMethodHeader: header(req, "mcp-method"),
-    mcpNameHeader: header(req, "mcp-name"),
-    body,
-  });
-  return outcome.kind === "legacy";
-}
-
-/** Prometheus text from the telemetry's reader, when OTEL_METRICS_EXPORTER asks for it; the caller has checked the token. */
-function serveMetrics(req: IncomingMessage, res: ServerResponse): void {
-  const handler = telemetry().metricsHandler;
-  if (handler === undefined) return sendJson(res, 404, { error: "metrics are off: start the gateway with OTEL_METRICS_EXPORTER=prometheus to serve /metrics (docs/GATEWAY.md)" });
-  handler(req, res);
-}
-
-function allowedHostnames(address: ListenAddress): string[] {
-  const host = address.host.includes(":") ? `[${address.host}]` : address.host;
-  return [...new Set(["localhost", "127.0.0.1", "[::1]", host])];
 }
 
 /**
@@ -196,6 +112,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     });
   };
 
+  const fastLane = options.fastLane === false ? undefined : new FastLane(gateway, logger);
+  // The SDK server instance behind each 2025 session's transport: the fast lane reads what its client declared.
+  const sessionServers = new WeakMap<NodeStreamableHTTPServerTransport, Server>();
   const sessionKey = options.sessionKey ?? randomBytes(32);
   const rebuilding = new Map<string, Promise<NodeStreamableHTTPServerTransport>>();
 
@@ -222,7 +141,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         owners.delete(transport.sessionId);
       }
     };
-    await servers.create("http-session").connect(transport);
+    const server = servers.create("http-session");
+    sessionServers.set(transport, server);
+    await server.connect(transport);
     return transport;
   };
 
@@ -288,6 +209,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       return rpcError(res, 400, -32700, "Parse error: the body is not JSON.");
     }
     if (!isLegacyPost(req, body)) {
+      if (fastLane !== undefined && (await fastLane.serveModern(req, res, body, client))) return;
       const listen = options.passthrough === undefined ? undefined : listenedResources(body);
       if (listen !== undefined && options.passthrough !== undefined) {
         // Updates for these URIs come from upstream subscriptions, held while the stream is open.
@@ -305,6 +227,12 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     if (sessionId !== undefined) {
       const transport = await ownSession(sessionId);
       if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");
+      if (fastLane !== undefined) {
+        const server = sessionServers.get(transport);
+        if (server !== undefined && (await fastLane.serveLegacy(req, res, body, client, { id: sessionId, server }))) return;
+        const cancelled = cancelledRequestId(body);
+        if (cancelled !== undefined) fastLane.cancel(sessionId, cancelled);
+      }
       return transport.handleRequest(req, res, body);
     }
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
@@ -333,7 +261,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         return sendJson(res, 200, {
           status: "ok",
           uptimeMs: Date.now() - started,
-          ...(authorized ? { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, servers: await gateway.service.summaries() } : {}),
+          ...(authorized
+            ? { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, fastLane: { on: fastLane !== undefined, calls: fastLane?.served ?? 0 }, servers: await gateway.service.summaries() }
+            : {}),
         });
       }
       // RFC 9728 protected resource metadata (OAuth mode): public, so a client can find where to log in.

@@ -15,6 +15,7 @@ import { OAuthResourceServer } from "./oauth/resource-server.js";
 import type { Logger } from "pino";
 import { ClientTokenStore } from "./clients/store.js";
 import { startHttpGateway } from "./http-server.js";
+import { fastLaneEnabled } from "./fast-lane/enabled.js";
 import { resolveSessionKey } from "./session-key.js";
 import { GatewayServers } from "./server-factory.js";
 import { parseGatewaySettings, type GatewaySettings } from "./settings.js";
@@ -140,6 +141,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
         authenticator: await gatewayAuthenticator({ token, clients: new ClientTokenStore(host.paths.gatewayClientsFile) }, settings, options.http, host.paths.configFile, logger),
         logger,
         sessionLimits: { perClient: settings.maxSessionsPerClient, total: settings.maxSessions, idleMs: settings.sessionIdleMs },
+        fastLane: fastLaneEnabled(settings.fastLane, options.env),
       });
       url = http.url;
       done = new Promise<void>(() => undefined);

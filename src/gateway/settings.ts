@@ -30,6 +30,11 @@ export const gatewaySettingsSchema = z
      * "auto" (server/discover first; 2026-07-28 with a server that offers it, else 2025).
      */
     upstreamProtocol: z.enum(["legacy", "auto"]).default("legacy"),
+    /**
+     * Plain direct-tool calls over HTTP answered without the SDK server (src/gateway/fast-lane);
+     * MCPVM_GATEWAY_FAST_LANE=0 turns it off too. Every guarantee is the same either way.
+     */
+    fastLane: z.boolean().default(true),
     /** OAuth 2.1 resource server: access tokens from this identity provider (docs/GATEWAY.md "Access tokens from an identity provider"). */
     oauth: oauthSettingsSchema.optional(),
   })

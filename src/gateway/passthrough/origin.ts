@@ -44,3 +44,18 @@ export function isGatewayOrigin(value: unknown): value is GatewayOrigin {
 export function isModernRequest(ctx: ServerContext): boolean {
   return ctx.mcpReq.envelope !== undefined;
 }
+
+/**
+ * A call answered by the HTTP fast lane (src/gateway/fast-lane): no SDK server instance, and a
+ * client that declared nothing an upstream's request could reach. An upstream's elicitation or
+ * sampling during it is declined (as the SDK path declines it for such a client), its log
+ * messages are not forwarded, and it is never mistaken for another client's call.
+ */
+export interface FastLaneOrigin {
+  readonly kind: "fast-lane-origin";
+  readonly session: string;
+}
+
+export function isFastLaneOrigin(value: unknown): value is FastLaneOrigin {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "fast-lane-origin";
+}

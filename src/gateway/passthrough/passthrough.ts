@@ -14,7 +14,7 @@ import { errorMessage } from "../../util/errors.js";
 import { invalidParams, toProtocolError } from "./errors.js";
 import { passesLevel } from "./log-levels.js";
 import { InputRounds } from "./input-rounds.js";
-import { flushOrigin, isGatewayOrigin, isModernRequest, notifyOrigin, type GatewayOrigin } from "./origin.js";
+import { flushOrigin, isFastLaneOrigin, isGatewayOrigin, isModernRequest, notifyOrigin, type GatewayOrigin } from "./origin.js";
 import { PromptRouter } from "./prompts.js";
 import { ResourceRouter } from "./resources.js";
 import type { Upstreams } from "./upstreams.js";
@@ -251,6 +251,8 @@ export class Passthrough {
   private forwardLog(event: Extract<ClientManagerEvent, { type: "log" }>): void {
     const logger = event.logger === undefined ? event.server : `${event.server}/${event.logger}`;
     const params = { level: event.level, logger, data: event.data };
+    // A fast-lane call's answer is one JSON body: its upstream's messages have nowhere to go, and belong to no other client.
+    if (fastLaneInvolved(event.origin)) return;
     const origin = this.originOf(event.origin);
     if (origin !== undefined) {
       if (!passesLevel(event.level, this.sessions.get(origin.server)?.level)) return;
@@ -266,6 +268,8 @@ export class Passthrough {
 
   /** The client request an upstream's request or message belongs to: as resolved by the manager, else the only gateway call in flight. */
   private originOf(resolved: ServerRequestContext["origin"] | undefined): GatewayOrigin | undefined {
+    // A fast-lane call in flight on that server makes the guess below unsafe: the request may be its.
+    if (fastLaneInvolved(resolved)) return undefined;
     if (resolved !== undefined && isGatewayOrigin(resolved.origin)) return resolved.origin;
     const fromInFlight = resolved?.inFlight.filter(isGatewayOrigin) ?? [];
     if (fromInFlight.length === 1) return fromInFlight[0];
@@ -316,6 +320,8 @@ export class Passthrough {
 
   private cannotForward(origin: GatewayOrigin | undefined, what: "elicitation" | "sampling", ctx: ServerRequestContext): string | undefined {
     if (origin === undefined) {
+      // The fast lane serves only clients that declared neither capability: the SDK path's reason for them.
+      if (isFastLaneOrigin(ctx.origin.origin)) return `the gateway's client does not support ${what}`;
       return ctx.origin.inFlight.length > 1 ? "calls of several clients are in flight on that server, so it is unclear whose it is" : "no client call is in flight on that server";
     }
     const capabilities = clientCapabilities(origin);
@@ -323,6 +329,12 @@ export class Passthrough {
     if (what === "sampling" && capabilities?.sampling === undefined) return "the gateway's client does not support sampling";
     return undefined;
   }
+}
+
+/** The request or message came during a fast-lane call, or while one was in flight on that server with others. */
+function fastLaneInvolved(resolved: ServerRequestContext["origin"] | undefined): boolean {
+  if (resolved === undefined) return false;
+  return isFastLaneOrigin(resolved.origin) || (resolved.how === "unknown" && resolved.inFlight.some(isFastLaneOrigin));
 }
 
 type ElicitContent = NonNullable<Extract<Awaited<ReturnType<NonNullable<ServerRequestHooks["elicit"]>>>, { content?: unknown }>["content"]>;

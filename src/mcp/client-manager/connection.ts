@@ -7,6 +7,8 @@ import { connectFailure, connectTimeoutError, diedError, type StartupDiagnostics
 import type { LoginDriver, ServerIdentity } from "./options.js";
 import { isUnauthorized, loginStepFailure, oauthFailure } from "../oauth/failure.js";
 import { FrameTooLargeError } from "./line-framer.js";
+import type { RawToolCalls } from "./raw-call.js";
+import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { openTransport, type OpenedTransport, type TransportDeps } from "./transports.js";
 import type { ResolvedOrigin } from "./call-origin.js";
 import { installNotificationHandlers } from "./notifications.js";
@@ -74,6 +76,9 @@ export class Connection {
   private progressTokens = 0;
   /** A 2026-07-28 server's resource subscriptions: uri -> its open subscriptions/listen stream. */
   private readonly listening = new Map<string, McpSubscription>();
+  /** Tools with an outputSchema (they take the SDK path), computed once per tool list. */
+  private typedTools = new Set<string>();
+  private typedToolsOf: readonly Tool[] | undefined;
 
   private constructor(
     readonly server: string,
@@ -323,7 +328,24 @@ export class Connection {
    * notifications/cancelled, and so it does when the caller's signal aborts.
    */
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const raw = options.onProgress === undefined ? this.rawCalls(tool) : undefined;
+    if (raw !== undefined) return this.send((sdk) => raw.call(tool, args, sdk), options, { tool });
     return this.send((sdk, progressToken) => this.client.callTool(withProgressToken({ name: tool, arguments: args }, progressToken), sdk), options, { tool });
+  }
+
+  /**
+   * The raw path (raw-call.ts) when it gives the same answer as the SDK client: our own stdio
+   * transport, a 2025-era session (a 2026 one encodes results differently), no progress asked
+   * for, and a tool without an outputSchema (the SDK client checks structured content against it).
+   */
+  private rawCalls(tool: string): RawToolCalls | undefined {
+    const transport = this.opened.transport;
+    if (!(transport instanceof ProcessGroupStdioTransport) || !this.established || this.era() !== "legacy") return undefined;
+    if (this.typedToolsOf !== this.tools) {
+      this.typedToolsOf = this.tools;
+      this.typedTools = new Set(this.tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name));
+    }
+    return this.typedTools.has(tool) ? undefined : transport.raw;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { deserializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type JSONRPCMessage } from "@modelcontextprotocol/client";
+import { parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type JSONRPCMessage } from "@modelcontextprotocol/client";
 
 export class FrameTooLargeError extends Error {}
 
@@ -14,6 +14,8 @@ export class LineFramer {
     private readonly onMessage: (message: JSONRPCMessage) => void,
     private readonly onGarbage: (line: string) => void,
     private readonly maxLineBytes: number = STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    /** Sees each parsed line first; true takes it (an answer to a raw call, see raw-call.ts) before the SDK's schema runs. */
+    private readonly intercept: (value: unknown) => boolean = () => false,
   ) {}
 
   /** Throws FrameTooLargeError when one line grows past maxLineBytes (the stream cannot be framed any more). */
@@ -32,9 +34,12 @@ export class LineFramer {
   }
 
   private parse(line: string): void {
+    let value: unknown;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      value = JSON.parse(line) as unknown;
+      if (this.intercept(value)) return;
+      message = parseJSONRPCMessage(value);
     } catch {
       this.onGarbage(line);
       return;

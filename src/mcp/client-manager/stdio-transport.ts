@@ -2,6 +2,7 @@ import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:c
 import { statSync } from "node:fs";
 import { serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineFramer } from "./line-framer.js";
+import { RawToolCalls } from "./raw-call.js";
 
 /**
  * A stdio client transport speaking the SDK's framing (its ReadBuffer and serializeMessage), written
@@ -52,8 +53,12 @@ export class ProcessGroupStdioTransport implements Transport {
   private exited: Promise<void> | undefined;
   private exitInfo: ExitInfo | undefined;
 
+  /** tools/call without the SDK client (raw-call.ts); its answers are taken off stdout here. */
+  readonly raw: RawToolCalls;
+
   constructor(private readonly params: StdioTransportParams) {
-    this.framer = new LineFramer((message) => this.onmessage?.(message), params.onStdoutGarbage);
+    this.raw = new RawToolCalls((line) => this.sendLine(line));
+    this.framer = new LineFramer((message) => this.onmessage?.(message), params.onStdoutGarbage, undefined, (value) => this.raw.intercept(value));
   }
 
   get pid(): number | undefined {
@@ -92,7 +97,10 @@ export class ProcessGroupStdioTransport implements Transport {
     child.stderr?.on("end", () => this.params.onStderrEnd());
     child.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
     child.stdin?.on("error", (error) => this.onerror?.(error));
-    child.once("close", () => this.onclose?.());
+    child.once("close", () => {
+      this.raw.failAll();
+      this.onclose?.();
+    });
     return new Promise((resolve, reject) => {
       child.once("spawn", () => resolve());
       child.once("error", (error) => reject(error));
@@ -110,6 +118,11 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    return this.sendLine(serializeMessage(message));
+  }
+
+  /** One serialized message (newline-terminated) to the server's stdin. */
+  sendLine(line: string): Promise<void> {
     const stdin = this.child?.stdin;
     if (stdin === undefined || stdin === null || stdin.destroyed || this.exitInfo !== undefined) {
       return Promise.reject(new Error("stdio server is not running"));
@@ -121,7 +134,7 @@ export class ProcessGroupStdioTransport implements Transport {
       process.nextTick(() => stdin.uncork());
     }
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(line)) resolve();
       else stdin.once("drain", () => resolve());
     });
   }
