@@ -9,6 +9,7 @@ import { Worker } from "node:worker_threads";
 
 const require = createRequire(import.meta.url);
 const VARIANT = "@jitl/quickjs-wasmfile-release-sync";
+// eslint-disable-next-line no-undef -- the global exists in Node; the lint config does not declare it
 const wasmModule = await WebAssembly.compile(await readFile(require.resolve(`${VARIANT}/wasm`)));
 const workerSource = `
 const { parentPort, workerData } = require("node:worker_threads");
