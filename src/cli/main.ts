@@ -120,6 +120,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
             logger,
             redactor,
             face: faceOf(commandName),
+            // `mcpvm run` makes one run and exits: a warm spare worker, which the pool would start as the
+            // run takes the first one, would only be booted and killed, on the core the run needs.
+            ...(commandName === "run" ? { engineOptions: { quickjs: { warmWorkers: 0 } } } : {}),
             ...(flags.engine === undefined ? {} : { engine: flags.engine }),
             ...(atTerminal && context !== undefined ? { promptInput: promptInputFor(context) } : {}),
             ...(context === undefined ? {} : { serverRequests: serverRequestsOnTerminal(context, atTerminal) }),

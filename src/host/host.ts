@@ -14,7 +14,7 @@ import { McpService, mcpHostModules, restrictMcpModules, toolsGlobalPrelude, typ
 import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
 import { resolveLimits } from "../sandbox/limits.js";
-import { createEngine, type CreatedEngine } from "../sandbox/select.js";
+import { createEngine, type CreatedEngine, type CreateEngineOptions } from "../sandbox/select.js";
 import { ATTR } from "../telemetry/names.js";
 import { telemetry } from "../telemetry/telemetry.js";
 import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
@@ -31,6 +31,8 @@ export interface HostOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Overrides config.json `engine`. */
   readonly engine?: EngineChoice;
+  /** Engine tuning for this face (e.g. `mcpvm run`, one run per process, keeps no warm spare worker). */
+  readonly engineOptions?: CreateEngineOptions;
   readonly logger?: Logger;
   /** Asks the person for VS Code `${input:id}` values; absent where nothing can ask. */
   readonly promptInput?: PromptInput;
@@ -145,7 +147,7 @@ export class McpvmHost {
   }
 
   engine(): Promise<CreatedEngine> {
-    this.engineCreated ??= createEngine(this.options.engine ?? this.configFile.engine ?? "auto");
+    this.engineCreated ??= createEngine(this.options.engine ?? this.configFile.engine ?? "auto", this.options.engineOptions);
     return this.engineCreated;
   }
 
