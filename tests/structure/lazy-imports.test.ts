@@ -52,6 +52,13 @@ describe("the CLI's start loads only what every command needs", () => {
     expect([...files].filter((file) => /src\/(cli\/commands\/(?!index|summaries)|host\/)/.test(file)).map((file) => file.slice(ROOT.length + 1))).toEqual([]);
   });
 
+  it("the host (what `mcpvm run` opens) loads the MCP client SDK only with a server's first connection", () => {
+    const { packages } = staticGraph(resolve(ROOT, "src/host/index.ts"));
+    expect(["@modelcontextprotocol/client", "@modelcontextprotocol/core"].filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)})`)).toEqual([]);
+    // The check can fail: the connection itself does import it.
+    expect(staticGraph(resolve(ROOT, "src/mcp/client-manager/connection.ts")).packages.has("@modelcontextprotocol/client")).toBe(true);
+  });
+
   it("the check sees real imports (it can fail): the gateway and `run` do reach them", () => {
     const { packages } = staticGraph(resolve(ROOT, "src/gateway/index.ts"));
     expect(packages.has("@modelcontextprotocol/server")).toBe(true);
