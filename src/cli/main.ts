@@ -106,28 +106,31 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       ...(flags.engine === undefined ? {} : { engine: flags.engine }),
       host: () => {
         hostPromise ??= (async () => {
+          const paths = (await import("../config/paths.js")).resolveConfigPaths(io.env);
+          // `mcpvm run` starts its engine now: the worker boots QuickJS on another core while this thread
+          // loads the rest of the host (plugins, MCP service, parser), instead of after them.
+          const startedEngine = commandName === "run" ? (await import("./engine-prestart.js")).prestartEngine(paths, flags.engine) : undefined;
           // Loaded here, not at the top: `mcpvm --help`, `--version` and completion never open a host.
-          const [{ resolveConfigPaths }, { McpvmHost }, { serverRequestsOnTerminal }] = await Promise.all([
-            import("../config/paths.js"),
-            import("../host/index.js"),
-            import("./commands/server-requests-on-terminal.js"),
-          ]);
-          const paths = resolveConfigPaths(io.env);
+          const [{ McpvmHost }, { serverRequestsOnTerminal }] = await Promise.all([import("../host/index.js"), import("./commands/server-requests-on-terminal.js")]).catch(async (error: unknown) => {
+            await (await startedEngine)?.engine.dispose();
+            throw error;
+          });
           const redactor = new Redactor();
           const { logger } = createLogger({ level: flags.logLevel ?? "warn", redactor, consoleStream: io.stderr, plain: true, logsDir: flags.logLevel === undefined ? undefined : paths.logsDir });
-          const host = await McpvmHost.open({
+          const opening = McpvmHost.open({
             env: io.env,
             logger,
             redactor,
             face: faceOf(commandName),
-            // `mcpvm run` makes one run and exits: a warm spare worker, which the pool would start as the
-            // run takes the first one, would only be booted and killed, on the core the run needs.
-            ...(commandName === "run" ? { engineOptions: { quickjs: { warmWorkers: 0 } } } : {}),
+            ...(startedEngine === undefined ? {} : { startedEngine }),
             ...(flags.engine === undefined ? {} : { engine: flags.engine }),
             ...(atTerminal && context !== undefined ? { promptInput: promptInputFor(context) } : {}),
             ...(context === undefined ? {} : { serverRequests: serverRequestsOnTerminal(context, atTerminal) }),
           });
-          return host;
+          return opening.catch(async (error: unknown) => {
+            await (await startedEngine)?.engine.dispose();
+            throw error;
+          });
         })();
         return hostPromise;
       },

@@ -14,7 +14,7 @@ import { McpService, mcpHostModules, restrictMcpModules, toolsGlobalPrelude, typ
 import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
 import { resolveLimits } from "../sandbox/limits.js";
-import { createEngine, type CreatedEngine, type CreateEngineOptions } from "../sandbox/select.js";
+import { createEngine, type CreatedEngine } from "../sandbox/select.js";
 import { ATTR } from "../telemetry/names.js";
 import { telemetry } from "../telemetry/telemetry.js";
 import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
@@ -31,8 +31,12 @@ export interface HostOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Overrides config.json `engine`. */
   readonly engine?: EngineChoice;
-  /** Engine tuning for this face (e.g. `mcpvm run`, one run per process, keeps no warm spare worker). */
-  readonly engineOptions?: CreateEngineOptions;
+  /**
+   * An engine the face started before opening the host (`mcpvm run` boots its worker while the rest of
+   * the CLI loads). Used when it is the engine the config and --engine ask for; disposed otherwise, or
+   * at close() when no run needed it. Undefined inside: the face could not start one (the host reports why).
+   */
+  readonly startedEngine?: Promise<CreatedEngine | undefined>;
   readonly logger?: Logger;
   /** Asks the person for VS Code `${input:id}` values; absent where nothing can ask. */
   readonly promptInput?: PromptInput;
@@ -69,6 +73,7 @@ export class McpvmHost {
   private mcpService: McpService | undefined;
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
+  private startedEngineTaken = false;
   private confirmCall: ConfirmCall | undefined;
   private face: string;
   private readonly activity: ActivityLog;
@@ -147,8 +152,23 @@ export class McpvmHost {
   }
 
   engine(): Promise<CreatedEngine> {
-    this.engineCreated ??= createEngine(this.options.engine ?? this.configFile.engine ?? "auto", this.options.engineOptions);
+    this.engineCreated ??= this.createEngine();
     return this.engineCreated;
+  }
+
+  private async createEngine(): Promise<CreatedEngine> {
+    const choice = this.options.engine ?? this.configFile.engine ?? "auto";
+    const started = await this.takeStartedEngine();
+    if (started?.selection.requested === choice) return started;
+    await started?.engine.dispose();
+    return createEngine(choice);
+  }
+
+  /** The engine the face started, once; a failed start counts as none (creating it again reports the failure). */
+  private async takeStartedEngine(): Promise<CreatedEngine | undefined> {
+    if (this.startedEngineTaken || this.options.startedEngine === undefined) return undefined;
+    this.startedEngineTaken = true;
+    return this.options.startedEngine.catch(() => undefined);
   }
 
   /** Loads enabled, approved plugins once; refusals are reported in the result, not thrown. */
@@ -212,6 +232,7 @@ export class McpvmHost {
     const created = this.engineCreated;
     this.engineCreated = undefined;
     if (created !== undefined) await (await created.catch(() => undefined))?.engine.dispose();
+    else await (await this.takeStartedEngine())?.engine.dispose();
     await this.activity.flush();
   }
 
