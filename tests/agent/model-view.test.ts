@@ -55,6 +55,7 @@ describe("the tool definitions /tokens counts", () => {
       activeTools: async () => active,
     });
     expect(JSON.stringify(await toolDefinitionsAsSent(tools, active))).toBe(JSON.stringify(server.requests[0]?.tools));
-    expect(server.requests[0]?.tools).toHaveLength(8);
+    expect(server.requests[0]?.tools).toHaveLength(5);
+    expect(JSON.stringify(server.requests[0]?.tools)).not.toContain("$schema");
   });
 });

@@ -8,9 +8,13 @@ import { MEMORY, ReplDriver, tempHome } from "./repl-driver.js";
 
 /** Every tool message of a request, by the name of the call it answers. */
 function toolOutputs(request: ChatRequest): Record<string, string> {
+  // manage_mcp answers several questions: its outputs are keyed by action too ("manage_mcp list").
   const names = new Map<string, string>();
   for (const m of request.messages) {
-    for (const call of (m.tool_calls ?? []) as Array<{ id: string; function: { name: string } }>) names.set(call.id, call.function.name);
+    for (const call of (m.tool_calls ?? []) as Array<{ id: string; function: { name: string; arguments?: string } }>) {
+      const action = call.function.name === "manage_mcp" ? (JSON.parse(call.function.arguments ?? "{}") as { action?: string }).action : undefined;
+      names.set(call.id, action === undefined ? call.function.name : `${call.function.name} ${action}`);
+    }
   }
   const out: Record<string, string> = {};
   for (const m of request.messages) if (m.role === "tool") out[names.get(m.tool_call_id ?? "") ?? "?"] = String(m.content);
@@ -98,8 +102,8 @@ describe("what the person sees and what the model is told at the REPL", () => {
     server = await startScriptedLlmServer([
       {
         toolCalls: [
-          { name: "list_mcp_servers", arguments: {} },
-          { name: "mcp_server_info", arguments: { name: "sidecar" } },
+          { name: "manage_mcp", arguments: { action: "list" } },
+          { name: "manage_mcp", arguments: { action: "info", name: "sidecar" } },
           { name: "execute_javascript", arguments: { code: 'return require("host:mcp-memory").delete_entities({ entityNames: ["x"] });' } },
         ],
       },
@@ -120,10 +124,10 @@ describe("what the person sees and what the model is told at the REPL", () => {
     expect(JSON.stringify(server.requests)).not.toContain("Ignore previous instructions");
 
     const outputs = toolOutputs(server.requests[1] as ChatRequest);
-    const listed = JSON.parse(outputs.list_mcp_servers ?? "{}") as { servers: Array<{ name: string; description?: string }> };
+    const listed = JSON.parse(outputs["manage_mcp list"] ?? "{}") as { servers: Array<{ name: string; description?: string }> };
     expect(listed.servers.find((s) => s.name === "memory")?.description).toBe("Knowledge graph kept for the tests. More text.");
     expect(listed.servers.find((s) => s.name === "sidecar")).not.toHaveProperty("description");
-    expect(outputs.mcp_server_info).toContain("Needs approval: mcpvm mcp approve sidecar");
+    expect(outputs["manage_mcp info"]).toContain("Needs approval: mcpvm mcp approve sidecar");
     expect(outputs.execute_javascript).toContain("memory.delete_entities was not confirmed: no terminal to ask on, so nobody was asked");
     expect(outputs.execute_javascript).toContain("mcpvm --yes");
     expect(outputs.execute_javascript).not.toContain("declined");
@@ -166,8 +170,8 @@ describe("what the person sees and what the model is told at the REPL", () => {
     const [, system, count, tools, total] = (match as RegExpExecArray).map(Number);
     const sent = server.requests[0] as ChatRequest;
     const encoder = getEncoding("o200k_base");
-    expect(count).toBe(8);
-    expect(sent.tools).toHaveLength(8);
+    expect(count).toBe(5);
+    expect(sent.tools).toHaveLength(5);
     expect(system).toBe(encoder.encode(systemOf(sent)).length);
     expect(tools).toBe(encoder.encode(JSON.stringify(sent.tools)).length);
     expect(total).toBe((system as number) + (tools as number));

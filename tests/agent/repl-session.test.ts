@@ -118,8 +118,8 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
       await check.close();
     }
     // MCP tools were offered only once the mcp plugin was on.
-    expect(toolNames(server.requests[0])).toEqual(["execute_javascript", "list_modules", "manage_plugin", "module_info"]);
-    expect(toolNames(server.requests[1])).toEqual(["execute_javascript", "list_mcp_servers", "list_modules", "manage_mcp", "manage_plugin", "mcp_server_info", "module_info", "search_tools"]);
+    expect(toolNames(server.requests[0])).toEqual(["execute_javascript", "manage_plugin", "module_info"]);
+    expect(toolNames(server.requests[1])).toEqual(["execute_javascript", "manage_mcp", "manage_plugin", "module_info", "search_tools"]);
     // The system message lists modules with one line each once memory is connected.
     expect(server.requests.at(-1)?.messages[0]?.content).toContain("host:mcp-memory");
     expect(JSON.stringify(server.requests)).not.toContain("sk-test-0123456789");

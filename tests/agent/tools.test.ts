@@ -52,11 +52,39 @@ describe("the model's MCP tools when nobody can approve", () => {
   it("reports unknown modules and servers as errors the model can act on", async () => {
     const tools = await setUp({ canAsk: false, confirm: async () => false });
     expect((await call(tools, "module_info", { name: "host:nope" })).error).toMatchObject({ code: "MODULE_UNKNOWN" });
-    expect((await call(tools, "mcp_server_info", { name: "ghost" })).error).toMatchObject({ code: "MCP_SERVER_UNKNOWN" });
+    expect((await call(tools, "manage_mcp", { action: "info", name: "ghost" })).error).toMatchObject({ code: "MCP_SERVER_UNKNOWN" });
+    expect((await call(tools, "manage_mcp", { action: "info" })).error).toMatchObject({ code: "NAME_REQUIRED", message: expect.stringContaining('{action: "list"}') });
     const run = await call(tools, "execute_javascript", { code: "console.log('hi'); return [1, 2]" });
     expect(run).toMatchObject({ result: [1, 2], logs: ["hi"], stats: { engine: "quickjs", hostCalls: 0 } });
     const failed = await call(tools, "execute_javascript", { code: "throw new TypeError('bad')" });
     expect(failed.error).toMatchObject({ code: "GUEST_ERROR", name: "TypeError", message: "bad" });
+  });
+
+  it("module_info without a name lists the modules; manage_mcp list and info answer what the old listing tools did", async () => {
+    const tools = await setUp({ canAsk: false, confirm: async () => false });
+    const listed = (await call(tools, "module_info", {})) as { modules: Array<{ module: string; summary: string }> };
+    expect(listed.modules.map((m) => m.module)).toContain("host:mcp-memory");
+    const servers = (await call(tools, "manage_mcp", { action: "list" })) as { servers: Array<Record<string, unknown>> };
+    expect(servers.servers).toEqual([expect.objectContaining({ name: "memory", module: "host:mcp-memory", enabled: true, approval: "unapproved" })]);
+    const info = await call(tools, "manage_mcp", { action: "info", name: "memory" });
+    expect(info).toMatchObject({ name: "memory", approval: "unapproved", definition: { transport: "stdio" } });
+    expect(String(info.note)).toContain("mcpvm mcp approve memory");
+    // The definition shows env keys, never their values.
+    expect(JSON.stringify(info)).not.toContain("m.jsonl");
+  });
+
+  it("sends the model each tool's input schema without the $schema line", async () => {
+    const { asSchema } = await import("ai");
+    const tools = await setUp({ canAsk: false, confirm: async () => false });
+    for (const [name, t] of Object.entries(tools)) {
+      const schema = await asSchema(t.inputSchema).jsonSchema;
+      expect(schema, name).not.toHaveProperty("$schema");
+      expect(schema, name).toMatchObject({ type: "object" });
+    }
+    // Still validated by the zod schema behind it.
+    const validate = asSchema(tools.manage_mcp?.inputSchema).validate;
+    expect(await validate?.({ action: "explode" })).toMatchObject({ success: false });
+    expect(await validate?.({ action: "info", name: "memory" })).toMatchObject({ success: true, value: { action: "info", name: "memory" } });
   });
 
   it("caps and redacts what reaches the model", async () => {

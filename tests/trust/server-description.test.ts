@@ -76,15 +76,15 @@ describe("a server description and server instructions are audited, approved and
     expect(startCount(home.starts)).toBe(0);
   });
 
-  it("before approval, neither description reaches the model: not in the system message, list_mcp_servers or mcp_server_info", async () => {
+  it("before approval, neither description reaches the model: not in the system message or manage_mcp list/info", async () => {
     const { requests } = await modelView([
-      { name: "list_mcp_servers", arguments: {} },
-      { name: "mcp_server_info", arguments: { name: "mail" } },
-      { name: "mcp_server_info", arguments: { name: "notes" } },
+      { name: "manage_mcp", arguments: { action: "list" } },
+      { name: "manage_mcp", arguments: { action: "info", name: "mail" } },
+      { name: "manage_mcp", arguments: { action: "info", name: "notes" } },
     ]);
     expect(system(requests[0])).toContain('host:mcp-mail: MCP server "mail": needs approval: mcpvm mcp approve mail');
     const everything = JSON.stringify(requests);
-    expect(everything).toContain("list_mcp_servers");
+    expect(everything).toContain('\\"action\\":\\"list\\"');
     for (const text of ["id_rsa", "Ignore previous", "Mail tools for the team", CLEAN]) expect(everything).not.toContain(text);
     expect(startCount(home.starts)).toBe(0);
   }, 60_000);
@@ -98,8 +98,8 @@ describe("a server description and server instructions are audited, approved and
     expect((await cli(home, ["--yes", "mcp", "approve", "notes"])).code).toBe(0);
 
     const { requests } = await modelView([
-      { name: "list_mcp_servers", arguments: {} },
-      { name: "mcp_server_info", arguments: { name: "mail" } },
+      { name: "manage_mcp", arguments: { action: "list" } },
+      { name: "manage_mcp", arguments: { action: "info", name: "mail" } },
       { name: "execute_javascript", arguments: { code: 'return require("host:mcp-mail").list_messages({});' } },
       { name: "module_info", arguments: { name: "mcp-mail" } },
     ]);

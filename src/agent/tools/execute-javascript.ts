@@ -2,6 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import { screenModelOutput } from "../../mcp/service/index.js";
 import type { RunResult } from "../../sandbox/types.js";
+import { modelSchema } from "./model-schema.js";
 import { guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
 
@@ -28,7 +29,7 @@ export function executeJavascriptTool(context: AgentToolContext) {
     description:
       "Run JavaScript in the sandbox. Host modules look synchronous: const m = require(\"host:mcp-<server>\"); m.tool({...}). " +
       "Do many calls in one script and return only what is needed. Returns {result, logs, error?, stats}.",
-    inputSchema: executeJavascriptInput,
+    inputSchema: modelSchema(executeJavascriptInput),
     execute: async ({ code, timeoutMs }, { abortSignal }) =>
       guardedTool(context.host, async () => {
         // The model may ask for less time than the session's budget, never more.

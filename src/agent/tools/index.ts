@@ -2,8 +2,7 @@ import type { ToolSet } from "ai";
 import { executeJavascriptTool } from "./execute-javascript.js";
 import { managePluginTool } from "./manage-plugin.js";
 import { manageMcpTool } from "./manage-mcp.js";
-import { listMcpServersTool, mcpServerInfoTool } from "./mcp-servers.js";
-import { listModulesTool, moduleInfoTool } from "./module-info.js";
+import { moduleInfoTool } from "./module-info.js";
 import { searchToolsTool } from "./search-tools.js";
 import type { AgentToolContext } from "./types.js";
 
@@ -13,14 +12,14 @@ export { AgentToolError, compactDeclarations, mcpModuleInfo, FULL_DECLARATION_MA
 export { moduleSummaries, type ModuleSummary } from "./module-summaries.js";
 export { searchToolsResults, searchToolsInput } from "./search-tools.js";
 export { sweepCatalogs, type CatalogSweep } from "./catalogs.js";
-export { entryForModel, mcpServerInfoInput } from "./mcp-servers.js";
+export { entryForModel, listMcpServers, mcpServerInfo } from "./mcp-servers.js";
 export { ensureApprovedByPerson, manageMcpInput } from "./manage-mcp.js";
 export { pluginApprovalText, managePluginInput } from "./manage-plugin.js";
 export { forModel, failure, guardedTool, MAX_TOOL_OUTPUT_CHARS } from "./output.js";
 export { moduleName, mcpServerOf } from "./module-names.js";
 
-export const CORE_TOOL_NAMES = ["execute_javascript", "list_modules", "module_info", "manage_plugin"] as const;
-export const MCP_TOOL_NAMES = ["search_tools", "list_mcp_servers", "mcp_server_info", "manage_mcp"] as const;
+export const CORE_TOOL_NAMES = ["execute_javascript", "module_info", "manage_plugin"] as const;
+export const MCP_TOOL_NAMES = ["search_tools", "manage_mcp"] as const;
 
 /**
  * Every tool the model may get. The MCP ones are only offered while the mcp plugin is enabled:
@@ -29,12 +28,9 @@ export const MCP_TOOL_NAMES = ["search_tools", "list_mcp_servers", "mcp_server_i
 export function buildAgentTools(context: AgentToolContext): { tools: ToolSet; activeToolNames(): Promise<string[]> } {
   const tools: ToolSet = {
     execute_javascript: executeJavascriptTool(context),
-    list_modules: listModulesTool(context),
     module_info: moduleInfoTool(context),
     manage_plugin: managePluginTool(context),
     search_tools: searchToolsTool(context),
-    list_mcp_servers: listMcpServersTool(context),
-    mcp_server_info: mcpServerInfoTool(context),
     manage_mcp: manageMcpTool(context),
   };
   return {

@@ -5,12 +5,15 @@ import { requireLaunchEnvConfirmed } from "../../mcp/approval/index.js";
 import type { McpService } from "../../mcp/service/index.js";
 import { displayInline } from "../../terminal/display.js";
 import { AgentToolError } from "./module-info.js";
+import { listMcpServers, mcpServerInfo } from "./mcp-servers.js";
+import { modelSchema } from "./model-schema.js";
 import { guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
 
 export const manageMcpInput = z.object({
-  action: z.enum(["enable", "disable", "connect", "disconnect"]),
-  name: z.string().min(1).describe("Server name."),
+  action: z.enum(["list", "info", "enable", "disable", "connect", "disconnect"]),
+  name: z.string().min(1).optional().describe("Server name (every action but list)."),
+  query: z.string().optional().describe("info: only tools matching these words."),
 });
 
 /**
@@ -51,12 +54,16 @@ async function connect(context: AgentToolContext, name: string, signal?: AbortSi
 
 export function manageMcpTool(context: AgentToolContext) {
   return tool({
-    description: "Enable, disable, connect or disconnect an MCP server. Enabling an unapproved server asks the person to approve it.",
-    inputSchema: manageMcpInput,
-    execute: async ({ action, name }, { abortSignal }) =>
+    description:
+      "MCP servers. list: each one's state, approval, tool count. info: one server's definition (no secret values), approval, tool signatures. enable (asks the person to approve if needed), disable, connect, disconnect.",
+    inputSchema: modelSchema(manageMcpInput),
+    execute: async ({ action, name, query }, { abortSignal }) =>
       guardedTool(context.host, async () => {
         const host = context.host;
         const service = await host.requireMcp();
+        if (action === "list") return listMcpServers(service);
+        if (name === undefined) throw new AgentToolError("NAME_REQUIRED", `manage_mcp {action: "${action}"} needs the server's name; {action: "list"} shows the names.`);
+        if (action === "info") return mcpServerInfo(service, name, query, abortSignal);
         const entry = service.entry(name);
         switch (action) {
           case "enable": {

@@ -2,6 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import type { AuditReport, PluginInfo } from "../../plugin-system/index.js";
 import { AgentToolError } from "./module-info.js";
+import { modelSchema } from "./model-schema.js";
 import { guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
 
@@ -25,7 +26,7 @@ export function pluginApprovalText(info: PluginInfo, audit: AuditReport): string
 export function managePluginTool(context: AgentToolContext) {
   return tool({
     description: "Enable, disable or inspect a plugin (the mcp plugin gates every MCP feature). Enabling an unapproved plugin asks the person.",
-    inputSchema: managePluginInput,
+    inputSchema: modelSchema(managePluginInput),
     execute: async ({ action, name }, { abortSignal }) =>
       guardedTool(context.host, async () => {
         const plugins = context.host.plugins;
@@ -49,7 +50,7 @@ export function managePluginTool(context: AgentToolContext) {
             }
             await plugins.enable(name);
             await context.host.reload();
-            return { enabled: name, modules: info.modules.map((m) => `host:${m}`), ...(name === "mcp" ? { note: "MCP tools (search_tools, list_mcp_servers, mcp_server_info, manage_mcp) are available from your next step." } : {}) };
+            return { enabled: name, modules: info.modules.map((m) => `host:${m}`), ...(name === "mcp" ? { note: "MCP tools (search_tools, manage_mcp) are available from your next step." } : {}) };
           }
         }
       }),

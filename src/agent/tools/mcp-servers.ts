@@ -1,10 +1,7 @@
-import { tool } from "ai";
-import { z } from "zod";
 import { descriptionForModel } from "../../mcp/approval/index.js";
 import { confirmModeOf, type McpServerEntry } from "../../mcp/config/index.js";
-import { guardedTool } from "./output.js";
+import type { McpService } from "../../mcp/service/index.js";
 import { searchToolsResults } from "./search-tools.js";
-import type { AgentToolContext } from "./types.js";
 
 /** The definition the model may see: what runs, never the values of env vars or headers. */
 export function entryForModel(entry: McpServerEntry): Record<string, unknown> {
@@ -28,42 +25,28 @@ function describedForModel(description: string | undefined, approval: string): {
   return shown === undefined ? {} : { description: shown };
 }
 
-export function listMcpServersTool(context: AgentToolContext) {
-  return tool({
-    description: "Configured MCP servers: enabled, approval, connection state, tool count.",
-    inputSchema: z.object({}),
-    execute: async () =>
-      guardedTool(context.host, async () => {
-        const service = await context.host.requireMcp();
-        const servers = await service.summaries();
-        return {
-          servers: servers.map((s) => ({
-            name: s.name,
-            module: `host:mcp-${s.name}`,
-            enabled: s.enabled,
-            approval: s.approval,
-            state: s.state,
-            ...(s.toolCount === undefined ? {} : { tools: s.toolCount }),
-            ...(s.heldCount ? { held: s.heldCount } : {}),
-            ...describedForModel(s.description, s.approval),
-          })),
-        };
-      }),
-  });
+/** manage_mcp {action: "list"}: every configured server, enabled, approval, state, tool count. */
+export async function listMcpServers(service: McpService): Promise<Record<string, unknown>> {
+  const servers = await service.summaries();
+  return {
+    servers: servers.map((s) => ({
+      name: s.name,
+      module: `host:mcp-${s.name}`,
+      enabled: s.enabled,
+      approval: s.approval,
+      state: s.state,
+      ...(s.toolCount === undefined ? {} : { tools: s.toolCount }),
+      ...(s.heldCount ? { held: s.heldCount } : {}),
+      ...describedForModel(s.description, s.approval),
+    })),
+  };
 }
 
-export const mcpServerInfoInput = z.object({
-  name: z.string().min(1).describe("Server name (as in list_mcp_servers)."),
-  query: z.string().optional().describe("Only tools matching these words."),
-});
-
-export function mcpServerInfoTool(context: AgentToolContext) {
-  return tool({
-    description: "One MCP server: definition (no secret values), approval, and its tools' signatures (optionally filtered by a query). Connects if approved and enabled.",
-    inputSchema: mcpServerInfoInput,
-    execute: async ({ name, query }, { abortSignal }) =>
-      guardedTool(context.host, async () => {
-        const service = await context.host.requireMcp();
+/**
+ * manage_mcp {action: "info"}: one server's definition (no secret values), approval, and its
+ * tools' signatures, optionally only those matching `query`; connects if approved and enabled.
+ */
+export async function mcpServerInfo(service: McpService, name: string, query: string | undefined, abortSignal: AbortSignal | undefined): Promise<Record<string, unknown>> {
         const entry = service.entry(name);
         const approval = (await service.approvalStatus(name)).state;
         const base = { name, module: `host:mcp-${name}`, enabled: entry.enabled, approval, definition: entryForModel(entry), ...describedForModel(entry.description, approval) };
@@ -79,6 +62,4 @@ export function mcpServerInfoTool(context: AgentToolContext) {
             ? searchToolsResults([catalog], query, 50).map((r) => ({ signature: r.signature, summary: r.summary }))
             : meta.tools.map((t) => ({ signature: t.signature, summary: t.summary }));
         return { ...base, summary: meta.summary, tools, ...(catalog.held.length > 0 ? { held: catalog.held.map((h) => ({ tool: h.name, reason: h.reason })) } : {}) };
-      }),
-  });
 }

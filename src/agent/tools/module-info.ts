@@ -6,10 +6,11 @@ import { generateModuleDeclaration, type ToolMetadata } from "../../mcp/type-gen
 import { McpvmError } from "../../util/errors.js";
 import { mcpServerOf, moduleName } from "./module-names.js";
 import { moduleSummaries } from "./module-summaries.js";
+import { modelSchema } from "./model-schema.js";
 import { guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
 
-export class AgentToolError extends McpvmError<"MODULE_UNKNOWN" | "PERSON_UNAVAILABLE" | "DECLINED"> {}
+export class AgentToolError extends McpvmError<"MODULE_UNKNOWN" | "NAME_REQUIRED" | "PERSON_UNAVAILABLE" | "DECLINED"> {}
 
 /** A module's full .d.ts is returned when it is at most this long; longer ones get a shorter form. */
 export const FULL_DECLARATION_MAX_CHARS = 3_000;
@@ -17,7 +18,7 @@ export const FULL_DECLARATION_MAX_CHARS = 3_000;
 export const SIGNATURES_MAX_CHARS = 4_000;
 
 export const moduleInfoInput = z.object({
-  name: z.string().min(1).describe('Module name, e.g. "mcp-github" or "fs-read".'),
+  name: z.string().min(1).optional().describe('Module, e.g. "mcp-github"; omit to list the modules.'),
   tools: z.array(z.string()).max(50).optional().describe("Only these functions, with full declarations."),
 });
 
@@ -71,26 +72,19 @@ async function pluginModuleInfo(host: McpvmHost, module: string): Promise<string
   return [`host:${module}: ${info.description}`, "Hints:", ...hints.map((h) => `- ${h}`), "", loaded.declarations[info.plugin] ?? Object.entries(info.functions).map(([fn, doc]) => `- ${fn}: ${doc}`).join("\n")].join("\n");
 }
 
-export function listModulesTool(context: AgentToolContext) {
-  return tool({
-    description: "List the modules guest code can require now, one line each.",
-    inputSchema: z.object({}),
-    execute: async () => guardedTool(context.host, async () => ({ modules: (await moduleSummaries(context.host)).map((m) => ({ module: `host:${m.module}`, summary: m.summary })) })),
-  });
-}
-
 export function moduleInfoTool(context: AgentToolContext) {
   return tool({
-    description: "Summary, hints and TypeScript declarations of one module (starts an MCP server if needed).",
-    inputSchema: moduleInfoInput,
+    description: "The modules guest code can require; with name, one module's summary, hints and TypeScript declarations (starts its MCP server if needed).",
+    inputSchema: modelSchema(moduleInfoInput),
     execute: async ({ name, tools }, { abortSignal }) =>
       guardedTool(context.host, async () => {
+        if (name === undefined) return { modules: (await moduleSummaries(context.host)).map((m) => ({ module: `host:${m.module}`, summary: m.summary })) };
         const module = moduleName(name);
         const server = mcpServerOf(module);
         if (server === undefined) {
           const info = await pluginModuleInfo(context.host, module);
           if (info !== undefined) return info;
-          throw new AgentToolError("MODULE_UNKNOWN", `No module "${module}" is available; list_modules shows the modules there are.`);
+          throw new AgentToolError("MODULE_UNKNOWN", `No module "${module}" is available; module_info without a name lists the modules there are.`);
         }
         const service = await context.host.requireMcp();
         const start = () => service.catalog(server, abortSignal === undefined ? {} : { signal: abortSignal });

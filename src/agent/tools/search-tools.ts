@@ -4,6 +4,7 @@ import { fitToBudget, SEARCH_ANSWER_TOKENS, searchCatalogs } from "../../mcp/sea
 import type { ServerCatalog } from "../../mcp/service/index.js";
 import { firstSentence } from "../../mcp/type-generator/index.js";
 import { sweepCatalogs } from "./catalogs.js";
+import { modelSchema } from "./model-schema.js";
 import { guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
 
@@ -29,7 +30,7 @@ export function searchToolsResults(catalogs: readonly ServerCatalog[], query: st
 export function searchToolsTool(context: AgentToolContext) {
   return tool({
     description: "Search the functions of every enabled MCP server; returns ranked signatures with the module to require.",
-    inputSchema: searchToolsInput,
+    inputSchema: modelSchema(searchToolsInput),
     execute: async ({ query, limit }, { abortSignal }) =>
       guardedTool(context.host, async () => {
         const service = await context.host.requireMcp();
@@ -38,7 +39,7 @@ export function searchToolsTool(context: AgentToolContext) {
         const { kept: results, dropped } = fitToBudget(searchToolsResults(catalogs, query, limit ?? 8), SEARCH_ANSWER_TOKENS);
         const note =
           results.length === 0 && dropped === 0
-            ? `No function matches "${query}"; try other words or list_mcp_servers.`
+            ? `No function matches "${query}"; try other words or manage_mcp {action: "list"}.`
             : dropped > 0
               ? `${dropped} more match(es) did not fit in this answer; use more specific words.`
               : undefined;

@@ -1,7 +1,7 @@
 import { auditServerText, type Finding } from "../audit/index.js";
 
 /**
- * A config entry's `description` is text the model reads (the system message, list_mcp_servers,
+ * A config entry's `description` is text the model reads (the system message, manage_mcp list/info,
  * module summaries), and it often comes from a file someone else wrote (`mcpvm mcp import`). It is
  * screened like a tool description, and the findings are shown at approval.
  */

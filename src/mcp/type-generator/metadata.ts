@@ -46,7 +46,7 @@ function moduleSummary(serverName: string, tools: readonly ToolForTypes[], serve
   return capped(`MCP server "${serverName}", ${count}: ${tools.map((tool) => tool.jsName).join(", ")}`, MAX_SUMMARY_LENGTH);
 }
 
-/** What list_modules and module_info show for `host:mcp-<serverName>`. */
+/** What module_info shows for `host:mcp-<serverName>`. */
 export function buildModuleMetadata(
   serverName: string,
   tools: readonly ToolForTypes[],

@@ -3,7 +3,7 @@ import { buildModuleMetadata, firstSentence, formatSchemaType, formatToolSignatu
 import { loadListing } from "./fixture-tools.js";
 
 describe("buildModuleMetadata", () => {
-  it("describes server-memory for list_modules/module_info", () => {
+  it("describes server-memory for module_info", () => {
     const metadata = buildModuleMetadata("memory", loadListing("memory").slice(0, 2));
 
     expect(metadata).toEqual({
