@@ -8,9 +8,12 @@
 // - cold sandbox, running worker: runs issued back to back, so each one waits for its own sandbox to
 //   be built (the worker builds it after posting the previous result). This is also a worker's
 //   throughput bound.
-// - cold sandbox, new worker: a new engine (worker thread start + wasm instantiation) through its first
-//   result; the very first also compiles the wasm module. The pool keeps `warmWorkers` started so a run
-//   only meets this when more runs are concurrent than workers are warm.
+// - cold sandbox, new engine: create an engine, run, dispose, again and again (not the first engine
+//   of the process). Workers are shared by every engine of the process with the same worker options,
+//   so a new engine takes a warm worker.
+// - new worker thread: what a run pays when no worker is warm (an engine with worker options no
+//   other engine uses): thread start + wasm instantiation + first run. The very first engine of the
+//   process also compiles the wasm module.
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -20,13 +23,22 @@ import { fmt, summarize, table, verdict } from "./_stats.mjs";
 const SELF = fileURLToPath(import.meta.url);
 const DIST = new URL("../dist/", import.meta.url).href;
 
-export const TARGETS = { warmP50Ms: 2, coldP50Ms: 25, hostCallP50Us: 100, rss10Mb: 250 };
+// Issue 15's goals: warm run <= 1 ms, new sandbox (new engine) <= 2 ms, host call <= 25 µs,
+// <= 1.5 MB per live sandbox (10 alive, each blocked in a host call, above the baseline).
+export const TARGETS = { warmP50Ms: 1, coldP50Ms: 2, hostCallP50Us: 25, perSandboxMb: 1.5 };
 
 /** kind -> (distRoot) => Promise<{ create(options): Promise<SandboxEngine> } | { unavailable: string }> */
 const ENGINES = {
   quickjs: async (dist) => {
     const { createQuickJsEngine } = await import(`${dist}src/sandbox/engines/quickjs.js`);
-    return { create: (options = {}) => createQuickJsEngine(options) };
+    const { sharedQuickJsWorkers } = await import(`${dist}src/sandbox/engines/quickjs-shared-pool.js`);
+    return {
+      create: (options = {}) => createQuickJsEngine(options),
+      // Until no worker is starting in the background (a process that has been up a while).
+      settle: async () => {
+        while (sharedQuickJsWorkers().starting > 0) await sleep(20);
+      },
+    };
   },
   hyperlight: async (dist) => {
     const { probeHyperlight, createHyperlightEngine } = await import(`${dist}src/sandbox/engines/hyperlight/index.js`);
@@ -51,17 +63,47 @@ async function timed(engine, request) {
   return performance.now() - started;
 }
 
-/** A new engine through its first result, nine times; the first also compiles the wasm module. */
+/**
+ * A new engine through its first result and dispose: the first of the process (which starts its first
+ * worker and compiles the wasm module), then 20 more; engines share warm workers.
+ */
+async function newEngine(factory) {
+  const once = async () => {
+    const started = performance.now();
+    const engine = await factory.create({ warmWorkers: 1 });
+    await mustRun(engine, TRIVIAL);
+    await engine.dispose();
+    return performance.now() - started;
+  };
+  const first = await once();
+  // The rest is measured in a process that is up: the warm set's background start is done and the
+  // host-side code has been run before (as the warm case's warm-up does).
+  await factory.settle?.();
+  for (let i = 0; i < 10; i++) await once();
+  const times = [];
+  for (let i = 0; i < 20; i++) {
+    // As for the warm run: the process is idle when a new engine is asked for (a gateway session, a
+    // REPL), so the worker has built its next sandbox; back-to-back runs are measured apart.
+    await sleep(10);
+    times.push(await once());
+  }
+  return { first, afterFirst: summarize(times) };
+}
+
+/**
+ * A run that finds no warm worker: each engine has worker options of its own (a wasm memory cap no
+ * other engine uses), so its first run starts a thread. Its pool ends 1 ms after the dispose.
+ */
 async function newWorker(factory) {
   const times = [];
   for (let i = 0; i < 9; i++) {
     const started = performance.now();
-    const engine = await factory.create({ warmWorkers: 1 });
+    const engine = await factory.create({ warmWorkers: 1, idleWorkerMs: 1, maxWasmMemoryBytes: (600 + i) * 1024 * 1024 });
     await mustRun(engine, TRIVIAL);
     times.push(performance.now() - started);
     await engine.dispose();
   }
-  return { first: times[0], afterFirst: summarize(times.slice(1)) };
+  return summarize(times);
 }
 
 /** The floor under "new worker": a Node worker thread that does nothing but answer once. */
@@ -95,19 +137,34 @@ async function runLatency(engine) {
   return { warm: summarize(warm), backToBack: summarize(backToBack) };
 }
 
-/** Per-call cost = (loop with a host call - same loop without) / calls, measured inside one engine. */
+/**
+ * Per-call cost = (loop with a host call - same loop without) / calls, measured inside one engine:
+ * wall time, and CPU time of the whole process (both threads; with spinning workers, CPU includes the
+ * worker's brief busy wait for the reply).
+ */
 async function hostCallOverhead(engine) {
   const calls = 2000;
   const modules = { bench: { noop: () => null } };
   const loop = (body) => `const m = require("host:bench"); for (let i = 0; i < ${calls}; i++) { ${body} } return 0;`;
+  const cpuMs = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
+  const measure = async (body) => {
+    const cpuBefore = cpuMs();
+    const wall = await timed(engine, { code: loop(body), modules });
+    return { wall, cpu: cpuMs() - cpuBefore };
+  };
   for (let i = 0; i < 3; i++) await mustRun(engine, { code: loop("m.noop();"), modules });
   const perCallUs = [];
-  for (let i = 0; i < 9; i++) {
-    const withCalls = await timed(engine, { code: loop("m.noop();"), modules });
-    const without = await timed(engine, { code: loop("void i;"), modules });
-    perCallUs.push(((withCalls - without) * 1000) / calls);
+  const cpuPerCallUs = [];
+  for (let i = 0; i < 15; i++) {
+    const withCalls = await measure("m.noop();");
+    const without = await measure("void i;");
+    perCallUs.push(((withCalls.wall - without.wall) * 1000) / calls);
+    cpuPerCallUs.push(((withCalls.cpu - without.cpu) * 1000) / calls);
   }
-  return summarize(perCallUs);
+  return { ...summarize(perCallUs), cpu: summarize(cpuPerCallUs) };
 }
 
 /** Runs in a child process so the parent's heap and other engines do not pollute the number. */
@@ -121,7 +178,47 @@ function measureRss(kind, dist) {
   });
 }
 
+/** The floor under a blocked sandbox: ten Node worker threads that do nothing, alive at once. */
+async function bareWorkersRss() {
+  const baselineMb = process.memoryUsage().rss / 1e6;
+  const workers = [];
+  for (let i = 0; i < 10; i++) {
+    const worker = new Worker('require("node:worker_threads").parentPort.postMessage(0); setInterval(() => {}, 1000);', { eval: true });
+    await new Promise((resolve, reject) => worker.once("message", resolve).once("error", reject));
+    workers.push(worker);
+  }
+  await sleep(200);
+  const peakMb = process.memoryUsage().rss / 1e6;
+  await Promise.all(workers.map((worker) => worker.terminate()));
+  process.stdout.write(JSON.stringify({ baselineMb, peakMb, perSandboxMb: (peakMb - baselineMb) / 10, failed: 0 }));
+}
+
+/**
+ * What idle engines hold (a gateway with ten sessions, each with its engine): RSS added by ten more
+ * engines that each ran once, in a process where one engine is already up.
+ */
+async function idleEnginesRss(dist) {
+  const factory = await ENGINES.quickjs(dist);
+  const first = await factory.create({});
+  await mustRun(first, TRIVIAL);
+  await factory.settle?.();
+  await sleep(300);
+  const baselineMb = process.memoryUsage().rss / 1e6;
+  const engines = [];
+  for (let i = 0; i < 10; i++) {
+    const engine = await factory.create({});
+    await mustRun(engine, TRIVIAL);
+    engines.push(engine);
+  }
+  await factory.settle?.();
+  await sleep(300);
+  const peakMb = process.memoryUsage().rss / 1e6;
+  process.stdout.write(JSON.stringify({ baselineMb, peakMb, perSandboxMb: (peakMb - baselineMb) / 10, failed: 0 }));
+}
+
 async function rssChild(kind, dist) {
+  if (kind === "bare-worker") return bareWorkersRss();
+  if (kind === "idle-engines") return idleEnginesRss(dist);
   const factory = await ENGINES[kind](dist);
   const baselineMb = process.memoryUsage().rss / 1e6;
   const engine = await factory.create({ maxWorkers: 10 });
@@ -151,14 +248,17 @@ async function rssChild(kind, dist) {
 export async function benchEngine(kind, dist = DIST) {
   const factory = await ENGINES[kind](dist);
   if (factory.unavailable !== undefined) return { kind, unavailable: factory.unavailable };
-  const newWorkers = await newWorker(factory);
+  const newEngines = await newEngine(factory);
+  const newWorkers = kind === "quickjs" ? await newWorker(factory) : undefined;
   const nodeWorker = await bareWorker();
   const engine = await factory.create({ warmWorkers: 1 });
   try {
     const latency = await runLatency(engine);
     const hostCall = await hostCallOverhead(engine);
     const rss = await measureRss(kind, dist);
-    return { kind, newWorker: newWorkers, nodeWorker, ...latency, hostCall, rss };
+    const bareRss = await measureRss("bare-worker", dist);
+    const idleRss = kind === "quickjs" ? await measureRss("idle-engines", dist) : undefined;
+    return { kind, newEngine: newEngines, newWorker: newWorkers, nodeWorker, ...latency, hostCall, rss, bareRss, idleRss };
   } finally {
     await engine.dispose();
   }
@@ -168,14 +268,18 @@ const ms = (value) => fmt(value);
 const us = (value) => `${value.toFixed(0)} µs`;
 
 function engineTable(r) {
+  const cpu = r.hostCall.cpu === undefined ? "" : ` (CPU ${us(r.hostCall.cpu.p50)})`;
   const rows = [
     ["warm run (idle worker, sandbox built ahead)", ms(r.warm.p50), ms(r.warm.p95), `p50 <= ${TARGETS.warmP50Ms} ms`, verdict(r.warm.p50 <= TARGETS.warmP50Ms)],
-    ["cold sandbox in a running worker (runs back to back: each waits for its sandbox to be built)", ms(r.backToBack.p50), ms(r.backToBack.p95), `p50 <= ${TARGETS.coldP50Ms} ms (within the warm ${TARGETS.warmP50Ms} ms: ${r.backToBack.p50 <= TARGETS.warmP50Ms ? "yes" : "no"})`, verdict(r.backToBack.p50 <= TARGETS.coldP50Ms)],
-    ["cold sandbox, new worker (after the first)", ms(r.newWorker.afterFirst.p50), ms(r.newWorker.afterFirst.p95), `p50 <= ${TARGETS.coldP50Ms} ms`, verdict(r.newWorker.afterFirst.p50 <= TARGETS.coldP50Ms)],
-    ["cold sandbox, new worker, first in the process", ms(r.newWorker.first), "", "", ""],
+    ["cold sandbox in a running worker (runs back to back: each waits for its sandbox to be built)", ms(r.backToBack.p50), ms(r.backToBack.p95), `p50 <= ${TARGETS.coldP50Ms} ms`, verdict(r.backToBack.p50 <= TARGETS.coldP50Ms)],
+    ["cold sandbox, new engine: create + run + dispose (after the first; engines share warm workers)", ms(r.newEngine.afterFirst.p50), ms(r.newEngine.afterFirst.p95), `p50 <= ${TARGETS.coldP50Ms} ms`, verdict(r.newEngine.afterFirst.p50 <= TARGETS.coldP50Ms)],
+    ["first engine in the process (worker thread start + wasm compile + first run)", ms(r.newEngine.first), "", "", ""],
+    ...(r.newWorker === undefined ? [] : [["a run that finds no warm worker (new worker thread + first run)", ms(r.newWorker.p50), ms(r.newWorker.p95), "", ""]]),
     ["(reference: a bare Node worker thread starting and answering once)", ms(r.nodeWorker.p50), ms(r.nodeWorker.p95), "", ""],
-    ["host call overhead (guest -> trivial host function)", us(r.hostCall.p50), us(r.hostCall.p95), `p50 <= ${TARGETS.hostCallP50Us} µs`, verdict(r.hostCall.p50 <= TARGETS.hostCallP50Us)],
-    [`10 concurrent sandboxes: peak RSS (baseline ${r.rss.baselineMb.toFixed(0)} MB, ${r.rss.perSandboxMb.toFixed(1)} MB each above it)`, `${r.rss.peakMb.toFixed(0)} MB`, "", `<= ${TARGETS.rss10Mb} MB`, verdict(r.rss.peakMb <= TARGETS.rss10Mb && r.rss.failed === 0)],
+    [`host call round trip (guest -> trivial host function), wall${cpu}`, us(r.hostCall.p50), us(r.hostCall.p95), `p50 <= ${TARGETS.hostCallP50Us} µs`, verdict(r.hostCall.p50 <= TARGETS.hostCallP50Us)],
+    [`memory per live sandbox: 10 alive, each blocked in a host call (peak RSS ${r.rss.peakMb.toFixed(0)} MB, baseline ${r.rss.baselineMb.toFixed(0)} MB)`, `${r.rss.perSandboxMb.toFixed(1)} MB`, "", `<= ${TARGETS.perSandboxMb} MB`, verdict(r.rss.perSandboxMb <= TARGETS.perSandboxMb && r.rss.failed === 0)],
+    ["(reference: a bare Node worker thread, idle, 10 alive)", `${r.bareRss.perSandboxMb.toFixed(1)} MB`, "", "", ""],
+    ...(r.idleRss === undefined ? [] : [["memory per idle engine: 10 more engines, each ran once, none disposed (RSS added / 10)", `${r.idleRss.perSandboxMb.toFixed(2)} MB`, "", "", ""]]),
   ];
   return table(["measure", "p50", "p95", "target", "verdict"], rows);
 }
@@ -189,9 +293,21 @@ function markdown(results, machine) {
   lines.push(
     "",
     "Every QuickJS run gets a fresh runtime and context. Warm = the run's sandbox was built while the worker was idle; " +
-      "back to back = each run waits for its own sandbox to be built (a cold sandbox in a running worker); new worker = " +
-      "thread start + wasm instantiation + first run, which a run meets only when more runs are concurrent than workers " +
-      "are warm (`warmWorkers`). Host call = difference between a loop with and without a trivial host call, per call.",
+      "back to back = each run waits for its own sandbox to be built (a cold sandbox in a running worker); new engine = " +
+      "workers are shared by every engine of the process with the same worker options, so a new engine takes a warm one; " +
+      "a new worker thread (thread start + wasm instantiation + first run) is met only when more runs are concurrent " +
+      "than workers are warm (`warmWorkers`). Host call = difference between a loop with and without a trivial host " +
+      "call, per call (CPU: the whole process, both threads). Memory = (peak RSS - RSS before the engine) / 10.",
+    "",
+    "**Reading (issue 15).** Workers are shared by every engine of the process with the same worker options, so a new " +
+      "engine costs what a warm run costs; a thread start is paid only by the first engine of a process or a run beyond " +
+      "the warm set. What stands between the rest and the goals, measured: a blocked guest holds a worker thread (the " +
+      "synchronous QuickJS build cannot suspend a guest's stack, and the asyncify build cannot suspend inside promise " +
+      "jobs), and a bare Node worker thread alone holds the RSS in the reference row, several times the 1.5 MB goal; " +
+      "a host call crosses threads twice (worker -> main by MessagePort, main -> worker by the shared reply mailbox and " +
+      "an Atomics wake), and that crossing alone costs ~30 µs on this 2-core VM in a bare Node program (MessagePort or " +
+      "Atomics.waitAsync alike), above the 25 µs goal; a warm run is two crossings plus the host-side parse of the " +
+      "script (~120 µs) and ~160 µs of QuickJS work (bootstrap call, compile, run).",
   );
   return lines.join("\n");
 }

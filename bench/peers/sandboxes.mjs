@@ -1,6 +1,7 @@
 // The sandbox half of bench/peers: the same three programs on mcpvm's engine and on the sandboxes
 // people compare it with. Cases (every one p50/p95 over the same number of samples, warm-up first):
-// - cold: a new sandbox, `return 1` (or `1`), disposed — for mcpvm a new engine (worker + wasm instance) through its first result;
+// - cold: a new sandbox, `return 1` (or `1`), disposed — for mcpvm a new engine through its first result and dispose
+//   (engines of one process share warm workers, so this is a fresh runtime in a running worker, not a thread start);
 // - fresh context per run, back to back: a new context in an engine that is already up (what one run costs when runs queue);
 // - host call round trip: (loop of 2,000 calls to a host function that does nothing − the same loop without the call) / 2,000.
 import { execFileSync } from "node:child_process";

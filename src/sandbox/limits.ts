@@ -25,8 +25,19 @@ export type ResolvedRunLimits = z.infer<typeof RunLimitsSchema>;
 
 export class InvalidLimitsError extends McpvmError<"INVALID_LIMITS"> {}
 
+// Runs that set no limits of their own get their engine's defaults, validated once per defaults
+// object (frozen, so the result cannot go stale) instead of on every run.
+const resolvedDefaults = new WeakMap<RunLimits, RunLimits>();
+
 /** Fills the unset limits from `defaults` and validates the result; throws InvalidLimitsError. */
 export function resolveLimits(partial: Partial<RunLimits> | undefined, defaults: RunLimits = DEFAULT_LIMITS): RunLimits {
+  if (partial === undefined && Object.isFrozen(defaults)) {
+    const cached = resolvedDefaults.get(defaults);
+    if (cached !== undefined) return cached;
+    const resolved = resolveLimits({}, defaults);
+    resolvedDefaults.set(defaults, resolved);
+    return resolved;
+  }
   const given = PartialRunLimitsSchema.safeParse(dropUndefined(partial ?? {}));
   if (!given.success) throw invalid(given.error);
   const merged = RunLimitsSchema.safeParse({ ...defaults, ...given.data });

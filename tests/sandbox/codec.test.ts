@@ -35,6 +35,17 @@ describe("host-side value codec", () => {
     expect(({} as Record<string, unknown>).p).toBeUndefined();
   });
 
+  it("drops those keys and decodes bytes when the text spells them with escapes", () => {
+    const decoded = decodeFromGuest('{"\\u005f_proto__":{"p":1},"a":{"constructo\\u0072":1,"b":2},"c":{"\\u0000BYTES":"AQI="},"d":{"\\u0000bytes":"AQI="}}');
+    expect(Object.hasOwn(decoded as object, "__proto__")).toBe(false);
+    expect((decoded as Record<string, unknown>).a).toEqual({ b: 2 });
+    // Only the exact marker means bytes; a look-alike key stays data.
+    expect((decoded as Record<string, unknown>).c).toEqual({ "\u0000BYTES": "AQI=" });
+    expect(Array.from((decoded as Record<string, Uint8Array>).d ?? [])).toEqual([1, 2]);
+    // Text with none of them parses the same on the fast path.
+    expect(decodeFromGuest('[{"a":[1,"x",null]},true]')).toEqual([{ a: [1, "x", null] }, true]);
+  });
+
   it("refuses text nested deeper than allowed, without recursing", () => {
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
     expect(nestingDepth(deep)).toBe(100_000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
-import type { HostModules, SandboxEngine } from "../../src/sandbox/types.js";
+import type { HostCallContext, HostModule, HostModules, SandboxEngine } from "../../src/sandbox/types.js";
 import { errorOf, expectHealthy, run, sleep, valueOf } from "./conformance/helpers.js";
 
 /** Behaviour specific to the QuickJS engine's worker-thread design (the shared contract is in conformance). */
@@ -108,6 +108,33 @@ describe("quickjs engine", () => {
         await tuned.dispose();
       }
     }
+  });
+
+  it("keeps replies and events in order when some fit the shared reply mailbox and some go by the port", async () => {
+    const functions: HostModule = {
+      // A burst of events sent back to back: the first fills the mailbox, the next wait on the port.
+      emit: (_args, context: HostCallContext) => {
+        for (let i = 0; i < 6; i++) context.notify?.(i % 2 === 1 ? "y".repeat(70_000) + String(i) : i);
+        return "end";
+      },
+      echo: (args) => args[0],
+      // Larger than the mailbox: always by the port.
+      big: (args) => "z".repeat(80_000) + String(args[0]),
+    };
+    const modules: HostModules = { burst: { lazy: true, load: async () => functions, label: { title: "burst", member: "function", progress: true } } };
+    const code = `
+      const b = require("host:burst");
+      const seen = [];
+      const v = b.emit({ onProgress: (e) => seen.push(typeof e === "string" ? e.length + ":" + e.slice(-1) : e) });
+      const many = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => __mcpvm.callAsync("burst", i % 3 ? "echo" : "big", [i])));
+      const sync = [b.big(1).length, b.echo("é€😀"), b.echo(2)];
+      return { v, seen, many: many.map((x) => (typeof x === "string" ? x.length + ":" + x.slice(-1) : x)), sync };`;
+    expect(valueOf(await run(engine, code, { modules }))).toEqual({
+      v: "end",
+      seen: [0, "70001:1", 2, "70001:3", 4, "70001:5"],
+      many: ["80001:0", 1, 2, "80001:3", 4, 5, "80001:6", 7],
+      sync: [80_001, "é€😀", 2],
+    });
   });
 
   it("replaces a worker whose wasm memory grew past the retirement size", async () => {

@@ -10,7 +10,8 @@ export interface WorkerChannel {
   readonly port: WorkerThreads.MessagePort;
   readonly control: Int32Array;
   readonly layout: ControlLayout;
-  readonly receive: typeof WorkerThreads.receiveMessageOnPort;
+  /** The next host -> worker message (reply mailbox, then call port), or undefined if none is there yet. */
+  take(): HostPortMessage | undefined;
   /** The engine's SpinBudget, viewed from this worker. */
   readonly spin: { readonly counters: Int32Array; readonly max: number; readonly slots: typeof SPIN_SLOTS };
   /** Size of the wasm linear memory now. */
@@ -168,10 +169,9 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
 
   function awaitReply(): HostPortMessage | undefined {
     for (;;) {
-      const received = channel.receive(port);
+      const received = channel.take();
       if (received !== undefined) {
-        const reply = received.message as HostPortMessage;
-        if (reply.runId === run.runId) return reply;
+        if (received.runId === run.runId) return received;
         continue;
       }
       if (stopRequested()) return undefined;
@@ -181,10 +181,9 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
         return undefined;
       }
       const seen = Atomics.load(control, layout.wake);
-      const raced = channel.receive(port);
+      const raced = channel.take();
       if (raced !== undefined) {
-        const reply = raced.message as HostPortMessage;
-        if (reply.runId === run.runId) return reply;
+        if (raced.runId === run.runId) return raced;
         continue;
       }
       if (spinning) spinWhileUnchanged(seen, Math.min(SPIN_MS, remaining));

@@ -5,10 +5,13 @@ export interface ThreadPoolOptions {
   /** Most threads alive at once (busy + idle + starting); further runs wait. */
   readonly maxThreads: number;
   /** Idle threads kept ready; extra idle threads are ended after `idleMs`. */
-  readonly warmThreads: number;
-  readonly idleMs: number;
-  /** Starts a thread; `signal` aborts when the pool is disposed, ending a thread still starting. */
-  readonly spawn: (signal: AbortSignal) => Promise<QuickJsThread>;
+  warmThreads: number;
+  idleMs: number;
+  /**
+   * Starts a thread; `signal` aborts when the pool is disposed, ending a thread still starting. A
+   * `background` start (a replacement nobody waits for) must not keep the process alive.
+   */
+  readonly spawn: (signal: AbortSignal, background: boolean) => Promise<QuickJsThread>;
 }
 
 export type PoolErrorCode = "POOL_DISPOSED" | "ACQUIRE_ABORTED";
@@ -37,10 +40,40 @@ export class ThreadPool {
   private disposed = false;
   private trimTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: ThreadPoolOptions) {}
+  private readonly options: ThreadPoolOptions;
+
+  constructor(options: ThreadPoolOptions) {
+    this.options = { ...options };
+  }
 
   get size(): number {
     return this.idle.length + this.busy.size + this.starting;
+  }
+
+  /** Threads idle, busy and starting now (for diagnostics and tests). */
+  get counts(): { readonly idle: number; readonly busy: number; readonly starting: number } {
+    return { idle: this.idle.length, busy: this.busy.size, starting: this.starting };
+  }
+
+  /** The threads started and not ended (idle and busy). */
+  threads(): readonly QuickJsThread[] {
+    return [...this.idle, ...this.busy].filter((thread) => thread.alive);
+  }
+
+  get warmThreads(): number {
+    return this.options.warmThreads;
+  }
+
+  /**
+   * Changes how many idle threads are kept and how long extra ones live (a shared pool follows the
+   * engines that use it). Extra idle threads are ended after the new `idleMs`.
+   */
+  configure(warmThreads: number, idleMs: number): void {
+    this.options.warmThreads = warmThreads;
+    this.options.idleMs = idleMs;
+    clearTimeout(this.trimTimer);
+    this.trimTimer = undefined;
+    if (this.idle.length > warmThreads) this.scheduleTrim();
   }
 
   /** Starts threads until `warmThreads` are idle; rejects if one cannot start. */
@@ -54,6 +87,7 @@ export class ThreadPool {
     if (this.disposed) return Promise.reject(new PoolError("POOL_DISPOSED", "The sandbox engine has been disposed"));
     for (let thread = this.idle.pop(); thread !== undefined; thread = this.idle.pop()) {
       if (thread.alive) {
+        thread.hold();
         this.busy.add(thread);
         // Start the replacement now, so a concurrent run does not wait for a thread to boot.
         this.topUp();
@@ -66,6 +100,7 @@ export class ThreadPool {
           void thread.terminate();
           throw new PoolError("POOL_DISPOSED", "The sandbox engine has been disposed");
         }
+        thread.hold();
         this.busy.add(thread);
         return thread;
       });
@@ -131,7 +166,7 @@ export class ThreadPool {
     if (this.disposed || this.size >= this.options.maxThreads) return;
     if (this.idle.length + this.starting < this.options.warmThreads) {
       // A failed background start is not fatal: the next acquire tries again and reports it.
-      this.spawnCounted().then((thread) => this.makeIdle(thread), () => undefined);
+      this.spawnCounted(true).then((thread) => this.makeIdle(thread), () => undefined);
     }
   }
 
@@ -142,6 +177,7 @@ export class ThreadPool {
       waiter.reject(new PoolError("POOL_DISPOSED", "The sandbox engine has been disposed"));
       return;
     }
+    thread.hold();
     this.busy.add(thread);
     waiter.resolve(thread);
   }
@@ -157,11 +193,17 @@ export class ThreadPool {
       this.handOver(waiter, thread);
       return;
     }
+    // An idle thread does not keep the process alive: a host that forgets to dispose its engine
+    // still exits, and a shared pool may keep threads warm after its last engine is gone.
+    thread.park();
     this.idle.push(thread);
-    if (this.idle.length > this.options.warmThreads && this.trimTimer === undefined) {
-      this.trimTimer = setTimeout(() => this.trim(), this.options.idleMs);
-      this.trimTimer.unref();
-    }
+    if (this.idle.length > this.options.warmThreads) this.scheduleTrim();
+  }
+
+  private scheduleTrim(): void {
+    if (this.trimTimer !== undefined) return;
+    this.trimTimer = setTimeout(() => this.trim(), this.options.idleMs);
+    this.trimTimer.unref();
   }
 
   private trim(): void {
@@ -169,10 +211,10 @@ export class ThreadPool {
     while (this.idle.length > this.options.warmThreads) void this.idle.shift()?.terminate();
   }
 
-  private async spawnCounted(): Promise<QuickJsThread> {
+  private async spawnCounted(background = false): Promise<QuickJsThread> {
     this.starting++;
     try {
-      return await this.options.spawn(this.disposal.signal);
+      return await this.options.spawn(this.disposal.signal, background);
     } finally {
       this.starting--;
     }

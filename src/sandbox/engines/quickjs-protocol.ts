@@ -8,8 +8,9 @@ import type { LogEntry, RunLimits } from "../types.js";
  * Two channels: `worker.postMessage`/`parentPort` carries run requests and their results (the
  * worker is idle and listening when a run starts), and a dedicated MessagePort carries host calls
  * and replies. The worker never listens on that port: while a run is in progress it reads replies
- * synchronously with `receiveMessageOnPort`, sleeping in `Atomics.wait` on a shared control word
- * that the host bumps after each reply. That is how a guest blocks on a host call without
+ * synchronously (from the shared reply mailbox, see MAILBOX_LAYOUT, else with
+ * `receiveMessageOnPort`), sleeping in `Atomics.wait` on a shared control word that the host bumps
+ * after each reply. That is how a guest blocks on a host call without
  * unwinding its stack, and how a guest that never yields still sees cancellation.
  */
 
@@ -26,6 +27,31 @@ export const CONTROL_LAYOUT = Object.freeze({
 });
 
 export type ControlLayout = typeof CONTROL_LAYOUT;
+
+/**
+ * The reply mailbox: a SharedArrayBuffer per worker that carries one host -> worker message (a reply
+ * or an event) without a MessagePort. The host writes the text (UTF-8) and the header, then sets
+ * `full` and bumps the control word the worker waits on; the worker reads it and clears `full`.
+ * The host uses the mailbox only when it is empty and every message it posted on the call port has
+ * been taken (`taken` counts those), so a message on the port is always newer than the one in the
+ * mailbox and the worker reads the mailbox first: the order of a call's events and reply holds.
+ * A text longer than `dataBytes` goes by the port.
+ */
+export const MAILBOX_LAYOUT = Object.freeze({
+  /** Int32 slots of the header. */
+  full: 0,
+  taken: 1,
+  kind: 2,
+  runId: 3,
+  callId: 4,
+  bytes: 5,
+  reply: 0,
+  event: 1,
+  headerBytes: 32,
+  dataBytes: 64 * 1024,
+});
+
+export type MailboxLayout = typeof MAILBOX_LAYOUT;
 
 /**
  * Shared by the workers of one engine: how many may busy-wait for a host reply at once (see
@@ -55,6 +81,9 @@ export interface WorkerBoot {
   readonly maxWasmMemoryBytes: number;
   readonly control: SharedArrayBuffer;
   readonly layout: ControlLayout;
+  /** See MAILBOX_LAYOUT. */
+  readonly mailbox: SharedArrayBuffer;
+  readonly mailboxLayout: MailboxLayout;
   readonly port: MessagePort;
   readonly bootstrapSource: string;
   readonly spin: SpinBudget;

@@ -38,6 +38,7 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
   const hostCalls = new AbortController();
   const modules = new RunModules(plan.modules, { ...plan.limits, code: plan.code });
   let stopping: "wall" | "cancel" | undefined;
+  let callsMade = false;
   let wallTimer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;
 
@@ -54,7 +55,8 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
       thread.worker.off("exit", onCrash);
       thread.calls.off("message", onCall);
       plan.signal?.removeEventListener("abort", onCancel);
-      if (!hostCalls.signal.aborted) hostCalls.abort(runEnded(endReason(report.outcome)));
+      // A run that made no host call handed its signal to nobody: no reason to build (an error with a stack).
+      if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEnded(endReason(report.outcome)));
       const { cpuMs, hostCalls: calls, ...rest } = report;
       resolve({
         report: {
@@ -79,6 +81,7 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
 
     const onCall = (message: HostCallMessage): void => {
       if (message.runId !== plan.runId || finished) return;
+      callsMade = true;
       // Events go to the worker as they happen, on the same port and so before the reply.
       const events = message.listen
         ? { live: (text: string) => void (finished || thread.reply({ type: "event", runId: plan.runId, callId: message.callId, text })) }

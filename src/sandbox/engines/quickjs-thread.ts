@@ -1,6 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { QuickJsAssets } from "./quickjs-assets.js";
-import { CONTROL_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostPortMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
+import { CONTROL_LAYOUT, MAILBOX_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostPortMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
 
 export interface QuickJsThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
@@ -9,18 +9,28 @@ export interface QuickJsThreadOptions {
   readonly spin?: SpinBudget;
   /** See QuickJsEngineOptions.maxWasmMemoryBytes. */
   readonly maxWasmMemoryBytes: number;
+  /** Nobody waits for this start (a replacement for the warm set): it must not keep the process alive. */
+  readonly background?: boolean;
 }
 
 /** One worker thread holding one QuickJS wasm instance; it serves one run at a time. */
 export class QuickJsThread {
   private exited = false;
+  private served = 0;
+  /** Messages posted on the call port so far (see MAILBOX_LAYOUT.taken). */
+  private posted = 0;
+  private readonly mailHeader: Int32Array;
+  private readonly mailData: Buffer;
 
   private constructor(
     readonly worker: Worker,
     /** Host side of the call port (guest host calls in, replies out). */
     readonly calls: MessagePort,
     private readonly control: Int32Array,
+    mailbox: SharedArrayBuffer,
   ) {
+    this.mailHeader = new Int32Array(mailbox, 0, MAILBOX_LAYOUT.headerBytes / Int32Array.BYTES_PER_ELEMENT);
+    this.mailData = Buffer.from(mailbox, MAILBOX_LAYOUT.headerBytes, MAILBOX_LAYOUT.dataBytes);
     worker.once("exit", () => {
       this.exited = true;
       calls.close();
@@ -30,6 +40,7 @@ export class QuickJsThread {
   /** Starts a worker and resolves once it is ready; aborting `signal` ends a worker still starting. */
   static spawn(assets: QuickJsAssets, options: QuickJsThreadOptions, signal?: AbortSignal): Promise<QuickJsThread> {
     const control = new SharedArrayBuffer(CONTROL_LAYOUT.slots * Int32Array.BYTES_PER_ELEMENT);
+    const mailbox = new SharedArrayBuffer(MAILBOX_LAYOUT.headerBytes + MAILBOX_LAYOUT.dataBytes);
     const { port1, port2 } = new MessageChannel();
     const boot: WorkerBoot = {
       corePath: assets.corePath,
@@ -39,6 +50,8 @@ export class QuickJsThread {
       maxWasmMemoryBytes: options.maxWasmMemoryBytes,
       control,
       layout: CONTROL_LAYOUT,
+      mailbox,
+      mailboxLayout: MAILBOX_LAYOUT,
       port: port2,
       bootstrapSource: assets.bootstrapSource,
       spin: options.spin ?? newSpinBudget(0),
@@ -52,18 +65,18 @@ export class QuickJsThread {
       // idle worker's resident size down (ten workers must fit the gateway's budget).
       resourceLimits: { stackSizeMb: options.stackSizeMb, maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 },
       // The guest has no console of its own; a stray write from the worker must not reach stdout,
-      // which may carry MCP traffic.
+      // which may carry MCP traffic. The worker silences its own writes (quickjs-worker.ts); these
+      // streams are never read, since reading one would keep the process alive while the worker idles.
       stdout: true,
       stderr: true,
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
     return new Promise((resolve, reject) => {
       const onMessage = (message: WorkerMessage): void => {
         cleanup();
-        if (message.type === "ready") resolve(new QuickJsThread(worker, port1, new Int32Array(control)));
+        if (message.type === "ready") resolve(new QuickJsThread(worker, port1, new Int32Array(control), mailbox));
         else {
           void worker.terminate();
+          port1.close();
           reject(new Error(message.type === "boot-failed" ? message.message : "QuickJS worker sent an unexpected message"));
         }
       };
@@ -78,14 +91,21 @@ export class QuickJsThread {
         onError(new Error("The QuickJS worker was no longer needed"));
       };
       const cleanup = (): void => {
-        worker.off("message", onMessage);
+        port1.off("message", onMessage);
         worker.off("error", onError);
         worker.off("exit", onExit);
         signal?.removeEventListener("abort", onAbort);
       };
-      worker.on("message", onMessage);
+      // The worker says it is ready on the call port (see quickjs-worker.ts).
+      port1.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
+      // Nobody waits for a background start (e.g. a `mcpvm run` that has its result exits without
+      // waiting for the warm set's replacement), so it must not keep the process alive.
+      if (options.background === true) {
+        worker.unref();
+        port1.unref();
+      }
       if (signal?.aborted === true) onAbort();
       else signal?.addEventListener("abort", onAbort, { once: true });
     });
@@ -95,7 +115,24 @@ export class QuickJsThread {
     return !this.exited;
   }
 
+  /** Serving a run: the thread keeps the process alive. */
+  hold(): void {
+    this.worker.ref();
+  }
+
+  /** Idle: the thread does not keep the process alive on its own. */
+  park(): void {
+    this.worker.unref();
+    this.calls.unref();
+  }
+
+  /** Runs started on this thread so far. */
+  get runs(): number {
+    return this.served;
+  }
+
   startRun(message: RunMessage): void {
+    this.served++;
     Atomics.store(this.control, CONTROL_LAYOUT.stop, CONTROL_LAYOUT.none);
     this.worker.postMessage(message);
   }
@@ -103,8 +140,29 @@ export class QuickJsThread {
   /** A call's reply, or one of its events (sent before its reply). */
   reply(message: HostPortMessage): void {
     if (this.exited) return;
-    this.calls.postMessage(message);
+    if (!this.deliver(message)) {
+      this.posted++;
+      this.calls.postMessage(message);
+    }
     this.wake();
+  }
+
+  /** Writes the message into the shared mailbox if it is free and nothing older waits on the port. */
+  private deliver(message: HostPortMessage): boolean {
+    const header = this.mailHeader;
+    const M = MAILBOX_LAYOUT;
+    if (Atomics.load(header, M.full) !== 0 || Atomics.load(header, M.taken) !== this.posted) return false;
+    const { text } = message;
+    // Most replies are short: 3 bytes per UTF-16 unit bounds their UTF-8 size without measuring.
+    if (text.length * 3 > M.dataBytes && Buffer.byteLength(text, "utf8") > M.dataBytes) return false;
+    const bytes = this.mailData.write(text, 0, "utf8");
+    header[M.kind] = message.type === "reply" ? M.reply : M.event;
+    header[M.runId] = message.runId;
+    header[M.callId] = message.callId;
+    header[M.bytes] = bytes;
+    // The store publishes the header and text above to the worker (Atomics are sequentially consistent).
+    Atomics.store(header, M.full, 1);
+    return true;
   }
 
   /** Asks the running guest to stop at its next interrupt check or host-call wait. */

@@ -1,7 +1,7 @@
 import type * as QuickJs from "quickjs-emscripten-core";
 import type * as WorkerThreads from "node:worker_threads";
 import type { executeQuickJsRun, WorkerChannel } from "./quickjs-execute.js";
-import type { DoneMessage, RunMessage, WorkerBoot } from "./quickjs-protocol.js";
+import type { DoneMessage, HostPortMessage, RunMessage, WorkerBoot } from "./quickjs-protocol.js";
 import type { PreparedSandbox, prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
 
 /** The worker-side functions, passed in by source text because an eval worker cannot import them. */
@@ -21,6 +21,10 @@ export interface WorkerParts {
  * finds its runtime, context and compiled bootstrap ready and pays only for its own code.
  */
 export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerParts): void {
+  // Nothing this thread writes is read by anyone (see QuickJsThread.spawn): drop it here rather than
+  // let it pile up in the host's unread stream.
+  process.stdout.write = () => true;
+  process.stderr.write = () => true;
   const threads = load("node:worker_threads") as typeof WorkerThreads;
   const parentPort = threads.parentPort as WorkerThreads.MessagePort;
   const boot = threads.workerData as WorkerBoot;
@@ -39,11 +43,30 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
   type VariantOptions = Parameters<typeof core.newVariant>[1];
   core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule: boot.wasmModule, wasmMemory } as VariantOptions)).then(
     (module) => {
+      const M = boot.mailboxLayout;
+      const mailHeader = new Int32Array(boot.mailbox, 0, M.headerBytes / 4);
+      const mailData = Buffer.from(boot.mailbox, M.headerBytes, M.dataBytes);
       const channel: WorkerChannel = {
         port: boot.port,
         control: new Int32Array(boot.control),
         layout: boot.layout,
-        receive: threads.receiveMessageOnPort,
+        // The mailbox first: whatever waits on the port is newer (see MAILBOX_LAYOUT).
+        take: () => {
+          if (Atomics.load(mailHeader, M.full) !== 0) {
+            const message: HostPortMessage = {
+              type: mailHeader[M.kind] === M.reply ? "reply" : "event",
+              runId: mailHeader[M.runId] ?? 0,
+              callId: mailHeader[M.callId] ?? 0,
+              text: mailData.toString("utf8", 0, mailHeader[M.bytes]),
+            };
+            Atomics.store(mailHeader, M.full, 0);
+            return message;
+          }
+          const received = threads.receiveMessageOnPort(boot.port);
+          if (received === undefined) return undefined;
+          Atomics.add(mailHeader, M.taken, 1);
+          return received.message as HostPortMessage;
+        },
         spin: { counters: new Int32Array(boot.spin.counters), max: boot.spin.max, slots: boot.spinSlots },
         wasmMemoryBytes: () => module.getWasmMemory().buffer.byteLength,
       };
@@ -73,9 +96,11 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
           next = undefined;
         }
       });
-      parentPort.postMessage({ type: "ready" });
+      // On the call port, which the host can unref while a background start is in progress (a
+      // listener on the worker's own port would keep the process alive).
+      boot.port.postMessage({ type: "ready" });
     },
-    (error: unknown) => parentPort.postMessage({ type: "boot-failed", message: String(error) }),
+    (error: unknown) => boot.port.postMessage({ type: "boot-failed", message: String(error) }),
   );
 
   /** The result for a run this worker could not even start: the thread must be replaced. */

@@ -6,20 +6,29 @@ import { resolveLimits } from "../limits.js";
 import { buildRunResult } from "../host/outcome.js";
 import { DEFAULT_LIMITS, type GuestErrorInfo, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
-import { PoolError, ThreadPool } from "./quickjs-pool.js";
-import { newSpinBudget, SPIN_SLOTS, type SpinBudget } from "./quickjs-protocol.js";
+import { RunGate } from "./quickjs-gate.js";
+import { PoolError } from "./quickjs-pool.js";
+import { SPIN_SLOTS } from "./quickjs-protocol.js";
 import { runOnThread } from "./quickjs-run.js";
-import { QuickJsThread, type QuickJsThreadOptions } from "./quickjs-thread.js";
+import { leaseSharedPool, type SharedPoolLease } from "./quickjs-shared-pool.js";
+import type { QuickJsThread } from "./quickjs-thread.js";
 
 export interface QuickJsEngineOptions {
-  /** Most runs executing at once (one worker thread each); more wait for a free worker. Default 16. */
+  /**
+   * Most runs of this engine executing at once (one worker thread each); more wait. Workers come from
+   * a pool shared by every engine of the process with the same workerStackMb, maxWasmMemoryBytes and
+   * spinningWorkers. Default 16.
+   */
   readonly maxWorkers?: number;
   /**
    * Workers kept started and idle; one taken by a run is replaced in the background, so a run only
    * waits for a thread to start when more runs arrive at once than this. Default 1.
    */
   readonly warmWorkers?: number;
-  /** Idle workers beyond `warmWorkers` end after this long. Default 30 s. */
+  /**
+   * Idle workers beyond `warmWorkers` end after this long; the shared pool also keeps its warm workers
+   * this long after its last engine is disposed (idle workers never keep the process alive). Default 30 s.
+   */
   readonly idleWorkerMs?: number;
   /** After the wall deadline or a cancel, how long a guest may take to stop before its worker is killed. Default 250 ms. */
   readonly killGraceMs?: number;
@@ -47,41 +56,50 @@ export interface QuickJsEngineOptions {
 const DEFAULT_FILENAME = "guest.js";
 
 /**
- * The portable engine: QuickJS (the synchronous wasm build) on pooled worker threads, each run in a
- * fresh runtime and context that its worker built while idle. Resolves once one worker is warm;
- * rejects if QuickJS cannot start at all.
+ * The portable engine: QuickJS (the synchronous wasm build) on worker threads shared by every engine
+ * of the process with the same worker options (see quickjs-shared-pool.ts), each run in a fresh
+ * runtime and context that its worker built while idle. Resolves once one worker is warm; rejects
+ * if QuickJS cannot start at all.
  */
 export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
   const assets = await loadQuickJsAssets();
   const engine = new QuickJsEngine(assets, options);
-  await engine.warm();
+  try {
+    await engine.warm();
+  } catch (error) {
+    await engine.dispose();
+    throw error;
+  }
   return engine;
 }
 
+// Process-wide, because workers are shared: a stale message of one engine's run can never match
+// another engine's run on the same worker.
+let nextRunId = 1;
+
 class QuickJsEngine implements SandboxEngine {
   readonly kind = "quickjs" as const;
-  private readonly pool: ThreadPool;
+  private readonly lease: SharedPoolLease;
+  private readonly gate: RunGate;
+  /** Workers serving this engine's runs now: dispose ends these, and only these. */
+  private readonly leased = new Set<QuickJsThread>();
   private readonly defaultLimits: RunLimits;
   private readonly stackBytes: number;
   private readonly killGraceMs: number;
   private readonly retireAboveBytes: number;
-  private readonly spin: SpinBudget;
-  private nextRunId = 1;
   private disposed = false;
 
   constructor(assets: QuickJsAssets, options: QuickJsEngineOptions) {
-    this.spin = newSpinBudget(options.spinningWorkers ?? availableParallelism() - 1);
-    const threadOptions: QuickJsThreadOptions = {
-      stackSizeMb: options.workerStackMb ?? 8,
-      spin: this.spin,
-      maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? 512 * 1024 * 1024,
-    };
-    this.pool = new ThreadPool({
-      maxThreads: options.maxWorkers ?? 16,
-      warmThreads: options.warmWorkers ?? 1,
-      idleMs: options.idleWorkerMs ?? 30_000,
-      spawn: (signal) => QuickJsThread.spawn(assets, threadOptions, signal),
-    });
+    this.lease = leaseSharedPool(
+      assets,
+      {
+        stackSizeMb: options.workerStackMb ?? 8,
+        maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? 512 * 1024 * 1024,
+        spinningWorkers: options.spinningWorkers ?? availableParallelism() - 1,
+      },
+      { warmThreads: options.warmWorkers ?? 1, idleMs: options.idleWorkerMs ?? 30_000 },
+    );
+    this.gate = new RunGate(options.maxWorkers ?? 16);
     this.defaultLimits = options.defaultLimits ?? DEFAULT_LIMITS;
     this.stackBytes = options.stackBytes ?? 512 * 1024;
     this.killGraceMs = options.killGraceMs ?? 250;
@@ -92,7 +110,7 @@ class QuickJsEngine implements SandboxEngine {
   }
 
   warm(): Promise<void> {
-    return this.pool.warm();
+    return this.lease.pool.warm();
   }
 
   async run(request: RunRequest): Promise<RunResult> {
@@ -104,8 +122,12 @@ class QuickJsEngine implements SandboxEngine {
   }
 
   async dispose(): Promise<void> {
+    if (this.disposed) return;
     this.disposed = true;
-    await this.pool.dispose();
+    this.gate.close();
+    // This engine's runs end (their workers are replaced); other engines' runs on the shared pool go on.
+    await Promise.all([...this.leased].map((thread) => thread.terminate()));
+    this.lease.release();
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {
@@ -123,34 +145,52 @@ class QuickJsEngine implements SandboxEngine {
     if (!transformed.ok) return failed({ code: "SYNTAX_ERROR", name: "SyntaxError", ...transformed.error, file: filename });
     const modules = request.modules ?? {};
 
-    let thread: QuickJsThread;
     try {
-      thread = await this.pool.acquire(request.signal);
+      await this.gate.enter(request.signal);
     } catch (error) {
-      if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failed({ code: "CANCELLED", message: error.message });
-      if (error instanceof PoolError) return failed({ code: "ENGINE_UNAVAILABLE", message: error.message });
-      return failed({ code: "ENGINE_FAILURE", message: `A QuickJS worker could not start: ${errorMessage(error)}` });
+      return acquireFailed(error);
     }
-
-    const running = new Int32Array(this.spin.counters);
-    Atomics.add(running, SPIN_SLOTS.running, 1);
-    const { report, retire } = await runOnThread(thread, {
-      runId: this.nextRunId++,
-      code: transformed.source.code,
-      filename,
-      ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
-      manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)),
-      modules,
-      limits,
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-      stackBytes: this.stackBytes,
-      killGraceMs: this.killGraceMs,
-      retireAboveBytes: this.retireAboveBytes,
-    });
-    Atomics.sub(running, SPIN_SLOTS.running, 1);
-    this.pool.release(thread, retire);
-    return buildRunResult(report, { limits, source: transformed.source, filename });
+    try {
+      let thread: QuickJsThread;
+      try {
+        thread = await this.lease.pool.acquire(request.signal);
+      } catch (error) {
+        return acquireFailed(error);
+      }
+      if (this.disposed) {
+        this.lease.pool.release(thread, false);
+        return failed({ code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
+      }
+      this.leased.add(thread);
+      const running = new Int32Array(this.lease.spin.counters);
+      Atomics.add(running, SPIN_SLOTS.running, 1);
+      const { report, retire } = await runOnThread(thread, {
+        runId: nextRunId++,
+        code: transformed.source.code,
+        filename,
+        ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
+        manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)),
+        modules,
+        limits,
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        stackBytes: this.stackBytes,
+        killGraceMs: this.killGraceMs,
+        retireAboveBytes: this.retireAboveBytes,
+      });
+      Atomics.sub(running, SPIN_SLOTS.running, 1);
+      this.leased.delete(thread);
+      this.lease.pool.release(thread, retire);
+      return buildRunResult(report, { limits, source: transformed.source, filename });
+    } finally {
+      this.gate.leave();
+    }
   }
+}
+
+function acquireFailed(error: unknown): RunResult {
+  if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failed({ code: "CANCELLED", message: error.message });
+  if (error instanceof PoolError) return failed({ code: "ENGINE_UNAVAILABLE", message: error.message });
+  return failed({ code: "ENGINE_FAILURE", message: `A QuickJS worker could not start: ${errorMessage(error)}` });
 }
 
 /** A result for a run that failed before (or without) reaching a worker. */
