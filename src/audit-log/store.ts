@@ -24,7 +24,16 @@ export interface AuditLogOptions {
   /** Every string of an entry passes it: secrets never enter the log. */
   readonly redactor?: Redactor;
   readonly clock?: () => Date;
+  /**
+   * Where an event goes when the config home is on a read-only file system (EROFS: a gateway whose
+   * home is mounted read-only in a container or pod, by design). Unset, such a write fails like any
+   * other. The gateway passes its structured log, which the platform collects.
+   */
+  readonly whenReadOnly?: (entry: ReadOnlyAuditEntry) => void;
 }
+
+/** An event that could not be appended to a read-only home: cleaned (redacted, shortened) like an entry, without a chain. */
+export type ReadOnlyAuditEntry = AuditEvent & { readonly time: string; readonly user: string; readonly face: AuditFace };
 
 /** Where events are recorded; the service and the faces take this, not the file. */
 export interface AuditSink {
@@ -50,7 +59,14 @@ export class AuditLog implements AuditSink {
   }
 
   async record(event: AuditEvent): Promise<void> {
-    await this.append(event);
+    try {
+      await this.append(event);
+    } catch (error) {
+      const whenReadOnly = this.options.whenReadOnly;
+      if (whenReadOnly === undefined || !onReadOnlyFileSystem(error)) throw error;
+      const time = (this.options.clock ?? (() => new Date()))().toISOString();
+      whenReadOnly({ ...this.clean(event), time, user: this.options.user, face: this.options.face });
+    }
   }
 
   async append(event: AuditEvent): Promise<AuditEntry> {
@@ -163,6 +179,14 @@ function shorten(value: unknown): unknown {
   if (Array.isArray(value)) return value.slice(0, 50).map(shorten);
   if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)]));
   return value;
+}
+
+/** EROFS anywhere in the error's cause chain (the lock file, the log or its head: whichever was written first). */
+function onReadOnlyFileSystem(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if ((current as NodeJS.ErrnoException).code === "EROFS") return true;
+  }
+  return false;
 }
 
 function safeJson(text: string): unknown {

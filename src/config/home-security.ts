@@ -109,7 +109,16 @@ export async function findHomeProblems(home: string, options: { readonly userHom
 
 async function entriesProblems(dir: string, me: Identity): Promise<HomeProblem[]> {
   const problems: HomeProblem[] = [];
-  for (const name of await readdir(dir)) {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    // A root-owned home mcpvm may trust but not read: a container whose user is not the one that
+    // prepared the mounted home (docs/DEPLOY.md).
+    if ((error as NodeJS.ErrnoException).code !== "EACCES") throw error;
+    return [{ path: dir, problem: `cannot be read by you (${me.name}, uid ${me.uid})`, fix: `sudo chown -R ${me.uid} ${dir}   # the config home must belong to the user mcpvm runs as` }];
+  }
+  for (const name of names) {
     // Lock folders (proper-lockfile) exist only during a write and are never read.
     if (name.endsWith(".lock")) continue;
     const path = join(dir, name);

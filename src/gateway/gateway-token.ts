@@ -49,6 +49,16 @@ function checkedToken(token: string, where: string): string {
   return trimmed;
 }
 
+/**
+ * Who else may read a token file, if anyone. Group read is fine when the group is the gateway's own
+ * (a Kubernetes Secret mounted with fsGroup is root:<pod group> 0440: nobody else is in that group).
+ */
+export function tokenFileReadableBy(mode: number, fileGid: number, ownGid: number | undefined): string | undefined {
+  if ((mode & 0o004) !== 0) return "every user";
+  if ((mode & 0o040) !== 0 && fileGid !== ownGid) return "other users (its group)";
+  return undefined;
+}
+
 /** A token file the person names: theirs, not writable by others (who could set a token they know). */
 export async function readTokenFile(file: string): Promise<{ token: string; warnings: string[] }> {
   const read = await readOwnFile(file).catch((error: unknown) => {
@@ -58,8 +68,8 @@ export async function readTokenFile(file: string): Promise<{ token: string; warn
   if ("problem" in read) throw new GatewayError("GATEWAY_TOKEN_INVALID", `the token file ${file} ${read.problem.problem}; fix: ${read.problem.fix}`, { data: { file } });
   const token = checkedToken(read.text.split("\n")[0] ?? "", file);
   const info = await stat(file);
-  const warnings = (info.mode & 0o044) !== 0 ? [`the token file ${file} is readable by other users (mode ${(info.mode & 0o777).toString(8)}); fix: chmod 600 ${file}`] : [];
-  return { token, warnings };
+  const readers = tokenFileReadableBy(info.mode, info.gid, process.getgid?.());
+  return { token, warnings: readers === undefined ? [] : [`the token file ${file} is readable by ${readers} (mode ${(info.mode & 0o777).toString(8)}); fix: chmod 600 ${file}`] };
 }
 
 /** The home's token, made (random, 0600) when there is none yet. */

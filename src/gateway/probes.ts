@@ -2,7 +2,7 @@ import type { ToolDirectory } from "./directory.js";
 
 export interface Readiness {
   readonly ready: boolean;
-  /** Approved, enabled servers that could not be reached (connect or listing failed). */
+  /** Approved, enabled servers that could not be reached (connect or listing failed) or no longer match their approval. */
   readonly failing: ReadonlyArray<{ readonly server: string; readonly message: string }>;
   readonly checkedAt: number;
 }
@@ -10,7 +10,9 @@ export interface Readiness {
 /**
  * `/readyz`: the config loaded (the gateway exists only then) and every approved, enabled server
  * answers its listing. Servers waiting for approval or disabled are the person's choice, not a
- * fault, so they do not make a replica unready. One check at a time, reused for `ttlMs`, so an
+ * fault, so they do not make a replica unready; a server that was approved but no longer matches
+ * its approval (its definition, or the program it runs: a rebuilt image, an upgraded package) is a
+ * fault, so a rollout with stale approvals stops at its first pod instead of serving nothing. One check at a time, reused for `ttlMs`, so an
  * orchestrator probing every second does not start a listing per probe.
  */
 export class ReadinessProbe {
@@ -29,7 +31,7 @@ export class ReadinessProbe {
       try {
         const signal = AbortSignal.timeout(this.options.timeoutMs);
         const { unavailable } = await this.directory.catalogs({ signal, deadline: this.now() + this.options.timeoutMs });
-        const failing = unavailable.filter((u) => u.reason === "failed").map((u) => ({ server: u.server, message: u.message }));
+        const failing = unavailable.filter((u) => u.reason === "failed" || u.reason === "changed").map((u) => ({ server: u.server, message: u.message }));
         this.last = { ready: failing.length === 0, failing, checkedAt: this.now() };
         return this.last;
       } finally {

@@ -21,7 +21,7 @@ import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } 
 import { errorMessage, McpvmError } from "../util/errors.js";
 import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
 import { redactRunResult } from "./redact-result.js";
-import { AuditLog, type AuditFace } from "../audit-log/index.js";
+import { AuditLog, type AuditFace, type ReadOnlyAuditEntry } from "../audit-log/index.js";
 import { parseFlowPolicy, type AskFlow, type FlowPolicy } from "../mcp/flow/index.js";
 import { currentUserName } from "./user.js";
 
@@ -93,7 +93,16 @@ export class McpvmHost {
     this.face = options.face ?? "cli";
     this.activity = new ActivityLog(paths.activityFile, (message) => this.logger.warn({ file: paths.activityFile }, message));
     this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });
-    this.audit = new AuditLog({ file: paths.auditLogFile, headFile: paths.auditHeadFile, user: currentUserName(options.env), face: options.face ?? "cli", redactor: this.redactor });
+    this.audit = new AuditLog({
+      file: paths.auditLogFile,
+      headFile: paths.auditHeadFile,
+      user: currentUserName(options.env),
+      face: options.face ?? "cli",
+      redactor: this.redactor,
+      // A gateway's home may be mounted read-only (docs/DEPLOY.md): its audit events then go to its
+      // structured log, which the container platform keeps, instead of failing the call.
+      ...(this.face === "gateway" ? { whenReadOnly: (entry: ReadOnlyAuditEntry) => this.logger.info({ audit: entry }, `audit: ${entry.event} ${entry.subject} ${entry.decision} (the config home is read-only)`) } : {}),
+    });
     this.plugins = new PluginManager({
       paths,
       env: options.env,

@@ -48,6 +48,9 @@ describe.skipIf(KUBECTL === undefined)("deploy/kubernetes (kustomize base), rend
     expect(container.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     expect(container.resources.limits).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     expect(pod.securityContext.runAsNonRoot).toBe(true);
+    // Secret files are root-owned: without fsGroup the non-root gateway cannot read its tokens.
+    expect(pod.securityContext.fsGroup).toBe(pod.securityContext.runAsGroup);
+    expect(pod.securityContext.runAsUser).toBe(Number(/^USER (\d+)/m.exec(readFileSync(join(ROOT, "Dockerfile"), "utf8"))?.[1]));
     expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
     const drainMs = (JSON.parse(readFileSync(join(ROOT, "deploy/kubernetes/base/config.json"), "utf8")) as { gateway: { drainTimeoutMs: number } }).gateway.drainTimeoutMs;
     expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(drainMs);
@@ -97,8 +100,17 @@ describe("Dockerfile", () => {
     const final = stages.at(-1) as string;
     expect(final).toMatch(/^USER (\d+)(:\d+)?$/m);
     expect(Number(/^USER (\d+)/m.exec(final)?.[1])).toBeGreaterThan(0);
-    expect(final).not.toMatch(/^RUN .*\bnpm (ci|install|run)\b/m);
-    expect(final).toMatch(/rm -rf [^\n]*npm/);
+    expect(final).not.toMatch(/^RUN /m);
     expect(final).toContain("COPY --from=build");
+    // The final image starts empty and takes a run-time root whose package managers were removed,
+    // so they are in no layer at all (a removal in a later layer would only hide them).
+    expect(final).toMatch(/^scratch\b/);
+    const rootFrom = /^COPY --from=(\S+) \/ \/$/m.exec(final)?.[1];
+    const runtime = stages.find((stage) => new RegExp(`^\\S+ AS ${rootFrom}$`, "m").test(stage.split("\n")[0] ?? ""));
+    expect(runtime, `the stage copied as / (${rootFrom})`).toBeDefined();
+    expect(runtime).not.toMatch(/\bnpm (ci|install|run)\b/);
+    expect(runtime).toMatch(/rm -rf [^\n]*\/usr\/local\/lib\/node_modules/);
+    expect(runtime).toMatch(/\/usr\/local\/bin\/npx/);
   });
+
 });

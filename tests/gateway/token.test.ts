@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveGatewayAuth, startGateway, type RunningGateway } from "../../src/gateway/index.js";
+import { tokenFileReadableBy } from "../../src/gateway/gateway-token.js";
 import { fixtureServer, makeHome, SERVE_ENTRY, VITE_NODE, type TestHome } from "./helpers.js";
 
 /**
@@ -105,6 +106,25 @@ function serveOnce(env: Record<string, string>, extra: readonly string[] = []): 
     });
   });
 }
+
+describe("who else may read a token file", () => {
+  it("warns for every user, and for a group that is not the gateway's own; a Kubernetes Secret (root:<pod group> 0440) is quiet", async () => {
+    expect(tokenFileReadableBy(0o600, 1000, 1000)).toBeUndefined();
+    expect(tokenFileReadableBy(0o440, 10001, 10001)).toBeUndefined();
+    expect(tokenFileReadableBy(0o640, 50, 1000)).toBe("other users (its group)");
+    expect(tokenFileReadableBy(0o604, 1000, 1000)).toBe("every user");
+    const dir = await mkdtemp(join(tmpdir(), "mcpvm-token-mode-"));
+    try {
+      const file = join(dir, "token");
+      await writeFile(file, "file-token-0123456789abcdef\n");
+      await chmod(file, 0o644);
+      const auth = await resolveGatewayAuth({ home: dir, tokenFile: file });
+      expect(auth.warnings.join("\n")).toContain("readable by every user (mode 644); fix: chmod 600");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("mcpvm serve --http prints the token once, when it is made", () => {
   it("first start: the token and how to read it again; second start: only where it is", { timeout: 240_000 }, async () => {

@@ -66,8 +66,10 @@ function engine(value: string | undefined): EngineChoice | undefined {
 
 /** A port that is taken or not ours to bind is a normal, actionable error (exit 6), not INTERNAL. */
 function listenError(error: unknown, http: ListenAddress | undefined): unknown {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (http === undefined || (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL")) return error;
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  // Only the listen itself: an EACCES from reading the config home (files the user cannot read, as
+  // in a container whose uid does not own the mounted home) is not about the port.
+  if (http === undefined || syscall !== "listen" || (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL")) return error;
   const where = `${http.host.includes(":") ? `[${http.host}]` : http.host}:${http.port}`;
   const problem =
     code === "EADDRINUSE" ? `port ${http.port} is in use (${where})` : code === "EACCES" ? `binding ${where} is not permitted (ports below 1024 need privileges)` : `${http.host} is not an address of this machine`;

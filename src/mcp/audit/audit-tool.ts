@@ -1,13 +1,17 @@
+import { findAnnotationMismatch } from "./annotations.js";
 import { renderEvidence } from "./evidence.js";
 import { findExfiltrationParameter } from "./exfil-params.js";
 import { isAboutContext } from "./intent/score.js";
-import { toolIntent } from "./intent/tool-intent.js";
+import { featuresOf, modelHit } from "./intent/model.js";
+import { maskOwnTools } from "./intent/score.js";
+import { toolIntent, toolModelHit } from "./intent/tool-intent.js";
 import { identifierWords } from "./normalise.js";
 import { imitatedTool } from "./lookalike.js";
 import { toFinding } from "./location.js";
-import { walkSchema, type SchemaField } from "./schema-walk.js";
+import { walkSchema, type SchemaField, type SchemaWalk } from "./schema-walk.js";
 import { findShadowing } from "./shadowing.js";
-import { auditText } from "./text-audit.js";
+import { findSplitRuns } from "./encoded.js";
+import { auditText, type ScoredHit } from "./text-audit.js";
 import {
   SEVERITY_RANK,
   type AuditContext,
@@ -20,6 +24,13 @@ import {
 } from "./types.js";
 
 const SPEC_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Every string of a definition that is screened: name, title, description, string annotations, both schemas. */
+export function definitionFields(tool: AuditedTool): { fields: SchemaField[]; input: SchemaWalk; output: SchemaWalk } {
+  const input = walkSchema(tool.inputSchema, "$.inputSchema");
+  const output = walkSchema(tool.outputSchema, "$.outputSchema");
+  return { fields: [...toolFields(tool), ...input.fields, ...output.fields], input, output };
+}
 
 function toolFields(tool: AuditedTool): SchemaField[] {
   const fields: SchemaField[] = [{ field: "name", jsonPath: "$.name", text: tool.name, kind: { kind: "identifier" } }];
@@ -34,14 +45,12 @@ function toolFields(tool: AuditedTool): SchemaField[] {
 }
 
 function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: ReadonlySet<string>): Finding[] {
-  const input = walkSchema(tool.inputSchema, "$.inputSchema");
-  const output = walkSchema(tool.outputSchema, "$.outputSchema");
+  const { fields, input, output } = definitionFields(tool);
   const findings: Finding[] = [];
-  const fields = [...toolFields(tool), ...input.fields, ...output.fields];
   const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
   for (const f of fields) {
     const location = { tool: tool.name, field: f.field, jsonPath: f.jsonPath };
-    for (const hit of auditText(f.text, f.kind, 0, { aboutContext })) findings.push(toFinding(hit, location));
+    for (const hit of auditText(f.text, f.kind, 0, { aboutContext, ownTools: ownToolNames })) findings.push(toFinding(hit, location));
     if (f.kind.kind === "prose") for (const hit of findShadowing(f.text, context, ownToolNames)) findings.push(toFinding(hit, location));
   }
   for (const [walk, path] of [[input, "$.inputSchema"], [output, "$.outputSchema"]] as const) {
@@ -58,11 +67,20 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
     const severity: Severity = /[^\p{ASCII}]/u.test(normalised) ? "warn" : "info";
     findings.push(toFinding({ rule: "identifier-characters", severity, evidence: renderEvidence(tool.name) }, { tool: tool.name, field: "name", jsonPath: "$.name" }));
   }
+  const mismatch = findAnnotationMismatch(tool);
+  if (mismatch !== undefined) findings.push(toFinding(mismatch, { tool: tool.name, field: "annotations", jsonPath: "$.annotations.readOnlyHint" }));
+  // A payload split over fields decodes only when its parts are joined.
+  for (const hit of splitPayloadHits(fields)) findings.push(toFinding(hit, { tool: tool.name, field: "definition", jsonPath: "$" }));
   // Only when no single field already said as much: the whole tool's signals taken together.
-  const intent = toolIntent(tool, fields);
+  const intent = toolIntent(tool, fields, ownToolNames);
   const fieldIntent = findings.filter((f) => f.rule === "intent" || f.rule === "encoded-payload").map((f) => SEVERITY_RANK[f.severity]);
   if (intent !== undefined && SEVERITY_RANK[intent.severity ?? "warn"] > Math.max(0, ...fieldIntent)) {
     findings.push(toFinding(intent, { tool: tool.name, field: "definition", jsonPath: "$" }));
+  }
+  // The fitted model, only where neither the rules nor the hand-weighted score reached warn.
+  if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
+    const model = toolModelHit(tool, fields, ownToolNames);
+    if (model !== undefined) findings.push(toFinding(model, { tool: tool.name, field: "definition", jsonPath: "$" }));
   }
   const imitated = imitatedTool(tool.name, context.otherServers);
   if (imitated !== undefined) {
@@ -79,6 +97,21 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
     }
   }
   return findings;
+}
+
+function splitPayloadHits(fields: readonly SchemaField[]): ScoredHit[] {
+  const texts = fields.filter((f) => f.kind.kind !== "identifier").map((f) => f.text.slice(0, 4096));
+  const out: ScoredHit[] = [];
+  for (const run of findSplitRuns(texts)) {
+    const inner = auditText(run.decoded, { kind: "prose" }, 1);
+    const worst = inner.filter((h) => h.severity !== "info");
+    if (worst.length === 0) continue;
+    const severity = worst.some((h) => h.severity === "block") ? "block" : "warn";
+    const rules = [...new Set(worst.map((h) => h.rule))].join(", ");
+    out.push({ rule: "encoded-payload", severity, evidence: renderEvidence(`${run.encoding} split over fields → "${renderEvidence(run.decoded, 80)}" (${rules})`) });
+    break;
+  }
+  return out;
 }
 
 /** Screen one listed tool definition: name, title, description, every schema string, annotations. */
@@ -101,8 +134,12 @@ export function auditServerText(field: "instructions" | "description", text: str
   if (text === undefined || text.length === 0) return [];
   const location = { field, jsonPath: `$.${field}` };
   const findings: Finding[] = [];
-  for (const hit of auditText(text, { kind: "prose" })) findings.push(toFinding(hit, location));
+  for (const hit of auditText(text, { kind: "prose" }, 0, { ownTools: ownToolNames })) findings.push(toFinding(hit, location));
   for (const hit of findShadowing(text, context, ownToolNames)) findings.push(toFinding(hit, location));
+  if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
+    const model = modelHit(featuresOf([{ text: maskOwnTools(text, ownToolNames), role: "prose" }]));
+    if (model !== undefined) findings.push(toFinding(model, location));
+  }
   return findings;
 }
 

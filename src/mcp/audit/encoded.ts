@@ -32,6 +32,42 @@ export function findEncodedRuns(text: string): DecodedRun[] {
   return runs;
 }
 
+/**
+ * A payload split over several fields ("Part A: …" in the description, "Part B: …" in a parameter):
+ * fragments that do not decode on their own are joined in the order the fields are listed, two
+ * or three at a time, and decoded. Bounded: at most MAX_FRAGMENTS fragments per definition.
+ */
+const FRAGMENT: ReadonlyArray<readonly [DecodedRun["encoding"], RegExp, (run: string) => string | undefined]> = [
+  ["base64", /[A-Za-z0-9+/_-]{8,}={0,2}/g, decodeBase64],
+  ["hex", /\b(?:[0-9a-fA-F]{2}){4,}\b/g, decodeHex],
+];
+const MAX_FRAGMENTS = 24;
+
+export function findSplitRuns(texts: readonly string[]): DecodedRun[] {
+  const runs: DecodedRun[] = [];
+  for (const [encoding, pattern, decode] of FRAGMENT) {
+    const fragments: string[] = [];
+    for (const text of texts) {
+      for (const m of text.matchAll(pattern)) {
+        // Words are not fragments: a fragment carries a digit or mixes cases the way encoded text does.
+        if (encoding === "base64" && !/[0-9+/]|[a-z][A-Z]|[A-Z]{2}[a-z]/.test(m[0])) continue;
+        fragments.push(m[0]);
+        if (fragments.length >= MAX_FRAGMENTS) break;
+      }
+    }
+    for (let i = 0; i + 1 < fragments.length; i++) {
+      for (const width of [2, 3]) {
+        if (i + width > fragments.length) continue;
+        const joined = fragments.slice(i, i + width).join("");
+        const decoded = unwrapLayers(decode(joined));
+        if (decoded !== undefined && isReadable(decoded)) runs.push({ encoding, encoded: joined, decoded });
+        if (runs.length >= MAX_RUNS) return runs;
+      }
+    }
+  }
+  return runs;
+}
+
 const WHOLE_BASE64 = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
 const MAX_LAYERS = 4;
 

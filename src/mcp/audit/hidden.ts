@@ -92,10 +92,13 @@ function paddingBeforeText(text: string): RegExpExecArray | null {
   return null;
 }
 
+/** The SI prefix micro written with Greek mu (NFKC maps µ to it): μs, μm, μg are units, not look-alikes. */
+const SI_MICRO = /^[μµ](?:s|m|g|l|a|v|w|f|h|mol|sec|secs)$/u;
+
 function mixedScriptWord(text: string): string | undefined {
   for (const m of text.normalize("NFKC").matchAll(/[\p{L}\p{M}]+/gu)) {
     const word = m[0];
-    if (!MIXED_LATIN.test(word) || !LOOKALIKE_SCRIPT.test(word)) continue;
+    if (!MIXED_LATIN.test(word) || !LOOKALIKE_SCRIPT.test(word) || SI_MICRO.test(word)) continue;
     const marked = [...word]
       .map((ch) => (LOOKALIKE_SCRIPT.test(ch) ? `⟨U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")} ${ch}⟩` : ch))
       .join("");

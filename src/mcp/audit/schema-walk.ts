@@ -84,7 +84,9 @@ export function walkSchema(schema: unknown, rootPath: string): SchemaWalk {
           out.fields.push({ field: "parameter", jsonPath: childPath, text: name, kind: { kind: "identifier" } });
           const description = isRecord(child) ? [child.title, child.description].filter((t) => typeof t === "string").join(" ") : "";
           const type = isRecord(child) ? child.type : undefined;
-          const freeText = type === undefined || type === "string" || (Array.isArray(type) && type.includes("string")) || type === "object";
+          // A fixed set of choices (enum, const) carries nothing the model writes in.
+          const fixed = isRecord(child) && (Array.isArray(child.enum) || "const" in child);
+          const freeText = !fixed && (type === undefined || type === "string" || (Array.isArray(type) && type.includes("string")) || type === "object");
           out.properties.push({ name, jsonPath: childPath, description, freeText });
         }
         visit(child, childPath, mapKey === "properties" ? name : owner, depth + 1);

@@ -3,7 +3,7 @@ import { renderEvidence } from "./evidence.js";
 import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
 import { MAX_SCAN } from "./intent/features.js";
-import { intentHit, signalsOf } from "./intent/score.js";
+import { intentHit, maskOwnTools, signalsOf } from "./intent/score.js";
 import { identifierWords, stripHidden, textViews } from "./normalise.js";
 import { findPhrases } from "./phrases.js";
 import { ruleById, type AuditRuleId, type Hit } from "./rules.js";
@@ -38,6 +38,8 @@ export function maxSeverity(hits: readonly { severity: Severity }[]): Severity |
 export interface TextAuditOptions {
   /** The tool's name says it is about the conversation (a summariser), so asking for it is no signal. */
   readonly aboutContext?: boolean;
+  /** The server's own tool names: naming them is not steering (see maskOwnTools). */
+  readonly ownTools?: ReadonlySet<string>;
 }
 
 export function auditText(fullText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
@@ -57,7 +59,7 @@ export function auditText(fullText: string, field: FieldKind, depth = 0, options
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {
-    const intent = intentHit(signalsOf({ text, role: field.kind === "value" ? "value" : "prose" }, options.aboutContext ?? false));
+    const intent = intentHit(signalsOf({ text: maskOwnTools(text, options.ownTools), role: field.kind === "value" ? "value" : "prose" }, options.aboutContext ?? false));
     if (intent !== undefined) hits.push(score(intent));
   }
 

@@ -25,8 +25,8 @@ export interface IntentHalf {
   readonly benign: BenignServer[];
 }
 
-/** `tuning`: set v1 (wave 3, both halves, tuned on). `heldout-v2`: written in wave 4 before tuning, only measured. */
-export type HalfName = "tuning" | "heldout-v2";
+/** `tuning`: set v1 (wave 3, tuned on). `heldout-v2`: wave 4, measured once then tuned on. `heldout-v3`: wave 5, written before tuning, never tuned on case by case. */
+export type HalfName = "tuning" | "heldout-v2" | "heldout-v3" | "benign-extra";
 
 export function loadHalf(name: HalfName): IntentHalf {
   return JSON.parse(readFileSync(path.join(intentSetDir, `${name}.json`), "utf8")) as IntentHalf;

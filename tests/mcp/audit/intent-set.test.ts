@@ -9,11 +9,12 @@ import { isFlagged, loadHalf, scoreAttack, scoreBenign, type HalfName } from "./
 import { fakeReviewerVerdict } from "./fake-reviewer.js";
 
 /**
- * Recall and benign-flag rate of the auditor on three sets: the public corpus (mcp-guardbench,
+ * Recall and benign-flag rate of the auditor on the public corpus (mcp-guardbench,
  * tool-definition and content cases, plus five real listings), our own set v1 (tests/fixtures/audit-intent/
- * tuning.json: the rules were tuned on it), and held-out set v2 (heldout-v2.json: written before the
- * wave-4 rule changes and measured once, after them). "Flagged" means warn or block: either holds the
- * tool until a person accepts it.
+ * tuning.json: the rules were tuned on it), set v2 (heldout-v2.json: held out for one measurement in
+ * wave 4, tuned on since), extra benign tuning material (benign-extra.json) and held-out set v3
+ * (heldout-v3.json: written before the wave-5 changes; its figures are printed as counts only, never
+ * case ids). "Flagged" means warn or block: either holds the tool until a person accepts it.
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -84,7 +85,7 @@ function measureCorpus(extra: Extra): Figures {
   };
 }
 
-const pct = (n: number, d: number): string => `${((100 * n) / d).toFixed(1)}%`;
+const pct = (n: number, d: number): string => (d === 0 ? "–" : `${((100 * n) / d).toFixed(1)}%`);
 const row = (set: string, llm: string, f: Figures): string =>
   `| ${set} | ${llm} | ${f.caught}/${f.attacks} | ${pct(f.caught, f.attacks)} | ${f.flagged}/${f.benign} | ${pct(f.flagged, f.benign)} |`;
 
@@ -120,7 +121,7 @@ async function secondOpinions(answer: (r: ChatRequest) => { text: string }, tool
 
 function allTools(): AuditedTool[] {
   const tools: AuditedTool[] = [];
-  for (const name of ["tuning", "heldout-v2"] as const) {
+  for (const name of ["tuning", "heldout-v2", "heldout-v3", "benign-extra"] as const) {
     const half = loadHalf(name);
     for (const c of half.attacks) tools.push(...c.server.tools);
     for (const s of half.benign) tools.push(...s.tools);
@@ -157,12 +158,13 @@ describe("audit recall and benign-flag rate", () => {
     console.log([...lines, "", ...notes].join("\n"));
   });
 
-  function measure(name: string, f: (extra: Extra) => Figures): { off: Figures; on: Figures } {
+  /** `quiet`: print counts only, never case ids (held-out set v3: its individual misses stay unread). */
+  function measure(name: string, f: (extra: Extra) => Figures, quiet = false): { off: Figures; on: Figures } {
     const off = f(none);
     const on = f(withCareful);
     lines.push(row(name, "off", off), row(name, "on (fake reviewer)", on));
     const added = on.falsePositives.filter((id) => !off.falsePositives.includes(id));
-    if (added.length > 0) notes.push(`${name}: the fake reviewer holds ${added.join(", ")}`);
+    if (added.length > 0) notes.push(quiet ? `${name}: the fake reviewer holds ${added.length} more benign tools` : `${name}: the fake reviewer holds ${added.join(", ")}`);
     // The second opinion only adds: nothing caught without it is lost with it, nothing flagged without it is cleared.
     expect(on.missed.every((id) => off.missed.includes(id))).toBe(true);
     expect(off.falsePositives.every((id) => on.falsePositives.includes(id))).toBe(true);
@@ -213,11 +215,37 @@ describe("audit recall and benign-flag rate", () => {
     expect(on.caught).toBeGreaterThanOrEqual(HELDOUT_V2.onCaught);
     expect(on.flagged).toBeLessThanOrEqual(HELDOUT_V2.onFlagged);
   });
+
+  it("extra benign tuning material (sentry and terraform tools that v3 does not use, grafana)", () => {
+    const { off, on } = measure("extra benign (tuned on)", (e) => measureHalf("benign-extra", e));
+    // Grafana's agent-observability catalog reads *other agents'* system prompts: held (a person accepts it once).
+    expect(off.falsePositives).toEqual(["grafana/agento11y_manage_agents"]);
+    expect(on.flagged).toBeLessThanOrEqual(EXTRA_ON_BENIGN_CEILING);
+  });
+
+  it("held-out set v3 (written before the wave-5 changes, never tuned on case by case)", () => {
+    const { off, on } = measure("held-out set v3", (e) => measureHalf("heldout-v3", e), true);
+    const half = loadHalf("heldout-v3");
+    const families = [...new Set(half.attacks.map((c) => c.family))];
+    for (const [label, extra] of [["off", none], ["on", withCareful]] as const) {
+      const counts = families.map((family) => {
+        const cases = half.attacks.filter((c) => c.family === family);
+        return `${family} ${cases.filter((c) => isFlagged(scoreAttack(c, extra).verdict)).length}/${cases.length}`;
+      });
+      notes.push(`held-out set v3, second opinion ${label}, by family: ${counts.join(", ")}`);
+    }
+    // Floors and ceilings at the measured figures (see docs/SECURITY.md): the test fails if recall drops.
+    expect(off.caught).toBeGreaterThanOrEqual(HELDOUT_V3.caught);
+    expect(off.flagged).toBeLessThanOrEqual(HELDOUT_V3.flagged);
+    expect(on.caught).toBeGreaterThanOrEqual(HELDOUT_V3.onCaught);
+    expect(on.flagged).toBeLessThanOrEqual(HELDOUT_V3.onFlagged);
+  });
 });
 
 /** With the fake reviewer on, benign definitions it quotes an instruction from (measured; see docs/SECURITY.md). */
 const CORPUS_ON_BENIGN_CEILING = 1;
 const V1_ON_BENIGN_CEILING = 3;
+const EXTRA_ON_BENIGN_CEILING = 5;
 /** The fake reviewer alone catches 20 of set v1's 76 attacks (English definitions only; instructions are not sent to it). */
 const REVIEWER_ALONE_V1_FLOOR = 20;
 /**
@@ -227,3 +255,9 @@ const REVIEWER_ALONE_V1_FLOOR = 20;
  * tuned-on figures now: 66/66 and 1/61; with the fake reviewer 66/66 and 6/61. Not a held-out figure.
  */
 const HELDOUT_V2 = { caught: 66, flagged: 1, onCaught: 66, onFlagged: 6 };
+/**
+ * Held-out set v3 (see tests/fixtures/audit-intent/README.md), written before the wave-5 changes: 42/72
+ * and 6/73 before them (fake reviewer 46/72, 12/73); 68/72 and 4/73 after (fake reviewer 69/72, 10/73).
+ * Floors at the after-figures; never tuned on case by case.
+ */
+const HELDOUT_V3 = { caught: 68, flagged: 4, onCaught: 69, onFlagged: 10 };

@@ -9,6 +9,8 @@
  * people write instructions (colloquial forms, imperative and polite forms), not a word list
  * translated from English.
  */
+import { FAMILY_LEXICON } from "./lexicon-families.js";
+
 export type IntentFeature =
   | "secrecy"
   | "context"
@@ -103,7 +105,7 @@ const secrecy = [
 /** What only the model holds: the conversation, its instructions, its reasoning, other tools' results, what it knows about the user. */
 const context = [
   // English
-  `\\b(?:the|this|our|your|entire|full|whole|complete) (?:\\w+ ){0,2}?(?:conversation|chat|dialogue|dialog)(?: (?:history|so far|log|transcript))?\\b`,
+  `\\b(?:the|this|our|your|entire|full|whole|complete) (?!same |new |existing |other |ongoing )(?:\\w+ ){0,2}?(?:conversation|chat|dialogue|dialog)(?: (?:history|so far|log|transcript))?\\b(?! ?(?:ids?|identifiers?)\\b)`,
   `\\b(?:chat|conversation|message|session) (?:history|log|transcript)\\b`,
   `\\b(?:prior|previous|earlier|past|last (?:\\w+ )?) ?(?:dialogue|dialog|messages|chats?|conversations?|turns)\\b`,
   `\\b(?:everything|all|anything|whatever) (?:that )?(?:the user|they|he|she) (?:has |have )?(?:told|said|shared|mentioned|written|typed)\\b`,
@@ -125,7 +127,7 @@ const context = [
   `\\b(?:persona|rules|instructions|guidelines|prompt|role|directives)\\b${G}\\byou (?:were|have been|are|got) (?:configured|set up|given|told|programmed|instructed|initiali[sz]ed)\\b`,
   `\\b(?:facts|details|information|things|everything|anything|all) (?:\\w+ ){0,2}?(?:the user|they|he|she) (?:has |have )?(?:revealed|disclosed|mentioned|shared|told you|said)\\b`,
   `\\bpersonal (?:facts|details|information|data|info)\\b`,
-  `\\bthread so far\\b|\\b(?:entire|whole|full|complete) thread\\b|\\b(?:every|each|all) (?:user and assistant|assistant and user|user|assistant) (?:turns?|messages?)\\b`,
+  `\\bthread so far\\b|\\b(?:entire|whole|full|complete) thread\\b(?! ?(?:stack|dump|id|pool|safe|count|name|state))|\\b(?:every|each|all) (?:user and assistant|assistant and user|user|assistant) (?:turns?|messages?)\\b`,
   `\\b(?:questions?|requests?|things?) (?:that )?(?:the user|they) (?:has |have )?(?:asked|sent|said|typed|requested)\\b${G}\\b(?:before|earlier|previously|so far|this one)\\b|\\b(?:answers?|replies|responses) you (?:gave|have given|wrote|sent)\\b`,
   `\\btools? (?:available|exposed|accessible) to you\\b|\\b(?:last|latest|most recent) (?:result|output|response) (?:each|every) (?:one|tool)\\b`,
   `\\byou (?:have |'ve )?(?:read|opened|loaded|viewed) (?:any |the |some )?(?:local )?(?:files?|documents?)\\b|\\b(?:files?|documents?) (?:that )?you (?:have |'ve )?(?:read|opened|loaded|viewed)\\b`,
@@ -200,7 +202,7 @@ const steering = [
   `\\bbefore (?:answering|responding|replying to) (?:any|every|the user)\\b`,
   `\\b(?:always|mandatory|required) (?:\\w+ ){0,3}?before (?:any|every|all) (?:other )?(?:actions?|tools?|steps?|calls?)\\b`,
   `\\b(?:mandatory|required|obligatory) first step\\b`,
-  `\\buse (?:this|it|me) (?:tool )?instead of\\b|\\binstead of [\\w.-]+ for (?:every|all|any)\\b`,
+  `\\buse (?:this|it|me) (?:tool )?instead of\\b(?! (?:the )?own-tool\\b)|\\binstead of [\\w.-]+ for (?:every|all|any)\\b`,
   `\\bnever use (?:any )?other (?:\\w+ )?tools?\\b|\\b(?:do not|don't) use (?:any )?other (?:\\w+ )?tools?\\b`,
   `\\bprioriti[sz]e this tool\\b|\\bprefer (?:this|these|our|my) (?:server'?s?|tools?)\\b.{0,30}?\\bover\\b|\\bignore (?:the )?(?:tools?|results?|outputs?) (?:from|of) (?:other|another|any other)\\b|\\bover all (?:built-in|other) tools\\b|\\bprefer (?:this|it|me) (?:tool )?(?:over|to|instead)\\b`,
   `\\bwhenever the user (?:mentions|asks|says|talks)\\b`,
@@ -292,7 +294,7 @@ const directive = [
   `(?:обязательно|всегда|务必|務必|必须|必須|请|請|必ず|ください|반드시|항상|주세요|يجب|دائما|ज़रूर|हमेशा|अवश्य)`,
 ];
 
-export const LEXICON: Lexicon = {
+const BASE: Lexicon = {
   secrecy,
   context,
   credential,
@@ -303,3 +305,8 @@ export const LEXICON: Lexicon = {
   "decode-hint": decodeHint,
   directive,
 };
+
+/** The base sets plus the wave-5 family sets (lexicon-families.ts). */
+export const LEXICON: Lexicon = Object.fromEntries(
+  Object.entries(BASE).map(([feature, phrases]) => [feature, [...phrases, ...(FAMILY_LEXICON[feature as IntentFeature] ?? [])]]),
+) as unknown as Lexicon;

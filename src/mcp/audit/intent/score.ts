@@ -56,6 +56,20 @@ export interface ScreenedUnit {
   readonly role: IntentRole;
 }
 
+const MAX_OWN_NAMES = 64;
+
+/**
+ * The server's own tools named in a text become `own-tool`: "use this instead of get_dashboard_by_uid"
+ * orders a server's own tools, which is its business; steering reaches past them (other servers, any tool).
+ */
+export function maskOwnTools(text: string, ownTools: ReadonlySet<string> | undefined): string {
+  if (ownTools === undefined || ownTools.size === 0) return text;
+  const names = [...ownTools].filter((n) => n.length >= 3).slice(0, MAX_OWN_NAMES);
+  if (names.length === 0) return text;
+  const pattern = new RegExp(`(?<![\\w.-])(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![\\w-])(?:\\(\\))?`, "g");
+  return text.replace(pattern, "own-tool");
+}
+
 // Conversation nouns only: a verb such as "summarise" or a word such as "notes" does not make a tool
 // about the conversation (`summarize_document` asking for "everything the user told you" is an attack).
 const CONTEXT_TOPIC = /\b(?:conversations?|chats?|dialog(?:ue)?s?|transcripts?|prompts?|memory|memories|handoff)\b/;
@@ -109,6 +123,19 @@ export function severityOf(score: number): Severity | undefined {
   if (score >= BLOCK_AT) return "block";
   if (score >= WARN_AT) return "warn";
   return undefined;
+}
+
+/**
+ * Signals that say how text is written, not what it wants: a link, a reference to other tools, a
+ * "use this tool when". Real listings carry all three spread over a definition (a region URL in one
+ * parameter, "use this tool when…" in the description, "find a team's slug for other tools"), so
+ * merged across fields they never reach warn without a signal of intent beside them. In one field
+ * ("when any calendar tool creates an event, also … scheduling@partner.example") they still do.
+ */
+const WEAK: ReadonlySet<IntentSignal> = new Set(["destination", "directive", "cross-tool"]);
+
+export function onlyWeak(signals: readonly SignalHit[]): boolean {
+  return signals.every((s) => WEAK.has(s.signal));
 }
 
 /** An `intent` hit when the signals add up; the evidence names each signal with what triggered it. */

@@ -2,7 +2,8 @@ import { identifierWords } from "../normalise.js";
 import type { Hit } from "../rules.js";
 import type { SchemaField } from "../schema-walk.js";
 import type { AuditedTool } from "../types.js";
-import { intentHit, isAboutContext, mergeSignals, signalsOf, type IntentRole } from "./score.js";
+import { featuresOf, modelHit } from "./model.js";
+import { intentHit, isAboutContext, maskOwnTools, mergeSignals, onlyWeak, signalsOf, type IntentRole, type ScreenedUnit } from "./score.js";
 
 function roleOf(field: SchemaField): IntentRole | undefined {
   if (field.kind.kind === "identifier") return undefined;
@@ -15,12 +16,23 @@ function roleOf(field: SchemaField): IntentRole | undefined {
  * values, taken together — an attack split over the description ("… do not mention it") and a
  * parameter ("the conversation so far") adds up here though neither field does alone.
  */
-export function toolIntent(tool: AuditedTool, fields: readonly SchemaField[]): Hit | undefined {
+export function toolIntent(tool: AuditedTool, fields: readonly SchemaField[], ownTools?: ReadonlySet<string>): Hit | undefined {
   const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
-  const lists = [];
+  const merged = mergeSignals(toolUnits(fields, ownTools).map((unit) => signalsOf(unit, aboutContext)));
+  return onlyWeak(merged) ? undefined : intentHit(merged);
+}
+
+/** The strings of a tool the intent score reads, each with what it is to the model. */
+export function toolUnits(fields: readonly SchemaField[], ownTools?: ReadonlySet<string>): ScreenedUnit[] {
+  const units: ScreenedUnit[] = [];
   for (const field of fields) {
     const role = roleOf(field);
-    if (role !== undefined) lists.push(signalsOf({ text: field.text, role }, aboutContext));
+    if (role !== undefined) units.push({ text: maskOwnTools(field.text, ownTools), role });
   }
-  return intentHit(mergeSignals(lists));
+  return units;
+}
+
+/** The fitted model's view of the whole tool (model.ts). */
+export function toolModelHit(tool: AuditedTool, fields: readonly SchemaField[], ownTools?: ReadonlySet<string>): Hit | undefined {
+  return modelHit(featuresOf(toolUnits(fields, ownTools), isAboutContext(identifierWords(tool.name).join(" "))));
 }

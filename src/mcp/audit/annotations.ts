@@ -1,0 +1,19 @@
+import { renderEvidence } from "./evidence.js";
+import { identifierWords } from "./normalise.js";
+import type { Hit } from "./rules.js";
+import type { AuditedTool } from "./types.js";
+
+/** Verbs that destroy or change data: a tool named with one cannot be read-only. */
+const DESTRUCTIVE_VERB = new Set(["delete", "drop", "destroy", "remove", "purge", "wipe", "truncate", "erase", "revoke", "terminate", "kill", "reset", "overwrite", "transfer", "send", "pay", "withdraw"]);
+
+/**
+ * Annotations that contradict the tool's own name: `readOnlyHint: true` on `drop_table` or
+ * `send_payment`. Clients skip confirmation for read-only tools, so the lie is how a tool gets
+ * called without a person being asked.
+ */
+export function findAnnotationMismatch(tool: AuditedTool): Hit | undefined {
+  if (tool.annotations?.readOnlyHint !== true) return undefined;
+  const verb = identifierWords(tool.name).find((w) => DESTRUCTIVE_VERB.has(w));
+  if (verb === undefined) return undefined;
+  return { rule: "annotation-mismatch", evidence: renderEvidence(`${tool.name} claims readOnlyHint: true but its name says "${verb}"`) };
+}
