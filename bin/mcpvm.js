@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI lives in src/cli (compiled to dist/ by `npm install` / `npm run build`).
+// Thin launcher: the CLI lives in src/cli, bundled into dist/cli/ by `npm run build` (scripts/build-cli.mjs):
+// a few files to load instead of ~500 compiled modules (docs/ARCHITECTURE.md, "How the CLI is built and loaded").
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -11,14 +12,14 @@ if (args.length === 1 && ["--version", "-V", "-v", "version"].includes(args[0]))
   process.stdout.write(`${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}\n`);
   process.exit(0);
 }
-const entry = join(root, "dist", "src", "cli", "main.js");
+const entry = join(root, "dist", "cli", "main.js");
 if (!existsSync(entry)) {
   process.stderr.write("mcpvm: the build is missing (dist/). Run `npm install` or `npm run build` in " + root + "\n");
   process.exit(6);
 }
 // Shell completion runs on every Tab: load only the completion code, not the whole CLI.
 if (process.argv[2] === "__complete") {
-  const { runComplete } = await import(pathToFileURL(join(root, "dist", "src", "cli", "completion", "complete.js")).href);
+  const { runComplete } = await import(pathToFileURL(join(root, "dist", "cli", "complete.js")).href);
   process.exitCode = runComplete(process.argv.slice(3), process.env, process.stdout);
 } else {
   const { runCli } = await import(pathToFileURL(entry).href);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { AuditFace } from "../audit-log/index.js";
 import { join } from "node:path";
-import { McpvmHost } from "../host/index.js";
+import type { McpvmHost } from "../host/index.js";
 import { createLogger, LOG_LEVELS, type LogLevelName } from "../logging/logger.js";
 import { Redactor } from "../logging/redact.js";
 import type { EngineChoice } from "../sandbox/types.js";
@@ -9,16 +9,15 @@ import { packageRoot } from "../util/package-root.js";
 import { didYouMeanFlag, GLOBAL_FLAGS, UsageError } from "../terminal/args.js";
 import { didYouMean } from "../util/suggest.js";
 import { guardFirstLine, isTerminal, JSON_RPC_ON_STDIN_MESSAGE, NOT_A_TERMINAL_MESSAGE } from "./stdin-guard.js";
-import type { Command, CommandContext } from "../terminal/command.js";
-import { commandTable } from "./commands/index.js";
+import type { CommandContext } from "../terminal/command.js";
+import { COMMAND_ENTRIES, type CommandEntry } from "./commands/index.js";
 import { runComplete } from "./completion/complete.js";
 import { reportError } from "../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../terminal/exit-codes.js";
 import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
 import { ask } from "../terminal/prompt.js";
-import { serverRequestsOnTerminal } from "./commands/server-requests-on-terminal.js";
 
-const GLOBAL_USAGE = (commands: readonly Command[]) => `mcpvm — run JavaScript in a sandbox where every MCP server is a typed module.
+const GLOBAL_USAGE = (commands: readonly CommandEntry[]) => `mcpvm — run JavaScript in a sandbox where every MCP server is a typed module.
 
 Usage: mcpvm [global options] <command> [args]
        mcpvm                      start the interactive agent
@@ -84,7 +83,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   if (argv[0] === "__complete") return runComplete(argv.slice(1), io.env, io.stdout) === 0 ? ExitCode.Ok : ExitCode.Usage;
   const paint = colours(io.stderr, io.env);
   let hostPromise: Promise<McpvmHost> | undefined;
-  const commands = commandTable();
+  const commands = COMMAND_ENTRIES;
   let context: CommandContext | undefined;
   try {
     const { flags, rest } = splitGlobalFlags(argv);
@@ -108,18 +107,30 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       host: () => {
         hostPromise ??= (async () => {
           const paths = (await import("../config/paths.js")).resolveConfigPaths(io.env);
+          // `mcpvm run` starts its engine now: the worker boots QuickJS on another core while this thread
+          // loads the rest of the host (plugins, MCP service, parser), instead of after them.
+          const startedEngine = commandName === "run" ? (await import("./engine-prestart.js")).prestartEngine(paths, flags.engine) : undefined;
+          // Loaded here, not at the top: `mcpvm --help`, `--version` and completion never open a host.
+          const [{ McpvmHost }, { serverRequestsOnTerminal }] = await Promise.all([import("../host/index.js"), import("./commands/server-requests-on-terminal.js")]).catch(async (error: unknown) => {
+            await (await startedEngine)?.engine.dispose();
+            throw error;
+          });
           const redactor = new Redactor();
           const { logger } = createLogger({ level: flags.logLevel ?? "warn", redactor, consoleStream: io.stderr, plain: true, logsDir: flags.logLevel === undefined ? undefined : paths.logsDir });
-          const host = await McpvmHost.open({
+          const opening = McpvmHost.open({
             env: io.env,
             logger,
             redactor,
             face: faceOf(commandName),
+            ...(startedEngine === undefined ? {} : { startedEngine }),
             ...(flags.engine === undefined ? {} : { engine: flags.engine }),
             ...(atTerminal && context !== undefined ? { promptInput: promptInputFor(context) } : {}),
             ...(context === undefined ? {} : { serverRequests: serverRequestsOnTerminal(context, atTerminal) }),
           });
-          return host;
+          return opening.catch(async (error: unknown) => {
+            await (await startedEngine)?.engine.dispose();
+            throw error;
+          });
         })();
         return hostPromise;
       },
@@ -133,13 +144,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       return found;
     };
     if (name === "help" || (name === undefined && flags.help)) {
-      const target = name === "help" && args[0] !== undefined ? find(args[0]) : undefined;
+      const target = name === "help" && args[0] !== undefined ? await find(args[0]).load() : undefined;
       writeLine(io.stdout, target === undefined ? GLOBAL_USAGE(commands.filter((c) => c.name !== "repl")) : target.helpFor?.(args.slice(1)) ?? target.usage);
       return ExitCode.Ok;
     }
     // A bare `mcpvm` with piped stdin is nearly always an MCP client entry that forgot `serve`.
     if (name === undefined && !isTerminal(io.stdin)) throw new UsageError("USAGE", NOT_A_TERMINAL_MESSAGE);
-    const command = find(name ?? "repl");
+    const command = await find(name ?? "repl").load();
     if (flags.help) {
       writeLine(io.stdout, command.helpFor?.(args) ?? command.usage);
       return ExitCode.Ok;

@@ -31,6 +31,12 @@ export interface HostOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Overrides config.json `engine`. */
   readonly engine?: EngineChoice;
+  /**
+   * An engine the face started before opening the host (`mcpvm run` boots its worker while the rest of
+   * the CLI loads). Used when it is the engine the config and --engine ask for; disposed otherwise, or
+   * at close() when no run needed it. Undefined inside: the face could not start one (the host reports why).
+   */
+  readonly startedEngine?: Promise<CreatedEngine | undefined>;
   readonly logger?: Logger;
   /** Asks the person for VS Code `${input:id}` values; absent where nothing can ask. */
   readonly promptInput?: PromptInput;
@@ -67,6 +73,7 @@ export class McpvmHost {
   private mcpService: McpService | undefined;
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
+  private startedEngineTaken = false;
   private confirmCall: ConfirmCall | undefined;
   private face: string;
   private readonly activity: ActivityLog;
@@ -154,8 +161,23 @@ export class McpvmHost {
   }
 
   engine(): Promise<CreatedEngine> {
-    this.engineCreated ??= createEngine(this.options.engine ?? this.configFile.engine ?? "auto");
+    this.engineCreated ??= this.createEngine();
     return this.engineCreated;
+  }
+
+  private async createEngine(): Promise<CreatedEngine> {
+    const choice = this.options.engine ?? this.configFile.engine ?? "auto";
+    const started = await this.takeStartedEngine();
+    if (started?.selection.requested === choice) return started;
+    await started?.engine.dispose();
+    return createEngine(choice);
+  }
+
+  /** The engine the face started, once; a failed start counts as none (creating it again reports the failure). */
+  private async takeStartedEngine(): Promise<CreatedEngine | undefined> {
+    if (this.startedEngineTaken || this.options.startedEngine === undefined) return undefined;
+    this.startedEngineTaken = true;
+    return this.options.startedEngine.catch(() => undefined);
   }
 
   /** Loads enabled, approved plugins once; refusals are reported in the result, not thrown. */
@@ -219,6 +241,7 @@ export class McpvmHost {
     const created = this.engineCreated;
     this.engineCreated = undefined;
     if (created !== undefined) await (await created.catch(() => undefined))?.engine.dispose();
+    else await (await this.takeStartedEngine())?.engine.dispose();
     await this.activity.flush();
   }
 

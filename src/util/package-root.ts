@@ -23,7 +23,10 @@ export function packageRoot(): string {
   }
 }
 
-/** True when this code is the compiled build (dist/), false under the TypeScript sources. */
+/**
+ * True when this code is the compiled build (dist/src from tsc, or the CLI bundle in dist/cli), false
+ * under the TypeScript sources (vite-node, vitest), whose module URLs end in .ts.
+ */
 export function isCompiledBuild(): boolean {
-  return fileURLToPath(import.meta.url).includes(`${join("dist", "src")}`);
+  return !/\.[mc]?ts$/.test(fileURLToPath(import.meta.url));
 }

@@ -104,8 +104,8 @@ describe("mcpvm __complete (what the shell scripts ask)", () => {
   });
 });
 
-describe("the completion table matches the commands", () => {
-  const commands = commandTable().filter((c) => c.name !== "repl");
+describe("the completion table matches the commands", async () => {
+  const commands = (await commandTable()).filter((c) => c.name !== "repl");
   const longFlags = (text: string, self: string): string[] => {
     // Examples that run another command (`mcpvm serve --toolset x` in toolset's usage) are not this command's flags.
     const own = text.replace(/`mcpvm ([a-z-]+)[^`]*`/g, (span, name: string) => (name === self ? span : ""));

@@ -11,6 +11,12 @@ const ROOT = resolve(import.meta.dirname, "../..");
  */
 const HEAVY = ["ai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "@hono/node-server", "hono", "@modelcontextprotocol/server", "@modelcontextprotocol/node", "pino-pretty"];
 
+/**
+ * What the dispatcher itself must not load either: each command (src/cli/commands/index.ts) and the
+ * host are imported when a command runs, so `--help`, a usage error or completion start without them.
+ */
+const COMMAND_ONLY = ["zod", "@babel/parser", "@modelcontextprotocol/client", "@cfworker/json-schema", "proper-lockfile"];
+
 /** Files and packages reachable from `file` through static `import … from` (not `import type`, not import()). */
 function staticGraph(entry: string): { files: Set<string>; packages: Map<string, string> } {
   const files = new Set<string>();
@@ -40,9 +46,23 @@ describe("the CLI's start loads only what every command needs", () => {
     expect(HEAVY.filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)})`)).toEqual([]);
   });
 
-  it("the check sees real imports (it can fail): the gateway itself does reach them", () => {
+  it("src/cli/main.ts loads no command and no host: not zod, the MCP client SDK or the parser", () => {
+    const { files, packages } = staticGraph(resolve(ROOT, "src/cli/main.ts"));
+    expect(COMMAND_ONLY.filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)})`)).toEqual([]);
+    expect([...files].filter((file) => /src\/(cli\/commands\/(?!index|summaries)|host\/)/.test(file)).map((file) => file.slice(ROOT.length + 1))).toEqual([]);
+  });
+
+  it("the host (what `mcpvm run` opens) loads the MCP client SDK only with a server's first connection", () => {
+    const { packages } = staticGraph(resolve(ROOT, "src/host/index.ts"));
+    expect(["@modelcontextprotocol/client", "@modelcontextprotocol/core"].filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)})`)).toEqual([]);
+    // The check can fail: the connection itself does import it.
+    expect(staticGraph(resolve(ROOT, "src/mcp/client-manager/connection.ts")).packages.has("@modelcontextprotocol/client")).toBe(true);
+  });
+
+  it("the check sees real imports (it can fail): the gateway and `run` do reach them", () => {
     const { packages } = staticGraph(resolve(ROOT, "src/gateway/index.ts"));
     expect(packages.has("@modelcontextprotocol/server")).toBe(true);
-    expect(staticGraph(resolve(ROOT, "src/cli/main.ts")).packages.has("zod")).toBe(true);
+    const run = staticGraph(resolve(ROOT, "src/cli/commands/run.ts"));
+    expect(run.packages.has("zod")).toBe(true);
   });
 });

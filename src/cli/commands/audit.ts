@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 import { AuditLog, AuditLogError, type AuditEntry } from "../../audit-log/index.js";
 import { parseCommandArgs, parseDuration, usageError } from "../../terminal/args.js";
@@ -31,7 +32,7 @@ const SUBCOMMANDS: readonly string[] = ["log", "verify"];
 
 export const auditCommand: Command = {
   name: "audit",
-  summary: "Show and verify the hash-chained audit log (approvals, confirmations, flow decisions)",
+  summary: COMMAND_SUMMARIES.audit,
   usage: USAGE,
   subcommands: SUBCOMMANDS,
   async run(args, context) {

@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { COMPLETION_SCRIPTS } from "../completion/scripts.js";
 import { SHELL_NAMES } from "../completion/spec.js";
 import { parseCommandArgs, requirePositional, UsageError } from "../../terminal/args.js";
@@ -17,7 +18,7 @@ is started to complete a name.
 
 export const completionCommand: Command = {
   name: "completion",
-  summary: "Print a shell completion script (bash, zsh, fish)",
+  summary: COMMAND_SUMMARIES.completion,
   usage: USAGE,
   async run(args, context) {
     const { positionals } = parseCommandArgs("completion", args, {}, 1);

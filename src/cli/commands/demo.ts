@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { updateConfigFile } from "../../config/config-file.js";
@@ -27,7 +28,7 @@ mcpvm. Servers you add yourself are only approved by you (\`mcpvm mcp approve <n
 
 export const demoCommand: Command = {
   name: "demo",
-  summary: "The 60-second tour: guest code calling real MCP servers from npm (no keys needed)",
+  summary: COMMAND_SUMMARIES.demo,
   usage: USAGE,
   async run(args, context) {
     const { values } = parseCommandArgs("demo", args, { home: { type: "string" }, keep: { type: "boolean" }, script: { type: "string" } }, 0);

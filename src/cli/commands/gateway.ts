@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { loadConfigFile } from "../../config/config-file.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 // The parts themselves, not gateway/index.js, which loads the HTTP server and the MCP server SDK.
@@ -118,7 +119,7 @@ async function runToken(args: readonly string[], context: CommandContext): Promi
 
 export const gatewayCommand: Command = {
   name: "gateway",
-  summary: "Manage the HTTP gateway's named client tokens (create, list, revoke) and check its identity provider",
+  summary: COMMAND_SUMMARIES.gateway,
   usage: USAGE,
   subcommands: ["token", "oauth"],
   async run(args, context) {

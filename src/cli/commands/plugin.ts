@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import type { AuditReport, PluginInfo, PluginStatus } from "../../plugin-system/index.js";
 import type { McpvmHost } from "../../host/index.js";
 import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
@@ -32,7 +33,7 @@ const SUBCOMMANDS: readonly string[] = ["list", "info", "audit", "approve", "rev
 
 export const pluginCommand: Command = {
   name: "plugin",
-  summary: "List, audit, approve, enable and disable plugins",
+  summary: COMMAND_SUMMARIES.plugin,
   usage: USAGE,
   subcommands: SUBCOMMANDS,
   async run(args, context) {

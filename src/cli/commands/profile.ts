@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { activeProfiles, applyProfiles, availableProfiles, type ApplyReport, type NamedProfile } from "../../agent/profiles/index.js";
 import type { McpvmHost } from "../../host/index.js";
 import { parseCommandArgs, usageError } from "../../terminal/args.js";
@@ -59,7 +60,7 @@ function renderApply(report: ApplyReport, pending: readonly string[], context: C
 
 export const profileCommand: Command = {
   name: "profile",
-  summary: "List, show and apply profiles (limits, plugins, MCP servers)",
+  summary: COMMAND_SUMMARIES.profile,
   usage: USAGE,
   subcommands: SUBCOMMANDS,
   async run(args, context) {

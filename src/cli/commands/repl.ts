@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { parseCommandArgs } from "../../terminal/args.js";
 import type { Command } from "../../terminal/command.js";
 import { mcpCommand } from "./mcp/index.js";
@@ -13,7 +14,7 @@ Ctrl-C cancels the running step; Ctrl-D or /exit leaves.`;
 
 export const replCommand: Command = {
   name: "repl",
-  summary: "The interactive agent (what `mcpvm` with no command starts)",
+  summary: COMMAND_SUMMARIES.repl,
   usage: USAGE,
   async run(args, context) {
     parseCommandArgs("repl", args, {}, 0);

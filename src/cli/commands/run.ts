@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { loginOnDemand } from "./mcp/login.js";
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -41,7 +42,7 @@ Exit codes: 0 ok, 1 the script failed, 2 usage, 4 a limit was hit (the tool-call
 
 export const runCommand: Command = {
   name: "run",
-  summary: "Run a guest script (file or stdin) against the enabled plugins and MCP servers",
+  summary: COMMAND_SUMMARIES.run,
   usage: USAGE,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(

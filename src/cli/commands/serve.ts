@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 // The gateway (HTTP server, MCP server SDK) is loaded when `serve` runs, not by every command.
 import type { GatewayAuth, ListenAddress } from "../../gateway/index.js";
@@ -107,7 +108,7 @@ function untilStopped(done: Promise<void>): Promise<string> {
 
 export const serveCommand: Command = {
   name: "serve",
-  summary: "Run the MCP gateway (stdio, or streamable HTTP with --http): code mode and toolsets over every server",
+  summary: COMMAND_SUMMARIES.serve,
   usage: USAGE,
   async run(args, context) {
     const { values } = parseCommandArgs(

@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { loadConfigFile } from "../../config/config-file.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 // The parts themselves, not gateway/index.js, which loads the HTTP server and the MCP server SDK.
@@ -71,7 +72,7 @@ function printToolset(context: CommandContext, toolset: NamedToolset, missing: r
 
 export const toolsetCommand: Command = {
   name: "toolset",
-  summary: "Manage toolsets (named lists of MCP tools the gateway exposes directly)",
+  summary: COMMAND_SUMMARIES.toolset,
   usage: USAGE,
   subcommands: SUBCOMMANDS,
   async run(args, context) {

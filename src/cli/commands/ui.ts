@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "./summaries.js";
 import { browserOpener } from "../../mcp/oauth/index.js";
 import { startUi, type UiBridge } from "../../ui/index.js";
 import { parseCommandArgs, UsageError } from "../../terminal/args.js";
@@ -54,7 +55,7 @@ function untilSignal(): Promise<void> {
 
 export const uiCommand: Command = {
   name: "ui",
-  summary: "Open the local web dashboard (servers, approvals, toolsets, activity, run)",
+  summary: COMMAND_SUMMARIES.ui,
   usage: USAGE,
   async run(args, context) {
     const { values } = parseCommandArgs("ui", args, { port: { type: "string" }, "no-open": { type: "boolean" } }, 0);

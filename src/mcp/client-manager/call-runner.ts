@@ -1,7 +1,7 @@
 import type { Progress } from "@modelcontextprotocol/client";
 import { isMcpvmError } from "../../util/errors.js";
 import { runAsCall, type InFlightCall } from "./call-origin.js";
-import { isConnectionFatal } from "./classify.js";
+import { isConnectionFatal } from "./errors.js";
 import type { Connection } from "./connection.js";
 import type { ClientManagerEvent } from "./events.js";
 import { FloodGate } from "./flood-gate.js";

@@ -61,7 +61,3 @@ export function classifyCallFailure(error: unknown, ctx: CallFailureContext): Mc
   return new McpTransportError("MCP_TRANSPORT_ERROR", `${where} failed: ${detail}`, { data });
 }
 
-/** A transport failure ends the connection; tool-level failures and timeouts do not. */
-export function isConnectionFatal(error: McpvmError): boolean {
-  return error instanceof McpTransportError;
-}

@@ -8,14 +8,15 @@ import type { McpServerLaunch } from "../types.js";
 import { callTimeoutMs, deadlineError, waitWithinBudget, type CallerOptions } from "./call-budget.js";
 import { decideRoom } from "./capacity.js";
 import { defaultChildEnv } from "./child-env.js";
-import { isConnectionFatal } from "./classify.js";
 import { currentCall, resolveOrigin, type InFlightCall } from "./call-origin.js";
 import { runCall, type CallRunnerDeps } from "./call-runner.js";
 import { emptyListFor, supportsRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
 import { unsupportedRequestError } from "./manager-errors.js";
 import type { ServerRequestHooks } from "./server-requests.js";
-import { Connection, type ConnectionDeps } from "./connection.js";
-import { McpToolError } from "./errors.js";
+// The connection (and with it the MCP client SDK) is loaded on the first connect: a run that calls no
+// server never loads the SDK (docs/ARCHITECTURE.md, "How the CLI is built and loaded").
+import type { Connection, ConnectionDeps } from "./connection.js";
+import { isConnectionFatal, McpToolError } from "./errors.js";
 import { capacityError, closedError, foreignError, hasTool, reconnectLimitError, toolNotFound, unknownServerError } from "./manager-errors.js";
 import type { ClientManagerEvent, ClientManagerListener, ServerStatus } from "./events.js";
 import { clientManagerLimitsSchema, type ClientManagerLimits, type ClientManagerOptions, type LaunchResolver, type ServerIdentity } from "./options.js";
@@ -317,6 +318,7 @@ export class ClientManager {
       await this.makeRoom(slot);
       if (abort.signal.aborted) throw closedError(slot.name, this.closed);
       countsAsFailure = true;
+      const { Connection } = await import("./connection.js");
       const connection = await Connection.open(slot.name, launch, this.connectionDeps(slot), {
         timeoutMs: launch.limits.connectTimeoutMs,
         signal: abort.signal,

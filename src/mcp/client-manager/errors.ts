@@ -49,6 +49,11 @@ export type McpTransportErrorCode =
   | "MCP_TRANSPORT_ERROR";
 export class McpTransportError extends McpvmError<McpTransportErrorCode> {}
 
+/** A transport failure ends the connection; tool-level failures and timeouts do not. */
+export function isConnectionFatal(error: McpvmError): boolean {
+  return error instanceof McpTransportError;
+}
+
 export type McpConnectErrorCode =
   /** Spawn, initialize and tools/list did not finish within the connect timeout; the process was killed. */
   | "MCP_CONNECT_TIMEOUT"

@@ -3,7 +3,7 @@ import type { McpServerLaunch } from "../types.js";
 import type { LoginInteraction } from "./interaction.js";
 import { loginSubject } from "./identity.js";
 import { McpvmOAuthProvider, type LoginEvent } from "./provider.js";
-import { revokeTokens, type RevocationOutcome } from "./revoke.js";
+import type { RevocationOutcome } from "./revoke.js";
 import { loginMatches, OAuthTokenStore } from "./token-store.js";
 
 export interface LoginStatus {
@@ -96,6 +96,8 @@ export class OAuthLogins {
     await this.forgetProvider(server);
     const removed = await this.store.remove(server);
     if (removed?.tokens === undefined) return undefined;
+    // Loaded here: revoke.ts uses the MCP client SDK, which a process that never logs out need not load.
+    const { revokeTokens } = await import("./revoke.js");
     return revokeTokens(removed, target !== undefined && loginMatches(removed, target.url, target.clientId) ? target.clientSecret : undefined);
   }
 

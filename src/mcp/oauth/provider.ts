@@ -1,13 +1,12 @@
 import { loginSubject } from "./identity.js";
 import { randomBytes } from "node:crypto";
-import {
-  auth,
-  type OAuthClientInformationContext,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import type { McpResolvedOAuth } from "../types.js";
 import { loginRequired, McpOAuthError } from "./errors.js";
@@ -292,6 +291,8 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     this.refreshing ??= (async () => {
       this.refreshOnly = true;
       try {
+        // The SDK loads with the first connection; a provider exists before that (see client-manager.ts).
+        const { auth } = await import("@modelcontextprotocol/client");
         await auth(this, { serverUrl: this.options.url });
       } catch {
         // An expired refresh token, a server that is down: the request goes out and its 401 says what to do.

@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { resolveConfigPaths } from "../../../config/paths.js";
 import { connectCheck, diagnoseHome, type ConnectResult, type Problem } from "../../../host/diagnose/index.js";
 import { connectProblems } from "../../../host/diagnose/connect-check.js";
@@ -58,7 +59,7 @@ async function runConnectCheck(context: CommandContext, names: readonly string[]
 
 export const doctorCommand: Command = {
   name: "doctor",
-  summary: "Check config, state files, servers (commands, variables, approval) and the engine; --connect tests each server",
+  summary: COMMAND_SUMMARIES.doctor,
   usage: USAGE,
   async run(args, context) {
     const { values } = parseCommandArgs("doctor", args, { connect: { type: "boolean" } }, 0);

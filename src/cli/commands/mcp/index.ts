@@ -1,3 +1,4 @@
+import { COMMAND_SUMMARIES } from "../summaries.js";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, removeMcpServer, setMcpServerEnabled } from "../../../mcp/config/index.js";
 import { KNOWN_SERVERS } from "../../../mcp/known-servers.js";
 import { parseCommandArgs, requirePositional, usageError, UsageError } from "../../../terminal/args.js";
@@ -74,7 +75,7 @@ const MCP_STORE = { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES };
 
 export const mcpCommand: Command = {
   name: "mcp",
-  summary: "Manage MCP servers: list, info, types, approve, revoke, enable, disable, add, call, login, logout, remove, import",
+  summary: COMMAND_SUMMARIES.mcp,
   usage: USAGE,
   subcommands: ["list", "info", "types", "approve", "revoke", "enable", "disable", "add", "call", "login", "logout", "remove", "import"],
   helpFor: (args) =>
