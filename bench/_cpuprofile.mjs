@@ -3,18 +3,56 @@
 // by "who asked for it" — each sample charged to the nearest frame on its stack that is a package or
 // one of our files, so node internals and native calls (socket writes, hashing) count for the code
 // that called them.
+import { existsSync, readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
+import { fileURLToPath } from "node:url";
 
-/** Where a frame's code lives: a package name, our source file, node's internals, or "" for native. */
-export function placeOf(url) {
+const sourceMaps = new Map();
+
+/** The source map beside a bundled file (dist/cli/*.js.map), read once; undefined if there is none. */
+function sourceMapOf(url) {
+  if (!sourceMaps.has(url)) {
+    let map;
+    try {
+      const file = url.startsWith("file://") ? fileURLToPath(url) : url;
+      if (existsSync(`${file}.map`)) map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")));
+    } catch {
+      map = undefined;
+    }
+    sourceMaps.set(url, map);
+  }
+  return sourceMaps.get(url);
+}
+
+/**
+ * Where a frame's code lives: a package name, our source file (as `dist/src/<path>.js`), node's internals,
+ * or "" for native. The CLI ships as an esbuild bundle (dist/cli/), so a frame there is looked up in
+ * the bundle's source map to find the file and package it came from.
+ */
+export function placeOf(frameOrUrl) {
+  const frame = typeof frameOrUrl === "string" ? { url: frameOrUrl } : frameOrUrl;
+  let url = frame.url;
   if (url === "") return "";
+  if (url.includes("/dist/cli/") && frame.lineNumber !== undefined) {
+    const entry = sourceMapOf(url)?.findEntry(frame.lineNumber, frame.columnNumber ?? 0);
+    if (entry !== undefined && typeof entry.originalSource === "string") url = entry.originalSource;
+  }
   const nm = url.lastIndexOf("node_modules/");
   if (nm !== -1) {
     const rest = url.slice(nm + "node_modules/".length).split("/");
     return rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0];
   }
+  const source = url.lastIndexOf("/src/");
+  if (!url.includes("/dist/") && source !== -1 && /\.ts$/.test(url)) return `dist/src/${url.slice(source + "/src/".length).replace(/\.ts$/, ".js")}`;
   const dist = url.indexOf("/dist/");
   if (dist !== -1) return url.slice(dist + 1);
   return url;
+}
+
+/** The main thread's profile among a process's (`CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile`, thread 0). */
+export function mainThreadProfile(files) {
+  const profiles = files.filter((f) => f.endsWith(".cpuprofile"));
+  return profiles.find((f) => f.split(".")[4] === "0") ?? profiles[0];
 }
 
 /**
@@ -51,14 +89,14 @@ function askerOf(stack) {
   if (leaf === "(idle)") return "(idle)";
   if (leaf === "(program)") return "V8 (compiler, runtime)";
   for (const frame of stack) {
-    const place = placeOf(frame.callFrame.url);
+    const place = placeOf(frame.callFrame);
     if (place === "" || place.startsWith("node:")) continue;
     if (place.startsWith("dist/src/")) return `mcpvm ${place.slice("dist/src/".length).replace(/\.js$/, "")}`;
     if (place.startsWith("file://")) return place.slice(place.lastIndexOf("/") + 1);
     return place;
   }
-  const top = stack.find((f) => placeOf(f.callFrame.url).startsWith("node:"));
-  return top === undefined ? "native (no JS caller)" : `node internals (${placeOf(top.callFrame.url)})`;
+  const top = stack.find((f) => placeOf(f.callFrame).startsWith("node:"));
+  return top === undefined ? "native (no JS caller)" : `node internals (${placeOf(top.callFrame)})`;
 }
 
 /**
@@ -92,14 +130,14 @@ export function summarize(profile, { calls, top = 40, marker = "toWebRequest" } 
   const byPlace = new Map();
   const inclusive = new Map();
   for (const [id, us] of self) {
-    const { functionName, url, lineNumber } = byId.get(id).callFrame;
-    const place = placeOf(url) || "(native/V8)";
+    const { functionName, lineNumber } = byId.get(id).callFrame;
+    const place = placeOf(byId.get(id).callFrame) || "(native/V8)";
     const fn = `${functionName || "(anonymous)"} ${place}:${lineNumber + 1}`;
     byFn.set(fn, (byFn.get(fn) ?? 0) + us);
     byPlace.set(place, (byPlace.get(place) ?? 0) + us);
     const seen = new Set();
     for (const frame of stackOf(id)) {
-      const where = placeOf(frame.callFrame.url);
+      const where = placeOf(frame.callFrame);
       if (!where.startsWith("dist/src/")) continue;
       const key = `${frame.callFrame.functionName || "(anonymous)"} ${where}`;
       if (seen.has(key)) continue;

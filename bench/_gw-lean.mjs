@@ -172,7 +172,7 @@ if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === "--pr
 export async function profileFastLane(upstream = "raw", calls = 300, clients = 10) {
   const { mkdtemp, readdir, readFile } = await import("node:fs/promises");
   const { tmpdir } = await import("node:os");
-  const { summarize: summarizeProfile, timeByAsker } = await import("./_cpuprofile.mjs");
+  const { mainThreadProfile, summarize: summarizeProfile, timeByAsker } = await import("./_cpuprofile.mjs");
   const u = UPSTREAM_CONFIGS[upstream];
   const home = await makeHome({ [upstream]: { command: u.command, args: u.args } }, [`${upstream}.echo`]);
   const dir = await mkdtemp(join(tmpdir(), "mcpvm-lean-prof-"));
@@ -184,7 +184,7 @@ export async function profileFastLane(upstream = "raw", calls = 300, clients = 1
     } finally {
       await gateway.close();
     }
-    const file = (await readdir(dir)).find((f) => f.endsWith(".cpuprofile"));
+    const file = mainThreadProfile(await readdir(dir));
     if (file === undefined) return { run, text: "(no profile written)", asked: undefined };
     const profile = JSON.parse(await readFile(join(dir, file), "utf8"));
     return { run, text: summarizeProfile(profile, { calls: run.calls, top: 45, marker: "serveModern" }), asked: timeByAsker(profile, { marker: "serveModern" }) };

@@ -7,7 +7,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { timeByAsker } from "./_cpuprofile.mjs";
+import { mainThreadProfile, timeByAsker } from "./_cpuprofile.mjs";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { startGateway } from "../dist/src/gateway/index.js";
 import { CLOCK_TICKS, connect, cpuOfTree, FIXTURE, httpClient, load, makeHome as makeBenchHome, MCPVM, NULL_PROXY, rssOf, SERVE_ARGS, startHttpGateway, startUrlServer, UPSTREAMS } from "./_gw-load.mjs";
@@ -55,7 +55,7 @@ async function profiledLoad(env) {
     } finally {
       await profiledGateway.close();
     }
-    const file = (await readdir(dir)).find((f) => f.endsWith(".cpuprofile"));
+    const file = mainThreadProfile(await readdir(dir));
     if (file === undefined) return { run, asked: undefined };
     return { run, asked: timeByAsker(JSON.parse(await readFile(join(dir, file), "utf8"))) };
   } finally {
