@@ -57,7 +57,7 @@ async function profiledLoad(env) {
     }
     const file = mainThreadProfile(await readdir(dir));
     if (file === undefined) return { run, asked: undefined };
-    return { run, asked: timeByAsker(JSON.parse(await readFile(join(dir, file), "utf8"))) };
+    return { run, asked: timeByAsker(JSON.parse(await readFile(join(dir, file), "utf8")), { marker: "handleMcp" }) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
