@@ -121,7 +121,8 @@ describe("faults end in typed errors within their budget while other servers kee
   });
 
   it("a server that writes only garbage fails at the connect timeout naming the cause", async () => {
-    const { manager } = withHealthy(["garbage", ["--mode", "garbage-only"], { limits: { connectTimeoutMs: 600 } }]);
+    // Long enough for the fixture to start and write its garbage on a loaded machine (node alone can take seconds there).
+    const { manager } = withHealthy(["garbage", ["--mode", "garbage-only"], { limits: { connectTimeoutMs: 4_000 } }]);
     const error = await expectRejection(manager.callTool("garbage", "echo", { text: "x" }));
     expect(error).toMatchObject({ name: "McpConnectError", code: "MCP_CONNECT_TIMEOUT" });
     expect(error.message).toMatch(/wrote \d+ line\(s\) on stdout that are not JSON-RPC, the first: "Welcome to the fixture server!"/);

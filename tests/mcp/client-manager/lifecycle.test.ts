@@ -127,13 +127,14 @@ describe("ClientManager lifecycle", () => {
     // `; true` keeps sh from exec-ing node, so the fixture is sh's child, our grandchild.
     const wrapped = stdioLaunch("wrapped", "/bin/sh", ["-c", `"${process.execPath}" "${FIXTURE}" --mode hang-initialize; true`], {
       env: { MCPVM_FIXTURE_STARTS: starts },
-      limits: { connectTimeoutMs: 800 },
+      // Long enough for sh and then node to start (and record the grandchild) on a loaded machine.
+      limits: { connectTimeoutMs: 4_000 },
     });
     const { manager } = track(managerFor([wrapped]));
     expect(await expectRejection(manager.connect("wrapped"))).toMatchObject({ code: "MCP_CONNECT_TIMEOUT" });
     const [start] = readStarts(starts);
     expect(start).toBeDefined();
-    await waitFor(() => !isAlive(start!.pid), 2_000);
+    await waitFor(() => !isAlive(start!.pid), 5_000);
   });
 
   it("setServer replaces a resolver for the next connect; removeServer stops and forgets a server", async () => {
