@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 /**
  * The package as npm ships it: `npm pack` of this checkout (the "files" list, no scripts), unpacked
  * into node_modules/mcpvm of a temporary project whose other node_modules entries are the production
- * dependencies only (linked from this checkout's node_modules: no network, no ../shared). Its
+ * dependencies only (linked from this checkout's node_modules: no network, nothing outside the checkout). Its
  * bin/mcpvm.js runs the bundled CLI from dist/cli, the QuickJS worker and wasm from the
  * dependencies, and the native plugins from dist/plugins — as a user's install would.
  *

@@ -1,23 +1,23 @@
-import type { CallToolResult, Implementation, Progress, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
-import { ATTR } from "../../telemetry/names.js";
-import { telemetry, type SpanScope } from "../../telemetry/telemetry.js";
+import type { CallToolResult, Implementation, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
+import { telemetry } from "../../telemetry/telemetry.js";
 import { McpOAuthError } from "../oauth/errors.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
-import { toGuestValue, toolErrorText, type GuestValue, type ResultLogger } from "../results/index.js";
+import { toGuestValue, type GuestValue, type ResultLogger } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
 import { callTimeoutMs, deadlineError, waitWithinBudget, type CallerOptions } from "./call-budget.js";
 import { decideRoom } from "./capacity.js";
 import { defaultChildEnv } from "./child-env.js";
 import { currentCall, resolveOrigin, type InFlightCall } from "./call-origin.js";
 import { runCall, type CallRunnerDeps } from "./call-runner.js";
+import { sendToolCall, type RequestExtras, type ToolCallDeps } from "./tool-call.js";
 import { emptyListFor, supportsRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
 import { unsupportedRequestError } from "./manager-errors.js";
 import type { ServerRequestHooks } from "./server-requests.js";
 // The connection (and with it the MCP client SDK) is loaded on the first connect: a run that calls no
 // server never loads the SDK (docs/ARCHITECTURE.md, "How the CLI is built and loaded").
 import type { Connection, ConnectionDeps } from "./connection.js";
-import { isConnectionFatal, McpToolError } from "./errors.js";
-import { capacityError, closedError, foreignError, hasTool, reconnectLimitError, toolNotFound, unknownServerError } from "./manager-errors.js";
+import { isConnectionFatal } from "./errors.js";
+import { capacityError, closedError, foreignError, reconnectLimitError, unknownServerError } from "./manager-errors.js";
 import type { ClientManagerEvent, ClientManagerListener, ServerStatus } from "./events.js";
 import { clientManagerLimitsSchema, type ClientManagerLimits, type ClientManagerOptions, type LaunchResolver, type ServerIdentity } from "./options.js";
 import { ServerSlot } from "./slot.js";
@@ -31,11 +31,7 @@ export interface ConnectedServer {
   readonly protocol: { readonly era: "legacy" | "modern"; readonly version: string | undefined };
 }
 
-/** Options of a tools/call or other request beyond the caller's budget. */
-export interface RequestExtras {
-  /** notifications/progress of this request, flood-capped (limits.maxNotificationsPerSecond). */
-  readonly onProgress?: (progress: Progress) => void;
-}
+export type { RequestExtras } from "./tool-call.js";
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpvm", version: "0.1.0" };
 const STDERR_TAIL_LINES = 10;
@@ -57,10 +53,29 @@ export class ClientManager {
   private serverRequests: ServerRequestHooks | undefined;
   private protocol: "legacy" | "auto";
   private closed = false;
+  /** What runCall and a tools/call (tool-call.ts) need of this manager: built once, not per call. */
+  private readonly callRunner: CallRunnerDeps;
+  private readonly toolCalls: ToolCallDeps;
 
   constructor(private readonly options: ClientManagerOptions) {
     this.limits = clientManagerLimitsSchema.parse(options.limits ?? {});
     this.now = options.now ?? Date.now;
+    this.callRunner = {
+      now: this.now,
+      emit: (event) => this.emit(event),
+      markDead: (slot, connection) => slot.markDead(connection),
+      scheduleIdle: (slot) => slot.scheduleIdle(this.limits.idleTimeoutMs),
+      maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
+      inFlight: this.inFlight,
+    };
+    this.toolCalls = {
+      slot: (name) => this.slot(name),
+      ensureConnected: (slot, caller, tool) => this.ensureConnected(slot, caller, tool),
+      runner: this.callRunner,
+      defaultCallTimeoutMs: this.limits.defaultCallTimeoutMs,
+      now: this.now,
+      emit: (event) => this.emit(event),
+    };
     this.serverRequests = options.serverRequests;
     this.protocol = options.protocol ?? "legacy";
     for (const [name, resolver] of Object.entries(options.servers)) this.setServer(name, resolver);
@@ -113,7 +128,7 @@ export class ClientManager {
   async removeServer(name: string): Promise<void> {
     const slot = this.slots.get(name);
     if (slot === undefined) return;
-    await this.shutdown(slot, "closed");
+    await slot.shutdown("closed");
     this.slots.delete(name);
   }
 
@@ -187,62 +202,7 @@ export class ClientManager {
     options: { readonly keepErrorResults?: boolean } & RequestExtras = {},
   ): Promise<CallToolResult> {
     // One client span per upstream call (src/telemetry); free when telemetry is off.
-    return telemetry().upstreamCall({ server: name, tool }, (scope) => this.sendToolCall(name, tool, args, caller, options, scope));
-  }
-
-  private async sendToolCall(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions, options: { readonly keepErrorResults?: boolean } & RequestExtras, scope: SpanScope): Promise<CallToolResult> {
-    const slot = this.slot(name);
-    if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, tool, "before the call was sent");
-    const connection = await this.ensureConnected(slot, caller, tool);
-    if (!hasTool(slot.tools, tool) && slot.relisting !== undefined) await slot.relisting;
-    if (!hasTool(slot.tools, tool)) throw toolNotFound(slot.name, tool, slot.tools ?? []);
-    const launch = slot.launch as McpServerLaunch;
-    scope.set({ [ATTR.upstreamTransport]: launch.transport });
-    const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
-    if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
-    const call: InFlightCall = { server: name, method: "tools/call", origin: caller.origin };
-    const extras = options.onProgress === undefined ? {} : { onProgress: options.onProgress };
-    // One `call` event per tools/call that was sent, for the activity log (listeners mask the arguments).
-    const started = performance.now();
-    let outcome: "ok" | "isError" | "failed" = "failed";
-    let errorCode: string | undefined;
-    try {
-      const result = await runCall(
-        this.callRunner,
-        slot,
-        connection,
-        { call, detail: { tool }, ...extras },
-        (onProgress) =>
-          connection.callTool(tool, args, {
-            timeoutMs,
-            ...(caller.signal === undefined ? {} : { signal: caller.signal }),
-            ...(onProgress === undefined ? {} : { onProgress }),
-          }),
-        (sent) => (sent.isError === true ? "isError" : "ok"),
-      );
-      outcome = result.isError === true ? "isError" : "ok";
-      if (result.isError === true) {
-        scope.outcome("tool_error");
-        if (options.keepErrorResults !== true) throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
-      }
-      return result;
-    } catch (error) {
-      errorCode = isMcpvmError(error) ? error.code : "INTERNAL";
-      throw error;
-    } finally {
-      this.emit({ type: "call", server: name, tool, args, ms: Math.round(performance.now() - started), outcome, ...(errorCode === undefined ? {} : { errorCode }) });
-    }
-  }
-
-  private get callRunner(): CallRunnerDeps {
-    return {
-      now: this.now,
-      emit: (event) => this.emit(event),
-      markDead: (slot, connection) => this.markDead(slot, connection),
-      scheduleIdle: (slot) => this.scheduleIdle(slot),
-      maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
-      inFlight: this.inFlight,
-    };
+    return telemetry().upstreamCall({ server: name, tool }, (scope) => sendToolCall(this.toolCalls, { name, tool, args, caller, options }, scope));
   }
 
   /**
@@ -257,20 +217,20 @@ export class ClientManager {
       await connection.ping(timeoutMs);
       return true;
     } catch (error) {
-      if (isMcpvmError(error) && isConnectionFatal(error)) this.markDead(slot, connection);
+      if (isMcpvmError(error) && isConnectionFatal(error)) slot.markDead(connection);
       throw error;
     }
   }
 
   /** Closes one server; its next use starts it again. */
   async close(name: string): Promise<void> {
-    await this.shutdown(this.slot(name), "closed");
+    await this.slot(name).shutdown("closed");
   }
 
   /** On exit: every connection closed, every child process gone; the manager accepts no more work. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.slots.values()].map((slot) => this.shutdown(slot, "closed")));
+    await Promise.all([...this.slots.values()].map((slot) => slot.shutdown("closed")));
   }
 
   private slot(name: string): ServerSlot {
@@ -337,7 +297,7 @@ export class ClientManager {
       slot.lastUsed = this.now();
       slot.setState("connected");
       this.emit({ type: "tools", server: slot.name, tools, reason: "connect" });
-      this.scheduleIdle(slot);
+      slot.scheduleIdle(this.limits.idleTimeoutMs);
       return connection;
     } catch (error) {
       const failure = abort.signal.aborted ? closedError(slot.name, this.closed) : foreignError(slot.name, slot.redact, error, "MCP_CONNECT_FAILED");
@@ -377,7 +337,7 @@ export class ClientManager {
       if (decision.kind === "full") {
         throw capacityError(slot.name, this.limits.maxLiveConnections);
       }
-      await this.shutdown(decision.victim, "idle");
+      await decision.victim.shutdown("idle");
     }
   }
 
@@ -392,7 +352,7 @@ export class ClientManager {
       onStderr: (chunk) => slot.stderr.write(chunk, slot.redact),
       onStderrEnd: () => slot.stderr.flush(slot.redact),
       stderrTail: () => slot.stderr.tail(STDERR_TAIL_LINES),
-      onDied: (connection) => this.markDead(slot, connection),
+      onDied: (connection) => slot.markDead(connection),
       onToolListChanged: (connection) => this.refreshTools(slot, connection),
       onPhase: (phase, ms, detail) => this.emit({ type: "timing", server: slot.name, phase, ms, detail }),
       emit: (event) => this.emit(event),
@@ -403,15 +363,6 @@ export class ClientManager {
       ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),
       ...(this.options.login === undefined ? {} : { login: this.options.login }),
     };
-  }
-
-  private markDead(slot: ServerSlot, connection: Connection): void {
-    if (slot.connection !== connection) return;
-    slot.connection = undefined;
-    slot.clearIdleTimer();
-    slot.failures += 1;
-    slot.setState("error", connection.deathError());
-    void connection.close();
   }
 
   /** notifications/tools/list_changed: list again, run onToolsListed again, tell subscribers. */
@@ -434,32 +385,5 @@ export class ClientManager {
     void run.finally(() => {
       if (slot.relisting === run) slot.relisting = undefined;
     });
-  }
-
-  /** (Re)arms the idle timer; a timer that fires during a call does nothing and is re-armed after it. */
-  private scheduleIdle(slot: ServerSlot): void {
-    if (this.limits.idleTimeoutMs === 0 || slot.inFlight > 0 || slot.connection === undefined) return;
-    if (slot.idleTimer !== undefined) {
-      slot.idleTimer.refresh();
-      return;
-    }
-    slot.idleTimer = setTimeout(() => {
-      slot.idleTimer = undefined;
-      if (slot.inFlight === 0 && slot.connection !== undefined) void this.shutdown(slot, "idle");
-    }, this.limits.idleTimeoutMs);
-    // An idle server must not keep the host process alive.
-    slot.idleTimer.unref();
-  }
-
-  private async shutdown(slot: ServerSlot, next: "idle" | "closed"): Promise<void> {
-    slot.clearIdleTimer();
-    if (slot.connecting !== undefined) {
-      slot.connectAbort?.abort();
-      await slot.connecting.catch(() => undefined);
-    }
-    const connection = slot.connection;
-    slot.connection = undefined;
-    if (connection !== undefined) await connection.close();
-    slot.setState(next);
   }
 }

@@ -5,7 +5,8 @@ import { startTimeout } from "./abort.js";
 import { classifyCallFailure } from "./classify.js";
 import { connectFailure, connectTimeoutError, diedError, type StartupDiagnostics } from "./connect-errors.js";
 import type { LoginDriver, ServerIdentity } from "./options.js";
-import { isUnauthorized, loginStepFailure, oauthFailure } from "../oauth/failure.js";
+import { isUnauthorized, oauthFailure } from "../oauth/failure.js";
+import { completeLogin, finishLogin, MAX_LOGIN_ROUNDS, retryAfterLogin } from "./connection-login.js";
 import { FrameTooLargeError } from "./line-framer.js";
 import type { RawToolCalls } from "./raw-call.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
@@ -38,9 +39,6 @@ export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
   /** The OAuth driver of an http/sse server (see LoginDriver). */
   readonly login?: (launch: McpServerLaunch) => LoginDriver | undefined;
 }
-
-/** Browser logins one connect or call may go through (a 401, then a 403 step-up) before giving up. */
-const MAX_LOGIN_ROUNDS = 2;
 
 export type StartupPhase = "spawn" | "initialize" | "tools/list";
 
@@ -113,27 +111,9 @@ export class Connection {
     for (let round = 0; ; round++) {
       const attempt = await Connection.attempt(server, launch, deps, limits, login);
       if (attempt.ok) return attempt.connection;
-      const params = login !== undefined && round < MAX_LOGIN_ROUNDS && isUnauthorized(attempt.reason) ? await Connection.runLogin(server, login, deps) : undefined;
+      const params = login !== undefined && round < MAX_LOGIN_ROUNDS && isUnauthorized(attempt.reason) ? await completeLogin(server, login, deps.redact) : undefined;
       if (params === undefined || limits.signal.aborted) throw attempt.error;
-      await Connection.finishLogin(server, attempt.opened, params, deps);
-    }
-  }
-
-  private static async runLogin(server: string, login: LoginDriver, deps: ConnectionDeps): Promise<URLSearchParams | undefined> {
-    try {
-      return await login.completeLogin();
-    } catch (error) {
-      throw loginStepFailure(error, server, deps.redact);
-    }
-  }
-
-  /** The SDK exchanges the code (checking `iss` first) and stores the tokens through the provider. */
-  private static async finishLogin(server: string, opened: OpenedTransport, params: URLSearchParams, deps: ConnectionDeps): Promise<void> {
-    try {
-      if (opened.finishAuth === undefined) throw new Error("internal: no OAuth provider on this transport");
-      await opened.finishAuth(params);
-    } catch (error) {
-      throw loginStepFailure(error, server, deps.redact);
+      await finishLogin(server, attempt.opened, params, deps.redact);
     }
   }
 
@@ -348,28 +328,11 @@ export class Connection {
     return this.typedTools.has(tool) ? undefined : transport.raw;
   }
 
-  /**
-   * A request that the server refused for want of a login (an expired session, a 403 step-up to a
-   * wider scope): the browser login runs and the request is sent again, at most MAX_LOGIN_ROUNDS
-   * times. The server refused the request, so it did not run; sending it again is safe.
-   */
-  private async withLogin<T>(request: () => Promise<T>): Promise<T> {
-    const login = this.login;
-    if (login === undefined) return request();
-    login.beginOperation();
-    for (let round = 0; ; round++) {
-      try {
-        return await request();
-      } catch (error) {
-        if (round >= MAX_LOGIN_ROUNDS || !isUnauthorized(error)) throw error;
-        const params = await Connection.runLogin(this.server, login, this.deps);
-        if (params === undefined) throw error;
-        await Connection.finishLogin(this.server, this.opened, params, this.deps);
-      }
-    }
+  /** A request that needs a login again (expired session, step-up) gets one: connection-login.ts. */
+  private withLogin<T>(request: () => Promise<T>): Promise<T> {
+    return this.login === undefined ? request() : retryAfterLogin(this.server, this.login, this.opened, this.deps.redact, request);
   }
 
-  /** Closes the session; a stdio server gets EOF, then SIGTERM, then SIGKILL (process group). */
   /**
    * resources/subscribe and unsubscribe on a 2026-07-28 connection, where they no longer exist: one
    * `subscriptions/listen` stream per URI, open until unsubscribed (its updates arrive as
@@ -388,6 +351,7 @@ export class Connection {
     return {};
   }
 
+  /** Closes the session; a stdio server gets EOF, then SIGTERM, then SIGKILL (process group). */
   async close(): Promise<void> {
     for (const open of this.listening.values()) void open.close().catch(() => undefined);
     this.listening.clear();

@@ -56,6 +56,44 @@ export class ServerSlot {
     this.idleTimer = undefined;
   }
 
+  /** A connection that failed for good: dropped (if still this slot's), counted, closed. */
+  markDead(connection: Connection): void {
+    if (this.connection !== connection) return;
+    this.connection = undefined;
+    this.clearIdleTimer();
+    this.failures += 1;
+    this.setState("error", connection.deathError());
+    void connection.close();
+  }
+
+  /** (Re)arms the idle timer; a timer that fires during a call does nothing and is re-armed after it. */
+  scheduleIdle(idleTimeoutMs: number): void {
+    if (idleTimeoutMs === 0 || this.inFlight > 0 || this.connection === undefined) return;
+    if (this.idleTimer !== undefined) {
+      this.idleTimer.refresh();
+      return;
+    }
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.inFlight === 0 && this.connection !== undefined) void this.shutdown("idle");
+    }, idleTimeoutMs);
+    // An idle server must not keep the host process alive.
+    this.idleTimer.unref();
+  }
+
+  /** Ends a connect in progress and the connection, then rests in `next`. */
+  async shutdown(next: "idle" | "closed"): Promise<void> {
+    this.clearIdleTimer();
+    if (this.connecting !== undefined) {
+      this.connectAbort?.abort();
+      await this.connecting.catch(() => undefined);
+    }
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection !== undefined) await connection.close();
+    this.setState(next);
+  }
+
   get connected(): boolean {
     return this.connection !== undefined;
   }

@@ -5,27 +5,23 @@ import type { Logger } from "pino";
 import {
   McpApprovalStore,
   FileDigestCache,
-  descriptionForModel,
   type ApprovalStatus,
 } from "../approval/index.js";
 import { ClientManager, type CallerOptions, type ClientManagerEvent, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
 import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
 import { maskedParts } from "../config/secret-values.js";
-import { comparePins, McpPinStore, pinServer, type ServerPins } from "../pins/index.js";
-import type { AuditedTool, Finding } from "../audit/index.js";
+import { McpPinStore, pinServer } from "../pins/index.js";
 import type { SecondOpinionReviewer } from "./second-opinion.js";
-import { CompiledTypesCache } from "../type-generator/index.js";
 import type { Redactor } from "../../logging/redact.js";
-import { displayInline } from "../../terminal/display.js";
 import { McpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
 import { approvalSubject } from "./approval-subject.js";
 import { ApprovalRecheck } from "./approval-recheck.js";
-import { ServerCatalog } from "./catalog.js";
+import type { ServerCatalog } from "./catalog.js";
+import { CatalogBuilder, type Listing } from "./catalog-builder.js";
 import { LaunchPin } from "./launch-pin.js";
-import { applyListingCaps, DEFAULT_LISTING_CAPS, type CappedTool, type ListingCaps } from "./listing-caps.js";
+import { applyListingCaps, DEFAULT_LISTING_CAPS, type ListingCaps } from "./listing-caps.js";
 import { CallRateLimiter } from "./rate-limit.js";
-import { decideTrust, type HeldTool } from "./trust.js";
 import { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";
 import { ServerStatusStore } from "./server-status.js";
 import { ServerStatusTracker } from "./status-tracker.js";
@@ -77,13 +73,6 @@ export interface McpServiceOptions {
 
 export { McpLoginUsageError } from "./server-logins.js";
 
-interface Listing {
-  readonly tools: readonly Tool[];
-  readonly instructions: string | undefined;
-  readonly hidden: readonly string[];
-  readonly unmatched: readonly string[];
-  readonly dropped: readonly CappedTool[];
-}
 
 /**
  * Everything MCP behind one object: approval before spawn, lazy connections, the trust decision
@@ -93,20 +82,17 @@ interface Listing {
 export class McpService {
   readonly clients: ClientManager;
   private readonly inputs = new InputCache();
-  private readonly typesCache = new CompiledTypesCache();
   private readonly listings = new Map<string, Listing>();
-  /** Each server's held tools as last decided (unmasked): the findings acceptTools goes by. */
-  private readonly lastHeld = new Map<string, readonly HeldTool[]>();
   private readonly catalogs = new Map<string, Promise<ServerCatalog>>();
   private readonly caps: ListingCaps;
   private readonly limiters = new Map<string, CallRateLimiter>();
   private readonly recheck: ApprovalRecheck<McpServerEntry>;
   private readonly status: ServerStatusStore | undefined;
   private readonly tracker: ServerStatusTracker;
-  private readonly heldRecorded = new Set<string>();
   private readonly launchPin: LaunchPin;
   private readonly logins: ServerLogins;
   private readonly approvalsOf: ServerApprovals;
+  private readonly builder: CatalogBuilder;
 
   constructor(private readonly options: McpServiceOptions) {
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
@@ -151,6 +137,17 @@ export class McpService {
       },
     });
     this.tracker.attach(this.clients);
+    this.builder = new CatalogBuilder({
+      connect: (name, caller) => this.clients.connect(name, caller),
+      listing: (name) => this.listings.get(name),
+      serverNames: () => this.serverNames(),
+      pins: options.pins,
+      secondOpinion: options.secondOpinion,
+      redactor: options.redactor,
+      logger: options.logger,
+      recordAudit: (event) => this.recordAudit(event),
+      connected: (name, counts) => this.tracker.connected(name, counts),
+    });
     this.logins = new ServerLogins({
       oauth: options.oauth,
       env: options.env,
@@ -215,7 +212,7 @@ export class McpService {
     const listing = this.listings.get(name);
     const outcome = sortAcceptance({
       listing: listing?.tools ?? [],
-      lastHeld: this.lastHeld.get(name) ?? [],
+      lastHeld: this.builder.lastHeld(name),
       reviewed,
       acceptBlocked: new Set(options.acceptBlocked ?? []),
     });
@@ -268,7 +265,7 @@ export class McpService {
     }
     let pending = this.catalogs.get(name);
     if (pending === undefined) {
-      pending = this.buildCatalog(name, entry, caller);
+      pending = this.builder.build(name, entry, caller);
       this.catalogs.set(name, pending);
       pending.catch(() => this.catalogs.get(name) === pending && this.catalogs.delete(name));
     }
@@ -355,32 +352,6 @@ export class McpService {
     this.logins.setInteraction(interaction);
   }
 
-  /** Only definitions not already pinned as approved are reviewed: the LLM is not asked twice about the same text. */
-  private async secondOpinions(tools: readonly Tool[], pins: ServerPins | undefined, caller: CallerOptions): Promise<Finding[]> {
-    const reviewer = this.options.secondOpinion;
-    if (reviewer === undefined) return [];
-    const unchanged = new Set(comparePins(pins, undefined, tools).unchanged);
-    const pending = tools.filter((tool) => !unchanged.has(tool.name));
-    const findings: Finding[] = [];
-    for (let i = 0; i < pending.length; i += 4) {
-      const batch = await Promise.all(pending.slice(i, i + 4).map((tool) => reviewer(tool as AuditedTool, caller.signal)));
-      for (const finding of batch) if (finding !== undefined) findings.push(finding);
-    }
-    return findings;
-  }
-
-  /** Each held tool once per process and reason: a catalog rebuilt ten times is not ten decisions. */
-  private async recordHeld(server: string, held: readonly HeldTool[]): Promise<void> {
-    for (const tool of held) {
-      const key = JSON.stringify([server, tool.name, tool.reason, tool.hash]);
-      if (this.heldRecorded.has(key)) continue;
-      this.heldRecorded.add(key);
-      await this.recordAudit({ event: "mcp.tool.held", subject: server, decision: "held", details: { tool: tool.name, reason: tool.reason, hash: tool.hash } }).catch((error: unknown) =>
-        this.options.logger.warn({ server }, `could not record a held tool in the audit log: ${(error as Error).message}`),
-      );
-    }
-  }
-
   private async requireStillApproved(name: string): Promise<void> {
     try {
       await this.recheck.require(name, this.entry(name));
@@ -389,51 +360,6 @@ export class McpService {
       if (this.clients.serverNames().includes(name)) await this.clients.close(name);
       throw error;
     }
-  }
-
-  private async buildCatalog(name: string, entry: McpServerEntry, caller: CallerOptions): Promise<ServerCatalog> {
-    const { capabilities } = await this.clients.connect(name, caller);
-    const listing = this.listings.get(name);
-    if (listing === undefined) throw new Error(`internal: no listing recorded for ${name}`);
-    const pins = await this.options.pins.get(name);
-    const decision = decideTrust({
-      server: name,
-      instructions: listing.instructions,
-      tools: listing.tools,
-      pins,
-      extraFindings: await this.secondOpinions(listing.tools, pins, caller),
-      otherServers: this.serverNames()
-        .filter((other) => other !== name)
-        .map((other) => ({ name: other, toolNames: [...(this.listings.get(other)?.tools.map((t) => t.name) ?? [])] })),
-    });
-    if (decision.pinsToRecord !== undefined) await this.options.pins.set(name, decision.pinsToRecord);
-    this.lastHeld.set(name, decision.held);
-    this.tracker.connected(name, { toolCount: decision.trusted.length, heldCount: decision.held.length });
-    // A server knows its own env and can echo a secret in a name, description, enum or default.
-    // Audit and pins saw the original; everything shown onwards (declarations, `mcp info`, the
-    // model, logs) gets the masked copy. A tool whose very name holds a secret is then uncallable.
-    const mask = <T>(value: T): T => this.options.redactor.redactValue(value);
-    const held = mask(decision.held);
-    // Log lines reach a terminal too (stderr): a server's tool name is escaped like everything shown.
-    for (const h of held) this.options.logger.warn({ server: name, tool: displayInline(h.name), reason: h.reason }, `MCP tool held: ${name}.${displayInline(h.name)} (${h.reason})`);
-    await this.recordHeld(name, held);
-    const instructions = decision.instructionsTrusted ? listing.instructions : undefined;
-    return new ServerCatalog(
-      {
-        server: name,
-        // A catalog exists only for an approved server; a description with block-level findings never reaches the model.
-        description: descriptionForModel(entry.description, "approved"),
-        instructions: instructions === undefined ? undefined : this.options.redactor.redact(instructions),
-        ...(decision.heldInstructions === undefined ? {} : { heldInstructions: mask(decision.heldInstructions) }),
-        trusted: mask(decision.trusted),
-        held,
-        dropped: mask(listing.dropped),
-        hiddenByFilters: mask(listing.hidden),
-        unmatchedFilters: mask(listing.unmatched),
-        capabilities,
-      },
-      this.typesCache,
-    );
   }
 
   private async launch(name: string) {

@@ -1,0 +1,88 @@
+import type { CallToolResult, Progress } from "@modelcontextprotocol/client";
+import { ATTR } from "../../telemetry/names.js";
+import type { SpanScope } from "../../telemetry/telemetry.js";
+import { isMcpvmError } from "../../util/errors.js";
+import { toolErrorText } from "../results/index.js";
+import type { McpServerLaunch } from "../types.js";
+import { callTimeoutMs, deadlineError, type CallerOptions } from "./call-budget.js";
+import type { InFlightCall } from "./call-origin.js";
+import { runCall, type CallRunnerDeps } from "./call-runner.js";
+import type { Connection } from "./connection.js";
+import { McpToolError } from "./errors.js";
+import type { ClientManagerEvent } from "./events.js";
+import { hasTool, toolNotFound } from "./manager-errors.js";
+import type { ServerSlot } from "./slot.js";
+
+/** Options of a tools/call or other request beyond the caller's budget. */
+export interface RequestExtras {
+  /** notifications/progress of this request, flood-capped (limits.maxNotificationsPerSecond). */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/** What a tools/call needs of the ClientManager. */
+export interface ToolCallDeps {
+  readonly slot: (name: string) => ServerSlot;
+  readonly ensureConnected: (slot: ServerSlot, caller: CallerOptions, tool: string | undefined) => Promise<Connection>;
+  readonly runner: CallRunnerDeps;
+  readonly defaultCallTimeoutMs: number;
+  readonly now: () => number;
+  readonly emit: (event: ClientManagerEvent) => void;
+}
+
+export interface ToolCallRequest {
+  readonly name: string;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly caller: CallerOptions;
+  readonly options: { readonly keepErrorResults?: boolean } & RequestExtras;
+}
+
+/**
+ * One tools/call: the caller's deadline, a connected server that lists the tool (after a relisting
+ * in progress), the call within its timeout through runCall, `isError` results thrown unless
+ * `keepErrorResults`, and one `call` event per call that was sent, for the activity log
+ * (listeners mask the arguments).
+ */
+export async function sendToolCall(deps: ToolCallDeps, request: ToolCallRequest, scope: SpanScope): Promise<CallToolResult> {
+  const { name, tool, args, caller, options } = request;
+  const slot = deps.slot(name);
+  if (caller.deadline !== undefined && caller.deadline <= deps.now()) throw deadlineError(name, tool, "before the call was sent");
+  const connection = await deps.ensureConnected(slot, caller, tool);
+  if (!hasTool(slot.tools, tool) && slot.relisting !== undefined) await slot.relisting;
+  if (!hasTool(slot.tools, tool)) throw toolNotFound(slot.name, tool, slot.tools ?? []);
+  const launch = slot.launch as McpServerLaunch;
+  scope.set({ [ATTR.upstreamTransport]: launch.transport });
+  const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, deps.defaultCallTimeoutMs, caller.deadline, deps.now());
+  if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
+  const call: InFlightCall = { server: name, method: "tools/call", origin: caller.origin };
+  const extras = options.onProgress === undefined ? {} : { onProgress: options.onProgress };
+  const started = performance.now();
+  let outcome: "ok" | "isError" | "failed" = "failed";
+  let errorCode: string | undefined;
+  try {
+    const result = await runCall(
+      deps.runner,
+      slot,
+      connection,
+      { call, detail: { tool }, ...extras },
+      (onProgress) =>
+        connection.callTool(tool, args, {
+          timeoutMs,
+          ...(caller.signal === undefined ? {} : { signal: caller.signal }),
+          ...(onProgress === undefined ? {} : { onProgress }),
+        }),
+      (sent) => (sent.isError === true ? "isError" : "ok"),
+    );
+    outcome = result.isError === true ? "isError" : "ok";
+    if (result.isError === true) {
+      scope.outcome("tool_error");
+      if (options.keepErrorResults !== true) throw new McpToolError("MCP_TOOL_ERROR", `MCP tool ${name}.${tool} failed: ${slot.redact(toolErrorText(result))}`, { data: { server: name, tool } });
+    }
+    return result;
+  } catch (error) {
+    errorCode = isMcpvmError(error) ? error.code : "INTERNAL";
+    throw error;
+  } finally {
+    deps.emit({ type: "call", server: name, tool, args, ms: Math.round(performance.now() - started), outcome, ...(errorCode === undefined ? {} : { errorCode }) });
+  }
+}
