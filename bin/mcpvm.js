@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+if (process.env.MCPVM_TRACE_STARTUP === "1") { process.stderr.write(`[startup] ${performance.now().toFixed(1).padStart(7)} ms  bin\n`); process.on("beforeExit", () => process.stderr.write(`[startup] ${performance.now().toFixed(1).padStart(7)} ms  beforeExit\n`)); process.on("exit", () => process.stderr.write(`[startup] ${performance.now().toFixed(1).padStart(7)} ms  exit\n`)); }
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // `mcpvm --version` (also -V, -v, `version`) alone: answered without loading the CLI (0.8 s otherwise).
 const args = process.argv.slice(2);
@@ -23,5 +24,6 @@ if (process.argv[2] === "__complete") {
   process.exitCode = runComplete(process.argv.slice(3), process.env, process.stdout);
 } else {
   const { runCli } = await import(pathToFileURL(entry).href);
-  process.exitCode = await runCli(process.argv.slice(2));
+  // The whole process: `mcpvm run` may tune it for one run (src/cli/one-run-process.ts).
+  process.exitCode = await runCli(process.argv.slice(2), undefined, { wholeProcess: true });
 }

@@ -1,3 +1,4 @@
+import { traceStartup } from "../util/startup-trace.js";
 import type { Logger } from "pino";
 import { loadConfigFile, type ConfigFile } from "../config/config-file.js";
 import { resolveConfigPaths, type ConfigPaths } from "../config/paths.js";
@@ -221,6 +222,7 @@ export class McpvmHost {
 
   private async runInSandbox(code: string, options: RunOptions): Promise<RunResult> {
     const [{ engine }, loaded] = await Promise.all([this.engine(), this.hostModules()]);
+    traceStartup("host: engine and plugins ready, run starts");
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
     // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
     const modules = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
@@ -233,6 +235,7 @@ export class McpvmHost {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.filename === undefined ? {} : { filename: options.filename }),
     });
+    traceStartup("host: run done");
     return redactRunResult(result, this.redactor, this.stripHostPaths);
   }
 

@@ -1,3 +1,4 @@
+import { traceStartup } from "../../util/startup-trace.js";
 import type { CompiledWasmModule } from "./quickjs-protocol.js";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -37,6 +38,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
   // stack unwinding is not needed, and without it QuickJS is half the size and runs faster.
   const wasmPath = resolve(`${VARIANT}/wasm`);
   const wasmModule = await wasm().compile(await readFile(wasmPath));
+  traceStartup("assets: wasm compiled");
   const parts = [
     `prepare: (${prepareQuickJsSandbox.toString()})`,
     `execute: (${executeQuickJsRun.toString()})`,

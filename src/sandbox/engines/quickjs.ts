@@ -22,7 +22,9 @@ export interface QuickJsEngineOptions {
   readonly maxWorkers?: number;
   /**
    * Workers kept started and idle; one taken by a run is replaced in the background, so a run only
-   * waits for a thread to start when more runs arrive at once than this. Default 1.
+   * waits for a thread to start when more runs arrive at once than this. Default 1. With 0, creating
+   * the engine still starts one worker (QuickJS must be able to start), which serves the first run and
+   * is not replaced: what a process that runs one script needs (`mcpvm run`).
    */
   readonly warmWorkers?: number;
   /**
@@ -110,7 +112,7 @@ class QuickJsEngine implements SandboxEngine {
   }
 
   warm(): Promise<void> {
-    return this.lease.pool.warm();
+    return this.lease.pool.warm(1);
   }
 
   async run(request: RunRequest): Promise<RunResult> {
