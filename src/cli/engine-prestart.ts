@@ -1,10 +1,9 @@
 import type { ConfigPaths } from "../config/paths.js";
-import { loadConfigFile } from "../config/config-file.js";
-import { loadQuickJsAssets } from "../sandbox/engines/quickjs-assets.js";
-import { createEngine, type CreatedEngine } from "../sandbox/select.js";
+import type { CreatedEngine } from "../sandbox/select.js";
 import type { EngineChoice } from "../sandbox/types.js";
 import { traceStartup } from "../util/startup-trace.js";
 import { tuneForOneRun } from "./one-run-process.js";
+import { startEarlyWorker } from "./quickjs-early.js";
 
 export interface PrestartOptions {
   /**
@@ -19,40 +18,40 @@ export interface EarlyEngine {
   /** The engine once its worker is ready; undefined when it cannot start (the host then reports why). */
   readonly engine: Promise<CreatedEngine | undefined>;
   /**
-   * Settles once the engine's worker thread has been asked to start (or the start failed): what the
-   * CLI waits for before loading the command, so that loading does not delay the thread's start.
+   * Settles once the engine's worker thread has been asked to start (or nothing was started): what
+   * the CLI waits for before loading the command, so that loading does not delay the thread's start.
    */
   readonly starting: Promise<void>;
 }
 
 /**
  * Starts the sandbox engine `mcpvm run` will use as soon as the command line says `run`, before the
- * command and the host load: the engine's worker thread boots QuickJS on another core while the
- * main thread loads and evaluates the command, the plugin system, the MCP service and the parser,
- * instead of after them (docs/ARCHITECTURE.md, "How the CLI is built and loaded"). The QuickJS wasm
- * module compiles while config.json is read. The choice is the host's own: --engine, else
- * config.json `engine`, else auto. One run needs one worker: the engine keeps none warm beyond the
- * one it starts (warmWorkers 0), so no replacement thread is started while the run ends. Never
- * rejects: `engine` is undefined when config.json cannot be read or is invalid, or the engine cannot
- * start; the host, opening next and creating its engine itself, reports either with its usual error.
- * The host adopts the engine (McpvmHost's `startedEngine`) or disposes it.
+ * command and the host load (docs/ARCHITECTURE.md, "How the CLI is built and loaded"). First its
+ * QuickJS worker (src/cli/quickjs-early.ts: this module's static imports are only what that needs),
+ * whose thread boots QuickJS on another core while the main thread loads the engine, the command,
+ * the plugin system and the MCP service; then the engine, which takes that worker for its run. The
+ * choice is the host's own: --engine, else config.json `engine`, else auto. One run needs one
+ * worker: the engine keeps none warm beyond the one it starts (warmWorkers 0), so no replacement
+ * thread is started while the run ends. Never rejects: `engine` is undefined when config.json
+ * cannot be read or is invalid, or the engine cannot start; the host, opening next and creating its
+ * engine itself, reports either with its usual error. The host adopts the engine (McpvmHost's
+ * `startedEngine`) or disposes it.
  */
 export function startRunEngine(paths: ConfigPaths, flag: EngineChoice | undefined, options: PrestartOptions = {}): EarlyEngine {
   if (options.wholeProcess === true) tuneForOneRun();
-  // QuickJS is the engine unless Hyperlight is asked for by name (auto falls back to it here): its
-  // wasm compiles off this thread meanwhile. A failure is the engine's to report, when created.
-  const assets = flag === "hyperlight" ? Promise.resolve() : loadQuickJsAssets().then(() => undefined, () => undefined);
-  const chosen = (async () => {
+  const worker = startEarlyWorker(paths.configFile, flag);
+  const engine = (async () => {
+    const [{ loadConfigFile }, { createEngine }] = await Promise.all([import("../config/config-file.js"), import("../sandbox/select.js")]);
     // An unreadable or invalid config.json rejects here and is reported by the host, which reads it next.
     const choice = flag ?? (await loadConfigFile(paths.configFile)).engine ?? "auto";
-    await assets;
-    traceStartup("prestart: config read, wasm compiled");
-    return choice;
-  })();
-  const engine = chosen.then((choice) => createEngine(choice, { quickjs: { warmWorkers: 0 } })).catch(() => undefined);
-  // createEngine runs to its worker's start on already-settled promises (microtasks), so once the
-  // choice is known the thread starts before any module loading the caller begins next can run.
-  return { engine, starting: chosen.then(() => undefined, () => undefined) };
+    // The early worker must be idle in the pool before the engine leases it, or its run would start another.
+    await worker.ready;
+    traceStartup("prestart: engine modules loaded, early worker ready");
+    return createEngine(choice, { quickjs: { warmWorkers: 0 } });
+  })()
+    .catch(() => undefined)
+    .finally(() => worker.release());
+  return { engine, starting: worker.starting };
 }
 
 /** startRunEngine's engine alone. */

@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { errorMessage } from "../../util/errors.js";
 import { guestManifest } from "../guest/bootstrap-source.js";
 import { transformGuestSource } from "../guest/transform.js";
@@ -6,6 +5,7 @@ import { resolveLimits } from "../limits.js";
 import { buildRunResult } from "../host/outcome.js";
 import { DEFAULT_LIMITS, type GuestErrorInfo, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
+import { defaultWorkerOptions } from "./quickjs-defaults.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
 import { SPIN_SLOTS } from "./quickjs-protocol.js";
@@ -92,12 +92,13 @@ class QuickJsEngine implements SandboxEngine {
   private disposed = false;
 
   constructor(assets: QuickJsAssets, options: QuickJsEngineOptions) {
+    const defaults = defaultWorkerOptions();
     this.lease = leaseSharedPool(
       assets,
       {
-        stackSizeMb: options.workerStackMb ?? 8,
-        maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? 512 * 1024 * 1024,
-        spinningWorkers: options.spinningWorkers ?? availableParallelism() - 1,
+        stackSizeMb: options.workerStackMb ?? defaults.stackSizeMb,
+        maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? defaults.maxWasmMemoryBytes,
+        spinningWorkers: options.spinningWorkers ?? defaults.spinningWorkers,
       },
       { warmThreads: options.warmWorkers ?? 1, idleMs: options.idleWorkerMs ?? 30_000 },
     );
