@@ -1,4 +1,3 @@
-import { traceStartup } from "../util/startup-trace.js";
 import { readFileSync } from "node:fs";
 import type { AuditFace } from "../audit-log/index.js";
 import { join } from "node:path";
@@ -19,6 +18,7 @@ import { reportError } from "../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../terminal/exit-codes.js";
 import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
 import { ask } from "../terminal/prompt.js";
+import { traceStartup } from "../util/startup-trace.js";
 
 const GLOBAL_USAGE = (commands: readonly CommandEntry[]) => `mcpvm — run JavaScript in a sandbox where every MCP server is a typed module.
 
@@ -91,8 +91,8 @@ export interface RunCliOptions {
 
 /** The CLI entry: parses once, opens the host lazily, dispatches, maps every failure to an exit code. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo(), options: RunCliOptions = {}): Promise<ExitCodeValue> {
-  // The shell completion scripts' hidden helper: before anything else, so no word is taken as a flag.
   traceStartup("runCli");
+  // The shell completion scripts' hidden helper: before anything else, so no word is taken as a flag.
   if (argv[0] === "__complete") return runComplete(argv.slice(1), io.env, io.stdout) === 0 ? ExitCode.Ok : ExitCode.Usage;
   const paint = colours(io.stderr, io.env);
   let hostPromise: Promise<McpvmHost> | undefined;
@@ -107,10 +107,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), o
       writeLine(io.stdout, version());
       return ExitCode.Ok;
     }
-    // `mcpvm run` starts its engine now, before its command module and the host load: the worker boots
-    // QuickJS on another core meanwhile (src/cli/engine-prestart.ts).
-    // Its module (with the engine and config reader) is loaded before the command's, so the worker
-    // starts first rather than when the whole command graph has loaded.
+    // `mcpvm run` starts its engine's worker now, before its command module and the host load, which
+    // the main thread does while the worker boots QuickJS on the other core (src/cli/engine-prestart.ts).
     if (commandName === "run" && !flags.help) {
       const early = (await import("./engine-prestart.js")).startRunEngine(resolveConfigPaths(io.env), flags.engine, { wholeProcess: options.wholeProcess === true });
       startedEngine = early.engine;

@@ -1,4 +1,3 @@
-import { traceStartup } from "../util/startup-trace.js";
 import type { Logger } from "pino";
 import { loadConfigFile, type ConfigFile } from "../config/config-file.js";
 import { resolveConfigPaths, type ConfigPaths } from "../config/paths.js";
@@ -22,6 +21,7 @@ import { AuditLog, type AuditFace, type ReadOnlyAuditEntry } from "../audit-log/
 import type { AskFlow } from "../mcp/flow/index.js";
 import { parseFlowPolicy, type FlowPolicy } from "../mcp/flow/policy.js";
 import { currentUserName } from "./user.js";
+import { traceStartup } from "../util/startup-trace.js";
 
 export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED"> {}
 

@@ -1,4 +1,3 @@
-import { traceStartup } from "../../util/startup-trace.js";
 import type { CompiledWasmModule } from "./quickjs-protocol.js";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -6,6 +5,7 @@ import { guestBootstrapSource } from "../guest/bootstrap-source.js";
 import { executeQuickJsRun } from "./quickjs-execute.js";
 import { prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
 import { quickJsWorkerMain } from "./quickjs-worker.js";
+import { traceStartup } from "../../util/startup-trace.js";
 
 /** Everything a QuickJS worker needs that is the same for every worker of the process. */
 export interface QuickJsAssets {

@@ -1,7 +1,7 @@
-import { traceStartup } from "../../util/startup-trace.js";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { QuickJsAssets } from "./quickjs-assets.js";
 import { CONTROL_LAYOUT, MAILBOX_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostPortMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
+import { traceStartup } from "../../util/startup-trace.js";
 
 export interface QuickJsThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
