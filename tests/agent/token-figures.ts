@@ -4,7 +4,7 @@ import type { Tool } from "@modelcontextprotocol/client";
 import { loadTokenizer } from "../../src/agent/llm/tokenizer.js";
 import { toolDefinitionsAsSent } from "../../src/agent/llm/wire-tools.js";
 import { buildSystemMessage } from "../../src/agent/system-message.js";
-import { buildAgentTools, CORE_TOOL_NAMES, MCP_TOOL_NAMES, mcpModuleInfo, moduleSummaries } from "../../src/agent/tools/index.js";
+import { AGENT_TOOL_NAMES, buildAgentTools, connectedModuleSummary, mcpModuleInfo, moduleSummaries } from "../../src/agent/tools/index.js";
 import { serverModuleSummary } from "../../src/agent/tools/module-summaries.js";
 import { McpvmHost } from "../../src/host/index.js";
 import { ServerCatalog } from "../../src/mcp/service/index.js";
@@ -57,7 +57,7 @@ export async function measureTokenFigures(): Promise<TokenFigures> {
     const pluginModules = await moduleSummaries(host);
     const hints = (await host.hostModules()).hints.mcp ?? [];
     const { tools } = buildAgentTools({ host, person: { canAsk: false, confirm: async () => false }, runLimits: () => ({}) });
-    const definitions = await toolDefinitionsAsSent(tools, [...CORE_TOOL_NAMES, ...MCP_TOOL_NAMES]);
+    const definitions = await toolDefinitionsAsSent(tools, AGENT_TOOL_NAMES);
     const toolDefinitionTokens = tokenizer.count(JSON.stringify(definitions));
 
     const scenario = async (servers: readonly string[]): Promise<ScenarioFigures> => {
@@ -65,7 +65,7 @@ export async function measureTokenFigures(): Promise<TokenFigures> {
       const system = buildSystemMessage({
         modules: [
           ...pluginModules,
-          ...catalogs.map((c) => ({ module: c.module, kind: "mcp" as const, summary: serverModuleSummary({ server: c.server, approval: "approved", connectedSummary: c.metadata().summary }) })),
+          ...catalogs.map((c) => ({ module: c.module, kind: "mcp" as const, summary: serverModuleSummary({ server: c.server, approval: "approved", connectedSummary: connectedModuleSummary(c) }) })),
         ],
         mcpEnabled: true,
       });
