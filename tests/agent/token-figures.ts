@@ -107,7 +107,7 @@ export function figuresTable(figures: TokenFigures): string {
     return `| ${label} | ${num(s.systemTokens)} | ${num(s.toolDefinitionTokens)} | ${num(s.firstRequestTokens)} | ${s.toolsListTokens === undefined ? "–" : num(s.toolsListTokens)} | ${s.firstRequestShare === undefined ? "–" : pct(s.firstRequestShare)} | ${range} |`;
   });
   return [
-    "| servers (connected) | system message | 5 tool definitions | first request | their plain `tools/list` | first request ÷ `tools/list` | + one `module_info` ÷ `tools/list` |",
+    "| servers (connected) | system message | 3 tool definitions | first request | their plain `tools/list` | first request ÷ `tools/list` | + one `module_info` ÷ `tools/list` |",
     "|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");

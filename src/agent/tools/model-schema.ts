@@ -14,7 +14,7 @@ function forModel(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (VALIDATION_ONLY.has(key)) continue;
-    // `additionalProperties: false` only forbids extra keys; zod still rejects them.
+    // `additionalProperties: false` only forbids extra keys; the zod schema drops any it is sent.
     if (key === "additionalProperties" && value === false) continue;
     out[key] = key === "properties" && value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([name, s]) => [name, forModel(s)])) : forModel(value);
   }

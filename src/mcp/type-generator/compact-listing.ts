@@ -93,7 +93,8 @@ class Renderer {
   /** After the counting pass: choose alias names, most used first, unique, never a tool-line word. */
   nameAliases(): void {
     this.counting = false;
-    const taken = new Set<string>();
+    // Names the listing already uses for something else.
+    const taken = new Set<string>(["Record", "Array", "Object", "Promise", "Date", "Map", "Set"]);
     const candidates = [...this.seen.entries()].filter(([raw, s]) => s.count >= 2 && raw.length >= ALIAS_MIN_CHARS);
     candidates.sort((a, b) => b[1].count * b[0].length - a[1].count * a[0].length);
     const names = new Map<string, string>();
