@@ -77,3 +77,14 @@ describe("the token figures in docs/USAGE.md", () => {
     });
   }, 60_000);
 });
+
+describe("issue 15's goal for the agent", () => {
+  it("system message + tool definitions + one module_info stays within 8 % of the five servers' plain tools/list, for each server", async () => {
+    const figures = await measureTokenFigures();
+    const five = figures.scenarios.find((s) => s.servers.length === 5);
+    expect(five).toBeDefined();
+    const shares = (five as TokenFigures["scenarios"][number]).withOneModuleInfoShares;
+    expect(Object.keys(shares)).toHaveLength(5);
+    for (const [server, share] of Object.entries(shares)) expect(share, `${server}: ${(share * 100).toFixed(1)} %`).toBeLessThanOrEqual(0.08);
+  }, 60_000);
+});
