@@ -200,7 +200,13 @@ function plain(text: string): Rendered {
 }
 
 function joined(parts: readonly Rendered[], separator: string): Rendered {
-  return { raw: union(parts.map((p) => p.raw)).split(" | ").join(separator), shown: union(parts.map((p) => p.shown)).split(" | ").join(separator) };
+  // `&` binds tighter than `|`: a union inside an intersection keeps its parentheses.
+  const member = (text: string) => (separator === " & " && text.includes(" | ") ? `(${text})` : text);
+  const join = (texts: readonly string[]) => {
+    const unique = [...new Set(texts.map(member))];
+    return unique.length === 0 ? "never" : unique.join(separator);
+  };
+  return { raw: join(parts.map((p) => p.raw)), shown: join(parts.map((p) => p.shown)) };
 }
 
 /** `{a: string, b?: number}` as the argument of a call: `()` when the tool takes nothing. */

@@ -76,6 +76,11 @@ describe("compact signatures", () => {
     expect(listing.lines[1]).toBe("deep({a?: {b?: {c?: {d?: object}}}})");
   });
 
+  it("keep a union inside an intersection in parentheses", () => {
+    const listing = compactListing([tool("both", { type: "object", properties: { v: { allOf: [{ enum: ["a", "b"] }, { type: "string" }] } } })]);
+    expect(listing.lines[0]).toBe('both({v?: ("a" | "b") & string})');
+  });
+
   it("list up to ten enum values and give the type beyond that", () => {
     const values = Array.from({ length: 11 }, (_, i) => `v${i}`);
     const listing = compactListing([tool("many", { type: "object", properties: { ten: { enum: values.slice(0, 10) }, eleven: { enum: values } } })]);
