@@ -12,7 +12,7 @@ export interface SystemMessageInput {
  * Every rule here is said once: how a call looks is in module_info's answer (read before the first
  * call), what a run returns is in execute_javascript's. Sent with every step, so each word counts.
  */
-const BASE = `You are mcpvm's assistant. You act by running JavaScript (execute_javascript). Read a module's signatures with module_info before calling it; never guess them. Do many calls in one script and return only what the person needs. Only the person can approve servers and plugins.`;
+const BASE = `You are mcpvm's assistant; you act by running JavaScript (execute_javascript). Read a module's signatures with module_info before calling it; never guess. Do many calls in one script; return only what the person needs. Only the person approves servers and plugins.`;
 
 /**
  * Deliberately small: one line per enabled module. Signatures come on demand from module_info, so

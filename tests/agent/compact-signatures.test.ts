@@ -140,10 +140,24 @@ describe("a model that has never seen a server discovers a function and calls it
     expect(code).toContain('m.get_sum({"a":2,"b":3})');
     // The module_info answer the model read is the compact form, with the call line first.
     const info = lastToolOutput(requests[2] as ChatRequest);
-    expect(info.split("\n")[0]).toBe('m = require("host:mcp-everything"); m.fn({…}) returns the result, no await; m.$batch("fn", [args, …]) runs many at once → [{ok, value} | {ok: false, error}].');
+    expect(info.split("\n")[0]).toBe('const m = require("host:mcp-everything"); m.fn({…}) is synchronous; m.$batch("fn", [args…]) runs calls in parallel → [{ok, value} | {ok: false, error}].');
     expect(info).toContain("get_sum({a: number, b: number}) — Returns the sum of two numbers");
     expect(text).toMatch(/The tool said: .*5/);
     expect(text).not.toMatch(/error|Invalid/i);
+  }, 60_000);
+
+  it("module_info {name, query} searches that module only; {name, tools} gives full declarations and says which names it does not know", async () => {
+    const h = host as McpvmHost;
+    const { tools } = buildAgentTools({ host: h, person: { canAsk: false, confirm: async () => false }, runLimits: () => ({}) });
+    const call = async (input: unknown) => (await tools.module_info?.execute?.(input, { toolCallId: "t", messages: [] })) as unknown;
+    const found = (await call({ name: "mcp-memory", query: "entities" })) as { results: Array<{ module: string; signature: string }> };
+    expect(found.results.length).toBeGreaterThan(0);
+    expect(new Set(found.results.map((r) => r.module))).toEqual(new Set(["host:mcp-memory"]));
+    const full = String(await call({ name: "host:mcp-everything", tools: ["get_sum", "nope"] }));
+    expect(full).toContain('declare module "host:mcp-everything"');
+    expect(full).toContain("get_sum");
+    expect(full).not.toContain("echo(");
+    expect(full).toContain("Not in host:mcp-everything: nope.");
   }, 60_000);
 
   it("builds nested arguments through a named type (type Entity = …) and the server stores them", async () => {

@@ -110,3 +110,29 @@ describe("the model's MCP tools when nobody can approve", () => {
     expect(big.preview.length).toBe(16_000);
   });
 });
+
+describe("the model's tools while MCP is off", () => {
+  it("module_info {query} and server actions say how to turn MCP on; manage list still lists plugins", async () => {
+    const home = await tempHome();
+    const host = await McpvmHost.open({ env: { MCPVM_HOME: home.dir, PATH: process.env.PATH ?? "" }, engine: "quickjs" });
+    try {
+      const { tools, activeToolNames } = buildAgentTools({ host, person: { canAsk: false, confirm: async () => false }, runLimits: () => ({}) });
+      expect(await activeToolNames()).toEqual(["execute_javascript", "module_info", "manage"]);
+      for (const [name, input] of [["module_info", { query: "entities" }], ["module_info", { name: "mcp-memory" }], ["manage", { action: "enable", server: "memory" }]] as const) {
+        const result = await call(tools, name, input);
+        expect(result.error, `${name} ${JSON.stringify(input)}`).toMatchObject({ code: "MCP_OFF", message: expect.stringContaining('manage {action: "enable", plugin: "mcp"}') });
+      }
+      const listed = (await call(tools, "manage", { action: "list" })) as { servers: unknown[]; note: string; plugins: Array<{ name: string; enabled: boolean }> };
+      expect(listed.servers).toEqual([]);
+      expect(listed.note).toContain("MCP is off");
+      expect(listed.plugins).toContainEqual(expect.objectContaining({ name: "mcp", enabled: false }));
+      // Nobody to ask: enabling the unapproved mcp plugin is refused, and nothing changes.
+      expect((await call(tools, "manage", { action: "enable", plugin: "mcp" })).error).toMatchObject({ code: "PERSON_UNAVAILABLE" });
+      expect(host.mcp()).toBeUndefined();
+    } finally {
+      await host.close();
+      await home.cleanup();
+    }
+  });
+});
+

@@ -25,7 +25,7 @@ export const moduleInfoInput = z.object({
  * definitions: the model reads it exactly when it is about to write calls.
  */
 function callLine(module: string): string {
-  return `m = require("host:${module}"); m.fn({…}) returns the result, no await; m.$batch("fn", [args, …]) runs many at once → [{ok, value} | {ok: false, error}].`;
+  return `const m = require("host:${module}"); m.fn({…}) is synchronous; m.$batch("fn", [args…]) runs calls in parallel → [{ok, value} | {ok: false, error}].`;
 }
 
 /** A big module's tools by name: what to read next is named in the answer. */
@@ -76,7 +76,7 @@ async function pluginModuleInfo(host: McpvmHost, module: string): Promise<string
 
 export function moduleInfoTool(context: AgentToolContext) {
   return tool({
-    description: "How to call host modules. {name: \"mcp-x\"}: its signatures; {name, tools: [fn]}: full declarations; {query}: search all MCP functions; {}: list modules.",
+    description: "How to call host modules. {name: \"mcp-x\"}: its signatures; {name, tools: [fn]}: full declarations; {query}: search MCP functions (all, or name's); {}: list modules.",
     inputSchema: modelSchema(moduleInfoInput),
     execute: async ({ name, tools, query }, { abortSignal }) =>
       guardedTool(context.host, async () => {
@@ -89,6 +89,7 @@ export function moduleInfoTool(context: AgentToolContext) {
           if (info !== undefined) return info;
           throw new AgentToolError("MODULE_UNKNOWN", `No module "${module}" is available; module_info without input lists the modules there are.`);
         }
+        if (query !== undefined) return searchAnswer(context, query, abortSignal, server);
         const service = await requireMcpForModel(context.host);
         const start = () => service.catalog(server, abortSignal === undefined ? {} : { signal: abortSignal });
         const catalog = context.person.progress === undefined ? await start() : await context.person.progress(`starting MCP server ${server}…`, start);

@@ -22,10 +22,14 @@ export function searchToolsResults(catalogs: readonly ServerCatalog[], query: st
   });
 }
 
-/** module_info {query}: the best matches over every enabled, approved server, within SEARCH_ANSWER_TOKENS. */
-export async function searchAnswer(context: AgentToolContext, query: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+/**
+ * module_info {query}: the best matches over every enabled, approved server (or, with `server`, that
+ * one's functions only), within SEARCH_ANSWER_TOKENS.
+ */
+export async function searchAnswer(context: AgentToolContext, query: string, signal?: AbortSignal, server?: string): Promise<Record<string, unknown>> {
   const service = await requireMcpForModel(context.host);
-  const { catalogs, unavailable } = await sweepCatalogs(service, signal);
+  const { catalogs, unavailable } =
+    server === undefined ? await sweepCatalogs(service, signal) : { catalogs: [await service.catalog(server, signal === undefined ? {} : { signal })], unavailable: [] };
   // The answer stays within SEARCH_ANSWER_TOKENS: the best matches first, then a count.
   const { kept: results, dropped } = fitToBudget(searchToolsResults(catalogs, query, SEARCH_DEFAULT_LIMIT), SEARCH_ANSWER_TOKENS);
   const note =
