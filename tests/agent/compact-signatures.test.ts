@@ -135,6 +135,8 @@ describe("a model that has never seen a server discovers a function and calls it
       },
       (request) => ({ text: `The tool said: ${lastToolOutput(request)}` }),
     ]);
+    const searched = JSON.parse(lastToolOutput(requests[1] as ChatRequest)) as { results: Array<{ signature: string }> };
+    expect(searched.results[0]?.signature).toBe("get_sum({a: number, b: number})");
     expect(module).toBe("mcp-everything");
     expect(fn).toBe("get_sum");
     expect(code).toContain('m.get_sum({"a":2,"b":3})');

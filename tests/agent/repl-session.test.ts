@@ -81,7 +81,8 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
     repl.send("y");
     await repl.expect('"enabled": "memory"');
     await repl.expect("⚙ module_info");
-    await repl.expect("create_entities(input: {");
+    // Search results carry whole compact signatures: a match can be called without another look-up.
+    await repl.expect("create_entities({entities: {name: string, entityType: string, observations: string[]}[]})");
     await repl.expect("⚙ module_info");
     // Compact signatures: a shared object type is named once.
     await repl.expect("type Entity = {name: string, entityType: string, observations: string[]}");

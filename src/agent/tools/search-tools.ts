@@ -1,6 +1,6 @@
 import { fitToBudget, SEARCH_ANSWER_TOKENS, searchCatalogs } from "../../mcp/search/index.js";
 import type { ServerCatalog } from "../../mcp/service/index.js";
-import { firstSentence } from "../../mcp/type-generator/index.js";
+import { compactSignature, firstSentence } from "../../mcp/type-generator/index.js";
 import { sweepCatalogs } from "./catalogs.js";
 import { requireMcpForModel } from "./errors.js";
 import type { AgentToolContext } from "./types.js";
@@ -8,13 +8,17 @@ import type { AgentToolContext } from "./types.js";
 /** Results module_info {query} gives when the model names no limit. */
 export const SEARCH_DEFAULT_LIMIT = 8;
 
-/** Ranked matches across catalogs, each with the module to require and its one-line signature. */
+/**
+ * Ranked matches across catalogs, each with the module to require and its compact signature (the
+ * notation of module_info, so a match can be called without another look-up).
+ */
 export function searchToolsResults(catalogs: readonly ServerCatalog[], query: string, limit: number): Record<string, unknown>[] {
   return searchCatalogs(catalogs, query, limit).map(({ catalog, tool, score }) => {
     const annotations = tool.definition.annotations;
+    const forTypes = catalog.forTypes().find((t) => t.jsName === tool.jsName);
     return {
       module: `host:${catalog.module}`,
-      signature: catalog.signature(tool),
+      signature: forTypes === undefined ? tool.jsName : compactSignature(forTypes),
       summary: firstSentence(tool.description),
       ...(annotations?.readOnlyHint === true ? { readOnly: true } : annotations?.destructiveHint === false ? {} : { mayChangeThings: true }),
       score,

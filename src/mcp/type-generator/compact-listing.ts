@@ -18,6 +18,8 @@ import type { ToolForTypes } from "./types.js";
  */
 
 const MAX_DEPTH = 4;
+/** A lone signature (a search result) longer than this is shown with less nesting, then cut. */
+const SIGNATURE_MAX_CHARS = 300;
 const MAX_LITERALS = 10;
 const MAX_UNION = 6;
 const MAX_REF_HOPS = 8;
@@ -89,6 +91,8 @@ class Renderer {
 
   /** The schema `$ref`s resolve against: the tool's input or output schema being rendered. */
   root: unknown;
+
+  constructor(private readonly maxDepth = MAX_DEPTH) {}
 
   /** After the counting pass: choose alias names, most used first, unique, never a tool-line word. */
   nameAliases(): void {
@@ -174,7 +178,7 @@ class Renderer {
       }
       return plain(additional === false ? "{}" : "Record<string, unknown>");
     }
-    if (depth >= MAX_DEPTH) return plain("object");
+    if (depth >= this.maxDepth) return plain("object");
     const required = new Set(Array.isArray(schema.required) ? schema.required.filter((item) => typeof item === "string") : []);
     const members = names.map((name) => ({ name, type: this.render(properties[name], depth + 1, name, hops) }));
     const member = (m: { name: string; type: Rendered }, form: keyof Rendered) => `${key(m.name)}${required.has(m.name) ? "" : "?"}: ${m.type[form]}`;
@@ -243,6 +247,24 @@ export function compactListing(tools: readonly ToolForTypes[]): CompactListing {
     return `${tool.jsName}(${argument(input)})${returns}${summary === "" ? "" : ` — ${summary}`}${destructive}`;
   });
   return { aliases: renderer.aliasLines(), commonOutput, lines };
+}
+
+/**
+ * One tool's compact signature on its own (a search result): every object written out (a lone line
+ * has nowhere to name one), nesting reduced and then cut with "…" past `maxLength`.
+ */
+export function compactSignature(tool: ToolForTypes, maxLength = SIGNATURE_MAX_CHARS): string {
+  let line = "";
+  for (const depth of [MAX_DEPTH, 3, 2, 1]) {
+    const renderer = new Renderer(depth);
+    renderer.root = tool.inputSchema;
+    const input = argument(renderer.render(tool.inputSchema, 0, undefined).shown);
+    renderer.root = tool.outputSchema;
+    const output = tool.outputSchema === undefined ? "" : `: ${renderer.render(tool.outputSchema, 0, undefined).shown}`;
+    line = `${tool.jsName}(${input})${output}`;
+    if (line.length <= maxLength) return line;
+  }
+  return `${line.slice(0, Math.max(0, maxLength - 1))}…`;
 }
 
 /** The listing as text: aliases, then a note on the shared return type, then the tool lines. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactListing, compactListingText, type ToolForTypes } from "../../../src/mcp/type-generator/index.js";
+import { compactListing, compactListingText, compactSignature, type ToolForTypes } from "../../../src/mcp/type-generator/index.js";
 
 const tool = (jsName: string, inputSchema: Record<string, unknown>, extra: Partial<ToolForTypes> = {}): ToolForTypes => ({ jsName, originalName: jsName, inputSchema, ...extra });
 const person = { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name"] };
@@ -85,5 +85,17 @@ describe("compact signatures", () => {
     const values = Array.from({ length: 11 }, (_, i) => `v${i}`);
     const listing = compactListing([tool("many", { type: "object", properties: { ten: { enum: values.slice(0, 10) }, eleven: { enum: values } } })]);
     expect(listing.lines[0]).toBe(`many({ten?: ${values.slice(0, 10).map((v) => JSON.stringify(v)).join(" | ")}, eleven?: string})`);
+  });
+
+  it("a lone signature (search results) writes every object out, then nests less and cuts past its length", () => {
+    const input = { type: "object", properties: { people: { type: "array", items: person } }, required: ["people"] };
+    expect(compactSignature(tool("add", input, { outputSchema: { type: "object", properties: { added: { type: "array", items: person } } } }))).toBe(
+      "add({people: {name: string, age?: number}[]}): {added?: {name: string, age?: number}[]}",
+    );
+    expect(compactSignature(tool("add", input), 30)).toBe("add({people: object[]})");
+    const wide = { type: "object", properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field${i}`, { type: "string" }])) };
+    const cut = compactSignature(tool("wide", wide), 100);
+    expect(cut).toHaveLength(100);
+    expect(cut.endsWith("…")).toBe(true);
   });
 });
