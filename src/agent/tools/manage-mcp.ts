@@ -48,7 +48,7 @@ async function connect(context: AgentToolContext, name: string, signal?: AbortSi
 export async function serverAction(context: AgentToolContext, action: ServerAction, name: string, abortSignal?: AbortSignal): Promise<Record<string, unknown>> {
   const host = context.host;
   const service = await requireMcpForModel(host);
-  if (action === "info") return mcpServerInfo(service, name, undefined, abortSignal);
+  if (action === "info") return mcpServerInfo(service, name, abortSignal);
   const entry = service.entry(name);
   switch (action) {
     case "enable": {
