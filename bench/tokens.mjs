@@ -24,9 +24,16 @@ const TARGET = 0.1;
 const TARGET_WITH_DEFINITIONS = 0.08;
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
-function catalogOf(server, tools) {
+/**
+ * What the servers declare at initialize beside tools (the recorded listings hold tools only):
+ * server-everything offers resources and prompts, server-memory its graph as a resource. module_info
+ * spends a line on them, so the agent's rows count it.
+ */
+const CAPABILITIES = { everything: { resources: {}, prompts: {} }, memory: { resources: {} } };
+
+function catalogOf(server, tools, capabilities) {
   return new ServerCatalog(
-    { server, description: undefined, instructions: undefined, trusted: tools, held: [], dropped: [], hiddenByFilters: [], unmatchedFilters: [] },
+    { server, description: undefined, instructions: undefined, trusted: tools, held: [], dropped: [], hiddenByFilters: [], unmatchedFilters: [], capabilities },
     new CompiledTypesCache(),
   );
 }
@@ -66,7 +73,7 @@ export default async function () {
   const enc = getEncoding("o200k_base");
   const count = (text) => enc.encode(text).length;
   const listings = JSON.parse(readFileSync(LISTINGS, "utf8"));
-  const catalogs = Object.entries(listings).map(([server, tools]) => catalogOf(server, tools));
+  const catalogs = Object.entries(listings).map(([server, tools]) => catalogOf(server, tools, CAPABILITIES[server]));
   const baseline = Object.values(listings).reduce((sum, tools) => sum + count(JSON.stringify({ tools })), 0);
   // The system message as the agent builds it for five connected servers (one short line each).
   const system = count(buildSystemMessage({ modules: catalogs.map((c) => ({ module: c.module, kind: "mcp", summary: connectedModuleSummary(c) })), mcpEnabled: true }));

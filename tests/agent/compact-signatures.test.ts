@@ -144,6 +144,8 @@ describe("a model that has never seen a server discovers a function and calls it
     const info = lastToolOutput(requests[2] as ChatRequest);
     expect(info.split("\n")[0]).toBe('const m = require("host:mcp-everything"); m.fn({…}) is synchronous; m.$batch("fn", [args…]) runs calls in parallel → [{ok, value} | {ok: false, error}].');
     expect(info).toContain("get_sum({a: number, b: number}) — Returns the sum of two numbers");
+    // server-everything offers resources and prompts beside its tools: one line says how to reach them.
+    expect(info).toContain("Also m.resources: list() → [{uri, name, description?, mimeType?}], read(uri) → string | Uint8Array, readAll(uri), templates(); m.prompts: list()");
     expect(text).toMatch(/The tool said: .*5/);
     expect(text).not.toMatch(/error|Invalid/i);
   }, 60_000);

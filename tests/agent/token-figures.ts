@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Tool } from "@modelcontextprotocol/client";
+import type { ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import { loadTokenizer } from "../../src/agent/llm/tokenizer.js";
 import { toolDefinitionsAsSent } from "../../src/agent/llm/wire-tools.js";
 import { buildSystemMessage } from "../../src/agent/system-message.js";
@@ -34,8 +34,18 @@ export interface TokenFigures {
   readonly scenarios: readonly ScenarioFigures[];
 }
 
+/**
+ * What the servers declare at initialize beside tools (the recorded listings hold tools only):
+ * server-everything offers resources and prompts, server-memory its graph as a resource; module_info
+ * spends a line on them.
+ */
+const CAPABILITIES: Record<string, ServerCapabilities> = { everything: { resources: {}, prompts: {} }, memory: { resources: {} } };
+
 function catalogOf(server: string, tools: readonly Tool[]): ServerCatalog {
-  return new ServerCatalog({ server, description: undefined, instructions: undefined, trusted: tools, held: [], dropped: [], hiddenByFilters: [], unmatchedFilters: [] }, new CompiledTypesCache());
+  return new ServerCatalog(
+    { server, description: undefined, instructions: undefined, trusted: tools, held: [], dropped: [], hiddenByFilters: [], unmatchedFilters: [], capabilities: CAPABILITIES[server] },
+    new CompiledTypesCache(),
+  );
 }
 
 /**

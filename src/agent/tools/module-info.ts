@@ -28,6 +28,16 @@ function callLine(module: string): string {
   return `const m = require("host:${module}"); m.fn({…}) is synchronous; m.$batch("fn", [args…]) runs calls in parallel → [{ok, value} | {ok: false, error}].`;
 }
 
+/** The module's resources and prompts namespaces, when the server has them: one line, full types on request. */
+function protocolLine(catalog: ServerCatalog): string[] {
+  const { resources, prompts } = catalog.protocol;
+  const parts = [
+    ...(resources === undefined ? [] : [`m.${resources}: list() → [{uri, name, description?, mimeType?}], read(uri) → string | Uint8Array, readAll(uri), templates()`]),
+    ...(prompts === undefined ? [] : [`m.${prompts}: list() → [{name, description?, arguments?}], get(name, args?: Record<string, string>) → {messages}`]),
+  ];
+  return parts.length === 0 ? [] : [`Also ${parts.join("; ")}.`];
+}
+
 /** A big module's tools by name: what to read next is named in the answer. */
 function toolList(catalog: ServerCatalog): string {
   return catalog
@@ -63,7 +73,7 @@ export async function mcpModuleInfo(catalog: ServerCatalog, hints: readonly stri
     compact.length <= SIGNATURES_MAX_CHARS
       ? compact
       : `${toolList(catalog)}\n(A big module: module_info {name, tools: [...]} gives signatures of the ones you need.)`;
-  return [callLine(meta.module), body, ...heldPart].join("\n");
+  return [callLine(meta.module), body, ...protocolLine(catalog), ...heldPart].join("\n");
 }
 
 async function pluginModuleInfo(host: McpvmHost, module: string): Promise<string | undefined> {
