@@ -220,6 +220,17 @@ function argument(text: string): string {
 
 /** One line per tool, with shared object types named once and the most shared return type said once. */
 export function compactListing(tools: readonly ToolForTypes[]): CompactListing {
+  // A catalog hands out one tools array per listing, so each listing is rendered once.
+  const cached = listings.get(tools);
+  if (cached !== undefined) return cached;
+  const listing = renderListing(tools);
+  listings.set(tools, listing);
+  return listing;
+}
+
+const listings = new WeakMap<readonly ToolForTypes[], CompactListing>();
+
+function renderListing(tools: readonly ToolForTypes[]): CompactListing {
   const renderer = new Renderer();
   const renderAll = () =>
     tools.map((tool) => {
