@@ -9,7 +9,7 @@ export { runOutput, executeJavascriptInput } from "./execute-javascript.js";
 export { AgentToolError, requireMcpForModel } from "./errors.js";
 export { compactDeclarations, mcpModuleInfo, SIGNATURES_MAX_CHARS, moduleInfoInput } from "./module-info.js";
 export { moduleSummaries, connectedModuleSummary, type ModuleSummary } from "./module-summaries.js";
-export { searchToolsResults, searchAnswer, SEARCH_DEFAULT_LIMIT } from "./search-tools.js";
+export { searchToolsResults, searchAnswer, SEARCH_DEFAULT_LIMIT } from "./search.js";
 export { sweepCatalogs, type CatalogSweep } from "./catalogs.js";
 export { entryForModel, listMcpServers, mcpServerInfo } from "./mcp-servers.js";
 export { ensureApprovedByPerson } from "./manage-mcp.js";

@@ -8,7 +8,7 @@ import { mcpServerOf, moduleName } from "./module-names.js";
 import { moduleSummaries } from "./module-summaries.js";
 import { modelSchema } from "./model-schema.js";
 import { guardedTool } from "./output.js";
-import { searchAnswer } from "./search-tools.js";
+import { searchAnswer } from "./search.js";
 import type { AgentToolContext } from "./types.js";
 
 /** Compact signatures are returned when they fit in this; beyond it (big servers) names and summaries only. */
