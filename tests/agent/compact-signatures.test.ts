@@ -48,6 +48,16 @@ describe("compact signatures hold what a correct call needs", () => {
     expect(checked).toBe(63);
   });
 
+  it("a big module (github's 26 tools, signatures over 3,000 characters) gets names and summaries, and says how to get signatures", async () => {
+    const listings = JSON.parse(await readFile(LISTINGS, "utf8")) as Record<string, Tool[]>;
+    const catalog = catalogOf("github", listings.github ?? []);
+    expect(compactDeclarations(catalog).length).toBeGreaterThan(3_000);
+    const info = await mcpModuleInfo(catalog, []);
+    expect(info).toContain("create_issue — Create a new issue in a GitHub repository");
+    expect(info).not.toContain("create_issue(");
+    expect(info).toContain("module_info {name, query} gives matching signatures, {name, tools: [...]} full declarations.");
+  });
+
   it("docs/USAGE.md shows server-memory's module_info as the model gets it", async () => {
     const listings = JSON.parse(await readFile(LISTINGS, "utf8")) as Record<string, Tool[]>;
     const info = await mcpModuleInfo(catalogOf("memory", listings.memory ?? []), []);

@@ -72,7 +72,7 @@ export async function mcpModuleInfo(catalog: ServerCatalog, hints: readonly stri
   const body =
     compact.length <= SIGNATURES_MAX_CHARS
       ? compact
-      : `${toolList(catalog)}\n(A big module: module_info {name, tools: [...]} gives signatures of the ones you need.)`;
+      : `${toolList(catalog)}\n(A big module: module_info {name, query} gives matching signatures, {name, tools: [...]} full declarations.)`;
   return [callLine(meta.module), body, ...protocolLine(catalog), ...heldPart].join("\n");
 }
 
