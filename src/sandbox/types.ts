@@ -5,7 +5,7 @@ import { McpvmError } from "../util/errors.js";
  * from `run`; it returns a tagged result. QuickJS and Hyperlight are two implementations.
  */
 
-export type EngineKind = "quickjs" | "hyperlight";
+export type EngineKind = "quickjs" | "quickjs-inline" | "hyperlight";
 export type EngineChoice = EngineKind | "auto";
 
 /** Per-run limits. `wallMs` is one budget for the whole run, host calls included. */
