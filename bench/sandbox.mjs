@@ -40,6 +40,11 @@ const ENGINES = {
       },
     };
   },
+  // QuickJS's asyncify build on the caller's thread: a host call suspends the wasm stack (no thread crossing).
+  "quickjs-inline": async (dist) => {
+    const { createQuickJsInlineEngine } = await import(`${dist}src/sandbox/engines/quickjs-inline.js`);
+    return { create: (options = {}) => createQuickJsInlineEngine(options.maxWorkers === undefined ? {} : { maxInstances: options.maxWorkers }) };
+  },
   hyperlight: async (dist) => {
     const { probeHyperlight, createHyperlightEngine } = await import(`${dist}src/sandbox/engines/hyperlight/index.js`);
     const probe = await probeHyperlight();
@@ -120,29 +125,31 @@ async function bareWorker() {
 }
 
 /**
- * Warm (after an idle pause) and back-to-back runs, interleaved in rounds so that load from other
- * work on the machine falls on both alike.
+ * Warm (after an idle pause) and back-to-back runs, interleaved in rounds across the engines so that
+ * load from other work on the machine falls on all alike.
  */
-async function runLatency(engine) {
-  for (let i = 0; i < 50; i++) await mustRun(engine, TRIVIAL);
-  const warm = [];
-  const backToBack = [];
+async function runLatency(engines) {
+  for (const engine of engines) for (let i = 0; i < 50; i++) await mustRun(engine, TRIVIAL);
+  const warm = engines.map(() => []);
+  const backToBack = engines.map(() => []);
   for (let round = 0; round < 10; round++) {
-    for (let i = 0; i < 20; i++) {
-      await sleep(10);
-      warm.push(await timed(engine, TRIVIAL));
+    for (const [index, engine] of engines.entries()) {
+      for (let i = 0; i < 20; i++) {
+        await sleep(10);
+        warm[index].push(await timed(engine, TRIVIAL));
+      }
+      for (let i = 0; i < 30; i++) backToBack[index].push(await timed(engine, TRIVIAL));
     }
-    for (let i = 0; i < 30; i++) backToBack.push(await timed(engine, TRIVIAL));
   }
-  return { warm: summarize(warm), backToBack: summarize(backToBack) };
+  return engines.map((_, index) => ({ warm: summarize(warm[index]), backToBack: summarize(backToBack[index]) }));
 }
 
 /**
- * Per-call cost = (loop with a host call - same loop without) / calls, measured inside one engine:
- * wall time, and CPU time of the whole process (both threads; with spinning workers, CPU includes the
- * worker's brief busy wait for the reply).
+ * Per-call cost = (loop with a host call - same loop without) / calls, measured inside one engine
+ * (engines interleaved): wall time, and CPU time of the whole process (all threads; with spinning
+ * workers, CPU includes the worker's brief busy wait for the reply).
  */
-async function hostCallOverhead(engine) {
+async function hostCallOverhead(engines) {
   const calls = 2000;
   const modules = { bench: { noop: () => null } };
   const loop = (body) => `const m = require("host:bench"); for (let i = 0; i < ${calls}; i++) { ${body} } return 0;`;
@@ -150,21 +157,23 @@ async function hostCallOverhead(engine) {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1000;
   };
-  const measure = async (body) => {
+  const measure = async (engine, body) => {
     const cpuBefore = cpuMs();
     const wall = await timed(engine, { code: loop(body), modules });
     return { wall, cpu: cpuMs() - cpuBefore };
   };
-  for (let i = 0; i < 3; i++) await mustRun(engine, { code: loop("m.noop();"), modules });
-  const perCallUs = [];
-  const cpuPerCallUs = [];
+  for (const engine of engines) for (let i = 0; i < 3; i++) await mustRun(engine, { code: loop("m.noop();"), modules });
+  const perCallUs = engines.map(() => []);
+  const cpuPerCallUs = engines.map(() => []);
   for (let i = 0; i < 15; i++) {
-    const withCalls = await measure("m.noop();");
-    const without = await measure("void i;");
-    perCallUs.push(((withCalls.wall - without.wall) * 1000) / calls);
-    cpuPerCallUs.push(((withCalls.cpu - without.cpu) * 1000) / calls);
+    for (const [index, engine] of engines.entries()) {
+      const withCalls = await measure(engine, "m.noop();");
+      const without = await measure(engine, "void i;");
+      perCallUs[index].push(((withCalls.wall - without.wall) * 1000) / calls);
+      cpuPerCallUs[index].push(((withCalls.cpu - without.cpu) * 1000) / calls);
+    }
   }
-  return { ...summarize(perCallUs), cpu: summarize(cpuPerCallUs) };
+  return engines.map((_, index) => ({ ...summarize(perCallUs[index]), cpu: summarize(cpuPerCallUs[index]) }));
 }
 
 /** Runs in a child process so the parent's heap and other engines do not pollute the number. */
@@ -244,24 +253,47 @@ async function rssChild(kind, dist) {
   process.stdout.write(JSON.stringify({ baselineMb, peakMb: peak / 1e6, perSandboxMb: (peak / 1e6 - baselineMb) / 10, failed }));
 }
 
-/** Every measurement for one engine kind, built from `dist` (a file URL ending in "/"). */
-export async function benchEngine(kind, dist = DIST) {
-  const factory = await ENGINES[kind](dist);
-  if (factory.unavailable !== undefined) return { kind, unavailable: factory.unavailable };
-  const newEngines = await newEngine(factory);
-  const newWorkers = kind === "quickjs" ? await newWorker(factory) : undefined;
-  const nodeWorker = await bareWorker();
-  const engine = await factory.create({ warmWorkers: 1 });
-  try {
-    const latency = await runLatency(engine);
-    const hostCall = await hostCallOverhead(engine);
-    const rss = await measureRss(kind, dist);
-    const bareRss = await measureRss("bare-worker", dist);
-    const idleRss = kind === "quickjs" ? await measureRss("idle-engines", dist) : undefined;
-    return { kind, newEngine: newEngines, newWorker: newWorkers, nodeWorker, ...latency, hostCall, rss, bareRss, idleRss };
-  } finally {
-    await engine.dispose();
+/**
+ * Every measurement for each engine kind, built from `dist` (a file URL ending in "/"): start-up cases
+ * one engine after another, latency and host calls interleaved across engines, memory in child processes.
+ */
+export async function benchEngines(kinds, dist = DIST) {
+  const available = [];
+  const results = [];
+  for (const kind of kinds) {
+    const factory = await ENGINES[kind](dist);
+    if (factory.unavailable !== undefined) {
+      results.push({ kind, unavailable: factory.unavailable });
+      continue;
+    }
+    const newEngines = await newEngine(factory);
+    const newWorkers = kind === "quickjs" ? await newWorker(factory) : undefined;
+    const result = { kind, newEngine: newEngines, newWorker: newWorkers };
+    results.push(result);
+    available.push({ result, factory });
   }
+  const nodeWorker = await bareWorker();
+  const engines = [];
+  try {
+    for (const { factory } of available) engines.push(await factory.create({ warmWorkers: 1 }));
+    const latency = await runLatency(engines);
+    const hostCalls = await hostCallOverhead(engines);
+    for (const [index, { result }] of available.entries()) Object.assign(result, { nodeWorker, ...latency[index], hostCall: hostCalls[index] });
+  } finally {
+    await Promise.all(engines.map((engine) => engine.dispose()));
+  }
+  const bareRss = await measureRss("bare-worker", dist);
+  for (const { result } of available) {
+    result.rss = await measureRss(result.kind, dist);
+    result.bareRss = bareRss;
+    if (result.kind === "quickjs") result.idleRss = await measureRss("idle-engines", dist);
+  }
+  return results;
+}
+
+/** Every measurement for one engine kind (see benchEngines). */
+export async function benchEngine(kind, dist = DIST) {
+  return (await benchEngines([kind], dist))[0];
 }
 
 const ms = (value) => fmt(value);
@@ -314,8 +346,7 @@ function markdown(results, machine) {
 
 export default async function benchSandbox() {
   const machine = { cpus: cpus().length, load: loadavg() };
-  const results = [];
-  for (const kind of Object.keys(ENGINES)) results.push(await benchEngine(kind));
+  const results = await benchEngines(Object.keys(ENGINES));
   return { title: "Sandbox engines", markdown: markdown(results, machine), data: { machine, targets: TARGETS, results } };
 }
 

@@ -31,11 +31,13 @@ const PINNED_MINOR = "0.32.";
 const PAGE = 65536;
 /** The build's own minimum (its INITIAL_MEMORY); an imported memory may not be smaller. Untouched pages cost no RSS. */
 const INITIAL_PAGES = 256;
+const ASYNCIFY_BUFFER_FACTOR = 4;
 
 /** What this file reaches on the library's objects (protected members in its typings). */
 interface ModuleInternals {
   readonly ffi: QuickJs.QuickJSAsyncFFI;
   readonly module: QuickJs.QuickJSAsyncEmscriptenModule & {
+    readonly Asyncify?: unknown;
     cwrap(name: string, returns: string, args: readonly string[], options: { async: true }): (...args: number[]) => Promise<number>;
   };
   readonly callbacks: {
@@ -106,6 +108,14 @@ export interface InlineInstance {
     thisValue: QuickJs.QuickJSHandle,
     args: readonly QuickJs.QuickJSHandle[],
   ): Promise<InlineCallResult>;
+  /**
+   * Sets QuickJS's stack limit and sizes the buffer asyncify saves a suspended stack into. QuickJS
+   * sets that buffer to the stack limit itself, which is too small: the buffer holds every wasm local
+   * of every frame, several times what the frames take on QuickJS's own stack, so a host call made
+   * a few hundred calls deep would abort the instance. Four times the limit leaves room at any depth
+   * QuickJS allows (checked by a test that calls the host at the deepest frame).
+   */
+  setStackLimit(runtime: QuickJs.QuickJSRuntime, bytes: number): void;
   /** A guest is suspended in a host function of this instance right now. */
   readonly suspended: boolean;
   /** Size of the instance's linear memory (it never shrinks). */
@@ -196,6 +206,13 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
       } finally {
         internals.module._free(argv);
       }
+    },
+
+    setStackLimit(runtime, bytes) {
+      runtime.setMaxStackSize(bytes);
+      // Emscripten's Asyncify.StackSize, under its minified name in this build (0.32.x).
+      const asyncify = internals.module.Asyncify as unknown as { Va?: unknown } | undefined;
+      if (asyncify !== undefined && typeof asyncify.Va === "number") asyncify.Va = bytes * ASYNCIFY_BUFFER_FACTOR;
     },
 
     get suspended() {

@@ -190,7 +190,7 @@ export function runInline(instance: InlineInstance, sandbox: PreparedSandbox, pl
   async function execute(): Promise<{ outcome: EngineOutcome; poisoned: boolean }> {
     try {
       runtime.setMemoryLimit(limits.memoryBytes);
-      runtime.setMaxStackSize(plan.stackBytes);
+      instance.setStackLimit(runtime, plan.stackBytes);
       sandbox.hooks = hooks;
       runtime.setInterruptHandler(() => sandbox.hooks?.shouldInterrupt() ?? true);
       resume();

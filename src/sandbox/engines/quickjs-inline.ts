@@ -5,7 +5,7 @@ import { buildRunResult } from "../host/outcome.js";
 import { resolveLimits } from "../limits.js";
 import { DEFAULT_LIMITS, type GuestErrorInfo, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadInlineAssets } from "./quickjs-inline-adapter.js";
-import { InlineInstancePool } from "./quickjs-inline-instances.js";
+import { sharedInlinePool, type InlineInstancePool } from "./quickjs-inline-instances.js";
 import { runInline, type InlineRunHandle } from "./quickjs-inline-run.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
@@ -27,6 +27,9 @@ export interface QuickJsInlineEngineOptions {
 
 const DEFAULT_FILENAME = "guest.js";
 
+let bootstrap: string | undefined;
+const bootstrapSource = (): string => (bootstrap ??= guestBootstrapSource());
+
 /**
  * The in-thread engine: QuickJS's asyncify build on the caller's thread. A host call suspends the
  * guest's wasm stack instead of blocking a worker thread, so it costs no thread crossing and a live
@@ -37,14 +40,8 @@ const DEFAULT_FILENAME = "guest.js";
  */
 export async function createQuickJsInlineEngine(options: QuickJsInlineEngineOptions = {}): Promise<SandboxEngine> {
   const assets = await loadInlineAssets();
-  const engine = new QuickJsInlineEngine(
-    new InlineInstancePool(assets, guestBootstrapSource(), {
-      maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? 512 * 1024 * 1024,
-      idle: options.idleInstances ?? 2,
-      retireAboveBytes: options.retireAboveBytes ?? 32 * 1024 * 1024,
-    }),
-    options,
-  );
+  const pool = sharedInlinePool(assets, bootstrapSource(), options.maxWasmMemoryBytes ?? 512 * 1024 * 1024, options.idleInstances ?? 2);
+  const engine = new QuickJsInlineEngine(pool, options);
   await engine.warm();
   return engine;
 }
@@ -56,6 +53,7 @@ class QuickJsInlineEngine implements SandboxEngine {
   private readonly finished = new Set<Promise<unknown>>();
   private readonly defaultLimits: RunLimits;
   private readonly stackBytes: number;
+  private readonly retireAboveBytes: number;
   private disposed = false;
 
   constructor(
@@ -65,6 +63,9 @@ class QuickJsInlineEngine implements SandboxEngine {
     this.gate = new RunGate(options.maxInstances ?? 16);
     this.defaultLimits = options.defaultLimits ?? DEFAULT_LIMITS;
     this.stackBytes = options.stackBytes ?? 256 * 1024;
+    // Memory freed by a run stays in the instance and is reused without growing it, so a later run's
+    // growth check would miss that much: an instance that grew noticeably is dropped.
+    this.retireAboveBytes = options.retireAboveBytes ?? 32 * 1024 * 1024;
   }
 
   warm(): Promise<void> {
@@ -89,8 +90,8 @@ class QuickJsInlineEngine implements SandboxEngine {
     this.gate.close();
     // Runs in progress end as cancelled at their next interrupt check or host call.
     for (const handle of this.active) handle.stop("cancel");
+    // Idle instances stay in the process-wide pool for the next engine (they keep nothing alive).
     await Promise.all([...this.finished]);
-    this.pool.dispose();
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {
@@ -136,7 +137,7 @@ class QuickJsInlineEngine implements SandboxEngine {
         },
       );
       if (handle !== undefined) this.active.delete(handle);
-      this.pool.release(slot, sandbox, poisoned);
+      this.pool.release(slot, sandbox, poisoned, this.retireAboveBytes);
       return buildRunResult(report, { limits, source: transformed.source, filename });
     } finally {
       this.gate.leave();
