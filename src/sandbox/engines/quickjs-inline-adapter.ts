@@ -42,9 +42,23 @@ interface ModuleInternals {
   };
   readonly callbacks: {
     deleteRuntime(rt: QuickJs.JSRuntimePointer): void;
+    setContextCallbacks(ctx: QuickJs.JSContextPointer, callbacks: ContextCallbacks): void;
     handleAsyncify: (asyncify: QuickJs.Asyncify | undefined, fn: () => unknown) => unknown;
   };
 }
+
+type CallFunctionCallback = (ctx: QuickJs.JSContextPointer, thisPtr: number, argc: number, argv: number, fnId: number) => unknown;
+
+interface ContextCallbacks {
+  readonly callFunction: CallFunctionCallback;
+}
+
+/**
+ * A native function on the fast path: its first three arguments are read as strings, the fourth says
+ * whether it is a function (a guest listener); it returns a string, a promise of one (the guest is
+ * suspended until it settles), or `{ error }` (thrown in the guest as an Error).
+ */
+export type StringFunction = (args: readonly string[], hasListener: boolean) => string | { readonly error: string } | Promise<string | { readonly error: string }>;
 
 interface RuntimeInternals {
   readonly rt: QuickJs.Lifetime<QuickJs.JSRuntimePointer>;
@@ -116,6 +130,11 @@ export interface InlineInstance {
    * QuickJS allows (checked by a test that calls the host at the deepest frame).
    */
   setStackLimit(runtime: QuickJs.QuickJSRuntime, bytes: number): void;
+  /**
+   * A guest function backed by `impl` on a fast path: arguments and result cross as C strings, without
+   * the library's per-call handles, scopes and generators (most of a host call's JS-side garbage).
+   */
+  newStringFunction(context: QuickJs.QuickJSContext, name: string, impl: StringFunction): QuickJs.QuickJSHandle;
   /** A guest is suspended in a host function of this instance right now. */
   readonly suspended: boolean;
   /** Size of the instance's linear memory (it never shrinks). */
@@ -141,6 +160,80 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
   const { ffi, callbacks } = internals;
   const executeJobs = internals.module.cwrap("QTS_ExecutePendingJob", "number", ["number", "number", "number"], { async: true });
   const call = internals.module.cwrap("QTS_Call", "number", ["number", "number", "number", "number", "number"], { async: true });
+
+  const fastPaths = new WeakSet<QuickJs.QuickJSContext>();
+  const fastImpls = new WeakMap<object, StringFunction>();
+  const contextPointer = (context: QuickJs.QuickJSContext): QuickJs.JSContextPointer =>
+    (context as unknown as { ctx: QuickJs.Lifetime<QuickJs.JSContextPointer> }).ctx.value;
+  const emscripten = internals.module;
+
+  /** Routes calls of this context's fast functions past the library (every other call goes to it). */
+  const installFastPath = (context: QuickJs.QuickJSContext): void => {
+    if (fastPaths.has(context)) return;
+    fastPaths.add(context);
+    const original = (context as unknown as { cToHostCallbacks: ContextCallbacks }).cToHostCallbacks;
+    const hostRefs = (context.runtime as unknown as { hostRefs: { get(id: number): object } }).hostRefs;
+    callbacks.setContextCallbacks(contextPointer(context), {
+      callFunction: (ctx, thisPtr, argc, argv, fnId) => {
+        let impl: StringFunction | undefined;
+        try {
+          impl = fastImpls.get(hostRefs.get(fnId));
+        } catch {
+          impl = undefined;
+        }
+        if (impl === undefined) return original.callFunction(ctx, thisPtr, argc, argv, fnId);
+        return callFast(context, ctx, impl, argc, argv);
+      },
+    });
+  };
+
+  const newString = (ctx: QuickJs.JSContextPointer, text: string): QuickJs.JSValuePointer => {
+    const bytes = emscripten.lengthBytesUTF8(text) + 1;
+    const pointer = emscripten._malloc(bytes);
+    try {
+      emscripten.stringToUTF8(text, pointer as QuickJs.OwnedHeapCharPointer, bytes);
+      return ffi.QTS_NewString(ctx, pointer as QuickJs.BorrowedHeapCharPointer);
+    } finally {
+      emscripten._free(pointer);
+    }
+  };
+
+  const throwError = (context: QuickJs.QuickJSContext, ctx: QuickJs.JSContextPointer, message: string): QuickJs.JSValuePointer => {
+    const error = context.newError(message);
+    try {
+      return ffi.QTS_Throw(ctx, error.value);
+    } finally {
+      error.dispose();
+    }
+  };
+
+  const answer = (context: QuickJs.QuickJSContext, ctx: QuickJs.JSContextPointer, result: string | { readonly error: string }): QuickJs.JSValuePointer =>
+    typeof result === "string" ? newString(ctx, result) : throwError(context, ctx, result.error);
+
+  const callFast = (context: QuickJs.QuickJSContext, ctx: QuickJs.JSContextPointer, impl: StringFunction, argc: number, argv: number): unknown => {
+    const args: string[] = [];
+    let hasListener = false;
+    for (let i = 0; i < argc; i++) {
+      const value = ffi.QTS_ArgvGetJSValueConstPointer(argv as unknown as QuickJs.JSValuePointer, i);
+      if (i < 3) {
+        const text = ffi.QTS_GetString(ctx, value);
+        args.push(emscripten.UTF8ToString(text));
+        ffi.QTS_FreeCString(ctx, text);
+      } else if (i === 3) {
+        const type = ffi.QTS_Typeof(ctx, value);
+        hasListener = emscripten.UTF8ToString(type) === "function";
+        emscripten._free(type);
+      }
+    }
+    let result: ReturnType<StringFunction>;
+    try {
+      result = impl(args, hasListener);
+    } catch (error) {
+      return throwError(context, ctx, String(error));
+    }
+    if (result instanceof Promise) return result.then((settled) => answer(context, ctx, settled));
+    return answer(context, ctx, result);
+  };
 
   let suspended = false;
   callbacks.handleAsyncify = (asyncify, fn) => {
@@ -206,6 +299,14 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
       } finally {
         internals.module._free(argv);
       }
+    },
+
+    newStringFunction(context, name, impl) {
+      installFastPath(context);
+      // Never called through the library: the fast path finds `impl` by this function object.
+      const marker = (): undefined => undefined;
+      fastImpls.set(marker, impl);
+      return context.newFunction(name, marker);
     },
 
     setStackLimit(runtime, bytes) {

@@ -1,11 +1,11 @@
 import { newInlineInstance, type InlineAssets, type InlineInstance } from "./quickjs-inline-adapter.js";
-import { prepareQuickJsSandbox, releaseQuickJsSandbox, type PreparedSandbox } from "./quickjs-sandbox.js";
+import { prepareInlineSandbox, releaseInlineSandbox, type InlineSandbox } from "./quickjs-inline-sandbox.js";
 
 /** An asyncify instance; when idle, the sandbox its next run will use (built ahead) and the last run's, not yet freed. */
 export interface InlineSlot {
   readonly instance: InlineInstance;
-  next: PreparedSandbox | undefined;
-  stale: PreparedSandbox | undefined;
+  next: InlineSandbox | undefined;
+  stale: InlineSandbox | undefined;
 }
 
 /**
@@ -33,7 +33,7 @@ export class InlineInstancePool {
   }
 
   /** An idle slot, or a new instance; the sandbox is built now if none was built ahead. */
-  async acquire(): Promise<{ readonly slot: InlineSlot; readonly sandbox: PreparedSandbox }> {
+  async acquire(): Promise<{ readonly slot: InlineSlot; readonly sandbox: InlineSandbox }> {
     const slot = this.idleSlots.pop() ?? { instance: await newInlineInstance(this.assets, this.maxWasmMemoryBytes), next: undefined, stale: undefined };
     if (slot.stale !== undefined) {
       const stale = slot.stale;
@@ -41,7 +41,7 @@ export class InlineInstancePool {
       // An instance that cannot free its own memory is dropped; take another.
       if (!free(stale)) return this.acquire();
     }
-    const sandbox = slot.next ?? prepareQuickJsSandbox(slot.instance, this.bootstrapSource);
+    const sandbox = slot.next ?? prepareInlineSandbox(slot.instance, this.bootstrapSource);
     slot.next = undefined;
     return { slot, sandbox };
   }
@@ -52,7 +52,7 @@ export class InlineInstancePool {
    * it is idle at once (a run arriving now takes it and frees the old sandbox itself); freeing the
    * old sandbox and building the next happen after the caller has its result.
    */
-  release(slot: InlineSlot, sandbox: PreparedSandbox, poisoned: boolean, retireAboveBytes: number): void {
+  release(slot: InlineSlot, sandbox: InlineSandbox, poisoned: boolean, retireAboveBytes: number): void {
     if (poisoned) return;
     if (this.idleSlots.length >= this.idleCap || slot.instance.wasmMemoryBytes() > retireAboveBytes) {
       setImmediate(() => free(sandbox)).unref();
@@ -84,7 +84,7 @@ export class InlineInstancePool {
       }
       if (slot.next !== undefined) continue;
       try {
-        slot.next = prepareQuickJsSandbox(slot.instance, this.bootstrapSource);
+        slot.next = prepareInlineSandbox(slot.instance, this.bootstrapSource);
       } catch {
         this.drop(slot);
       }
@@ -97,9 +97,9 @@ export class InlineInstancePool {
   }
 }
 
-function free(sandbox: PreparedSandbox): boolean {
+function free(sandbox: InlineSandbox): boolean {
   try {
-    releaseQuickJsSandbox(sandbox);
+    releaseInlineSandbox(sandbox);
     return true;
   } catch {
     return false;

@@ -4,7 +4,7 @@ import { runEnded } from "../host/run-ended.js";
 import { RunModules } from "../host/run-modules.js";
 import type { EngineLimit, HostModules, LogEntry, LogLevel, RunLimits } from "../types.js";
 import type { InlineInstance } from "./quickjs-inline-adapter.js";
-import type { PreparedSandbox, SandboxHooks } from "./quickjs-sandbox.js";
+import type { InlineHooks, InlineSandbox } from "./quickjs-inline-sandbox.js";
 
 export interface InlineRunPlan {
   /** The wrapped script (an expression evaluating to the async main function). */
@@ -31,6 +31,7 @@ export interface InlineRunHandle {
 }
 
 const LEVELS: readonly string[] = ["log", "info", "warn", "error", "debug"];
+const STOPPED = { error: "The run was stopped" } as const;
 
 /**
  * Runs one guest program on the caller's thread, in a prepared sandbox of an asyncify instance.
@@ -43,7 +44,7 @@ const LEVELS: readonly string[] = ["log", "info", "warn", "error", "debug"];
  * stop while the guest waits in a host call answers that call at once and interrupts the guest.
  * Never rejects; the caller releases or discards the sandbox.
  */
-export function runInline(instance: InlineInstance, sandbox: PreparedSandbox, plan: InlineRunPlan, onStart?: (handle: InlineRunHandle) => void): Promise<InlineRunResult> {
+export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan: InlineRunPlan, onStart?: (handle: InlineRunHandle) => void): Promise<InlineRunResult> {
   const { runtime } = sandbox;
   const context = sandbox.context as QuickJs.QuickJSAsyncContext;
   const limits = plan.limits;
@@ -112,48 +113,46 @@ export function runInline(instance: InlineInstance, sandbox: PreparedSandbox, pl
     return localStop !== undefined;
   };
 
-  const startCall = (module: QuickJs.QuickJSHandle, fn: QuickJs.QuickJSHandle, args: QuickJs.QuickJSHandle, listener: QuickJs.QuickJSHandle | undefined) => {
+  const startCall = (module: string, fn: string, argsText: string, listen: boolean) => {
     callCount++;
     callsMade = true;
-    const listen = listener !== undefined && context.typeof(listener) === "function";
-    return { callId: nextCallId++, request: { module: context.getString(module), fn: context.getString(fn), argsText: context.getString(args), listen } };
+    return { callId: nextCallId++, request: { module, fn, argsText, listen } };
   };
 
-  const hooks: SandboxHooks = {
-    // Returns a Promise: the adapter's asyncify handler suspends the guest until it settles. Events
-    // of this call travel with its reply (the guest cannot run its listener while suspended).
-    callSync: ((m: QuickJs.QuickJSHandle, f: QuickJs.QuickJSHandle, a: QuickJs.QuickJSHandle, l?: QuickJs.QuickJSHandle) => {
-      const { request } = startCall(m, f, a, l);
-      if (stopping !== undefined) return { error: context.newError("The run was stopped") };
+  const hooks: InlineHooks = {
+    // A promise suspends the guest until it settles (see the adapter). Events of this call travel
+    // with its reply: the guest cannot run its listener while suspended.
+    callSync: (args, hasListener) => {
+      const { request } = startCall(args[0] ?? "", args[1] ?? "", args[2] ?? "", hasListener);
+      if (stopping !== undefined) return STOPPED;
       pause();
-      return new Promise<QuickJs.QuickJSHandle | QuickJs.VmCallResult<QuickJs.QuickJSHandle>>((resolve) => {
+      return new Promise<string | { readonly error: string }>((resolve) => {
         let answered = false;
         const answer = (text: string | undefined): void => {
           if (answered) return;
           answered = true;
           suspendedCall = undefined;
           resume();
-          resolve(text === undefined ? { error: context.newError("The run was stopped") } : context.newString(text));
+          resolve(text === undefined ? STOPPED : text);
         };
         suspendedCall = answer;
         void modules.call(request, callContext).then(answer);
       });
-    }) as unknown as SandboxHooks["callSync"],
+    },
     callAsync: (m, f, a, l) => {
-      const { callId, request } = startCall(m, f, a, l);
+      const listen = l !== undefined && context.typeof(l) === "function";
+      const { callId, request } = startCall(context.getString(m), context.getString(f), context.getString(a), listen);
       const deferred = context.newPromise();
       pending.set(callId, deferred);
-      if (request.listen && l !== undefined) listeners.set(callId, l.dup());
-      const events = request.listen
-        ? { live: (text: string) => void (stopping === undefined && (inbox.push({ kind: "event", callId, text }), poke())) }
-        : {};
+      if (listen && l !== undefined) listeners.set(callId, l.dup());
+      const events = listen ? { live: (text: string) => void (stopping === undefined && (inbox.push({ kind: "event", callId, text }), poke())) } : {};
       void modules.call(request, callContext, events).then((text) => {
         inbox.push({ kind: "reply", callId, text });
         poke();
       });
       return deferred.handle.dup();
     },
-    log: (level, message) => record(context.getString(level), context.getString(message)),
+    log: (level, message) => record(level, message),
     shouldInterrupt,
   };
 

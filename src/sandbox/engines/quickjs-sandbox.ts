@@ -32,10 +32,9 @@ export interface PreparedSandbox {
  * Builds a sandbox: a fresh runtime (own heap, job queue and atoms: nothing is shared with other
  * runs) and context, its native functions, and the compiled bootstrap. RUNS IN THE WORKER THREAD
  * (embedded by its source text, see quickjs-assets.ts): it references nothing outside its body.
- * Throws if QuickJS cannot build it, which means the wasm instance is unusable. The in-thread engine
- * (quickjs-inline) builds its sandboxes with this too, from an asyncify instance's runtimes.
+ * Throws if QuickJS cannot build it, which means the wasm instance is unusable.
  */
-export function prepareQuickJsSandbox(module: Pick<QuickJs.QuickJSWASMModule, "newRuntime">, bootstrapSource: string): PreparedSandbox {
+export function prepareQuickJsSandbox(module: QuickJs.QuickJSWASMModule, bootstrapSource: string): PreparedSandbox {
   const runtime = module.newRuntime();
   let created: QuickJs.QuickJSContext | undefined;
   try {
