@@ -6,6 +6,9 @@
 // handler stops `while(true){}` and a catastrophic regex, and that a memory limit holds.
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
+import { setImmediate } from "node:timers";
+
+const { WebAssembly } = globalThis;
 
 const require = createRequire(import.meta.url);
 const core = require("quickjs-emscripten-core");
@@ -190,7 +193,7 @@ for (const [name, code] of [
 
 // RSS per live suspended sandbox: N modules, each with a run suspended in a host call
 {
-  global.gc?.();
+  globalThis.gc?.();
   const base = process.memoryUsage();
   const N = 20;
   const releases = [];
@@ -206,7 +209,7 @@ for (const [name, code] of [
     live.push({ s, done: runScript(s, "const data = []; for (let i = 0; i < 2000; i++) data.push({ i, s: 'x' + i }); return block() + data.length;") });
   }
   await new Promise((r) => setTimeout(r, 50));
-  global.gc?.();
+  globalThis.gc?.();
   const peak = process.memoryUsage();
   for (const release of releases) release();
   const values = await Promise.all(live.map((l) => l.done));
