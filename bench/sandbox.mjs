@@ -355,15 +355,16 @@ function markdown(results, machine) {
       "than workers are warm (`warmWorkers`). Host call = difference between a loop with and without a trivial host " +
       "call, per call (CPU: the whole process, both threads). Memory = (peak RSS - RSS before the engine) / 10.",
     "",
-    "**Reading (issue 15).** Workers are shared by every engine of the process with the same worker options, so a new " +
-      "engine costs what a warm run costs; a thread start is paid only by the first engine of a process or a run beyond " +
-      "the warm set. What stands between the rest and the goals, measured: a blocked guest holds a worker thread (the " +
-      "synchronous QuickJS build cannot suspend a guest's stack, and the asyncify build cannot suspend inside promise " +
-      "jobs), and a bare Node worker thread alone holds the RSS in the reference row, several times the 1.5 MB goal; " +
-      "a host call crosses threads twice (worker -> main by MessagePort, main -> worker by the shared reply mailbox and " +
-      "an Atomics wake), and that crossing alone costs ~30 µs on this 2-core VM in a bare Node program (MessagePort or " +
-      "Atomics.waitAsync alike), above the 25 µs goal; a warm run is two crossings plus the host-side parse of the " +
-      "script (~120 µs) and ~160 µs of QuickJS work (bootstrap call, compile, run).",
+    "**Reading (issue 15).** Two QuickJS engines, measured in the same interleaved rounds. The worker engine " +
+      "(quickjs): workers are shared by every engine of the process, so a new engine costs what a warm run costs; a " +
+      "blocked guest holds a worker thread (a bare Node worker alone holds the RSS in the reference row), and a host " +
+      "call crosses threads twice (~30 µs on this 2-core VM in a bare Node program). The in-thread engine " +
+      "(quickjs-inline): QuickJS's asyncify build on the caller's thread; a host call suspends the guest's wasm stack " +
+      "instead of crossing threads, and a live sandbox holds its instance's touched wasm pages, not a thread. Its " +
+      "first batch of ten pays the process's one-time costs (the 1 MB asyncify module's code tiering up, glue), so " +
+      "the second-batch row is its steady state. Its price: while guest code computes the caller's thread runs " +
+      "nothing else, and asyncify code runs guest JavaScript slower than the synchronous build (more so until V8 " +
+      "tiers it up).",
   );
   return lines.join("\n");
 }
