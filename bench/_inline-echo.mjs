@@ -1,6 +1,6 @@
 // 300 sequential guest echo calls on server-everything: worker engine vs in-thread engine vs direct
 // SDK calls, interleaved rounds, wall and this process's CPU (CPU moves far less with machine load).
-// Run after `npx tsc -p tsconfig.build.json`: node bench/_inline-echo.mjs
+// Run after `npx tsc -p tsconfig.build.json`: node bench/_inline-echo.mjs [calls=300] [rounds=8] [warm-up runs=10]
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -45,7 +45,8 @@ const cases = {
     ]),
   ),
 };
-for (const fn of Object.values(cases)) for (let i = 0; i < 3; i++) await fn();
+const WARMUP = Number(process.argv[4] ?? 10);
+for (const fn of Object.values(cases)) for (let i = 0; i < WARMUP; i++) await fn();
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, { wall: [], cpu: [] }]));
 const load = loadavg()[0];
 for (let round = 0; round < ROUNDS; round++) {
