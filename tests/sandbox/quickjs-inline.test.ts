@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQuickJsInlineEngine } from "../../src/sandbox/engines/quickjs-inline.js";
+import { inlinePoolFor } from "../../src/sandbox/engines/quickjs-inline-instances.js";
 import { createEngine } from "../../src/sandbox/select.js";
 import type { HostModules, SandboxEngine } from "../../src/sandbox/types.js";
 import { errorOf, expectHealthy, run, sleep, valueOf } from "./conformance/helpers.js";
@@ -134,6 +135,24 @@ describe("quickjs-inline engine", () => {
     await disposable.dispose();
     errorOf(await pending, "CANCELLED");
     errorOf(await run(disposable, "return 1"), "ENGINE_UNAVAILABLE");
+  });
+
+  it("gives a new engine an idle instance of the process instead of instantiating wasm", async () => {
+    const cap = 501 * 1024 * 1024;
+    const first = await createQuickJsInlineEngine({ maxWasmMemoryBytes: cap });
+    expect(valueOf(await run(first, "return 1"))).toBe(1);
+    await first.dispose();
+    const pool = inlinePoolFor(cap);
+    const before = pool?.created;
+    expect(before).toBe(1);
+    const second = await createQuickJsInlineEngine({ maxWasmMemoryBytes: cap });
+    try {
+      // Its own fresh runtime on the shared instance: nothing of the first engine's run is visible.
+      expect(valueOf(await run(second, "return [typeof globalThis.mark, 2]"))).toEqual(["undefined", 2]);
+      expect(pool?.created).toBe(before);
+    } finally {
+      await second.dispose();
+    }
   });
 
   it("is what createEngine gives for quickjs-inline", async () => {

@@ -21,6 +21,8 @@ export class InlineInstancePool {
   private refill: NodeJS.Immediate | undefined;
   /** Idle instances kept: the most any engine using this pool asked for. */
   idleCap = 0;
+  /** Instances instantiated so far (for tests and diagnostics). */
+  created = 0;
 
   constructor(
     private readonly assets: InlineAssets,
@@ -34,7 +36,11 @@ export class InlineInstancePool {
 
   /** An idle slot, or a new instance; the sandbox is built now if none was built ahead. */
   async acquire(): Promise<{ readonly slot: InlineSlot; readonly sandbox: InlineSandbox }> {
-    const slot = this.idleSlots.pop() ?? { instance: await newInlineInstance(this.assets, this.maxWasmMemoryBytes), next: undefined, stale: undefined };
+    // An idle slot whose next sandbox is already built, else any idle slot, else a new instance.
+    const ready = this.idleSlots.findLastIndex((idle) => idle.next !== undefined);
+    const slot =
+      (ready === -1 ? this.idleSlots.pop() : this.idleSlots.splice(ready, 1)[0]) ??
+      { instance: await this.instantiate(), next: undefined, stale: undefined };
     if (slot.stale !== undefined) {
       const stale = slot.stale;
       slot.stale = undefined;
@@ -44,6 +50,11 @@ export class InlineInstancePool {
     const sandbox = slot.next ?? prepareInlineSandbox(slot.instance, this.bootstrapSource);
     slot.next = undefined;
     return { slot, sandbox };
+  }
+
+  private instantiate(): Promise<InlineInstance> {
+    this.created++;
+    return newInlineInstance(this.assets, this.maxWasmMemoryBytes);
   }
 
   /**
@@ -107,6 +118,11 @@ function free(sandbox: InlineSandbox): boolean {
 }
 
 const pools = new Map<number, InlineInstancePool>();
+
+/** The pool for instances with this memory cap, if an engine has made it. */
+export function inlinePoolFor(maxWasmMemoryBytes: number): InlineInstancePool | undefined {
+  return pools.get(maxWasmMemoryBytes);
+}
 
 /** The process-wide pool for instances with this memory cap (see InlineInstancePool). */
 export function sharedInlinePool(assets: InlineAssets, bootstrapSource: string, maxWasmMemoryBytes: number, idle: number): InlineInstancePool {
