@@ -32,6 +32,7 @@ const PAGE = 65536;
 /** The build's own minimum (its INITIAL_MEMORY); an imported memory may not be smaller. Untouched pages cost no RSS. */
 const INITIAL_PAGES = 256;
 const ASYNCIFY_BUFFER_FACTOR = 4;
+const silent = (): void => undefined;
 
 /** What this file reaches on the library's objects (protected members in its typings). */
 interface ModuleInternals {
@@ -148,7 +149,8 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
   });
   type VariantOptions = Parameters<typeof QuickJs.newVariant>[1];
   const module = await QuickJs.newQuickJSAsyncWASMModuleFromVariant(
-    QuickJs.newVariant(shared.variant, { wasmModule: shared.wasmModule, wasmMemory } as VariantOptions),
+    // Emscripten prints an instance's abort ("Aborted(RuntimeError: …)") itself; the run reports it.
+    QuickJs.newVariant(shared.variant, { wasmModule: shared.wasmModule, wasmMemory, emscriptenModule: { print: silent, printErr: silent } } as VariantOptions),
   );
   const internals = module as unknown as ModuleInternals;
   for (const name of ["QTS_NewRuntime", "QTS_FreeRuntime", "QTS_FreeValuePointerRuntime", "QTS_ResolveException", "QTS_FreeValuePointer"] as const) {
