@@ -30,9 +30,15 @@ interface Phrase {
   readonly pattern: RegExp;
 }
 
-const PHRASES: readonly Phrase[] = Object.entries(LEXICON).flatMap(([feature, sources]) =>
-  sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
-);
+// Built with the first definition audited, not when the MCP service loads (every `mcpvm run` with
+// the mcp plugin on loads it; most runs audit nothing).
+let phrases: readonly Phrase[] | undefined;
+function allPhrases(): readonly Phrase[] {
+  phrases ??= Object.entries(LEXICON).flatMap(([feature, sources]) =>
+    sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
+  );
+  return phrases;
+}
 
 // Their phrases are negations themselves ("do not tell the user", "never use other tools").
 const SELF_NEGATED: ReadonlySet<IntentFeature> = new Set(["secrecy", "directive", "steering"]);
@@ -64,7 +70,7 @@ const MAX_POSITIONS = 64;
 /** Where a feature's phrases match (not in a negated clause), per view, bounded. */
 function positions(views: { plain: string; folded: string }, feature: IntentFeature): Array<{ view: "plain" | "folded"; at: number; end: number }> {
   const out: Array<{ view: "plain" | "folded"; at: number; end: number }> = [];
-  for (const { feature: f, script, pattern } of PHRASES) {
+  for (const { feature: f, script, pattern } of allPhrases()) {
     if (f !== feature) continue;
     const view = script === "latin" ? "folded" : "plain";
     const global = new RegExp(pattern.source, "gu");
@@ -124,7 +130,7 @@ function computeFeatures(text: string): FeatureHit[] {
   const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
-  for (const { feature, script, pattern } of PHRASES) {
+  for (const { feature, script, pattern } of allPhrases()) {
     if (hits.has(feature) || !present.has(script)) continue;
     const view = script === "latin" ? views.folded : views.plain;
     const m = pattern.exec(view);
