@@ -27,11 +27,11 @@ const BATCH = { rounds: 9, warmup: 5, calls: 100, latencyMs: 5, target: 15 };
 const STARTUP = { rounds: 16, warmup: 2, servers: 20, target: 1.1 };
 
 /** A config home with the mcp plugin approved and enabled and every server approved. */
-async function makeHome(servers) {
+async function makeHome(servers, engine = "quickjs") {
   const dir = await mkdtemp(join(tmpdir(), "mcpvm-bench-mcp-"));
   const env = { MCPVM_HOME: dir, PATH: process.env.PATH ?? "", HOME: dir };
   // The defaults a user gets: no rate limit, the default tool-call budget (1,000 per run).
-  const config = { engine: "quickjs", plugins: { mcp: { enabled: true } }, mcpServers: servers };
+  const config = { engine, plugins: { mcp: { enabled: true } }, mcpServers: servers };
   await writeFile(join(dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
   const host = await McpvmHost.open({ env });
   try {
@@ -73,44 +73,64 @@ const sequentialEcho = (n) => `const e = require("host:mcp-everything"); for (le
  * Guest per-call latency = (K-call run - empty run) / K, so the run's own cost is not counted.
  */
 async function callLatency() {
-  const home = await makeHome({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
+  const server = { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } };
+  const home = await makeHome(server);
   const host = await McpvmHost.open({ env: home.env });
+  // The same calls from the in-thread engine (quickjs-inline), interleaved in the same rounds.
+  const inlineHome = await makeHome(server, "quickjs-inline");
+  const inlineHost = await McpvmHost.open({ env: inlineHome.env });
   const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
   const k = LATENCY.callsPerRound;
   const direct = async () => {
     for (let i = 0; i < k; i += 1) await client.callTool({ name: "echo", arguments: { message: `ping ${i}` } });
   };
-  const empty = async () => mustSucceed(await host.run(sequentialEcho(0)));
-  const guest = async () => mustSucceed(await host.run(sequentialEcho(k)));
+  const empty = (h) => async () => mustSucceed(await h.run(sequentialEcho(0)));
+  const guest = (h) => async () => mustSucceed(await h.run(sequentialEcho(k)));
   try {
     for (let i = 0; i < LATENCY.warmup; i += 1) {
-      await empty();
-      await guest();
+      for (const h of [host, inlineHost]) {
+        await empty(h)();
+        await guest(h)();
+      }
       await direct();
     }
     const guestPerCall = [];
+    const inlinePerCall = [];
     const directPerCall = [];
     const roundRatios = [];
+    const inlineRatios = [];
     for (let round = 0; round < LATENCY.rounds; round += 1) {
       // Rotate the order so a burst of load from elsewhere hits each side alike.
       const steps = [
         async () => {
-          const base = await time(empty);
-          guestPerCall.push(Math.max(0, (await time(guest)) - base) / k);
+          const base = await time(empty(host));
+          guestPerCall.push(Math.max(0, (await time(guest(host))) - base) / k);
+        },
+        async () => {
+          const base = await time(empty(inlineHost));
+          inlinePerCall.push(Math.max(0, (await time(guest(inlineHost))) - base) / k);
         },
         async () => directPerCall.push((await time(direct)) / k),
       ];
       if (round % 2 === 1) steps.reverse();
       for (const step of steps) await step();
       roundRatios.push(guestPerCall[round] / directPerCall[round]);
+      inlineRatios.push(inlinePerCall[round] / directPerCall[round]);
     }
     // The per-round ratio compares two measurements taken moments apart: steadier on a busy machine.
-    return { guest: summarize(guestPerCall), direct: summarize(directPerCall), roundRatio: summarize(roundRatios) };
+    return {
+      guest: summarize(guestPerCall),
+      direct: summarize(directPerCall),
+      roundRatio: summarize(roundRatios),
+      inline: { guest: summarize(inlinePerCall), roundRatio: summarize(inlineRatios) },
+    };
   } finally {
     await client.close();
     await host.close();
+    await inlineHost.close();
     await home.cleanup();
+    await inlineHome.cleanup();
   }
 }
 
@@ -120,8 +140,11 @@ async function callLatency() {
  * With the defaults: no rate limit, and 1,000 fits the default tool-call budget.
  */
 async function loops() {
-  const home = await makeHome({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
+  const server = { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } };
+  const home = await makeHome(server);
   const host = await McpvmHost.open({ env: home.env });
+  const inlineHome = await makeHome(server, "quickjs-inline");
+  const inlineHost = await McpvmHost.open({ env: inlineHome.env });
   const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
   const out = {};
@@ -130,25 +153,29 @@ async function loops() {
       const direct = async () => {
         for (let i = 0; i < n; i += 1) await client.callTool({ name: "echo", arguments: { message: `ping ${i}` } });
       };
-      const guest = async () => {
-        if (mustSucceed(await host.run(sequentialEcho(n))) !== n) throw new Error("loop incomplete");
+      const guest = (h) => async () => {
+        if (mustSucceed(await h.run(sequentialEcho(n))) !== n) throw new Error("loop incomplete");
       };
-      await guest();
+      await guest(host)();
+      await guest(inlineHost)();
       await direct();
       const g = [];
+      const gi = [];
       const d = [];
       for (let round = 0; round < LOOPS.rounds; round += 1) {
-        const steps = [async () => g.push(await time(guest)), async () => d.push(await time(direct))];
+        const steps = [async () => g.push(await time(guest(host))), async () => gi.push(await time(guest(inlineHost))), async () => d.push(await time(direct))];
         if (round % 2 === 1) steps.reverse();
         for (const step of steps) await step();
       }
-      out[n] = { guest: summarize(g), direct: summarize(d) };
+      out[n] = { guest: summarize(g), direct: summarize(d), inline: summarize(gi) };
     }
     return out;
   } finally {
     await client.close();
     await host.close();
+    await inlineHost.close();
     await home.cleanup();
+    await inlineHome.cleanup();
   }
 }
 
@@ -293,23 +320,35 @@ export default async function () {
   const startRatio = start.many.p50 / start.none.p50;
   const rows = [
     [
-      "(a) guest echo vs direct Client.callTool, p50 per call",
+      "(a) guest echo vs direct Client.callTool, p50 per call [quickjs]",
       `${fmt(latency.guest.p50, 3)} vs ${fmt(latency.direct.p50, 3)} (p95 ${fmt(latency.guest.p95, 3)} vs ${fmt(latency.direct.p95, 3)})`,
       `ratio ${latencyRatio.toFixed(2)} (median per-round ratio ${latency.roundRatio.p50.toFixed(2)})`,
       `<= ${LATENCY.target}`,
       verdict(latencyRatio <= LATENCY.target),
     ],
-    ...LOOPS.sizes.map((n) => {
-      const ratio = loop[n].guest.p50 / loop[n].direct.p50;
-      const added = ((loop[n].guest.p50 - loop[n].direct.p50) / n) * 1000;
-      return [
-        `(a2) one run of ${n} sequential guest echo calls vs ${n} direct Client.callTool, whole run, p50`,
-        `${fmt(loop[n].guest.p50, 1)} vs ${fmt(loop[n].direct.p50, 1)} (p95 ${fmt(loop[n].guest.p95, 1)} vs ${fmt(loop[n].direct.p95, 1)})`,
-        `ratio ${ratio.toFixed(2)} (${added.toFixed(0)} µs added per call)`,
-        `<= ${LOOPS.target}`,
-        verdict(ratio <= LOOPS.target),
-      ];
-    }),
+    [
+      "(a) the same on the in-thread engine (quickjs-inline), same rounds",
+      `${fmt(latency.inline.guest.p50, 3)} vs ${fmt(latency.direct.p50, 3)} (p95 ${fmt(latency.inline.guest.p95, 3)} vs ${fmt(latency.direct.p95, 3)})`,
+      `ratio ${(latency.inline.guest.p50 / latency.direct.p50).toFixed(2)} (median per-round ratio ${latency.inline.roundRatio.p50.toFixed(2)})`,
+      `<= ${LATENCY.target}`,
+      verdict(latency.inline.guest.p50 / latency.direct.p50 <= LATENCY.target),
+    ],
+    ...LOOPS.sizes.flatMap((n) =>
+      [
+        ["quickjs", loop[n].guest],
+        ["quickjs-inline", loop[n].inline],
+      ].map(([kind, guest]) => {
+        const ratio = guest.p50 / loop[n].direct.p50;
+        const added = ((guest.p50 - loop[n].direct.p50) / n) * 1000;
+        return [
+          `(a2) one run of ${n} sequential guest echo calls vs ${n} direct Client.callTool, whole run, p50 [${kind}]`,
+          `${fmt(guest.p50, 1)} vs ${fmt(loop[n].direct.p50, 1)} (p95 ${fmt(guest.p95, 1)} vs ${fmt(loop[n].direct.p95, 1)})`,
+          `ratio ${ratio.toFixed(2)} (${added.toFixed(0)} µs added per call)`,
+          `<= ${LOOPS.target}`,
+          verdict(ratio <= LOOPS.target),
+        ];
+      }),
+    ),
     [
       `(b) $batch of ${BATCH.calls} x ${BATCH.latencyMs} ms tool vs ${BATCH.calls} sequential guest calls, p50`,
       `${fmt(batch.batch.p50, 1)} vs ${fmt(batch.sequential.p50, 1)}`,
@@ -355,7 +394,7 @@ export default async function () {
       `(c) ${STARTUP.rounds} interleaved rounds; each opens a host (quickjs engine), runs \`return 1 + 1\`, builds the MCP service and closes. ` +
       `Load average at the start of this section: ${loadAtStart.toFixed(1)} on ${cpus().length} cores.`,
     "",
-    `**Reading (issue 15).** The µs of a guest call, by layer (CPU, which moves far less with load than wall): the MCP round trip itself (SDK v2 Client, JSON-RPC over stdio, zod validation of the result) is the baseline; our transport and connection add little; the service's checks (current catalog, the argument validator compiled once per listing, confirm policy, tool-call budget, one stat for the approval re-check, redaction) add tens to a few hundred µs; crossing into the sandbox worker (a MessagePort message each way, Atomics wait/wake, the guest-side JSON codec) is the largest share. Per-listing work is done once (validators, declarations, the type generator's input), and the per-call timing log line is built only at debug level. What stands between this and a ratio of 1.10 is the thread crossing: a guest call wakes the worker and the main thread three times where a direct call wakes once. Removing it needs the sandbox on the main thread (an asyncify build, giving up the thread that keeps a guest stuck in native code from freezing the host) or a shared-memory reply channel instead of the MessagePort; neither is done yet. Rate limiting is off by default now, so 300 and 1,000-call loops run at full speed (before: 50 calls/s after a burst of 50, 5 s for 300 calls).`,
+    `**Reading (issue 15).** The µs of a guest call, by layer (CPU, which moves far less with load than wall): the MCP round trip itself (SDK v2 Client, JSON-RPC over stdio, zod validation of the result) is the baseline; our transport and connection add little; the service's checks (current catalog, the argument validator compiled once per listing, confirm policy, tool-call budget, one stat for the approval re-check, redaction) add tens to a few hundred µs; crossing into the sandbox worker (a MessagePort message each way, Atomics wait/wake, the guest-side JSON codec) is the largest share. Per-listing work is done once (validators, declarations, the type generator's input), and the per-call timing log line is built only at debug level. What stands between the worker engine and a ratio of 1.10 is the thread crossing: a guest call wakes the worker and the main thread three times where a direct call wakes once. The in-thread engine (quickjs-inline, rows marked so) removes it: QuickJS's asyncify build suspends the guest's wasm stack in the host call on the main thread, at the price of that thread running nothing else while a guest computes (see docs/ARCHITECTURE.md); its rows are measured in the same interleaved rounds. Rate limiting is off by default now, so 300 and 1,000-call loops run at full speed (before: 50 calls/s after a burst of 50, 5 s for 300 calls).`,
   ].join("\n");
   return {
     title: "MCP: call latency, batch, start-up with many servers",

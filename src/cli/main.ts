@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { McpvmHost } from "../host/index.js";
 import { createLogger, LOG_LEVELS, type LogLevelName } from "../logging/logger.js";
 import { Redactor } from "../logging/redact.js";
-import type { EngineChoice } from "../sandbox/types.js";
+import { ENGINE_CHOICES, isEngineChoice, type EngineChoice } from "../sandbox/types.js";
 import type { CreatedEngine } from "../sandbox/select.js";
 import { resolveConfigPaths } from "../config/paths.js";
 import { packageRoot } from "../util/package-root.js";
@@ -31,7 +31,7 @@ ${commands.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join("\n")}
 Global options:
   --json                 machine-readable output
   --yes, -y              answer yes to confirmations (unattended use)
-  --engine <kind>        auto | quickjs | hyperlight (default: config, else auto)
+  --engine <kind>        auto | quickjs | quickjs-inline | hyperlight (default: config, else auto)
   --log-level <level>    ${LOG_LEVELS.join(" | ")} (logs go to stderr; at debug and trace also to a file in the config home)
   --help, -h             this text, or \`mcpvm <command> --help\`
   --version, -v          the version (also \`mcpvm version\`)
@@ -65,7 +65,7 @@ function splitGlobalFlags(argv: readonly string[]): { flags: GlobalFlags; rest: 
     else if ((arg === "-v" || arg === "version") && rest.length === 0) flags.version = true;
     else if (arg === "--engine" || arg.startsWith("--engine=")) {
       const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
-      if (value !== "auto" && value !== "quickjs" && value !== "hyperlight") throw new UsageError("USAGE", `--engine takes auto, quickjs or hyperlight (got ${value ?? "nothing"}).`);
+      if (!isEngineChoice(value)) throw new UsageError("USAGE", `--engine takes ${ENGINE_CHOICES.join(", ")} (got ${value ?? "nothing"}).`);
       flags.engine = value;
     } else if (arg === "--log-level" || arg.startsWith("--log-level=")) {
       const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];

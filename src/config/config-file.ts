@@ -33,7 +33,7 @@ export const limitsSchema = z
 export const configFileSchema = z
   .object({
     $schema: z.string().optional(),
-    engine: z.enum(["auto", "quickjs", "hyperlight"]).optional(),
+    engine: z.enum(["auto", "quickjs", "quickjs-inline", "hyperlight"]).optional(),
     limits: limitsSchema.optional(),
     plugins: z.record(z.string(), pluginSettingsSchema).optional(),
     mcpServers: z.record(z.string(), z.unknown()).optional(),

@@ -2,11 +2,13 @@ import { createHyperlightEngine, type HyperlightEngineOptions } from "./engines/
 import { HyperlightError } from "./engines/hyperlight/errors.js";
 import { probeHyperlight } from "./engines/hyperlight/probe.js";
 import { createQuickJsEngine, type QuickJsEngineOptions } from "./engines/quickjs.js";
+import { createQuickJsInlineEngine, type QuickJsInlineEngineOptions } from "./engines/quickjs-inline.js";
 import type { EngineChoice, EngineSelection, SandboxEngine } from "./types.js";
 
 export interface CreateEngineOptions {
   readonly hyperlight?: HyperlightEngineOptions;
   readonly quickjs?: QuickJsEngineOptions;
+  readonly quickjsInline?: QuickJsInlineEngineOptions;
 }
 
 export interface CreatedEngine {
@@ -25,6 +27,12 @@ export async function createEngine(choice: EngineChoice, options: CreateEngineOp
     return {
       engine: await createQuickJsEngine(options.quickjs),
       selection: { kind: "quickjs", requested: choice, reason: "quickjs was requested", unavailable: {} },
+    };
+  }
+  if (choice === "quickjs-inline") {
+    return {
+      engine: await createQuickJsInlineEngine(options.quickjsInline),
+      selection: { kind: "quickjs-inline", requested: choice, reason: "quickjs-inline was requested", unavailable: {} },
     };
   }
   const probe = await probeHyperlight(options.hyperlight);

@@ -2,11 +2,18 @@ import { McpvmError } from "../util/errors.js";
 
 /**
  * The engine contract. Modelled on Cloudflare codemode's executor types: an engine never throws
- * from `run`; it returns a tagged result. QuickJS and Hyperlight are two implementations.
+ * from `run`; it returns a tagged result. QuickJS (on worker threads or in-thread) and Hyperlight implement it.
  */
 
-export type EngineKind = "quickjs" | "hyperlight";
+export type EngineKind = "quickjs" | "quickjs-inline" | "hyperlight";
 export type EngineChoice = EngineKind | "auto";
+
+/** Every value `--engine` and config.json `engine` take. */
+export const ENGINE_CHOICES: readonly EngineChoice[] = ["auto", "quickjs", "quickjs-inline", "hyperlight"];
+
+export function isEngineChoice(value: unknown): value is EngineChoice {
+  return typeof value === "string" && (ENGINE_CHOICES as readonly string[]).includes(value);
+}
 
 /** Per-run limits. `wallMs` is one budget for the whole run, host calls included. */
 export interface RunLimits {

@@ -76,7 +76,7 @@ describe("mcpvm __complete (what the shell scripts ask)", () => {
     expect(await complete(["mcp", "add", "x", "--transport", ""])).toEqual(["stdio", "http", "sse"]);
     expect(await complete(["mcp", "add", "x", "-t", "h"])).toEqual(["http"]);
     expect(await complete(["run", "--"])).toEqual(expect.arrayContaining(["--timeout", "--memory", "--json"]));
-    expect(await complete(["--engine=q"])).toEqual(["--engine=quickjs"]);
+    expect(await complete(["--engine=q"])).toEqual(["--engine=quickjs", "--engine=quickjs-inline"]);
     expect(await complete(["--log-level", "d"])).toEqual(["debug"]);
     // After `--` comes the server's own command line: nothing of ours (the shell offers files).
     expect(await complete(["mcp", "add", "x", "--", "node", ""])).toEqual([]);
@@ -195,7 +195,7 @@ describe("mcpvm completion <shell>", () => {
       };
       expect(await run(`"${shim}" mcp info me`, 3)).toEqual(["memory"]);
       // bash splits --engine=q into "--engine" "=" "q"; the script glues them and completes the piece after "=".
-      expect(await run(`"${shim}" --engine = q`, 3)).toEqual(["quickjs"]);
+      expect(await run(`"${shim}" --engine = q`, 3)).toEqual(["quickjs", "quickjs-inline"]);
       expect(await run(`"${shim}" mcp call memory read_g`, 4)).toEqual(["read_graph"]);
       // Typed as ~/mcpvm, the word reaches the function unexpanded (HOME is the test home here).
       await writeFile(join(home.dir, "mcpvm"), await readFile(shim, "utf8"), { mode: 0o755 });

@@ -1,6 +1,7 @@
 import { createHyperlightEngine } from "../../src/sandbox/engines/hyperlight/engine.js";
 import { probeHyperlight } from "../../src/sandbox/engines/hyperlight/probe.js";
 import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
+import { createQuickJsInlineEngine } from "../../src/sandbox/engines/quickjs-inline.js";
 import type { EngineKind, SandboxEngine } from "../../src/sandbox/types.js";
 
 export interface ConformanceEngine {
@@ -18,5 +19,9 @@ export async function conformanceEngines(): Promise<ConformanceEngine[]> {
   const hyperlight: ConformanceEngine = probe.ok
     ? { kind: "hyperlight", create: () => createHyperlightEngine({ maxIdleVms: 2 }) }
     : { kind: "hyperlight", unavailableReason: probe.reason };
-  return [{ kind: "quickjs", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4 }) }, hyperlight];
+  return [
+    { kind: "quickjs", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4 }) },
+    { kind: "quickjs-inline", create: () => createQuickJsInlineEngine({ maxInstances: 4 }) },
+    hyperlight,
+  ];
 }

@@ -3,7 +3,7 @@ import { resolveConfigPaths } from "../../config/paths.js";
 // The gateway (HTTP server, MCP server SDK) is loaded when `serve` runs, not by every command.
 import type { GatewayAuth, ListenAddress } from "../../gateway/index.js";
 import { LOG_LEVELS, type LogLevelName } from "../../logging/logger.js";
-import type { EngineChoice } from "../../sandbox/types.js";
+import { ENGINE_CHOICES, isEngineChoice, type EngineChoice } from "../../sandbox/types.js";
 import { parseCommandArgs, UsageError } from "../../terminal/args.js";
 import type { Command } from "../../terminal/command.js";
 import { ExitCode } from "../../terminal/exit-codes.js";
@@ -31,7 +31,7 @@ Runs the mcpvm gateway: one MCP server in front of every configured MCP server.
   --log-level <level>    ${LOG_LEVELS.join("|")} (default info; or MCPVM_LOG_LEVEL). Logs go to
                          stderr (never stdout); at debug and trace also to
                          <config home>/logs/mcpvm_<time>.log
-  --engine <engine>      auto|quickjs|hyperlight for run_mcp_script
+  --engine <engine>      auto|quickjs|quickjs-inline|hyperlight for run_mcp_script
 
 Tools: list_mcp_tools, run_mcp_script, search_tools (code mode); discover-all-tools,
 build-toolset, equip-toolset, unequip-toolset, list-toolsets, get-active-toolset, delete-toolset.
@@ -60,7 +60,7 @@ function logLevel(value: string | undefined): LogLevelName | undefined {
 
 function engine(value: string | undefined): EngineChoice | undefined {
   if (value === undefined) return undefined;
-  if (value !== "auto" && value !== "quickjs" && value !== "hyperlight") throw new UsageError("USAGE", `serve: --engine takes auto, quickjs or hyperlight (got ${value}).`);
+  if (!isEngineChoice(value)) throw new UsageError("USAGE", `serve: --engine takes ${ENGINE_CHOICES.join(", ")} (got ${value}).`);
   return value;
 }
 

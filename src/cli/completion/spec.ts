@@ -40,7 +40,7 @@ export interface CommandSpec {
 }
 
 export const LOG_LEVEL_NAMES: readonly string[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
-export const ENGINE_NAMES: readonly string[] = ["auto", "quickjs", "hyperlight"];
+export const ENGINE_NAMES: readonly string[] = ["auto", "quickjs", "quickjs-inline", "hyperlight"];
 export const SHELL_NAMES: readonly string[] = ["bash", "zsh", "fish"];
 /** src/agent/profiles/builtin.ts, checked by the test. */
 export const BUILTIN_PROFILE_NAMES: readonly string[] = ["default", "strict", "long-running"];

@@ -24,8 +24,8 @@ export interface WorkerChannel {
  * The caller releases the sandbox afterwards.
  *
  * Limits are enforced by the interrupt handler; host calls block this thread in Atomics.wait until
- * the host replies (not asyncify, which cannot suspend inside promise jobs, so `await x; host.fn()`
- * would corrupt it).
+ * the host replies. The synchronous build is half the asyncify build's size and runs guest code faster;
+ * the in-thread engine (quickjs-inline.ts) uses asyncify instead, suspending the guest's wasm stack.
  */
 export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, channel: WorkerChannel): DoneMessage {
   const LEVELS: readonly string[] = ["log", "info", "warn", "error", "debug"];

@@ -1,0 +1,136 @@
+import { newInlineInstance, type InlineAssets, type InlineInstance } from "./quickjs-inline-adapter.js";
+import { prepareInlineSandbox, releaseInlineSandbox, type InlineSandbox } from "./quickjs-inline-sandbox.js";
+
+/** An asyncify instance; when idle, the sandbox its next run will use (built ahead) and the last run's, not yet freed. */
+export interface InlineSlot {
+  readonly instance: InlineInstance;
+  next: InlineSandbox | undefined;
+  stale: InlineSandbox | undefined;
+}
+
+/**
+ * The asyncify instances of the process with one memory cap, shared by every quickjs-inline engine
+ * (a new engine takes an idle instance instead of instantiating wasm). Asyncify keeps one suspended
+ * stack per instance, so each run in progress holds its own instance; an idle one has its next run's
+ * sandbox (runtime, context, compiled bootstrap) built while the thread had nothing else to do. Each
+ * run still gets a fresh runtime: nothing of one run is visible to the next, in any engine.
+ * Instances share the compiled wasm module; what each holds is the linear memory pages it touched.
+ */
+export class InlineInstancePool {
+  private readonly idleSlots: InlineSlot[] = [];
+  private refill: NodeJS.Immediate | undefined;
+  /** Idle instances kept: the most any engine using this pool asked for. */
+  idleCap = 0;
+  /** Instances instantiated so far (for tests and diagnostics). */
+  created = 0;
+
+  constructor(
+    private readonly assets: InlineAssets,
+    private readonly bootstrapSource: string,
+    private readonly maxWasmMemoryBytes: number,
+  ) {}
+
+  get idle(): number {
+    return this.idleSlots.length;
+  }
+
+  /** An idle slot, or a new instance; the sandbox is built now if none was built ahead. */
+  async acquire(): Promise<{ readonly slot: InlineSlot; readonly sandbox: InlineSandbox }> {
+    // An idle slot whose next sandbox is already built, else any idle slot, else a new instance.
+    const ready = this.idleSlots.findLastIndex((idle) => idle.next !== undefined);
+    const slot =
+      (ready === -1 ? this.idleSlots.pop() : this.idleSlots.splice(ready, 1)[0]) ??
+      { instance: await this.instantiate(), next: undefined, stale: undefined };
+    if (slot.stale !== undefined) {
+      const stale = slot.stale;
+      slot.stale = undefined;
+      // An instance that cannot free its own memory is dropped; take another.
+      if (!free(stale)) return this.acquire();
+    }
+    const sandbox = slot.next ?? prepareInlineSandbox(slot.instance, this.bootstrapSource);
+    slot.next = undefined;
+    return { slot, sandbox };
+  }
+
+  private instantiate(): Promise<InlineInstance> {
+    this.created++;
+    return newInlineInstance(this.assets, this.maxWasmMemoryBytes);
+  }
+
+  /**
+   * The run on `slot` ended. A poisoned instance, one whose memory grew beyond `retireAboveBytes`
+   * (wasm memory never shrinks) or one beyond the idle cap is dropped, its memory with it. Otherwise
+   * it is idle at once (a run arriving now takes it and frees the old sandbox itself); freeing the
+   * old sandbox and building the next happen after the caller has its result.
+   */
+  release(slot: InlineSlot, sandbox: InlineSandbox, poisoned: boolean, retireAboveBytes: number): void {
+    if (poisoned) return;
+    if (this.idleSlots.length >= this.idleCap || slot.instance.wasmMemoryBytes() > retireAboveBytes) {
+      setImmediate(() => free(sandbox)).unref();
+      return;
+    }
+    slot.stale = sandbox;
+    this.idleSlots.push(slot);
+    this.refill ??= setImmediate(() => this.prepareIdle()).unref();
+  }
+
+  /** Makes one idle slot with its sandbox ready, so the first run pays only for its own code. */
+  async warm(): Promise<void> {
+    if (this.idleSlots.length > 0 || this.idleCap === 0) return;
+    const { slot, sandbox } = await this.acquire();
+    slot.next = sandbox;
+    this.idleSlots.push(slot);
+  }
+
+  private prepareIdle(): void {
+    this.refill = undefined;
+    for (const slot of [...this.idleSlots]) {
+      if (slot.stale !== undefined) {
+        const stale = slot.stale;
+        slot.stale = undefined;
+        if (!free(stale)) {
+          this.drop(slot);
+          continue;
+        }
+      }
+      if (slot.next !== undefined) continue;
+      try {
+        slot.next = prepareInlineSandbox(slot.instance, this.bootstrapSource);
+      } catch {
+        this.drop(slot);
+      }
+    }
+  }
+
+  private drop(slot: InlineSlot): void {
+    const index = this.idleSlots.indexOf(slot);
+    if (index !== -1) this.idleSlots.splice(index, 1);
+  }
+}
+
+function free(sandbox: InlineSandbox): boolean {
+  try {
+    releaseInlineSandbox(sandbox);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pools = new Map<number, InlineInstancePool>();
+
+/** The pool for instances with this memory cap, if an engine has made it. */
+export function inlinePoolFor(maxWasmMemoryBytes: number): InlineInstancePool | undefined {
+  return pools.get(maxWasmMemoryBytes);
+}
+
+/** The process-wide pool for instances with this memory cap (see InlineInstancePool). */
+export function sharedInlinePool(assets: InlineAssets, bootstrapSource: string, maxWasmMemoryBytes: number, idle: number): InlineInstancePool {
+  let pool = pools.get(maxWasmMemoryBytes);
+  if (pool === undefined) {
+    pool = new InlineInstancePool(assets, bootstrapSource, maxWasmMemoryBytes);
+    pools.set(maxWasmMemoryBytes, pool);
+  }
+  pool.idleCap = Math.max(pool.idleCap, idle);
+  return pool;
+}

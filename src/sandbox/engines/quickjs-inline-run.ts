@@ -1,0 +1,334 @@
+import type * as QuickJs from "quickjs-emscripten-core";
+import type { EngineOutcome, RunReport, ThrownInfo } from "../host/outcome.js";
+import { runEnded } from "../host/run-ended.js";
+import { RunModules } from "../host/run-modules.js";
+import type { EngineLimit, HostModules, LogEntry, LogLevel, RunLimits } from "../types.js";
+import type { InlineInstance } from "./quickjs-inline-adapter.js";
+import type { InlineHooks, InlineSandbox } from "./quickjs-inline-sandbox.js";
+
+export interface InlineRunPlan {
+  /** The wrapped script (an expression evaluating to the async main function). */
+  readonly code: string;
+  readonly filename: string;
+  readonly prelude?: string;
+  readonly manifestText: string;
+  readonly modules: HostModules;
+  readonly limits: RunLimits;
+  readonly signal?: AbortSignal;
+  /** QuickJS's stack limit, in bytes. */
+  readonly stackBytes: number;
+}
+
+export interface InlineRunResult {
+  readonly report: RunReport;
+  /** The instance must not serve another run (a trap, a stop mid-flight, or grown too large is the caller's call). */
+  readonly poisoned: boolean;
+}
+
+/** A run in progress, as its engine sees it: dispose ends it like a cancel. */
+export interface InlineRunHandle {
+  stop(reason: "wall" | "cancel"): void;
+}
+
+const LEVELS: readonly string[] = ["log", "info", "warn", "error", "debug"];
+const STOPPED = { error: "The run was stopped" } as const;
+
+/**
+ * Runs one guest program on the caller's thread, in a prepared sandbox of an asyncify instance.
+ *
+ * A synchronous host call (`require("host:x").fn()`) suspends the guest: the wasm stack unwinds, the
+ * host function runs on this thread's event loop, and its reply rewinds the stack, with no thread
+ * crossing. Asynchronous calls (`__mcpvm.callAsync`) settle guest promises between job batches.
+ * Limits: CPU, wall and memory are checked by QuickJS's interrupt handler while guest code runs (this
+ * thread is busy then: nothing else of the process runs until the guest yields or hits a limit); a
+ * stop while the guest waits in a host call answers that call at once and interrupts the guest.
+ * Never rejects; the caller releases or discards the sandbox.
+ */
+export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan: InlineRunPlan, onStart?: (handle: InlineRunHandle) => void): Promise<InlineRunResult> {
+  const { runtime } = sandbox;
+  const context = sandbox.context as QuickJs.QuickJSAsyncContext;
+  const limits = plan.limits;
+  const startedAt = performance.now();
+  const deadline = Date.now() + limits.wallMs;
+  const hostCalls = new AbortController();
+  const modules = new RunModules(plan.modules, { ...limits, code: plan.code });
+  const callContext = { signal: hostCalls.signal, deadline };
+  const memoryAtStart = instance.wasmMemoryBytes();
+
+  let cpuSpent = 0;
+  let runningSince = startedAt;
+  let running = false;
+  let stopping: "wall" | "cancel" | undefined;
+  let localStop: EngineLimit | undefined;
+  let callCount = 0;
+  let nextCallId = 0;
+  let callsMade = false;
+  const logs: LogEntry[] = [];
+  let logBytes = 0;
+  let droppedLogs = 0;
+  /** Async calls in flight: callId -> the guest promise their reply settles. */
+  const pending = new Map<number, QuickJs.QuickJSDeferredPromise>();
+  /** Async calls' listeners (an `onProgress` callback), by callId. */
+  const listeners = new Map<number, QuickJs.QuickJSHandle>();
+  /** Replies and events of async calls, delivered between job batches (never while the guest is suspended). */
+  const inbox: Array<{ readonly kind: "reply" | "event"; readonly callId: number; readonly text: string }> = [];
+  /** The synchronous call the guest is suspended in, if any: answering it resumes the guest. */
+  let suspendedCall: ((text: string | undefined) => void) | undefined;
+  let wake: (() => void) | undefined;
+
+  const resume = (): void => {
+    if (running) return;
+    running = true;
+    runningSince = performance.now();
+  };
+  const pause = (): void => {
+    if (!running) return;
+    running = false;
+    cpuSpent += performance.now() - runningSince;
+  };
+  const poke = (): void => {
+    const waiting = wake;
+    wake = undefined;
+    waiting?.();
+  };
+
+  const stop = (reason: "wall" | "cancel"): void => {
+    if (stopping !== undefined) return;
+    stopping = reason;
+    hostCalls.abort(runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
+    // A host function that ignores its signal must not hold the guest: its call is answered now.
+    suspendedCall?.(undefined);
+    poke();
+  };
+  const onCancel = (): void => stop("cancel");
+  const wallTimer = setTimeout(() => stop("wall"), limits.wallMs);
+  plan.signal?.addEventListener("abort", onCancel, { once: true });
+  onStart?.({ stop });
+
+  const shouldInterrupt = (): boolean => {
+    if (stopping !== undefined || localStop !== undefined) return true;
+    if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
+    else if (Date.now() >= deadline) localStop = "wallMs";
+    else if (instance.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
+    return localStop !== undefined;
+  };
+
+  const startCall = (module: string, fn: string, argsText: string, listen: boolean) => {
+    callCount++;
+    callsMade = true;
+    return { callId: nextCallId++, request: { module, fn, argsText, listen } };
+  };
+
+  const hooks: InlineHooks = {
+    // A promise suspends the guest until it settles (see the adapter). Events of this call travel
+    // with its reply: the guest cannot run its listener while suspended.
+    callSync: (args, hasListener) => {
+      const { request } = startCall(args[0] ?? "", args[1] ?? "", args[2] ?? "", hasListener);
+      if (stopping !== undefined) return STOPPED;
+      pause();
+      return new Promise<string | { readonly error: string }>((resolve) => {
+        let answered = false;
+        const answer = (text: string | undefined): void => {
+          if (answered) return;
+          answered = true;
+          suspendedCall = undefined;
+          resume();
+          resolve(text === undefined ? STOPPED : text);
+        };
+        suspendedCall = answer;
+        void modules.call(request, callContext).then(answer);
+      });
+    },
+    callAsync: (m, f, a, l) => {
+      const listen = l !== undefined && context.typeof(l) === "function";
+      const { callId, request } = startCall(context.getString(m), context.getString(f), context.getString(a), listen);
+      const deferred = context.newPromise();
+      pending.set(callId, deferred);
+      if (listen && l !== undefined) listeners.set(callId, l.dup());
+      const events = listen ? { live: (text: string) => void (stopping === undefined && (inbox.push({ kind: "event", callId, text }), poke())) } : {};
+      void modules.call(request, callContext, events).then((text) => {
+        inbox.push({ kind: "reply", callId, text });
+        poke();
+      });
+      return deferred.handle.dup();
+    },
+    log: (level, message) => record(level, message),
+    shouldInterrupt,
+  };
+
+  const finish = (outcome: EngineOutcome, poisoned: boolean): InlineRunResult => {
+    clearTimeout(wallTimer);
+    plan.signal?.removeEventListener("abort", onCancel);
+    pause();
+    for (const deferred of pending.values()) if (deferred.alive) deferred.dispose();
+    for (const listener of listeners.values()) if (listener.alive) listener.dispose();
+    pending.clear();
+    listeners.clear();
+    sandbox.hooks = undefined;
+    // A run that made no host call handed its signal to nobody: no reason to build an error with a stack.
+    if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEnded(endReason(outcome)));
+    return {
+      report: { outcome, logs, logBytes, droppedLogs, stats: { engine: "quickjs-inline", wallMs: performance.now() - startedAt, cpuMs: cpuSpent, hostCalls: callCount } },
+      poisoned,
+    };
+  };
+
+  return execute().then(
+    ({ outcome, poisoned }) => {
+      if (localStop === undefined && instance.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
+      let final = outcome;
+      if (stopping === "cancel") final = { kind: "cancelled" };
+      else if (stopping === "wall") final = { kind: "limit", limit: "wallMs" };
+      else if (localStop !== undefined) final = { kind: "limit", limit: localStop };
+      // Stopped mid-flight, QuickJS may hold state (an endless job queue) that is not worth freeing.
+      return finish(final, poisoned || final.kind === "limit" || final.kind === "cancelled");
+    },
+    (error: unknown) => finish({ kind: "failure", message: `QuickJS failed: ${String(error)}` }, true),
+  );
+
+  async function execute(): Promise<{ outcome: EngineOutcome; poisoned: boolean }> {
+    try {
+      runtime.setMemoryLimit(limits.memoryBytes);
+      instance.setStackLimit(runtime, plan.stackBytes);
+      sandbox.hooks = hooks;
+      runtime.setInterruptHandler(() => sandbox.hooks?.shouldInterrupt() ?? true);
+      resume();
+      return { outcome: await start(), poisoned: false };
+    } catch (error) {
+      // A wasm trap or a host exception (this thread's own stack overflowing inside deeply recursive
+      // native code) unwound through QuickJS: its memory can no longer be trusted.
+      const outcome: EngineOutcome =
+        error instanceof RangeError ? { kind: "uncaught", error: { name: "InternalError", message: "stack overflow" } } : { kind: "failure", message: `QuickJS failed: ${String(error)}` };
+      return { outcome, poisoned: true };
+    }
+  }
+
+  async function start(): Promise<EngineOutcome> {
+    const manifest = context.newString(plan.manifestText);
+    const runner = context.callFunction(sandbox.bootstrap, context.undefined, sandbox.native, manifest);
+    manifest.dispose();
+    if (runner.error) return { kind: "uncaught", error: describe(runner.error) };
+    try {
+      if (plan.prelude !== undefined) {
+        const prelude = await context.evalCodeAsync(plan.prelude, "mcpvm-prelude.js");
+        if (prelude.error) return { kind: "prelude", error: describe(prelude.error) };
+        prelude.value.dispose();
+      }
+      const compiled = await context.evalCodeAsync(plan.code, plan.filename);
+      if (compiled.error) {
+        const error = describe(compiled.error);
+        if (error.name !== "SyntaxError") return { kind: "uncaught", error };
+        const at = /:(\d+):(\d+)/.exec(error.stack ?? "");
+        return { kind: "syntax", message: error.message, line: Number(at?.[1] ?? 1), column: Number(at?.[2] ?? 1) };
+      }
+      const startFn = context.getProp(runner.value, "start");
+      const started = await instance.callFunction(context, startFn, runner.value, [compiled.value]);
+      startFn.dispose();
+      compiled.value.dispose();
+      if (started.error !== undefined) return { kind: "uncaught", error: describe(started.error) };
+      try {
+        return await drive(started.value);
+      } finally {
+        started.value.dispose();
+      }
+    } finally {
+      runner.value.dispose();
+    }
+  }
+
+  /** Runs jobs and delivers async replies and events until the runner's promise settles or the run stops. */
+  async function drive(promise: QuickJs.QuickJSHandle): Promise<EngineOutcome> {
+    for (;;) {
+      if (stopping !== undefined) return { kind: "cancelled" };
+      resume();
+      for (let item = inbox.shift(); item !== undefined; item = inbox.shift()) {
+        if (item.kind === "reply") settle(item.callId, item.text);
+        else await deliver(item.callId, item.text);
+      }
+      const jobs = await instance.executePendingJobs(runtime, context);
+      if (jobs.error !== undefined) return { kind: "uncaught", error: describe(jobs.error) };
+      const state = context.getPromiseState(promise);
+      if (state.type === "fulfilled") {
+        const text = context.typeof(state.value) === "string" ? context.getString(state.value) : undefined;
+        state.value.dispose();
+        return text === undefined ? { kind: "failure", message: "The guest runner returned a non-string" } : { kind: "envelope", text };
+      }
+      if (state.type === "rejected") return { kind: "uncaught", error: describe(state.error) };
+      if (inbox.length > 0) continue;
+      if (pending.size === 0) return { kind: "deadlock" };
+      pause();
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  }
+
+  function settle(callId: number, text: string): void {
+    listeners.get(callId)?.dispose();
+    listeners.delete(callId);
+    const deferred = pending.get(callId);
+    if (deferred === undefined) return;
+    pending.delete(callId);
+    const value = context.newString(text);
+    try {
+      deferred.resolve(value);
+    } catch {
+      // Resolving only fails when the runtime is being interrupted; the stop reason is recorded.
+    } finally {
+      value.dispose();
+      deferred.dispose();
+    }
+  }
+
+  /** Runs an async call's listener with one event (it may itself make host calls, so it may suspend). */
+  async function deliver(callId: number, text: string): Promise<void> {
+    const listener = listeners.get(callId);
+    if (listener === undefined || localStop !== undefined || stopping !== undefined) return;
+    const event = context.newString(text);
+    try {
+      const result = await instance.callFunction(context, listener, context.undefined, [event]);
+      (result.error ?? result.value).dispose();
+    } finally {
+      event.dispose();
+    }
+  }
+
+  function record(given: string, message: string): void {
+    const level = (LEVELS.includes(given) ? given : "log") as LogLevel;
+    // Each entry costs its JSON framing, not only its text (logEntryBytes in host/output-budget.ts).
+    const bytes = Buffer.byteLength(JSON.stringify({ level, message }), "utf8") + 1;
+    if (localStop === "outputBytes" || logBytes + bytes > limits.outputBytes) {
+      droppedLogs++;
+      localStop ??= "outputBytes";
+      return;
+    }
+    logs.push({ level, message });
+    logBytes += bytes;
+  }
+
+  /** Name, message and stack of a thrown guest value, read without trusting its shape. */
+  function describe(handle: QuickJs.QuickJSHandle): ThrownInfo {
+    try {
+      if (context.typeof(handle) !== "object") return { message: String(context.dump(handle)) };
+      const read = (key: string): string | undefined => {
+        const value = context.getProp(handle, key);
+        try {
+          return context.typeof(value) === "string" ? context.getString(value) : undefined;
+        } finally {
+          value.dispose();
+        }
+      };
+      const name = read("name");
+      const stack = read("stack");
+      return { message: read("message") ?? "", ...(name === undefined ? {} : { name }), ...(stack === undefined ? {} : { stack }) };
+    } catch {
+      return { message: "Uncaught exception (it could not be inspected)" };
+    } finally {
+      handle.dispose();
+    }
+  }
+}
+
+/** Why the run's host calls are being abandoned, as the code their signal's reason carries. */
+function endReason(outcome: EngineOutcome): "WALL_LIMIT" | "CANCELLED" | "RUN_COMPLETED" {
+  if (outcome.kind === "limit" && outcome.limit === "wallMs") return "WALL_LIMIT";
+  return outcome.kind === "cancelled" ? "CANCELLED" : "RUN_COMPLETED";
+}

@@ -1,0 +1,80 @@
+import type * as QuickJs from "quickjs-emscripten-core";
+import type { InlineInstance, StringFunction } from "./quickjs-inline-adapter.js";
+
+/** The guest's native functions (GuestNative) as the run using an inline sandbox implements them. */
+export interface InlineHooks {
+  /** `native.callSync(module, fn, argsText, listener?)`: a promise suspends the guest until it settles. */
+  readonly callSync: StringFunction;
+  /** `native.callAsync(…)`: returns a guest promise (handles, through the library). */
+  readonly callAsync: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
+  /** `native.log(level, message)`. */
+  readonly log: (level: string, message: string) => void;
+  /** The runtime's interrupt handler: true stops the guest at its next check. */
+  shouldInterrupt(): boolean;
+}
+
+/**
+ * One run's runtime and context on an asyncify instance, built ahead of the run like the worker
+ * engine's PreparedSandbox (native functions exist, bootstrap compiled and uncalled, no guest-visible
+ * state yet). `callSync` and `log`, the calls a loop makes, take the adapter's fast path.
+ */
+export interface InlineSandbox {
+  readonly runtime: QuickJs.QuickJSRuntime;
+  readonly context: QuickJs.QuickJSContext;
+  readonly native: QuickJs.QuickJSHandle;
+  readonly bootstrap: QuickJs.QuickJSHandle;
+  hooks: InlineHooks | undefined;
+}
+
+const NOT_RUNNING = { error: "The sandbox is not running" } as const;
+
+/** Builds a sandbox on `instance`; throws if QuickJS cannot (the instance is then unusable). */
+export function prepareInlineSandbox(instance: InlineInstance, bootstrapSource: string): InlineSandbox {
+  const runtime = instance.newRuntime();
+  let created: QuickJs.QuickJSContext | undefined;
+  try {
+    const context = runtime.newContext();
+    created = context;
+    const native = context.newObject();
+    const slot: { sandbox?: InlineSandbox } = {};
+    const functions: Record<"callSync" | "callAsync" | "log", QuickJs.QuickJSHandle> = {
+      callSync: instance.newStringFunction(context, "callSync", (args, hasListener) => slot.sandbox?.hooks?.callSync(args, hasListener) ?? NOT_RUNNING),
+      log: instance.newStringFunction(context, "log", (args) => {
+        const hooks = slot.sandbox?.hooks;
+        if (hooks === undefined) return NOT_RUNNING;
+        hooks.log(args[0] ?? "log", args[1] ?? "");
+        return "";
+      }),
+      callAsync: context.newFunction("callAsync", function (this: QuickJs.QuickJSHandle, ...args: QuickJs.QuickJSHandle[]) {
+        const hooks = slot.sandbox?.hooks;
+        if (hooks === undefined) return { error: context.newError(NOT_RUNNING.error) };
+        return hooks.callAsync.apply(this, args);
+      }),
+    };
+    for (const [name, handle] of Object.entries(functions)) {
+      context.setProp(native, name, handle);
+      handle.dispose();
+    }
+    const compiled = context.evalCode(bootstrapSource, "mcpvm-bootstrap.js");
+    if (compiled.error) {
+      const detail = context.dump(compiled.error) as unknown;
+      compiled.error.dispose();
+      throw new Error(`The guest bootstrap did not compile: ${JSON.stringify(detail)}`);
+    }
+    slot.sandbox = { runtime, context, native, bootstrap: compiled.value, hooks: undefined };
+    return slot.sandbox;
+  } catch (error) {
+    created?.dispose();
+    runtime.dispose();
+    throw error;
+  }
+}
+
+/** Frees a sandbox after its run; a failure means the instance can no longer be trusted. */
+export function releaseInlineSandbox(sandbox: InlineSandbox): void {
+  sandbox.hooks = undefined;
+  if (sandbox.bootstrap.alive) sandbox.bootstrap.dispose();
+  if (sandbox.native.alive) sandbox.native.dispose();
+  sandbox.context.dispose();
+  sandbox.runtime.dispose();
+}

@@ -1,0 +1,156 @@
+import { errorMessage } from "../../util/errors.js";
+import { guestBootstrapSource, guestManifest } from "../guest/bootstrap-source.js";
+import { transformGuestSource } from "../guest/transform.js";
+import { buildRunResult } from "../host/outcome.js";
+import { resolveLimits } from "../limits.js";
+import { DEFAULT_LIMITS, type GuestErrorInfo, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
+import { loadInlineAssets } from "./quickjs-inline-adapter.js";
+import { sharedInlinePool, type InlineInstancePool } from "./quickjs-inline-instances.js";
+import { runInline, type InlineRunHandle } from "./quickjs-inline-run.js";
+import { RunGate } from "./quickjs-gate.js";
+import { PoolError } from "./quickjs-pool.js";
+
+export interface QuickJsInlineEngineOptions {
+  /** Most runs in progress at once (one asyncify instance each); more wait. Default 16. */
+  readonly maxInstances?: number;
+  /** Idle instances kept, each with its next run's sandbox built ahead. Default 2. */
+  readonly idleInstances?: number;
+  /** QuickJS's stack limit. Default 256 KiB (the guest shares this thread's native stack). */
+  readonly stackBytes?: number;
+  /** Drop an instance whose wasm memory grew beyond this after a run (wasm memory never shrinks). Default 32 MiB. */
+  readonly retireAboveBytes?: number;
+  /** Hard cap of each instance's wasm memory (the guest heap). Default 512 MiB. */
+  readonly maxWasmMemoryBytes?: number;
+  /** Limits for runs that do not set their own. Default DEFAULT_LIMITS. */
+  readonly defaultLimits?: RunLimits;
+}
+
+const DEFAULT_FILENAME = "guest.js";
+
+let bootstrap: string | undefined;
+const bootstrapSource = (): string => (bootstrap ??= guestBootstrapSource());
+
+/**
+ * The in-thread engine: QuickJS's asyncify build on the caller's thread. A host call suspends the
+ * guest's wasm stack instead of blocking a worker thread, so it costs no thread crossing and a live
+ * sandbox holds only its instance's touched memory. The price: while guest code computes, this
+ * thread runs nothing else (limits still end it, through QuickJS's interrupt handler), and a guest
+ * stuck inside one native call that never checks for interrupts cannot be ended from outside. Meant
+ * for one-shot faces (`mcpvm run`, the agent); the gateway keeps the worker engine.
+ */
+export async function createQuickJsInlineEngine(options: QuickJsInlineEngineOptions = {}): Promise<SandboxEngine> {
+  const assets = await loadInlineAssets();
+  const pool = sharedInlinePool(assets, bootstrapSource(), options.maxWasmMemoryBytes ?? 512 * 1024 * 1024, options.idleInstances ?? 2);
+  const engine = new QuickJsInlineEngine(pool, options);
+  await engine.warm();
+  return engine;
+}
+
+class QuickJsInlineEngine implements SandboxEngine {
+  readonly kind = "quickjs-inline" as const;
+  private readonly gate: RunGate;
+  private readonly active = new Set<InlineRunHandle>();
+  private readonly finished = new Set<Promise<unknown>>();
+  private readonly defaultLimits: RunLimits;
+  private readonly stackBytes: number;
+  private readonly retireAboveBytes: number;
+  private disposed = false;
+
+  constructor(
+    private readonly pool: InlineInstancePool,
+    options: QuickJsInlineEngineOptions,
+  ) {
+    this.gate = new RunGate(options.maxInstances ?? 16);
+    this.defaultLimits = options.defaultLimits ?? DEFAULT_LIMITS;
+    this.stackBytes = options.stackBytes ?? 256 * 1024;
+    // Memory freed by a run stays in the instance and is reused without growing it, so a later run's
+    // growth check would miss that much: an instance that grew noticeably is dropped.
+    this.retireAboveBytes = options.retireAboveBytes ?? 32 * 1024 * 1024;
+  }
+
+  warm(): Promise<void> {
+    return this.pool.warm();
+  }
+
+  async run(request: RunRequest): Promise<RunResult> {
+    const running = this.execute(request).catch((error: unknown) =>
+      failed({ code: "ENGINE_FAILURE", message: `The QuickJS engine failed: ${errorMessage(error)}` }),
+    );
+    this.finished.add(running);
+    try {
+      return await running;
+    } finally {
+      this.finished.delete(running);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.gate.close();
+    // Runs in progress end as cancelled at their next interrupt check or host call.
+    for (const handle of this.active) handle.stop("cancel");
+    // Idle instances stay in the process-wide pool for the next engine (they keep nothing alive).
+    await Promise.all([...this.finished]);
+  }
+
+  private async execute(request: RunRequest): Promise<RunResult> {
+    if (this.disposed) return failed({ code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
+    let limits: RunLimits;
+    try {
+      limits = resolveLimits(request.limits, this.defaultLimits);
+    } catch (error) {
+      return failed({ code: "INVALID_REQUEST", message: errorMessage(error) });
+    }
+    if (request.signal?.aborted === true) return failed({ code: "CANCELLED", message: "The run was cancelled before it started" });
+    const filename = request.filename ?? DEFAULT_FILENAME;
+    const transformed = transformGuestSource(request.code);
+    if (!transformed.ok) return failed({ code: "SYNTAX_ERROR", name: "SyntaxError", ...transformed.error, file: filename });
+    const modules = request.modules ?? {};
+
+    try {
+      await this.gate.enter(request.signal);
+    } catch (error) {
+      if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failed({ code: "CANCELLED", message: error.message });
+      return failed({ code: "ENGINE_UNAVAILABLE", message: errorMessage(error) });
+    }
+    try {
+      if (this.disposed) return failed({ code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
+      const { slot, sandbox } = await this.pool.acquire();
+      let handle: InlineRunHandle | undefined;
+      const { report, poisoned } = await runInline(
+        slot.instance,
+        sandbox,
+        {
+          code: transformed.source.code,
+          filename,
+          ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
+          manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)),
+          modules,
+          limits,
+          ...(request.signal === undefined ? {} : { signal: request.signal }),
+          stackBytes: this.stackBytes,
+        },
+        (started) => {
+          handle = started;
+          this.active.add(started);
+        },
+      );
+      if (handle !== undefined) this.active.delete(handle);
+      this.pool.release(slot, sandbox, poisoned, this.retireAboveBytes);
+      return buildRunResult(report, { limits, source: transformed.source, filename });
+    } finally {
+      this.gate.leave();
+    }
+  }
+}
+
+/** A result for a run that failed before (or without) reaching QuickJS. */
+function failed(error: GuestErrorInfo): RunResult {
+  return {
+    ok: false,
+    error,
+    logs: [],
+    stats: { engine: "quickjs-inline", wallMs: 0, cpuMs: 0, hostCalls: 0, outputBytes: 0, droppedLogs: 0 },
+  };
+}
