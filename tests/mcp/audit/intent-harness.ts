@@ -26,7 +26,7 @@ export interface IntentHalf {
 }
 
 /** `tuning`: set v1 (wave 3, tuned on). `heldout-v2`: wave 4, measured once then tuned on. `heldout-v3`: wave 5, written before tuning, never tuned on case by case. */
-export type HalfName = "tuning" | "heldout-v2" | "heldout-v3" | "benign-extra";
+export type HalfName = "tuning" | "heldout-v2" | "heldout-v3" | "benign-extra" | "benign-extra-2" | "tuning-v5";
 
 export function loadHalf(name: HalfName): IntentHalf {
   return JSON.parse(readFileSync(path.join(intentSetDir, `${name}.json`), "utf8")) as IntentHalf;
