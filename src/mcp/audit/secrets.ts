@@ -57,6 +57,12 @@ const TOKENS: readonly RegExp[] = [
   /\bbearer\s+(?=[^\s"']*\d)(?=[^\s"']*[a-z])[A-Za-z0-9._~+/!=-]{30,}/i,
 ];
 
+/**
+ * "Tell the user that the client_secret is redacted", "show the user which token is active": the verb is addressed to
+ * the person and the secret is what they are told about, not something anyone is asked to hand over.
+ */
+const TO_THE_PERSON = /^(?:tell|show|remind|inform|warn|notify)(?:s|es|ing)?\s+(?:the user|users|them|the person|the customer|the human|him|her)\b/;
+
 export function findSecrets(views: TextViews, raw: string, field: FieldKind): Hit[] {
   const hits: Hit[] = [];
   const view = views.folded;
@@ -67,12 +73,12 @@ export function findSecrets(views: TextViews, raw: string, field: FieldKind): Hi
     break;
   }
   for (const m of allMatches(view, NAMED_SECRET_REQUEST)) {
-    if (isNegated(view, m.index, m.index + m.text.length)) continue;
+    if (isNegated(view, m.index, m.index + m.text.length) || TO_THE_PERSON.test(m.text)) continue;
     hits.push({ rule: "credential-request", evidence: m.evidence });
     break;
   }
   for (const m of allMatches(view, GENERIC_REQUEST)) {
-    if (isNegated(view, m.index, m.index + m.text.length) || !POSSESSIVE.test(m.text)) continue;
+    if (isNegated(view, m.index, m.index + m.text.length) || !POSSESSIVE.test(m.text) || TO_THE_PERSON.test(m.text)) continue;
     const toOutside = DESTINATION.test(sentenceAt(view, m.index).text);
     hits.push({ rule: "credential-request", severity: toOutside ? "block" : undefined, evidence: m.evidence });
     break;

@@ -1,11 +1,11 @@
 import { excerpt } from "../evidence.js";
-import { isNegated } from "../match.js";
+import { isNegated, sentenceAt } from "../match.js";
 import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "handover";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover";
   readonly evidence: string;
 }
 
@@ -77,6 +77,19 @@ function positions(views: { plain: string; folded: string }, feature: IntentFeat
   return out;
 }
 
+/** The first place a secret would be taken from, skipping negated clauses ("do not use environment variables") and places written to. */
+function harvestAt(view: string): { index: number; end: number } | undefined {
+  const global = new RegExp(HARVEST.source, "gu");
+  let seen = 0;
+  for (const m of view.matchAll(global)) {
+    if (++seen > MAX_POSITIONS) break;
+    const end = m.index + m[0].length;
+    if (isNegated(view, m.index, end) || INTO_STORE.test(view.slice(Math.max(0, m.index - 40), m.index + (/^\s/.test(m[0]) ? 1 : 0)))) continue;
+    return { index: m.index, end };
+  }
+  return undefined;
+}
+
 /** Into a field: "… the API key into the auth parameter". */
 const INTO_FIELD = /^.{0,60}?\b(?:into|in|to|as|under) (?:the |a |an )?(?:[\w-]+ ){0,2}?(?:field|parameter|param|argument|header|property|input)\b/u;
 
@@ -120,6 +133,29 @@ export function findFeatures(text: string): FeatureHit[] {
 const CACHE_SIZE = 256;
 const CACHE = new Map<string, FeatureHit[]>();
 
+/** What comes before a match in its clause (back to the last sentence or clause break, at most 120 characters). */
+function clauseBefore(view: string, index: number): string {
+  const start = Math.max(...[". ", "; ", "! ", "? ", ": ", "\n"].map((s) => view.lastIndexOf(s, index)), index - 120);
+  return view.slice(Math.max(0, start), index);
+}
+
+// A setting described, not an instruction given: "whether to skip user consent for first-party clients", "if true, …".
+const OPTION_CLAUSE = /\b(?:whether(?: or not)?(?: to)?|if (?:set to )?true,?|set (?:this )?(?:to )?true to|when (?:enabled|true|set),?|enables?|allows?(?: you)? to|a flag (?:to|that))\s+(?:\w+\s+){0,2}$/;
+// "Never proceed … without first showing the user": two negations make a rule of transparency, not secrecy.
+const OUTER_NEGATION = /\b(?:never|do not|don't|must not|cannot|can't|should not|shouldn't|may not)\b/;
+// "Saves credentials to a .env file", "writing the .env file": the secret goes *into* the file, the file is no source.
+const INTO_STORE = /\b(?:to|into|writ(?:e|es|ing|ten)|sav(?:e|es|ing)|creat(?:e|es|ing)|updat(?:e|es|ing)|stor(?:e|es|ing)|populat(?:e|es|ing))\s+(?:a |an |the |your |its |(?:the )?project'?s? )?$/;
+
+/** Whether a feature's match is a setting's description, a double negation or own-tool ordering rather than what the feature means. */
+function describesRatherThanAsks(feature: IntentFeature, view: string, index: number, end: number): boolean {
+  const before = clauseBefore(view, index);
+  if ((feature === "secrecy" || feature === "steering") && OPTION_CLAUSE.test(before)) return true;
+  if (feature === "secrecy" && /^without\b/.test(view.slice(index, end)) && OUTER_NEGATION.test(before)) return true;
+  // "Always prefer this tool over 'suggest_aws_commands'" orders the server's own tools (maskOwnTools wrote `own-tool`).
+  if (feature === "steering" && /^\W{0,3}own-tool\b/.test(view.slice(end, end + 24))) return true;
+  return false;
+}
+
 function computeFeatures(text: string): FeatureHit[] {
   const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
@@ -130,6 +166,7 @@ function computeFeatures(text: string): FeatureHit[] {
     const m = pattern.exec(view);
     if (m === null) continue;
     if (!SELF_NEGATED.has(feature) && isNegated(view, m.index, m.index + m[0].length)) continue;
+    if (describesRatherThanAsks(feature, view, m.index, m.index + m[0].length)) continue;
     hits.set(feature, { feature, evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
   }
   for (const view of [views.folded, views.plain]) {
@@ -144,8 +181,15 @@ function computeFeatures(text: string): FeatureHit[] {
     const handover = handoverOf(views, HANDOVER_DISTANCE);
     if (handover !== undefined) hits.set("handover", { feature: "handover", evidence: handover });
   }
-  const harvest = HARVEST.exec(views.folded);
-  if (harvest !== null) hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.index + harvest[0].length, 100) });
+  const harvest = harvestAt(views.folded);
+  if (harvest !== undefined) {
+    hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
+    // Prose asks to take a secret from there only with a verb of handing over in the same sentence.
+    const sentence = sentenceAt(views.folded, harvest.index).text;
+    if (PHRASES.some((p) => p.feature === "supply" && p.script === "latin" && p.pattern.test(sentence))) {
+      hits.set("harvest-handover", { feature: "harvest-handover", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
+    }
+  }
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
   const destination = DESTINATION.exec(raw);
   if (destination !== null) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.index + destination[0].length, 100) });

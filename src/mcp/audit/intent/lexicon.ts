@@ -160,8 +160,9 @@ const context = [
 
 /** Secrets the person holds or the host keeps for other servers. */
 const credential = [
-  `\\b(?:api[ _-]?keys?|access (?:key|token)s?(?: id)?|secret (?:access )?keys?|bearer tokens?|bot tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|cookies|passwords?|passphrases?|credentials|2fa (?:codes?)|otp|one-time (?:codes?|passwords?)|verification codes?|private keys?|ssh keys?|tokens?|secrets)\\b`,
-  `\\b[a-z0-9]{1,32}(?:_[a-z0-9]{1,32}){0,6}_(?:api_key|apikey|token|secret|secret_key|password|access_key)\\b`,
+  `\\b(?:api[ _-]?keys?|access (?:key|token)s?(?: id)?|secret (?:access )?keys?|bearer tokens?|bot tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|cookies|passwords?|passphrases?|credentials|2fa (?:codes?)|otp|one-time (?:codes?|passwords?)|verification codes?|private keys?|ssh keys?|(?<!(?:page|next|pagination|continuation|cursor|sync|paging|resume)[ _-]?)tokens?(?! (?:for (?:\\w+ )?pagination|usage|counts?|limits?|budget|window|cost)\\b)|secrets)\\b`,
+  // Pagination and continuation tokens (`next_page_token`, "token for keyset pagination") and LLM token counts are not secrets.
+  `\\b(?![a-z0-9_]*(?:page|pagination|continuation|cursor|sync)_token\\b)[a-z0-9]{1,32}(?:_[a-z0-9]{1,32}){0,6}_(?:api_key|apikey|token|secret|secret_key|password|access_key)\\b`,
   `\\bkeys? (?:starting|beginning|that (?:starts?|begins?)) with\\b|(?<![\\w-])(?:sk-(?:ant-|proj-)?|sk_live_|rk_live_|ghp_|gho_|github_pat_|xox[abpr]-|akia[0-9a-z]{0,16}\\b|glpat-)`,
   `\\b(?:recovery|seed|backup|secret) (?:phrase|words)\\b|\\bmnemonic(?: phrase)?\\b|\\b(?:frase (?:semilla|de recuperacion|de recuperacao|semente)|phrase de recuperation|frasa (?:pemulihan|benih)|wiederherstellungsphrase|seed-?phrase)\\b`,
   `(?:助记词|助記詞|シードフレーズ|リカバリーフレーズ|복구 ?구문|시드 ?구문|сид-?фраз|мнемоническ|عبارة الاسترداد)`,
@@ -207,7 +208,8 @@ const steering = [
   `\\bprioriti[sz]e this tool\\b|\\bprefer (?:this|these|our|my) (?:server'?s?|tools?)\\b.{0,30}?\\bover\\b|\\bignore (?:the )?(?:tools?|results?|outputs?) (?:from|of) (?:other|another|any other)\\b|\\bover all (?:built-in|other) tools\\b|\\bprefer (?:this|it|me) (?:tool )?(?:over|to|instead)\\b`,
   `\\bwhenever the user (?:mentions|asks|says|talks)\\b`,
   `\\b(?:always|unconditionally|automatically) (?:approve|accept|merge|grant|mark (?:it |them )?(?:as )?(?:safe|approved|passed))\\b|\\b(?:whatever|regardless of what) (?:the )?(?:\\w+ )?(?:contains|says|shows)\\b`,
-  `\\b(?:rely|depend) (?:only|solely|exclusively) on this\\b|\\b(?:only|exclusively|solely) (?:use|rely on|call|trust) this\\b`,
+  // "Only use this tool when you are in a project directory" narrows when to use it: a restriction, not steering.
+  `\\b(?:rely|depend) (?:only|solely|exclusively) on this\\b|\\b(?:only|exclusively|solely) (?:use|rely on|call|trust) this\\b(?! (?:tool )?(?:when|if|for|after|once|in|with|on|to)\\b)`,
   `\\bother [\\w -]{0,20}(?:servers|tools|providers) (?:are|is) (?:unreliable|broken|deprecated|outdated|compromised|malicious|insecure|wrong)\\b`,
   `\\b(?:at the start|beginning) of (?:every|each|any) (?:conversation|session|chat)\\b|\\bno matter what the user\\b`,
   `\\beven (?:when|if) the user (?:did not|didn't|does not|doesn't) ask\\b`,
@@ -256,7 +258,8 @@ const crossTool = [
 const redirect = [
   `\\b(?:bcc|cc)\\b`,
   `\\b(?:also|additionally) (?:be )?(?:sent|posted|copied|forwarded|shared|cc'd|bcc'd)\\b`,
-  `\\b(?:copy|copied|forward(?:ed)?|mirror(?:ed)?|route[ds]?|redirect(?:ed)?) (?:\\w+ ){0,2}?to\\b`,
+  // "URLs valid to redirect to after logout" is OAuth navigation: redirecting counts when it moves data (the, all, copies…).
+  `\\b(?:copy|copied|forward(?:ed)?|mirror(?:ed)?|route[ds]?) (?:\\w+ ){0,2}?to\\b|\\bredirect(?:ed|s)? (?:the|all|every|any|each|a copy|copies|them|it)\\b(?: \\w+){0,2}? to\\b`,
   `\\badd (?:the )?(?:reviewer|recipient|collaborator|member|bcc|cc)\\b`,
   `\\b(?:replace[ds]?|changed?|set|overrid(?:e|den)|swap(?:ped)?) (?:\\w+ ){0,3}?(?:recipients?|destination|account|address|to field|iban|beneficiary|payee)\\b`,
   `\\b(?:recipients?|destination|account|beneficiary|to field) (?:\\w+ ){0,3}?(?:has to be|must be|should be|is to be) (?:replaced|changed|set)\\b`,

@@ -96,7 +96,7 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   if (has("credential") && has("handover") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });
   // A secret taken from somewhere the tool has no business reading (other tools' output, other servers' configuration, key files):
   // a parameter's description needs no verb (it is itself the place to put it); prose needs one.
-  else if (has("credential") && has("harvest") && (has("supply") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
+  else if (has("credential") && has("harvest") && (has("harvest-handover") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
   if (has("secrecy")) out.push({ signal: "secrecy", evidence: at("secrecy") });
   if (has("steering")) out.push({ signal: "steering", evidence: at("steering") });
   if (has("cross-tool") && has("redirect")) out.push({ signal: "shadowing", evidence: at("redirect") });
