@@ -81,7 +81,8 @@ const TOOL_PRIORITY: readonly RegExp[] = [
   /\bbefore (?:using|calling|invoking|running|executing|you use|you call) (?:any|every|all|other|another|the other)(?: other)? tools?\b/,
   /\bmust (?:always )?be (?:called|used|invoked|run|executed) (?:first|before (?:any|every|all|other|another))\b/,
   /\b(?:do not|don't|never) (?:use|call|invoke) (?:any )?(?:other|another|the other) tools?\b/,
-  /\b(?:always|only) (?:use|call|prefer) this tool (?:instead|rather|over)\b/,
+  // Over one of the server's own tools (masked to `own-tool` by auditText) it orders the server's own tools.
+  /\b(?:always|only) (?:use|call|prefer) this tool (?:instead|rather|over)\b(?! (?:of |than )?\W{0,3}own-tool\b)/,
 ];
 const CONDITIONAL: readonly RegExp[] = [
   /\b(?:does not|doesn't|will not|won't|cannot|can't|will fail to) (?:work|function|operate|succeed|run|respond)\b.{0,30}?\b(?:unless|until|without|if you (?:do not|don't))\b.{0,40}?\b(?:call|calling|read|reading|pass|passing|include|including|send|sending|invoke|invoking|append|attach)\b/,

@@ -49,7 +49,8 @@ export function auditText(fullText: string, field: FieldKind, depth = 0, options
   const text = oversized ? fullText.slice(0, MAX_SCAN) : fullText;
   const hidden = findHiddenText(text);
   const visible = stripHidden(text).normalize("NFKC");
-  const views = field.kind === "identifier" ? textViews(identifierWords(text).join(" ")) : textViews(text);
+  // The server's own tool names read as `own-tool`: ordering its own tools ("prefer this tool over list_x") is its business.
+  const views = field.kind === "identifier" ? textViews(identifierWords(text).join(" ")) : textViews(maskOwnTools(text, options.ownTools));
   const hits: ScoredHit[] = [
     ...hidden.hits,
     ...findPhrases(views, visible),

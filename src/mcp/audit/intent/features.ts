@@ -1,5 +1,5 @@
 import { excerpt } from "../evidence.js";
-import { isNegated, sentenceAt } from "../match.js";
+import { isNegated } from "../match.js";
 import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
 
@@ -75,6 +75,13 @@ function positions(views: { plain: string; folded: string }, feature: IntentFeat
     }
   }
   return out;
+}
+
+/** The sentence around an index, where a line break also ends one (listings write lists and JSON shapes one per line). */
+function lineSentence(view: string, index: number): string {
+  const start = Math.max(...[". ", "! ", "? ", "; ", "\n"].map((s) => view.lastIndexOf(s, index)));
+  const ends = [". ", "! ", "? ", "; ", "\n"].map((s) => view.indexOf(s, index)).filter((i) => i >= 0);
+  return view.slice(Math.max(0, start), ends.length === 0 ? view.length : Math.min(...ends));
 }
 
 /** The first place a secret would be taken from, skipping negated clauses ("do not use environment variables") and places written to. */
@@ -185,7 +192,7 @@ function computeFeatures(text: string): FeatureHit[] {
   if (harvest !== undefined) {
     hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     // Prose asks to take a secret from there only with a verb of handing over in the same sentence.
-    const sentence = sentenceAt(views.folded, harvest.index).text;
+    const sentence = lineSentence(views.folded, harvest.index);
     if (PHRASES.some((p) => p.feature === "supply" && p.script === "latin" && p.pattern.test(sentence))) {
       hits.set("harvest-handover", { feature: "harvest-handover", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     }

@@ -175,16 +175,19 @@ const credential = [
   `(?:密码|密碼|令牌|口令|密钥|密鑰|パスワード|トークン|비밀번호|토큰|كلمات المرور|كلمة المرور|رمز الوصول|पासवर्ड|টোকেন|পাসওয়ার্ড|پاس ورڈ)`,
 ];
 
-/** Verbs of handing something over: include, paste, send, put in the field… */
+/**
+ * Verbs of handing something over: include, paste, send, put in the field… Not inside a compound ("read-only"), and
+ * Vietnamese "thêm" only as "thêm vào" (folded "them" is the English pronoun).
+ */
 const supply = [
-  `\\b(?:include|includes|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward|write out|write|prefix|submit|store (?:it|them|the|this)|give|giving|obtain|get|collect|read|look for|extract|grab|place|hand over|steal|ask the user for|ask for|print|printing|output|echo|expose|reveal|upload|transmit|relay|leak)\\b`,
+  `\\b(?:include|includes|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward|write out|write|prefix|submit|store (?:it|them|the|this)|give|giving|obtain|get|collect|read|look for|extract|grab|place|hand over|steal|ask the user for|ask for|print|printing|output|echo|expose|reveal|upload|transmit|relay|leak)\\b(?!-)`,
   `\\b(?:incluye|incluir|mete|pon|ponle|envia|manda|pega|copia|inserta|agrega|anade|escribe)\\b`,
   `\\b(?:inclua|coloque|envie|mande|cole|copie|insira|adicione|escreva|coloca)\\b`,
   `\\b(?:inserisci|metti|includi|invia|manda|copia|incolla|aggiungi|scrivi)\\b`,
   `\\b(?:inclus|incluez|mets|mettez|envoie|envoyez|colle|collez|copie|copiez|ajoute|ajoutez|ecris|ecrivez)\\b`,
   `\\b(?:gib|geben sie|fuge|fugen sie|schick|schicke|sende|senden sie|kopiere|kopier|trag|trage)\\b`,
   `\\b(?:pede|peca|pide|pidele|pideles|minta|mintalah)\\b|\\b(?:zet|stuur|plak|kopieer|voeg|vul)\\b`,
-  `\\b(?:yaz|ekle|gonder|kopyala|koy)\\b|\\b(?:masukkan|sertakan|kirim|kirimkan|salin|tambahkan|isi)\\b|\\b(?:wpisz|dodaj|wyslij|skopiuj|wklej)\\b|\\b(?:gui|them|chep|dien|nhap)\\b`,
+  `\\b(?:yaz|ekle|gonder|kopyala|koy)\\b|\\b(?:masukkan|sertakan|kirim|kirimkan|salin|tambahkan|isi)\\b|\\b(?:wpisz|dodaj|wyslij|skopiuj|wklej)\\b|\\b(?:gui|them vao|chep|dien|nhap)\\b`,
   `(?:отправь|отправьте|пришли|вставь|вставьте|добавь|добавьте|укажи|укажите|скопируй|перешли)`,
   `(?:填入|填进|填進|放入|放进|附上|发送|發送|加入|写入|寫入|粘贴|複製|复制)`,
   `(?:入れて|送って|貼り付け|追加して|記入|含めて)`,
