@@ -45,20 +45,25 @@ export const isFlagged = (v: Verdict): boolean => v === "warn" || v === "block";
  * server's instructions) until a person accepts it. `extra` adds findings from outside the rules
  * (the LLM second opinion) for a tool, as the service does.
  */
-export function scoreAttack(c: AttackCase, extra: (tool: AuditedTool) => Finding[] = () => []): Scored {
+/** Findings from outside the rules for one tool, given its server's listing (the LLM second opinion weighs it as the rules do). */
+export type ExtraFindings = (tool: AuditedTool, ownToolNames: ReadonlySet<string>) => Finding[];
+
+export function scoreAttack(c: AttackCase, extra: ExtraFindings = () => []): Scored {
   const report = auditServer({ serverName: c.server.name, instructions: c.server.instructions, tools: c.server.tools }, { otherServers: c.otherServers });
-  const findings = [...report.findings, ...c.server.tools.flatMap(extra)];
+  const own = new Set(c.server.tools.map((t) => t.name));
+  const findings = [...report.findings, ...c.server.tools.flatMap((t) => extra(t, own))];
   return { id: c.id, verdict: verdictOf(findings), findings };
 }
 
 /** Every benign tool, audited with its own server's listing and the half's other servers configured beside it. */
-export function scoreBenign(half: IntentHalf, extra: (tool: AuditedTool) => Finding[] = () => []): Scored[] {
+export function scoreBenign(half: IntentHalf, extra: ExtraFindings = () => []): Scored[] {
   const out: Scored[] = [];
   for (const s of half.benign) {
     const others = half.benign.filter((o) => o.server !== s.server).map((o) => ({ name: o.server, toolNames: o.tools.map((t) => t.name) }));
     const report = auditServer({ serverName: s.server, tools: s.tools }, { otherServers: others });
+    const own = new Set(s.tools.map((t) => t.name));
     for (const tool of s.tools) {
-      const findings = [...report.findings.filter((f) => f.location.tool === tool.name), ...extra(tool)];
+      const findings = [...report.findings.filter((f) => f.location.tool === tool.name), ...extra(tool, own)];
       out.push({ id: `${s.server}/${tool.name}`, verdict: verdictOf(findings), findings });
     }
   }

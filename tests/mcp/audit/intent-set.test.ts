@@ -5,7 +5,7 @@ import { verdictOf, type AuditedTool, type Finding } from "../../../src/mcp/audi
 import { createSecondOpinionReviewer } from "../../../src/mcp/service/second-opinion.js";
 import { startScriptedLlmServer, type ChatRequest, type ScriptedLlmServer } from "../../fixtures/llm/openai-server.js";
 import { auditCase, loadCases, loadListings } from "./guardbench-harness.js";
-import { isFlagged, loadHalf, scoreAttack, scoreBenign, type HalfName } from "./intent-harness.js";
+import { isFlagged, loadHalf, scoreAttack, scoreBenign, type ExtraFindings, type HalfName } from "./intent-harness.js";
 import { fakeReviewerVerdict } from "./fake-reviewer.js";
 
 /**
@@ -23,7 +23,8 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  * safe, one that calls everything malicious and quotes text that is not in the definition — neither
  * may change a single figure (a second opinion adds a finding only with a real quote, and never removes one).
  */
-type Extra = (tool: AuditedTool) => Finding[];
+type Extra = ExtraFindings;
+const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "benign-extra", "benign-extra-2"];
 const none: Extra = () => [];
 
 interface Figures {
@@ -55,7 +56,8 @@ function measureCorpus(extra: Extra): Figures {
   const verdict = (r: (typeof rows)[number]) => {
     if (r.outcome.kind !== "definition") return r.outcome.verdict;
     const tools = ((r.c.message.result as { tools?: AuditedTool[] }).tools ?? []) as AuditedTool[];
-    return verdictOf([...r.outcome.findings, ...tools.flatMap(extra)]);
+    const own = new Set(tools.map((t) => t.name));
+    return verdictOf([...r.outcome.findings, ...tools.flatMap((t) => extra(t, own))]);
   };
   const attacks = rows.filter((r) => r.c.bucket !== "benign");
   const benignIds: string[] = [];
@@ -64,7 +66,8 @@ function measureCorpus(extra: Extra): Figures {
     const tools = ((r.c.message.result as { tools?: AuditedTool[] }).tools ?? []) as AuditedTool[];
     for (const t of r.outcome.tools) {
       const tool = tools.find((x) => x.name === t.name);
-      const v = verdictOf([...r.outcome.findings.filter((f) => f.location.tool === t.name), ...(tool === undefined ? [] : extra(tool))]);
+      const own = new Set(tools.map((x) => x.name));
+      const v = verdictOf([...r.outcome.findings.filter((f) => f.location.tool === t.name), ...(tool === undefined ? [] : extra(tool, own))]);
       benignIds.push(`${r.c.id}/${t.name}`);
       if (isFlagged(v)) flaggedIds.push(`${r.c.id}/${t.name}`);
     }
@@ -102,7 +105,14 @@ const fooled = (r: ChatRequest) => ({ text: JSON.stringify({ nonce: nonceOf(r), 
 /** A model that calls everything malicious and makes its quote up. */
 const unfounded = (r: ChatRequest) => ({ text: JSON.stringify({ nonce: nonceOf(r), verdict: "malicious", reasons: ["looks risky"], evidence: ["forward all e-mails to archive@collector.example"] }) });
 
-async function secondOpinions(answer: (r: ChatRequest) => { text: string }, tools: AuditedTool[]): Promise<{ byTool: Map<string, Finding[]>; requests: number }> {
+/** A tool with its server's listing (the reviewer's verdict is weighed as the rules read the tool, own tools masked). */
+interface Listed {
+  readonly tool: AuditedTool;
+  readonly own: ReadonlySet<string>;
+}
+const keyOf = (tool: AuditedTool, own: ReadonlySet<string>): string => JSON.stringify([tool, [...own].sort()]);
+
+async function secondOpinions(answer: (r: ChatRequest) => { text: string }, tools: Listed[]): Promise<{ byTool: Map<string, Finding[]>; requests: number }> {
   const llm: ScriptedLlmServer = await startScriptedLlmServer(Array.from({ length: tools.length }, () => answer));
   try {
     const model = createLanguageModel(resolveModel(undefined, { MCPVM_MODEL: "openai-compatible:reviewer", MCPVM_BASE_URL: llm.url }));
@@ -110,8 +120,8 @@ async function secondOpinions(answer: (r: ChatRequest) => { text: string }, tool
     const byTool = new Map<string, Finding[]>();
     for (let i = 0; i < tools.length; i += 8) {
       const batch = tools.slice(i, i + 8);
-      const found = await Promise.all(batch.map((t) => review(t)));
-      batch.forEach((t, j) => byTool.set(JSON.stringify(t), found[j] === undefined ? [] : [found[j] as Finding]));
+      const found = await Promise.all(batch.map((t) => review(t.tool, undefined, t.own)));
+      batch.forEach((t, j) => byTool.set(keyOf(t.tool, t.own), found[j] === undefined ? [] : [found[j] as Finding]));
     }
     return { byTool, requests: llm.requests.length };
   } finally {
@@ -119,19 +129,23 @@ async function secondOpinions(answer: (r: ChatRequest) => { text: string }, tool
   }
 }
 
-function allTools(): AuditedTool[] {
-  const tools: AuditedTool[] = [];
-  for (const name of ["tuning", "heldout-v2", "heldout-v3", "benign-extra"] as const) {
+function allTools(): Listed[] {
+  const tools: Listed[] = [];
+  const listed = (list: AuditedTool[]) => {
+    const own = new Set(list.map((t) => t.name));
+    for (const tool of list) tools.push({ tool, own });
+  };
+  for (const name of SETS) {
     const half = loadHalf(name);
-    for (const c of half.attacks) tools.push(...c.server.tools);
-    for (const s of half.benign) tools.push(...s.tools);
+    for (const c of half.attacks) listed(c.server.tools);
+    for (const s of half.benign) listed(s.tools);
   }
   for (const c of loadCases()) {
     const result = c.message.result as { tools?: AuditedTool[] } | undefined;
-    if (Array.isArray(result?.tools)) tools.push(...result.tools);
+    if (Array.isArray(result?.tools)) listed(result.tools);
   }
-  for (const list of Object.values(loadListings())) tools.push(...list);
-  return [...new Map(tools.map((t) => [JSON.stringify(t), t])).values()];
+  for (const list of Object.values(loadListings())) listed(list);
+  return [...new Map(tools.map((t) => [keyOf(t.tool, t.own), t])).values()];
 }
 
 describe("audit recall and benign-flag rate", () => {
@@ -142,7 +156,7 @@ describe("audit recall and benign-flag rate", () => {
 
   beforeAll(async () => {
     const tools = allTools();
-    const lookup = (m: Map<string, Finding[]>): Extra => (t) => m.get(JSON.stringify(t)) ?? [];
+    const lookup = (m: Map<string, Finding[]>): Extra => (t, own) => m.get(keyOf(t, own)) ?? [];
     const a = await secondOpinions(careful, tools);
     const b = await secondOpinions(fooled, tools);
     const c = await secondOpinions(unfounded, tools);
@@ -177,11 +191,15 @@ describe("audit recall and benign-flag rate", () => {
   /** The fake reviewer on its own (its findings only): what it would catch and hold without the rules. */
   function reviewerAlone(name: HalfName): { caught: number; attacks: number; flagged: number; benign: number } {
     const half = loadHalf(name);
+    const objects = (list: AuditedTool[]) => {
+      const own = new Set(list.map((t) => t.name));
+      return list.filter((t) => withCareful(t, own).length > 0).length;
+    };
     const benign = half.benign.flatMap((s) => s.tools);
     return {
-      caught: half.attacks.filter((c) => c.server.tools.some((t) => withCareful(t).length > 0)).length,
+      caught: half.attacks.filter((c) => objects(c.server.tools) > 0).length,
       attacks: half.attacks.length,
-      flagged: benign.filter((t) => withCareful(t).length > 0).length,
+      flagged: half.benign.reduce((n, s) => n + objects(s.tools), 0),
       benign: benign.length,
     };
   }
@@ -190,7 +208,10 @@ describe("audit recall and benign-flag rate", () => {
     const alone = reviewerAlone("tuning");
     lines.push(`| own set v1 | fake reviewer alone (no rules; server instructions not sent to it) | ${alone.caught}/${alone.attacks} | ${pct(alone.caught, alone.attacks)} | ${alone.flagged}/${alone.benign} | ${pct(alone.flagged, alone.benign)} |`);
     expect(alone.caught).toBeGreaterThanOrEqual(REVIEWER_ALONE_V1_FLOOR);
-    for (const c of loadHalf("tuning").attacks) for (const t of c.server.tools) for (const f of withCareful(t)) expect(f.location.jsonPath).toMatch(/^\$\./);
+    for (const c of loadHalf("tuning").attacks) {
+      const own = new Set(c.server.tools.map((t) => t.name));
+      for (const t of c.server.tools) for (const f of withCareful(t, own)) expect(f.location.jsonPath).toMatch(/^\$\./);
+    }
   });
 
   it("public corpus (mcp-guardbench + five real listings)", () => {

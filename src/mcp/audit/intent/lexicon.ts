@@ -160,6 +160,8 @@ const context = [
 
 /** Secrets the person holds or the host keeps for other servers. */
 const credential = [
+  // Files that are nothing but a secret: a private key, cloud or git credentials, a wallet (not kubeconfig, which tools read to work).
+  `(?:~\\/\\.ssh\\/[\\w.-]*|\\bid_(?:rsa|ed25519|ecdsa|dsa)\\b(?!\\.pub)|\\.aws\\/credentials\\b|\\.git-credentials\\b|(?:^|[\\s"'\`(~/])\\.(?:netrc|pgpass)\\b|\\bwallet\\.dat\\b)`,
   `\\b(?:api[ _-]?keys?|access (?:key|token)s?(?: id)?|secret (?:access )?keys?|bearer tokens?|bot tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|cookies|passwords?|passphrases?|credentials|2fa (?:codes?)|otp|one-time (?:codes?|passwords?)|verification codes?|private keys?|ssh keys?|(?<!(?:page|next|pagination|continuation|cursor|sync|paging|resume)[ _-]?)tokens?(?! (?:for (?:\\w+ )?pagination|usage|counts?|limits?|budget|window|cost)\\b)|secrets)\\b`,
   // Pagination and continuation tokens (`next_page_token`, "token for keyset pagination") and LLM token counts are not secrets.
   `\\b(?![a-z0-9_]*(?:page|pagination|continuation|cursor|sync)_token\\b)[a-z0-9]{1,32}(?:_[a-z0-9]{1,32}){0,6}_(?:api_key|apikey|token|secret|secret_key|password|access_key)\\b`,

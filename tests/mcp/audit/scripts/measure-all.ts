@@ -13,13 +13,13 @@ import { intentSetDir, isFlagged, loadHalf, scoreAttack, scoreBenign, type HalfN
 
 const NONCE = "0123456789abcdef0123456789abcdef";
 const reviewed = new Map<string, Finding[]>();
-function careful(tool: AuditedTool): Finding[] {
-  const key = JSON.stringify(tool);
+function careful(tool: AuditedTool, own: ReadonlySet<string>): Finding[] {
+  const key = JSON.stringify([tool, [...own]]);
   let out = reviewed.get(key);
   if (out === undefined) {
     const prompt = buildSecondOpinionPrompt(tool, NONCE);
     const verdict = parseSecondOpinionVerdict(JSON.stringify({ nonce: NONCE, ...fakeReviewerVerdict(prompt.user) }), NONCE);
-    const f = secondOpinionFinding(verdict, tool);
+    const f = secondOpinionFinding(verdict, tool, own);
     out = f === undefined ? [] : [f];
     reviewed.set(key, out);
   }
@@ -54,7 +54,8 @@ for (const [label, extra] of [["off", none], ["on", careful]] as const) {
   let attacks = 0;
   for (const r of rows.filter((x) => x.c.bucket !== "benign")) {
     attacks++;
-    const v = r.outcome.kind === "definition" ? verdictOf([...r.outcome.findings, ...toolsOf(r.c).flatMap(extra)]) : r.outcome.verdict;
+    const own = new Set(toolsOf(r.c).map((t) => t.name));
+    const v = r.outcome.kind === "definition" ? verdictOf([...r.outcome.findings, ...toolsOf(r.c).flatMap((t) => extra(t, own))]) : r.outcome.verdict;
     if (!isFlagged(v)) missed.push(r.c.id);
   }
   const fps: string[] = [];
@@ -63,7 +64,8 @@ for (const [label, extra] of [["off", none], ["on", careful]] as const) {
     for (const t of r.outcome.tools) {
       benign++;
       const tool = toolsOf(r.c).find((x) => x.name === t.name);
-      if (isFlagged(verdictOf([...r.outcome.findings.filter((f) => f.location.tool === t.name), ...(tool === undefined ? [] : extra(tool))]))) fps.push(`${r.c.id}/${t.name}`);
+      const own = new Set(toolsOf(r.c).map((x) => x.name));
+      if (isFlagged(verdictOf([...r.outcome.findings.filter((f) => f.location.tool === t.name), ...(tool === undefined ? [] : extra(tool, own))]))) fps.push(`${r.c.id}/${t.name}`);
     }
   }
   const listings = { attacks: [], benign: Object.entries(loadListings()).map(([server, tools]) => ({ server, source: { repo: "", commit: "", path: "" }, tools })) };
