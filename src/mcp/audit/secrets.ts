@@ -37,7 +37,8 @@ const POSSESSIVE = /\b(?:your|user's|users'|their|all|every|any|his|her|my)\b/;
 const DESTINATION = /[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,253}|\bhttps?:\/\/\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|\bwebhook\b/;
 
 const EXFIL_VERB = /\b(?:exfiltrate|exfiltrates|exfiltrated|exfiltrating|steal|steals|stealing|siphon|siphons)\b/g;
-const SEND_TO = /\b(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b.{0,80}?(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
+// Not a field name: "user.email:alice@example.com", "email_address" name the data, they send nothing.
+const SEND_TO = /(?<![.\w-])(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b(?![.:_-])(?! address)(?!\w)(?! ?:).{0,80}?(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
 
 // A URL the renderer fetches by itself (markdown image, <img>) with a slot for data is a zero-click exfiltration channel.
 const URL_TEMPLATE =

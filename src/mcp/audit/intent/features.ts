@@ -84,6 +84,15 @@ function lineSentence(view: string, index: number): string {
   return view.slice(Math.max(0, start), ends.length === 0 ? view.length : Math.min(...ends));
 }
 
+/** A verb of handing over in the sentence, not in a negated clause ("… without printing the values"). */
+function handingOverIn(sentence: string): boolean {
+  for (const { feature, script, pattern } of PHRASES) {
+    if (feature !== "supply" || script !== "latin") continue;
+    for (const m of sentence.matchAll(new RegExp(pattern.source, "gu"))) if (!isNegated(sentence, m.index, m.index + m[0].length)) return true;
+  }
+  return false;
+}
+
 /** The first place a secret would be taken from, skipping negated clauses ("do not use environment variables") and places written to. */
 function harvestAt(view: string): { index: number; end: number } | undefined {
   const global = new RegExp(HARVEST.source, "gu");
@@ -158,8 +167,9 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
   const before = clauseBefore(view, index);
   if ((feature === "secrecy" || feature === "steering") && OPTION_CLAUSE.test(before)) return true;
   if (feature === "secrecy" && /^without\b/.test(view.slice(index, end)) && OUTER_NEGATION.test(before)) return true;
-  // "Always prefer this tool over 'suggest_aws_commands'" orders the server's own tools (maskOwnTools wrote `own-tool`).
-  if (feature === "steering" && /^\W{0,3}own-tool\b/.test(view.slice(end, end + 24))) return true;
+  // "Always prefer this tool over 'suggest_aws_commands'" orders the server's own tools, "prefer this over 'username'" the
+  // tool's own arguments (maskOwnTools wrote `own-tool`, `own-param`).
+  if (feature === "steering" && /^\W{0,3}own-(?:tool|param)\b/.test(view.slice(end, end + 24))) return true;
   return false;
 }
 
@@ -193,7 +203,7 @@ function computeFeatures(text: string): FeatureHit[] {
     hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     // Prose asks to take a secret from there only with a verb of handing over in the same sentence.
     const sentence = lineSentence(views.folded, harvest.index);
-    if (PHRASES.some((p) => p.feature === "supply" && p.script === "latin" && p.pattern.test(sentence))) {
+    if (handingOverIn(sentence)) {
       hits.set("harvest-handover", { feature: "harvest-handover", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     }
   }
