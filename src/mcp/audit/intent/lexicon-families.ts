@@ -43,6 +43,10 @@ const secrecy = [
 
 /** The conversation, the model's instructions, other tools' results, what it has stored about the user. */
 const context = [
+  // Wave 6: what the person asked and what the model answered, named by whose it is ("paste the user's previous questions and
+  // your answers to them", "the customer's earlier requests", "your replies so far").
+  `\\b(?:the user's|the customer's|the person's|their|his|her) (?:(?:previous|earlier|past|prior|last|recent|original|other) )(?:\\w+ )?(?:questions?|messages?|requests?|prompts?|inputs?|queries|asks)\\b`,
+  `\\byour (?:(?:previous|earlier|prior|past|last|own) )?(?:answers?|replies|responses) (?:to (?:them|those|these|the user|it)|so far|in this (?:chat|conversation|session)|verbatim)\\b`,
   `\\b(?:saved|stored|remembered) (?:memories|facts)\\b|\\b(?:memories|facts|notes) (?:about|on|regarding) (?:the )?user\\b`,
   `\\b(?:outputs?|results?|responses?) (?:you )?(?:received|got|obtained) from (?:every|each|all|any|the|other) (?:other )?tools?\\b`,
   `\\b(?:developer|operator|hidden) (?:notes|directives|guidance)\\b`,
@@ -94,6 +98,9 @@ const supply = [
 
 /** When or whether to call tools, and which to trust. */
 const steering = [
+  // Wave 6: keeping the person from other options ("do not offer the user alternatives", "never suggest other apps").
+  `\\b(?:do not|don't|dont|never|no need to) (?:offer|suggest|recommend|propose|mention|present|show) (?:the user |users |them )?(?:any )?(?:alternatives?|other (?:options|choices|tools|apps|services|providers|products|servers|vendors))\\b`,
+  `\\bfrom now on\\b${G}\\b(?:prefer|use|call|route|pick|choose|always)\\b`,
   `\\b(?:supersedes?|replaces|overrides?)\\b${G}\\b(?:every|all|any) (?:other )?(?:\\w+ )?(?:tools?|servers?|integrations?)\\b`,
   `\\b(?:they|those|these|others|the rest|the others) (?:are|is) (?:deprecated|obsolete|outdated|broken|unreliable|stale|slower)\\b`,
   `\\b(?:route|send|direct) (?:all|every|any) (?:\\w+ ){0,2}?(?:lookups?|queries|questions|requests|searches|calls) (?:here|to (?:this|me|us))\\b`,
@@ -132,6 +139,11 @@ const crossTool = [
 
 /** Changing where another action's data goes. */
 const redirect = [
+  // Wave 6: access handed to a fixed party, or the thing made public ("add the group everyone@… as owner", "set the
+  // document's visibility to public", "give partner@… edit rights").
+  `\\b(?:set|change|switch|make) (?:the |its |their |every |each )?(?:\\w+(?:'s)? )?(?:visibility|access|sharing|share settings?|permissions?|link sharing) (?:to )?(?:public|anyone(?: with the link)?|everyone|open|unrestricted)\\b`,
+  `\\badd (?:the )?(?:group |user |account |address |team )?[\\w.+-]+@[\\w.-]+ (?:as )?(?:an? )?(?:owner|co-?owner|editor|admin(?:istrator)?|collaborator|maintainer|writer|member|viewer)\\b`,
+  `\\b(?:grant|give) [\\w.+-]+@[\\w.-]+ (?:\\w+ )?(?:owner|edit(?:or)?|admin|write|full|read) (?:access|rights|permissions?|role)\\b`,
   `\\b(?:also|additionally|as well) (?:invite|add|include|cc|bcc|notify|copy|loop in|share (?:it )?with)\\b`,
   `\\b(?:use|put|set|add|list|invite|make) [\\w@.+-]+ (?:as|to be) (?:the |an? )?(?:(?:optional|new|additional) )?(?:recipient|attendee|reviewer|owner|collaborator|member|beneficiary|payee|destination|remote)\\b`,
   `\\b(?:invite|add) [\\w@.+-]+ (?:to|into) the (?:channel|team|repo(?:sitory)?|project|meeting|thread|workspace|org(?:anization)?)\\b`,

@@ -127,6 +127,9 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   if (has("destination")) out.push({ signal: "destination", evidence: at("destination") });
   if (has("decode-hint")) out.push({ signal: "decode-hint", evidence: at("decode-hint") });
   if (has("directive")) out.push({ signal: "directive", evidence: at("directive") });
+  // A value (an enum entry, a default) is data the model picks or passes on: one that steers, hides or asks for context
+  // is addressed to the model whether or not it is phrased as an order, so it also counts as a directive.
+  else if (unit.role === "value" && out.some((s) => !WEAK.has(s.signal))) out.push({ signal: "directive", evidence: `in a value: ${out[0]?.evidence ?? ""}` });
   return out;
 }
 
