@@ -10,7 +10,7 @@ import { fitted } from "./intent-model-fit.js";
 const weightsFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src/mcp/audit/intent/model-weights.ts");
 
 describe("the fitted intent model", () => {
-  it("the checked-in weights are exactly what the fitting script produces from v1, v2 and the corpus", () => {
+  it("the checked-in weights are exactly what the fitting script produces from the tuning material", () => {
     const { text, rows, model, threshold } = fitted();
     expect(readFileSync(weightsFile, "utf8")).toBe(text);
     expect(MODEL_WEIGHTS).toHaveLength(FEATURES.length);
