@@ -25,7 +25,11 @@ export interface IntentHalf {
   readonly benign: BenignServer[];
 }
 
-/** `tuning`: set v1 (wave 3, tuned on). `heldout-v2`: wave 4, measured once then tuned on. `heldout-v3`: wave 5, written before tuning, never tuned on case by case. */
+/**
+ * `tuning`: set v1 (wave 3). `heldout-v2`: wave 4, measured once then tuned on. `heldout-v3`: wave 5, measured twice,
+ * tuned on since wave 6. `tuning-v5`: wave-6 attacks aimed at blind spots. `benign-extra`, `benign-extra-2`: real
+ * servers' tools (waves 5 and 6). All are tuning material; see tests/fixtures/audit-intent/README.md.
+ */
 export type HalfName = "tuning" | "heldout-v2" | "heldout-v3" | "benign-extra" | "benign-extra-2" | "tuning-v5";
 
 export function loadHalf(name: HalfName): IntentHalf {
