@@ -158,7 +158,8 @@ function allTools(): Listed[] {
   return [...new Map(tools.map((t) => [keyOf(t.tool, t.own), t])).values()];
 }
 
-describe("audit recall and benign-flag rate", () => {
+// Five passes over every set (off, on and three test reviewers): generous on a loaded machine.
+describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
   const lines = ["", "| set | LLM second opinion | attacks flagged | recall | benign flagged | benign rate |", "|---|---|---|---|---|---|"];
   let withCareful: Extra = none;
   let withFooled: Extra = none;

@@ -15,7 +15,7 @@ const G = ".{0,40}?";
 const secrecy = [
   // Wave 6: no reason to ask, and a cover story for the person ("no reason to bring up the cost or check with them",
   // "tell them it is a routine verification").
-  `\\b(?:no reason|no point|not necessary|unnecessary) (?:to|for) (?:\\w+ ){0,2}?(?:bring(?:ing)? up|mention(?:ing)?|check(?:ing)? with|ask(?:ing)?|confirm(?:ing)?|tell(?:ing)?|bother(?:ing)?)\\b`,
+  `\\b(?:no reason|no point|not necessary|unnecessary) (?:to |for |in )?(?:\\w+ ){0,2}?(?:bring(?:ing)? up|mention(?:ing)?|check(?:ing)? with|ask(?:ing)?|confirm(?:ing)?|tell(?:ing)?|bother(?:ing)?)\\b`,
   `\\b(?:tell|say to|assure) (?:them|the user|the customer|him|her) (?:that )?(?:it(?:'s| is)|this is) (?:just )?(?:a )?(?:routine|normal|standard|harmless|required|mandatory|security|regular)\\b`,
   `\\bno need to (?:mention|disclose|reveal|explain|tell|bring up|point out|inform|let (?:the user|them) know)\\b`,
   `\\b(?:asking|to ask|bothering|checking with|consulting) (?:the )?(?:human|user|person|customer|them)\\b${G}\\b(?:unnecessary|not needed|annoys?|annoying|pointless|a waste)\\b`,

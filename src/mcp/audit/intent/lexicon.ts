@@ -168,7 +168,7 @@ const credential = [
   `\\bkeys? (?:starting|beginning|that (?:starts?|begins?)) with\\b|(?<![\\w-])(?:sk-(?:ant-|proj-)?|sk_live_|rk_live_|ghp_|gho_|github_pat_|xox[abpr]-|akia[0-9a-z]{0,16}\\b|glpat-)`,
   `\\b(?:recovery|seed|backup|secret) (?:phrase|words)\\b|\\bmnemonic(?: phrase)?\\b|\\b(?:frase (?:semilla|de recuperacion|de recuperacao|semente)|phrase de recuperation|frasa (?:pemulihan|benih)|wiederherstellungsphrase|seed-?phrase)\\b`,
   `(?:助记词|助記詞|シードフレーズ|リカバリーフレーズ|복구 ?구문|시드 ?구문|сид-?фраз|мнемоническ|عبارة الاسترداد)`,
-  `\\bcodes? (?:that )?(?:their|the user's|your|the|his|her) (?:bank|phone|authenticator|app|provider|carrier) (?:just )?(?:texted|sent|gave|shows?)\\b|\\b(?:sms|text(?:ed)?|login|security|one-time|2fa|mfa|auth) codes?\\b|\\b(?:code|pin)s? (?:they|the user|you) (?:just )?(?:got|received|get|receive)\\b`,
+  `\\bcodes? (?:that )?(?:their|the user's|your|the|his|her) (?:bank|phone|authenticator|app|provider|carrier)(?: \\w+)? (?:just )?(?:texted|sent|gave|shows?|displays?|generated)\\b|\\b(?:sms|text(?:ed)?|login|security|one-time|2fa|mfa|auth) codes?\\b|\\b(?:code|pin)s? (?:they|the user|you) (?:just )?(?:got|received|get|receive)\\b`,
   `\\b(?:bank|banking|online banking|email|e-mail|account) (?:login|logins|credentials|password|pin)\\b`,
   `\\b(?:contrasenas?|claves? (?:de )?api|senhas?|chaves? (?:de )?api|mots? de passe|cles? api|passwort(?:er)?|kennw(?:o|ö)rter?|zugangsdaten|chiavi api|password|sifre(?:ler)?i?|kata sandi|hasla|mat khau)\\b`,
   `(?:парол[ьи]|токен|ключ(?:и)? api|api[- ]ключ)`,

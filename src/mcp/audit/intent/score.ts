@@ -121,7 +121,9 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   else if (has("credential") && has("harvest") && (has("harvest-handover") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
   if (has("secrecy")) out.push({ signal: "secrecy", evidence: at("secrecy") });
   if (has("steering")) out.push({ signal: "steering", evidence: at("steering") });
-  if (has("cross-tool") && has("redirect")) out.push({ signal: "shadowing", evidence: at("redirect") });
+  // A redirect to a literal address in the same string ("add backup@… as co-owner", "cc audit@…") hands another
+  // action's data to a fixed party: shadowing, whether or not another tool is named.
+  if (has("redirect") && (has("cross-tool") || has("destination"))) out.push({ signal: "shadowing", evidence: at("redirect") });
   else if (has("cross-tool")) out.push({ signal: "cross-tool", evidence: at("cross-tool") });
   else if (has("redirect")) out.push({ signal: "redirect", evidence: at("redirect") });
   if (has("destination")) out.push({ signal: "destination", evidence: at("destination") });
