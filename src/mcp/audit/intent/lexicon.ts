@@ -10,6 +10,7 @@
  * translated from English.
  */
 import { FAMILY_LEXICON } from "./lexicon-families.js";
+import { WAVE6_LEXICON } from "./lexicon-wave6.js";
 
 export type IntentFeature =
   | "secrecy"
@@ -314,7 +315,10 @@ const BASE: Lexicon = {
   directive,
 };
 
-/** The base sets plus the wave-5 family sets (lexicon-families.ts). */
+/** The base sets plus the wave-5 family sets (lexicon-families.ts) and the wave-6 sets in other languages (lexicon-wave6.ts). */
 export const LEXICON: Lexicon = Object.fromEntries(
-  Object.entries(BASE).map(([feature, phrases]) => [feature, [...phrases, ...(FAMILY_LEXICON[feature as IntentFeature] ?? [])]]),
+  Object.entries(BASE).map(([feature, phrases]) => [
+    feature,
+    [...phrases, ...(FAMILY_LEXICON[feature as IntentFeature] ?? []), ...(WAVE6_LEXICON[feature as IntentFeature] ?? [])],
+  ]),
 ) as unknown as Lexicon;
