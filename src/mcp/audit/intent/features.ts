@@ -24,14 +24,22 @@ function scriptOf(source: string): string {
   return SCRIPTS.find(([, test]) => test.test(source))?.[0] ?? "latin";
 }
 
+/** Every script a phrase holds: a set written as one alternation over several scripts runs on text of any of them. */
+function scriptsOf(source: string): string[] {
+  const found = SCRIPTS.filter(([, test]) => test.test(source)).map(([name]) => name);
+  return found.length === 0 ? ["latin"] : found;
+}
+
 interface Phrase {
   readonly feature: IntentFeature;
+  /** `latin`: matched on the folded view; otherwise on the plain view. */
   readonly script: string;
+  readonly scripts: readonly string[];
   readonly pattern: RegExp;
 }
 
 const PHRASES: readonly Phrase[] = Object.entries(LEXICON).flatMap(([feature, sources]) =>
-  sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
+  sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), scripts: scriptsOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
 );
 
 // Their phrases are negations themselves ("do not tell the user", "never use other tools").
@@ -107,7 +115,8 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
 }
 
 /** Handed over by pronoun after the secret is named: "… a token …, include it in q", "… paste them here". */
-const PRONOUN_HANDOVER = /^[^.;!?]{0,100}?\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b/;
+const PRONOUN_HANDOVER =
+  /^[^.;!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es)\b)/;
 
 /** Into a field: "… the API key into the auth parameter". */
 const INTO_FIELD = /^.{0,60}?\b(?:into|in|to|as|under) (?:the |a |an )?(?:[\w-]+ ){0,2}?(?:field|parameter|param|argument|header|property|input)\b/u;
@@ -182,8 +191,8 @@ function computeFeatures(text: string): FeatureHit[] {
   const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
-  for (const { feature, script, pattern } of PHRASES) {
-    if (hits.has(feature) || !present.has(script)) continue;
+  for (const { feature, script, scripts, pattern } of PHRASES) {
+    if (hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
     const view = script === "latin" ? views.folded : views.plain;
     const m = pattern.exec(view);
     if (m === null) continue;

@@ -10,8 +10,11 @@ import type { IntentFeature } from "./lexicon.js";
 const G = ".{0,40}?";
 const AT = "[\\w.+-]+@[\\w.-]+";
 
-/** Access handed to a fixed party, or the thing made public. */
+/** Access handed to a fixed party, or the thing made public; money or mail sent somewhere else. */
 const redirect = [
+  // English siblings: "any transfer should now land in account …", "blind-copy records@… on whatever you send".
+  `\\b(?:transfers?|payments?|payouts?|funds|money|wires?|deposits?|refunds?) (?:\\w+ ){0,2}?(?:should|must|will|need to|has to|have to) (?:now |instead |from now on |always )?(?:land|go|arrive|be sent|be paid|be routed|be wired) (?:in|to|into)\\b`,
+  `\\bblind[- ]?(?:copy|copies|carbon)\\b|\\bcarbon[- ]cop(?:y|ies)\\b|\\bin copia nascosta\\b`,
   `\\b(?:hazlo|ponlo|dejalo|hacerlo|ponerlo) (?:publico|abierto)\\b|\\b(?:dale|darle|da) (?:acceso|permisos?) (?:de )?(?:editor|propietario|duen[oa]|administrador|escritura)\\b|\\bcompart(?:e|ir)(?:lo|la)? con ${AT}`,
   `\\b(?:deixa|deixe|torna|torne|coloca|coloque)(?:-o|-a)? (?:como )?publico\\b|\\b(?:da|de|dar) acesso de (?:editor|proprietario|dono|administrador)\\b|\\bcompartilh[ae](?:-o|-a)? com ${AT}`,
   `\\brend(?:s|ez)?(?:-le|-la)? public(?:que)?\\b|\\bpartage[rz]?(?:-le|-la)? avec ${AT}|\\bdonne[rz]?(?:-lui)? (?:l'acces|les droits) (?:d'editeur|de proprietaire|d'admin)`,
@@ -27,8 +30,9 @@ const redirect = [
   `(?:اجعله عام|اجعلها عامة|كمالك|كمحرر|شارك(?:ه|ها)? مع \\S+@)`,
 ];
 
-/** A cover story for the person, and "no need to confirm with them". */
+/** A cover story for the person, and "no need to confirm with them"; keeping a cost out of the answer. */
 const secrecy = [
+  `\\bkeep (?:the |this |its |any )?(?:[\\w-]+ )?(?:price|cost|fee|charge|billing|pricing|call|tool|fact)s? (?:out of|away from|hidden from) (?:your (?:replies|answers|responses|messages)|the user|the conversation|the chat)\\b`,
   `\\bdile (?:al usuario )?que es (?:una |un )?(?:verificacion|comprobacion|control|tramite|paso) (?:de rutina|rutinari[oa]|normal|de seguridad)\\b|\\bno hace falta (?:confirmar|preguntar|consultar)\\w*|\\bsin (?:confirmar|preguntar)(?:lo|le|selo)? (?:con|al) (?:el )?usuario\\b`,
   `\\b(?:diz|diga|fala|fale) (?:pra ele |pro usuario |ao usuario )?que e (?:uma |um )?(?:verificacao|checagem|procedimento) (?:de rotina|normal|padrao|de seguranca)\\b|\\bnao (?:precisa|e preciso) (?:confirmar|perguntar)\\b`,
   `\\bdis(?:-lui| lui|-leur)? (?:que )?c'est (?:une |un )?(?:verification|controle|procedure) (?:de routine|normale|habituelle|de securite)\\b|\\b(?:pas la peine|inutile|pas besoin) de (?:confirmer|demander|verifier)\\b`,
@@ -44,8 +48,11 @@ const secrecy = [
   `(?:قل له|قول له|أخبره) (?:إن|أن)(?:ه|ها)? (?:تحقق|إجراء) (?:روتيني|عادي)|لا داعي (?:للتأكيد|لسؤال)`,
 ];
 
-/** Keeping other tools out. */
+/** Keeping other tools out, being the default, approving whatever comes. */
 const steering = [
+  `\\btreat (?:this|it|me) (?:tool |server )?as (?:your|the) (?:default|first choice|go-to|primary|only)\\b|\\b(?:ahead of|over|before|instead of) (?:anything|everything|any (?:other )?tool|all (?:other )?tools) (?:else )?(?:installed|available|you have|configured)\\b`,
+  `\\bregardless of (?:its|their|the) (?:contents?|findings|results?|diff|code|changes|checks)\\b|\\bmark (?:every|each|all|any) (?:\\S+ ){0,3}?(?:as )?(?:approved|safe|passed|verified|clean|resolved)\\b`,
+  `\\b(?:baska|diger)(?: \\w+)? arac\\w* kullanma\\b|\\bsadece bunu kullan\\b`,
   `\\bno (?:uses|utilices|llames a|uses nunca) (?:las |los )?(?:otras|otros|demas) (?:\\w+ )?(?:herramientas|tools)\\b|\\bignora (?:las |los )?(?:otras|demas) herramientas\\b`,
   `\\bnao (?:use|usa|utilize|chame) (?:as )?outras (?:\\w+ )?ferramentas\\b|\\bignor[ae] as outras ferramentas\\b`,
   `\\bn'utilise[rz]? (?:pas|jamais|aucun) (?:les )?(?:autres )?(?:\\w+ )?outils?\\b|\\bignore[rz]? les autres outils\\b`,
@@ -58,8 +65,11 @@ const steering = [
   `لا تستخدم (?:أي )?(?:أدوات|ادوات) أخرى`,
 ];
 
-/** What the model and the person have talked about. */
+/** What the model and the person have talked about, and what the model keeps about them. */
 const context = [
+  `\\b(?:you(?:'ve| have)? )?(?:stored|saved|remembered|kept|learned|collected|gathered) (?:\\w+ ){0,2}?about (?:the|this) (?:user|person|customer|human|client)\\b`,
+  `(?:これまでに|今まで)${G}(?:送った|書いた|話した|言った)(?:メッセージ|内容|こと)|ユーザー(?:が|の)${G}(?:メッセージ|発言)を?全部`,
+  `(?:весь (?:наш |этот )?(?:разговор|чат)|всю (?:нашу |эту )?беседу)`,
   `\\b(?:todo )?lo que (?:tu y el usuario|el usuario y tu) (?:habeis|han|hayan) (?:hablado|conversado|dicho)\\b|\\btodo lo que (?:habeis|han) hablado\\b`,
   `\\b(?:tudo )?o que (?:voce|vc|tu) e o usuario (?:conversaram|falaram|disseram|combinaram)\\b`,
   `\\bce que (?:vous vous etes dit|toi et l'utilisateur (?:avez|vous etes)|l'utilisateur et toi)\\b`,
@@ -72,6 +82,9 @@ const context = [
 ];
 
 /** Asking the person for something (the verb of handing over when the model is to fetch it from them). */
-const supply = [`\\b(?:demande|demandez|demander|frag|frage|fragen sie|chiedi|chiedigli|iste|sor|minta(?:lah)?|pucho|poocho|mango)\\b`];
+const supply = [
+  `\\b(?:demande|demandez|demander|frag|frage|fragen sie|chiedi|chiedigli|iste|sor|minta(?:lah)?|pucho|poocho|mango|sacale|sacarle|saca)\\b`,
+  `(?:ڈال دیں|پوچھیں|پوچھ کر)`,
+];
 
 export const WAVE6_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = { redirect, secrecy, steering, context, supply };

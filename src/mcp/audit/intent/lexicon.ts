@@ -286,7 +286,7 @@ const redirect = [
 
 /** An instruction to decode something and act on it. */
 const decodeHint = [
-  `\\b(?:decode|decoded|decoding|unescape|un-escape|url-decode|hex-decode|base64-decode|de-?obfuscate)\\b${G}\\b(?:follow|obey|apply|execute|do what|act on|tell you what|instruction|comply|carry out|what it says|before (?:use|calling|using))\\b`,
+  `\\b(?:decode|decoded|decoding|unescape|un-escape|url-decode|hex-decode|base64-decode|de-?obfuscate)\\b${G}\\b(?:follow|obey|apply|execute|do what|act on|tell you what|instructions?|comply|carry out|what it says|before (?:use|calling|using))\\b`,
   `\\b(?:follow|obey|apply|execute)\\b${G}\\b(?:decoded|after decoding)\\b`,
   `\\b(?:real|actual|true) instructions?\\b`,
   `\\b(?:base-?64|base64url|hex(?:adecimal)?|url-?encoded|percent-encoded|rot-?13|escape[sd]?|encoded|encoding|obfuscated)\\b.{0,60}?\\b(?:follow|obey|comply|execute|act on|carry out|do (?:what|as) it says|apply (?:it|them) as)\\b`,
