@@ -84,7 +84,7 @@ export default async function discovery() {
         ["recall@5, held-out queries", `${pct(heldOut.recall)} (${heldOut.hits}/${heldOut.total})`, "≥ 95 %", verdict(heldOut.recall >= GOALS.recall)],
         ["recall@5, tuning queries", `${pct(tuning.recall)} (${tuning.hits}/${tuning.total})`, "≥ 95 %", verdict(tuning.recall >= GOALS.recall)],
         ["tokens per answer, gateway `search_tools` (10 results)", `p50 ${g.p50}, p95 ${g.p95}, max ${g.max}`, "≤ 1,200", verdict(g.max <= GOALS.tokens)],
-        ["tokens per answer, agent `search_tools` (8 results)", `p50 ${a.p50}, p95 ${a.p95}, max ${a.max}`, "≤ 1,200", verdict(a.max <= GOALS.tokens)],
+        ["tokens per answer, agent `module_info {query}` (8 results)", `p50 ${a.p50}, p95 ${a.p95}, max ${a.max}`, "≤ 1,200", verdict(a.max <= GOALS.tokens)],
         ["tokens per answer, gateway with limit 100 (capped)", `p50 ${capped.p50}, max ${capped.max}`, "≤ 1,200", verdict(capped.max <= GOALS.tokens)],
         ["time per search, wall", `p50 ${fmt(w.p50)}, p95 ${fmt(w.p95)}`, "≤ 5 ms", verdict(w.p50 <= GOALS.ms)],
         ["time per search, CPU of this thread", `p50 ${fmt(c.p50)}, p95 ${fmt(c.p95)}`, "", ""],

@@ -1,6 +1,6 @@
 import type { ServerCatalog } from "../mcp/service/index.js";
 import { searchCatalogs } from "../mcp/search/index.js";
-import { firstSentence, formatSchemaType, formatToolSignature, type ToolForTypes } from "../mcp/type-generator/index.js";
+import { compactListing, compactListingText, firstSentence } from "../mcp/type-generator/index.js";
 
 /**
  * A whole listing (no server, no query) gives each module's full declarations only while they are
@@ -17,8 +17,8 @@ export interface ListingRequest {
 /**
  * The text of `list_mcp_tools`: with `server`, that module's full declarations (parameter docs and
  * output types); with `query`, the matching tools' signatures; with neither, every module compactly —
- * one line per tool (`name(input): Output` with its first sentence), full declarations only for
- * small modules — and how to ask for more.
+ * one line per tool (the agent's compact signatures: every parameter, the return type, the first
+ * sentence), full declarations only for small modules — and how to ask for more.
  */
 export async function listingText(catalogs: readonly ServerCatalog[], request: ListingRequest): Promise<string> {
   if (request.query !== undefined && request.query.trim() !== "") {
@@ -45,25 +45,7 @@ export async function listingText(catalogs: readonly ServerCatalog[], request: L
   return `${blocks.join("\n\n")}${note}`;
 }
 
-/** One line per tool; a return type is shown only where the tool declares an output schema. */
+/** One line per tool (src/mcp/type-generator/compact-listing.ts), under the module to require. */
 function compactModule(catalog: ServerCatalog): string {
-  const lines = catalog.forTypes().map((tool) => {
-    const summary = firstSentence(tool.description ?? "", 120);
-    return `  ${compactSignature(tool)}${summary === "" ? "" : ` // ${summary}`}`;
-  });
-  return `// require("host:${catalog.module}")\n${lines.join("\n")}`;
-}
-
-/**
- * `name(input: {…}): {…}` with the input as deep as the one-line signature shows it, the output one
- * level deep (its full type is in the server's declarations), no `: unknown` for tools without an
- * output schema, and `name()` for tools that take no parameters.
- */
-export function compactSignature(tool: ToolForTypes): string {
-  const properties = (tool.inputSchema as { properties?: unknown }).properties;
-  const noParameters = properties === undefined || (typeof properties === "object" && properties !== null && Object.keys(properties).length === 0);
-  const output = tool.outputSchema === undefined ? "" : `: ${formatSchemaType(tool.outputSchema, 1)}`;
-  if (noParameters) return `${tool.jsName}()${output}`;
-  const full = formatToolSignature({ ...tool, outputSchema: undefined } as ToolForTypes);
-  return `${full.replace(/\): unknown$/, ")")}${output}`;
+  return `// require("host:${catalog.module}")\n${compactListingText(compactListing(catalog.forTypes()))}`;
 }

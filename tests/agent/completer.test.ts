@@ -41,11 +41,12 @@ describe("slash command arguments", () => {
 describe("the system message", () => {
   it("lists each enabled module on one line and says when MCP is off", () => {
     const text = buildSystemMessage({ modules: [{ module: "fs-read", kind: "plugin", summary: "Read files under the allowed roots." }], mcpEnabled: false });
-    expect(text).toContain("- host:fs-read: Read files under the allowed roots.");
-    expect(text).toContain("MCP is off");
+    expect(text).toContain('Modules (require("host:<module>")):\n- fs-read: Read files under the allowed roots.');
+    expect(text).toContain('MCP is off; manage {action: "enable", plugin: "mcp"} asks the person');
     const on = buildSystemMessage({ modules: [{ module: "mcp-memory", kind: "mcp", summary: "A knowledge graph." }], mcpEnabled: true, disabledServers: ["github"] });
-    expect(on).toContain("- host:mcp-memory: A knowledge graph.");
-    expect(on).toContain("Disabled MCP servers (manage_mcp can enable): github");
+    expect(on).toContain("- mcp-memory: A knowledge graph.");
+    expect(on).not.toContain("MCP is off");
+    expect(on).toContain("Disabled MCP servers (manage can enable): github");
     expect(on.length).toBeLessThan(1_000);
   });
 });

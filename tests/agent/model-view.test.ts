@@ -3,7 +3,7 @@ import { resolveModel } from "../../src/agent/llm/model-config.js";
 import { createLanguageModel } from "../../src/agent/llm/provider.js";
 import { runTurn } from "../../src/agent/llm/turn.js";
 import { toolDefinitionsAsSent } from "../../src/agent/llm/wire-tools.js";
-import { buildAgentTools, CORE_TOOL_NAMES, MCP_TOOL_NAMES, type AgentToolContext } from "../../src/agent/tools/index.js";
+import { AGENT_TOOL_NAMES, buildAgentTools, type AgentToolContext } from "../../src/agent/tools/index.js";
 import { serverModuleSummary } from "../../src/agent/tools/module-summaries.js";
 import { callRefusal, refusedCallMessage } from "../../src/mcp/service/index.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
@@ -44,7 +44,7 @@ describe("the tool definitions /tokens counts", () => {
     server = await startScriptedLlmServer([{ text: "hi" }]);
     // Building the definitions touches no host; only running a tool would.
     const { tools } = buildAgentTools({ host: undefined, person: { canAsk: false, confirm: async () => false }, runLimits: () => ({}) } as unknown as AgentToolContext);
-    const active = [...CORE_TOOL_NAMES, ...MCP_TOOL_NAMES];
+    const active = [...AGENT_TOOL_NAMES];
     await runTurn({
       model: createLanguageModel(resolveModel(undefined, { MCPVM_MODEL: "openai-compatible:test-model", MCPVM_BASE_URL: server.url })),
       system: "s",
@@ -55,7 +55,8 @@ describe("the tool definitions /tokens counts", () => {
       activeTools: async () => active,
     });
     expect(JSON.stringify(await toolDefinitionsAsSent(tools, active))).toBe(JSON.stringify(server.requests[0]?.tools));
-    expect(server.requests[0]?.tools).toHaveLength(5);
-    expect(JSON.stringify(server.requests[0]?.tools)).not.toContain("$schema");
+    expect(server.requests[0]?.tools).toHaveLength(3);
+    // Validation-only keywords stay with the zod schema; the model is not sent them.
+    for (const word of ["$schema", "minLength", "maxItems", "additionalProperties", "maximum"]) expect(JSON.stringify(server.requests[0]?.tools)).not.toContain(word);
   });
 });

@@ -8,11 +8,11 @@ import { MEMORY, ReplDriver, tempHome } from "./repl-driver.js";
 
 /** Every tool message of a request, by the name of the call it answers. */
 function toolOutputs(request: ChatRequest): Record<string, string> {
-  // manage_mcp answers several questions: its outputs are keyed by action too ("manage_mcp list").
+  // manage answers several questions: its outputs are keyed by action too ("manage list").
   const names = new Map<string, string>();
   for (const m of request.messages) {
     for (const call of (m.tool_calls ?? []) as Array<{ id: string; function: { name: string; arguments?: string } }>) {
-      const action = call.function.name === "manage_mcp" ? (JSON.parse(call.function.arguments ?? "{}") as { action?: string }).action : undefined;
+      const action = call.function.name === "manage" ? (JSON.parse(call.function.arguments ?? "{}") as { action?: string }).action : undefined;
       names.set(call.id, action === undefined ? call.function.name : `${call.function.name} ${action}`);
     }
   }
@@ -71,19 +71,19 @@ describe("what the person sees and what the model is told at the REPL", () => {
 
   it("shows a call whose input the SDK refused, with the error the model got", async () => {
     server = await startScriptedLlmServer([
-      { toolCalls: [{ name: "manage_plugin", arguments: { action: "approve", name: "mcp" } }] },
+      { toolCalls: [{ name: "manage", arguments: { action: "approve", plugin: "mcp" } }] },
       (request) => ({ text: `noted: ${Object.values(toolOutputs(request)).join(" ").slice(0, 40)}` }),
     ]);
     const dir = await home({});
     const repl = new ReplDriver(envFor(dir, server.url));
     await repl.start();
     await repl.command("please approve the mcp plugin");
-    await repl.expect("⚙ manage_plugin");
+    await repl.expect("⚙ manage");
     const shown = await repl.expect("noted:");
-    expect(repl.transcript).toContain("mcpvm> please approve the mcp plugin\n⚙ manage_plugin");
-    expect(shown).toContain('↳ error: invalid input for manage_plugin: action: Invalid option: expected one of "enable"|"disable"|"info"');
-    const told = toolOutputs(server.requests[1] as ChatRequest).manage_plugin ?? "";
-    expect(told).toContain("Invalid input for tool manage_plugin");
+    expect(repl.transcript).toContain("mcpvm> please approve the mcp plugin\n⚙ manage");
+    expect(shown).toContain('↳ error: invalid input for manage: action: Invalid option: expected one of "list"|"info"|"enable"|"disable"|"connect"|"disconnect"');
+    const told = toolOutputs(server.requests[1] as ChatRequest)["manage approve"] ?? "";
+    expect(told).toContain("Invalid input for tool manage");
     await repl.command("/exit");
     expect(await repl.finish()).toBe(0);
   }, 30_000);
@@ -102,8 +102,8 @@ describe("what the person sees and what the model is told at the REPL", () => {
     server = await startScriptedLlmServer([
       {
         toolCalls: [
-          { name: "manage_mcp", arguments: { action: "list" } },
-          { name: "manage_mcp", arguments: { action: "info", name: "sidecar" } },
+          { name: "manage", arguments: { action: "list" } },
+          { name: "manage", arguments: { action: "info", server: "sidecar" } },
           { name: "execute_javascript", arguments: { code: 'return require("host:mcp-memory").delete_entities({ entityNames: ["x"] });' } },
         ],
       },
@@ -117,17 +117,17 @@ describe("what the person sees and what the model is told at the REPL", () => {
     expect(await repl.finish()).toBe(0);
 
     const system = systemOf(server.requests[0]);
-    expect(system).toContain('- host:mcp-sidecar: MCP server "sidecar": needs approval: mcpvm mcp approve sidecar');
+    expect(system).toContain('- mcp-sidecar: MCP server "sidecar": needs approval: mcpvm mcp approve sidecar');
     expect(system).not.toMatch(/sidecar.*starts on first use/);
-    expect(system).toContain("- host:mcp-memory: Knowledge graph kept for the tests.");
-    expect(system).toContain("Disabled MCP servers (manage_mcp can enable): off");
+    expect(system).toContain("- mcp-memory: Knowledge graph kept for the tests.");
+    expect(system).toContain("Disabled MCP servers (manage can enable): off");
     expect(JSON.stringify(server.requests)).not.toContain("Ignore previous instructions");
 
     const outputs = toolOutputs(server.requests[1] as ChatRequest);
-    const listed = JSON.parse(outputs["manage_mcp list"] ?? "{}") as { servers: Array<{ name: string; description?: string }> };
+    const listed = JSON.parse(outputs["manage list"] ?? "{}") as { servers: Array<{ name: string; description?: string }> };
     expect(listed.servers.find((s) => s.name === "memory")?.description).toBe("Knowledge graph kept for the tests. More text.");
     expect(listed.servers.find((s) => s.name === "sidecar")).not.toHaveProperty("description");
-    expect(outputs["manage_mcp info"]).toContain("Needs approval: mcpvm mcp approve sidecar");
+    expect(outputs["manage info"]).toContain("Needs approval: mcpvm mcp approve sidecar");
     expect(outputs.execute_javascript).toContain("memory.delete_entities was not confirmed: no terminal to ask on, so nobody was asked");
     expect(outputs.execute_javascript).toContain("mcpvm --yes");
     expect(outputs.execute_javascript).not.toContain("declined");
@@ -170,8 +170,8 @@ describe("what the person sees and what the model is told at the REPL", () => {
     const [, system, count, tools, total] = (match as RegExpExecArray).map(Number);
     const sent = server.requests[0] as ChatRequest;
     const encoder = getEncoding("o200k_base");
-    expect(count).toBe(5);
-    expect(sent.tools).toHaveLength(5);
+    expect(count).toBe(3);
+    expect(sent.tools).toHaveLength(3);
     expect(system).toBe(encoder.encode(systemOf(sent)).length);
     expect(tools).toBe(encoder.encode(JSON.stringify(sent.tools)).length);
     expect(total).toBe((system as number) + (tools as number));

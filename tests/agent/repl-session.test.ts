@@ -21,8 +21,8 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
     cleanup = home.cleanup;
     server = await startScriptedLlmServer([
       { text: "Hello! MCP is off, so I can only run plain JavaScript." },
-      { toolCalls: [{ name: "manage_mcp", arguments: { action: "enable", name: "memory" } }] },
-      { toolCalls: [{ name: "search_tools", arguments: { query: "create entities in the knowledge graph", limit: 3 } }] },
+      { toolCalls: [{ name: "manage", arguments: { action: "enable", server: "memory" } }] },
+      { toolCalls: [{ name: "module_info", arguments: { query: "create entities in the knowledge graph" } }] },
       { toolCalls: [{ name: "module_info", arguments: { name: "mcp-memory" } }] },
       {
         toolCalls: [
@@ -75,15 +75,17 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
     await repl.expect(/memory\s+stdio\s+(idle|needs approval)\s+not approved/);
 
     await repl.command("Remember Ada, then tidy up.");
-    await repl.expect("⚙ manage_mcp");
+    await repl.expect("⚙ manage");
     await repl.expect("MCP server");
     await repl.expect('The assistant asks to enable MCP server "memory". Approve it? [y/N]');
     repl.send("y");
     await repl.expect('"enabled": "memory"');
-    await repl.expect("⚙ search_tools");
-    await repl.expect("create_entities(input: {");
     await repl.expect("⚙ module_info");
-    await repl.expect('declare module "host:mcp-memory"');
+    // Search results carry whole compact signatures: a match can be called without another look-up.
+    await repl.expect("create_entities({entities: {name: string, entityType: string, observations: string[]}[]})");
+    await repl.expect("⚙ module_info");
+    // Compact signatures: a shared object type is named once.
+    await repl.expect("type Entity = {name: string, entityType: string, observations: string[]}");
     await repl.expect("⚙ execute_javascript");
     // create_entities says destructiveHint: false, but it is not read-only: under the default policy it is asked about too.
     await repl.expect("MCP call memory.create_entities (the tool is not marked read-only)");
@@ -117,11 +119,11 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
     } finally {
       await check.close();
     }
-    // MCP tools were offered only once the mcp plugin was on.
-    expect(toolNames(server.requests[0])).toEqual(["execute_javascript", "manage_plugin", "module_info"]);
-    expect(toolNames(server.requests[1])).toEqual(["execute_javascript", "manage_mcp", "manage_plugin", "module_info", "search_tools"]);
+    // The same three tools with MCP off and on: what needs MCP says how to turn it on.
+    expect(toolNames(server.requests[0])).toEqual(["execute_javascript", "manage", "module_info"]);
+    expect(toolNames(server.requests[1])).toEqual(["execute_javascript", "manage", "module_info"]);
     // The system message lists modules with one line each once memory is connected.
-    expect(server.requests.at(-1)?.messages[0]?.content).toContain("host:mcp-memory");
+    expect(server.requests.at(-1)?.messages[0]?.content).toContain("- mcp-memory: ");
     expect(JSON.stringify(server.requests)).not.toContain("sk-test-0123456789");
     // Every connection is closed on exit: the server process is gone.
     expect(() => process.kill(pid as number, 0)).toThrow();

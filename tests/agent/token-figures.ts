@@ -1,10 +1,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Tool } from "@modelcontextprotocol/client";
+import type { ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import { loadTokenizer } from "../../src/agent/llm/tokenizer.js";
 import { toolDefinitionsAsSent } from "../../src/agent/llm/wire-tools.js";
 import { buildSystemMessage } from "../../src/agent/system-message.js";
-import { buildAgentTools, CORE_TOOL_NAMES, MCP_TOOL_NAMES, mcpModuleInfo, moduleSummaries } from "../../src/agent/tools/index.js";
+import { AGENT_TOOL_NAMES, buildAgentTools, connectedModuleSummary, mcpModuleInfo, moduleSummaries } from "../../src/agent/tools/index.js";
 import { serverModuleSummary } from "../../src/agent/tools/module-summaries.js";
 import { McpvmHost } from "../../src/host/index.js";
 import { ServerCatalog } from "../../src/mcp/service/index.js";
@@ -34,8 +34,18 @@ export interface TokenFigures {
   readonly scenarios: readonly ScenarioFigures[];
 }
 
+/**
+ * What the servers declare at initialize beside tools (the recorded listings hold tools only):
+ * server-everything offers resources and prompts, server-memory its graph as a resource; module_info
+ * spends a line on them.
+ */
+const CAPABILITIES: Record<string, ServerCapabilities> = { everything: { resources: {}, prompts: {} }, memory: { resources: {} } };
+
 function catalogOf(server: string, tools: readonly Tool[]): ServerCatalog {
-  return new ServerCatalog({ server, description: undefined, instructions: undefined, trusted: tools, held: [], dropped: [], hiddenByFilters: [], unmatchedFilters: [] }, new CompiledTypesCache());
+  return new ServerCatalog(
+    { server, description: undefined, instructions: undefined, trusted: tools, held: [], dropped: [], hiddenByFilters: [], unmatchedFilters: [], capabilities: CAPABILITIES[server] },
+    new CompiledTypesCache(),
+  );
 }
 
 /**
@@ -57,7 +67,7 @@ export async function measureTokenFigures(): Promise<TokenFigures> {
     const pluginModules = await moduleSummaries(host);
     const hints = (await host.hostModules()).hints.mcp ?? [];
     const { tools } = buildAgentTools({ host, person: { canAsk: false, confirm: async () => false }, runLimits: () => ({}) });
-    const definitions = await toolDefinitionsAsSent(tools, [...CORE_TOOL_NAMES, ...MCP_TOOL_NAMES]);
+    const definitions = await toolDefinitionsAsSent(tools, AGENT_TOOL_NAMES);
     const toolDefinitionTokens = tokenizer.count(JSON.stringify(definitions));
 
     const scenario = async (servers: readonly string[]): Promise<ScenarioFigures> => {
@@ -65,7 +75,7 @@ export async function measureTokenFigures(): Promise<TokenFigures> {
       const system = buildSystemMessage({
         modules: [
           ...pluginModules,
-          ...catalogs.map((c) => ({ module: c.module, kind: "mcp" as const, summary: serverModuleSummary({ server: c.server, approval: "approved", connectedSummary: c.metadata().summary }) })),
+          ...catalogs.map((c) => ({ module: c.module, kind: "mcp" as const, summary: serverModuleSummary({ server: c.server, approval: "approved", connectedSummary: connectedModuleSummary(c) }) })),
         ],
         mcpEnabled: true,
       });
@@ -107,7 +117,7 @@ export function figuresTable(figures: TokenFigures): string {
     return `| ${label} | ${num(s.systemTokens)} | ${num(s.toolDefinitionTokens)} | ${num(s.firstRequestTokens)} | ${s.toolsListTokens === undefined ? "–" : num(s.toolsListTokens)} | ${s.firstRequestShare === undefined ? "–" : pct(s.firstRequestShare)} | ${range} |`;
   });
   return [
-    "| servers (connected) | system message | 5 tool definitions | first request | their plain `tools/list` | first request ÷ `tools/list` | + one `module_info` ÷ `tools/list` |",
+    "| servers (connected) | system message | 3 tool definitions | first request | their plain `tools/list` | first request ÷ `tools/list` | + one `module_info` ÷ `tools/list` |",
     "|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");

@@ -33,18 +33,18 @@ describe("the model's MCP tools when nobody can approve", () => {
 
   it("refuses to enable an unapproved server without a terminal, and approves nothing", async () => {
     const tools = await setUp({ canAsk: false, confirm: () => Promise.reject(new Error("must not ask")) });
-    const result = await call(tools, "manage_mcp", { action: "enable", name: "memory" });
+    const result = await call(tools, "manage", { action: "enable", server: "memory" });
     expect(result.error).toMatchObject({ code: "PERSON_UNAVAILABLE" });
     expect((result.error as { message: string }).message).toContain("mcpvm mcp approve memory");
     expect((await (await (host as McpvmHost).requireMcp()).approvalStatus("memory")).state).toBe("unapproved");
-    const search = await call(tools, "search_tools", { query: "entities" });
-    expect(search.unavailable).toEqual(["memory: not approved (manage_mcp enable asks the person)"]);
+    const search = await call(tools, "module_info", { query: "entities" });
+    expect(search.unavailable).toEqual(['memory: not approved (manage {action: "enable", server} asks the person)']);
   });
 
   it("shows the person the approval text and respects a no", async () => {
     const shown: string[] = [];
     const tools = await setUp({ canAsk: true, confirm: async (details) => (shown.push(details), false) });
-    const result = await call(tools, "manage_mcp", { action: "enable", name: "memory" });
+    const result = await call(tools, "manage", { action: "enable", server: "memory" });
     expect(result.error).toMatchObject({ code: "DECLINED" });
     expect(shown).toEqual([await (await (host as McpvmHost).requireMcp()).approvalPrompt("memory")]);
   });
@@ -52,39 +52,51 @@ describe("the model's MCP tools when nobody can approve", () => {
   it("reports unknown modules and servers as errors the model can act on", async () => {
     const tools = await setUp({ canAsk: false, confirm: async () => false });
     expect((await call(tools, "module_info", { name: "host:nope" })).error).toMatchObject({ code: "MODULE_UNKNOWN" });
-    expect((await call(tools, "manage_mcp", { action: "info", name: "ghost" })).error).toMatchObject({ code: "MCP_SERVER_UNKNOWN" });
-    expect((await call(tools, "manage_mcp", { action: "info" })).error).toMatchObject({ code: "NAME_REQUIRED", message: expect.stringContaining('{action: "list"}') });
+    expect((await call(tools, "manage", { action: "info", server: "ghost" })).error).toMatchObject({ code: "MCP_SERVER_UNKNOWN" });
+    expect((await call(tools, "manage", { action: "info" })).error).toMatchObject({ code: "NAME_REQUIRED", message: expect.stringContaining('{action: "list"}') });
+    expect((await call(tools, "manage", { action: "info", server: "memory", plugin: "mcp" })).error).toMatchObject({ code: "NAME_REQUIRED" });
+    expect((await call(tools, "manage", { action: "connect", plugin: "mcp" })).error).toMatchObject({ code: "NAME_REQUIRED", message: expect.stringContaining("for MCP servers") });
+    expect((await call(tools, "manage", { action: "info", plugin: "ghost" })).error).toMatchObject({ code: expect.stringMatching(/PLUGIN/) });
     const run = await call(tools, "execute_javascript", { code: "console.log('hi'); return [1, 2]" });
     expect(run).toMatchObject({ result: [1, 2], logs: ["hi"], stats: { engine: "quickjs", hostCalls: 0 } });
     const failed = await call(tools, "execute_javascript", { code: "throw new TypeError('bad')" });
     expect(failed.error).toMatchObject({ code: "GUEST_ERROR", name: "TypeError", message: "bad" });
   });
 
-  it("module_info without a name lists the modules; manage_mcp list and info answer what the old listing tools did", async () => {
+  it("module_info without a name lists the modules; manage list and info answer for servers and plugins", async () => {
     const tools = await setUp({ canAsk: false, confirm: async () => false });
     const listed = (await call(tools, "module_info", {})) as { modules: Array<{ module: string; summary: string }> };
     expect(listed.modules.map((m) => m.module)).toContain("host:mcp-memory");
-    const servers = (await call(tools, "manage_mcp", { action: "list" })) as { servers: Array<Record<string, unknown>> };
+    const servers = (await call(tools, "manage", { action: "list" })) as { servers: Array<Record<string, unknown>>; plugins: Array<Record<string, unknown>> };
     expect(servers.servers).toEqual([expect.objectContaining({ name: "memory", module: "host:mcp-memory", enabled: true, approval: "unapproved" })]);
-    const info = await call(tools, "manage_mcp", { action: "info", name: "memory" });
+    expect(servers.plugins).toContainEqual(expect.objectContaining({ name: "mcp", enabled: true, approval: "valid" }));
+    const plugin = await call(tools, "manage", { action: "info", plugin: "mcp" });
+    expect(plugin).toMatchObject({ name: "mcp", approval: "valid", capabilities: expect.arrayContaining(["process"]) });
+    const info = await call(tools, "manage", { action: "info", server: "memory" });
     expect(info).toMatchObject({ name: "memory", approval: "unapproved", definition: { transport: "stdio" } });
     expect(String(info.note)).toContain("mcpvm mcp approve memory");
     // The definition shows env keys, never their values.
     expect(JSON.stringify(info)).not.toContain("m.jsonl");
   });
 
-  it("sends the model each tool's input schema without the $schema line", async () => {
+  it("sends the model each tool's input schema without the $schema line or validation-only keywords", async () => {
     const { asSchema } = await import("ai");
     const tools = await setUp({ canAsk: false, confirm: async () => false });
     for (const [name, t] of Object.entries(tools)) {
       const schema = await asSchema(t.inputSchema).jsonSchema;
       expect(schema, name).not.toHaveProperty("$schema");
+      expect(JSON.stringify(schema), name).not.toMatch(/minLength|maxItems|minimum|maximum|additionalProperties/);
       expect(schema, name).toMatchObject({ type: "object" });
     }
     // Still validated by the zod schema behind it.
-    const validate = asSchema(tools.manage_mcp?.inputSchema).validate;
+    const validate = asSchema(tools.manage?.inputSchema).validate;
     expect(await validate?.({ action: "explode" })).toMatchObject({ success: false });
-    expect(await validate?.({ action: "info", name: "memory" })).toMatchObject({ success: true, value: { action: "info", name: "memory" } });
+    expect(await validate?.({ action: "info", server: "" })).toMatchObject({ success: false });
+    // An unknown key is dropped, never passed on.
+    expect(await validate?.({ action: "info", server: "memory", extra: 1 })).toEqual({ success: true, value: { action: "info", server: "memory" } });
+    expect(await validate?.({ action: "info", server: "memory" })).toMatchObject({ success: true, value: { action: "info", server: "memory" } });
+    const run = asSchema(tools.execute_javascript?.inputSchema).validate;
+    expect(await run?.({ code: "return 1", timeoutMs: 10 })).toMatchObject({ success: false });
   });
 
   it("caps and redacts what reaches the model", async () => {
@@ -98,3 +110,29 @@ describe("the model's MCP tools when nobody can approve", () => {
     expect(big.preview.length).toBe(16_000);
   });
 });
+
+describe("the model's tools while MCP is off", () => {
+  it("module_info {query} and server actions say how to turn MCP on; manage list still lists plugins", async () => {
+    const home = await tempHome();
+    const host = await McpvmHost.open({ env: { MCPVM_HOME: home.dir, PATH: process.env.PATH ?? "" }, engine: "quickjs" });
+    try {
+      const { tools, activeToolNames } = buildAgentTools({ host, person: { canAsk: false, confirm: async () => false }, runLimits: () => ({}) });
+      expect(await activeToolNames()).toEqual(["execute_javascript", "module_info", "manage"]);
+      for (const [name, input] of [["module_info", { query: "entities" }], ["module_info", { name: "mcp-memory" }], ["manage", { action: "enable", server: "memory" }]] as const) {
+        const result = await call(tools, name, input);
+        expect(result.error, `${name} ${JSON.stringify(input)}`).toMatchObject({ code: "MCP_OFF", message: expect.stringContaining('manage {action: "enable", plugin: "mcp"}') });
+      }
+      const listed = (await call(tools, "manage", { action: "list" })) as { servers: unknown[]; note: string; plugins: Array<{ name: string; enabled: boolean }> };
+      expect(listed.servers).toEqual([]);
+      expect(listed.note).toContain("MCP is off");
+      expect(listed.plugins).toContainEqual(expect.objectContaining({ name: "mcp", enabled: false }));
+      // Nobody to ask: enabling the unapproved mcp plugin is refused, and nothing changes.
+      expect((await call(tools, "manage", { action: "enable", plugin: "mcp" })).error).toMatchObject({ code: "PERSON_UNAVAILABLE" });
+      expect(host.mcp()).toBeUndefined();
+    } finally {
+      await host.close();
+      await home.cleanup();
+    }
+  });
+});
+

@@ -4,7 +4,7 @@ import { getEncoding } from "js-tiktoken";
 import type { Tool } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { builtinToolDefinitions } from "../../src/gateway/builtin-tools.js";
-import { compactSignature, LISTING_FULL_MAX_CHARS, listingText } from "../../src/gateway/listing.js";
+import { LISTING_FULL_MAX_CHARS, listingText } from "../../src/gateway/listing.js";
 import { ServerCatalog } from "../../src/mcp/service/index.js";
 import { CompiledTypesCache } from "../../src/mcp/type-generator/index.js";
 
@@ -26,10 +26,10 @@ describe("list_mcp_tools text", () => {
     for (const catalog of catalogs) {
       expect((await catalog.declarations()).length).toBeGreaterThan(LISTING_FULL_MAX_CHARS);
       expect(text).toContain(`// require("host:${catalog.module}")`);
-      for (const tool of catalog.tools) expect(text).toMatch(new RegExp(`^  ${tool.jsName}\\(`, "m"));
+      for (const tool of catalog.tools) expect(text).toMatch(new RegExp(`^${tool.jsName}\\(`, "m"));
     }
-    expect(text).toContain("  echo(input: { message: string }) // Echoes back the input string");
-    expect(text).toContain("  get_env() // Returns all environment variables");
+    expect(text).toContain("echo({message: string}) — Echoes back the input string");
+    expect(text).toContain("get_env() — Returns all environment variables");
     expect(text).not.toMatch(/: unknown\b/);
     expect(text).toContain('list_mcp_tools {"server": "<name>"} gives full declarations');
   });
@@ -49,17 +49,13 @@ describe("list_mcp_tools text", () => {
     else expect(await listingText([small], {})).toBe(full.trimEnd());
   });
 
-  it("compact signatures: output one level deep, no `: unknown`, `name()` without parameters", () => {
-    expect(compactSignature({ jsName: "ping", originalName: "ping", inputSchema: { type: "object" } })).toBe("ping()");
-    expect(compactSignature({ jsName: "f", originalName: "f", inputSchema: { type: "object", properties: { a: { type: "string" } }, required: ["a"] } })).toBe("f(input: { a: string })");
-    expect(
-      compactSignature({
-        jsName: "g",
-        originalName: "g",
-        inputSchema: { type: "object", properties: {} },
-        outputSchema: { type: "object", properties: { items: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } } } },
-      }),
-    ).toBe("g(): { items?: object[] }");
+  it("compact signatures, as the agent's module_info: every parameter, whole return types, shared object types named once per module", async () => {
+    const text = await listingText(servers.map(catalogOf), {});
+    const memory = text.slice(text.indexOf('// require("host:mcp-memory")'), text.indexOf('// require("host:mcp-filesystem")'));
+    expect(memory).toContain("type Entity = {name: string, entityType: string, observations: string[]}");
+    expect(memory).toContain("read_graph(): {entities: Entity[], relations: Relation[]} — Read the entire knowledge graph");
+    expect(text).toContain("Unless shown, functions return {content: string}.");
+    expect(text).not.toContain("…)");
   });
 
   it("tokens (o200k_base): gateway tool definitions + list_mcp_tools {} stay at or under 30% of the raw tools/list of 36 tools", async () => {

@@ -95,13 +95,13 @@ describe("code-loading env in a launch definition", () => {
     expect(typed.stdout).toContain("approved fx");
   });
 
-  it("the model's manage_mcp enable cannot get it approved by a y/N, and shows nothing it could misread", async () => {
+  it("the model's manage enable cannot get it approved by a y/N, and shows nothing it could misread", async () => {
     const { home } = await loaderHome();
     const host = await openHost(home);
     hosts.push(host);
     let asked = 0;
     const tools: ToolSet = buildAgentTools({ host, person: { canAsk: true, confirm: async () => (asked++, true) }, runLimits: () => ({}) }).tools;
-    const result = (await tools.manage_mcp?.execute?.({ action: "enable", name: "fx" }, { toolCallId: "t1", messages: [] })) as { error?: { code: string; message: string } };
+    const result = (await tools.manage?.execute?.({ action: "enable", server: "fx" }, { toolCallId: "t1", messages: [] })) as { error?: { code: string; message: string } };
     expect(result.error?.code).toBe("MCP_LAUNCH_ENV_UNCONFIRMED");
     expect(result.error?.message).toContain("mcpvm mcp approve fx --accept-launch-env");
     expect(asked).toBe(0);

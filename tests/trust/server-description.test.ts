@@ -76,13 +76,13 @@ describe("a server description and server instructions are audited, approved and
     expect(startCount(home.starts)).toBe(0);
   });
 
-  it("before approval, neither description reaches the model: not in the system message or manage_mcp list/info", async () => {
+  it("before approval, neither description reaches the model: not in the system message or manage list/info", async () => {
     const { requests } = await modelView([
-      { name: "manage_mcp", arguments: { action: "list" } },
-      { name: "manage_mcp", arguments: { action: "info", name: "mail" } },
-      { name: "manage_mcp", arguments: { action: "info", name: "notes" } },
+      { name: "manage", arguments: { action: "list" } },
+      { name: "manage", arguments: { action: "info", server: "mail" } },
+      { name: "manage", arguments: { action: "info", server: "notes" } },
     ]);
-    expect(system(requests[0])).toContain('host:mcp-mail: MCP server "mail": needs approval: mcpvm mcp approve mail');
+    expect(system(requests[0])).toContain('- mcp-mail: MCP server "mail": needs approval: mcpvm mcp approve mail');
     const everything = JSON.stringify(requests);
     expect(everything).toContain('\\"action\\":\\"list\\"');
     for (const text of ["id_rsa", "Ignore previous", "Mail tools for the team", CLEAN]) expect(everything).not.toContain(text);
@@ -98,15 +98,15 @@ describe("a server description and server instructions are audited, approved and
     expect((await cli(home, ["--yes", "mcp", "approve", "notes"])).code).toBe(0);
 
     const { requests } = await modelView([
-      { name: "manage_mcp", arguments: { action: "list" } },
-      { name: "manage_mcp", arguments: { action: "info", name: "mail" } },
+      { name: "manage", arguments: { action: "list" } },
+      { name: "manage", arguments: { action: "info", server: "mail" } },
       { name: "execute_javascript", arguments: { code: 'return require("host:mcp-mail").list_messages({});' } },
       { name: "module_info", arguments: { name: "mcp-mail" } },
     ]);
     const everything = JSON.stringify(requests);
     expect(everything).toContain("list_messages");
     for (const text of ["id_rsa", "Ignore previous", "ignore previous", "Mail tools for the team"]) expect(everything).not.toContain(text);
-    expect(system(requests[0])).toContain(`host:mcp-notes: ${CLEAN}`);
+    expect(system(requests[0])).toContain(`- mcp-notes: ${CLEAN}`);
     const listed = requests[1]?.messages.find((m) => m.role === "tool")?.content;
     expect(String(listed)).toContain(CLEAN);
   }, 60_000);

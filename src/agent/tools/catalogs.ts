@@ -14,7 +14,7 @@ export async function sweepCatalogs(service: McpService, signal?: AbortSignal): 
     service.enabledServers().map(async (server) => {
       const approval = await service.approvalStatus(server).catch(() => undefined);
       if (approval?.state !== "approved") {
-        unavailable.push(`${server}: not approved (manage_mcp enable asks the person)`);
+        unavailable.push(`${server}: not approved (manage {action: "enable", server} asks the person)`);
         return undefined;
       }
       try {

@@ -7,8 +7,8 @@ import { guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
 
 export const executeJavascriptInput = z.object({
-  code: z.string().min(1).describe("A script body. `return` gives the result; top-level await works; modules via require(\"host:<module>\")."),
-  timeoutMs: z.number().int().min(100).max(600_000).optional().describe("Wall-clock budget for this run in ms (default and maximum: the session's)."),
+  code: z.string().min(1),
+  timeoutMs: z.number().int().min(100).max(600_000).optional().describe("At most the session's"),
 });
 
 /** The model-facing shape of a run: result or error, the console output, and what it cost. */
@@ -26,9 +26,7 @@ export function runOutput(result: RunResult): Record<string, unknown> {
 
 export function executeJavascriptTool(context: AgentToolContext) {
   return tool({
-    description:
-      "Run JavaScript in the sandbox. Host modules look synchronous: const m = require(\"host:mcp-<server>\"); m.tool({...}). " +
-      "Do many calls in one script and return only what is needed. Returns {result, logs, error?, stats}.",
+    description: "Run a script body in the sandbox (no Node APIs): `return` gives the result, top-level await works.",
     inputSchema: modelSchema(executeJavascriptInput),
     execute: async ({ code, timeoutMs }, { abortSignal }) =>
       guardedTool(context.host, async () => {

@@ -1,20 +1,12 @@
-import { tool } from "ai";
-import { z } from "zod";
 import { DEFAULT_NATIVE_PLUGIN_NAMES, setMcpServerEnabled } from "../../mcp/config/index.js";
 import { requireLaunchEnvConfirmed } from "../../mcp/approval/index.js";
 import type { McpService } from "../../mcp/service/index.js";
 import { displayInline } from "../../terminal/display.js";
-import { AgentToolError } from "./module-info.js";
-import { listMcpServers, mcpServerInfo } from "./mcp-servers.js";
-import { modelSchema } from "./model-schema.js";
-import { guardedTool } from "./output.js";
+import { AgentToolError, requireMcpForModel } from "./errors.js";
+import { mcpServerInfo } from "./mcp-servers.js";
 import type { AgentToolContext } from "./types.js";
 
-export const manageMcpInput = z.object({
-  action: z.enum(["list", "info", "enable", "disable", "connect", "disconnect"]),
-  name: z.string().min(1).optional().describe("Server name (every action but list)."),
-  query: z.string().optional().describe("info: only tools matching these words."),
-});
+export type ServerAction = "info" | "enable" | "disable" | "connect" | "disconnect";
 
 /**
  * The model may switch servers on and off, but approval is the person's: an unapproved server is
@@ -41,7 +33,7 @@ export async function ensureApprovedByPerson(context: AgentToolContext, service:
 }
 
 async function connect(context: AgentToolContext, name: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
-  const service = await context.host.requireMcp();
+  const service = await requireMcpForModel(context.host);
   const start = () => service.catalog(name, signal === undefined ? {} : { signal });
   const catalog = context.person.progress === undefined ? await start() : await context.person.progress(`starting MCP server ${name}…`, start);
   return {
@@ -52,40 +44,31 @@ async function connect(context: AgentToolContext, name: string, signal?: AbortSi
   };
 }
 
-export function manageMcpTool(context: AgentToolContext) {
-  return tool({
-    description:
-      "MCP servers. list: each one's state, approval, tool count. info: one server's definition (no secret values), approval, tool signatures. enable (asks the person to approve if needed), disable, connect, disconnect.",
-    inputSchema: modelSchema(manageMcpInput),
-    execute: async ({ action, name, query }, { abortSignal }) =>
-      guardedTool(context.host, async () => {
-        const host = context.host;
-        const service = await host.requireMcp();
-        if (action === "list") return listMcpServers(service);
-        if (name === undefined) throw new AgentToolError("NAME_REQUIRED", `manage_mcp {action: "${action}"} needs the server's name; {action: "list"} shows the names.`);
-        if (action === "info") return mcpServerInfo(service, name, query, abortSignal);
-        const entry = service.entry(name);
-        switch (action) {
-          case "enable": {
-            await ensureApprovedByPerson(context, service, name, abortSignal);
-            if (!entry.enabled) {
-              await setMcpServerEnabled(host.paths.configFile, name, true, { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
-              await host.reload();
-            }
-            return { enabled: name, ...(await connect(context, name, abortSignal)) };
-          }
-          case "disable":
-            if (entry.enabled) {
-              await setMcpServerEnabled(host.paths.configFile, name, false, { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
-              await host.reload();
-            }
-            return { disabled: name };
-          case "connect":
-            return { connected: name, ...(await connect(context, name, abortSignal)) };
-          case "disconnect":
-            if (service.clients.serverNames().includes(name)) await service.clients.close(name);
-            return { disconnected: name };
-        }
-      }),
-  });
+/** manage {action, server}: what the model may do with one MCP server (approval stays the person's). */
+export async function serverAction(context: AgentToolContext, action: ServerAction, name: string, abortSignal?: AbortSignal): Promise<Record<string, unknown>> {
+  const host = context.host;
+  const service = await requireMcpForModel(host);
+  if (action === "info") return mcpServerInfo(service, name, abortSignal);
+  const entry = service.entry(name);
+  switch (action) {
+    case "enable": {
+      await ensureApprovedByPerson(context, service, name, abortSignal);
+      if (!entry.enabled) {
+        await setMcpServerEnabled(host.paths.configFile, name, true, { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
+        await host.reload();
+      }
+      return { enabled: name, ...(await connect(context, name, abortSignal)) };
+    }
+    case "disable":
+      if (entry.enabled) {
+        await setMcpServerEnabled(host.paths.configFile, name, false, { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
+        await host.reload();
+      }
+      return { disabled: name };
+    case "connect":
+      return { connected: name, ...(await connect(context, name, abortSignal)) };
+    case "disconnect":
+      if (service.clients.serverNames().includes(name)) await service.clients.close(name);
+      return { disconnected: name };
+  }
 }

@@ -1,15 +1,8 @@
-import { tool } from "ai";
-import { z } from "zod";
 import type { AuditReport, PluginInfo } from "../../plugin-system/index.js";
-import { AgentToolError } from "./module-info.js";
-import { modelSchema } from "./model-schema.js";
-import { guardedTool } from "./output.js";
+import { AgentToolError } from "./errors.js";
 import type { AgentToolContext } from "./types.js";
 
-export const managePluginInput = z.object({
-  action: z.enum(["enable", "disable", "info"]),
-  name: z.string().min(1).describe("Plugin name (e.g. mcp, fs-read, fetch)."),
-});
+export type PluginAction = "info" | "enable" | "disable";
 
 /** What the person reads before approving a plugin the assistant asked for. */
 export function pluginApprovalText(info: PluginInfo, audit: AuditReport): string {
@@ -23,36 +16,36 @@ export function pluginApprovalText(info: PluginInfo, audit: AuditReport): string
   return lines.join("\n");
 }
 
-export function managePluginTool(context: AgentToolContext) {
-  return tool({
-    description: "Enable, disable or inspect a plugin (the mcp plugin gates every MCP feature). Enabling an unapproved plugin asks the person.",
-    inputSchema: modelSchema(managePluginInput),
-    execute: async ({ action, name }, { abortSignal }) =>
-      guardedTool(context.host, async () => {
-        const plugins = context.host.plugins;
-        const info = await plugins.info(name);
-        switch (action) {
-          case "info":
-            return { name, description: info.description, state: info.state, approval: info.approval, modules: info.modules, capabilities: info.capabilities, highestRisk: info.highestRisk };
-          case "disable":
-            await plugins.disable(name);
-            await context.host.reload();
-            return { disabled: name };
-          case "enable": {
-            if (info.approval !== "valid") {
-              if (!context.person.canAsk) {
-                throw new AgentToolError("PERSON_UNAVAILABLE", `Plugin ${name} is not approved, and there is no terminal to ask the person. Only they can approve it: \`mcpvm plugin approve ${name}\`.`);
-              }
-              if (!(await context.person.confirm(pluginApprovalText(info, info.audit), `The assistant asks to enable plugin "${name}". Approve it?`, abortSignal))) {
-                throw new AgentToolError("DECLINED", `The person declined to approve plugin ${name}. Do not ask again unless they want it.`);
-              }
-              await plugins.approve(name);
-            }
-            await plugins.enable(name);
-            await context.host.reload();
-            return { enabled: name, modules: info.modules.map((m) => `host:${m}`), ...(name === "mcp" ? { note: "MCP tools (search_tools, manage_mcp) are available from your next step." } : {}) };
-          }
+/** manage {action, plugin}: inspect, enable (the person approves an unapproved one) or disable a plugin. */
+export async function pluginAction(context: AgentToolContext, action: PluginAction, name: string, abortSignal?: AbortSignal): Promise<Record<string, unknown>> {
+  const plugins = context.host.plugins;
+  const info = await plugins.info(name);
+  switch (action) {
+    case "info":
+      return { name, description: info.description, state: info.state, approval: info.approval, modules: info.modules, capabilities: info.capabilities, highestRisk: info.highestRisk };
+    case "disable":
+      await plugins.disable(name);
+      await context.host.reload();
+      return { disabled: name };
+    case "enable": {
+      if (info.approval !== "valid") {
+        if (!context.person.canAsk) {
+          throw new AgentToolError("PERSON_UNAVAILABLE", `Plugin ${name} is not approved, and there is no terminal to ask the person. Only they can approve it: \`mcpvm plugin approve ${name}\`.`);
         }
-      }),
-  });
+        if (!(await context.person.confirm(pluginApprovalText(info, info.audit), `The assistant asks to enable plugin "${name}". Approve it?`, abortSignal))) {
+          throw new AgentToolError("DECLINED", `The person declined to approve plugin ${name}. Do not ask again unless they want it.`);
+        }
+        await plugins.approve(name);
+      }
+      await plugins.enable(name);
+      await context.host.reload();
+      return { enabled: name, modules: info.modules.map((m) => `host:${m}`) };
+    }
+  }
+}
+
+/** manage {action: "list"}'s plugin part: every plugin the host found, with what the model needs to choose. */
+export async function listPlugins(context: AgentToolContext): Promise<Array<Record<string, unknown>>> {
+  const { plugins } = await context.host.plugins.list();
+  return plugins.map((p) => ({ name: p.name, enabled: p.enabled, approval: p.approval, state: p.state, modules: p.modules.map((m) => `host:${m}`) }));
 }

@@ -1,7 +1,7 @@
 import { descriptionForModel } from "../../mcp/approval/index.js";
 import { confirmModeOf, type McpServerEntry } from "../../mcp/config/index.js";
 import type { McpService } from "../../mcp/service/index.js";
-import { searchToolsResults } from "./search-tools.js";
+import { compactSignature } from "../../mcp/type-generator/index.js";
 
 /** The definition the model may see: what runs, never the values of env vars or headers. */
 export function entryForModel(entry: McpServerEntry): Record<string, unknown> {
@@ -25,7 +25,7 @@ function describedForModel(description: string | undefined, approval: string): {
   return shown === undefined ? {} : { description: shown };
 }
 
-/** manage_mcp {action: "list"}: every configured server, enabled, approval, state, tool count. */
+/** manage {action: "list"}'s servers: every configured server, enabled, approval, state, tool count. */
 export async function listMcpServers(service: McpService): Promise<Record<string, unknown>> {
   const servers = await service.summaries();
   return {
@@ -43,23 +43,21 @@ export async function listMcpServers(service: McpService): Promise<Record<string
 }
 
 /**
- * manage_mcp {action: "info"}: one server's definition (no secret values), approval, and its
- * tools' signatures, optionally only those matching `query`; connects if approved and enabled.
+ * manage {action: "info", server}: one server's definition (no secret values), approval, and its
+ * tools' signatures; connects if approved and enabled.
  */
-export async function mcpServerInfo(service: McpService, name: string, query: string | undefined, abortSignal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+export async function mcpServerInfo(service: McpService, name: string, abortSignal: AbortSignal | undefined): Promise<Record<string, unknown>> {
         const entry = service.entry(name);
         const approval = (await service.approvalStatus(name)).state;
         const base = { name, module: `host:mcp-${name}`, enabled: entry.enabled, approval, definition: entryForModel(entry), ...describedForModel(entry.description, approval) };
         if (approval !== "approved") {
           const why = approval === "changed" ? "its definition changed since it was approved" : "not approved";
-          return { ...base, note: `Not started: ${why}${entry.enabled ? "" : ", and disabled"}. Needs approval: mcpvm mcp approve ${name} (the person runs it), or manage_mcp {action: "enable"} asks the person on the terminal.` };
+          return { ...base, note: `Not started: ${why}${entry.enabled ? "" : ", and disabled"}. Needs approval: mcpvm mcp approve ${name} (the person runs it), or manage {action: "enable", server: "${name}"} asks the person on the terminal.` };
         }
-        if (!entry.enabled) return { ...base, note: `Not started: disabled. manage_mcp {action: "enable"} enables it.` };
+        if (!entry.enabled) return { ...base, note: `Not started: disabled. manage {action: "enable", server: "${name}"} enables it.` };
         const catalog = await service.catalog(name, abortSignal === undefined ? {} : { signal: abortSignal });
         const meta = catalog.metadata();
-        const tools =
-          query !== undefined && query.trim() !== ""
-            ? searchToolsResults([catalog], query, 50).map((r) => ({ signature: r.signature, summary: r.summary }))
-            : meta.tools.map((t) => ({ signature: t.signature, summary: t.summary }));
+        // The notation of module_info, so what the model reads here it can call as written.
+        const tools = catalog.forTypes().map((t, i) => ({ signature: compactSignature(t), summary: meta.tools[i]?.summary ?? "" }));
         return { ...base, summary: meta.summary, tools, ...(catalog.held.length > 0 ? { held: catalog.held.map((h) => ({ tool: h.name, reason: h.reason })) } : {}) };
 }

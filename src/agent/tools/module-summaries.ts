@@ -1,6 +1,6 @@
 import type { McpvmHost } from "../../host/index.js";
 import { descriptionForModel } from "../../mcp/approval/index.js";
-import type { McpService } from "../../mcp/service/index.js";
+import type { McpService, ServerCatalog } from "../../mcp/service/index.js";
 import { firstSentence } from "../../mcp/type-generator/index.js";
 
 export interface ModuleSummary {
@@ -45,6 +45,28 @@ export function serverModuleSummary(state: ServerModuleState): string {
   }
 }
 
+/** How many characters of tool names a module's line in the system message may hold. */
+const NAMES_MAX_CHARS = 50;
+
+/**
+ * A connected server's line: its own description when it gave one, else its tool count and first
+ * tool names (what it is for, at a glance), cut at a name: the signatures come from module_info.
+ */
+export function connectedModuleSummary(catalog: ServerCatalog): string {
+  const meta = catalog.metadata();
+  // The metadata's own summary when the server described itself; its generated names list is longer.
+  if (!meta.summary.startsWith(`MCP server ${JSON.stringify(catalog.server)}, `)) return meta.summary;
+  const names: string[] = [];
+  let length = 0;
+  for (const tool of meta.tools) {
+    if (names.length > 0 && length + tool.jsName.length > NAMES_MAX_CHARS) break;
+    names.push(tool.jsName);
+    length += tool.jsName.length + 2;
+  }
+  const more = names.length < meta.tools.length ? ", …" : "";
+  return `${meta.tools.length} tool${meta.tools.length === 1 ? "" : "s"}: ${names.join(", ")}${more}`;
+}
+
 /**
  * One line per module the guest can require right now: plugin modules from their manifests, MCP
  * modules of enabled servers. Servers are not started for this: a connected server's summary comes
@@ -68,7 +90,7 @@ async function mcpSummaries(service: McpService): Promise<ModuleSummary[]> {
       const summary = serverModuleSummary({
         server,
         approval,
-        connectedSummary: catalog?.metadata().summary,
+        connectedSummary: catalog === undefined ? undefined : connectedModuleSummary(catalog),
         description: descriptionForModel(service.entry(server).description, approval),
         heldCount: catalog?.held.length,
       });
