@@ -284,10 +284,10 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(blindlyHeld).toBeLessThanOrEqual(INDISCRIMINATE_CEILING.extra);
   });
 
-  it("extra benign material 2 (wave 6: auth0, linear, paypal, gitlab, elasticsearch, six awslabs servers)", () => {
+  it("extra benign material 2 (wave 6: auth0, linear, paypal, gitlab, elasticsearch, twilio, six awslabs servers)", () => {
     const { off, on, blindlyHeld } = measure("extra benign 2 (tuned on)", (e) => measureHalf("benign-extra-2", e));
     // Screened before any wave-6 change: 59 of 350 held (48 of them gitlab's for "the … search tool" beside elasticsearch).
-    expect(off.benign).toBe(350);
+    expect(off.benign).toBe(352);
     expect(off.falsePositives).toEqual([]);
     expect(on.falsePositives).toEqual([]);
     expect(blindlyHeld).toBeLessThanOrEqual(INDISCRIMINATE_CEILING.extra2);
