@@ -77,7 +77,9 @@ const ADDRESSED_TO_MODEL: readonly RegExp[] = [
 ];
 
 const TOOL_PRIORITY: readonly RegExp[] = [
-  /\b(?:call|use|invoke|run|execute) this tool first\b/,
+  // "Use this tool first when setting up a new workspace" orders the tool's own workflow; "first" with nothing after, or
+  // before every request, is priority over everything.
+  /\b(?:call|use|invoke|run|execute) this tool first\b(?! (?:when|if|to (?:get|find|look up|list|discover|load)|once|in order to)\b)/,
   /\b(?:call|use|invoke|run|execute) this tool (?:before|prior to) (?:using|calling|invoking|any|every|all|other|another)\b/,
   /\bbefore (?:using|calling|invoking|running|executing|you use|you call) (?:any|every|all|other|another|the other)(?: other)? tools?\b/,
   /\bmust (?:always )?be (?:called|used|invoked|run|executed) (?:first|before (?:any|every|all|other|another))\b/,

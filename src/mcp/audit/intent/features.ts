@@ -118,6 +118,21 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
 const PRONOUN_HANDOVER =
   /^[^.;!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es)\b)/;
 
+// "E-mail of the person to add, e.g. octocat@github.com", "the IBAN given by the user, e.g. DE89 …": a literal shown as an
+// example documents the parameter; it is not a place the tool sends anything.
+const EXAMPLE_BEFORE = /(?:\be\.g\.|\bfor example|\bsuch as|\bexample:|\bi\.e\.|\blike|\bz\.b\.|\bpor ejemplo|\bpar exemple|\bpor exemplo|\bbeispiel:?)\s*[,:]?\s*(?:add |use |send to |to )?["'`(]?\s*$/i;
+
+function destinationAt(raw: string): { index: number; end: number } | undefined {
+  const global = new RegExp(DESTINATION.source, "gu");
+  let seen = 0;
+  for (const m of raw.matchAll(global)) {
+    if (++seen > MAX_POSITIONS) break;
+    if (EXAMPLE_BEFORE.test(raw.slice(Math.max(0, m.index - 40), m.index))) continue;
+    return { index: m.index, end: m.index + m[0].length };
+  }
+  return undefined;
+}
+
 /** Into a field: "… the API key into the auth parameter". */
 const INTO_FIELD = /^.{0,60}?\b(?:into|in|to|as|under) (?:the |a |an )?(?:[\w-]+ ){0,2}?(?:field|parameter|param|argument|header|property|input)\b/u;
 
@@ -176,6 +191,10 @@ const OUTER_NEGATION = /\b(?:never|do not|don't|must not|cannot|can't|should not
 // "Saves credentials to a .env file", "writing the .env file": the secret goes *into* the file, the file is no source.
 const INTO_STORE = /\b(?:to|into|writ(?:e|es|ing|ten)|sav(?:e|es|ing)|creat(?:e|es|ing)|updat(?:e|es|ing)|stor(?:e|es|ing)|populat(?:e|es|ing))\s+(?:a |an |the |your |its |(?:the )?project'?s? )?$/;
 
+const SCOPED_AFTER =
+  /^[^.;!?]{0,40}?\b(?:when (?:setting up|you need|looking for|the user asks (?:about|for))|if you need|for (?:questions?|queries|information|docs?|documentation|details|tasks?|lookups?) (?:about|on|regarding|related to)|to (?:get|find|look up|list|discover|load) (?:the |a |an )?\w+)\b/;
+const UNSCOPED = /\b(?:always|every|any|anything|everything|all|whatever|no matter|regardless|never|only)\b/;
+
 /** Whether a feature's match is a setting's description, a double negation or own-tool ordering rather than what the feature means. */
 function describesRatherThanAsks(feature: IntentFeature, view: string, index: number, end: number): boolean {
   const before = clauseBefore(view, index);
@@ -184,6 +203,9 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
   // "Always prefer this tool over 'suggest_aws_commands'" orders the server's own tools, "prefer this over 'username'" the
   // tool's own arguments (maskOwnTools wrote `own-tool`, `own-param`).
   if (feature === "steering" && /^\W{0,3}own-(?:tool|param)\b/.test(view.slice(end, end + 24))) return true;
+  // "Use this tool first when setting up a new workspace", "prefer this tool over web search for questions about this
+  // product's API": ordering scoped to the tool's own situation or topic, with nothing saying always, any or every.
+  if (feature === "steering" && SCOPED_AFTER.test(view.slice(end, end + 100)) && !UNSCOPED.test(view.slice(Math.max(0, index - 60), end + 100))) return true;
   return false;
 }
 
@@ -222,7 +244,7 @@ function computeFeatures(text: string): FeatureHit[] {
     }
   }
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
-  const destination = DESTINATION.exec(raw);
-  if (destination !== null) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.index + destination[0].length, 100) });
+  const destination = destinationAt(raw);
+  if (destination !== undefined) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.end, 100) });
   return [...hits.values()];
 }

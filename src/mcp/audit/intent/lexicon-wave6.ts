@@ -50,7 +50,7 @@ const secrecy = [
 
 /** Keeping other tools out, being the default, approving whatever comes. */
 const steering = [
-  `\\btreat (?:this|it|me) (?:tool |server )?as (?:your|the) (?:default|first choice|go-to|primary|only)\\b|\\b(?:ahead of|over|before|instead of) (?:anything|everything|any (?:other )?tool|all (?:other )?tools) (?:else )?(?:installed|available|you have|configured)\\b`,
+  `\\btreat (?:this|it|me) (?:tool |server )?as (?:your (?:default|first choice|go-to|primary|only)|the (?:default|primary|only|first-choice) (?:tool|choice|option|source|search|server))\\b|\\b(?:ahead of|over|before|instead of) (?:anything|everything|any (?:other )?tool|all (?:other )?tools) (?:else )?(?:installed|available|you have|configured)\\b`,
   `\\bregardless of (?:its|their|the) (?:contents?|findings|results?|diff|code|changes|checks)\\b|\\bmark (?:every|each|all|any) (?:\\S+ ){0,3}?(?:as )?(?:approved|safe|passed|verified|clean|resolved)\\b`,
   `\\b(?:baska|diger)(?: \\w+)? arac\\w* kullanma\\b|\\bsadece bunu kullan\\b`,
   `\\bno (?:uses|utilices|llames a|uses nunca) (?:las |los )?(?:otras|otros|demas) (?:\\w+ )?(?:herramientas|tools)\\b|\\bignora (?:las |los )?(?:otras|demas) herramientas\\b`,
