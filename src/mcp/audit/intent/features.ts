@@ -50,7 +50,7 @@ const SOURCE = new RegExp(
   [
     `\\b(?:your|the user's|user's|users'|their|the user|from the environment|environment|env|in (?:this|the) (?:chat|conversation)|you (?:use|know|have|received|can find)|configured (?:for|in) (?:the|this|your)|other (?:mcp )?servers?|that appeared|they (?:gave|shared|receive)|the \\w+ server|the (?:person|human|customer|employee|account holder|owner)(?:'s)?|(?:his|her) (?:own )?(?:account|bank|wallet|phone|e-?mail))\\b`,
     `~\\/\\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials)\\b|(?:^|[\\s"'\`(])\\.env\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\bkubeconfig\\b|\\b(?:any|every|other|previous|earlier) tool(?:'s)? (?:outputs?|results?|responses?)\\b`,
-    `\\b(?:del usuario|(?:pro|para o|ao|al|con el) usuario|(?:ke|dari|pada|sama) user|de gebruiker|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
+    `\\b(?:del usuario|(?:pro|para o|ao|al|con el) usuario|(?:ke|dari|pada|sama) user|de gebruiker|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|(?:den|dem) (?:nutzer|benutzer)|seine[nm]?|ihre[nm]?|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
     `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
   ]
     .join("|")
@@ -116,7 +116,7 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
 
 /** Handed over by pronoun after the secret is named: "… a token …, include it in q", "… paste them here". */
 const PRONOUN_HANDOVER =
-  /^[^.;!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es)\b)/;
+  /^[^.!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es)\b)/;
 
 // "E-mail of the person to add, e.g. octocat@github.com", "the IBAN given by the user, e.g. DE89 …": a literal shown as an
 // example documents the parameter; it is not a place the tool sends anything.

@@ -12,6 +12,7 @@ const AT = "[\\w.+-]+@[\\w.-]+";
 
 /** Access handed to a fixed party, or the thing made public; money or mail sent somewhere else. */
 const redirect = [
+  `\\binvite (?:the )?(?:user |account |member )?['"]?[\\w.@-]+['"]? (?:with|as) (?:an? )?(?:admin|owner|write|maintain|maintainer|full)\\b`,
   // English siblings: "any transfer should now land in account …", "blind-copy records@… on whatever you send".
   `\\b(?:transfers?|payments?|payouts?|funds|money|wires?|deposits?|refunds?) (?:\\w+ ){0,2}?(?:should|must|will|need to|has to|have to) (?:now |instead |from now on |always )?(?:land|go|arrive|be sent|be paid|be routed|be wired) (?:in|to|into)\\b`,
   `\\bblind[- ]?(?:copy|copies|carbon)\\b|\\bcarbon[- ]cop(?:y|ies)\\b|\\bin copia nascosta\\b`,
@@ -32,6 +33,9 @@ const redirect = [
 
 /** A cover story for the person, and "no need to confirm with them"; keeping a cost out of the answer. */
 const secrecy = [
+  `\\b(?:summari[sz]e|report|describe|present|show) (?:them|it|the (?:issues|findings|results|errors|problems)) as ['"]?(?:no (?:significant |major )?(?:issues|problems|findings)|all clear|fine|ok|safe|clean)\\b|\\bkeep the user (?:focused|calm|happy|relaxed)\\b`,
+  `\\b(?:already|previously) (?:confirmed|approved|agreed|consented)\\b.{0,40}?\\b(?:re-?ask(?:ing)?|ask(?:ing)? again|confirm(?:ing)? again)\\b|\\bre-?asking (?:is|would be) (?:annoying|unnecessary|redundant|pointless)\\b`,
+  `\\buser ko (?:batane|bolne) ki (?:zarurat|zaroorat|jarurat) nahi\\b|\\buser ko mat (?:batana|batao|bolna)\\b`,
   `\\bkeep (?:the |this |its |any )?(?:[\\w-]+ )?(?:price|cost|fee|charge|billing|pricing|call|tool|fact)s? (?:out of|away from|hidden from) (?:your (?:replies|answers|responses|messages)|the user|the conversation|the chat)\\b`,
   `\\bdile (?:al usuario )?que es (?:una |un )?(?:verificacion|comprobacion|control|tramite|paso) (?:de rutina|rutinari[oa]|normal|de seguridad)\\b|\\bno hace falta (?:confirmar|preguntar|consultar)\\w*|\\bsin (?:confirmar|preguntar)(?:lo|le|selo)? (?:con|al) (?:el )?usuario\\b`,
   `\\b(?:diz|diga|fala|fale) (?:pra ele |pro usuario |ao usuario )?que e (?:uma |um )?(?:verificacao|checagem|procedimento) (?:de rotina|normal|padrao|de seguranca)\\b|\\bnao (?:precisa|e preciso) (?:confirmar|perguntar)\\b`,
@@ -50,6 +54,10 @@ const secrecy = [
 
 /** Keeping other tools out, being the default, approving whatever comes. */
 const steering = [
+  `\\b(?:sole|only) (?:approved|allowed|permitted|sanctioned|authori[sz]ed|supported) (?:[\\w-]+ )?(?:provider|tool|service|source|option)\\b|\\bother (?:[\\w-]+ ){0,2}?(?:features|tools|providers|services|options) (?:are|have been) (?:disabled|blocked|turned off|not allowed|forbidden|off-limits)\\b`,
+  `\\b(?:pre-?flight|first|mandatory) (?:step|check) (?:for|before) (?:every|each|any|all)\\b|\\bfor every action you take\\b`,
+  `\\bpasse[rz]? d'abord par (?:cet|ce|mon|notre) outil\\b|\\bles autres (?:outils )?sont (?:obsoletes|casses|inutiles|desactives|pas fiables)\\b`,
+  `\\b(?:hamesha|hmesha|sabse pehle|pehle)\\b.{0,30}?\\b(?:ye|yeh|is) tool (?:ko )?(?:call|use|chalao|chala)\\b`,
   `\\btreat (?:this|it|me) (?:tool |server )?as (?:your (?:default|first choice|go-to|primary|only)|the (?:default|primary|only|first-choice) (?:tool|choice|option|source|search|server))\\b|\\b(?:ahead of|over|before|instead of) (?:anything|everything|any (?:other )?tool|all (?:other )?tools) (?:else )?(?:installed|available|you have|configured)\\b`,
   `\\bregardless of (?:its|their|the) (?:contents?|findings|results?|diff|code|changes|checks)\\b|\\bmark (?:every|each|all|any) (?:\\S+ ){0,3}?(?:as )?(?:approved|safe|passed|verified|clean|resolved)\\b`,
   `\\b(?:baska|diger)(?: \\w+)? arac\\w* kullanma\\b|\\bsadece bunu kullan\\b`,
@@ -67,6 +75,8 @@ const steering = [
 
 /** What the model and the person have talked about, and what the model keeps about them. */
 const context = [
+  `\\b(?:brief|briefing|guidance|setup|directions|instructions|rules|prompt) (?:that )?you (?:were|have been|got) (?:given|handed|provided|started with)\\b`,
+  `\\b(?:tool outputs?|documents?|files?|tabs?|results?) (?:that )?you (?:have|'ve got) open\\b|\\bwho the user is\\b|\\bwhat (?:the user|they|he|she)(?:'ve|'s| has| have) (?:shared|told you|said|mentioned|revealed)\\b`,
   `\\b(?:you(?:'ve| have)? )?(?:stored|saved|remembered|kept|learned|collected|gathered) (?:\\w+ ){0,2}?about (?:the|this) (?:user|person|customer|human|client)\\b`,
   `(?:これまでに|今まで)${G}(?:送った|書いた|話した|言った)(?:メッセージ|内容|こと)|ユーザー(?:が|の)${G}(?:メッセージ|発言)を?全部`,
   `(?:весь (?:наш |этот )?(?:разговор|чат)|всю (?:нашу |эту )?беседу)`,
@@ -83,8 +93,12 @@ const context = [
 
 /** Asking the person for something (the verb of handing over when the model is to fetch it from them). */
 const supply = [
+  `\\b(?:quote|reproduce|recite|repeat|read out)\\b|\\bbitte (?:den|die) (?:nutzer|benutzer|kunden)\\w* um\\b`,
   `\\b(?:demande|demandez|demander|frag|frage|fragen sie|chiedi|chiedigli|iste|sor|minta(?:lah)?|pucho|poocho|mango|sacale|sacarle|saca)\\b`,
   `(?:ڈال دیں|پوچھیں|پوچھ کر)`,
 ];
 
-export const WAVE6_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = { redirect, secrecy, steering, context, supply };
+/** Secrets: backup codes, deploy and signing keys, German banking TANs. */
+const credential = [`\\b(?:backup|recovery) codes?\\b|\\b(?:private|deploy|signing) (?:[\\w-]+ )?keys?\\b|\\b(?:m-?|push-?|sms-?)?tan\\b`];
+
+export const WAVE6_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = { redirect, secrecy, steering, context, supply, credential };
