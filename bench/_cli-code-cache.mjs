@@ -58,7 +58,7 @@ const mod = new Module(file, module);
 mod.filename = file;
 mod.paths = Module._nodeModulePaths(path.dirname(file));
 script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
-mod.exports.runCli(process.argv.slice(2)).then((code) => {
+mod.exports.runCli(process.argv.slice(2), undefined, { wholeProcess: true }).then((code) => {
   process.exitCode = code;
   // After the run, so the cache also holds the functions compiled lazily while it ran.
   if (cached === undefined || script.cachedDataRejected) fs.writeFileSync(cacheFile, script.createCachedData());

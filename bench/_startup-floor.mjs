@@ -1,11 +1,16 @@
 // The floor under a whole-process `mcpvm run` (files starting with _ are not benchmarks themselves):
 // run as `node bench/_startup-floor.mjs`, it starts Node, compiles the QuickJS wasm module, starts one
 // worker thread that instantiates it, evaluates `1` in a fresh QuickJS runtime and context, and
-// exits — the same pieces as our engine, with none of mcpvm's code. bench/cli.mjs times this process
+// exits — the same pieces as our engine, with none of mcpvm's code. Like `mcpvm run`, it compiles wasm
+// with Liftoff only; `--tier-up` keeps V8's default tier-up to TurboFan. bench/cli.mjs times this process
 // beside `node -e 0` and `mcpvm run`.
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
+
+// As `mcpvm run` (src/cli/one-run-process.ts): V8's baseline wasm compiler only, unless `--tier-up`.
+if (!process.argv.includes("--tier-up")) setFlagsFromString("--liftoff-only");
 
 const require = createRequire(import.meta.url);
 const VARIANT = "@jitl/quickjs-wasmfile-release-sync";

@@ -25,6 +25,30 @@ const TARGET_MS = 150;
 const CPU_PRELOAD =
   "data:text/javascript," + encodeURIComponent('process.on("exit", () => { const c = process.cpuUsage(); process.stderr.write(`\\n@@CPU@@${(c.user + c.system) / 1000}\\n`); });');
 
+const TIMELINE_RUNS = 10;
+
+const WHERE_THE_REST_GOES =
+  "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
+  "and is ready before the main thread has loaded what the run needs: the engine (the guest transform's parser), zod and the schemas " +
+  "built when modules load, the config and plugin system, and — with the mcp plugin on, as here — the MCP service (its audit, type " +
+  "generator and client manager load with it: about 130 ms of CPU on this machine). Under `--cpu-prof` the main thread's busy time " +
+  "is mostly ES module compile and linking, zod and garbage collection. Nothing is waited for at exit: wasm is compiled with Liftoff " +
+  "only (with V8's default tier-up, Node waits for the background TurboFan jobs, ~300 ms), and one worker is started, not two.";
+
+/** The steps `MCPVM_TRACE_STARTUP=1` prints (src/util/startup-trace.ts), each step's ms since the process started, over a few runs. */
+function traceTimeline(env) {
+  const byStep = new Map();
+  for (let i = 0; i < TIMELINE_RUNS; i += 1) {
+    const child = spawnSync(process.execPath, [BIN, "run", "-e", "return 1"], { env: { ...env, MCPVM_TRACE_STARTUP: "1" }, encoding: "utf8" });
+    for (const match of child.stderr.matchAll(/^\[startup\]\s+([\d.]+) ms\s+(.+)$/gm)) {
+      const list = byStep.get(match[2]) ?? [];
+      list.push(Number(match[1]));
+      byStep.set(match[2], list);
+    }
+  }
+  return [...byStep].map(([step, samples]) => ({ step, ...summarize(samples) })).sort((a, b) => a.p50 - b.p50);
+}
+
 export default async function () {
   const home = await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-"));
   // Inside the package, so the variants resolve node_modules as the shipped build does.
@@ -45,7 +69,7 @@ export default async function () {
   execFileSync(process.execPath, [BIN, "plugin", "enable", "mcp"], { env, stdio: "ignore" });
   const launcher = async (name, entry) => {
     const file = join(variants, `${name}.mjs`);
-    await writeFile(file, `const { runCli } = await import(${JSON.stringify(entry)});\nprocess.exitCode = await runCli(process.argv.slice(2));\n`);
+    await writeFile(file, `const { runCli } = await import(${JSON.stringify(entry)});\nprocess.exitCode = await runCli(process.argv.slice(2), undefined, { wholeProcess: true });\n`);
     return file;
   };
   const run = (file) => ({ args: [file, "run", "-e", "return 1"], expect: "1" });
@@ -60,7 +84,8 @@ export default async function () {
       { key: "bundled", label: "tried: bundle, every package bundled (zod twice: plugins import their own)", ...run(await launcher("bundled", join(variants, "bundled", "main.js"))) },
       { key: "cache", label: "tried: one CommonJS file + V8 code cache (vm.Script cachedData)", ...run(codeCache) },
       ...(BEFORE === undefined ? [] : [{ key: "before", label: "before: BENCH_CLI_BEFORE", ...run(BEFORE) }]),
-      { key: "floor", label: "floor: Node + 1 worker + QuickJS wasm compiled, instantiated, `1` evaluated", args: [join(here, "_startup-floor.mjs")], expect: "1" },
+      { key: "floor", label: "floor: Node + 1 worker + QuickJS wasm compiled (Liftoff only, as `mcpvm run`), instantiated, `1` evaluated", args: [join(here, "_startup-floor.mjs")], expect: "1" },
+      { key: "floorTier", label: "the same floor with V8's default wasm tier-up (what `mcpvm run` did before)", args: [join(here, "_startup-floor.mjs"), "--tier-up"], expect: "1" },
       { key: "node", label: "`node -e 0`", args: ["-e", "0"], expect: "" },
     ];
     const sample = (c) => {
@@ -83,6 +108,7 @@ export default async function () {
       }
     }
     const loadAfter = loadavg()[0];
+    const timeline = traceTimeline(env);
     const stats = Object.fromEntries(cases.map((c) => [c.key, { wall: summarize(samples.get(c.key).wall), cpu: summarize(samples.get(c.key).cpu) }]));
     const node = stats.node;
     const floor = stats.floor;
@@ -104,8 +130,15 @@ export default async function () {
       "",
       `${ROUNDS} interleaved rounds (one process per case per round, order reversed every other round); load average ${load.toFixed(1)} at start and ` +
         `${loadAfter.toFixed(1)} at the end on ${cpus().length} cores. Wall times stretch with the load; the ratios and CPU times much less.`,
+      "",
+      `**Timeline of the shipped \`mcpvm run -e 'return 1'\`** (\`MCPVM_TRACE_STARTUP=1\`, ms since the process started, median of ${TIMELINE_RUNS} runs right after the rounds; ` +
+        "the worker thread boots on another core from \"thread: spawn\" to \"thread: ready\" while the main thread loads the engine, the command and the host):",
+      "",
+      table(["step", "ms (p50)", "ms (p95)"], timeline.map((step) => [step.step, fmt(step.p50, 0), fmt(step.p95, 0)])),
+      "",
+      WHERE_THE_REST_GOES,
     ].join("\n");
-    return { title: "CLI: whole-process time of a trivial `mcpvm run`", markdown, data: { ...stats, rounds: ROUNDS, loadAverage: [load, loadAfter] } };
+    return { title: "CLI: whole-process time of a trivial `mcpvm run`", markdown, data: { ...stats, rounds: ROUNDS, loadAverage: [load, loadAfter], timeline } };
   } finally {
     await rm(home, { recursive: true, force: true });
     await rm(variants, { recursive: true, force: true });

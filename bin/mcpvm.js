@@ -3,8 +3,10 @@
 // a few files to load instead of ~500 compiled modules (docs/ARCHITECTURE.md, "How the CLI is built and loaded").
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import * as nodeModule from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+if (process.env.MCPVM_TRACE_STARTUP === "1") { process.stderr.write(`[startup] ${performance.now().toFixed(1).padStart(7)} ms  bin\n`); process.on("beforeExit", () => process.stderr.write(`[startup] ${performance.now().toFixed(1).padStart(7)} ms  beforeExit\n`)); process.on("exit", () => process.stderr.write(`[startup] ${performance.now().toFixed(1).padStart(7)} ms  exit\n`)); }
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // `mcpvm --version` (also -V, -v, `version`) alone: answered without loading the CLI (0.8 s otherwise).
 const args = process.argv.slice(2);
@@ -17,11 +19,16 @@ if (!existsSync(entry)) {
   process.stderr.write("mcpvm: the build is missing (dist/). Run `npm install` or `npm run build` in " + root + "\n");
   process.exit(6);
 }
+// Node >= 22.1 keeps V8's compiled code of the CLI's modules between runs (in the OS temp folder, or
+// NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so they are not compiled again at
+// every start. Node 20 has no such cache.
+nodeModule.enableCompileCache?.();
 // Shell completion runs on every Tab: load only the completion code, not the whole CLI.
 if (process.argv[2] === "__complete") {
   const { runComplete } = await import(pathToFileURL(join(root, "dist", "cli", "complete.js")).href);
   process.exitCode = runComplete(process.argv.slice(3), process.env, process.stdout);
 } else {
   const { runCli } = await import(pathToFileURL(entry).href);
-  process.exitCode = await runCli(process.argv.slice(2));
+  // The whole process: `mcpvm run` may tune it for one run (src/cli/one-run-process.ts).
+  process.exitCode = await runCli(process.argv.slice(2), undefined, { wholeProcess: true });
 }

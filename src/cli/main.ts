@@ -5,6 +5,8 @@ import type { McpvmHost } from "../host/index.js";
 import { createLogger, LOG_LEVELS, type LogLevelName } from "../logging/logger.js";
 import { Redactor } from "../logging/redact.js";
 import type { EngineChoice } from "../sandbox/types.js";
+import type { CreatedEngine } from "../sandbox/select.js";
+import { resolveConfigPaths } from "../config/paths.js";
 import { packageRoot } from "../util/package-root.js";
 import { didYouMeanFlag, GLOBAL_FLAGS, UsageError } from "../terminal/args.js";
 import { didYouMean } from "../util/suggest.js";
@@ -16,6 +18,7 @@ import { reportError } from "../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../terminal/exit-codes.js";
 import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
 import { ask } from "../terminal/prompt.js";
+import { traceStartup } from "../util/startup-trace.js";
 
 const GLOBAL_USAGE = (commands: readonly CommandEntry[]) => `mcpvm — run JavaScript in a sandbox where every MCP server is a typed module.
 
@@ -77,12 +80,23 @@ export function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
+export interface RunCliOptions {
+  /**
+   * runCli is the whole process (bin/mcpvm.js): it may apply process-wide settings that suit its
+   * command, such as `mcpvm run`'s one-run tuning (src/cli/one-run-process.ts). Off by default, for
+   * runCli inside a longer-lived process (tests).
+   */
+  readonly wholeProcess?: boolean;
+}
+
 /** The CLI entry: parses once, opens the host lazily, dispatches, maps every failure to an exit code. */
-export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<ExitCodeValue> {
+export async function runCli(argv: readonly string[], io: CliIo = processIo(), options: RunCliOptions = {}): Promise<ExitCodeValue> {
+  traceStartup("runCli");
   // The shell completion scripts' hidden helper: before anything else, so no word is taken as a flag.
   if (argv[0] === "__complete") return runComplete(argv.slice(1), io.env, io.stdout) === 0 ? ExitCode.Ok : ExitCode.Usage;
   const paint = colours(io.stderr, io.env);
   let hostPromise: Promise<McpvmHost> | undefined;
+  let startedEngine: Promise<CreatedEngine | undefined> | undefined;
   const commands = COMMAND_ENTRIES;
   let context: CommandContext | undefined;
   try {
@@ -92,6 +106,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     if (flags.version) {
       writeLine(io.stdout, version());
       return ExitCode.Ok;
+    }
+    // `mcpvm run` starts its engine's worker now, before its command module and the host load, which
+    // the main thread does while the worker boots QuickJS on the other core (src/cli/engine-prestart.ts).
+    if (commandName === "run" && !flags.help) {
+      const early = (await import("./engine-prestart.js")).startRunEngine(resolveConfigPaths(io.env), flags.engine, { wholeProcess: options.wholeProcess === true });
+      startedEngine = early.engine;
+      await early.starting;
     }
     const atTerminal = io.stdin === process.stdin && process.stdin.isTTY === true && io.stderr.isTTY === true;
     // --yes answers confirmations; it never supplies secrets, so ${input:…} values are still asked on a terminal.
@@ -106,15 +127,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       ...(flags.engine === undefined ? {} : { engine: flags.engine }),
       host: () => {
         hostPromise ??= (async () => {
-          const paths = (await import("../config/paths.js")).resolveConfigPaths(io.env);
-          // `mcpvm run` starts its engine now: the worker boots QuickJS on another core while this thread
-          // loads the rest of the host (plugins, MCP service, parser), instead of after them.
-          const startedEngine = commandName === "run" ? (await import("./engine-prestart.js")).prestartEngine(paths, flags.engine) : undefined;
+          const paths = resolveConfigPaths(io.env);
           // Loaded here, not at the top: `mcpvm --help`, `--version` and completion never open a host.
           const [{ McpvmHost }, { serverRequestsOnTerminal }] = await Promise.all([import("../host/index.js"), import("./commands/server-requests-on-terminal.js")]).catch(async (error: unknown) => {
             await (await startedEngine)?.engine.dispose();
             throw error;
           });
+          traceStartup("host modules loaded");
           const redactor = new Redactor();
           const { logger } = createLogger({ level: flags.logLevel ?? "warn", redactor, consoleStream: io.stderr, plain: true, logsDir: flags.logLevel === undefined ? undefined : paths.logsDir });
           const opening = McpvmHost.open({
@@ -161,6 +180,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       if (!guard.tripped()) return code;
       throw new UsageError("USAGE", JSON_RPC_ON_STDIN_MESSAGE);
     }
+    traceStartup("command loaded");
     return await command.run(args, context);
   } catch (error) {
     return reportError(
@@ -168,7 +188,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       error,
     );
   } finally {
+    traceStartup("command done");
     if (hostPromise !== undefined) await (await hostPromise.catch(() => undefined))?.close();
+    // Started for a run that never opened its host (a usage error, an unreadable script): not leaked.
+    else await (await startedEngine)?.engine.dispose();
+    traceStartup("host closed");
   }
 }
 

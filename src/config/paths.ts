@@ -26,6 +26,8 @@ export interface ConfigPaths {
   readonly oauthTokensFile: string;
   /** sha256 digests of MCP server executables, cached by file identity (a cache: deleting it only costs re-hashing). */
   readonly executableDigestsFile: string;
+  /** Scans of plugin source files by content digest (a cache: deleting it only costs re-parsing; src/plugin-system/audit/scan-cache.ts). */
+  readonly pluginScansFile: string;
 }
 
 export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
@@ -67,5 +69,6 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     auditHeadFile: join(home, "audit-log.head.json"),
     oauthTokensFile: join(home, "oauth-tokens.json"),
     executableDigestsFile: join(home, "exec-digests.json"),
+    pluginScansFile: join(home, "plugin-scans.json"),
   };
 }

@@ -5,13 +5,10 @@ import { createHostPathStripper } from "../logging/host-paths.js";
 import { silentLogger } from "../logging/logger.js";
 import { ActivityLog } from "../logging/activity-log.js";
 import { Redactor } from "../logging/redact.js";
-import { McpApprovalStore } from "../mcp/approval/index.js";
-import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServers, type PromptInput } from "../mcp/config/index.js";
-import { McpPinStore } from "../mcp/pins/index.js";
+import type { PromptInput } from "../mcp/config/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
-import { OAuthLogins, OAuthTokenStore, type LoginInteraction } from "../mcp/oauth/index.js";
-import { McpService, mcpHostModules, restrictMcpModules, toolsGlobalPrelude, type ConfirmCall, type McpAccess, type McpModuleOptions, type SecondOpinionReviewer } from "../mcp/service/index.js";
-import { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";
+import type { LoginInteraction } from "../mcp/oauth/index.js";
+import type { ConfirmCall, McpAccess, McpModuleOptions, McpService, SecondOpinionReviewer } from "../mcp/service/index.js";
 import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
 import { resolveLimits } from "../sandbox/limits.js";
 import { createEngine, type CreatedEngine } from "../sandbox/select.js";
@@ -19,11 +16,12 @@ import { ATTR } from "../telemetry/names.js";
 import { telemetry } from "../telemetry/telemetry.js";
 import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
 import { errorMessage, McpvmError } from "../util/errors.js";
-import { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";
 import { redactRunResult } from "./redact-result.js";
 import { AuditLog, type AuditFace, type ReadOnlyAuditEntry } from "../audit-log/index.js";
-import { parseFlowPolicy, type AskFlow, type FlowPolicy } from "../mcp/flow/index.js";
+import type { AskFlow } from "../mcp/flow/index.js";
+import { parseFlowPolicy, type FlowPolicy } from "../mcp/flow/policy.js";
 import { currentUserName } from "./user.js";
+import { traceStartup } from "../util/startup-trace.js";
 
 export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED"> {}
 
@@ -71,6 +69,8 @@ export class McpvmHost {
   /** The hash-chained audit log in the config home (every face records there). */
   readonly audit: AuditLog;
   private mcpService: McpService | undefined;
+  /** The MCP code (./mcp-parts.ts), imported when the mcp plugin first loads. */
+  private mcpParts: typeof import("./mcp-parts.js") | undefined;
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
   private startedEngineTaken = false;
@@ -221,18 +221,21 @@ export class McpvmHost {
 
   private async runInSandbox(code: string, options: RunOptions): Promise<RunResult> {
     const [{ engine }, loaded] = await Promise.all([this.engine(), this.hostModules()]);
+    traceStartup("host: engine and plugins ready, run starts");
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
     // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
+    const mcp = this.mcpParts;
     const modules = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
     const result = await engine.run({
       code,
-      modules: telemetry().bindHostModules(options.mcpAccess === undefined || this.mcpService === undefined ? modules : restrictMcpModules(modules, this.mcpService, options.mcpAccess)),
+      modules: telemetry().bindHostModules(options.mcpAccess === undefined || this.mcpService === undefined || mcp === undefined ? modules : mcp.restrictMcpModules(modules, this.mcpService, options.mcpAccess)),
       limits: this.limits(options.limits),
       // Every configured server, so `tools.<disabled>.x()` says how to enable it.
-      ...(this.mcpService === undefined ? {} : { prelude: toolsGlobalPrelude(this.mcpService.serverNames()) }),
+      ...(this.mcpService === undefined || mcp === undefined ? {} : { prelude: mcp.toolsGlobalPrelude(this.mcpService.serverNames()) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.filename === undefined ? {} : { filename: options.filename }),
     });
+    traceStartup("host: run done");
     return redactRunResult(result, this.redactor, this.stripHostPaths);
   }
 
@@ -254,7 +257,7 @@ export class McpvmHost {
   }
 
   /** The LLM second opinion on tool definitions, when turned on; without a configured model it is skipped and said so. */
-  private secondOpinionReviewer(): { secondOpinion?: SecondOpinionReviewer } {
+  private secondOpinionReviewer({ modelConfigSchema, resolveModel }: typeof import("./mcp-parts.js")): { secondOpinion?: SecondOpinionReviewer } {
     const unusable = (error: unknown) => this.logger.warn({}, `plugins.mcp.config.secondOpinion is on but no model can be used (${errorMessage(error)}); only the rule-based audit runs`);
     let resolved;
     try {
@@ -286,7 +289,9 @@ export class McpvmHost {
     };
   }
 
-  private mcpModules(pluginConfig: unknown) {
+  private async mcpModules(pluginConfig: unknown) {
+    const parts = (this.mcpParts ??= await import("./mcp-parts.js"));
+    const { mcpPluginConfigSchema, parseMcpServers, DEFAULT_NATIVE_PLUGIN_NAMES, McpService, McpApprovalStore, McpPinStore, OAuthLogins, OAuthTokenStore, mcpHostModules } = parts;
     const config = mcpPluginConfigSchema.parse(pluginConfig ?? {});
     const servers = parseMcpServers(this.configFile.mcpServers ?? {}, { file: this.paths.configFile, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
     const service = new McpService({
@@ -304,7 +309,7 @@ export class McpvmHost {
       redactor: this.redactor,
       logger: this.logger,
       callsPerSecond: config.callsPerSecond,
-      ...(config.secondOpinion ? this.secondOpinionReviewer() : {}),
+      ...(config.secondOpinion ? this.secondOpinionReviewer(parts) : {}),
       clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });

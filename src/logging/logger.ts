@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { constants, lstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
-import pino, { type Logger, type LevelWithSilent } from "pino";
+import type pinoModule from "pino";
+import type { Logger, LevelWithSilent } from "pino";
 import { createRequire } from "node:module";
 import { ownFileProblem } from "../util/own-file.js";
 import { plainConsole } from "./plain-console.js";
@@ -10,6 +11,15 @@ import type { Redactor } from "./redact.js";
 const EXCLUSIVE_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
 
 export type { Logger };
+
+const require = createRequire(import.meta.url);
+/**
+ * pino, loaded with the first logger that writes (it is tens of ms of a `mcpvm run` that logs
+ * nothing at its level, which is most runs). A CommonJS package: `require` loads it synchronously.
+ */
+function loadPino(): typeof pinoModule {
+  return require("pino") as typeof pinoModule;
+}
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
@@ -46,15 +56,25 @@ export function logFileName(now: Date): string {
   return `mcpvm_${now.toISOString().replace(/[:.]/g, "-")}.log`;
 }
 
-/** One logger per process; every face (CLI, REPL, gateway) passes it down instead of importing a global. */
+/**
+ * One logger per process; every face (CLI, REPL, gateway) passes it down instead of importing a global.
+ * Without a log file, pino and the console stream are set up by the first line at the logger's level
+ * (deferredLogger): until then a call below the level costs a comparison.
+ */
 export function createLogger(options: LoggerOptions = {}): CreatedLogger {
   const level: LevelWithSilent = options.level ?? "warn";
-  const streams: pino.StreamEntry[] = [];
+  const wantsFile = options.logsDir !== undefined && (options.logFile === "always" || level === "debug" || level === "trace");
+  if (!wantsFile) return { logger: deferredLogger(level, () => pinoLogger(options, level, false).logger), file: undefined, fileProblem: undefined };
+  return pinoLogger(options, level, true);
+}
+
+function pinoLogger(options: LoggerOptions, level: LevelWithSilent, wantsFile: boolean): CreatedLogger {
+  const pino = loadPino();
+  const streams: pinoModule.StreamEntry[] = [];
   let file: string | undefined;
   let fileProblem: string | undefined;
-  const wantsFile = options.logsDir !== undefined && (options.logFile === "always" || level === "debug" || level === "trace");
   if (wantsFile && options.logsDir !== undefined) {
-    const opened = openLogFile(options.logsDir, logFileName((options.clock ?? (() => new Date()))()));
+    const opened = openLogFile(pino, options.logsDir, logFileName((options.clock ?? (() => new Date()))()));
     if (opened.ok) {
       file = opened.file;
       streams.push({ level: "trace", stream: opened.stream });
@@ -66,12 +86,12 @@ export function createLogger(options: LoggerOptions = {}): CreatedLogger {
     const stream =
       target !== undefined
         ? pretty
-          ? (prettyStream(target) as pino.DestinationStream)
+          ? (prettyStream(target) as pinoModule.DestinationStream)
           : options.plain === true
-            ? (plainConsole(target) as unknown as pino.DestinationStream)
-            : (target as pino.DestinationStream)
+            ? (plainConsole(target) as unknown as pinoModule.DestinationStream)
+            : (target as pinoModule.DestinationStream)
         : pretty
-          ? (pino.transport({ target: "pino-pretty", options: { destination: 2, colorize: true, ignore: "pid,hostname" } }) as pino.DestinationStream)
+          ? (pino.transport({ target: "pino-pretty", options: { destination: 2, colorize: true, ignore: "pid,hostname" } }) as pinoModule.DestinationStream)
           : pino.destination({ dest: 2, sync: true });
     streams.push({ level, stream });
   }
@@ -97,10 +117,10 @@ function prettyStream(destination: NodeJS.WritableStream): unknown {
   return pretty({ destination, colorize: true, ignore: "pid,hostname" });
 }
 
-type OpenedLogFile = { readonly ok: true; readonly file: string; readonly stream: pino.DestinationStream } | { readonly ok: false; readonly problem: string };
+type OpenedLogFile = { readonly ok: true; readonly file: string; readonly stream: pinoModule.DestinationStream } | { readonly ok: false; readonly problem: string };
 
 /** The per-run log file, or why it cannot be written (read-only home, a file where the folder should be). */
-function openLogFile(dir: string, name: string): OpenedLogFile {
+function openLogFile(pino: typeof pinoModule, dir: string, name: string): OpenedLogFile {
   let file = join(dir, name);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -134,5 +154,46 @@ function minLevel(a: LevelWithSilent, b: LevelWithSilent): LevelWithSilent {
 
 /** For tests and library use: a logger that discards everything. */
 export function silentLogger(): Logger {
-  return pino({ level: "silent" });
+  return deferredLogger("silent", () => loadPino()({ level: "silent" }));
+}
+
+const LEVEL_VALUES: Readonly<Record<LevelWithSilent, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
+
+/**
+ * A pino Logger that builds the real one (`create`) when a line at or above `level` is first
+ * written, or when anything other than the log methods is used (child loggers, bindings, level
+ * changes: a Proxy hands those to the real logger). Lines below the level are dropped as pino would.
+ */
+export function deferredLogger(level: LevelWithSilent, create: () => Logger): Logger {
+  let real: Logger | undefined;
+  const materialize = (): Logger => (real ??= create());
+  const threshold = LEVEL_VALUES[level];
+  const method =
+    (name: Exclude<LevelWithSilent, "silent">) =>
+    (...args: unknown[]): void => {
+      if (real === undefined && LEVEL_VALUES[name] < threshold) return;
+      (materialize()[name] as (...a: unknown[]) => void)(...args);
+    };
+  const own: Record<string, unknown> = {
+    trace: method("trace"),
+    debug: method("debug"),
+    info: method("info"),
+    warn: method("warn"),
+    error: method("error"),
+    fatal: method("fatal"),
+    isLevelEnabled: (name: string) => (real === undefined ? (LEVEL_VALUES[name as LevelWithSilent] ?? 0) >= threshold : real.isLevelEnabled(name)),
+    flush: (done?: (error?: Error) => void) => (real === undefined ? done?.() : real.flush(done)),
+  };
+  return new Proxy(own, {
+    get(target, property) {
+      if (typeof property === "string" && Object.hasOwn(target, property)) return target[property];
+      if (property === "level" && real === undefined) return level;
+      const logger = materialize();
+      const value: unknown = Reflect.get(logger, property);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(logger) : value;
+    },
+    set(_target, property, value) {
+      return Reflect.set(materialize(), property, value);
+    },
+  }) as unknown as Logger;
 }

@@ -15,6 +15,7 @@ import { approvalStatus, pluginStatus, type PluginStatus } from "./lifecycle.js"
 import type { PluginManifest } from "./manifest.js";
 import type { HostServices } from "./types.js";
 import { snapshotPlugin, summarizeAudit, type PluginSnapshot } from "./snapshot.js";
+import { ScanCache } from "./audit/scan-cache.js";
 
 export interface PluginManagerOptions {
   readonly paths: ConfigPaths;
@@ -82,6 +83,7 @@ export class PluginManager {
   private readonly importer: ModuleImporter;
   private readonly env: Readonly<Record<string, string | undefined>>;
   private readonly store: PluginApprovalStore;
+  private readonly scans: ScanCache;
   private trusted: ReadonlySet<string> | undefined;
   private loadedPlugins: LoadedPlugin[] = [];
 
@@ -94,6 +96,7 @@ export class PluginManager {
     this.env = options.env ?? {};
     this.trusted = options.trustedPackages;
     this.store = new PluginApprovalStore(options.paths.approvedPluginsFile);
+    this.scans = new ScanCache(options.paths.pluginScansFile);
   }
 
   discover(): Promise<DiscoveryResult> {
@@ -278,7 +281,7 @@ export class PluginManager {
   }
 
   private async snapshot(plugin: DiscoveredPlugin): Promise<PluginSnapshot> {
-    return snapshotPlugin(plugin, plugin.source === "native" ? await this.trustedPackages() : new Set());
+    return snapshotPlugin(plugin, plugin.source === "native" ? await this.trustedPackages() : new Set(), this.scans);
   }
 
   private async trustedPackages(): Promise<ReadonlySet<string>> {

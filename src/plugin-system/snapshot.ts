@@ -4,6 +4,7 @@ import { auditPlugin, type AuditReport } from "./audit/audit-plugin.js";
 import { approvalHash } from "./approval/digest.js";
 import type { AuditSummary } from "./approval/store.js";
 import type { DiscoveredPlugin } from "./discovery.js";
+import type { ScanCache } from "./audit/scan-cache.js";
 
 /** One consistent reading of a plugin on disk: the bytes audited are the bytes hashed. */
 export interface PluginSnapshot {
@@ -14,7 +15,7 @@ export interface PluginSnapshot {
   readonly hash: string;
 }
 
-export async function snapshotPlugin(plugin: DiscoveredPlugin, trustedPackages: ReadonlySet<string>): Promise<PluginSnapshot> {
+export async function snapshotPlugin(plugin: DiscoveredPlugin, trustedPackages: ReadonlySet<string>, scans?: ScanCache): Promise<PluginSnapshot> {
   const manifestText = await readFile(plugin.manifestFile, "utf8");
   const declarationsPath = plugin.manifest.declarations;
   const declarationsText = declarationsPath === undefined ? undefined : await readFile(join(plugin.dir, declarationsPath), "utf8");
@@ -25,6 +26,7 @@ export async function snapshotPlugin(plugin: DiscoveredPlugin, trustedPackages: 
     capabilities: plugin.manifest.capabilities,
     trustedPackages: plugin.source === "native" ? trustedPackages : new Set(),
     ...(plugin.hostSourceDir !== undefined ? { hostSourceDir: plugin.hostSourceDir } : {}),
+    ...(scans === undefined ? {} : { scans }),
   });
   const hash = approvalHash({
     name: plugin.name,

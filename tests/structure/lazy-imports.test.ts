@@ -59,6 +59,19 @@ describe("the CLI's start loads only what every command needs", () => {
     expect(staticGraph(resolve(ROOT, "src/mcp/client-manager/connection.ts")).packages.has("@modelcontextprotocol/client")).toBe(true);
   });
 
+  it("`mcpvm run` starts its QuickJS worker from a module that loads neither the parser nor zod", () => {
+    const { packages } = staticGraph(resolve(ROOT, "src/cli/engine-prestart.ts"));
+    expect(["@babel/parser", "zod"].filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)})`)).toEqual([]);
+  });
+
+  it("the `run` command and the host load no MCP service: it is imported when the mcp plugin loads", () => {
+    const mcpFiles = (entry: string) => [...staticGraph(resolve(ROOT, entry)).files].filter((file) => /src\/mcp\/(service\/|audit\/|type-generator\/|elicitation\/|client-manager\/client-manager\.ts|oauth\/index\.ts)/.test(file)).map((file) => file.slice(ROOT.length + 1));
+    expect(mcpFiles("src/cli/commands/run.ts")).toEqual([]);
+    expect(mcpFiles("src/host/index.ts")).toEqual([]);
+    // The check can fail: the module the host imports for the mcp plugin does reach them.
+    expect(mcpFiles("src/host/mcp-parts.ts").length).toBeGreaterThan(0);
+  });
+
   it("the check sees real imports (it can fail): the gateway and `run` do reach them", () => {
     const { packages } = staticGraph(resolve(ROOT, "src/gateway/index.ts"));
     expect(packages.has("@modelcontextprotocol/server")).toBe(true);

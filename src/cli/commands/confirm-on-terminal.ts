@@ -2,8 +2,6 @@ import type { ConfirmCall } from "../../mcp/service/index.js";
 import type { CommandContext } from "../../terminal/command.js";
 import { writeLine } from "../../terminal/io.js";
 import { confirm } from "../../terminal/prompt.js";
-import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
-import { renderFlowConfirmation } from "../../terminal/render/flow-confirmation.js";
 import type { AskFlow } from "../../mcp/flow/index.js";
 
 /**
@@ -13,6 +11,8 @@ import type { AskFlow } from "../../mcp/flow/index.js";
  */
 export function askOnTerminal(context: CommandContext): ConfirmCall {
   return async (request) => {
+    // The renderers import the MCP service's helpers: loaded when a call is asked about, not by every `run`.
+    const { renderCallConfirmation } = await import("../../terminal/render/call-confirmation.js");
     context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
     const ok = await confirm(context, "Allow this call?");
     if (ok || context.interactive) return ok;
@@ -29,6 +29,7 @@ export function askOnTerminal(context: CommandContext): ConfirmCall {
 export function askFlowOnTerminal(context: CommandContext): AskFlow | undefined {
   if (!context.interactive) return undefined;
   return async (request) => {
+    const { renderFlowConfirmation } = await import("../../terminal/render/flow-confirmation.js");
     context.io.stderr.write(`${renderFlowConfirmation(request)}\n`);
     return confirm(context, "Allow this flow for the rest of this run?");
   };

@@ -1,5 +1,5 @@
 import { COMMAND_SUMMARIES } from "./summaries.js";
-import { loginOnDemand } from "./mcp/login.js";
+import { loginOnDemand } from "./mcp/login-interaction.js";
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { MAX_TOOL_CALLS, RunLimitsSchema } from "../../sandbox/limits.js";

@@ -1,8 +1,6 @@
 import type { ServerRequestHooks } from "../../mcp/client-manager/index.js";
-import { auditedElicit } from "../../mcp/elicitation/audited.js";
 import type { AuditEvent } from "../../audit-log/index.js";
 import type { CommandContext } from "../../terminal/command.js";
-import { askElicitationOnTerminal, elicitationRequestOf } from "../../terminal/elicitation-prompt.js";
 import { writeLine } from "../../terminal/io.js";
 import { ask } from "../../terminal/prompt.js";
 import { Spinner } from "../../terminal/spinner.js";
@@ -24,9 +22,15 @@ export function serverRequestsOnTerminal(context: CommandContext, atTerminal: bo
     queue = turn.catch(() => undefined);
     return turn;
   };
+  // The form code (and its schemas) is loaded with a server's first request, not by every `run`.
+  let elicit: Promise<NonNullable<ServerRequestHooks["elicit"]>> | undefined;
+  const loadElicit = async (): Promise<NonNullable<ServerRequestHooks["elicit"]>> => {
+    const [{ auditedElicit }, { askElicitationOnTerminal, elicitationRequestOf }] = await Promise.all([import("../../mcp/elicitation/audited.js"), import("../../terminal/elicitation-prompt.js")]);
+    return auditedElicit((params, ctx) => inTurn(() => askElicitationOnTerminal(asking, ctx.server, elicitationRequestOf(params))), record);
+  };
   return {
     elicitationModes: { form: true, url: true },
-    elicit: auditedElicit((params, ctx) => inTurn(() => askElicitationOnTerminal(asking, ctx.server, elicitationRequestOf(params))), record),
+    elicit: async (params, ctx) => (await (elicit ??= loadElicit()))(params, ctx),
     sample: (params, ctx) =>
       inTurn(async () => {
         // The model's SDK is loaded only when a server asks: a `run` that samples nothing never pays for it.

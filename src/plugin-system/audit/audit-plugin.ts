@@ -5,6 +5,7 @@ import { dirname, extname, isAbsolute, relative, resolve, sep } from "node:path"
 import { fileURLToPath } from "node:url";
 import type { Capability } from "../manifest.js";
 import { AUDIT_RULES, effectiveRisk, RISK_ORDER, type AuditRuleId, type RiskLevel } from "./rules.js";
+import type { ScanCache } from "./scan-cache.js";
 import { scanSource, type ModuleReference, type RawFinding } from "./scan-file.js";
 
 export interface AuditFinding {
@@ -52,6 +53,8 @@ export interface AuditInput {
    * helpers from it; those files are followed, audited and covered by the approval like the plugin's.
    */
   readonly hostSourceDir?: string;
+  /** Scans of unchanged files from earlier audits (scan-cache.ts); without it every file is parsed. */
+  readonly scans?: ScanCache;
 }
 
 export const HOST_SOURCE_LABEL = "mcpvm:src/";
@@ -165,7 +168,8 @@ class PluginAuditor {
       this.add("unresolved-import", file, 0, 0, [], `cannot read the file: ${(error as Error).message}`);
       return;
     }
-    this.files.push({ path: this.display(file), sha256: createHash("sha256").update(bytes).digest("hex") });
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    this.files.push({ path: this.display(file), sha256 });
     if (file.endsWith(".json")) return;
     const text = bytes.toString("utf8");
     const lines = text.split(/\r?\n/);
@@ -176,7 +180,9 @@ class PluginAuditor {
     let findings: readonly RawFinding[];
     let references: readonly ModuleReference[];
     try {
-      ({ findings, references } = scanSource(text, file));
+      const cached = await this.input.scans?.get(sha256);
+      ({ findings, references } = cached ?? scanSource(text, file));
+      if (cached === undefined) this.input.scans?.set(sha256, { findings, references });
     } catch (error) {
       const loc = (error as { loc?: { line: number; column: number } }).loc;
       this.add("parse-error", file, loc?.line ?? 1, (loc?.column ?? 0) + 1, lines, (error as Error).message);
@@ -221,6 +227,7 @@ function highest(findings: readonly AuditFinding[]): RiskLevel | null {
 export async function auditPlugin(input: AuditInput): Promise<AuditReport> {
   const auditor = new PluginAuditor(input);
   await auditor.run();
+  await input.scans?.save();
   const findings = [...auditor.findings].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
   const used = new Set(findings.flatMap((finding) => (finding.capability === null ? [] : [finding.capability])));
   return {

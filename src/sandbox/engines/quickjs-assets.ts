@@ -5,6 +5,7 @@ import { guestBootstrapSource } from "../guest/bootstrap-source.js";
 import { executeQuickJsRun } from "./quickjs-execute.js";
 import { prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
 import { quickJsWorkerMain } from "./quickjs-worker.js";
+import { traceStartup } from "../../util/startup-trace.js";
 
 /** Everything a QuickJS worker needs that is the same for every worker of the process. */
 export interface QuickJsAssets {
@@ -37,6 +38,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
   // stack unwinding is not needed, and without it QuickJS is half the size and runs faster.
   const wasmPath = resolve(`${VARIANT}/wasm`);
   const wasmModule = await wasm().compile(await readFile(wasmPath));
+  traceStartup("assets: wasm compiled");
   const parts = [
     `prepare: (${prepareQuickJsSandbox.toString()})`,
     `execute: (${executeQuickJsRun.toString()})`,

@@ -76,9 +76,12 @@ export class ThreadPool {
     if (this.idle.length > warmThreads) this.scheduleTrim();
   }
 
-  /** Starts threads until `warmThreads` are idle; rejects if one cannot start. */
-  async warm(): Promise<void> {
-    const missing = this.options.warmThreads - this.idle.length - this.starting;
+  /**
+   * Starts threads until `warmThreads` (at least `atLeast`) are idle; rejects if one cannot start. A
+   * thread beyond `warmThreads` serves the next run and is not replaced (a one-shot `mcpvm run`).
+   */
+  async warm(atLeast = 0): Promise<void> {
+    const missing = Math.max(this.options.warmThreads, atLeast) - this.idle.length - this.starting;
     const started = await Promise.all(Array.from({ length: Math.max(0, missing) }, () => this.spawnCounted()));
     for (const thread of started) this.makeIdle(thread);
   }

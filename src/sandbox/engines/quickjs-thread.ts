@@ -1,6 +1,7 @@
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { QuickJsAssets } from "./quickjs-assets.js";
 import { CONTROL_LAYOUT, MAILBOX_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostPortMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
+import { traceStartup } from "../../util/startup-trace.js";
 
 export interface QuickJsThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
@@ -57,6 +58,7 @@ export class QuickJsThread {
       spin: options.spin ?? newSpinBudget(0),
       spinSlots: SPIN_SLOTS,
     };
+    traceStartup("thread: spawn");
     const worker = new Worker(assets.workerSource, {
       eval: true,
       workerData: boot,
@@ -73,6 +75,7 @@ export class QuickJsThread {
     return new Promise((resolve, reject) => {
       const onMessage = (message: WorkerMessage): void => {
         cleanup();
+        traceStartup("thread: ready");
         if (message.type === "ready") resolve(new QuickJsThread(worker, port1, new Int32Array(control), mailbox));
         else {
           void worker.terminate();

@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { errorMessage } from "../../util/errors.js";
 import { guestManifest } from "../guest/bootstrap-source.js";
 import { transformGuestSource } from "../guest/transform.js";
@@ -6,6 +5,7 @@ import { resolveLimits } from "../limits.js";
 import { buildRunResult } from "../host/outcome.js";
 import { DEFAULT_LIMITS, type GuestErrorInfo, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
+import { defaultWorkerOptions } from "./quickjs-defaults.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
 import { SPIN_SLOTS } from "./quickjs-protocol.js";
@@ -22,7 +22,9 @@ export interface QuickJsEngineOptions {
   readonly maxWorkers?: number;
   /**
    * Workers kept started and idle; one taken by a run is replaced in the background, so a run only
-   * waits for a thread to start when more runs arrive at once than this. Default 1.
+   * waits for a thread to start when more runs arrive at once than this. Default 1. With 0, creating
+   * the engine still starts one worker (QuickJS must be able to start), which serves the first run and
+   * is not replaced: what a process that runs one script needs (`mcpvm run`).
    */
   readonly warmWorkers?: number;
   /**
@@ -90,12 +92,13 @@ class QuickJsEngine implements SandboxEngine {
   private disposed = false;
 
   constructor(assets: QuickJsAssets, options: QuickJsEngineOptions) {
+    const defaults = defaultWorkerOptions();
     this.lease = leaseSharedPool(
       assets,
       {
-        stackSizeMb: options.workerStackMb ?? 8,
-        maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? 512 * 1024 * 1024,
-        spinningWorkers: options.spinningWorkers ?? availableParallelism() - 1,
+        stackSizeMb: options.workerStackMb ?? defaults.stackSizeMb,
+        maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? defaults.maxWasmMemoryBytes,
+        spinningWorkers: options.spinningWorkers ?? defaults.spinningWorkers,
       },
       { warmThreads: options.warmWorkers ?? 1, idleMs: options.idleWorkerMs ?? 30_000 },
     );
@@ -110,7 +113,7 @@ class QuickJsEngine implements SandboxEngine {
   }
 
   warm(): Promise<void> {
-    return this.lease.pool.warm();
+    return this.lease.pool.warm(1);
   }
 
   async run(request: RunRequest): Promise<RunResult> {

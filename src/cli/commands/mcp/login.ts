@@ -1,14 +1,13 @@
-import { browserOpener, type LoginInteraction } from "../../../mcp/oauth/index.js";
 import type { McpService } from "../../../mcp/service/index.js";
 import { parseCommandArgs, requirePositional } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
-import { displayBlock } from "../../../terminal/display.js";
 import { describeLoginOutcome, describeLogout } from "../../../terminal/render/login.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
-import { confirm } from "../../../terminal/prompt.js";
-import { pauseSpinners } from "../../../terminal/spinner.js";
 import { connecting } from "./connecting.js";
+import { terminalLoginInteraction } from "./login-interaction.js";
+
+export { loginOnDemand, terminalLoginInteraction } from "./login-interaction.js";
 
 export const LOGOUT_USAGE = `Usage: mcpvm mcp logout <server> [--json]
 
@@ -30,31 +29,6 @@ Examples:
   mcpvm mcp login linear
   mcpvm mcp login github --no-browser`;
 
-/** One line of stdin (the pasted redirect URL), also when stdin is not a terminal. */
-async function readLine(context: CommandContext): Promise<string> {
-  let text = "";
-  for await (const chunk of context.io.stdin) {
-    text += typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
-    const newline = text.indexOf("\n");
-    if (newline >= 0) return text.slice(0, newline);
-  }
-  if (text.trim() !== "") return text;
-  throw new Error("stdin ended before a redirect URL was pasted");
-}
-
-/** How this face opens a login page and talks to the person (stderr, spinners paused). */
-export function terminalLoginInteraction(context: CommandContext, options: { readonly noBrowser?: boolean } = {}): LoginInteraction {
-  return {
-    say: (text) => {
-      const resume = pauseSpinners();
-      writeLine(context.io.stderr, displayBlock(text));
-      resume();
-    },
-    browser: browserOpener(context.io.env),
-    ...(options.noBrowser === true ? { readPastedRedirect: () => readLine(context) } : {}),
-  };
-}
-
 export async function loginCommand(service: McpService, args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
   const { values, positionals } = parseCommandArgs("mcp login", args, { "no-browser": { type: "boolean" } });
   const server = requirePositional("mcp login", positionals, 0, "a server name");
@@ -75,17 +49,4 @@ export async function logoutCommand(service: McpService, args: readonly string[]
   if (context.json) writeJson(context.io.stdout, { server, loggedOut: outcome !== undefined, revocation: revoked, ...(typeof outcome === "object" ? { revocationError: outcome.failed } : {}) });
   else writeLine(context.io.stdout, describeLogout(server, outcome));
   return ExitCode.Ok;
-}
-
-/**
- * The login a face allows when a server asks for one mid-work: `--login` logs in without asking;
- * on a terminal the person is asked first; otherwise none (MCP_LOGIN_REQUIRED names the command).
- */
-export function loginOnDemand(context: CommandContext, explicit: boolean): LoginInteraction | undefined {
-  if (explicit) return terminalLoginInteraction(context);
-  if (!context.interactive) return undefined;
-  return {
-    ...terminalLoginInteraction(context),
-    confirmLogin: (server) => confirm(context, `server ${server} needs login. Log in now (opens a browser)?`),
-  };
 }

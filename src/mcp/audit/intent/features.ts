@@ -38,9 +38,15 @@ interface Phrase {
   readonly pattern: RegExp;
 }
 
-const PHRASES: readonly Phrase[] = Object.entries(LEXICON).flatMap(([feature, sources]) =>
-  sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), scripts: scriptsOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
-);
+// Built with the first definition audited, not when the MCP service loads (every `mcpvm run` with
+// the mcp plugin on loads it; most runs audit nothing).
+let phrases: readonly Phrase[] | undefined;
+function allPhrases(): readonly Phrase[] {
+  phrases ??= Object.entries(LEXICON).flatMap(([feature, sources]) =>
+    sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), scripts: scriptsOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
+  );
+  return phrases;
+}
 
 // Their phrases are negations themselves ("do not tell the user", "never use other tools").
 const SELF_NEGATED: ReadonlySet<IntentFeature> = new Set(["secrecy", "directive", "steering"]);
@@ -72,7 +78,7 @@ const MAX_POSITIONS = 64;
 /** Where a feature's phrases match (not in a negated clause), per view, bounded. */
 function positions(views: { plain: string; folded: string }, feature: IntentFeature): Array<{ view: "plain" | "folded"; at: number; end: number }> {
   const out: Array<{ view: "plain" | "folded"; at: number; end: number }> = [];
-  for (const { feature: f, script, pattern } of PHRASES) {
+  for (const { feature: f, script, pattern } of allPhrases()) {
     if (f !== feature) continue;
     const view = script === "latin" ? "folded" : "plain";
     const global = new RegExp(pattern.source, "gu");
@@ -94,7 +100,7 @@ function lineSentence(view: string, index: number): string {
 
 /** A verb of handing over in the sentence, not in a negated clause ("… without printing the values"). */
 function handingOverIn(sentence: string): boolean {
-  for (const { feature, script, pattern } of PHRASES) {
+  for (const { feature, script, pattern } of allPhrases()) {
     if (feature !== "supply" || script !== "latin") continue;
     for (const m of sentence.matchAll(new RegExp(pattern.source, "gu"))) if (!isNegated(sentence, m.index, m.index + m[0].length)) return true;
   }
@@ -213,7 +219,7 @@ function computeFeatures(text: string): FeatureHit[] {
   const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
-  for (const { feature, script, scripts, pattern } of PHRASES) {
+  for (const { feature, script, scripts, pattern } of allPhrases()) {
     if (hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
     const view = script === "latin" ? views.folded : views.plain;
     const m = pattern.exec(view);

@@ -1,0 +1,11 @@
+import { availableParallelism } from "node:os";
+import type { SharedPoolKey } from "./quickjs-shared-pool.js";
+
+/**
+ * The worker options of a QuickJS engine created without its own (QuickJsEngineOptions defaults):
+ * also the key of the shared pool such an engine uses, so a worker started into that pool before the
+ * engine exists (`mcpvm run`, src/cli/quickjs-early.ts) is the one its first run takes.
+ */
+export function defaultWorkerOptions(): SharedPoolKey {
+  return { stackSizeMb: 8, maxWasmMemoryBytes: 512 * 1024 * 1024, spinningWorkers: availableParallelism() - 1 };
+}

@@ -1,0 +1,72 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/main.js";
+import { sharedQuickJsWorkers } from "../../src/sandbox/engines/quickjs-shared-pool.js";
+import { ExitCode } from "../../src/terminal/exit-codes.js";
+import { captureIo } from "../support/cli-io.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/**
+ * `mcpvm run` is a process that runs one script: it starts its engine's worker before loading the
+ * command (src/cli/engine-prestart.ts), starts exactly one worker (no replacement for the warm set
+ * while the run ends), and a run that never reaches its host still disposes the engine it started.
+ * Real QuickJS workers; the process case is a real child process.
+ */
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), "mcpvm-one-shot-"));
+});
+afterAll(async () => rm(home, { recursive: true, force: true }));
+
+const env = () => ({ MCPVM_HOME: home, HOME: home, PATH: process.env.PATH });
+
+async function mcpvm(argv: string[]) {
+  const io = captureIo(env(), "", home);
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+describe("a one-shot `mcpvm run`", () => {
+  it("starts one worker thread, and no replacement for it", async () => {
+    // This file's process has no QuickJS workers before (vitest runs each file in its own worker).
+    const before = sharedQuickJsWorkers().spawned;
+    const out = await mcpvm(["run", "-e", "return 6 * 7"]);
+    expect(out).toMatchObject({ code: ExitCode.Ok, stdout: "42\n" });
+    const after = sharedQuickJsWorkers();
+    expect(after.spawned - before).toBe(1);
+    expect(after.starting).toBe(0);
+  }, 30_000);
+
+  it("a usage error after the engine was started still exits 2 with the flag's message (the engine is disposed)", async () => {
+    const out = await mcpvm(["run", "--timeout", "30", "-e", "return 1"]);
+    expect(out.code).toBe(ExitCode.Usage);
+    expect(out.stderr).toContain("30s");
+    expect(sharedQuickJsWorkers().busy).toBe(0);
+  }, 30_000);
+
+  it("as a process: the worker starts before the command module loads, once, and the trace is off unless asked for", async () => {
+    const run = (extra: Record<string, string>) =>
+      promisify(execFile)(process.execPath, [join(ROOT, "node_modules/vite-node/vite-node.mjs"), join(ROOT, "tests/e2e/fixtures/cli-entry.ts"), "--", "run", "-e", "return 1"], {
+        cwd: ROOT,
+        env: { ...process.env, MCPVM_HOME: home, ...extra },
+        timeout: 60_000,
+      });
+    const traced = await run({ MCPVM_TRACE_STARTUP: "1" });
+    expect(traced.stdout).toBe("1\n");
+    const steps = traced.stderr
+      .split("\n")
+      .filter((line) => line.startsWith("[startup]"))
+      .map((line) => line.replace(/^\[startup\]\s+[\d.]+ ms\s+/, ""));
+    expect(steps.filter((step) => step === "thread: spawn")).toHaveLength(1);
+    expect(steps.indexOf("thread: spawn")).toBeGreaterThan(-1);
+    expect(steps.indexOf("thread: spawn")).toBeLessThan(steps.indexOf("command loaded"));
+    const quiet = await run({});
+    expect(quiet.stdout).toBe("1\n");
+    expect(quiet.stderr).not.toContain("[startup]");
+  }, 90_000);
+});
