@@ -3,7 +3,7 @@ import { renderEvidence } from "./evidence.js";
 import { findExfiltrationParameter } from "./exfil-params.js";
 import { isAboutContext } from "./intent/score.js";
 import { featuresOf, modelHit } from "./intent/model.js";
-import { maskOwnTools } from "./intent/score.js";
+import { maskOwnTools, paramNamesOf } from "./intent/score.js";
 import { toolIntent, toolModelHit } from "./intent/tool-intent.js";
 import { identifierWords } from "./normalise.js";
 import { imitatedTool } from "./lookalike.js";
@@ -48,9 +48,10 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   const { fields, input, output } = definitionFields(tool);
   const findings: Finding[] = [];
   const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
+  const ownParams = paramNamesOf(fields.map((f) => f.jsonPath));
   for (const f of fields) {
     const location = { tool: tool.name, field: f.field, jsonPath: f.jsonPath };
-    for (const hit of auditText(f.text, f.kind, 0, { aboutContext, ownTools: ownToolNames })) findings.push(toFinding(hit, location));
+    for (const hit of auditText(f.text, f.kind, 0, { aboutContext, ownTools: ownToolNames, ownParams })) findings.push(toFinding(hit, location));
     if (f.kind.kind === "prose") for (const hit of findShadowing(f.text, context, ownToolNames)) findings.push(toFinding(hit, location));
   }
   for (const [walk, path] of [[input, "$.inputSchema"], [output, "$.outputSchema"]] as const) {

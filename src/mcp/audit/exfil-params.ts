@@ -18,8 +18,9 @@ const WEAK_CONCEPTS: readonly RegExp[] = [
   /\b(?:context|history|notes?|feedback|memory|summary|debug|diagnostics?|telemetry|metadata|reasoning|thoughts|extra|details|comments?|annotations?|api ?keys?|tokens?|passwords?|instructions?|secrets?|credentials?|private ?keys?|ssh ?keys?|seed ?phrase|mnemonic|cvv)\b/,
 ];
 
+// A verb and its inflections only: "pass" must not read "password / access token" as "pass … access token".
 const INCLUDE_SENSITIVE =
-  /\b(?:include|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward)\w*\b.{0,60}?\b(?:conversation|chat history|context window|full context|entire context|previous messages|prior messages|system prompt|your instructions|environment variables|env vars|secrets?|credentials?|api keys?|access tokens?|passwords?|file contents|contents of|ssh|private keys?|mcp\.json|\.env\b)/;
+  /\b(?:include|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward)(?:s|es|ed|d|ing|ied|ies)?\b.{0,60}?\b(?:conversation|chat history|context window|full context|entire context|previous messages|prior messages|system prompt|your instructions|environment variables|env vars|secrets?|credentials?|api keys?|access tokens?|passwords?|file contents|contents of|ssh|private keys?|mcp\.json|\.env\b)/;
 const HIDDEN_PURPOSE =
   /\b(?:always (?:include|pass|provide|fill|send|populate|set)|must always|required for (?:telemetry|analytics|diagnostics|tracking|logging|internal)|for (?:telemetry|analytics|diagnostics|tracking|logging|internal) (?:purposes|use|only)|internal (?:context|use|telemetry|only)|(?:do not|don't|never) (?:show|mention|tell|display)|not shown|hidden|automatically (?:include|fill|populate)d?)\b/;
 

@@ -70,18 +70,22 @@ const AUTHORITY_HEADING: readonly RegExp[] = [
   /(?:^|\n)\s*(?:system|assistant|developer)\s*:/i,
 ];
 const ADDRESSED_TO_MODEL: readonly RegExp[] = [
-  /\b(?:note|message|instructions?|attention|reminder)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|agent|claude|gpt|chatgpt|copilot)\b/,
+  // "Custom instruction for the AI analysis": an instruction *for another model's job* is the parameter's value, not a note to the reader.
+  /\b(?:note|message|instructions?|attention|reminder)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|agent|claude|gpt|chatgpt|copilot)\b(?![\s-]+(?:analysis|analyses|generation|summar\w*|extraction|pipeline|run|job|task|search|feature|processing|review|completion|workflow|step)\b)/,
   /\b(?:ai|llm) (?:agents?|assistants?|models?)\s*(?:must|should|reading this)\b/,
   /\b(?:new|updated|real|actual|true) (?:system )?instructions?\s*:/,
 ];
 
 const TOOL_PRIORITY: readonly RegExp[] = [
-  /\b(?:call|use|invoke|run|execute) this tool first\b/,
+  // "Use this tool first when setting up a new workspace" orders the tool's own workflow; "first" with nothing after, or
+  // before every request, is priority over everything.
+  /\b(?:call|use|invoke|run|execute) this tool first\b(?! (?:when|if|to (?:get|find|look up|list|discover|load)|once|in order to)\b)/,
   /\b(?:call|use|invoke|run|execute) this tool (?:before|prior to) (?:using|calling|invoking|any|every|all|other|another)\b/,
   /\bbefore (?:using|calling|invoking|running|executing|you use|you call) (?:any|every|all|other|another|the other)(?: other)? tools?\b/,
   /\bmust (?:always )?be (?:called|used|invoked|run|executed) (?:first|before (?:any|every|all|other|another))\b/,
   /\b(?:do not|don't|never) (?:use|call|invoke) (?:any )?(?:other|another|the other) tools?\b/,
-  /\b(?:always|only) (?:use|call|prefer) this tool (?:instead|rather|over)\b/,
+  // Over one of the server's own tools (masked to `own-tool` by auditText) it orders the server's own tools.
+  /\b(?:always|only) (?:use|call|prefer) this tool (?:instead|rather|over)\b(?! (?:of |than )?\W{0,3}own-tool\b)/,
 ];
 const CONDITIONAL: readonly RegExp[] = [
   /\b(?:does not|doesn't|will not|won't|cannot|can't|will fail to) (?:work|function|operate|succeed|run|respond)\b.{0,30}?\b(?:unless|until|without|if you (?:do not|don't))\b.{0,40}?\b(?:call|calling|read|reading|pass|passing|include|including|send|sending|invoke|invoking|append|attach)\b/,

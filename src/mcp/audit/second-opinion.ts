@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AuditError } from "./errors.js";
 import { renderEvidence } from "./evidence.js";
 import { toFinding } from "./location.js";
+import { corroborated, signalsAt } from "./second-opinion-combine.js";
 import type { AuditedTool, Finding } from "./types.js";
 
 export const SecondOpinionVerdictSchema = z
@@ -115,17 +116,25 @@ export function verifiedQuote(tool: AuditedTool, quotes: readonly string[]): { q
 }
 
 /**
- * A verdict as a finding beside the rule-based ones: malicious → warn, suspicious → info, safe → none.
+ * A verdict as a finding beside the rule-based ones (see second-opinion-combine.ts for why):
+ * - malicious, with a reason, quoting a string in which the rules also see a sign of intent → warn (held);
+ * - malicious without that, or suspicious → info (shown, not held);
+ * - safe → none.
  * The reviewer can only add a finding it can show: without a quote that is really in the definition
- * (a model that answers "malicious" at random, or is steered to), the verdict is dropped.
+ * (a model that answers "malicious" at random, or is steered to), the verdict is dropped. `ownToolNames`: the
+ * server's listing, so naming its own tools reads as the rules read it (ordering them is no steering).
  */
-export function secondOpinionFinding(verdict: SecondOpinionVerdict, tool: AuditedTool): Finding | undefined {
+export function secondOpinionFinding(verdict: SecondOpinionVerdict, tool: AuditedTool, ownToolNames: ReadonlySet<string> = new Set([tool.name])): Finding | undefined {
   if (verdict.verdict === "safe") return undefined;
   const shown = verifiedQuote(tool, verdict.evidence);
   if (shown === undefined) return undefined;
+  const reasoned = verdict.reasons.some((r) => r.trim().length > 0);
+  const backed = corroborated(signalsAt(tool, shown.jsonPath, ownToolNames));
+  const holds = verdict.verdict === "malicious" && reasoned && backed;
   const reasons = verdict.reasons.join("; ").slice(0, 120) || verdict.verdict;
+  const note = verdict.verdict === "malicious" && !holds ? (reasoned ? " (the rules see no sign of intent there: not held)" : " (no reason given: not held)") : "";
   return toFinding(
-    { rule: "second-opinion", severity: verdict.verdict === "malicious" ? "warn" : "info", evidence: renderEvidence(`${reasons} — «${shown.quote.slice(0, 120)}»`, 200) },
+    { rule: "second-opinion", severity: holds ? "warn" : "info", evidence: renderEvidence(`${reasons} — «${shown.quote.slice(0, 120)}»${note}`, 240) },
     { tool: tool.name, field: "definition", jsonPath: shown.jsonPath },
   );
 }

@@ -37,7 +37,8 @@ const POSSESSIVE = /\b(?:your|user's|users'|their|all|every|any|his|her|my)\b/;
 const DESTINATION = /[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,253}|\bhttps?:\/\/\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|\bwebhook\b/;
 
 const EXFIL_VERB = /\b(?:exfiltrate|exfiltrates|exfiltrated|exfiltrating|steal|steals|stealing|siphon|siphons)\b/g;
-const SEND_TO = /\b(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b.{0,80}?(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
+// Not a field name: "user.email:alice@example.com", "email_address" name the data, they send nothing.
+const SEND_TO = /(?<![.\w-])(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b(?![.:_-])(?! address)(?!\w)(?! ?:).{0,80}?(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
 
 // A URL the renderer fetches by itself (markdown image, <img>) with a slot for data is a zero-click exfiltration channel.
 const URL_TEMPLATE =
@@ -57,6 +58,12 @@ const TOKENS: readonly RegExp[] = [
   /\bbearer\s+(?=[^\s"']*\d)(?=[^\s"']*[a-z])[A-Za-z0-9._~+/!=-]{30,}/i,
 ];
 
+/**
+ * "Tell the user that the client_secret is redacted", "show the user which token is active": the verb is addressed to
+ * the person and the secret is what they are told about, not something anyone is asked to hand over.
+ */
+const TO_THE_PERSON = /^(?:tell|show|remind|inform|warn|notify)(?:s|es|ing)?\s+(?:the user|users|them|the person|the customer|the human|him|her)\b/;
+
 export function findSecrets(views: TextViews, raw: string, field: FieldKind): Hit[] {
   const hits: Hit[] = [];
   const view = views.folded;
@@ -67,12 +74,12 @@ export function findSecrets(views: TextViews, raw: string, field: FieldKind): Hi
     break;
   }
   for (const m of allMatches(view, NAMED_SECRET_REQUEST)) {
-    if (isNegated(view, m.index, m.index + m.text.length)) continue;
+    if (isNegated(view, m.index, m.index + m.text.length) || TO_THE_PERSON.test(m.text)) continue;
     hits.push({ rule: "credential-request", evidence: m.evidence });
     break;
   }
   for (const m of allMatches(view, GENERIC_REQUEST)) {
-    if (isNegated(view, m.index, m.index + m.text.length) || !POSSESSIVE.test(m.text)) continue;
+    if (isNegated(view, m.index, m.index + m.text.length) || !POSSESSIVE.test(m.text) || TO_THE_PERSON.test(m.text)) continue;
     const toOutside = DESTINATION.test(sentenceAt(view, m.index).text);
     hits.push({ rule: "credential-request", severity: toOutside ? "block" : undefined, evidence: m.evidence });
     break;

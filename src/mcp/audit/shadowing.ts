@@ -17,13 +17,20 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Tool names like `send_email` or `listIssues` are distinctive; a bare `search` counts only as "the search tool". */
-function toolNamePattern(name: string): RegExp {
+/**
+ * Tool names like `send_email` or `listIssues` are distinctive. A bare word such as `search` or `explain` is also an
+ * ordinary word and an ordinary parameter or value name ("the corresponding list or search tool", "alias for
+ * 'search'"): it names another server's tool only when written as code (`` `search` ``, `search(`) or beside that
+ * server's name ("elasticsearch's search tool", "the search tool from elasticsearch").
+ */
+function toolNamePattern(name: string, server: string): RegExp {
   const n = escapeRegExp(name.toLowerCase());
   const distinctive = /[_.-]/.test(name) || /[a-z][A-Z]/.test(name);
-  return distinctive
-    ? new RegExp(`(?<![\\w-])${n}(?![\\w-])`)
-    : new RegExp(`(?:[\`'"]${n}[\`'"]|\\b${n} tool\\b|\\btool ${n}\\b)`);
+  if (distinctive) return new RegExp(`(?<![\\w-])${n}(?![\\w-])`);
+  const s = escapeRegExp(server.toLowerCase());
+  return new RegExp(
+    `(?:\`${n}\`|(?<![\\w.-])${n}\\(|\\b${s}(?:'s|[./:]| mcp| server)? ${n}(?: tool)?\\b|\\b${n} tool (?:of|from|in|on) (?:the )?${s}\\b|\\b${s}[./:]${n}\\b)`,
+  );
 }
 
 /** Server names that are ordinary words (`memory`, `git`) count only in server-shaped phrases. */
@@ -42,7 +49,7 @@ export function findShadowing(text: string, context: AuditContext, ownToolNames:
   for (const server of context.otherServers) {
     const names = [server.name, ...server.toolNames.filter((t) => !ownToolNames.has(t))];
     for (const [i, name] of names.entries()) {
-      const m = (i === 0 ? serverNamePattern(name) : toolNamePattern(name)).exec(view);
+      const m = (i === 0 ? serverNamePattern(name) : toolNamePattern(name, server.name)).exec(view);
       if (m === null) continue;
       const sentenceStart = Math.max(0, view.lastIndexOf(". ", m.index));
       const sentenceEnd = view.indexOf(". ", m.index);

@@ -40,6 +40,8 @@ export interface TextAuditOptions {
   readonly aboutContext?: boolean;
   /** The server's own tool names: naming them is not steering (see maskOwnTools). */
   readonly ownTools?: ReadonlySet<string>;
+  /** The tool's own parameter names: quoted, they are its arguments (see maskOwnTools). */
+  readonly ownParams?: ReadonlySet<string>;
 }
 
 export function auditText(fullText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
@@ -49,7 +51,8 @@ export function auditText(fullText: string, field: FieldKind, depth = 0, options
   const text = oversized ? fullText.slice(0, MAX_SCAN) : fullText;
   const hidden = findHiddenText(text);
   const visible = stripHidden(text).normalize("NFKC");
-  const views = field.kind === "identifier" ? textViews(identifierWords(text).join(" ")) : textViews(text);
+  // The server's own tool names read as `own-tool`: ordering its own tools ("prefer this tool over list_x") is its business.
+  const views = field.kind === "identifier" ? textViews(identifierWords(text).join(" ")) : textViews(maskOwnTools(text, options.ownTools, options.ownParams));
   const hits: ScoredHit[] = [
     ...hidden.hits,
     ...findPhrases(views, visible),
@@ -59,7 +62,7 @@ export function auditText(fullText: string, field: FieldKind, depth = 0, options
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {
-    const intent = intentHit(signalsOf({ text: maskOwnTools(text, options.ownTools), role: field.kind === "value" ? "value" : "prose" }, options.aboutContext ?? false));
+    const intent = intentHit(signalsOf({ text: maskOwnTools(text, options.ownTools, options.ownParams), role: field.kind === "value" ? "value" : "prose" }, options.aboutContext ?? false));
     if (intent !== undefined) hits.push(score(intent));
   }
 

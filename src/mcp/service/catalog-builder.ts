@@ -104,9 +104,11 @@ export class CatalogBuilder {
     if (reviewer === undefined) return [];
     const unchanged = new Set(comparePins(pins, undefined, tools).unchanged);
     const pending = tools.filter((tool) => !unchanged.has(tool.name));
+    // The listing, so the reviewer's verdict is weighed as the rules read it (a server ordering its own tools is not steering).
+    const own = new Set(tools.map((tool) => tool.name));
     const findings: Finding[] = [];
     for (let i = 0; i < pending.length; i += 4) {
-      const batch = await Promise.all(pending.slice(i, i + 4).map((tool) => reviewer(tool as AuditedTool, caller.signal)));
+      const batch = await Promise.all(pending.slice(i, i + 4).map((tool) => reviewer(tool as AuditedTool, caller.signal, own)));
       for (const finding of batch) if (finding !== undefined) findings.push(finding);
     }
     return findings;

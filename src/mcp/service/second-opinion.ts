@@ -3,7 +3,7 @@ import { generateText, type LanguageModel } from "ai";
 import { buildSecondOpinionPrompt, parseSecondOpinionVerdict, secondOpinionFinding, type AuditedTool, type Finding } from "../audit/index.js";
 
 /** Asks a second reviewer about one tool definition; returns the finding it adds, if any. Never throws. */
-export type SecondOpinionReviewer = (tool: AuditedTool, signal?: AbortSignal) => Promise<Finding | undefined>;
+export type SecondOpinionReviewer = (tool: AuditedTool, signal?: AbortSignal, ownToolNames?: ReadonlySet<string>) => Promise<Finding | undefined>;
 
 export interface SecondOpinionOptions {
   readonly timeoutMs?: number;
@@ -17,7 +17,7 @@ export interface SecondOpinionOptions {
  * add a finding, never remove one: the rule-based audit always runs and decides on its own.
  */
 export function createSecondOpinionReviewer(model: LanguageModel, options: SecondOpinionOptions = {}): SecondOpinionReviewer {
-  return async (tool, signal) => {
+  return async (tool, signal, ownToolNames) => {
     const nonce = randomBytes(16).toString("hex");
     try {
       const prompt = buildSecondOpinionPrompt(tool, nonce);
@@ -30,7 +30,7 @@ export function createSecondOpinionReviewer(model: LanguageModel, options: Secon
         abortSignal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
       });
       const verdict = parseSecondOpinionVerdict(text, nonce);
-      const finding = secondOpinionFinding(verdict, tool);
+      const finding = secondOpinionFinding(verdict, tool, ownToolNames);
       if (finding === undefined && verdict.verdict !== "safe") options.onUnusable?.(tool.name, "the verdict quoted nothing that is in the definition; it is ignored");
       return finding;
     } catch (error) {

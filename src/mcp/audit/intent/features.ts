@@ -5,7 +5,7 @@ import { LEXICON, type IntentFeature } from "./lexicon.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "handover";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover";
   readonly evidence: string;
 }
 
@@ -24,9 +24,17 @@ function scriptOf(source: string): string {
   return SCRIPTS.find(([, test]) => test.test(source))?.[0] ?? "latin";
 }
 
+/** Every script a phrase holds: a set written as one alternation over several scripts runs on text of any of them. */
+function scriptsOf(source: string): string[] {
+  const found = SCRIPTS.filter(([, test]) => test.test(source)).map(([name]) => name);
+  return found.length === 0 ? ["latin"] : found;
+}
+
 interface Phrase {
   readonly feature: IntentFeature;
+  /** `latin`: matched on the folded view; otherwise on the plain view. */
   readonly script: string;
+  readonly scripts: readonly string[];
   readonly pattern: RegExp;
 }
 
@@ -35,7 +43,7 @@ interface Phrase {
 let phrases: readonly Phrase[] | undefined;
 function allPhrases(): readonly Phrase[] {
   phrases ??= Object.entries(LEXICON).flatMap(([feature, sources]) =>
-    sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
+    sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), scripts: scriptsOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
   );
   return phrases;
 }
@@ -48,7 +56,7 @@ const SOURCE = new RegExp(
   [
     `\\b(?:your|the user's|user's|users'|their|the user|from the environment|environment|env|in (?:this|the) (?:chat|conversation)|you (?:use|know|have|received|can find)|configured (?:for|in) (?:the|this|your)|other (?:mcp )?servers?|that appeared|they (?:gave|shared|receive)|the \\w+ server|the (?:person|human|customer|employee|account holder|owner)(?:'s)?|(?:his|her) (?:own )?(?:account|bank|wallet|phone|e-?mail))\\b`,
     `~\\/\\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials)\\b|(?:^|[\\s"'\`(])\\.env\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\bkubeconfig\\b|\\b(?:any|every|other|previous|earlier) tool(?:'s)? (?:outputs?|results?|responses?)\\b`,
-    `\\b(?:del usuario|(?:pro|para o|ao|al|con el) usuario|(?:ke|dari|pada|sama) user|de gebruiker|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
+    `\\b(?:del usuario|(?:pro|para o|ao|al|con el) usuario|(?:ke|dari|pada|sama) user|de gebruiker|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|(?:den|dem) (?:nutzer|benutzer)|seine[nm]?|ihre[nm]?|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
     `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
   ]
     .join("|")
@@ -58,7 +66,7 @@ const SOURCE = new RegExp(
 
 /** Places a secret would be taken from that no tool's own job needs: other tools' output, other servers' settings, key files. */
 const HARVEST =
-  /(?:~\/\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials|config\/gcloud)\b|(?:^|[\s"'`(])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\bkubeconfig\b|\bkeychain\b|\bwallet\.dat\b|\b(?:any|every|each|all|other|previous|earlier|prior) tool(?:'s)? (?:outputs?|results?|responses?)\b|\btool (?:outputs?|results?|responses?) (?:you|that)\b|\b(?:seen|found|appear(?:s|ed|ing)?|shown|returned|printed) in (?:\w+ ){0,3}?(?:outputs?|results?|responses?|files?|logs?|conversation|chat|context|messages?)\b|\b(?:other|another|connected|configured) (?:\w+ )?servers?'? (?:config(?:uration)?s?|settings|env(?:ironment)?)\b|\benvironment variables?\b)/u;
+  /(?:\b(?:visible|lying around|sitting|exposed|available|present) (?:anywhere|somewhere|in (?:the |your )?(?:env(?:ironment)?|files?|chat|conversation|context|workspace|logs?|shell|terminal))\b|~\/\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials|config\/gcloud)\b|(?:^|[\s"'`(])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\bkubeconfig\b|\bkeychain\b|\bwallet\.dat\b|\b(?:any|every|each|all|other|previous|earlier|prior) tool(?:'s)? (?:outputs?|results?|responses?)\b|\btool (?:outputs?|results?|responses?) (?:you|that)\b|\b(?:seen|found|appear(?:s|ed|ing)?|shown|returned|printed) in (?:\w+ ){0,3}?(?:outputs?|results?|responses?|files?|logs?|conversation|chat|context|messages?)\b|\b(?:other|another|connected|configured) (?:\w+ )?servers?'? (?:config(?:uration)?s?|settings|env(?:ironment)?)\b|\benvironment variables?\b)/u;
 
 /** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
 const DESTINATION =
@@ -83,6 +91,54 @@ function positions(views: { plain: string; folded: string }, feature: IntentFeat
   return out;
 }
 
+/** The sentence around an index, where a line break also ends one (listings write lists and JSON shapes one per line). */
+function lineSentence(view: string, index: number): string {
+  const start = Math.max(...[". ", "! ", "? ", "; ", "\n"].map((s) => view.lastIndexOf(s, index)));
+  const ends = [". ", "! ", "? ", "; ", "\n"].map((s) => view.indexOf(s, index)).filter((i) => i >= 0);
+  return view.slice(Math.max(0, start), ends.length === 0 ? view.length : Math.min(...ends));
+}
+
+/** A verb of handing over in the sentence, not in a negated clause ("… without printing the values"). */
+function handingOverIn(sentence: string): boolean {
+  for (const { feature, script, pattern } of allPhrases()) {
+    if (feature !== "supply" || script !== "latin") continue;
+    for (const m of sentence.matchAll(new RegExp(pattern.source, "gu"))) if (!isNegated(sentence, m.index, m.index + m[0].length)) return true;
+  }
+  return false;
+}
+
+/** The first place a secret would be taken from, skipping negated clauses ("do not use environment variables") and places written to. */
+function harvestAt(view: string): { index: number; end: number } | undefined {
+  const global = new RegExp(HARVEST.source, "gu");
+  let seen = 0;
+  for (const m of view.matchAll(global)) {
+    if (++seen > MAX_POSITIONS) break;
+    const end = m.index + m[0].length;
+    if (isNegated(view, m.index, end) || INTO_STORE.test(view.slice(Math.max(0, m.index - 40), m.index + (/^\s/.test(m[0]) ? 1 : 0)))) continue;
+    return { index: m.index, end };
+  }
+  return undefined;
+}
+
+/** Handed over by pronoun after the secret is named: "… a token …, include it in q", "… paste them here". */
+const PRONOUN_HANDOVER =
+  /^[^.!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es)\b)/;
+
+// "E-mail of the person to add, e.g. octocat@github.com", "the IBAN given by the user, e.g. DE89 …": a literal shown as an
+// example documents the parameter; it is not a place the tool sends anything.
+const EXAMPLE_BEFORE = /(?:\be\.g\.|\bfor example|\bsuch as|\bexample:|\bi\.e\.|\blike|\bz\.b\.|\bpor ejemplo|\bpar exemple|\bpor exemplo|\bbeispiel:?)\s*[,:]?\s*(?:add |use |send to |to )?["'`(]?\s*$/i;
+
+function destinationAt(raw: string): { index: number; end: number } | undefined {
+  const global = new RegExp(DESTINATION.source, "gu");
+  let seen = 0;
+  for (const m of raw.matchAll(global)) {
+    if (++seen > MAX_POSITIONS) break;
+    if (EXAMPLE_BEFORE.test(raw.slice(Math.max(0, m.index - 40), m.index))) continue;
+    return { index: m.index, end: m.index + m[0].length };
+  }
+  return undefined;
+}
+
 /** Into a field: "… the API key into the auth parameter". */
 const INTO_FIELD = /^.{0,60}?\b(?:into|in|to|as|under) (?:the |a |an )?(?:[\w-]+ ){0,2}?(?:field|parameter|param|argument|header|property|input)\b/u;
 
@@ -101,6 +157,8 @@ function handoverOf(views: { plain: string; folded: string }, distance: number):
     const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : secret.view === "plain" && v.at - secret.end <= distance));
     if (verb !== undefined) return excerpt(text, verb.at, secret.end, 100);
     if (INTO_FIELD.test(text.slice(secret.end, secret.end + 160))) return excerpt(text, secret.at, secret.end, 100);
+    // "If a token is visible anywhere, include it in q": the verb comes after, with a pronoun for the secret.
+    if (secret.view === "folded" && PRONOUN_HANDOVER.test(text.slice(secret.end, secret.end + 120))) return excerpt(text, secret.at, secret.end, 100);
   }
   return undefined;
 }
@@ -126,16 +184,48 @@ export function findFeatures(text: string): FeatureHit[] {
 const CACHE_SIZE = 256;
 const CACHE = new Map<string, FeatureHit[]>();
 
+/** What comes before a match in its clause (back to the last sentence or clause break, at most 120 characters). */
+function clauseBefore(view: string, index: number): string {
+  const start = Math.max(...[". ", "; ", "! ", "? ", ": ", "\n"].map((s) => view.lastIndexOf(s, index)), index - 120);
+  return view.slice(Math.max(0, start), index);
+}
+
+// A setting described, not an instruction given: "whether to skip user consent for first-party clients", "if true, …".
+const OPTION_CLAUSE = /\b(?:whether(?: or not)?(?: to)?|if (?:set to )?true,?|set (?:this )?(?:to )?true to|when (?:enabled|true|set),?|enables?|allows?(?: you)? to|a flag (?:to|that))\s+(?:\w+\s+){0,2}$/;
+// "Never proceed … without first showing the user": two negations make a rule of transparency, not secrecy.
+const OUTER_NEGATION = /\b(?:never|do not|don't|must not|cannot|can't|should not|shouldn't|may not)\b/;
+// "Saves credentials to a .env file", "writing the .env file": the secret goes *into* the file, the file is no source.
+const INTO_STORE = /\b(?:to|into|writ(?:e|es|ing|ten)|sav(?:e|es|ing)|creat(?:e|es|ing)|updat(?:e|es|ing)|stor(?:e|es|ing)|populat(?:e|es|ing))\s+(?:a |an |the |your |its |(?:the )?project'?s? )?$/;
+
+const SCOPED_AFTER =
+  /^[^.;!?]{0,40}?\b(?:when (?:setting up|you need|looking for|the user asks (?:about|for))|if you need|for (?:questions?|queries|information|docs?|documentation|details|tasks?|lookups?) (?:about|on|regarding|related to)|to (?:get|find|look up|list|discover|load) (?:the |a |an )?\w+)\b/;
+const UNSCOPED = /\b(?:always|every|any|anything|everything|all|whatever|no matter|regardless|never|only)\b/;
+
+/** Whether a feature's match is a setting's description, a double negation or own-tool ordering rather than what the feature means. */
+function describesRatherThanAsks(feature: IntentFeature, view: string, index: number, end: number): boolean {
+  const before = clauseBefore(view, index);
+  if ((feature === "secrecy" || feature === "steering") && OPTION_CLAUSE.test(before)) return true;
+  if (feature === "secrecy" && /^without\b/.test(view.slice(index, end)) && OUTER_NEGATION.test(before)) return true;
+  // "Always prefer this tool over 'suggest_aws_commands'" orders the server's own tools, "prefer this over 'username'" the
+  // tool's own arguments (maskOwnTools wrote `own-tool`, `own-param`).
+  if (feature === "steering" && /^\W{0,3}own-(?:tool|param)\b/.test(view.slice(end, end + 24))) return true;
+  // "Use this tool first when setting up a new workspace", "prefer this tool over web search for questions about this
+  // product's API": ordering scoped to the tool's own situation or topic, with nothing saying always, any or every.
+  if (feature === "steering" && SCOPED_AFTER.test(view.slice(end, end + 100)) && !UNSCOPED.test(view.slice(Math.max(0, index - 60), end + 100))) return true;
+  return false;
+}
+
 function computeFeatures(text: string): FeatureHit[] {
   const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
-  for (const { feature, script, pattern } of allPhrases()) {
-    if (hits.has(feature) || !present.has(script)) continue;
+  for (const { feature, script, scripts, pattern } of allPhrases()) {
+    if (hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
     const view = script === "latin" ? views.folded : views.plain;
     const m = pattern.exec(view);
     if (m === null) continue;
     if (!SELF_NEGATED.has(feature) && isNegated(view, m.index, m.index + m[0].length)) continue;
+    if (describesRatherThanAsks(feature, view, m.index, m.index + m[0].length)) continue;
     hits.set(feature, { feature, evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
   }
   for (const view of [views.folded, views.plain]) {
@@ -150,10 +240,17 @@ function computeFeatures(text: string): FeatureHit[] {
     const handover = handoverOf(views, HANDOVER_DISTANCE);
     if (handover !== undefined) hits.set("handover", { feature: "handover", evidence: handover });
   }
-  const harvest = HARVEST.exec(views.folded);
-  if (harvest !== null) hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.index + harvest[0].length, 100) });
+  const harvest = harvestAt(views.folded);
+  if (harvest !== undefined) {
+    hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
+    // Prose asks to take a secret from there only with a verb of handing over in the same sentence.
+    const sentence = lineSentence(views.folded, harvest.index);
+    if (handingOverIn(sentence)) {
+      hits.set("harvest-handover", { feature: "harvest-handover", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
+    }
+  }
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
-  const destination = DESTINATION.exec(raw);
-  if (destination !== null) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.index + destination[0].length, 100) });
+  const destination = destinationAt(raw);
+  if (destination !== undefined) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.end, 100) });
   return [...hits.values()];
 }

@@ -10,6 +10,7 @@
  * translated from English.
  */
 import { FAMILY_LEXICON } from "./lexicon-families.js";
+import { WAVE6_LEXICON } from "./lexicon-wave6.js";
 
 export type IntentFeature =
   | "secrecy"
@@ -160,12 +161,15 @@ const context = [
 
 /** Secrets the person holds or the host keeps for other servers. */
 const credential = [
-  `\\b(?:api[ _-]?keys?|access (?:key|token)s?(?: id)?|secret (?:access )?keys?|bearer tokens?|bot tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|cookies|passwords?|passphrases?|credentials|2fa (?:codes?)|otp|one-time (?:codes?|passwords?)|verification codes?|private keys?|ssh keys?|tokens?|secrets)\\b`,
-  `\\b[a-z0-9]{1,32}(?:_[a-z0-9]{1,32}){0,6}_(?:api_key|apikey|token|secret|secret_key|password|access_key)\\b`,
+  // Files that are nothing but a secret: a private key, cloud or git credentials, a wallet (not kubeconfig, which tools read to work).
+  `(?:~\\/\\.ssh\\/[\\w.-]*|\\bid_(?:rsa|ed25519|ecdsa|dsa)\\b(?!\\.pub)|\\.aws\\/credentials\\b|\\.git-credentials\\b|(?:^|[\\s"'\`(~/])\\.(?:netrc|pgpass)\\b|\\bwallet\\.dat\\b)`,
+  `\\b(?:api[ _-]?keys?|access (?:key|token)s?(?: id)?|secret (?:access )?keys?|bearer tokens?|bot tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|cookies|passwords?|passphrases?|credentials|2fa (?:codes?)|otp|one-time (?:codes?|passwords?)|verification codes?|private keys?|ssh keys?|(?<!(?:page|next|pagination|continuation|cursor|sync|paging|resume)[ _-]?)tokens?(?! (?:for (?:\\w+ )?pagination|usage|counts?|limits?|budget|window|cost)\\b)|secrets)\\b`,
+  // Pagination and continuation tokens (`next_page_token`, "token for keyset pagination") and LLM token counts are not secrets.
+  `\\b(?![a-z0-9_]*(?:page|pagination|continuation|cursor|sync)_token\\b)[a-z0-9]{1,32}(?:_[a-z0-9]{1,32}){0,6}_(?:api_key|apikey|token|secret|secret_key|password|access_key)\\b`,
   `\\bkeys? (?:starting|beginning|that (?:starts?|begins?)) with\\b|(?<![\\w-])(?:sk-(?:ant-|proj-)?|sk_live_|rk_live_|ghp_|gho_|github_pat_|xox[abpr]-|akia[0-9a-z]{0,16}\\b|glpat-)`,
   `\\b(?:recovery|seed|backup|secret) (?:phrase|words)\\b|\\bmnemonic(?: phrase)?\\b|\\b(?:frase (?:semilla|de recuperacion|de recuperacao|semente)|phrase de recuperation|frasa (?:pemulihan|benih)|wiederherstellungsphrase|seed-?phrase)\\b`,
   `(?:助记词|助記詞|シードフレーズ|リカバリーフレーズ|복구 ?구문|시드 ?구문|сид-?фраз|мнемоническ|عبارة الاسترداد)`,
-  `\\b(?:sms|text(?:ed)?|login|security|one-time|2fa|mfa|auth) codes?\\b|\\b(?:code|pin)s? (?:they|the user|you) (?:just )?(?:got|received|get|receive)\\b`,
+  `\\bcodes? (?:that )?(?:their|the user's|your|the|his|her) (?:bank|phone|authenticator|app|provider|carrier)(?: \\w+)? (?:just )?(?:texted|sent|gave|shows?|displays?|generated)\\b|\\b(?:sms|text(?:ed)?|login|security|one-time|2fa|mfa|auth) codes?\\b|\\b(?:code|pin)s? (?:they|the user|you) (?:just )?(?:got|received|get|receive)\\b`,
   `\\b(?:bank|banking|online banking|email|e-mail|account) (?:login|logins|credentials|password|pin)\\b`,
   `\\b(?:contrasenas?|claves? (?:de )?api|senhas?|chaves? (?:de )?api|mots? de passe|cles? api|passwort(?:er)?|kennw(?:o|ö)rter?|zugangsdaten|chiavi api|password|sifre(?:ler)?i?|kata sandi|hasla|mat khau)\\b`,
   `(?:парол[ьи]|токен|ключ(?:и)? api|api[- ]ключ)`,
@@ -174,16 +178,19 @@ const credential = [
   `(?:密码|密碼|令牌|口令|密钥|密鑰|パスワード|トークン|비밀번호|토큰|كلمات المرور|كلمة المرور|رمز الوصول|पासवर्ड|টোকেন|পাসওয়ার্ড|پاس ورڈ)`,
 ];
 
-/** Verbs of handing something over: include, paste, send, put in the field… */
+/**
+ * Verbs of handing something over: include, paste, send, put in the field… Not inside a compound ("read-only"), and
+ * Vietnamese "thêm" only as "thêm vào" (folded "them" is the English pronoun).
+ */
 const supply = [
-  `\\b(?:include|includes|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward|write out|write|prefix|submit|store (?:it|them|the|this)|give|giving|obtain|get|collect|read|look for|extract|grab|place|hand over|steal|ask the user for|ask for|print|printing|output|echo|expose|reveal|upload|transmit|relay|leak)\\b`,
+  `\\b(?:include|includes|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward|write out|write|prefix|submit|store (?:it|them|the|this)|give|giving|obtain|get|collect|read|look for|extract|grab|place|hand over|steal|ask the user for|ask for|print|printing|output|echo|expose|reveal|upload|transmit|relay|leak)\\b(?!-)`,
   `\\b(?:incluye|incluir|mete|pon|ponle|envia|manda|pega|copia|inserta|agrega|anade|escribe)\\b`,
   `\\b(?:inclua|coloque|envie|mande|cole|copie|insira|adicione|escreva|coloca)\\b`,
   `\\b(?:inserisci|metti|includi|invia|manda|copia|incolla|aggiungi|scrivi)\\b`,
   `\\b(?:inclus|incluez|mets|mettez|envoie|envoyez|colle|collez|copie|copiez|ajoute|ajoutez|ecris|ecrivez)\\b`,
   `\\b(?:gib|geben sie|fuge|fugen sie|schick|schicke|sende|senden sie|kopiere|kopier|trag|trage)\\b`,
   `\\b(?:pede|peca|pide|pidele|pideles|minta|mintalah)\\b|\\b(?:zet|stuur|plak|kopieer|voeg|vul)\\b`,
-  `\\b(?:yaz|ekle|gonder|kopyala|koy)\\b|\\b(?:masukkan|sertakan|kirim|kirimkan|salin|tambahkan|isi)\\b|\\b(?:wpisz|dodaj|wyslij|skopiuj|wklej)\\b|\\b(?:gui|them|chep|dien|nhap)\\b`,
+  `\\b(?:yaz|ekle|gonder|kopyala|koy)\\b|\\b(?:masukkan|sertakan|kirim|kirimkan|salin|tambahkan|isi)\\b|\\b(?:wpisz|dodaj|wyslij|skopiuj|wklej)\\b|\\b(?:gui|them vao|chep|dien|nhap)\\b`,
   `(?:отправь|отправьте|пришли|вставь|вставьте|добавь|добавьте|укажи|укажите|скопируй|перешли)`,
   `(?:填入|填进|填進|放入|放进|附上|发送|發送|加入|写入|寫入|粘贴|複製|复制)`,
   `(?:入れて|送って|貼り付け|追加して|記入|含めて)`,
@@ -207,7 +214,8 @@ const steering = [
   `\\bprioriti[sz]e this tool\\b|\\bprefer (?:this|these|our|my) (?:server'?s?|tools?)\\b.{0,30}?\\bover\\b|\\bignore (?:the )?(?:tools?|results?|outputs?) (?:from|of) (?:other|another|any other)\\b|\\bover all (?:built-in|other) tools\\b|\\bprefer (?:this|it|me) (?:tool )?(?:over|to|instead)\\b`,
   `\\bwhenever the user (?:mentions|asks|says|talks)\\b`,
   `\\b(?:always|unconditionally|automatically) (?:approve|accept|merge|grant|mark (?:it |them )?(?:as )?(?:safe|approved|passed))\\b|\\b(?:whatever|regardless of what) (?:the )?(?:\\w+ )?(?:contains|says|shows)\\b`,
-  `\\b(?:rely|depend) (?:only|solely|exclusively) on this\\b|\\b(?:only|exclusively|solely) (?:use|rely on|call|trust) this\\b`,
+  // "Only use this tool when you are in a project directory" narrows when to use it: a restriction, not steering.
+  `\\b(?:rely|depend) (?:only|solely|exclusively) on this\\b|\\b(?:only|exclusively|solely) (?:use|rely on|call|trust) this\\b(?! (?:tool )?(?:when|if|for|after|once|in|with|on|to)\\b)`,
   `\\bother [\\w -]{0,20}(?:servers|tools|providers) (?:are|is) (?:unreliable|broken|deprecated|outdated|compromised|malicious|insecure|wrong)\\b`,
   `\\b(?:at the start|beginning) of (?:every|each|any) (?:conversation|session|chat)\\b|\\bno matter what the user\\b`,
   `\\beven (?:when|if) the user (?:did not|didn't|does not|doesn't) ask\\b`,
@@ -256,7 +264,8 @@ const crossTool = [
 const redirect = [
   `\\b(?:bcc|cc)\\b`,
   `\\b(?:also|additionally) (?:be )?(?:sent|posted|copied|forwarded|shared|cc'd|bcc'd)\\b`,
-  `\\b(?:copy|copied|forward(?:ed)?|mirror(?:ed)?|route[ds]?|redirect(?:ed)?) (?:\\w+ ){0,2}?to\\b`,
+  // "URLs valid to redirect to after logout" is OAuth navigation: redirecting counts when it moves data (the, all, copies…).
+  `\\b(?:copy|copied|forward(?:ed)?|mirror(?:ed)?|route[ds]?) (?:\\w+ ){0,2}?to\\b|\\bredirect(?:ed|s)? (?:the|all|every|any|each|a copy|copies|them|it)\\b(?: \\w+){0,2}? to\\b`,
   `\\badd (?:the )?(?:reviewer|recipient|collaborator|member|bcc|cc)\\b`,
   `\\b(?:replace[ds]?|changed?|set|overrid(?:e|den)|swap(?:ped)?) (?:\\w+ ){0,3}?(?:recipients?|destination|account|address|to field|iban|beneficiary|payee)\\b`,
   `\\b(?:recipients?|destination|account|beneficiary|to field) (?:\\w+ ){0,3}?(?:has to be|must be|should be|is to be) (?:replaced|changed|set)\\b`,
@@ -277,7 +286,7 @@ const redirect = [
 
 /** An instruction to decode something and act on it. */
 const decodeHint = [
-  `\\b(?:decode|decoded|decoding|unescape|un-escape|url-decode|hex-decode|base64-decode|de-?obfuscate)\\b${G}\\b(?:follow|obey|apply|execute|do what|act on|tell you what|instruction|comply|carry out|what it says|before (?:use|calling|using))\\b`,
+  `\\b(?:decode|decoded|decoding|unescape|un-escape|url-decode|hex-decode|base64-decode|de-?obfuscate)\\b${G}\\b(?:follow|obey|apply|execute|do what|act on|tell you what|instructions?|comply|carry out|what it says|before (?:use|calling|using))\\b`,
   `\\b(?:follow|obey|apply|execute)\\b${G}\\b(?:decoded|after decoding)\\b`,
   `\\b(?:real|actual|true) instructions?\\b`,
   `\\b(?:base-?64|base64url|hex(?:adecimal)?|url-?encoded|percent-encoded|rot-?13|escape[sd]?|encoded|encoding|obfuscated)\\b.{0,60}?\\b(?:follow|obey|comply|execute|act on|carry out|do (?:what|as) it says|apply (?:it|them) as)\\b`,
@@ -306,7 +315,10 @@ const BASE: Lexicon = {
   directive,
 };
 
-/** The base sets plus the wave-5 family sets (lexicon-families.ts). */
+/** The base sets plus the wave-5 family sets (lexicon-families.ts) and the wave-6 sets in other languages (lexicon-wave6.ts). */
 export const LEXICON: Lexicon = Object.fromEntries(
-  Object.entries(BASE).map(([feature, phrases]) => [feature, [...phrases, ...(FAMILY_LEXICON[feature as IntentFeature] ?? [])]]),
+  Object.entries(BASE).map(([feature, phrases]) => [
+    feature,
+    [...phrases, ...(FAMILY_LEXICON[feature as IntentFeature] ?? []), ...(WAVE6_LEXICON[feature as IntentFeature] ?? [])],
+  ]),
 ) as unknown as Lexicon;

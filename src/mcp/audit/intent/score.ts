@@ -41,7 +41,7 @@ const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   directive: 1,
 };
 
-const PROMPT_FOR_ANOTHER = /\b(?:a|an|custom|optional|the) (?:custom )?system prompt (?:for|to (?:use|send|pass|give))\b|\bsystem prompt (?:for|to use with|passed to) (?:the )?(?:llm|model|extraction|extractor|generation|completion|agent)\b/;
+const PROMPT_FOR_ANOTHER = /\b(?:a|an|custom|optional|the) (?:custom )?system prompt (?:for|to (?:use|send|pass|give))\b|\bsystem prompt (?:for|to use with|passed to|to (?:guide|steer|instruct|direct|configure|prime)) (?:the )?(?:llm|model|extraction|extractor|generation|completion|agent)\b/;
 
 export const WARN_AT = 3;
 export const BLOCK_AT = 5;
@@ -62,12 +62,33 @@ const MAX_OWN_NAMES = 64;
  * The server's own tools named in a text become `own-tool`: "use this instead of get_dashboard_by_uid"
  * orders a server's own tools, which is its business; steering reaches past them (other servers, any tool).
  */
-export function maskOwnTools(text: string, ownTools: ReadonlySet<string> | undefined): string {
-  if (ownTools === undefined || ownTools.size === 0) return text;
+export function maskOwnTools(text: string, ownTools: ReadonlySet<string> | undefined, ownParams?: ReadonlySet<string>): string {
+  const masked = maskOwnParams(text, ownParams);
+  if (ownTools === undefined || ownTools.size === 0) return masked;
   const names = [...ownTools].filter((n) => n.length >= 3).slice(0, MAX_OWN_NAMES);
+  if (names.length === 0) return masked;
+  const pattern = new RegExp(`(?<![\\w.-])(?:${names.map(escapeName).join("|")})(?![\\w-])(?:\\(\\))?`, "g");
+  return masked.replace(pattern, "own-tool");
+}
+
+const escapeName = (n: string): string => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The tool's own parameters, quoted (`'username'`, `` `query` ``), become `own-param`: "prefer this over 'username'"
+ * in a parameter's description chooses between the tool's own arguments. Unquoted they stay words ("the password").
+ */
+function maskOwnParams(text: string, ownParams: ReadonlySet<string> | undefined): string {
+  if (ownParams === undefined || ownParams.size === 0) return text;
+  const names = [...ownParams].filter((n) => n.length >= 2).slice(0, MAX_OWN_NAMES);
   if (names.length === 0) return text;
-  const pattern = new RegExp(`(?<![\\w.-])(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![\\w-])(?:\\(\\))?`, "g");
-  return text.replace(pattern, "own-tool");
+  return text.replace(new RegExp(`(['"\`])(?:${names.map(escapeName).join("|")})\\1`, "g"), "$1own-param$1");
+}
+
+/** Parameter names of a definition, from the JSON paths of its screened fields (`$.inputSchema.properties.<name>…`). */
+export function paramNamesOf(jsonPaths: Iterable<string>): Set<string> {
+  const names = new Set<string>();
+  for (const path of jsonPaths) for (const m of path.matchAll(/\.properties\.([^.[\]]+)/g)) if (m[1] !== undefined) names.add(m[1]);
+  return names;
 }
 
 // Conversation nouns only: a verb such as "summarise" or a word such as "notes" does not make a tool
@@ -90,21 +111,27 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   const out: SignalHit[] = [];
   // A parameter that *is* a prompt for some other model ("system prompt for LLM extraction", "a custom system prompt") asks for configuration, not for the model's own context.
   const promptForAnother = PROMPT_FOR_ANOTHER.test(at("context"));
-  if (has("context") && !toolIsAboutContext && (has("supply") || has("directive") || (unit.role === "parameter" && !promptForAnother))) {
+  // In prose too: a description that lists its arguments ("- systemPrompt: System prompt to guide the LLM") describes one.
+  if (has("context") && !toolIsAboutContext && !promptForAnother && (has("supply") || has("directive") || unit.role === "parameter")) {
     out.push({ signal: "context-request", evidence: at("context") });
   }
   if (has("credential") && has("handover") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });
   // A secret taken from somewhere the tool has no business reading (other tools' output, other servers' configuration, key files):
   // a parameter's description needs no verb (it is itself the place to put it); prose needs one.
-  else if (has("credential") && has("harvest") && (has("supply") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
+  else if (has("credential") && has("harvest") && (has("harvest-handover") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
   if (has("secrecy")) out.push({ signal: "secrecy", evidence: at("secrecy") });
   if (has("steering")) out.push({ signal: "steering", evidence: at("steering") });
-  if (has("cross-tool") && has("redirect")) out.push({ signal: "shadowing", evidence: at("redirect") });
+  // A redirect to a literal address in the same string ("add backup@… as co-owner", "cc audit@…") hands another
+  // action's data to a fixed party: shadowing, whether or not another tool is named.
+  if (has("redirect") && (has("cross-tool") || has("destination"))) out.push({ signal: "shadowing", evidence: at("redirect") });
   else if (has("cross-tool")) out.push({ signal: "cross-tool", evidence: at("cross-tool") });
   else if (has("redirect")) out.push({ signal: "redirect", evidence: at("redirect") });
   if (has("destination")) out.push({ signal: "destination", evidence: at("destination") });
   if (has("decode-hint")) out.push({ signal: "decode-hint", evidence: at("decode-hint") });
   if (has("directive")) out.push({ signal: "directive", evidence: at("directive") });
+  // A value (an enum entry, a default) is data the model picks or passes on: one that steers, hides or asks for context
+  // is addressed to the model whether or not it is phrased as an order, so it also counts as a directive.
+  else if (unit.role === "value" && out.some((s) => !WEAK.has(s.signal))) out.push({ signal: "directive", evidence: `in a value: ${out[0]?.evidence ?? ""}` });
   return out;
 }
 

@@ -3,7 +3,7 @@ import type { Hit } from "../rules.js";
 import type { SchemaField } from "../schema-walk.js";
 import type { AuditedTool } from "../types.js";
 import { featuresOf, modelHit } from "./model.js";
-import { intentHit, isAboutContext, maskOwnTools, mergeSignals, onlyWeak, signalsOf, type IntentRole, type ScreenedUnit } from "./score.js";
+import { intentHit, isAboutContext, maskOwnTools, mergeSignals, onlyWeak, paramNamesOf, signalsOf, type IntentRole, type ScreenedUnit } from "./score.js";
 
 function roleOf(field: SchemaField): IntentRole | undefined {
   if (field.kind.kind === "identifier") return undefined;
@@ -25,9 +25,10 @@ export function toolIntent(tool: AuditedTool, fields: readonly SchemaField[], ow
 /** The strings of a tool the intent score reads, each with what it is to the model. */
 export function toolUnits(fields: readonly SchemaField[], ownTools?: ReadonlySet<string>): ScreenedUnit[] {
   const units: ScreenedUnit[] = [];
+  const params = paramNamesOf(fields.map((f) => f.jsonPath));
   for (const field of fields) {
     const role = roleOf(field);
-    if (role !== undefined) units.push({ text: maskOwnTools(field.text, ownTools), role });
+    if (role !== undefined) units.push({ text: maskOwnTools(field.text, ownTools, params), role });
   }
   return units;
 }
