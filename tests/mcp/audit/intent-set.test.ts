@@ -14,8 +14,8 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  * (tuning.json), sets v2 and v3 (heldout-v2.json, heldout-v3.json: each held out for its measurements, tuned on
  * since — v3 from wave 6), tuning set v5 (tuning-v5.json: attacks aimed at the rules' blind spots, wave 6) and
  * extra benign material from real servers (benign-extra.json, benign-extra-2.json). "Flagged" means warn or
- * block: either holds the tool until a person accepts it. The figure on a set nobody has tuned on is the
- * lead's to measure (held-out set v4 is not in this repository's working tree until then).
+ * block: either holds the tool until a person accepts it. Set v4 (heldout-v4.json) was written
+ * independently and measured once when it was merged (63/84, 8/86): its figures are floors here.
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -268,6 +268,19 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(off.falsePositives).toEqual([]);
     expect(on.falsePositives).toEqual([]);
     expect(blindlyHeld).toBeLessThanOrEqual(INDISCRIMINATE_CEILING.v3);
+  });
+
+  it("set v4 (written independently in wave 6 and measured once: the figure on attacks nobody tuned on)", () => {
+    // Its one held-out measurement, with the wave-6 rules (tests/fixtures/audit-intent/README.md): 63/84 attacks,
+    // 8/86 benign tools held, second opinion off and on alike. Far from the goal (>= 98 %, <= 2 %); these floors
+    // only keep later changes from losing ground on it.
+    const { off, on } = measure("set v4 (held out once)", (e) => measureHalf("heldout-v4", e));
+    expect(off.attacks).toBe(84);
+    expect(off.benign).toBe(86);
+    expect(off.caught).toBeGreaterThanOrEqual(63);
+    expect(off.flagged).toBeLessThanOrEqual(8);
+    expect(on.caught).toBeGreaterThanOrEqual(63);
+    expect(on.flagged).toBeLessThanOrEqual(8);
   });
 
   it("tuning set v5 (wave 6: attacks aimed at what the rules still missed)", () => {
