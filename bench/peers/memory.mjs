@@ -66,26 +66,30 @@ const ENGINES = {
     await Promise.all(Array.from({ length: N }, () => client.callToolChain(`${BUILD}; return mem.meet({});`)));
     return () => {};
   },
-  mcpvm: async () => {
-    const { createQuickJsEngine } = await import(`${DIST}src/sandbox/engines/quickjs.js`);
-    const engine = await createQuickJsEngine({ maxWorkers: N });
-    let arrived = 0;
-    const modules = {
-      sync: {
-        meet: async () => {
-          arrived++;
-          await waitAll(() => arrived);
-          sample();
-          return arrived;
-        },
-      },
-    };
-    const results = await Promise.all(Array.from({ length: N }, () => engine.run({ code: `${BUILD.replace("globalThis.keep =", "const keep =")}; return require("host:sync").meet();`, modules })));
-    const failed = results.filter((r) => !r.ok);
-    if (failed.length > 0) throw new Error(`mcpvm: ${failed[0].error.code}: ${failed[0].error.message}`);
-    return () => engine.dispose();
-  },
+  mcpvm: () => mcpvmEngine("quickjs.js", "createQuickJsEngine"),
+  "mcpvm-inline": () => mcpvmEngine("quickjs-inline.js", "createQuickJsInlineEngine"),
 };
+
+/** Ten runs of one of mcpvm's engines, each blocked in a host call until all ten are live. */
+async function mcpvmEngine(file, factory) {
+  const create = (await import(`${DIST}src/sandbox/engines/${file}`))[factory];
+  const engine = await create({ maxWorkers: N, maxInstances: N });
+  let arrived = 0;
+  const modules = {
+    sync: {
+      meet: async () => {
+        arrived++;
+        await waitAll(() => arrived);
+        sample();
+        return arrived;
+      },
+    },
+  };
+  const results = await Promise.all(Array.from({ length: N }, () => engine.run({ code: `${BUILD.replace("globalThis.keep =", "const keep =")}; return require("host:sync").meet();`, modules })));
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length > 0) throw new Error(`mcpvm: ${failed[0].error.code}: ${failed[0].error.message}`);
+  return () => engine.dispose();
+}
 
 const name = process.argv[2];
 const baseline = process.memoryUsage().rss;

@@ -36,6 +36,7 @@ function versionOf(name) {
 
 const versions = {
   mcpvm: JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version,
+  "mcpvm-inline": JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version,
   "@utcp/code-mode": versionOf("@utcp/code-mode"),
   "isolated-vm": versionOf("isolated-vm"),
   "quickjs-emscripten": versionOf("quickjs-emscripten"),
@@ -55,7 +56,7 @@ const ms = (x) => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${x.toFixed(2)} ms`
 const us = (x) => `${x.toFixed(1)} µs`;
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "—");
 const PEERS = ["@utcp/code-mode", "isolated-vm", "quickjs-emscripten"];
-const ENGINES = ["mcpvm", ...PEERS, "node:vm"];
+const ENGINES = ["mcpvm", "mcpvm-inline", ...PEERS, "node:vm"];
 
 function sandboxRow(label, key, show) {
   const cells = ENGINES.map((name) => {
@@ -65,7 +66,7 @@ function sandboxRow(label, key, show) {
   });
   const peerP50 = PEERS.map((name) => sandboxes[name]?.[key]?.p50).filter(Number.isFinite);
   const best = peerP50.length === 0 ? NaN : Math.min(...peerP50);
-  return [label, ...cells, ratio(sandboxes.mcpvm?.[key]?.p50, best)];
+  return [label, ...cells, ratio(sandboxes.mcpvm?.[key]?.p50, best), ratio(sandboxes["mcpvm-inline"]?.[key]?.p50, best)];
 }
 
 function memoryRow() {
@@ -74,11 +75,12 @@ function memoryRow() {
     return r?.memoryMb === undefined ? "failed" : `${r.memoryMb.toFixed(1)} MB`;
   });
   const peers = PEERS.map((name) => sandboxes[name]?.memoryMb).filter(Number.isFinite);
-  return ["memory per live sandbox (10 alive, RSS)", ...cells, ratio(sandboxes.mcpvm?.memoryMb, peers.length === 0 ? NaN : Math.min(...peers))];
+  const best = peers.length === 0 ? NaN : Math.min(...peers);
+  return ["memory per live sandbox (10 alive, RSS)", ...cells, ratio(sandboxes.mcpvm?.memoryMb, best), ratio(sandboxes["mcpvm-inline"]?.memoryMb, best)];
 }
 
 const sandboxTable = table(
-  ["p50 (p95)", ...ENGINES.map((n) => `${n} ${versions[n]}`), "mcpvm ÷ best peer"],
+  ["p50 (p95)", ...ENGINES.map((n) => `${n} ${versions[n]}`), "mcpvm ÷ best peer", "mcpvm-inline ÷ best peer"],
   [
     sandboxRow("cold: new sandbox, `return 1`, dispose", "cold", ms),
     sandboxRow("fresh context per run, back to back", "fresh", ms),

@@ -168,15 +168,22 @@ const codeMode = async (version) => {
   };
 };
 
-const mcpvm = async (version) => {
-  const { createQuickJsEngine } = await import(`${DIST}src/sandbox/engines/quickjs.js`);
+/** mcpvm's two QuickJS engines: the worker engine (the default) and the in-thread one (`--engine quickjs-inline`). */
+const ENGINE_MODULES = {
+  mcpvm: ["quickjs.js", "createQuickJsEngine"],
+  "mcpvm-inline": ["quickjs-inline.js", "createQuickJsInlineEngine"],
+};
+
+const mcpvm = async (version, name = "mcpvm") => {
+  const [file, factory] = ENGINE_MODULES[name];
+  const createQuickJsEngine = (await import(`${DIST}src/sandbox/engines/${file}`))[factory];
   const mustRun = async (engine, request) => {
     const result = await engine.run(request);
     if (!result.ok) throw new Error(`mcpvm run failed: ${result.error.code}: ${result.error.message}`);
   };
   const modules = { bench: { noop: () => null } };
   return {
-    name: "mcpvm",
+    name,
     version,
     cold: () =>
       sample(COLD, async () => {
@@ -218,6 +225,7 @@ function memoryPerSandbox(name) {
 export async function measureSandboxes(versions) {
   const engines = [
     ["mcpvm", () => mcpvm(versions.mcpvm)],
+    ["mcpvm-inline", () => mcpvm(versions.mcpvm, "mcpvm-inline")],
     ["@utcp/code-mode", () => codeMode(versions["@utcp/code-mode"])],
     ["isolated-vm", () => isolatedVm(versions["isolated-vm"])],
     ["quickjs-emscripten", () => quickjsRaw(versions["quickjs-emscripten"])],
