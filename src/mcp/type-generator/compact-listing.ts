@@ -1,6 +1,7 @@
 import { isPlainRecord, localRefSegments, resolveSegments } from "./json-pointer.js";
 import { firstSentence, toolHints } from "./metadata.js";
 import type { ToolForTypes } from "./types.js";
+import { arrayOf, key, literal, union } from "./type-text.js";
 
 /**
  * A module's tools as few tokens as a model can still write correct calls from (issue 15): one
@@ -46,24 +47,6 @@ interface Seen {
   count: number;
   /** The property the object first appeared under, singular for array items: the alias's name. */
   readonly hint: string | undefined;
-}
-
-function literal(value: unknown): string {
-  const text = JSON.stringify(value) ?? "unknown";
-  return text.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-
-function key(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : literal(name);
-}
-
-function union(parts: readonly string[]): string {
-  const unique = [...new Set(parts)];
-  return unique.length === 0 ? "never" : unique.join(" | ");
-}
-
-function arrayOf(item: string): string {
-  return /[|&]/.test(item) ? `(${item})[]` : `${item}[]`;
 }
 
 function singular(word: string): string {

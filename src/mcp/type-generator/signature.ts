@@ -1,6 +1,7 @@
 import { isPlainRecord, localRefSegments, resolveSegments } from "./json-pointer.js";
 import { inputIsOptional } from "./tool-list.js";
 import type { ToolForTypes } from "./types.js";
+import { arrayOf, key, literal, union } from "./type-text.js";
 
 /**
  * One-line TypeScript signatures for listings (search_tools, module_info): the shape of a tool's
@@ -20,25 +21,6 @@ const MAX_REF_HOPS = 8;
 interface RenderState {
   readonly root: unknown;
   readonly maxDepth: number;
-}
-
-function literal(value: unknown): string {
-  const text = JSON.stringify(value) ?? "unknown";
-  // JSON.stringify leaves U+2028/2029 raw; they would break the "one line".
-  return text.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-
-function key(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : literal(name);
-}
-
-function union(parts: readonly string[]): string {
-  const unique = [...new Set(parts)];
-  return unique.length === 0 ? "never" : unique.join(" | ");
-}
-
-function arrayOf(item: string): string {
-  return /[|&]/.test(item) ? `(${item})[]` : `${item}[]`;
 }
 
 function renderObject(schema: Record<string, unknown>, state: RenderState, depth: number, hops: number): string {
