@@ -1,6 +1,7 @@
 import type * as QuickJs from "quickjs-emscripten-core";
 import type { EngineOutcome, RunReport, ThrownInfo } from "../host/outcome.js";
-import { runEnded } from "../host/run-ended.js";
+import { logEntryBytes } from "../host/output-budget.js";
+import { runEnded, runEndedFor } from "../host/run-ended.js";
 import { RunModules } from "../host/run-modules.js";
 import type { EngineLimit, HostModules, LogEntry, LogLevel, RunLimits } from "../types.js";
 import type { InlineInstance } from "./quickjs-inline-adapter.js";
@@ -166,7 +167,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
     listeners.clear();
     sandbox.hooks = undefined;
     // A run that made no host call handed its signal to nobody: no reason to build an error with a stack.
-    if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEnded(endReason(outcome)));
+    if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEndedFor(outcome));
     return {
       report: { outcome, logs, logBytes, droppedLogs, stats: { engine: "quickjs-inline", wallMs: performance.now() - startedAt, cpuMs: cpuSpent, hostCalls: callCount } },
       poisoned,
@@ -293,8 +294,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
 
   function record(given: string, message: string): void {
     const level = (LEVELS.includes(given) ? given : "log") as LogLevel;
-    // Each entry costs its JSON framing, not only its text (logEntryBytes in host/output-budget.ts).
-    const bytes = Buffer.byteLength(JSON.stringify({ level, message }), "utf8") + 1;
+    const bytes = logEntryBytes(level, message);
     if (localStop === "outputBytes" || logBytes + bytes > limits.outputBytes) {
       droppedLogs++;
       localStop ??= "outputBytes";
@@ -325,10 +325,4 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
       handle.dispose();
     }
   }
-}
-
-/** Why the run's host calls are being abandoned, as the code their signal's reason carries. */
-function endReason(outcome: EngineOutcome): "WALL_LIMIT" | "CANCELLED" | "RUN_COMPLETED" {
-  if (outcome.kind === "limit" && outcome.limit === "wallMs") return "WALL_LIMIT";
-  return outcome.kind === "cancelled" ? "CANCELLED" : "RUN_COMPLETED";
 }

@@ -1,14 +1,13 @@
 import { errorMessage } from "../../util/errors.js";
-import { guestBootstrapSource, guestManifest } from "../guest/bootstrap-source.js";
-import { transformGuestSource } from "../guest/transform.js";
+import { guestBootstrapSource } from "../guest/bootstrap-source.js";
 import { buildRunResult } from "../host/outcome.js";
-import { resolveLimits } from "../limits.js";
-import { DEFAULT_LIMITS, type GuestErrorInfo, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
+import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadInlineAssets } from "./quickjs-inline-adapter.js";
 import { sharedInlinePool, type InlineInstancePool } from "./quickjs-inline-instances.js";
 import { runInline, type InlineRunHandle } from "./quickjs-inline-run.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
+import { admitRun, failedBeforeRun } from "./run-admission.js";
 
 export interface QuickJsInlineEngineOptions {
   /** Most runs in progress at once (one asyncify instance each); more wait. Default 16. */
@@ -25,7 +24,6 @@ export interface QuickJsInlineEngineOptions {
   readonly defaultLimits?: RunLimits;
 }
 
-const DEFAULT_FILENAME = "guest.js";
 
 let bootstrap: string | undefined;
 const bootstrapSource = (): string => (bootstrap ??= guestBootstrapSource());
@@ -74,7 +72,7 @@ class QuickJsInlineEngine implements SandboxEngine {
 
   async run(request: RunRequest): Promise<RunResult> {
     const running = this.execute(request).catch((error: unknown) =>
-      failed({ code: "ENGINE_FAILURE", message: `The QuickJS engine failed: ${errorMessage(error)}` }),
+      failedBeforeRun("quickjs-inline", { code: "ENGINE_FAILURE", message: `The QuickJS engine failed: ${errorMessage(error)}` }),
     );
     this.finished.add(running);
     try {
@@ -95,37 +93,28 @@ class QuickJsInlineEngine implements SandboxEngine {
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {
-    if (this.disposed) return failed({ code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
-    let limits: RunLimits;
-    try {
-      limits = resolveLimits(request.limits, this.defaultLimits);
-    } catch (error) {
-      return failed({ code: "INVALID_REQUEST", message: errorMessage(error) });
-    }
-    if (request.signal?.aborted === true) return failed({ code: "CANCELLED", message: "The run was cancelled before it started" });
-    const filename = request.filename ?? DEFAULT_FILENAME;
-    const transformed = transformGuestSource(request.code);
-    if (!transformed.ok) return failed({ code: "SYNTAX_ERROR", name: "SyntaxError", ...transformed.error, file: filename });
-    const modules = request.modules ?? {};
+    const admitted = admitRun("quickjs-inline", request, this.defaultLimits, this.disposed);
+    if (!admitted.ok) return admitted.result;
+    const { limits, filename, source, modules, manifestText } = admitted;
 
     try {
       await this.gate.enter(request.signal);
     } catch (error) {
-      if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failed({ code: "CANCELLED", message: error.message });
-      return failed({ code: "ENGINE_UNAVAILABLE", message: errorMessage(error) });
+      if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failedBeforeRun("quickjs-inline", { code: "CANCELLED", message: error.message });
+      return failedBeforeRun("quickjs-inline", { code: "ENGINE_UNAVAILABLE", message: errorMessage(error) });
     }
     try {
-      if (this.disposed) return failed({ code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
+      if (this.disposed) return failedBeforeRun("quickjs-inline", { code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
       const { slot, sandbox } = await this.pool.acquire();
       let handle: InlineRunHandle | undefined;
       const { report, poisoned } = await runInline(
         slot.instance,
         sandbox,
         {
-          code: transformed.source.code,
+          code: source.code,
           filename,
           ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
-          manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)),
+          manifestText,
           modules,
           limits,
           ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -138,19 +127,9 @@ class QuickJsInlineEngine implements SandboxEngine {
       );
       if (handle !== undefined) this.active.delete(handle);
       this.pool.release(slot, sandbox, poisoned, this.retireAboveBytes);
-      return buildRunResult(report, { limits, source: transformed.source, filename });
+      return buildRunResult(report, { limits, source, filename });
     } finally {
       this.gate.leave();
     }
   }
-}
-
-/** A result for a run that failed before (or without) reaching QuickJS. */
-function failed(error: GuestErrorInfo): RunResult {
-  return {
-    ok: false,
-    error,
-    logs: [],
-    stats: { engine: "quickjs-inline", wallMs: 0, cpuMs: 0, hostCalls: 0, outputBytes: 0, droppedLogs: 0 },
-  };
 }

@@ -1,5 +1,5 @@
 import type { EngineOutcome, RunReport } from "../host/outcome.js";
-import { runEnded } from "../host/run-ended.js";
+import { runEnded, runEndedFor } from "../host/run-ended.js";
 import { RunModules } from "../host/run-modules.js";
 import type { HostModules, RunLimits } from "../types.js";
 import { CONTROL_LAYOUT, type DoneMessage, type HostCallMessage, type RunMessage, type WorkerMessage } from "./quickjs-protocol.js";
@@ -56,7 +56,7 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
       thread.calls.off("message", onCall);
       plan.signal?.removeEventListener("abort", onCancel);
       // A run that made no host call handed its signal to nobody: no reason to build (an error with a stack).
-      if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEnded(endReason(report.outcome)));
+      if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEndedFor(report.outcome));
       const { cpuMs, hostCalls: calls, ...rest } = report;
       resolve({
         report: {
@@ -127,10 +127,4 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
     thread.startRun(message);
     if (plan.signal?.aborted === true) stop("cancel");
   });
-}
-
-/** Why the run's host calls are being abandoned, as the code their signal's reason carries. */
-function endReason(outcome: EngineOutcome): "WALL_LIMIT" | "CANCELLED" | "RUN_COMPLETED" {
-  if (outcome.kind === "limit" && outcome.limit === "wallMs") return "WALL_LIMIT";
-  return outcome.kind === "cancelled" ? "CANCELLED" : "RUN_COMPLETED";
 }

@@ -1,15 +1,13 @@
 import { errorMessage } from "../../util/errors.js";
-import { guestManifest } from "../guest/bootstrap-source.js";
-import { transformGuestSource } from "../guest/transform.js";
-import { resolveLimits } from "../limits.js";
 import { buildRunResult } from "../host/outcome.js";
-import { DEFAULT_LIMITS, type GuestErrorInfo, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
+import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
 import { defaultWorkerOptions } from "./quickjs-defaults.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
 import { SPIN_SLOTS } from "./quickjs-protocol.js";
 import { runOnThread } from "./quickjs-run.js";
+import { admitRun, failedBeforeRun } from "./run-admission.js";
 import { leaseSharedPool, type SharedPoolLease } from "./quickjs-shared-pool.js";
 import type { QuickJsThread } from "./quickjs-thread.js";
 
@@ -55,7 +53,6 @@ export interface QuickJsEngineOptions {
   readonly defaultLimits?: RunLimits;
 }
 
-const DEFAULT_FILENAME = "guest.js";
 
 /**
  * The portable engine: QuickJS (the synchronous wasm build) on worker threads shared by every engine
@@ -120,7 +117,7 @@ class QuickJsEngine implements SandboxEngine {
     try {
       return await this.execute(request);
     } catch (error) {
-      return failed({ code: "ENGINE_FAILURE", message: `The QuickJS engine failed: ${errorMessage(error)}` });
+      return failedBeforeRun("quickjs", { code: "ENGINE_FAILURE", message: `The QuickJS engine failed: ${errorMessage(error)}` });
     }
   }
 
@@ -134,19 +131,9 @@ class QuickJsEngine implements SandboxEngine {
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {
-    if (this.disposed) return failed({ code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
-    let limits: RunLimits;
-    try {
-      limits = resolveLimits(request.limits, this.defaultLimits);
-    } catch (error) {
-      return failed({ code: "INVALID_REQUEST", message: errorMessage(error) });
-    }
-    if (request.signal?.aborted === true) return failed({ code: "CANCELLED", message: "The run was cancelled before it started" });
-
-    const filename = request.filename ?? DEFAULT_FILENAME;
-    const transformed = transformGuestSource(request.code);
-    if (!transformed.ok) return failed({ code: "SYNTAX_ERROR", name: "SyntaxError", ...transformed.error, file: filename });
-    const modules = request.modules ?? {};
+    const admitted = admitRun("quickjs", request, this.defaultLimits, this.disposed);
+    if (!admitted.ok) return admitted.result;
+    const { limits, filename, source, modules, manifestText } = admitted;
 
     try {
       await this.gate.enter(request.signal);
@@ -162,17 +149,17 @@ class QuickJsEngine implements SandboxEngine {
       }
       if (this.disposed) {
         this.lease.pool.release(thread, false);
-        return failed({ code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
+        return failedBeforeRun("quickjs", { code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
       }
       this.leased.add(thread);
       const running = new Int32Array(this.lease.spin.counters);
       Atomics.add(running, SPIN_SLOTS.running, 1);
       const { report, retire } = await runOnThread(thread, {
         runId: nextRunId++,
-        code: transformed.source.code,
+        code: source.code,
         filename,
         ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
-        manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)),
+        manifestText,
         modules,
         limits,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -183,7 +170,7 @@ class QuickJsEngine implements SandboxEngine {
       Atomics.sub(running, SPIN_SLOTS.running, 1);
       this.leased.delete(thread);
       this.lease.pool.release(thread, retire);
-      return buildRunResult(report, { limits, source: transformed.source, filename });
+      return buildRunResult(report, { limits, source, filename });
     } finally {
       this.gate.leave();
     }
@@ -191,17 +178,7 @@ class QuickJsEngine implements SandboxEngine {
 }
 
 function acquireFailed(error: unknown): RunResult {
-  if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failed({ code: "CANCELLED", message: error.message });
-  if (error instanceof PoolError) return failed({ code: "ENGINE_UNAVAILABLE", message: error.message });
-  return failed({ code: "ENGINE_FAILURE", message: `A QuickJS worker could not start: ${errorMessage(error)}` });
-}
-
-/** A result for a run that failed before (or without) reaching a worker. */
-function failed(error: GuestErrorInfo): RunResult {
-  return {
-    ok: false,
-    error,
-    logs: [],
-    stats: { engine: "quickjs", wallMs: 0, cpuMs: 0, hostCalls: 0, outputBytes: 0, droppedLogs: 0 },
-  };
+  if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failedBeforeRun("quickjs", { code: "CANCELLED", message: error.message });
+  if (error instanceof PoolError) return failedBeforeRun("quickjs", { code: "ENGINE_UNAVAILABLE", message: error.message });
+  return failedBeforeRun("quickjs", { code: "ENGINE_FAILURE", message: `A QuickJS worker could not start: ${errorMessage(error)}` });
 }

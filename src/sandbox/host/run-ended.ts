@@ -1,4 +1,5 @@
 import { McpvmError } from "../../util/errors.js";
+import type { EngineOutcome } from "./outcome.js";
 
 export type RunEndedCode = "RUN_COMPLETED" | "WALL_LIMIT" | "CANCELLED" | "RUN_FAILED";
 
@@ -16,4 +17,10 @@ export function runEnded(code: RunEndedCode): RunEndedError {
     RUN_FAILED: "The sandbox run failed",
   };
   return new RunEndedError(code, messages[code]);
+}
+
+/** Why a run's host calls are being abandoned, read from how the run ended. */
+export function runEndedFor(outcome: EngineOutcome): RunEndedError {
+  if (outcome.kind === "limit" && outcome.limit === "wallMs") return runEnded("WALL_LIMIT");
+  return runEnded(outcome.kind === "cancelled" ? "CANCELLED" : "RUN_COMPLETED");
 }
