@@ -52,6 +52,8 @@ export class ProcessGroupStdioTransport implements Transport {
   private readonly framer: LineFramer;
   private exited: Promise<void> | undefined;
   private exitInfo: ExitInfo | undefined;
+  /** A message went to stdin in this tick; more in the same tick are corked until it ends (sendLine). */
+  private wroteThisTick = false;
 
   /** tools/call without the SDK client (raw-call.ts); its answers are taken off stdout here. */
   readonly raw: RawToolCalls;
@@ -127,11 +129,18 @@ export class ProcessGroupStdioTransport implements Transport {
     if (stdin === undefined || stdin === null || stdin.destroyed || this.exitInfo !== undefined) {
       return Promise.reject(new Error("stdio server is not running"));
     }
-    // Messages sent in the same tick (a $batch's calls, a reply and a notification) go to the pipe
-    // in one write rather than one system call each.
-    if (!stdin.writableCorked) {
+    // The first message of a tick goes to the pipe at once, so the server starts on it while this
+    // process finishes its turn (a guest call's reply path, a sandbox's stack unwinding). Further
+    // messages in the same tick (a $batch's calls, a reply and a notification) are held and go out
+    // together in one more write at the end of the tick, rather than one system call each.
+    if (!this.wroteThisTick) {
+      this.wroteThisTick = true;
+      process.nextTick(() => {
+        this.wroteThisTick = false;
+        if (stdin.writableCorked) stdin.uncork();
+      });
+    } else if (!stdin.writableCorked) {
       stdin.cork();
-      process.nextTick(() => stdin.uncork());
     }
     return new Promise((resolve) => {
       if (stdin.write(line)) resolve();
