@@ -184,15 +184,19 @@ async function loops() {
  * process, one server-everything. CPU time of this process (main thread and sandbox worker), which
  * moves far less with other load on the machine than wall time, and wall time beside it.
  */
-const LAYERS = { calls: 300, rounds: 5 };
+const LAYERS = { calls: 1000, rounds: 5, warmup: 2 };
 async function layers() {
   const home = await makeHome({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
   const host = await McpvmHost.open({ env: home.env });
+  // The same guest loop on the in-thread engine, in the same rounds: its own host and server.
+  const inlineHome = await makeHome({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } }, "quickjs-inline");
+  const inlineHost = await McpvmHost.open({ env: inlineHome.env });
   const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
   const n = LAYERS.calls;
   try {
     mustSucceed(await host.run(sequentialEcho(1)));
+    mustSucceed(await inlineHost.run(sequentialEcho(1)));
     const service = await host.requireMcp();
     const loaded = await host.hostModules();
     const runSignal = new AbortController().signal;
@@ -210,6 +214,8 @@ async function layers() {
       module: loop((i) => module.echo([args(i)], { module: "mcp-everything", fn: "echo", signal: runSignal, deadline: Date.now() + 600_000 })),
       empty: async () => mustSucceed(await host.run(sequentialEcho(0))),
       guest: async () => mustSucceed(await host.run(sequentialEcho(n))),
+      inlineEmpty: async () => mustSucceed(await inlineHost.run(sequentialEcho(0))),
+      inlineGuest: async () => mustSucceed(await inlineHost.run(sequentialEcho(n))),
     };
     const measure = async (fn) => {
       const before = process.cpuUsage();
@@ -218,6 +224,8 @@ async function layers() {
       return { cpu: (used.user + used.system) / 1000, wall };
     };
     const samples = Object.fromEntries(Object.keys(steps).map((k) => [k, []]));
+    // Warm-up rounds first: the JIT and V8's wasm tier-up, not the call path, dominate a fresh host's first thousands of calls.
+    for (let round = 0; round < LAYERS.warmup; round += 1) for (const step of Object.values(steps)) await step();
     for (let round = 0; round < LAYERS.rounds; round += 1) {
       const order = Object.keys(steps);
       if (round % 2 === 1) order.reverse();
@@ -233,13 +241,16 @@ async function layers() {
         converted: perCall("converted", field),
         module: perCall("module", field),
         guest: perCall("guest", field) - (median(samples.empty.map((x) => x[field])) / n) * 1000,
+        inline: perCall("inlineGuest", field) - (median(samples.inlineEmpty.map((x) => x[field])) / n) * 1000,
       };
     }
     return out;
   } finally {
     await client.close();
     await host.close();
+    await inlineHost.close();
     await home.cleanup();
+    await inlineHome.cleanup();
   }
 }
 
@@ -372,6 +383,7 @@ export default async function () {
     ["ClientManager.callTool (+ CallToolResult → guest value)", "converted", "raw"],
     ["host module function (+ current catalog, argument validation, confirm policy, tool-call budget, approval re-check, redaction)", "module", "converted"],
     ["guest call in a run (+ guest codec, worker ↔ main thread messages, Atomics wait/wake, reply encoding)", "guest", "module"],
+    ["guest call in a run on the in-thread engine (+ guest codec, asyncify suspend and resume of the guest's stack, reply encoding)", "inline", "module"],
   ].map(([label, key, prev]) => [
     label,
     us(layer.cpu[key]),
@@ -382,7 +394,7 @@ export default async function () {
   const markdown = [
     table(["measure", "values", "result", "target", "verdict"], rows),
     "",
-    `**Where a guest call's µs go** (${LAYERS.calls} sequential echo calls on server-everything entered at each layer, ${LAYERS.rounds} interleaved rounds, median; ` +
+    `**Where a guest call's µs go** (${LAYERS.calls} sequential echo calls on server-everything entered at each layer, ${LAYERS.rounds} interleaved rounds after ${LAYERS.warmup} warm-up rounds, median; ` +
       "CPU = this process's user+system time, all threads, per call; the server's own CPU is not in it):",
     "",
     table(["entered at", "CPU per call", "CPU added by this layer", "wall per call", "wall added"], layerRows),

@@ -44,8 +44,8 @@ export function argsText(maskedArgs: unknown): { args: string; truncated?: true 
 
 export class ActivityLog {
   private failed = false;
-  /** Lines appended and not yet written. */
-  private pending: string[] = [];
+  /** Lines appended and not yet written; a function is a record still to be built (appendLater). */
+  private pending: Array<string | (() => ActivityRecord)> = [];
   /** The write scheduled FLUSH_DELAY_MS after the first pending line, if any. */
   private flushTimer: NodeJS.Timeout | undefined;
   private handle: OpenLog | undefined;
@@ -63,7 +63,21 @@ export class ActivityLog {
    * what is pending at once.
    */
   append(record: ActivityRecord): void {
-    this.pending.push(`${JSON.stringify(record)}\n`);
+    this.enqueue(`${JSON.stringify(record)}\n`);
+  }
+
+  /**
+   * Like append, with the record built when the lines are written rather than now: a tool call's
+   * masking and formatting then happen after its result has gone back to the caller, off the
+   * call's own latency. `build` must capture at call time whatever could change by then (the time,
+   * the face, the client). A build that throws writes nothing for that record.
+   */
+  appendLater(build: () => ActivityRecord): void {
+    this.enqueue(build);
+  }
+
+  private enqueue(line: string | (() => ActivityRecord)): void {
+    this.pending.push(line);
     if (this.flushTimer === undefined) {
       this.flushTimer = setTimeout(() => this.writeNow(), FLUSH_DELAY_MS);
       // A pending line never keeps a finished process alive: a process that exits before the timer
@@ -114,6 +128,16 @@ export class ActivityLog {
   }
 
   private writePending(): void {
+    for (let i = 0; i < this.pending.length; i++) {
+      const entry = this.pending[i];
+      if (entry === undefined || typeof entry === "string") continue;
+      try {
+        this.pending[i] = `${JSON.stringify(entry())}\n`;
+      } catch {
+        this.pending[i] = "";
+      }
+    }
+    this.pending = this.pending.filter((line) => line !== "");
     while (this.pending.length > 0) {
       // At most MAX_BATCH_CHARS per write (at least one line), so a burst cannot overshoot the rotation cap.
       let taken = 0;

@@ -40,6 +40,29 @@ describe("ActivityLog", () => {
     expect(await lines(file)).toHaveLength(1);
   });
 
+  it("builds an appendLater record when its lines are written, in order with plain appends; a build that throws writes nothing", async () => {
+    const file = join(dir, "activity.jsonl");
+    const log = new ActivityLog(file);
+    let built = 0;
+    log.append(record("first"));
+    log.appendLater(() => {
+      built++;
+      return record("second");
+    });
+    log.appendLater(() => {
+      throw new Error("cannot be built");
+    });
+    log.append(record("third"));
+    expect(built).toBe(0);
+    await log.flush();
+    expect(built).toBe(1);
+    expect((await lines(file)).map((line) => (JSON.parse(line) as ActivityRecord).tool)).toEqual(["first", "second", "third"]);
+    // A pending appendLater is built and written on close too.
+    log.appendLater(() => record("fourth"));
+    await log.close();
+    expect((await lines(file)).at(-1)).toContain('"tool":"fourth"');
+  });
+
   it("keeps every line of a thousand appends from two writers, each line whole", async () => {
     const file = join(dir, "nested", "activity.jsonl");
     const a = new ActivityLog(file);

@@ -317,19 +317,24 @@ export class McpService {
   private recordActivity(call: Extract<ClientManagerEvent, { type: "call" }>): void {
     const activity = this.options.activity;
     if (activity === undefined) return;
+    // What can change later is read now; the masking and formatting wait for the log's next write,
+    // after the call's result has gone back to the guest (the arguments are not touched again).
     const client = currentClient();
-    activity.log.append({
-      at: new Date().toISOString(),
-      face: activity.face(),
+    const at = Date.now();
+    const face = activity.face();
+    const redactor = this.options.redactor;
+    activity.log.appendLater(() => ({
+      at: new Date(at).toISOString(),
+      face,
       ...(client === undefined ? {} : { client }),
       pid: process.pid,
       server: call.server,
-      tool: this.options.redactor.redact(call.tool),
+      tool: redactor.redact(call.tool),
       durationMs: call.ms,
       outcome: call.outcome,
       ...(call.errorCode === undefined ? {} : { errorCode: call.errorCode }),
-      ...argsText(this.options.redactor.redactValue(call.args)),
-    });
+      ...argsText(redactor.redactValue(call.args)),
+    }));
   }
 
   /** `mcpvm mcp login`: see ServerLogins. */
