@@ -44,6 +44,15 @@ async function makeHome(servers, engine = "quickjs") {
   return { dir, env, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * Waits out the approvals file's racy window (RACY_WINDOW_MS, src/mcp/service/approval-recheck.ts):
+ * makeHome wrote it moments ago, so until then every call re-reads it in full, as no real session
+ * does (a person approves a server once, long before a script's calls).
+ */
+function pastRacyWindow() {
+  return new Promise((resolve) => setTimeout(resolve, 2_100));
+}
+
 /** Live children of this process (Linux /proc): the servers started so far. */
 function childPids() {
   const pids = [];
@@ -81,6 +90,7 @@ async function callLatency() {
   const inlineHost = await McpvmHost.open({ env: inlineHome.env });
   const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+  await pastRacyWindow();
   const k = LATENCY.callsPerRound;
   const direct = async () => {
     for (let i = 0; i < k; i += 1) await client.callTool({ name: "echo", arguments: { message: `ping ${i}` } });
@@ -147,6 +157,7 @@ async function loops() {
   const inlineHost = await McpvmHost.open({ env: inlineHome.env });
   const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+  await pastRacyWindow();
   const out = {};
   try {
     for (const n of LOOPS.sizes) {
@@ -201,8 +212,7 @@ async function layers() {
     const loaded = await host.hostModules();
     const runSignal = new AbortController().signal;
     const module = await loaded.modules["mcp-everything"].load({ signal: runSignal, deadline: Date.now() + 600_000 });
-    // Past the approvals file's racy window (it was written moments ago), as in steady use.
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await pastRacyWindow();
     const args = (i) => ({ message: `ping ${i}` });
     const loop = (fn) => async () => {
       for (let i = 0; i < n; i += 1) await fn(i);
