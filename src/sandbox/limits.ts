@@ -25,24 +25,47 @@ export type ResolvedRunLimits = z.infer<typeof RunLimitsSchema>;
 
 export class InvalidLimitsError extends McpvmError<"INVALID_LIMITS"> {}
 
-// Runs that set no limits of their own get their engine's defaults, validated once per defaults
-// object (frozen, so the result cannot go stale) instead of on every run.
-const resolvedDefaults = new WeakMap<RunLimits, RunLimits>();
+// A host resolves the same limits for every run (config.json's, plus the same flags), twice a run:
+// validated once per distinct set of numbers and defaults object (frozen, so a result cannot go
+// stale) instead of through zod on every run. Only numeric values are remembered; anything else
+// (and every invalid set) is validated, and thrown about, every time.
+const LIMIT_KEYS: readonly (keyof RunLimits)[] = ["cpuMs", "wallMs", "memoryBytes", "outputBytes", "toolCalls"];
+const MAX_REMEMBERED = 64;
+const resolvedByDefaults = new WeakMap<RunLimits, Map<string, RunLimits>>();
 
 /** Fills the unset limits from `defaults` and validates the result; throws InvalidLimitsError. */
 export function resolveLimits(partial: Partial<RunLimits> | undefined, defaults: RunLimits = DEFAULT_LIMITS): RunLimits {
-  if (partial === undefined && Object.isFrozen(defaults)) {
-    const cached = resolvedDefaults.get(defaults);
+  const key = Object.isFrozen(defaults) ? rememberedKey(partial) : undefined;
+  let remembered: Map<string, RunLimits> | undefined;
+  if (key !== undefined) {
+    remembered = resolvedByDefaults.get(defaults);
+    if (remembered === undefined) resolvedByDefaults.set(defaults, (remembered = new Map()));
+    const cached = remembered.get(key);
     if (cached !== undefined) return cached;
-    const resolved = resolveLimits({}, defaults);
-    resolvedDefaults.set(defaults, resolved);
-    return resolved;
   }
   const given = PartialRunLimitsSchema.safeParse(dropUndefined(partial ?? {}));
   if (!given.success) throw invalid(given.error);
   const merged = RunLimitsSchema.safeParse({ ...defaults, ...given.data });
   if (!merged.success) throw invalid(merged.error);
-  return Object.freeze(merged.data);
+  const resolved = Object.freeze(merged.data);
+  if (key !== undefined && remembered !== undefined) {
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    remembered.set(key, resolved);
+  }
+  return resolved;
+}
+
+/** The limits as a key when they are plain numbers of known names (or absent), else undefined. */
+function rememberedKey(partial: Partial<RunLimits> | undefined): string | undefined {
+  if (partial === undefined) return "";
+  for (const name of Object.keys(partial)) if (!(LIMIT_KEYS as readonly string[]).includes(name)) return undefined;
+  let key = "";
+  for (const name of LIMIT_KEYS) {
+    const value: unknown = partial[name];
+    if (value !== undefined && typeof value !== "number") return undefined;
+    key += `${value ?? ""}|`;
+  }
+  return key;
 }
 
 function dropUndefined(value: object): Record<string, unknown> {
