@@ -33,6 +33,8 @@ const PAGE = 65536;
 const INITIAL_PAGES = 256;
 const ASYNCIFY_BUFFER_FACTOR = 4;
 const silent = (): void => undefined;
+/** QuickJS's `===` (quickjs-emscripten's IsEqualOp.IsStrictlyEqual). */
+const STRICTLY_EQUAL = 0 as QuickJs.IsEqualOp;
 
 /** What this file reaches on the library's objects (protected members in its typings). */
 interface ModuleInternals {
@@ -168,6 +170,7 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
   const contextPointer = (context: QuickJs.QuickJSContext): QuickJs.JSContextPointer =>
     (context as unknown as { ctx: QuickJs.Lifetime<QuickJs.JSContextPointer> }).ctx.value;
   const emscripten = internals.module;
+  const undefinedValue = ffi.QTS_GetUndefined();
 
   /** Routes calls of this context's fast functions past the library (every other call goes to it). */
   const installFastPath = (context: QuickJs.QuickJSContext): void => {
@@ -221,7 +224,9 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
         const text = ffi.QTS_GetString(ctx, value);
         args.push(emscripten.UTF8ToString(text));
         ffi.QTS_FreeCString(ctx, text);
-      } else if (i === 3) {
+      } else if (i === 3 && ffi.QTS_IsEqual(ctx, value, undefinedValue, STRICTLY_EQUAL) === 0) {
+        // Most calls pass no listener (undefined): that identity test allocates nothing, where
+        // QTS_Typeof returns a C string to decode and free.
         const type = ffi.QTS_Typeof(ctx, value);
         hasListener = emscripten.UTF8ToString(type) === "function";
         emscripten._free(type);
