@@ -14,7 +14,7 @@ describe("RunModules: one run's host modules", () => {
         load: async () => {
           loads++;
           await new Promise((resolve) => setTimeout(resolve, 5));
-          return { twice: (args) => (args[0] as number) * 2 };
+          return { twice: (args: readonly unknown[]) => (args[0] as number) * 2 };
         },
       },
     };
