@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BYTES_KEY, CodecError, decodeFromGuest, encodeForGuest, nestingDepth } from "../../src/sandbox/guest/codec.js";
-import { createGuestBase64, createGuestCodec } from "../../src/sandbox/guest/guest-codec.js";
+import { createGuestBase64, createGuestCodec, createGuestResultEncoder } from "../../src/sandbox/guest/guest-codec.js";
 
 describe("host-side value codec", () => {
   it("round-trips JSON values and Uint8Array (Buffer included)", () => {
@@ -73,7 +73,8 @@ describe("host-side value codec", () => {
 
 // The guest codec runs inside the sandbox in production; it is plain JavaScript, so it is checked here too.
 describe("guest-side value codec", () => {
-  const codec = createGuestCodec(BYTES_KEY, createGuestBase64);
+  const result = createGuestResultEncoder(BYTES_KEY, createGuestBase64);
+  const codec = createGuestCodec(BYTES_KEY, createGuestBase64, result.wrapBytes);
 
   it("restores bytes from host text, nested or not", () => {
     const decoded = codec.decode(encodeForGuest({ ok: true, value: [new Uint8Array([0, 1, 255]), { b: Buffer.from("hi") }] }) as string);
@@ -90,11 +91,11 @@ describe("guest-side value codec", () => {
 
   it("flags a result holding what JSON would lose, and only then", () => {
     const plain = { changed: false };
-    expect(codec.encodeResult({ a: [1, "x"], d: new Date(0), b: new Uint8Array([1]) }, plain)).toBe(JSON.stringify({ a: [1, "x"], d: "1970-01-01T00:00:00.000Z", b: { [BYTES_KEY]: "AQ==" } }));
+    expect(result.encodeResult({ a: [1, "x"], d: new Date(0), b: new Uint8Array([1]) }, plain)).toBe(JSON.stringify({ a: [1, "x"], d: "1970-01-01T00:00:00.000Z", b: { [BYTES_KEY]: "AQ==" } }));
     expect(plain.changed).toBe(false);
     for (const value of [{ m: new Map() }, [new Set()], { e: new Error("x") }, { f: () => 1 }, [Symbol("s")]]) {
       const flags = { changed: false };
-      codec.encodeResult(value, flags);
+      result.encodeResult(value, flags);
       expect(flags.changed).toBe(true);
     }
   });

@@ -54,7 +54,8 @@ export class QuickJsThread {
       mailbox,
       mailboxLayout: MAILBOX_LAYOUT,
       port: port2,
-      bootstrapSource: assets.bootstrapSource,
+      sources: assets.sources,
+      piecesAhead: assets.piecesAhead,
       spin: options.spin ?? newSpinBudget(0),
       spinSlots: SPIN_SLOTS,
     };
@@ -137,6 +138,7 @@ export class QuickJsThread {
   startRun(message: RunMessage): void {
     this.served++;
     Atomics.store(this.control, CONTROL_LAYOUT.stop, CONTROL_LAYOUT.none);
+    Atomics.add(this.control, CONTROL_LAYOUT.posted, 1);
     this.worker.postMessage(message);
   }
 

@@ -1,15 +1,16 @@
-import type { GuestBase64, GuestCodec, ResultFlags } from "./native.js";
+import type { GuestBase64, GuestCodec, GuestResultEncoder } from "./native.js";
 
 /**
- * The value codec, guest side. RUNS INSIDE THE SANDBOX, never on the host: the bootstrap embeds
- * these functions' source text (Function.prototype.toString), so each must not reference anything
- * outside its own body — no imports, no module-level constants.
+ * The value codec of host calls, guest side (part of the modules piece, see bootstrap-source.ts).
+ * RUNS INSIDE THE SANDBOX, never on the host: the bootstrap embeds these functions' source text
+ * (Function.prototype.toString), so each must not reference anything outside its own body — no
+ * imports, no module-level constants.
  *
  * Guest -> host: JSON.stringify runs here, so Proxies, getters and toJSON execute in the guest and
- * the host only ever sees the resulting text. Uint8Array <-> `{ [bytesKey]: base64 }`; base64 is
- * a separate piece the bootstrap compiles only when bytes actually cross (compiling costs every run).
+ * the host only ever sees the resulting text. Uint8Array <-> `{ [bytesKey]: base64 }` (`wrapBytes`,
+ * from the result encoder); base64 is a piece the bootstrap compiles only when bytes actually cross.
  */
-export function createGuestCodec(bytesKey: string, base64: () => GuestBase64): GuestCodec {
+export function createGuestCodec(bytesKey: string, base64: () => GuestBase64, wrapBytes: (bytes: Uint8Array) => unknown): GuestCodec {
   // Captured now, before any user code can replace them.
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -17,32 +18,9 @@ export function createGuestCodec(bytesKey: string, base64: () => GuestBase64): G
   const isArray = Array.isArray;
   const Bytes = Uint8Array;
 
-  const MapClass = Map;
-  const SetClass = Set;
-  const ErrorClass = Error;
-
-  const wrapBytes = (bytes: Uint8Array): unknown => ({ [bytesKey]: base64().encode(bytes) });
-
   function replacer(_key: string, value: unknown): unknown {
     // `value`, not `this[key]`: reading the holder again would run a guest getter twice.
     return value instanceof Bytes ? wrapBytes(value) : value;
-  }
-
-  /**
-   * The result replacer: like `replacer`, and it flags what JSON would lose without a word (a Map,
-   * Set or Error becomes `{}`, a function or Symbol disappears), so the runner can convert and
-   * explain. Kept this small because it is compiled into every run; the conversion is not.
-   */
-  function resultReplacer(flags: ResultFlags): (key: string, value: unknown) => unknown {
-    return (_key, value) => {
-      if (typeof value === "object" && value !== null) {
-        if (value instanceof Bytes) return wrapBytes(value);
-        if (value instanceof MapClass || value instanceof SetClass || value instanceof ErrorClass) flags.changed = true;
-      } else if (typeof value === "function" || typeof value === "symbol") {
-        flags.changed = true;
-      }
-      return value;
-    };
   }
 
   function reviver(_key: string, value: unknown): unknown {
@@ -64,9 +42,35 @@ export function createGuestCodec(bytesKey: string, base64: () => GuestBase64): G
 
   return {
     encode: (value) => stringify(value, replacer),
-    encodeResult: (value, flags) => stringify(value, resultReplacer(flags)),
-    wrapBytes,
     decode: (text) => (mayHoldBytes(text) ? parse(text, reviver) : parse(text)) as unknown,
+  };
+}
+
+/**
+ * The script result's encoder. RUNS INSIDE THE SANDBOX, compiled into every run (so kept to what a
+ * plain result needs); self-contained like the codec. It flags what JSON would lose without a word
+ * (a Map, Set or Error becomes `{}`, a function or Symbol disappears), so the runner can convert and
+ * explain; the conversion itself is in the diagnostics piece.
+ */
+export function createGuestResultEncoder(bytesKey: string, base64: () => GuestBase64): GuestResultEncoder {
+  const stringify = JSON.stringify;
+  const Bytes = Uint8Array;
+  const MapClass = Map;
+  const SetClass = Set;
+  const ErrorClass = Error;
+  const wrapBytes = (bytes: Uint8Array): unknown => ({ [bytesKey]: base64().encode(bytes) });
+  return {
+    encodeResult: (value, flags) =>
+      stringify(value, (_key, item: unknown) => {
+        if (typeof item === "object" && item !== null) {
+          if (item instanceof Bytes) return wrapBytes(item);
+          if (item instanceof MapClass || item instanceof SetClass || item instanceof ErrorClass) flags.changed = true;
+        } else if (typeof item === "function" || typeof item === "symbol") {
+          flags.changed = true;
+        }
+        return item;
+      }),
+    wrapBytes,
   };
 }
 
