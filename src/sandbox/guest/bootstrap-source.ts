@@ -1,7 +1,7 @@
 import { isLazyHostModule, moduleUnavailability, type HostModuleLabel, type HostModules } from "../types.js";
 import { BYTES_KEY } from "./codec.js";
 import { installGuestGlobals } from "./guest-bootstrap.js";
-import { createGuestBase64, createGuestCodec, createGuestResultEncoder } from "./guest-codec.js";
+import { createGuestBase64, createGuestCodec } from "./guest-codec.js";
 import { createGuestDiagnostics } from "./guest-diagnostics.js";
 import { createGuestFormatter } from "./guest-format.js";
 import { createGuestModules } from "./guest-modules.js";
@@ -19,17 +19,16 @@ let pieces: Readonly<Record<GuestPieceName, string>> | undefined;
  * sandbox (ahead of the run where it can), calls it with its GuestNative and the manifest, evaluates
  * the optional prelude, then hands the compiled main function to `runner.start`.
  *
- * Compiling is most of what building a sandbox costs (QuickJS compiles about 20 characters a
- * microsecond here, and cannot keep bytecode across runtimes in this build), so this holds only what
- * every run uses: globals, `require`'s checks and the runner. Host modules, console formatting, base64
- * and the error-path diagnostics are pieces (`guestPieces`) the guest compiles on first use from
- * `native.source`, or that the engine compiled ahead while idle (`native.compiled`).
+ * Compiling is most of what building a sandbox costs (QuickJS compiles about 10 characters a
+ * microsecond in a fresh runtime here, and this build cannot keep bytecode across runtimes), so this
+ * holds only what every run uses: the globals and the runner. Host modules (with `require`'s checks),
+ * console formatting, base64 and the error-path diagnostics are pieces (`guestPieces`) the guest
+ * compiles on first use from `native.source`, or that the engine compiled ahead while idle
+ * (`native.compiled`).
  */
 export function guestBootstrapSource(): string {
-  bootstrap ??= `(function mcpvmBootstrap(native, manifestText) {
-"use strict";
-return (${compactSource(installGuestGlobals.toString())})(native, manifestText, ${compactSource(createGuestResultEncoder.toString())});
-})`;
+  // The function itself, not a wrapper calling it: QuickJS compiles nested functions more slowly.
+  bootstrap ??= `(${compactSource(installGuestGlobals.toString())})`;
   return bootstrap;
 }
 

@@ -1,4 +1,4 @@
-import type { GuestBase64, GuestBuiltins, GuestDiagnostics, GuestFormatter, GuestManifest, GuestModules, GuestNative, GuestPieceFactories, GuestPieceName, GuestResultEncoder, GuestRunner, ResultFlags } from "./native.js";
+import type { GuestBuiltins, GuestDiagnostics, GuestFormatter, GuestManifest, GuestModules, GuestNative, GuestPieceFactories, GuestPieceName, GuestRunner } from "./native.js";
 
 /**
  * Installs the guest globals (`console`, `require`, `__mcpvm`) and returns the runner that turns the
@@ -14,11 +14,9 @@ import type { GuestBase64, GuestBuiltins, GuestDiagnostics, GuestFormatter, Gues
  * prototypes. The host validates every envelope and meters every log line; what this code owes is
  * a faithful, clear contract for well-behaved scripts.
  */
-export function installGuestGlobals(
-  native: GuestNative,
-  manifestText: string,
-  createResultEncoder: (bytesKey: string, base64: () => GuestBase64) => GuestResultEncoder,
-): GuestRunner {
+export function installGuestGlobals(native: GuestNative, manifestText: string): GuestRunner {
+  // Also when the source is compiled on its own, as the sandbox does (see bootstrap-source.ts).
+  "use strict";
   const builtins: GuestBuiltins = {
     freeze: Object.freeze,
     create: Object.create,
@@ -31,11 +29,13 @@ export function installGuestGlobals(
     parse: JSON.parse,
     Proxy,
     Bytes: Uint8Array,
+    MapClass: Map,
+    SetClass: Set,
     ErrorClass: Error,
     TypeErrorClass: TypeError,
     PromiseClass: Promise,
   };
-  const { freeze, hasOwn, apply, then, stringify } = builtins;
+  const { freeze, apply, then, stringify, Bytes, MapClass, SetClass, ErrorClass } = builtins;
   const manifest = builtins.parse(manifestText) as GuestManifest;
   const global = globalThis as unknown as Record<string, unknown>;
   const defineProperty = Object.defineProperty;
@@ -57,35 +57,11 @@ export function installGuestGlobals(
   const formatter = once((): GuestFormatter => piece("format")());
   const format: GuestFormatter = (args) => formatter()(args);
   const diagnostics = once((): GuestDiagnostics => piece("diagnostics")());
-  const result = createResultEncoder(manifest.bytesKey, base64);
-  const modules = once((): GuestModules => piece("modules")(native, manifest, { require, hostErrors, format, diagnostics, base64, wrapBytes: result.wrapBytes, builtins }));
-
-  const names = builtins.keysOf(manifest.modules);
-  const available = names.length === 0 ? "none" : names.map((name) => `host:${name}`).join(", ");
-
-  function moduleError(name: string, code: string, message: string): Error {
-    const error = new Error(message);
-    error.name = name;
-    (error as Error & { code?: string }).code = code;
-    return error;
-  }
+  const wrapBytes = (bytes: Uint8Array): unknown => ({ [manifest.bytesKey]: base64().encode(bytes) });
+  const modules = once((): GuestModules => piece("modules")(native, manifest, { hostErrors, format, diagnostics, base64, wrapBytes, builtins }));
 
   function require(specifier: unknown): object {
-    if (typeof specifier !== "string") throw new TypeError('require() expects a module name such as "host:fs-read"');
-    if (specifier.slice(0, 5) !== "host:") {
-      throw moduleError(
-        "ModuleNotFoundError",
-        "MODULE_NOT_FOUND",
-        `Cannot find module "${specifier}": the sandbox has no Node.js modules, files or network; only host modules exist (available: ${available})`,
-      );
-    }
-    const name = specifier.slice(5);
-    if (!hasOwn.call(manifest.modules, name)) {
-      // Unavailable (a disabled server, a plugin that is off) or unknown: the diagnostics say which.
-      const failure = diagnostics().requireFailure(manifest, name);
-      throw moduleError(failure.name, failure.code, failure.message);
-    }
-    return modules().load(name);
+    return modules().require(specifier);
   }
 
   const consoleObject: Record<string, (...args: unknown[]) => void> = {};
@@ -102,7 +78,7 @@ export function installGuestGlobals(
   defineProperty(global, "__mcpvm", {
     value: freeze({
       callAsync: (module: string, fn: string, given: readonly unknown[] = []): Promise<unknown> => modules().callAsync(module, fn, given),
-      modules: freeze(names.slice()),
+      modules: freeze(builtins.keysOf(manifest.modules)),
       // For the trusted prelude's own messages (e.g. the tools global's "did you mean").
       didYouMean: (input: string, candidates: readonly string[]) => diagnostics().didYouMean(String(input), candidates),
     }),
@@ -143,24 +119,34 @@ export function installGuestGlobals(
   /**
    * Plain data takes the short path, compiled into every run; a result JSON cannot carry as it is
    * (a Map, a function, a BigInt, a cycle, …) goes to the diagnostics, which convert and explain.
+   * The replacer flags what JSON would lose without a word: a Map, Set or Error becomes `{}`, a
+   * function or Symbol disappears.
    */
   function describeResult(value: unknown): string {
-    const flags: ResultFlags = { changed: false };
+    let changed = false;
     let text: string | undefined;
     try {
-      text = result.encodeResult(value, flags);
+      text = stringify(value, (_key, item: unknown) => {
+        if (typeof item === "object" && item !== null) {
+          if (item instanceof Bytes) return wrapBytes(item);
+          if (item instanceof MapClass || item instanceof SetClass || item instanceof ErrorClass) changed = true;
+        } else if (typeof item === "function" || typeof item === "symbol") {
+          changed = true;
+        }
+        return item;
+      });
     } catch (error) {
       return unusualResult(value, error);
     }
     if (text === undefined) return value === undefined ? '{"ok":true}' : unusualResult(value, undefined);
-    if (flags.changed) return unusualResult(value, undefined);
+    if (changed) return unusualResult(value, undefined);
     if (text.length > manifest.maxResultChars) return stringify({ ok: false, kind: "too_large", chars: text.length });
     return `{"ok":true,"value":${text}}`;
   }
 
   function unusualResult(value: unknown, failure: unknown): string {
     try {
-      return diagnostics().describeResult(value, failure, manifest.maxResultChars, result.wrapBytes);
+      return diagnostics().describeResult(value, failure, manifest.maxResultChars, wrapBytes);
     } catch (error) {
       // Even that failed (exhaustion, a hostile getter): report the failure as it is.
       const reason = failure ?? error;

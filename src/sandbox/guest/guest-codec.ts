@@ -1,4 +1,4 @@
-import type { GuestBase64, GuestCodec, GuestResultEncoder } from "./native.js";
+import type { GuestBase64, GuestCodec } from "./native.js";
 
 /**
  * The value codec of host calls, guest side (part of the modules piece, see bootstrap-source.ts).
@@ -8,7 +8,7 @@ import type { GuestBase64, GuestCodec, GuestResultEncoder } from "./native.js";
  *
  * Guest -> host: JSON.stringify runs here, so Proxies, getters and toJSON execute in the guest and
  * the host only ever sees the resulting text. Uint8Array <-> `{ [bytesKey]: base64 }` (`wrapBytes`,
- * from the result encoder); base64 is a piece the bootstrap compiles only when bytes actually cross.
+ * from the bootstrap, which encodes results the same way); base64 is a piece the bootstrap compiles only when bytes actually cross.
  */
 export function createGuestCodec(bytesKey: string, base64: () => GuestBase64, wrapBytes: (bytes: Uint8Array) => unknown): GuestCodec {
   // Captured now, before any user code can replace them.
@@ -43,34 +43,6 @@ export function createGuestCodec(bytesKey: string, base64: () => GuestBase64, wr
   return {
     encode: (value) => stringify(value, replacer),
     decode: (text) => (mayHoldBytes(text) ? parse(text, reviver) : parse(text)) as unknown,
-  };
-}
-
-/**
- * The script result's encoder. RUNS INSIDE THE SANDBOX, compiled into every run (so kept to what a
- * plain result needs); self-contained like the codec. It flags what JSON would lose without a word
- * (a Map, Set or Error becomes `{}`, a function or Symbol disappears), so the runner can convert and
- * explain; the conversion itself is in the diagnostics piece.
- */
-export function createGuestResultEncoder(bytesKey: string, base64: () => GuestBase64): GuestResultEncoder {
-  const stringify = JSON.stringify;
-  const Bytes = Uint8Array;
-  const MapClass = Map;
-  const SetClass = Set;
-  const ErrorClass = Error;
-  const wrapBytes = (bytes: Uint8Array): unknown => ({ [bytesKey]: base64().encode(bytes) });
-  return {
-    encodeResult: (value, flags) =>
-      stringify(value, (_key, item: unknown) => {
-        if (typeof item === "object" && item !== null) {
-          if (item instanceof Bytes) return wrapBytes(item);
-          if (item instanceof MapClass || item instanceof SetClass || item instanceof ErrorClass) flags.changed = true;
-        } else if (typeof item === "function" || typeof item === "symbol") {
-          flags.changed = true;
-        }
-        return item;
-      }),
-    wrapBytes,
   };
 }
 

@@ -3,12 +3,12 @@ import type { GuestCodec, GuestKit, GuestListener, GuestManifest, GuestModules, 
 /**
  * Host modules in the guest: the module objects `require("host:x")` returns, their calls (arguments
  * encoded, replies decoded, `{ onProgress }` split off, by-name checks), lazy modules loaded from the
- * host, and `__mcpvm.callAsync`. RUNS INSIDE THE SANDBOX (embedded via Function.prototype.toString as
+ * host, `require`'s checks and errors, and `__mcpvm.callAsync`. RUNS INSIDE THE SANDBOX (embedded via Function.prototype.toString as
  * the bootstrap's "modules" piece): no references outside its body; built-ins come from `kit`, which
  * the bootstrap captured before any user code ran. Compiled on a run's first `require` of a host
  * module (or ahead, while the engine is idle), so a run that calls no host module never compiles it.
  *
- * Names reach this code only after the bootstrap's `require` checked them against the manifest.
+ * The bootstrap's `require` and `__mcpvm.callAsync` are thin and call into this.
  */
 export function createGuestModules(native: GuestNative, manifest: GuestManifest, codec: GuestCodec, kit: GuestKit): GuestModules {
   const { freeze, create, keysOf, hasOwn, isArray, apply, then, Proxy: GuestProxy, Bytes, ErrorClass, TypeErrorClass, PromiseClass } = kit.builtins;
@@ -92,6 +92,33 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
     if ((functionsOf[module] as readonly string[]).indexOf(named) === -1 || byName.indexOf(named) !== -1) throw missingMember(module, named);
   }
 
+  function moduleError(name: string, code: string, message: string): Error {
+    const error = new ErrorClass(message);
+    error.name = name;
+    (error as Error & { code?: string }).code = code;
+    return error;
+  }
+
+  function require(specifier: unknown): object {
+    if (typeof specifier !== "string") throw new TypeErrorClass('require() expects a module name such as "host:fs-read"');
+    if (specifier.slice(0, 5) !== "host:") {
+      const names = keysOf(manifest.modules);
+      const available = names.length === 0 ? "none" : names.map((name) => `host:${name}`).join(", ");
+      throw moduleError(
+        "ModuleNotFoundError",
+        "MODULE_NOT_FOUND",
+        `Cannot find module "${specifier}": the sandbox has no Node.js modules, files or network; only host modules exist (available: ${available})`,
+      );
+    }
+    const name = specifier.slice(5);
+    if (!hasOwn.call(manifest.modules, name)) {
+      // Unavailable (a disabled server, a plugin that is off) or unknown: the diagnostics say which.
+      const failure = diagnostics().requireFailure(manifest, name);
+      throw moduleError(failure.name, failure.code, failure.message);
+    }
+    return load(name);
+  }
+
   function functionNames(name: string, listed: unknown): string[] {
     if (!isArray(listed)) throw new TypeErrorClass(`host:${name} did not load`);
     return listed.map((fn) => String(fn));
@@ -152,7 +179,7 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
   function ready(module: string): Promise<unknown> {
     const callAsyncNative = native.callAsync;
     if (loaded[module] !== undefined || manifest.modules[module] !== null || callAsyncNative === undefined || !hasOwn.call(manifest.modules, module)) {
-      return new PromiseClass((resolve) => resolve(kit.require(`host:${module}`)));
+      return new PromiseClass((resolve) => resolve(require(`host:${module}`)));
     }
     const listing = new PromiseClass<string>((resolve) => resolve(callAsyncNative(module, manifest.loadFunction, "[]")));
     return apply(then, listing, [(text: string) => install(module, functionNames(module, unwrapReply(text)))]) as Promise<unknown>;
@@ -178,5 +205,5 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
     return native.callAsync === undefined ? native.callSync(module, fn, argsText, listener) : native.callAsync(module, fn, argsText, listener);
   }
 
-  return { load, callAsync };
+  return { require, callAsync };
 }

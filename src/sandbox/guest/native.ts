@@ -51,7 +51,6 @@ export interface GuestPieceFactories {
  * compiled after user code has replaced the globals).
  */
 export interface GuestKit {
-  readonly require: (specifier: unknown) => object;
   readonly hostErrors: WeakSet<object>;
   readonly format: GuestFormatter;
   readonly diagnostics: () => GuestDiagnostics;
@@ -72,15 +71,20 @@ export interface GuestBuiltins {
   readonly parse: typeof JSON.parse;
   readonly Proxy: ProxyConstructor;
   readonly Bytes: Uint8ArrayConstructor;
+  readonly MapClass: MapConstructor;
+  readonly SetClass: SetConstructor;
   readonly ErrorClass: ErrorConstructor;
   readonly TypeErrorClass: TypeErrorConstructor;
   readonly PromiseClass: PromiseConstructor;
 }
 
-/** The modules piece: what `require` and `__mcpvm.callAsync` do once a name has passed the checks every run compiles. */
+/** The modules piece: what the guest's `require` and `__mcpvm.callAsync` do. */
 export interface GuestModules {
-  /** The module object of a name the manifest lists (a lazy module is loaded from the host first). */
-  load(name: string): object;
+  /**
+   * The module object for `host:<name>` (a lazy module is loaded from the host first); throws for
+   * anything else, saying what exists or why the module is unavailable.
+   */
+  require(specifier: unknown): object;
   callAsync(module: string, fn: string, given: readonly unknown[]): Promise<unknown>;
 }
 
@@ -147,26 +151,8 @@ export interface GuestCodec {
   decode(text: string): unknown;
 }
 
-/** How the runner encodes the script's result; compiled into every run, so kept small. */
-export interface GuestResultEncoder {
-  /**
-   * JSON text of the result (undefined for undefined/functions; throws like JSON.stringify), and
-   * sets `flags.changed` when the value holds something JSON would lose without a word (a Map, Set
-   * or Error, a function or Symbol); the runner then encodes it again converting those
-   * (GuestDiagnostics.encodeConverted) and explains each.
-   */
-  encodeResult(value: unknown, flags: ResultFlags): string | undefined;
-  /** The JSON stand-in for bytes (`{ [bytesKey]: base64 }`). */
-  wrapBytes(bytes: Uint8Array): unknown;
-}
-
 export type GuestFormatter = (args: readonly unknown[]) => string;
 
-/** Flags the guest's result encoder raises while it converts a result (see GuestResultEncoder.encodeResult). */
-export interface ResultFlags {
-  /** A Map, Set or Error was converted, or a function or Symbol was left out. */
-  changed: boolean;
-}
 
 /**
  * The guest's error-path helpers (see guest-diagnostics.ts), compiled only when a run needs one:
