@@ -74,7 +74,7 @@ describe("host-side value codec", () => {
 // The guest codec runs inside the sandbox in production; it is plain JavaScript, so it is checked here too.
 describe("guest-side value codec", () => {
   const wrapBytes = (bytes: Uint8Array): unknown => ({ [BYTES_KEY]: createGuestBase64().encode(bytes) });
-  const codec = createGuestCodec(BYTES_KEY, createGuestBase64, wrapBytes);
+  const codec = createGuestCodec(BYTES_KEY, createGuestBase64, wrapBytes, { stringify: JSON.stringify, parse: JSON.parse, keysOf: Object.keys, isArray: Array.isArray, Bytes: Uint8Array });
 
   it("restores bytes from host text, nested or not", () => {
     const decoded = codec.decode(encodeForGuest({ ok: true, value: [new Uint8Array([0, 1, 255]), { b: Buffer.from("hi") }] }) as string);

@@ -45,7 +45,7 @@ export function guestPieces(): Readonly<Record<GuestPieceName, string>> {
     format: compactSource(createGuestFormatter.toString()),
     diagnostics: compactSource(createGuestDiagnostics.toString()),
     modules: `function mcpvmModules(native, manifest, kit) {
-return (${compactSource(createGuestModules.toString())})(native, manifest, (${compactSource(createGuestCodec.toString())})(manifest.bytesKey, kit.base64, kit.wrapBytes), kit);
+return (${compactSource(createGuestModules.toString())})(native, manifest, (${compactSource(createGuestCodec.toString())})(manifest.bytesKey, kit.base64, kit.wrapBytes, kit.builtins), kit);
 }`,
   });
   return pieces;

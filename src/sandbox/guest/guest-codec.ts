@@ -1,4 +1,4 @@
-import type { GuestBase64, GuestCodec } from "./native.js";
+import type { GuestBase64, GuestBuiltins, GuestCodec } from "./native.js";
 
 /**
  * The value codec of host calls, guest side (part of the modules piece, see bootstrap-source.ts).
@@ -10,13 +10,14 @@ import type { GuestBase64, GuestCodec } from "./native.js";
  * the host only ever sees the resulting text. Uint8Array <-> `{ [bytesKey]: base64 }` (`wrapBytes`,
  * from the bootstrap, which encodes results the same way); base64 is a piece the bootstrap compiles only when bytes actually cross.
  */
-export function createGuestCodec(bytesKey: string, base64: () => GuestBase64, wrapBytes: (bytes: Uint8Array) => unknown): GuestCodec {
-  // Captured now, before any user code can replace them.
-  const stringify = JSON.stringify;
-  const parse = JSON.parse;
-  const keysOf = Object.keys;
-  const isArray = Array.isArray;
-  const Bytes = Uint8Array;
+export function createGuestCodec(
+  bytesKey: string,
+  base64: () => GuestBase64,
+  wrapBytes: (bytes: Uint8Array) => unknown,
+  builtins: Pick<GuestBuiltins, "stringify" | "parse" | "keysOf" | "isArray" | "Bytes">,
+): GuestCodec {
+  // Captured by the bootstrap before any user code ran (this may be made after it has).
+  const { stringify, parse, keysOf, isArray, Bytes } = builtins;
 
   function replacer(_key: string, value: unknown): unknown {
     // `value`, not `this[key]`: reading the holder again would run a guest getter twice.
