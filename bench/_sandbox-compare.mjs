@@ -1,6 +1,6 @@
 // Two builds of the QuickJS engine side by side, interleaved in rounds (so load from other work falls
 // on both alike): new engine (create + run + dispose), warm run, back-to-back runs, host-call cost.
-// Usage: node bench/_sandbox-compare.mjs <dist-before> <dist-after>   (each a directory holding a
+// Usage: [ENGINE=quickjs-inline] node bench/_sandbox-compare.mjs <dist-before> <dist-after>   (each a directory holding a
 // `npm run build` output, e.g. a copy of dist/ made before a change). Not part of `npm run bench`.
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
@@ -13,8 +13,11 @@ if (beforeDir === undefined || afterDir === undefined) {
 }
 const dists = { before: beforeDir, after: afterDir };
 const create = {};
+// ENGINE=quickjs-inline compares the in-thread engine instead of the worker engine.
+const inline = process.env.ENGINE === "quickjs-inline";
 for (const [name, dir] of Object.entries(dists)) {
-  create[name] = (await import(pathToFileURL(resolve(dir, "src/sandbox/engines/quickjs.js")).href)).createQuickJsEngine;
+  const engines = await import(pathToFileURL(resolve(dir, `src/sandbox/engines/${inline ? "quickjs-inline" : "quickjs"}.js`)).href);
+  create[name] = inline ? (options) => engines.createQuickJsInlineEngine({ maxInstances: options.maxWorkers }) : engines.createQuickJsEngine;
 }
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const p = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
