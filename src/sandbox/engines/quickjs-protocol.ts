@@ -27,10 +27,22 @@ export const CONTROL_LAYOUT = Object.freeze({
    * run that is waiting gets the sandbox as it is.
    */
   posted: 2,
+  /**
+   * How far the worker's next sandbox is: one of the READY_* values below, set by the worker (it
+   * clears it when it takes a run). The pool gives a run the idle worker that is furthest along, so
+   * runs back to back alternate between warm workers instead of waiting for one to rebuild.
+   */
+  ready: 3,
   none: 0,
   cancelled: 1,
   wall: 2,
-  slots: 3,
+  /** Building (or serving a run). */
+  readyNot: 0,
+  /** Runtime, context and bootstrap built; bootstrap pieces may still be compiling. */
+  readyBuilt: 1,
+  /** Built and its pieces compiled: the worker is idle. */
+  readyIdle: 2,
+  slots: 4,
 });
 
 export type ControlLayout = typeof CONTROL_LAYOUT;

@@ -81,9 +81,12 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
        * long as no run is waiting (CONTROL_LAYOUT.posted): a waiting run takes the sandbox as it is
        * and compiles what it uses itself.
        */
+      const L = boot.layout;
       const compileAhead = (): void => {
+        if (next === undefined) return;
+        Atomics.store(control, L.ready, L.readyBuilt);
         for (const name of boot.piecesAhead) {
-          if (next === undefined || Atomics.load(control, boot.layout.posted) !== runsReceived) return;
+          if (next === undefined || Atomics.load(control, L.posted) !== runsReceived) return;
           try {
             parts.compilePiece(next, boot.sources, name);
           } catch {
@@ -97,9 +100,11 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
             }
           }
         }
+        if (next !== undefined && Atomics.load(control, L.posted) === runsReceived) Atomics.store(control, L.ready, L.readyIdle);
       };
       parentPort.on("message", (run: RunMessage) => {
         runsReceived++;
+        Atomics.store(control, L.ready, L.readyNot);
         let sandbox: PreparedSandbox;
         try {
           sandbox = next ?? parts.prepare(module, boot.sources);
