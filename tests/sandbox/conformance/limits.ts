@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { McpvmError } from "../../../src/util/errors.js";
 import type { HostModules } from "../../../src/sandbox/types.js";
-import { errorOf, expectHealthy, run, sleep, type EngineRef } from "./helpers.js";
+import { errorOf, expectHealthy, run, sleep, valueOf, type EngineRef } from "./helpers.js";
 
 export function limitTests(engine: EngineRef): void {
   describe("limits", () => {
@@ -19,6 +19,17 @@ export function limitTests(engine: EngineRef): void {
       }
       await sleep(150);
       await expectHealthy(engine());
+    });
+
+    it("fits host modules, console and the diagnostics in the smallest memory budget, compiled ahead or by the run itself", async () => {
+      const modules: HostModules = { m: { echo: (args) => args[0] } };
+      const code = 'console.log({ a: 1 }); let code; try { require("fs"); } catch (error) { code = error.code; } return [require("host:m").echo([1, 2]), code];';
+      const limits = { memoryBytes: 1024 * 1024 };
+      // Back to back (some runs compile the pieces themselves, under the budget), then after an idle pause.
+      const results = [await run(engine(), code, { modules, limits }), await run(engine(), code, { modules, limits })];
+      await sleep(150);
+      results.push(await run(engine(), code, { modules, limits }));
+      for (const result of results) expect(valueOf(result)).toEqual([[1, 2], "MODULE_NOT_FOUND"]);
     });
 
     it("ends a CPU-bound run with CPU_LIMIT naming the limit", async () => {
