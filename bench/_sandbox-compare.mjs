@@ -27,7 +27,9 @@ const mustRun = async (engine, request) => {
   const result = await engine.run(request);
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
 };
-const TRIVIAL = { code: "return 1" };
+let runs = 0;
+// A new text each run: the engines cache the transform of recent scripts (guest/transform-cache.ts).
+const trivial = () => ({ code: `return 1; // run ${++runs}` });
 const calls = 2000;
 const modules = { bench: { noop: () => null } };
 const loop = (body) => `const m = require("host:bench"); for (let i = 0; i < ${calls}; i++) { ${body} } return 0;`;
@@ -35,7 +37,7 @@ const loop = (body) => `const m = require("host:bench"); for (let i = 0; i < ${c
 const live = {};
 for (const name of Object.keys(dists)) {
   live[name] = await create[name]({ warmWorkers: 1 });
-  for (let i = 0; i < 30; i++) await mustRun(live[name], TRIVIAL);
+  for (let i = 0; i < 30; i++) await mustRun(live[name], trivial());
 }
 const loadBefore = loadavg();
 for (let round = 0; round < 8; round++) {
@@ -45,19 +47,19 @@ for (let round = 0; round < 8; round++) {
       await sleep(10);
       const started = performance.now();
       const fresh = await create[name]({ warmWorkers: 1 });
-      await mustRun(fresh, TRIVIAL);
+      await mustRun(fresh, trivial());
       await fresh.dispose();
       add(name, "new engine: create + run + dispose (ms)", performance.now() - started);
     }
     for (let i = 0; i < 10; i++) {
       await sleep(10);
       const started = performance.now();
-      await mustRun(engine, TRIVIAL);
+      await mustRun(engine, trivial());
       add(name, "warm run (ms)", performance.now() - started);
     }
     for (let i = 0; i < 15; i++) {
       const started = performance.now();
-      await mustRun(engine, TRIVIAL);
+      await mustRun(engine, trivial());
       add(name, "back to back (ms)", performance.now() - started);
     }
     const withStart = performance.now();

@@ -27,7 +27,12 @@ export const ENGINES = {
   },
 };
 
-export const TRIVIAL = { code: "return 1" };
+let trivialRuns = 0;
+/**
+ * A trivial run with a text never seen before: the engines remember the transform of recent scripts
+ * (guest/transform-cache.ts), and a benchmark that repeated one text would measure that cache, not a run.
+ */
+export const trivial = () => ({ code: `return 1; // run ${++trivialRuns}` });
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function mustRun(engine, request) {

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { ENGINES, mustRun, sleep, TRIVIAL } from "./_sandbox-engines.mjs";
+import { ENGINES, mustRun, sleep, trivial } from "./_sandbox-engines.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -41,14 +41,14 @@ async function bareWorkersRss() {
 async function idleEnginesRss(dist) {
   const factory = await ENGINES.quickjs(dist);
   const first = await factory.create({});
-  await mustRun(first, TRIVIAL);
+  await mustRun(first, trivial());
   await factory.settle?.();
   await sleep(300);
   const baselineMb = process.memoryUsage().rss / 1e6;
   const engines = [];
   for (let i = 0; i < 10; i++) {
     const engine = await factory.create({});
-    await mustRun(engine, TRIVIAL);
+    await mustRun(engine, trivial());
     engines.push(engine);
   }
   await factory.settle?.();
@@ -87,7 +87,7 @@ async function warmedRss(kind, dist) {
   };
   const code = 'const keep = new Array(30000).fill(0).map((_, i) => i); return require("host:sync").meet() + keep.length;';
   for (let i = 0; i < WARM_RUNS; i++) await mustRun(engine, { code, modules });
-  for (let i = 0; i < WARM_RUNS; i++) await mustRun(engine, TRIVIAL);
+  for (let i = 0; i < WARM_RUNS; i++) await mustRun(engine, trivial());
   await factory.settle?.();
   await sleep(600);
   globalThis.gc?.();

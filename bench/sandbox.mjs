@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { fmt, summarize, table, verdict } from "./_stats.mjs";
 import { sandboxBuildBreakdown } from "./_sandbox-build.mjs";
-import { ENGINES, mustRun, sleep, TRIVIAL } from "./_sandbox-engines.mjs";
+import { ENGINES, mustRun, sleep, trivial } from "./_sandbox-engines.mjs";
 import { measureRss, WARM_RUNS } from "./_sandbox-memory.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
@@ -43,7 +43,7 @@ async function newEngine(factory) {
   const once = async () => {
     const started = performance.now();
     const engine = await factory.create({ warmWorkers: 1 });
-    await mustRun(engine, TRIVIAL);
+    await mustRun(engine, trivial());
     await engine.dispose();
     return performance.now() - started;
   };
@@ -71,7 +71,7 @@ async function newWorker(factory) {
   for (let i = 0; i < 9; i++) {
     const started = performance.now();
     const engine = await factory.create({ warmWorkers: 1, idleWorkerMs: 1, maxWasmMemoryBytes: (600 + i) * 1024 * 1024 });
-    await mustRun(engine, TRIVIAL);
+    await mustRun(engine, trivial());
     times.push(performance.now() - started);
     await engine.dispose();
   }
@@ -96,16 +96,16 @@ async function bareWorker() {
  * load from other work on the machine falls on all alike.
  */
 async function runLatency(engines) {
-  for (const engine of engines) for (let i = 0; i < 50; i++) await mustRun(engine, TRIVIAL);
+  for (const engine of engines) for (let i = 0; i < 50; i++) await mustRun(engine, trivial());
   const warm = engines.map(() => []);
   const backToBack = engines.map(() => []);
   for (let round = 0; round < 10; round++) {
     for (const [index, engine] of engines.entries()) {
       for (let i = 0; i < 20; i++) {
         await sleep(10);
-        warm[index].push(await timed(engine, TRIVIAL));
+        warm[index].push(await timed(engine, trivial()));
       }
-      for (let i = 0; i < 30; i++) backToBack[index].push(await timed(engine, TRIVIAL));
+      for (let i = 0; i < 30; i++) backToBack[index].push(await timed(engine, trivial()));
     }
   }
   return engines.map((_, index) => ({ warm: summarize(warm[index]), backToBack: summarize(backToBack[index]) }));

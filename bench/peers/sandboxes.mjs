@@ -182,18 +182,21 @@ const mcpvm = async (version, name = "mcpvm") => {
     if (!result.ok) throw new Error(`mcpvm run failed: ${result.error.code}: ${result.error.message}`);
   };
   const modules = { bench: { noop: () => null } };
+  // A new text each run: mcpvm caches the transform of recent scripts, and the peers compile every run.
+  let runs = 0;
+  const trivial = () => ({ code: `return 1; // run ${++runs}` });
   return {
     name,
     version,
     cold: () =>
       sample(COLD, async () => {
         const engine = await createQuickJsEngine({ warmWorkers: 1 });
-        await mustRun(engine, { code: "return 1" });
+        await mustRun(engine, trivial());
         await engine.dispose();
       }),
     fresh: async () => {
       const engine = await createQuickJsEngine({});
-      const result = await sample(WARM, () => mustRun(engine, { code: "return 1" }));
+      const result = await sample(WARM, () => mustRun(engine, trivial()));
       await engine.dispose();
       return result;
     },
