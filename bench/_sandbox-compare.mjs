@@ -1,6 +1,6 @@
 // Two builds of the QuickJS engine side by side, interleaved in rounds (so load from other work falls
 // on both alike): new engine (create + run + dispose), warm run, back-to-back runs, host-call cost.
-// Usage: node bench/_sandbox-compare.mjs <dist-before> <dist-after>   (each a directory holding a
+// Usage: [ENGINE=quickjs-inline] node bench/_sandbox-compare.mjs <dist-before> <dist-after>   (each a directory holding a
 // `npm run build` output, e.g. a copy of dist/ made before a change). Not part of `npm run bench`.
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
@@ -13,8 +13,11 @@ if (beforeDir === undefined || afterDir === undefined) {
 }
 const dists = { before: beforeDir, after: afterDir };
 const create = {};
+// ENGINE=quickjs-inline compares the in-thread engine instead of the worker engine.
+const inline = process.env.ENGINE === "quickjs-inline";
 for (const [name, dir] of Object.entries(dists)) {
-  create[name] = (await import(pathToFileURL(resolve(dir, "src/sandbox/engines/quickjs.js")).href)).createQuickJsEngine;
+  const engines = await import(pathToFileURL(resolve(dir, `src/sandbox/engines/${inline ? "quickjs-inline" : "quickjs"}.js`)).href);
+  create[name] = inline ? (options) => engines.createQuickJsInlineEngine({ maxInstances: options.maxWorkers }) : engines.createQuickJsEngine;
 }
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const p = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
@@ -24,7 +27,9 @@ const mustRun = async (engine, request) => {
   const result = await engine.run(request);
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
 };
-const TRIVIAL = { code: "return 1" };
+let runs = 0;
+// A new text each run: the engines cache the transform of recent scripts (guest/transform-cache.ts).
+const trivial = () => ({ code: `return 1; // run ${++runs}` });
 const calls = 2000;
 const modules = { bench: { noop: () => null } };
 const loop = (body) => `const m = require("host:bench"); for (let i = 0; i < ${calls}; i++) { ${body} } return 0;`;
@@ -32,7 +37,7 @@ const loop = (body) => `const m = require("host:bench"); for (let i = 0; i < ${c
 const live = {};
 for (const name of Object.keys(dists)) {
   live[name] = await create[name]({ warmWorkers: 1 });
-  for (let i = 0; i < 30; i++) await mustRun(live[name], TRIVIAL);
+  for (let i = 0; i < 30; i++) await mustRun(live[name], trivial());
 }
 const loadBefore = loadavg();
 for (let round = 0; round < 8; round++) {
@@ -42,19 +47,19 @@ for (let round = 0; round < 8; round++) {
       await sleep(10);
       const started = performance.now();
       const fresh = await create[name]({ warmWorkers: 1 });
-      await mustRun(fresh, TRIVIAL);
+      await mustRun(fresh, trivial());
       await fresh.dispose();
       add(name, "new engine: create + run + dispose (ms)", performance.now() - started);
     }
     for (let i = 0; i < 10; i++) {
       await sleep(10);
       const started = performance.now();
-      await mustRun(engine, TRIVIAL);
+      await mustRun(engine, trivial());
       add(name, "warm run (ms)", performance.now() - started);
     }
     for (let i = 0; i < 15; i++) {
       const started = performance.now();
-      await mustRun(engine, TRIVIAL);
+      await mustRun(engine, trivial());
       add(name, "back to back (ms)", performance.now() - started);
     }
     const withStart = performance.now();

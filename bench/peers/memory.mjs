@@ -1,6 +1,10 @@
 // Memory per live sandbox, one engine per child process (so nothing else's heap counts): ten
 // sandboxes alive at once, each having built the same ~0.25 MB array, RSS sampled every 5 ms;
-// (peak − baseline before the engine loaded its first sandbox) ÷ 10. Usage: node memory.mjs <engine>.
+// (peak − baseline before the engine loaded its first sandbox) ÷ 10. Usage: node memory.mjs <engine> [warmed].
+// With `warmed` (run with --expose-gc), the engine is loaded and warmed first by sequential sandboxes
+// of the same program, all disposed, and the baseline is taken after that (collected): the engine's
+// one-time load (its code, JIT tiers, glue) is then reported apart (oneTimeMb) from what each live
+// sandbox holds.
 import vm from "node:vm";
 
 const DIST = new URL("../../dist/", import.meta.url).href;
@@ -70,6 +74,54 @@ const ENGINES = {
   "mcpvm-inline": () => mcpvmEngine("quickjs-inline.js", "createQuickJsInlineEngine"),
 };
 
+/** Sequential sandboxes of the same program, each disposed, before a `warmed` measurement. */
+const WARM = {
+  "node:vm": async () => {
+    for (let i = 0; i < 100; i++) vm.runInContext(BUILD, vm.createContext({}));
+  },
+  "quickjs-emscripten": async () => {
+    const { getQuickJS } = await import("quickjs-emscripten");
+    const QuickJS = await getQuickJS();
+    for (let i = 0; i < 100; i++) {
+      const runtime = QuickJS.newRuntime();
+      const ctx = runtime.newContext();
+      ctx.unwrapResult(ctx.evalCode(BUILD)).dispose();
+      ctx.dispose();
+      runtime.dispose();
+    }
+  },
+  "isolated-vm": async () => {
+    const { default: ivm } = await import("isolated-vm");
+    for (let i = 0; i < 20; i++) {
+      const isolate = new ivm.Isolate({ memoryLimit: 16 });
+      const context = await isolate.createContext();
+      await context.eval(BUILD);
+      isolate.dispose();
+    }
+  },
+  "@utcp/code-mode": async () => {
+    const { CodeModeUtcpClient } = await import("@utcp/code-mode");
+    const log = console.log;
+    console.log = () => {};
+    const client = await CodeModeUtcpClient.create();
+    for (let i = 0; i < 20; i++) await client.callToolChain(`${BUILD}; return 1;`);
+    console.log = log;
+  },
+  mcpvm: () => warmMcpvm("quickjs.js", "createQuickJsEngine"),
+  "mcpvm-inline": () => warmMcpvm("quickjs-inline.js", "createQuickJsInlineEngine"),
+};
+
+async function warmMcpvm(file, factory) {
+  const create = (await import(`${DIST}src/sandbox/engines/${file}`))[factory];
+  const engine = await create({});
+  const modules = { sync: { meet: () => 0 } };
+  for (let i = 0; i < 100; i++) {
+    const result = await engine.run({ code: `${BUILD.replace("globalThis.keep =", "const keep =")}; return require("host:sync").meet();`, modules });
+    if (!result.ok) throw new Error(`mcpvm: ${result.error.code}: ${result.error.message}`);
+  }
+  await engine.dispose();
+}
+
 /** Ten runs of one of mcpvm's engines, each blocked in a host call until all ten are live. */
 async function mcpvmEngine(file, factory) {
   const create = (await import(`${DIST}src/sandbox/engines/${file}`))[factory];
@@ -92,6 +144,15 @@ async function mcpvmEngine(file, factory) {
 }
 
 const name = process.argv[2];
+const warmed = process.argv[3] === "warmed";
+const beforeEngine = process.memoryUsage().rss;
+if (warmed) {
+  await WARM[name]();
+  // Workers kept warm and idle instances settle; then what the warm-up left behind is collected.
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  globalThis.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
 const baseline = process.memoryUsage().rss;
 peak = baseline;
 const timer = setInterval(sample, 5);
@@ -99,5 +160,5 @@ const dispose = await ENGINES[name]();
 clearInterval(timer);
 sample();
 await dispose();
-process.stdout.write(JSON.stringify({ baselineMb: baseline / 1e6, peakMb: peak / 1e6, perSandboxMb: (peak - baseline) / 1e6 / N }));
+process.stdout.write(JSON.stringify({ baselineMb: baseline / 1e6, peakMb: peak / 1e6, perSandboxMb: (peak - baseline) / 1e6 / N, oneTimeMb: (baseline - beforeEngine) / 1e6 }));
 process.exit(0);

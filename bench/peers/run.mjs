@@ -69,14 +69,14 @@ function sandboxRow(label, key, show) {
   return [label, ...cells, ratio(sandboxes.mcpvm?.[key]?.p50, best), ratio(sandboxes["mcpvm-inline"]?.[key]?.p50, best)];
 }
 
-function memoryRow() {
+function memoryRow(label, key, note) {
   const cells = ENGINES.map((name) => {
     const r = sandboxes[name];
-    return r?.memoryMb === undefined ? "failed" : `${r.memoryMb.toFixed(1)} MB`;
+    return r?.[key] === undefined ? "failed" : `${r[key].toFixed(1)} MB${note === undefined ? "" : note(r)}`;
   });
-  const peers = PEERS.map((name) => sandboxes[name]?.memoryMb).filter(Number.isFinite);
+  const peers = PEERS.map((name) => sandboxes[name]?.[key]).filter(Number.isFinite);
   const best = peers.length === 0 ? NaN : Math.min(...peers);
-  return ["memory per live sandbox (10 alive, RSS)", ...cells, ratio(sandboxes.mcpvm?.memoryMb, best), ratio(sandboxes["mcpvm-inline"]?.memoryMb, best)];
+  return [label, ...cells, ratio(sandboxes.mcpvm?.[key], best), ratio(sandboxes["mcpvm-inline"]?.[key], best)];
 }
 
 const sandboxTable = table(
@@ -85,7 +85,10 @@ const sandboxTable = table(
     sandboxRow("cold: new sandbox, `return 1`, dispose", "cold", ms),
     sandboxRow("fresh context per run, back to back", "fresh", ms),
     sandboxRow("host call round trip", "hostCallUs", us),
-    memoryRow(),
+    memoryRow("memory per live sandbox (10 alive, RSS, the engine's own load shared out)", "memoryMb"),
+    memoryRow("memory per live sandbox once the engine is loaded and warmed (10 alive; the engine's one-time load in brackets)", "warmedMemoryMb", (r) =>
+      r.oneTimeMb === undefined ? "" : ` (${r.oneTimeMb.toFixed(1)} MB)`,
+    ),
   ],
 );
 
@@ -124,7 +127,7 @@ const markdown = [
   "",
   `Written by \`npm run bench:peers\` (bench/peers/run.mjs, its own package; not part of \`npm test\` or .ci/run). ${cpus().length} cores, load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after; Node ${process.version} for every column (isolated-vm 6 needs Node ≥ 22); ${new Date().toISOString()}. Only ratios within this run mean much on a shared machine.`,
   "",
-  "Sandboxes: the same programs in each. mcpvm engines share the process's warm QuickJS worker threads (a new engine starts no thread; its cold case is a fresh QuickJS runtime and context in a warm worker, every run gets its own); @utcp/code-mode makes a new isolated-vm isolate per `callToolChain`, so its cold and fresh cases are the same call, and its host call is a UTCP direct-call tool (its per-call console logging silenced, in its favour). Host call: (2,000-call loop − the same loop without the call) ÷ 2,000. Memory: bench/peers/memory.mjs, one process per engine, ten sandboxes alive at once each holding the same 30,000-element array, (peak RSS − RSS before the engine loaded) ÷ 10, so the engine's own load is shared out among the ten.",
+  "Sandboxes: the same programs in each. mcpvm engines share the process's warm QuickJS worker threads (a new engine starts no thread; its cold case is a fresh QuickJS runtime and context in a warm worker, every run gets its own); @utcp/code-mode makes a new isolated-vm isolate per `callToolChain`, so its cold and fresh cases are the same call, and its host call is a UTCP direct-call tool (its per-call console logging silenced, in its favour). Host call: (2,000-call loop − the same loop without the call) ÷ 2,000. Memory: bench/peers/memory.mjs, one process per engine, ten sandboxes alive at once each holding the same 30,000-element array, (peak RSS − RSS before the engine loaded) ÷ 10, so the engine's own load is shared out among the ten; the \"loaded and warmed\" row first runs sequential sandboxes of the same program (100; 20 for isolated-vm and code-mode), all disposed, collects, and measures the ten above that, with the load itself (RSS after the warm-up − RSS before the engine) in brackets.",
   "",
   sandboxTable,
   "",

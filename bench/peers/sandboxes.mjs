@@ -182,18 +182,21 @@ const mcpvm = async (version, name = "mcpvm") => {
     if (!result.ok) throw new Error(`mcpvm run failed: ${result.error.code}: ${result.error.message}`);
   };
   const modules = { bench: { noop: () => null } };
+  // A new text each run: mcpvm caches the transform of recent scripts, and the peers compile every run.
+  let runs = 0;
+  const trivial = () => ({ code: `return 1; // run ${++runs}` });
   return {
     name,
     version,
     cold: () =>
       sample(COLD, async () => {
         const engine = await createQuickJsEngine({ warmWorkers: 1 });
-        await mustRun(engine, { code: "return 1" });
+        await mustRun(engine, trivial());
         await engine.dispose();
       }),
     fresh: async () => {
       const engine = await createQuickJsEngine({});
-      const result = await sample(WARM, () => mustRun(engine, { code: "return 1" }));
+      const result = await sample(WARM, () => mustRun(engine, trivial()));
       await engine.dispose();
       return result;
     },
@@ -207,13 +210,14 @@ const mcpvm = async (version, name = "mcpvm") => {
 };
 
 /** memory.mjs in its own process: MB per live sandbox, ten alive at once. */
-function memoryPerSandbox(name) {
+function memoryPerSandbox(name, mode = "") {
   // Two tries: on a loaded machine a peer's own timeouts (code-mode's 30 s per script) can fire once.
   let failure;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const out = execFileSync(process.execPath, [fileURLToPath(new URL("memory.mjs", import.meta.url)), name], { encoding: "utf8", timeout: 300_000, stdio: ["ignore", "pipe", "pipe"] });
-      return JSON.parse(out.slice(out.lastIndexOf("{"))).perSandboxMb;
+      const args = ["--expose-gc", fileURLToPath(new URL("memory.mjs", import.meta.url)), name, ...(mode === "" ? [] : [mode])];
+      const out = execFileSync(process.execPath, args, { encoding: "utf8", timeout: 300_000, stdio: ["ignore", "pipe", "pipe"] });
+      return JSON.parse(out.slice(out.lastIndexOf("{")));
     } catch (error) {
       failure = new Error(`${String(error?.stderr ?? "").trim().split("\n").slice(-2).join(" ") || error.message}`);
     }
@@ -238,9 +242,16 @@ export async function measureSandboxes(versions) {
       const engine = await make();
       results[name] = { version: engine.version, cold: await engine.cold(), fresh: await engine.fresh(), hostCallUs: await engine.hostCall() };
       try {
-        results[name].memoryMb = memoryPerSandbox(name);
+        results[name].memoryMb = memoryPerSandbox(name).perSandboxMb;
       } catch (error) {
         results[name].memoryError = String(error?.message ?? error).slice(0, 200);
+      }
+      try {
+        const warmed = memoryPerSandbox(name, "warmed");
+        results[name].warmedMemoryMb = warmed.perSandboxMb;
+        results[name].oneTimeMb = warmed.oneTimeMb;
+      } catch (error) {
+        results[name].warmedMemoryError = String(error?.message ?? error).slice(0, 200);
       }
     } catch (error) {
       results[name] = { error: String(error?.message ?? error) };

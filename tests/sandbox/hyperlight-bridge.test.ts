@@ -7,8 +7,8 @@ import { outcomeFromCallError, outcomeFromReply } from "../../src/sandbox/engine
 import { BYTES_KEY } from "../../src/sandbox/guest/codec.js";
 import type { HostCallContext, HostModules } from "../../src/sandbox/types.js";
 import { logEntryBytes } from "../../src/sandbox/host/output-budget.js";
-import { guestBootstrapSource, guestManifest } from "../../src/sandbox/guest/bootstrap-source.js";
-import type { GuestRunner } from "../../src/sandbox/guest/native.js";
+import { guestBootstrapSource, guestManifest, guestPieces } from "../../src/sandbox/guest/bootstrap-source.js";
+import type { GuestPieceName, GuestRunner } from "../../src/sandbox/guest/native.js";
 
 /** The addon promotes its `[ERR_*]` message prefixes to `error.code`; these are errors of that shape. */
 function addonError(code: string, message: string): Error {
@@ -203,6 +203,7 @@ describe("progress events without live delivery", () => {
         return '{"ok":true,"value":"done","events":[{"progress":1},{"progress":2}]}';
       },
       log: (_level: string, message: string) => void logs.push(message),
+      source: (piece: GuestPieceName) => guestPieces()[piece],
     };
     const manifest = guestManifest(modules, 100_000);
     // As in the VM's handler: the bootstrap's `globalThis` is a scope object, so nothing lands on this process's globals.

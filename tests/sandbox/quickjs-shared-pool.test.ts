@@ -91,6 +91,32 @@ describe("quickjs workers shared between engines", () => {
     expect(valueOf(await run(b, "return 3"))).toBe(3);
   });
 
+  it("gives a run the idle worker whose next sandbox is built, not the one still freeing the last run's", async () => {
+    // A heap that grew is normally a reason to replace the worker; not what this case is about.
+    const a = await engine({ workerStackMb: 14, warmWorkers: 1, retireAboveBytes: 256 * 1024 * 1024 });
+    const workers = () => sharedQuickJsWorkers({ stackSizeMb: 14 });
+    // The first run takes the warm worker and a second one starts in the background to stay warm.
+    expect(valueOf(await run(a, "return 0"))).toBe(0);
+    for (let i = 0; i < 100 && workers().idle < 2; i++) await sleep(20);
+    // Both idle, each with its next sandbox built.
+    await sleep(200);
+    expect(workers().idle).toBe(2);
+    // A run whose heap takes a while to free: after its result, its worker is busy freeing and rebuilding.
+    const runsOf = () => new Map(workers().threads.map((thread) => [thread.threadId, thread.runs]));
+    const servedBy = (before: Map<number, number>) => [...runsOf()].filter(([id, runs]) => runs !== before.get(id)).map(([id]) => id);
+    const beforeBig = runsOf();
+    const big = "const keep = []; for (let i = 0; i < 200000; i++) keep.push({ i, s: 'x' + i }); return keep.length;";
+    expect(valueOf(await run(a, big))).toBe(200_000);
+    const bigOn = servedBy(beforeBig);
+    const beforeNext = runsOf();
+    expect(valueOf(await run(a, "return 1"))).toBe(1);
+    const nextOn = servedBy(beforeNext);
+    // The next run went to the other worker, not to the one that served the big run (still rebuilding).
+    expect(bigOn).toHaveLength(1);
+    expect(nextOn).toHaveLength(1);
+    expect(nextOn[0]).not.toBe(bigOn[0]);
+  });
+
   it("lets the process exit when an engine is never disposed (idle workers do not hold it)", async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,

@@ -1,9 +1,9 @@
 import type { CompiledWasmModule } from "./quickjs-protocol.js";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { guestBootstrapSource } from "../guest/bootstrap-source.js";
+import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../guest/bootstrap-source.js";
 import { executeQuickJsRun } from "./quickjs-execute.js";
-import { prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
+import { compileQuickJsPiece, prepareQuickJsSandbox, releaseQuickJsSandbox, type SandboxSources } from "./quickjs-sandbox.js";
 import { quickJsWorkerMain } from "./quickjs-worker.js";
 import { traceStartup } from "../../util/startup-trace.js";
 
@@ -15,7 +15,8 @@ export interface QuickJsAssets {
   readonly variantPath: string;
   readonly emscriptenPath: string;
   readonly workerSource: string;
-  readonly bootstrapSource: string;
+  readonly sources: SandboxSources;
+  readonly piecesAhead: readonly string[];
 }
 
 const VARIANT = "@jitl/quickjs-wasmfile-release-sync";
@@ -43,6 +44,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
     `prepare: (${prepareQuickJsSandbox.toString()})`,
     `execute: (${executeQuickJsRun.toString()})`,
     `release: (${releaseQuickJsSandbox.toString()})`,
+    `compilePiece: (${compileQuickJsPiece.toString()})`,
   ];
   return {
     wasmModule,
@@ -53,7 +55,8 @@ async function compileAssets(): Promise<QuickJsAssets> {
     emscriptenPath: resolve(`${VARIANT}/emscripten-module`),
     // An eval worker runs as CommonJS, so `require` is in scope there and handed to the program.
     workerSource: `(${quickJsWorkerMain.toString()})(require, { ${parts.join(", ")} });`,
-    bootstrapSource: guestBootstrapSource(),
+    sources: { bootstrap: guestBootstrapSource(), pieces: guestPieces() },
+    piecesAhead: PIECES_COMPILED_AHEAD,
   };
 }
 

@@ -1,5 +1,6 @@
 import { newInlineInstance, type InlineAssets, type InlineInstance } from "./quickjs-inline-adapter.js";
 import { prepareInlineSandbox, releaseInlineSandbox, type InlineSandbox } from "./quickjs-inline-sandbox.js";
+import { compileQuickJsPiece, type SandboxSources } from "./quickjs-sandbox.js";
 
 /** An asyncify instance; when idle, the sandbox its next run will use (built ahead) and the last run's, not yet freed. */
 export interface InlineSlot {
@@ -26,7 +27,8 @@ export class InlineInstancePool {
 
   constructor(
     private readonly assets: InlineAssets,
-    private readonly bootstrapSource: string,
+    private readonly sources: SandboxSources,
+    private readonly piecesAhead: readonly string[],
     private readonly maxWasmMemoryBytes: number,
   ) {}
 
@@ -47,7 +49,7 @@ export class InlineInstancePool {
       // An instance that cannot free its own memory is dropped; take another.
       if (!free(stale)) return this.acquire();
     }
-    const sandbox = slot.next ?? prepareInlineSandbox(slot.instance, this.bootstrapSource);
+    const sandbox = slot.next ?? prepareInlineSandbox(slot.instance, this.sources);
     slot.next = undefined;
     return { slot, sandbox };
   }
@@ -95,7 +97,10 @@ export class InlineInstancePool {
       }
       if (slot.next !== undefined) continue;
       try {
-        slot.next = prepareInlineSandbox(slot.instance, this.bootstrapSource);
+        const next = prepareInlineSandbox(slot.instance, this.sources);
+        slot.next = next;
+        // This thread had nothing else to do (an immediate after the last run): most runs use these.
+        for (const name of this.piecesAhead) compileQuickJsPiece(next, this.sources, name);
       } catch {
         this.drop(slot);
       }
@@ -125,10 +130,10 @@ export function inlinePoolFor(maxWasmMemoryBytes: number): InlineInstancePool | 
 }
 
 /** The process-wide pool for instances with this memory cap (see InlineInstancePool). */
-export function sharedInlinePool(assets: InlineAssets, bootstrapSource: string, maxWasmMemoryBytes: number, idle: number): InlineInstancePool {
+export function sharedInlinePool(assets: InlineAssets, sources: SandboxSources, piecesAhead: readonly string[], maxWasmMemoryBytes: number, idle: number): InlineInstancePool {
   let pool = pools.get(maxWasmMemoryBytes);
   if (pool === undefined) {
-    pool = new InlineInstancePool(assets, bootstrapSource, maxWasmMemoryBytes);
+    pool = new InlineInstancePool(assets, sources, piecesAhead, maxWasmMemoryBytes);
     pools.set(maxWasmMemoryBytes, pool);
   }
   pool.idleCap = Math.max(pool.idleCap, idle);

@@ -1,5 +1,6 @@
 import type * as QuickJs from "quickjs-emscripten-core";
 import type { InlineInstance, StringFunction } from "./quickjs-inline-adapter.js";
+import type { SandboxSources } from "./quickjs-sandbox.js";
 
 /** The guest's native functions (GuestNative) as the run using an inline sandbox implements them. */
 export interface InlineHooks {
@@ -23,13 +24,15 @@ export interface InlineSandbox {
   readonly context: QuickJs.QuickJSContext;
   readonly native: QuickJs.QuickJSHandle;
   readonly bootstrap: QuickJs.QuickJSHandle;
+  /** GuestNative.compiled once a piece has been compiled ahead (see compileInlinePiece). */
+  compiled: QuickJs.QuickJSHandle | undefined;
   hooks: InlineHooks | undefined;
 }
 
 const NOT_RUNNING = { error: "The sandbox is not running" } as const;
 
 /** Builds a sandbox on `instance`; throws if QuickJS cannot (the instance is then unusable). */
-export function prepareInlineSandbox(instance: InlineInstance, bootstrapSource: string): InlineSandbox {
+export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxSources): InlineSandbox {
   const runtime = instance.newRuntime();
   let created: QuickJs.QuickJSContext | undefined;
   try {
@@ -37,7 +40,7 @@ export function prepareInlineSandbox(instance: InlineInstance, bootstrapSource: 
     created = context;
     const native = context.newObject();
     const slot: { sandbox?: InlineSandbox } = {};
-    const functions: Record<"callSync" | "callAsync" | "log", QuickJs.QuickJSHandle> = {
+    const functions: Record<"callSync" | "callAsync" | "log" | "source", QuickJs.QuickJSHandle> = {
       callSync: instance.newStringFunction(context, "callSync", (args, hasListener) => slot.sandbox?.hooks?.callSync(args, hasListener) ?? NOT_RUNNING),
       log: instance.newStringFunction(context, "log", (args) => {
         const hooks = slot.sandbox?.hooks;
@@ -50,18 +53,20 @@ export function prepareInlineSandbox(instance: InlineInstance, bootstrapSource: 
         if (hooks === undefined) return { error: context.newError(NOT_RUNNING.error) };
         return hooks.callAsync.apply(this, args);
       }),
+      // GuestNative.source: the same text for every run, so it needs no run hooks.
+      source: instance.newStringFunction(context, "source", (args) => sources.pieces[args[0] ?? ""] ?? { error: "No such bootstrap piece" }),
     };
     for (const [name, handle] of Object.entries(functions)) {
       context.setProp(native, name, handle);
       handle.dispose();
     }
-    const compiled = context.evalCode(bootstrapSource, "mcpvm-bootstrap.js");
+    const compiled = context.evalCode(sources.bootstrap, "mcpvm-bootstrap.js");
     if (compiled.error) {
       const detail = context.dump(compiled.error) as unknown;
       compiled.error.dispose();
       throw new Error(`The guest bootstrap did not compile: ${JSON.stringify(detail)}`);
     }
-    slot.sandbox = { runtime, context, native, bootstrap: compiled.value, hooks: undefined };
+    slot.sandbox = { runtime, context, native, bootstrap: compiled.value, compiled: undefined, hooks: undefined };
     return slot.sandbox;
   } catch (error) {
     created?.dispose();
@@ -73,6 +78,7 @@ export function prepareInlineSandbox(instance: InlineInstance, bootstrapSource: 
 /** Frees a sandbox after its run; a failure means the instance can no longer be trusted. */
 export function releaseInlineSandbox(sandbox: InlineSandbox): void {
   sandbox.hooks = undefined;
+  if (sandbox.compiled?.alive === true) sandbox.compiled.dispose();
   if (sandbox.bootstrap.alive) sandbox.bootstrap.dispose();
   if (sandbox.native.alive) sandbox.native.dispose();
   sandbox.context.dispose();

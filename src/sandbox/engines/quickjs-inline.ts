@@ -1,5 +1,5 @@
 import { errorMessage } from "../../util/errors.js";
-import { guestBootstrapSource } from "../guest/bootstrap-source.js";
+import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../guest/bootstrap-source.js";
 import { buildRunResult } from "../host/outcome.js";
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadInlineAssets } from "./quickjs-inline-adapter.js";
@@ -7,6 +7,7 @@ import { sharedInlinePool, type InlineInstancePool } from "./quickjs-inline-inst
 import { runInline, type InlineRunHandle } from "./quickjs-inline-run.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
+import type { SandboxSources } from "./quickjs-sandbox.js";
 import { admitRun, failedBeforeRun } from "./run-admission.js";
 
 export interface QuickJsInlineEngineOptions {
@@ -25,8 +26,8 @@ export interface QuickJsInlineEngineOptions {
 }
 
 
-let bootstrap: string | undefined;
-const bootstrapSource = (): string => (bootstrap ??= guestBootstrapSource());
+let sources: SandboxSources | undefined;
+const sandboxSources = (): SandboxSources => (sources ??= { bootstrap: guestBootstrapSource(), pieces: guestPieces() });
 
 /**
  * The in-thread engine: QuickJS's asyncify build on the caller's thread. A host call suspends the
@@ -38,7 +39,7 @@ const bootstrapSource = (): string => (bootstrap ??= guestBootstrapSource());
  */
 export async function createQuickJsInlineEngine(options: QuickJsInlineEngineOptions = {}): Promise<SandboxEngine> {
   const assets = await loadInlineAssets();
-  const pool = sharedInlinePool(assets, bootstrapSource(), options.maxWasmMemoryBytes ?? 512 * 1024 * 1024, options.idleInstances ?? 2);
+  const pool = sharedInlinePool(assets, sandboxSources(), PIECES_COMPILED_AHEAD, options.maxWasmMemoryBytes ?? 512 * 1024 * 1024, options.idleInstances ?? 2);
   const engine = new QuickJsInlineEngine(pool, options);
   await engine.warm();
   return engine;

@@ -88,7 +88,7 @@ export class ThreadPool {
 
   acquire(signal?: AbortSignal): Promise<QuickJsThread> {
     if (this.disposed) return Promise.reject(new PoolError("POOL_DISPOSED", "The sandbox engine has been disposed"));
-    for (let thread = this.idle.pop(); thread !== undefined; thread = this.idle.pop()) {
+    for (let thread = this.takeIdle(); thread !== undefined; thread = this.takeIdle()) {
       if (thread.alive) {
         thread.hold();
         this.busy.add(thread);
@@ -201,6 +201,19 @@ export class ThreadPool {
     thread.park();
     this.idle.push(thread);
     if (this.idle.length > this.options.warmThreads) this.scheduleTrim();
+  }
+
+  /**
+   * The idle thread whose next sandbox is furthest along (see CONTROL_LAYOUT.ready), the most
+   * recently used among equals: a thread that has just posted a run's result is still rebuilding,
+   * and another warm thread may have its sandbox ready.
+   */
+  private takeIdle(): QuickJsThread | undefined {
+    let best = this.idle.length - 1;
+    for (let index = best - 1; index >= 0; index--) {
+      if ((this.idle[index]?.readiness ?? 0) > (this.idle[best]?.readiness ?? 0)) best = index;
+    }
+    return best < 0 ? undefined : this.idle.splice(best, 1)[0];
   }
 
   private scheduleTrim(): void {

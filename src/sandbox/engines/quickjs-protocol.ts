@@ -1,6 +1,7 @@
 import type { MessagePort } from "node:worker_threads";
 import type { EngineOutcome } from "../host/outcome.js";
 import type { LogEntry, RunLimits } from "../types.js";
+import type { SandboxSources } from "./quickjs-sandbox.js";
 
 /**
  * Messages between the engine (main thread) and a QuickJS worker thread.
@@ -20,10 +21,28 @@ export const CONTROL_LAYOUT = Object.freeze({
   wake: 0,
   /** Why the host wants the current run stopped: one of the STOP_* values. */
   stop: 1,
+  /**
+   * Runs the host has posted to this worker so far. A worker that has built its next sandbox
+   * compiles more into it (bootstrap pieces) only while this equals the runs it has received: a
+   * run that is waiting gets the sandbox as it is.
+   */
+  posted: 2,
+  /**
+   * How far the worker's next sandbox is: one of the READY_* values below, set by the worker (it
+   * clears it when it takes a run). The pool gives a run the idle worker that is furthest along, so
+   * runs back to back alternate between warm workers instead of waiting for one to rebuild.
+   */
+  ready: 3,
   none: 0,
   cancelled: 1,
   wall: 2,
-  slots: 2,
+  /** Building (or serving a run). */
+  readyNot: 0,
+  /** Runtime, context and bootstrap built; bootstrap pieces may still be compiling. */
+  readyBuilt: 1,
+  /** Built and its pieces compiled: the worker is idle. */
+  readyIdle: 2,
+  slots: 4,
 });
 
 export type ControlLayout = typeof CONTROL_LAYOUT;
@@ -85,7 +104,10 @@ export interface WorkerBoot {
   readonly mailbox: SharedArrayBuffer;
   readonly mailboxLayout: MailboxLayout;
   readonly port: MessagePort;
-  readonly bootstrapSource: string;
+  /** The guest bootstrap and its pieces (see SandboxSources). */
+  readonly sources: SandboxSources;
+  /** Pieces compiled into a sandbox built ahead while the worker is idle (PIECES_COMPILED_AHEAD). */
+  readonly piecesAhead: readonly string[];
   readonly spin: SpinBudget;
   readonly spinSlots: typeof SPIN_SLOTS;
 }

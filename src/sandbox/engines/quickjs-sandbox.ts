@@ -12,6 +12,20 @@ export interface SandboxHooks {
   shouldInterrupt(): boolean;
 }
 
+/** The guest bootstrap's sources (see guest/bootstrap-source.ts): compiled into every sandbox, and its pieces. */
+export interface SandboxSources {
+  readonly bootstrap: string;
+  /** GuestPieceName -> an expression evaluating to the piece's factory. */
+  readonly pieces: Readonly<Record<string, string>>;
+}
+
+/** What compiling a piece ahead touches of a sandbox (either engine's). */
+export interface SandboxCompiledPieces {
+  readonly context: QuickJs.QuickJSContext;
+  readonly native: QuickJs.QuickJSHandle;
+  compiled: QuickJs.QuickJSHandle | undefined;
+}
+
 /**
  * One run's QuickJS runtime and context, built ahead of the run: the native functions exist and the
  * bootstrap is compiled (most of a trivial run's cost) but has not been called, so no guest-visible
@@ -24,6 +38,8 @@ export interface PreparedSandbox {
   readonly native: QuickJs.QuickJSHandle;
   /** The bootstrap function (see guest/bootstrap-source.ts), compiled and uncalled. */
   readonly bootstrap: QuickJs.QuickJSHandle;
+  /** GuestNative.compiled once a piece has been compiled ahead (see compileQuickJsPiece). */
+  compiled: QuickJs.QuickJSHandle | undefined;
   /** Installed by the run; undefined before it starts and after it ends. */
   hooks: SandboxHooks | undefined;
 }
@@ -34,7 +50,7 @@ export interface PreparedSandbox {
  * (embedded by its source text, see quickjs-assets.ts): it references nothing outside its body.
  * Throws if QuickJS cannot build it, which means the wasm instance is unusable.
  */
-export function prepareQuickJsSandbox(module: QuickJs.QuickJSWASMModule, bootstrapSource: string): PreparedSandbox {
+export function prepareQuickJsSandbox(module: QuickJs.QuickJSWASMModule, sources: SandboxSources): PreparedSandbox {
   const runtime = module.newRuntime();
   let created: QuickJs.QuickJSContext | undefined;
   try {
@@ -54,13 +70,20 @@ export function prepareQuickJsSandbox(module: QuickJs.QuickJSWASMModule, bootstr
       context.setProp(native, name, handle);
       handle.dispose();
     }
-    const compiled = context.evalCode(bootstrapSource, "mcpvm-bootstrap.js");
+    // GuestNative.source: the same text for every run, so it needs no run hooks.
+    const source = context.newFunction("source", (name) => {
+      const piece = sources.pieces[context.getString(name)];
+      return piece === undefined ? { error: context.newError("No such bootstrap piece") } : context.newString(piece);
+    });
+    context.setProp(native, "source", source);
+    source.dispose();
+    const compiled = context.evalCode(sources.bootstrap, "mcpvm-bootstrap.js");
     if (compiled.error) {
       const detail = context.dump(compiled.error) as unknown;
       compiled.error.dispose();
       throw new Error(`The guest bootstrap did not compile: ${JSON.stringify(detail)}`);
     }
-    slot.sandbox = { runtime, context, native, bootstrap: compiled.value, hooks: undefined };
+    slot.sandbox = { runtime, context, native, bootstrap: compiled.value, compiled: undefined, hooks: undefined };
     return slot.sandbox;
   } catch (error) {
     created?.dispose();
@@ -69,9 +92,35 @@ export function prepareQuickJsSandbox(module: QuickJs.QuickJSWASMModule, bootstr
   }
 }
 
+/**
+ * Compiles one bootstrap piece into a sandbox built ahead, while the worker has nothing else to do:
+ * the factory function (uncalled, so still no guest-visible state) goes into GuestNative.compiled,
+ * and the run that needs the piece does not compile it. RUNS IN THE WORKER THREAD (embedded by its
+ * source text): it references nothing outside its body. Throws if QuickJS cannot compile it; the
+ * caller then drops that sandbox and the next run builds its own. The in-thread engine uses it too.
+ */
+export function compileQuickJsPiece(sandbox: SandboxCompiledPieces, sources: SandboxSources, name: string): void {
+  const { context } = sandbox;
+  const source = sources.pieces[name];
+  if (source === undefined) return;
+  const compiled = context.evalCode(`"use strict";(${source})`, `mcpvm-${name}.js`);
+  if (compiled.error) {
+    const detail = context.dump(compiled.error) as unknown;
+    compiled.error.dispose();
+    throw new Error(`The guest bootstrap piece ${name} did not compile: ${JSON.stringify(detail)}`);
+  }
+  if (sandbox.compiled === undefined) {
+    sandbox.compiled = context.newObject();
+    context.setProp(sandbox.native, "compiled", sandbox.compiled);
+  }
+  context.setProp(sandbox.compiled, name, compiled.value);
+  compiled.value.dispose();
+}
+
 /** Frees a sandbox after its run; a failure means the wasm instance can no longer be trusted. */
 export function releaseQuickJsSandbox(sandbox: PreparedSandbox): void {
   sandbox.hooks = undefined;
+  if (sandbox.compiled?.alive === true) sandbox.compiled.dispose();
   if (sandbox.bootstrap.alive) sandbox.bootstrap.dispose();
   if (sandbox.native.alive) sandbox.native.dispose();
   sandbox.context.dispose();

@@ -54,7 +54,8 @@ export class QuickJsThread {
       mailbox,
       mailboxLayout: MAILBOX_LAYOUT,
       port: port2,
-      bootstrapSource: assets.bootstrapSource,
+      sources: assets.sources,
+      piecesAhead: assets.piecesAhead,
       spin: options.spin ?? newSpinBudget(0),
       spinSlots: SPIN_SLOTS,
     };
@@ -134,9 +135,16 @@ export class QuickJsThread {
     return this.served;
   }
 
+  /** How far the worker's next sandbox is (CONTROL_LAYOUT.readyNot … readyIdle). */
+  get readiness(): number {
+    return Atomics.load(this.control, CONTROL_LAYOUT.ready);
+  }
+
   startRun(message: RunMessage): void {
     this.served++;
     Atomics.store(this.control, CONTROL_LAYOUT.stop, CONTROL_LAYOUT.none);
+    Atomics.store(this.control, CONTROL_LAYOUT.ready, CONTROL_LAYOUT.readyNot);
+    Atomics.add(this.control, CONTROL_LAYOUT.posted, 1);
     this.worker.postMessage(message);
   }
 

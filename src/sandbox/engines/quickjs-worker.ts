@@ -2,13 +2,14 @@ import type * as QuickJs from "quickjs-emscripten-core";
 import type * as WorkerThreads from "node:worker_threads";
 import type { executeQuickJsRun, WorkerChannel } from "./quickjs-execute.js";
 import type { DoneMessage, HostPortMessage, RunMessage, WorkerBoot } from "./quickjs-protocol.js";
-import type { PreparedSandbox, prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
+import type { compileQuickJsPiece, PreparedSandbox, prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
 
 /** The worker-side functions, passed in by source text because an eval worker cannot import them. */
 export interface WorkerParts {
   readonly prepare: typeof prepareQuickJsSandbox;
   readonly execute: typeof executeQuickJsRun;
   readonly release: typeof releaseQuickJsSandbox;
+  readonly compilePiece: typeof compileQuickJsPiece;
 }
 
 /**
@@ -17,8 +18,9 @@ export interface WorkerParts {
  * body (imports above are types only); modules come from the `load` argument, data from workerData.
  *
  * Every run gets a fresh QuickJS runtime and context (no state survives a run). The next run's
- * sandbox is built right after a run's result has been posted, so a run arriving at an idle worker
- * finds its runtime, context and compiled bootstrap ready and pays only for its own code.
+ * sandbox is built right after a run's result has been posted, and while no run waits the bootstrap
+ * pieces most runs use are compiled into it, so a run arriving at an idle worker finds its runtime,
+ * context and compiled bootstrap ready and pays only for its own code.
  */
 export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerParts): void {
   // Nothing this thread writes is read by anyone (see QuickJsThread.spawn): drop it here rather than
@@ -70,12 +72,42 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
         spin: { counters: new Int32Array(boot.spin.counters), max: boot.spin.max, slots: boot.spinSlots },
         wasmMemoryBytes: () => module.getWasmMemory().buffer.byteLength,
       };
+      const control = channel.control;
+      let runsReceived = 0;
       // Built now so that a failure to build one is a failure to boot, reported as such.
-      let next: PreparedSandbox | undefined = parts.prepare(module, boot.bootstrapSource);
+      let next: PreparedSandbox | undefined = parts.prepare(module, boot.sources);
+      /**
+       * Compiles the bootstrap pieces most runs use into the sandbox built ahead, one at a time, as
+       * long as no run is waiting (CONTROL_LAYOUT.posted): a waiting run takes the sandbox as it is
+       * and compiles what it uses itself.
+       */
+      const L = boot.layout;
+      const compileAhead = (): void => {
+        if (next === undefined) return;
+        Atomics.store(control, L.ready, L.readyBuilt);
+        for (const name of boot.piecesAhead) {
+          if (next === undefined || Atomics.load(control, L.posted) !== runsReceived) return;
+          try {
+            parts.compilePiece(next, boot.sources, name);
+          } catch {
+            // The next run builds a sandbox of its own, and reports a failure to build one.
+            const broken = next;
+            next = undefined;
+            try {
+              parts.release(broken);
+            } catch {
+              process.exit(1);
+            }
+          }
+        }
+        if (next !== undefined && Atomics.load(control, L.posted) === runsReceived) Atomics.store(control, L.ready, L.readyIdle);
+      };
       parentPort.on("message", (run: RunMessage) => {
+        runsReceived++;
+        Atomics.store(control, L.ready, L.readyNot);
         let sandbox: PreparedSandbox;
         try {
-          sandbox = next ?? parts.prepare(module, boot.bootstrapSource);
+          sandbox = next ?? parts.prepare(module, boot.sources);
         } catch (error) {
           parentPort.postMessage(unusable(run, error));
           return;
@@ -90,15 +122,17 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
           process.exit(1);
         }
         try {
-          next = parts.prepare(module, boot.bootstrapSource);
+          next = parts.prepare(module, boot.sources);
         } catch {
           // The next run retries and reports the failure itself.
           next = undefined;
         }
+        compileAhead();
       });
       // On the call port, which the host can unref while a background start is in progress (a
       // listener on the worker's own port would keep the process alive).
       boot.port.postMessage({ type: "ready" });
+      compileAhead();
     },
     (error: unknown) => boot.port.postMessage({ type: "boot-failed", message: String(error) }),
   );

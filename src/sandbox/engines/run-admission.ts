@@ -1,6 +1,7 @@
 import { errorMessage } from "../../util/errors.js";
 import { guestManifest } from "../guest/bootstrap-source.js";
-import { transformGuestSource, type WrappedSource } from "../guest/transform.js";
+import type { WrappedSource } from "../guest/transform.js";
+import { transformGuestSourceCached } from "../guest/transform-cache.js";
 import { resolveLimits } from "../limits.js";
 import type { EngineKind, GuestErrorInfo, HostModules, RunLimits, RunRequest, RunResult } from "../types.js";
 
@@ -31,7 +32,7 @@ export function admitRun(engine: EngineKind, request: RunRequest, defaultLimits:
   }
   if (request.signal?.aborted === true) return refuse({ code: "CANCELLED", message: "The run was cancelled before it started" });
   const filename = request.filename ?? DEFAULT_FILENAME;
-  const transformed = transformGuestSource(request.code);
+  const transformed = transformGuestSourceCached(request.code);
   if (!transformed.ok) return refuse({ code: "SYNTAX_ERROR", name: "SyntaxError", ...transformed.error, file: filename });
   const modules = request.modules ?? {};
   return { ok: true, limits, filename, source: transformed.source, modules, manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)) };

@@ -4,32 +4,78 @@ import { installGuestGlobals } from "./guest-bootstrap.js";
 import { createGuestBase64, createGuestCodec } from "./guest-codec.js";
 import { createGuestDiagnostics } from "./guest-diagnostics.js";
 import { createGuestFormatter } from "./guest-format.js";
-import { LOAD_MODULE_FUNCTION, type GuestManifest } from "./native.js";
+import { createGuestModules } from "./guest-modules.js";
+import { LOAD_MODULE_FUNCTION, type GuestManifest, type GuestPieceName } from "./native.js";
+
+let bootstrap: string | undefined;
+let pieces: Readonly<Record<GuestPieceName, string>> | undefined;
 
 /**
  * The guest bootstrap as JavaScript source: an expression evaluating to
  * `function (native: GuestNative, manifestText: string): GuestRunner`.
  *
  * The pieces are written as ordinary typed functions (so they are type-checked and linted) and
- * embedded here by their source text; each is self-contained. An engine evaluates this once per
- * run in a fresh context, calls it with its GuestNative and the manifest, evaluates the optional
- * prelude, then hands the compiled main function to `runner.start`.
+ * embedded here by their source text; each is self-contained. An engine compiles this into every
+ * sandbox (ahead of the run where it can), calls it with its GuestNative and the manifest, evaluates
+ * the optional prelude, then hands the compiled main function to `runner.start`.
  *
- * Compiling is most of a trivial run's cost, so the formatter and base64 travel as string literals
- * (scanning a string is a few times cheaper than compiling it) and are compiled on first use.
+ * Compiling is most of what building a sandbox costs (QuickJS compiles about 10 characters a
+ * microsecond in a fresh runtime here, and this build cannot keep bytecode across runtimes), so this
+ * holds only what every run uses: the globals and the runner. Host modules (with `require`'s checks),
+ * console formatting, base64 and the error-path diagnostics are pieces (`guestPieces`) the guest
+ * compiles on first use from `native.source`, or that the engine compiled ahead while idle
+ * (`native.compiled`).
  */
 export function guestBootstrapSource(): string {
-  return `(function mcpvmBootstrap(native, manifestText) {
-  "use strict";
-  const manifest = JSON.parse(manifestText);
-  const evaluate = eval;
-  const lazy = (source) => { let made; return () => (made === undefined ? (made = evaluate("(" + source + ")")()) : made); };
-  const base64 = lazy(${JSON.stringify(createGuestBase64.toString())});
-  const format = lazy(${JSON.stringify(createGuestFormatter.toString())});
-  const diagnostics = lazy(${JSON.stringify(createGuestDiagnostics.toString())});
-  const codec = (${createGuestCodec.toString()})(manifest.bytesKey, base64);
-  return (${installGuestGlobals.toString()})(native, manifestText, codec, (args) => format()(args), diagnostics);
-})`;
+  // The function itself, not a wrapper calling it: QuickJS compiles nested functions more slowly.
+  bootstrap ??= `(${compactSource(installGuestGlobals.toString())})`;
+  return bootstrap;
+}
+
+/**
+ * The pieces an engine compiles into a sandbox built ahead when it has the time: most runs call a
+ * host module or log. The diagnostics (error paths only) and base64 (bytes only) stay lazy.
+ */
+export const PIECES_COMPILED_AHEAD: readonly GuestPieceName[] = Object.freeze(["modules", "format"]);
+
+/** Each piece's source: an expression evaluating to its factory (see GuestPieceFactories). */
+export function guestPieces(): Readonly<Record<GuestPieceName, string>> {
+  pieces ??= Object.freeze({
+    base64: compactSource(createGuestBase64.toString()),
+    format: compactSource(createGuestFormatter.toString()),
+    diagnostics: compactSource(createGuestDiagnostics.toString()),
+    modules: `function mcpvmModules(native, manifest, kit) {
+return (${compactSource(createGuestModules.toString())})(native, manifest, (${compactSource(createGuestCodec.toString())})(manifest.bytesKey, kit.base64, kit.wrapBytes, kit.builtins), kit);
+}`,
+  });
+  return pieces;
+}
+
+/**
+ * A function's source without its indentation and whole-line comments: the sandbox compiles this
+ * text, and scanning what it would skip costs too. Only whole lines go, which is safe for code that
+ * has no string or template literal spanning lines (checked for the guest sources by
+ * tests/sandbox/bootstrap-pieces.test.ts); a line is never cut.
+ */
+export function compactSource(source: string): string {
+  const kept: string[] = [];
+  let inBlockComment = false;
+  for (const line of source.split("\n")) {
+    const text = line.trim();
+    if (inBlockComment) {
+      if (text.includes("*/")) inBlockComment = false;
+      continue;
+    }
+    if (text.startsWith("/*")) {
+      const end = text.indexOf("*/", 2);
+      if (end === -1) inBlockComment = true;
+      else if (text.slice(end + 2).trim() !== "") kept.push(text);
+      continue;
+    }
+    if (text === "" || text.startsWith("//")) continue;
+    kept.push(text);
+  }
+  return kept.join("\n");
 }
 
 /**

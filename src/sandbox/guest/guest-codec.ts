@@ -1,48 +1,27 @@
-import type { GuestBase64, GuestCodec, ResultFlags } from "./native.js";
+import type { GuestBase64, GuestBuiltins, GuestCodec } from "./native.js";
 
 /**
- * The value codec, guest side. RUNS INSIDE THE SANDBOX, never on the host: the bootstrap embeds
- * these functions' source text (Function.prototype.toString), so each must not reference anything
- * outside its own body — no imports, no module-level constants.
+ * The value codec of host calls, guest side (part of the modules piece, see bootstrap-source.ts).
+ * RUNS INSIDE THE SANDBOX, never on the host: the bootstrap embeds these functions' source text
+ * (Function.prototype.toString), so each must not reference anything outside its own body — no
+ * imports, no module-level constants.
  *
  * Guest -> host: JSON.stringify runs here, so Proxies, getters and toJSON execute in the guest and
- * the host only ever sees the resulting text. Uint8Array <-> `{ [bytesKey]: base64 }`; base64 is
- * a separate piece the bootstrap compiles only when bytes actually cross (compiling costs every run).
+ * the host only ever sees the resulting text. Uint8Array <-> `{ [bytesKey]: base64 }` (`wrapBytes`,
+ * from the bootstrap, which encodes results the same way); base64 is a piece the bootstrap compiles only when bytes actually cross.
  */
-export function createGuestCodec(bytesKey: string, base64: () => GuestBase64): GuestCodec {
-  // Captured now, before any user code can replace them.
-  const stringify = JSON.stringify;
-  const parse = JSON.parse;
-  const keysOf = Object.keys;
-  const isArray = Array.isArray;
-  const Bytes = Uint8Array;
-
-  const MapClass = Map;
-  const SetClass = Set;
-  const ErrorClass = Error;
-
-  const wrapBytes = (bytes: Uint8Array): unknown => ({ [bytesKey]: base64().encode(bytes) });
+export function createGuestCodec(
+  bytesKey: string,
+  base64: () => GuestBase64,
+  wrapBytes: (bytes: Uint8Array) => unknown,
+  builtins: Pick<GuestBuiltins, "stringify" | "parse" | "keysOf" | "isArray" | "Bytes">,
+): GuestCodec {
+  // Captured by the bootstrap before any user code ran (this may be made after it has).
+  const { stringify, parse, keysOf, isArray, Bytes } = builtins;
 
   function replacer(_key: string, value: unknown): unknown {
     // `value`, not `this[key]`: reading the holder again would run a guest getter twice.
     return value instanceof Bytes ? wrapBytes(value) : value;
-  }
-
-  /**
-   * The result replacer: like `replacer`, and it flags what JSON would lose without a word (a Map,
-   * Set or Error becomes `{}`, a function or Symbol disappears), so the runner can convert and
-   * explain. Kept this small because it is compiled into every run; the conversion is not.
-   */
-  function resultReplacer(flags: ResultFlags): (key: string, value: unknown) => unknown {
-    return (_key, value) => {
-      if (typeof value === "object" && value !== null) {
-        if (value instanceof Bytes) return wrapBytes(value);
-        if (value instanceof MapClass || value instanceof SetClass || value instanceof ErrorClass) flags.changed = true;
-      } else if (typeof value === "function" || typeof value === "symbol") {
-        flags.changed = true;
-      }
-      return value;
-    };
   }
 
   function reviver(_key: string, value: unknown): unknown {
@@ -64,8 +43,6 @@ export function createGuestCodec(bytesKey: string, base64: () => GuestBase64): G
 
   return {
     encode: (value) => stringify(value, replacer),
-    encodeResult: (value, flags) => stringify(value, resultReplacer(flags)),
-    wrapBytes,
     decode: (text) => (mayHoldBytes(text) ? parse(text, reviver) : parse(text)) as unknown,
   };
 }

@@ -21,6 +21,71 @@ export interface GuestNative {
   callAsync?(module: string, fn: string, argsText: string, listener?: GuestListener): Promise<string>;
   /** Records one console line; the engine meters it against the output budget. */
   log(level: string, message: string): void;
+  /**
+   * The source text of a bootstrap piece (see GUEST_PIECES in bootstrap-source.ts): an expression
+   * evaluating to its factory. Pieces are compiled on first use, so a run pays only for those it needs.
+   */
+  source(piece: GuestPieceName): string;
+  /**
+   * Pieces the engine compiled ahead, while it had nothing else to do (a factory each, uncalled);
+   * set before the run starts or not at all. A piece missing here is compiled from `source`.
+   */
+  readonly compiled?: { readonly [K in GuestPieceName]?: GuestPieceFactories[K] };
+}
+
+/** The parts of the guest bootstrap that are compiled only when a run first needs them. */
+export type GuestPieceName = keyof GuestPieceFactories;
+
+/** What each piece's source evaluates to. */
+export interface GuestPieceFactories {
+  readonly base64: () => GuestBase64;
+  readonly format: () => GuestFormatter;
+  readonly diagnostics: () => GuestDiagnostics;
+  /** Host modules (`require("host:x")`, `__mcpvm.callAsync`): the codec and the module objects. */
+  readonly modules: (native: GuestNative, manifest: GuestManifest, kit: GuestKit) => GuestModules;
+}
+
+/**
+ * What the always-compiled part of the bootstrap hands the modules piece: its lazy pieces, its
+ * record of host errors, and the built-ins it captured before any user code ran (the piece may be
+ * compiled after user code has replaced the globals).
+ */
+export interface GuestKit {
+  readonly hostErrors: WeakSet<object>;
+  readonly format: GuestFormatter;
+  readonly diagnostics: () => GuestDiagnostics;
+  readonly base64: () => GuestBase64;
+  readonly wrapBytes: (bytes: Uint8Array) => unknown;
+  readonly builtins: GuestBuiltins;
+}
+
+export interface GuestBuiltins {
+  readonly freeze: typeof Object.freeze;
+  readonly create: typeof Object.create;
+  readonly keysOf: typeof Object.keys;
+  readonly hasOwn: typeof Object.prototype.hasOwnProperty;
+  readonly isArray: typeof Array.isArray;
+  readonly apply: typeof Reflect.apply;
+  readonly then: typeof Promise.prototype.then;
+  readonly stringify: typeof JSON.stringify;
+  readonly parse: typeof JSON.parse;
+  readonly Proxy: ProxyConstructor;
+  readonly Bytes: Uint8ArrayConstructor;
+  readonly MapClass: MapConstructor;
+  readonly SetClass: SetConstructor;
+  readonly ErrorClass: ErrorConstructor;
+  readonly TypeErrorClass: TypeErrorConstructor;
+  readonly PromiseClass: PromiseConstructor;
+}
+
+/** The modules piece: what the guest's `require` and `__mcpvm.callAsync` do. */
+export interface GuestModules {
+  /**
+   * The module object for `host:<name>` (a lazy module is loaded from the host first); throws for
+   * anything else, saying what exists or why the module is unavailable.
+   */
+  require(specifier: unknown): object;
+  callAsync(module: string, fn: string, given: readonly unknown[]): Promise<unknown>;
 }
 
 /**
@@ -79,28 +144,15 @@ export interface HostErrorInfo {
   readonly code?: string;
 }
 
-/** The guest-side helpers the bootstrap is composed from (each runs inside the sandbox). */
+/** The guest-side value codec of host calls (part of the modules piece). */
 export interface GuestCodec {
   /** JSON text, or undefined for undefined/functions; throws like JSON.stringify. */
   encode(value: unknown): string | undefined;
-  /**
-   * Like encode, for the script's result, and sets `flags.changed` when the value holds something
-   * JSON would lose without a word (a Map, Set or Error, a function or Symbol); the runner then
-   * encodes it again converting those (GuestDiagnostics.encodeConverted) and explains each.
-   */
-  encodeResult(value: unknown, flags: ResultFlags): string | undefined;
-  /** The JSON stand-in for bytes (`{ [bytesKey]: base64 }`). */
-  wrapBytes(bytes: Uint8Array): unknown;
   decode(text: string): unknown;
 }
 
 export type GuestFormatter = (args: readonly unknown[]) => string;
 
-/** Flags the guest's result encoder raises while it converts a result (see GuestCodec.encodeResult). */
-export interface ResultFlags {
-  /** A Map, Set or Error was converted, or a function or Symbol was left out. */
-  changed: boolean;
-}
 
 /**
  * The guest's error-path helpers (see guest-diagnostics.ts), compiled only when a run needs one:

@@ -48,6 +48,39 @@ export function isolationTests(engine: EngineRef): void {
       await expectCleanRuns(engine);
     });
 
+    it("gives a sandbox built ahead while idle (its host-module and console pieces compiled) nothing of the run before", async () => {
+      const modules: HostModules = { m: { echo: (args) => args[0] } };
+      // The run before uses every piece, then spoils the built-ins those pieces and the runner rely on.
+      const spoil = `const m = require("host:m"); console.log({ a: 1 }); m.echo(1);
+        globalThis.leaked = 1; Object.prototype.polluted = true;
+        JSON.stringify = () => "spoiled"; JSON.parse = () => "spoiled"; Object.keys = () => []; Array.isArray = () => false;
+        return "spoiled";`;
+      expect(valueOf(await run(engine(), spoil, { modules }))).toBe("spoiled");
+      // Idle: the engine builds the next sandbox and compiles the pieces into it now.
+      await sleep(150);
+      const code = `const m = require("host:m");
+        console.log({ a: [1, 2] }, "x");
+        const bytes = m.echo(new Uint8Array([1, 2, 3]));
+        const later = await __mcpvm.callAsync("m", "echo", [{ b: true }]);
+        return [typeof leaked, typeof Object.prototype.polluted, m.echo({ c: [1] }), Array.from(bytes), later];`;
+      const result = await run(engine(), code, { modules });
+      expect(valueOf(result)).toEqual(["undefined", "undefined", { c: [1] }, [1, 2, 3], { b: true }]);
+      expect(result.logs).toEqual([{ level: "log", message: "{ a: [ 1, 2 ] } x" }]);
+    });
+
+    it("compiles host modules with the built-ins of before the run's own code, when the run replaced them before its first require", async () => {
+      const modules: HostModules = { m: { echo: (args) => args[0] } };
+      const code = `JSON.stringify = () => "spoiled"; JSON.parse = () => "spoiled"; Object.keys = () => []; Array.isArray = () => false;
+        Object.freeze = (x) => x; globalThis.Proxy = undefined;
+        const m = require("host:m");
+        let missing;
+        try { m.nope(); } catch (error) { missing = error.code; }
+        return [m.echo({ a: [1, "two"] }), missing];`;
+      // Back to back, so some of these runs find a sandbox whose pieces were not compiled ahead.
+      const results = await Promise.all([1, 2, 3].map(() => run(engine(), code, { modules })));
+      for (const result of results) expect(valueOf(result)).toEqual([{ a: [1, "two"] }, "HOST_FUNCTION_NOT_FOUND"]);
+    });
+
     it("keeps concurrent runs apart", async () => {
       const runs = [1, 2, 3, 4].map((id) =>
         run(engine(), `globalThis.mark = ${id}; const v = require("host:m").wait(${id}); return [mark, v];`, {

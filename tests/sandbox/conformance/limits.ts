@@ -1,10 +1,37 @@
 import { describe, expect, it } from "vitest";
 import type { McpvmError } from "../../../src/util/errors.js";
 import type { HostModules } from "../../../src/sandbox/types.js";
-import { errorOf, expectHealthy, run, sleep, type EngineRef } from "./helpers.js";
+import { errorOf, expectHealthy, run, sleep, valueOf, type EngineRef } from "./helpers.js";
 
 export function limitTests(engine: EngineRef): void {
   describe("limits", () => {
+    it("holds a sandbox built ahead while idle (its pieces compiled) to the run's own limits, each run's afresh", async () => {
+      const modules: HostModules = { m: { echo: (args) => args[0] } };
+      const cases: Array<[string, Record<string, number>, "CPU_LIMIT" | "MEMORY_LIMIT" | "OUTPUT_LIMIT"]> = [
+        ['require("host:m").echo(1); for (;;) {}', { cpuMs: 150 }, "CPU_LIMIT"],
+        ['require("host:m").echo(1); const keep = []; for (;;) keep.push(new Array(1e5).fill(1));', { memoryBytes: 8 * 1024 * 1024 }, "MEMORY_LIMIT"],
+        ['require("host:m").echo(1); for (let i = 0; i < 1e5; i++) console.log("x".repeat(100));', { outputBytes: 4096 }, "OUTPUT_LIMIT"],
+      ];
+      for (const [code, limits, expected] of cases) {
+        // Idle long enough for the engine to build the next sandbox and compile its pieces.
+        await sleep(150);
+        errorOf(await run(engine(), code, { modules, limits }), expected);
+      }
+      await sleep(150);
+      await expectHealthy(engine());
+    });
+
+    it("fits host modules, console and the diagnostics in the smallest memory budget, compiled ahead or by the run itself", async () => {
+      const modules: HostModules = { m: { echo: (args) => args[0] } };
+      const code = 'console.log({ a: 1 }); let code; try { require("fs"); } catch (error) { code = error.code; } return [require("host:m").echo([1, 2]), code];';
+      const limits = { memoryBytes: 1024 * 1024 };
+      // Back to back (some runs compile the pieces themselves, under the budget), then after an idle pause.
+      const results = [await run(engine(), code, { modules, limits }), await run(engine(), code, { modules, limits })];
+      await sleep(150);
+      results.push(await run(engine(), code, { modules, limits }));
+      for (const result of results) expect(valueOf(result)).toEqual([[1, 2], "MODULE_NOT_FOUND"]);
+    });
+
     it("ends a CPU-bound run with CPU_LIMIT naming the limit", async () => {
       const error = errorOf(await run(engine(), "let i = 0; while (true) { i++; }", { limits: { cpuMs: 150 } }), "CPU_LIMIT");
       expect(error.limit).toBe("cpuMs");

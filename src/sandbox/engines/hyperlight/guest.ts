@@ -1,4 +1,4 @@
-import { guestBootstrapSource } from "../../guest/bootstrap-source.js";
+import { guestBootstrapSource, guestPieces } from "../../guest/bootstrap-source.js";
 import { BRIDGE_FUNCTION, BRIDGE_MODULE } from "./vm.js";
 
 /**
@@ -29,6 +29,7 @@ const dispatch = bridge[${JSON.stringify(BRIDGE_FUNCTION)}];
 const stringify = JSON.stringify;
 const defineProperty = Object.defineProperty;
 const evaluate = eval;
+const pieces = ${JSON.stringify(guestPieces())};
 function installInto(globalThis, native, manifestText) {
   const bootstrap = ${guestBootstrapSource()};
   return bootstrap(native, manifestText);
@@ -51,6 +52,9 @@ function handler(event) {
     },
     log(level, message) {
       dispatch(stringify({ op: "log", level: level, message: message }));
+    },
+    source(piece) {
+      return pieces[piece];
     },
   };
   const scope = {};

@@ -1,0 +1,43 @@
+// The engines the sandbox section measures, and small helpers its parts share (bench/sandbox.mjs,
+// bench/_sandbox-memory.mjs). Files starting with _ are not sections of `npm run bench`.
+
+/** kind -> (distRoot) => Promise<{ create(options): Promise<SandboxEngine> } | { unavailable: string }> */
+export const ENGINES = {
+  quickjs: async (dist) => {
+    const { createQuickJsEngine } = await import(`${dist}src/sandbox/engines/quickjs.js`);
+    const { sharedQuickJsWorkers } = await import(`${dist}src/sandbox/engines/quickjs-shared-pool.js`);
+    return {
+      create: (options = {}) => createQuickJsEngine(options),
+      // Until no worker is starting in the background (a process that has been up a while).
+      settle: async () => {
+        while (sharedQuickJsWorkers().starting > 0) await sleep(20);
+      },
+    };
+  },
+  // QuickJS's asyncify build on the caller's thread: a host call suspends the wasm stack (no thread crossing).
+  "quickjs-inline": async (dist) => {
+    const { createQuickJsInlineEngine } = await import(`${dist}src/sandbox/engines/quickjs-inline.js`);
+    return { create: (options = {}) => createQuickJsInlineEngine(options.maxWorkers === undefined ? {} : { maxInstances: options.maxWorkers }) };
+  },
+  hyperlight: async (dist) => {
+    const { probeHyperlight, createHyperlightEngine } = await import(`${dist}src/sandbox/engines/hyperlight/index.js`);
+    const probe = await probeHyperlight();
+    if (!probe.ok) return { unavailable: probe.reason };
+    return { create: (options = {}) => createHyperlightEngine(options) };
+  },
+};
+
+let trivialRuns = 0;
+/**
+ * A trivial run with a text never seen before: the engines remember the transform of recent scripts
+ * (guest/transform-cache.ts), and a benchmark that repeated one text would measure that cache, not a run.
+ */
+export const trivial = () => ({ code: `return 1; // run ${++trivialRuns}` });
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function mustRun(engine, request) {
+  const result = await engine.run(request);
+  if (!result.ok) throw new Error(`benchmark run failed: ${result.error.code}: ${result.error.message}`);
+  return result;
+}
+
