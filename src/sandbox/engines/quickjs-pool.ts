@@ -209,10 +209,7 @@ export class ThreadPool {
    * and another warm thread may have its sandbox ready.
    */
   private takeIdle(): QuickJsThread | undefined {
-    let best = this.idle.length - 1;
-    for (let index = best - 1; index >= 0; index--) {
-      if ((this.idle[index]?.readiness ?? 0) > (this.idle[best]?.readiness ?? 0)) best = index;
-    }
+    const best = idleToTake(this.idle.map((thread) => thread.readiness));
     return best < 0 ? undefined : this.idle.splice(best, 1)[0];
   }
 
@@ -240,4 +237,14 @@ export class ThreadPool {
     const index = this.waiters.indexOf(waiter);
     if (index !== -1) this.waiters.splice(index, 1);
   }
+}
+
+/**
+ * Which idle thread a run takes, from each idle thread's readiness in the order they became idle:
+ * the furthest along, the most recently idle among equals (its caches are warmest). -1 when none.
+ */
+export function idleToTake(readiness: readonly number[]): number {
+  let best = readiness.length - 1;
+  for (let index = best - 1; index >= 0; index--) if ((readiness[index] ?? 0) > (readiness[best] ?? 0)) best = index;
+  return best;
 }

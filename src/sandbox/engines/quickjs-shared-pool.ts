@@ -130,7 +130,8 @@ export interface SharedWorkersSnapshot {
   /** Workers the process has started so far, ended ones included. */
   readonly spawned: number;
   /** Each live worker: its thread id and how many runs it has served. */
-  readonly threads: readonly { readonly threadId: number; readonly runs: number }[];
+  /** `readiness`: how far each thread's next sandbox is (CONTROL_LAYOUT.ready; 0 while building or running). */
+  readonly threads: readonly { readonly threadId: number; readonly runs: number; readonly readiness: number }[];
 }
 
 /** What the shared pools hold now (diagnostics and tests); `only` picks the pools whose options match it. */
@@ -138,14 +139,14 @@ export function sharedQuickJsWorkers(only: Partial<SharedPoolKey> = {}): SharedW
   let idle = 0;
   let busy = 0;
   let starting = 0;
-  const threads: { threadId: number; runs: number }[] = [];
+  const threads: { threadId: number; runs: number; readiness: number }[] = [];
   const matching = [...live].filter((entry) => Object.entries(only).every(([name, value]) => entry.options[name as keyof SharedPoolKey] === value));
   for (const entry of matching) {
     const counts = entry.pool.counts;
     idle += counts.idle;
     busy += counts.busy;
     starting += counts.starting;
-    for (const thread of entry.pool.threads()) threads.push({ threadId: thread.worker.threadId, runs: thread.runs });
+    for (const thread of entry.pool.threads()) threads.push({ threadId: thread.worker.threadId, runs: thread.runs, readiness: thread.readiness });
   }
   return { pools: matching.length, idle, busy, starting, spawned: spawnedThreads, threads };
 }
