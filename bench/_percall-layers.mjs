@@ -1,31 +1,15 @@
 // Profiling aid (not a benchmark): the layers of a guest echo call (as bench/mcp.mjs "Where a guest
 // call's µs go"), after a long warm-up, for both engines, CPU and wall per call, interleaved rounds.
 //   node bench/_percall-layers.mjs [calls=1000] [rounds=6] [warm-up rounds=6]
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { loadavg } from "node:os";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { McpvmHost } from "../dist/src/host/index.js";
+import { EVERYTHING, echoLoopCode as code, median, openEchoHost, timeRounds } from "./_echo-host.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const [N, ROUNDS, WARM] = [Number(process.argv[2] ?? 1000), Number(process.argv[3] ?? 6), Number(process.argv[4] ?? 6)];
 const ONLY = process.argv[5]?.split(",");
 
-async function open(engine) {
-  const dir = await mkdtemp(join(tmpdir(), "mcpvm-layers-"));
-  const env = { MCPVM_HOME: dir, PATH: process.env.PATH ?? "", HOME: dir };
-  await writeFile(join(dir, "config.json"), JSON.stringify({ engine, plugins: { mcp: { enabled: true } }, mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }), { mode: 0o600 });
-  let host = await McpvmHost.open({ env });
-  await host.plugins.approve("mcp");
-  await (await host.requireMcp()).approve("everything");
-  await host.close();
-  host = await McpvmHost.open({ env });
-  return { host, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-const code = (n) => `const e = require("host:mcp-everything"); for (let i = 0; i < ${n}; i++) e.echo({ message: "ping " + i }); return ${n};`;
+const open = (engine) => openEchoHost(engine, "mcpvm-layers-");
 const must = (r) => {
   if (!r.ok) throw new Error(JSON.stringify(r.error));
 };
@@ -55,19 +39,9 @@ for (const key of Object.keys(steps)) if (ONLY !== undefined && !ONLY.includes(k
 for (let w = 0; w < WARM; w++) for (const fn of Object.values(steps)) await fn();
 const samples = Object.fromEntries(Object.keys(steps).map((k) => [k, []]));
 const load = loadavg()[0];
-for (let round = 0; round < ROUNDS; round++) {
-  const order = Object.keys(steps);
-  if (round % 2 === 1) order.reverse();
-  for (const key of order) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await steps[key]();
-    const wall = performance.now() - t0;
-    const c = process.cpuUsage(c0);
-    samples[key].push({ wall: (wall / N) * 1000, cpu: (c.user + c.system) / N });
-  }
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+await timeRounds(steps, ROUNDS, (_, row) => {
+  for (const [key, { wallMs, cpuMs }] of Object.entries(row)) samples[key].push({ wall: (wallMs / N) * 1000, cpu: (cpuMs / N) * 1000 });
+});
 console.log(`load ${load.toFixed(2)} → ${loadavg()[0].toFixed(2)}; ${N} calls, ${ROUNDS} rounds after ${WARM} warm-up rounds; µs per call (median)`);
 for (const [key, s] of Object.entries(samples)) console.log(`${key.padEnd(10)} cpu ${median(s.map((x) => x.cpu)).toFixed(0).padStart(5)}   wall ${median(s.map((x) => x.wall)).toFixed(0).padStart(5)}   walls ${s.map((x) => x.wall.toFixed(0)).join(" ")}`);
 await client.close();

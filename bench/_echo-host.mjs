@@ -1,0 +1,48 @@
+// Shared by the per-call profiling aids (_inline-echo, _percall-curve, _percall-layers): a host whose
+// only server is server-everything, approved, opened again the way a session finds it; the guest's
+// echo loop; and interleaved timing rounds (wall and this process's CPU, order reversed every other round).
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { McpvmHost } from "../dist/src/host/index.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+
+/** A host on `engine` with server-everything approved; `cleanup` removes its home. */
+export async function openEchoHost(engine, prefix = "mcpvm-echo-") {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const env = { MCPVM_HOME: dir, PATH: process.env.PATH ?? "", HOME: dir };
+  const config = { engine, plugins: { mcp: { enabled: true } }, mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } };
+  await writeFile(join(dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
+  let host = await McpvmHost.open({ env });
+  await host.plugins.approve("mcp");
+  await (await host.requireMcp()).approve("everything");
+  await host.close();
+  host = await McpvmHost.open({ env });
+  return { host, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A guest script making `n` sequential echo calls. */
+export const echoLoopCode = (n) => `const e = require("host:mcp-everything"); for (let i = 0; i < ${n}; i++) e.echo({ message: "ping " + i }); return ${n};`;
+
+/** Each case once per round, interleaved; `onRound(round, { key: { wallMs, cpuMs } })` sees every round. */
+export async function timeRounds(cases, rounds, onRound) {
+  for (let round = 0; round < rounds; round++) {
+    const order = Object.keys(cases);
+    if (round % 2 === 1) order.reverse();
+    const row = {};
+    for (const key of order) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await cases[key]();
+      const wallMs = performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      row[key] = { wallMs, cpuMs: (c.user + c.system) / 1000 };
+    }
+    onRound(round, row);
+  }
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
