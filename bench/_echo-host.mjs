@@ -5,6 +5,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpvmHost } from "../dist/src/host/index.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -26,6 +28,23 @@ export async function openEchoHost(engine, prefix = "mcpvm-echo-") {
 
 /** A guest script making `n` sequential echo calls. */
 export const echoLoopCode = (n) => `const e = require("host:mcp-everything"); for (let i = 0; i < ${n}; i++) e.echo({ message: "ping " + i }); return ${n};`;
+
+/** `n` direct SDK echo calls on a server of its own, and a guest run of `n` calls on each host; close `client` after. */
+export async function echoCases(hosts, n) {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+  const runOn = (host) => async () => {
+    const r = await host.run(echoLoopCode(n));
+    if (!r.ok || r.value !== n) throw new Error(`run failed: ${JSON.stringify(r.error)}`);
+  };
+  const cases = {
+    direct: async () => {
+      for (let i = 0; i < n; i++) await client.callTool({ name: "echo", arguments: { message: `ping ${i}` } });
+    },
+    ...Object.fromEntries(Object.entries(hosts).map(([kind, { host }]) => [kind, runOn(host)])),
+  };
+  return { client, cases };
+}
 
 /** Each case once per round, interleaved; `onRound(round, { key: { wallMs, cpuMs } })` sees every round. */
 export async function timeRounds(cases, rounds, onRound) {

@@ -2,31 +2,13 @@
 // SDK calls, interleaved rounds, wall and this process's CPU (CPU moves far less with machine load).
 // Run after `npx tsc -p tsconfig.build.json`: node bench/_inline-echo.mjs [calls=300] [rounds=8] [warm-up runs=10]
 import { loadavg } from "node:os";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { EVERYTHING, echoLoopCode as code, median, openEchoHost as open, timeRounds } from "./_echo-host.mjs";
+import { echoCases, median, openEchoHost as open, timeRounds } from "./_echo-host.mjs";
 
 const N = Number(process.argv[2] ?? 300);
 const ROUNDS = Number(process.argv[3] ?? 8);
 
-
 const hosts = { quickjs: await open("quickjs", "mcpvm-inline-echo-"), "quickjs-inline": await open("quickjs-inline", "mcpvm-inline-echo-") };
-const client = new Client({ name: "bench", version: "1.0.0" });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
-const cases = {
-  direct: async () => {
-    for (let i = 0; i < N; i++) await client.callTool({ name: "echo", arguments: { message: `ping ${i}` } });
-  },
-  ...Object.fromEntries(
-    Object.entries(hosts).map(([kind, { host }]) => [
-      kind,
-      async () => {
-        const r = await host.run(code(N));
-        if (!r.ok || r.value !== N) throw new Error(`run failed: ${JSON.stringify(r.error)}`);
-      },
-    ]),
-  ),
-};
+const { client, cases } = await echoCases(hosts, N);
 const WARMUP = Number(process.argv[4] ?? 10);
 for (const fn of Object.values(cases)) for (let i = 0; i < WARMUP; i++) await fn();
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, { wall: [], cpu: [] }]));
