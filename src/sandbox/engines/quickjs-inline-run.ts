@@ -3,22 +3,12 @@ import type { EngineOutcome, RunReport, ThrownInfo } from "../host/outcome.js";
 import { logEntryBytes } from "../host/output-budget.js";
 import { runEnded, runEndedFor } from "../host/run-ended.js";
 import { RunModules } from "../host/run-modules.js";
-import type { EngineLimit, HostModules, LogEntry, LogLevel, RunLimits } from "../types.js";
+import type { EngineLimit, LogEntry, LogLevel } from "../types.js";
 import type { InlineInstance } from "./quickjs-inline-adapter.js";
 import type { InlineHooks, InlineSandbox } from "./quickjs-inline-sandbox.js";
+import type { EngineRunPlan } from "./run-admission.js";
 
-export interface InlineRunPlan {
-  /** The wrapped script (an expression evaluating to the async main function). */
-  readonly code: string;
-  readonly filename: string;
-  readonly prelude?: string;
-  readonly manifestText: string;
-  readonly modules: HostModules;
-  readonly limits: RunLimits;
-  readonly signal?: AbortSignal;
-  /** QuickJS's stack limit, in bytes. */
-  readonly stackBytes: number;
-}
+export type InlineRunPlan = EngineRunPlan;
 
 export interface InlineRunResult {
   readonly report: RunReport;

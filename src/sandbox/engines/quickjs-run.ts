@@ -1,20 +1,12 @@
 import type { EngineOutcome, RunReport } from "../host/outcome.js";
 import { runEnded, runEndedFor } from "../host/run-ended.js";
 import { RunModules } from "../host/run-modules.js";
-import type { HostModules, RunLimits } from "../types.js";
 import { CONTROL_LAYOUT, type DoneMessage, type HostCallMessage, type RunMessage, type WorkerMessage } from "./quickjs-protocol.js";
 import type { QuickJsThread } from "./quickjs-thread.js";
+import type { EngineRunPlan } from "./run-admission.js";
 
-export interface ThreadRunPlan {
+export interface ThreadRunPlan extends EngineRunPlan {
   readonly runId: number;
-  readonly code: string;
-  readonly filename: string;
-  readonly prelude?: string;
-  readonly manifestText: string;
-  readonly modules: HostModules;
-  readonly limits: RunLimits;
-  readonly signal?: AbortSignal;
-  readonly stackBytes: number;
   /** How long past the wall deadline (or a cancel) a guest may take to notice before its worker is killed. */
   readonly killGraceMs: number;
   /** A worker whose wasm memory grew beyond this is replaced after the run (wasm memory never shrinks). */

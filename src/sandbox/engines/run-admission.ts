@@ -15,6 +15,20 @@ export interface AdmittedRun {
   readonly manifestText: string;
 }
 
+/** What a QuickJS engine hands its run once admitted (each engine adds its own fields). */
+export interface EngineRunPlan {
+  /** The wrapped script (an expression evaluating to the async main function). */
+  readonly code: string;
+  readonly filename: string;
+  readonly prelude?: string;
+  readonly manifestText: string;
+  readonly modules: HostModules;
+  readonly limits: RunLimits;
+  readonly signal?: AbortSignal;
+  /** QuickJS's stack limit, in bytes. */
+  readonly stackBytes: number;
+}
+
 const DEFAULT_FILENAME = "guest.js";
 
 /**
