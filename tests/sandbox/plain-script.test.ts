@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
+import { createQuickJsInlineEngine } from "../../src/sandbox/engines/quickjs-inline.js";
 import { wrapPlainScript } from "../../src/sandbox/guest/plain-script.js";
 import { transformGuestSource } from "../../src/sandbox/guest/transform.js";
 
@@ -66,4 +68,47 @@ describe("wrapPlainScript", () => {
       expect(transformGuestSource(code).ok, code).toBe(false);
     }
   });
+});
+
+describe("a script that skipped the parser, run on both QuickJS engines", () => {
+  // Each script run as it is and with a last line that sends it through the parser (the scan refuses
+  // any text `import`): the two results must be the same, whichever of the parser and QuickJS refuses it.
+  const SCRIPTS = [
+    "return [1, 2, 3].map((n) => n * 2);",
+    "let x = ;",
+    "const a = 1;\nconst b = 2;\nconst c = a +* b;",
+    "let await = 1; return await;",
+    "var o = { __proto__: 1, __proto__: 2 }; return 1;",
+    "const x: number = 1;\nreturn x;",
+    // The parser accepts this; QuickJS does not know `using` declarations: its own SyntaxError stands.
+    "using x = null; return 1;",
+  ];
+  const FORCE_PARSER = "\n// import";
+
+  for (const [kind, create] of [
+    ["quickjs", () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 2 })],
+    ["quickjs-inline", () => createQuickJsInlineEngine({ maxInstances: 2 })],
+  ] as const) {
+    it(`${kind}: gives the same result as the parsed script`, async () => {
+      const engine = await create();
+      try {
+        for (const code of SCRIPTS) {
+          expect(wrapPlainScript(code), code).toBeDefined();
+          expect(wrapPlainScript(code + FORCE_PARSER), code).toBeUndefined();
+          const [plain, parsed] = [await engine.run({ code, filename: "s.js" }), await engine.run({ code: code + FORCE_PARSER, filename: "s.js" })];
+          if (plain.ok || parsed.ok) {
+            expect(plain.ok && parsed.ok, code).toBe(true);
+            if (plain.ok && parsed.ok) expect(plain.value, code).toEqual(parsed.value);
+            continue;
+          }
+          expect(plain.error, code).toEqual(parsed.error);
+          // A refusal by the parser is a refusal before the run, as it is for a parsed script.
+          expect(plain.stats.hostCalls, code).toBe(parsed.stats.hostCalls);
+          expect(plain.stats.wallMs === 0, code).toBe(parsed.stats.wallMs === 0);
+        }
+      } finally {
+        await engine.dispose();
+      }
+    }, 60_000);
+  }
 });
