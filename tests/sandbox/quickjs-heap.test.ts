@@ -7,7 +7,8 @@ import type { CompiledWasmModule } from "../../src/sandbox/engines/quickjs-proto
 
 /**
  * The heap meter on both QuickJS builds the engines use, against real instances: with a ceiling set,
- * the heap never grows past it by Emscripten's 1.2x headroom, only by what the allocator asked for.
+ * the heap grows up to it (Emscripten's 1.2x headroom trimmed there) and never past it: the allocation
+ * that needs more is refused, as the glue refuses one past the heap's maximum.
  */
 
 const require = createRequire(import.meta.url);
@@ -49,38 +50,50 @@ async function instance(variantName: "sync" | "asyncify"): Promise<Instance> {
   };
 }
 
-/** Allocates `CHUNK`-byte blocks one by one (kept alive) and records the heap's size after each. */
-function allocateSteps(target: Instance, count: number): number[] {
+/**
+ * Allocates `CHUNK`-byte blocks one by one (kept alive) and records the heap's size after each, up to
+ * `count` blocks or the first allocation the heap refuses (then `refusedAt` is its index).
+ */
+function allocateSteps(target: Instance, count: number): { sizes: number[]; refusedAt?: number } {
   const sizes: number[] = [];
   const setup = target.context.evalCode("globalThis.keep = []; globalThis.more = () => keep.push(new Uint8Array(" + CHUNK + "));");
   (setup.error ?? setup.value).dispose();
   for (let i = 0; i < count; i++) {
     const step = target.context.evalCode("more()");
-    if (step.error) throw new Error(`allocation failed: ${JSON.stringify(target.context.dump(step.error))}`);
+    if (step.error) {
+      const error = target.context.dump(step.error) as { message?: string };
+      step.error.dispose();
+      expect(String(error.message)).toMatch(/out of memory/i);
+      return { sizes, refusedAt: i };
+    }
     step.value.dispose();
     sizes.push(target.heap.bytes());
   }
-  return sizes;
+  return { sizes };
 }
 
 for (const build of ["sync", "asyncify"] as const) {
   describe(`heap meter, ${build} build`, () => {
-    it("keeps the heap at or below the ceiling while the allocator's need is, then grows only by what it asks", async () => {
+    it("grows the heap up to the ceiling, never past it, and refuses the allocation that needs more", async () => {
       const target = await instance(build);
       try {
         const start = target.heap.bytes();
         const ceiling = start + 24 * MiB;
         target.heap.limitHeadroom(ceiling);
+        expect(target.heap.overBudget()).toBe(false);
         // ~40 MiB in 256 KiB blocks: the allocator's need crosses the ceiling about two thirds in.
-        const sizes = allocateSteps(target, 160);
-        const firstOver = sizes.findIndex((size) => size > ceiling);
-        expect(firstOver).toBeGreaterThan(0);
-        for (let i = firstOver; i < sizes.length; i++) {
-          // One block (plus its header and the allocator's 64 KiB granularity) at a time, never a 1.2x step.
-          expect((sizes[i] ?? 0) - Math.max(ceiling, sizes[i - 1] ?? 0)).toBeLessThanOrEqual(CHUNK + 128 * 1024);
-        }
-        // Every block was really allocated in the heap: it grew by at least what the blocks take.
-        expect((sizes.at(-1) ?? 0) - start).toBeGreaterThan(160 * CHUNK - 16 * MiB);
+        const { sizes, refusedAt } = allocateSteps(target, 160);
+        expect(refusedAt).toBeDefined();
+        expect(target.heap.overBudget()).toBe(true);
+        for (const size of sizes) expect(size).toBeLessThanOrEqual(ceiling);
+        // Refused only when the ceiling was reached: the heap had grown to within a block (plus the
+        // allocator's 64 KiB granularity and headers) of it, and every block before was really held.
+        expect(ceiling - (sizes.at(-1) ?? 0)).toBeLessThanOrEqual(CHUNK + 128 * 1024);
+        expect((refusedAt ?? 0) * CHUNK).toBeGreaterThan(24 * MiB - CHUNK);
+        // The next run's ceiling starts it afresh.
+        target.heap.limitHeadroom(undefined);
+        target.heap.limitHeadroom(target.heap.bytes() + 24 * MiB);
+        expect(target.heap.overBudget()).toBe(false);
       } finally {
         target.dispose();
       }
@@ -91,7 +104,9 @@ for (const build of ["sync", "asyncify"] as const) {
       try {
         const start = target.heap.bytes();
         target.heap.limitHeadroom(undefined);
-        const sizes = allocateSteps(target, 160);
+        const { sizes, refusedAt } = allocateSteps(target, 160);
+        expect(refusedAt).toBeUndefined();
+        expect(target.heap.overBudget()).toBe(false);
         const jumps = sizes.map((size, i) => size - (i === 0 ? start : (sizes[i - 1] ?? 0)));
         // Emscripten grows by a fifth of the heap at a time: far more than one block.
         expect(Math.max(...jumps)).toBeGreaterThan(4 * MiB);

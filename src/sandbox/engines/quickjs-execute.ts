@@ -18,6 +18,8 @@ export interface WorkerChannel {
   wasmMemoryBytes(): number;
   /** See HeapMeter.limitHeadroom (quickjs-heap.ts). */
   limitHeadroom(ceiling: number | undefined): void;
+  /** See HeapMeter.overBudget (quickjs-heap.ts). */
+  overBudget(): boolean;
 }
 
 /**
@@ -60,8 +62,8 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   // QuickJS's own memory limit sees real sizes only for some allocations in this wasm build (it cannot
   // ask the allocator for usable sizes), so many medium allocations slip past it. The wasm memory
   // itself is the ground truth: growth beyond the run's budget since the run started ends the run.
-  // During the run the heap grows only as far as the allocator asks once headroom would cross the
-  // budget (quickjs-heap.ts), so the growth is what the run needed, not Emscripten's 1.2x steps.
+  // During the run the heap's headroom stops at the budget and an allocation needing more is refused
+  // (quickjs-heap.ts, overBudget), so the growth is what the run needed, not Emscripten's 1.2x steps.
   // (Memory free in the heap at the start is used before it grows; retireAboveBytes bounds that.)
   const memoryAtStart = channel.wasmMemoryBytes();
   channel.limitHeadroom(memoryAtStart + limits.memoryBytes);
@@ -134,7 +136,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   pause();
 
   // A short script can allocate a lot between interrupt checks; the run still fails if it did.
-  if (localStop === undefined && channel.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
+  if (localStop === undefined && (channel.overBudget() || channel.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes)) localStop = "memoryBytes";
   channel.limitHeadroom(undefined);
   const stop = Atomics.load(control, layout.stop);
   if (stop === layout.cancelled) outcome = { kind: "cancelled" };
@@ -161,7 +163,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     if (stopRequested() || localStop !== undefined) return true;
     if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= run.deadline) localStop = "wallMs";
-    else if (channel.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
+    else if (channel.overBudget() || channel.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
     return localStop !== undefined;
   }
 

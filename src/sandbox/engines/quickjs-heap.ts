@@ -20,9 +20,12 @@ export interface HeapMeter {
   bytes(): number;
   /**
    * While a run is in progress: the heap may grow beyond what the allocator asks for (Emscripten's
-   * headroom) only up to `ceiling` bytes; undefined between runs.
+   * headroom) only up to `ceiling` bytes, and never to serve an allocation that needs more than
+   * `ceiling`; undefined between runs. Setting a ceiling clears `overBudget`.
    */
   limitHeadroom(ceiling: number | undefined): void;
+  /** Whether, since the ceiling was set, the allocator asked for more than it and was refused. */
+  overBudget(): boolean;
 }
 
 /**
@@ -33,9 +36,10 @@ export interface HeapMeter {
  * grows the heap to the larger of what was asked and 1.2 times its current size. That headroom is
  * not memory any run asked for, yet a check of the heap's growth would count it: a run needing 60 MB
  * of a 64 MiB budget could cross the budget by one step. So during a run the headroom stops at the
- * run's ceiling (the heap at its start plus its budget): the heap grows past the ceiling only by
- * what the allocator itself asked for, and the heap outgrows the ceiling exactly when the
- * allocator's break did. Between runs the glue's own policy applies.
+ * run's ceiling (the heap at its start plus its budget), and an allocation that needs more than the
+ * ceiling is refused (`overBudget` then says so): the heap never outgrows the ceiling, and the run
+ * is over its budget exactly when the allocator's break would have. Between runs the glue's own
+ * policy applies.
  *
  * RUNS IN THE WORKER THREAD too (passed by source text, see quickjs-assets.ts): it references
  * nothing outside its body.
@@ -45,6 +49,7 @@ export function meterWasmHeap(memory: GrowableMemory, wasmModule: CompiledWasmMo
   /** While the glue's resize runs: the byte size the allocator's new break needs; 0 otherwise. */
   let asked = 0;
   let ceiling: number | undefined;
+  let refused = false;
   const grow = memory.grow.bind(memory);
   // The glue calls grow() on the memory object it was given (this one), after computing its
   // headroom; the pages it asks for include that headroom, which is trimmed here.
@@ -72,6 +77,14 @@ export function meterWasmHeap(memory: GrowableMemory, wasmModule: CompiledWasmMo
       }
       const [fields, name, resize] = found;
       fields[name] = (requested: number): unknown => {
+        // An allocation the run's budget cannot hold is refused at once, as the glue refuses one past
+        // the heap's maximum: malloc returns NULL, QuickJS throws its out-of-memory error, and the
+        // run ends with MEMORY_LIMIT at its next check. Growing first and checking later let a loop
+        // of large allocations between two interrupt checks take the heap to its hard maximum.
+        if (ceiling !== undefined && requested >>> 0 > ceiling) {
+          refused = true;
+          return false;
+        }
         asked = requested >>> 0;
         try {
           return resize(requested);
@@ -86,6 +99,8 @@ export function meterWasmHeap(memory: GrowableMemory, wasmModule: CompiledWasmMo
     bytes: () => memory.buffer.byteLength,
     limitHeadroom(bytes) {
       ceiling = bytes;
+      if (bytes !== undefined) refused = false;
     },
+    overBudget: () => refused,
   };
 }

@@ -145,6 +145,8 @@ export interface InlineInstance {
   wasmMemoryBytes(): number;
   /** See HeapMeter.limitHeadroom (quickjs-heap.ts). */
   limitHeadroom(ceiling: number | undefined): void;
+  /** See HeapMeter.overBudget (quickjs-heap.ts). */
+  overBudget(): boolean;
 }
 
 export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes: number): Promise<InlineInstance> {
@@ -334,5 +336,6 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
 
     wasmMemoryBytes: heap.bytes,
     limitHeadroom: heap.limitHeadroom,
+    overBudget: heap.overBudget,
   };
 }

@@ -103,7 +103,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
     if (stopping !== undefined || localStop !== undefined) return true;
     if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= deadline) localStop = "wallMs";
-    else if (instance.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
+    else if (instance.overBudget() || instance.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
     return localStop !== undefined;
   };
 
@@ -170,7 +170,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
 
   return execute().then(
     ({ outcome, poisoned }) => {
-      if (localStop === undefined && instance.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
+      if (localStop === undefined && (instance.overBudget() || instance.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes)) localStop = "memoryBytes";
       let final = outcome;
       if (stopping === "cancel") final = { kind: "cancelled" };
       else if (stopping === "wall") final = { kind: "limit", limit: "wallMs" };

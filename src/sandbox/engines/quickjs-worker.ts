@@ -76,6 +76,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
         spin: { counters: new Int32Array(boot.spin.counters), max: boot.spin.max, slots: boot.spinSlots },
         wasmMemoryBytes: heap.bytes,
         limitHeadroom: heap.limitHeadroom,
+        overBudget: heap.overBudget,
       };
       const control = channel.control;
       let runsReceived = 0;

@@ -85,6 +85,29 @@ export function limitTests(engine: EngineRef): void {
       await expectHealthy(engine());
     });
 
+    it("refuses the allocation that would take a run past its memory budget, even between two interrupt checks", async (context) => {
+      // QuickJS checks limits every ~10,000 backward jumps or calls, and a loop of large allocations
+      // needs far fewer to fill the heap: checked only there, an 8 MiB run grew the heap to its hard
+      // maximum (512 MiB). The guest sees the refused allocation as QuickJS's out-of-memory error;
+      // catching it does not save the run.
+      if (engine().kind === "hyperlight") {
+        context.skip();
+        return;
+      }
+      const code = `const keep = []; let caught = "none";
+        try { for (let i = 0; i < 400; i++) keep.push(new Uint8Array(1048576)); } catch (error) { caught = String(error); }
+        console.log(keep.length, caught); return keep.length;`;
+      const result = await run(engine(), code, { limits: { memoryBytes: 8 * 1024 * 1024, wallMs: 30_000 } });
+      const error = errorOf(result, "MEMORY_LIMIT");
+      expect(error.limit).toBe("memoryBytes");
+      const [held, caught] = String(result.logs[0]?.message ?? "").split(" ");
+      // 8 MiB of budget plus the memory free in the heap when the run started (at most ~30 MiB).
+      expect(Number(held)).toBeGreaterThanOrEqual(8);
+      expect(Number(held)).toBeLessThan(40);
+      expect(caught).toMatch(/InternalError|RangeError/);
+      await expectHealthy(engine());
+    });
+
     it("lets a run that needs just under its memory budget finish, even where the heap's next growth step would cross it", async (context) => {
       // QuickJS's heap grows to 1.2 x its size when the allocator needs more. Counting that headroom
       // as the run's memory failed these runs (96 % and 98 % of a 256 MiB budget, 1 MiB at a time:
