@@ -2,6 +2,7 @@ import { excerpt } from "../evidence.js";
 import { isNegated } from "../match.js";
 import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
+import { PERSON_ANY, SEEN_ANY } from "./vocabulary.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
@@ -18,6 +19,9 @@ const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["arabic", /\p{Script=Arabic}/u],
   ["devanagari", /\p{Script=Devanagari}/u],
   ["bengali", /\p{Script=Bengali}/u],
+  ["thai", /\p{Script=Thai}/u],
+  ["hebrew", /\p{Script=Hebrew}/u],
+  ["greek", /\p{Script=Greek}/u],
 ];
 
 function scriptOf(source: string): string {
@@ -58,6 +62,7 @@ const SOURCE = new RegExp(
     `~\\/\\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials)\\b|(?:^|[\\s"'\`(])\\.env\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\bkubeconfig\\b|\\b(?:any|every|other|previous|earlier) tool(?:'s)? (?:outputs?|results?|responses?)\\b`,
     `\\b(?:del usuario|(?:pro|para o|ao|al|con el) usuario|(?:ke|dari|pada|sama) user|de gebruiker|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|(?:den|dem) (?:nutzer|benutzer)|seine[nm]?|ihre[nm]?|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
     `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
+    ...PERSON_ANY,
   ]
     .join("|")
     .normalize("NFKC"),
@@ -71,6 +76,8 @@ const HARVEST =
 /** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
 const DESTINATION =
   /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,6}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
+
+const SEEN = new RegExp(SEEN_ANY.join("|").normalize("NFKC"), "u");
 
 const HANDOVER_DISTANCE = 60;
 const MAX_POSITIONS = 64;
@@ -241,6 +248,9 @@ function computeFeatures(text: string): FeatureHit[] {
     if (handover !== undefined) hits.set("handover", { feature: "handover", evidence: handover });
   }
   const harvest = harvestAt(views.folded);
+  const seen = harvest === undefined ? SEEN.exec(views.plain) ?? SEEN.exec(views.folded) : null;
+  // "Passwords you saw in the chat" in other languages (vocabulary.ts): a place a secret was seen, as a parameter asks for it.
+  if (seen !== null) hits.set("harvest", { feature: "harvest", evidence: excerpt(seen.input, seen.index, seen.index + seen[0].length, 100) });
   if (harvest !== undefined) {
     hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     // Prose asks to take a secret from there only with a verb of handing over in the same sentence.

@@ -11,6 +11,7 @@
  */
 import { FAMILY_LEXICON } from "./lexicon-families.js";
 import { WAVE6_LEXICON } from "./lexicon-wave6.js";
+import { vocabularyPhrases } from "./vocabulary.js";
 
 export type IntentFeature =
   | "secrecy"
@@ -315,10 +316,20 @@ const BASE: Lexicon = {
   directive,
 };
 
-/** The base sets plus the wave-5 family sets (lexicon-families.ts) and the wave-6 sets in other languages (lexicon-wave6.ts). */
+const VOCABULARY_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = vocabularyPhrases();
+
+/**
+ * The base sets plus the wave-5 family sets (lexicon-families.ts), the wave-6 sets in other languages
+ * (lexicon-wave6.ts) and the wave-8 per-language vocabularies of objects and parties (vocabulary.ts).
+ */
 export const LEXICON: Lexicon = Object.fromEntries(
   Object.entries(BASE).map(([feature, phrases]) => [
     feature,
-    [...phrases, ...(FAMILY_LEXICON[feature as IntentFeature] ?? []), ...(WAVE6_LEXICON[feature as IntentFeature] ?? [])],
+    [
+      ...phrases,
+      ...(FAMILY_LEXICON[feature as IntentFeature] ?? []),
+      ...(WAVE6_LEXICON[feature as IntentFeature] ?? []),
+      ...(VOCABULARY_LEXICON[feature as IntentFeature] ?? []),
+    ],
   ]),
 ) as unknown as Lexicon;
