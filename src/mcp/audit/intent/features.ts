@@ -2,11 +2,12 @@ import { excerpt } from "../evidence.js";
 import { isNegated } from "../match.js";
 import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
+import { withoutOversight } from "./oversight.js";
 import { PERSON_ANY, SEEN_ANY } from "./vocabulary.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover";
   readonly evidence: string;
 }
 
@@ -212,6 +213,10 @@ const UNSCOPED = /\b(?:always|every|any|anything|everything|all|whatever|no matt
 function describesRatherThanAsks(feature: IntentFeature, view: string, index: number, end: number): boolean {
   const before = clauseBefore(view, index);
   if ((feature === "secrecy" || feature === "steering") && OPTION_CLAUSE.test(before)) return true;
+  // "… referenced as "DC: …" in your instructions": where the user writes something, not a request for the instructions.
+  if (feature === "context" && /^your\b/.test(view.slice(index, end)) && /\b(?:in|into|to|within|per|from)\s$/.test(view.slice(Math.max(0, index - 8), index))) return true;
+  // "Don't show this survey to users who saw one": a segment of a product's end users, not the person in the chat.
+  if (feature === "secrecy" && /\busers?$/.test(view.slice(index, end)) && /^ (?:who|that|whose|with|in (?:a|the|this) (?:segment|cohort|group))\b/.test(view.slice(end, end + 24))) return true;
   if (feature === "secrecy" && /^without\b/.test(view.slice(index, end)) && OUTER_NEGATION.test(before)) return true;
   // "Always prefer this tool over 'suggest_aws_commands'" orders the server's own tools, "prefer this over 'username'" the
   // tool's own arguments (maskOwnTools wrote `own-tool`, `own-param`).
@@ -223,7 +228,8 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
 }
 
 function computeFeatures(text: string): FeatureHit[] {
-  const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  const seenViews = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  const views = { plain: withoutOversight(seenViews.plain), folded: withoutOversight(seenViews.folded) };
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
   for (const { feature, script, scripts, pattern } of allPhrases()) {
@@ -246,6 +252,12 @@ function computeFeatures(text: string): FeatureHit[] {
   if (hits.has("credential") && hits.has("supply")) {
     const handover = handoverOf(views, HANDOVER_DISTANCE);
     if (handover !== undefined) hits.set("handover", { feature: "handover", evidence: handover });
+  }
+  // Prose asks for the context only with a verb of handing over in the same sentence (a parameter's description is itself the ask).
+  const context = hits.get("context");
+  if (context !== undefined) {
+    const at = views.folded.indexOf(context.evidence.replace(/^…|…$/g, "").slice(0, 40));
+    if (at >= 0 && handingOverIn(lineSentence(views.folded, at))) hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
   }
   const harvest = harvestAt(views.folded);
   const seen = harvest === undefined ? SEEN.exec(views.plain) ?? SEEN.exec(views.folded) : null;
