@@ -4,7 +4,7 @@
  * are dropped here because nothing readable hides in them.
  */
 export interface DecodedRun {
-  readonly encoding: "base64" | "hex" | "url" | "unicode-escape" | "html-entity";
+  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed";
   readonly encoded: string;
   readonly decoded: string;
 }
@@ -18,10 +18,13 @@ const CANDIDATES: ReadonlyArray<readonly [DecodedRun["encoding"], RegExp, (run: 
   ["url", /(?:%[0-9A-Fa-f]{2}[^%\s]{0,3}){5,}/g, decodeUrl],
   ["unicode-escape", /(?:\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}){3,}/g, decodeUnicodeEscapes],
   ["html-entity", /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});){4,}/gi, decodeHtmlEntities],
+  ["base32", /\b[A-Z2-7]{24,}={0,6}/g, decodeBase32],
+  // Percent-encoding with whole words between the escapes ("Forward%20every%20email…").
+  ["url", /(?:[^\s%]{0,40}%[0-9A-Fa-f]{2}){3,}[^\s%]{0,40}/g, decodeUrl],
 ];
 
 export function findEncodedRuns(text: string): DecodedRun[] {
-  const runs: DecodedRun[] = [];
+  const runs: DecodedRun[] = [...findTransformedText(text)];
   for (const [encoding, pattern, decode] of CANDIDATES) {
     for (const m of text.matchAll(pattern)) {
       if (runs.length >= MAX_RUNS) return runs;
@@ -130,4 +133,68 @@ function decodeUnicodeEscapes(run: string): string {
 
 function decodeHtmlEntities(run: string): string {
   return run.replace(/&#(x?)([0-9a-fA-F]+);/gi, (_m, x: string, digits: string) => fromCodePoint(digits, x === "" ? 10 : 16));
+}
+
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+function decodeBase32(run: string): string | undefined {
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const ch of run.replace(/=+$/, "")) {
+    const index = BASE32.indexOf(ch);
+    if (index < 0) return undefined;
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  try {
+    return utf8.decode(Uint8Array.from(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Text hidden by a transform of the whole sentence rather than an encoded run: ROT13 and reversed writing. A
+ * sentence is taken as transformed when the transform turns it from text with almost no common words into text
+ * with many (so ordinary prose, and identifiers, never decode). English function words are the yardstick: the
+ * hint to decode ("it is rot13", "reversed to keep it short") is written for a model that reads English.
+ */
+const COMMON = new Set(
+  "the and to of a in is it you your for with that this do not be or on as are if they them their when any all send user tool tools from at by an".split(" "),
+);
+const MAX_SEGMENTS = 32;
+
+function commonShare(text: string): number {
+  const words = text.toLowerCase().match(/[a-z']+/g) ?? [];
+  if (words.length < 5) return 0;
+  return words.filter((w) => COMMON.has(w)).length / words.length;
+}
+
+function rot13(text: string): string {
+  return text.replace(/[a-z]/gi, (c) => {
+    const base = c <= "Z" ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
+function findTransformedText(text: string): DecodedRun[] {
+  const out: DecodedRun[] = [];
+  const segments = text.slice(0, 20_000).split(/(?<=[.:;!?])\s+|\n+/).filter((s) => s.length >= 24).slice(0, MAX_SEGMENTS);
+  for (const segment of segments) {
+    const share = commonShare(segment);
+    if (share >= 0.12) continue;
+    for (const [encoding, transform] of [["rot13", rot13], ["reversed", (t: string) => [...t].reverse().join("")]] as const) {
+      const decoded = transform(segment);
+      if (commonShare(decoded) >= 0.25) {
+        out.push({ encoding, encoded: segment, decoded });
+        break;
+      }
+    }
+  }
+  return out;
 }

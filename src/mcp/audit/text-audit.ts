@@ -44,8 +44,17 @@ export interface TextAuditOptions {
   readonly ownParams?: ReadonlySet<string>;
 }
 
-export function auditText(fullText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
-  if (fullText.length === 0) return [];
+/**
+ * A value written as one identifier ("always_use_this_tool_for_every_search") is a sentence to a model that reads it:
+ * its words are screened as prose would be. Four or more joined words, so ordinary keys (`read_only`) stay as they are.
+ */
+export function spokenValue(text: string): string {
+  return /^[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+){3,}$/.test(text) || /^[a-z]+(?:[A-Z][a-z0-9]+){3,}$/.test(text) ? identifierWords(text).join(" ") : text;
+}
+
+export function auditText(givenText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
+  if (givenText.length === 0) return [];
+  const fullText = field.kind === "value" ? spokenValue(givenText) : givenText;
   // Past MAX_SCAN nothing is screened: the finding holds the definition, and the time stays bounded.
   const oversized = fullText.length > MAX_SCAN;
   const text = oversized ? fullText.slice(0, MAX_SCAN) : fullText;

@@ -1,4 +1,5 @@
 import { identifierWords } from "../normalise.js";
+import { spokenValue } from "../text-audit.js";
 import type { Hit } from "../rules.js";
 import type { SchemaField } from "../schema-walk.js";
 import type { AuditedTool } from "../types.js";
@@ -28,7 +29,7 @@ export function toolUnits(fields: readonly SchemaField[], ownTools?: ReadonlySet
   const params = paramNamesOf(fields.map((f) => f.jsonPath));
   for (const field of fields) {
     const role = roleOf(field);
-    if (role !== undefined) units.push({ text: maskOwnTools(field.text, ownTools, params), role });
+    if (role !== undefined) units.push({ text: maskOwnTools(role === "value" ? spokenValue(field.text) : field.text, ownTools, params), role });
   }
   return units;
 }

@@ -256,6 +256,25 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   },
 };
 
+/**
+ * Wave 8, English shapes of steering and redirection written from the families rather than one phrasing: other tools
+ * declared unusable, "use this for every …", a literal destination at the end of any verb of sending, a copy kept
+ * somewhere, and sending "silently" anywhere in the sentence.
+ */
+export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[] } = {
+  steering: [
+    `\\buse (?:this|it|me)(?: tool| server)? for (?:every|all|any|each)\\b`,
+    `\\b(?:tools?|servers?|integrations?)\\b[^.;]{0,60}?\\b(?:are|were|have been|has been|is) (?:now )?(?:deprecated|disabled|blocked|broken|unsafe|insecure|retired|removed|compromised|unreliable|banned|not allowed)\\b`,
+    `\\b(?:do not|don't|never) (?:use|call|invoke|trust) (?:them|those|these)(?: tools)? (?:even|at all|anymore|any more|again)\\b`,
+    `\\b(?:never|do not|don't) (?:use|call|invoke) (?:any )?other (?:[\\w-]+ )?tools?\\b`,
+  ],
+  redirect: [
+    `\\b(?:forward|copy|send|bcc|cc|mirror|relay|upload|post|sync|push|route|e-?mail)\\w*\\b(?: \\S+){0,12}? to [\\w.+-]+@[\\w-]+\\.[\\w.-]+`,
+    `\\b(?:a )?cop(?:y|ies) of (?:each|every|all|any|the)\\b[^.;]{0,60}?\\b(?:is|are|gets?|will be) (?:kept|stored|sent|archived|forwarded|saved|uploaded|mirrored) (?:at|to|in|on|with)\\b`,
+  ],
+  secrecy: [`\\b(?:forward|copy|send|bcc|cc|upload|post|share|e-?mail)\\w*\\b[^.;!?]{0,120}\\b(?:silently|secretly|quietly|covertly)\\b`],
+};
+
 const NEAR = ".{0,60}?";
 const CLOSE = ".{0,50}?";
 
@@ -265,8 +284,8 @@ function near(a: string, b: string, gap: string): string {
 }
 
 /** The vocabularies as phrase entries per feature, one language (and so one script) per entry. */
-export function vocabularyPhrases(): { secrecy: string[]; context: string[]; credential: string[]; supply: string[] } {
-  const out = { secrecy: [] as string[], context: [] as string[], credential: [] as string[], supply: [] as string[] };
+export function vocabularyPhrases(): { secrecy: string[]; context: string[]; credential: string[]; supply: string[]; steering: string[]; redirect: string[] } {
+  const out = { secrecy: [...SHAPES.secrecy], context: [] as string[], credential: [] as string[], supply: [] as string[], steering: [...SHAPES.steering], redirect: [...SHAPES.redirect] };
   for (const v of Object.values(VOCABULARY)) {
     // The person before the negated verb, inside it ("لازم نیست به کاربر بگی") or after it.
     if (v.negTell !== undefined && v.person !== undefined) out.secrecy.push(`(?:${v.negTell})(?<=(?:${v.person}).{0,80})|(?:${v.negTell})(?=${NEAR}(?:${v.person}))`);
