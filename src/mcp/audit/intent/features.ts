@@ -220,7 +220,9 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
   if (feature === "secrecy" && /^without\b/.test(view.slice(index, end)) && OUTER_NEGATION.test(before)) return true;
   // "Always prefer this tool over 'suggest_aws_commands'" orders the server's own tools, "prefer this over 'username'" the
   // tool's own arguments (maskOwnTools wrote `own-tool`, `own-param`).
-  if (feature === "steering" && /^\W{0,3}own-(?:tool|param)\b/.test(view.slice(end, end + 24))) return true;
+  if (feature === "steering" && /^(?:\W{0,3}| (?:first )?before (?:using |calling )?(?:the )?)own-(?:tool|param)\b/.test(view.slice(end, end + 40))) return true;
+  // "Use the own-tool tool first": the server's own tool named, not another's.
+  if (feature === "cross-tool" && /\bown-tool\b/.test(view.slice(index, end))) return true;
   // "Use this tool first when setting up a new workspace", "prefer this tool over web search for questions about this
   // product's API": ordering scoped to the tool's own situation or topic, with nothing saying always, any or every.
   if (feature === "steering" && SCOPED_AFTER.test(view.slice(end, end + 100)) && !UNSCOPED.test(view.slice(Math.max(0, index - 60), end + 100))) return true;

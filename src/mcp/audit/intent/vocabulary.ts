@@ -264,7 +264,7 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
 export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[] } = {
   steering: [
     `\\buse (?:this|it|me)(?: tool| server)? for (?:every|all|any|each)\\b`,
-    `\\b(?:tools?|servers?|integrations?)\\b[^.;]{0,60}?\\b(?:are|were|have been|has been|is) (?:now )?(?:deprecated|disabled|blocked|broken|unsafe|insecure|retired|removed|compromised|unreliable|banned|not allowed)\\b`,
+    `\\b(?:tools|servers|integrations)\\b[^.;]{0,60}?\\b(?:are|were|have been|has been|is) (?:now )?(?:deprecated|disabled|blocked|broken|unsafe|insecure|retired|removed|compromised|unreliable|banned|not allowed)\\b`,
     `\\b(?:do not|don't|never) (?:use|call|invoke|trust) (?:them|those|these)(?: tools)? (?:even|at all|anymore|any more|again)\\b`,
     `\\b(?:never|do not|don't) (?:use|call|invoke) (?:any )?other (?:[\\w-]+ )?tools?\\b`,
   ],
