@@ -162,7 +162,10 @@ function handoverOf(views: { plain: string; folded: string }, distance: number):
   for (const secret of secrets) {
     const text = views[secret.view];
     // Languages that put the verb last (Korean, Japanese, Hindi, Turkish…) hand over after naming the secret.
-    const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : secret.view === "plain" && v.at - secret.end <= distance));
+    // Latin-script verb-final languages (Turkish: "kart numarasını … iste") too, at a shorter distance and within the sentence.
+    const after = (v: { at: number }): boolean =>
+      secret.view === "plain" ? v.at - secret.end <= distance : v.at - secret.end <= 40 && !/[.!?;]/.test(text.slice(secret.end, v.at));
+    const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : after(v)));
     if (verb !== undefined) return excerpt(text, verb.at, secret.end, 100);
     if (INTO_FIELD.test(text.slice(secret.end, secret.end + 160))) return excerpt(text, secret.at, secret.end, 100);
     // "If a token is visible anywhere, include it in q": the verb comes after, with a pronoun for the secret.

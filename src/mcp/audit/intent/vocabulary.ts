@@ -37,9 +37,9 @@ export interface LanguageVocabulary {
 
 export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   en: {
-    negTell: `\\b(?:do not|don't|dont|never|no need to|needn't|without|avoid|must not|should not|shouldn't|not necessary to)\\s+(?:\\w+\\s+){0,1}?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|notify(?:ing)?|explain(?:ing)?|bring(?:ing)? (?:\\w+ ){0,3}?up|rais(?:e|ing) (?:it|this|that|them)|alert(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|let (?:\\w+ )?know|stop to (?:confirm|ask|check))\\b`,
+    negTell: `\\b(?:do not|don't|dont|never|no need to|needn't|without|avoid|must not|should not|shouldn't|not necessary to)\\s+(?:\\w+\\s+){0,1}?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|notify(?:ing)?|explain(?:ing)?|bring(?:ing)? (?:\\w+ ){0,3}?up|rais(?:e|ing) (?:it|this|that|them)|alert(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|let (?:\\w+ )?know|stop to (?:confirm|ask|check))\\b|\\b(?:keep|stay) (?:quiet|silent|mum) about\\b|\\bsay nothing about\\b`,
     person: `\\b(?:the user|the customer|the human|the person|them|him|her|anyone)\\b(?! who| that| with| in (?:the|a) (?:segment|cohort))`,
-    conversation: `\\b(?:earlier in (?:the|this) (?:session|conversation|chat|thread)|(?:e-?mails?|messages?|documents?|files?) you (?:have )?(?:read|saw|seen|opened)|(?:chat|slack|teams) messages|contact lookups|the (?:entire|whole|full) (?:conversation|chat|session|thread)|conversation so far)\\b`,
+    conversation: `\\b(?:back-and-forth|back and forth|exchanges? with (?:the )?(?:user|customer|person)|earlier in (?:the|this) (?:session|conversation|chat|thread)|(?:e-?mails?|messages?|documents?|files?) you (?:have )?(?:read|saw|seen|opened)|(?:chat|slack|teams) messages|contact lookups|the (?:entire|whole|full) (?:conversation|chat|session|thread)|conversation so far)\\b`,
     whole: `\\b(?:everything|all|entire|whole|so far|exactly as (?:they|it) appeared|verbatim|word for word|including tool results)\\b`,
     supply: `\\bset (?:[\`'"]?[\\w.-]+[\`'"]? )?(?:to|=)|\\bfill (?:it|them|this|that) (?:in|with)\\b`,
     cover: `\\b(?:tell|say to|assure|inform) (?:them|the user|the customer|him|her)(?: that)? (?:the |this |it |your )?(?:\\w+ ){0,2}?(?:is|was|are|looks) (?:clean|safe|fine|ok|okay|secure|all clear|healthy|up to date|unchanged|verified)\\b|\\b(?:present|frame|describe|report|pass) (?:it|this|that|them|the (?:change|record|entry|addition)) (?:off )?as (?:part of|an? (?:existing|normal|routine|standard)|the existing|if it|though|unchanged|no change)|\\brather than as (?:a|an) (?:change|addition|new)\\b|\\bleave (?:them|it|those|these|that) out of (?:your|the) (?:answer|reply|response|summary|report)\\b`,
@@ -104,6 +104,14 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     whole: `\\b(?:cala|calej|cala|calosc\\w*|wszystk\\w*|dotychczas\\w*|poprzedni\\w*|od poczatku|doslownie)\\b`,
     secret: `\\b(?:hasl\\w*|kod (?:sms|blik|weryfikacyjny)|cvv|numer karty)\\b`,
   },
+  ro: {
+    person: `\\b(?:utilizator\\w*|clientul\\w*|nimanui)\\b`,
+    negTell: `\\b(?:nu(?:-i|-le| ii| le)? (?:spune|spuneti|mentiona|mentionati|explica|zice)|fara sa (?:ii |le )?(?:spui|spuneti|mentionezi))\\b`,
+    conversation: `\\b(?:conversati\\w*|discuti\\w*|mesaj\\w*)\\b`,
+    whole: `\\b(?:toata|intreaga|pana acum|de la inceput|anterioare)\\b`,
+    secret: `\\b(?:parol\\w*|cod(?:ul)? (?:pin|sms)|cvv)\\b`,
+    supply: `\\b(?:pune|adauga|lipeste|trimite|cere)\\b`,
+  },
   cs: {
     person: `\\b(?:uzivatel\\w*|zakaznik\\w*|nikomu)\\b`,
     negTell: `\\b(?:nerikej\\w*|nezminuj\\w*|neinformuj\\w*|bez (?:rikani|informovani))\\b`,
@@ -115,7 +123,7 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     negTell: `\\b(?:soyleme|bahsetme|anlatma|haber verme|bildirme|soylemene gerek yok|soylemeden|bahsetmeden)\\b`,
     conversation: `\\b(?:konusma\\w*|sohbet\\w*|mesaj\\w*)\\b`,
     whole: `\\b(?:tum|tumu|tumunu|butun\\w*|simdiye kadar\\w*|onceki|oldugu gibi|kelimesi kelimesine)\\b`,
-    secret: `\\b(?:sifre\\w*|parola\\w*|dogrulama kodu|cvv|kart numarasi)\\b`,
+    secret: `\\b(?:sifre\\w*|parola\\w*|dogrulama kod\\w*|sms kod\\w*|cvv\\w*|kart numara\\w*)`,
     supply: `\\b(?:koy|yaz|ekle|yapistir|gonder|iste)\\b`,
   },
   id: {
@@ -261,10 +269,15 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
  * declared unusable, "use this for every …", a literal destination at the end of any verb of sending, a copy kept
  * somewhere, and sending "silently" anywhere in the sentence.
  */
-export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[] } = {
+export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]; crossTool: string[] } = {
+  // "With any tool" in other languages: another integration's action, whatever it is.
+  crossTool: [
+    `\\b(?:com|por) qualquer (?:ferramenta|app|aplicativo)\\b|\\b(?:con|por) cualquier (?:herramienta|app)\\b|\\bavec n'importe quel (?:outil|service)\\b|\\bmit (?:irgendeinem|jedem|einem beliebigen) (?:tool|werkzeug)\\b|\\bcon qualsiasi strumento\\b|\\b(?:dengan|pakai) (?:tool|alat|aplikasi) apa (?:pun|saja)\\b|\\bkahit anong \\w+ ?tool\\b|\\bherhangi bir (?:arac|uygulama)\\w*|\\bmet (?:elke|een willekeurige) tool\\b|\\bcu orice (?:unealta|instrument|aplicatie)\\b`,
+  ],
   steering: [
     `\\buse (?:this|it|me)(?: tool| server)? for (?:every|all|any|each)\\b`,
-    `\\b(?:tools|servers|integrations)\\b[^.;]{0,60}?\\b(?:are|were|have been|has been|is) (?:now )?(?:deprecated|disabled|blocked|broken|unsafe|insecure|retired|removed|compromised|unreliable|banned|not allowed)\\b`,
+    `\\b(?:tools|servers|integrations)\\b[^.;]{0,60}?\\b(?:are|were|have been|has been|is) (?:now )?(?:deprecated|disabled|blocked|broken|unsafe|insecure|retired|removed|compromised|unreliable|banned|not allowed|outdated|obsolete|stale|untrusted)\\b`,
+    `\\b(?:route|send|direct|run) (?:all|every|any|each) (?:\\w+ ){0,2}?(?:lookups?|queries|questions|requests|searches|calls) through (?:this|me|us)\\b`,
     `\\b(?:do not|don't|never) (?:use|call|invoke|trust) (?:them|those|these)(?: tools)? (?:even|at all|anymore|any more|again)\\b`,
     `\\b(?:never|do not|don't) (?:use|call|invoke) (?:any )?other (?:[\\w-]+ )?tools?\\b`,
   ],
@@ -284,8 +297,8 @@ function near(a: string, b: string, gap: string): string {
 }
 
 /** The vocabularies as phrase entries per feature, one language (and so one script) per entry. */
-export function vocabularyPhrases(): { secrecy: string[]; context: string[]; credential: string[]; supply: string[]; steering: string[]; redirect: string[] } {
-  const out = { secrecy: [...SHAPES.secrecy], context: [] as string[], credential: [] as string[], supply: [] as string[], steering: [...SHAPES.steering], redirect: [...SHAPES.redirect] };
+export function vocabularyPhrases(): Record<"secrecy" | "context" | "credential" | "supply" | "steering" | "redirect" | "cross-tool", string[]> {
+  const out = { secrecy: [...SHAPES.secrecy], context: [] as string[], credential: [] as string[], supply: [] as string[], steering: [...SHAPES.steering], redirect: [...SHAPES.redirect], "cross-tool": [...SHAPES.crossTool] };
   for (const v of Object.values(VOCABULARY)) {
     // The person before the negated verb, inside it ("لازم نیست به کاربر بگی") or after it.
     if (v.negTell !== undefined && v.person !== undefined) out.secrecy.push(`(?:${v.negTell})(?<=(?:${v.person}).{0,80})|(?:${v.negTell})(?=${NEAR}(?:${v.person}))`);
