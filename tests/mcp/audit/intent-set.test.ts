@@ -284,12 +284,12 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(on.flagged).toBeLessThanOrEqual(3);
   });
 
-  it("extra benign material 3 (wave 8: CircleCI, PostHog, Mapbox, Desktop Commander), screened before any wave-8 change", () => {
+  it("extra benign material 3 (wave 8: CircleCI, PostHog, Mapbox, Desktop Commander screened before any wave-8 change; Apify after)", () => {
     // 27 of 113 held before the wave-8 changes (24 of Desktop Commander's 26 for "… in your instructions" read as asking
     // for the model's instructions); 5 after: Desktop Commander steers away from the client's own analysis tool in
     // capitals and tells the model to call its feedback tool without asking questions, CircleCI addresses "AI agents".
     const { off, on } = measure("extra benign 3 (screened, then tuned on)", (e) => measureHalf("benign-extra-3", e));
-    expect(off.benign).toBe(113);
+    expect(off.benign).toBe(130);
     expect(off.flagged).toBeLessThanOrEqual(5);
     expect(on.flagged).toBeLessThanOrEqual(5);
   });
