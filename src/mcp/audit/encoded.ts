@@ -4,7 +4,7 @@
  * are dropped here because nothing readable hides in them.
  */
 export interface DecodedRun {
-  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed";
+  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak";
   readonly encoded: string;
   readonly decoded: string;
 }
@@ -182,13 +182,20 @@ function rot13(text: string): string {
   });
 }
 
+const LEET: Readonly<Record<string, string>> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
+
+/** Digits standing for letters inside words ("1nclud3 th3 p455w0rd"); numbers on their own stay. */
+function unleet(text: string): string {
+  return text.replace(/[\p{L}0-9@$']*[\p{L}][\p{L}0-9@$']*|[0-9@$]+[\p{L}][\p{L}0-9@$']*/gu, (word) => word.replace(/[013457@$]/g, (c) => LEET[c] ?? c));
+}
+
 function findTransformedText(text: string): DecodedRun[] {
   const out: DecodedRun[] = [];
   const segments = text.slice(0, 20_000).split(/(?<=[.:;!?])\s+|\n+/).filter((s) => s.length >= 24).slice(0, MAX_SEGMENTS);
   for (const segment of segments) {
     const share = commonShare(segment);
     if (share >= 0.12) continue;
-    for (const [encoding, transform] of [["rot13", rot13], ["reversed", (t: string) => [...t].reverse().join("")]] as const) {
+    for (const [encoding, transform] of [["rot13", rot13], ["reversed", (t: string) => [...t].reverse().join("")], ["leetspeak", unleet]] as const) {
       const decoded = transform(segment);
       if (commonShare(decoded) >= 0.25) {
         out.push({ encoding, encoded: segment, decoded });

@@ -80,6 +80,9 @@ const DESTINATION =
 
 const SEEN = new RegExp(SEEN_ANY.join("|").normalize("NFKC"), "u");
 
+/** The context handed over in the passive or past: "… with the instructions you are under pasted into `place`". */
+const PUT_INTO = /\b(?:pasted|included|inserted|attached|appended|copied|filled|placed|added|dumped) (?:in|into|to|as|under|with)\b/;
+
 const HANDOVER_DISTANCE = 60;
 const MAX_POSITIONS = 64;
 
@@ -262,7 +265,8 @@ function computeFeatures(text: string): FeatureHit[] {
   const context = hits.get("context");
   if (context !== undefined) {
     const at = views.folded.indexOf(context.evidence.replace(/^…|…$/g, "").slice(0, 40));
-    if (at >= 0 && handingOverIn(lineSentence(views.folded, at))) hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
+    const sentence = at >= 0 ? lineSentence(views.folded, at) : "";
+    if (at >= 0 && (handingOverIn(sentence) || PUT_INTO.test(sentence))) hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
   }
   const harvest = harvestAt(views.folded);
   const seen = harvest === undefined ? SEEN.exec(views.plain) ?? SEEN.exec(views.folded) : null;

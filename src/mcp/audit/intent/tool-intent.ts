@@ -9,6 +9,8 @@ import { intentHit, isAboutContext, maskOwnTools, mergeSignals, onlyWeak, paramN
 function roleOf(field: SchemaField): IntentRole | undefined {
   if (field.kind.kind === "identifier") return undefined;
   if (field.kind.kind === "value") return "value";
+  // What a tool returns is read, not filled in: an outputSchema's descriptions are prose to the model.
+  if (field.jsonPath.startsWith("$.outputSchema")) return "prose";
   return field.field === "schema-description" || field.field === "schema-title" ? "parameter" : "prose";
 }
 

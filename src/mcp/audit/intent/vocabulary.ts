@@ -112,6 +112,37 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     secret: `\\b(?:parol\\w*|cod(?:ul)? (?:pin|sms)|cvv)\\b`,
     supply: `\\b(?:pune|adauga|lipeste|trimite|cere)\\b`,
   },
+  sv: {
+    person: `\\b(?:anvandaren|anvandare|kunden|nagon)\\b`,
+    negTell: `\\b(?:(?:sag|beratta|namn|forklara) (?:\\w+ ){0,2}?(?:inte|inget|ingenting)|(?:sag|beratta) inget|utan att (?:saga|beratta|namna))\\b`,
+    conversation: `\\b(?:konversation\\w*|chatt\\w*|samtal\\w*|meddelanden)\\b`,
+    whole: `\\b(?:hela|alla|allt|hittills|fran borjan|tidigare)\\b`,
+    secret: `\\b(?:losenord\\w*|pinkod\\w*|bankid|engangskod\\w*|sms-kod\\w*)\\b`,
+    supply: `\\b(?:lagg|klistra|skicka|fyll|be om)\\b`,
+  },
+  da: {
+    person: `\\b(?:brugeren|bruker(?:en)?|kunden)\\b`,
+    negTell: `\\b(?:(?:sig|fortael|fortell|nævn|nevn) (?:\\w+ ){0,2}?(?:ikke|intet|ingenting)|uden at (?:sige|fortaelle)|uten a (?:si|fortelle))\\b`,
+    conversation: `\\b(?:samtale\\w*|chat(?:ten)?|beskeder|meldinger)\\b`,
+    whole: `\\b(?:hele|alle|alt|indtil nu|til na|fra starten)\\b`,
+    secret: `\\b(?:adgangskode\\w*|passord\\w*|pinkode\\w*|engangskode\\w*)\\b`,
+  },
+  fi: {
+    person: `\\b(?:kayttaja\\w*|asiakka\\w*)\\b`,
+    negTell: `\\b(?:ala(?:ka)? (?:kerro|mainitse|selita|ilmoita)|kertomatta|mainitsematta)\\b`,
+    conversation: `\\b(?:keskustelu\\w*|viesti\\w*|chat\\w*)\\b`,
+    whole: `\\b(?:koko|kaikki|tahan asti|alusta asti|aiemma\\w*)\\b`,
+    secret: `\\b(?:salasana\\w*|pin-koodi\\w*|tunnusluku\\w*|vahvistuskoodi\\w*)\\b`,
+    supply: `\\b(?:laita|liita|lisaa|kirjoita|pyyda|kysy)\\b`,
+  },
+  hu: {
+    person: `\\b(?:felhasznalo\\w*|ugyfel\\w*)\\b`,
+    negTell: `\\b(?:ne (?:szolj|mondd|mondj|emlitsd|emlits|ird|magyarazd)|anelkul, hogy (?:szolnal|mondanad|szolna))\\b`,
+    conversation: `\\b(?:beszelgetes\\w*|uzenet\\w*|chat\\w*)\\b`,
+    whole: `\\b(?:teljes|egesz|az osszes|minden|eddig|az elejetol|korabbi)\\b`,
+    secret: `\\b(?:jelszo\\w*|pin-?kod\\w*|ellenorzo kod\\w*|sms-?kod\\w*)\\b`,
+    supply: `\\b(?:ird|tedd|illeszd|kuldd|kerd)\\b`,
+  },
   cs: {
     person: `\\b(?:uzivatel\\w*|zakaznik\\w*|nikomu)\\b`,
     negTell: `\\b(?:nerikej\\w*|nezminuj\\w*|neinformuj\\w*|bez (?:rikani|informovani))\\b`,
@@ -150,6 +181,8 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   },
   sw: {
     person: `\\b(?:mtumiaji|mteja)\\b`,
+    secret: `\\b(?:nenosiri\\w*|neno la siri|nambari ya (?:pin|siri)|pin|msimbo wa (?:uthibitisho|sms))\\b`,
+    supply: `\\b(?:muombe|omba|weka|uziweke|uiweke|tuma|bandika)\\b`,
     negTell: `\\b(?:usimwambie|usiseme|usimjulishe|bila kumwambia|bila kumjulisha)\\b`,
   },
   ru: {
@@ -254,10 +287,13 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     negTell: `(?:אל תגיד|אל תספר|אל תזכיר|בלי לספר|בלי להגיד)`,
     conversation: `(?:השיחה|הצ'אט|ההודעות)`,
     whole: `(?:כל|כולה|מההתחלה|עד עכשיו|הקודמות)`,
-    secret: `(?:סיסמה|סיסמא|קוד אימות)`,
+    secret: `(?:סיסמה|סיסמא|הסיסמה|קוד אימות|קוד האימות|קוד סודי)`,
+    supply: `(?:בקש|שים|הדבק|שלח|צרף)`,
   },
   el: {
     person: `(?:χρήστη|χρήστης|πελάτη)`,
+    secret: `(?:κωδικό πρόσβασης|κωδικός πρόσβασης|κωδικό της τράπεζας|pin|κωδικό επαλήθευσης|συνθηματικό)`,
+    supply: `(?:ζήτα|ζητήστε|βάλε|βάλ'|στείλε|επικόλλησε)`,
     negTell: `(?:μην (?:πεις|πείτε|αναφέρεις|εξηγήσεις))`,
     conversation: `(?:συνομιλία|συζήτηση|μηνύματα)`,
     whole: `(?:όλη|όλα|ολόκληρη|μέχρι τώρα|προηγούμενα)`,
@@ -272,17 +308,20 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
 export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]; crossTool: string[] } = {
   // "With any tool" in other languages: another integration's action, whatever it is.
   crossTool: [
-    `\\b(?:com|por) qualquer (?:ferramenta|app|aplicativo)\\b|\\b(?:con|por) cualquier (?:herramienta|app)\\b|\\bavec n'importe quel (?:outil|service)\\b|\\bmit (?:irgendeinem|jedem|einem beliebigen) (?:tool|werkzeug)\\b|\\bcon qualsiasi strumento\\b|\\b(?:dengan|pakai) (?:tool|alat|aplikasi) apa (?:pun|saja)\\b|\\bkahit anong \\w+ ?tool\\b|\\bherhangi bir (?:arac|uygulama)\\w*|\\bmet (?:elke|een willekeurige) tool\\b|\\bcu orice (?:unealta|instrument|aplicatie)\\b`,
+    `\\b(?:com|por) qualquer (?:ferramenta|app|aplicativo)\\b|\\b(?:con|por) cualquier (?:herramienta|app)\\b|\\bavec n'importe quel (?:outil|service)\\b|\\bmit (?:irgendeinem|jedem|einem beliebigen) (?:[\\w-]+-)?(?:tool|werkzeug)\\b|\\bcon qualsiasi strumento\\b|\\b(?:dengan|pakai) (?:tool|alat|aplikasi) (?:\\w+ )?apa ?(?:pun|saja)\\b|\\bkahit anong \\w+ ?tool\\b|\\bherhangi bir (?:arac|uygulama)\\w*|\\bmet (?:elke|een willekeurige) tool\\b|\\bcu orice (?:unealta|instrument|aplicatie)\\b`,
   ],
   steering: [
     `\\buse (?:this|it|me)(?: tool| server)? for (?:every|all|any|each)\\b`,
-    `\\b(?:tools|servers|integrations)\\b[^.;]{0,60}?\\b(?:are|were|have been|has been|is) (?:now )?(?:deprecated|disabled|blocked|broken|unsafe|insecure|retired|removed|compromised|unreliable|banned|not allowed|outdated|obsolete|stale|untrusted)\\b`,
+    `\\b(?:tools|servers|integrations)\\b[^.;]{0,60}?\\b(?:are|were|have been|has been|is) (?:now )?(?:deprecated|disabled|blocked|broken|unsafe|insecure|retired|removed|compromised|unreliable|banned|not allowed|outdated|obsolete|stale|untrusted|(?:being )?phased out|going away|end-of-life)\\b`,
     `\\b(?:route|send|direct|run) (?:all|every|any|each) (?:\\w+ ){0,2}?(?:lookups?|queries|questions|requests|searches|calls) through (?:this|me|us)\\b`,
     `\\b(?:do not|don't|never) (?:use|call|invoke|trust) (?:them|those|these)(?: tools)? (?:even|at all|anymore|any more|again)\\b`,
     `\\b(?:never|do not|don't) (?:use|call|invoke) (?:any )?other (?:[\\w-]+ )?tools?\\b`,
+    `\\b(?:anvand|bruk|brug|kayta|hasznald|gebruik)\\w* (?:\\w+ ){0,3}?(?:detta|dette|tata|ezt az?|deze) (?:verktyg|verktoy|vaerktoj|tyokalua|eszkozt|tool)\\w*(?: \\w+){0,2}? (?:forst|foerst|forste|ensin|eloszor|eerst)\\b|\\b(?:fore|for|ennen|elott) (?:alla|alle|kaikkia|minden|alle) (?:andra|andre|muita|mas|andere)\\b`,
   ],
   redirect: [
     `\\b(?:forward|copy|send|bcc|cc|mirror|relay|upload|post|sync|push|route|e-?mail)\\w*\\b(?: \\S+){0,12}? to [\\w.+-]+@[\\w-]+\\.[\\w.-]+`,
+    `\\b(?:set|change|replace|point|rewrite) (?:its |the |their )?(?:reply-?to|from|sender|return-path|cc|bcc|recipient|payee|iban|webhook|callback)(?: header| address| field| url)?\\b(?: \\S+){0,3}? to [\\w.+-]+@[\\w-]+\\.[\\w.-]+`,
+    `\\b(?:tambahkan|undang) (?:akun |user |pengguna )?\\S+ sebagai (?:kolaborator|admin|pemilik|editor|anggota)\\b|\\b(?:empfanger|iban|konto)\\S* (?:\\S+ ){0,3}?durch \\S+ (?:ersetzen|austauschen)\\b|\\b(?:ersetze|tausche) (?:die |das |den )?(?:empfanger|iban|konto)\\S*`,
     `\\b(?:a )?cop(?:y|ies) of (?:each|every|all|any|the)\\b[^.;]{0,60}?\\b(?:is|are|gets?|will be) (?:kept|stored|sent|archived|forwarded|saved|uploaded|mirrored) (?:at|to|in|on|with)\\b`,
   ],
   secrecy: [`\\b(?:forward|copy|send|bcc|cc|upload|post|share|e-?mail)\\w*\\b[^.;!?]{0,120}\\b(?:silently|secretly|quietly|covertly)\\b`],
