@@ -71,7 +71,7 @@ const AUTHORITY_HEADING: readonly RegExp[] = [
 ];
 const ADDRESSED_TO_MODEL: readonly RegExp[] = [
   // "Custom instruction for the AI analysis": an instruction *for another model's job* is the parameter's value, not a note to the reader.
-  /\b(?:note|message|instructions?|attention|reminder)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|agent|claude|gpt|chatgpt|copilot)\b(?![\s-]+(?:analysis|analyses|generation|summar\w*|extraction|pipeline|run|job|task|search|feature|processing|review|completion|workflow|step)\b)/,
+  /\b(?:note|message|instructions?|attention|reminder)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|agent|claude|gpt|chatgpt|copilot)\b(?![\s-]+(?:analysis|analyses|generation|summar\w*|extraction|pipeline|run|job|task|search|feature|processing|review|completion|workflow|step|[a-z]+(?:er|or|ist))\b)/,
   /\b(?:ai|llm) (?:agents?|assistants?|models?)\s*(?:must|should|reading this)\b/,
   /\b(?:new|updated|real|actual|true) (?:system )?instructions?\s*:/,
 ];

@@ -15,7 +15,7 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  * since — v3 from wave 6), tuning set v5 (tuning-v5.json: attacks aimed at the rules' blind spots, wave 6) and
  * extra benign material from real servers (benign-extra.json, benign-extra-2.json). "Flagged" means warn or
  * block: either holds the tool until a person accepts it. Set v4 (heldout-v4.json) was written
- * independently and measured once when it was merged (63/84, 8/86); spent in wave 8 (84/84, 3/86 after tuning).
+ * independently and measured once when it was merged (63/84, 8/86); spent in wave 8 (84/84, 0/86 after tuning).
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -274,14 +274,14 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     // Its one held-out measurement, with the wave-6 rules (tests/fixtures/audit-intent/README.md): 63/84 attacks,
     // 8/86 benign tools held, second opinion off and on alike. Far from the goal (>= 98 %, <= 2 %); these floors
     // only keep later changes from losing ground on it. Spent since wave 8 (its misses were studied by cause): 84/84 and
-    // 3/86 tuned, which says nothing about attacks nobody tuned on.
+    // 0/86 tuned, which says nothing about attacks nobody tuned on.
     const { off, on } = measure("set v4 (spent: tuned on in wave 8)", (e) => measureHalf("heldout-v4", e));
     expect(off.attacks).toBe(84);
     expect(off.benign).toBe(86);
     expect(off.caught).toBeGreaterThanOrEqual(84);
-    expect(off.flagged).toBeLessThanOrEqual(3);
+    expect(off.flagged).toBe(0);
     expect(on.caught).toBeGreaterThanOrEqual(84);
-    expect(on.flagged).toBeLessThanOrEqual(3);
+    expect(on.flagged).toBe(0);
   });
 
   it("extra benign material 3 (wave 8: CircleCI, PostHog, Mapbox, Desktop Commander screened before any wave-8 change; Apify after)", () => {
