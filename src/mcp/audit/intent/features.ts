@@ -23,6 +23,10 @@ const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["thai", /\p{Script=Thai}/u],
   ["hebrew", /\p{Script=Hebrew}/u],
   ["greek", /\p{Script=Greek}/u],
+  ["tamil", /\p{Script=Tamil}/u],
+  ["telugu", /\p{Script=Telugu}/u],
+  ["gujarati", /\p{Script=Gujarati}/u],
+  ["gurmukhi", /\p{Script=Gurmukhi}/u],
 ];
 
 function scriptOf(source: string): string {

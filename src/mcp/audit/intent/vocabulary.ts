@@ -25,12 +25,16 @@ export interface LanguageVocabulary {
   readonly whole?: string;
   /** The model's own instructions and other tools' output. */
   readonly hidden?: string;
+  /** Using this tool first or only, in languages whose steering set is thin. */
+  readonly steering?: string;
   /** Secrets a person holds. */
   readonly secret?: string;
   /** Verbs of putting in, sending, asking for. */
   readonly supply?: string;
   /** A cover story: "say it is (just) a routine check / for verification". */
   readonly cover?: string;
+  /** Another integration's action, whatever tool does it: "with any payment tool", "при любом переводе". */
+  readonly anyTool?: string;
   /** Seen somewhere it was not given to this tool: "that you saw", "in the chat". */
   readonly seen?: string;
 }
@@ -52,7 +56,7 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     hidden: `\\b(?:prompt del sistema|instrucciones (?:del sistema|iniciales|que te (?:dieron|pasaron))|lo que te dijeron al principio|resultados de (?:otras|las demas) herramientas)\\b`,
     secret: `\\b(?:contrasenas?|claves?|codigo (?:sms|de verificacion|de seguridad)|cvv|numero de (?:la )?tarjeta)\\b`,
     supply: `\\b(?:pasale|pasa|pon|ponle|mete|metele|incluye|agrega|pega|manda|mandame|pide|pidele)\\b`,
-    cover: `\\b(?:dile|di|decile|decirle) (?:que )?(?:es|son) (?:una |un |solo |solamente )?(?:verificacion|control|revision|chequeo)\\b`,
+    cover: `\\b(?:dile|di|decile|decirle) (?:que )?(?:es|son) (?:una |un |solo |solamente )?(?:verificacion|control|revision|chequeo|comprobacion)\\b`,
     seen: `\\b(?:que (?:viste|veas|aparezcan?)|en el chat)\\b`,
   },
   pt: {
@@ -71,7 +75,7 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     conversation: `\\b(?:la conversation|la discussion|le chat|les messages|les echanges|l'historique)\\b`,
     whole: `\\b(?:tout|toute|tous|toutes|entiere|jusqu'ici|depuis le debut|precedents|mot pour mot)\\b`,
     hidden: `\\b(?:prompt systeme|instructions (?:systeme|initiales|que tu as recues)|resultats des autres outils)\\b`,
-    secret: `\\b(?:mots? de passe|code (?:pin|sms|de verification)|cvv|numero de carte|cles? api)\\b`,
+    secret: `\\b(?:mots? de passe|code (?:pin|sms|de verification|de (?:sa |ta |votre )?carte|recu par sms|a usage unique)|cvv|numero de carte|cles? api)\\b`,
     supply: `\\b(?:mets|mettez|colle|collez|ajoute|ajoutez|inclus|incluez|envoie|envoyez|demande|demandez)\\b`,
     cover: `\\b(?:dis|dites)(?:-lui|-leur| lui| leur)? (?:que )?c'est (?:une |un |juste une )?(?:verification|controle)\\b`,
   },
@@ -191,6 +195,7 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     conversation: `(?:разговор\\S*|переписк\\S*|чат\\S*|бесед\\S*|сообщени\\S*)`,
     whole: `(?:вс[её]|весь|всю|целиком|полностью|с самого начала|предыдущ\\S*|дословно)`,
     hidden: `(?:системн\\S* (?:промпт|инструкц)\\S*|результаты других инструментов)`,
+    anyTool: `(?:при (?:любом |каждом )?(?:переводе|отправке|платеже)|через (?:любой|какой-нибудь) (?:\\S+ )?инструмент)`,
     secret: `(?:парол\\S*|пин-?код\\S*|код из смс|cvv|номер карты|токен\\S*)`,
     supply: `(?:вставь|добавь|положи|впиши|укажи|передай|попроси|запроси)`,
     cover: `(?:скажи|объясни)(?:те)?,? что это (?:обычная|стандартная|плановая) (?:проверка|процедура)`,
@@ -231,6 +236,7 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     secret: `(?:비밀번호|비번|인증번호|카드번호|토큰)`,
   },
   ar: {
+    steering: `(?:قبل (?:أي|اي) (?:أداة|اداة) (?:أخرى|اخرى|تانية)|(?:استخدم|استدع)\\S* هذه (?:الأداة|الاداة) (?:دائم|دايم|أولا|أولًا))`,
     person: `(?:المستخدم|للمستخدم|العميل|للعميل|لحد)`,
     negTell: `(?:متقولش|ماتقولش|متقوليش|ما تقولش|ما تقول|لا تقل|لا تقول|لا تخبر|لا تذكر|متذكرش|ما تذكر|بدون ما (?:تقول|تخبر)|من غير ما (?:تقول|تخبر)|لا داعي (?:لإخبار|لذكر|تقول))`,
     conversation: `(?:المحادثة|المحادثه|الشات|الدردشة|الرسائل|الكلام)`,
@@ -272,6 +278,54 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     negTell: `(?:বলবে না|বলো না|বলবেন না|জানাবে না|জানিও না|না জানিয়ে)`,
     conversation: `(?:কথোপকথন|চ্যাট|মেসেজ|বার্তা)`,
     whole: `(?:সব|পুরো|সম্পূর্ণ|আগের|এখন পর্যন্ত)`,
+  },
+  ta: {
+    person: `(?:பயனர்\\S*|யூசர்\\S*)`,
+    negTell: `(?:சொல்ல(?:ாதே|ாதீர்கள்| வேண்டாம்)|தெரிவிக்க(?:ாதே|ாதீர்கள்| வேண்டாம்))`,
+    conversation: `(?:உரையாட\\S*|அரட்டை\\S*|செய்தி\\S*)`,
+    whole: `(?:முழு|அனைத்து|எல்லா|இதுவரை|தொடக்கத்திலிருந்து)`,
+    secret: `(?:கடவுச்சொ\\S*|ஓடிபி|பின் எண்\\S*)`,
+    supply: `(?:ஒட்டவும்|ஒட்டு|சேர்க்கவும்|அனுப்பவும்|போடவும்|கேளுங்கள்|கேள்)`,
+  },
+  te: {
+    person: `(?:వినియోగదారు\\S*|యూజర్\\S*)`,
+    negTell: `(?:చెప్పవద్దు|చెప్పకు|చెప్పకండి|తెలియజేయవద్దు)`,
+    conversation: `(?:సంభాషణ\\S*|చాట్\\S*|సందేశా\\S*)`,
+    whole: `(?:మొత్తం|అన్ని|ఇప్పటివరకు|మొదటి నుండి)`,
+    secret: `(?:పాస్వర్డ్\\S*|ఓటీపీ|పిన్)`,
+    supply: `(?:అతికించండి|పెట్టండి|పంపండి|అడగండి|జోడించండి)`,
+  },
+  mr: {
+    person: `(?:वापरकर्त\\S*)`,
+    negTell: `(?:सांगू नका|सांगू नकोस|कळवू नका)`,
+    conversation: `(?:संभाषण\\S*|चॅट\\S*)`,
+    whole: `(?:संपूर्ण|सगळ\\S*|आतापर्यंत|सुरुवातीपासून)`,
+    secret: `(?:पासवर्ड|ओटीपी|otp|पिन)`,
+    supply: `(?:मागून घ्या|मागा|टाका|पाठवा|जोडा|चिकटवा)`,
+  },
+  gu: {
+    person: `(?:વપરાશકર્તા\\S*|યુઝર\\S*)`,
+    negTell: `(?:કહેશો નહીં|કહેતા નહીં|ન કહો|જણાવશો નહીં)`,
+    conversation: `(?:વાતચીત|ચેટ)`,
+    whole: `(?:આખી|બધી|સંપૂર્ણ|અત્યાર સુધી|શરૂઆતથી)`,
+    secret: `(?:પાસવર્ડ|ઓટીપી|પિન)`,
+    supply: `(?:મૂકો|પેસ્ટ કરો|મોકલો|માગો|ઉમેરો)`,
+  },
+  pa: {
+    person: `(?:ਯੂਜ਼ਰ\\S*|ਵਰਤੋਂਕਾਰ\\S*)`,
+    negTell: `(?:ਨਾ ਦੱਸ\\S*|ਨਹੀਂ ਦੱਸਣਾ)`,
+    conversation: `(?:ਗੱਲਬਾਤ|ਚੈਟ)`,
+    whole: `(?:ਸਾਰੀ|ਪੂਰੀ|ਹੁਣ ਤੱਕ|ਸ਼ੁਰੂ ਤੋਂ)`,
+    secret: `(?:ਪਾਸਵਰਡ|ਓਟੀਪੀ|ਪਿੰਨ)`,
+    supply: `(?:ਪਾ ਦਿਓ|ਭੇਜੋ|ਮੰਗੋ|ਜੋੜੋ)`,
+  },
+  ms: {
+    person: `\\b(?:pengguna|pelanggan)\\b`,
+    negTell: `\\b(?:jangan|tak perlu|tidak perlu) (?:\\w+ ){0,2}?(?:beritahu|beri tahu|bagitahu|cakap|sebut|maklumkan)\\b`,
+    conversation: `\\b(?:perbualan|sembang|mesej)\\b`,
+    whole: `\\b(?:seluruh|semua|setakat ini|dari awal|sebelum ini)\\b`,
+    secret: `\\b(?:kata laluan|kod (?:otp|pengesahan|tac)|tac)\\b`,
+    supply: `\\b(?:tampal|masukkan|letak|hantar|minta)\\b`,
   },
   th: {
     person: `(?:ผู้ใช้|ลูกค้า)`,
@@ -346,6 +400,8 @@ export function vocabularyPhrases(): Record<"secrecy" | "context" | "credential"
     if (v.hidden !== undefined) out.context.push(v.hidden);
     if (v.secret !== undefined) out.credential.push(v.secret);
     if (v.supply !== undefined) out.supply.push(v.supply);
+    if (v.anyTool !== undefined) out["cross-tool"].push(v.anyTool);
+    if (v.steering !== undefined) out.steering.push(v.steering);
   }
   return out;
 }
