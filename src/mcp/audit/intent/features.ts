@@ -84,6 +84,8 @@ const DESTINATION =
 
 const SEEN = new RegExp(SEEN_ANY.join("|").normalize("NFKC"), "u");
 
+const OWN_SETTING = /\b(?:falls? back to|defaults? to|read from|reads? it from|set (?:it )?(?:via|in|with)|configured (?:via|with|through|in)|or (?:set|use))\s+(?:the |an? )?(?:[\w-]+ ){0,2}$/;
+
 /** The context handed over in the passive or past: "… with the instructions you are under pasted into `place`". */
 const PUT_INTO = /\b(?:pasted|included|inserted|attached|appended|copied|filled|placed|added|dumped) (?:in|into|to|as|under|with)\b/;
 
@@ -130,6 +132,8 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
     if (++seen > MAX_POSITIONS) break;
     const end = m.index + m[0].length;
     if (isNegated(view, m.index, end) || INTO_STORE.test(view.slice(Math.max(0, m.index - 40), m.index + (/^\s/.test(m[0]) ? 1 : 0)))) continue;
+    // "Falls back to the OPENWEATHER_API_KEY environment variable": where the tool reads its own setting, not a place to take one from.
+    if (OWN_SETTING.test(view.slice(Math.max(0, m.index - 60), m.index))) continue;
     return { index: m.index, end };
   }
   return undefined;
@@ -268,9 +272,9 @@ function computeFeatures(text: string): FeatureHit[] {
   // Prose asks for the context only with a verb of handing over in the same sentence (a parameter's description is itself the ask).
   const context = hits.get("context");
   if (context !== undefined) {
-    const at = views.folded.indexOf(context.evidence.replace(/^…|…$/g, "").slice(0, 40));
-    const sentence = at >= 0 ? lineSentence(views.folded, at) : "";
-    if (at >= 0 && (handingOverIn(sentence) || PUT_INTO.test(sentence))) hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
+    const first = positions(views, "context")[0];
+    const sentence = first === undefined ? "" : lineSentence(views[first.view], first.at);
+    if (handingOverIn(sentence) || PUT_INTO.test(sentence)) hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
   }
   const harvest = harvestAt(views.folded);
   const seen = harvest === undefined ? SEEN.exec(views.plain) ?? SEEN.exec(views.folded) : null;

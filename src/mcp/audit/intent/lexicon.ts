@@ -114,10 +114,11 @@ const context = [
   `\\buser's (?:\\w+ ){0,2}messages\\b`,
   `\\bsystem (?:prompt|message|instructions?)\\b`,
   `\\b(?:initial|original|setup|starting|first|hidden|developer) (?:instructions|message|prompt)\\b`,
-  `\\b(?:instructions|guidelines|rules) (?:that )?you (?:were|have been|are) (?:given|running under|operating under)\\b`,
+  `\\b(?:instructions|guidelines|rules) (?:that )?you (?:were|have been|are) (?:given|running under|operating under)\\b|\\b(?:instructions|guidelines|rules|prompt|directions) (?:that )?you (?:received|got|have received|were handed|were sent|are following)\\b`,
   `\\b(?:your|the model's) (?:\\w+ )?(?:reasoning|thoughts|chain of thought|instructions)\\b`,
   `\\byou remember about\\b|\\bmemory tool\\b`,
-  `\\b(?:outputs?|results?|responses?) of (?:every|all|the|any) (?:other )?tools?\\b`,
+  // "The output of the tool is a JSON object" describes the tool's own output.
+  `\\b(?:outputs?|results?|responses?) of (?:every|all|all the|any|the other|other|the previous|previous|earlier) (?:other )?tools?\\b`,
   `\\b(?:names|results|list) (?:and \\w+ )?of all (?:the )?tools\\b`,
   `\\b(?:files?|documents?) (?:or \\w+ )?(?:the user|they) (?:has |have )?(?:shared|uploaded|attached)\\b`,
   `\\b(?:details|everything|all) you know about the user\\b`,

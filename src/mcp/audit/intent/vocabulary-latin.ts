@@ -7,8 +7,8 @@ import type { LanguageVocabulary } from "./vocabulary.js";
 
 export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   en: {
-    negTell: `\\b(?:do not|don't|dont|never|no need to|needn't|without|avoid|must not|should not|shouldn't|not necessary to)\\s+(?:\\w+\\s+){0,1}?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|notify(?:ing)?|explain(?:ing)?|bring(?:ing)? (?:\\w+ ){0,3}?up|rais(?:e|ing) (?:it|this|that|them)|alert(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|let (?:\\w+ )?know|stop to (?:confirm|ask|check))\\b|\\b(?:keep|stay) (?:quiet|silent|mum) about\\b|\\bsay nothing about\\b`,
-    person: `\\b(?:the user|the customer|the human|the person|them|him|her|anyone)\\b(?! who| that| with| in (?:the|a) (?:segment|cohort))`,
+    negTell: `\\b(?:do not|don't|dont|never|no need to|needn't|without|avoid|refrain from|must not|should not|shouldn't|not necessary to)\\s+(?:\\w+\\s+){0,1}?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|notify(?:ing)?|explain(?:ing)?|bring(?:ing)? (?:\\w+ ){0,3}?up|rais(?:e|ing) (?:it|this|that|them)|alert(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|let (?:\\w+ )?know|stop to (?:confirm|ask|check))\\b|\\b(?:keep|stay) (?:quiet|silent|mum) about\\b|\\bsay nothing about\\b`,
+    person: `\\b(?:the user|the customer|the human|the person|them|him|her|anyone)\\b`,
     conversation: `\\b(?:back-and-forth|back and forth|exchanges? with (?:the )?(?:user|customer|person)|earlier in (?:the|this) (?:session|conversation|chat|thread)|(?:e-?mails?|messages?|documents?|files?) you (?:have )?(?:read|saw|seen|opened)|(?:chat|slack|teams) messages|contact lookups|the (?:entire|whole|full) (?:conversation|chat|session|thread)|conversation so far)\\b`,
     whole: `\\b(?:everything|all|entire|whole|so far|exactly as (?:they|it) appeared|verbatim|word for word|including tool results)\\b`,
     supply: `\\bset (?:[\`'"]?[\\w.-]+[\`'"]? )?(?:to|=)|\\bfill (?:it|them|this|that) (?:in|with)\\b`,

@@ -49,8 +49,11 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = { ...LAT
  * declared unusable, "use this for every …", a literal destination at the end of any verb of sending, a copy kept
  * somewhere, and sending "silently" anywhere in the sentence.
  */
-export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]; crossTool: string[] } = {
+export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]; crossTool: string[]; credential: string[] } = {
   // "With any tool" in other languages: another integration's action, whatever it is.
+  credential: [
+    `\\b(?:openai|anthropic|aws|gcp|azure|github|gitlab|stripe|slack|npm|pypi|docker|hugging ?face|google|cloudflare|vercel) (?:api |access |secret )?(?:keys?|tokens?|secrets?|credentials?)\\b`,
+  ],
   crossTool: [
     `\\b(?:com|por) qualquer (?:ferramenta|app|aplicativo)\\b|\\b(?:con|por) cualquier (?:herramienta|app)\\b|\\bavec n'importe quel (?:outil|service)\\b|\\bmit (?:irgendeinem|jedem|einem beliebigen) (?:[\\w-]+-)?(?:tool|werkzeug)\\b|\\bcon qualsiasi strumento\\b|\\b(?:dengan|pakai) (?:tool|alat|aplikasi) (?:\\w+ )?apa ?(?:pun|saja)\\b|\\bkahit anong \\w+ ?tool\\b|\\bherhangi bir (?:arac|uygulama)\\w*|\\bmet (?:elke|een willekeurige) tool\\b|\\bcu orice (?:unealta|instrument|aplicatie)\\b`,
   ],
@@ -60,6 +63,7 @@ export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]
     `\\b(?:route|send|direct|run) (?:all|every|any|each) (?:\\w+ ){0,2}?(?:lookups?|queries|questions|requests|searches|calls) through (?:this|me|us)\\b`,
     `\\b(?:do not|don't|never) (?:use|call|invoke|trust) (?:them|those|these)(?: tools)? (?:even|at all|anymore|any more|again)\\b`,
     `\\b(?:never|do not|don't) (?:use|call|invoke) (?:any )?other (?:[\\w-]+ )?tools?\\b`,
+    `\\b(?:should|must|needs? to|has to|ought to) be (?:the )?(?:very )?first (?:thing|tool|call|step)\\b|\\bbefore anything else\\b|\\bthe first thing you (?:call|do|use|run)\\b`,
     `\\b(?:anvand|bruk|brug|kayta|hasznald|gebruik)\\w* (?:\\w+ ){0,3}?(?:detta|dette|tata|ezt az?|deze) (?:verktyg|verktoy|vaerktoj|tyokalua|eszkozt|tool)\\w*(?: \\w+){0,2}? (?:forst|foerst|forste|ensin|eloszor|eerst)\\b|\\b(?:fore|for|ennen|elott) (?:alla|alle|kaikkia|minden|alle) (?:andra|andre|muita|mas|andere)\\b`,
   ],
   redirect: [
@@ -81,7 +85,7 @@ function near(a: string, b: string, gap: string): string {
 
 /** The vocabularies as phrase entries per feature, one language (and so one script) per entry. */
 export function vocabularyPhrases(): Record<"secrecy" | "context" | "credential" | "supply" | "steering" | "redirect" | "cross-tool", string[]> {
-  const out = { secrecy: [...SHAPES.secrecy], context: [] as string[], credential: [] as string[], supply: [] as string[], steering: [...SHAPES.steering], redirect: [...SHAPES.redirect], "cross-tool": [...SHAPES.crossTool] };
+  const out = { secrecy: [...SHAPES.secrecy], context: [] as string[], credential: [...SHAPES.credential], supply: [] as string[], steering: [...SHAPES.steering], redirect: [...SHAPES.redirect], "cross-tool": [...SHAPES.crossTool] };
   for (const v of Object.values(VOCABULARY)) {
     // The person before the negated verb, inside it ("لازم نیست به کاربر بگی") or after it.
     if (v.negTell !== undefined && v.person !== undefined) out.secrecy.push(`(?:${v.negTell})(?<=(?:${v.person}).{0,80})|(?:${v.negTell})(?=${NEAR}(?:${v.person}))`);
