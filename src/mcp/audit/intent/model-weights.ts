@@ -2,25 +2,25 @@
 // Fitted on sets v1–v4 (spent), tuning set v5, benign-extra(-2, -3) and the public corpus.
 export const MODEL_WEIGHTS: readonly number[] = [
   0.6531, // context-request@prose
-  2.3432, // context-request@parameter
+  2.3429, // context-request@parameter
   0.2567, // context-request@value
-  2.8151, // credential-request@prose
-  0.1214, // credential-request@parameter
+  2.8152, // credential-request@prose
+  0.1202, // credential-request@parameter
   0.0000, // credential-request@value
   0.5026, // credential-harvest@prose
   0.0237, // credential-harvest@parameter
   0.0000, // credential-harvest@value
-  2.1983, // secrecy@prose
-  1.0852, // secrecy@parameter
+  2.1984, // secrecy@prose
+  1.0846, // secrecy@parameter
   0.0000, // secrecy@value
   2.1183, // steering@prose
-  0.2854, // steering@parameter
+  0.2857, // steering@parameter
   0.2567, // steering@value
   1.8701, // shadowing@prose
-  0.8028, // shadowing@parameter
+  0.8029, // shadowing@parameter
   0.0547, // shadowing@value
-  0.2295, // cross-tool@prose
-  -0.1611, // cross-tool@parameter
+  0.2296, // cross-tool@prose
+  -0.1610, // cross-tool@parameter
   0.0000, // cross-tool@value
   0.3637, // redirect@prose
   0.1829, // redirect@parameter
@@ -28,13 +28,13 @@ export const MODEL_WEIGHTS: readonly number[] = [
   0.7338, // destination@prose
   -0.8402, // destination@parameter
   0.0138, // destination@value
-  0.6625, // decode-hint@prose
-  2.1005, // decode-hint@parameter
+  0.6626, // decode-hint@prose
+  2.1006, // decode-hint@parameter
   0.0000, // decode-hint@value
   -2.5913, // directive@prose
-  -1.0688, // directive@parameter
-  -0.0435, // directive@value
-  4.6089, // distinct-signals
+  -1.0686, // directive@parameter
+  -0.0434, // directive@value
+  4.6087, // distinct-signals
 ];
 export const MODEL_BIAS = -0.9397;
 export const MODEL_THRESHOLD = 0.75;

@@ -75,6 +75,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     secret: `\\b(?:hasl\\w*|kod (?:sms|blik|weryfikacyjny)|cvv|numer karty)\\b`,
   },
   ro: {
+    steering: `\\b(?:(?:foloseste|apeleaza)(?: \\w+){0,2}? (?:mereu|intotdeauna|intai|mai intai)|nu folosi (?:alte|niciun alt) (?:unelte|instrument\\w*))`,
+    redirect: `\\b(?:schimba|inlocuieste) (?:destinatarul|contul|iban-ul)\\b`,
     person: `\\b(?:utilizator\\w*|clientul\\w*|nimanui)\\b`,
     negTell: `\\b(?:nu(?:-i|-le| ii| le)? (?:spune|spuneti|mentiona|mentionati|explica|zice)|fara sa (?:ii |le )?(?:spui|spuneti|mentionezi))\\b`,
     conversation: `\\b(?:conversati\\w*|discuti\\w*|mesaj\\w*)\\b`,
@@ -83,6 +85,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     supply: `\\b(?:pune|adauga|lipeste|trimite|cere)\\b`,
   },
   sv: {
+    steering: `\\b(?:anvand alltid (?:\\w+ ){0,2}?(?:verktyg|forst)|anvand inte (?:nagra )?andra verktyg)`,
+    redirect: `\\bbyt (?:ut )?(?:mottagare\\w*|konto\\w*|kontonummer\\w*)`,
     person: `\\b(?:anvandaren|anvandare|kunden|nagon)\\b`,
     negTell: `\\b(?:(?:sag|beratta|namn|forklara) (?:\\w+ ){0,2}?(?:inte|inget|ingenting)|(?:sag|beratta) inget|utan att (?:saga|beratta|namna))\\b`,
     conversation: `\\b(?:konversation\\w*|chatt\\w*|samtal\\w*|meddelanden)\\b`,
@@ -91,6 +95,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     supply: `\\b(?:lagg|klistra|skicka|fyll|be om)\\b`,
   },
   da: {
+    steering: `\\b(?:brug|bruk) altid|\\b(?:brug ikke|ikke bruk) andre (?:vaerktojer|verktoy)\\b`,
+    redirect: `\\b(?:skift|bytt) (?:modtager\\w*|mottaker\\w*|konto\\w*)`,
     person: `\\b(?:brugeren|bruker(?:en)?|kunden)\\b`,
     negTell: `\\b(?:(?:sig|fortael|fortell|nævn|nevn) (?:\\w+ ){0,2}?(?:ikke|intet|ingenting)|uden at (?:sige|fortaelle)|uten a (?:si|fortelle))\\b`,
     conversation: `\\b(?:samtale\\w*|chat(?:ten)?|beskeder|meldinger)\\b`,
@@ -98,6 +104,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     secret: `\\b(?:adgangskode\\w*|passord\\w*|pinkode\\w*|engangskode\\w*)\\b`,
   },
   fi: {
+    steering: `\\b(?:kayta aina (?:ensin )?tata|ala kayta muita tyokalu\\w*|ennen muita tyokalu\\w*)`,
+    redirect: `\\bvaihda (?:vastaanottaja\\w*|tilinumero\\w*)`,
     person: `\\b(?:kayttaja\\w*|asiakka\\w*)\\b`,
     negTell: `\\b(?:ala(?:ka)? (?:kerro|mainitse|selita|ilmoita)|kertomatta|mainitsematta)\\b`,
     conversation: `\\b(?:keskustelu\\w*|viesti\\w*|chat\\w*)\\b`,
@@ -106,6 +114,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     supply: `\\b(?:laita|liita|lisaa|kirjoita|pyyda|kysy)\\b`,
   },
   hu: {
+    steering: `\\b(?:mindig (?:\\w+ ){0,3}?(?:hasznald|hivd meg)|ne hasznalj mas eszkoz\\w*|minden mas eszkoz elott)`,
+    redirect: `\\bcsereld (?:ki )?a (?:cimzett\\w*|szamla\\w*|szamlaszam\\w*)`,
     person: `\\b(?:felhasznalo\\w*|ugyfel\\w*)\\b`,
     negTell: `\\b(?:ne (?:szolj|mondd|mondj|emlitsd|emlits|ird|magyarazd)|anelkul, hogy (?:szolnal|mondanad|szolna))\\b`,
     conversation: `\\b(?:beszelgetes\\w*|uzenet\\w*|chat\\w*)\\b`,
@@ -114,6 +124,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     supply: `\\b(?:ird|tedd|illeszd|kuldd|kerd)\\b`,
   },
   cs: {
+    steering: `\\b(?:vzdy (?:nejdriv |nejprve )?(?:pouzij|zavolej)|nepouzivej (?:jine|zadne jine) nastroj\\w*|pred jakymkoli jinym nastroj\\w*)`,
+    redirect: `\\bzmen(?:te)? (?:prijemce|ucet|cislo uctu)\\b`,
     person: `\\b(?:uzivatel\\w*|zakaznik\\w*|nikomu)\\b`,
     negTell: `\\b(?:nerikej\\w*|nezminuj\\w*|neinformuj\\w*|bez (?:rikani|informovani))\\b`,
     conversation: `\\b(?:konverzac\\w*|zprav\\w*)\\b`,
@@ -138,6 +150,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     seen: `\\b(?:yang (?:kamu|anda) lihat|di chat)\\b`,
   },
   tl: {
+    steering: `\\b(?:laging gamitin|unahin (?:mo )?(?:itong|ang) tool|(?:wag|huwag) (?:mo )?(?:nang )?gamitin ang ibang tool)\\b`,
+    redirect: `\\bpalitan (?:mo )?(?:ang |yung )?(?:account|recipient|numero)\\b`,
     person: `\\b(?:user|sa kanya|sa kaniya|kanya|kaniya|ni user|customer)\\b`,
     negTell: `\\b(?:(?:wag|huwag) (?:\\w+ ){0,3}?(?:sabihin|banggitin|ipaalam|sabihan|ikwento)|hindi na kailangang (?:sabihin|ipaalam))\\b`,
     conversation: `\\b(?:usapan|pinag-usapan|sa chat|mensahe)\\b`,
@@ -162,6 +176,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     whole: `\\b(?:saari|sari|puri|poori|ab tak|pichli|shuru se)\\b`,
   },
   ms: {
+    redirect: `\\btukar (?:nombor )?(?:akaun|penerima)\\b`,
     person: `\\b(?:pengguna|pelanggan)\\b`,
     negTell: `\\b(?:jangan|tak perlu|tidak perlu) (?:\\w+ ){0,2}?(?:beritahu|beri tahu|bagitahu|cakap|sebut|maklumkan)\\b`,
     conversation: `\\b(?:perbualan|sembang|mesej)\\b`,

@@ -28,6 +28,8 @@ export interface LanguageVocabulary {
   readonly whole?: string;
   /** The model's own instructions and other tools' output. */
   readonly hidden?: string;
+  /** Changing another action's recipient or account. */
+  readonly redirect?: string;
   /** Using this tool first or only, in languages whose steering set is thin. */
   readonly steering?: string;
   /** Secrets a person holds. */
@@ -96,6 +98,7 @@ export function vocabularyPhrases(): Record<"secrecy" | "context" | "credential"
     if (v.supply !== undefined) out.supply.push(v.supply);
     if (v.anyTool !== undefined) out["cross-tool"].push(v.anyTool);
     if (v.steering !== undefined) out.steering.push(v.steering);
+    if (v.redirect !== undefined) out.redirect.push(v.redirect);
   }
   return out;
 }
