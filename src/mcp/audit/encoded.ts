@@ -4,7 +4,7 @@
  * are dropped here because nothing readable hides in them.
  */
 export interface DecodedRun {
-  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak";
+  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak" | "caesar" | "atbash" | "binary" | "char-codes" | "octal-escape" | "quoted-printable";
   readonly encoded: string;
   readonly decoded: string;
 }
@@ -19,6 +19,10 @@ const CANDIDATES: ReadonlyArray<readonly [DecodedRun["encoding"], RegExp, (run: 
   ["unicode-escape", /(?:\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}){3,}/g, decodeUnicodeEscapes],
   ["html-entity", /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});){4,}/gi, decodeHtmlEntities],
   ["base32", /\b[A-Z2-7]{24,}={0,6}/g, decodeBase32],
+  ["binary", /\b(?:[01]{8}[\s,]?){6,}/g, (run) => bytesToText(run.trim().split(/[\s,]+|(?<=^(?:[01]{8})+)/).flatMap((b) => b.match(/[01]{8}/g) ?? []).map((b) => Number.parseInt(b, 2)))],
+  ["char-codes", /\b(?:\d{2,3}[\s,]+){7,}\d{2,3}\b/g, (run) => bytesToText(run.split(/[\s,]+/).map(Number), true)],
+  ["octal-escape", /(?:\\[0-7]{3}){6,}/g, (run) => bytesToText((run.match(/[0-7]{3}/g) ?? []).map((o) => Number.parseInt(o, 8)))],
+  ["quoted-printable", /(?:[^\s=]{0,30}=[0-9A-F]{2}){4,}[^\s=]{0,30}/g, (run) => bytesToText([...Buffer.from(run.replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))), "latin1")])],
   // Percent-encoding with whole words between the escapes ("Forward%20every%20email…").
   ["url", /(?:[^\s%]{0,40}%[0-9A-Fa-f]{2}){3,}[^\s%]{0,40}/g, decodeUrl],
 ];
@@ -135,6 +139,17 @@ function decodeHtmlEntities(run: string): string {
   return run.replace(/&#(x?)([0-9a-fA-F]+);/gi, (_m, x: string, digits: string) => fromCodePoint(digits, x === "" ? 10 : 16));
 }
 
+/** Byte values (or, with `codePoints`, printable character codes) as UTF-8 text. */
+function bytesToText(values: readonly number[], codePoints = false): string | undefined {
+  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 0 || v > 255)) return undefined;
+  if (codePoints) return values.every((v) => v === 10 || (v >= 32 && v < 127)) ? String.fromCharCode(...values) : undefined;
+  try {
+    return utf8.decode(Uint8Array.from(values));
+  } catch {
+    return undefined;
+  }
+}
+
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
 function decodeBase32(run: string): string | undefined {
@@ -175,10 +190,19 @@ function commonShare(text: string): number {
   return words.filter((w) => COMMON.has(w)).length / words.length;
 }
 
-function rot13(text: string): string {
+function shift(text: string, k: number): string {
   return text.replace(/[a-z]/gi, (c) => {
     const base = c <= "Z" ? 65 : 97;
-    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+    return String.fromCharCode(((c.charCodeAt(0) - base + k) % 26) + base);
+  });
+}
+
+const rot13 = (text: string): string => shift(text, 13);
+
+function atbash(text: string): string {
+  return text.replace(/[a-z]/gi, (c) => {
+    const base = c <= "Z" ? 65 : 97;
+    return String.fromCharCode(25 - (c.charCodeAt(0) - base) + base);
   });
 }
 
@@ -195,7 +219,17 @@ function findTransformedText(text: string): DecodedRun[] {
   for (const segment of segments) {
     const share = commonShare(segment);
     if (share >= 0.12) continue;
-    for (const [encoding, transform] of [["rot13", rot13], ["reversed", (t: string) => [...t].reverse().join("")], ["leetspeak", unleet]] as const) {
+    const transforms: Array<readonly [DecodedRun["encoding"], (t: string) => string]> = [
+      ["rot13", rot13],
+      ["reversed", (t) => [...t].reverse().join("")],
+      ["leetspeak", unleet],
+      ["atbash", atbash],
+      // Any other shift of the alphabet (ROT13 is one of them).
+      ...Array.from({ length: 25 }, (_, i) => i + 1)
+        .filter((k) => k !== 13)
+        .map((k) => ["caesar", (t: string) => shift(t, k)] as const),
+    ];
+    for (const [encoding, transform] of transforms) {
       const decoded = transform(segment);
       if (commonShare(decoded) >= 0.25) {
         out.push({ encoding, encoded: segment, decoded });
