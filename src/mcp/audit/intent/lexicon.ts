@@ -115,7 +115,9 @@ const context = [
   `\\bsystem (?:prompt|message|instructions?)\\b`,
   `\\b(?:initial|original|setup|starting|first|hidden|developer) (?:instructions|message|prompt)\\b`,
   `\\b(?:instructions|guidelines|rules) (?:that )?you (?:were|have been|are) (?:given|running under|operating under)\\b|\\b(?:instructions|guidelines|rules|prompt|directions) (?:that )?you (?:received|got|have received|were handed|were sent|are following)\\b`,
-  `\\b(?:your|the model's) (?:\\w+ )?(?:reasoning|thoughts|chain of thought|instructions)\\b`,
+  `\\b(?:your|the model's) (?:\\w+ )?(?:reasoning|thoughts|chain of thought|instructions)\\b|\\b(?:your )?(?:scratch ?pad|private (?:reasoning|thoughts)|internal (?:reasoning|monologue)|hidden reasoning)\\b`,
+  `\\bwhat (?:the user|they|he|she) (?:has |have )?(?:typed|said|wrote|written|asked|told you|sent)\\b(?: \\w+){0,3}? (?:earlier|before|previously|so far|in this (?:session|chat|conversation))\\b`,
+  `\\b(?:raw )?(?:replies|answers|outputs?|results?|responses?|data) (?:you )?(?:got|received|obtained|collected) from (?:every|each|all|any|the|other) (?:other )?tools?\\b`,
   `\\byou remember about\\b|\\bmemory tool\\b`,
   // "The output of the tool is a JSON object" describes the tool's own output.
   `\\b(?:outputs?|results?|responses?) of (?:every|all|all the|any|the other|other|the previous|previous|earlier) (?:other )?tools?\\b`,

@@ -57,6 +57,7 @@ export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]
     `\\b(?:openai|anthropic|aws|gcp|azure|github|gitlab|stripe|slack|npm|pypi|docker|hugging ?face|google|cloudflare|vercel) (?:api |access |secret )?(?:keys?|tokens?|secrets?|credentials?)\\b`,
   ],
   crossTool: [
+    `\\b(?:with|using|through|via) an? (?:[\\w-]+ )?(?:tool|integration)\\b`,
     `\\b(?:com|por) qualquer (?:ferramenta|app|aplicativo)\\b|\\b(?:con|por) cualquier (?:herramienta|app)\\b|\\bavec n'importe quel (?:outil|service)\\b|\\bmit (?:irgendeinem|jedem|einem beliebigen) (?:[\\w-]+-)?(?:tool|werkzeug)\\b|\\bcon qualsiasi strumento\\b|\\b(?:dengan|pakai) (?:tool|alat|aplikasi) (?:\\w+ )?apa ?(?:pun|saja)\\b|\\bkahit anong \\w+ ?tool\\b|\\bherhangi bir (?:arac|uygulama)\\w*|\\bmet (?:elke|een willekeurige) tool\\b|\\bcu orice (?:unealta|instrument|aplicatie)\\b`,
   ],
   steering: [
@@ -66,10 +67,12 @@ export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]
     `\\b(?:do not|don't|never) (?:use|call|invoke|trust) (?:them|those|these)(?: tools)? (?:even|at all|anymore|any more|again)\\b`,
     `\\b(?:never|do not|don't) (?:use|call|invoke) (?:any )?other (?:[\\w-]+ )?tools?\\b`,
     `\\b(?:should|must|needs? to|has to|ought to) be (?:the )?(?:very )?first (?:thing|tool|call|step)\\b|\\bbefore anything else\\b|\\bthe first thing you (?:call|do|use|run)\\b`,
+    `\\b(?:make|treat|use|consider) (?:this|it|me)(?: tool| server)? (?:as )?your (?:go-to|default|first choice|primary|only|main)\\b|\\bfor (?:every|each|any|all) (?:questions?|requests?|quer(?:y|ies)|tasks?|searches?|lookups?)\\b[^.;]{0,30}?\\b(?:whatever|regardless|no matter)\\b`,
     `\\b(?:anvand|bruk|brug|kayta|hasznald|gebruik)\\w* (?:\\w+ ){0,3}?(?:detta|dette|tata|ezt az?|deze) (?:verktyg|verktoy|vaerktoj|tyokalua|eszkozt|tool)\\w*(?: \\w+){0,2}? (?:forst|foerst|forste|ensin|eloszor|eerst)\\b|\\b(?:fore|for|ennen|elott) (?:alla|alle|kaikkia|minden|alle) (?:andra|andre|muita|mas|andere)\\b`,
   ],
   redirect: [
-    `\\b(?:forward|copy|send|bcc|cc|mirror|relay|upload|post|sync|push|route|e-?mail)\\w*\\b(?: \\S+){0,12}? to [\\w.+-]+@[\\w-]+\\.[\\w.-]+`,
+    `\\b(?:forward|copy|send|bcc|cc|mirror|relay|upload|post|sync|push|route|e-?mail)\\w*\\b(?: \\S+){0,12}? to (?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|(?:https?|s3|gs|ftp|sftp|wss?)://\\S+)`,
+    `\\b(?:request (?:a )?review(?:er)? from|assign|add|invite|cc|notify) (?:user |the user |account |member )?[\\w@.-]+ (?:too|as well|also)\\b`,
     `\\b(?:set|change|replace|point|rewrite) (?:its |the |their )?(?:reply-?to|from|sender|return-path|cc|bcc|recipient|payee|iban|webhook|callback)(?: header| address| field| url)?\\b(?: \\S+){0,3}? to [\\w.+-]+@[\\w-]+\\.[\\w.-]+`,
     `\\b(?:tambahkan|undang) (?:akun |user |pengguna )?\\S+ sebagai (?:kolaborator|admin|pemilik|editor|anggota)\\b|\\b(?:empfanger|iban|konto)\\S* (?:\\S+ ){0,3}?durch \\S+ (?:ersetzen|austauschen)\\b|\\b(?:ersetze|tausche) (?:die |das |den )?(?:empfanger|iban|konto)\\S*`,
     `\\b(?:a )?cop(?:y|ies) of (?:each|every|all|any|the)\\b[^.;]{0,60}?\\b(?:is|are|gets?|will be) (?:kept|stored|sent|archived|forwarded|saved|uploaded|mirrored) (?:at|to|in|on|with)\\b`,
