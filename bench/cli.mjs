@@ -17,7 +17,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, "..");
 const BIN = join(ROOT, "bin", "mcpvm.js");
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 10);
-// BENCH_CLI_BEFORE=<another build's bin/mcpvm.js>: measured in the same rounds, for a before/after row.
+// BENCH_CLI_BEFORE=<another build's bin/mcpvm.js>: measured in the same rounds, for a before/after row (a copy of the
+// package with bin/, dist/, plugins/ and package.json, so that it finds its native plugins).
 const BEFORE = process.env.BENCH_CLI_BEFORE;
 const TARGET_MS = 150;
 // Each process reports its own CPU time (user + system, every thread) as it exits; the same one-line
@@ -29,9 +30,11 @@ const TIMELINE_RUNS = 10;
 
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
-  "and is ready before the main thread has loaded what the run needs: the engine (the guest transform's parser), zod and the schemas " +
-  "built when modules load, the config and plugin system, and — with the mcp plugin on, as here — the MCP service (its audit, type " +
-  "generator and client manager load with it: about 130 ms of CPU on this machine). Under `--cpu-prof` the main thread's busy time " +
+  "and is ready before the main thread has loaded what the run needs: the engine, zod (~95 modules, ~50 of them its locales, which " +
+  "every zod entry point re-exports) and the schemas built when modules load, the config and plugin system, and — with the mcp plugin " +
+  "on, as here — the MCP service (its audit, type generator and client manager load with it: about 130-150 ms of CPU on this machine, " +
+  "though the script uses no server). The guest transform's parser (Babel, 590 KB) is no longer loaded for a script that needs no " +
+  "transform (src/sandbox/guest/plain-script.ts). Under `--cpu-prof` the main thread's busy time " +
   "is mostly ES module compile and linking, zod and garbage collection. Nothing is waited for at exit: wasm is compiled with Liftoff " +
   "only (with V8's default tier-up, Node waits for the background TurboFan jobs, ~300 ms), and one worker is started, not two.";
 
@@ -54,19 +57,29 @@ export default async function () {
   // Inside the package, so the variants resolve node_modules as the shipped build does.
   const variants = join(ROOT, "dist", `bench-cli-${process.pid}`);
   const env = { ...process.env, MCPVM_HOME: home };
-  await writeFile(
-    join(home, "config.json"),
-    JSON.stringify({
-      engine: "quickjs",
-      mcpServers: {
-        memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"] },
-        files: { command: "node", args: ["server.js"] },
-        remote: { url: "http://127.0.0.1:9/mcp" },
-      },
-    }),
-  );
-  execFileSync(process.execPath, [BIN, "plugin", "approve", "mcp", "--yes"], { env, stdio: "ignore" });
-  execFileSync(process.execPath, [BIN, "plugin", "enable", "mcp"], { env, stdio: "ignore" });
+  // The home each build uses, with the mcp plugin approved and enabled by that build: a build whose
+  // plugin scanner differs (BENCH_CLI_BEFORE) gets a home of its own, or each would discard the
+  // other's cached plugin scans (plugin-scans.json) and parse the plugin again on every start.
+  const homeFor = async (bin, dir) => {
+    await writeFile(
+      join(dir, "config.json"),
+      JSON.stringify({
+        engine: "quickjs",
+        mcpServers: {
+          memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"] },
+          files: { command: "node", args: ["server.js"] },
+          remote: { url: "http://127.0.0.1:9/mcp" },
+        },
+      }),
+    );
+    const homeEnv = { ...process.env, MCPVM_HOME: dir };
+    execFileSync(process.execPath, [bin, "plugin", "approve", "mcp", "--yes"], { env: homeEnv, stdio: "ignore" });
+    execFileSync(process.execPath, [bin, "plugin", "enable", "mcp"], { env: homeEnv, stdio: "ignore" });
+    return homeEnv;
+  };
+  await homeFor(BIN, home);
+  const beforeHome = BEFORE === undefined ? undefined : await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-before-"));
+  const beforeEnv = BEFORE === undefined || beforeHome === undefined ? undefined : await homeFor(BEFORE, beforeHome);
   const launcher = async (name, entry) => {
     const file = join(variants, `${name}.mjs`);
     await writeFile(file, `const { runCli } = await import(${JSON.stringify(entry)});\nprocess.exitCode = await runCli(process.argv.slice(2), undefined, { wholeProcess: true });\n`);
@@ -83,14 +96,14 @@ export default async function () {
       { key: "external", label: "tried: bundle, every package external", ...run(await launcher("external", join(variants, "external", "main.js"))) },
       { key: "bundled", label: "tried: bundle, every package bundled (zod twice: plugins import their own)", ...run(await launcher("bundled", join(variants, "bundled", "main.js"))) },
       { key: "cache", label: "tried: one CommonJS file + V8 code cache (vm.Script cachedData)", ...run(codeCache) },
-      ...(BEFORE === undefined ? [] : [{ key: "before", label: "before: BENCH_CLI_BEFORE", ...run(BEFORE) }]),
+      ...(BEFORE === undefined ? [] : [{ key: "before", label: "before: BENCH_CLI_BEFORE (its own home)", ...run(BEFORE), env: beforeEnv }]),
       { key: "floor", label: "floor: Node + 1 worker + QuickJS wasm compiled (Liftoff only, as `mcpvm run`), instantiated, `1` evaluated", args: [join(here, "_startup-floor.mjs")], expect: "1" },
       { key: "floorTier", label: "the same floor with V8's default wasm tier-up (what `mcpvm run` did before)", args: [join(here, "_startup-floor.mjs"), "--tier-up"], expect: "1" },
       { key: "node", label: "`node -e 0`", args: ["-e", "0"], expect: "" },
     ];
     const sample = (c) => {
       const start = process.hrtime.bigint();
-      const child = spawnSync(process.execPath, ["--import", CPU_PRELOAD, ...c.args], { env, encoding: "utf8" });
+      const child = spawnSync(process.execPath, ["--import", CPU_PRELOAD, ...c.args], { env: c.env ?? env, encoding: "utf8" });
       const wall = Number(process.hrtime.bigint() - start) / 1e6;
       const cpu = /@@CPU@@([\d.]+)/.exec(child.stderr);
       if (child.status !== 0 || child.stdout.trim() !== c.expect || cpu === null) throw new Error(`${c.key}: exit ${child.status}, stdout ${JSON.stringify(child.stdout)}, stderr ${child.stderr.slice(0, 400)}`);
@@ -141,6 +154,7 @@ export default async function () {
     return { title: "CLI: whole-process time of a trivial `mcpvm run`", markdown, data: { ...stats, rounds: ROUNDS, loadAverage: [load, loadAfter], timeline } };
   } finally {
     await rm(home, { recursive: true, force: true });
+    if (beforeHome !== undefined) await rm(beforeHome, { recursive: true, force: true });
     await rm(variants, { recursive: true, force: true });
   }
 }

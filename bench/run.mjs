@@ -116,7 +116,8 @@ function provenanceLines(shown, fallback) {
   return ordered.flatMap((g) => {
     const dates = g.dates.toSorted();
     const span = dates[0] === dates.at(-1) ? dates[0] : `${dates[0]} to ${dates.at(-1)}`;
-    const load = g.loads.length === 0 ? "" : `; load average at each start ${Math.min(...g.loads)}–${Math.max(...g.loads)}`;
+    const [low, high] = [Math.min(...g.loads), Math.max(...g.loads)];
+    const load = g.loads.length === 0 ? "" : `; load average at ${g.loads.length === 1 ? "the" : "each"} start ${low === high ? low : `${low}–${high}`}`;
     const notes = [...g.notes].map((n) => `; ${n}`).join("");
     return [`Ran at commit ${g.commit} (${span}${load}${notes}): ${g.titles.join("; ")}.`, ""];
   });

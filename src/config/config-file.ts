@@ -91,8 +91,18 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
   }
   if (read === undefined) return {};
   if ("problem" in read) throw new HomeSecurityError("CONFIG_HOME_INSECURE", describeHomeProblems(dirname(file), [read.problem]), { data: { home: dirname(file) } });
-  return parseConfigText(file, read.text);
+  // The file is read every time (another process may have changed it since); only the same text's
+  // parse and validation are reused. One `mcpvm run` reads it several times (engine choice, host,
+  // plugin manager), and validating it is most of the cost.
+  const last = lastParsed.get(file);
+  if (last !== undefined && last.text === read.text) return structuredClone(last.config);
+  const config = parseConfigText(file, read.text);
+  lastParsed.set(file, { text: read.text, config: structuredClone(config) });
+  return config;
 }
+
+/** The last text read from each config file and its validated content (a copy: callers may change theirs). */
+const lastParsed = new Map<string, { readonly text: string; readonly config: ConfigFile }>();
 
 export async function saveConfigFile(file: string, config: ConfigFile): Promise<void> {
   const checked = configFileSchema.parse(config);

@@ -9,7 +9,9 @@ import type { PromptInput } from "../mcp/config/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
 import type { LoginInteraction } from "../mcp/oauth/index.js";
 import type { ConfirmCall, McpAccess, McpModuleOptions, McpService, SecondOpinionReviewer } from "../mcp/service/index.js";
-import { PluginManager, type LoadedHostModules } from "../plugin-system/index.js";
+// From its own file, not the package index: the index also exports the plugin auditor, whose parser
+// (Babel, 590 KB) a run with approved, unchanged plugins never needs.
+import { PluginManager, type LoadedHostModules } from "../plugin-system/manager.js";
 import { resolveLimits } from "../sandbox/limits.js";
 import { createEngine, type CreatedEngine } from "../sandbox/select.js";
 import { ATTR } from "../telemetry/names.js";

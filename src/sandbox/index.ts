@@ -33,7 +33,8 @@ export { createQuickJsEngine, type QuickJsEngineOptions } from "./engines/quickj
 export { createHyperlightEngine, probeHyperlight, HyperlightError, type HyperlightEngineOptions, type HyperlightErrorCode, type ProbeResult } from "./engines/hyperlight/index.js";
 
 // Shared guest pieces (engine-neutral, pure), for engines and tools that build on them.
-export { transformGuestSource, mapGuestPosition, mapGuestStack, type TransformResult, type WrappedSource, type GuestSyntaxError, type SourcePosition } from "./guest/transform.js";
+export { transformGuestSource, type TransformResult, type GuestSyntaxError } from "./guest/transform.js";
+export { mapGuestPosition, mapGuestStack, type WrappedSource, type SourcePosition } from "./guest/wrapper.js";
 export { BYTES_KEY, CodecError, MAX_NESTING_DEPTH, decodeFromGuest, encodeForGuest, type CodecErrorCode } from "./guest/codec.js";
 export { guestBootstrapSource, guestManifest } from "./guest/bootstrap-source.js";
 export { LOAD_MODULE_FUNCTION, type GuestManifest, type GuestNative, type GuestRunner, type HostErrorInfo, type HostReply } from "./guest/native.js";

@@ -1,4 +1,4 @@
-import { createHyperlightEngine, type HyperlightEngineOptions } from "./engines/hyperlight/engine.js";
+import type { HyperlightEngineOptions } from "./engines/hyperlight/engine.js";
 import { HyperlightError } from "./engines/hyperlight/errors.js";
 import { probeHyperlight } from "./engines/hyperlight/probe.js";
 import { createQuickJsEngine, type QuickJsEngineOptions } from "./engines/quickjs.js";
@@ -38,7 +38,8 @@ export async function createEngine(choice: EngineChoice, options: CreateEngineOp
   const probe = await probeHyperlight(options.hyperlight);
   if (probe.ok) {
     return {
-      engine: await createHyperlightEngine(options.hyperlight),
+      // Loaded only when a probe VM booted: it transforms every script with the parser (no plain-script path).
+      engine: await (await import("./engines/hyperlight/engine.js")).createHyperlightEngine(options.hyperlight),
       selection: {
         kind: "hyperlight",
         requested: choice,

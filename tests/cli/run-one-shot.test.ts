@@ -69,4 +69,18 @@ describe("a one-shot `mcpvm run`", () => {
     expect(quiet.stdout).toBe("1\n");
     expect(quiet.stderr).not.toContain("[startup]");
   }, 90_000);
+
+  it("runs scripts that skip the parser and scripts that need it alike: results, the parser's syntax errors and the TypeScript hint", async () => {
+    // `return 6 * 7` skips the parser (src/sandbox/guest/plain-script.ts); a regular expression sends a script through it.
+    expect(await mcpvm(["run", "-e", "return 6 * 7"])).toMatchObject({ code: ExitCode.Ok, stdout: "42\n" });
+    expect(await mcpvm(["run", "-e", "return 6 * 7 + (/a+/.test('aa') ? 1 : 0)"])).toMatchObject({ code: ExitCode.Ok, stdout: "43\n" });
+    for (const script of ["const x: number = 1;\nreturn x;", "const x: number = 1;\nreturn x; // /regex/ sends this one through the parser"]) {
+      const out = await mcpvm(["run", "-e", script]);
+      expect(out.code, script).toBe(ExitCode.GuestError);
+      expect(out.stderr, script).toContain("TypeScript is not supported in a guest script");
+    }
+    const broken = await mcpvm(["run", "-e", "const a = 1;\nconst c = a +* 2;"]);
+    expect(broken.code).toBe(ExitCode.GuestError);
+    expect(broken.stderr).toContain("2 | const c = a +* 2;");
+  }, 60_000);
 });

@@ -72,6 +72,17 @@ describe("the CLI's start loads only what every command needs", () => {
     expect(mcpFiles("src/host/mcp-parts.ts").length).toBeGreaterThan(0);
   });
 
+  it("`mcpvm run` of a script that needs no transform (`return 1`) does not load the parser: only import() reaches it", () => {
+    // The run command, the host with its plugin manager, both QuickJS engines, result building.
+    for (const entry of ["src/cli/commands/run.ts", "src/host/index.ts", "src/sandbox/engines/quickjs.ts", "src/sandbox/engines/quickjs-inline.ts", "src/sandbox/select.ts", "src/sandbox/host/outcome.ts"]) {
+      const { packages } = staticGraph(resolve(ROOT, entry));
+      expect(packages.has("@babel/parser") ? `${entry} reaches @babel/parser from ${packages.get("@babel/parser")}` : "").toBe("");
+    }
+    // The check can fail: the transform (loaded when a script needs it) and the plugin auditor do reach it.
+    expect(staticGraph(resolve(ROOT, "src/sandbox/guest/transform-cache.ts")).packages.has("@babel/parser")).toBe(true);
+    expect(staticGraph(resolve(ROOT, "src/plugin-system/index.ts")).packages.has("@babel/parser")).toBe(true);
+  });
+
   it("the check sees real imports (it can fail): the gateway and `run` do reach them", () => {
     const { packages } = staticGraph(resolve(ROOT, "src/gateway/index.ts"));
     expect(packages.has("@modelcontextprotocol/server")).toBe(true);

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Capability } from "../manifest.js";
 import { AUDIT_RULES, effectiveRisk, RISK_ORDER, type AuditRuleId, type RiskLevel } from "./rules.js";
 import type { ScanCache } from "./scan-cache.js";
-import { scanSource, type ModuleReference, type RawFinding } from "./scan-file.js";
+import type { ModuleReference, RawFinding, scanSource } from "./scan-file.js";
 
 export interface AuditFinding {
   readonly rule: AuditRuleId;
@@ -63,6 +63,14 @@ const MAX_FILES = 200;
 const MAX_FILE_BYTES = 1024 * 1024;
 const SOURCE_ALTERNATIVES: Readonly<Record<string, readonly string[]>> = { ".js": [".ts"], ".mjs": [".mts"], ".cjs": [".cts"] };
 const IMPLICIT_EXTENSIONS = [".ts", ".mts", ".js", ".mjs", "/index.ts", "/index.js"];
+
+let scanner: Promise<typeof scanSource> | undefined;
+
+/** The scanner and its parser (Babel, 590 KB), loaded on the first file the scan cache does not know: an approved plugin's unchanged files never need it. */
+function loadScanner(): Promise<typeof scanSource> {
+  scanner ??= import("./scan-file.js").then((module) => module.scanSource);
+  return scanner;
+}
 
 async function isFile(path: string): Promise<boolean> {
   try {
@@ -181,7 +189,7 @@ class PluginAuditor {
     let references: readonly ModuleReference[];
     try {
       const cached = await this.input.scans?.get(sha256);
-      ({ findings, references } = cached ?? scanSource(text, file));
+      ({ findings, references } = cached ?? (await loadScanner())(text, file));
       if (cached === undefined) this.input.scans?.set(sha256, { findings, references });
     } catch (error) {
       const loc = (error as { loc?: { line: number; column: number } }).loc;

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../guest/bootstrap-source.js";
 import { executeQuickJsRun } from "./quickjs-execute.js";
+import { meterWasmHeap } from "./quickjs-heap.js";
 import { compileQuickJsPiece, prepareQuickJsSandbox, releaseQuickJsSandbox, type SandboxSources } from "./quickjs-sandbox.js";
 import { quickJsWorkerMain } from "./quickjs-worker.js";
 import { traceStartup } from "../../util/startup-trace.js";
@@ -45,6 +46,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
     `execute: (${executeQuickJsRun.toString()})`,
     `release: (${releaseQuickJsSandbox.toString()})`,
     `compilePiece: (${compileQuickJsPiece.toString()})`,
+    `meterHeap: (${meterWasmHeap.toString()})`,
   ];
   return {
     wasmModule,

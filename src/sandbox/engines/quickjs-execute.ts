@@ -16,6 +16,8 @@ export interface WorkerChannel {
   readonly spin: { readonly counters: Int32Array; readonly max: number; readonly slots: typeof SPIN_SLOTS };
   /** Size of the wasm linear memory now. */
   wasmMemoryBytes(): number;
+  /** See HeapMeter.limitHeadroom (quickjs-heap.ts). */
+  limitHeadroom(ceiling: number | undefined): void;
 }
 
 /**
@@ -58,8 +60,11 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   // QuickJS's own memory limit sees real sizes only for some allocations in this wasm build (it cannot
   // ask the allocator for usable sizes), so many medium allocations slip past it. The wasm memory
   // itself is the ground truth: growth beyond the run's budget since the run started ends the run.
-  // (Memory freed by earlier runs is reused before the memory grows; retireAboveBytes bounds that.)
+  // During the run the heap grows only as far as the allocator asks once headroom would cross the
+  // budget (quickjs-heap.ts), so the growth is what the run needed, not Emscripten's 1.2x steps.
+  // (Memory free in the heap at the start is used before it grows; retireAboveBytes bounds that.)
   const memoryAtStart = channel.wasmMemoryBytes();
+  channel.limitHeadroom(memoryAtStart + limits.memoryBytes);
 
   const stopRequested = (): boolean => Atomics.load(control, layout.stop) !== layout.none;
   // CPU time is counted only while guest code runs, not while it waits for the host.
@@ -130,6 +135,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
 
   // A short script can allocate a lot between interrupt checks; the run still fails if it did.
   if (localStop === undefined && channel.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
+  channel.limitHeadroom(undefined);
   const stop = Atomics.load(control, layout.stop);
   if (stop === layout.cancelled) outcome = { kind: "cancelled" };
   else if (stop === layout.wall) outcome = { kind: "limit", limit: "wallMs" };

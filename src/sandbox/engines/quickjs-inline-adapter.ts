@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import * as QuickJs from "quickjs-emscripten-core";
+import { meterWasmHeap, type GrowableMemory } from "./quickjs-heap.js";
 import type { CompiledWasmModule } from "./quickjs-protocol.js";
 
 /**
@@ -142,17 +143,21 @@ export interface InlineInstance {
   readonly suspended: boolean;
   /** Size of the instance's linear memory (it never shrinks). */
   wasmMemoryBytes(): number;
+  /** See HeapMeter.limitHeadroom (quickjs-heap.ts). */
+  limitHeadroom(ceiling: number | undefined): void;
 }
 
 export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes: number): Promise<InlineInstance> {
-  const wasmMemory = new (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => { buffer: ArrayBuffer; grow(deltaPages: number): number } } }).WebAssembly.Memory({
+  const wasmMemory = new (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => GrowableMemory } }).WebAssembly.Memory({
     initial: INITIAL_PAGES,
     maximum: Math.max(INITIAL_PAGES * 2, Math.floor(maxWasmMemoryBytes / PAGE)),
   });
+  // The meter instantiates the compiled module itself (so no `wasmModule` option, which would replace its hook).
+  const heap = meterWasmHeap(wasmMemory, shared.wasmModule);
   type VariantOptions = Parameters<typeof QuickJs.newVariant>[1];
   const module = await QuickJs.newQuickJSAsyncWASMModuleFromVariant(
     // Emscripten prints an instance's abort ("Aborted(RuntimeError: …)") itself; the run reports it.
-    QuickJs.newVariant(shared.variant, { wasmModule: shared.wasmModule, wasmMemory, emscriptenModule: { print: silent, printErr: silent } } as VariantOptions),
+    QuickJs.newVariant(shared.variant, { wasmMemory, emscriptenModule: { print: silent, printErr: silent, instantiateWasm: heap.instantiateWasm } } as VariantOptions),
   );
   const internals = module as unknown as ModuleInternals;
   for (const name of ["QTS_NewRuntime", "QTS_FreeRuntime", "QTS_FreeValuePointerRuntime", "QTS_ResolveException", "QTS_FreeValuePointer"] as const) {
@@ -327,6 +332,7 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
       return suspended;
     },
 
-    wasmMemoryBytes: () => wasmMemory.buffer.byteLength,
+    wasmMemoryBytes: heap.bytes,
+    limitHeadroom: heap.limitHeadroom,
   };
 }

@@ -44,7 +44,10 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
   const hostCalls = new AbortController();
   const modules = new RunModules(plan.modules, { ...limits, code: plan.code });
   const callContext = { signal: hostCalls.signal, deadline };
+  // The heap's growth during the run is its memory use (see the worker engine's quickjs-execute.ts);
+  // headroom beyond the budget is not granted, so the growth is what the run needed.
   const memoryAtStart = instance.wasmMemoryBytes();
+  instance.limitHeadroom(memoryAtStart + limits.memoryBytes);
 
   let cpuSpent = 0;
   let runningSince = startedAt;
@@ -148,6 +151,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
   };
 
   const finish = (outcome: EngineOutcome, poisoned: boolean): InlineRunResult => {
+    instance.limitHeadroom(undefined);
     clearTimeout(wallTimer);
     plan.signal?.removeEventListener("abort", onCancel);
     pause();

@@ -1,6 +1,5 @@
 import { errorMessage } from "../../util/errors.js";
 import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../guest/bootstrap-source.js";
-import { buildRunResult } from "../host/outcome.js";
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadInlineAssets } from "./quickjs-inline-adapter.js";
 import { sharedInlinePool, type InlineInstancePool } from "./quickjs-inline-instances.js";
@@ -8,7 +7,7 @@ import { runInline, type InlineRunHandle } from "./quickjs-inline-run.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
 import type { SandboxSources } from "./quickjs-sandbox.js";
-import { admitRun, failedBeforeRun } from "./run-admission.js";
+import { admitRun, failedBeforeRun, settleRun } from "./run-admission.js";
 
 export interface QuickJsInlineEngineOptions {
   /** Most runs in progress at once (one asyncify instance each); more wait. Default 16. */
@@ -94,9 +93,9 @@ class QuickJsInlineEngine implements SandboxEngine {
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {
-    const admitted = admitRun("quickjs-inline", request, this.defaultLimits, this.disposed);
+    const admitted = await admitRun("quickjs-inline", request, this.defaultLimits, this.disposed);
     if (!admitted.ok) return admitted.result;
-    const { limits, filename, source, modules, manifestText } = admitted;
+    const { limits, filename, source, modules, manifestText, unparsed } = admitted;
 
     try {
       await this.gate.enter(request.signal);
@@ -128,7 +127,7 @@ class QuickJsInlineEngine implements SandboxEngine {
       );
       if (handle !== undefined) this.active.delete(handle);
       this.pool.release(slot, sandbox, poisoned, this.retireAboveBytes);
-      return buildRunResult(report, { limits, source, filename });
+      return await settleRun("quickjs-inline", report, { limits, source, filename }, unparsed);
     } finally {
       this.gate.leave();
     }

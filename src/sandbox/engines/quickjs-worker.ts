@@ -1,6 +1,7 @@
 import type * as QuickJs from "quickjs-emscripten-core";
 import type * as WorkerThreads from "node:worker_threads";
 import type { executeQuickJsRun, WorkerChannel } from "./quickjs-execute.js";
+import type { GrowableMemory, meterWasmHeap } from "./quickjs-heap.js";
 import type { DoneMessage, HostPortMessage, RunMessage, WorkerBoot } from "./quickjs-protocol.js";
 import type { compileQuickJsPiece, PreparedSandbox, prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
 
@@ -10,6 +11,7 @@ export interface WorkerParts {
   readonly execute: typeof executeQuickJsRun;
   readonly release: typeof releaseQuickJsSandbox;
   readonly compilePiece: typeof compileQuickJsPiece;
+  readonly meterHeap: typeof meterWasmHeap;
 }
 
 /**
@@ -40,10 +42,12 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
 
   // The glue imports its memory; ours has a maximum, so a runaway guest cannot take gigabytes.
   const PAGE = 65536;
-  const Memory = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly.Memory;
+  const Memory = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => GrowableMemory } }).WebAssembly.Memory;
   const wasmMemory = new Memory({ initial: 256, maximum: Math.max(512, Math.floor(boot.maxWasmMemoryBytes / PAGE)) });
+  // The meter instantiates the compiled module itself (so no `wasmModule` option, which would replace its hook).
+  const heap = parts.meterHeap(wasmMemory, boot.wasmModule);
   type VariantOptions = Parameters<typeof core.newVariant>[1];
-  core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule: boot.wasmModule, wasmMemory } as VariantOptions)).then(
+  core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmMemory, emscriptenModule: { instantiateWasm: heap.instantiateWasm } } as VariantOptions)).then(
     (module) => {
       const M = boot.mailboxLayout;
       const mailHeader = new Int32Array(boot.mailbox, 0, M.headerBytes / 4);
@@ -70,7 +74,8 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
           return received.message as HostPortMessage;
         },
         spin: { counters: new Int32Array(boot.spin.counters), max: boot.spin.max, slots: boot.spinSlots },
-        wasmMemoryBytes: () => module.getWasmMemory().buffer.byteLength,
+        wasmMemoryBytes: heap.bytes,
+        limitHeadroom: heap.limitHeadroom,
       };
       const control = channel.control;
       let runsReceived = 0;

@@ -1,5 +1,4 @@
 import { errorMessage } from "../../util/errors.js";
-import { buildRunResult } from "../host/outcome.js";
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
 import { defaultWorkerOptions } from "./quickjs-defaults.js";
@@ -7,7 +6,7 @@ import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
 import { SPIN_SLOTS } from "./quickjs-protocol.js";
 import { runOnThread } from "./quickjs-run.js";
-import { admitRun, failedBeforeRun } from "./run-admission.js";
+import { admitRun, failedBeforeRun, settleRun } from "./run-admission.js";
 import { leaseSharedPool, type SharedPoolLease } from "./quickjs-shared-pool.js";
 import type { QuickJsThread } from "./quickjs-thread.js";
 
@@ -131,9 +130,9 @@ class QuickJsEngine implements SandboxEngine {
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {
-    const admitted = admitRun("quickjs", request, this.defaultLimits, this.disposed);
+    const admitted = await admitRun("quickjs", request, this.defaultLimits, this.disposed);
     if (!admitted.ok) return admitted.result;
-    const { limits, filename, source, modules, manifestText } = admitted;
+    const { limits, filename, source, modules, manifestText, unparsed } = admitted;
 
     try {
       await this.gate.enter(request.signal);
@@ -170,7 +169,7 @@ class QuickJsEngine implements SandboxEngine {
       Atomics.sub(running, SPIN_SLOTS.running, 1);
       this.leased.delete(thread);
       this.lease.pool.release(thread, retire);
-      return buildRunResult(report, { limits, source, filename });
+      return await settleRun("quickjs", report, { limits, source, filename }, unparsed);
     } finally {
       this.gate.leave();
     }

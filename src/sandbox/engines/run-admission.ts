@@ -1,7 +1,9 @@
 import { errorMessage } from "../../util/errors.js";
 import { guestManifest } from "../guest/bootstrap-source.js";
-import type { WrappedSource } from "../guest/transform.js";
-import { transformGuestSourceCached } from "../guest/transform-cache.js";
+import { wrapPlainScript } from "../guest/plain-script.js";
+import type { TransformResult } from "../guest/transform.js";
+import type { WrappedSource } from "../guest/wrapper.js";
+import { buildRunResult, type RunFrame, type RunReport } from "../host/outcome.js";
 import { resolveLimits } from "../limits.js";
 import type { EngineKind, GuestErrorInfo, HostModules, RunLimits, RunRequest, RunResult } from "../types.js";
 
@@ -13,6 +15,8 @@ export interface AdmittedRun {
   readonly source: WrappedSource;
   readonly modules: HostModules;
   readonly manifestText: string;
+  /** The parser never saw the script (plain-script.ts): a SyntaxError from QuickJS is re-checked by it (settleRun). */
+  readonly unparsed: boolean;
 }
 
 /** What a QuickJS engine hands its run once admitted (each engine adds its own fields). */
@@ -35,7 +39,7 @@ const DEFAULT_FILENAME = "guest.js";
  * What every QuickJS engine checks before it takes a worker or an instance: a disposed engine, bad limits, a
  * signal already aborted, a script that does not parse. Refusals carry the engine's name in their stats.
  */
-export function admitRun(engine: EngineKind, request: RunRequest, defaultLimits: RunLimits, disposed: boolean): AdmittedRun | { readonly ok: false; readonly result: RunResult } {
+export async function admitRun(engine: EngineKind, request: RunRequest, defaultLimits: RunLimits, disposed: boolean): Promise<AdmittedRun | { readonly ok: false; readonly result: RunResult }> {
   const refuse = (error: GuestErrorInfo) => ({ ok: false as const, result: failedBeforeRun(engine, error) });
   if (disposed) return refuse({ code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
   let limits: RunLimits;
@@ -46,10 +50,44 @@ export function admitRun(engine: EngineKind, request: RunRequest, defaultLimits:
   }
   if (request.signal?.aborted === true) return refuse({ code: "CANCELLED", message: "The run was cancelled before it started" });
   const filename = request.filename ?? DEFAULT_FILENAME;
-  const transformed = transformGuestSourceCached(request.code);
-  if (!transformed.ok) return refuse({ code: "SYNTAX_ERROR", name: "SyntaxError", ...transformed.error, file: filename });
+  const plain = wrapPlainScript(request.code);
+  let source: WrappedSource;
+  if (plain !== undefined) {
+    source = plain;
+  } else {
+    const transformed = (transformer ?? (await loadTransformer()))(request.code);
+    if (!transformed.ok) return refuse(syntaxRefusal(transformed.error, filename));
+    source = transformed.source;
+  }
   const modules = request.modules ?? {};
-  return { ok: true, limits, filename, source: transformed.source, modules, manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)) };
+  return { ok: true, limits, filename, source, modules, manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)), unparsed: plain !== undefined };
+}
+
+/**
+ * The run's result from its report. A script admitted without the parser that QuickJS found no
+ * valid script gets the parser's refusal, exactly as if it had been parsed at admission (the same
+ * message, position and snippet); if the parser accepts it, QuickJS's own SyntaxError stands, as it
+ * would have for a parsed script.
+ */
+export async function settleRun(engine: EngineKind, report: RunReport, frame: RunFrame, unparsed: boolean): Promise<RunResult> {
+  if (unparsed && report.outcome.kind === "syntax") {
+    const transformed = (transformer ?? (await loadTransformer()))(frame.source.original);
+    if (!transformed.ok) return failedBeforeRun(engine, syntaxRefusal(transformed.error, frame.filename));
+  }
+  return buildRunResult(report, frame);
+}
+
+function syntaxRefusal(error: Extract<TransformResult, { ok: false }>["error"], filename: string): GuestErrorInfo {
+  return { code: "SYNTAX_ERROR", name: "SyntaxError", ...error, file: filename };
+}
+
+/** The Babel transform (and its cache), loaded on the first script that needs it. */
+let transformer: ((code: string) => TransformResult) | undefined;
+
+async function loadTransformer(): Promise<(code: string) => TransformResult> {
+  const { transformGuestSourceCached } = await import("../guest/transform-cache.js");
+  transformer = transformGuestSourceCached;
+  return transformer;
 }
 
 /** A result for a run that failed before (or without) reaching QuickJS. */

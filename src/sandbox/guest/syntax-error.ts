@@ -1,6 +1,8 @@
 import { parse } from "@babel/parser";
 import type { Node } from "@babel/types";
 
+export { sourceSnippet } from "./snippet.js";
+
 /**
  * Syntax errors a person can act on: the offending line with a caret under the column, "unexpected
  * end of input" when the script stops short, and a plain "TypeScript is not supported" where the
@@ -13,31 +15,6 @@ export interface SyntaxProblem {
   readonly line: number;
   /** 1-based. */
   readonly column: number;
-}
-
-/** Lines wider than this are cut around the column, so the caret stays on screen. */
-const SNIPPET_WIDTH = 100;
-
-/**
- * The line of `code` at `line` with a caret under `column`:
- * ```
- *   3 | const c = a +* b;
- *     |              ^
- * ```
- * Tabs are shown as one space so the caret stays aligned. Undefined when the line does not exist.
- */
-export function sourceSnippet(code: string, line: number, column: number): string | undefined {
-  const text = code.split(/\r?\n|\r/)[line - 1];
-  if (text === undefined) return undefined;
-  let shown = text.replace(/\t/g, " ");
-  let caret = Math.max(0, Math.min(column - 1, shown.length));
-  if (shown.length > SNIPPET_WIDTH) {
-    const start = Math.max(0, Math.min(caret - SNIPPET_WIDTH / 2, shown.length - SNIPPET_WIDTH));
-    shown = `${start > 0 ? "…" : ""}${shown.slice(start, start + SNIPPET_WIDTH)}${start + SNIPPET_WIDTH < text.length ? "…" : ""}`;
-    caret = caret - start + (start > 0 ? 1 : 0);
-  }
-  const gutter = String(line);
-  return `${gutter} | ${shown}\n${" ".repeat(gutter.length)} | ${" ".repeat(caret)}^`;
 }
 
 /**

@@ -1,37 +1,17 @@
 import { parse } from "@babel/parser";
 import type { ImportDeclaration, Node, Statement } from "@babel/types";
 import { DYNAMIC_IMPORT_MESSAGE, explainParseError, findDynamicImport, sourceSnippet } from "./syntax-error.js";
+import { wrapScriptBody, type SourcePosition, type WrappedSource } from "./wrapper.js";
+
+export { firstStackPosition, mapGuestPosition, mapGuestStack, type SourcePosition, type WrappedSource } from "./wrapper.js";
 
 /**
- * Turns a guest script body into one expression that evaluates to an async function, so that
- * top-level `return` and `await` work, and rewrites static `import … from "host:x"` into
- * `require("host:x")`. Engine-neutral and pure: both engines evaluate the output as a script.
- *
- * Line numbers are preserved exactly (the wrapper opens on the user's first line and closes on a
- * line of its own, and each import is replaced in place, padded to the lines it occupied), so only
- * columns on line 1 move; `mapGuestPosition` and `mapGuestStack` undo that shift.
+ * Parses a guest script body with Babel, rewrites static `import … from "host:x"` into
+ * `require("host:x")` (each import replaced in place, padded to the lines it occupied, so line
+ * numbers hold), refuses `export` and `import()`, and wraps it (wrapper.ts). Engine-neutral and pure:
+ * both engines evaluate the output as a script. Scripts that need none of this skip the parser
+ * (plain-script.ts).
  */
-
-/** The wrapper opens on line 1 so that user line N is wrapped line N. */
-const WRAPPER_PREFIX = "(async function () {";
-/** A newline first, so a trailing `// comment` on the user's last line cannot swallow the brace. */
-const WRAPPER_SUFFIX = "\n})";
-
-export interface WrappedSource {
-  /** An expression evaluating to the script's async main function. */
-  readonly code: string;
-  /** How far the wrapper pushed line 1 to the right. */
-  readonly firstLineShift: number;
-  /** The script as the user wrote it, for snippets in error messages. */
-  readonly original: string;
-}
-
-export interface SourcePosition {
-  /** 1-based. */
-  readonly line: number;
-  /** 1-based. */
-  readonly column: number;
-}
 
 export interface GuestSyntaxError extends SourcePosition {
   readonly message: string;
@@ -88,36 +68,7 @@ export function transformGuestSource(code: string): TransformResult {
   const dynamicImport = findDynamicImport(code, programNode);
   if (dynamicImport !== undefined) return syntaxError(code, { message: DYNAMIC_IMPORT_MESSAGE, ...positionOf(dynamicImport) });
 
-  return {
-    ok: true,
-    source: {
-      code: WRAPPER_PREFIX + applyReplacements(code, replacements) + WRAPPER_SUFFIX,
-      firstLineShift: WRAPPER_PREFIX.length,
-      original: code,
-    },
-  };
-}
-
-/** Converts a position reported by the engine for wrapped code into one in the user's code. */
-export function mapGuestPosition(position: SourcePosition, source: WrappedSource): SourcePosition {
-  if (position.line !== 1) return position;
-  return { line: 1, column: Math.max(1, position.column - source.firstLineShift) };
-}
-
-/** Rewrites `filename:1:<col>` frames of a guest stack so columns point into the user's code. */
-export function mapGuestStack(stack: string, filename: string, source: WrappedSource): string {
-  const pattern = new RegExp(`${escapeRegExp(filename)}:1:(\\d+)`, "g");
-  return stack.replace(pattern, (_match, column: string) => {
-    const mapped = mapGuestPosition({ line: 1, column: Number(column) }, source);
-    return `${filename}:1:${mapped.column}`;
-  });
-}
-
-/** The first `filename:line:column` frame of a guest stack, mapped into the user's code. */
-export function firstStackPosition(stack: string, filename: string, source: WrappedSource): SourcePosition | undefined {
-  const match = new RegExp(`${escapeRegExp(filename)}:(\\d+):(\\d+)`).exec(stack);
-  if (match === null) return undefined;
-  return mapGuestPosition({ line: Number(match[1]), column: Number(match[2]) }, source);
+  return { ok: true, source: wrapScriptBody(applyReplacements(code, replacements), code) };
 }
 
 function rewriteImport(code: string, node: ImportDeclaration): Replacement {
@@ -175,8 +126,4 @@ function babelSyntaxError(error: unknown): GuestSyntaxError {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

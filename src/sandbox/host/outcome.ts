@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CodecError, decodeFromGuest, MAX_NESTING_DEPTH } from "../guest/codec.js";
-import { sourceSnippet } from "../guest/syntax-error.js";
-import { firstStackPosition, mapGuestPosition, mapGuestStack, type WrappedSource } from "../guest/transform.js";
+import { sourceSnippet } from "../guest/snippet.js";
+import { firstStackPosition, mapGuestPosition, mapGuestStack, type WrappedSource } from "../guest/wrapper.js";
 import type { GuestErrorInfo, LogEntry, EngineLimit, RunLimits, RunResult, RunStats, SandboxErrorCode } from "../types.js";
 import { errorBytes, fitErrorToBudget, MIN_ERROR_BYTES } from "./output-budget.js";
 
