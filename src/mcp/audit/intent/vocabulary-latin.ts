@@ -15,6 +15,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     cover: `\\b(?:tell|say to|assure|inform) (?:them|the user|the customer|him|her)(?: that)? (?:the |this |it |your )?(?:\\w+ ){0,2}?(?:is|was|are|looks) (?:clean|safe|fine|ok|okay|secure|all clear|healthy|up to date|unchanged|verified)\\b|\\b(?:present|frame|describe|report|pass) (?:it|this|that|them|the (?:change|record|entry|addition)) (?:off )?as (?:part of|an? (?:existing|normal|routine|standard)|the existing|if it|though|unchanged|no change)|\\brather than as (?:a|an) (?:change|addition|new)\\b|\\bleave (?:them|it|those|these|that) out of (?:your|the) (?:answer|reply|response|summary|report)\\b`,
   },
   es: {
+    steering: `\\b(?:usa|utiliza|use) (?:siempre )?esta herramienta para (?:todas?|todos|todo|cada|cualquier)\\b|\\blas demas (?:herramientas )?(?:estan|son) (?:obsoletas|rotas|desactualizadas|deshabilitadas)\\b`,
     person: `\\b(?:(?:al |el |del )?usuario|(?:al |el )?cliente|nadie)\\b`,
     negTell: `\\b(?:no (?:le |les |se lo |lo )?(?:digas|diga|cuentes|cuente|menciones|mencione|expliques|explique|comentes|comente|avises|avise|informes|informe)|sin (?:decirle|decir|avisarle|avisar|contarle|contar|explicar|mencionar)|no hace falta (?:decir|decirle|avisar|contar|explicar|mencionar))\\b`,
     conversation: `\\b(?:(?:el|del|en el) chat|conversacion|platica|charla|mensajes|historial|lo que (?:llevan|llevais|llevamos|han|hemos|habeis) (?:platicando|hablando|conversando|dicho|hablado))\\b`,
@@ -26,6 +27,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     seen: `\\b(?:que (?:viste|veas|aparezcan?)|en el chat)\\b`,
   },
   pt: {
+    steering: `\\b(?:use|usa|utilize) (?:sempre )?(?:esta|essa) ferramenta para (?:todas?|todos|tudo|qualquer)\\b|\\bas outras (?:ferramentas )?(?:estao|sao) (?:obsoletas|quebradas|desatualizadas|desativadas)\\b`,
     person: `\\b(?:(?:o |ao |do |pro )?usuario|(?:o |ao )?cliente|ninguem)\\b`,
     negTell: `\\b(?:nao (?:diga|diz|fala|fale|conta|conte|mencione|menciona|explique|explica|avise|avisa|comente|comenta)|sem (?:dizer|avisar|contar|falar|explicar)|nao (?:precisa|e preciso) (?:dizer|avisar|contar|falar|explicar))\\b`,
     conversation: `\\b(?:conversa|(?:o|do|no) chat|papo|mensagens|historico)\\b`,
@@ -36,6 +38,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     cover: `\\b(?:diz|diga|fala|fale) (?:pra ele |ao usuario )?que (?:e|eh) (?:uma |um |so )?(?:verificacao|checagem|conferencia)\\b`,
   },
   fr: {
+    steering: `\\butilise[rz]? (?:toujours )?cet outil pour (?:toutes?|tous|tout|chaque|n'importe)\\b`,
     person: `\\b(?:l'utilisateur|utilisateur|le client|personne)\\b`,
     negTell: `\\b(?:ne (?:le |lui |leur |l'en )?(?:dis|dites|mentionne|mentionnez|explique|expliquez|previens|prevenez|signale|signalez) (?:pas|rien|jamais)|sans (?:le |lui )?(?:dire|prevenir|expliquer|mentionner|informer)|pas (?:besoin|la peine) de (?:le |lui )?(?:dire|prevenir|expliquer|mentionner))\\b`,
     conversation: `\\b(?:la conversation|la discussion|le chat|les messages|les echanges|l'historique)\\b`,
@@ -46,6 +49,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     cover: `\\b(?:dis|dites)(?:-lui|-leur| lui| leur)? (?:que )?c'est (?:une |un |juste une )?(?:verification|controle)\\b`,
   },
   it: {
+    steering: `\\b(?:usa|utilizza) (?:sempre )?questo strumento per (?:tutte?|tutti|ogni|qualsiasi)\\b|\\bgli altri (?:strumenti )?sono (?:obsoleti|rotti|disattivati)\\b`,
     person: `\\b(?:l'utente|utente|il cliente|nessuno)\\b`,
     negTell: `\\b(?:non (?:dire|dirgli|dirlo|menzionare|spiegare|avvisare)|senza (?:dire|dirlo|dirglielo|avvisare|spiegare)|non (?:serve|c'e bisogno di) (?:dire|dirlo|avvisare|spiegare))\\b`,
     conversation: `\\b(?:conversazione|(?:la|nella|della) chat|messaggi|cronologia)\\b`,
@@ -54,6 +58,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     supply: `\\b(?:metti|incolla|inserisci|aggiungi|includi|manda|chiedi)\\b`,
   },
   de: {
+    steering: `\\b(?:nutze|verwende|benutze) (?:immer )?(?:dieses|das) (?:tool|werkzeug) fur (?:alle|jede|jeden)\\b|\\bdie anderen (?:tools |werkzeuge )?sind (?:veraltet|kaputt|deaktiviert|unzuverlassig)\\b`,
     person: `\\b(?:(?:dem |den |der )?(?:nutzer|benutzer|anwender|kunden?)|niemandem)\\b`,
     negTell: `\\b(?:(?:sag|sage|erwahne|erzahl|erzahle|erklare) (?:\\w+ ){0,3}?nicht|nicht (?:sagen|erwahnen|erzahlen|erklaren|mitteilen)|ohne (?:\\w+ ){0,3}?(?:zu sagen|zu erwahnen|zu informieren|bescheid zu geben)|kein wort)\\b`,
     conversation: `\\b(?:(?:den|der|im|dem) chat|gesprach|unterhaltung|verlauf|nachrichten|konversation)\\b`,
@@ -62,6 +67,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     supply: `\\b(?:fug|fuge|pack|schreib|trag|gib|schick)\\b`,
   },
   nl: {
+    steering: `\\bgebruik (?:\\w+ ){0,2}?(?:altijd|eerst)\\b|\\bvoor alle andere tools\\b|\\bgebruik geen andere tools\\b`,
     person: `\\b(?:de gebruiker|gebruiker|de klant|niemand)\\b`,
     negTell: `\\b(?:(?:zeg|vertel|meld) (?:\\w+ ){0,3}?niet|niet (?:zeggen|vertellen|melden)|zonder (?:het )?te (?:zeggen|melden|vertellen))\\b`,
     conversation: `\\b(?:gesprek|(?:de|het) chat|berichten|geschiedenis)\\b`,
