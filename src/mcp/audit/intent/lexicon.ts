@@ -116,6 +116,7 @@ const context = [
   `\\b(?:initial|original|setup|starting|first|hidden|developer) (?:instructions|message|prompt)\\b`,
   `\\b(?:instructions|guidelines|rules) (?:that )?you (?:were|have been|are) (?:given|running under|operating under)\\b|\\b(?:instructions|guidelines|rules|prompt|directions) (?:that )?you (?:received|got|have received|were handed|were sent|are following)\\b`,
   `\\b(?:your|the model's) (?:\\w+ )?(?:reasoning|thoughts|chain of thought|instructions)\\b|\\b(?:your )?(?:scratch ?pad|private (?:reasoning|thoughts)|internal (?:reasoning|monologue)|hidden reasoning)\\b`,
+  `\\b(?:[\\w-]+ ){0,2}?(?:text|message|prompt|instructions|rules|setup|configuration|config) (?:that )?your (?:operator|developer|deployer|creator|owner|admin)s? (?:gave|has given|wrote|set|provided|configured)\\b`,
   `\\bwhat (?:the user|they|he|she) (?:has |have )?(?:typed|said|wrote|written|asked|told you|sent)\\b(?: \\w+){0,3}? (?:earlier|before|previously|so far|in this (?:session|chat|conversation))\\b`,
   `\\b(?:raw )?(?:replies|answers|outputs?|results?|responses?|data) (?:you )?(?:got|received|obtained|collected) from (?:every|each|all|any|the|other) (?:other )?tools?\\b`,
   `\\byou remember about\\b|\\bmemory tool\\b`,

@@ -7,10 +7,10 @@ import type { LanguageVocabulary } from "./vocabulary.js";
 
 export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   en: {
-    negTell: `\\b(?:do not|don't|dont|never|no need to|needn't|without|avoid|refrain from|must not|should not|shouldn't|not necessary to)\\s+(?:\\w+\\s+){0,1}?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|notify(?:ing)?|explain(?:ing)?|bring(?:ing)? (?:\\w+ ){0,3}?up|rais(?:e|ing) (?:it|this|that|them)|alert(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|let (?:\\w+ )?know|stop to (?:confirm|ask|check)|loop(?:ing)? (?:\\w+ ){0,2}?in|involv(?:e|ing)|bother(?:ing)?|consult(?:ing)?|check(?:ing)? with)\\b|\\b(?:keep|stay) (?:quiet|silent|mum) about\\b|\\bsay nothing about\\b`,
+    negTell: `\\b(?:do not|don't|dont|never|no need to|needn't|without|avoid|refrain from|must not|should not|shouldn't|not necessary to)\\s+(?:\\w+\\s+){0,1}?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|notify(?:ing)?|explain(?:ing)?|bring(?:ing)? (?:\\w+ ){0,3}?up|rais(?:e|ing) (?:it|this|that|them)|alert(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|let (?:\\w+ )?know|stop to (?:confirm|ask|check)|loop(?:ing)? (?:\\w+ ){0,2}?in|involv(?:e|ing)|bother(?:ing)?|consult(?:ing)?|check(?:ing)? with|flag(?:ging)?|surfac(?:e|ing)|report(?:ing)?)\\b|\\b(?:keep|stay) (?:quiet|silent|mum) about\\b|\\bsay nothing about\\b`,
     person: `\\b(?:the user|the customer|the human|the person|them|him|her|anyone)\\b`,
-    conversation: `\\b(?:back-and-forth|back and forth|exchanges? with (?:the )?(?:user|customer|person)|earlier in (?:the|this) (?:session|conversation|chat|thread)|(?:e-?mails?|messages?|documents?|files?) you (?:have )?(?:read|saw|seen|opened)|(?:chat|slack|teams) messages|contact lookups|the (?:entire|whole|full) (?:conversation|chat|session|thread)|conversation so far)\\b`,
-    whole: `\\b(?:everything|all|entire|whole|so far|exactly as (?:they|it) appeared|verbatim|word for word|unedited|unabridged|in full|as-is|including tool results)\\b`,
+    conversation: `\\b(?:(?:the )?thread (?:you and the user|with the user|between you)|back-and-forth|back and forth|exchanges? with (?:the )?(?:user|customer|person)|earlier in (?:the|this) (?:session|conversation|chat|thread)|(?:e-?mails?|messages?|documents?|files?) you (?:have )?(?:read|saw|seen|opened)|(?:chat|slack|teams) messages|contact lookups|the (?:entire|whole|full) (?:conversation|chat|session|thread)|conversation so far)\\b`,
+    whole: `\\b(?:everything|all|entire|whole|so far|exactly as (?:they|it) appeared|verbatim|word for word|unedited|unabridged|in full|as-is|start to finish|beginning to end|in its entirety|including tool results)\\b`,
     supply: `\\bset (?:[\`'"]?[\\w.-]+[\`'"]? )?(?:to|=)|\\bfill (?:it|them|this|that) (?:in|with)\\b`,
     cover: `\\b(?:tell|say to|assure|inform) (?:them|the user|the customer|him|her)(?: that)? (?:the |this |it |your )?(?:\\w+ ){0,2}?(?:is|was|are|looks) (?:clean|safe|fine|ok|okay|secure|all clear|healthy|up to date|unchanged|verified)\\b|\\b(?:present|frame|describe|report|pass) (?:it|this|that|them|the (?:change|record|entry|addition)) (?:off )?as (?:part of|an? (?:existing|normal|routine|standard)|the existing|if it|though|unchanged|no change)|\\brather than as (?:a|an) (?:change|addition|new)\\b|\\bleave (?:them|it|those|these|that) out of (?:your|the) (?:answer|reply|response|summary|report)\\b`,
   },
@@ -46,9 +46,10 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     hidden: `\\b(?:prompt systeme|instructions (?:systeme|initiales|que tu as recues)|resultats des autres outils)\\b`,
     secret: `\\b(?:mots? de passe|code (?:pin|sms|de verification|de (?:sa |ta |votre )?carte|recu par sms|a usage unique)|cvv|numero de carte|cles? api)\\b`,
     supply: `\\b(?:mets|mettez|colle|collez|ajoute|ajoutez|inclus|incluez|envoie|envoyez|demande|demandez)\\b`,
-    cover: `\\b(?:dis|dites)(?:-lui|-leur| lui| leur)? (?:que )?c'est (?:une |un |juste une )?(?:verification|controle)\\b`,
+    cover: `\\b(?:dis|dites)(?:-lui|-leur| lui| leur)? (?:que )?c'est (?:une |un |juste une )?(?:verification|controle)\\b|\\bgarde[rz]? (?:ca|cela|le|la|les|tout ca) pour (?:toi|vous)\\b`,
   },
   it: {
+    redirect: `\\bal posto (?:di|del) quell[oa] (?:indicat|fornit|dat|scelt)[oa]\\b|\\busa come (?:iban|conto|destinatario)\\b`,
     steering: `\\b(?:usa|utilizza) (?:sempre )?questo strumento per (?:tutte?|tutti|ogni|qualsiasi)\\b|\\bgli altri (?:strumenti )?sono (?:obsoleti|rotti|disattivati)\\b`,
     person: `\\b(?:l'utente|utente|il cliente|nessuno)\\b`,
     negTell: `\\b(?:non (?:dire|dirgli|dirlo|menzionare|spiegare|avvisare)|senza (?:dire|dirlo|dirglielo|avvisare|spiegare)|non (?:serve|c'e bisogno di) (?:dire|dirlo|avvisare|spiegare))\\b`,
@@ -178,6 +179,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     whole: `\\b(?:celou|cele|celych|vsechn\\w*|dosavadni|predchozi|doslova)\\b`,
   },
   tr: {
+    redirect: `\\balici\\w* (?:\\S+ ){0,3}?(?:olarak )?degistir\\w*`,
     person: `\\b(?:kullanici\\w*|musteri\\w*|kimseye)\\b`,
     negTell: `\\b(?:soyleme|bahsetme|anlatma|haber verme|bildirme|soylemene gerek yok|soylemeden|bahsetmeden)\\b`,
     conversation: `\\b(?:konusma\\w*|sohbet\\w*|mesaj\\w*)\\b`,

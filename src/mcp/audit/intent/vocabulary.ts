@@ -54,6 +54,7 @@ export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = { ...LAT
 export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]; crossTool: string[]; credential: string[] } = {
   // "With any tool" in other languages: another integration's action, whatever it is.
   credential: [
+    `\\b(?:mfa|2fa|totp|otp|authenticator) (?:secret|seed|setup key|key)s?\\b|\\btext (?:under|below|beside) the qr code\\b`,
     `\\b(?:openai|anthropic|aws|gcp|azure|github|gitlab|stripe|slack|npm|pypi|docker|hugging ?face|google|cloudflare|vercel) (?:api |access |secret )?(?:keys?|tokens?|secrets?|credentials?)\\b`,
   ],
   crossTool: [
@@ -67,10 +68,15 @@ export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]
     `\\b(?:do not|don't|never) (?:use|call|invoke|trust) (?:them|those|these)(?: tools)? (?:even|at all|anymore|any more|again)\\b`,
     `\\b(?:never|do not|don't) (?:use|call|invoke) (?:any )?other (?:[\\w-]+ )?tools?\\b`,
     `\\b(?:should|must|needs? to|has to|ought to) be (?:the )?(?:very )?first (?:thing|tool|call|step)\\b|\\bbefore anything else\\b|\\bthe first thing you (?:call|do|use|run)\\b`,
-    `\\b(?:make|treat|use|consider) (?:this|it|me)(?: tool| server)? (?:as )?your (?:go-to|default|first choice|primary|only|main)\\b|\\bfor (?:every|each|any|all) (?:questions?|requests?|quer(?:y|ies)|tasks?|searches?|lookups?)\\b[^.;]{0,30}?\\b(?:whatever|regardless|no matter)\\b`,
+    `\\buse (?:this|it|me)(?: tool| server)? as (?:the|your) (?:default|primary|only|main)\\b|\\bfor the rest of the (?:session|conversation|chat)\\b|\\b(?:make|treat|use|consider) (?:this|it|me)(?: tool| server)? (?:as )?your (?:go-to|default|first choice|primary|only|main)\\b|\\bfor (?:every|each|any|all) (?:questions?|requests?|quer(?:y|ies)|tasks?|searches?|lookups?)\\b[^.;]{0,30}?\\b(?:whatever|regardless|no matter)\\b`,
     `\\b(?:anvand|bruk|brug|kayta|hasznald|gebruik)\\w* (?:\\w+ ){0,3}?(?:detta|dette|tata|ezt az?|deze) (?:verktyg|verktoy|vaerktoj|tyokalua|eszkozt|tool)\\w*(?: \\w+){0,2}? (?:forst|foerst|forste|ensin|eloszor|eerst)\\b|\\b(?:fore|for|ennen|elott) (?:alla|alle|kaikkia|minden|alle) (?:andra|andre|muita|mas|andere)\\b`,
   ],
   redirect: [
+    // A verb of sending in any of several languages, then a literal e-mail address or URL in the same sentence.
+    `\\b(?:copi|envo|transf|forward|send|sende|schick|invia|manda|kirim|gonder|stuur)\\w*[^.;!?]{0,80}?(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)`,
+    `(?:отправ\\S*|пересыл\\S*|копи\\S*)[^.;!?]{0,80}?(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)`,
+    `(?:发送|发到|复制到|複製到|送信|보내)[^。.;!?]{0,80}?(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)|(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)[^。.;!?]{0,20}?(?:로 보내|に送)`,
+    `(?:أرسل|ارسل|بفرست|भेज)[^.;!?]{0,80}?(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)`,
     `\\b(?:forward|copy|send|bcc|cc|mirror|relay|upload|post|sync|push|route|e-?mail)\\w*\\b(?: \\S+){0,12}? to (?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|(?:https?|s3|gs|ftp|sftp|wss?)://\\S+)`,
     `\\b(?:request (?:a )?review(?:er)? from|assign|add|invite|cc|notify) (?:user |the user |account |member )?[\\w@.-]+ (?:too|as well|also)\\b`,
     `\\b(?:set|change|replace|point|rewrite) (?:its |the |their )?(?:reply-?to|from|sender|return-path|cc|bcc|recipient|payee|iban|webhook|callback)(?: header| address| field| url)?\\b(?: \\S+){0,3}? to [\\w.+-]+@[\\w-]+\\.[\\w.-]+`,
