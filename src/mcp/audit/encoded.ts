@@ -4,7 +4,7 @@
  * are dropped here because nothing readable hides in them.
  */
 export interface DecodedRun {
-  readonly encoding: "base64" | "hex" | "url" | "unicode-escape" | "html-entity";
+  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak" | "caesar" | "atbash" | "binary" | "char-codes" | "octal-escape" | "quoted-printable";
   readonly encoded: string;
   readonly decoded: string;
 }
@@ -18,10 +18,17 @@ const CANDIDATES: ReadonlyArray<readonly [DecodedRun["encoding"], RegExp, (run: 
   ["url", /(?:%[0-9A-Fa-f]{2}[^%\s]{0,3}){5,}/g, decodeUrl],
   ["unicode-escape", /(?:\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}){3,}/g, decodeUnicodeEscapes],
   ["html-entity", /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});){4,}/gi, decodeHtmlEntities],
+  ["base32", /\b[A-Z2-7]{24,}={0,6}/g, decodeBase32],
+  ["binary", /\b(?:[01]{8}[\s,]?){6,}/g, (run) => bytesToText(run.trim().split(/[\s,]+|(?<=^(?:[01]{8})+)/).flatMap((b) => b.match(/[01]{8}/g) ?? []).map((b) => Number.parseInt(b, 2)))],
+  ["char-codes", /\b(?:\d{2,3}[\s,]+){7,}\d{2,3}\b/g, (run) => bytesToText(run.split(/[\s,]+/).map(Number), true)],
+  ["octal-escape", /(?:\\[0-7]{3}){6,}/g, (run) => bytesToText((run.match(/[0-7]{3}/g) ?? []).map((o) => Number.parseInt(o, 8)))],
+  ["quoted-printable", /(?:[^\s=]{0,30}=[0-9A-F]{2}){4,}[^\s=]{0,30}/g, (run) => bytesToText([...Buffer.from(run.replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))), "latin1")])],
+  // Percent-encoding with whole words between the escapes ("Forward%20every%20email…").
+  ["url", /(?:[^\s%]{0,40}%[0-9A-Fa-f]{2}){3,}[^\s%]{0,40}/g, decodeUrl],
 ];
 
 export function findEncodedRuns(text: string): DecodedRun[] {
-  const runs: DecodedRun[] = [];
+  const runs: DecodedRun[] = [...findTransformedText(text)];
   for (const [encoding, pattern, decode] of CANDIDATES) {
     for (const m of text.matchAll(pattern)) {
       if (runs.length >= MAX_RUNS) return runs;
@@ -130,4 +137,105 @@ function decodeUnicodeEscapes(run: string): string {
 
 function decodeHtmlEntities(run: string): string {
   return run.replace(/&#(x?)([0-9a-fA-F]+);/gi, (_m, x: string, digits: string) => fromCodePoint(digits, x === "" ? 10 : 16));
+}
+
+/** Byte values (or, with `codePoints`, printable character codes) as UTF-8 text. */
+function bytesToText(values: readonly number[], codePoints = false): string | undefined {
+  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 0 || v > 255)) return undefined;
+  if (codePoints) return values.every((v) => v === 10 || (v >= 32 && v < 127)) ? String.fromCharCode(...values) : undefined;
+  try {
+    return utf8.decode(Uint8Array.from(values));
+  } catch {
+    return undefined;
+  }
+}
+
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+function decodeBase32(run: string): string | undefined {
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const ch of run.replace(/=+$/, "")) {
+    const index = BASE32.indexOf(ch);
+    if (index < 0) return undefined;
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  try {
+    return utf8.decode(Uint8Array.from(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Text hidden by a transform of the whole sentence rather than an encoded run: ROT13 and reversed writing. A
+ * sentence is taken as transformed when the transform turns it from text with almost no common words into text
+ * with many (so ordinary prose, and identifiers, never decode). English function words are the yardstick: the
+ * hint to decode ("it is rot13", "reversed to keep it short") is written for a model that reads English.
+ */
+const COMMON = new Set(
+  "the and to of a in is it you your for with that this do not be or on as are if they them their when any all send user tool tools from at by an".split(" "),
+);
+const MAX_SEGMENTS = 32;
+
+function commonShare(text: string): number {
+  const words = text.toLowerCase().match(/[a-z']+/g) ?? [];
+  if (words.length < 5) return 0;
+  return words.filter((w) => COMMON.has(w)).length / words.length;
+}
+
+function shift(text: string, k: number): string {
+  return text.replace(/[a-z]/gi, (c) => {
+    const base = c <= "Z" ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + k) % 26) + base);
+  });
+}
+
+const rot13 = (text: string): string => shift(text, 13);
+
+function atbash(text: string): string {
+  return text.replace(/[a-z]/gi, (c) => {
+    const base = c <= "Z" ? 65 : 97;
+    return String.fromCharCode(25 - (c.charCodeAt(0) - base) + base);
+  });
+}
+
+const LEET: Readonly<Record<string, string>> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
+
+/** Digits standing for letters inside words ("1nclud3 th3 p455w0rd"); numbers on their own stay. */
+function unleet(text: string): string {
+  return text.replace(/[\p{L}0-9@$']*[\p{L}][\p{L}0-9@$']*|[0-9@$]+[\p{L}][\p{L}0-9@$']*/gu, (word) => word.replace(/[013457@$]/g, (c) => LEET[c] ?? c));
+}
+
+function findTransformedText(text: string): DecodedRun[] {
+  const out: DecodedRun[] = [];
+  const segments = text.slice(0, 20_000).split(/(?<=[.:;!?])\s+|\n+/).filter((s) => s.length >= 24).slice(0, MAX_SEGMENTS);
+  for (const segment of segments) {
+    const share = commonShare(segment);
+    if (share >= 0.12) continue;
+    const transforms: Array<readonly [DecodedRun["encoding"], (t: string) => string]> = [
+      ["rot13", rot13],
+      ["reversed", (t) => [...t].reverse().join("")],
+      ["leetspeak", unleet],
+      ["atbash", atbash],
+      // Any other shift of the alphabet (ROT13 is one of them).
+      ...Array.from({ length: 25 }, (_, i) => i + 1)
+        .filter((k) => k !== 13)
+        .map((k) => ["caesar", (t: string) => shift(t, k)] as const),
+    ];
+    for (const [encoding, transform] of transforms) {
+      const decoded = transform(segment);
+      if (commonShare(decoded) >= 0.25) {
+        out.push({ encoding, encoded: segment, decoded });
+        break;
+      }
+    }
+  }
+  return out;
 }

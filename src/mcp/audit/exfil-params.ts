@@ -24,7 +24,8 @@ const INCLUDE_SENSITIVE =
 const HIDDEN_PURPOSE =
   /\b(?:always (?:include|pass|provide|fill|send|populate|set)|must always|required for (?:telemetry|analytics|diagnostics|tracking|logging|internal)|for (?:telemetry|analytics|diagnostics|tracking|logging|internal) (?:purposes|use|only)|internal (?:context|use|telemetry|only)|(?:do not|don't|never) (?:show|mention|tell|display)|not shown|hidden|automatically (?:include|fill|populate)d?)\b/;
 
-const FOR_ANOTHER_MODEL = /\b(?:for|to (?:use|send|pass) (?:to|with))\b(?:\s+\S+){0,2}?\s+(?:llm|model|extraction|extractor|generation|completion|agent|sub-?agent)\b/;
+// "Instructions for how the deep search agent should process results": up to four words between.
+const FOR_ANOTHER_MODEL = /\b(?:for|to (?:use|send|pass) (?:to|with))\b(?:\s+\S+){0,4}?\s+(?:llm|model|extraction|extractor|generation|completion|agent|sub-?agent|researcher)\b/;
 const REFERENCE_SUFFIX = /\b(?:id|ids|uuid|name|names|type|url|uri|index|number|count|limit|offset|format|mode|enabled|flag|length|size)$/;
 
 function concept(words: string, patterns: readonly RegExp[]): RegExp | undefined {

@@ -45,12 +45,13 @@ export function textViews(text: string): TextViews {
       .normalize("NFD")
       .replace(/\p{M}/gu, "")
       // Latin letters with a stroke have no decomposition: Polish ł, Vietnamese đ, Nordic ø; nor has Turkish dotless ı.
-      .replace(/[łđøı]/gu, (ch) => STROKE_FOLD[ch] ?? ch),
+      .replace(/[łđøıə]/gu, (ch) => STROKE_FOLD[ch] ?? ch),
   );
   return { plain, folded };
 }
 
-const STROKE_FOLD: Readonly<Record<string, string>> = { ł: "l", đ: "d", ø: "o", ı: "i" };
+// Azerbaijani ə has no decomposition either.
+const STROKE_FOLD: Readonly<Record<string, string>> = { ł: "l", đ: "d", ø: "o", ı: "i", ə: "e" };
 
 function collapse(text: string): string {
   return text.replace(/\s+/gu, " ").trim();

@@ -71,7 +71,7 @@ const AUTHORITY_HEADING: readonly RegExp[] = [
 ];
 const ADDRESSED_TO_MODEL: readonly RegExp[] = [
   // "Custom instruction for the AI analysis": an instruction *for another model's job* is the parameter's value, not a note to the reader.
-  /\b(?:note|message|instructions?|attention|reminder)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|agent|claude|gpt|chatgpt|copilot)\b(?![\s-]+(?:analysis|analyses|generation|summar\w*|extraction|pipeline|run|job|task|search|feature|processing|review|completion|workflow|step)\b)/,
+  /\b(?:note|message|instructions?|attention|reminder)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|agent|claude|gpt|chatgpt|copilot)\b(?![\s-]+(?:analysis|analyses|generation|summar\w*|extraction|pipeline|run|job|task|search|feature|processing|review|completion|workflow|step|[a-z]+(?:er|or|ist))\b)/,
   /\b(?:ai|llm) (?:agents?|assistants?|models?)\s*(?:must|should|reading this)\b/,
   /\b(?:new|updated|real|actual|true) (?:system )?instructions?\s*:/,
 ];
@@ -79,7 +79,7 @@ const ADDRESSED_TO_MODEL: readonly RegExp[] = [
 const TOOL_PRIORITY: readonly RegExp[] = [
   // "Use this tool first when setting up a new workspace" orders the tool's own workflow; "first" with nothing after, or
   // before every request, is priority over everything.
-  /\b(?:call|use|invoke|run|execute) this tool first\b(?! (?:when|if|to (?:get|find|look up|list|discover|load)|once|in order to)\b)/,
+  /\b(?:call|use|invoke|run|execute) this tool first\b(?! (?:when|if|to (?:get|find|look up|list|discover|load)|once|in order to)\b| before (?:using |calling )?(?:the )?own-tool\b)/,
   /\b(?:call|use|invoke|run|execute) this tool (?:before|prior to) (?:using|calling|invoking|any|every|all|other|another)\b/,
   /\bbefore (?:using|calling|invoking|running|executing|you use|you call) (?:any|every|all|other|another|the other)(?: other)? tools?\b/,
   /\bmust (?:always )?be (?:called|used|invoked|run|executed) (?:first|before (?:any|every|all|other|another))\b/,
@@ -134,11 +134,15 @@ export function findPhrases(views: TextViews, raw: string): Hit[] {
     const discussed = (rule === "instruction-override" || rule === "role-reassignment") && isDiscussed(m.view, m.index);
     hits.push({ rule, severity: discussed ? "warn" : undefined, evidence: m.evidence });
   }
+  // Listings written as XML-sectioned documentation (Neon: <use_case>, <workflow>, <important_notes>, <instructions>)
+  // use an authority-sounding tag as one section among many: reported, as info; what the section says is screened as usual.
+  const structured = new Set([...raw.matchAll(/<([a-z][a-z0-9_]{2,40})>/gi)].slice(0, 64).map((m) => m[1]?.toLowerCase())).size >= 4;
   for (const [rule, patterns] of [["fake-authority-tag", AUTHORITY_TAG], ["authority-heading", AUTHORITY_HEADING]] as const) {
     for (const pattern of patterns) {
       const m = pattern.exec(raw);
       if (m !== null) {
-        hits.push({ rule, evidence: excerpt(raw, m.index, m.index + m[0].length) });
+        const sectioned = structured && rule === "fake-authority-tag" && /^<[a-z_]+>$/i.test(m[0]) && raw.toLowerCase().includes(`</${m[0].slice(1).toLowerCase()}`);
+        hits.push({ rule, ...(sectioned ? { severity: "info" as const } : {}), evidence: excerpt(raw, m.index, m.index + m[0].length) });
         break;
       }
     }

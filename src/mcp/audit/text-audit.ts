@@ -3,7 +3,7 @@ import { renderEvidence } from "./evidence.js";
 import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
 import { MAX_SCAN } from "./intent/features.js";
-import { intentHit, maskOwnTools, signalsOf } from "./intent/score.js";
+import { intentHit, maskOwnTools, onlyWeak, signalsOf } from "./intent/score.js";
 import { identifierWords, stripHidden, textViews } from "./normalise.js";
 import { findPhrases } from "./phrases.js";
 import { ruleById, type AuditRuleId, type Hit } from "./rules.js";
@@ -13,6 +13,7 @@ import { SEVERITY_RANK, type FieldKind, type Severity } from "./types.js";
 
 const MAX_DEPTH = 2;
 const LONG_TEXT = 4000;
+const LONG_FIELD = 600;
 
 export interface ScoredHit {
   readonly rule: AuditRuleId;
@@ -44,8 +45,17 @@ export interface TextAuditOptions {
   readonly ownParams?: ReadonlySet<string>;
 }
 
-export function auditText(fullText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
-  if (fullText.length === 0) return [];
+/**
+ * A value written as one identifier ("always_use_this_tool_for_every_search") is a sentence to a model that reads it:
+ * its words are screened as prose would be. Four or more joined words, so ordinary keys (`read_only`) stay as they are.
+ */
+export function spokenValue(text: string): string {
+  return /^[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+){3,}$/.test(text) || /^[a-z]+(?:[A-Z][a-z0-9]+){3,}$/.test(text) ? identifierWords(text).join(" ") : text;
+}
+
+export function auditText(givenText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
+  if (givenText.length === 0) return [];
+  const fullText = field.kind === "value" ? spokenValue(givenText) : givenText;
   // Past MAX_SCAN nothing is screened: the finding holds the definition, and the time stays bounded.
   const oversized = fullText.length > MAX_SCAN;
   const text = oversized ? fullText.slice(0, MAX_SCAN) : fullText;
@@ -62,7 +72,10 @@ export function auditText(fullText: string, field: FieldKind, depth = 0, options
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {
-    const intent = intentHit(signalsOf({ text: maskOwnTools(text, options.ownTools, options.ownParams), role: field.kind === "value" ? "value" : "prose" }, options.aboutContext ?? false));
+    const signals = signalsOf({ text: maskOwnTools(text, options.ownTools, options.ownParams), role: field.kind === "value" ? "value" : "prose" }, options.aboutContext ?? false);
+    // Weak signals (a link, other tools named, an imperative) add up in one short field; spread over long documentation
+    // (a tuning guide with a SQL sample, a URL and "must"), they are how documentation reads.
+    const intent = onlyWeak(signals) && text.length > LONG_FIELD ? undefined : intentHit(signals);
     if (intent !== undefined) hits.push(score(intent));
   }
 

@@ -8,6 +8,13 @@ const hostile: Array<[string, string]> = [
   ["repeated key-file paths", "~/.ssh/ ".repeat(6000)],
   ["unclosed command substitutions", "$(".repeat(20000)],
   ["unclosed comments", "/* ".repeat(15000)],
+  // Wave 8's decoders and vocabularies: near-miss runs of each encoding, and negations with no person after them.
+  ["near-binary runs", "0101010 ".repeat(8000)],
+  ["near-character-code runs", "1234 12 ".repeat(8000)],
+  ["near-quoted-printable runs", "ab=2".repeat(15000)],
+  ["sentences for the alphabet shifts", "Qxz vbn wkl mnb. ".repeat(4000)],
+  ["negations with no person after them", "do not tell do not mention no need to say ".repeat(1500)],
+  ["conversation words with no quantifier near", "chat messages conversation history ".repeat(2000)],
 ];
 
 describe("the auditor stays fast on hostile input", () => {

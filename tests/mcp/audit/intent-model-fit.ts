@@ -1,8 +1,8 @@
 /**
- * Fitting the intent scoring model (src/mcp/audit/intent/model.ts). Training material: set v1
- * (tuning.json), set v2 (heldout-v2.json) and set v3 (heldout-v3.json), each tuned on since its one held-out
- * measurement, tuning set v5 (attacks only), the public corpus (mcp-guardbench definition cases and the five
- * real listings), plus benign-extra.json and benign-extra-2.json. Never a held-out set that has not been measured.
+ * Fitting the intent scoring model (src/mcp/audit/intent/model.ts). Training material: sets v1–v4
+ * (tuning.json, heldout-v2/-v3/-v4.json), each tuned on since its held-out measurement, tuning set v5 (attacks only),
+ * the public corpus (mcp-guardbench definition cases and the five real listings), plus benign-extra.json,
+ * benign-extra-2.json and benign-extra-3.json. Never a held-out set that has not been measured.
  *
  * An attack case is one example (its tools' and instructions' features, element-wise max), each
  * benign tool another. Plain batch gradient descent on the class-balanced logistic loss with an L2
@@ -46,30 +46,47 @@ function benignRows(tools: readonly AuditedTool[], serverName: string, others: A
   });
 }
 
-export function trainingSet(): Example[] {
+/** The sets the model is fitted on, each by name; v4 and benign-extra-3 are tuning material since wave 8. */
+export const TRAINING_SETS = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "corpus"] as const;
+export type TrainingSetName = (typeof TRAINING_SETS)[number];
+
+/** An attack example's `held`: whether the audit without the model already holds it (for leave-one-set-out figures). */
+function attackRow(tools: readonly AuditedTool[], instructions: string | undefined, serverName: string, others: AuditContext["otherServers"]): Example {
+  const vectors = tools.map((t) => toolVector(t, tools));
+  if (instructions !== undefined) vectors.push(featuresOf([{ text: maskOwnTools(instructions, new Set(tools.map((t) => t.name))), role: "prose" }]).values);
+  const report = auditServer({ serverName, instructions, tools }, { otherServers: others });
+  const verdict = verdictOf(report.findings.filter((f) => f.rule !== "intent-model"));
+  return { x: maxOf(vectors), y: 1, held: verdict === "warn" || verdict === "block" };
+}
+
+/** The examples of one set: each attack case one example, each benign tool another. */
+export function setRows(name: TrainingSetName): Example[] {
   const rows: Example[] = [];
-  for (const name of ["tuning", "heldout-v2", "heldout-v3", "tuning-v5"] as const) {
-    const half = loadHalf(name);
-    for (const c of half.attacks) {
-      const vectors = c.server.tools.map((t) => toolVector(t, c.server.tools));
-      if (c.server.instructions !== undefined) vectors.push(featuresOf([{ text: maskOwnTools(c.server.instructions, new Set(c.server.tools.map((t) => t.name))), role: "prose" }]).values);
-      rows.push({ x: maxOf(vectors), y: 1 });
+  if (name === "corpus") {
+    for (const c of loadCases()) {
+      if (caseKind(c.message) !== "definition") continue;
+      const tools = ((c.message.result as { tools?: AuditedTool[] } | undefined)?.tools ?? []) as AuditedTool[];
+      if (c.bucket === "benign") rows.push(...benignRows(tools, c.id));
+      else rows.push(attackRow(tools, undefined, c.id, []));
     }
-    for (const s of half.benign) rows.push(...benignRows(s.tools, s.server, othersOf(half.benign, s.server)));
+    const listings = Object.entries(loadListings()).map(([server, tools]) => ({ server, tools }));
+    for (const { server, tools } of listings) rows.push(...benignRows(tools, server, othersOf(listings, server)));
+    return rows;
   }
-  for (const name of ["benign-extra", "benign-extra-2"] as const) {
-    const extra = loadHalf(name).benign;
-    for (const s of extra) rows.push(...benignRows(s.tools, s.server, othersOf(extra, s.server)));
-  }
-  for (const c of loadCases()) {
-    if (caseKind(c.message) !== "definition") continue;
-    const tools = ((c.message.result as { tools?: AuditedTool[] } | undefined)?.tools ?? []) as AuditedTool[];
-    if (c.bucket === "benign") rows.push(...benignRows(tools, c.id));
-    else rows.push({ x: maxOf(tools.map((t) => toolVector(t, tools))), y: 1 });
-  }
-  const listings = Object.entries(loadListings()).map(([server, tools]) => ({ server, tools }));
-  for (const { server, tools } of listings) rows.push(...benignRows(tools, server, othersOf(listings, server)));
+  const half = loadHalf(name);
+  for (const c of half.attacks) rows.push(attackRow(c.server.tools, c.server.instructions, c.server.name, c.otherServers));
+  for (const s of half.benign) rows.push(...benignRows(s.tools, s.server, othersOf(half.benign, s.server)));
   return rows;
+}
+
+export function trainingSet(sets: readonly TrainingSetName[] = TRAINING_SETS): Example[] {
+  return sets.flatMap((name) => setRows(name));
+}
+
+/** The threshold for a fitted model: the first of THRESHOLDS above every benign training tool the rest of the audit lets through. */
+export function thresholdFor(rows: readonly Example[], model: { weights: number[]; bias: number }): number {
+  const benignMax = Math.max(...rows.filter((r) => r.y === 0 && r.held !== true).map((r) => probabilityOf(r.x, model.weights, model.bias)));
+  return THRESHOLDS.find((t) => t > benignMax) ?? 1;
 }
 
 export function fit(rows: readonly Example[]): { weights: number[]; bias: number } {
@@ -98,7 +115,7 @@ export function render(model: { weights: number[]; bias: number }, threshold: nu
   const lines = FEATURES.map((f, i) => `  ${(model.weights[i] ?? 0).toFixed(4)}, // ${f}`);
   return [
     "// Generated by tests/mcp/audit/scripts/fit-intent-model.ts — do not edit by hand; re-run the script.",
-    "// Fitted on sets v1, v2, v3 (spent), tuning set v5, benign-extra, benign-extra-2 and the public corpus.",
+    "// Fitted on sets v1–v4 (spent), tuning set v5, benign-extra(-2, -3) and the public corpus.",
     "export const MODEL_WEIGHTS: readonly number[] = [",
     ...lines,
     "];",
@@ -113,7 +130,6 @@ export function render(model: { weights: number[]; bias: number }, threshold: nu
 export function fitted(): { text: string; threshold: number; rows: Example[]; model: { weights: number[]; bias: number } } {
   const rows = trainingSet();
   const model = fit(rows);
-  const benignMax = Math.max(...rows.filter((r) => r.y === 0 && r.held !== true).map((r) => probabilityOf(r.x, model.weights, model.bias)));
-  const threshold = THRESHOLDS.find((t) => t > benignMax) ?? 1;
+  const threshold = thresholdFor(rows, model);
   return { text: render(model, threshold), threshold, rows, model };
 }

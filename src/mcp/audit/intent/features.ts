@@ -2,10 +2,12 @@ import { excerpt } from "../evidence.js";
 import { isNegated } from "../match.js";
 import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
+import { withoutOversight } from "./oversight.js";
+import { PERSON_ANY, SEEN_ANY } from "./vocabulary.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover";
   readonly evidence: string;
 }
 
@@ -18,6 +20,13 @@ const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["arabic", /\p{Script=Arabic}/u],
   ["devanagari", /\p{Script=Devanagari}/u],
   ["bengali", /\p{Script=Bengali}/u],
+  ["thai", /\p{Script=Thai}/u],
+  ["hebrew", /\p{Script=Hebrew}/u],
+  ["greek", /\p{Script=Greek}/u],
+  ["tamil", /\p{Script=Tamil}/u],
+  ["telugu", /\p{Script=Telugu}/u],
+  ["gujarati", /\p{Script=Gujarati}/u],
+  ["gurmukhi", /\p{Script=Gurmukhi}/u],
 ];
 
 function scriptOf(source: string): string {
@@ -58,6 +67,7 @@ const SOURCE = new RegExp(
     `~\\/\\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials)\\b|(?:^|[\\s"'\`(])\\.env\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\bkubeconfig\\b|\\b(?:any|every|other|previous|earlier) tool(?:'s)? (?:outputs?|results?|responses?)\\b`,
     `\\b(?:del usuario|(?:pro|para o|ao|al|con el) usuario|(?:ke|dari|pada|sama) user|de gebruiker|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|(?:den|dem) (?:nutzer|benutzer)|seine[nm]?|ihre[nm]?|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
     `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
+    ...PERSON_ANY,
   ]
     .join("|")
     .normalize("NFKC"),
@@ -70,7 +80,14 @@ const HARVEST =
 
 /** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
 const DESTINATION =
-  /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,6}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
+  /\b(?:s3|gs|ftp|sftp|wss?|hdfs):\/\/[^\s"')]+|\b(?:[a-z0-9-]{2,63}\.)+(?:com|net|org|io|co|app|dev|xyz|info|biz|me|ai|cloud|site|online|tech|ru|cn|top)\b(?![\w-])|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,6}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
+
+const SEEN = new RegExp(SEEN_ANY.join("|").normalize("NFKC"), "u");
+
+const OWN_SETTING = /\b(?:falls? back to|defaults? to|read from|reads? it from|set (?:it )?(?:via|in|with)|configured (?:via|with|through|in)|or (?:set|use))\s+(?:the |an? )?(?:[\w-]+ ){0,2}$/;
+
+/** The context handed over in the passive or past: "… with the instructions you are under pasted into `place`". */
+const PUT_INTO = /\b(?:pasted|included|inserted|attached|appended|copied|filled|placed|added|dumped) (?:in|into|to|as|under|with)\b/;
 
 const HANDOVER_DISTANCE = 60;
 const MAX_POSITIONS = 64;
@@ -115,6 +132,8 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
     if (++seen > MAX_POSITIONS) break;
     const end = m.index + m[0].length;
     if (isNegated(view, m.index, end) || INTO_STORE.test(view.slice(Math.max(0, m.index - 40), m.index + (/^\s/.test(m[0]) ? 1 : 0)))) continue;
+    // "Falls back to the OPENWEATHER_API_KEY environment variable": where the tool reads its own setting, not a place to take one from.
+    if (OWN_SETTING.test(view.slice(Math.max(0, m.index - 60), m.index))) continue;
     return { index: m.index, end };
   }
   return undefined;
@@ -154,7 +173,10 @@ function handoverOf(views: { plain: string; folded: string }, distance: number):
   for (const secret of secrets) {
     const text = views[secret.view];
     // Languages that put the verb last (Korean, Japanese, Hindi, Turkish…) hand over after naming the secret.
-    const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : secret.view === "plain" && v.at - secret.end <= distance));
+    // Latin-script verb-final languages (Turkish: "kart numarasını … iste") too, at a shorter distance and within the sentence.
+    const after = (v: { at: number }): boolean =>
+      secret.view === "plain" ? v.at - secret.end <= distance : v.at - secret.end <= 40 && !/[.!?;]/.test(text.slice(secret.end, v.at));
+    const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : after(v)));
     if (verb !== undefined) return excerpt(text, verb.at, secret.end, 100);
     if (INTO_FIELD.test(text.slice(secret.end, secret.end + 160))) return excerpt(text, secret.at, secret.end, 100);
     // "If a token is visible anywhere, include it in q": the verb comes after, with a pronoun for the secret.
@@ -205,10 +227,16 @@ const UNSCOPED = /\b(?:always|every|any|anything|everything|all|whatever|no matt
 function describesRatherThanAsks(feature: IntentFeature, view: string, index: number, end: number): boolean {
   const before = clauseBefore(view, index);
   if ((feature === "secrecy" || feature === "steering") && OPTION_CLAUSE.test(before)) return true;
+  // "… referenced as "DC: …" in your instructions": where the user writes something, not a request for the instructions.
+  if (feature === "context" && /^your\b/.test(view.slice(index, end)) && /\b(?:in|into|to|within|per|from)\s$/.test(view.slice(Math.max(0, index - 8), index))) return true;
+  // "Don't show this survey to users who saw one": a segment of a product's end users, not the person in the chat.
+  if (feature === "secrecy" && /\busers?$/.test(view.slice(index, end)) && /^ (?:who|that|whose|with|in (?:a|the|this) (?:segment|cohort|group))\b/.test(view.slice(end, end + 24))) return true;
   if (feature === "secrecy" && /^without\b/.test(view.slice(index, end)) && OUTER_NEGATION.test(before)) return true;
   // "Always prefer this tool over 'suggest_aws_commands'" orders the server's own tools, "prefer this over 'username'" the
   // tool's own arguments (maskOwnTools wrote `own-tool`, `own-param`).
-  if (feature === "steering" && /^\W{0,3}own-(?:tool|param)\b/.test(view.slice(end, end + 24))) return true;
+  if (feature === "steering" && /^(?:\W{0,3}| (?:first )?before (?:using |calling )?(?:the )?)own-(?:tool|param)\b/.test(view.slice(end, end + 40))) return true;
+  // "Use the own-tool tool first": the server's own tool named, not another's.
+  if (feature === "cross-tool" && /\bown-tool\b/.test(view.slice(index, end))) return true;
   // "Use this tool first when setting up a new workspace", "prefer this tool over web search for questions about this
   // product's API": ordering scoped to the tool's own situation or topic, with nothing saying always, any or every.
   if (feature === "steering" && SCOPED_AFTER.test(view.slice(end, end + 100)) && !UNSCOPED.test(view.slice(Math.max(0, index - 60), end + 100))) return true;
@@ -216,7 +244,8 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
 }
 
 function computeFeatures(text: string): FeatureHit[] {
-  const views = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  const seenViews = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  const views = { plain: withoutOversight(seenViews.plain), folded: withoutOversight(seenViews.folded) };
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
   for (const { feature, script, scripts, pattern } of allPhrases()) {
@@ -240,7 +269,17 @@ function computeFeatures(text: string): FeatureHit[] {
     const handover = handoverOf(views, HANDOVER_DISTANCE);
     if (handover !== undefined) hits.set("handover", { feature: "handover", evidence: handover });
   }
+  // Prose asks for the context only with a verb of handing over in the same sentence (a parameter's description is itself the ask).
+  const context = hits.get("context");
+  if (context !== undefined) {
+    const first = positions(views, "context")[0];
+    const sentence = first === undefined ? "" : lineSentence(views[first.view], first.at);
+    if (handingOverIn(sentence) || PUT_INTO.test(sentence)) hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
+  }
   const harvest = harvestAt(views.folded);
+  const seen = harvest === undefined ? SEEN.exec(views.plain) ?? SEEN.exec(views.folded) : null;
+  // "Passwords you saw in the chat" in other languages (vocabulary.ts): a place a secret was seen, as a parameter asks for it.
+  if (seen !== null) hits.set("harvest", { feature: "harvest", evidence: excerpt(seen.input, seen.index, seen.index + seen[0].length, 100) });
   if (harvest !== undefined) {
     hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     // Prose asks to take a secret from there only with a verb of handing over in the same sentence.

@@ -11,6 +11,7 @@
  */
 import { FAMILY_LEXICON } from "./lexicon-families.js";
 import { WAVE6_LEXICON } from "./lexicon-wave6.js";
+import { vocabularyPhrases } from "./vocabulary.js";
 
 export type IntentFeature =
   | "secrecy"
@@ -113,10 +114,14 @@ const context = [
   `\\buser's (?:\\w+ ){0,2}messages\\b`,
   `\\bsystem (?:prompt|message|instructions?)\\b`,
   `\\b(?:initial|original|setup|starting|first|hidden|developer) (?:instructions|message|prompt)\\b`,
-  `\\b(?:instructions|guidelines|rules) (?:that )?you (?:were|have been|are) (?:given|running under|operating under)\\b`,
-  `\\b(?:your|the model's) (?:\\w+ )?(?:reasoning|thoughts|chain of thought|instructions)\\b`,
+  `\\b(?:instructions|guidelines|rules) (?:that )?you (?:were|have been|are) (?:given|running under|operating under)\\b|\\b(?:instructions|guidelines|rules|prompt|directions) (?:that )?you (?:received|got|have received|were handed|were sent|are following)\\b`,
+  `\\b(?:your|the model's) (?:\\w+ )?(?:reasoning|thoughts|chain of thought|instructions)\\b|\\b(?:your )?(?:scratch ?pad|private (?:reasoning|thoughts)|internal (?:reasoning|monologue)|hidden reasoning)\\b`,
+  `\\b(?:[\\w-]+ ){0,2}?(?:text|message|prompt|instructions|rules|setup|configuration|config) (?:that )?your (?:operator|developer|deployer|creator|owner|admin)s? (?:gave|has given|wrote|set|provided|configured)\\b`,
+  `\\bwhat (?:the user|they|he|she) (?:has |have )?(?:typed|said|wrote|written|asked|told you|sent)\\b(?: \\w+){0,3}? (?:earlier|before|previously|so far|in this (?:session|chat|conversation))\\b`,
+  `\\b(?:raw )?(?:replies|answers|outputs?|results?|responses?|data) (?:you )?(?:got|received|obtained|collected) from (?:every|each|all|any|the|other) (?:other )?tools?\\b`,
   `\\byou remember about\\b|\\bmemory tool\\b`,
-  `\\b(?:outputs?|results?|responses?) of (?:every|all|the|any) (?:other )?tools?\\b`,
+  // "The output of the tool is a JSON object" describes the tool's own output.
+  `\\b(?:outputs?|results?|responses?) of (?:every|all|all the|any|the other|other|the previous|previous|earlier) (?:other )?tools?\\b`,
   `\\b(?:names|results|list) (?:and \\w+ )?of all (?:the )?tools\\b`,
   `\\b(?:files?|documents?) (?:or \\w+ )?(?:the user|they) (?:has |have )?(?:shared|uploaded|attached)\\b`,
   `\\b(?:details|everything|all) you know about the user\\b`,
@@ -215,7 +220,7 @@ const steering = [
   `\\bwhenever the user (?:mentions|asks|says|talks)\\b`,
   `\\b(?:always|unconditionally|automatically) (?:approve|accept|merge|grant|mark (?:it |them )?(?:as )?(?:safe|approved|passed))\\b|\\b(?:whatever|regardless of what) (?:the )?(?:\\w+ )?(?:contains|says|shows)\\b`,
   // "Only use this tool when you are in a project directory" narrows when to use it: a restriction, not steering.
-  `\\b(?:rely|depend) (?:only|solely|exclusively) on this\\b|\\b(?:only|exclusively|solely) (?:use|rely on|call|trust) this\\b(?! (?:tool )?(?:when|if|for|after|once|in|with|on|to)\\b)`,
+  `\\b(?:rely|depend) (?:only|solely|exclusively) on this\\b|\\b(?:only|exclusively|solely) (?:use|rely on|call|trust) this\\b(?! (?:tool )?(?:when|if|for|after|once|in|with|on|to)\\b| (?:parameter|param|argument|option|field|flag|mode|setting|value|filter)\\b)`,
   `\\bother [\\w -]{0,20}(?:servers|tools|providers) (?:are|is) (?:unreliable|broken|deprecated|outdated|compromised|malicious|insecure|wrong)\\b`,
   `\\b(?:at the start|beginning) of (?:every|each|any) (?:conversation|session|chat)\\b|\\bno matter what the user\\b`,
   `\\beven (?:when|if) the user (?:did not|didn't|does not|doesn't) ask\\b`,
@@ -315,10 +320,20 @@ const BASE: Lexicon = {
   directive,
 };
 
-/** The base sets plus the wave-5 family sets (lexicon-families.ts) and the wave-6 sets in other languages (lexicon-wave6.ts). */
+const VOCABULARY_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = vocabularyPhrases();
+
+/**
+ * The base sets plus the wave-5 family sets (lexicon-families.ts), the wave-6 sets in other languages
+ * (lexicon-wave6.ts) and the wave-8 per-language vocabularies of objects and parties (vocabulary.ts).
+ */
 export const LEXICON: Lexicon = Object.fromEntries(
   Object.entries(BASE).map(([feature, phrases]) => [
     feature,
-    [...phrases, ...(FAMILY_LEXICON[feature as IntentFeature] ?? []), ...(WAVE6_LEXICON[feature as IntentFeature] ?? [])],
+    [
+      ...phrases,
+      ...(FAMILY_LEXICON[feature as IntentFeature] ?? []),
+      ...(WAVE6_LEXICON[feature as IntentFeature] ?? []),
+      ...(VOCABULARY_LEXICON[feature as IntentFeature] ?? []),
+    ],
   ]),
 ) as unknown as Lexicon;

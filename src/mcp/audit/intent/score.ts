@@ -112,7 +112,8 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   // A parameter that *is* a prompt for some other model ("system prompt for LLM extraction", "a custom system prompt") asks for configuration, not for the model's own context.
   const promptForAnother = PROMPT_FOR_ANOTHER.test(at("context"));
   // In prose too: a description that lists its arguments ("- systemPrompt: System prompt to guide the LLM") describes one.
-  if (has("context") && !toolIsAboutContext && !promptForAnother && (has("supply") || has("directive") || unit.role === "parameter")) {
+  // A value (a default, an example, an enum entry) naming the conversation is a template the model is meant to fill in.
+  if (has("context") && !toolIsAboutContext && !promptForAnother && (has("context-handover") || unit.role === "parameter" || unit.role === "value")) {
     out.push({ signal: "context-request", evidence: at("context") });
   }
   if (has("credential") && has("handover") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });

@@ -1,4 +1,5 @@
 import { identifierWords } from "../normalise.js";
+import { spokenValue } from "../text-audit.js";
 import type { Hit } from "../rules.js";
 import type { SchemaField } from "../schema-walk.js";
 import type { AuditedTool } from "../types.js";
@@ -8,6 +9,8 @@ import { intentHit, isAboutContext, maskOwnTools, mergeSignals, onlyWeak, paramN
 function roleOf(field: SchemaField): IntentRole | undefined {
   if (field.kind.kind === "identifier") return undefined;
   if (field.kind.kind === "value") return "value";
+  // What a tool returns is read, not filled in: an outputSchema's descriptions are prose to the model.
+  if (field.jsonPath.startsWith("$.outputSchema")) return "prose";
   return field.field === "schema-description" || field.field === "schema-title" ? "parameter" : "prose";
 }
 
@@ -28,7 +31,7 @@ export function toolUnits(fields: readonly SchemaField[], ownTools?: ReadonlySet
   const params = paramNamesOf(fields.map((f) => f.jsonPath));
   for (const field of fields) {
     const role = roleOf(field);
-    if (role !== undefined) units.push({ text: maskOwnTools(field.text, ownTools, params), role });
+    if (role !== undefined) units.push({ text: maskOwnTools(role === "value" ? spokenValue(field.text) : field.text, ownTools, params), role });
   }
   return units;
 }
