@@ -4,7 +4,7 @@
 // node bench/run.mjs --update name ... (replaces those sections in RESULTS.md and results.json).
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem, platform, release } from "node:os";
+import { cpus, loadavg, totalmem, platform, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,9 +26,22 @@ const names = readdirSync(here)
   .filter((n) => wanted.length === 0 || wanted.includes(n))
   .sort();
 
+const unknown = wanted.filter((n) => !names.includes(n));
+if (unknown.length > 0) {
+  const known = readdirSync(here).filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_")).map((f) => f.slice(0, -4));
+  process.stderr.write(`bench: no section named ${unknown.join(", ")}; the sections are ${known.sort().join(", ")}\n`);
+  process.exit(2);
+}
+if (update && wanted.length === 0) {
+  process.stderr.write("bench: --update needs the names of the sections to re-run (npm run bench with no names runs them all)\n");
+  process.exit(2);
+}
+
 const sections = [];
 for (const name of names) {
   process.stderr.write(`bench: ${name} …\n`);
+  // Each section records when and at what load it ran, so a partial --update can say which figures are from which run.
+  const ran = { commit: gitCommit(), date: new Date().toISOString(), load: Number(loadavg()[0].toFixed(1)) };
   const child = spawnSync(process.execPath, ["--expose-gc", join(here, "run.mjs"), "--one", name], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
@@ -37,10 +50,10 @@ for (const name of names) {
   });
   const marker = child.stdout.lastIndexOf("@@RESULT@@");
   if (child.status !== 0 || marker === -1) {
-    sections.push({ name, title: name, markdown: `**failed** (exit ${child.status ?? child.signal}); see stderr of \`npm run bench -- ${name}\`.`, data: null });
+    sections.push({ name, title: name, markdown: `**failed** (exit ${child.status ?? child.signal}); see stderr of \`npm run bench -- ${name}\`.`, data: null, ran });
     continue;
   }
-  sections.push({ name, ...JSON.parse(child.stdout.slice(marker + "@@RESULT@@".length)) });
+  sections.push({ name, ...JSON.parse(child.stdout.slice(marker + "@@RESULT@@".length)), ran });
 }
 
 function gitCommit() {
@@ -87,16 +100,38 @@ function withPeersSection(text) {
   return `${text.trimEnd()}\n\n${current.slice(at + 1, next === -1 ? undefined : next).trimEnd()}\n`;
 }
 
+/** One line per run that produced the sections shown: commit, time span, load average at each section's start. */
+function provenanceLines(shown, fallback) {
+  const runs = new Map();
+  for (const s of shown) {
+    const ran = s.ran ?? { commit: fallback.commit, date: fallback.date };
+    const group = runs.get(ran.commit) ?? { commit: ran.commit, dates: [], loads: [], titles: [], notes: new Set() };
+    group.dates.push(ran.date);
+    if (ran.note !== undefined) group.notes.add(ran.note);
+    if (ran.load !== undefined) group.loads.push(ran.load);
+    group.titles.push(s.title);
+    runs.set(ran.commit, group);
+  }
+  const ordered = [...runs.values()].sort((a, b) => (a.dates.toSorted().at(-1) < b.dates.toSorted().at(-1) ? 1 : -1));
+  return ordered.flatMap((g) => {
+    const dates = g.dates.toSorted();
+    const span = dates[0] === dates.at(-1) ? dates[0] : `${dates[0]} to ${dates.at(-1)}`;
+    const load = g.loads.length === 0 ? "" : `; load average at each start ${Math.min(...g.loads)}–${Math.max(...g.loads)}`;
+    const notes = [...g.notes].map((n) => `; ${n}`).join("");
+    return [`Ran at commit ${g.commit} (${span}${load}${notes}): ${g.titles.join("; ")}.`, ""];
+  });
+}
+
 if (update) {
   const previous = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
   const merged = previous.sections.map((old) => sections.find((s) => s.name === old.name) ?? old);
   for (const s of sections) if (!merged.some((m) => m.name === s.name)) merged.push(s);
   const title = (s) => `## ${s.title}`;
-  // Machine and commit lines name this run; sections kept from an older run say so.
-  const kept = merged.filter((s) => !sections.includes(s)).map((s) => s.title);
   const text = [
-    ...md.split("\n").slice(0, 8),
-    ...(kept.length > 0 ? [`Sections from the previous full run (${previous.machine.commit}, ${previous.machine.date}): ${kept.join("; ")}.`, ""] : []),
+    ...md.split("\n").slice(0, 5),
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}.`,
+    "",
+    ...provenanceLines(merged, previous.machine),
     ...merged.flatMap((s) => [title(s), "", s.markdown.trim(), ""]),
   ].join("\n");
   writeFileSync(join(here, "RESULTS.md"), withPeersSection(text));
