@@ -3,16 +3,9 @@
  * loads and the counts its brief promised. This test never runs the auditor: v4 is measured once,
  * by tests/mcp/audit/scripts/measure-v4.ts, and nobody tunes on its cases.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { FAMILIES, heldoutSetSchema, readIntentFile as read, repoList } from "./heldout-shape.js";
 
-const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "audit-intent");
-const read = (name: string): unknown => JSON.parse(readFileSync(path.join(dir, `${name}.json`), "utf8"));
-
-const FAMILIES = ["context-exfiltration", "shadowing", "steering", "encoded", "server-instructions", "multilingual"] as const;
 /** The servers the brief allowed for v4's benign half (none used by sets v1-v3 or the extra tuning material). */
 const ALLOWED_REPOS = [
   "microsoft/playwright-mcp",
@@ -25,35 +18,7 @@ const ALLOWED_REPOS = [
   "browserbase/mcp-server-browserbase",
 ];
 
-const jsonSchemaObject = z.looseObject({ type: z.literal("object"), properties: z.record(z.string(), z.unknown()).optional() });
-const toolSchema = z.looseObject({
-  name: z.string().min(1),
-  title: z.string().optional(),
-  description: z.string(),
-  inputSchema: jsonSchemaObject,
-  outputSchema: jsonSchemaObject.optional(),
-  annotations: z.record(z.string(), z.unknown()).optional(),
-});
-const setSchema = z.strictObject({
-  about: z.string().min(1),
-  attacks: z.array(
-    z.strictObject({
-      id: z.string().regex(/^v4-(ctx|sh|st|enc|si|ml)-\d{2}$/),
-      family: z.enum(FAMILIES),
-      language: z.string().regex(/^[a-z]{2}$/),
-      server: z.strictObject({ name: z.string().min(1), instructions: z.string().min(1).optional(), tools: z.array(toolSchema).min(1) }),
-      otherServers: z.array(z.strictObject({ name: z.string().min(1), toolNames: z.array(z.string().min(1)).min(1) })),
-    }),
-  ),
-  benign: z.array(
-    z.strictObject({
-      server: z.string().min(1),
-      source: z.strictObject({ repo: z.string(), commit: z.string().regex(/^[0-9a-f]{40}$/), path: z.string().min(1) }),
-      tools: z.array(toolSchema).min(1),
-    }),
-  ),
-});
-const repoList = z.object({ benign: z.array(z.object({ source: z.object({ repo: z.string() }) })).default([]) });
+const setSchema = heldoutSetSchema("v4");
 
 describe("held-out set v4 (shape and counts only; the auditor is not run)", () => {
   const set = setSchema.parse(read("heldout-v4"));
