@@ -65,8 +65,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   // During the run the heap's headroom stops at the budget and an allocation needing more is refused
   // (quickjs-heap.ts, overBudget), so the growth is what the run needed, not Emscripten's 1.2x steps.
   // (Memory free in the heap at the start is used before it grows; retireAboveBytes bounds that.)
-  const memoryAtStart = channel.wasmMemoryBytes();
-  channel.limitHeadroom(memoryAtStart + limits.memoryBytes);
+  channel.limitHeadroom(channel.wasmMemoryBytes() + limits.memoryBytes);
 
   const stopRequested = (): boolean => Atomics.load(control, layout.stop) !== layout.none;
   // CPU time is counted only while guest code runs, not while it waits for the host.
@@ -136,7 +135,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   pause();
 
   // A short script can allocate a lot between interrupt checks; the run still fails if it did.
-  if (localStop === undefined && (channel.overBudget() || channel.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes)) localStop = "memoryBytes";
+  if (localStop === undefined && channel.overBudget()) localStop = "memoryBytes";
   channel.limitHeadroom(undefined);
   const stop = Atomics.load(control, layout.stop);
   if (stop === layout.cancelled) outcome = { kind: "cancelled" };
@@ -163,7 +162,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     if (stopRequested() || localStop !== undefined) return true;
     if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= run.deadline) localStop = "wallMs";
-    else if (channel.overBudget() || channel.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
+    else if (channel.overBudget()) localStop = "memoryBytes";
     return localStop !== undefined;
   }
 

@@ -24,7 +24,10 @@ export interface HeapMeter {
    * `ceiling`; undefined between runs. Setting a ceiling clears `overBudget`.
    */
   limitHeadroom(ceiling: number | undefined): void;
-  /** Whether, since the ceiling was set, the allocator asked for more than it and was refused. */
+  /**
+   * Whether the run is over its budget: since the ceiling was set, the allocator asked for more than
+   * it and was refused, or the heap is past it anyway.
+   */
   overBudget(): boolean;
 }
 
@@ -101,6 +104,6 @@ export function meterWasmHeap(memory: GrowableMemory, wasmModule: CompiledWasmMo
       ceiling = bytes;
       if (bytes !== undefined) refused = false;
     },
-    overBudget: () => refused,
+    overBudget: () => refused || (ceiling !== undefined && memory.buffer.byteLength > ceiling),
   };
 }

@@ -46,8 +46,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
   const callContext = { signal: hostCalls.signal, deadline };
   // The heap's growth during the run is its memory use (see the worker engine's quickjs-execute.ts);
   // headroom beyond the budget is not granted, so the growth is what the run needed.
-  const memoryAtStart = instance.wasmMemoryBytes();
-  instance.limitHeadroom(memoryAtStart + limits.memoryBytes);
+  instance.limitHeadroom(instance.wasmMemoryBytes() + limits.memoryBytes);
 
   let cpuSpent = 0;
   let runningSince = startedAt;
@@ -103,7 +102,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
     if (stopping !== undefined || localStop !== undefined) return true;
     if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= deadline) localStop = "wallMs";
-    else if (instance.overBudget() || instance.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes) localStop = "memoryBytes";
+    else if (instance.overBudget()) localStop = "memoryBytes";
     return localStop !== undefined;
   };
 
@@ -170,7 +169,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
 
   return execute().then(
     ({ outcome, poisoned }) => {
-      if (localStop === undefined && (instance.overBudget() || instance.wasmMemoryBytes() - memoryAtStart > limits.memoryBytes)) localStop = "memoryBytes";
+      if (localStop === undefined && instance.overBudget()) localStop = "memoryBytes";
       let final = outcome;
       if (stopping === "cancel") final = { kind: "cancelled" };
       else if (stopping === "wall") final = { kind: "limit", limit: "wallMs" };

@@ -55,7 +55,7 @@ export async function admitRun(engine: EngineKind, request: RunRequest, defaultL
   if (plain !== undefined) {
     source = plain;
   } else {
-    const transformed = (transformer ?? (await loadTransformer()))(request.code);
+    const transformed = await transform(request.code);
     if (!transformed.ok) return refuse(syntaxRefusal(transformed.error, filename));
     source = transformed.source;
   }
@@ -71,7 +71,7 @@ export async function admitRun(engine: EngineKind, request: RunRequest, defaultL
  */
 export async function settleRun(engine: EngineKind, report: RunReport, frame: RunFrame, unparsed: boolean): Promise<RunResult> {
   if (unparsed && report.outcome.kind === "syntax") {
-    const transformed = (transformer ?? (await loadTransformer()))(frame.source.original);
+    const transformed = await transform(frame.source.original);
     if (!transformed.ok) return failedBeforeRun(engine, syntaxRefusal(transformed.error, frame.filename));
   }
   return buildRunResult(report, frame);
@@ -84,10 +84,9 @@ function syntaxRefusal(error: Extract<TransformResult, { ok: false }>["error"], 
 /** The Babel transform (and its cache), loaded on the first script that needs it. */
 let transformer: ((code: string) => TransformResult) | undefined;
 
-async function loadTransformer(): Promise<(code: string) => TransformResult> {
-  const { transformGuestSourceCached } = await import("../guest/transform-cache.js");
-  transformer = transformGuestSourceCached;
-  return transformer;
+async function transform(code: string): Promise<TransformResult> {
+  transformer ??= (await import("../guest/transform-cache.js")).transformGuestSourceCached;
+  return transformer(code);
 }
 
 /** A result for a run that failed before (or without) reaching QuickJS. */
