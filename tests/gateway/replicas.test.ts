@@ -145,7 +145,7 @@ describe("replicas behind a round-robin balancer", () => {
     await load;
     expect(done).toBe(CLIENTS * KILL_CALLS);
     // Only the calls in flight on the killed replica failed (at most one per client), each with an error, never a wrong answer.
-    expect(failures.length).toBeLessThanOrEqual(CLIENTS);
+    expect(failures.length, failures.join("\n")).toBeLessThanOrEqual(CLIENTS);
     for (const failure of failures) expect(failure).not.toMatch(/client-\d+-kill-\d+-/);
 
     // The killed replica's upstream servers end with it (their stdin closes).

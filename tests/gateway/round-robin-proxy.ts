@@ -1,10 +1,11 @@
-import { createServer, request, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
  * A plain round-robin HTTP load balancer for tests: no stickiness, each request to the next
  * replica. A replica that refuses connections is skipped until `revive` (a passive health check,
- * like a real balancer's); a request whose replica dies mid-way fails (502, or a cut response).
+ * like a real balancer's) and the request goes to the next one; a request whose replica dies
+ * mid-way fails (502, or a cut response).
  */
 export interface RoundRobinProxy {
   readonly url: URL;
@@ -24,7 +25,9 @@ export async function startRoundRobinProxy(targets: ReadonlyArray<{ port: number
     }
     return undefined;
   };
-  const server: Server = createServer((req, res) => {
+  // A refused connection never reached the replica, so the request is sent on to the next one, as
+  // nginx's `proxy_next_upstream error` does; only requests a replica had accepted can fail.
+  const forward = (req: IncomingMessage, body: Buffer, res: ServerResponse): void => {
     const index = pick();
     if (index === undefined) {
       res.writeHead(502).end("no replica");
@@ -39,11 +42,20 @@ export async function startRoundRobinProxy(targets: ReadonlyArray<{ port: number
       answer.on("error", () => res.destroy());
     });
     upstream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ECONNREFUSED") dead.add(index);
+      if (error.code === "ECONNREFUSED") {
+        dead.add(index);
+        forward(req, body, res);
+        return;
+      }
       if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end(`replica ${index}: ${error.code ?? error.message}`);
       else res.destroy();
     });
-    req.pipe(upstream);
+    upstream.end(body);
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => forward(req, Buffer.concat(chunks), res));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
