@@ -5,6 +5,7 @@ import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../gue
 import { executeQuickJsRun } from "./quickjs-execute.js";
 import { meterWasmHeap } from "./quickjs-heap.js";
 import { compileQuickJsPiece, prepareQuickJsSandbox, releaseQuickJsSandbox, type SandboxSources } from "./quickjs-sandbox.js";
+import { snapshotQuickJsSandbox, wasmMemoryLayout, type WasmMemoryLayout } from "./quickjs-snapshot.js";
 import { quickJsWorkerMain } from "./quickjs-worker.js";
 import { traceStartup } from "../../util/startup-trace.js";
 
@@ -18,6 +19,8 @@ export interface QuickJsAssets {
   readonly workerSource: string;
   readonly sources: SandboxSources;
   readonly piecesAhead: readonly string[];
+  /** Where the build keeps its state, if understood (see quickjs-snapshot.ts). */
+  readonly memoryLayout: WasmMemoryLayout | undefined;
 }
 
 const VARIANT = "@jitl/quickjs-wasmfile-release-sync";
@@ -39,7 +42,8 @@ async function compileAssets(): Promise<QuickJsAssets> {
   // The synchronous build: host calls block the worker thread (Atomics.wait), so asyncify's
   // stack unwinding is not needed, and without it QuickJS is half the size and runs faster.
   const wasmPath = resolve(`${VARIANT}/wasm`);
-  const wasmModule = await wasm().compile(await readFile(wasmPath));
+  const wasmBytes = await readFile(wasmPath);
+  const wasmModule = await wasm().compile(wasmBytes);
   traceStartup("assets: wasm compiled");
   const parts = [
     `prepare: (${prepareQuickJsSandbox.toString()})`,
@@ -47,6 +51,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
     `release: (${releaseQuickJsSandbox.toString()})`,
     `compilePiece: (${compileQuickJsPiece.toString()})`,
     `meterHeap: (${meterWasmHeap.toString()})`,
+    `snapshot: (${snapshotQuickJsSandbox.toString()})`,
   ];
   return {
     wasmModule,
@@ -59,6 +64,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
     workerSource: `(${quickJsWorkerMain.toString()})(require, { ${parts.join(", ")} });`,
     sources: { bootstrap: guestBootstrapSource(), pieces: guestPieces() },
     piecesAhead: PIECES_COMPILED_AHEAD,
+    memoryLayout: wasmMemoryLayout(wasmBytes),
   };
 }
 

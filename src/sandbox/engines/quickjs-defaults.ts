@@ -7,5 +7,5 @@ import type { SharedPoolKey } from "./quickjs-shared-pool.js";
  * engine exists (`mcpvm run`, src/cli/quickjs-early.ts) is the one its first run takes.
  */
 export function defaultWorkerOptions(): SharedPoolKey {
-  return { stackSizeMb: 8, maxWasmMemoryBytes: 512 * 1024 * 1024, spinningWorkers: availableParallelism() - 1 };
+  return { stackSizeMb: 8, maxWasmMemoryBytes: 512 * 1024 * 1024, spinningWorkers: availableParallelism() - 1, snapshots: true };
 }

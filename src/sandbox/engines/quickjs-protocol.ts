@@ -110,6 +110,12 @@ export interface WorkerBoot {
   readonly piecesAhead: readonly string[];
   readonly spin: SpinBudget;
   readonly spinSlots: typeof SPIN_SLOTS;
+  /**
+   * Where the wasm build keeps its state (see quickjs-snapshot.ts): with it the worker keeps an image
+   * of a built sandbox and restores it for each run; without it (snapshots off, or a build whose
+   * layout was not understood) it builds every sandbox.
+   */
+  readonly memoryLayout: { readonly dataEnd: number; readonly heapBase: number } | undefined;
 }
 
 export interface RunMessage {

@@ -11,6 +11,8 @@ export interface SharedPoolKey {
   readonly maxWasmMemoryBytes: number;
   /** Most workers busy-waiting for a reply at once; the budget is shared by the pool's workers. */
   readonly spinningWorkers: number;
+  /** Sandboxes restored from an image (QuickJsEngineOptions.sandboxSnapshots). */
+  readonly snapshots: boolean;
 }
 
 export interface SharedPoolDemand {
@@ -57,11 +59,11 @@ export function leaseSharedPool(assets: QuickJsAssets, key: SharedPoolKey, deman
     byKey = new Map();
     registry.set(assets, byKey);
   }
-  const keyText = `${key.stackSizeMb}/${key.maxWasmMemoryBytes}/${key.spinningWorkers}`;
+  const keyText = `${key.stackSizeMb}/${key.maxWasmMemoryBytes}/${key.spinningWorkers}/${key.snapshots}`;
   let entry = byKey.get(keyText);
   if (entry === undefined) {
     const spin = newSpinBudget(key.spinningWorkers);
-    const threadOptions = { stackSizeMb: key.stackSizeMb, spin, maxWasmMemoryBytes: key.maxWasmMemoryBytes };
+    const threadOptions = { stackSizeMb: key.stackSizeMb, spin, maxWasmMemoryBytes: key.maxWasmMemoryBytes, snapshots: key.snapshots };
     entry = {
       key: keyText,
       options: { ...key },

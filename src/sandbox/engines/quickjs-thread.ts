@@ -12,6 +12,8 @@ export interface QuickJsThreadOptions {
   readonly maxWasmMemoryBytes: number;
   /** Nobody waits for this start (a replacement for the warm set): it must not keep the process alive. */
   readonly background?: boolean;
+  /** Restore each run's sandbox from an image (QuickJsEngineOptions.sandboxSnapshots). Default true. */
+  readonly snapshots?: boolean;
 }
 
 /** One worker thread holding one QuickJS wasm instance; it serves one run at a time. */
@@ -58,6 +60,7 @@ export class QuickJsThread {
       piecesAhead: assets.piecesAhead,
       spin: options.spin ?? newSpinBudget(0),
       spinSlots: SPIN_SLOTS,
+      memoryLayout: options.snapshots === false ? undefined : assets.memoryLayout,
     };
     traceStartup("thread: spawn");
     const worker = new Worker(assets.workerSource, {

@@ -4,6 +4,7 @@ import type { executeQuickJsRun, WorkerChannel } from "./quickjs-execute.js";
 import type { GrowableMemory, meterWasmHeap } from "./quickjs-heap.js";
 import type { DoneMessage, HostPortMessage, RunMessage, WorkerBoot } from "./quickjs-protocol.js";
 import type { compileQuickJsPiece, PreparedSandbox, prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
+import type { SandboxSnapshot, snapshotQuickJsSandbox } from "./quickjs-snapshot.js";
 
 /** The worker-side functions, passed in by source text because an eval worker cannot import them. */
 export interface WorkerParts {
@@ -12,6 +13,7 @@ export interface WorkerParts {
   readonly release: typeof releaseQuickJsSandbox;
   readonly compilePiece: typeof compileQuickJsPiece;
   readonly meterHeap: typeof meterWasmHeap;
+  readonly snapshot: typeof snapshotQuickJsSandbox;
 }
 
 /**
@@ -19,10 +21,14 @@ export interface WorkerParts {
  * worker (see quickjs-assets.ts), so this function must not reference anything outside its own
  * body (imports above are types only); modules come from the `load` argument, data from workerData.
  *
- * Every run gets a fresh QuickJS runtime and context (no state survives a run). The next run's
- * sandbox is built right after a run's result has been posted, and while no run waits the bootstrap
- * pieces most runs use are compiled into it, so a run arriving at an idle worker finds its runtime,
- * context and compiled bootstrap ready and pays only for its own code.
+ * Every run gets a fresh QuickJS runtime and context (no state survives a run). With a memory
+ * layout in its boot data, the worker builds one sandbox with every bootstrap piece compiled, keeps
+ * an image of its wasm memory (quickjs-snapshot.ts) and, after each run's result has been posted,
+ * restores that image: the next run finds the same fresh runtime and context in a memory copy's time.
+ * Without one (or if the image cannot be taken), the next run's sandbox is built right after a run's
+ * result has been posted, and while no run waits the bootstrap pieces most runs use are compiled into
+ * it, so a run arriving at an idle worker finds its runtime, context and compiled bootstrap ready
+ * and pays only for its own code.
  */
 export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerParts): void {
   // Nothing this thread writes is read by anyone (see QuickJsThread.spawn): drop it here rather than
@@ -82,6 +88,17 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
       let runsReceived = 0;
       // Built now so that a failure to build one is a failure to boot, reported as such.
       let next: PreparedSandbox | undefined = parts.prepare(module, boot.sources);
+      let image: SandboxSnapshot | undefined;
+      if (boot.memoryLayout !== undefined) {
+        // Every piece goes into the image: a restored sandbox pays for none of them.
+        for (const name of Object.keys(boot.sources.pieces)) parts.compilePiece(next, boot.sources, name);
+        image = parts.snapshot(next, wasmMemory, boot.memoryLayout);
+        if (image === undefined) {
+          // Not understood: this worker builds its sandboxes as before.
+          parts.release(next);
+          next = parts.prepare(module, boot.sources);
+        }
+      }
       /**
        * Compiles the bootstrap pieces most runs use into the sandbox built ahead, one at a time, as
        * long as no run is waiting (CONTROL_LAYOUT.posted): a waiting run takes the sandbox as it is
@@ -111,6 +128,14 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
       parentPort.on("message", (run: RunMessage) => {
         runsReceived++;
         Atomics.store(control, L.ready, L.readyNot);
+        if (image !== undefined) {
+          const done = parts.execute(image.sandbox, run, channel);
+          parentPort.postMessage(done);
+          // A poisoned worker is retired by the host; the image is restored anyway, off the run's path.
+          image.restore();
+          Atomics.store(control, L.ready, L.readyIdle);
+          return;
+        }
         let sandbox: PreparedSandbox;
         try {
           sandbox = next ?? parts.prepare(module, boot.sources);
@@ -138,7 +163,8 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
       // On the call port, which the host can unref while a background start is in progress (a
       // listener on the worker's own port would keep the process alive).
       boot.port.postMessage({ type: "ready" });
-      compileAhead();
+      if (image === undefined) compileAhead();
+      else Atomics.store(control, L.ready, L.readyIdle);
     },
     (error: unknown) => boot.port.postMessage({ type: "boot-failed", message: String(error) }),
   );

@@ -50,6 +50,12 @@ export interface QuickJsEngineOptions {
   readonly maxWasmMemoryBytes?: number;
   /** Limits for runs that do not set their own. Default DEFAULT_LIMITS. */
   readonly defaultLimits?: RunLimits;
+  /**
+   * Each worker keeps an image of its wasm memory with a sandbox built (runtime, context, bootstrap
+   * and every piece compiled) and restores it for each run instead of building one (see
+   * quickjs-snapshot.ts). Off: every sandbox is built and freed. Default true.
+   */
+  readonly sandboxSnapshots?: boolean;
 }
 
 
@@ -95,6 +101,7 @@ class QuickJsEngine implements SandboxEngine {
         stackSizeMb: options.workerStackMb ?? defaults.stackSizeMb,
         maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? defaults.maxWasmMemoryBytes,
         spinningWorkers: options.spinningWorkers ?? defaults.spinningWorkers,
+        snapshots: options.sandboxSnapshots ?? defaults.snapshots,
       },
       { warmThreads: options.warmWorkers ?? 1, idleMs: options.idleWorkerMs ?? 30_000 },
     );
