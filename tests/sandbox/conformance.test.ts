@@ -22,10 +22,10 @@ for (const entry of await conformanceEngines()) {
     continue;
   }
 
-  describe(`${entry.kind} engine`, () => {
+  describe(`${entry.label ?? entry.kind} engine`, () => {
     let engine: SandboxEngine | undefined;
     const current = (): SandboxEngine => {
-      if (engine === undefined) throw new Error(`the ${entry.kind} engine did not start`);
+      if (engine === undefined) throw new Error(`the ${entry.label ?? entry.kind} engine did not start`);
       return engine;
     };
 

@@ -6,6 +6,8 @@ import type { EngineKind, SandboxEngine } from "../../src/sandbox/types.js";
 
 export interface ConformanceEngine {
   readonly kind: EngineKind;
+  /** How the suite names this entry when it is not just the kind (a variant of an engine). */
+  readonly label?: string;
   /** Present when the engine can boot on this machine. */
   readonly create?: () => Promise<SandboxEngine>;
   /** Why the engine cannot run here (its probe's own words); the suite reports it as skipped. */
@@ -21,6 +23,8 @@ export async function conformanceEngines(): Promise<ConformanceEngine[]> {
     : { kind: "hyperlight", unavailableReason: probe.reason };
   return [
     { kind: "quickjs", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4 }) },
+    // The worker engine's other way to get a fresh sandbox: built and freed for every run, no memory image.
+    { kind: "quickjs", label: "quickjs (sandboxes built, no image)", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4, sandboxSnapshots: false }) },
     { kind: "quickjs-inline", create: () => createQuickJsInlineEngine({ maxInstances: 4 }) },
     hyperlight,
   ];

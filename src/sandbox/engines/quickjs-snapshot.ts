@@ -98,6 +98,9 @@ export function wasmMemoryLayout(bytes: Uint8Array): WasmMemoryLayout | undefine
  */
 export interface SandboxSnapshot {
   readonly sandbox: PreparedSandbox;
+  /** Bytes the image holds: static data from address 0, and the heap in use from the layout's heapBase. */
+  readonly dataBytes: number;
+  readonly heapBytes: number;
   /** Puts the instance's memory and the wrappers' bookkeeping back as they were, with a new Math.random seed. */
   restore(): void;
 }
@@ -199,25 +202,38 @@ export function snapshotQuickJsSandbox(
   if (seedAt === undefined) return undefined;
   const seedAddress = seedAt;
 
-  // The heap's image ends past its highest byte in use (the allocator's top chunk header is the
-  // last thing written there), rounded up to a 4 KiB page; above it is free memory.
+  // Where the heap in use ends: the allocator (Emscripten's dlmalloc, which grows one contiguous
+  // heap with sbrk) serves a request larger than every free chunk from its top chunk, the free
+  // memory above everything allocated, so the address it returns is that boundary (plus the chunk
+  // header). Reading the memory to find the last byte in use would touch megabytes of pages the
+  // instance never used (tens of ms of page faults on a VM). Freed at once, the probe goes back to
+  // the top chunk, which the allocator then trims to less than a wasm page, writing its end marker
+  // (a fake chunk header) at the new break: the image reaches past that marker, the last non-zero
+  // word within the trim's reach above the probe (nothing else was ever written there).
+  const emscripten = ctxBag["module"] as { _malloc?: unknown; _free?: unknown } | undefined;
+  if (typeof emscripten?._malloc !== "function" || typeof emscripten._free !== "function") return undefined;
+  const PROBE_BYTES = 4 * 1024 * 1024;
+  const probe = (emscripten._malloc as (size: number) => number)(PROBE_BYTES);
+  if (probe === 0) return undefined;
+  (emscripten._free as (pointer: number) => void)(probe);
+  if (probe < layout.heapBase || probe + PROBE_BYTES + 16 > memory.buffer.byteLength) return undefined;
   const all = bytes();
-  let heapTop = layout.heapBase;
-  for (let page = all.length - 4096; page >= layout.heapBase; page -= 4096) {
-    let used = false;
-    for (let i = page; i < page + 4096; i++) {
-      if (all[i] !== 0) {
-        used = true;
-        break;
-      }
-    }
-    if (used) {
-      heapTop = page + 4096;
+  const TRIM_REACH = 256 * 1024;
+  // While allocated, the probe had the top chunk's header and end marker above it; both are free
+  // memory now and cleared (only the bytes that are set, so no page is touched that was not), so
+  // that nothing above the image differs from a heap that never had the probe.
+  for (let i = probe + PROBE_BYTES - 16, end = Math.min(all.length, probe + PROBE_BYTES + TRIM_REACH); i < end; i++) if (all[i] !== 0) all[i] = 0;
+  let heapEnd = probe;
+  for (let i = Math.min(all.length, probe + TRIM_REACH) - 1; i >= probe; i--) {
+    if (all[i] !== 0) {
+      heapEnd = i + 1;
       break;
     }
   }
   const data = all.slice(0, layout.dataEnd);
-  const heap = all.slice(layout.heapBase, Math.min(all.length, heapTop + 4096));
+  // 16 bytes more than the last one written: the rest of that header word, and the chunk header
+  // just below the probe's address is inside anyway.
+  const heap = all.slice(layout.heapBase, heapEnd + 16);
 
   const cached = ["_undefined", "_null", "_false", "_true", "_global", "_BigInt", "_Symbol", "_SymbolIterator", "_SymbolAsyncIterator"].map((key) => [key, ctxBag[key]] as const);
   const contextLifetimes = [...(contextScope.value as Set<unknown>)];
@@ -228,6 +244,8 @@ export function snapshotQuickJsSandbox(
 
   return {
     sandbox,
+    dataBytes: data.length,
+    heapBytes: heap.length,
     restore() {
       const target = bytes();
       target.set(data, 0);

@@ -21,14 +21,15 @@ export interface WorkerParts {
  * worker (see quickjs-assets.ts), so this function must not reference anything outside its own
  * body (imports above are types only); modules come from the `load` argument, data from workerData.
  *
- * Every run gets a fresh QuickJS runtime and context (no state survives a run). With a memory
- * layout in its boot data, the worker builds one sandbox with every bootstrap piece compiled, keeps
- * an image of its wasm memory (quickjs-snapshot.ts) and, after each run's result has been posted,
- * restores that image: the next run finds the same fresh runtime and context in a memory copy's time.
- * Without one (or if the image cannot be taken), the next run's sandbox is built right after a run's
- * result has been posted, and while no run waits the bootstrap pieces most runs use are compiled into
- * it, so a run arriving at an idle worker finds its runtime, context and compiled bootstrap ready
- * and pays only for its own code.
+ * Every run gets a fresh QuickJS runtime and context (no state survives a run). The next run's
+ * sandbox is built right after a run's result has been posted, and while no run waits the bootstrap
+ * pieces most runs use are compiled into it, so a run arriving at an idle worker finds its runtime,
+ * context and compiled bootstrap ready and pays only for its own code. With a memory layout in its
+ * boot data, the worker then (still only while no run waits) compiles the other pieces too and keeps
+ * an image of its wasm memory with that sandbox (quickjs-snapshot.ts); from then on, after each run's
+ * result has been posted, it restores the image instead of building: the next run finds the same
+ * fresh runtime and context in a memory copy's time. Taking the image when idle rather than at boot
+ * keeps it off the first run's path (compiling in a new thread is slow until V8 warms up).
  */
 export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerParts): void {
   // Nothing this thread writes is read by anyone (see QuickJsThread.spawn): drop it here rather than
@@ -89,16 +90,8 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
       // Built now so that a failure to build one is a failure to boot, reported as such.
       let next: PreparedSandbox | undefined = parts.prepare(module, boot.sources);
       let image: SandboxSnapshot | undefined;
-      if (boot.memoryLayout !== undefined) {
-        // Every piece goes into the image: a restored sandbox pays for none of them.
-        for (const name of Object.keys(boot.sources.pieces)) parts.compilePiece(next, boot.sources, name);
-        image = parts.snapshot(next, wasmMemory, boot.memoryLayout);
-        if (image === undefined) {
-          // Not understood: this worker builds its sandboxes as before.
-          parts.release(next);
-          next = parts.prepare(module, boot.sources);
-        }
-      }
+      /** The image could not be taken here (a build or library not understood): sandboxes are built. */
+      let imageRefused = boot.memoryLayout === undefined;
       /**
        * Compiles the bootstrap pieces most runs use into the sandbox built ahead, one at a time, as
        * long as no run is waiting (CONTROL_LAYOUT.posted): a waiting run takes the sandbox as it is
@@ -124,6 +117,46 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
           }
         }
         if (next !== undefined && Atomics.load(control, L.posted) === runsReceived) Atomics.store(control, L.ready, L.readyIdle);
+        takeImage();
+      };
+      /**
+       * Turns the idle sandbox built ahead (its usual pieces compiled) into the worker's image: the
+       * other pieces compiled too, one at a time while no run waits, then the memory copied. A run
+       * that arrives first takes the sandbox as it is, and the next idle time tries again.
+       */
+      const takeImage = (): void => {
+        const layout = boot.memoryLayout;
+        if (image !== undefined || imageRefused || layout === undefined || next === undefined) return;
+        if (Atomics.load(control, L.ready) !== L.readyIdle) return;
+        const idle = (): boolean => Atomics.load(control, L.posted) === runsReceived;
+        const sandbox = next;
+        try {
+          for (const name of Object.keys(boot.sources.pieces)) {
+            if (boot.piecesAhead.includes(name)) continue;
+            if (!idle()) return;
+            parts.compilePiece(sandbox, boot.sources, name);
+          }
+          if (!idle()) return;
+          image = parts.snapshot(sandbox, wasmMemory, layout);
+        } catch {
+          image = undefined;
+        }
+        if (image !== undefined) {
+          // The sandbox is the image's now: restored after each run, never freed.
+          next = undefined;
+          return;
+        }
+        // Not understood here: this worker builds its sandboxes as before, starting with a clean one
+        // (taking the image may have changed this one, e.g. its Math.random state).
+        imageRefused = true;
+        next = undefined;
+        try {
+          parts.release(sandbox);
+          next = parts.prepare(module, boot.sources);
+        } catch {
+          process.exit(1);
+        }
+        compileAhead();
       };
       parentPort.on("message", (run: RunMessage) => {
         runsReceived++;
@@ -163,8 +196,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
       // On the call port, which the host can unref while a background start is in progress (a
       // listener on the worker's own port would keep the process alive).
       boot.port.postMessage({ type: "ready" });
-      if (image === undefined) compileAhead();
-      else Atomics.store(control, L.ready, L.readyIdle);
+      compileAhead();
     },
     (error: unknown) => boot.port.postMessage({ type: "boot-failed", message: String(error) }),
   );
