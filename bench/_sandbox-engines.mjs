@@ -3,17 +3,9 @@
 
 /** kind -> (distRoot) => Promise<{ create(options): Promise<SandboxEngine> } | { unavailable: string }> */
 export const ENGINES = {
-  quickjs: async (dist) => {
-    const { createQuickJsEngine } = await import(`${dist}src/sandbox/engines/quickjs.js`);
-    const { sharedQuickJsWorkers } = await import(`${dist}src/sandbox/engines/quickjs-shared-pool.js`);
-    return {
-      create: (options = {}) => createQuickJsEngine(options),
-      // Until no worker is starting in the background (a process that has been up a while).
-      settle: async () => {
-        while (sharedQuickJsWorkers().starting > 0) await sleep(20);
-      },
-    };
-  },
+  quickjs: (dist) => workerEngine(dist, {}),
+  // The worker engine as it was before sandbox images: every sandbox built and freed (the same rounds, for the before/after).
+  "quickjs (no image)": (dist) => workerEngine(dist, { sandboxSnapshots: false }),
   // QuickJS's asyncify build on the caller's thread: a host call suspends the wasm stack (no thread crossing).
   "quickjs-inline": async (dist) => {
     const { createQuickJsInlineEngine } = await import(`${dist}src/sandbox/engines/quickjs-inline.js`);
@@ -26,6 +18,18 @@ export const ENGINES = {
     return { create: (options = {}) => createHyperlightEngine(options) };
   },
 };
+
+async function workerEngine(dist, fixed) {
+  const { createQuickJsEngine } = await import(`${dist}src/sandbox/engines/quickjs.js`);
+  const { sharedQuickJsWorkers } = await import(`${dist}src/sandbox/engines/quickjs-shared-pool.js`);
+  return {
+    create: (options = {}) => createQuickJsEngine({ ...options, ...fixed }),
+    // Until no worker is starting in the background (a process that has been up a while).
+    settle: async () => {
+      while (sharedQuickJsWorkers().starting > 0) await sleep(20);
+    },
+  };
+}
 
 let trivialRuns = 0;
 /**

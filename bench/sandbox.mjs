@@ -157,7 +157,7 @@ export async function benchEngines(kinds, dist = DIST) {
       continue;
     }
     const newEngines = await newEngine(factory);
-    const newWorkers = kind === "quickjs" ? await newWorker(factory) : undefined;
+    const newWorkers = kind.startsWith("quickjs") && kind !== "quickjs-inline" ? await newWorker(factory) : undefined;
     const result = { kind, newEngine: newEngines, newWorker: newWorkers };
     results.push(result);
     available.push({ result, factory });
@@ -225,8 +225,11 @@ function markdown(results, machine) {
   }
   lines.push(
     "",
-    "Every QuickJS run gets a fresh runtime and context. Warm = the run's sandbox was built while the worker was idle; " +
-      "back to back = each run waits for its own sandbox to be built (a cold sandbox in a running worker); new engine = " +
+    "Every QuickJS run gets a fresh runtime and context. quickjs restores each worker's sandbox image (its wasm memory's static data and heap, " +
+      "copied once the worker had built a sandbox with every bootstrap piece compiled: src/sandbox/engines/quickjs-snapshot.ts) after every run; " +
+      "quickjs (no image) is the same engine building and freeing a sandbox for every run, as before images, in the same rounds. " +
+      "Warm = the run's sandbox was ready while the worker was idle; " +
+      "back to back = each run waits for its own sandbox to be built or restored (a cold sandbox in a running worker); new engine = " +
       "workers are shared by every engine of the process with the same worker options, so a new engine takes a warm one; " +
       "a new worker thread (thread start + wasm instantiation + first run) is met only when more runs are concurrent " +
       "than workers are warm (`warmWorkers`). Host call = difference between a loop with and without a trivial host " +
