@@ -46,7 +46,7 @@ async function hostCall(run) {
 
 const loop = (withCall, call = "noop()") => `{ let s = 0; for (let i = 0; i < ${CALLS}; i++) { ${withCall ? call : "s += i"}; } }`;
 
-const nodeVm = {
+export const nodeVm = {
   name: "node:vm",
   version: process.version,
   cold: () => sample(COLD, () => vm.runInContext("1", vm.createContext({}))),
@@ -57,7 +57,7 @@ const nodeVm = {
   },
 };
 
-const isolatedVm = async (version) => {
+export const isolatedVm = async (version) => {
   const { default: ivm } = await import("isolated-vm");
   return {
   name: "isolated-vm",
@@ -90,7 +90,7 @@ const isolatedVm = async (version) => {
   };
 };
 
-const quickjsRaw = async (version) => {
+export const quickjsRaw = async (version) => {
   const { getQuickJS } = await import("quickjs-emscripten");
   const QuickJS = await getQuickJS();
   const evalIn = (ctx, code) => {
@@ -170,13 +170,16 @@ const codeMode = async (version) => {
 
 /** mcpvm's two QuickJS engines: the worker engine (the default) and the in-thread one (`--engine quickjs-inline`). */
 const ENGINE_MODULES = {
-  mcpvm: ["quickjs.js", "createQuickJsEngine"],
-  "mcpvm-inline": ["quickjs-inline.js", "createQuickJsInlineEngine"],
+  mcpvm: ["quickjs.js", "createQuickJsEngine", {}],
+  "mcpvm-inline": ["quickjs-inline.js", "createQuickJsInlineEngine", {}],
+  // The worker engine without its sandbox image (every sandbox built and freed), for before/after rounds (_image-rounds.mjs).
+  "mcpvm-no-image": ["quickjs.js", "createQuickJsEngine", { sandboxSnapshots: false }],
 };
 
-const mcpvm = async (version, name = "mcpvm") => {
-  const [file, factory] = ENGINE_MODULES[name];
-  const createQuickJsEngine = (await import(`${DIST}src/sandbox/engines/${file}`))[factory];
+export const mcpvm = async (version, name = "mcpvm") => {
+  const [file, factory, fixed] = ENGINE_MODULES[name];
+  const create = (await import(`${DIST}src/sandbox/engines/${file}`))[factory];
+  const createQuickJsEngine = (options) => create({ ...options, ...fixed });
   const mustRun = async (engine, request) => {
     const result = await engine.run(request);
     if (!result.ok) throw new Error(`mcpvm run failed: ${result.error.code}: ${result.error.message}`);
