@@ -7,10 +7,8 @@ export const ENGINES = {
   // The worker engine as it was before sandbox images: every sandbox built and freed (the same rounds, for the before/after).
   "quickjs (no image)": (dist) => workerEngine(dist, { sandboxSnapshots: false }),
   // QuickJS's asyncify build on the caller's thread: a host call suspends the wasm stack (no thread crossing).
-  "quickjs-inline": async (dist) => {
-    const { createQuickJsInlineEngine } = await import(`${dist}src/sandbox/engines/quickjs-inline.js`);
-    return { create: (options = {}) => createQuickJsInlineEngine(options.maxWorkers === undefined ? {} : { maxInstances: options.maxWorkers }) };
-  },
+  "quickjs-inline": (dist) => inlineEngine(dist, {}),
+  "quickjs-inline (no image)": (dist) => inlineEngine(dist, { sandboxSnapshots: false }),
   hyperlight: async (dist) => {
     const { probeHyperlight, createHyperlightEngine } = await import(`${dist}src/sandbox/engines/hyperlight/index.js`);
     const probe = await probeHyperlight();
@@ -29,6 +27,11 @@ async function workerEngine(dist, fixed) {
       while (sharedQuickJsWorkers().starting > 0) await sleep(20);
     },
   };
+}
+
+async function inlineEngine(dist, fixed) {
+  const { createQuickJsInlineEngine } = await import(`${dist}src/sandbox/engines/quickjs-inline.js`);
+  return { create: (options = {}) => createQuickJsInlineEngine({ ...(options.maxWorkers === undefined ? {} : { maxInstances: options.maxWorkers }), ...fixed }) };
 }
 
 let trivialRuns = 0;

@@ -26,6 +26,7 @@ export async function conformanceEngines(): Promise<ConformanceEngine[]> {
     // The worker engine's other way to get a fresh sandbox: built and freed for every run, no memory image.
     { kind: "quickjs", label: "quickjs (sandboxes built, no image)", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4, sandboxSnapshots: false }) },
     { kind: "quickjs-inline", create: () => createQuickJsInlineEngine({ maxInstances: 4 }) },
+    { kind: "quickjs-inline", label: "quickjs-inline (sandboxes built, no image)", create: () => createQuickJsInlineEngine({ maxInstances: 4, sandboxSnapshots: false }) },
     hyperlight,
   ];
 }

@@ -6,6 +6,8 @@ import { guestBootstrapSource, guestPieces } from "../../src/sandbox/guest/boots
 import { compileQuickJsPiece, prepareQuickJsSandbox, type PreparedSandbox, type SandboxSources } from "../../src/sandbox/engines/quickjs-sandbox.js";
 import { snapshotQuickJsSandbox, wasmMemoryLayout, type SandboxSnapshot, type WasmMemoryLayout } from "../../src/sandbox/engines/quickjs-snapshot.js";
 import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
+import { createQuickJsInlineEngine } from "../../src/sandbox/engines/quickjs-inline.js";
+import { inlinePoolFor } from "../../src/sandbox/engines/quickjs-inline-instances.js";
 import type { SandboxEngine } from "../../src/sandbox/types.js";
 
 /**
@@ -228,5 +230,36 @@ describe("the worker engine with sandbox images", () => {
       values.add(random ?? "");
     }
     expect(values.size).toBe(6);
+  });
+});
+
+describe("the in-thread engine with sandbox images", () => {
+  // A memory cap of its own, so this pool is not shared with other tests' engines.
+  const cap = 300 * MiB;
+  let engine: SandboxEngine;
+  beforeAll(async () => {
+    engine = await createQuickJsInlineEngine({ maxInstances: 2, idleInstances: 1, maxWasmMemoryBytes: cap });
+  });
+  afterAll(async () => {
+    await engine.dispose();
+  });
+
+  it("takes an image once idle and gives later runs fresh state and different random numbers", async () => {
+    const first = await engine.run({ code: "return 1" });
+    expect(first.ok).toBe(true);
+    // The image is taken in an immediate after a run, like the next sandbox's build.
+    for (let i = 0; i < 50 && (inlinePoolFor(cap)?.imaged ?? 0) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(inlinePoolFor(cap)?.imaged).toBe(1);
+    const values = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const result = await engine.run({ code: "const seen = typeof globalThis.mark; const map = typeof [].map; globalThis.mark = 1; Array.prototype.map = null; return seen + ':' + map + ':' + Math.random();" });
+      expect(result.ok, result.ok ? "" : result.error.message).toBe(true);
+      if (!result.ok) continue;
+      const [seen, map, random] = String(result.value).split(":");
+      expect([seen, map]).toEqual(["undefined", "function"]);
+      values.add(random ?? "");
+    }
+    expect(values.size).toBe(6);
+    expect(inlinePoolFor(cap)?.created).toBe(1);
   });
 });

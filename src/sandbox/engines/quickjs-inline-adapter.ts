@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import * as QuickJs from "quickjs-emscripten-core";
 import { meterWasmHeap, type GrowableMemory } from "./quickjs-heap.js";
 import type { CompiledWasmModule } from "./quickjs-protocol.js";
+import { wasmMemoryLayout, type WasmMemoryLayout } from "./quickjs-snapshot.js";
 
 /**
  * The one place that reaches inside quickjs-emscripten-core (pinned to 0.32.x, checked at load) to
@@ -72,6 +73,8 @@ interface RuntimeInternals {
 export interface InlineAssets {
   readonly wasmModule: CompiledWasmModule;
   readonly variant: QuickJs.QuickJSAsyncVariant;
+  /** Where the build keeps its state, if understood (sandbox images, see quickjs-snapshot.ts). */
+  readonly memoryLayout: WasmMemoryLayout | undefined;
 }
 
 export class InlineEngineLoadError extends Error {}
@@ -102,6 +105,7 @@ async function compile(): Promise<InlineAssets> {
   const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledWasmModule> } }).WebAssembly;
   return {
     wasmModule: await wasm.compile(bytes),
+    memoryLayout: wasmMemoryLayout(bytes),
     // The CommonJS glue directly: the variant's own loader would import() the ES build.
     variant: { type: "async", importFFI: published.importFFI, importModuleLoader: () => Promise.resolve(glue) },
   };
@@ -143,6 +147,8 @@ export interface InlineInstance {
   readonly suspended: boolean;
   /** Size of the instance's linear memory (it never shrinks). */
   wasmMemoryBytes(): number;
+  /** The instance's linear memory (for its sandbox image). */
+  readonly memory: { readonly buffer: ArrayBuffer };
   /** See HeapMeter.limitHeadroom (quickjs-heap.ts). */
   limitHeadroom(ceiling: number | undefined): void;
   /** See HeapMeter.overBudget (quickjs-heap.ts). */
@@ -335,6 +341,7 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
     },
 
     wasmMemoryBytes: heap.bytes,
+    memory: wasmMemory,
     limitHeadroom: heap.limitHeadroom,
     overBudget: heap.overBudget,
   };

@@ -1,12 +1,22 @@
 import { newInlineInstance, type InlineAssets, type InlineInstance } from "./quickjs-inline-adapter.js";
 import { prepareInlineSandbox, releaseInlineSandbox, type InlineSandbox } from "./quickjs-inline-sandbox.js";
 import { compileQuickJsPiece, type SandboxSources } from "./quickjs-sandbox.js";
+import { snapshotQuickJsSandbox, type SandboxSnapshot } from "./quickjs-snapshot.js";
 
-/** An asyncify instance; when idle, the sandbox its next run will use (built ahead) and the last run's, not yet freed. */
+/**
+ * An asyncify instance; when idle, the sandbox its next run will use (built ahead) and the last run's,
+ * not yet freed. Once the instance has an image (see quickjs-snapshot.ts), its sandbox is the image's,
+ * restored after each run instead of freed and built again.
+ */
 export interface InlineSlot {
   readonly instance: InlineInstance;
   next: InlineSandbox | undefined;
   stale: InlineSandbox | undefined;
+  image?: SandboxSnapshot<InlineSandbox> | undefined;
+  /** The image's sandbox served a run since its last restore. */
+  dirty?: boolean;
+  /** Taking an image failed on this instance: it builds its sandboxes. */
+  imageRefused?: boolean;
 }
 
 /**
@@ -30,19 +40,31 @@ export class InlineInstancePool {
     private readonly sources: SandboxSources,
     private readonly piecesAhead: readonly string[],
     private readonly maxWasmMemoryBytes: number,
+    /** Keep an image of each idle instance's sandbox and restore it after runs (QuickJsInlineEngineOptions.sandboxSnapshots). */
+    private readonly images: boolean = true,
   ) {}
 
   get idle(): number {
     return this.idleSlots.length;
   }
 
+  /** Idle instances that restore their sandbox from an image (for tests and diagnostics). */
+  get imaged(): number {
+    return this.idleSlots.filter((slot) => slot.image !== undefined).length;
+  }
+
   /** An idle slot, or a new instance; the sandbox is built now if none was built ahead. */
   async acquire(): Promise<{ readonly slot: InlineSlot; readonly sandbox: InlineSandbox }> {
     // An idle slot whose next sandbox is already built, else any idle slot, else a new instance.
-    const ready = this.idleSlots.findLastIndex((idle) => idle.next !== undefined);
+    const ready = this.idleSlots.findLastIndex((idle) => idle.next !== undefined || (idle.image !== undefined && idle.dirty !== true));
     const slot =
       (ready === -1 ? this.idleSlots.pop() : this.idleSlots.splice(ready, 1)[0]) ??
       { instance: await this.instantiate(), next: undefined, stale: undefined };
+    if (slot.image !== undefined) {
+      if (slot.dirty === true) slot.image.restore();
+      slot.dirty = true;
+      return { slot, sandbox: slot.image.sandbox };
+    }
     if (slot.stale !== undefined) {
       const stale = slot.stale;
       slot.stale = undefined;
@@ -68,10 +90,11 @@ export class InlineInstancePool {
   release(slot: InlineSlot, sandbox: InlineSandbox, poisoned: boolean, retireAboveBytes: number): void {
     if (poisoned) return;
     if (this.idleSlots.length >= this.idleCap || slot.instance.wasmMemoryBytes() > retireAboveBytes) {
-      setImmediate(() => free(sandbox)).unref();
+      // An instance with an image is dropped whole (its memory with it): nothing to free.
+      if (slot.image === undefined) setImmediate(() => free(sandbox)).unref();
       return;
     }
-    slot.stale = sandbox;
+    if (slot.image === undefined) slot.stale = sandbox;
     this.idleSlots.push(slot);
     this.refill ??= setImmediate(() => this.prepareIdle()).unref();
   }
@@ -80,13 +103,20 @@ export class InlineInstancePool {
   async warm(): Promise<void> {
     if (this.idleSlots.length > 0 || this.idleCap === 0) return;
     const { slot, sandbox } = await this.acquire();
-    slot.next = sandbox;
+    if (slot.image === undefined) slot.next = sandbox;
     this.idleSlots.push(slot);
   }
 
   private prepareIdle(): void {
     this.refill = undefined;
     for (const slot of [...this.idleSlots]) {
+      if (slot.image !== undefined) {
+        if (slot.dirty === true) {
+          slot.image.restore();
+          slot.dirty = false;
+        }
+        continue;
+      }
       if (slot.stale !== undefined) {
         const stale = slot.stale;
         slot.stale = undefined;
@@ -95,15 +125,53 @@ export class InlineInstancePool {
           continue;
         }
       }
-      if (slot.next !== undefined) continue;
-      try {
-        const next = prepareInlineSandbox(slot.instance, this.sources);
-        slot.next = next;
-        // This thread had nothing else to do (an immediate after the last run): most runs use these.
-        for (const name of this.piecesAhead) compileQuickJsPiece(next, this.sources, name);
-      } catch {
-        this.drop(slot);
+      if (slot.next === undefined) {
+        try {
+          const next = prepareInlineSandbox(slot.instance, this.sources);
+          slot.next = next;
+          // This thread had nothing else to do (an immediate after the last run): most runs use these.
+          for (const name of this.piecesAhead) compileQuickJsPiece(next, this.sources, name);
+        } catch {
+          this.drop(slot);
+          continue;
+        }
       }
+      this.takeImage(slot);
+    }
+  }
+
+  /**
+   * Turns an idle slot's sandbox built ahead into the instance's image: the other pieces compiled
+   * too, then the memory copied. Runs in an immediate like the build before it; if the image cannot
+   * be taken here, the slot's sandbox is built again and the instance keeps building (taking the
+   * image may have changed that sandbox, e.g. its Math.random state).
+   */
+  private takeImage(slot: InlineSlot): void {
+    const layout = this.assets.memoryLayout;
+    const sandbox = slot.next;
+    if (!this.images || layout === undefined || sandbox === undefined || slot.imageRefused === true || slot.image !== undefined) return;
+    try {
+      for (const name of Object.keys(this.sources.pieces)) if (!this.piecesAhead.includes(name)) compileQuickJsPiece(sandbox, this.sources, name);
+      slot.image = snapshotQuickJsSandbox(sandbox, slot.instance.memory, layout);
+    } catch {
+      slot.image = undefined;
+    }
+    if (slot.image !== undefined) {
+      slot.next = undefined;
+      slot.dirty = false;
+      return;
+    }
+    slot.imageRefused = true;
+    slot.next = undefined;
+    if (!free(sandbox)) {
+      this.drop(slot);
+      return;
+    }
+    try {
+      slot.next = prepareInlineSandbox(slot.instance, this.sources);
+      for (const name of this.piecesAhead) compileQuickJsPiece(slot.next, this.sources, name);
+    } catch {
+      this.drop(slot);
     }
   }
 
@@ -122,19 +190,27 @@ function free(sandbox: InlineSandbox): boolean {
   }
 }
 
-const pools = new Map<number, InlineInstancePool>();
+const pools = new Map<string, InlineInstancePool>();
 
-/** The pool for instances with this memory cap, if an engine has made it. */
-export function inlinePoolFor(maxWasmMemoryBytes: number): InlineInstancePool | undefined {
-  return pools.get(maxWasmMemoryBytes);
+/** The pool for instances with this memory cap (and images on or off), if an engine has made it. */
+export function inlinePoolFor(maxWasmMemoryBytes: number, images = true): InlineInstancePool | undefined {
+  return pools.get(`${maxWasmMemoryBytes}/${images}`);
 }
 
-/** The process-wide pool for instances with this memory cap (see InlineInstancePool). */
-export function sharedInlinePool(assets: InlineAssets, sources: SandboxSources, piecesAhead: readonly string[], maxWasmMemoryBytes: number, idle: number): InlineInstancePool {
-  let pool = pools.get(maxWasmMemoryBytes);
+/** The process-wide pool for instances with this memory cap and image setting (see InlineInstancePool). */
+export function sharedInlinePool(
+  assets: InlineAssets,
+  sources: SandboxSources,
+  piecesAhead: readonly string[],
+  maxWasmMemoryBytes: number,
+  idle: number,
+  images = true,
+): InlineInstancePool {
+  const key = `${maxWasmMemoryBytes}/${images}`;
+  let pool = pools.get(key);
   if (pool === undefined) {
-    pool = new InlineInstancePool(assets, sources, piecesAhead, maxWasmMemoryBytes);
-    pools.set(maxWasmMemoryBytes, pool);
+    pool = new InlineInstancePool(assets, sources, piecesAhead, maxWasmMemoryBytes, images);
+    pools.set(key, pool);
   }
   pool.idleCap = Math.max(pool.idleCap, idle);
   return pool;

@@ -22,6 +22,8 @@ export interface QuickJsInlineEngineOptions {
   readonly maxWasmMemoryBytes?: number;
   /** Limits for runs that do not set their own. Default DEFAULT_LIMITS. */
   readonly defaultLimits?: RunLimits;
+  /** Restore each instance's sandbox from an image instead of building one (see quickjs-snapshot.ts). Default true. */
+  readonly sandboxSnapshots?: boolean;
 }
 
 
@@ -38,7 +40,7 @@ const sandboxSources = (): SandboxSources => (sources ??= { bootstrap: guestBoot
  */
 export async function createQuickJsInlineEngine(options: QuickJsInlineEngineOptions = {}): Promise<SandboxEngine> {
   const assets = await loadInlineAssets();
-  const pool = sharedInlinePool(assets, sandboxSources(), PIECES_COMPILED_AHEAD, options.maxWasmMemoryBytes ?? 512 * 1024 * 1024, options.idleInstances ?? 2);
+  const pool = sharedInlinePool(assets, sandboxSources(), PIECES_COMPILED_AHEAD, options.maxWasmMemoryBytes ?? 512 * 1024 * 1024, options.idleInstances ?? 2, options.sandboxSnapshots ?? true);
   const engine = new QuickJsInlineEngine(pool, options);
   await engine.warm();
   return engine;

@@ -1,4 +1,11 @@
-import type { PreparedSandbox } from "./quickjs-sandbox.js";
+import type * as QuickJs from "quickjs-emscripten-core";
+
+/** What a snapshot needs of a sandbox: either engine's (PreparedSandbox, InlineSandbox). */
+export interface SnapshotSandbox {
+  readonly runtime: QuickJs.QuickJSRuntime;
+  readonly context: QuickJs.QuickJSContext;
+  hooks: { shouldInterrupt(): boolean } | undefined;
+}
 
 /**
  * Where a QuickJS wasm build keeps its state in linear memory: Emscripten lays out static data
@@ -96,8 +103,8 @@ export function wasmMemoryLayout(bytes: Uint8Array): WasmMemoryLayout | undefine
  * next run the same fresh runtime and context, with the bootstrap and every piece compiled, in the
  * time a memory copy takes instead of building them again (most of a trivial run's cost).
  */
-export interface SandboxSnapshot {
-  readonly sandbox: PreparedSandbox;
+export interface SandboxSnapshot<S extends SnapshotSandbox = SnapshotSandbox> {
+  readonly sandbox: S;
   /** Bytes the image holds: static data from address 0, and the heap in use from the layout's heapBase. */
   readonly dataBytes: number;
   readonly heapBytes: number;
@@ -125,11 +132,11 @@ export interface SandboxSnapshot {
  * seed's place in the context is found by calling Math.random and checking the result against
  * QuickJS's xorshift64* generator; if that check fails, no snapshot is taken.
  */
-export function snapshotQuickJsSandbox(
-  sandbox: PreparedSandbox,
+export function snapshotQuickJsSandbox<S extends SnapshotSandbox>(
+  sandbox: S,
   memory: { readonly buffer: ArrayBuffer },
   layout: { readonly dataEnd: number; readonly heapBase: number },
-): SandboxSnapshot | undefined {
+): SandboxSnapshot<S> | undefined {
   type Bag = Record<string, unknown>;
   const { context, runtime } = sandbox;
   const ctxBag = context as unknown as Bag;

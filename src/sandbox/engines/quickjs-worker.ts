@@ -89,7 +89,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
       let runsReceived = 0;
       // Built now so that a failure to build one is a failure to boot, reported as such.
       let next: PreparedSandbox | undefined = parts.prepare(module, boot.sources);
-      let image: SandboxSnapshot | undefined;
+      let image: SandboxSnapshot<PreparedSandbox> | undefined;
       /** The image could not be taken here (a build or library not understood): sandboxes are built. */
       let imageRefused = boot.memoryLayout === undefined;
       /**
