@@ -14,6 +14,7 @@
 // - new worker thread: what a run pays when no worker is warm (an engine with worker options no
 //   other engine uses): thread start + wasm instantiation + first run. The very first engine of the
 //   process also compiles the wasm module.
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -253,6 +254,25 @@ function markdown(results, machine) {
   return lines.join("\n");
 }
 
+/** bench/peers/_image-rounds.mjs's last result (Node 22, beside isolated-vm), if it has been run. */
+function imageRounds() {
+  let saved;
+  try {
+    saved = JSON.parse(readFileSync(new URL("peers/image-rounds.json", import.meta.url), "utf8"));
+  } catch {
+    return [];
+  }
+  const rows = saved.rows.map((row) => [row.name, ms(row.coldMs), ms(row.freshMs)]);
+  return [
+    "",
+    `**Sandbox images beside the peers** (bench/peers/_image-rounds.mjs: ${saved.rounds} rounds with every engine in each, median of the rounds' p50; ` +
+      `${saved.date}, Node ${saved.node}, load average ${saved.load.map((l) => l.toFixed(2)).join(" before, ")} after). The cases of "Beside the peers": ` +
+      "cold = a new sandbox, `return 1`, disposed (for mcpvm a new engine; engines share warm workers or instances); fresh = a new context per run, back to back, in an engine that is up.",
+    "",
+    table(["median of per-round p50", "cold: new sandbox + run + dispose", "fresh context per run, back to back"], rows),
+  ];
+}
+
 /** The breakdown table: one row per step, a column per build. */
 function buildTable(breakdown) {
   const rows = breakdown.sync.map((step, index) => [step.name, us(step.p50Us), us(breakdown.asyncify[index]?.p50Us ?? NaN)]);
@@ -275,6 +295,7 @@ export default async function benchSandbox() {
       "engine is idle, or by the run on first use when runs come back to back.",
     "",
     buildTable(breakdown),
+    ...imageRounds(),
   ].join("\n");
   return { title: "Sandbox engines", markdown: text, data: { machine, targets: TARGETS, results, breakdown } };
 }

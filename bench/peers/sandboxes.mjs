@@ -174,6 +174,7 @@ const ENGINE_MODULES = {
   "mcpvm-inline": ["quickjs-inline.js", "createQuickJsInlineEngine", {}],
   // The worker engine without its sandbox image (every sandbox built and freed), for before/after rounds (_image-rounds.mjs).
   "mcpvm-no-image": ["quickjs.js", "createQuickJsEngine", { sandboxSnapshots: false }],
+  "mcpvm-inline-no-image": ["quickjs-inline.js", "createQuickJsInlineEngine", { sandboxSnapshots: false }],
 };
 
 export const mcpvm = async (version, name = "mcpvm") => {

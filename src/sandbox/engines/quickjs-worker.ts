@@ -165,7 +165,12 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
           const done = parts.execute(image.sandbox, run, channel);
           parentPort.postMessage(done);
           // A poisoned worker is retired by the host; the image is restored anyway, off the run's path.
-          image.restore();
+          try {
+            image.restore();
+          } catch {
+            // The instance can no longer be put back: end this thread; the pool replaces it.
+            process.exit(1);
+          }
           Atomics.store(control, L.ready, L.readyIdle);
           return;
         }
