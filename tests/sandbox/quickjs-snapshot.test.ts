@@ -6,6 +6,7 @@ import { guestBootstrapSource, guestPieces } from "../../src/sandbox/guest/boots
 import { compileQuickJsPiece, prepareQuickJsSandbox, type PreparedSandbox, type SandboxSources } from "../../src/sandbox/engines/quickjs-sandbox.js";
 import { snapshotQuickJsSandbox, wasmMemoryLayout, type SandboxSnapshot, type WasmMemoryLayout } from "../../src/sandbox/engines/quickjs-snapshot.js";
 import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
+import { sharedQuickJsWorkers } from "../../src/sandbox/engines/quickjs-shared-pool.js";
 import { createQuickJsInlineEngine } from "../../src/sandbox/engines/quickjs-inline.js";
 import { inlinePoolFor } from "../../src/sandbox/engines/quickjs-inline-instances.js";
 import type { SandboxEngine } from "../../src/sandbox/types.js";
@@ -212,14 +213,21 @@ describe("a sandbox image", () => {
 
 describe("the worker engine with sandbox images", () => {
   let engine: SandboxEngine;
+  // A memory cap of its own, so this pool's workers are this test's alone.
+  const maxWasmMemoryBytes = 320 * MiB;
   beforeAll(async () => {
-    engine = await createQuickJsEngine({ warmWorkers: 1, maxWorkers: 1 });
+    engine = await createQuickJsEngine({ warmWorkers: 1, maxWorkers: 1, maxWasmMemoryBytes });
   });
   afterAll(async () => {
     await engine.dispose();
   });
 
-  it("gives back-to-back runs on one worker different random numbers and none of each other's state", async () => {
+  it("takes an image after a worker's first run and gives later runs different random numbers and none of each other's state", async () => {
+    const imaged = (): boolean => sharedQuickJsWorkers({ maxWasmMemoryBytes }).threads.some((thread) => thread.imaged);
+    expect(imaged()).toBe(false);
+    expect((await engine.run({ code: "return 1" })).ok).toBe(true);
+    for (let i = 0; i < 100 && !imaged(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(imaged()).toBe(true);
     const values = new Set<string>();
     for (let i = 0; i < 6; i++) {
       const result = await engine.run({ code: "const seen = typeof globalThis.mark; globalThis.mark = 1; Object.prototype.p = 1; return seen + ':' + Math.random();" });

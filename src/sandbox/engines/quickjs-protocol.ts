@@ -33,6 +33,8 @@ export const CONTROL_LAYOUT = Object.freeze({
    * runs back to back alternate between warm workers instead of waiting for one to rebuild.
    */
   ready: 3,
+  /** 1 once the worker restores its sandboxes from an image (quickjs-snapshot.ts), set by the worker. */
+  image: 4,
   none: 0,
   cancelled: 1,
   wall: 2,
@@ -42,7 +44,7 @@ export const CONTROL_LAYOUT = Object.freeze({
   readyBuilt: 1,
   /** Built and its pieces compiled: the worker is idle. */
   readyIdle: 2,
-  slots: 4,
+  slots: 5,
 });
 
 export type ControlLayout = typeof CONTROL_LAYOUT;

@@ -133,7 +133,8 @@ export interface SharedWorkersSnapshot {
   readonly spawned: number;
   /** Each live worker: its thread id and how many runs it has served. */
   /** `readiness`: how far each thread's next sandbox is (CONTROL_LAYOUT.ready; 0 while building or running). */
-  readonly threads: readonly { readonly threadId: number; readonly runs: number; readonly readiness: number }[];
+  /** `imaged`: the thread restores its sandboxes from an image (quickjs-snapshot.ts). */
+  readonly threads: readonly { readonly threadId: number; readonly runs: number; readonly readiness: number; readonly imaged: boolean }[];
 }
 
 /** What the shared pools hold now (diagnostics and tests); `only` picks the pools whose options match it. */
@@ -141,14 +142,14 @@ export function sharedQuickJsWorkers(only: Partial<SharedPoolKey> = {}): SharedW
   let idle = 0;
   let busy = 0;
   let starting = 0;
-  const threads: { threadId: number; runs: number; readiness: number }[] = [];
+  const threads: { threadId: number; runs: number; readiness: number; imaged: boolean }[] = [];
   const matching = [...live].filter((entry) => Object.entries(only).every(([name, value]) => entry.options[name as keyof SharedPoolKey] === value));
   for (const entry of matching) {
     const counts = entry.pool.counts;
     idle += counts.idle;
     busy += counts.busy;
     starting += counts.starting;
-    for (const thread of entry.pool.threads()) threads.push({ threadId: thread.worker.threadId, runs: thread.runs, readiness: thread.readiness });
+    for (const thread of entry.pool.threads()) threads.push({ threadId: thread.worker.threadId, runs: thread.runs, readiness: thread.readiness, imaged: thread.imaged });
   }
   return { pools: matching.length, idle, busy, starting, spawned: spawnedThreads, threads };
 }

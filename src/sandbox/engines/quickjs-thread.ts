@@ -143,6 +143,11 @@ export class QuickJsThread {
     return Atomics.load(this.control, CONTROL_LAYOUT.ready);
   }
 
+  /** The worker restores its sandboxes from an image (quickjs-snapshot.ts) instead of building them. */
+  get imaged(): boolean {
+    return Atomics.load(this.control, CONTROL_LAYOUT.image) === 1;
+  }
+
   startRun(message: RunMessage): void {
     this.served++;
     Atomics.store(this.control, CONTROL_LAYOUT.stop, CONTROL_LAYOUT.none);

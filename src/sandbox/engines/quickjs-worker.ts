@@ -28,8 +28,9 @@ export interface WorkerParts {
  * boot data, the worker then (still only while no run waits) compiles the other pieces too and keeps
  * an image of its wasm memory with that sandbox (quickjs-snapshot.ts); from then on, after each run's
  * result has been posted, it restores the image instead of building: the next run finds the same
- * fresh runtime and context in a memory copy's time. Taking the image when idle rather than at boot
- * keeps it off the first run's path (compiling in a new thread is slow until V8 warms up).
+ * fresh runtime and context in a memory copy's time. Taking the image when idle after the first run
+ * rather than at boot keeps it off the first run's path (compiling in a new thread is slow until V8
+ * warms up) and out of one-shot processes.
  */
 export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerParts): void {
   // Nothing this thread writes is read by anyone (see QuickJsThread.spawn): drop it here rather than
@@ -126,7 +127,9 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
        */
       const takeImage = (): void => {
         const layout = boot.memoryLayout;
-        if (image !== undefined || imageRefused || layout === undefined || next === undefined) return;
+        // Not before the worker's first run: a one-shot process (`mcpvm run`) never needs an image,
+        // and on two busy cores the work would compete with the CLI starting up.
+        if (runsReceived === 0 || image !== undefined || imageRefused || layout === undefined || next === undefined) return;
         if (Atomics.load(control, L.ready) !== L.readyIdle) return;
         const idle = (): boolean => Atomics.load(control, L.posted) === runsReceived;
         const sandbox = next;
@@ -144,6 +147,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
         if (image !== undefined) {
           // The sandbox is the image's now: restored after each run, never freed.
           next = undefined;
+          Atomics.store(control, L.image, 1);
           return;
         }
         // Not understood here: this worker builds its sandboxes as before, starting with a clean one
