@@ -11,6 +11,7 @@ import { Worker } from "node:worker_threads";
 const require = createRequire(import.meta.url);
 const N = Number(process.argv[2] ?? 10);
 const VARIANT = "@jitl/quickjs-wasmfile-release-asyncify";
+const { WebAssembly } = globalThis;
 const wasmModule = new WebAssembly.Module(readFileSync(require.resolve(`${VARIANT}/wasm`)));
 
 const WORKER = `
