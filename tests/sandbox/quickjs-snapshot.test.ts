@@ -239,6 +239,24 @@ describe("the worker engine with sandbox images", () => {
     }
     expect(values.size).toBe(6);
   });
+
+  it("keeps a worker whose run was stopped by a limit (the image undoes it) and gives the next run a clean sandbox", async () => {
+    const threads = (): number[] => sharedQuickJsWorkers({ maxWasmMemoryBytes }).threads.map((thread) => thread.threadId).sort();
+    const spawnedBefore = sharedQuickJsWorkers().spawned;
+    const before = threads();
+    // A job queue that never drains: without an image, freeing this runtime is not safe, and the worker is replaced.
+    const endless = "globalThis.left = 1; const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});";
+    for (let i = 0; i < 3; i++) {
+      const stopped = await engine.run({ code: endless, limits: { cpuMs: 150, wallMs: 5_000 } });
+      expect(stopped.ok ? "ok" : stopped.error.code).toBe("CPU_LIMIT");
+      const next = await engine.run({ code: "return typeof globalThis.left" });
+      expect(next.ok ? next.value : next.error.message).toBe("undefined");
+    }
+    // Every worker that was there is still there (a retired one would be gone); at most the warm
+    // set's refill (started when a run takes the only idle worker) is new.
+    expect(threads()).toEqual(expect.arrayContaining(before));
+    expect(sharedQuickJsWorkers().spawned - spawnedBefore).toBeLessThanOrEqual(1);
+  });
 });
 
 describe("the in-thread engine with sandbox images", () => {

@@ -42,6 +42,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   let hostCalls = 0;
   let nextCallId = 0;
   let poisoned = false;
+  let trapped = false;
   const logs: LogEntry[] = [];
   let logBytes = 0;
   let droppedLogs = 0;
@@ -126,6 +127,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     // A wasm trap or a host exception (e.g. the thread's own stack overflowing inside deeply
     // recursive native code) unwound through QuickJS: its memory can no longer be trusted.
     poisoned = true;
+    trapped = true;
     outcome =
       error instanceof RangeError
         ? { kind: "uncaught", error: { name: "InternalError", message: "stack overflow" } }
@@ -155,6 +157,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     cpuMs: cpuSpent,
     hostCalls,
     poisoned,
+    trapped,
     wasmMemoryBytes: channel.wasmMemoryBytes(),
   };
 

@@ -177,8 +177,13 @@ export interface DoneMessage {
   readonly droppedLogs: number;
   readonly cpuMs: number;
   readonly hostCalls: number;
-  /** The wasm module may be in an unknown state (a trap or host exception unwound through it). */
+  /** The worker must not serve another run: a trap, or a run stopped mid-flight with nothing to undo it. */
   readonly poisoned: boolean;
+  /**
+   * A trap or host exception unwound through QuickJS: more than its memory may be wrong (the wasm
+   * stack pointer, a global no image restores), so even a worker with a sandbox image is replaced.
+   */
+  readonly trapped: boolean;
   /** Size of the worker's wasm linear memory after the run; it never shrinks. */
   readonly wasmMemoryBytes: number;
 }

@@ -167,8 +167,9 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
         Atomics.store(control, L.ready, L.readyNot);
         if (image !== undefined) {
           const done = parts.execute(image.sandbox, run, channel);
-          parentPort.postMessage(done);
-          // A poisoned worker is retired by the host; the image is restored anyway, off the run's path.
+          // A run stopped mid-flight (a limit, a cancel) leaves nothing the image does not undo: the
+          // worker stays. After a trap it is retired by the host; the image is restored anyway.
+          parentPort.postMessage(done.poisoned && !done.trapped ? { ...done, poisoned: false } : done);
           try {
             image.restore();
           } catch {
@@ -222,6 +223,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
       cpuMs: 0,
       hostCalls: 0,
       poisoned: true,
+      trapped: true,
       wasmMemoryBytes: 0,
     };
   }
