@@ -216,7 +216,8 @@ describe("the worker engine with sandbox images", () => {
   // A memory cap of its own, so this pool's workers are this test's alone.
   const maxWasmMemoryBytes = 320 * MiB;
   beforeAll(async () => {
-    engine = await createQuickJsEngine({ warmWorkers: 1, maxWorkers: 1, maxWasmMemoryBytes });
+    // Retirement for size is not what these tests are about (a stopped job-queue run can grow the heap).
+    engine = await createQuickJsEngine({ warmWorkers: 1, maxWorkers: 1, maxWasmMemoryBytes, retireAboveBytes: maxWasmMemoryBytes });
   });
   afterAll(async () => {
     await engine.dispose();
@@ -264,7 +265,7 @@ describe("the in-thread engine with sandbox images", () => {
   const cap = 300 * MiB;
   let engine: SandboxEngine;
   beforeAll(async () => {
-    engine = await createQuickJsInlineEngine({ maxInstances: 2, idleInstances: 1, maxWasmMemoryBytes: cap });
+    engine = await createQuickJsInlineEngine({ maxInstances: 2, idleInstances: 1, maxWasmMemoryBytes: cap, retireAboveBytes: cap });
   });
   afterAll(async () => {
     await engine.dispose();
@@ -286,6 +287,18 @@ describe("the in-thread engine with sandbox images", () => {
       values.add(random ?? "");
     }
     expect(values.size).toBe(6);
+    expect(inlinePoolFor(cap)?.created).toBe(1);
+  });
+
+  it("keeps an instance whose run was stopped by a limit (the image undoes it)", async () => {
+    const endless = "globalThis.left = 1; const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});";
+    for (let i = 0; i < 3; i++) {
+      const stopped = await engine.run({ code: endless, limits: { cpuMs: 150, wallMs: 5_000 } });
+      expect(stopped.ok ? "ok" : stopped.error.code).toBe("CPU_LIMIT");
+      const next = await engine.run({ code: "return typeof globalThis.left" });
+      expect(next.ok ? next.value : next.error.message).toBe("undefined");
+    }
+    // Without the image each stopped run's instance would be dropped and a new one instantiated.
     expect(inlinePoolFor(cap)?.created).toBe(1);
   });
 });

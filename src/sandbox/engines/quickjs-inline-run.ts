@@ -14,6 +14,8 @@ export interface InlineRunResult {
   readonly report: RunReport;
   /** The instance must not serve another run (a trap, a stop mid-flight, or grown too large is the caller's call). */
   readonly poisoned: boolean;
+  /** A trap or host exception unwound through QuickJS: not even a sandbox image makes the instance safe again. */
+  readonly trapped: boolean;
 }
 
 /** A run in progress, as its engine sees it: dispose ends it like a cancel. */
@@ -149,7 +151,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
     shouldInterrupt,
   };
 
-  const finish = (outcome: EngineOutcome, poisoned: boolean): InlineRunResult => {
+  const finish = (outcome: EngineOutcome, poisoned: boolean, trapped: boolean): InlineRunResult => {
     instance.limitHeadroom(undefined);
     clearTimeout(wallTimer);
     plan.signal?.removeEventListener("abort", onCancel);
@@ -164,6 +166,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
     return {
       report: { outcome, logs, logBytes, droppedLogs, stats: { engine: "quickjs-inline", wallMs: performance.now() - startedAt, cpuMs: cpuSpent, hostCalls: callCount } },
       poisoned,
+      trapped,
     };
   };
 
@@ -175,9 +178,9 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
       else if (stopping === "wall") final = { kind: "limit", limit: "wallMs" };
       else if (localStop !== undefined) final = { kind: "limit", limit: localStop };
       // Stopped mid-flight, QuickJS may hold state (an endless job queue) that is not worth freeing.
-      return finish(final, poisoned || final.kind === "limit" || final.kind === "cancelled");
+      return finish(final, poisoned || final.kind === "limit" || final.kind === "cancelled", poisoned);
     },
-    (error: unknown) => finish({ kind: "failure", message: `QuickJS failed: ${String(error)}` }, true),
+    (error: unknown) => finish({ kind: "failure", message: `QuickJS failed: ${String(error)}` }, true, true),
   );
 
   async function execute(): Promise<{ outcome: EngineOutcome; poisoned: boolean }> {

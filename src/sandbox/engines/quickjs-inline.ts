@@ -109,7 +109,7 @@ class QuickJsInlineEngine implements SandboxEngine {
       if (this.disposed) return failedBeforeRun("quickjs-inline", { code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
       const { slot, sandbox } = await this.pool.acquire();
       let handle: InlineRunHandle | undefined;
-      const { report, poisoned } = await runInline(
+      const { report, poisoned, trapped } = await runInline(
         slot.instance,
         sandbox,
         {
@@ -128,7 +128,8 @@ class QuickJsInlineEngine implements SandboxEngine {
         },
       );
       if (handle !== undefined) this.active.delete(handle);
-      this.pool.release(slot, sandbox, poisoned, this.retireAboveBytes);
+      // A run stopped mid-flight leaves nothing an instance's sandbox image does not undo; a trap does.
+      this.pool.release(slot, sandbox, poisoned && (slot.image === undefined || trapped || slot.instance.suspended), this.retireAboveBytes);
       return await settleRun("quickjs-inline", report, { limits, source, filename }, unparsed);
     } finally {
       this.gate.leave();
