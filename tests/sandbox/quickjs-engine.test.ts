@@ -31,7 +31,7 @@ describe("quickjs engine", () => {
     expect(valueOf(await run(engine, mixed, { modules }))).toEqual(["a", "a", ["whoami"]]);
   });
 
-  it("replaces a worker after a run stopped by a limit, so the next runs never meet a crashing worker", async () => {
+  it("keeps serving after runs stopped by a limit with an endless job queue: the worker restores its image (or, without one, is replaced), so the next runs never meet a crashing worker", async () => {
     const endless = "const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});";
     for (let i = 0; i < 3; i++) {
       errorOf(await run(engine, endless, { limits: { cpuMs: 150, wallMs: 3_000 } }), "CPU_LIMIT");
