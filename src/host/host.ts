@@ -5,7 +5,8 @@ import { createHostPathStripper } from "../logging/host-paths.js";
 import { silentLogger } from "../logging/logger.js";
 import { ActivityLog } from "../logging/activity-log.js";
 import { Redactor } from "../logging/redact.js";
-import type { PromptInput } from "../mcp/config/index.js";
+import type { McpServerEntry, McpServers, PromptInput } from "../mcp/config/index.js";
+import type { McpPluginConfig } from "../../plugins/mcp/config.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
 import type { LoginInteraction } from "../mcp/oauth/index.js";
 import type { ConfirmCall, McpAccess, McpModuleOptions, McpService, SecondOpinionReviewer } from "../mcp/service/index.js";
@@ -25,7 +26,23 @@ import { parseFlowPolicy, type FlowPolicy } from "../mcp/flow/policy.js";
 import { currentUserName } from "./user.js";
 import { traceStartup } from "../util/startup-trace.js";
 
-export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED"> {}
+export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED" | "MCP_RELOADED"> {}
+
+/** The configured MCP servers as the host knows them once the mcp plugin loaded, before any service is built. */
+export interface ConfiguredMcpServers {
+  serverNames(): string[];
+  enabledServers(): string[];
+  /** The server's validated entry; undefined for a name that is not configured. */
+  entry(name: string): McpServerEntry | undefined;
+  readonly all: McpServers;
+}
+
+interface McpSetup {
+  readonly config: McpPluginConfig;
+  readonly servers: ConfiguredMcpServers;
+  /** The guest's `tools` global over every configured server. */
+  readonly prelude: string;
+}
 
 export interface HostOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -70,9 +87,14 @@ export class McpvmHost {
   readonly stripHostPaths: (text: string) => string;
   /** The hash-chained audit log in the config home (every face records there). */
   readonly audit: AuditLog;
+  /** The MCP service once something needed it (a guest's require of a server module, a face asking). */
   private mcpService: McpService | undefined;
-  /** The MCP code (./mcp-parts.ts), imported when the mcp plugin first loads. */
+  /** Set when the mcp plugin loaded: its settings and the configured servers, from which the service is built on first use. */
+  private mcpSetup: McpSetup | undefined;
+  private mcpBuilding: Promise<McpService> | undefined;
+  /** The MCP service's code (./mcp-parts.ts), imported with the service's first build. */
   private mcpParts: typeof import("./mcp-parts.js") | undefined;
+  private readonly mcpListeners = new Set<(service: McpService) => void>();
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
   private startedEngineTaken = false;
@@ -191,14 +213,38 @@ export class McpvmHost {
     return this.loaded;
   }
 
-  /** The MCP service, which exists only while the mcp plugin is approved, enabled and loaded. */
+  /**
+   * The MCP service if it has been built: it exists only while the mcp plugin is approved, enabled and
+   * loaded, and is built on first use (requireMcp, mcpIfOn, a guest requiring a server's module).
+   */
   mcp(): McpService | undefined {
     return this.mcpService;
   }
 
+  /**
+   * The configured servers while the mcp plugin is loaded (undefined when MCP is off), without building
+   * the service: names, which are enabled, each entry — what a banner or a system message needs.
+   */
+  mcpServers(): ConfiguredMcpServers | undefined {
+    return this.mcpSetup?.servers;
+  }
+
+  /** Calls `listener` with the MCP service when it is built (at once if it already is); returns the unsubscribe. */
+  onMcpService(listener: (service: McpService) => void): () => void {
+    this.mcpListeners.add(listener);
+    if (this.mcpService !== undefined) listener(this.mcpService);
+    return () => this.mcpListeners.delete(listener);
+  }
+
+  /** The MCP service, built now if the mcp plugin is loaded; undefined when MCP is off. */
+  async mcpIfOn(): Promise<McpService | undefined> {
+    await this.hostModules();
+    return this.mcpSetup === undefined ? undefined : this.buildMcp(this.mcpSetup);
+  }
+
   async requireMcp(): Promise<McpService> {
     const loaded = await this.hostModules();
-    if (this.mcpService !== undefined) return this.mcpService;
+    if (this.mcpSetup !== undefined) return this.buildMcp(this.mcpSetup);
     const refusal = loaded.refused.find((r) => r.plugin === "mcp");
     if (refusal !== undefined) throw refusal.error;
     throw new HostError(
@@ -226,14 +272,19 @@ export class McpvmHost {
     traceStartup("host: engine and plugins ready, run starts");
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
     // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
-    const mcp = this.mcpParts;
-    const modules = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
+    const setup = this.mcpSetup;
+    let modules = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
+    // A gateway client's allow-list needs the service (its catalogs); the gateway built it at start.
+    if (options.mcpAccess !== undefined && setup !== undefined) {
+      const service = await this.buildMcp(setup);
+      modules = (this.mcpParts as typeof import("./mcp-parts.js")).restrictMcpModules(modules, service, options.mcpAccess);
+    }
     const result = await engine.run({
       code,
-      modules: telemetry().bindHostModules(options.mcpAccess === undefined || this.mcpService === undefined || mcp === undefined ? modules : mcp.restrictMcpModules(modules, this.mcpService, options.mcpAccess)),
+      modules: telemetry().bindHostModules(modules),
       limits: this.limits(options.limits),
       // Every configured server, so `tools.<disabled>.x()` says how to enable it.
-      ...(this.mcpService === undefined || mcp === undefined ? {} : { prelude: mcp.toolsGlobalPrelude(this.mcpService.serverNames()) }),
+      ...(setup === undefined ? {} : { prelude: setup.prelude }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.filename === undefined ? {} : { filename: options.filename }),
     });
@@ -251,11 +302,13 @@ export class McpvmHost {
   }
 
   private async unloadPlugins(): Promise<void> {
-    const service = this.mcpService;
+    const building = this.mcpBuilding;
     this.mcpService = undefined;
+    this.mcpSetup = undefined;
+    this.mcpBuilding = undefined;
     this.loaded = undefined;
     await this.plugins.dispose();
-    await service?.close();
+    await (await building?.catch(() => undefined))?.close();
   }
 
   /** The LLM second opinion on tool definitions, when turned on; without a configured model it is skipped and said so. */
@@ -291,13 +344,60 @@ export class McpvmHost {
     };
   }
 
+  /**
+   * The mcp plugin's modules: its settings and mcpServers are validated now (a bad entry refuses the
+   * plugin, as before), and each enabled server gets a lazy `host:mcp-<name>` module whose first
+   * require builds the service (approval before spawn, pins and the audit at listing all live there).
+   */
   private async mcpModules(pluginConfig: unknown) {
-    const parts = (this.mcpParts ??= await import("./mcp-parts.js"));
-    const { mcpPluginConfigSchema, parseMcpServers, DEFAULT_NATIVE_PLUGIN_NAMES, McpService, McpApprovalStore, McpPinStore, OAuthLogins, OAuthTokenStore, mcpHostModules } = parts;
-    const config = mcpPluginConfigSchema.parse(pluginConfig ?? {});
-    const servers = parseMcpServers(this.configFile.mcpServers ?? {}, { file: this.paths.configFile, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
-    const service = new McpService({
+    const light = await import("./mcp-setup.js");
+    const config = light.mcpPluginConfigSchema.parse(pluginConfig ?? {});
+    const servers = light.parseMcpServers(this.configFile.mcpServers ?? {}, { file: this.paths.configFile, nativePluginNames: light.DEFAULT_NATIVE_PLUGIN_NAMES });
+    this.flowPolicy();
+    const names = Object.keys(servers).sort();
+    const setup: McpSetup = {
+      config,
+      servers: {
+        serverNames: () => [...names],
+        enabledServers: () => names.filter((name) => servers[name]?.enabled !== false),
+        entry: (name) => (Object.hasOwn(servers, name) ? servers[name] : undefined),
+        all: servers,
+      },
+      prelude: light.toolsGlobalPrelude(names),
+    };
+    this.mcpSetup = setup;
+    const options = this.mcpCallOptions();
+    return light.mcpModuleTable(
       servers,
+      async (server, context) => {
+        const service = await this.buildMcp(setup);
+        return (this.mcpParts as typeof import("./mcp-parts.js")).loadMcpModule(service, server, context, options);
+      },
+      options.scrubError,
+    );
+  }
+
+  /** The service for `setup`, built once (concurrent callers share the build). */
+  private buildMcp(setup: McpSetup): Promise<McpService> {
+    if (this.mcpService !== undefined && this.mcpSetup === setup) return Promise.resolve(this.mcpService);
+    if (this.mcpSetup !== setup) return Promise.reject(new HostError("MCP_RELOADED", "MCP was reloaded (config or plugins changed) while this run was starting its servers; run it again."));
+    if (this.mcpBuilding === undefined) {
+      const building = this.createMcpService(setup);
+      this.mcpBuilding = building;
+      building.catch(() => {
+        if (this.mcpBuilding === building) this.mcpBuilding = undefined;
+      });
+    }
+    return this.mcpBuilding;
+  }
+
+  private async createMcpService(setup: McpSetup): Promise<McpService> {
+    const parts = (this.mcpParts ??= await import("./mcp-parts.js"));
+    traceStartup("host: MCP service loaded");
+    const { McpService, McpApprovalStore, McpPinStore, OAuthLogins, OAuthTokenStore } = parts;
+    const { config } = setup;
+    const service = new McpService({
+      servers: setup.servers.all,
       env: this.options.env,
       approvals: new McpApprovalStore(this.paths.approvedMcpFile),
       pins: new McpPinStore(this.paths.pinsFile),
@@ -315,11 +415,16 @@ export class McpvmHost {
       clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
       ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
     });
-    this.flowPolicy();
+    if (this.mcpSetup !== setup) {
+      // Reloaded (or closed) while the code loaded: this service is nobody's.
+      await service.close();
+      throw new HostError("MCP_RELOADED", "MCP was reloaded (config or plugins changed) while this run was starting its servers; run it again.");
+    }
     if (this.serverRequests !== undefined) service.clients.setServerRequestHooks(this.serverRequests);
-    this.mcpService = service;
     service.setLoginInteraction(this.loginInteraction);
-    return mcpHostModules(service, this.mcpCallOptions());
+    this.mcpService = service;
+    for (const listener of this.mcpListeners) listener(service);
+    return service;
   }
 
   /**

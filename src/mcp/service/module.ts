@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/client";
-import { unavailableHostModule, type HostCallContext, type HostFunction, type HostModule, type HostModules, type LazyHostModule } from "../../sandbox/types.js";
+import type { HostCallContext, HostFunction, HostModule, HostModules } from "../../sandbox/types.js";
+import { mcpModuleTable } from "./module-table.js";
 import { isMcpvmError } from "../../util/errors.js";
 import type { McpService } from "./service.js";
 import { confirmModeOf } from "../config/index.js";
@@ -51,24 +52,13 @@ export const MAX_BATCH_ITEMS = 1000;
  * one. A disabled server's module cannot load, and its require says how to enable it.
  */
 export function mcpHostModules(service: McpService, options: McpModuleOptions = {}): HostModules {
-  const modules: Record<string, LazyHostModule> = {};
-  const enabled = new Set(service.enabledServers());
-  for (const server of service.serverNames()) {
-    if (!enabled.has(server)) {
-      const message = `server "${server}" is disabled; enable it with \`mcpvm mcp enable ${server}\` (or /mcp enable ${server} in the REPL)`;
-      modules[`mcp-${server}`] = unavailableHostModule({ message: options.scrubError ? options.scrubError(message) : message, code: "MCP_SERVER_DISABLED" });
-      continue;
-    }
-    modules[`mcp-${server}`] = {
-      lazy: true,
-      load: async (context) => buildModule(service, await service.catalog(server, withinBudget(context)), options),
-      // The guest words its own errors about this module ("server \"memory\" has no tool …") and checks
-      // the tool $batch names before calling, so no host error ever quotes a name the guest made up.
-      // `progress`: a call may pass `{ onProgress }` (see toolProgress).
-      label: { title: `server "${server}"`, member: "tool", byName: ["$batch"], progress: true },
-    };
-  }
-  return modules;
+  const servers = Object.fromEntries(service.serverNames().map((name) => [name, { enabled: service.entry(name).enabled }]));
+  return mcpModuleTable(servers, (server, context) => loadMcpModule(service, server, context, options), options.scrubError);
+}
+
+/** The module of one enabled server, built from its current catalog (connecting and listing it first if need be). */
+export async function loadMcpModule(service: McpService, server: string, context: { readonly signal: AbortSignal; readonly deadline: number }, options: McpModuleOptions = {}): Promise<HostModule> {
+  return buildModule(service, await service.catalog(server, withinBudget(context)), options);
 }
 
 function buildModule(service: McpService, catalog: ServerCatalog, options: McpModuleOptions): HostModule {
