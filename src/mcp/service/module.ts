@@ -126,8 +126,9 @@ async function callTool(
   result: "guest-value" | "raw" = "guest-value",
 ): Promise<unknown> {
   // The module was built when the run first required it; a definition that changed since (list_changed
-  // mid-script) must be held from the very next call, so every call checks the current catalog (cached).
-  const catalog = await service.catalog(loadedCatalog.server, withinBudget(context));
+  // mid-script) must be held from the very next call, so every call checks the current catalog (cached;
+  // read without waiting when it is built, as on every call after the first).
+  const catalog = service.currentCatalog(loadedCatalog.server) ?? (await service.catalog(loadedCatalog.server, withinBudget(context)));
   const tool = catalog.find(name);
   if (tool === undefined) {
     const held = catalog.heldTool(name);
@@ -166,9 +167,11 @@ async function callTool(
   }
   // The questions above can stay open for minutes; a definition that changed meanwhile (list_changed
   // while the person read the prompt) is held now, not sent with the answer given for the old one.
-  await requireUnchanged(service, catalog, tool, name, context);
+  const current = service.currentCatalog(catalog.server);
+  if (current !== catalog) await requireUnchanged(service, catalog, tool, name, context, current);
   const caller = withinBudget(context);
-  await service.acquireCallSlot(catalog.server, caller);
+  // The approval re-check (a stat of the approvals file) on every call; awaited only when it must read the file or wait for a rate limit.
+  if (!service.callSlotFree(catalog.server)) await service.acquireCallSlot(catalog.server, caller);
   const progress = toolProgress(context, options);
   let value: unknown;
   try {
@@ -209,8 +212,8 @@ function toolProgress(context: HostCallContext, options: McpModuleOptions): { on
 }
 
 /** Throws MCP_TOOL_HELD (or MCP_UNKNOWN_TOOL) when the tool's definition is no longer the one checked before asking. */
-async function requireUnchanged(service: McpService, checked: ServerCatalog, tool: CatalogTool, name: string, context: HostCallContext): Promise<void> {
-  const current = await service.catalog(checked.server, withinBudget(context));
+async function requireUnchanged(service: McpService, checked: ServerCatalog, tool: CatalogTool, name: string, context: HostCallContext, settled?: ServerCatalog): Promise<void> {
+  const current = settled ?? (await service.catalog(checked.server, withinBudget(context)));
   if (current === checked) return;
   const now = current.find(name);
   if (now !== undefined && (now.definition === tool.definition || toolDefinitionHash(now.definition) === toolDefinitionHash(tool.definition))) return;
