@@ -75,8 +75,21 @@ describe("quickjs engine", () => {
   });
 
   it("cancels a run that is still waiting for a worker", async () => {
-    const modules: HostModules = { m: { wait: async (_args, context) => void (await sleep(300, context.signal)) } };
+    // Both workers are taken (each run inside its host call) before the third run is asked for: on a
+    // loaded machine the third, which needs no transform, could otherwise pass admission first.
+    let arrived = 0;
+    let bothInside = (): void => undefined;
+    const inside = new Promise<void>((resolve) => (bothInside = resolve));
+    const modules: HostModules = {
+      m: {
+        wait: async (_args, context) => {
+          if (++arrived === 2) bothInside();
+          await sleep(300, context.signal);
+        },
+      },
+    };
     const busy = [1, 2].map(() => run(engine, 'require("host:m").wait();', { modules }));
+    await inside;
     const controller = new AbortController();
     const queued = run(engine, "return 1;", { signal: controller.signal });
     controller.abort();

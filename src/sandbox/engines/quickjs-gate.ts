@@ -22,6 +22,9 @@ export class RunGate {
   /** Resolves once the run may take a worker; rejects with PoolError on cancel or close. */
   enter(signal?: AbortSignal): Promise<void> {
     if (this.closed) return Promise.reject(new PoolError("POOL_DISPOSED", "The sandbox engine has been disposed"));
+    // Cancelled while it was being admitted: an abort listener added now would never fire, and the
+    // run would wait for a free slot and then run anyway.
+    if (signal?.aborted === true) return Promise.reject(new PoolError("ACQUIRE_ABORTED", "The run was cancelled while waiting for a free sandbox"));
     if (this.running < this.maxRuns) {
       this.running++;
       return Promise.resolve();
