@@ -2,12 +2,13 @@ import { excerpt } from "../evidence.js";
 import { isNegated } from "../match.js";
 import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
+import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
 import { PERSON_ANY, SEEN_ANY } from "./vocabulary.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong";
   readonly evidence: string;
 }
 
@@ -287,6 +288,12 @@ function computeFeatures(text: string): FeatureHit[] {
     if (handingOverIn(sentence)) {
       hits.set("harvest-handover", { feature: "harvest-handover", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     }
+  }
+  // Steering as a relation (governance.ts): kinds of governing words seen together in one sentence.
+  const governance = governanceOf(views);
+  if (governance !== undefined) {
+    const feature = governance.kinds.size >= 3 ? "governance-strong" : "governance";
+    hits.set(feature, { feature, evidence: governance.evidence });
   }
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
   const destination = destinationAt(raw);

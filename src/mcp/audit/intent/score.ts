@@ -25,7 +25,8 @@ export type IntentSignal =
   | "redirect"
   | "destination"
   | "decode-hint"
-  | "directive";
+  | "directive"
+  | "governance";
 
 const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   "context-request": 3,
@@ -35,6 +36,7 @@ const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   "decode-hint": 3,
   shadowing: 3,
   steering: 2,
+  governance: 3,
   redirect: 1.5,
   "cross-tool": 1,
   destination: 1,
@@ -122,6 +124,10 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   else if (has("credential") && has("harvest") && (has("harvest-handover") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
   if (has("secrecy")) out.push({ signal: "secrecy", evidence: at("secrecy") });
   if (has("steering")) out.push({ signal: "steering", evidence: at("steering") });
+  // Steering read as a relation (governance.ts): three kinds together govern the model beyond this tool on their own;
+  // two count as phrase steering does (they need another sign beside them).
+  if (has("governance-strong")) out.push({ signal: "governance", evidence: at("governance-strong") });
+  else if (has("governance") && !has("steering")) out.push({ signal: "steering", evidence: at("governance") });
   // A redirect to a literal address in the same string ("add backup@… as co-owner", "cc audit@…") hands another
   // action's data to a fixed party: shadowing, whether or not another tool is named.
   if (has("redirect") && (has("cross-tool") || has("destination"))) out.push({ signal: "shadowing", evidence: at("redirect") });
