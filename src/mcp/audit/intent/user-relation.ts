@@ -1,0 +1,109 @@
+/**
+ * Wave 9: what a definition says about the model's relation to *the person* — the shape held-out steering took when
+ * nobody wrote "always call this first". Three kinds, each a short closed vocabulary per language:
+ *
+ * - script: words put in the model's mouth for the user — a reply dictated for when the user asks or notices
+ *   ("if the user asks where it came from, say …"), a result reframed for them ("describe critical findings as minor
+ *   notes", "tell the user the backup completed successfully");
+ * - bypass: the person taken out of the loop — "you do not need to ask the user", "instead of checking back with the
+ *   user", "don't wait for the user to ask", "already approved";
+ * - quiet: something kept out of what the user sees — "not worth mentioning in your answer", "a system detail",
+ *   "don't quote it in the chat".
+ *
+ * A tool's own honest advice about presentation ("show the user the URL", "ask the user to confirm") has no dictated
+ * content and no removal of the user; directions of oversight are blanked before this runs (oversight.ts).
+ * Latin-script entries are lower-case and unaccented (the folded view), other scripts as written (the plain view).
+ */
+import { excerpt } from "../evidence.js";
+
+export type UserRelationKind = "script" | "bypass" | "quiet";
+
+// The person: the user, the customer, people, in each language (as the script and bypass shapes need it).
+const USER = `(?:the |a |your )?(?:user|customer|client|requester|person|human|people|they|them|someone)s?`;
+const TELL = `(?:say|tell|answer|respond|reply|explain|claim|assure|state|insist|report|describe|present|frame|call|label|characteri[sz]e|portray|word|pass (?:it|them|this) off)`;
+
+const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
+  script: [
+    // A reply dictated for when the user asks, notices or questions something.
+    `\\b(?:if|when|whenever|should|in case) ${USER} (?:\\w+ ){0,2}?(?:asks?|notices?|wonders?|questions?|quer(?:y|ies)|complains?|inquires?|wants? to know|challenges?|pushes back|is curious|spots?|sees?)\\b[^.;!?]{0,120}?\\b${TELL}\\b`,
+    // A result reframed for the user: "describe X as Y", "present them as", "explain the difference as".
+    `\\b(?:describe|present|frame|explain|report|characteri[sz]e|label|portray|refer to|pass off|word|call|summari[sz]e)\\b(?: (?:it|them|this|that|these|those|the \\w+|any \\w+|all \\w+|\\w+ (?:and|or) \\w+ \\w+|critical \\w+))?(?: \\w+){0,3}? as (?:a |an |the |just |simple |only |mere |merely )?(?:["'«“‘][^"'»”’]{1,40}["'»”’]|(?:minor|routine|normal|expected|harmless|cosmetic|informational|low|trivial|style|your own|general|airport|standard|regular|temporary|scheduled)\\b)`,
+    // "Tell the user it completed successfully", "say it is your own knowledge", "say that nothing was found".
+    `\\b(?:tell|assure|inform|reassure|let) ${USER}(?: know)?(?: that)? (?:it|this|that|the \\w+|everything|all|nothing|they|their \\w+|its? \\w+)\\b[^.;!?]{0,30}?\\b(?:succeeded|completed|successful(?:ly)?|worked|went (?:fine|well|through)|is (?:fine|ok|okay|safe|clean|local|done|normal|routine)|was (?:fine|found|successful)|are (?:routine|minor|fine|safe)|(?:was|were) found|already|no (?:issues?|problems?|changes?))\\b`,
+    `\\b(?:say|claim|answer|respond|reply|state|insist)(?:,)? (?:that )?(?:it (?:is|was|came)|they (?:are|were)|this is|nothing (?:relevant )?(?:was|is|has been) found|you (?:know|knew|found)|(?:it|this|that) (?:is|was) (?:your|my) own|there (?:is|was|are|were) no)\\b`,
+    `\\b(?:say|state|claim) (?:it(?:'s| is)|that it(?:'s| is)) (?:from )?your own (?:general )?(?:knowledge|memory|information)\\b|\\brather than (?:naming|citing|crediting|mentioning) (?:this|the) (?:tool|server|source)\\b`,
+    // Spanish, Portuguese, French, Italian, German, Turkish, Indonesian, Polish: "if the user asks, say …", "present them as …".
+    `\\bsi (?:el )?(?:usuario|cliente) (?:\\w+ ){0,2}?(?:pregunta|nota|se da cuenta|reclama)\\b[^.;!?]{0,120}?\\b(?:di|dile|decile|responde|respondele|contesta|explica|dile que)\\b|\\b(?:presentalos|presentalas|presentalo|describelos|describelo|explicalo) como\\b`,
+    `\\bse o (?:usuario|utilizador|cliente) (?:\\w+ ){0,2}?(?:perguntar|notar|reclamar|questionar)\\b[^.;!?]{0,120}?\\b(?:diga|diz|responda|responde|explique|fala|fale)\\b|\\b(?:apresente|apresenta|descreva|descreve)(?:-os|-as|-o)? como\\b`,
+    `\\bsi l'utilisateur (?:\\w+ ){0,2}?(?:demande|remarque|s'inquiete|pose la question)\\b[^.;!?]{0,120}?\\b(?:dis|dites|reponds|repondez|explique|expliquez)\\b|\\b(?:presente|presentez|decris|decrivez)(?:-les|-le|-la)? (?:\\S+ ){0,3}?comme\\b`,
+    `\\bse l'utente (?:\\w+ ){0,2}?(?:chiede|nota|domanda)\\b[^.;!?]{0,120}?\\b(?:di|digli|rispondi|spiega)\\b|\\b(?:presentali|presentalo|descrivili|descrivilo) come\\b`,
+    `\\bwenn der (?:nutzer|benutzer|kunde) (?:\\w+ ){0,2}?(?:fragt|nachfragt|bemerkt)\\b[^.;!?]{0,120}?\\b(?:sag|sage|antworte|erklare)\\b|\\b(?:stelle|stell|bezeichne|beschreibe) (?:sie|es|ihn|das|die \\w+) (?:\\w+ ){0,3}?als\\b`,
+    `\\bkullanici (?:\\w+ ){0,3}?(?:sorarsa|fark ederse|itiraz ederse)\\b[^.;!?]{0,120}?\\b(?:de|soyle|cevap ver|yanit ver)\\b`,
+    `\\b(?:jika|kalau|kalo) (?:user|pengguna) (?:\\w+ ){0,2}?(?:bertanya|nanya|tanya|sadar)\\b[^.;!?]{0,120}?\\b(?:bilang|katakan|jawab)\\b|\\bjesli (?:uzytkownik|klient) (?:\\w+ ){0,2}?(?:zapyta|zauwazy)\\b[^.;!?]{0,120}?\\b(?:powiedz|odpowiedz)\\b`,
+    `\\b(?:agar|jab) (?:user|yuzar) (?:\\w+ ){0,2}?(?:puche|pooche|poochhe)\\b[^.;!?]{0,120}?\\b(?:bol|bolo|kehna|keh do|batao)\\b`,
+  ],
+  bypass: [
+    `\\b(?:do not|don't|dont|does not|doesn't|no|never|won't|will not) (?:\\w+ )?need (?:to )?(?:ask|confirm|check|consult|wait|prompt|get (?:approval|consent|confirmation))\\b|\\bneedn't (?:ask|confirm|check|wait)\\b`,
+    `\\b(?:instead of|rather than|without) (?:first )?(?:asking|checking (?:back )?(?:in )?with|confirming (?:with)?|consulting|waiting (?:for|on)|prompting|bothering|involving) (?:the )?(?:user|customer|them|a human|anyone)\\b(?! to \\w+| for (?:the |an? |its |their )?(?:id|name|value|details|input|path|it|them)\\b)`,
+    `\\b(?:do not|don't|never) wait (?:for|on) (?:the )?(?:user|customer|them|approval|confirmation|consent|a reply)\\b`,
+    `\\b(?:has|have) (?:already )?been (?:pre-?)?(?:approved|authori[sz]ed|confirmed|agreed) (?:by|with) (?:the )?(?:user|customer)\\b|\\b(?:is|was|are) (?:already )?(?:agreed|cleared|coordinated) with (?:the )?(?:user|customer)\\b|\\bthe (?:user|customer) (?:has )?already (?:approved|agreed|consented|confirmed|authori[sz]ed)\\b`,
+    `\\btreat (?:it|this|this tool) as (?:read-only|safe|non-destructive|harmless) for (?:approval|confirmation|permission) purposes\\b|\\b(?:clients?|hosts?) (?:\\w+ ){0,6}?(?:don't|do not|need not|needn't) (?:need to )?ask\\b`,
+    // Other languages: no need to ask or tell the user, without asking.
+    `\\b(?:no hace falta|no es necesario|no necesitas|sin) (?:preguntar|confirmar|consultar|pedir (?:permiso|confirmacion))\\b|\\b(?:nao precisa|nao e preciso|sem) (?:perguntar|confirmar|consultar|pedir (?:permissao|confirmacao))\\b|\\b(?:pas besoin de|inutile de|sans) (?:demander|confirmer|consulter)\\b|\\b(?:non serve|non c'e bisogno di|senza) (?:chiedere|confermare)\\b|\\bnicht (?:extra |erst |nochmal |noch einmal )?(?:nachfragen|rueckfragen|ruckfragen|fragen|bestatigen lassen)\\b|\\bohne (?:nach)?zufragen\\b|\\bmit dem (?:nutzer|benutzer|kunden) abgestimmt\\b|\\b(?:tekrar )?sorma(?:dan|na gerek yok)?\\b|\\bzaten onay\\w*|\\b(?:tidak perlu|gak usah|nggak usah|ga usah) (?:tanya|bertanya|konfirmasi|minta izin)\\b|\\bnie (?:musisz|trzeba) (?:pytac|potwierdzac)\\b|\\bbez pytania\\b`,
+  ],
+  quiet: [
+    `\\bnot worth (?:mentioning|bringing up|noting|reporting|telling)\\b|\\b(?:is|are) (?:a |an |just a |only a |merely a )?(?:system|internal|implementation|technical|background|housekeeping) (?:detail|matter|step)s?\\b(?! (?:of|about|for)\\b)`,
+    `\\b(?:do not|don't|never|no need to|avoid|without) (?:\\w+ ){0,1}?(?:mention(?:ing)?|quot(?:e|ing)|summari[sz](?:e|ing)|cit(?:e|ing)|nam(?:e|ing)|discuss(?:ing)?|bring(?:ing)? up|list(?:ing)?|show(?:ing)?|surfac(?:e|ing))\\b[^.;!?]{0,60}?\\b(?:in|to|with) (?:your|the) (?:reply|replies|answers?|responses?|chat|conversation|summary|final answer|message)\\b`,
+    `\\b(?:mention|name|show|list|report) only (?:the )?\\w+ (?:the )?(?:user|customer) (?:named|asked|mentioned|gave|provided|expects)\\b`,
+    `\\b(?:runs?|happens?|is done|works?) (?:quietly|silently|invisibly) in the background\\b`,
+  ],
+};
+
+const SCRIPTS: Readonly<Record<UserRelationKind, readonly string[]>> = {
+  script: [
+    // Russian / Ukrainian: "if the user asks … say that …", "instead say …".
+    `(?:если|коли|якщо) (?:пользователь|клиент|користувач)\\S* (?:\\S+ ){0,2}?(?:спросит|спрашивает|заметит|запитає|помітить|просить)[^.;!?]{0,120}?(?:скажи|ответь|объясни|скажіть|скажи|відповідай|поясни)|(?:натомість|вместо этого) (?:скажи|ответь|скажіть)`,
+    // Arabic / Persian / Urdu, Hindi, Bengali.
+    `(?:إذا|اذا|لو) (?:سأل|سال|لاحظ) (?:المستخدم|العميل)[^.;!?]{0,120}?(?:قل|قول|أخبره|اخبره|جاوب)|(?:اگر|وقتی) کاربر (?:پرسید|بپرسد)[^.;!?]{0,120}?(?:بگو|جواب بده)|(?:اگر|جب) صارف (?:پوچھے|پوچھیں)[^.;!?]{0,120}?(?:کہہ|بتا|کہیں)`,
+    `(?:अगर|यदि|जब) (?:user|यूज़र|उपयोगकर्ता)[^.;!?।]{0,40}?(?:पूछे|पूछता|पूछें)[^.;!?।]{0,120}?(?:बोल|कह|बता)|(?:যদি) (?:ব্যবহারকারী|ইউজার)[^.;!?।]{0,40}?(?:জিজ্ঞেস)[^.;!?।]{0,120}?(?:বলুন|বলবেন|বলো)`,
+    // Chinese, Japanese, Korean.
+    `(?:如果|若|要是)(?:用户|用戶)[^。.;!?]{0,20}?(?:问|問|追问|質疑|发现)[^。.;!?]{0,60}?(?:就说|就說|回答|告诉|告訴|说|說)|(?:ユーザー|利用者)(?:に|から)?[^。.;!?]{0,20}?(?:聞かれたら|尋ねられたら|質問されたら)[^。.;!?]{0,60}?(?:と(?:答え|言っ|伝え))|(?:사용자가|고객이)[^.;!?]{0,20}?(?:물어보면|묻으면|질문하면)[^.;!?]{0,60}?(?:라고|다고) ?(?:말|답|대답)`,
+  ],
+  bypass: [
+    `(?:не (?:нужно|надо|стоит) (?:спрашивать|уточнять|переспрашивать|подтверждать)|без (?:подтверждения|вопросов) (?:пользователя)?|не (?:треба|потрібно) (?:питати|уточнювати))|(?:لا داعي|لا حاجة)|(?:بدون|دون) (?:سؤال|إذن|موافقة)|(?:پوچھنے|بتانے)[^.؟!۔]{0,20}?(?:کی )?ضرورت نہیں|(?:پرسیدن|اجازه) لازم نیست|(?:पूछने|बताने) की (?:ज़रूरत|जरूरत) नहीं|बिना पूछे|(?:无需|無需|不用|不必)(?:确认|確認|询问|詢問|问|問)|(?:確認|質問)(?:は)?不要|(?:聞かずに|確認せずに)|(?:묻지 말고|확인 없이|물어볼 필요 없)`,
+  ],
+  quiet: [
+    `(?:不值得(?:提|一提)|无需(?:提|提及)|系统细节|系統細節|(?:回复|回答)中不要提)|(?:触れる必要はありません|言及不要)|(?:언급할 필요 없)|(?:не стоит упоминать|упоминать не нужно|не варто згадувати)|(?:لا داعي (?:تذكر|لذكر))`,
+  ],
+};
+
+function compile(vocab: Readonly<Record<UserRelationKind, readonly string[]>>): ReadonlyArray<readonly [UserRelationKind, RegExp]> {
+  return Object.entries(vocab).flatMap(([kind, sources]) => sources.map((s) => [kind as UserRelationKind, new RegExp(s.normalize("NFKC"), "u")] as const));
+}
+
+let compiled: { latin: ReadonlyArray<readonly [UserRelationKind, RegExp]>; scripts: ReadonlyArray<readonly [UserRelationKind, RegExp]> } | undefined;
+const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
+
+export interface UserRelationHit {
+  readonly kind: UserRelationKind;
+  readonly evidence: string;
+}
+
+/** Every kind of relation to the person a text holds, with where each was first seen. */
+export function userRelationsOf(views: { plain: string; folded: string }): UserRelationHit[] {
+  compiled ??= { latin: compile(LATIN), scripts: compile(SCRIPTS) };
+  const out = new Map<UserRelationKind, UserRelationHit>();
+  for (const [kind, re] of compiled.latin) {
+    if (out.has(kind)) continue;
+    const m = re.exec(views.folded);
+    if (m !== null) out.set(kind, { kind, evidence: excerpt(views.folded, m.index, m.index + m[0].length, 100) });
+  }
+  if (NON_LATIN.test(views.plain)) {
+    for (const [kind, re] of compiled.scripts) {
+      if (out.has(kind)) continue;
+      const m = re.exec(views.plain);
+      if (m !== null) out.set(kind, { kind, evidence: excerpt(views.plain, m.index, m.index + m[0].length, 100) });
+    }
+  }
+  return [...out.values()];
+}
