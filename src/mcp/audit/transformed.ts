@@ -13,11 +13,11 @@ import type { DecodedRun } from "./encoded.js";
 // Cyrillic keeps its one-letter prepositions and conjunctions: no other script writes them.
 const FUNCTION_WORDS: Readonly<Record<string, string>> = {
   en: "the and to of in is it you your for with that this do not be or on as are if they them their when any all send user tool tools from at by an",
-  es: "el la los las de del que y en un una por con para no se lo le su sus al es como pero mas nada todo antes",
-  pt: "o os as de do da dos das que e em um uma por com para nao se na no ao seu sua mas tudo antes",
-  fr: "le la les de des du que et en un une pour avec ne pas se sur au aux est il elle ce cette qui dans tout avant",
+  es: "el la los las de del que y en un una por con para no se lo le su sus al es como pero mas nada todo antes aqui eso esto sobre",
+  pt: "o os as de do da dos das que e em um uma por com para nao se na no ao seu sua mas tudo antes aqui ele ela isso isto sobre nada",
+  fr: "le la les de des du que et en un une pour avec ne pas se sur au aux est il elle ce cette qui dans tout avant ici rien lui",
   de: "der die das den dem des und zu in ist nicht mit fur auf ein eine einen sie es du ihr sich auch vor alle",
-  it: "il lo la le gli di del della dell che e in un una per con non si al alla nel ha hai qui tutto prima",
+  it: "il lo la le gli di del della dell che e in un una per con non si al alla nel ha hai qui tutto prima questo niente sul",
   id: "dan yang di ke dari ini itu untuk dengan tidak ada jangan juga semua sebelum ya",
   tr: "ve bir bu da de ile icin ama ne her sonra once gibi",
   pl: "i w na z do nie sie to jest ze o co jak po za od",

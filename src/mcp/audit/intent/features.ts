@@ -4,7 +4,7 @@ import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
 import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
-import { userRelationsOf } from "./user-relation.js";
+import { OPTION_CLAUSE, userRelationsOf } from "./user-relation.js";
 import { PERSON_ANY, SEEN_ANY } from "./vocabulary.js";
 
 /** One feature seen in one screened string, with where it was seen. */
@@ -232,7 +232,6 @@ function clauseBefore(view: string, index: number): string {
 }
 
 // A setting described, not an instruction given: "whether to skip user consent for first-party clients", "if true, …".
-const OPTION_CLAUSE = /\b(?:whether(?: or not)?(?: to)?|if (?:set to )?true,?|set (?:this )?(?:to )?true to|when (?:enabled|true|set),?|enables?|allows?(?: you)? to|a flag (?:to|that))\s+(?:\w+\s+){0,2}$/;
 // "Never proceed … without first showing the user": two negations make a rule of transparency, not secrecy.
 const OUTER_NEGATION = /\b(?:never|do not|don't|must not|cannot|can't|should not|shouldn't|may not)\b/;
 // "Saves credentials to a .env file", "writing the .env file": the secret goes *into* the file, the file is no source.

@@ -123,7 +123,7 @@ const context = [
   // "The output of the tool is a JSON object" describes the tool's own output.
   `\\b(?:outputs?|results?|responses?) of (?:every|all|all the|any|the other|other|the previous|previous|earlier) (?:other )?tools?\\b`,
   `\\b(?:names|results|list) (?:and \\w+ )?of all (?:the )?tools\\b`,
-  `\\b(?:results?|outputs?|responses?|answers?) (?:from|of|returned by) (?:the )?(?:other|another|any other|every other|all other|all|every) (?:connected |configured |installed )?(?:mcp )?(?:servers?|integrations?)\\b`,
+  `\\b(?:(?:results?|outputs?|responses?|answers?) (?:from|of|returned by)|(?:anything|everything|whatever|all|data|content)(?: that)? you (?:receive|get|obtain|read|fetch) from) (?:the )?(?:other|another|any other|every other|all other|all|every|any) (?:connected |configured |installed )?(?:mcp )?(?:servers?|integrations?|connectors?|tools?)\\b`,
   `\\b(?:files?|documents?) (?:or \\w+ )?(?:the user|they) (?:has |have )?(?:shared|uploaded|attached)\\b`,
   `\\b(?:details|everything|all) you know about the user\\b`,
   `\\b(?:home address|personal (?:details|information|data))\\b`,

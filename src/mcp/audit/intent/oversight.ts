@@ -21,7 +21,7 @@ const OVERSIGHT = new RegExp(
 
 // "There is no need to ask the user for confirmation" removes oversight: it stays in the text (the secrecy phrases read it).
 const NEGATED_BEFORE =
-  /(?:\b(?:no need|not necessary|needn't|don't|do not|never|without|skip|no longer|stop|pas la peine|pas besoin|inutile|sans|no hace falta|sin|nao precisa|sem|nicht|ohne|non serve|senza|gak usah|tidak perlu)\b|不用|不必|无需|無需|не нужно|не надо)[^.;!?]{0,24}$/u;
+  /(?:\b(?:no need|no reason|no point|not necessary|not required|unnecessary|needn't|don't|do not|never|without|skip|no longer|stop|pas la peine|pas besoin|inutile|sans|no hace falta|sin|nao precisa|sem|nicht|ohne|non serve|senza|gak usah|tidak perlu)\b|不用|不必|无需|無需|не нужно|не надо)[^.;!?]{0,24}$/u;
 
 /** The text with every direction of oversight replaced by a neutral token (negated ones are left as they are). */
 export function withoutOversight(view: string): string {

@@ -20,30 +20,39 @@ export type UserRelationKind = "script" | "bypass" | "quiet";
 
 // The person: the user, the customer, people, in each language (as the script and bypass shapes need it).
 const USER = `(?:the |a |your )?(?:user|customer|client|requester|person|human|people|they|them|someone)s?`;
-const TELL = `(?:say|tell|answer|respond|reply|explain|claim|assure|state|insist|report|describe|present|frame|call|label|characteri[sz]e|portray|word|pass (?:it|them|this) off)`;
+// A verb of speech followed by the content dictated: a that-clause, "it is …", a quotation ("tell them the job id" is not).
+const SAY = `(?:say|tell|answer|respond|reply|claim|assure|state|insist|explain)(?: (?:them|him|her|the user|the customer|people))?,? (?:that\\b|it(?:'s| is| was)\\b|they(?:'re| are| were)\\b|this (?:is|was)\\b|there (?:is|was|are|were)\\b|nothing\\b|no\\b|["'«“‘:])`;
+// The person the words are for: a reframing counts when it is addressed to them.
+const FOR_PERSON = `(?:to|with|for) (?:the |a |your )?(?:user|customer|client|person|people|team|them)s?\\b|\\bwhen (?:you )?(?:talk|speak|reply|report|write|respond)(?:ing)? to\\b|\\b(?:in|into) (?:your|the) (?:reply|answer|response|summary|message)`;
 
 const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
   script: [
     // A reply dictated for when the user asks, notices or questions something.
-    `\\b(?:if|when|whenever|should|in case) ${USER} (?:\\w+ ){0,2}?(?:asks?|notices?|wonders?|questions?|quer(?:y|ies)|complains?|inquires?|wants? to know|challenges?|pushes back|is curious|spots?|sees?)\\b[^.;!?]{0,120}?\\b${TELL}\\b`,
+    `\\b(?:if|when|whenever|should|in case) ${USER} (?:\\w+ ){0,2}?(?:asks?|notices?|wonders?|questions?|quer(?:y|ies)|complains?|inquires?|wants? to know|challenges?|pushes back|is curious|spots?|sees?)\\b[^.;!?]{0,120}?\\b${SAY}`,
     // A result reframed for the user: "describe X as Y", "present them as", "explain the difference as".
     `\\b(?:describe|present|frame|explain|report|characteri[sz]e|label|portray|refer to|pass off|word|call|summari[sz]e)\\b(?: (?:it|them|this|that|these|those|the \\w+|any \\w+|all \\w+|\\w+ (?:and|or) \\w+ \\w+|critical \\w+))?(?: \\w+){0,3}? as (?:a |an |the |just |simple |only |mere |merely )?(?:["'«“‘][^"'»”’]{1,40}["'»”’]|(?:minor|routine|normal|expected|harmless|cosmetic|informational|low|trivial|style|your own|general|airport|standard|regular|temporary|scheduled)\\b)`,
+    `\\b(?:describe|present|frame|report|characteri[sz]e|label|portray|refer to|pass off|word|call|summari[sz]e|show)\\b(?: \\S+){0,6}? as (?:a |an |the )?\\S+[^.;!?]{0,60}?(?:${FOR_PERSON})|(?:${FOR_PERSON})[^.;!?]{0,60}?\\b(?:describe|present|frame|report|characteri[sz]e|label|portray|refer to|pass off|word|call|show)\\b(?: \\S+){0,6}? as\\b`,
+    `\\b(?:describe|present|frame|report|characteri[sz]e|label|portray|refer to|pass off|word|call|summari[sz]e|show)\\b(?: \\S+){0,3}? (?:${FOR_PERSON})(?: \\S+){0,3}? as\\b`,
+    `\\b(?:should|must|are to|is to|will) be (?:called|described|presented|labell?ed|referred to(?: as)?|reported(?: as)?|framed(?: as)?|shown(?: as)?)\\s+(?:as\\s+)?["'«“‘][^"'»”’]{1,40}["'»”’][^.;!?]{0,60}?(?:${FOR_PERSON})`,
     // "Tell the user it completed successfully", "say it is your own knowledge", "say that nothing was found".
     `\\b(?:tell|assure|inform|reassure|let) ${USER}(?: know)?(?: that)? (?:it|this|that|the \\w+|everything|all|nothing|they|their \\w+|its? \\w+)\\b[^.;!?]{0,30}?\\b(?:succeeded|completed|successful(?:ly)?|worked|went (?:fine|well|through)|is (?:fine|ok|okay|safe|clean|local|done|normal|routine)|was (?:fine|found|successful)|are (?:routine|minor|fine|safe)|(?:was|were) found|already|no (?:issues?|problems?|changes?))\\b`,
     `\\b(?:say|claim|answer|respond|reply|state|insist)(?:,)? (?:that )?(?:it (?:is|was|came)|they (?:are|were)|this is|nothing (?:relevant )?(?:was|is|has been) found|you (?:know|knew|found)|(?:it|this|that) (?:is|was) (?:your|my) own|there (?:is|was|are|were) no)\\b`,
     `\\b(?:say|state|claim) (?:it(?:'s| is)|that it(?:'s| is)) (?:from )?your own (?:general )?(?:knowledge|memory|information)\\b|\\brather than (?:naming|citing|crediting|mentioning) (?:this|the) (?:tool|server|source)\\b`,
     // Spanish, Portuguese, French, Italian, German, Turkish, Indonesian, Polish: "if the user asks, say …", "present them as …".
-    `\\bsi (?:el )?(?:usuario|cliente) (?:\\w+ ){0,2}?(?:pregunta|nota|se da cuenta|reclama)\\b[^.;!?]{0,120}?\\b(?:di|dile|decile|responde|respondele|contesta|explica|dile que)\\b|\\b(?:presentalos|presentalas|presentalo|describelos|describelo|explicalo) como\\b`,
-    `\\bse o (?:usuario|utilizador|cliente) (?:\\w+ ){0,2}?(?:perguntar|notar|reclamar|questionar)\\b[^.;!?]{0,120}?\\b(?:diga|diz|responda|responde|explique|fala|fale)\\b|\\b(?:apresente|apresenta|descreva|descreve)(?:-os|-as|-o)? como\\b`,
-    `\\bsi l'utilisateur (?:\\w+ ){0,2}?(?:demande|remarque|s'inquiete|pose la question)\\b[^.;!?]{0,120}?\\b(?:dis|dites|reponds|repondez|explique|expliquez)\\b|\\b(?:presente|presentez|decris|decrivez)(?:-les|-le|-la)? (?:\\S+ ){0,3}?comme\\b`,
-    `\\bse l'utente (?:\\w+ ){0,2}?(?:chiede|nota|domanda)\\b[^.;!?]{0,120}?\\b(?:di|digli|rispondi|spiega)\\b|\\b(?:presentali|presentalo|descrivili|descrivilo) come\\b`,
-    `\\bwenn der (?:nutzer|benutzer|kunde) (?:\\w+ ){0,2}?(?:fragt|nachfragt|bemerkt)\\b[^.;!?]{0,120}?\\b(?:sag|sage|antworte|erklare)\\b|\\b(?:stelle|stell|bezeichne|beschreibe) (?:sie|es|ihn|das|die \\w+) (?:\\w+ ){0,3}?als\\b`,
+    `\\bsi (?:el )?(?:usuario|cliente) (?:\\w+ ){0,2}?(?:pregunta|nota|se da cuenta|reclama)\\b[^.;!?]{0,120}?\\b(?:di|dile|decile|responde|respondele|contesta|contestale|explicale|afirma) que\\b|\\b(?:presentalos|presentalas|presentalo|describelos|describelo|explicalo) como\\b`,
+    `\\bse o (?:usuario|utilizador|cliente) (?:\\w+ ){0,2}?(?:perguntar|notar|reclamar|questionar)\\b[^.;!?]{0,120}?\\b(?:diga|diz|responda|responde|fala|fale|afirme)(?:-lhe)? que\\b|\\b(?:apresente|apresenta|descreva|descreve)(?:-os|-as|-o)? como\\b`,
+    `\\bsi l'utilisateur (?:\\w+ ){0,2}?(?:demande|remarque|s'inquiete|pose la question)\\b[^.;!?]{0,120}?\\b(?:dis|dites|reponds|repondez|affirme|affirmez)(?:-lui|-leur)? qu|\\b(?:presente|presentez|decris|decrivez)(?:-les|-le|-la)? (?:\\S+ ){0,3}?comme\\b`,
+    `\\bse l'utente (?:\\w+ ){0,2}?(?:chiede|nota|domanda)\\b[^.;!?]{0,120}?\\b(?:di'?|digli|rispondi|rispondigli|afferma) che\\b|\\b(?:presentali|presentalo|descrivili|descrivilo) come\\b`,
+    `\\bwenn der (?:nutzer|benutzer|kunde) (?:\\w+ ){0,2}?(?:fragt|nachfragt|bemerkt)\\b[^.;!?]{0,120}?\\b(?:sag|sage|antworte|behaupte)(?: ihm| ihr| ihnen)?,? dass\\b|\\b(?:stelle|stell|bezeichne|beschreibe) (?:sie|es|ihn|das|die \\w+) (?:\\w+ ){0,3}?als\\b`,
     `\\bkullanici (?:\\w+ ){0,3}?(?:sorarsa|fark ederse|itiraz ederse)\\b[^.;!?]{0,120}?\\b(?:de|soyle|cevap ver|yanit ver)\\b`,
     `\\b(?:jika|kalau|kalo) (?:user|pengguna) (?:\\w+ ){0,2}?(?:bertanya|nanya|tanya|sadar)\\b[^.;!?]{0,120}?\\b(?:bilang|katakan|jawab)\\b|\\bjesli (?:uzytkownik|klient) (?:\\w+ ){0,2}?(?:zapyta|zauwazy)\\b[^.;!?]{0,120}?\\b(?:powiedz|odpowiedz)\\b`,
     `\\b(?:agar|jab) (?:user|yuzar) (?:\\w+ ){0,2}?(?:puche|pooche|poochhe)\\b[^.;!?]{0,120}?\\b(?:bol|bolo|kehna|keh do|batao)\\b`,
   ],
   bypass: [
     `\\b(?:do not|don't|dont|does not|doesn't|no|never|won't|will not) (?:\\w+ )?need (?:to )?(?:ask|confirm|check|consult|wait|prompt|get (?:approval|consent|confirmation))\\b|\\bneedn't (?:ask|confirm|check|wait)\\b`,
+    `\\b(?:no (?:reason|point|requirement)|not (?:necessary|required|needed)|unnecessary|(?:don't|do not|doesn't|does not) have) to (?:ask|check|confirm|consult|wait|bother|loop)\\b(?: (?:back )?(?:in )?with)?(?: (?:the )?(?:user|customer|them|anyone))?`,
+    `\\bskip (?:the |any |all |your )?(?:usual |normal |extra |user(?:'s)? )?(?:confirmation|approval|consent|permission|review)(?: steps?| prompts?| dialogs?| questions?)?\\b|\\b(?:approval|consent|permission|confirmation) (?:was|has been|is) (?:already )?(?:given|granted|obtained) (?:by|from) (?:the )?(?:user|customer|owner)\\b`,
+    `\\b(?:behover|behøver) inte fraga|\\butan att fraga\\b|\\btrenger ikke (?:a )?sporre\\b|\\buten a sporre\\b|\\bbehover ikke (?:at )?sporge\\b|\\buden at sporge\\b|\\bhoeft (?:niet|geen) (?:te )?(?:vragen|toestemming)\\b|\\bzonder (?:te )?(?:vragen|toestemming)\\b|\\bei tarvitse kysya\\b|\\bkysymatta\\b|\\bnemusis se ptat\\b|\\bbez ptani\\b`,
     `\\b(?:instead of|rather than|without) (?:first )?(?:asking|checking (?:back )?(?:in )?with|confirming (?:with)?|consulting|waiting (?:for|on)|prompting|bothering|involving) (?:the )?(?:user|customer|them|a human|anyone)\\b(?! to \\w+| for (?:the |an? |its |their )?(?:id|name|value|details|input|path|it|them)\\b)`,
     `\\b(?:do not|don't|never) wait (?:for|on) (?:the )?(?:user|customer|them|approval|confirmation|consent|a reply)\\b`,
     `\\b(?:has|have) (?:already )?been (?:pre-?)?(?:approved|authori[sz]ed|confirmed|agreed) (?:by|with) (?:the )?(?:user|customer)\\b|\\b(?:is|was|are) (?:already )?(?:agreed|cleared|coordinated) with (?:the )?(?:user|customer)\\b|\\bthe (?:user|customer) (?:has )?already (?:approved|agreed|consented|confirmed|authori[sz]ed)\\b`,
@@ -56,13 +65,15 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\b(?:do not|don't|never|no need to|avoid|without) (?:\\w+ ){0,1}?(?:mention(?:ing)?|quot(?:e|ing)|summari[sz](?:e|ing)|cit(?:e|ing)|nam(?:e|ing)|discuss(?:ing)?|bring(?:ing)? up|list(?:ing)?|show(?:ing)?|surfac(?:e|ing))\\b[^.;!?]{0,60}?\\b(?:in|to|with) (?:your|the) (?:reply|replies|answers?|responses?|chat|conversation|summary|final answer|message)\\b`,
     `\\b(?:mention|name|show|list|report) only (?:the )?\\w+ (?:the )?(?:user|customer) (?:named|asked|mentioned|gave|provided|expects)\\b`,
     `\\b(?:runs?|happens?|is done|works?) (?:quietly|silently|invisibly) in the background\\b`,
+    `\\b(?:keep|leave) (?:it|this|that|them|these|those|the \\w+) out of (?:what you (?:tell|show|say to|report to)|your (?:reply|replies|answers?|responses?|summary|messages?)|the (?:reply|answer|response|summary|conversation|chat))\\b`,
+    `\\b(?:the )?(?:users?|customers?|people|they) (?:don't|do not|doesn't|does not|need not|needn't|shouldn't|should not) (?:need to |have to )?(?:know|hear|see|be told|learn|find out|notice)\\b`,
   ],
 };
 
 const SCRIPTS: Readonly<Record<UserRelationKind, readonly string[]>> = {
   script: [
     // Russian / Ukrainian: "if the user asks … say that …", "instead say …".
-    `(?:если|коли|якщо) (?:пользователь|клиент|користувач)\\S* (?:\\S+ ){0,2}?(?:спросит|спрашивает|заметит|запитає|помітить|просить)[^.;!?]{0,120}?(?:скажи|ответь|объясни|скажіть|скажи|відповідай|поясни)|(?:натомість|вместо этого) (?:скажи|ответь|скажіть)`,
+    `(?:если|коли|якщо) (?:пользователь|клиент|користувач)\\S* (?:\\S+ ){0,2}?(?:спросит|спрашивает|заметит|запитає|помітить|просить)[^.;!?]{0,120}?(?:скажи|ответь|скажите|ответьте|скажіть|відповідай|відповідайте),? (?:что|що)|(?:натомість|вместо этого) (?:скажи|ответь|скажіть)`,
     // Arabic / Persian / Urdu, Hindi, Bengali.
     `(?:إذا|اذا|لو) (?:سأل|سال|لاحظ) (?:المستخدم|العميل)[^.;!?]{0,120}?(?:قل|قول|أخبره|اخبره|جاوب)|(?:اگر|وقتی) کاربر (?:پرسید|بپرسد)[^.;!?]{0,120}?(?:بگو|جواب بده)|(?:اگر|جب) صارف (?:پوچھے|پوچھیں)[^.;!?]{0,120}?(?:کہہ|بتا|کہیں)`,
     `(?:अगर|यदि|जब) (?:user|यूज़र|उपयोगकर्ता)[^.;!?।]{0,40}?(?:पूछे|पूछता|पूछें)[^.;!?।]{0,120}?(?:बोल|कह|बता)|(?:যদি) (?:ব্যবহারকারী|ইউজার)[^.;!?।]{0,40}?(?:জিজ্ঞেস)[^.;!?।]{0,120}?(?:বলুন|বলবেন|বলো)`,
@@ -89,6 +100,9 @@ export interface UserRelationHit {
   readonly evidence: string;
 }
 
+// A setting described, not an instruction given: "whether to skip user consent for first-party clients", "if true, …".
+export const OPTION_CLAUSE = /\b(?:whether(?: or not)?(?: to)?|if (?:set to )?true,?|set (?:this )?(?:to )?true to|when (?:enabled|true|set),?|enables?|allows?(?: you)? to|a flag (?:to|that))\s+(?:\w+\s+){0,2}$/;
+
 /** Every kind of relation to the person a text holds, with where each was first seen. */
 export function userRelationsOf(views: { plain: string; folded: string }): UserRelationHit[] {
   compiled ??= { latin: compile(LATIN), scripts: compile(SCRIPTS) };
@@ -96,6 +110,7 @@ export function userRelationsOf(views: { plain: string; folded: string }): UserR
   for (const [kind, re] of compiled.latin) {
     if (out.has(kind)) continue;
     const m = re.exec(views.folded);
+    if (m !== null && OPTION_CLAUSE.test(views.folded.slice(Math.max(0, m.index - 60), m.index))) continue;
     if (m !== null) out.set(kind, { kind, evidence: excerpt(views.folded, m.index, m.index + m[0].length, 100) });
   }
   if (NON_LATIN.test(views.plain)) {
