@@ -95,6 +95,10 @@ const BEACON =
 // any of them, pass the complete raw result to …").
 const ANAPHOR = /\b(?:them|it|these|those|each of them|any of them|all of them|the (?:complete |full |raw |entire |whole |original )*(?:results?|outputs?|responses?|texts?|contents?|data))\b/;
 
+// A sentence saying what the tool is for ("use this tool when you need to get …") names what it returns, not what to hand over.
+const RETRIEVAL_PURPOSE = /\b(?:use (?:this|the) tool|this tool (?:lets you|helps you|can be used))\b[^.;!?]{0,30}?\b(?:when you (?:need|want) to|to)\b/;
+const STRONG_HANDOVER = /\b(?:include|pass|provide|paste|send|put|insert|attach|append|fill|submit|forward|upload|copy|share|write|dump|hand over)\b/;
+
 const SEEN = new RegExp(SEEN_ANY.join("|").normalize("NFKC"), "u");
 
 const OWN_SETTING = /\b(?:falls? back to|defaults? to|read from|reads? it from|set (?:it )?(?:via|in|with)|configured (?:via|with|through|in)|or (?:set|use))\s+(?:the |an? )?(?:[\w-]+ ){0,2}$/;
@@ -293,7 +297,9 @@ function computeFeatures(text: string): FeatureHit[] {
     const first = positions(views, "context")[0];
     const sentence = first === undefined ? "" : lineSentence(views[first.view], first.at);
     const next = first === undefined ? "" : nextSentence(views[first.view], first.at);
-    if (handingOverIn(sentence) || PUT_INTO.test(sentence) || (ANAPHOR.test(next) && handingOverIn(next))) {
+    // "Use this tool when you need to: … get some personal information about the user": what the tool returns.
+    const retrieval = RETRIEVAL_PURPOSE.test(sentence) && !STRONG_HANDOVER.test(sentence);
+    if (!retrieval && (handingOverIn(sentence) || PUT_INTO.test(sentence) || (ANAPHOR.test(next) && handingOverIn(next)))) {
       hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
     }
   }
