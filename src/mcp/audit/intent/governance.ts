@@ -39,7 +39,7 @@ const LATIN: Vocab = {
     `\\b(?:toda|cada|qualquer|cualquier) (?:pergunta|pregunta|consulta|solicitud|solicitacao|pedido|tarefa|tarea|resposta|respuesta)\\b|\\b(?:chaque|toute) (?:question|requete|demande|reponse|tache)\\b|\\b(?:jede[nrs]?|alle) (?:frage|anfrage|antwort|aufgabe)n?\\b|\\b(?:ogni|qualsiasi) (?:domanda|richiesta|risposta|attivita)\\b|\\b(?:setiap|semua) (?:pertanyaan|permintaan|jawaban|tugas)\\b|\\b(?:her|tum) (?:soru|istek|yanit|cevap|gorev)\\w*|\\b(?:kazde|kazdej|kazdy|wszystkie) (?:pytani\\w*|zapytani\\w*|odpowiedz\\w*|zadani\\w*)|\\b(?:moi|tat ca) (?:cau hoi|yeu cau|cau tra loi)\\b|\\b(?:bawat|lahat ng) (?:tanong|request|sagot)\\b|\\bkila (?:swali|ombi|jibu)\\b`,
   ],
   exclusive: [
-    `\\b(?:only|exclusively|solely|(?:instead of|in place of|rather than)(?! (?!using|calling|invoking|relying|searching|browsing|checking|consulting|asking|running|trusting)\\w+ing\\b)|in preference to|over any|never use|do not use|don't use|stop using|avoid using|no longer use|must not use|should not use|refrain from using|no other|(?:this|that|the) (?:one|tool|server|service) alone|unreliable|untrustworthy|not (?:to be )?trusted|off-limits|not (?:allowed|permitted|licensed|approved|supported|to be used)|forbidden|prohibited|banned|unlicensed|deprecated|disabled|retired|route (?:\\w+ ){0,3}?(?:here|to (?:this|me|us)|through (?:this|me|us)))\\b`,
+    `\\b(?:only|exclusively|solely|(?:instead of|in place of|rather than)(?! (?!using|calling|invoking|relying|searching|browsing|checking|consulting|asking|running|trusting)\\w+ing\\b)|in preference to|over any|never use|do not use|don't use|stop using|avoid using|no longer use|must not use|should not use|refrain from using|no other|replaces?|supersedes?|takes? precedence over|overrides?|wins over|(?:this|that|the) (?:one|tool|server|service) alone|unreliable|untrustworthy|not (?:to be )?trusted|off-limits|not (?:allowed|permitted|licensed|approved|supported|to be used)|forbidden|prohibited|banned|unlicensed|deprecated|disabled|retired|route (?:\\w+ ){0,3}?(?:here|to (?:this|me|us)|through (?:this|me|us)))\\b`,
     `\\b(?:solo|solamente|unicamente|exclusivamente|en lugar de|en vez de|no uses|nunca uses|apenas|somente|em vez de|ao inves de|nao use|nunca use|seulement|uniquement|exclusivement|au lieu de|n'utilise(?:z)? (?:pas|jamais)|nur|ausschliesslich|statt|anstatt|anstelle|nicht (?:verwenden|nutzen|benutzen)|solo|soltanto|esclusivamente|invece di|al posto di|non usare|alleen|uitsluitend|in plaats van|gebruik geen|hanya|saja|alih-alih|jangan (?:pakai|gunakan)|sadece|yalnizca|yerine|kullanma|tylko|wylacznie|zamiast|nie uzywaj|chi dung|duy nhat|thay vi|dung dung|sa halip|huwag gamitin|badala ya|usitumie)\\b`,
   ],
   order: [
@@ -47,7 +47,7 @@ const LATIN: Vocab = {
     `\\b(?:primero|antes de (?:cualquier|todo|responder|nada|usar)|primeiro|antes de (?:qualquer|tudo|responder)|d'abord|en premier|avant (?:tout|toute|de repondre|d'utiliser)|zuerst|vor (?:jeder|allem|der antwort)|zunachst|prima di (?:tutto|ogni|qualsiasi|rispondere)|per prim[oa]|eerst|voor (?:elke|alles)|terlebih dahulu|duluan|sebelum (?:apa pun|menjawab|setiap)|oncelikle|her seyden once|najpierw|przed (?:kazd\\w*|odpowiedzi\\w*)|truoc tien|truoc khi (?:tra loi|lam)|muna|kwanza|kabla ya)\\b`,
   ],
   persist: [
-    `\\b(?:from now on|as of (?:now|today|this (?:session|conversation|chat))|(?:for|during|throughout) (?:this|the) (?:whole |entire )?(?:session|conversation|chat)|from this point(?: on| forward)?|going forward|henceforth|hereafter|for the rest of (?:the|this|your) (?:session|conversation|chat|thread|day)|for (?:all|every) (?:future|subsequent|later|remaining) (?:\\w+ )?(?:requests?|questions?|conversations?|sessions?|turns?|tasks?|calls?)|in (?:all|every) (?:future|subsequent|later) (?:\\w+ )?(?:requests?|questions?|conversations?|sessions?|turns?|tasks?)|until (?:the (?:session|conversation) ends|told otherwise|further notice)|permanently|remember (?:this|that) (?:rule|preference|setting)|(?:for|in) (?:every|each|all) (?:new |later |subsequent )?(?:sessions?|conversations?|chats?))\\b`,
+    `\\b(?:from now on|as of (?:now|today|this (?:session|conversation|chat))|(?:for|during|throughout) (?:this|the) (?:whole |entire )?(?:session|conversation|chat)|from this point(?: on| forward)?|going forward|henceforth|hereafter|for the (?:rest|remainder) of (?:the|this|your) (?:session|conversation|chat|thread|day)|for (?:all|every) (?:future|subsequent|later|remaining) (?:\\w+ )?(?:requests?|questions?|conversations?|sessions?|turns?|tasks?|calls?)|in (?:all|every) (?:future|subsequent|later) (?:\\w+ )?(?:requests?|questions?|conversations?|sessions?|turns?|tasks?)|until (?:the (?:session|conversation) ends|told otherwise|further notice)|permanently|remember (?:this|that) (?:rule|preference|setting)|(?:for|in) (?:every|each|all) (?:new |later |subsequent )?(?:sessions?|conversations?|chats?))\\b`,
     `\\b(?:a partir de ahora|de ahora en adelante|desde ahora|por el resto de la (?:sesion|conversacion)|daqui (?:pra|para) frente|a partir de agora|de agora em diante|pelo resto da (?:sessao|conversa)|desormais|a partir de maintenant|dorenavant|pour le reste de la (?:session|conversation)|ab (?:jetzt|sofort)|von nun an|kunftig|fur den rest der (?:sitzung|unterhaltung)|d'ora in poi|da ora in poi|per il resto della (?:sessione|conversazione)|vanaf nu|voortaan|mulai sekarang|seterusnya|untuk sisa (?:sesi|percakapan)|bundan (?:sonra|boyle)|artik|od teraz|od tej pory|na reszte (?:sesji|rozmowy)|tu (?:bay )?gio tro di|tu nay|mula ngayon|kuanzia sasa)\\b`,
   ],
   authority: [
@@ -126,6 +126,8 @@ function sentences(view: string): Array<{ text: string; at: number }> {
   return out;
 }
 
+const IMPOSES = /\b(?:use|keep|set|choose|pick|send|leave|apply|always|select)\b/;
+
 // A restriction that waits on the person ("must not invoke other tools until the user says what to do next") adds oversight.
 const WAITS_ON_USER = /\b(?:until|unless|till) (?:\w+ ){0,5}?(?:the user|user's|from the user|they (?:say|ask|confirm))\b/;
 
@@ -165,6 +167,8 @@ export function governanceOf(views: { plain: string; folded: string }): Governan
     const joined = i + 1 < folded.length && JOINS_NEXT.test(f.text);
     const text = joined ? f.text + (folded[i + 1]?.text ?? "") : f.text;
     const kinds = new Set([...(kindsOf[i] ?? []), ...(joined ? kindsOf[i + 1] ?? [] : [])]);
+    // Overriding the person's own choice with an order ("use 'premium' whatever the user picks") imposes this tool's choice.
+    if (kinds.has("override") && IMPOSES.test(text)) kinds.add("exclusive");
     if (!(kinds.has("reach") || kinds.has("override")) || kinds.size < 2 || WAITS_ON_USER.test(text) || OWN_JOB.test(text)) continue;
     if (kinds.size === 2 && SCOPED.test(text)) continue;
     if (best === undefined || kinds.size > best.kinds.size) {

@@ -141,7 +141,7 @@ const context = [
   `\\b(?:holds?|stores?|knows?|remembers?|has|keeps?) (?:\\w+ ){0,2}?about (?:the|this) user\\b`,
   `\\b(?:very )?first message (?:in|of) (?:this|the) (?:thread|conversation|chat|session)\\b`,
   `\\b(?:any|every|each|all) (?:other )?tool(?:'s)? (?:calls?|results?|outputs?|responses?)\\b|\\b(?:outputs?|results?|responses?) (?:of|from) (?:the |every |all |any )?(?:\\w+ )?tools? (?:you(?:'ve| have)?|that you) (?:called|used|run|ran|invoked)\\b`,
-  `\\b(?:previous|prior|earlier|last) tool calls?\\b|\\b(?:previous|prior|earlier|other|last) tool (?:results?|outputs?|responses?)\\b|\\bwhat(?:ever)? (?:the )?(?:previous|prior|earlier|other) (?:tool calls?|tools?|calls?) returned\\b`,
+  `\\b(?:previous|prior|earlier|last) tool calls?\\b|\\b(?:previous|prior|earlier|other|last) tool (?:results?|outputs?|responses?)\\b|\\bwhat(?:ever)? (?:the )?(?:previous|prior|earlier|other) (?:\\w+ )?(?:tool calls?|tools?|calls?) (?:have )?returned\\b`,
   // Spanish / Portuguese / Italian / French / German
   `\\b(?:historial|historia) (?:completo |de la )?(?:de la )?(?:conversacion|chat)\\b|\\btoda la conversacion\\b|\\bla conversacion (?:que llevas|completa|entera)\\b|\\b(?:los )?mensajes (?:anteriores|previos)\\b|\\btodo lo que el usuario\\b|\\bprompt del sistema\\b|\\binstrucciones del sistema\\b`,
   `\\b(?:historico|historia) (?:completo )?(?:da|de) (?:conversa|conversacao)\\b|\\btudo o que o usuario\\b|\\bprompt do sistema\\b`,
@@ -177,7 +177,7 @@ const credential = [
   `(?:助记词|助記詞|シードフレーズ|リカバリーフレーズ|복구 ?구문|시드 ?구문|сид-?фраз|мнемоническ|عبارة الاسترداد)`,
   `\\bcodes? (?:that )?(?:their|the user's|your|the|his|her) (?:bank|phone|authenticator|app|provider|carrier)(?: \\w+)? (?:just )?(?:texted|sent|gave|shows?|displays?|generated)\\b|\\b(?:sms|text(?:ed)?|login|security|one-time|2fa|mfa|auth) codes?\\b|\\b(?:code|pin)s? (?:they|the user|you) (?:just )?(?:got|received|get|receive)\\b`,
   `\\b(?:bank|banking|online banking|email|e-mail|account) (?:login|logins|credentials|password|pin)\\b`,
-  `\\bpasswd\\b|\\bpassword hash(?:es)?\\b|\\bpg_shadow\\b|\\/etc\\/shadow\\b`,
+  `\\bpasswd\\b|\\bpassword hash(?:es)?\\b|\\bpg_shadow\\b|\\/etc\\/shadow\\b|\\bpass ?codes?\\b|\\b(?:online )?banking (?:username|user id|login id)s?\\b`,
   `\\b(?:contrasenas?|claves? (?:de )?api|senhas?|chaves? (?:de )?api|mots? de passe|cles? api|passwort(?:er)?|kennw(?:o|ö)rter?|zugangsdaten|chiavi api|password|sifre(?:ler)?i?|kata sandi|hasla|mat khau)\\b`,
   `(?:парол[ьи]|токен|ключ(?:и)? api|api[- ]ключ)`,
   `\\b(?:wachtwoord(?:en)?|api-?sleutels?|toegangscode)\\b`,
