@@ -97,7 +97,7 @@ export function paramNamesOf(jsonPaths: Iterable<string>): Set<string> {
 
 // Conversation nouns only: a verb such as "summarise" or a word such as "notes" does not make a tool
 // about the conversation (`summarize_document` asking for "everything the user told you" is an attack).
-const CONTEXT_TOPIC = /\b(?:conversations?|chats?|dialog(?:ue)?s?|transcripts?|prompts?|memory|memories|handoff)\b/;
+const CONTEXT_TOPIC = /\b(?:conversations?|chats?|threads?|dialog(?:ue)?s?|transcripts?|prompts?|memory|memories|handoff)\b/;
 
 /**
  * Whether the tool is about the conversation (a summariser may ask for `the conversation so far`).
