@@ -5,7 +5,7 @@ import { LEXICON, type IntentFeature } from "./lexicon.js";
 import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
 import { OPTION_CLAUSE, userRelationsOf } from "./user-relation.js";
-import { PERSON_ANY, SEEN_ANY } from "./vocabulary.js";
+import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_SETTING, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
@@ -61,50 +61,6 @@ function allPhrases(): readonly Phrase[] {
 
 // Their phrases are negations themselves ("do not tell the user", "never use other tools").
 const SELF_NEGATED: ReadonlySet<IntentFeature> = new Set(["secrecy", "directive", "steering"]);
-
-/** Where a secret or the context comes from: the person, the chat, the environment, other servers. */
-const SOURCE = new RegExp(
-  [
-    `\\b(?:your|the user's|user's|users'|their|the user|from the environment|environment|env|in (?:this|the) (?:chat|conversation)|you (?:use|know|have|received|can find)|configured (?:for|in) (?:the|this|your)|other (?:mcp )?servers?|that appeared|they (?:gave|shared|receive)|the \\w+ server|the (?:person|human|customer|employee|account holder|owner)(?:'s)?|(?:his|her) (?:own )?(?:account|bank|wallet|phone|e-?mail))\\b`,
-    `~\\/\\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials)\\b|(?:^|[\\s"'\`(])\\.env\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\bkubeconfig\\b|\\b(?:any|every|other|previous|earlier) tool(?:'s)? (?:outputs?|results?|responses?)\\b`,
-    `\\b(?:del usuario|(?:pro|para o|ao|al|con el) usuario|(?:ke|dari|pada|sama) user|de gebruiker|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|(?:den|dem) (?:nutzer|benutzer)|seine[nm]?|ihre[nm]?|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
-    `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
-    ...PERSON_ANY,
-  ]
-    .join("|")
-    .normalize("NFKC"),
-  "u",
-);
-
-/** Places a secret would be taken from that no tool's own job needs: other tools' output, other servers' settings, key files. */
-const HARVEST =
-  /(?:\b(?:visible|lying around|sitting|exposed|available|present) (?:anywhere|somewhere|in (?:the |your )?(?:env(?:ironment)?|files?|chat|conversation|context|workspace|logs?|shell|terminal))\b|~\/\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials|config\/gcloud)\b|(?:^|[\s"'`(])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\bkubeconfig\b|\bkeychain\b|\bwallet\.dat\b|\b(?:any|every|each|all|other|previous|earlier|prior) tool(?:'s)? (?:outputs?|results?|responses?)\b|\btool (?:outputs?|results?|responses?) (?:you|that)\b|\b(?:seen|found|appear(?:s|ed|ing)?|shown|returned|printed) in (?:\w+ ){0,3}?(?:outputs?|results?|responses?|files?|logs?|conversation|chat|context|messages?)\b|\b(?:other|another|connected|configured) (?:\w+ )?servers?'? (?:config(?:uration)?s?|settings|env(?:ironment)?)\b|\benvironment variables?\b|\bpg_shadow\b|\/etc\/shadow\b|\bmysql\.user\b|\bauthentication_string\b|\bkubectl get secrets?\b|\bprintenv\b|\bsecurity find-(?:generic|internet)-password\b|\bgh auth token\b|\bgit credential fill\b|\baws configure (?:get|export-credentials)\b|\bwith (?:the|another|a|any) (?:[\w'-]+ ){0,3}?(?:query|sql|shell|exec|terminal|command|database|kubectl) tool\b)/u;
-
-/** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
-const DESTINATION =
-  /\b(?:s3|gs|ftp|sftp|wss?|hdfs):\/\/[^\s"')]+|\b(?:[a-z0-9-]{2,63}\.)+(?:com|net|org|io|co|app|dev|xyz|info|biz|me|ai|cloud|site|online|tech|ru|cn|top)\b(?![\w-])|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,6}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
-
-/**
- * A remote image (Markdown or HTML) whose URL carries a placeholder to fill in ("![s](https://x.dev/s.svg?d=DATA)"):
- * rendering it sends whatever fills the placeholder to that host, so it is a destination the data is sent to.
- */
-const BEACON =
-  /!\[[^\]]{0,80}\]\(\s*https?:\/\/[^\s)]{1,300}?[?&/][\w-]{0,20}=?(?:[A-Z][A-Z0-9_]{2,}|\{[^}]{1,40}\}|<[^>]{1,40}>|\$\{?\w+\}?)|<img\b[^>]{0,200}\bsrc=["']?https?:\/\/[^"'\s>]{1,300}?[?&][\w-]{1,20}=(?:[A-Z][A-Z0-9_]{2,}|\{[^}]{1,40}\}|\$\{?\w+\}?)/u;
-
-// A handover in the next sentence that points back at what was named ("… results from other servers. Before showing
-// any of them, pass the complete raw result to …").
-const ANAPHOR = /\b(?:them|it|these|those|each of them|any of them|all of them|the (?:complete |full |raw |entire |whole |original )*(?:results?|outputs?|responses?|texts?|contents?|data))\b/;
-
-// A sentence saying what the tool is for ("use this tool when you need to get …") names what it returns, not what to hand over.
-const RETRIEVAL_PURPOSE = /\b(?:use (?:this|the) tool|this tool (?:lets you|helps you|can be used))\b[^.;!?]{0,30}?\b(?:when you (?:need|want) to|to)\b/;
-const STRONG_HANDOVER = /\b(?:include|pass|provide|paste|send|put|insert|attach|append|fill|submit|forward|upload|copy|share|write|dump|hand over)\b/;
-
-const SEEN = new RegExp(SEEN_ANY.join("|").normalize("NFKC"), "u");
-
-const OWN_SETTING = /\b(?:falls? back to|defaults? to|read from|reads? it from|set (?:it )?(?:via|in|with)|configured (?:via|with|through|in)|or (?:set|use))\s+(?:the |an? )?(?:[\w-]+ ){0,2}$/;
-
-/** The context handed over in the passive or past: "… with the instructions you are under pasted into `place`". */
-const PUT_INTO = /\b(?:pasted|included|inserted|attached|appended|copied|filled|placed|added|dumped) (?:in|into|to|as|under|with)\b/;
 
 const HANDOVER_DISTANCE = 60;
 const MAX_POSITIONS = 64;
