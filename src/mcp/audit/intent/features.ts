@@ -4,6 +4,7 @@ import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
 import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
+import { outcomeRelationsOf } from "./outcome-relation.js";
 import { OPTION_CLAUSE, userRelationsOf } from "./user-relation.js";
 import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_SETTING, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
 
@@ -279,6 +280,11 @@ function computeFeatures(text: string): FeatureHit[] {
   }
   // The model's relation to the person (user-relation.ts): words put in its mouth, the user taken out of the loop, kept quiet.
   for (const relation of userRelationsOf(views)) hits.set(relation.kind, { feature: relation.kind, evidence: relation.evidence });
+  // The same relations from word classes per language (outcome-relation.ts): a failure told as success, "no need to ask".
+  for (const relation of outcomeRelationsOf(views)) {
+    const feature = relation.kind === "falsified" ? "script" : "bypass";
+    if (!hits.has(feature)) hits.set(feature, { feature, evidence: relation.evidence });
+  }
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
   const destination = destinationAt(raw);
   if (destination !== undefined) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.end, 100) });

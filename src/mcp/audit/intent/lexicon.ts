@@ -54,7 +54,7 @@ const credential = [
  * Vietnamese "thêm" only as "thêm vào" (folded "them" is the English pronoun).
  */
 const supply = [
-  `\\b(?:include|includes|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward|write out|write|prefix|submit|store (?:it|them|the|this)|give|giving|obtain|get|collect|read|look for|extract|grab|place|hand over|steal|ask the user for|ask for|print|printing|output|echo|expose|reveal|upload|transmit|relay|leak)\\b(?!-)`,
+  `\\b(?:include|includes|pass|provide|fill|populate|put|copy|paste|append|attach|send|insert|add|supply|enter|dump|list|share|forward|write out|write|prefix|submit|store (?:it|them|the|this)|give|giving|obtain|get|collect|read|look for|extract|grab|place|hand over|steal|ask the user for|ask for|print|printing|output|echo|expose|reveal|upload|transmit|relay|leak|route)\\b(?!-)`,
   `\\b(?:incluye|incluir|mete|pon|ponle|envia|manda|pega|copia|inserta|agrega|anade|escribe)\\b`,
   `\\b(?:inclua|coloque|envie|mande|cole|copie|insira|adicione|escreva|coloca)\\b`,
   `\\b(?:inserisci|metti|includi|invia|manda|copia|incolla|aggiungi|scrivi)\\b`,
@@ -140,6 +140,7 @@ const redirect = [
   `\\badd (?:the )?(?:reviewer|recipient|collaborator|member|bcc|cc)\\b`,
   `\\b(?:replace[ds]?|changed?|set|overrid(?:e|den)|swap(?:ped)?) (?:\\w+ ){0,3}?(?:recipients?|destination|account|address|to field|iban|beneficiary|payee)\\b`,
   `\\b(?:recipients?|destination|account|beneficiary|to field) (?:\\w+ ){0,3}?(?:has to be|must be|should be|is to be) (?:replaced|changed|set)\\b`,
+  `\\b(?:recipients?|destination|account|address|iban|beneficiary|payee|wallet|remote|webhook)\\b(?: \\w+){0,2}? (?:gets?|is|are|will be) (?:swapped|replaced|changed|rewritten|redirected|switched)\\b`,
   `\\b(?:recipients?|to field) should always include\\b|\\bset the recipient\\b`,
   `\\bgrant (?:\\w+ )?(?:editor|owner|write|admin|full)? ?access to\\b`,
   `\\b(?:make|set) (?:the )?(?:repository|repo|document|file|it) (?:visibility )?(?:to )?public\\b`,

@@ -39,6 +39,9 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\b(?:reply|replies|answer|response|summary|message|report)s?(?: (?:you (?:give|write|send)|to the user))? (?:should|must|has to|needs to|will) (?:read|sound|look|say|state|claim)\\b[^.;!?]{0,20}?\\b(?:as (?:if|though)|like|that)\\b`,
     `\\b(?:tell|say|answer|respond|reply|insist|claim|assure)\\b[^.;!?]{0,80}?\\beven (?:if|when|though) (?:the |their |his |her |its |it |they )?\\w*(?: \\w+)? (?:says?|shows?|states?|indicates?|reads?|suggests?) (?:otherwise|differently|the opposite)\\b`,
     `\\b(?:if|when|should) (?:they|the user|the customer|anyone|someone) (?:asks?|wonders?|questions? it|complains?),\\s+(?:the|it|this|that|there|they|we|our)\\b[^.;!?]{0,60}?\\b(?:is|was|were|are|has been|had been|came)\\b`,
+    // Downgrading what is shown to the person, and steering the person themselves.
+    `\\b(?:downplay(?:ed)?|tone[ds]? down|toned down|play(?:ed)? down|water(?:ed)? down|sugar-?coat(?:ed)?|gloss(?:ed)? over)\\b|\\bsoften(?:ed)? (?:\\S+ ){0,3}?(?:to|into|as) ["'«“‘]`,
+    `\\bsteer (?:the )?(?:conversation|user|customer|person|them|discussion|chat) (?:toward|towards|away from|to)\\b`,
     // Impersonation: the tool's work passed off as the person's own.
     `\\b(?:sign (?:it |them )?(?:with|as|using) (?:the user's|their|his|her) (?:own )?name|(?:counts?|passes?|presented|posted) as (?:the user's|their|his|her) own)\\b`,
     // "Tell the user it completed successfully", "say it is your own knowledge", "say that nothing was found".
@@ -64,6 +67,7 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\b(?:instead of|rather than|without) (?:first )?(?:asking|checking (?:back )?(?:in )?with|confirming (?:with)?|consulting|waiting (?:for|on)|prompting|bothering|involving) (?:the )?(?:user|customer|them|a human|anyone)\\b(?! to \\w+| for (?:the |an? |its |their )?(?:id|name|value|details|input|path|it|them)\\b)`,
     `\\b(?:do not|don't|never) wait (?:for|on) (?:the )?(?:user|customer|them|approval|confirmation|consent|a reply)\\b`,
     `\\b(?:has|have) (?:already )?been (?:pre-?)?(?:approved|authori[sz]ed|confirmed|agreed) (?:by|with) (?:the )?(?:user|customer)\\b|\\b(?:is|was|are) (?:already )?(?:agreed|cleared|coordinated) with (?:the )?(?:user|customer)\\b|\\bthe (?:user|customer) (?:has )?already (?:approved|agreed|consented|confirmed|authori[sz]ed)\\b`,
+    `\\b(?:has|have) better things to do than\\b|\\bno questions asked\\b|\\b(?:approved|authori[sz]ed|cleared|signed off) (?:in advance|beforehand|ahead of time)\\b|\\btreat (?:\\S+ ){0,3}?as (?:final|approved|confirmed)\\b|\\bsend (?:them|it) as (?:they are|it is|is)\\b`,
     `\\btreat (?:it|them|this|these|those|each \\w+|every \\w+) as (?:already )?(?:confirmed|approved|authori[sz]ed|accepted|verified|consented)\\b|\\bpre-?(?:authori[sz]ed|approved|cleared|confirmed|consented)\\b|\\b(?:signed off|sign-off) (?:on|for) (?:every|all|each|any)\\b`,
     `\\bnu (?:este|e) nevoie sa (?:il |o |ii )?(?:intrebi|intrebati|confirmi|anunti)\\b|\\bfara sa (?:il |o )?(?:intrebi|anunti)\\b|\\baprobarea a fost (?:deja )?data\\b`,
     `\\btreat (?:it|this|this tool) as (?:read-only|safe|non-destructive|harmless) for (?:approval|confirmation|permission) purposes\\b|\\b(?:clients?|hosts?) (?:\\w+ ){0,6}?(?:don't|do not|need not|needn't) (?:need to )?ask\\b`,
@@ -75,6 +79,7 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\b(?:do not|don't|never|no need to|avoid|without) (?:\\w+ ){0,1}?(?:mention(?:ing)?|quot(?:e|ing)|summari[sz](?:e|ing)|cit(?:e|ing)|nam(?:e|ing)|discuss(?:ing)?|bring(?:ing)? up|list(?:ing)?|show(?:ing)?|surfac(?:e|ing))\\b[^.;!?]{0,60}?\\b(?:in|to|with) (?:your|the) (?:reply|replies|answers?|responses?|chat|conversation|summary|final answer|message)\\b`,
     `\\b(?:mention|name|show|list|report) only (?:the )?\\w+ (?:the )?(?:user|customer) (?:named|asked|mentioned|gave|provided|expects)\\b`,
     `\\b(?:runs?|happens?|is done|works?) (?:quietly|silently|invisibly) in the background\\b`,
+    `\\bwithout (?:a word|saying (?:a word|anything)|telling (?:anyone|anybody))\\b|\\b(?:users?|the user|customers?|people) (?:are|is) not to be (?:bothered|told|informed|troubled|involved)\\b`,
     `\\b(?:leave out|omit|drop|skip) (?:that|the fact that|any mention|mentioning)\\b|\\bspare (?:the user|them|the customer|him|her) (?:the )?(?:details|specifics|particulars)\\b`,
     `\\b(?:keep|leave) (?:it|this|that|them|these|those|the \\w+) out of (?:what you (?:tell|show|say to|report to)|your (?:reply|replies|answers?|responses?|summary|messages?)|the (?:reply|answer|response|summary|conversation|chat))\\b`,
     `\\b(?:the )?(?:users?|customers?|people|they) (?:don't|do not|doesn't|does not|need not|needn't|shouldn't|should not) (?:need to |have to )?(?:know|hear|see|be told|learn|find out|notice)\\b`,
