@@ -31,9 +31,9 @@ const TIMELINE_RUNS = 10;
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
   "and is ready before the main thread has loaded what the run needs: the engine, zod (~95 modules, ~50 of them its locales, which " +
-  "every zod entry point re-exports) and the schemas built when modules load, the config and plugin system, and — with the mcp plugin " +
-  "on, as here — the MCP service (its audit, type generator and client manager load with it: about 130-150 ms of CPU on this machine, " +
-  "though the script uses no server). The guest transform's parser (Babel, 590 KB) is no longer loaded for a script that needs no " +
+  "every zod entry point re-exports) and the schemas built when modules load, the config and plugin system. With the mcp plugin " +
+  "on, as here, only the servers' validation and the lazy module table load; the MCP service (client manager, audit, type generator, " +
+  "approvals, pins, OAuth) is loaded by the script's first require of a server's module, so a script that uses none never loads it. The guest transform's parser (Babel, 590 KB) is no longer loaded for a script that needs no " +
   "transform (src/sandbox/guest/plain-script.ts). Under `--cpu-prof` the main thread's busy time " +
   "is mostly ES module compile and linking, zod and garbage collection. Nothing is waited for at exit: wasm is compiled with Liftoff " +
   "only (with V8's default tier-up, Node waits for the background TurboFan jobs, ~300 ms), and one worker is started, not two.";
@@ -96,7 +96,7 @@ export default async function () {
       { key: "external", label: "tried: bundle, every package external", ...run(await launcher("external", join(variants, "external", "main.js"))) },
       { key: "bundled", label: "tried: bundle, every package bundled (zod twice: plugins import their own)", ...run(await launcher("bundled", join(variants, "bundled", "main.js"))) },
       { key: "cache", label: "tried: one CommonJS file + V8 code cache (vm.Script cachedData)", ...run(codeCache) },
-      ...(BEFORE === undefined ? [] : [{ key: "before", label: "before: BENCH_CLI_BEFORE (its own home)", ...run(BEFORE), env: beforeEnv }]),
+      ...(BEFORE === undefined ? [] : [{ key: "before", label: `before: ${process.env.BENCH_CLI_BEFORE_LABEL ?? "BENCH_CLI_BEFORE"} (its own home)`, ...run(BEFORE), env: beforeEnv }]),
       { key: "floor", label: "floor: Node + 1 worker + QuickJS wasm compiled (Liftoff only, as `mcpvm run`), instantiated, `1` evaluated", args: [join(here, "_startup-floor.mjs")], expect: "1" },
       { key: "floorTier", label: "the same floor with V8's default wasm tier-up (what `mcpvm run` did before)", args: [join(here, "_startup-floor.mjs"), "--tier-up"], expect: "1" },
       { key: "node", label: "`node -e 0`", args: ["-e", "0"], expect: "" },

@@ -8,7 +8,8 @@ import { Redactor } from "../logging/redact.js";
 import type { PromptInput } from "../mcp/config/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
 import type { LoginInteraction } from "../mcp/oauth/index.js";
-import type { ConfirmCall, McpAccess, McpModuleOptions, McpService, SecondOpinionReviewer } from "../mcp/service/index.js";
+import type { ConfirmCall, McpAccess, McpModuleOptions, McpService } from "../mcp/service/index.js";
+import { HostError, HostMcp, type ConfiguredMcpServers } from "./host-mcp.js";
 // From its own file, not the package index: the index also exports the plugin auditor, whose parser
 // (Babel, 590 KB) a run with approved, unchanged plugins never needs.
 import { PluginManager, type LoadedHostModules } from "../plugin-system/manager.js";
@@ -17,7 +18,6 @@ import { createEngine, type CreatedEngine } from "../sandbox/select.js";
 import { ATTR } from "../telemetry/names.js";
 import { telemetry } from "../telemetry/telemetry.js";
 import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
-import { errorMessage, McpvmError } from "../util/errors.js";
 import { redactRunResult } from "./redact-result.js";
 import { AuditLog, type AuditFace, type ReadOnlyAuditEntry } from "../audit-log/index.js";
 import type { AskFlow } from "../mcp/flow/index.js";
@@ -25,7 +25,7 @@ import { parseFlowPolicy, type FlowPolicy } from "../mcp/flow/policy.js";
 import { currentUserName } from "./user.js";
 import { traceStartup } from "../util/startup-trace.js";
 
-export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED"> {}
+export { HostError, type ConfiguredMcpServers } from "./host-mcp.js";
 
 export interface HostOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -70,9 +70,8 @@ export class McpvmHost {
   readonly stripHostPaths: (text: string) => string;
   /** The hash-chained audit log in the config home (every face records there). */
   readonly audit: AuditLog;
-  private mcpService: McpService | undefined;
-  /** The MCP code (./mcp-parts.ts), imported when the mcp plugin first loads. */
-  private mcpParts: typeof import("./mcp-parts.js") | undefined;
+  /** The MCP side: the mcp plugin's modules, and the service built on first use (./host-mcp.ts). */
+  private readonly mcpSide: HostMcp;
   private loaded: Promise<LoadedHostModules> | undefined;
   private engineCreated: Promise<CreatedEngine> | undefined;
   private startedEngineTaken = false;
@@ -105,11 +104,27 @@ export class McpvmHost {
       // structured log, which the container platform keeps, instead of failing the call.
       ...(this.face === "gateway" ? { whenReadOnly: (entry: ReadOnlyAuditEntry) => this.logger.info({ audit: entry }, `audit: ${entry.event} ${entry.subject} ${entry.decision} (the config home is read-only)`) } : {}),
     });
+    this.mcpSide = new HostMcp({
+      paths,
+      env: options.env,
+      configFile: () => this.configFile,
+      // config.json `flows` is validated when the MCP plugin loads (an invalid policy stops it).
+      validate: () => void this.flowPolicy(),
+      activity: { log: this.activity, face: () => this.face },
+      audit: this.audit,
+      redactor: this.redactor,
+      logger: this.logger,
+      promptInput: options.promptInput,
+      prepare: (service) => {
+        if (this.serverRequests !== undefined) service.clients.setServerRequestHooks(this.serverRequests);
+        service.setLoginInteraction(this.loginInteraction);
+      },
+    });
     this.plugins = new PluginManager({
       paths,
       env: options.env,
       audit: this.audit,
-      services: { mcpModules: (config) => this.mcpModules(config) },
+      services: { mcpModules: (config) => this.mcpSide.modules(config, this.mcpCallOptions()) },
     });
   }
 
@@ -153,13 +168,13 @@ export class McpvmHost {
    */
   setServerRequests(hooks: ServerRequestHooks | undefined): void {
     this.serverRequests = hooks;
-    this.mcpService?.clients.setServerRequestHooks(hooks);
+    this.mcpSide.service()?.clients.setServerRequestHooks(hooks);
   }
 
   /** How a server that needs an OAuth login gets one on this face (a browser); undefined: it fails with MCP_LOGIN_REQUIRED. */
   setLoginInteraction(interaction: LoginInteraction | undefined): void {
     this.loginInteraction = interaction;
-    this.mcpService?.setLoginInteraction(interaction);
+    this.mcpSide.service()?.setLoginInteraction(interaction);
   }
 
   engine(): Promise<CreatedEngine> {
@@ -191,14 +206,37 @@ export class McpvmHost {
     return this.loaded;
   }
 
-  /** The MCP service, which exists only while the mcp plugin is approved, enabled and loaded. */
+  /**
+   * The MCP service if it has been built: it exists only while the mcp plugin is approved, enabled and
+   * loaded, and is built on first use (requireMcp, mcpIfOn, a guest requiring a server's module).
+   */
   mcp(): McpService | undefined {
-    return this.mcpService;
+    return this.mcpSide.service();
+  }
+
+  /**
+   * The configured servers while the mcp plugin is loaded (undefined when MCP is off), without building
+   * the service: names, which are enabled, each entry — what a banner or a system message needs.
+   */
+  mcpServers(): ConfiguredMcpServers | undefined {
+    return this.mcpSide.servers();
+  }
+
+  /** Calls `listener` with the MCP service when it is built (at once if it already is); returns the unsubscribe. */
+  onMcpService(listener: (service: McpService) => void): () => void {
+    return this.mcpSide.onService(listener);
+  }
+
+  /** The MCP service, built now if the mcp plugin is loaded; undefined when MCP is off. */
+  async mcpIfOn(): Promise<McpService | undefined> {
+    await this.hostModules();
+    return this.mcpSide.build();
   }
 
   async requireMcp(): Promise<McpService> {
     const loaded = await this.hostModules();
-    if (this.mcpService !== undefined) return this.mcpService;
+    const service = this.mcpSide.build();
+    if (service !== undefined) return service;
     const refusal = loaded.refused.find((r) => r.plugin === "mcp");
     if (refusal !== undefined) throw refusal.error;
     throw new HostError(
@@ -226,14 +264,16 @@ export class McpvmHost {
     traceStartup("host: engine and plugins ready, run starts");
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
     // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
-    const mcp = this.mcpParts;
-    const modules = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
+    const all = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
+    // A gateway client's allow-list needs the service (its catalogs); the gateway built it at start.
+    const modules = options.mcpAccess === undefined ? all : await this.mcpSide.restrict(all, options.mcpAccess);
+    const prelude = this.mcpSide.prelude();
     const result = await engine.run({
       code,
-      modules: telemetry().bindHostModules(options.mcpAccess === undefined || this.mcpService === undefined || mcp === undefined ? modules : mcp.restrictMcpModules(modules, this.mcpService, options.mcpAccess)),
+      modules: telemetry().bindHostModules(modules),
       limits: this.limits(options.limits),
       // Every configured server, so `tools.<disabled>.x()` says how to enable it.
-      ...(this.mcpService === undefined || mcp === undefined ? {} : { prelude: mcp.toolsGlobalPrelude(this.mcpService.serverNames()) }),
+      ...(prelude === undefined ? {} : { prelude }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.filename === undefined ? {} : { filename: options.filename }),
     });
@@ -251,75 +291,10 @@ export class McpvmHost {
   }
 
   private async unloadPlugins(): Promise<void> {
-    const service = this.mcpService;
-    this.mcpService = undefined;
+    const service = this.mcpSide.forget();
     this.loaded = undefined;
     await this.plugins.dispose();
-    await service?.close();
-  }
-
-  /** The LLM second opinion on tool definitions, when turned on; without a configured model it is skipped and said so. */
-  private secondOpinionReviewer({ modelConfigSchema, resolveModel }: typeof import("./mcp-parts.js")): { secondOpinion?: SecondOpinionReviewer } {
-    const unusable = (error: unknown) => this.logger.warn({}, `plugins.mcp.config.secondOpinion is on but no model can be used (${errorMessage(error)}); only the rule-based audit runs`);
-    let resolved;
-    try {
-      resolved = resolveModel(modelConfigSchema.optional().parse(this.configFile.model), this.options.env);
-    } catch (error) {
-      unusable(error);
-      return {};
-    }
-    const model = resolved;
-    // The LLM SDK is loaded when the first definition is reviewed, not by every `mcpvm run`.
-    let reviewer: Promise<SecondOpinionReviewer | undefined> | undefined;
-    const load = async (): Promise<SecondOpinionReviewer | undefined> => {
-      const [{ createLanguageModel }, { createSecondOpinionReviewer }] = await Promise.all([import("../agent/llm/provider.js"), import("../mcp/service/second-opinion.js")]);
-      try {
-        return createSecondOpinionReviewer(createLanguageModel(model), {
-          onUnusable: (tool, reason) => this.logger.warn({ tool }, `LLM second opinion unusable for ${tool}: ${this.redactor.redact(reason)}`),
-        });
-      } catch (error) {
-        unusable(error);
-        return undefined;
-      }
-    };
-    return {
-      secondOpinion: async (tool, signal) => {
-        reviewer ??= load();
-        const review = await reviewer;
-        return review === undefined ? undefined : review(tool, signal);
-      },
-    };
-  }
-
-  private async mcpModules(pluginConfig: unknown) {
-    const parts = (this.mcpParts ??= await import("./mcp-parts.js"));
-    const { mcpPluginConfigSchema, parseMcpServers, DEFAULT_NATIVE_PLUGIN_NAMES, McpService, McpApprovalStore, McpPinStore, OAuthLogins, OAuthTokenStore, mcpHostModules } = parts;
-    const config = mcpPluginConfigSchema.parse(pluginConfig ?? {});
-    const servers = parseMcpServers(this.configFile.mcpServers ?? {}, { file: this.paths.configFile, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
-    const service = new McpService({
-      servers,
-      env: this.options.env,
-      approvals: new McpApprovalStore(this.paths.approvedMcpFile),
-      pins: new McpPinStore(this.paths.pinsFile),
-      childCwd: this.paths.home,
-      statusFile: this.paths.serverStatusFile,
-      executableDigestsFile: this.paths.executableDigestsFile,
-      configFile: this.paths.configFile,
-      activity: { log: this.activity, face: () => this.face },
-      audit: this.audit,
-      oauth: new OAuthLogins(new OAuthTokenStore(this.paths.oauthTokensFile), (values) => this.redactor.add(values)),
-      redactor: this.redactor,
-      logger: this.logger,
-      callsPerSecond: config.callsPerSecond,
-      ...(config.secondOpinion ? this.secondOpinionReviewer(parts) : {}),
-      clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
-      ...(this.options.promptInput === undefined ? {} : { promptInput: this.options.promptInput }),
-    });
-    this.flowPolicy();
-    if (this.serverRequests !== undefined) service.clients.setServerRequestHooks(this.serverRequests);
-    this.mcpService = service;
-    service.setLoginInteraction(this.loginInteraction);
-    return mcpHostModules(service, this.mcpCallOptions());
+    await (await service)?.close();
   }
 
   /**

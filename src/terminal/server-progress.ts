@@ -21,11 +21,9 @@ export function progressText(starting: ReadonlyMap<string, { since: number; runn
  * A progress line on stderr (TTY only) while MCP servers start during a run, which can take a
  * minute on an npx server's first start. Returns the function that removes it.
  */
-export async function showServerProgress(host: { hostModules(): Promise<unknown>; mcp(): McpService | undefined }, stream: Writable & { isTTY?: boolean }): Promise<() => void> {
+export async function showServerProgress(host: { hostModules(): Promise<unknown>; onMcpService(listener: (service: McpService) => void): () => void }, stream: Writable & { isTTY?: boolean }): Promise<() => void> {
   if (stream.isTTY !== true) return () => undefined;
   await host.hostModules().catch(() => undefined);
-  const service = host.mcp();
-  if (service === undefined) return () => undefined;
   const spinner = new Spinner(stream);
   const starting = new Map<string, { since: number; runner: string | undefined }>();
   const redraw = () => {
@@ -35,16 +33,23 @@ export async function showServerProgress(host: { hostModules(): Promise<unknown>
   };
   const ticker = setInterval(redraw, 1_000);
   ticker.unref();
-  const unsubscribe = service.clients.subscribe((event) => {
-    if (event.type !== "state") return;
-    if (event.state === "connecting") {
-      const entry = service.entry(event.server);
-      starting.set(event.server, { since: Date.now(), runner: entry.type === "stdio" ? packageRunner(entry.command, entry.args ?? []) : undefined });
-    } else starting.delete(event.server);
-    redraw();
+  // The service is built when the run first requires a server's module (never, for a run that uses none).
+  const unsubscribes: (() => void)[] = [];
+  const stopWaiting = host.onMcpService((service) => {
+    unsubscribes.push(
+      service.clients.subscribe((event) => {
+        if (event.type !== "state") return;
+        if (event.state === "connecting") {
+          const entry = service.entry(event.server);
+          starting.set(event.server, { since: Date.now(), runner: entry.type === "stdio" ? packageRunner(entry.command, entry.args ?? []) : undefined });
+        } else starting.delete(event.server);
+        redraw();
+      }),
+    );
   });
   return () => {
-    unsubscribe();
+    stopWaiting();
+    for (const unsubscribe of unsubscribes) unsubscribe();
     clearInterval(ticker);
     spinner.stop();
   };

@@ -39,11 +39,11 @@ export class ChatSession {
 
   async systemMessage(): Promise<string> {
     await this.host.hostModules();
-    const service = this.host.mcp();
+    const servers = this.host.mcpServers();
     return buildSystemMessage({
       modules: await moduleSummaries(this.host),
-      mcpEnabled: service !== undefined,
-      ...(service === undefined ? {} : { disabledServers: service.serverNames().filter((s) => !service.enabledServers().includes(s)) }),
+      mcpEnabled: servers !== undefined,
+      ...(servers === undefined ? {} : { disabledServers: servers.serverNames().filter((s) => !servers.enabledServers().includes(s)) }),
     });
   }
 

@@ -23,7 +23,7 @@ type ManageInput = z.infer<typeof manageInput>;
 async function run(context: AgentToolContext, { action, server, plugin }: ManageInput, signal?: AbortSignal): Promise<Record<string, unknown>> {
   if (action === "list") {
     await context.host.hostModules();
-    const service = context.host.mcp();
+    const service = await context.host.mcpIfOn();
     const servers = service === undefined ? { servers: [], note: 'MCP is off: manage {action: "enable", plugin: "mcp"} asks the person to turn it on.' } : await listMcpServers(service);
     return { ...servers, plugins: await listPlugins(context) };
   }

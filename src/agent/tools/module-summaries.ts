@@ -77,7 +77,7 @@ export async function moduleSummaries(host: McpvmHost): Promise<ModuleSummary[]>
   const plugins = Object.entries(loaded.moduleInfo)
     .filter(([module]) => module in loaded.modules)
     .map(([module, info]) => ({ module, kind: "plugin" as const, summary: firstSentence(info.description) }));
-  const service = host.mcp();
+  const service = await host.mcpIfOn();
   return [...plugins, ...(service === undefined ? [] : await mcpSummaries(service))];
 }
 

@@ -38,7 +38,7 @@ function maskEnv(profile: NamedProfile["profile"]): Record<string, unknown> {
 }
 
 async function needingApproval(host: McpvmHost): Promise<string[]> {
-  const service = host.mcp() ?? (await host.requireMcp().catch(() => undefined));
+  const service = await host.mcpIfOn().catch(() => undefined);
   if (service === undefined) return [];
   const states = await Promise.all(service.enabledServers().map(async (name) => ({ name, state: (await service.approvalStatus(name).catch(() => undefined))?.state })));
   return states.filter((s) => s.state !== "approved").map((s) => s.name);

@@ -20,12 +20,12 @@ export function bannerLines(diagnosis: Diagnosis, enabledServers: readonly strin
   return { headline, problems: lines };
 }
 
-/** The banner for an open host: its paths and plugin manager, the environment it runs with, and its MCP service if one loaded. */
+/** The banner for an open host: its paths and plugin manager, the environment it runs with, and its MCP servers if the mcp plugin loaded. */
 export async function mcpBanner(
-  host: { readonly paths: DiagnoseOptions["paths"]; readonly plugins: NonNullable<DiagnoseOptions["plugins"]>; mcp(): { enabledServers(): string[] } | undefined },
+  host: { readonly paths: DiagnoseOptions["paths"]; readonly plugins: NonNullable<DiagnoseOptions["plugins"]>; mcpServers(): { enabledServers(): string[] } | undefined },
   env: DiagnoseOptions["env"],
   refusal?: string,
 ): Promise<{ headline: string; problems: string[] }> {
   const diagnosis = await diagnoseHome({ paths: host.paths, env, plugins: host.plugins });
-  return bannerLines(diagnosis, host.mcp()?.enabledServers(), refusal);
+  return bannerLines(diagnosis, host.mcpServers()?.enabledServers(), refusal);
 }

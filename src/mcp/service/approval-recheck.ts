@@ -62,6 +62,17 @@ export class ApprovalRecheck<E extends object> {
     this.now = options.now ?? Date.now;
   }
 
+  /**
+   * Whether `name` with this very entry passed the full check against the file's current stamp (one
+   * stat, no read): the synchronous first half of `require`. False means `require` must run.
+   */
+  passes(name: string, entry: E): boolean {
+    const known = this.passed.get(name);
+    if (known === undefined || known.entry !== entry) return false;
+    const stamp = this.stamp(this.options.file);
+    return stamp !== undefined && known.key === stamp.key;
+  }
+
   async require(name: string, entry: E): Promise<void> {
     // Stamped before the check reads the file: a write racing with the read changes the stamp, so
     // the worst case is one extra full check, never a stale pass.

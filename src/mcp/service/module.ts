@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/client";
-import { unavailableHostModule, type HostCallContext, type HostFunction, type HostModule, type HostModules, type LazyHostModule } from "../../sandbox/types.js";
+import type { HostCallContext, HostFunction, HostModule, HostModules } from "../../sandbox/types.js";
+import { mcpModuleTable } from "./module-table.js";
 import { isMcpvmError } from "../../util/errors.js";
 import type { McpService } from "./service.js";
 import { confirmModeOf } from "../config/index.js";
@@ -51,24 +52,13 @@ export const MAX_BATCH_ITEMS = 1000;
  * one. A disabled server's module cannot load, and its require says how to enable it.
  */
 export function mcpHostModules(service: McpService, options: McpModuleOptions = {}): HostModules {
-  const modules: Record<string, LazyHostModule> = {};
-  const enabled = new Set(service.enabledServers());
-  for (const server of service.serverNames()) {
-    if (!enabled.has(server)) {
-      const message = `server "${server}" is disabled; enable it with \`mcpvm mcp enable ${server}\` (or /mcp enable ${server} in the REPL)`;
-      modules[`mcp-${server}`] = unavailableHostModule({ message: options.scrubError ? options.scrubError(message) : message, code: "MCP_SERVER_DISABLED" });
-      continue;
-    }
-    modules[`mcp-${server}`] = {
-      lazy: true,
-      load: async (context) => buildModule(service, await service.catalog(server, withinBudget(context)), options),
-      // The guest words its own errors about this module ("server \"memory\" has no tool …") and checks
-      // the tool $batch names before calling, so no host error ever quotes a name the guest made up.
-      // `progress`: a call may pass `{ onProgress }` (see toolProgress).
-      label: { title: `server "${server}"`, member: "tool", byName: ["$batch"], progress: true },
-    };
-  }
-  return modules;
+  const servers = Object.fromEntries(service.serverNames().map((name) => [name, { enabled: service.entry(name).enabled }]));
+  return mcpModuleTable(servers, (server, context) => loadMcpModule(service, server, context, options), options.scrubError);
+}
+
+/** The module of one enabled server, built from its current catalog (connecting and listing it first if need be). */
+export async function loadMcpModule(service: McpService, server: string, context: { readonly signal: AbortSignal; readonly deadline: number }, options: McpModuleOptions = {}): Promise<HostModule> {
+  return buildModule(service, await service.catalog(server, withinBudget(context)), options);
 }
 
 function buildModule(service: McpService, catalog: ServerCatalog, options: McpModuleOptions): HostModule {
@@ -136,8 +126,9 @@ async function callTool(
   result: "guest-value" | "raw" = "guest-value",
 ): Promise<unknown> {
   // The module was built when the run first required it; a definition that changed since (list_changed
-  // mid-script) must be held from the very next call, so every call checks the current catalog (cached).
-  const catalog = await service.catalog(loadedCatalog.server, withinBudget(context));
+  // mid-script) must be held from the very next call, so every call checks the current catalog (cached;
+  // read without waiting when it is built, as on every call after the first).
+  const catalog = service.currentCatalog(loadedCatalog.server) ?? (await service.catalog(loadedCatalog.server, withinBudget(context)));
   const tool = catalog.find(name);
   if (tool === undefined) {
     const held = catalog.heldTool(name);
@@ -176,9 +167,11 @@ async function callTool(
   }
   // The questions above can stay open for minutes; a definition that changed meanwhile (list_changed
   // while the person read the prompt) is held now, not sent with the answer given for the old one.
-  await requireUnchanged(service, catalog, tool, name, context);
+  const current = service.currentCatalog(catalog.server);
+  if (current !== catalog) await requireUnchanged(service, catalog, tool, name, context, current);
   const caller = withinBudget(context);
-  await service.acquireCallSlot(catalog.server, caller);
+  // The approval re-check (a stat of the approvals file) on every call; awaited only when it must read the file or wait for a rate limit.
+  if (!service.callSlotFree(catalog.server)) await service.acquireCallSlot(catalog.server, caller);
   const progress = toolProgress(context, options);
   let value: unknown;
   try {
@@ -219,8 +212,8 @@ function toolProgress(context: HostCallContext, options: McpModuleOptions): { on
 }
 
 /** Throws MCP_TOOL_HELD (or MCP_UNKNOWN_TOOL) when the tool's definition is no longer the one checked before asking. */
-async function requireUnchanged(service: McpService, checked: ServerCatalog, tool: CatalogTool, name: string, context: HostCallContext): Promise<void> {
-  const current = await service.catalog(checked.server, withinBudget(context));
+async function requireUnchanged(service: McpService, checked: ServerCatalog, tool: CatalogTool, name: string, context: HostCallContext, settled?: ServerCatalog): Promise<void> {
+  const current = settled ?? (await service.catalog(checked.server, withinBudget(context)));
   if (current === checked) return;
   const now = current.find(name);
   if (now !== undefined && (now.definition === tool.definition || toolDefinitionHash(now.definition) === toolDefinitionHash(tool.definition))) return;

@@ -18,6 +18,7 @@ import { didYouMean } from "../../util/suggest.js";
 import { approvalSubject } from "./approval-subject.js";
 import { ApprovalRecheck } from "./approval-recheck.js";
 import type { ServerCatalog } from "./catalog.js";
+import { CatalogCache } from "./catalog-cache.js";
 import { CatalogBuilder, type Listing } from "./catalog-builder.js";
 import { LaunchPin } from "./launch-pin.js";
 import { applyListingCaps, DEFAULT_LISTING_CAPS, type ListingCaps } from "./listing-caps.js";
@@ -83,7 +84,7 @@ export class McpService {
   readonly clients: ClientManager;
   private readonly inputs = new InputCache();
   private readonly listings = new Map<string, Listing>();
-  private readonly catalogs = new Map<string, Promise<ServerCatalog>>();
+  private readonly catalogs = new CatalogCache();
   private readonly caps: ListingCaps;
   private readonly limiters = new Map<string, CallRateLimiter>();
   private readonly recheck: ApprovalRecheck<McpServerEntry>;
@@ -267,9 +268,17 @@ export class McpService {
     if (pending === undefined) {
       pending = this.builder.build(name, entry, caller);
       this.catalogs.set(name, pending);
-      pending.catch(() => this.catalogs.get(name) === pending && this.catalogs.delete(name));
     }
     return pending;
+  }
+
+  /**
+   * The server's current catalog if it is built and nothing has made it stale since (what `catalog`
+   * would resolve to at once); undefined otherwise, and then `catalog` builds or waits. Lets a tool
+   * call check the current catalog on every call without a turn of the event loop.
+   */
+  currentCatalog(name: string): ServerCatalog | undefined {
+    return this.catalogs.settled(name);
   }
 
   /**
@@ -279,6 +288,7 @@ export class McpService {
    * configured, the server's rate limit is waited for (within the caller's deadline).
    */
   async acquireCallSlot(name: string, caller: CallerOptions): Promise<void> {
+    if (this.callSlotFree(name)) return;
     await this.requireStillApproved(name);
     const perSecond = this.options.callsPerSecond;
     if (perSecond === undefined) return;
@@ -288,6 +298,15 @@ export class McpService {
       this.limiters.set(name, limiter);
     }
     await limiter.acquire(caller.signal, caller.deadline);
+  }
+
+  /**
+   * True when a call may go ahead at once: no rate limit is configured, and the approval passed
+   * before against the approvals file's current stamp (a stat, no read; see ApprovalRecheck.passes).
+   * False means acquireCallSlot must be awaited: it runs the full check (and the rate limit).
+   */
+  callSlotFree(name: string): boolean {
+    return this.options.callsPerSecond === undefined && this.recheck.passes(name, this.entry(name));
   }
 
   /** Appends to the audit log (when there is one). Names and decisions only: callers never pass arguments or results. */

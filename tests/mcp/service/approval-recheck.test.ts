@@ -45,6 +45,20 @@ describe("per-call approval re-check", () => {
     expect(fullChecks).toBe(1);
   });
 
+  it("passes(): true only after a full check passed against the file's current stamp, false at once after any write", async () => {
+    const check = recheck();
+    expect(check.passes("fx", subject)).toBe(false);
+    await check.require("fx", subject);
+    expect(check.passes("fx", subject)).toBe(true);
+    // Another entry object for the server (a reloaded config) is not the one that passed.
+    expect(check.passes("fx", { ...subject })).toBe(false);
+    expect(await new McpApprovalStore(file).revoke("fx")).toBe(true);
+    expect(check.passes("fx", subject)).toBe(false);
+    await expect(check.require("fx", subject)).rejects.toMatchObject({ code: "MCP_NOT_APPROVED" });
+    expect(check.passes("fx", subject)).toBe(false);
+    expect(fullChecks).toBe(2);
+  });
+
   it("a revoke written by another process (another store on the same file) is refused on the very next call", async () => {
     const check = recheck();
     await check.require("fx", subject);

@@ -6,7 +6,7 @@ import { Spinner } from "../../../terminal/spinner.js";
 /** npx, uvx … when the server starts through a package runner (its first start is a download). */
 async function runnerOf(context: CommandContext, name: string): Promise<string | undefined> {
   try {
-    const entry = (await context.host()).mcp()?.entry(name);
+    const entry = (await context.host()).mcpServers()?.entry(name);
     return entry?.type === "stdio" ? packageRunner(entry.command, entry.args ?? []) : undefined;
   } catch {
     return undefined;

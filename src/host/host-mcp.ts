@@ -1,0 +1,221 @@
+import type { Logger } from "pino";
+import type { AuditLog } from "../audit-log/index.js";
+import type { ConfigFile } from "../config/config-file.js";
+import type { ConfigPaths } from "../config/paths.js";
+import type { ActivityLog } from "../logging/activity-log.js";
+import type { Redactor } from "../logging/redact.js";
+import type { McpServerEntry, McpServers, PromptInput } from "../mcp/config/index.js";
+import type { McpAccess, McpModuleOptions, McpService, SecondOpinionReviewer } from "../mcp/service/index.js";
+import type { HostModules } from "../sandbox/types.js";
+import { errorMessage, McpvmError } from "../util/errors.js";
+import { traceStartup } from "../util/startup-trace.js";
+import type { McpPluginConfig } from "../../plugins/mcp/config.js";
+
+export class HostError extends McpvmError<"MCP_PLUGIN_NOT_ENABLED" | "MCP_RELOADED"> {}
+
+/** The configured MCP servers as the host knows them once the mcp plugin loaded, before any service is built. */
+export interface ConfiguredMcpServers {
+  serverNames(): string[];
+  enabledServers(): string[];
+  /** The server's validated entry; undefined for a name that is not configured. */
+  entry(name: string): McpServerEntry | undefined;
+  readonly all: McpServers;
+}
+
+interface McpSetup {
+  readonly config: McpPluginConfig;
+  readonly servers: ConfiguredMcpServers;
+  /** The guest's `tools` global over every configured server. */
+  readonly prelude: string;
+}
+
+export interface HostMcpOptions {
+  readonly paths: ConfigPaths;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** config.json as the host currently has it. */
+  readonly configFile: () => ConfigFile;
+  /** Checks what else the plugin's load must refuse on (config.json `flows`); throws to refuse it. */
+  readonly validate: () => void;
+  readonly activity: { readonly log: ActivityLog; readonly face: () => string };
+  readonly audit: AuditLog;
+  readonly redactor: Redactor;
+  readonly logger: Logger;
+  readonly promptInput?: PromptInput | undefined;
+  /** Applied to the service when it is built: the face's server-request hooks and login interaction. */
+  readonly prepare: (service: McpService) => void;
+}
+
+const RELOADED = "MCP was reloaded (config or plugins changed) while this run was starting its servers; run it again.";
+
+/**
+ * The host's MCP side. When the mcp plugin loads, only its settings and `mcpServers` are validated
+ * (a bad entry still refuses the plugin) and the lazy `host:mcp-<name>` modules and the `tools`
+ * prelude are listed from the config (./mcp-setup.ts). The service itself, with its code
+ * (./mcp-parts.ts: client manager, audit, type generator, approvals, pins, OAuth), is built the first
+ * time something needs it: a guest's require of a server's module, or a face asking for it. Every
+ * check lives in the service, so approval before spawn, pins and the audit at listing are unchanged.
+ */
+export class HostMcp {
+  private setup: McpSetup | undefined;
+  private built: McpService | undefined;
+  private building: Promise<McpService> | undefined;
+  private parts: typeof import("./mcp-parts.js") | undefined;
+  private readonly listeners = new Set<(service: McpService) => void>();
+
+  constructor(private readonly options: HostMcpOptions) {}
+
+  /** The service if it has been built. */
+  service(): McpService | undefined {
+    return this.built;
+  }
+
+  /** The configured servers while the mcp plugin is loaded; undefined when it is not. */
+  servers(): ConfiguredMcpServers | undefined {
+    return this.setup?.servers;
+  }
+
+  /** The guest's `tools` prelude while the mcp plugin is loaded. */
+  prelude(): string | undefined {
+    return this.setup?.prelude;
+  }
+
+  /** Calls `listener` with the service when it is built (at once if it already is); returns the unsubscribe. */
+  onService(listener: (service: McpService) => void): () => void {
+    this.listeners.add(listener);
+    if (this.built !== undefined) listener(this.built);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The service, built now if need be; undefined while the mcp plugin is not loaded. */
+  build(): Promise<McpService> | undefined {
+    return this.setup === undefined ? undefined : this.buildFor(this.setup);
+  }
+
+  /** The mcp plugin's modules (the plugin's createHostFunctions): validates, lists, builds nothing. */
+  async modules(pluginConfig: unknown, callOptions: McpModuleOptions): Promise<HostModules> {
+    const light = await import("./mcp-setup.js");
+    const config = light.mcpPluginConfigSchema.parse(pluginConfig ?? {});
+    const servers = light.parseMcpServers(this.options.configFile().mcpServers ?? {}, { file: this.options.paths.configFile, nativePluginNames: light.DEFAULT_NATIVE_PLUGIN_NAMES });
+    this.options.validate();
+    const names = Object.keys(servers).sort();
+    const setup: McpSetup = {
+      config,
+      servers: {
+        serverNames: () => [...names],
+        enabledServers: () => names.filter((name) => servers[name]?.enabled !== false),
+        entry: (name) => (Object.hasOwn(servers, name) ? servers[name] : undefined),
+        all: servers,
+      },
+      prelude: light.toolsGlobalPrelude(names),
+    };
+    this.setup = setup;
+    const load = async (server: string, context: { readonly signal: AbortSignal; readonly deadline: number }) => {
+      const service = await this.buildFor(setup);
+      return (this.parts as typeof import("./mcp-parts.js")).loadMcpModule(service, server, context, callOptions);
+    };
+    return light.mcpModuleTable(servers, load, callOptions.scrubError);
+  }
+
+  /** A run's modules cut to a gateway client's allow-list (which needs the service's catalogs). */
+  async restrict(modules: HostModules, access: McpAccess): Promise<HostModules> {
+    const service = await this.build();
+    if (service === undefined) return modules;
+    return (this.parts as typeof import("./mcp-parts.js")).restrictMcpModules(modules, service, access);
+  }
+
+  /**
+   * Forgets the plugin's load at once (reload, close); resolves to the service that was built or
+   * being built, if any, for the caller to close once the plugins are disposed.
+   */
+  forget(): Promise<McpService | undefined> {
+    const building = this.building;
+    this.built = undefined;
+    this.setup = undefined;
+    this.building = undefined;
+    return building === undefined ? Promise.resolve(undefined) : building.catch(() => undefined);
+  }
+
+  /** The service for `setup`, built once (concurrent callers share the build). */
+  private buildFor(setup: McpSetup): Promise<McpService> {
+    if (this.setup !== setup) return Promise.reject(new HostError("MCP_RELOADED", RELOADED));
+    if (this.built !== undefined) return Promise.resolve(this.built);
+    if (this.building === undefined) {
+      const building = this.create(setup);
+      this.building = building;
+      building.catch(() => {
+        if (this.building === building) this.building = undefined;
+      });
+    }
+    return this.building;
+  }
+
+  private async create(setup: McpSetup): Promise<McpService> {
+    const parts = (this.parts ??= await import("./mcp-parts.js"));
+    traceStartup("host: MCP service loaded");
+    const { McpService, McpApprovalStore, McpPinStore, OAuthLogins, OAuthTokenStore } = parts;
+    const { paths, redactor, logger, promptInput } = this.options;
+    const { config } = setup;
+    const service = new McpService({
+      servers: setup.servers.all,
+      env: this.options.env,
+      approvals: new McpApprovalStore(paths.approvedMcpFile),
+      pins: new McpPinStore(paths.pinsFile),
+      childCwd: paths.home,
+      statusFile: paths.serverStatusFile,
+      executableDigestsFile: paths.executableDigestsFile,
+      configFile: paths.configFile,
+      activity: this.options.activity,
+      audit: this.options.audit,
+      oauth: new OAuthLogins(new OAuthTokenStore(paths.oauthTokensFile), (values) => redactor.add(values)),
+      redactor,
+      logger,
+      callsPerSecond: config.callsPerSecond,
+      ...(config.secondOpinion ? this.secondOpinionReviewer(parts) : {}),
+      clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
+      ...(promptInput === undefined ? {} : { promptInput }),
+    });
+    if (this.setup !== setup) {
+      // Reloaded (or closed) while the code loaded: this service is nobody's.
+      await service.close();
+      throw new HostError("MCP_RELOADED", RELOADED);
+    }
+    this.options.prepare(service);
+    this.built = service;
+    for (const listener of this.listeners) listener(service);
+    return service;
+  }
+
+  /** The LLM second opinion on tool definitions, when turned on; without a configured model it is skipped and said so. */
+  private secondOpinionReviewer({ modelConfigSchema, resolveModel }: typeof import("./mcp-parts.js")): { secondOpinion?: SecondOpinionReviewer } {
+    const { logger, redactor } = this.options;
+    const unusable = (error: unknown) => logger.warn({}, `plugins.mcp.config.secondOpinion is on but no model can be used (${errorMessage(error)}); only the rule-based audit runs`);
+    let resolved;
+    try {
+      resolved = resolveModel(modelConfigSchema.optional().parse(this.options.configFile().model), this.options.env);
+    } catch (error) {
+      unusable(error);
+      return {};
+    }
+    const model = resolved;
+    // The LLM SDK is loaded when the first definition is reviewed, not by every `mcpvm run`.
+    let reviewer: Promise<SecondOpinionReviewer | undefined> | undefined;
+    const load = async (): Promise<SecondOpinionReviewer | undefined> => {
+      const [{ createLanguageModel }, { createSecondOpinionReviewer }] = await Promise.all([import("../agent/llm/provider.js"), import("../mcp/service/second-opinion.js")]);
+      try {
+        return createSecondOpinionReviewer(createLanguageModel(model), {
+          onUnusable: (tool, reason) => logger.warn({ tool }, `LLM second opinion unusable for ${tool}: ${redactor.redact(reason)}`),
+        });
+      } catch (error) {
+        unusable(error);
+        return undefined;
+      }
+    };
+    return {
+      secondOpinion: async (tool, signal) => {
+        reviewer ??= load();
+        const review = await reviewer;
+        return review === undefined ? undefined : review(tool, signal);
+      },
+    };
+  }
+}
