@@ -27,9 +27,9 @@ const ALLOWED_REPOS = [
 ];
 /** Every earlier set and all tuning material: v6's benign servers must be new to all of them. */
 const EARLIER = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "tuning-v5"];
-/** What the committed file holds (the benign half may land after the attacks). */
-const MIN_BENIGN_TOOLS = 0;
-const MIN_BENIGN_SERVERS = 0;
+/** The brief: at least 110 benign tools, all of each server taken, from 4-6 servers. */
+const MIN_BENIGN_TOOLS = 110;
+const MIN_BENIGN_SERVERS = 4;
 
 /** Every string under a `description` key anywhere in a JSON value. */
 function descriptions(value: unknown, out: Set<string> = new Set()): Set<string> {
