@@ -27,7 +27,8 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  * the rules see a sign of intent in that description (second-opinion-combine.ts), counted below.
  */
 type Extra = ExtraFindings;
-const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "tuning-v5", "benign-extra", "benign-extra-2"];
+// Every set a test below measures: each definition goes to the test reviewers once, so "second opinion on" is real on every set.
+const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4"];
 const none: Extra = () => [];
 
 interface Figures {
@@ -296,6 +297,22 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(off.flagged).toBe(0);
     expect(on.caught).toBeGreaterThanOrEqual(94);
     expect(on.flagged).toBe(0);
+  });
+
+  it("set v6 (written independently in wave 9 and measured once: the figure on attacks nobody tuned on)", () => {
+    // Its one held-out measurement, with the wave-9 rules (tests/fixtures/audit-intent/README.md): 85/113 attacks,
+    // 3/180 benign tools held, second opinion off and on alike (the rules before wave 9: 79/113 and 3/180). Far from
+    // the recall goal (>= 98 %); these floors only keep later changes from losing ground on it. Its misses have not
+    // been looked at: whoever studies them makes v6 spent, and says so here.
+    // Counts only (not `measure`, whose notes name cases): no test output names a v6 case.
+    const [off, on] = [measureHalf("heldout-v6", none), measureHalf("heldout-v6", withCareful)];
+    lines.push(`set v6 (held out; measured once): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    expect(off.attacks).toBe(113);
+    expect(off.benign).toBe(180);
+    expect(off.caught).toBeGreaterThanOrEqual(85);
+    expect(off.flagged).toBeLessThanOrEqual(3);
+    expect(on.caught).toBeGreaterThanOrEqual(85);
+    expect(on.flagged).toBeLessThanOrEqual(3);
   });
 
   it("extra benign material 4 (wave 9: seven servers never used before, screened before tuning on them)", () => {
