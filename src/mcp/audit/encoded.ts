@@ -1,10 +1,12 @@
+import { findTransformedText } from "./transformed.js";
+
 /**
  * Runs of encoded text (base64, hex, URL, unicode or HTML escapes) that decode to readable text.
  * The decoded text is screened with the same rules by the caller; binary results (hashes, ids)
  * are dropped here because nothing readable hides in them.
  */
 export interface DecodedRun {
-  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak" | "caesar" | "atbash" | "binary" | "char-codes" | "octal-escape" | "quoted-printable";
+  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak" | "caesar" | "atbash" | "binary" | "char-codes" | "octal-escape" | "quoted-printable" | "morse";
   readonly encoded: string;
   readonly decoded: string;
 }
@@ -171,71 +173,4 @@ function decodeBase32(run: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Text hidden by a transform of the whole sentence rather than an encoded run: ROT13 and reversed writing. A
- * sentence is taken as transformed when the transform turns it from text with almost no common words into text
- * with many (so ordinary prose, and identifiers, never decode). English function words are the yardstick: the
- * hint to decode ("it is rot13", "reversed to keep it short") is written for a model that reads English.
- */
-const COMMON = new Set(
-  "the and to of a in is it you your for with that this do not be or on as are if they them their when any all send user tool tools from at by an".split(" "),
-);
-const MAX_SEGMENTS = 32;
-
-function commonShare(text: string): number {
-  const words = text.toLowerCase().match(/[a-z']+/g) ?? [];
-  if (words.length < 5) return 0;
-  return words.filter((w) => COMMON.has(w)).length / words.length;
-}
-
-function shift(text: string, k: number): string {
-  return text.replace(/[a-z]/gi, (c) => {
-    const base = c <= "Z" ? 65 : 97;
-    return String.fromCharCode(((c.charCodeAt(0) - base + k) % 26) + base);
-  });
-}
-
-const rot13 = (text: string): string => shift(text, 13);
-
-function atbash(text: string): string {
-  return text.replace(/[a-z]/gi, (c) => {
-    const base = c <= "Z" ? 65 : 97;
-    return String.fromCharCode(25 - (c.charCodeAt(0) - base) + base);
-  });
-}
-
-const LEET: Readonly<Record<string, string>> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
-
-/** Digits standing for letters inside words ("1nclud3 th3 p455w0rd"); numbers on their own stay. */
-function unleet(text: string): string {
-  return text.replace(/[\p{L}0-9@$']*[\p{L}][\p{L}0-9@$']*|[0-9@$]+[\p{L}][\p{L}0-9@$']*/gu, (word) => word.replace(/[013457@$]/g, (c) => LEET[c] ?? c));
-}
-
-function findTransformedText(text: string): DecodedRun[] {
-  const out: DecodedRun[] = [];
-  const segments = text.slice(0, 20_000).split(/(?<=[.:;!?])\s+|\n+/).filter((s) => s.length >= 24).slice(0, MAX_SEGMENTS);
-  for (const segment of segments) {
-    const share = commonShare(segment);
-    if (share >= 0.12) continue;
-    const transforms: Array<readonly [DecodedRun["encoding"], (t: string) => string]> = [
-      ["rot13", rot13],
-      ["reversed", (t) => [...t].reverse().join("")],
-      ["leetspeak", unleet],
-      ["atbash", atbash],
-      // Any other shift of the alphabet (ROT13 is one of them).
-      ...Array.from({ length: 25 }, (_, i) => i + 1)
-        .filter((k) => k !== 13)
-        .map((k) => ["caesar", (t: string) => shift(t, k)] as const),
-    ];
-    for (const [encoding, transform] of transforms) {
-      const decoded = transform(segment);
-      if (commonShare(decoded) >= 0.25) {
-        out.push({ encoding, encoded: segment, decoded });
-        break;
-      }
-    }
-  }
-  return out;
 }

@@ -24,7 +24,8 @@ const IDENTIFIER_KEY_WORD =
 const CODE_KEY_WORD = /^(?:command|cmd|script|code|shell|query|kql|sql|expression|expr|filter|args|arguments|flags|options|pipeline|program|source|snippet)$/;
 
 const SCRIPT: readonly RegExp[] = [
-  /<\s*script\b/i,
+  // A script element, not the tag named in prose ("all <script> tags are removed").
+  /<\s*script\b(?!>\s*(?:tags?|elements?|blocks?)\b)/i,
   /<[a-z][^>]{0,300}?\son[a-z]+\s*=/i,
   /(?:href|src|action|formaction|xlink:href)\s*=\s*["']?\s*javascript:/i,
   /\]\(\s*javascript:/i,

@@ -48,8 +48,15 @@ export function isNegated(view: string, index: number, end: number): boolean {
     ...[". ", "; ", "! ", "? ", ": "].map((s) => view.lastIndexOf(s, index)),
     index - 80,
   );
-  return NEGATION.test(view.slice(Math.max(0, clauseStart), end));
+  if (NEGATION.test(view.slice(Math.max(0, clauseStart), end))) return true;
+  // A negation before a list covers the whole list: "do not include … information such as api keys, passwords,
+  // credentials, personal data" (the last item is far from the "not").
+  const wider = view.slice(Math.max(0, ...[". ", "; ", "! ", "? ", ": "].map((s) => view.lastIndexOf(s, index)), index - 200), index);
+  const list = LIST_INTRO.exec(wider);
+  return list !== null && /^[^.;!?]*$/.test(wider.slice(list.index)) && /^(?:[\w' -]{1,40}, )+(?:and |or )?$/.test(wider.slice(list.index + list[0].length)) && NEGATION.test(wider.slice(0, list.index));
 }
+
+const LIST_INTRO = /\b(?:such as|like|including|e\.g\.,?|for example,?)\s/;
 
 /** The sentence around an index (sentences end at `. `, `! `, `? `, `; `). */
 export function sentenceAt(view: string, index: number): { start: number; text: string } {

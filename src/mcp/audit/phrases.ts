@@ -93,7 +93,8 @@ const CONDITIONAL: readonly RegExp[] = [
 const CONCEAL: readonly RegExp[] = [
   /\b(?:do not|don't|never)\s+(?:reveal|mention|disclose|repeat|share|acknowledge)\s+(?:these|this|the following|the above|any of these)\s+(?:instructions?|rules?|steps?|prompt|directives?)\b/,
   /\b(?:do not|don't|never|must not|should not|shouldn't|avoid)\s+(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|say|report|reporting|let)\b.{0,30}?\b(?:the user|users?|anyone|the human|them)\b/,
-  /\bwithout (?:telling|informing|notifying|alerting|asking|showing|letting)\b.{0,15}?\b(?:the )?(?:user|users|human|anyone)\b/,
+  // "Never run this without asking the user first" is the opposite: two negations make a rule of oversight.
+  /(?<!\b(?:never|not|cannot|can't|don't|do not|must not|should not)\b[^.;!?]{0,40})\bwithout (?:telling|informing|notifying|alerting|asking|showing|letting)\b.{0,15}?\b(?:the )?(?:user|users|human|anyone)\b/,
   /\b(?:hide|hidden|conceal|concealed|omit|omitted|exclude|excluded|keep|kept)\b.{0,40}?\bfrom\b.{0,40}?\b(?:user|users|human|user-facing)\b/,
   /\bnot (?:be )?(?:shown|displayed|visible|mentioned|reported|surfaced|disclosed|revealed)\b.{0,30}?\b(?:user|users|human|user-facing)\b/,
   /\bthe user (?:must not|should not|shouldn't|does not need to|doesn't need to|need not|must never) (?:know|see|be told|notice|find out|be informed)\b/,

@@ -2,7 +2,7 @@ import { findEncodedRuns } from "./encoded.js";
 import { renderEvidence } from "./evidence.js";
 import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
-import { MAX_SCAN } from "./intent/features.js";
+import { findFeatures, MAX_SCAN } from "./intent/features.js";
 import { intentHit, maskOwnTools, onlyWeak, signalsOf } from "./intent/score.js";
 import { identifierWords, stripHidden, textViews } from "./normalise.js";
 import { findPhrases } from "./phrases.js";
@@ -93,9 +93,18 @@ export function auditText(givenText: string, field: FieldKind, depth = 0, option
   return escalate(dedupe(hits));
 }
 
+// Ciphers nobody writes data in: a whole sentence in ROT13, backwards, leetspeak or Morse is hidden on purpose.
+const CIPHERS: ReadonlySet<string> = new Set(["rot13", "reversed", "leetspeak", "caesar", "atbash", "morse"]);
+// What a hidden sentence asks for or does; any one of them, hidden that way, is enough to hold the tool.
+const HIDDEN_INTENT: ReadonlySet<string> = new Set(["credential", "context", "secrecy", "steering", "redirect", "decode-hint", "script", "bypass", "quiet", "governance", "governance-strong"]);
+
 function encodedHit(encoding: string, decoded: string, inner: ScoredHit[]): ScoredHit {
   const worst = maxSeverity(inner);
   const shown = renderEvidence(decoded, 80);
+  if ((worst === undefined || worst === "info") && CIPHERS.has(encoding)) {
+    const intent = findFeatures(decoded).find((f) => HIDDEN_INTENT.has(f.feature));
+    if (intent !== undefined) return { rule: "encoded-payload", severity: "warn", evidence: renderEvidence(`${encoding} → "${shown}" (${intent.feature} in a ciphered sentence)`) };
+  }
   if (worst === undefined || worst === "info") {
     return { rule: "encoded-text", severity: "info", evidence: `${encoding} → "${shown}"` };
   }

@@ -1,8 +1,8 @@
 /**
- * Fitting the intent scoring model (src/mcp/audit/intent/model.ts). Training material: sets v1–v4
- * (tuning.json, heldout-v2/-v3/-v4.json), each tuned on since its held-out measurement, tuning set v5 (attacks only),
- * the public corpus (mcp-guardbench definition cases and the five real listings), plus benign-extra.json,
- * benign-extra-2.json and benign-extra-3.json. Never a held-out set that has not been measured.
+ * Fitting the intent scoring model (src/mcp/audit/intent/model.ts). Training material: sets v1–v5
+ * (tuning.json, heldout-v2/-v3/-v4/-v5.json), each tuned on since its held-out measurement, tuning set v5 (attacks only),
+ * the public corpus (mcp-guardbench definition cases and the five real listings), plus benign-extra.json to
+ * benign-extra-4.json. Never a held-out set that has not been measured (v6 is not read here).
  *
  * An attack case is one example (its tools' and instructions' features, element-wise max), each
  * benign tool another. Plain batch gradient descent on the class-balanced logistic loss with an L2
@@ -46,8 +46,8 @@ function benignRows(tools: readonly AuditedTool[], serverName: string, others: A
   });
 }
 
-/** The sets the model is fitted on, each by name; v4 and benign-extra-3 are tuning material since wave 8. */
-export const TRAINING_SETS = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "corpus"] as const;
+/** The sets the model is fitted on, each by name; v4 and benign-extra-3 are tuning material since wave 8, v5 and benign-extra-4 since wave 9. */
+export const TRAINING_SETS = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "corpus"] as const;
 export type TrainingSetName = (typeof TRAINING_SETS)[number];
 
 /** An attack example's `held`: whether the audit without the model already holds it (for leave-one-set-out figures). */

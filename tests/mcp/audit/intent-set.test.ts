@@ -27,7 +27,8 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  * the rules see a sign of intent in that description (second-opinion-combine.ts), counted below.
  */
 type Extra = ExtraFindings;
-const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "tuning-v5", "benign-extra", "benign-extra-2"];
+// Every set a test below measures: each definition goes to the test reviewers once, so "second opinion on" is real on every set.
+const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4"];
 const none: Extra = () => [];
 
 interface Figures {
@@ -284,20 +285,44 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(on.flagged).toBe(0);
   });
 
-  it("set v5 (written independently in wave 8 and measured once: the figure on attacks nobody tuned on)", () => {
+  it("set v5 (written independently in wave 8, measured once; spent in wave 9)", () => {
     // Its one held-out measurement, with the wave-8 rules (tests/fixtures/audit-intent/README.md): 65/94 attacks,
-    // 2/123 benign tools held, second opinion off and on alike (the rules before wave 8: 57/94 and 2/123). Far from
-    // the recall goal (>= 98 %); these floors only keep later changes from losing ground on it. Its misses have not
-    // been looked at: whoever studies them makes v5 spent, and says so here.
-    // Counts only (not `measure`, whose notes name cases): no test output names a v5 case.
-    const [off, on] = [measureHalf("heldout-v5", none), measureHalf("heldout-v5", withCareful)];
-    lines.push(`set v5 (held out; measured once): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    // 2/123 benign tools held, second opinion off and on alike (the rules before wave 8: 57/94 and 2/123). With the
+    // wave-9 steering relation alone, written before v5's cases were read: 65/94 again. Spent since wave 9 (its misses
+    // were studied by cause and fixed by kind): 94/94 and 0/123 tuned, which says nothing about attacks nobody tuned on.
+    const { off, on } = measure("set v5 (spent: tuned on in wave 9)", (e) => measureHalf("heldout-v5", e));
     expect(off.attacks).toBe(94);
     expect(off.benign).toBe(123);
-    expect(off.caught).toBeGreaterThanOrEqual(65);
-    expect(off.flagged).toBeLessThanOrEqual(2);
-    expect(on.caught).toBeGreaterThanOrEqual(65);
-    expect(on.flagged).toBeLessThanOrEqual(2);
+    expect(off.caught).toBeGreaterThanOrEqual(94);
+    expect(off.flagged).toBe(0);
+    expect(on.caught).toBeGreaterThanOrEqual(94);
+    expect(on.flagged).toBe(0);
+  });
+
+  it("set v6 (written independently in wave 9 and measured once: the figure on attacks nobody tuned on)", () => {
+    // Its one held-out measurement, with the wave-9 rules (tests/fixtures/audit-intent/README.md): 85/113 attacks,
+    // 3/180 benign tools held, second opinion off and on alike (the rules before wave 9: 79/113 and 3/180). Far from
+    // the recall goal (>= 98 %); these floors only keep later changes from losing ground on it. Its misses have not
+    // been looked at: whoever studies them makes v6 spent, and says so here.
+    // Counts only (not `measure`, whose notes name cases): no test output names a v6 case.
+    const [off, on] = [measureHalf("heldout-v6", none), measureHalf("heldout-v6", withCareful)];
+    lines.push(`set v6 (held out; measured once): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    expect(off.attacks).toBe(113);
+    expect(off.benign).toBe(180);
+    expect(off.caught).toBeGreaterThanOrEqual(85);
+    expect(off.flagged).toBeLessThanOrEqual(3);
+    expect(on.caught).toBeGreaterThanOrEqual(85);
+    expect(on.flagged).toBeLessThanOrEqual(3);
+  });
+
+  it("extra benign material 4 (wave 9: seven servers never used before, screened before tuning on them)", () => {
+    // 2 of 70 held by the rules before wave 9 and after its steering and person-relation changes alike (a `<script>` tag
+    // named in prose; Qdrant's "use this tool when you need to … get some personal information about the user"); 0 after
+    // those two were fixed by kind.
+    const { off, on } = measure("extra benign 4 (screened, then tuned on)", (e) => measureHalf("benign-extra-4", e));
+    expect(off.benign).toBe(70);
+    expect(off.falsePositives).toEqual([]);
+    expect(on.falsePositives).toEqual([]);
   });
 
   it("extra benign material 3 (wave 8: CircleCI, PostHog, Mapbox, Desktop Commander screened before any wave-8 change; Apify after)", () => {

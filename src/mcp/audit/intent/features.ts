@@ -2,12 +2,15 @@ import { excerpt } from "../evidence.js";
 import { isNegated } from "../match.js";
 import { textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
+import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
-import { PERSON_ANY, SEEN_ANY } from "./vocabulary.js";
+import { outcomeRelationsOf } from "./outcome-relation.js";
+import { OPTION_CLAUSE, userRelationsOf } from "./user-relation.js";
+import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_SETTING, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet";
   readonly evidence: string;
 }
 
@@ -60,35 +63,6 @@ function allPhrases(): readonly Phrase[] {
 // Their phrases are negations themselves ("do not tell the user", "never use other tools").
 const SELF_NEGATED: ReadonlySet<IntentFeature> = new Set(["secrecy", "directive", "steering"]);
 
-/** Where a secret or the context comes from: the person, the chat, the environment, other servers. */
-const SOURCE = new RegExp(
-  [
-    `\\b(?:your|the user's|user's|users'|their|the user|from the environment|environment|env|in (?:this|the) (?:chat|conversation)|you (?:use|know|have|received|can find)|configured (?:for|in) (?:the|this|your)|other (?:mcp )?servers?|that appeared|they (?:gave|shared|receive)|the \\w+ server|the (?:person|human|customer|employee|account holder|owner)(?:'s)?|(?:his|her) (?:own )?(?:account|bank|wallet|phone|e-?mail))\\b`,
-    `~\\/\\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials)\\b|(?:^|[\\s"'\`(])\\.env\\b|\\bid_(?:rsa|ed25519|ecdsa)\\b|\\bkubeconfig\\b|\\b(?:any|every|other|previous|earlier) tool(?:'s)? (?:outputs?|results?|responses?)\\b`,
-    `\\b(?:del usuario|(?:pro|para o|ao|al|con el) usuario|(?:ke|dari|pada|sama) user|de gebruiker|que conoces|que conheces|do usuario|che conosci|dell'utente|que tu connais|de l'utilisateur|die du kennst|des nutzers|(?:den|dem) (?:nutzer|benutzer)|seine[nm]?|ihre[nm]?|pengguna|kullanici|uzytkownika|nguoi dung)\\b`,
-    `(?:пользовател|用户|用戶|ユーザー|사용자|المستخدم|यूज़र|उपयोगकर्ता|ব্যবহারকারী|صارف)`,
-    ...PERSON_ANY,
-  ]
-    .join("|")
-    .normalize("NFKC"),
-  "u",
-);
-
-/** Places a secret would be taken from that no tool's own job needs: other tools' output, other servers' settings, key files. */
-const HARVEST =
-  /(?:\b(?:visible|lying around|sitting|exposed|available|present) (?:anywhere|somewhere|in (?:the |your )?(?:env(?:ironment)?|files?|chat|conversation|context|workspace|logs?|shell|terminal))\b|~\/\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials|config\/gcloud)\b|(?:^|[\s"'`(])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\bkubeconfig\b|\bkeychain\b|\bwallet\.dat\b|\b(?:any|every|each|all|other|previous|earlier|prior) tool(?:'s)? (?:outputs?|results?|responses?)\b|\btool (?:outputs?|results?|responses?) (?:you|that)\b|\b(?:seen|found|appear(?:s|ed|ing)?|shown|returned|printed) in (?:\w+ ){0,3}?(?:outputs?|results?|responses?|files?|logs?|conversation|chat|context|messages?)\b|\b(?:other|another|connected|configured) (?:\w+ )?servers?'? (?:config(?:uration)?s?|settings|env(?:ironment)?)\b|\benvironment variables?\b)/u;
-
-/** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
-const DESTINATION =
-  /\b(?:s3|gs|ftp|sftp|wss?|hdfs):\/\/[^\s"')]+|\b(?:[a-z0-9-]{2,63}\.)+(?:com|net|org|io|co|app|dev|xyz|info|biz|me|ai|cloud|site|online|tech|ru|cn|top)\b(?![\w-])|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,6}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b|\+\d{1,3}[\s-]?\(?\d{2,4}\)?[\s-]?\d{3}[\s-]?\d{3,4}\b|\b\d{2,6}-\d{2,8}-\d{2,8}\b|\bacct_[A-Za-z0-9]{6,}\b|\b[CG]0[A-Z0-9]{6,}\b|\b0x[0-9a-fA-F]{40}\b|\b(?:bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,39}\b/u;
-
-const SEEN = new RegExp(SEEN_ANY.join("|").normalize("NFKC"), "u");
-
-const OWN_SETTING = /\b(?:falls? back to|defaults? to|read from|reads? it from|set (?:it )?(?:via|in|with)|configured (?:via|with|through|in)|or (?:set|use))\s+(?:the |an? )?(?:[\w-]+ ){0,2}$/;
-
-/** The context handed over in the passive or past: "… with the instructions you are under pasted into `place`". */
-const PUT_INTO = /\b(?:pasted|included|inserted|attached|appended|copied|filled|placed|added|dumped) (?:in|into|to|as|under|with)\b/;
-
 const HANDOVER_DISTANCE = 60;
 const MAX_POSITIONS = 64;
 
@@ -113,6 +87,12 @@ function lineSentence(view: string, index: number): string {
   const start = Math.max(...[". ", "! ", "? ", "; ", "\n"].map((s) => view.lastIndexOf(s, index)));
   const ends = [". ", "! ", "? ", "; ", "\n"].map((s) => view.indexOf(s, index)).filter((i) => i >= 0);
   return view.slice(Math.max(0, start), ends.length === 0 ? view.length : Math.min(...ends));
+}
+
+/** The sentence after the one holding an index ("" at the end of the text). */
+function nextSentence(view: string, index: number): string {
+  const ends = [". ", "! ", "? ", "; ", "\n"].map((x) => view.indexOf(x, index)).filter((i) => i >= 0);
+  return ends.length === 0 ? "" : lineSentence(view, Math.min(...ends) + 2);
 }
 
 /** A verb of handing over in the sentence, not in a negated clause ("… without printing the values"). */
@@ -213,7 +193,6 @@ function clauseBefore(view: string, index: number): string {
 }
 
 // A setting described, not an instruction given: "whether to skip user consent for first-party clients", "if true, …".
-const OPTION_CLAUSE = /\b(?:whether(?: or not)?(?: to)?|if (?:set to )?true,?|set (?:this )?(?:to )?true to|when (?:enabled|true|set),?|enables?|allows?(?: you)? to|a flag (?:to|that))\s+(?:\w+\s+){0,2}$/;
 // "Never proceed … without first showing the user": two negations make a rule of transparency, not secrecy.
 const OUTER_NEGATION = /\b(?:never|do not|don't|must not|cannot|can't|should not|shouldn't|may not)\b/;
 // "Saves credentials to a .env file", "writing the .env file": the secret goes *into* the file, the file is no source.
@@ -274,7 +253,12 @@ function computeFeatures(text: string): FeatureHit[] {
   if (context !== undefined) {
     const first = positions(views, "context")[0];
     const sentence = first === undefined ? "" : lineSentence(views[first.view], first.at);
-    if (handingOverIn(sentence) || PUT_INTO.test(sentence)) hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
+    const next = first === undefined ? "" : nextSentence(views[first.view], first.at);
+    // "Use this tool when you need to: … get some personal information about the user": what the tool returns.
+    const retrieval = RETRIEVAL_PURPOSE.test(sentence) && !STRONG_HANDOVER.test(sentence);
+    if (!retrieval && (handingOverIn(sentence) || PUT_INTO.test(sentence) || (ANAPHOR.test(next) && handingOverIn(next)))) {
+      hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
+    }
   }
   const harvest = harvestAt(views.folded);
   const seen = harvest === undefined ? SEEN.exec(views.plain) ?? SEEN.exec(views.folded) : null;
@@ -288,8 +272,23 @@ function computeFeatures(text: string): FeatureHit[] {
       hits.set("harvest-handover", { feature: "harvest-handover", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     }
   }
+  // Steering as a relation (governance.ts): kinds of governing words seen together in one sentence.
+  const governance = governanceOf(views);
+  if (governance !== undefined) {
+    const feature = governance.kinds.size >= 3 ? "governance-strong" : "governance";
+    hits.set(feature, { feature, evidence: governance.evidence });
+  }
+  // The model's relation to the person (user-relation.ts): words put in its mouth, the user taken out of the loop, kept quiet.
+  for (const relation of userRelationsOf(views)) hits.set(relation.kind, { feature: relation.kind, evidence: relation.evidence });
+  // The same relations from word classes per language (outcome-relation.ts): a failure told as success, "no need to ask".
+  for (const relation of outcomeRelationsOf(views)) {
+    const feature = relation.kind === "falsified" ? "script" : "bypass";
+    if (!hits.has(feature)) hits.set(feature, { feature, evidence: relation.evidence });
+  }
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
   const destination = destinationAt(raw);
   if (destination !== undefined) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.end, 100) });
+  const beacon = BEACON.exec(raw);
+  if (beacon !== null && !hits.has("redirect")) hits.set("redirect", { feature: "redirect", evidence: excerpt(raw, beacon.index, beacon.index + beacon[0].length, 100) });
   return [...hits.values()];
 }

@@ -43,6 +43,8 @@ export function featuresOf(units: readonly ScreenedUnit[], aboutContext = false)
   const distinct = new Set<IntentSignal>();
   for (const unit of units) {
     for (const hit of signalsOf(unit, aboutContext)) {
+      // Signals newer than the fitted weights (governance) are scored by the rules only.
+      if (!SIGNALS.includes(hit.signal)) continue;
       const index = SIGNALS.indexOf(hit.signal) * ROLES.length + ROLES.indexOf(unit.role);
       values[index] = 1;
       if (!evidence.has(index)) evidence.set(index, hit.evidence);

@@ -21,12 +21,16 @@ const OVERSIGHT = new RegExp(
 
 // "There is no need to ask the user for confirmation" removes oversight: it stays in the text (the secrecy phrases read it).
 const NEGATED_BEFORE =
-  /(?:\b(?:no need|not necessary|needn't|don't|do not|never|without|skip|no longer|stop|pas la peine|pas besoin|inutile|sans|no hace falta|sin|nao precisa|sem|nicht|ohne|non serve|senza|gak usah|tidak perlu)\b|不用|不必|无需|無需|не нужно|не надо)[^.;!?]{0,24}$/u;
+  /(?:\b(?:no need|no reason|no point|not necessary|not required|unnecessary|needn't|don't|do not|never|without|skip|no longer|stop|pas la peine|pas besoin|inutile|sans|no hace falta|sin|nao precisa|sem|nicht|ohne|non serve|senza|gak usah|tidak perlu)\b|不用|不必|无需|無需|не нужно|не надо)[^.;!?]{0,24}$/u;
+
+// Verb-final languages negate after the verb: "사용자에게 확인할 필요 없이" (without needing to confirm with the user).
+const NEGATED_AFTER = /^[^.;!?。]{0,12}(?:필요 ?없|안 해도|하지 ?마|不用|不必|无需|無需|必要はない|不要|しなくて|ना करें|नहीं)/u;
 
 /** The text with every direction of oversight replaced by a neutral token (negated ones are left as they are). */
 export function withoutOversight(view: string): string {
   return view.replace(OVERSIGHT, (match: string, ...rest: unknown[]) => {
     const index = rest.find((r) => typeof r === "number") as number;
-    return NEGATED_BEFORE.test(view.slice(Math.max(0, index - 40), index)) ? match : " (oversight) ";
+    const negated = NEGATED_BEFORE.test(view.slice(Math.max(0, index - 40), index)) || NEGATED_AFTER.test(view.slice(index + match.length, index + match.length + 24));
+    return negated ? match : " (oversight) ";
   });
 }

@@ -25,7 +25,9 @@ export type IntentSignal =
   | "redirect"
   | "destination"
   | "decode-hint"
-  | "directive";
+  | "directive"
+  | "governance"
+  | "deception";
 
 const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   "context-request": 3,
@@ -35,6 +37,8 @@ const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   "decode-hint": 3,
   shadowing: 3,
   steering: 2,
+  governance: 3,
+  deception: 3,
   redirect: 1.5,
   "cross-tool": 1,
   destination: 1,
@@ -93,7 +97,7 @@ export function paramNamesOf(jsonPaths: Iterable<string>): Set<string> {
 
 // Conversation nouns only: a verb such as "summarise" or a word such as "notes" does not make a tool
 // about the conversation (`summarize_document` asking for "everything the user told you" is an attack).
-const CONTEXT_TOPIC = /\b(?:conversations?|chats?|dialog(?:ue)?s?|transcripts?|prompts?|memory|memories|handoff)\b/;
+const CONTEXT_TOPIC = /\b(?:conversations?|chats?|threads?|dialog(?:ue)?s?|transcripts?|prompts?|memory|memories|handoff)\b/;
 
 /**
  * Whether the tool is about the conversation (a summariser may ask for `the conversation so far`).
@@ -121,7 +125,15 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   // a parameter's description needs no verb (it is itself the place to put it); prose needs one.
   else if (has("credential") && has("harvest") && (has("harvest-handover") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });
   if (has("secrecy")) out.push({ signal: "secrecy", evidence: at("secrecy") });
+  // The user taken out of the loop, or something kept out of what they see, is secrecy in other words (user-relation.ts).
+  else if (has("bypass") || has("quiet")) out.push({ signal: "secrecy", evidence: at(has("bypass") ? "bypass" : "quiet") });
+  // Words put in the model's mouth for the user: a dictated reply, a reframed result.
+  if (has("script")) out.push({ signal: "deception", evidence: at("script") });
   if (has("steering")) out.push({ signal: "steering", evidence: at("steering") });
+  // Steering read as a relation (governance.ts): three kinds together govern the model beyond this tool on their own;
+  // two count as phrase steering does (they need another sign beside them).
+  if (has("governance-strong")) out.push({ signal: "governance", evidence: at("governance-strong") });
+  else if (has("governance") && !has("steering")) out.push({ signal: "steering", evidence: at("governance") });
   // A redirect to a literal address in the same string ("add backup@… as co-owner", "cc audit@…") hands another
   // action's data to a fixed party: shadowing, whether or not another tool is named.
   if (has("redirect") && (has("cross-tool") || has("destination"))) out.push({ signal: "shadowing", evidence: at("redirect") });

@@ -34,7 +34,7 @@ function line(name: string, label: string, caught: number, attacks: number, flag
   if (!quiet && fps.length > 0) console.log(`  benign flagged: ${fps.join(", ")}`);
 }
 
-const halves: HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "benign-extra", "benign-extra-2", "benign-extra-3", "tuning-v5"];
+const halves: HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "tuning-v5", "heldout-v5"];
 for (const name of halves) {
   if (!existsSync(path.join(intentSetDir, `${name}.json`))) continue;
   const half = loadHalf(name);
