@@ -22,7 +22,8 @@ import { CatalogCache } from "./catalog-cache.js";
 import { CatalogBuilder, type Listing } from "./catalog-builder.js";
 import { LaunchPin } from "./launch-pin.js";
 import { applyListingCaps, DEFAULT_LISTING_CAPS, type ListingCaps } from "./listing-caps.js";
-import { CallRateLimiter } from "./rate-limit.js";
+import type { CallRateLimiter } from "./rate-limit.js";
+import { CallSlots } from "./call-slots.js";
 import { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";
 import { ServerStatusStore } from "./server-status.js";
 import { ServerStatusTracker } from "./status-tracker.js";
@@ -86,8 +87,8 @@ export class McpService {
   private readonly listings = new Map<string, Listing>();
   private readonly catalogs = new CatalogCache();
   private readonly caps: ListingCaps;
-  private readonly limiters = new Map<string, CallRateLimiter>();
   private readonly recheck: ApprovalRecheck<McpServerEntry>;
+  private readonly slots: CallSlots;
   private readonly status: ServerStatusStore | undefined;
   private readonly tracker: ServerStatusTracker;
   private readonly launchPin: LaunchPin;
@@ -110,6 +111,16 @@ export class McpService {
     this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
     this.tracker = new ServerStatusTracker(this.status, (name) => this.options.servers[name], options.logger);
     this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
+    this.slots = new CallSlots({
+      recheck: this.recheck,
+      entry: (name) => this.entry(name),
+      callsPerSecond: options.callsPerSecond,
+      now: options.now,
+      revoked: async (name) => {
+        this.catalogs.delete(name);
+        if (this.clients.serverNames().includes(name)) await this.clients.close(name);
+      },
+    });
     this.approvalsOf = new ServerApprovals({
       approvals: options.approvals,
       launchPin: this.launchPin,
@@ -281,32 +292,14 @@ export class McpService {
     return this.catalogs.settled(name);
   }
 
-  /**
-   * Before every tool call: the approval is checked again (a revoke by another process, such as
-   * `mcpvm mcp revoke` while a REPL runs, stops the server at its next call; the file is only
-   * re-read when its stamp changed, see ApprovalRecheck), then, only where `callsPerSecond` is
-   * configured, the server's rate limit is waited for (within the caller's deadline).
-   */
-  async acquireCallSlot(name: string, caller: CallerOptions): Promise<void> {
-    if (this.callSlotFree(name)) return;
-    await this.requireStillApproved(name);
-    const perSecond = this.options.callsPerSecond;
-    if (perSecond === undefined) return;
-    let limiter = this.limiters.get(name);
-    if (limiter === undefined) {
-      limiter = new CallRateLimiter(name, perSecond, this.options.now);
-      this.limiters.set(name, limiter);
-    }
-    await limiter.acquire(caller.signal, caller.deadline);
+  /** Before every tool call (see CallSlots): the approval re-checked, then any opt-in rate limit. */
+  acquireCallSlot(name: string, caller: CallerOptions): Promise<void> {
+    return this.slots.acquire(name, caller);
   }
 
-  /**
-   * True when a call may go ahead at once: no rate limit is configured, and the approval passed
-   * before against the approvals file's current stamp (a stat, no read; see ApprovalRecheck.passes).
-   * False means acquireCallSlot must be awaited: it runs the full check (and the rate limit).
-   */
+  /** True when a call may go ahead without awaiting `acquireCallSlot` (see CallSlots.free). */
   callSlotFree(name: string): boolean {
-    return this.options.callsPerSecond === undefined && this.recheck.passes(name, this.entry(name));
+    return this.slots.free(name);
   }
 
   /** Appends to the audit log (when there is one). Names and decisions only: callers never pass arguments or results. */
@@ -316,7 +309,7 @@ export class McpService {
 
   /** The server's rate limiter, which exists only once a call met an opt-in `callsPerSecond`. */
   rateLimiter(name: string): CallRateLimiter | undefined {
-    return this.limiters.get(name);
+    return this.slots.rateLimiter(name);
   }
 
   async close(): Promise<void> {
@@ -374,16 +367,6 @@ export class McpService {
   /** Lets the face open a browser for logins that servers ask for during connects and calls (`--login`, a yes on a terminal). */
   setLoginInteraction(interaction: LoginInteraction | undefined): void {
     this.logins.setInteraction(interaction);
-  }
-
-  private async requireStillApproved(name: string): Promise<void> {
-    try {
-      await this.recheck.require(name, this.entry(name));
-    } catch (error) {
-      this.catalogs.delete(name);
-      if (this.clients.serverNames().includes(name)) await this.clients.close(name);
-      throw error;
-    }
   }
 
   private async launch(name: string) {
