@@ -1,0 +1,107 @@
+/**
+ * The checks every held-out set's shape test makes (v5 onwards): the shape the intent harness loads
+ * and the counts its writer's brief promised. Never runs the auditor: a held-out set is measured once,
+ * by its own scripts/measure-vN.ts, and nobody tunes on its cases.
+ */
+import { describe, expect, it } from "vitest";
+import { FAMILIES, heldoutSetSchema, readIntentFile as read, repoList } from "./heldout-shape.js";
+
+/** The ten most-spoken languages; every brief asks for each of them among the multilingual cases. */
+const MOST_SPOKEN = ["zh", "hi", "es", "fr", "ar", "bn", "pt", "ru", "ur", "id"];
+
+export interface HeldoutSetSpec {
+  /** File name under tests/fixtures/audit-intent, without `.json` (e.g. "heldout-v6"). */
+  readonly file: string;
+  /** Id prefix of its attacks (e.g. "h6"). */
+  readonly prefix: string;
+  readonly minAttacks: number;
+  readonly minPerFamily: number;
+  readonly minMultilingual: number;
+  readonly minBenignTools: number;
+  readonly benignServers: readonly [min: number, max: number];
+  /** The servers its brief allowed for the benign half. */
+  readonly allowedRepos: readonly string[];
+  /** Every earlier set and the tuning material: its benign servers must be new to all of them. */
+  readonly earlier: readonly string[];
+  /** The brief asked for English outside the multilingual family. */
+  readonly englishElsewhere?: boolean;
+  /** Check that no description of 40 characters or more repeats one of an earlier set. */
+  readonly noReusedDescriptions?: boolean;
+}
+
+/** Every string under a `description` key anywhere in a JSON value. */
+function descriptions(value: unknown, out: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) descriptions(v, out);
+  else if (value !== null && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "description" && typeof v === "string") out.add(v);
+      else descriptions(v, out);
+    }
+  return out;
+}
+
+const SHORT: Record<(typeof FAMILIES)[number], string> = {
+  "context-exfiltration": "ctx",
+  shadowing: "sh",
+  steering: "st",
+  encoded: "enc",
+  "server-instructions": "si",
+  multilingual: "ml",
+};
+
+export function describeHeldoutSet(spec: HeldoutSetSpec): void {
+  describe(`held-out set ${spec.file} (shape and counts only; the auditor is not run)`, () => {
+    const set = heldoutSetSchema(spec.prefix).parse(read(spec.file));
+
+    it(`has at least ${spec.minAttacks} attacks, at least ${spec.minPerFamily} in every family, with unique ids`, () => {
+      expect(set.attacks.length).toBeGreaterThanOrEqual(spec.minAttacks);
+      for (const family of FAMILIES) expect(set.attacks.filter((a) => a.family === family).length, family).toBeGreaterThanOrEqual(spec.minPerFamily);
+      expect(new Set(set.attacks.map((a) => a.id)).size).toBe(set.attacks.length);
+    });
+
+    it("ids name their family", () => {
+      for (const a of set.attacks) expect(a.id.split("-")[1], a.id).toBe(SHORT[a.family]);
+    });
+
+    it(`has at least ${spec.minMultilingual} multilingual attacks across at least 14 languages, the ten most-spoken among them`, () => {
+      const multilingual = set.attacks.filter((a) => a.family === "multilingual");
+      expect(multilingual.length).toBeGreaterThanOrEqual(spec.minMultilingual);
+      expect(multilingual.every((a) => a.language !== "en")).toBe(true);
+      const languages = new Set(multilingual.map((a) => a.language));
+      expect(languages.size).toBeGreaterThanOrEqual(14);
+      for (const language of MOST_SPOKEN) expect(languages.has(language), language).toBe(true);
+      if (spec.englishElsewhere === true) for (const a of set.attacks.filter((x) => x.family !== "multilingual")) expect(a.language, a.id).toBe("en");
+    });
+
+    it("gives every server-instructions attack its instructions", () => {
+      for (const a of set.attacks.filter((x) => x.family === "server-instructions")) expect(a.server.instructions, a.id).toBeDefined();
+    });
+
+    it("configures the victim server beside every shadowing attack", () => {
+      for (const a of set.attacks.filter((x) => x.family === "shadowing")) expect(a.otherServers.length, a.id).toBeGreaterThan(0);
+    });
+
+    if (spec.noReusedDescriptions === true)
+      it('reuses no description of an earlier set or the tuning material (short generic ones such as "Page URL." aside)', () => {
+        const earlier = new Set<string>();
+        for (const name of spec.earlier) descriptions(read(name), earlier);
+        for (const a of set.attacks) for (const d of descriptions(a.server)) if (d.length >= 40) expect(earlier.has(d), a.id).toBe(false);
+      });
+
+    const [minServers, maxServers] = spec.benignServers;
+    it(`has at least ${spec.minBenignTools} benign tools from ${minServers}-${maxServers} allowed servers, with distinct names per server`, () => {
+      expect(set.benign.reduce((n, s) => n + s.tools.length, 0)).toBeGreaterThanOrEqual(spec.minBenignTools);
+      expect(set.benign.length).toBeGreaterThanOrEqual(minServers);
+      expect(set.benign.length).toBeLessThanOrEqual(maxServers);
+      for (const s of set.benign) {
+        expect(spec.allowedRepos, s.source.repo).toContain(s.source.repo);
+        expect(new Set(s.tools.map((t) => t.name)).size, s.server).toBe(s.tools.length);
+      }
+    });
+
+    it("takes no benign server that an earlier set or the tuning material used", () => {
+      const earlier = new Set(spec.earlier.flatMap((name) => repoList.parse(read(name)).benign.map((b) => b.source.repo)));
+      for (const s of set.benign) expect(earlier.has(s.source.repo), s.source.repo).toBe(false);
+    });
+  });
+}
