@@ -14,8 +14,16 @@ const BUILD = "globalThis.keep = new Array(30000).fill(0).map((_, i) => i); keep
 let peak = 0;
 const sample = () => (peak = Math.max(peak, process.memoryUsage().rss));
 
+/** Until all N sandboxes are in their host call; a peer that never runs N at once fails with how many it did. */
 async function waitAll(arrived) {
-  while (arrived() < N) await new Promise((resolve) => setTimeout(resolve, 5));
+  const deadline = Date.now() + 60_000;
+  while (arrived() < N) {
+    if (Date.now() > deadline) {
+      process.stderr.write(`only ${arrived()} of ${N} sandboxes reached their host call within 60 s (the engine ran no more at once)\n`);
+      process.exit(1);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 const ENGINES = {

@@ -220,7 +220,7 @@ function memoryPerSandbox(name, mode = "") {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const args = ["--expose-gc", fileURLToPath(new URL("memory.mjs", import.meta.url)), name, ...(mode === "" ? [] : [mode])];
-      const out = execFileSync(process.execPath, args, { encoding: "utf8", timeout: 300_000, stdio: ["ignore", "pipe", "pipe"] });
+      const out = execFileSync(process.execPath, args, { encoding: "utf8", timeout: 120_000, stdio: ["ignore", "pipe", "pipe"] });
       return JSON.parse(out.slice(out.lastIndexOf("{")));
     } catch (error) {
       failure = new Error(`${String(error?.stderr ?? "").trim().split("\n").slice(-2).join(" ") || error.message}`);
