@@ -12,17 +12,20 @@ import { McpvmHost } from "../dist/src/host/index.js";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 
-/** A host on `engine` with server-everything approved; `cleanup` removes its home. */
-export async function openEchoHost(engine, prefix = "mcpvm-echo-") {
+/**
+ * A host on `engine` with server-everything approved; `cleanup` removes its home. `Host` is this
+ * tree's McpvmHost unless another build's is given (bench/_percall-before-after.mjs).
+ */
+export async function openEchoHost(engine, prefix = "mcpvm-echo-", Host = McpvmHost) {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const env = { MCPVM_HOME: dir, PATH: process.env.PATH ?? "", HOME: dir };
   const config = { engine, plugins: { mcp: { enabled: true } }, mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } };
   await writeFile(join(dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
-  let host = await McpvmHost.open({ env });
+  let host = await Host.open({ env });
   await host.plugins.approve("mcp");
   await (await host.requireMcp()).approve("everything");
   await host.close();
-  host = await McpvmHost.open({ env });
+  host = await Host.open({ env });
   return { host, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 

@@ -4,13 +4,12 @@
 //   BENCH_BEFORE_ROOT=/tmp/base node bench/_percall-before-after.mjs [calls=1000] [rounds=8] [warm-up rounds=6]
 // Cases: the direct SDK client (the baseline), then for each build the host module function alone
 // ("module": the service's share) and a guest run on the in-thread and the worker engine.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { EVERYTHING, echoLoopCode as code, median, timeRounds } from "./_echo-host.mjs";
+import { EVERYTHING, echoLoopCode as code, median, openEchoHost, timeRounds } from "./_echo-host.mjs";
 
 const BEFORE = process.env.BENCH_BEFORE_ROOT;
 if (BEFORE === undefined) throw new Error("set BENCH_BEFORE_ROOT to a built copy of the base commit");
@@ -19,16 +18,7 @@ const HERE = join(import.meta.dirname, "..");
 
 async function openOn(root, engine) {
   const { McpvmHost } = await import(pathToFileURL(join(root, "dist", "src", "host", "index.js")).href);
-  const dir = await mkdtemp(join(tmpdir(), "mcpvm-before-after-"));
-  const env = { MCPVM_HOME: dir, PATH: process.env.PATH ?? "", HOME: dir };
-  const config = { engine, plugins: { mcp: { enabled: true } }, mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } };
-  await writeFile(join(dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
-  let host = await McpvmHost.open({ env });
-  await host.plugins.approve("mcp");
-  await (await host.requireMcp()).approve("everything");
-  await host.close();
-  host = await McpvmHost.open({ env });
-  return { host, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return openEchoHost(engine, "mcpvm-before-after-", McpvmHost);
 }
 
 const must = (r) => {

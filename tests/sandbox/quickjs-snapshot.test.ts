@@ -20,6 +20,8 @@ import type { SandboxEngine } from "../../src/sandbox/types.js";
 const require = createRequire(import.meta.url);
 const VARIANT = "@jitl/quickjs-wasmfile-release-sync";
 const MiB = 1024 * 1024;
+/** A job queue that never drains: without an image, freeing this runtime is not safe, so the worker or instance would be replaced. */
+const ENDLESS_JOB_QUEUE = "globalThis.left = 1; const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});";
 interface WasmMemory {
   readonly buffer: ArrayBuffer;
 }
@@ -245,10 +247,8 @@ describe("the worker engine with sandbox images", () => {
     const threads = (): number[] => sharedQuickJsWorkers({ maxWasmMemoryBytes }).threads.map((thread) => thread.threadId).sort();
     const spawnedBefore = sharedQuickJsWorkers().spawned;
     const before = threads();
-    // A job queue that never drains: without an image, freeing this runtime is not safe, and the worker is replaced.
-    const endless = "globalThis.left = 1; const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});";
     for (let i = 0; i < 3; i++) {
-      const stopped = await engine.run({ code: endless, limits: { cpuMs: 150, wallMs: 5_000 } });
+      const stopped = await engine.run({ code: ENDLESS_JOB_QUEUE, limits: { cpuMs: 150, wallMs: 5_000 } });
       expect(stopped.ok ? "ok" : stopped.error.code).toBe("CPU_LIMIT");
       const next = await engine.run({ code: "return typeof globalThis.left" });
       expect(next.ok ? next.value : next.error.message).toBe("undefined");
@@ -291,9 +291,8 @@ describe("the in-thread engine with sandbox images", () => {
   });
 
   it("keeps an instance whose run was stopped by a limit (the image undoes it)", async () => {
-    const endless = "globalThis.left = 1; const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});";
     for (let i = 0; i < 3; i++) {
-      const stopped = await engine.run({ code: endless, limits: { cpuMs: 150, wallMs: 5_000 } });
+      const stopped = await engine.run({ code: ENDLESS_JOB_QUEUE, limits: { cpuMs: 150, wallMs: 5_000 } });
       expect(stopped.ok ? "ok" : stopped.error.code).toBe("CPU_LIMIT");
       const next = await engine.run({ code: "return typeof globalThis.left" });
       expect(next.ok ? next.value : next.error.message).toBe("undefined");

@@ -67,21 +67,23 @@ export class ApprovalRecheck<E extends object> {
    * stat, no read): the synchronous first half of `require`. False means `require` must run.
    */
   passes(name: string, entry: E): boolean {
-    const known = this.passed.get(name);
-    if (known === undefined || known.entry !== entry) return false;
-    const stamp = this.stamp(this.options.file);
-    return stamp !== undefined && known.key === stamp.key;
+    return this.passedAt(name, entry, this.stamp(this.options.file));
   }
 
   async require(name: string, entry: E): Promise<void> {
     // Stamped before the check reads the file: a write racing with the read changes the stamp, so
     // the worst case is one extra full check, never a stale pass.
     const stamp = this.stamp(this.options.file);
-    const known = this.passed.get(name);
-    if (stamp !== undefined && known !== undefined && known.key === stamp.key && known.entry === entry) return;
+    if (this.passedAt(name, entry, stamp)) return;
     this.passed.delete(name);
     await this.options.check(name, entry);
     if (stamp !== undefined && this.now() - stamp.modifiedMs > RACY_WINDOW_MS) this.passed.set(name, { key: stamp.key, entry });
+  }
+
+  /** Whether `name` with this very entry passed the full check when the file had this stamp. */
+  private passedAt(name: string, entry: E, stamp: FileStamp | undefined): boolean {
+    const known = this.passed.get(name);
+    return stamp !== undefined && known !== undefined && known.key === stamp.key && known.entry === entry;
   }
 
   /** Drops every remembered pass (after this process itself changed approvals). */

