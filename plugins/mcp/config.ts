@@ -20,6 +20,11 @@ export const mcpPluginConfigSchema = z
      * changed tool definitions. It can only add findings; the rule-based audit always runs.
      */
     secondOpinion: z.boolean().default(false),
+    /**
+     * The tool auditor's semantic stage: new and changed definitions' English sentences through an offline sentence
+     * encoder (in a worker thread) and a fitted classifier, beside the rules. It can only add findings.
+     */
+    semanticAudit: z.boolean().default(true),
   })
   .strict();
 
