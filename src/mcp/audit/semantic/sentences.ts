@@ -25,7 +25,7 @@ export function splitSentences(text: string): string[] {
   const visible = stripHidden(text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text).normalize("NFKC");
   const out: string[] = [];
   for (const raw of visible.split(BOUNDARY)) {
-    const s = raw.replace(/[#>*_`]+/g, " ").replace(/\s+/g, " ").trim();
+    const s = raw.replace(/^\s*(?:[-*•]|\d+[.)])\s+/u, "").replace(/[#>*_`]+/g, " ").replace(/\s+/g, " ").trim();
     // Fewer than two words carries no instruction ("Optional.", an enum value such as "celsius").
     if (s.split(" ").length < 2 || !/\p{L}/u.test(s)) continue;
     for (let i = 0; i < s.length; i += MAX_SENTENCE_CHARS) out.push(s.slice(i, i + MAX_SENTENCE_CHARS));
