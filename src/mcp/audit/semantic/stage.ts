@@ -13,6 +13,8 @@ export interface SemanticStageOptions {
   readonly embedder?: SentenceEmbedder;
   /** Called once, the first time the encoder cannot be used; the rules go on alone. */
   readonly onUnavailable?: (reason: string) => void;
+  /** Sentences reviewed per listing (default MAX_LISTING_SENTENCES). */
+  readonly maxListingSentences?: number;
 }
 
 /** Definitions remembered by hash (a gateway lists the same servers for every session). */
@@ -62,7 +64,7 @@ export class SemanticStage {
     for (const tool of input.tools) consider(hashOf(["tool", tool]), tool.name, () => toolSentences(tool));
     if (pending.length === 0 || this.unavailable !== undefined) return findings;
 
-    let budget = MAX_LISTING_SENTENCES;
+    let budget = this.options.maxListingSentences ?? MAX_LISTING_SENTENCES;
     const reviewed = pending.map((p) => {
       const sentences = p.sentences.slice(0, Math.max(0, budget));
       budget -= sentences.length;
