@@ -30,7 +30,7 @@ export interface CatalogBuilderDeps {
   readonly serverNames: () => readonly string[];
   readonly pins: McpPinStore;
   readonly secondOpinion: SecondOpinionReviewer | undefined;
-  /** The auditor's semantic stage (sentence encoder + classifier), unless turned off (plugins.mcp.config.semanticAudit). */
+  /** The auditor's semantic stage (sentence encoder + classifier), when turned on (plugins.mcp.config.semanticAudit). */
   readonly semantic?: SemanticReviewer | undefined;
   readonly redactor: Redactor;
   readonly logger: Logger;

@@ -56,7 +56,7 @@ export interface McpServiceOptions {
   readonly callsPerSecond?: number | undefined;
   /** The optional LLM second opinion on new and changed tool definitions (off unless configured). */
   readonly secondOpinion?: SecondOpinionReviewer;
-  /** The auditor's semantic stage on new and changed definitions (on unless plugins.mcp.config.semanticAudit is false). */
+  /** The auditor's semantic stage on new and changed definitions (opt-in: plugins.mcp.config.semanticAudit). */
   readonly semantic?: SemanticReviewer;
   readonly spawn?: SpawnFunction;
   readonly now?: () => number;
