@@ -41,29 +41,26 @@ export function embedWorkerMain(req: (id: string) => unknown): void {
   console.log = () => undefined;
   console.warn = () => undefined;
   console.info = () => undefined;
-  const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-  const start = async (): Promise<void> => {
+  // No named function bindings in here: a bundler's keep-names helper (`__name`) would not exist in the worker.
+  (async (): Promise<void> => {
     const embeddings = req(data.embeddingsPath) as EncoderModule;
     const weights = req(data.modelPath) as WeightsModule;
     const model = await embeddings.initModel(weights.modelSource);
-    const probe: number[][] = await model.embed(["ready"]);
+    const probe = await model.embed(["ready"]);
     const dims = probe[0]?.length ?? 0;
     port.postMessage({ type: "ready", dims });
     port.on("message", (request: EmbedRequest) => {
-      void (async () => {
-        try {
-          const rows: number[][] = request.texts.length === 0 ? [] : await model.embed([...request.texts]);
-          const vectors = new Float32Array(rows.length * dims);
-          rows.forEach((row, i) => vectors.set(row, i * dims));
+      model
+        .embed(request.texts.length === 0 ? ["-"] : [...request.texts])
+        .then((rows) => {
+          const vectors = new Float32Array(request.texts.length * dims);
+          rows.slice(0, request.texts.length).forEach((row, i) => vectors.set(row, i * dims));
           port.postMessage({ type: "result", id: request.id, vectors }, [vectors.buffer]);
-        } catch (error) {
-          port.postMessage({ type: "error", id: request.id, message: message(error) });
-        }
-      })();
+        })
+        .catch((error: unknown) => port.postMessage({ type: "error", id: request.id, message: error instanceof Error ? error.message : String(error) }));
     });
-  };
-  start().catch((error: unknown) => {
-    port.postMessage({ type: "failed", message: message(error) });
+  })().catch((error: unknown) => {
+    port.postMessage({ type: "failed", message: error instanceof Error ? error.message : String(error) });
     port.close();
   });
 }
