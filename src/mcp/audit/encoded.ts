@@ -6,7 +6,7 @@ import { findTransformedText } from "./transformed.js";
  * are dropped here because nothing readable hides in them.
  */
 export interface DecodedRun {
-  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak" | "caesar" | "atbash" | "binary" | "char-codes" | "octal-escape" | "quoted-printable" | "morse";
+  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak" | "caesar" | "atbash" | "rot47" | "binary" | "char-codes" | "octal-escape" | "quoted-printable" | "morse";
   readonly encoded: string;
   readonly decoded: string;
 }

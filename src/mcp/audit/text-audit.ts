@@ -9,6 +9,7 @@ import { findPhrases } from "./phrases.js";
 import { ruleById, type AuditRuleId, type Hit } from "./rules.js";
 import { findSecrets } from "./secrets.js";
 import { findCrossToolSteering } from "./shadowing.js";
+import { isAddressedSentence } from "./transformed.js";
 import { SEVERITY_RANK, type FieldKind, type Severity } from "./types.js";
 
 const MAX_DEPTH = 2;
@@ -94,7 +95,8 @@ export function auditText(givenText: string, field: FieldKind, depth = 0, option
 }
 
 // Ciphers nobody writes data in: a whole sentence in ROT13, backwards, leetspeak or Morse is hidden on purpose.
-const CIPHERS: ReadonlySet<string> = new Set(["rot13", "reversed", "leetspeak", "caesar", "atbash", "morse"]);
+const CIPHERS: ReadonlySet<string> = new Set(["rot13", "reversed", "leetspeak", "caesar", "atbash", "rot47", "morse"]);
+const BINARY: ReadonlySet<string> = new Set(["base64", "base32", "hex", "binary", "char-codes", "octal-escape"]);
 // What a hidden sentence asks for or does; any one of them, hidden that way, is enough to hold the tool.
 const HIDDEN_INTENT: ReadonlySet<string> = new Set(["credential", "context", "secrecy", "steering", "redirect", "decode-hint", "script", "bypass", "quiet", "governance", "governance-strong"]);
 
@@ -104,6 +106,11 @@ function encodedHit(encoding: string, decoded: string, inner: ScoredHit[]): Scor
   if ((worst === undefined || worst === "info") && CIPHERS.has(encoding)) {
     const intent = findFeatures(decoded).find((f) => HIDDEN_INTENT.has(f.feature));
     if (intent !== undefined) return { rule: "encoded-payload", severity: "warn", evidence: renderEvidence(`${encoding} → "${shown}" (${intent.feature} in a ciphered sentence)`) };
+  }
+  // A sentence to the model (naming the user, a field, a tool) hidden in a cipher or a binary encoding is an instruction
+  // nobody was meant to read; text escapes (`\u00e9`, `&eacute;`, `%20`) are how honest JSON and HTML write accents.
+  if ((worst === undefined || worst === "info") && (CIPHERS.has(encoding) || BINARY.has(encoding)) && isAddressedSentence(decoded)) {
+    return { rule: "encoded-payload", severity: "warn", evidence: renderEvidence(`${encoding} → "${shown}" (a sentence to the model, encoded)`) };
   }
   if (worst === undefined || worst === "info") {
     return { rule: "encoded-text", severity: "info", evidence: `${encoding} → "${shown}"` };

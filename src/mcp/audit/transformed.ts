@@ -1,6 +1,6 @@
 /**
  * Text hidden by a transform of the whole sentence rather than an encoded run: ROT13 and any other Caesar shift,
- * Atbash, reversed writing, leetspeak and Morse code. A sentence is taken as transformed when the transform turns it
+ * Atbash, ROT47, reversed writing, leetspeak and Morse code. A sentence is taken as transformed when the transform turns it
  * from text with few common words into text with many (so ordinary prose, and identifiers, never decode).
  *
  * The yardstick is the function words of *every* language the intent vocabularies cover, not English alone (wave 9):
@@ -20,7 +20,7 @@ const FUNCTION_WORDS: Readonly<Record<string, string>> = {
   it: "il lo la le gli di del della dell che e in un una per con non si al alla nel ha hai qui tutto prima questo niente sul",
   id: "dan yang di ke dari ini itu untuk dengan tidak ada jangan juga semua sebelum ya",
   tr: "ve bir bu da de ile icin ama ne her sonra once gibi",
-  pl: "i w na z do nie sie to jest ze o co jak po za od",
+  pl: "i w na z do nie sie to jest ze o co jak po za od ktore ktory ktora jego jej ich przez przy lub ale tylko juz oraz gdy jesli zanim mu tym go",
   nl: "de het een en van in is dat op te met voor niet zijn je",
   ru: "и в не на что с по это как к из у за от все его она но или ничего его ее же а о",
   uk: "і в не на що з по це як до із у за від все його вона але або нічого",
@@ -30,19 +30,29 @@ const LISTS: ReadonlyArray<readonly [string, ReadonlySet<string>]> = Object.entr
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const MAX_SEGMENTS = 32;
 
-function wordsOf(text: string): string[] {
+// Whole tokens: a word written with digits for letters ("7h3") is one token that is no function word, not the
+// letter fragments between its digits ("h"), which by chance made leetspeak look like 20 % common words.
+const TOKEN = /[\p{L}\p{N}@$']+/gu;
+const LETTERS = /\p{L}+/gu;
+
+function wordsOf(text: string, wholeTokens = false): string[] {
   return (
     text
       .toLowerCase()
       .normalize("NFD")
       .replace(/\p{M}/gu, "")
-      .match(/\p{L}+/gu) ?? []
-  ).filter((w) => w.length >= 2 || CYRILLIC.test(w));
+      .match(wholeTokens ? TOKEN : LETTERS) ?? []
+  )
+    .map((w) => (wholeTokens ? w.replace(/'.*$/, "") : w))
+    .filter((w) => w.length >= 2 || CYRILLIC.test(w));
 }
 
-/** The highest share of one language's function words among a text's words (0 for fewer than five words). */
-export function commonShare(text: string): number {
-  const words = wordsOf(text);
+/**
+ * The highest share of one language's function words among a text's words (0 for fewer than five words).
+ * `wholeTokens` counts tokens with digits as words (how the text reads before any transform).
+ */
+export function commonShare(text: string, wholeTokens = false): number {
+  const words = wordsOf(text, wholeTokens);
   if (words.length < 5) return 0;
   let best = 0;
   for (const [, list] of LISTS) best = Math.max(best, words.filter((w) => list.has(w)).length / words.length);
@@ -57,6 +67,9 @@ function shift(text: string, k: number): string {
 }
 
 const rot13 = (text: string): string => shift(text, 13);
+
+/** ROT47: every printable ASCII character from `!` to `~` rotated by 47 (letters, digits and punctuation alike). */
+const rot47 = (text: string): string => text.replace(/[!-~]/g, (c) => String.fromCharCode(33 + ((c.charCodeAt(0) - 33 + 47) % 94)));
 
 function atbash(text: string): string {
   return text.replace(/[a-z]/gi, (c) => {
@@ -106,11 +119,14 @@ export function findTransformedText(text: string): DecodedRun[] {
   const out: DecodedRun[] = findMorse(text);
   const segments = text.slice(0, 20_000).split(/(?<=[.:;!?])\s+|\n+/).filter((s) => s.length >= 24).slice(0, MAX_SEGMENTS);
   for (const segment of segments) {
-    const share = commonShare(segment);
+    const share = commonShare(segment, true);
     if (share >= 0.2) continue;
     const transforms: Array<readonly [DecodedRun["encoding"], (t: string) => string]> = [
       ["rot13", rot13],
+      ["rot47", rot47],
       ["reversed", (t) => [...t].reverse().join("")],
+      // Each word spelled backwards in its place ("eht resu" for "the user").
+      ["reversed", (t) => t.replace(/\p{L}+/gu, (w) => [...w].reverse().join(""))],
       ["leetspeak", unleet],
       ["atbash", atbash],
       // Any other shift of the alphabet (ROT13 is one of them).
@@ -120,7 +136,7 @@ export function findTransformedText(text: string): DecodedRun[] {
     ];
     for (const [encoding, transform] of transforms) {
       const decoded = transform(segment);
-      const after = commonShare(decoded);
+      const after = commonShare(decoded, true);
       if (after >= 0.25 && after >= share + 0.12) {
         out.push({ encoding, encoded: segment, decoded });
         break;
@@ -128,4 +144,17 @@ export function findTransformedText(text: string): DecodedRun[] {
     }
   }
   return out;
+}
+
+// The person, a field or a tool, in the languages the function-word lists cover: what an instruction to the model names.
+const ADDRESSEE = /(?<!\p{L})(?:users?|user's|customers?|them|their|fields?|parameters?|arguments?|tools?|usuarios?|clientes?|campos?|herramientas?|utilisateurs?|champs?|outils?|utenti|utente|strumenti|strumento|nutzer|benutzer|kunden?|feld(?:er)?|werkzeug|kullanici|alan(?:a|i)?|pengguna|kolom|uzytkownik\w*|pol[ae]|narzedzi\w*|gebruikers?|veld|пользовател\S*|клиент\S*|пол[ея]|користувач\S*)(?!\p{L})/u;
+
+/**
+ * A decoded run that reads as a sentence to the model: many function words, eight words or more, and naming the person,
+ * a field or a tool. Nobody writes an honest sentence to the model in a cipher or base32; a benign example value that
+ * happens to decode ("Hello world", a JSON blob, an identifier) is short, has few function words or names no one.
+ */
+export function isAddressedSentence(decoded: string): boolean {
+  const plain = decoded.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
+  return wordsOf(plain, true).length >= 8 && commonShare(plain, true) >= 0.25 && ADDRESSEE.test(plain);
 }
