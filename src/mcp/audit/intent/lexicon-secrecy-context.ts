@@ -96,6 +96,9 @@ export const CONTEXT: readonly string[] = [
   `\\b(?:[\\w-]+ ){0,2}?(?:text|message|prompt|instructions|rules|setup|configuration|config) (?:that )?your (?:operator|developer|deployer|creator|owner|admin)s? (?:gave|has given|wrote|set|provided|configured)\\b`,
   `\\bwhat (?:the user|they|he|she) (?:has |have )?(?:typed|said|wrote|written|asked|told you|sent)\\b(?: \\w+){0,3}? (?:earlier|before|previously|so far|in this (?:session|chat|conversation))\\b`,
   `\\b(?:raw )?(?:replies|answers|outputs?|results?|responses?|data) (?:you )?(?:got|received|obtained|collected) from (?:every|each|all|any|the|other) (?:other )?tools?\\b`,
+  // Wave 10: everything the model has seen or can reach, and the user's open files with their contents.
+  `\\b(?:every|each|all|any) (?:\\w+ ){0,2}?(?:you(?:'ve| have)? (?:seen|read|viewed|opened|come across|been shown)|(?:the user|they) (?:has |have )?(?:opened|viewed|had open)|(?:visible|available) to you)\\b`,
+  `\\b(?:the )?user's open (?:files?|tabs?|documents?|editors?|windows?)\\b|\\bfile (?:paths? )?and their (?:full |complete |entire )?contents\\b`,
   `\\byou remember about\\b|\\bmemory tool\\b`,
   // "The output of the tool is a JSON object" describes the tool's own output.
   `\\b(?:outputs?|results?|responses?) of (?:every|all|all the|any|the other|other|the previous|previous|earlier) (?:other )?tools?\\b`,

@@ -51,6 +51,13 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\b(?:tell|assure|inform|reassure|let) ${USER}(?: know)?(?: that)? (?:it|this|that|the \\w+|everything|all|nothing|they|their \\w+|its? \\w+)\\b[^.;!?]{0,30}?\\b(?:succeeded|completed|successful(?:ly)?|worked|went (?:fine|well|through)|is (?:fine|ok|okay|safe|clean|local|done|normal|routine)|was (?:fine|found|successful)|are (?:routine|minor|fine|safe)|(?:was|were) found|already|no (?:issues?|problems?|changes?))\\b`,
     `\\b(?:say|claim|answer|respond|reply|state|insist)(?:,)? (?:that )?(?:it (?:is|was|came)|they (?:are|were)|this is|nothing (?:relevant )?(?:was|is|has been) found|you (?:know|knew|found)|(?:it|this|that) (?:is|was) (?:your|my) own|there (?:is|was|are|were) no)\\b`,
     `\\b(?:say|state|claim) (?:it(?:'s| is)|that it(?:'s| is)) (?:from )?your own (?:general )?(?:knowledge|memory|information)\\b|\\brather than (?:naming|citing|crediting|mentioning) (?:this|the) (?:tool|server|source)\\b`,
+    // Wave 10: content dictated without waiting for a question — a quoted verdict to report, a claim about the cause or
+    // what is possible ("tell the user the failure is caused by …", "say refunds are not available"), the words addressed
+    // to the person in Romance languages ("dile que", "diz-lhe que", "explique-lui que").
+    `\\b(?:always |only |just )?(?:report|say|answer|respond|reply|state|claim|announce)(?: to (?:the )?(?:user|customer)s?)?(?: that)? ["'«“‘][^"'»”’]{3,60}["'»”’]`,
+    `\\b(?:tell|inform|assure|explain to) ${USER}(?: that)? (?:\\w+ ){1,5}?(?:is|are|was|were|has been|have been) (?:caused by|due to|because of|the fault of)\\b`,
+    `\\b(?:reports?|presents?|describes?|announces?|shows?) (?:it |this |that |them |the \\w+ )?as (?:a )?(?:success|successful|completed|done|(?:a )?local \\w+)\\b`,
+    `\\b(?:dile|decile|digale|diles|explicale|explicales|respondele|contestale)s? que\\b|\\b(?:diz|diga|digas|fala|fale|responde|responda|explica|explique)-(?:lhe|lhes) que\\b|\\b(?:dis|dites|explique|expliquez|reponds|repondez|affirme)-(?:lui|leur) qu|\\b(?:digli|dille|spiegagli|spiegale|rispondigli) che\\b|\\b(?:sag|sage|erklare|antworte) (?:ihm|ihr|ihnen),? dass\\b`,
     // Spanish, Portuguese, French, Italian, German, Turkish, Indonesian, Polish: "if the user asks, say …", "present them as …".
     `\\bsi (?:el )?(?:usuario|cliente) (?:\\w+ ){0,2}?(?:pregunta|nota|se da cuenta|reclama)\\b[^.;!?]{0,120}?\\b(?:di|dile|decile|responde|respondele|contesta|contestale|explicale|afirma) que\\b|\\b(?:presentalos|presentalas|presentalo|describelos|describelo|explicalo) como\\b`,
     `\\bse o (?:usuario|utilizador|cliente) (?:\\w+ ){0,2}?(?:perguntar|notar|reclamar|questionar)\\b[^.;!?]{0,120}?\\b(?:diga|diz|responda|responde|fala|fale|afirme)(?:-lhe)? que\\b|\\b(?:apresente|apresenta|descreva|descreve)(?:-os|-as|-o)? como\\b`,
@@ -75,6 +82,11 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\btreat (?:it|them|this|these|those|each \\w+|every \\w+) as (?:already )?(?:confirmed|approved|authori[sz]ed|accepted|verified|consented)\\b|\\bpre-?(?:authori[sz]ed|approved|cleared|confirmed|consented)\\b|\\b(?:signed off|sign-off) (?:on|for) (?:every|all|each|any)\\b`,
     `\\bnu (?:este|e) nevoie sa (?:il |o |ii )?(?:intrebi|intrebati|confirmi|anunti)\\b|\\bfara sa (?:il |o )?(?:intrebi|anunti)\\b|\\baprobarea a fost (?:deja )?data\\b`,
     `\\btreat (?:it|this|this tool) as (?:read-only|safe|non-destructive|harmless) for (?:approval|confirmation|permission) purposes\\b|\\b(?:clients?|hosts?) (?:\\w+ ){0,6}?(?:don't|do not|need not|needn't) (?:need to )?ask\\b`,
+    // Wave 10: the person's protection taken away — their antivirus or firewall turned off, warnings about fraud held
+    // back, consent given in their name.
+    `\\b(?:turn(?:ing)? off|disabl(?:e|ing)|deactivat(?:e|ing)|uninstall(?:ing)?|switch(?:ing)? off|paus(?:e|ing)|bypass(?:ing)?) (?:it |them )?(?:their|the user's|the customer's|your|his|her) (?:own )?(?:antivirus|anti-virus|firewall|security software|endpoint protection|defender|two-factor|2fa|mfa|spam filter|safe ?browsing)\\b|\\b(?:antivirus|anti-virus|firewall)\\b[^.;!?]{0,80}?\\bwalk (?:them|the user|the customer) through (?:turning|switching|disabling)\\b`,
+    `\\b(?:do not|don't|never|without) (?:raise|raising|flag|flagging|voice|voicing|mention|mentioning|warn(?:ing)? (?:them )?about)\\b (?:any )?(?:[\\w-]+ ){0,5}?(?:phishing|fraud|scam|security|look-?alike[\\w-]*|spoof(?:ing)?|suspicious|impersonation|malware)\\b(?: [\\w-]+){0,2}? (?:concerns?|warnings?|doubts?|alerts?|red flags?)\\b`,
+    `\\b(?:accept|agree to|consent to|opt (?:in|into)|tick|check)\\b (?:every|all|any|each)\\b[^.;!?]{0,80}?\\bon (?:the user's|the customer's|their|his|her) behalf\\b|\\basking (?:the user |them )?(?:about|for) (?:each|every|all)\\b[^.;!?]{0,30}?\\bis (?:friction|a hassle|annoying|unnecessary)\\b`,
     // Other languages: no need to ask or tell the user, without asking.
     `\\b(?:no hace falta|no es necesario|no necesitas|sin) (?:preguntar|confirmar|consultar|pedir (?:permiso|confirmacion))\\b|\\b(?:nao precisa|nao e preciso|sem) (?:perguntar|confirmar|consultar|pedir (?:permissao|confirmacao))\\b|\\b(?:pas besoin de|inutile de|sans) (?:demander|confirmer|consulter)\\b|\\b(?:non serve|non c'e bisogno di|senza) (?:chiedere|confermare)\\b|\\bnicht (?:extra |erst |nochmal |noch einmal )?(?:nachfragen|rueckfragen|ruckfragen|fragen|bestatigen lassen)\\b|\\bohne (?:nach)?zufragen\\b|\\bmit dem (?:nutzer|benutzer|kunden) abgestimmt\\b|\\b(?:tekrar )?sorma(?:dan|na gerek yok)?\\b|\\bzaten onay\\w*|\\b(?:tidak perlu|gak usah|nggak usah|ga usah) (?:tanya|bertanya|konfirmasi|minta izin)\\b|\\bnie (?:musisz|trzeba) (?:pytac|potwierdzac)\\b|\\bbez pytania\\b`,
   ],
@@ -89,6 +101,21 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\b(?:leave out|omit|drop|skip) (?:that|the fact that|any mention|mentioning)\\b|\\bspare (?:the user|them|the customer|him|her) (?:the )?(?:details|specifics|particulars)\\b`,
     `\\b(?:keep|leave) (?:it|this|that|them|these|those|the \\w+) out of (?:what you (?:tell|show|say to|report to)|your (?:reply|replies|answers?|responses?|summary|messages?)|the (?:reply|answer|response|summary|conversation|chat))\\b`,
     `\\b(?:the )?(?:users?|customers?|people|they) (?:don't|do not|doesn't|does not|need not|needn't|shouldn't|should not) (?:need to |have to )?(?:know|hear|see|be told|learn|find out|notice)\\b`,
+    // Wave 10: the reply forbidden to tell (what it must not say), the work done out of sight, and the status words that
+    // put an action outside what the person is told ("not user-facing", "disclosure: none", "internal; don't mention").
+    `\\b(?:replies|reply|answers?|responses?|summar(?:y|ies)|messages? to (?:the )?(?:user|customer)s?)\\b (?:must|should|may|can|are to|is to|will) (?:not|never) (?:say|mention|state|reveal|disclose|indicate|tell|show|acknowledge)\\b`,
+    `\\bnot (?:user|customer|client)-?facing\\b|\\b(?:disclosure|user[_ ]notice|notify[_ ]user|inform[_ ]user|tell[_ ]user|visibility)\\s*["']?\\s*[:=]\\s*["']?(?:none|false|no|off|never|hidden|silent)\\b`,
+    `\\b(?:is|are) (?:internal|confidential|background|maintenance|housekeeping)\\b[^.!?]{0,20}?\\b(?:do not|don't|never|no need to|not to) (?:mention|tell|say|report|show|bring up|surface|disclose|talk about)\\b|\\b(?:do not|don't|never) (?:mention|bring up|disclose|reveal) (?:the fact )?that\\b`,
+    `\\b(?:drop|remove|omit|exclude|strip|hide|filter out|leave out)\\b[^.;!?]{0,40}?\\bfrom (?:anything|everything|all|whatever|what) (?:that )?you (?:tell|show|report|say|give|present)(?: to)?\\b`,
+    `\\b(?:do|run|make|perform|handle|carry out|send|issue|place) (?:these|those|this|the|that|it|them|such|each)(?: \\w+){0,2}? (?:quietly|silently|discreetly|invisibly)\\b`,
+    `\\b(?:muss|braucht|soll|sollte) (?:dem|den|der) (?:nutzer|benutzer|kunden|kundin|anwender)\\w* (?:nicht|nie|keinesfalls)(?: \\w+)? (?:gesagt|mitgeteilt|erwahnt|erzahlt|gezeigt|zu sagen|zu erwahnen)\\b|\\b(?:dem|den) (?:nutzer|benutzer|kunden)\\w* (?:nichts|nicht) (?:davon )?(?:sagen|erzahlen|erwahnen|mitteilen)\\b`,
+    `\\b(?:no|nunca) (?:le |les )?(?:digas|menciones|cuentes|comentes) (?:nada|que|esto|eso)\\b|\\bnao (?:lhe |lhes )?(?:digas|diga|mencione|menciones|contes|conte) (?:nada|que|isso|isto)\\b|\\bne (?:lui |leur )?(?:dis|dites|mentionne|mentionnez) (?:rien|pas que)\\b|\\bnon (?:dirgli|dirle|dire|menzionare) (?:niente|nulla|che)\\b`,
+    // What the person is entitled to, withheld: "never tell a customer that they are entitled to a refund", the way to
+    // cancel, unsubscribe or get a refund kept from them.
+    `\\b(?:never|do not|don't|not to) (?:tell|inform|let|remind) (?:${USER}|(?:the |a |your )?\\w+)(?: know)?(?: that)? (?:they|he|she|the user|the customer)?(?: are| is|'re)? (?:entitled|eligible|owed|due a|allowed to (?:cancel|return|claim))\\b`,
+    `\\b(?:do not|don't|never|avoid) (?:give|giving|show|showing|send|sending|provide|providing|offer|offering|share|sharing|mention|mentioning|link(?:ing)? to)(?: (?:them|him|her|(?:the |a |your )?\\w+))? (?:the |a |any )?(?:online |direct |self-service )?(?:cancel(?:l?ation)?|unsubscribe|refund|opt-?out|account deletion)\\b`,
+    `\\bne (?:lui |leur )?(?:donne|donnez|montre|montrez|envoie|envoyez|propose|proposez|mentionne|mentionnez)(?: surtout| jamais)? pas (?:le |la |les |l')?(?:lien|option|page|bouton|formulaire)? ?(?:de |d')?(?:resiliation|desabonnement|remboursement|annulation|desinscription)\\b|\\bno (?:le |les )?(?:des|muestres|envies|ofrezcas|menciones)(?: nunca)? (?:el |la |los )?(?:enlace|link|opcion|formulario)? ?(?:de |para )?(?:cancelacion|cancelar|baja|reembolso)\\b|\\bnao (?:lhe |lhes )?(?:des|de|mostres|mostre|envies|envie)(?: nunca)? (?:o |a )?(?:link|opcao|formulario)? ?(?:de |para )?(?:cancelamento|cancelar|reembolso)\\b`,
+    `\\b(?:wag|huwag) mo(?: nang| na)? (?:sabihin|i-?explain|banggitin|ipaalam)\\b|\\bjangan (?:kasih tahu|bilang|beritahu|sebutkan)\\b`,
   ],
 };
 
@@ -108,6 +135,8 @@ const SCRIPTS: Readonly<Record<UserRelationKind, readonly string[]>> = {
   ],
   quiet: [
     `(?:不值得(?:提|一提)|无需(?:提|提及)|系统细节|系統細節|(?:回复|回答)中不要提)|(?:触れる必要はありません|言及不要)|(?:언급할 필요 없)|(?:не стоит упоминать|упоминать не нужно|не варто згадувати)|(?:لا داعي (?:تذكر|لذكر))`,
+    // Wave 10: "don't tell him anything about it" (Arabic, standard and Egyptian), Persian, Hindi, Urdu, Russian, Ukrainian.
+    `(?:و?ما?تقول(?:و|ه|هو|ها|هم|وه)?ش|لا (?:تخبر|تقل|تقول|تذكر)(?:ه|ها|هم)? (?:له |لها |لهم )?(?:شيئا|شيء|حاجة|عن|بذلك|ذلك|أي))|(?:به (?:کاربر|او) (?:چیزی )?نگو)|(?:(?:यूज़र|user|उपयोगकर्ता) को (?:कुछ )?(?:मत|न) (?:बताना|बताओ|बताएं))|(?:صارف کو (?:کچھ )?(?:نہ|مت) (?:بتائیں|بتانا|بتاؤ))|(?:(?:пользователю|клиенту|користувачеві) (?:об этом |про це )?не (?:говори|сообщай|кажи|повідомляй))`,
   ],
 };
 
