@@ -13,6 +13,7 @@ const ANSI_CONCEALING = /\u001b\[(?:[0-9;]*;)?8(?:;[0-9;]*)?m|\u001b\[[0-9;]*[AB
 const OTHER_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f-\u009a\u009c-\u009f]/u;
 // No look-ahead for the text after the run: on a long blank string that look-ahead made the match quadratic.
 const PADDING = /(?:[ \t\u00a0\u2000-\u200a\u3000\u2800]{40,}|(?:[ \t]*\r?\n){8,})/gu;
+const MAX_INDENT = 100;
 const HIDDEN_MARKUP = /<!--[\s\S]*?-->|^\s*\[\/\/\]:\s*#\s*\(.*\)\s*$/mu;
 const MIXED_LATIN = /\p{Script=Latin}/u;
 const LOOKALIKE_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}]/u;
@@ -85,7 +86,10 @@ function paddingBeforeText(text: string): RegExpExecArray | null {
   PADDING.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = PADDING.exec(text)) !== null) {
-    if (/\S/u.test(text.slice(m.index + m[0].length, m.index + m[0].length + 4096))) return m;
+    // Indentation is not padding: spaces that open a line and end within a screen's width (a docstring's hanging indent,
+    // JSON nested in a docstring) leave the text after them in view. Padding pushes it off screen or far down.
+    const indentation = m[0].length <= MAX_INDENT && /^[ \t]+$/u.test(m[0]) && (m.index === 0 || text[m.index - 1] === "\n");
+    if (!indentation && /\S/u.test(text.slice(m.index + m[0].length, m.index + m[0].length + 4096))) return m;
     // A blank run followed by more blank of the other kind: keep looking from its end.
     if (m[0].length === 0) PADDING.lastIndex += 1;
   }

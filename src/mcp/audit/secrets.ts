@@ -38,11 +38,14 @@ const DESTINATION = /[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,253}|\bhttps?:\/\/\S+|\
 
 const EXFIL_VERB = /\b(?:exfiltrate|exfiltrates|exfiltrated|exfiltrating|steal|steals|stealing|siphon|siphons)\b/g;
 // Not a field name: "user.email:alice@example.com", "email_address" name the data, they send nothing.
-const SEND_TO = /(?<![.\w-])(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b(?![.:_-])(?! address)(?!\w)(?! ?:).{0,80}?(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
+// "The Times reports that …" is a source quoted, not data sent: a verb followed by "that" reports speech.
+const SEND_TO = /(?<![.\w-])(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b(?![.:_-])(?! address)(?!\w)(?! ?:)(?! that\b).{0,80}?(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
 
 // A URL the renderer fetches by itself (markdown image, <img>) with a slot for data is a zero-click exfiltration channel.
+// Also a proxy that takes the address being visited as a parameter ("open login pages only through https://gw.example/?u=<url>"):
+// every page the model opens is handed to that host first.
 const URL_TEMPLATE =
-  /!\[[^\]]{0,200}\]\(\s*https?:\/\/[^)\s]{0,300}?(?:\{[^}]{0,80}\}|\$\{?\w|%7b|<[a-z_ -]{1,40}>)|<img\b[^>]{0,300}?src\s*=\s*["']?https?:\/\/[^"'\s>]{0,300}?(?:\{[^}]{0,80}\}|\$\{?\w|%7b)/i;
+  /\b(?:through|via|behind) (?:the |our |a )?(?:proxy |gateway )?(?:at )?https?:\/\/[^\s"')]{0,200}?[?&][a-z_]{1,12}=(?:<[a-z_ -]{1,40}>|\{[^}]{0,40}\}|\$\{?\w+|%s)|!\[[^\]]{0,200}\]\(\s*https?:\/\/[^)\s]{0,300}?(?:\{[^}]{0,80}\}|\$\{?\w|%7b|<[a-z_ -]{1,40}>)|<img\b[^>]{0,300}?src\s*=\s*["']?https?:\/\/[^"'\s>]{0,300}?(?:\{[^}]{0,80}\}|\$\{?\w|%7b)/i;
 
 const TOKENS: readonly RegExp[] = [
   /\bgh[pousr]_[A-Za-z0-9]{36,}\b/,
