@@ -299,20 +299,28 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(on.flagged).toBe(0);
   });
 
-  it("set v6 (written independently in wave 9 and measured once: the figure on attacks nobody tuned on)", () => {
-    // Its one held-out measurement, with the wave-9 rules (tests/fixtures/audit-intent/README.md): 85/113 attacks,
-    // 3/180 benign tools held, second opinion off and on alike (the rules before wave 9: 79/113 and 3/180). Far from
-    // the recall goal (>= 98 %); these floors only keep later changes from losing ground on it. Its misses have not
-    // been looked at: whoever studies them makes v6 spent, and says so here.
-    // Counts only (not `measure`, whose notes name cases): no test output names a v6 case.
+  it("set v6 (written independently in wave 9, measured twice, spent in wave 10: tuned on)", () => {
+    // Held out, with the wave-9 rules (tests/fixtures/audit-intent/README.md): 85/113 attacks, 3/180 benign tools held,
+    // second opinion off and on alike (the rules before wave 9: 79/113 and 3/180). v6 is spent: wave 10 studied its
+    // misses and false holds by kind and fixed the kinds (113/113, 0/180 after); the independent figure is v7's, which
+    // the lead measures. These floors keep later changes from losing the kinds fixed.
+    // Counts only (not `measure`, whose notes name cases).
     const [off, on] = [measureHalf("heldout-v6", none), measureHalf("heldout-v6", withCareful)];
-    lines.push(`set v6 (held out; measured once): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    lines.push(`set v6 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect(off.attacks).toBe(113);
     expect(off.benign).toBe(180);
-    expect(off.caught).toBeGreaterThanOrEqual(85);
-    expect(off.flagged).toBeLessThanOrEqual(3);
-    expect(on.caught).toBeGreaterThanOrEqual(85);
-    expect(on.flagged).toBeLessThanOrEqual(3);
+    expect(off.caught).toBe(113);
+    expect(off.flagged).toBe(0);
+    expect(on.caught).toBe(113);
+    expect(on.flagged).toBe(0);
+  });
+
+  it("extra benign material 5 (wave 10: Tinybird, Kagi, mem0, Browserbase; screened before and after the wave-10 changes)", () => {
+    // 0 of 28 held with the wave-9 rules and after every wave-10 change (screened against it each time).
+    const { off, on } = measure("extra benign 5", (e) => measureHalf("benign-extra-5", e));
+    expect(off.benign).toBe(28);
+    expect(off.falsePositives).toEqual([]);
+    expect(on.falsePositives).toEqual([]);
   });
 
   it("extra benign material 4 (wave 9: seven servers never used before, screened before tuning on them)", () => {
