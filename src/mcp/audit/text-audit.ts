@@ -5,6 +5,7 @@ import { findInjection } from "./injection.js";
 import { findFeatures, MAX_SCAN } from "./intent/features.js";
 import { intentHit, maskOwnTools, onlyWeak, signalsOf } from "./intent/score.js";
 import { identifierWords, stripHidden, textViews } from "./normalise.js";
+import { findLookalikeHost } from "./lookalike-host.js";
 import { findPhrases } from "./phrases.js";
 import { ruleById, type AuditRuleId, type Hit } from "./rules.js";
 import { findSecrets } from "./secrets.js";
@@ -70,6 +71,7 @@ export function auditText(givenText: string, field: FieldKind, depth = 0, option
     ...findSecrets(views, visible, field),
     ...findInjection(visible, field),
     ...findCrossToolSteering(views.folded),
+    ...[findLookalikeHost(visible)].filter((h) => h !== undefined),
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {
