@@ -11,6 +11,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildCli } from "../scripts/build-cli.mjs";
 import { buildCodeCacheCli } from "./_cli-code-cache.mjs";
+import { buildSnapshotCli } from "./_cli-snapshot.mjs";
+import { buildZodBundledCli } from "./_cli-zod.mjs";
 import { fmt, summarize, table, verdict } from "./_stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -78,6 +80,9 @@ export default async function () {
     return homeEnv;
   };
   await homeFor(BIN, home);
+  // A home with nothing in it: no plugin enabled, no server configured.
+  const plainHome = await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-plain-"));
+  const plainEnv = { ...process.env, MCPVM_HOME: plainHome };
   const beforeHome = BEFORE === undefined ? undefined : await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-before-"));
   const beforeEnv = BEFORE === undefined || beforeHome === undefined ? undefined : await homeFor(BEFORE, beforeHome);
   const launcher = async (name, entry) => {
@@ -90,24 +95,36 @@ export default async function () {
     await buildCli({ outdir: join(variants, "external"), packages: "external" });
     await buildCli({ outdir: join(variants, "bundled"), packages: "bundle" });
     const codeCache = await buildCodeCacheCli(ROOT, join(variants, "cjs"));
+    const snapshot = await buildSnapshotCli(ROOT, join(variants, "snapshot"));
+    const zodBundled = await buildZodBundledCli(ROOT, join(variants, "zod"));
     const cases = [
       { key: "shipped", label: "**`mcpvm run -e 'return 1'`** (shipped: dist/cli bundle, packages mixed)", ...run(BIN), goal: true },
       { key: "tsc", label: "tried: the same sources unbundled (tsc's dist/src, one module per file)", ...run(await launcher("tsc", join(ROOT, "dist", "src", "cli", "main.js"))) },
       { key: "external", label: "tried: bundle, every package external", ...run(await launcher("external", join(variants, "external", "main.js"))) },
       { key: "bundled", label: "tried: bundle, every package bundled (zod twice: plugins import their own)", ...run(await launcher("bundled", join(variants, "bundled", "main.js"))) },
       { key: "cache", label: "tried: one CommonJS file + V8 code cache (vm.Script cachedData)", ...run(codeCache) },
+      { key: "snapshot", label: "tried: Node start-up snapshot of the CLI (`node --snapshot-blob`, started directly: no launcher)", args: ["--snapshot-blob", snapshot.blob, "run", "-e", "return 1"], expect: "1", snapshot: true },
+      { key: "snapshotLaunch", label: "tried: the same snapshot started by a launcher, as bin/mcpvm.js would have to (Node 20 cannot load a snapshot into a running process)", ...run(snapshot.launcher) },
+      { key: "zod", label: "tried: zod bundled into the CLI, its locales left out (the mcp plugin still loads zod from node_modules)", ...run(await launcher("zod", zodBundled)) },
+      { key: "plainShipped", label: "the shipped CLI in a home with no plugin enabled (nothing imports zod but the CLI)", ...run(BIN), env: plainEnv },
+      { key: "plainZod", label: "tried: zod bundled, locales left out, in that home with no plugin enabled", ...run(await launcher("zod", zodBundled)), env: plainEnv },
+      { key: "inline", label: "tried: the in-thread engine (`--engine quickjs-inline`: no worker; wasm compiled and QuickJS booted on the main thread)", args: [BIN, "--engine", "quickjs-inline", "run", "-e", "return 1"], expect: "1" },
       ...(BEFORE === undefined ? [] : [{ key: "before", label: `before: ${process.env.BENCH_CLI_BEFORE_LABEL ?? "BENCH_CLI_BEFORE"} (its own home)`, ...run(BEFORE), env: beforeEnv }]),
       { key: "floor", label: "floor: Node + 1 worker + QuickJS wasm compiled (Liftoff only, as `mcpvm run`), instantiated, `1` evaluated", args: [join(here, "_startup-floor.mjs")], expect: "1" },
       { key: "floorTier", label: "the same floor with V8's default wasm tier-up (what `mcpvm run` did before)", args: [join(here, "_startup-floor.mjs"), "--tier-up"], expect: "1" },
+      { key: "snapshotEmpty", label: "a snapshot with nothing in it (`node --snapshot-blob`, an empty main): what starting from any snapshot costs", args: ["--snapshot-blob", snapshot.emptyBlob], expect: "", snapshot: true },
       { key: "node", label: "`node -e 0`", args: ["-e", "0"], expect: "" },
     ];
     const sample = (c) => {
       const start = process.hrtime.bigint();
-      const child = spawnSync(process.execPath, ["--import", CPU_PRELOAD, ...c.args], { env: c.env ?? env, encoding: "utf8" });
+      // A process started from a snapshot runs no --import preload: its blob's main reports its CPU (MCPVM_BENCH_CPU).
+      const args = c.snapshot === true ? c.args : ["--import", CPU_PRELOAD, ...c.args];
+      const child = spawnSync(process.execPath, args, { env: { ...(c.env ?? env), MCPVM_BENCH_CPU: "1" }, encoding: "utf8" });
       const wall = Number(process.hrtime.bigint() - start) / 1e6;
-      const cpu = /@@CPU@@([\d.]+)/.exec(child.stderr);
-      if (child.status !== 0 || child.stdout.trim() !== c.expect || cpu === null) throw new Error(`${c.key}: exit ${child.status}, stdout ${JSON.stringify(child.stdout)}, stderr ${child.stderr.slice(0, 400)}`);
-      return { wall, cpu: Number(cpu[1]) };
+      // A launcher and the process it starts each report theirs: summed.
+      const cpus = [...child.stderr.matchAll(/@@CPU@@([\d.]+)/g)].map((m) => Number(m[1]));
+      if (child.status !== 0 || child.stdout.trim() !== c.expect || cpus.length === 0) throw new Error(`${c.key}: exit ${child.status}, stdout ${JSON.stringify(child.stdout)}, stderr ${child.stderr.slice(0, 400)}`);
+      return { wall, cpu: cpus.reduce((a, b) => a + b, 0) };
     };
     for (const c of cases) sample(c); // warm-up: file caches, and the code cache's first write
     const load = loadavg()[0];
@@ -154,6 +171,7 @@ export default async function () {
     return { title: "CLI: whole-process time of a trivial `mcpvm run`", markdown, data: { ...stats, rounds: ROUNDS, loadAverage: [load, loadAfter], timeline } };
   } finally {
     await rm(home, { recursive: true, force: true });
+    await rm(plainHome, { recursive: true, force: true });
     if (beforeHome !== undefined) await rm(beforeHome, { recursive: true, force: true });
     await rm(variants, { recursive: true, force: true });
   }
