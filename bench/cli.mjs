@@ -30,6 +30,23 @@ const CPU_PRELOAD =
 
 const TIMELINE_RUNS = 10;
 
+const WHAT_THE_TRIES_SHOWED =
+  "What the tried rows showed (wave 10; compare CPU, which the load stretches least): " +
+  "**Node's start-up snapshot** (`bench/_cli-snapshot.mjs`: the CLI as one IIFE bundle, the blob built by `node --build-snapshot`) costs more CPU " +
+  "than loading the modules: the process deserialises a 16 MB heap, the run's lazily imported modules (command, host, engine) are still " +
+  "evaluated after the start, and even a snapshot with nothing in it starts slower than `node -e 0`. A bin cannot use it without starting Node a second time (Node 20 has no exec and no way " +
+  "to load a blob into a running process; a shebang cannot pass the flag portably), which adds a whole Node start. The best case, the run's " +
+  "lazily imported modules evaluated while the blob is built, cannot even be built on Node 20.20: the sandbox's worker thread then fails at " +
+  "start (`process.cwd` in node:internal/main/worker_thread reads a counter the deserialised main thread never set). Other limits met: " +
+  "only built-in modules may be required while building, no dynamic import() after deserialising, no signal listener in the heap " +
+  "(proper-lockfile's signal-exit), and whatever a module reads from the environment when it loads is frozen at build time. " +
+  "**zod bundled into the CLI with English alone** (`bench/_cli-zod.mjs`: ~70 modules loaded instead of ~165) saves CPU only in a home where no " +
+  "native plugin is enabled: the mcp plugin (and fetch, fs-read, fs-write) import zod from node_modules, which then loads a second time and " +
+  "takes the gain back; sharing one slim copy needs the native plugins to import the CLI's copy through an import the plugin audit accepts. " +
+  "**The in-thread engine** spends less CPU (no worker thread to boot) but its wasm compile and QuickJS boot run on the main thread after the " +
+  "modules, where the worker engine does them on the other core while the modules load, so its whole process takes longer: `mcpvm run` keeps " +
+  "the worker engine.";
+
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
   "and is ready before the main thread has loaded what the run needs: the engine, zod (~95 modules, ~50 of them its locales, which " +
@@ -167,6 +184,8 @@ export default async function () {
       table(["step", "ms (p50)", "ms (p95)"], timeline.map((step) => [step.step, fmt(step.p50, 0), fmt(step.p95, 0)])),
       "",
       WHERE_THE_REST_GOES,
+      "",
+      WHAT_THE_TRIES_SHOWED,
     ].join("\n");
     return { title: "CLI: whole-process time of a trivial `mcpvm run`", markdown, data: { ...stats, rounds: ROUNDS, loadAverage: [load, loadAfter], timeline } };
   } finally {
