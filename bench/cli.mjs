@@ -44,10 +44,11 @@ const WHAT_THE_TRIES_SHOWED =
   "native plugin is enabled: the mcp plugin (and fetch, fs-read, fs-write) import zod from node_modules, which then loads a second time and " +
   "takes the gain back; sharing one slim copy needs the native plugins to import the CLI's copy through an import the plugin audit accepts. " +
   "**The in-thread engine** spends about 10 % less CPU (no worker thread to boot), but its wasm compile and QuickJS boot run on the main thread " +
-  "after the modules, where the worker engine does them on the other core while the modules load: with a core to spare it is the slower of " +
-  "the two (at load 1, run start ~110 ms after the host's modules loaded against ~30 ms), and only on a machine with no core to spare (as in " +
-  "some runs of this section) does the CPU it saves show in wall time. It would also change what a user sees: Ctrl-C reaches a script that " +
-  "computes without waiting for a tool only at its CPU limit. `mcpvm run` keeps the worker engine.";
+  "after the modules, where the worker engine does them on the other core while the modules load (traced at load 4: run start a median ~195 ms " +
+  "after the host's modules loaded, against ~125 ms). Its wall time came out 10 % slower in one run of this section (load 4.6) and 6 % faster " +
+  "in another (load 7.9, no core to spare, where CPU is all that counts); this machine was never quiet enough to measure it with a core to " +
+  "spare. It would also change what a user sees: Ctrl-C reaches a script that computes without waiting for a tool only at its CPU limit, where " +
+  "the worker engine stops it at once (exit 130). `mcpvm run` keeps the worker engine.";
 
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
