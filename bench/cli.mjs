@@ -5,14 +5,13 @@
 // the same rounds. The config home has the mcp plugin approved and enabled and three servers
 // configured (stdio via npx, stdio via node, http) that the script does not use, so none is started.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildCli } from "../scripts/build-cli.mjs";
 import { buildCodeCacheCli } from "./_cli-code-cache.mjs";
 import { buildSnapshotCli } from "./_cli-snapshot.mjs";
-import { buildZodBundledCli } from "./_cli-zod.mjs";
 import { fmt, summarize, table, verdict } from "./_stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,9 +39,10 @@ const WHAT_THE_TRIES_SHOWED =
   "start (`process.cwd` in node:internal/main/worker_thread reads a counter the deserialised main thread never set). Other limits met: " +
   "only built-in modules may be required while building, no dynamic import() after deserialising, no signal listener in the heap " +
   "(proper-lockfile's signal-exit), and whatever a module reads from the environment when it loads is frozen at build time. " +
-  "**zod bundled into the CLI with English alone** (`bench/_cli-zod.mjs`: ~70 modules loaded instead of ~165) saves CPU only in a home where no " +
-  "native plugin is enabled: the mcp plugin (and fetch, fs-read, fs-write) import zod from node_modules, which then loads a second time and " +
-  "takes the gain back; sharing one slim copy needs the native plugins to import the CLI's copy through an import the plugin audit accepts. " +
+  "**zod as one file** (shipped: `npm run build` writes dist/node_modules/zod, ~95 modules and every locale bundled into one with English " +
+  "alone; the CLI bundle, the native plugins and the host sources under dist/ all resolve it, so they still share one copy): the \"before\" " +
+  "rows are the same build with zod from node_modules. Bundling zod into the CLI itself was tried first and lost its gain as soon as a " +
+  "native plugin (mcp, fetch, fs-*) was enabled, since those loaded node_modules/zod a second time. " +
   "**The in-thread engine** spends about 10 % less CPU (no worker thread to boot), but its wasm compile and QuickJS boot run on the main thread " +
   "after the modules, where the worker engine does them on the other core while the modules load (traced at load 4: run start a median ~195 ms " +
   "after the host's modules loaded, against ~125 ms). Its wall time came out 10 % slower in one run of this section (load 4.6) and 6 % faster " +
@@ -52,8 +52,8 @@ const WHAT_THE_TRIES_SHOWED =
 
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
-  "and is ready before the main thread has loaded what the run needs: the engine, zod (~95 modules, ~50 of them its locales, which " +
-  "every zod entry point re-exports) and the schemas built when modules load, the config and plugin system. With the mcp plugin " +
+  "and is ready before the main thread has loaded what the run needs: the engine, zod (one file, dist/node_modules/zod) and the " +
+  "schemas built when modules load, the config and plugin system. With the mcp plugin " +
   "on, as here, only the servers' validation and the lazy module table load; the MCP service (client manager, audit, type generator, " +
   "approvals, pins, OAuth) is loaded by the script's first require of a server's module, so a script that uses none never loads it. The guest transform's parser (Babel, 590 KB) is no longer loaded for a script that needs no " +
   "transform (src/sandbox/guest/plain-script.ts). Under `--cpu-prof` the main thread's busy time " +
@@ -103,6 +103,7 @@ export default async function () {
   // A home with nothing in it: no plugin enabled, no server configured.
   const plainHome = await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-plain-"));
   const plainEnv = { ...process.env, MCPVM_HOME: plainHome };
+  const cleanup = [];
   const beforeHome = BEFORE === undefined ? undefined : await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-before-"));
   const beforeEnv = BEFORE === undefined || beforeHome === undefined ? undefined : await homeFor(BEFORE, beforeHome);
   const launcher = async (name, entry) => {
@@ -116,7 +117,12 @@ export default async function () {
     await buildCli({ outdir: join(variants, "bundled"), packages: "bundle" });
     const codeCache = await buildCodeCacheCli(ROOT, join(variants, "cjs"));
     const snapshot = await buildSnapshotCli(ROOT, join(variants, "snapshot"));
-    const zodBundled = await buildZodBundledCli(ROOT, join(variants, "zod"));
+    // The same build with zod from node_modules (~95 modules) instead of dist/node_modules/zod (one file):
+    // a copy of the package without dist/node_modules, beside a link to node_modules.
+    const withoutSharedZod = await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-zod-"));
+    cleanup.push(withoutSharedZod);
+    for (const part of ["bin", "dist/cli", "dist/plugins", "dist/src", "plugins", "package.json"]) await cp(join(ROOT, part), join(withoutSharedZod, part), { recursive: true });
+    await symlink(join(ROOT, "node_modules"), join(withoutSharedZod, "node_modules"), "dir");
     const cases = [
       { key: "shipped", label: "**`mcpvm run -e 'return 1'`** (shipped: dist/cli bundle, packages mixed)", ...run(BIN), goal: true },
       { key: "tsc", label: "tried: the same sources unbundled (tsc's dist/src, one module per file)", ...run(await launcher("tsc", join(ROOT, "dist", "src", "cli", "main.js"))) },
@@ -125,9 +131,9 @@ export default async function () {
       { key: "cache", label: "tried: one CommonJS file + V8 code cache (vm.Script cachedData)", ...run(codeCache) },
       { key: "snapshot", label: "tried: Node start-up snapshot of the CLI (`node --snapshot-blob`, started directly: no launcher)", args: ["--snapshot-blob", snapshot.blob, "run", "-e", "return 1"], expect: "1", snapshot: true },
       { key: "snapshotLaunch", label: "tried: the same snapshot started by a launcher, as bin/mcpvm.js would have to (Node 20 cannot load a snapshot into a running process)", ...run(snapshot.launcher) },
-      { key: "zod", label: "tried: zod bundled into the CLI, its locales left out (the mcp plugin still loads zod from node_modules)", ...run(await launcher("zod", zodBundled)) },
-      { key: "plainShipped", label: "the shipped CLI in a home with no plugin enabled (nothing imports zod but the CLI)", ...run(BIN), env: plainEnv },
-      { key: "plainZod", label: "tried: zod bundled, locales left out, in that home with no plugin enabled", ...run(await launcher("zod", zodBundled)), env: plainEnv },
+      { key: "nodeModulesZod", label: "before: the same build with zod from node_modules (~95 modules; dist/node_modules/zod is one file)", ...run(join(withoutSharedZod, "bin", "mcpvm.js")) },
+      { key: "plainShipped", label: "the shipped CLI in a home with no plugin enabled", ...run(BIN), env: plainEnv },
+      { key: "plainNodeModulesZod", label: "before: zod from node_modules, in that home with no plugin enabled", ...run(join(withoutSharedZod, "bin", "mcpvm.js")), env: plainEnv },
       { key: "inline", label: "tried: the in-thread engine (`--engine quickjs-inline`: no worker; wasm compiled and QuickJS booted on the main thread)", args: [BIN, "--engine", "quickjs-inline", "run", "-e", "return 1"], expect: "1" },
       ...(BEFORE === undefined ? [] : [{ key: "before", label: `before: ${process.env.BENCH_CLI_BEFORE_LABEL ?? "BENCH_CLI_BEFORE"} (its own home)`, ...run(BEFORE), env: beforeEnv }]),
       { key: "floor", label: "floor: Node + 1 worker + QuickJS wasm compiled (Liftoff only, as `mcpvm run`), instantiated, `1` evaluated", args: [join(here, "_startup-floor.mjs")], expect: "1" },
@@ -194,6 +200,7 @@ export default async function () {
   } finally {
     await rm(home, { recursive: true, force: true });
     await rm(plainHome, { recursive: true, force: true });
+    for (const dir of cleanup) await rm(dir, { recursive: true, force: true });
     if (beforeHome !== undefined) await rm(beforeHome, { recursive: true, force: true });
     await rm(variants, { recursive: true, force: true });
   }
