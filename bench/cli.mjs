@@ -43,12 +43,13 @@ const WHAT_THE_TRIES_SHOWED =
   "alone; the CLI bundle, the native plugins and the host sources under dist/ all resolve it, so they still share one copy): the \"before\" " +
   "rows are the same build with zod from node_modules. Bundling zod into the CLI itself was tried first and lost its gain as soon as a " +
   "native plugin (mcp, fetch, fs-*) was enabled, since those loaded node_modules/zod a second time. " +
-  "**The in-thread engine** spends about 10 % less CPU (no worker thread to boot), but its wasm compile and QuickJS boot run on the main thread " +
-  "after the modules, where the worker engine does them on the other core while the modules load (traced at load 4: run start a median ~195 ms " +
-  "after the host's modules loaded, against ~125 ms). Its wall time came out 10 % slower in one run of this section (load 4.6) and 6 % faster " +
-  "in another (load 7.9, no core to spare, where CPU is all that counts); this machine was never quiet enough to measure it with a core to " +
-  "spare. It would also change what a user sees: Ctrl-C reaches a script that computes without waiting for a tool only at its CPU limit, where " +
-  "the worker engine stops it at once (exit 130). `mcpvm run` keeps the worker engine.";
+  "**The in-thread engine** spends less CPU (no worker thread to boot: 8 % less in this run), and on this machine, whose cores other work keeps " +
+  "busy, its whole process was as often faster as not (three runs of this section: 10 % slower at load 4.6, 6 % and 15 % faster at loads 7.9 " +
+  "and 10). Its wasm compile and QuickJS boot run on the main thread after the modules, where the worker engine's run on another core meanwhile " +
+  "(traced at load 4: run start a median ~195 ms after the host's modules loaded, against ~125 ms), which a machine with a core to spare would " +
+  "favour; this one was never quiet enough to measure that. It is not the default for `mcpvm run` because it changes what a user sees: Ctrl-C " +
+  "reaches a script that computes without waiting for a tool only at its CPU limit (checked: `while(true){}` with `--cpu 20s` ended after 18 " +
+  "s), where the worker engine stops it at once (exit 130 in 0.65 s).";
 
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
