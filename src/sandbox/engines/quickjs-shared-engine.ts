@@ -16,6 +16,8 @@ import { admitRun, failedBeforeRun, settleRun } from "./run-admission.js";
  */
 export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
   const assets = await loadSharedWorkerAssets();
+  const maxThreads = Math.max(1, options.maxThreads ?? availableParallelism());
+  const warmThreads = Math.min(maxThreads, Math.max(1, options.warmWorkers ?? 1));
   const placement = sharedPlacement(
     assets,
     {
@@ -27,9 +29,9 @@ export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = 
       // run's growth check would miss that much: an instance that grew noticeably is dropped.
       retireAboveBytes: options.retireAboveBytes ?? 32 * 1024 * 1024,
     },
-    { maxThreads: Math.max(1, options.maxThreads ?? availableParallelism()), warmThreads: Math.max(1, options.warmWorkers ?? 1), idleMs: options.idleWorkerMs ?? 30_000 },
+    { maxThreads, warmThreads, idleMs: options.idleWorkerMs ?? 30_000 },
   );
-  await placement.warm(1);
+  await placement.warm(warmThreads);
   return new SharedQuickJsEngine(placement, options);
 }
 

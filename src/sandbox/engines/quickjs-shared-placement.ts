@@ -33,7 +33,7 @@ export class SharedThreadPlacement {
 
   constructor(
     private readonly assets: SharedWorkerAssets,
-    private readonly options: SharedThreadOptions,
+    readonly options: SharedThreadOptions,
     demand: PlacementDemand,
   ) {
     this.demand = demand;
@@ -195,6 +195,11 @@ export function sharedPlacement(assets: SharedWorkerAssets, options: SharedThrea
     idleMs: Math.max(placement.demand.idleMs, demand.idleMs),
   };
   return placement;
+}
+
+/** The placements made so far (tests and diagnostics). */
+export function sharedPlacements(): readonly SharedThreadPlacement[] {
+  return [...placements.values()];
 }
 
 /** Every shared placement's threads ended (tests and process shutdown). */

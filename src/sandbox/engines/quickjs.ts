@@ -96,6 +96,7 @@ let nextRunId = 1;
 
 class QuickJsEngine implements SandboxEngine {
   readonly kind = "quickjs" as const;
+  readonly liveSyncProgress = true;
   private readonly lease: SharedPoolLease;
   private readonly gate: RunGate;
   /** Workers serving this engine's runs now: dispose ends these, and only these. */
