@@ -37,14 +37,13 @@ export async function runOnSharedThread(placement: SharedThreadPlacement, plan: 
   let stopping: "wall" | "cancel" | undefined;
   let callsMade = false;
   let finished = false;
-  let wallTimer: NodeJS.Timeout | undefined;
-  let killTimer: NodeJS.Timeout | undefined;
+  const timers: { wall?: NodeJS.Timeout; kill?: NodeJS.Timeout } = {};
 
   const finish = (report: RunReport): void => {
     if (finished) return;
     finished = true;
-    clearTimeout(wallTimer);
-    clearTimeout(killTimer);
+    clearTimeout(timers.wall);
+    clearTimeout(timers.kill);
     plan.signal?.removeEventListener("abort", onCancel);
     if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEndedFor(report.outcome));
     settle?.({ ...report, stats: { ...report.stats, engine: "quickjs", wallMs: performance.now() - startedAt } });
@@ -68,7 +67,7 @@ export async function runOnSharedThread(placement: SharedThreadPlacement, plan: 
     const beat = thread.beat;
     if (beat !== beatAtStop) {
       // A guest on the thread is running and checking interrupts: it ends at its own deadline.
-      killTimer = setTimeout(() => checkStuck(beat), plan.killGraceMs);
+      timers.kill = setTimeout(() => checkStuck(beat), plan.killGraceMs);
       return;
     }
     const detail = "the guest did not yield, so its worker was terminated";
@@ -84,7 +83,7 @@ export async function runOnSharedThread(placement: SharedThreadPlacement, plan: 
     if (thread === undefined) return;
     thread.stop(plan.runId, reason);
     const beat = thread.beat;
-    killTimer = setTimeout(() => checkStuck(beat), plan.killGraceMs);
+    timers.kill = setTimeout(() => checkStuck(beat), plan.killGraceMs);
   };
   const onCancel = (): void => stop("cancel");
 
@@ -109,7 +108,7 @@ export async function runOnSharedThread(placement: SharedThreadPlacement, plan: 
     );
   }, plan.signal);
   plan.signal?.addEventListener("abort", onCancel, { once: true });
-  wallTimer = setTimeout(() => stop("wall"), plan.limits.wallMs);
+  timers.wall = setTimeout(() => stop("wall"), plan.limits.wallMs);
   onStart?.({ stop });
   if (plan.signal?.aborted === true) stop("cancel");
   return result;
