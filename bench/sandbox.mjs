@@ -250,6 +250,13 @@ function markdown(results, machine) {
       "starts at is the build's minimum, but pages never touched cost no RSS). Its price: while guest code computes the caller's thread runs " +
       "nothing else, and asyncify code runs guest JavaScript slower than the synchronous build (more so until V8 " +
       "tiers it up).",
+    "",
+    "**The worker engine's shared mode** (quickjs (shared), `workerMode: \"shared\"`, not yet the default): the in-thread " +
+      "engine's asyncify runs inside the worker threads, several per thread; a run waiting in a host call holds its own " +
+      "instance's pages, not a thread, and its call is a message to this thread and back. Its steady-state rows (second " +
+      "batch, once loaded) are what sharing a thread buys against quickjs's; its first batch and its new-engine row pay " +
+      "the asyncify module's one-time load and V8's tier-up of it in this process, as quickjs-inline's do, and ten runs " +
+      "arriving at once may start a second thread (after 5 ms without a quiet one, `spawnThreadAfterMs`).",
   );
   return lines.join("\n");
 }

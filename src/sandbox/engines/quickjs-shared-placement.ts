@@ -9,6 +9,8 @@ export interface PlacementDemand {
   readonly warmThreads: number;
   /** How long an idle thread beyond the warm set lives. */
   readonly idleMs: number;
+  /** How long a run waits for a quiet thread before another thread is started for it (0: at once). */
+  readonly spawnAfterMs: number;
 }
 
 interface Waiter {
@@ -18,8 +20,8 @@ interface Waiter {
 
 /**
  * Where a new run of the worker engine goes: a thread where no run is computing (every run on it
- * waits in a host call, or none is there); else a new thread, up to `maxThreads`; else the run waits
- * in order for a thread to stop computing. Placement is synchronous with the choice (`place`), so
+ * waits in a host call, or none is there); else, if none turns quiet within `spawnAfterMs`, a new
+ * thread, up to `maxThreads`; else the run waits in order for a thread to stop computing. Placement is synchronous with the choice (`place`), so
  * two runs never both take the last quiet thread. Threads are shared by every engine of the process
  * with the same options; a thread that exits is dropped, failing only the runs it held.
  */
@@ -93,7 +95,8 @@ export class SharedThreadPlacement {
       };
       this.waiters.push(waiter);
       signal?.addEventListener("abort", onAbort, { once: true });
-      if (this.threads.length + this.starting < this.demand.maxThreads) {
+      const startThread = (): void => {
+        if (done || this.threads.length + this.starting >= this.demand.maxThreads) return;
         this.spawn().catch((error: unknown) => {
           // A thread that cannot start fails the run that asked for it, if it still waits.
           const index = this.waiters.indexOf(waiter);
@@ -103,7 +106,11 @@ export class SharedThreadPlacement {
           signal?.removeEventListener("abort", onAbort);
           reject(error);
         });
-      }
+      };
+      // A computing run usually reaches its next host call or its end within a millisecond, and a new
+      // thread takes tens of ms to start and ~10 MB to keep: the run waits that long before one starts.
+      if (this.threads.length === 0 || this.demand.spawnAfterMs <= 0) startThread();
+      else setTimeout(startThread, this.demand.spawnAfterMs).unref();
     });
   }
 
@@ -193,6 +200,7 @@ export function sharedPlacement(assets: SharedWorkerAssets, options: SharedThrea
     maxThreads: Math.max(placement.demand.maxThreads, demand.maxThreads),
     warmThreads: Math.max(placement.demand.warmThreads, demand.warmThreads),
     idleMs: Math.max(placement.demand.idleMs, demand.idleMs),
+    spawnAfterMs: Math.min(placement.demand.spawnAfterMs, demand.spawnAfterMs),
   };
   return placement;
 }

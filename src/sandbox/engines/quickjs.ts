@@ -65,6 +65,12 @@ export interface QuickJsEngineOptions {
   readonly workerMode?: "shared" | "thread";
   /** Shared mode: most worker threads, shared by every engine with the same worker options. Default: CPU count. */
   readonly maxThreads?: number;
+  /**
+   * Shared mode: how long a run waits for a thread where nothing computes before another thread is
+   * started for it. A run usually yields within a millisecond; a thread takes tens of ms to start and
+   * ~10 MB to keep. Default 5 ms.
+   */
+  readonly spawnThreadAfterMs?: number;
 }
 
 
@@ -87,8 +93,11 @@ export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): P
   return engine;
 }
 
-/** See QuickJsEngineOptions.workerMode. */
-export const DEFAULT_WORKER_MODE: "shared" | "thread" = "thread";
+/**
+ * See QuickJsEngineOptions.workerMode. "thread" until the shared mode has run the whole suite as the
+ * default (docs/ARCHITECTURE.md, "Sandbox engines"); MCPVM_QUICKJS_WORKERS=shared chooses it for a process.
+ */
+export const DEFAULT_WORKER_MODE: "shared" | "thread" = process.env.MCPVM_QUICKJS_WORKERS === "shared" ? "shared" : "thread";
 
 // Process-wide, because workers are shared: a stale message of one engine's run can never match
 // another engine's run on the same worker.
