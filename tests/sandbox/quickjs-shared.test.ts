@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
 import { sharedPlacements, type SharedThreadPlacement } from "../../src/sandbox/engines/quickjs-shared-placement.js";
@@ -175,4 +178,15 @@ describe("quickjs engine, shared workers", () => {
     errorOf(await big, "MEMORY_LIMIT");
     expect(valueOf(await small)).toBe(1000);
   });
+
+  it("lets the process exit when an engine is never disposed (idle threads do not hold it)", async () => {
+    const root = join(import.meta.dirname, "..", "..");
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(root, "node_modules/vite-node/vite-node.mjs"), join(root, "tests/sandbox/fixtures/undisposed-engine.ts")],
+      // The fixture's engine takes the process's default mode.
+      { cwd: root, timeout: 60_000, env: { ...process.env, MCPVM_QUICKJS_WORKERS: "shared" } },
+    );
+    expect(stdout).toBe("42");
+  }, 90_000);
 });

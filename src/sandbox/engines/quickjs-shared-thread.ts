@@ -57,6 +57,9 @@ export class SharedQuickJsThread {
       for (const run of lost) run.handlers.onLost(reason);
       this.onChange?.();
     });
+    // An idle thread must not keep the process alive (a placed run refs it; a starting one is held,
+    // since someone awaits it). After the listeners: adding a message listener refs the port again.
+    worker.unref();
   }
 
   /** Starts a worker and resolves once it has an instance with a sandbox ready; aborting `signal` ends it. */
@@ -86,8 +89,6 @@ export class SharedQuickJsThread {
       stdout: true,
       stderr: true,
     });
-    // Nobody waits on an idle thread: it must not keep the process alive (placed runs ref it).
-    worker.unref();
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromSharedWorker): void => {
         cleanup();
