@@ -4,20 +4,13 @@
 // (b) a $batch of 100 calls to a tool with 5 ms latency vs 100 sequential guest calls (target >= 15x, issue 15);
 // (c) start-up with 20 configured servers vs none: processes spawned (target 0) and the time to open
 //     the host and run a trivial script (target <= 1.1x).
-import { readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { cpus, loadavg } from "node:os";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpvmHost } from "../dist/src/host/index.js";
 import { fmt, summarize, table, time, verdict } from "./_stats.mjs";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(here, "..");
-const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
-const FIXTURE = join(ROOT, "tests", "fixtures", "servers", "fixture-server.mjs");
+import { childPids, EVERYTHING, FIXTURE, makeHome, mustSucceed, pastRacyWindow, sequentialEcho } from "./_mcp-common.mjs";
+import { LAYERS, layers } from "./_mcp-layers.mjs";
 
 const LATENCY = { rounds: 40, callsPerRound: 25, warmup: 3, target: 1.1 };
 // Loops as a user writes them (issue 15): one run of N sequential calls against N direct calls.
@@ -25,56 +18,6 @@ const LOOPS = { sizes: [300, 1000], rounds: 5, target: 1.1 };
 // Warm-up rounds of each kind first: the first few runs of a fresh host are JIT warm-up (3-4x slower), not $batch.
 const BATCH = { rounds: 9, warmup: 5, calls: 100, latencyMs: 5, target: 15 };
 const STARTUP = { rounds: 16, warmup: 2, servers: 20, target: 1.1 };
-
-/** A config home with the mcp plugin approved and enabled and every server approved. */
-async function makeHome(servers, engine = "quickjs") {
-  const dir = await mkdtemp(join(tmpdir(), "mcpvm-bench-mcp-"));
-  const env = { MCPVM_HOME: dir, PATH: process.env.PATH ?? "", HOME: dir };
-  // The defaults a user gets: no rate limit, the default tool-call budget (1,000 per run).
-  const config = { engine, plugins: { mcp: { enabled: true } }, mcpServers: servers };
-  await writeFile(join(dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
-  const host = await McpvmHost.open({ env });
-  try {
-    await host.plugins.approve("mcp");
-    const service = await host.requireMcp();
-    for (const name of Object.keys(servers)) await service.approve(name);
-  } finally {
-    await host.close();
-  }
-  return { dir, env, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
-/**
- * Waits out the approvals file's racy window (RACY_WINDOW_MS, src/mcp/service/approval-recheck.ts):
- * makeHome wrote it moments ago, so until then every call re-reads it in full, as no real session
- * does (a person approves a server once, long before a script's calls).
- */
-function pastRacyWindow() {
-  return new Promise((resolve) => setTimeout(resolve, 2_100));
-}
-
-/** Live children of this process (Linux /proc): the servers started so far. */
-function childPids() {
-  const pids = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === process.pid && fields[0] !== "Z") pids.push(Number(entry));
-    } catch {
-      // ended while we looked
-    }
-  }
-  return pids;
-}
-
-function mustSucceed(result) {
-  if (!result.ok) throw new Error(`bench run failed: ${result.error.code} ${result.error.message}`);
-  return result.value;
-}
-
-const sequentialEcho = (n) => `const e = require("host:mcp-everything"); for (let i = 0; i < ${n}; i++) e.echo({ message: "ping " + i }); return ${n};`;
 
 /**
  * (a) Per round: a run that only requires the module (the fixed cost of a run), a run making K
@@ -179,80 +122,6 @@ async function loops() {
         for (const step of steps) await step();
       }
       out[n] = { guest: summarize(g), direct: summarize(d), inline: summarize(gi) };
-    }
-    return out;
-  } finally {
-    await client.close();
-    await host.close();
-    await inlineHost.close();
-    await home.cleanup();
-    await inlineHome.cleanup();
-  }
-}
-
-/**
- * (a3) Where a guest call's µs go: the same echo call entered at each layer of the path, in one
- * process, one server-everything. CPU time of this process (main thread and sandbox worker), which
- * moves far less with other load on the machine than wall time, and wall time beside it.
- */
-const LAYERS = { calls: 1000, rounds: 5, warmup: 2 };
-async function layers() {
-  const home = await makeHome({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
-  const host = await McpvmHost.open({ env: home.env });
-  // The same guest loop on the in-thread engine, in the same rounds: its own host and server.
-  const inlineHome = await makeHome({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } }, "quickjs-inline");
-  const inlineHost = await McpvmHost.open({ env: inlineHome.env });
-  const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
-  const n = LAYERS.calls;
-  try {
-    mustSucceed(await host.run(sequentialEcho(1)));
-    mustSucceed(await inlineHost.run(sequentialEcho(1)));
-    const service = await host.requireMcp();
-    const loaded = await host.hostModules();
-    const runSignal = new AbortController().signal;
-    const module = await loaded.modules["mcp-everything"].load({ signal: runSignal, deadline: Date.now() + 600_000 });
-    await pastRacyWindow();
-    const args = (i) => ({ message: `ping ${i}` });
-    const loop = (fn) => async () => {
-      for (let i = 0; i < n; i += 1) await fn(i);
-    };
-    const steps = {
-      direct: loop((i) => client.callTool({ name: "echo", arguments: args(i) })),
-      raw: loop((i) => service.clients.callToolRaw("everything", "echo", args(i), {})),
-      converted: loop((i) => service.clients.callTool("everything", "echo", args(i), {})),
-      module: loop((i) => module.echo([args(i)], { module: "mcp-everything", fn: "echo", signal: runSignal, deadline: Date.now() + 600_000 })),
-      empty: async () => mustSucceed(await host.run(sequentialEcho(0))),
-      guest: async () => mustSucceed(await host.run(sequentialEcho(n))),
-      inlineEmpty: async () => mustSucceed(await inlineHost.run(sequentialEcho(0))),
-      inlineGuest: async () => mustSucceed(await inlineHost.run(sequentialEcho(n))),
-    };
-    const measure = async (fn) => {
-      const before = process.cpuUsage();
-      const wall = await time(fn);
-      const used = process.cpuUsage(before);
-      return { cpu: (used.user + used.system) / 1000, wall };
-    };
-    const samples = Object.fromEntries(Object.keys(steps).map((k) => [k, []]));
-    // Warm-up rounds first: the JIT and V8's wasm tier-up, not the call path, dominate a fresh host's first thousands of calls.
-    for (let round = 0; round < LAYERS.warmup; round += 1) for (const step of Object.values(steps)) await step();
-    for (let round = 0; round < LAYERS.rounds; round += 1) {
-      const order = Object.keys(steps);
-      if (round % 2 === 1) order.reverse();
-      for (const key of order) samples[key].push(await measure(steps[key]));
-    }
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const perCall = (key, field) => (median(samples[key].map((x) => x[field])) / n) * 1000;
-    const out = {};
-    for (const field of ["cpu", "wall"]) {
-      out[field] = {
-        direct: perCall("direct", field),
-        raw: perCall("raw", field),
-        converted: perCall("converted", field),
-        module: perCall("module", field),
-        guest: perCall("guest", field) - (median(samples.empty.map((x) => x[field])) / n) * 1000,
-        inline: perCall("inlineGuest", field) - (median(samples.inlineEmpty.map((x) => x[field])) / n) * 1000,
-      };
     }
     return out;
   } finally {
