@@ -280,6 +280,40 @@ function imageRounds() {
   ];
 }
 
+/** bench/peers/_shared-rounds.mjs's last result: the worker engine's two modes beside isolated-vm (Node 22), if run. */
+export function sharedRounds() {
+  let saved;
+  try {
+    saved = JSON.parse(readFileSync(new URL("peers/shared-rounds.json", import.meta.url), "utf8"));
+  } catch {
+    return [];
+  }
+  const cell = (row, key, format) => (row?.[key] === undefined ? "" : format(row[key].median));
+  const mb = (value) => `${value.toFixed(1)} MB`;
+  const rows = ["mcpvm", "mcpvm-shared", "isolated-vm"].map((name) => {
+    const row = saved.summary[name];
+    return [
+      name === "mcpvm" ? "mcpvm (worker engine, one run per thread: the default)" : name === "mcpvm-shared" ? "mcpvm-shared (several runs per thread)" : name,
+      cell(row, "cold", ms),
+      cell(row, "fresh", ms),
+      cell(row, "hostCallUs", (value) => `${value.toFixed(1)} µs`),
+      cell(row, "memoryMb", mb),
+      row?.warmedMemoryMb === undefined ? "" : `${mb(row.warmedMemoryMb.median)} (${mb(row.oneTimeMb.median)})`,
+    ];
+  });
+  return [
+    "",
+    `**The worker engine's two modes beside isolated-vm** (bench/peers/_shared-rounds.mjs: ${saved.rounds} rounds, each engine in each, median of the rounds' p50; ` +
+      `${saved.at}, Node ${saved.node}, load average ${saved.loadBefore.toFixed(2)} before, ${saved.loadAfter.toFixed(2)} after). The cases and memory ` +
+      'measures of "Beside the peers" (memory: bench/peers/memory.mjs, ten sandboxes alive, each holding a 30,000-element array and waiting in a host call).',
+    "",
+    table(
+      ["median of per-round p50", "cold: new sandbox + run + dispose", "fresh context per run", "host call round trip", "memory per live sandbox", "the same once loaded and warmed (one-time load)"],
+      rows,
+    ),
+  ];
+}
+
 /** The breakdown table: one row per step, a column per build. */
 function buildTable(breakdown) {
   const rows = breakdown.sync.map((step, index) => [step.name, us(step.p50Us), us(breakdown.asyncify[index]?.p50Us ?? NaN)]);
@@ -303,6 +337,7 @@ export default async function benchSandbox() {
     "",
     buildTable(breakdown),
     ...imageRounds(),
+    ...sharedRounds(),
   ].join("\n");
   return { title: "Sandbox engines", markdown: text, data: { machine, targets: TARGETS, results, breakdown } };
 }
