@@ -179,6 +179,31 @@ describe("quickjs engine, shared workers", () => {
     expect(valueOf(await small)).toBe(1000);
   });
 
+  it("starts another thread for a run that finds every thread computing, and packs waiting runs onto one", async () => {
+    const bytes = 352 * 1024 * 1024;
+    const two = await createQuickJsEngine({ workerMode: "shared", maxThreads: 2, warmWorkers: 1, maxWorkers: 16, maxWasmMemoryBytes: bytes });
+    const pair = sharedPlacements().find((candidate) => candidate.options.maxWasmMemoryBytes === bytes);
+    try {
+      // Ten runs waiting in host calls at once stay on the warm thread: each yields soon after it is placed.
+      const seen = { max: 0 };
+      const waiters = barrier(10, seen);
+      const results = await Promise.all(Array.from({ length: 10 }, (_, n) => run(two, `return require("host:gate").wait(${n});`, { modules: waiters })));
+      expect(results.map(valueOf)).toEqual(Array.from({ length: 10 }, (_, n) => n));
+      expect(pair?.counts.threads).toBe(1);
+      // A guest that computes for seconds: the next run gets a thread of its own instead of waiting for it.
+      let spinDone = false;
+      const spinning = run(two, "for (;;) {}", { limits: { wallMs: 3_000, cpuMs: 10_000 } }).finally(() => (spinDone = true));
+      await sleep(100);
+      expect(valueOf(await run(two, "return 6 * 7"))).toBe(42);
+      expect(spinDone).toBe(false);
+      expect(pair?.counts.threads).toBe(2);
+      errorOf(await spinning, "WALL_LIMIT");
+    } finally {
+      await two.dispose();
+      await pair?.dispose();
+    }
+  });
+
   it("lets the process exit when an engine is never disposed (idle threads do not hold it)", async () => {
     const root = join(import.meta.dirname, "..", "..");
     const { stdout } = await promisify(execFile)(

@@ -29,7 +29,7 @@ export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = 
       // run's growth check would miss that much: an instance that grew noticeably is dropped.
       retireAboveBytes: options.retireAboveBytes ?? 32 * 1024 * 1024,
     },
-    { maxThreads, warmThreads, idleMs: options.idleWorkerMs ?? 30_000, spawnAfterMs: options.spawnThreadAfterMs ?? 5 },
+    { maxThreads, warmThreads, idleMs: options.idleWorkerMs ?? 30_000, spawnAfterMs: options.spawnThreadAfterMs ?? 20 },
   );
   await placement.warm(warmThreads);
   return new SharedQuickJsEngine(placement, options);

@@ -9,7 +9,7 @@ export interface PlacementDemand {
   readonly warmThreads: number;
   /** How long an idle thread beyond the warm set lives. */
   readonly idleMs: number;
-  /** How long a run waits for a quiet thread before another thread is started for it (0: at once). */
+  /** How long every thread must have computed without a pause before another starts for a waiting run (0: at once). */
   readonly spawnAfterMs: number;
 }
 
@@ -20,8 +20,8 @@ interface Waiter {
 
 /**
  * Where a new run of the worker engine goes: a thread where no run is computing (every run on it
- * waits in a host call, or none is there); else, if none turns quiet within `spawnAfterMs`, a new
- * thread, up to `maxThreads`; else the run waits in order for a thread to stop computing. Placement is synchronous with the choice (`place`), so
+ * waits in a host call, or none is there); else, once every thread has computed for `spawnAfterMs`
+ * without a pause, a new thread, up to `maxThreads`; else the run waits in order for a quiet thread. Placement is synchronous with the choice (`place`), so
  * two runs never both take the last quiet thread. Threads are shared by every engine of the process
  * with the same options; a thread that exits is dropped, failing only the runs it held.
  */
@@ -108,9 +108,17 @@ export class SharedThreadPlacement {
         });
       };
       // A computing run usually reaches its next host call or its end within a millisecond, and a new
-      // thread takes tens of ms to start and ~10 MB to keep: the run waits that long before one starts.
+      // thread takes tens of ms to start and ~10 MB to keep: one starts only once every thread has
+      // been computing without a pause for spawnAfterMs (runs placed one after another, each soon
+      // waiting in its host call, never start one).
+      const check = (): void => {
+        if (done) return;
+        const busyFor = Math.min(...this.threads.filter((thread) => thread.alive).map((thread) => thread.busyForMs()));
+        if (!Number.isFinite(busyFor) || busyFor >= this.demand.spawnAfterMs) startThread();
+        else setTimeout(check, this.demand.spawnAfterMs - busyFor).unref();
+      };
       if (this.threads.length === 0 || this.demand.spawnAfterMs <= 0) startThread();
-      else setTimeout(startThread, this.demand.spawnAfterMs).unref();
+      else setTimeout(check, this.demand.spawnAfterMs).unref();
     });
   }
 

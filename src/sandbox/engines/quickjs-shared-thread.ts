@@ -36,6 +36,8 @@ export class SharedQuickJsThread {
   private readonly placed = new Map<number, PlacedRun>();
   private readonly freeSlots: number[] = [];
   private exited = false;
+  /** Since when some run on the thread has been computing without a pause (undefined: quiet now). */
+  private busyFrom: number | undefined;
   private lostReason = "the QuickJS worker stopped";
   /** Told when a run ends, a host call starts, or the thread exits (the pool places waiting runs then). */
   onChange: (() => void) | undefined;
@@ -137,6 +139,11 @@ export class SharedQuickJsThread {
     return count;
   }
 
+  /** How long the thread has been computing without a quiet moment (0 when quiet). */
+  busyForMs(now = performance.now()): number {
+    return this.busyFrom === undefined ? 0 : now - this.busyFrom;
+  }
+
   /** Whether another run fits (a stop word is free). */
   get hasRoom(): boolean {
     return !this.exited && this.freeSlots.length > 0;
@@ -153,6 +160,7 @@ export class SharedQuickJsThread {
     if (slot === undefined || this.exited) throw new Error("The QuickJS worker has no room for another run");
     Atomics.store(this.control, SHARED_CONTROL.stops + slot, 0);
     this.placed.set(runId, { slot, handlers, outstanding: 0 });
+    this.busyFrom ??= performance.now();
     if (this.placed.size === 1) this.worker.ref();
     this.post({ type: "run", runId, slot, plan });
   }
@@ -161,7 +169,7 @@ export class SharedQuickJsThread {
   answer(type: "reply" | "event", runId: number, callId: number, text: string): void {
     const run = this.placed.get(runId);
     if (run === undefined) return;
-    if (type === "reply") run.outstanding--;
+    if (type === "reply" && --run.outstanding === 0) this.busyFrom ??= performance.now();
     this.post({ type, runId, callId, text });
   }
 
@@ -180,6 +188,10 @@ export class SharedQuickJsThread {
     await this.worker.terminate();
   }
 
+  private noteQuiet(): void {
+    if (this.computing === 0) this.busyFrom = undefined;
+  }
+
   private post(message: ToSharedWorker): void {
     if (!this.exited) this.worker.postMessage(message);
   }
@@ -191,11 +203,15 @@ export class SharedQuickJsThread {
     if (message.type === "call") {
       run.outstanding++;
       run.handlers.onCall(message);
-      if (run.outstanding === 1) this.onChange?.();
+      if (run.outstanding === 1) {
+        this.noteQuiet();
+        this.onChange?.();
+      }
       return;
     }
     this.placed.delete(message.runId);
     this.freeSlots.push(run.slot);
+    this.noteQuiet();
     if (this.placed.size === 0) this.worker.unref();
     run.handlers.onDone(message);
     this.onChange?.();

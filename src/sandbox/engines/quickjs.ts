@@ -66,9 +66,9 @@ export interface QuickJsEngineOptions {
   /** Shared mode: most worker threads, shared by every engine with the same worker options. Default: CPU count. */
   readonly maxThreads?: number;
   /**
-   * Shared mode: how long a run waits for a thread where nothing computes before another thread is
-   * started for it. A run usually yields within a millisecond; a thread takes tens of ms to start and
-   * ~10 MB to keep. Default 5 ms.
+   * Shared mode: how long every thread must have been computing without a pause before another thread
+   * is started for a run that waits. A run usually yields within a millisecond; a thread takes tens of
+   * ms to start and ~10 MB to keep. Default 20 ms.
    */
   readonly spawnThreadAfterMs?: number;
 }
