@@ -255,8 +255,8 @@ function markdown(results, machine) {
       "engine's asyncify runs inside the worker threads, several per thread; a run waiting in a host call holds its own " +
       "instance's pages, not a thread, and its call is a message to this thread and back. Its steady-state rows (second " +
       "batch, once loaded) are what sharing a thread buys against quickjs's; its first batch and its new-engine row pay " +
-      "the asyncify module's one-time load and V8's tier-up of it in this process, as quickjs-inline's do, and ten runs " +
-      "arriving at once may start a second thread (after 5 ms without a quiet one, `spawnThreadAfterMs`).",
+      "the asyncify module's one-time load and V8's tier-up of it in this process, as quickjs-inline's do. A second " +
+      "thread starts only once the first has computed 20 ms without a pause (`spawnThreadAfterMs`).",
   );
   return lines.join("\n");
 }
