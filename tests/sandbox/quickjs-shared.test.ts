@@ -181,7 +181,8 @@ describe("quickjs engine, shared workers", () => {
 
   it("starts another thread for a run that finds every thread computing, and packs waiting runs onto one", async () => {
     const bytes = 352 * 1024 * 1024;
-    const two = await createQuickJsEngine({ workerMode: "shared", maxThreads: 2, warmWorkers: 1, maxWorkers: 16, maxWasmMemoryBytes: bytes });
+    // A generous threshold (a loaded CI machine can stall any run for tens of ms); the spinning guest exceeds it by far.
+    const two = await createQuickJsEngine({ workerMode: "shared", maxThreads: 2, warmWorkers: 1, maxWorkers: 16, maxWasmMemoryBytes: bytes, spawnThreadAfterMs: 1_500 });
     const pair = sharedPlacements().find((candidate) => candidate.options.maxWasmMemoryBytes === bytes);
     try {
       // Ten runs waiting in host calls at once stay on the warm thread: each yields soon after it is placed.
@@ -192,7 +193,7 @@ describe("quickjs engine, shared workers", () => {
       expect(pair?.counts.threads).toBe(1);
       // A guest that computes for seconds: the next run gets a thread of its own instead of waiting for it.
       let spinDone = false;
-      const spinning = run(two, "for (;;) {}", { limits: { wallMs: 3_000, cpuMs: 10_000 } }).finally(() => (spinDone = true));
+      const spinning = run(two, "for (;;) {}", { limits: { wallMs: 10_000, cpuMs: 20_000 } }).finally(() => (spinDone = true));
       await sleep(100);
       expect(valueOf(await run(two, "return 6 * 7"))).toBe(42);
       expect(spinDone).toBe(false);
@@ -202,7 +203,7 @@ describe("quickjs engine, shared workers", () => {
       await two.dispose();
       await pair?.dispose();
     }
-  });
+  }, 40_000);
 
   it("lets the process exit when an engine is never disposed (idle threads do not hold it)", async () => {
     const root = join(import.meta.dirname, "..", "..");
