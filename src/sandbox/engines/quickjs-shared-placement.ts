@@ -159,8 +159,8 @@ export class SharedThreadPlacement {
       this.idleSince.delete(thread);
     }
     while (this.waiters.length > 0 && this.waiters[0]?.attempt() === true) this.waiters.shift();
-    // Runs still waiting with room for more threads (one exited): start one for them.
-    if (this.waiters.length > this.starting && this.threads.length + this.starting < this.demand.maxThreads) {
+    // A thread exited while runs wait: start one in its place (their own checks only start threads for a busy one).
+    if (!thread.alive && this.waiters.length > this.starting && this.threads.length + this.starting < this.demand.maxThreads) {
       this.spawn().catch(() => undefined);
     }
     if (thread.alive && thread.runs === 0) {
