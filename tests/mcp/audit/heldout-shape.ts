@@ -1,5 +1,5 @@
 /**
- * The file shape of an independently written held-out set (heldout-v4.json, heldout-v5.json, heldout-v6.json), for
+ * The file shape of an independently written held-out set (heldout-v4.json to heldout-v7.json), for
  * their shape tests: the schema the intent harness relies on, with each set's own id pattern. Reading
  * a set through it never runs the auditor.
  */
