@@ -6,6 +6,8 @@ export const ENGINES = {
   quickjs: (dist) => workerEngine(dist, {}),
   // The worker engine as it was before sandbox images: every sandbox built and freed (the same rounds, for the before/after).
   "quickjs (no image)": (dist) => workerEngine(dist, { sandboxSnapshots: false }),
+  // Several runs per worker thread: the asyncify build inside the threads (QuickJsEngineOptions.workerMode "shared").
+  "quickjs (shared)": (dist) => sharedWorkerEngine(dist, {}),
   // QuickJS's asyncify build on the caller's thread: a host call suspends the wasm stack (no thread crossing).
   "quickjs-inline": (dist) => inlineEngine(dist, {}),
   "quickjs-inline (no image)": (dist) => inlineEngine(dist, { sandboxSnapshots: false }),
@@ -25,6 +27,17 @@ async function workerEngine(dist, fixed) {
     // Until no worker is starting in the background (a process that has been up a while).
     settle: async () => {
       while (sharedQuickJsWorkers().starting > 0) await sleep(20);
+    },
+  };
+}
+
+async function sharedWorkerEngine(dist, fixed) {
+  const { createQuickJsEngine } = await import(`${dist}src/sandbox/engines/quickjs.js`);
+  const { sharedPlacements } = await import(`${dist}src/sandbox/engines/quickjs-shared-placement.js`);
+  return {
+    create: (options = {}) => createQuickJsEngine({ ...options, workerMode: "shared", ...fixed }),
+    settle: async () => {
+      while (sharedPlacements().some((placement) => placement.counts.starting > 0)) await sleep(20);
     },
   };
 }

@@ -5,12 +5,13 @@
 // the same rounds. The config home has the mcp plugin approved and enabled and three servers
 // configured (stdio via npx, stdio via node, http) that the script does not use, so none is started.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildCli } from "../scripts/build-cli.mjs";
 import { buildCodeCacheCli } from "./_cli-code-cache.mjs";
+import { buildSnapshotCli } from "./_cli-snapshot.mjs";
 import { fmt, summarize, table, verdict } from "./_stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,10 +29,32 @@ const CPU_PRELOAD =
 
 const TIMELINE_RUNS = 10;
 
+const WHAT_THE_TRIES_SHOWED =
+  "What the tried rows showed (wave 10; compare CPU, which the load stretches least): " +
+  "**Node's start-up snapshot** (`bench/_cli-snapshot.mjs`: the CLI as one IIFE bundle, the blob built by `node --build-snapshot`) costs more CPU " +
+  "than loading the modules: the process deserialises a 16 MB heap, the run's lazily imported modules (command, host, engine) are still " +
+  "evaluated after the start, and even a snapshot with nothing in it starts slower than `node -e 0`. A bin cannot use it without starting Node a second time (Node 20 has no exec and no way " +
+  "to load a blob into a running process; a shebang cannot pass the flag portably), which adds a whole Node start. The best case, the run's " +
+  "lazily imported modules evaluated while the blob is built, cannot even be built on Node 20.20: the sandbox's worker thread then fails at " +
+  "start (`process.cwd` in node:internal/main/worker_thread reads a counter the deserialised main thread never set). Other limits met: " +
+  "only built-in modules may be required while building, no dynamic import() after deserialising, no signal listener in the heap " +
+  "(proper-lockfile's signal-exit), and whatever a module reads from the environment when it loads is frozen at build time. " +
+  "**zod as one file** (shipped: `npm run build` writes dist/node_modules/zod, ~95 modules and every locale bundled into one with English " +
+  "alone; the CLI bundle, the native plugins and the host sources under dist/ all resolve it, so they still share one copy): the \"before\" " +
+  "rows are the same build with zod from node_modules. Bundling zod into the CLI itself was tried first and lost its gain as soon as a " +
+  "native plugin (mcp, fetch, fs-*) was enabled, since those loaded node_modules/zod a second time. " +
+  "**The in-thread engine** spends less CPU (no worker thread to boot: 8 % less in this run), and on this machine, whose cores other work keeps " +
+  "busy, its whole process was as often faster as not (three runs of this section: 10 % slower at load 4.6, 6 % and 15 % faster at loads 7.9 " +
+  "and 10). Its wasm compile and QuickJS boot run on the main thread after the modules, where the worker engine's run on another core meanwhile " +
+  "(traced at load 4: run start a median ~195 ms after the host's modules loaded, against ~125 ms), which a machine with a core to spare would " +
+  "favour; this one was never quiet enough to measure that. It is not the default for `mcpvm run` because it changes what a user sees: Ctrl-C " +
+  "reaches a script that computes without waiting for a tool only at its CPU limit (checked: `while(true){}` with `--cpu 20s` ended after 18 " +
+  "s), where the worker engine stops it at once (exit 130 in 0.65 s).";
+
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
-  "and is ready before the main thread has loaded what the run needs: the engine, zod (~95 modules, ~50 of them its locales, which " +
-  "every zod entry point re-exports) and the schemas built when modules load, the config and plugin system. With the mcp plugin " +
+  "and is ready before the main thread has loaded what the run needs: the engine, zod (one file, dist/node_modules/zod) and the " +
+  "schemas built when modules load, the config and plugin system. With the mcp plugin " +
   "on, as here, only the servers' validation and the lazy module table load; the MCP service (client manager, audit, type generator, " +
   "approvals, pins, OAuth) is loaded by the script's first require of a server's module, so a script that uses none never loads it. The guest transform's parser (Babel, 590 KB) is no longer loaded for a script that needs no " +
   "transform (src/sandbox/guest/plain-script.ts). Under `--cpu-prof` the main thread's busy time " +
@@ -78,6 +101,10 @@ export default async function () {
     return homeEnv;
   };
   await homeFor(BIN, home);
+  // A home with nothing in it: no plugin enabled, no server configured.
+  const plainHome = await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-plain-"));
+  const plainEnv = { ...process.env, MCPVM_HOME: plainHome };
+  const cleanup = [];
   const beforeHome = BEFORE === undefined ? undefined : await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-before-"));
   const beforeEnv = BEFORE === undefined || beforeHome === undefined ? undefined : await homeFor(BEFORE, beforeHome);
   const launcher = async (name, entry) => {
@@ -90,24 +117,41 @@ export default async function () {
     await buildCli({ outdir: join(variants, "external"), packages: "external" });
     await buildCli({ outdir: join(variants, "bundled"), packages: "bundle" });
     const codeCache = await buildCodeCacheCli(ROOT, join(variants, "cjs"));
+    const snapshot = await buildSnapshotCli(ROOT, join(variants, "snapshot"));
+    // The same build with zod from node_modules (~95 modules) instead of dist/node_modules/zod (one file):
+    // a copy of the package without dist/node_modules, beside a link to node_modules.
+    const withoutSharedZod = await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-zod-"));
+    cleanup.push(withoutSharedZod);
+    for (const part of ["bin", "dist/cli", "dist/plugins", "dist/src", "plugins", "package.json"]) await cp(join(ROOT, part), join(withoutSharedZod, part), { recursive: true });
+    await symlink(join(ROOT, "node_modules"), join(withoutSharedZod, "node_modules"), "dir");
     const cases = [
       { key: "shipped", label: "**`mcpvm run -e 'return 1'`** (shipped: dist/cli bundle, packages mixed)", ...run(BIN), goal: true },
       { key: "tsc", label: "tried: the same sources unbundled (tsc's dist/src, one module per file)", ...run(await launcher("tsc", join(ROOT, "dist", "src", "cli", "main.js"))) },
       { key: "external", label: "tried: bundle, every package external", ...run(await launcher("external", join(variants, "external", "main.js"))) },
       { key: "bundled", label: "tried: bundle, every package bundled (zod twice: plugins import their own)", ...run(await launcher("bundled", join(variants, "bundled", "main.js"))) },
       { key: "cache", label: "tried: one CommonJS file + V8 code cache (vm.Script cachedData)", ...run(codeCache) },
+      { key: "snapshot", label: "tried: Node start-up snapshot of the CLI (`node --snapshot-blob`, started directly: no launcher)", args: ["--snapshot-blob", snapshot.blob, "run", "-e", "return 1"], expect: "1", snapshot: true },
+      { key: "snapshotLaunch", label: "tried: the same snapshot started by a launcher, as bin/mcpvm.js would have to (Node 20 cannot load a snapshot into a running process)", ...run(snapshot.launcher) },
+      { key: "nodeModulesZod", label: "before: the same build with zod from node_modules (~95 modules; dist/node_modules/zod is one file)", ...run(join(withoutSharedZod, "bin", "mcpvm.js")) },
+      { key: "plainShipped", label: "the shipped CLI in a home with no plugin enabled", ...run(BIN), env: plainEnv },
+      { key: "plainNodeModulesZod", label: "before: zod from node_modules, in that home with no plugin enabled", ...run(join(withoutSharedZod, "bin", "mcpvm.js")), env: plainEnv },
+      { key: "inline", label: "tried: the in-thread engine (`--engine quickjs-inline`: no worker; wasm compiled and QuickJS booted on the main thread)", args: [BIN, "--engine", "quickjs-inline", "run", "-e", "return 1"], expect: "1" },
       ...(BEFORE === undefined ? [] : [{ key: "before", label: `before: ${process.env.BENCH_CLI_BEFORE_LABEL ?? "BENCH_CLI_BEFORE"} (its own home)`, ...run(BEFORE), env: beforeEnv }]),
       { key: "floor", label: "floor: Node + 1 worker + QuickJS wasm compiled (Liftoff only, as `mcpvm run`), instantiated, `1` evaluated", args: [join(here, "_startup-floor.mjs")], expect: "1" },
       { key: "floorTier", label: "the same floor with V8's default wasm tier-up (what `mcpvm run` did before)", args: [join(here, "_startup-floor.mjs"), "--tier-up"], expect: "1" },
+      { key: "snapshotEmpty", label: "a snapshot with nothing in it (`node --snapshot-blob`, an empty main): what starting from any snapshot costs", args: ["--snapshot-blob", snapshot.emptyBlob], expect: "", snapshot: true },
       { key: "node", label: "`node -e 0`", args: ["-e", "0"], expect: "" },
     ];
     const sample = (c) => {
       const start = process.hrtime.bigint();
-      const child = spawnSync(process.execPath, ["--import", CPU_PRELOAD, ...c.args], { env: c.env ?? env, encoding: "utf8" });
+      // A process started from a snapshot runs no --import preload: its blob's main reports its CPU (MCPVM_BENCH_CPU).
+      const args = c.snapshot === true ? c.args : ["--import", CPU_PRELOAD, ...c.args];
+      const child = spawnSync(process.execPath, args, { env: { ...(c.env ?? env), MCPVM_BENCH_CPU: "1" }, encoding: "utf8" });
       const wall = Number(process.hrtime.bigint() - start) / 1e6;
-      const cpu = /@@CPU@@([\d.]+)/.exec(child.stderr);
-      if (child.status !== 0 || child.stdout.trim() !== c.expect || cpu === null) throw new Error(`${c.key}: exit ${child.status}, stdout ${JSON.stringify(child.stdout)}, stderr ${child.stderr.slice(0, 400)}`);
-      return { wall, cpu: Number(cpu[1]) };
+      // A launcher and the process it starts each report theirs: summed.
+      const cpus = [...child.stderr.matchAll(/@@CPU@@([\d.]+)/g)].map((m) => Number(m[1]));
+      if (child.status !== 0 || child.stdout.trim() !== c.expect || cpus.length === 0) throw new Error(`${c.key}: exit ${child.status}, stdout ${JSON.stringify(child.stdout)}, stderr ${child.stderr.slice(0, 400)}`);
+      return { wall, cpu: cpus.reduce((a, b) => a + b, 0) };
     };
     for (const c of cases) sample(c); // warm-up: file caches, and the code cache's first write
     const load = loadavg()[0];
@@ -150,10 +194,14 @@ export default async function () {
       table(["step", "ms (p50)", "ms (p95)"], timeline.map((step) => [step.step, fmt(step.p50, 0), fmt(step.p95, 0)])),
       "",
       WHERE_THE_REST_GOES,
+      "",
+      WHAT_THE_TRIES_SHOWED,
     ].join("\n");
     return { title: "CLI: whole-process time of a trivial `mcpvm run`", markdown, data: { ...stats, rounds: ROUNDS, loadAverage: [load, loadAfter], timeline } };
   } finally {
     await rm(home, { recursive: true, force: true });
+    await rm(plainHome, { recursive: true, force: true });
+    for (const dir of cleanup) await rm(dir, { recursive: true, force: true });
     if (beforeHome !== undefined) await rm(beforeHome, { recursive: true, force: true });
     await rm(variants, { recursive: true, force: true });
   }

@@ -250,6 +250,13 @@ function markdown(results, machine) {
       "starts at is the build's minimum, but pages never touched cost no RSS). Its price: while guest code computes the caller's thread runs " +
       "nothing else, and asyncify code runs guest JavaScript slower than the synchronous build (more so until V8 " +
       "tiers it up).",
+    "",
+    "**The worker engine's shared mode** (quickjs (shared), `workerMode: \"shared\"`, not yet the default): the in-thread " +
+      "engine's asyncify runs inside the worker threads, several per thread; a run waiting in a host call holds its own " +
+      "instance's pages, not a thread, and its call is a message to this thread and back. Its steady-state rows (second " +
+      "batch, once loaded) are what sharing a thread buys against quickjs's; its first batch and its new-engine row pay " +
+      "the asyncify module's one-time load and V8's tier-up of it in this process, as quickjs-inline's do. A second " +
+      "thread starts only once the first has computed 20 ms without a pause (`spawnThreadAfterMs`).",
   );
   return lines.join("\n");
 }
@@ -270,6 +277,40 @@ function imageRounds() {
       "cold = a new sandbox, `return 1`, disposed (for mcpvm a new engine; engines share warm workers or instances); fresh = a new context per run, back to back, in an engine that is up.",
     "",
     table(["median of per-round p50", "cold: new sandbox + run + dispose", "fresh context per run, back to back"], rows),
+  ];
+}
+
+/** bench/peers/_shared-rounds.mjs's last result: the worker engine's two modes beside isolated-vm (Node 22), if run. */
+export function sharedRounds() {
+  let saved;
+  try {
+    saved = JSON.parse(readFileSync(new URL("peers/shared-rounds.json", import.meta.url), "utf8"));
+  } catch {
+    return [];
+  }
+  const cell = (row, key, format) => (row?.[key] === undefined ? "" : format(row[key].median));
+  const mb = (value) => `${value.toFixed(1)} MB`;
+  const rows = ["mcpvm", "mcpvm-shared", "isolated-vm"].map((name) => {
+    const row = saved.summary[name];
+    return [
+      name === "mcpvm" ? "mcpvm (worker engine, one run per thread: the default)" : name === "mcpvm-shared" ? "mcpvm-shared (several runs per thread)" : name,
+      cell(row, "cold", ms),
+      cell(row, "fresh", ms),
+      cell(row, "hostCallUs", (value) => `${value.toFixed(1)} µs`),
+      cell(row, "memoryMb", mb),
+      row?.warmedMemoryMb === undefined ? "" : `${mb(row.warmedMemoryMb.median)} (${mb(row.oneTimeMb.median)})`,
+    ];
+  });
+  return [
+    "",
+    `**The worker engine's two modes beside isolated-vm** (bench/peers/_shared-rounds.mjs: ${saved.rounds} rounds, each engine in each, median of the rounds' p50; ` +
+      `${saved.at}, Node ${saved.node}, load average ${saved.loadBefore.toFixed(2)} before, ${saved.loadAfter.toFixed(2)} after). The cases and memory ` +
+      'measures of "Beside the peers" (memory: bench/peers/memory.mjs, ten sandboxes alive, each holding a 30,000-element array and waiting in a host call).',
+    "",
+    table(
+      ["median of per-round p50", "cold: new sandbox + run + dispose", "fresh context per run", "host call round trip", "memory per live sandbox", "the same once loaded and warmed (one-time load)"],
+      rows,
+    ),
   ];
 }
 
@@ -296,6 +337,7 @@ export default async function benchSandbox() {
     "",
     buildTable(breakdown),
     ...imageRounds(),
+    ...sharedRounds(),
   ].join("\n");
   return { title: "Sandbox engines", markdown: text, data: { machine, targets: TARGETS, results, breakdown } };
 }

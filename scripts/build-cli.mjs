@@ -1,7 +1,8 @@
 // Bundles the CLI (src/cli/main.ts and the completion helper) with esbuild into dist/cli/, so
 // `mcpvm` loads a handful of files instead of ~500 tsc modules (see docs/ARCHITECTURE.md, "How the
 // CLI is built and loaded"). Runs after `tsc -p tsconfig.build.json` in `npm run build`.
-import { rm } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -58,9 +59,50 @@ export async function buildCli(options = {}) {
   return { outdir, metafile: result.metafile };
 }
 
+/**
+ * zod as one file for everything under dist/ (docs/ARCHITECTURE.md, "How the CLI is built and loaded"):
+ * dist/node_modules/zod, which Node's resolver finds first from dist/cli (the bundle, where zod is
+ * external), dist/plugins (the native plugins) and dist/src (the host sources they import), so they
+ * share one copy, as they shared node_modules/zod before. The package's ~95 ES modules, ~50 of them
+ * locales every entry re-exports, became one; its locales are English alone, the default every
+ * message is written in (`z.locales` has only `en`). Packages under node_modules (the gateway's
+ * server SDK, the LLM SDKs) keep node_modules/zod; zod 4 keeps its registry and config on globalThis
+ * for such a second copy. Tests and vite-node run the sources with node_modules/zod.
+ * @param {{ outdir?: string }} [options]
+ */
+export async function buildSharedZod(options = {}) {
+  const outdir = options.outdir ?? join(ROOT, "dist", "node_modules", "zod");
+  const zodRoot = dirname(createRequire(join(ROOT, "package.json")).resolve("zod/package.json"));
+  const { version } = JSON.parse(await readFile(join(zodRoot, "package.json"), "utf8"));
+  await rm(outdir, { recursive: true, force: true });
+  await mkdir(outdir, { recursive: true });
+  await build({
+    stdin: { contents: 'export * from "zod";\nexport { default } from "zod";\n', resolveDir: ROOT, sourcefile: "zod-entry.js" },
+    outfile: join(outdir, "index.js"),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+    plugins: [
+      {
+        name: "zod-english-only",
+        setup(b) {
+          b.onLoad({ filter: /zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";\n', loader: "js", resolveDir: join(zodRoot, "v4", "locales") }));
+        },
+      },
+    ],
+  });
+  // "zod" and "zod/v4" (the MCP client SDK's import) export the same names: one file serves both.
+  const manifest = { name: "zod", version, description: `zod ${version} bundled by mcpvm's build (scripts/build-cli.mjs), English messages only`, type: "module", exports: { ".": "./index.js", "./v4": "./index.js", "./package.json": "./package.json" } };
+  await writeFile(join(outdir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  return outdir;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const packages = process.argv.find((a) => a.startsWith("--packages="))?.slice("--packages=".length) ?? "mixed";
   const outdir = process.argv.find((a) => a.startsWith("--outdir="))?.slice("--outdir=".length);
   const { outdir: written } = await buildCli({ packages, ...(outdir === undefined ? {} : { outdir }) });
   process.stdout.write(`built the CLI into ${written} (packages: ${packages})\n`);
+  if (outdir === undefined) process.stdout.write(`built the shared zod into ${await buildSharedZod()}\n`);
 }

@@ -80,6 +80,8 @@ const ENGINES = {
   },
   mcpvm: () => mcpvmEngine("quickjs.js", "createQuickJsEngine"),
   "mcpvm-inline": () => mcpvmEngine("quickjs-inline.js", "createQuickJsInlineEngine"),
+  // The worker engine with several runs per thread (workerMode "shared").
+  "mcpvm-shared": () => mcpvmEngine("quickjs.js", "createQuickJsEngine", { workerMode: "shared" }),
 };
 
 /** Sequential sandboxes of the same program, each disposed, before a `warmed` measurement. */
@@ -117,11 +119,12 @@ const WARM = {
   },
   mcpvm: () => warmMcpvm("quickjs.js", "createQuickJsEngine"),
   "mcpvm-inline": () => warmMcpvm("quickjs-inline.js", "createQuickJsInlineEngine"),
+  "mcpvm-shared": () => warmMcpvm("quickjs.js", "createQuickJsEngine", { workerMode: "shared" }),
 };
 
-async function warmMcpvm(file, factory) {
+async function warmMcpvm(file, factory, fixed = {}) {
   const create = (await import(`${DIST}src/sandbox/engines/${file}`))[factory];
-  const engine = await create({});
+  const engine = await create({ ...fixed });
   const modules = { sync: { meet: () => 0 } };
   for (let i = 0; i < 100; i++) {
     const result = await engine.run({ code: `${BUILD.replace("globalThis.keep =", "const keep =")}; return require("host:sync").meet();`, modules });
@@ -131,9 +134,9 @@ async function warmMcpvm(file, factory) {
 }
 
 /** Ten runs of one of mcpvm's engines, each blocked in a host call until all ten are live. */
-async function mcpvmEngine(file, factory) {
+async function mcpvmEngine(file, factory, fixed = {}) {
   const create = (await import(`${DIST}src/sandbox/engines/${file}`))[factory];
-  const engine = await create({ maxWorkers: N, maxInstances: N });
+  const engine = await create({ maxWorkers: N, maxInstances: N, ...fixed });
   let arrived = 0;
   const modules = {
     sync: {

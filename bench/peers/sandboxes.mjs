@@ -172,6 +172,8 @@ const codeMode = async (version) => {
 const ENGINE_MODULES = {
   mcpvm: ["quickjs.js", "createQuickJsEngine", {}],
   "mcpvm-inline": ["quickjs-inline.js", "createQuickJsInlineEngine", {}],
+  // The worker engine with several runs per thread (workerMode "shared"; not yet the default).
+  "mcpvm-shared": ["quickjs.js", "createQuickJsEngine", { workerMode: "shared" }],
   // The worker engine without its sandbox image (every sandbox built and freed), for before/after rounds (_image-rounds.mjs).
   "mcpvm-no-image": ["quickjs.js", "createQuickJsEngine", { sandboxSnapshots: false }],
   "mcpvm-inline-no-image": ["quickjs-inline.js", "createQuickJsInlineEngine", { sandboxSnapshots: false }],
@@ -214,7 +216,7 @@ export const mcpvm = async (version, name = "mcpvm") => {
 };
 
 /** memory.mjs in its own process: MB per live sandbox, ten alive at once. */
-function memoryPerSandbox(name, mode = "") {
+export function memoryPerSandbox(name, mode = "") {
   // Two tries: on a loaded machine a peer's own timeouts (code-mode's 30 s per script) can fire once.
   let failure;
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -20,12 +20,6 @@ export const mcpPluginConfigSchema = z
      * changed tool definitions. It can only add findings; the rule-based audit always runs.
      */
     secondOpinion: z.boolean().default(false),
-    /**
-     * Opt-in: the tool auditor's semantic stage — new and changed definitions' English sentences through an offline
-     * sentence encoder (in a worker thread) and a fitted classifier, beside the rules. It can only add findings.
-     * Off by default: it adds a few attacks on sets nobody tuned on, and holds ~1 % of honest tools (docs/SECURITY.md).
-     */
-    semanticAudit: z.boolean().default(false),
   })
   .strict();
 

@@ -18,15 +18,17 @@ export interface EarlyWorker {
  * before the engine itself can be created: this module loads only the worker's own code (the
  * QuickJS assets, the pool), not the engine's parser, schemas or the Hyperlight probe, so the thread
  * starts a few ms after the command line is read. The engine created next takes this idle worker
- * for its first run. Skipped when Hyperlight is asked for by --engine or config.json (read here
- * without validation: the host validates it, and a wrong guess costs only an idle worker, which does
- * not keep the process alive). Never rejects.
+ * for its first run. Skipped when --engine or config.json asks for Hyperlight or for the in-thread
+ * engine (quickjs-inline), neither of which uses this worker (config.json is read here without
+ * validation: the host validates it, and a wrong guess costs only an idle worker, which does not keep
+ * the process alive). Never rejects.
  */
 export function startEarlyWorker(configFile: string, flag: EngineChoice | undefined): EarlyWorker {
   let release: (() => void) | undefined;
   let released = false;
   const started = (async () => {
-    if ((flag ?? (await configuredEngine(configFile))) === "hyperlight") return undefined;
+    const choice = flag ?? (await configuredEngine(configFile));
+    if (choice === "hyperlight" || choice === "quickjs-inline") return undefined;
     const assets = await loadQuickJsAssets();
     if (released) return undefined;
     const lease = leaseSharedPool(assets, defaultWorkerOptions(), { warmThreads: 0, idleMs: 30_000 });

@@ -171,7 +171,6 @@ export class HostMcp {
       logger,
       callsPerSecond: config.callsPerSecond,
       ...(config.secondOpinion ? this.secondOpinionReviewer(parts) : {}),
-      ...(config.semanticAudit ? { semantic: parts.createSemanticReviewer(logger) } : {}),
       clientLimits: { maxLiveConnections: config.maxLiveConnections, idleTimeoutMs: config.idleTimeoutMs, maxReconnects: config.maxReconnects },
       ...(promptInput === undefined ? {} : { promptInput }),
     });

@@ -311,6 +311,12 @@ export type RunResult =
 
 export interface SandboxEngine {
   readonly kind: EngineKind;
+  /**
+   * A synchronous host call's progress events reach the guest's listener while the guest still waits
+   * inside the call (the sync build blocking a thread). Otherwise they are delivered with the reply,
+   * since a suspended guest cannot run code; an async call's events are live on every QuickJS engine.
+   */
+  readonly liveSyncProgress?: boolean;
   /** Never throws; every failure is a `{ ok: false }` result. Safe to call concurrently. */
   run(request: RunRequest): Promise<RunResult>;
   /** Releases wasm modules, worker threads or VMs. Further runs fail with ENGINE_UNAVAILABLE. */

@@ -71,6 +71,8 @@ describe("the packed package, installed", () => {
   it("ships the bundle, not the sources", () => {
     const pkg = join(work, "node_modules", "mcpvm");
     expect(existsSync(join(pkg, "dist", "cli", "main.js"))).toBe(true);
+    // zod as one file for the CLI and the native plugins (scripts/build-cli.mjs, buildSharedZod).
+    expect(existsSync(join(pkg, "dist", "node_modules", "zod", "index.js"))).toBe(true);
     expect(existsSync(join(pkg, "src"))).toBe(false);
     expect(existsSync(join(pkg, "tests"))).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -69,6 +69,32 @@ describe("a one-shot `mcpvm run`", () => {
     expect(quiet.stdout).toBe("1\n");
     expect(quiet.stderr).not.toContain("[startup]");
   }, 90_000);
+
+  it("as a process with the in-thread engine (--engine or config.json `engine`): no worker thread is started", async () => {
+    const configured = await mkdtemp(join(tmpdir(), "mcpvm-one-shot-inline-"));
+    try {
+      await writeFile(join(configured, "config.json"), JSON.stringify({ engine: "quickjs-inline" }));
+      const run = (homeDir: string, argv: string[]) =>
+        promisify(execFile)(process.execPath, [join(ROOT, "node_modules/vite-node/vite-node.mjs"), join(ROOT, "tests/e2e/fixtures/cli-entry.ts"), "--", ...argv], {
+          cwd: ROOT,
+          env: { ...process.env, MCPVM_HOME: homeDir, MCPVM_TRACE_STARTUP: "1" },
+          timeout: 60_000,
+        });
+      const threadStarts = (stderr: string) => stderr.split("\n").filter((line) => /^\[startup\]\s+[\d.]+ ms\s+thread: spawn$/.test(line)).length;
+      const flagged = await run(home, ["--engine", "quickjs-inline", "run", "-e", "return 6 * 7"]);
+      expect(flagged.stdout).toBe("42\n");
+      expect(threadStarts(flagged.stderr)).toBe(0);
+      const fromConfig = await run(configured, ["run", "--json", "-e", "return 6 * 7"]);
+      expect(JSON.parse(fromConfig.stdout)).toMatchObject({ ok: true, result: 42 });
+      expect(threadStarts(fromConfig.stderr)).toBe(0);
+      // --engine wins over config.json: the worker engine gets its early worker.
+      const worker = await run(configured, ["--engine", "quickjs", "run", "-e", "return 1"]);
+      expect(worker.stdout).toBe("1\n");
+      expect(threadStarts(worker.stderr)).toBe(1);
+    } finally {
+      await rm(configured, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("runs scripts that skip the parser and scripts that need it alike: results, the parser's syntax errors and the TypeScript hint", async () => {
     // `return 6 * 7` skips the parser (src/sandbox/guest/plain-script.ts); a regular expression sends a script through it.

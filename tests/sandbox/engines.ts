@@ -25,6 +25,9 @@ export async function conformanceEngines(): Promise<ConformanceEngine[]> {
     { kind: "quickjs", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4 }) },
     // The worker engine's other way to get a fresh sandbox: built and freed for every run, no memory image.
     { kind: "quickjs", label: "quickjs (sandboxes built, no image)", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4, sandboxSnapshots: false }) },
+    // Several runs per worker thread: the in-thread engine's asyncify runs inside the worker threads.
+    { kind: "quickjs", label: "quickjs (shared workers)", create: () => createQuickJsEngine({ workerMode: "shared", warmWorkers: 1, maxWorkers: 4 }) },
+    { kind: "quickjs", label: "quickjs (shared workers, no image)", create: () => createQuickJsEngine({ workerMode: "shared", warmWorkers: 1, maxWorkers: 4, sandboxSnapshots: false }) },
     { kind: "quickjs-inline", create: () => createQuickJsInlineEngine({ maxInstances: 4 }) },
     { kind: "quickjs-inline", label: "quickjs-inline (sandboxes built, no image)", create: () => createQuickJsInlineEngine({ maxInstances: 4, sandboxSnapshots: false }) },
     hyperlight,

@@ -20,7 +20,8 @@ const ROOT = join(import.meta.dirname, "..", "..");
 describe("quickjs workers shared between engines", () => {
   const engines: SandboxEngine[] = [];
   const engine = async (options: QuickJsEngineOptions): Promise<SandboxEngine> => {
-    const created = await createQuickJsEngine({ idleWorkerMs: 60_000, ...options });
+    // These cases test the one-run-per-thread pool (quickjs-shared-pool.ts), whatever the process default.
+    const created = await createQuickJsEngine({ idleWorkerMs: 60_000, workerMode: "thread", ...options });
     engines.push(created);
     return created;
   };
@@ -128,7 +129,7 @@ describe("quickjs workers shared between engines", () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [join(ROOT, "node_modules/vite-node/vite-node.mjs"), join(ROOT, "tests/sandbox/fixtures/undisposed-engine.ts")],
-      { cwd: ROOT, timeout: 60_000 },
+      { cwd: ROOT, timeout: 60_000, env: { ...process.env, MCPVM_QUICKJS_WORKERS: "thread" } },
     );
     expect(stdout).toBe("42");
   }, 90_000);

@@ -219,7 +219,7 @@ describe("the worker engine with sandbox images", () => {
   const maxWasmMemoryBytes = 320 * MiB;
   beforeAll(async () => {
     // Retirement for size is not what these tests are about (a stopped job-queue run can grow the heap).
-    engine = await createQuickJsEngine({ warmWorkers: 1, maxWorkers: 1, maxWasmMemoryBytes, retireAboveBytes: maxWasmMemoryBytes });
+    engine = await createQuickJsEngine({ workerMode: "thread", warmWorkers: 1, maxWorkers: 1, maxWasmMemoryBytes, retireAboveBytes: maxWasmMemoryBytes });
   });
   afterAll(async () => {
     await engine.dispose();

@@ -12,7 +12,6 @@ import { CompiledTypesCache } from "../type-generator/index.js";
 import { ServerCatalog } from "./catalog.js";
 import type { CappedTool } from "./listing-caps.js";
 import type { SecondOpinionReviewer } from "./second-opinion.js";
-import type { SemanticReviewer } from "./semantic.js";
 import { decideTrust, type HeldTool } from "./trust.js";
 
 /** A server's tools/list as kept after its filters and caps (what the trust decision reads). */
@@ -30,8 +29,6 @@ export interface CatalogBuilderDeps {
   readonly serverNames: () => readonly string[];
   readonly pins: McpPinStore;
   readonly secondOpinion: SecondOpinionReviewer | undefined;
-  /** The auditor's semantic stage (sentence encoder + classifier), when turned on (plugins.mcp.config.semanticAudit). */
-  readonly semantic?: SemanticReviewer | undefined;
   readonly redactor: Redactor;
   readonly logger: Logger;
   readonly recordAudit: (event: AuditEvent) => Promise<void>;
@@ -65,7 +62,7 @@ export class CatalogBuilder {
       instructions: listing.instructions,
       tools: listing.tools,
       pins,
-      extraFindings: await this.extraFindings(listing, pins, caller),
+      extraFindings: await this.secondOpinions(listing.tools, pins, caller),
       otherServers: this.deps
         .serverNames()
         .filter((other) => other !== name)
@@ -101,27 +98,12 @@ export class CatalogBuilder {
     );
   }
 
-  /**
-   * Findings from outside the synchronous rules, for definitions not already pinned as approved (nothing is reviewed
-   * twice): the semantic stage and the LLM second opinion, side by side.
-   */
-  private async extraFindings(listing: Listing, pins: ServerPins | undefined, caller: CallerOptions): Promise<Finding[]> {
-    const comparison = comparePins(pins, listing.instructions, listing.tools);
-    const unchanged = new Set(comparison.unchanged);
-    const pending = listing.tools.filter((tool) => !unchanged.has(tool.name));
-    const instructions = pins === undefined || comparison.instructionsChanged ? listing.instructions : undefined;
-    const semantic = this.deps.semantic;
-    const [bySemantic, byReviewer] = await Promise.all([
-      semantic === undefined || (pending.length === 0 && instructions === undefined) ? [] : semantic({ tools: pending as AuditedTool[], instructions }, caller.signal),
-      this.secondOpinions(listing.tools, pending, caller),
-    ]);
-    return [...bySemantic, ...byReviewer];
-  }
-
-  /** The LLM second opinion on each pending definition, four at a time. */
-  private async secondOpinions(tools: readonly Tool[], pending: readonly Tool[], caller: CallerOptions): Promise<Finding[]> {
+  /** Only definitions not already pinned as approved are reviewed: the LLM is not asked twice about the same text. */
+  private async secondOpinions(tools: readonly Tool[], pins: ServerPins | undefined, caller: CallerOptions): Promise<Finding[]> {
     const reviewer = this.deps.secondOpinion;
     if (reviewer === undefined) return [];
+    const unchanged = new Set(comparePins(pins, undefined, tools).unchanged);
+    const pending = tools.filter((tool) => !unchanged.has(tool.name));
     // The listing, so the reviewer's verdict is weighed as the rules read it (a server ordering its own tools is not steering).
     const own = new Set(tools.map((tool) => tool.name));
     const findings: Finding[] = [];

@@ -13,6 +13,5 @@ export { ApprovalRecheck, RACY_WINDOW_MS, statFileStamp, type ApprovalRecheckOpt
 export { CallRateLimiter, McpRateLimitError } from "./rate-limit.js";
 // createSecondOpinionReviewer is imported from ./second-opinion.js directly: it loads the LLM SDK.
 export type { SecondOpinionReviewer, SecondOpinionOptions } from "./second-opinion.js";
-export { createSemanticReviewer, type SemanticReviewer } from "./semantic.js";
 export { screenModelOutput, type OutputScreening } from "./screen-output.js";
 export { restrictMcpModules, accessAllows, type McpAccess } from "./access.js";

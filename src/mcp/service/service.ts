@@ -12,7 +12,6 @@ import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEn
 import { maskedParts } from "../config/secret-values.js";
 import { McpPinStore, pinServer } from "../pins/index.js";
 import type { SecondOpinionReviewer } from "./second-opinion.js";
-import type { SemanticReviewer } from "./semantic.js";
 import type { Redactor } from "../../logging/redact.js";
 import { McpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
@@ -56,8 +55,6 @@ export interface McpServiceOptions {
   readonly callsPerSecond?: number | undefined;
   /** The optional LLM second opinion on new and changed tool definitions (off unless configured). */
   readonly secondOpinion?: SecondOpinionReviewer;
-  /** The auditor's semantic stage on new and changed definitions (opt-in: plugins.mcp.config.semanticAudit). */
-  readonly semantic?: SemanticReviewer;
   readonly spawn?: SpawnFunction;
   readonly now?: () => number;
   /** Where stdio servers without a `cwd` start (the config home); never the caller's working directory. */
@@ -158,7 +155,6 @@ export class McpService {
       serverNames: () => this.serverNames(),
       pins: options.pins,
       secondOpinion: options.secondOpinion,
-      semantic: options.semantic,
       redactor: options.redactor,
       logger: options.logger,
       recordAudit: (event) => this.recordAudit(event),

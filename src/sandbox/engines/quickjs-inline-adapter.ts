@@ -30,13 +30,6 @@ import { wasmMemoryLayout, type WasmMemoryLayout } from "./quickjs-snapshot.js";
 
 const VARIANT = "@jitl/quickjs-wasmfile-release-asyncify";
 const PINNED_MINOR = "0.32.";
-const PAGE = 65536;
-/** The build's own minimum (its INITIAL_MEMORY); an imported memory may not be smaller. Untouched pages cost no RSS. */
-const INITIAL_PAGES = 256;
-const ASYNCIFY_BUFFER_FACTOR = 4;
-const silent = (): void => undefined;
-/** QuickJS's `===` (quickjs-emscripten's IsEqualOp.IsStrictlyEqual). */
-const STRICTLY_EQUAL = 0 as QuickJs.IsEqualOp;
 
 /** What this file reaches on the library's objects (protected members in its typings). */
 interface ModuleInternals {
@@ -156,23 +149,52 @@ export interface InlineInstance {
 }
 
 export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes: number): Promise<InlineInstance> {
+  try {
+    return await instantiateAsyncify({ core: QuickJs, meterHeap: meterWasmHeap }, shared, maxWasmMemoryBytes);
+  } catch (error) {
+    if (error instanceof Error && error.name === "InlineEngineLoadError") throw new InlineEngineLoadError(error.message);
+    throw error;
+  }
+}
+
+/** What instantiateAsyncify needs at run time, passed in because the shared worker loads it by source text. */
+export interface AsyncifyParts {
+  readonly core: typeof QuickJs;
+  readonly meterHeap: typeof meterWasmHeap;
+}
+
+/**
+ * One asyncify instance. Used on the caller's thread (quickjs-inline) and inside the worker engine's
+ * threads (quickjs-shared-worker.ts), where it is started from its source text: it must not reference
+ * anything outside its own body but its arguments (imports above are types only for it).
+ */
+export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAssets, maxWasmMemoryBytes: number): Promise<InlineInstance> {
+  const core = parts.core;
+  const PAGE = 65536;
+  /** The build's own minimum (its INITIAL_MEMORY); an imported memory may not be smaller. Untouched pages cost no RSS. */
+  const INITIAL_PAGES = 256;
+  const ASYNCIFY_BUFFER_FACTOR = 4;
+  const silent = (): void => undefined;
+  /** QuickJS's `===` (quickjs-emscripten's IsEqualOp.IsStrictlyEqual). */
+  const STRICTLY_EQUAL = 0 as QuickJs.IsEqualOp;
+  const loadError = (message: string): Error => Object.assign(new Error(message), { name: "InlineEngineLoadError" });
   const wasmMemory = new (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => GrowableMemory } }).WebAssembly.Memory({
     initial: INITIAL_PAGES,
     maximum: Math.max(INITIAL_PAGES * 2, Math.floor(maxWasmMemoryBytes / PAGE)),
   });
   // The meter instantiates the compiled module itself (so no `wasmModule` option, which would replace its hook).
-  const heap = meterWasmHeap(wasmMemory, shared.wasmModule);
+  const heap = parts.meterHeap(wasmMemory, shared.wasmModule);
   type VariantOptions = Parameters<typeof QuickJs.newVariant>[1];
-  const module = await QuickJs.newQuickJSAsyncWASMModuleFromVariant(
+  const module = await core.newQuickJSAsyncWASMModuleFromVariant(
     // Emscripten prints an instance's abort ("Aborted(RuntimeError: …)") itself; the run reports it.
-    QuickJs.newVariant(shared.variant, { wasmMemory, emscriptenModule: { print: silent, printErr: silent, instantiateWasm: heap.instantiateWasm } } as VariantOptions),
+    core.newVariant(shared.variant, { wasmMemory, emscriptenModule: { print: silent, printErr: silent, instantiateWasm: heap.instantiateWasm } } as VariantOptions),
   );
   const internals = module as unknown as ModuleInternals;
   for (const name of ["QTS_NewRuntime", "QTS_FreeRuntime", "QTS_FreeValuePointerRuntime", "QTS_ResolveException", "QTS_FreeValuePointer"] as const) {
-    if (typeof internals.ffi[name] !== "function") throw new InlineEngineLoadError(`quickjs-emscripten-core has no ${name}; use sandbox.engine "quickjs"`);
+    if (typeof internals.ffi[name] !== "function") throw loadError(`quickjs-emscripten-core has no ${name}; use sandbox.engine "quickjs"`);
   }
   if (typeof internals.callbacks?.handleAsyncify !== "function" || typeof internals.module.cwrap !== "function") {
-    throw new InlineEngineLoadError('quickjs-emscripten-core changed its asyncify callbacks; use sandbox.engine "quickjs"');
+    throw loadError('quickjs-emscripten-core changed its asyncify callbacks; use sandbox.engine "quickjs"');
   }
   const { ffi, callbacks } = internals;
   const executeJobs = internals.module.cwrap("QTS_ExecutePendingJob", "number", ["number", "number", "number"], { async: true });
@@ -273,12 +295,12 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
 
   return {
     newRuntime() {
-      const rt = new QuickJs.Lifetime(ffi.QTS_NewRuntime(), undefined, (pointer: QuickJs.JSRuntimePointer) => {
+      const rt = new core.Lifetime(ffi.QTS_NewRuntime(), undefined, (pointer: QuickJs.JSRuntimePointer) => {
         ffi.QTS_FreeRuntime(pointer);
         callbacks.deleteRuntime(pointer);
       });
       const args = { module: internals.module, ffi, rt, callbacks } as unknown as ConstructorParameters<typeof QuickJs.QuickJSAsyncRuntime>[0];
-      return new QuickJs.QuickJSAsyncRuntime(args);
+      return new core.QuickJSAsyncRuntime(args);
     },
 
     async executePendingJobs(runtime, context) {

@@ -20,12 +20,34 @@ export interface InlineSlot {
 }
 
 /**
+ * What the pool calls at run time, passed in because the worker engine starts this class from its
+ * source text inside its threads (quickjs-shared-worker.ts), where nothing can be imported.
+ */
+export interface InlinePoolParts {
+  readonly newInstance: (assets: InlineAssets, maxWasmMemoryBytes: number) => Promise<InlineInstance>;
+  readonly prepare: typeof prepareInlineSandbox;
+  readonly release: typeof releaseInlineSandbox;
+  readonly compilePiece: typeof compileQuickJsPiece;
+  readonly snapshot: typeof snapshotQuickJsSandbox;
+}
+
+/** The pool's parts on this thread. */
+export const INLINE_POOL_PARTS: InlinePoolParts = {
+  newInstance: newInlineInstance,
+  prepare: prepareInlineSandbox,
+  release: releaseInlineSandbox,
+  compilePiece: compileQuickJsPiece,
+  snapshot: snapshotQuickJsSandbox,
+};
+
+/**
  * The asyncify instances of the process with one memory cap, shared by every quickjs-inline engine
  * (a new engine takes an idle instance instead of instantiating wasm). Asyncify keeps one suspended
  * stack per instance, so each run in progress holds its own instance; an idle one has its next run's
  * sandbox (runtime, context, compiled bootstrap) built while the thread had nothing else to do. Each
  * run still gets a fresh runtime: nothing of one run is visible to the next, in any engine.
  * Instances share the compiled wasm module; what each holds is the linear memory pages it touched.
+ * The worker engine keeps one such pool in each of its threads. Self-contained (see InlinePoolParts).
  */
 export class InlineInstancePool {
   private readonly idleSlots: InlineSlot[] = [];
@@ -36,6 +58,7 @@ export class InlineInstancePool {
   created = 0;
 
   constructor(
+    private readonly parts: InlinePoolParts,
     private readonly assets: InlineAssets,
     private readonly sources: SandboxSources,
     private readonly piecesAhead: readonly string[],
@@ -69,16 +92,16 @@ export class InlineInstancePool {
       const stale = slot.stale;
       slot.stale = undefined;
       // An instance that cannot free its own memory is dropped; take another.
-      if (!free(stale)) return this.acquire();
+      if (!this.free(stale)) return this.acquire();
     }
-    const sandbox = slot.next ?? prepareInlineSandbox(slot.instance, this.sources);
+    const sandbox = slot.next ?? this.parts.prepare(slot.instance, this.sources);
     slot.next = undefined;
     return { slot, sandbox };
   }
 
   private instantiate(): Promise<InlineInstance> {
     this.created++;
-    return newInlineInstance(this.assets, this.maxWasmMemoryBytes);
+    return this.parts.newInstance(this.assets, this.maxWasmMemoryBytes);
   }
 
   /**
@@ -91,7 +114,7 @@ export class InlineInstancePool {
     if (poisoned) return;
     if (this.idleSlots.length >= this.idleCap || slot.instance.wasmMemoryBytes() > retireAboveBytes) {
       // An instance with an image is dropped whole (its memory with it): nothing to free.
-      if (slot.image === undefined) setImmediate(() => free(sandbox)).unref();
+      if (slot.image === undefined) setImmediate(() => this.free(sandbox)).unref();
       return;
     }
     if (slot.image === undefined) slot.stale = sandbox;
@@ -120,7 +143,7 @@ export class InlineInstancePool {
       if (slot.stale !== undefined) {
         const stale = slot.stale;
         slot.stale = undefined;
-        if (!free(stale)) {
+        if (!this.free(stale)) {
           this.drop(slot);
           continue;
         }
@@ -141,8 +164,8 @@ export class InlineInstancePool {
     const sandbox = slot.next;
     if (!this.images || layout === undefined || sandbox === undefined || slot.imageRefused === true || slot.image !== undefined) return;
     try {
-      for (const name of Object.keys(this.sources.pieces)) if (!this.piecesAhead.includes(name)) compileQuickJsPiece(sandbox, this.sources, name);
-      slot.image = snapshotQuickJsSandbox(sandbox, slot.instance.memory, layout);
+      for (const name of Object.keys(this.sources.pieces)) if (!this.piecesAhead.includes(name)) this.parts.compilePiece(sandbox, this.sources, name);
+      slot.image = this.parts.snapshot(sandbox, slot.instance.memory, layout);
     } catch {
       slot.image = undefined;
     }
@@ -153,7 +176,7 @@ export class InlineInstancePool {
     }
     slot.imageRefused = true;
     slot.next = undefined;
-    if (!free(sandbox)) {
+    if (!this.free(sandbox)) {
       this.drop(slot);
       return;
     }
@@ -166,9 +189,9 @@ export class InlineInstancePool {
    */
   private buildNext(slot: InlineSlot): boolean {
     try {
-      const next = prepareInlineSandbox(slot.instance, this.sources);
+      const next = this.parts.prepare(slot.instance, this.sources);
       slot.next = next;
-      for (const name of this.piecesAhead) compileQuickJsPiece(next, this.sources, name);
+      for (const name of this.piecesAhead) this.parts.compilePiece(next, this.sources, name);
       return true;
     } catch {
       this.drop(slot);
@@ -180,14 +203,14 @@ export class InlineInstancePool {
     const index = this.idleSlots.indexOf(slot);
     if (index !== -1) this.idleSlots.splice(index, 1);
   }
-}
 
-function free(sandbox: InlineSandbox): boolean {
-  try {
-    releaseInlineSandbox(sandbox);
-    return true;
-  } catch {
-    return false;
+  private free(sandbox: InlineSandbox): boolean {
+    try {
+      this.parts.release(sandbox);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -210,7 +233,7 @@ export function sharedInlinePool(
   const key = `${maxWasmMemoryBytes}/${images}`;
   let pool = pools.get(key);
   if (pool === undefined) {
-    pool = new InlineInstancePool(assets, sources, piecesAhead, maxWasmMemoryBytes, images);
+    pool = new InlineInstancePool(INLINE_POOL_PARTS, assets, sources, piecesAhead, maxWasmMemoryBytes, images);
     pools.set(key, pool);
   }
   pool.idleCap = Math.max(pool.idleCap, idle);

@@ -1,9 +1,10 @@
 import type * as QuickJs from "quickjs-emscripten-core";
+import type { HostCallEvents, HostCallRequest } from "../host/host-call.js";
 import type { EngineOutcome, RunReport, ThrownInfo } from "../host/outcome.js";
 import { logEntryBytes } from "../host/output-budget.js";
-import { runEnded, runEndedFor } from "../host/run-ended.js";
-import { RunModules } from "../host/run-modules.js";
-import type { EngineLimit, LogEntry, LogLevel } from "../types.js";
+import { runEnded, runEndedFor, type RunEndedCode } from "../host/run-ended.js";
+import { RunModules, type RunCallContext } from "../host/run-modules.js";
+import type { EngineLimit, LogEntry, LogLevel, RunLimits } from "../types.js";
 import type { InlineInstance } from "./quickjs-inline-adapter.js";
 import type { InlineHooks, InlineSandbox } from "./quickjs-inline-sandbox.js";
 import type { EngineRunPlan } from "./run-admission.js";
@@ -23,11 +24,58 @@ export interface InlineRunHandle {
   stop(reason: "wall" | "cancel"): void;
 }
 
-const LEVELS: readonly string[] = ["log", "info", "warn", "error", "debug"];
-const STOPPED = { error: "The run was stopped" } as const;
+/** What an asyncify run needs of its plan (the host modules stay with whoever answers its calls). */
+export interface AsyncifyRunPlan {
+  readonly code: string;
+  readonly filename: string;
+  readonly prelude?: string;
+  readonly manifestText: string;
+  readonly limits: RunLimits;
+  readonly signal?: AbortSignal;
+  readonly stackBytes: number;
+}
+
+/** Where a run's host calls go: its RunModules on this thread, or a port to the main thread (shared worker). */
+export interface HostCallPort {
+  call(request: HostCallRequest, context: RunCallContext, events?: HostCallEvents): Promise<string>;
+}
 
 /**
- * Runs one guest program on the caller's thread, in a prepared sandbox of an asyncify instance.
+ * What runAsyncify needs at run time, passed in because the worker engine starts it from its source
+ * text inside its threads (quickjs-shared-worker.ts), where nothing can be imported.
+ */
+export interface AsyncifyRunParts {
+  readonly engine: "quickjs" | "quickjs-inline";
+  readonly calls: HostCallPort;
+  readonly logEntryBytes: (level: string, message: string) => number;
+  /** The abort reason of the host calls' signal. */
+  readonly runEnded: (code: RunEndedCode) => unknown;
+  readonly runEndedFor: (outcome: EngineOutcome) => unknown;
+  /**
+   * A stop raised by another thread (shared memory), read at every interrupt check: a message cannot
+   * reach a worker whose thread is busy running this guest.
+   */
+  readonly externalStop?: () => "wall" | "cancel" | undefined;
+  /** Called at every interrupt check (the worker's sign of life, see quickjs-shared-thread.ts). */
+  readonly beat?: () => void;
+}
+
+/** runAsyncify on this thread, its host calls answered by the run's own RunModules. */
+export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan: InlineRunPlan, onStart?: (handle: InlineRunHandle) => void): Promise<InlineRunResult> {
+  const parts: AsyncifyRunParts = {
+    engine: "quickjs-inline",
+    calls: new RunModules(plan.modules, { ...plan.limits, code: plan.code }),
+    logEntryBytes,
+    runEnded,
+    runEndedFor,
+  };
+  return runAsyncify(instance, sandbox, plan, parts, onStart);
+}
+
+/**
+ * Runs one guest program on this thread, in a prepared sandbox of an asyncify instance (the in-thread
+ * engine on the caller's thread; the worker engine inside its threads, started from this function's
+ * source text: it must reference nothing outside its body but its arguments).
  *
  * A synchronous host call (`require("host:x").fn()`) suspends the guest: the wasm stack unwinds, the
  * host function runs on this thread's event loop, and its reply rewinds the stack, with no thread
@@ -37,14 +85,22 @@ const STOPPED = { error: "The run was stopped" } as const;
  * stop while the guest waits in a host call answers that call at once and interrupts the guest.
  * Never rejects; the caller releases or discards the sandbox.
  */
-export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan: InlineRunPlan, onStart?: (handle: InlineRunHandle) => void): Promise<InlineRunResult> {
+export function runAsyncify(
+  instance: InlineInstance,
+  sandbox: InlineSandbox,
+  plan: AsyncifyRunPlan,
+  parts: AsyncifyRunParts,
+  onStart?: (handle: InlineRunHandle) => void,
+): Promise<InlineRunResult> {
+  const LEVELS: readonly string[] = ["log", "info", "warn", "error", "debug"];
+  const STOPPED = { error: "The run was stopped" } as const;
   const { runtime } = sandbox;
   const context = sandbox.context as QuickJs.QuickJSAsyncContext;
   const limits = plan.limits;
   const startedAt = performance.now();
   const deadline = Date.now() + limits.wallMs;
   const hostCalls = new AbortController();
-  const modules = new RunModules(plan.modules, { ...limits, code: plan.code });
+  const modules = parts.calls;
   const callContext = { signal: hostCalls.signal, deadline };
   // The heap's growth during the run is its memory use (see the worker engine's quickjs-execute.ts);
   // headroom beyond the budget is not granted, so the growth is what the run needed.
@@ -90,7 +146,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
   const stop = (reason: "wall" | "cancel"): void => {
     if (stopping !== undefined) return;
     stopping = reason;
-    hostCalls.abort(runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
+    hostCalls.abort(parts.runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
     // A host function that ignores its signal must not hold the guest: its call is answered now.
     suspendedCall?.(undefined);
     poke();
@@ -101,6 +157,11 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
   onStart?.({ stop });
 
   const shouldInterrupt = (): boolean => {
+    parts.beat?.();
+    if (stopping === undefined && parts.externalStop !== undefined) {
+      const external = parts.externalStop();
+      if (external !== undefined) stop(external);
+    }
     if (stopping !== undefined || localStop !== undefined) return true;
     if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= deadline) localStop = "wallMs";
@@ -162,9 +223,9 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
     listeners.clear();
     sandbox.hooks = undefined;
     // A run that made no host call handed its signal to nobody: no reason to build an error with a stack.
-    if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEndedFor(outcome));
+    if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(parts.runEndedFor(outcome));
     return {
-      report: { outcome, logs, logBytes, droppedLogs, stats: { engine: "quickjs-inline", wallMs: performance.now() - startedAt, cpuMs: cpuSpent, hostCalls: callCount } },
+      report: { outcome, logs, logBytes, droppedLogs, stats: { engine: parts.engine, wallMs: performance.now() - startedAt, cpuMs: cpuSpent, hostCalls: callCount } },
       poisoned,
       trapped,
     };
@@ -290,7 +351,7 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
 
   function record(given: string, message: string): void {
     const level = (LEVELS.includes(given) ? given : "log") as LogLevel;
-    const bytes = logEntryBytes(level, message);
+    const bytes = parts.logEntryBytes(level, message);
     if (localStop === "outputBytes" || logBytes + bytes > limits.outputBytes) {
       droppedLogs++;
       localStop ??= "outputBytes";

@@ -29,10 +29,12 @@ export interface InlineSandbox {
   hooks: InlineHooks | undefined;
 }
 
-const NOT_RUNNING = { error: "The sandbox is not running" } as const;
-
-/** Builds a sandbox on `instance`; throws if QuickJS cannot (the instance is then unusable). */
+/**
+ * Builds a sandbox on `instance`; throws if QuickJS cannot (the instance is then unusable). The worker
+ * engine starts this from its source text: nothing outside its body but its arguments.
+ */
 export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxSources): InlineSandbox {
+  const NOT_RUNNING = { error: "The sandbox is not running" } as const;
   const runtime = instance.newRuntime();
   let created: QuickJs.QuickJSContext | undefined;
   try {
@@ -75,7 +77,7 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
   }
 }
 
-/** Frees a sandbox after its run; a failure means the instance can no longer be trusted. */
+/** Frees a sandbox after its run; a failure means the instance can no longer be trusted. Self-contained (see above). */
 export function releaseInlineSandbox(sandbox: InlineSandbox): void {
   sandbox.hooks = undefined;
   if (sandbox.compiled?.alive === true) sandbox.compiled.dispose();

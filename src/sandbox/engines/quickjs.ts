@@ -9,6 +9,7 @@ import { runOnThread } from "./quickjs-run.js";
 import { admitRun, failedBeforeRun, settleRun } from "./run-admission.js";
 import { leaseSharedPool, type SharedPoolLease } from "./quickjs-shared-pool.js";
 import type { QuickJsThread } from "./quickjs-thread.js";
+import { createSharedQuickJsEngine } from "./quickjs-shared-engine.js";
 
 export interface QuickJsEngineOptions {
   /**
@@ -56,6 +57,20 @@ export interface QuickJsEngineOptions {
    * quickjs-snapshot.ts). Off: every sandbox is built and freed. Default true.
    */
   readonly sandboxSnapshots?: boolean;
+  /**
+   * "shared": several runs share each worker thread (QuickJS's asyncify build, a run suspended in a
+   * host call holds only its own instance); at most `maxThreads` threads. "thread": one run per
+   * worker thread at a time (the synchronous build; a guest waiting for the host holds its thread).
+   */
+  readonly workerMode?: "shared" | "thread";
+  /** Shared mode: most worker threads, shared by every engine with the same worker options. Default: CPU count. */
+  readonly maxThreads?: number;
+  /**
+   * Shared mode: how long every thread must have been computing without a pause before another thread
+   * is started for a run that waits. A run usually yields within a millisecond; a thread takes tens of
+   * ms to start and ~10 MB to keep. Default 20 ms.
+   */
+  readonly spawnThreadAfterMs?: number;
 }
 
 
@@ -66,6 +81,7 @@ export interface QuickJsEngineOptions {
  * if QuickJS cannot start at all.
  */
 export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
+  if ((options.workerMode ?? DEFAULT_WORKER_MODE) === "shared") return createSharedQuickJsEngine(options);
   const assets = await loadQuickJsAssets();
   const engine = new QuickJsEngine(assets, options);
   try {
@@ -77,12 +93,19 @@ export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): P
   return engine;
 }
 
+/**
+ * See QuickJsEngineOptions.workerMode. "thread" until the shared mode has run the whole suite as the
+ * default (docs/ARCHITECTURE.md, "Sandbox engines"); MCPVM_QUICKJS_WORKERS=shared chooses it for a process.
+ */
+export const DEFAULT_WORKER_MODE: "shared" | "thread" = process.env.MCPVM_QUICKJS_WORKERS === "shared" ? "shared" : "thread";
+
 // Process-wide, because workers are shared: a stale message of one engine's run can never match
 // another engine's run on the same worker.
 let nextRunId = 1;
 
 class QuickJsEngine implements SandboxEngine {
   readonly kind = "quickjs" as const;
+  readonly liveSyncProgress = true;
   private readonly lease: SharedPoolLease;
   private readonly gate: RunGate;
   /** Workers serving this engine's runs now: dispose ends these, and only these. */

@@ -1,0 +1,131 @@
+import { availableParallelism } from "node:os";
+import { errorMessage } from "../../util/errors.js";
+import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
+import { RunGate } from "./quickjs-gate.js";
+import { PoolError } from "./quickjs-pool.js";
+import { loadSharedWorkerAssets } from "./quickjs-shared-assets.js";
+import { sharedPlacement, type SharedThreadPlacement } from "./quickjs-shared-placement.js";
+import { runOnSharedThread, type SharedRunHandle } from "./quickjs-shared-run.js";
+import type { QuickJsEngineOptions } from "./quickjs.js";
+import { admitRun, failedBeforeRun, settleRun } from "./run-admission.js";
+
+/**
+ * The worker engine in shared mode (QuickJsEngineOptions.workerMode "shared"): the in-thread engine's
+ * asyncify runs inside worker threads, several per thread (quickjs-shared-worker.ts), placed by
+ * quickjs-shared-placement.ts. Resolves once one thread is warm; rejects if QuickJS cannot start.
+ */
+export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
+  const assets = await loadSharedWorkerAssets();
+  const maxThreads = Math.max(1, options.maxThreads ?? availableParallelism());
+  const warmThreads = Math.min(maxThreads, Math.max(1, options.warmWorkers ?? 1));
+  const placement = sharedPlacement(
+    assets,
+    {
+      stackSizeMb: options.workerStackMb ?? 8,
+      maxWasmMemoryBytes: options.maxWasmMemoryBytes ?? 512 * 1024 * 1024,
+      images: options.sandboxSnapshots ?? true,
+      idleInstances: 2,
+      // Memory freed by a run stays in its instance's heap and is reused without growing it, so a later
+      // run's growth check would miss that much: an instance that grew noticeably is dropped.
+      retireAboveBytes: options.retireAboveBytes ?? 32 * 1024 * 1024,
+    },
+    { maxThreads, warmThreads, idleMs: options.idleWorkerMs ?? 30_000, spawnAfterMs: options.spawnThreadAfterMs ?? 20 },
+  );
+  await placement.warm(warmThreads);
+  return new SharedQuickJsEngine(placement, options);
+}
+
+// Process-wide: runs of every engine share threads, and a thread routes messages by run id.
+let nextRunId = 1;
+
+class SharedQuickJsEngine implements SandboxEngine {
+  readonly kind = "quickjs" as const;
+  private readonly gate: RunGate;
+  private readonly active = new Set<SharedRunHandle>();
+  private readonly finished = new Set<Promise<unknown>>();
+  private readonly defaultLimits: RunLimits;
+  private readonly stackBytes: number;
+  private readonly killGraceMs: number;
+  private disposed = false;
+
+  constructor(
+    private readonly placement: SharedThreadPlacement,
+    options: QuickJsEngineOptions,
+  ) {
+    this.gate = new RunGate(options.maxWorkers ?? 16);
+    this.defaultLimits = options.defaultLimits ?? DEFAULT_LIMITS;
+    this.stackBytes = options.stackBytes ?? 512 * 1024;
+    this.killGraceMs = options.killGraceMs ?? 250;
+  }
+
+  async run(request: RunRequest): Promise<RunResult> {
+    const running = this.execute(request).catch((error: unknown) =>
+      failedBeforeRun("quickjs", { code: "ENGINE_FAILURE", message: `The QuickJS engine failed: ${errorMessage(error)}` }),
+    );
+    this.finished.add(running);
+    try {
+      return await running;
+    } finally {
+      this.finished.delete(running);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.gate.close();
+    // This engine's runs end as cancelled (threads are shared: other engines' runs go on).
+    for (const handle of this.active) handle.stop("cancel");
+    await Promise.all([...this.finished]);
+  }
+
+  private async execute(request: RunRequest): Promise<RunResult> {
+    const admitted = await admitRun("quickjs", request, this.defaultLimits, this.disposed);
+    if (!admitted.ok) return admitted.result;
+    const { limits, filename, source, modules, manifestText, unparsed } = admitted;
+    try {
+      await this.gate.enter(request.signal);
+    } catch (error) {
+      return placementFailed(error);
+    }
+    let handle: SharedRunHandle | undefined;
+    try {
+      if (this.disposed) return failedBeforeRun("quickjs", { code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
+      let report;
+      try {
+        report = await runOnSharedThread(
+          this.placement,
+          {
+            runId: nextRunId++,
+            code: source.code,
+            filename,
+            ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
+            manifestText,
+            modules,
+            limits,
+            ...(request.signal === undefined ? {} : { signal: request.signal }),
+            stackBytes: this.stackBytes,
+            killGraceMs: this.killGraceMs,
+          },
+          (started) => {
+            handle = started;
+            this.active.add(started);
+            if (this.disposed) started.stop("cancel");
+          },
+        );
+      } catch (error) {
+        return placementFailed(error);
+      }
+      return await settleRun("quickjs", report, { limits, source, filename }, unparsed);
+    } finally {
+      if (handle !== undefined) this.active.delete(handle);
+      this.gate.leave();
+    }
+  }
+}
+
+function placementFailed(error: unknown): RunResult {
+  if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failedBeforeRun("quickjs", { code: "CANCELLED", message: error.message });
+  if (error instanceof PoolError) return failedBeforeRun("quickjs", { code: "ENGINE_UNAVAILABLE", message: error.message });
+  return failedBeforeRun("quickjs", { code: "ENGINE_FAILURE", message: `A QuickJS worker could not start: ${errorMessage(error)}` });
+}

@@ -1,0 +1,84 @@
+import type { RunReport } from "../host/outcome.js";
+import type { RunLimits } from "../types.js";
+import type { CompiledWasmModule } from "./quickjs-protocol.js";
+import type { SandboxSources } from "./quickjs-sandbox.js";
+import type { WasmMemoryLayout } from "./quickjs-snapshot.js";
+
+/**
+ * Messages between the worker engine (main thread) and one of its shared worker threads, all on the
+ * worker's own port (`worker.postMessage` / `parentPort`): the worker's event loop serves every run
+ * placed on it, so a host call is an ordinary message and its reply another (no Atomics.wait).
+ *
+ * What cannot wait for the event loop lives in shared memory (`SHARED_CONTROL`): a stop raised
+ * while another run's guest computes on the thread, and the thread's sign of life.
+ */
+
+/** Int32 slots of a shared worker's control buffer. */
+export const SHARED_CONTROL = Object.freeze({
+  /** Bumped by the worker at every interrupt check of any run: a thread computing guest code is alive. */
+  beat: 0,
+  /** First of `runSlots` stop words, one per run slot: STOP_WALL or STOP_CANCEL, 0 when none. */
+  stops: 1,
+  /** Most runs placed on one worker at once. */
+  runSlots: 64,
+  stopWall: 1,
+  stopCancel: 2,
+});
+
+export interface SharedWorkerBoot {
+  readonly corePath: string;
+  readonly variantPath: string;
+  readonly emscriptenPath: string;
+  readonly wasmModule: CompiledWasmModule;
+  readonly memoryLayout: WasmMemoryLayout | undefined;
+  readonly maxWasmMemoryBytes: number;
+  /** Idle asyncify instances the worker keeps, each with its next sandbox ready. */
+  readonly idleInstances: number;
+  /** Drop an instance whose wasm memory grew beyond this after a run (wasm memory never shrinks). */
+  readonly retireAboveBytes: number;
+  readonly images: boolean;
+  readonly control: SharedArrayBuffer;
+  readonly sources: SandboxSources;
+  readonly piecesAhead: readonly string[];
+}
+
+/** The run as the worker needs it (the host modules stay on the main thread). */
+export interface SharedRunPlan {
+  readonly code: string;
+  readonly filename: string;
+  readonly prelude?: string;
+  readonly manifestText: string;
+  readonly limits: RunLimits;
+  readonly stackBytes: number;
+}
+
+export type ToSharedWorker =
+  | { readonly type: "run"; readonly runId: number; readonly slot: number; readonly plan: SharedRunPlan }
+  | { readonly type: "reply" | "event"; readonly runId: number; readonly callId: number; readonly text: string }
+  | { readonly type: "stop"; readonly runId: number; readonly reason: "wall" | "cancel" };
+
+export interface SharedCallMessage {
+  readonly type: "call";
+  readonly runId: number;
+  readonly callId: number;
+  readonly module: string;
+  readonly fn: string;
+  readonly argsText: string;
+  readonly listen: boolean;
+  /** The worker delivers this call's events live (an async call); otherwise they travel with the reply. */
+  readonly live: boolean;
+}
+
+export interface SharedDoneMessage {
+  readonly type: "done";
+  readonly runId: number;
+  readonly report: RunReport;
+  /** The run's instance was dropped (a trap); the worker itself is fine. */
+  readonly trapped: boolean;
+}
+
+export type FromSharedWorker =
+  | { readonly type: "ready" }
+  | { readonly type: "boot-failed"; readonly message: string }
+  | SharedCallMessage
+  | SharedDoneMessage;

@@ -1,0 +1,156 @@
+import type * as QuickJs from "quickjs-emscripten-core";
+import type * as WorkerThreads from "node:worker_threads";
+import type { EngineOutcome } from "../host/outcome.js";
+import type { logEntryBytes } from "../host/output-budget.js";
+import type { meterWasmHeap } from "./quickjs-heap.js";
+import type { InlineAssets, InlineInstance, instantiateAsyncify } from "./quickjs-inline-adapter.js";
+import type { InlineInstancePool, InlinePoolParts } from "./quickjs-inline-instances.js";
+import type { AsyncifyRunParts, HostCallPort, InlineRunHandle, runAsyncify } from "./quickjs-inline-run.js";
+import type { prepareInlineSandbox, releaseInlineSandbox } from "./quickjs-inline-sandbox.js";
+import type { compileQuickJsPiece } from "./quickjs-sandbox.js";
+import type { FromSharedWorker, SharedWorkerBoot, ToSharedWorker } from "./quickjs-shared-protocol.js";
+import type { snapshotQuickJsSandbox } from "./quickjs-snapshot.js";
+import type { SHARED_CONTROL } from "./quickjs-shared-protocol.js";
+
+/**
+ * The in-thread engine's own code, handed to a shared worker by source text (an eval worker cannot
+ * import our modules: they may be TypeScript under test, or inside the CLI's bundle).
+ */
+export interface SharedWorkerParts {
+  readonly instantiate: typeof instantiateAsyncify;
+  readonly meterHeap: typeof meterWasmHeap;
+  readonly Pool: typeof InlineInstancePool;
+  readonly prepare: typeof prepareInlineSandbox;
+  readonly release: typeof releaseInlineSandbox;
+  readonly compilePiece: typeof compileQuickJsPiece;
+  readonly snapshot: typeof snapshotQuickJsSandbox;
+  readonly run: typeof runAsyncify;
+  readonly logEntryBytes: typeof logEntryBytes;
+  readonly control: typeof SHARED_CONTROL;
+}
+
+/**
+ * The program of a shared QuickJS worker thread: the in-thread engine's asyncify runs
+ * (quickjs-inline-*.ts), several at once. Started as `(${source})(require, parts)` in an eval worker
+ * (see quickjs-shared-assets.ts), so this function references nothing outside its body.
+ *
+ * Each run takes an asyncify instance of the worker's pool (one suspended stack per instance), with a
+ * fresh runtime and context restored from the instance's image or built. A host call is posted to the
+ * main thread and the guest stays suspended in its own instance while the reply travels back as a
+ * message, so the worker's event loop serves other runs meanwhile. Limits are the run's own
+ * interrupt handler's (CPU, wall, memory, output); a stop from the main thread arrives as a message,
+ * and also in shared memory, read at every interrupt check, for when another guest of this thread is
+ * computing and no message can be read.
+ */
+export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: SharedWorkerParts): void {
+  // Nothing this thread writes is read by anyone (see SharedQuickJsThread.spawn).
+  process.stdout.write = () => true;
+  process.stderr.write = () => true;
+  const threads = load("node:worker_threads") as typeof WorkerThreads;
+  const port = threads.parentPort as WorkerThreads.MessagePort;
+  const boot = threads.workerData as SharedWorkerBoot;
+  const core = load(boot.corePath) as typeof QuickJs;
+  const published = (load(boot.variantPath) as { default: QuickJs.QuickJSAsyncVariant }).default;
+  const glue = load(boot.emscriptenPath) as Awaited<ReturnType<QuickJs.QuickJSAsyncVariant["importModuleLoader"]>>;
+  const assets: InlineAssets = {
+    wasmModule: boot.wasmModule,
+    memoryLayout: boot.memoryLayout,
+    variant: { type: "async", importFFI: published.importFFI, importModuleLoader: () => Promise.resolve(glue) },
+  };
+  const C = parts.control;
+  const control = new Int32Array(boot.control);
+  const instanceParts = { core, meterHeap: parts.meterHeap };
+  const poolParts: InlinePoolParts = {
+    newInstance: (shared: InlineAssets, max: number): Promise<InlineInstance> => parts.instantiate(instanceParts, shared, max),
+    prepare: parts.prepare,
+    release: parts.release,
+    compilePiece: parts.compilePiece,
+    snapshot: parts.snapshot,
+  };
+  const pool = new parts.Pool(poolParts, assets, boot.sources, boot.piecesAhead, boot.maxWasmMemoryBytes, boot.images);
+  pool.idleCap = boot.idleInstances;
+
+  interface RunState {
+    readonly calls: Map<number, { readonly resolve: (text: string) => void; readonly live: ((text: string) => void) | undefined }>;
+    nextCallId: number;
+    handle: InlineRunHandle | undefined;
+    stopped: "wall" | "cancel" | undefined;
+  }
+  const runs = new Map<number, RunState>();
+  const post = (message: FromSharedWorker): void => port.postMessage(message);
+  const stopWord = (slot: number): "wall" | "cancel" | undefined => {
+    const word = Atomics.load(control, C.stops + slot);
+    return word === C.stopWall ? "wall" : word === C.stopCancel ? "cancel" : undefined;
+  };
+  const failed = (runId: number, outcome: EngineOutcome): void =>
+    post({ type: "done", runId, trapped: true, report: { outcome, logs: [], logBytes: 0, droppedLogs: 0, stats: { engine: "quickjs", wallMs: 0, cpuMs: 0, hostCalls: 0 } } });
+
+  const run = async (runId: number, slotIndex: number, plan: Extract<ToSharedWorker, { type: "run" }>["plan"]): Promise<void> => {
+    const state: RunState = { calls: new Map(), nextCallId: 0, handle: undefined, stopped: undefined };
+    runs.set(runId, state);
+    let acquired: Awaited<ReturnType<InlineInstancePool["acquire"]>>;
+    try {
+      acquired = await pool.acquire();
+    } catch (error) {
+      runs.delete(runId);
+      failed(runId, { kind: "failure", message: `QuickJS could not start a sandbox: ${String(error)}` });
+      return;
+    }
+    const { slot, sandbox } = acquired;
+    const calls: HostCallPort = {
+      call: (request, _context, events) =>
+        new Promise<string>((resolve) => {
+          const callId = state.nextCallId++;
+          const live = events?.live;
+          state.calls.set(callId, { resolve, live });
+          post({ type: "call", runId, callId, module: request.module, fn: request.fn, argsText: request.argsText, listen: request.listen === true, live: live !== undefined });
+        }),
+    };
+    const runParts: AsyncifyRunParts = {
+      engine: "quickjs",
+      calls,
+      logEntryBytes: parts.logEntryBytes,
+      // The host calls' signal is the main thread's (it runs them); nobody reads these reasons here.
+      runEnded: (code) => code,
+      runEndedFor: (outcome) => outcome.kind,
+      externalStop: () => stopWord(slotIndex),
+      beat: () => void Atomics.add(control, C.beat, 1),
+    };
+    const result = await parts.run(slot.instance, sandbox, plan, runParts, (handle) => {
+      state.handle = handle;
+      if (state.stopped !== undefined) handle.stop(state.stopped);
+    });
+    runs.delete(runId);
+    const poisoned = result.poisoned && (slot.image === undefined || result.trapped || slot.instance.suspended);
+    pool.release(slot, sandbox, poisoned, boot.retireAboveBytes);
+    post({ type: "done", runId, report: result.report, trapped: result.trapped });
+  };
+
+  port.on("message", (message: ToSharedWorker) => {
+    if (message.type === "run") {
+      void run(message.runId, message.slot, message.plan);
+      return;
+    }
+    const state = runs.get(message.runId);
+    if (state === undefined) return;
+    if (message.type === "stop") {
+      state.stopped = message.reason;
+      state.handle?.stop(message.reason);
+      return;
+    }
+    const call = state.calls.get(message.callId);
+    if (call === undefined) return;
+    if (message.type === "event") {
+      call.live?.(message.text);
+      return;
+    }
+    state.calls.delete(message.callId);
+    call.resolve(message.text);
+  });
+
+  // One instance with its sandbox ready before the first run (a failure to build one is a failure to boot).
+  pool.warm().then(
+    () => post({ type: "ready" }),
+    (error: unknown) => post({ type: "boot-failed", message: String(error) }),
+  );
+}

@@ -1,0 +1,218 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
+import { sharedPlacements, type SharedThreadPlacement } from "../../src/sandbox/engines/quickjs-shared-placement.js";
+import type { HostModules, SandboxEngine } from "../../src/sandbox/types.js";
+import { errorOf, expectHealthy, run, sleep, valueOf } from "./conformance/helpers.js";
+
+/**
+ * What the worker engine's shared mode adds to the conformance suite (which runs against it too):
+ * runs waiting in host calls share one worker thread; a CPU-bound guest holds a run sharing its
+ * thread no longer than its own wall limit and is stopped by its interrupt handler, not by killing the
+ * thread; a thread that dies fails only the runs it held, and is replaced.
+ */
+describe("quickjs engine, shared workers", () => {
+  // A memory cap of its own gives this suite its own threads (placements are keyed by worker options).
+  const maxWasmMemoryBytes = 384 * 1024 * 1024;
+  let engine: SandboxEngine;
+  let placement: SharedThreadPlacement;
+  beforeAll(async () => {
+    engine = await createQuickJsEngine({ workerMode: "shared", maxThreads: 1, maxWorkers: 16, maxWasmMemoryBytes });
+    const found = sharedPlacements().find((candidate) => candidate.options.maxWasmMemoryBytes === maxWasmMemoryBytes);
+    if (found === undefined) throw new Error("no placement for the suite's engine");
+    placement = found;
+  });
+  afterAll(async () => {
+    await engine.dispose();
+    await placement.dispose();
+  });
+
+  /** Host function `gate.wait()` answers once `count` calls are inside it, so the runs are live at once. */
+  const barrier = (count: number, seen: { max: number }): HostModules => {
+    const waiting: Array<() => void> = [];
+    return {
+      gate: {
+        wait: async (args) => {
+          seen.max = Math.max(seen.max, placement.counts.runs);
+          if (waiting.length + 1 === count) for (const release of waiting.splice(0)) release();
+          else await new Promise<void>((resolve) => waiting.push(resolve));
+          return args[0];
+        },
+      },
+    };
+  };
+
+  it("keeps ten runs, each waiting in a host call, alive on one worker thread", async () => {
+    const seen = { max: 0 };
+    const modules = barrier(10, seen);
+    const code = (n: number): string => `const keep = Array.from({ length: 3000 }, (_, i) => i * ${n}); const got = require("host:gate").wait(${n}); return [got, keep[1]];`;
+    const results = await Promise.all(Array.from({ length: 10 }, (_, n) => run(engine, code(n), { modules })));
+    expect(results.map(valueOf)).toEqual(Array.from({ length: 10 }, (_, n) => [n, n]));
+    expect(seen.max).toBe(10);
+    expect(placement.counts.threads).toBe(1);
+  });
+
+  it("holds a run sharing a thread with a CPU-bound guest no longer than that guest's wall limit", async () => {
+    let released: (() => void) | undefined;
+    const entered = new Promise<void>((resolve) => (released = resolve));
+    const modules: HostModules = {
+      slow: {
+        // The waiting run is placed first; the spinning one joins its thread because this run waits.
+        pause: async () => {
+          released?.();
+          await sleep(100);
+          return "answered";
+        },
+      },
+    };
+    const started = Date.now();
+    const waiting = run(engine, 'const r = require("host:slow").pause(); return r;', { modules, limits: { wallMs: 20_000 } });
+    await entered;
+    const spinning = run(engine, "for (;;) {}", { limits: { wallMs: 1_500, cpuMs: 10_000 } });
+    const [waited, spun] = await Promise.all([waiting, spinning]);
+    expect(placement.counts.threads).toBe(1);
+    // The spinning guest was stopped by its own deadline, inside the thread (not by killing it).
+    const spinError = errorOf(spun, "WALL_LIMIT");
+    expect(spinError.message).not.toMatch(/terminated/);
+    expect(valueOf(waited)).toBe("answered");
+    // Generous (a loaded CI machine): the waiting run ended soon after the spinning guest's 1.5 s limit, far from its own 20 s.
+    expect(Date.now() - started).toBeLessThan(8_000);
+    await expectHealthy(engine);
+  });
+
+  it("cancels a waiting run while another guest computes on its thread, once that guest yields", async () => {
+    let released: (() => void) | undefined;
+    const entered = new Promise<void>((resolve) => (released = resolve));
+    const modules: HostModules = {
+      slow: {
+        pause: async (_args, context) => {
+          released?.();
+          await sleep(5_000, context.signal);
+          return "late";
+        },
+      },
+    };
+    const cancel = new AbortController();
+    const waiting = run(engine, 'return require("host:slow").pause();', { modules, signal: cancel.signal });
+    await entered;
+    const spinning = run(engine, "for (;;) {}", { limits: { wallMs: 1_200, cpuMs: 10_000 } });
+    setTimeout(() => cancel.abort(), 200);
+    const [cancelled, spun] = await Promise.all([waiting, spinning]);
+    errorOf(cancelled, "CANCELLED");
+    expect(errorOf(spun, "WALL_LIMIT").message).not.toMatch(/terminated/);
+    await expectHealthy(engine);
+  });
+
+  it("fails only the runs of a thread that dies, with a typed error, and replaces the thread", async () => {
+    let inside = 0;
+    let allInside: (() => void) | undefined;
+    const ready = new Promise<void>((resolve) => (allInside = resolve));
+    const modules: HostModules = {
+      hang: {
+        forever: async (_args, context) => {
+          if (++inside === 3) allInside?.();
+          await sleep(30_000, context.signal);
+          return "never";
+        },
+      },
+    };
+    const runs = Array.from({ length: 3 }, () => run(engine, 'return require("host:hang").forever();', { modules, limits: { wallMs: 30_000 } }));
+    await ready;
+    const [thread] = placement.list();
+    expect(placement.list()).toHaveLength(1);
+    await thread?.terminate();
+    for (const result of await Promise.all(runs)) expect(errorOf(result, "ENGINE_FAILURE").message).toMatch(/worker stopped unexpectedly/);
+    expect(thread?.alive).toBe(false);
+    // The next run gets a new thread.
+    await expectHealthy(engine);
+    expect(placement.list()).toHaveLength(1);
+    expect(placement.list()[0]).not.toBe(thread);
+  });
+
+  it("keeps runs on another thread going when one thread dies", async () => {
+    // Two warm threads: the second run finds the first computing and goes to the other thread.
+    const two = await createQuickJsEngine({ workerMode: "shared", maxThreads: 2, warmWorkers: 2, maxWorkers: 16, maxWasmMemoryBytes: 320 * 1024 * 1024 });
+    const pair = sharedPlacements().find((candidate) => candidate.options.maxWasmMemoryBytes === 320 * 1024 * 1024);
+    try {
+      let computing = 0;
+      // Each run computes a while, then waits in a host call.
+      const waiting: Array<() => void> = [];
+      const modules: HostModules = {
+        hold: {
+          here: async () => {
+            computing++;
+            await new Promise<void>((resolve) => waiting.push(resolve));
+            return "kept";
+          },
+        },
+      };
+      const code = 'const until = Date.now() + 300; while (Date.now() < until) {} return require("host:hold").here();';
+      const first = two.run({ code, modules, limits: { wallMs: 20_000 } });
+      const second = two.run({ code, modules, limits: { wallMs: 20_000 } });
+      while (computing < 2) await sleep(20);
+      const threads = pair?.list() ?? [];
+      expect(threads.map((thread) => thread.runs)).toEqual([1, 1]);
+      await threads[0]?.terminate();
+      for (const release of waiting.splice(0)) release();
+      const results = await Promise.all([first, second]);
+      const failed = results.filter((result) => !result.ok);
+      const succeeded = results.filter((result) => result.ok);
+      expect(failed).toHaveLength(1);
+      expect(succeeded.map((result) => (result.ok ? result.value : undefined))).toEqual(["kept"]);
+    } finally {
+      await two.dispose();
+      await pair?.dispose();
+    }
+  });
+
+  it("keeps each run's memory budget while runs share a thread", async () => {
+    const seen = { max: 0 };
+    const modules = barrier(2, seen);
+    const big = run(engine, 'require("host:gate").wait(1); const a = []; for (let i = 0; i < 1e7; i++) a.push({ i }); return a.length;', {
+      modules,
+      limits: { memoryBytes: 8 * 1024 * 1024 },
+    });
+    const small = run(engine, 'require("host:gate").wait(2); return Array.from({ length: 1000 }, (_, i) => i).length;', { modules, limits: { memoryBytes: 8 * 1024 * 1024 } });
+    errorOf(await big, "MEMORY_LIMIT");
+    expect(valueOf(await small)).toBe(1000);
+  });
+
+  it("starts another thread for a run that finds every thread computing, and packs waiting runs onto one", async () => {
+    const bytes = 352 * 1024 * 1024;
+    // A generous threshold (a loaded CI machine can stall any run for tens of ms); the spinning guest exceeds it by far.
+    const two = await createQuickJsEngine({ workerMode: "shared", maxThreads: 2, warmWorkers: 1, maxWorkers: 16, maxWasmMemoryBytes: bytes, spawnThreadAfterMs: 1_500 });
+    const pair = sharedPlacements().find((candidate) => candidate.options.maxWasmMemoryBytes === bytes);
+    try {
+      // Ten runs waiting in host calls at once stay on the warm thread: each yields soon after it is placed.
+      const seen = { max: 0 };
+      const waiters = barrier(10, seen);
+      const results = await Promise.all(Array.from({ length: 10 }, (_, n) => run(two, `return require("host:gate").wait(${n});`, { modules: waiters })));
+      expect(results.map(valueOf)).toEqual(Array.from({ length: 10 }, (_, n) => n));
+      expect(pair?.counts.threads).toBe(1);
+      // A guest that computes for seconds: the next run gets a thread of its own instead of waiting for it.
+      let spinDone = false;
+      const spinning = run(two, "for (;;) {}", { limits: { wallMs: 10_000, cpuMs: 20_000 } }).finally(() => (spinDone = true));
+      await sleep(100);
+      expect(valueOf(await run(two, "return 6 * 7"))).toBe(42);
+      expect(spinDone).toBe(false);
+      expect(pair?.counts.threads).toBe(2);
+      errorOf(await spinning, "WALL_LIMIT");
+    } finally {
+      await two.dispose();
+      await pair?.dispose();
+    }
+  }, 40_000);
+
+  it("lets the process exit when an engine is never disposed (idle threads do not hold it)", async () => {
+    const root = join(import.meta.dirname, "..", "..");
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(root, "node_modules/vite-node/vite-node.mjs"), join(root, "tests/sandbox/fixtures/undisposed-engine.ts")],
+      // The fixture's engine takes the process's default mode.
+      { cwd: root, timeout: 60_000, env: { ...process.env, MCPVM_QUICKJS_WORKERS: "shared" } },
+    );
+    expect(stdout).toBe("42");
+  }, 90_000);
+});
