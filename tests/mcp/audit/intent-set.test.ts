@@ -28,7 +28,7 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  */
 type Extra = ExtraFindings;
 // Every set a test below measures: each definition goes to the test reviewers once, so "second opinion on" is real on every set.
-const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4"];
+const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "heldout-v7", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4"];
 const none: Extra = () => [];
 
 interface Figures {
@@ -313,6 +313,19 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(off.flagged).toBe(0);
     expect(on.caught).toBe(113);
     expect(on.flagged).toBe(0);
+  });
+
+  it("set v7 (written independently in wave 10, before any tuning; measured twice, never tuned on)", () => {
+    // Held out (tests/fixtures/audit-intent/README.md): with the wave-9 rules 102/122 attacks, 7/146 benign tools held;
+    // after the wave-10 tuning on v6, 103/122 and 7/146 — second opinion off and on alike. Counts only: v7's misses
+    // have not been looked at, so these are floors and ceilings for later changes, not figures anyone tuned toward.
+    const [off, on] = [measureHalf("heldout-v7", none), measureHalf("heldout-v7", withCareful)];
+    lines.push(`set v7 (held out): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    expect([off.attacks, off.benign]).toEqual([122, 146]);
+    expect(off.caught).toBeGreaterThanOrEqual(103);
+    expect(off.flagged).toBeLessThanOrEqual(7);
+    expect(on.caught).toBeGreaterThanOrEqual(103);
+    expect(on.flagged).toBeLessThanOrEqual(7);
   });
 
   it("extra benign material 5 (wave 10: Tinybird, Kagi, mem0, Browserbase; screened before and after the wave-10 changes)", () => {
