@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type S
 import { loadInlineAssets } from "./quickjs-inline-adapter.js";
 import { sharedInlinePool, type InlineInstancePool } from "./quickjs-inline-instances.js";
 import { runInline, type InlineRunHandle } from "./quickjs-inline-run.js";
+import { EngineRuns } from "./engine-runs.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
 import type { SandboxSources } from "./quickjs-sandbox.js";
@@ -50,7 +51,7 @@ class QuickJsInlineEngine implements SandboxEngine {
   readonly kind = "quickjs-inline" as const;
   private readonly gate: RunGate;
   private readonly active = new Set<InlineRunHandle>();
-  private readonly finished = new Set<Promise<unknown>>();
+  private readonly runs = new EngineRuns("quickjs-inline");
   private readonly defaultLimits: RunLimits;
   private readonly stackBytes: number;
   private readonly retireAboveBytes: number;
@@ -72,16 +73,8 @@ class QuickJsInlineEngine implements SandboxEngine {
     return this.pool.warm();
   }
 
-  async run(request: RunRequest): Promise<RunResult> {
-    const running = this.execute(request).catch((error: unknown) =>
-      failedBeforeRun("quickjs-inline", { code: "ENGINE_FAILURE", message: `The QuickJS engine failed: ${errorMessage(error)}` }),
-    );
-    this.finished.add(running);
-    try {
-      return await running;
-    } finally {
-      this.finished.delete(running);
-    }
+  run(request: RunRequest): Promise<RunResult> {
+    return this.runs.track(() => this.execute(request));
   }
 
   async dispose(): Promise<void> {
@@ -91,7 +84,7 @@ class QuickJsInlineEngine implements SandboxEngine {
     // Runs in progress end as cancelled at their next interrupt check or host call.
     for (const handle of this.active) handle.stop("cancel");
     // Idle instances stay in the process-wide pool for the next engine (they keep nothing alive).
-    await Promise.all([...this.finished]);
+    await this.runs.settled();
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {

@@ -1,8 +1,7 @@
 import { availableParallelism } from "node:os";
-import { errorMessage } from "../../util/errors.js";
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
+import { EngineRuns, workerUnavailable } from "./engine-runs.js";
 import { RunGate } from "./quickjs-gate.js";
-import { PoolError } from "./quickjs-pool.js";
 import { loadSharedWorkerAssets } from "./quickjs-shared-assets.js";
 import { sharedPlacement, type SharedThreadPlacement } from "./quickjs-shared-placement.js";
 import { runOnSharedThread, type SharedRunHandle } from "./quickjs-shared-run.js";
@@ -42,7 +41,7 @@ class SharedQuickJsEngine implements SandboxEngine {
   readonly kind = "quickjs" as const;
   private readonly gate: RunGate;
   private readonly active = new Set<SharedRunHandle>();
-  private readonly finished = new Set<Promise<unknown>>();
+  private readonly runs = new EngineRuns("quickjs");
   private readonly defaultLimits: RunLimits;
   private readonly stackBytes: number;
   private readonly killGraceMs: number;
@@ -58,16 +57,8 @@ class SharedQuickJsEngine implements SandboxEngine {
     this.killGraceMs = options.killGraceMs ?? 250;
   }
 
-  async run(request: RunRequest): Promise<RunResult> {
-    const running = this.execute(request).catch((error: unknown) =>
-      failedBeforeRun("quickjs", { code: "ENGINE_FAILURE", message: `The QuickJS engine failed: ${errorMessage(error)}` }),
-    );
-    this.finished.add(running);
-    try {
-      return await running;
-    } finally {
-      this.finished.delete(running);
-    }
+  run(request: RunRequest): Promise<RunResult> {
+    return this.runs.track(() => this.execute(request));
   }
 
   async dispose(): Promise<void> {
@@ -76,7 +67,7 @@ class SharedQuickJsEngine implements SandboxEngine {
     this.gate.close();
     // This engine's runs end as cancelled (threads are shared: other engines' runs go on).
     for (const handle of this.active) handle.stop("cancel");
-    await Promise.all([...this.finished]);
+    await this.runs.settled();
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {
@@ -86,7 +77,7 @@ class SharedQuickJsEngine implements SandboxEngine {
     try {
       await this.gate.enter(request.signal);
     } catch (error) {
-      return placementFailed(error);
+      return workerUnavailable("quickjs", error);
     }
     let handle: SharedRunHandle | undefined;
     try {
@@ -114,7 +105,7 @@ class SharedQuickJsEngine implements SandboxEngine {
           },
         );
       } catch (error) {
-        return placementFailed(error);
+        return workerUnavailable("quickjs", error);
       }
       return await settleRun("quickjs", report, { limits, source, filename }, unparsed);
     } finally {
@@ -122,10 +113,4 @@ class SharedQuickJsEngine implements SandboxEngine {
       this.gate.leave();
     }
   }
-}
-
-function placementFailed(error: unknown): RunResult {
-  if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failedBeforeRun("quickjs", { code: "CANCELLED", message: error.message });
-  if (error instanceof PoolError) return failedBeforeRun("quickjs", { code: "ENGINE_UNAVAILABLE", message: error.message });
-  return failedBeforeRun("quickjs", { code: "ENGINE_FAILURE", message: `A QuickJS worker could not start: ${errorMessage(error)}` });
 }

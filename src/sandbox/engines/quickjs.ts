@@ -2,8 +2,8 @@ import { errorMessage } from "../../util/errors.js";
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
 import { defaultWorkerOptions } from "./quickjs-defaults.js";
+import { workerUnavailable } from "./engine-runs.js";
 import { RunGate } from "./quickjs-gate.js";
-import { PoolError } from "./quickjs-pool.js";
 import { SPIN_SLOTS } from "./quickjs-protocol.js";
 import { runOnThread } from "./quickjs-run.js";
 import { admitRun, failedBeforeRun, settleRun } from "./run-admission.js";
@@ -167,14 +167,14 @@ class QuickJsEngine implements SandboxEngine {
     try {
       await this.gate.enter(request.signal);
     } catch (error) {
-      return acquireFailed(error);
+      return workerUnavailable("quickjs", error);
     }
     try {
       let thread: QuickJsThread;
       try {
         thread = await this.lease.pool.acquire(request.signal);
       } catch (error) {
-        return acquireFailed(error);
+        return workerUnavailable("quickjs", error);
       }
       if (this.disposed) {
         this.lease.pool.release(thread, false);
@@ -204,10 +204,4 @@ class QuickJsEngine implements SandboxEngine {
       this.gate.leave();
     }
   }
-}
-
-function acquireFailed(error: unknown): RunResult {
-  if (error instanceof PoolError && error.code === "ACQUIRE_ABORTED") return failedBeforeRun("quickjs", { code: "CANCELLED", message: error.message });
-  if (error instanceof PoolError) return failedBeforeRun("quickjs", { code: "ENGINE_UNAVAILABLE", message: error.message });
-  return failedBeforeRun("quickjs", { code: "ENGINE_FAILURE", message: `A QuickJS worker could not start: ${errorMessage(error)}` });
 }
