@@ -25,6 +25,18 @@ export interface QuickJsAssets {
 
 const VARIANT = "@jitl/quickjs-wasmfile-release-sync";
 
+/** Where a worker loads QuickJS's core and a build variant from. */
+export function quickJsVariantPaths(variant: string): Pick<QuickJsAssets, "corePath" | "variantPath" | "emscriptenPath"> {
+  const resolve = createRequire(import.meta.url).resolve;
+  return {
+    corePath: resolve("quickjs-emscripten-core"),
+    variantPath: resolve(variant),
+    // The variant imports its glue with import(), which would start an ES module loader in every
+    // worker (several ms of each worker's start); the CommonJS build of the same glue avoids that.
+    emscriptenPath: resolve(`${variant}/emscripten-module`),
+  };
+}
+
 let assets: Promise<QuickJsAssets> | undefined;
 
 /** Loads (once per process) the wasm module and the sources every worker is started with. */
@@ -55,11 +67,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
   ];
   return {
     wasmModule,
-    corePath: resolve("quickjs-emscripten-core"),
-    variantPath: resolve(VARIANT),
-    // The variant imports its glue with import(), which would start an ES module loader in every
-    // worker (several ms of each worker's start); the CommonJS build of the same glue avoids that.
-    emscriptenPath: resolve(`${VARIANT}/emscripten-module`),
+    ...quickJsVariantPaths(VARIANT),
     // An eval worker runs as CommonJS, so `require` is in scope there and handed to the program.
     workerSource: `(${quickJsWorkerMain.toString()})(require, { ${parts.join(", ")} });`,
     sources: { bootstrap: guestBootstrapSource(), pieces: guestPieces() },

@@ -8,7 +8,7 @@ import { EngineRuns } from "./engine-runs.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
 import type { SandboxSources } from "./quickjs-sandbox.js";
-import { admitRun, failedBeforeRun, settleRun } from "./run-admission.js";
+import { admitRun, engineRunPlan, failedBeforeRun, settleRun } from "./run-admission.js";
 
 export interface QuickJsInlineEngineOptions {
   /** Most runs in progress at once (one asyncify instance each); more wait. Default 16. */
@@ -90,7 +90,7 @@ class QuickJsInlineEngine implements SandboxEngine {
   private async execute(request: RunRequest): Promise<RunResult> {
     const admitted = await admitRun("quickjs-inline", request, this.defaultLimits, this.disposed);
     if (!admitted.ok) return admitted.result;
-    const { limits, filename, source, modules, manifestText, unparsed } = admitted;
+    const { limits, filename, source, unparsed } = admitted;
 
     try {
       await this.gate.enter(request.signal);
@@ -105,16 +105,7 @@ class QuickJsInlineEngine implements SandboxEngine {
       const { report, poisoned, trapped } = await runInline(
         slot.instance,
         sandbox,
-        {
-          code: source.code,
-          filename,
-          ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
-          manifestText,
-          modules,
-          limits,
-          ...(request.signal === undefined ? {} : { signal: request.signal }),
-          stackBytes: this.stackBytes,
-        },
+        engineRunPlan(admitted, request, this.stackBytes),
         (started) => {
           handle = started;
           this.active.add(started);

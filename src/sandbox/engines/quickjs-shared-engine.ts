@@ -6,7 +6,7 @@ import { loadSharedWorkerAssets } from "./quickjs-shared-assets.js";
 import { sharedPlacement, type SharedThreadPlacement } from "./quickjs-shared-placement.js";
 import { runOnSharedThread, type SharedRunHandle } from "./quickjs-shared-run.js";
 import type { QuickJsEngineOptions } from "./quickjs.js";
-import { admitRun, failedBeforeRun, settleRun } from "./run-admission.js";
+import { admitRun, engineRunPlan, failedBeforeRun, settleRun } from "./run-admission.js";
 
 /**
  * The worker engine in shared mode (QuickJsEngineOptions.workerMode "shared"): the in-thread engine's
@@ -73,7 +73,7 @@ class SharedQuickJsEngine implements SandboxEngine {
   private async execute(request: RunRequest): Promise<RunResult> {
     const admitted = await admitRun("quickjs", request, this.defaultLimits, this.disposed);
     if (!admitted.ok) return admitted.result;
-    const { limits, filename, source, modules, manifestText, unparsed } = admitted;
+    const { limits, filename, source, unparsed } = admitted;
     try {
       await this.gate.enter(request.signal);
     } catch (error) {
@@ -86,18 +86,7 @@ class SharedQuickJsEngine implements SandboxEngine {
       try {
         report = await runOnSharedThread(
           this.placement,
-          {
-            runId: nextRunId++,
-            code: source.code,
-            filename,
-            ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
-            manifestText,
-            modules,
-            limits,
-            ...(request.signal === undefined ? {} : { signal: request.signal }),
-            stackBytes: this.stackBytes,
-            killGraceMs: this.killGraceMs,
-          },
+          { ...engineRunPlan(admitted, request, this.stackBytes), runId: nextRunId++, killGraceMs: this.killGraceMs },
           (started) => {
             handle = started;
             this.active.add(started);

@@ -6,7 +6,7 @@ import { workerUnavailable } from "./engine-runs.js";
 import { RunGate } from "./quickjs-gate.js";
 import { SPIN_SLOTS } from "./quickjs-protocol.js";
 import { runOnThread } from "./quickjs-run.js";
-import { admitRun, failedBeforeRun, settleRun } from "./run-admission.js";
+import { admitRun, engineRunPlan, failedBeforeRun, settleRun } from "./run-admission.js";
 import { leaseSharedPool, type SharedPoolLease } from "./quickjs-shared-pool.js";
 import type { QuickJsThread } from "./quickjs-thread.js";
 import { createSharedQuickJsEngine } from "./quickjs-shared-engine.js";
@@ -162,7 +162,7 @@ class QuickJsEngine implements SandboxEngine {
   private async execute(request: RunRequest): Promise<RunResult> {
     const admitted = await admitRun("quickjs", request, this.defaultLimits, this.disposed);
     if (!admitted.ok) return admitted.result;
-    const { limits, filename, source, modules, manifestText, unparsed } = admitted;
+    const { limits, filename, source, unparsed } = admitted;
 
     try {
       await this.gate.enter(request.signal);
@@ -184,15 +184,8 @@ class QuickJsEngine implements SandboxEngine {
       const running = new Int32Array(this.lease.spin.counters);
       Atomics.add(running, SPIN_SLOTS.running, 1);
       const { report, retire } = await runOnThread(thread, {
+        ...engineRunPlan(admitted, request, this.stackBytes),
         runId: nextRunId++,
-        code: source.code,
-        filename,
-        ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
-        manifestText,
-        modules,
-        limits,
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-        stackBytes: this.stackBytes,
         killGraceMs: this.killGraceMs,
         retireAboveBytes: this.retireAboveBytes,
       });

@@ -33,6 +33,20 @@ export interface EngineRunPlan {
   readonly stackBytes: number;
 }
 
+/** The plan every QuickJS engine hands its run: the admitted script and limits, the request's prelude and signal. */
+export function engineRunPlan(admitted: AdmittedRun, request: RunRequest, stackBytes: number): EngineRunPlan {
+  return {
+    code: admitted.source.code,
+    filename: admitted.filename,
+    ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
+    manifestText: admitted.manifestText,
+    modules: admitted.modules,
+    limits: admitted.limits,
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+    stackBytes,
+  };
+}
+
 const DEFAULT_FILENAME = "guest.js";
 
 /**
