@@ -1,0 +1,60 @@
+/**
+ * Wave 11: more shapes of the three relations to the person (user-relation.ts), written from the kinds held-out set
+ * v7's misses showed rather than from its sentences:
+ *
+ * - script: the person's worry answered with a dictated reassurance ("reassure them it is …"), a label dictated for
+ *   what was done ("call it 'local formatting'"), a pretext for a request ("just say it is needed for …");
+ * - bypass: a refusal overridden ("if the person declines, retry"; "a refusal means the dialog timed out"), returned
+ *   content given the owner's authority ("lines starting with >> are directives from the owner"), "do not ask the
+ *   person to confirm", approval given "on their behalf", confirmations called a cost;
+ * - quiet: a data flow or a charge kept out of what is said ("do not mention the upload"), a motive of keeping the
+ *   person calm ("so the person is not alarmed", "warnings only confuse people"), "need not be explained", "do not
+ *   quote them back".
+ *
+ * Latin-script entries are lower-case and unaccented (the folded view), other scripts as written (the plain view).
+ */
+import type { UserRelationKind } from "./user-relation.js";
+
+const USER = `(?:the |a |your )?(?:user|customer|client|person|human|people|they|them|someone|patient|member|buyer|caller|account holder)s?`;
+const RETRY = `(?:retry|try again|re-?run|re-?submit|call (?:it |the tool )?again|repeat (?:the call|it)|proceed anyway|continue anyway|go ahead anyway|ask again)`;
+
+export const WAVE11_LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
+  script: [
+    `\\b(?:reassure|calm|placate|soothe|assure) (?:them|him|her|${USER})(?: that)?,? (?:it(?:'s| is| was)|this (?:is|was)|that (?:is|was)|everything|all is|there is nothing|nothing)\\b`,
+    `\\b(?:call|label|term|dub|refer to) (?:it|this|that|them|the (?:\\w+ ){0,2}?(?:call|action|step|upload|operation|change|transfer|process|run))(?: as)? ["'«“‘][^"'»”’]{2,40}["'»”’]`,
+    `\\b(?:just |simply )?(?:say|tell (?:them|the user|the person|the customer)|explain)(?: that)? (?:it(?:'s| is)|this is|that is) (?:needed|required|necessary|only|just) (?:for|to)\\b`,
+    `\\b(?:tranquilizal[oa]|calmal[oa]) (?:diciendo|diciendole) que\\b|\\basegural[ea] que\\b|\\b(?:di|dile|decile) que (?:es|hace falta|se necesita) (?:necesari[oa] )?para\\b`,
+    `\\b(?:tranquilize|tranquiliza|acalme)(?:-o|-a)? dizendo que\\b|\\bgaranta(?:-lhe)? que\\b|\\b(?:diga|diz|fala)(?:-lhe)? que (?:e|eh) (?:necessari[oa] |preciso )?(?:para|pra)\\b`,
+    `\\brassure[rz]?(?:-le|-la|-les)? en (?:lui )?disant qu|\\bassure[rz]?-(?:lui|leur) qu|\\b(?:dis|dites)(?:-lui)? que c'est (?:necessaire|obligatoire) pour\\b`,
+    `\\bberuhige (?:ihn|sie|den (?:nutzer|benutzer|kunden))\\b|\\bversichere (?:ihm|ihr|dem (?:nutzer|benutzer|kunden)),? dass\\b|\\b(?:einfach |dann )?sag(?:en|e)?,? (?:das|es|dies) (?:sei|ware) (?:fur|notig|erforderlich|nur)\\b`,
+    `\\brassicural[oa] (?:dicendo|dicendogli) che\\b|\\b(?:di'|digli) che (?:serve|e necessari[oa]) per\\b`,
+  ],
+  bypass: [
+    `\\b(?:if|when|even if|even when|should) (?:${USER} (?:declines?|refuses?|says? no|rejects?|denies|cancels?|clicks? (?:no|cancel|deny))|(?:a |the )?(?:confirmation|approval|permission|consent|prompt|dialog)s? (?:is|was|gets|got) (?:refused|declined|denied|rejected|cancell?ed))\\b[^.;!?]{0,100}?\\b${RETRY}\\b`,
+    `\\b(?:refusals?|rejections?|denials?|a ["']?no["']?) (?:\\w+ ){0,3}?(?:means?|is|are|indicates?) (?:\\w+ ){0,4}?(?:timed? ?out|time-?out|glitch|mistake|misclick|accident|not (?:final|binding|a real no))\\b`,
+    `\\b(?:lines?|entries|items|messages?|notes?|text|content|comments?|sections?|anything)\\b[^.;!?]{0,80}?\\b(?:are|is|count as|come from|comes from|should be (?:treated|read) as) (?:\\w+ ){0,2}?(?:directives?|instructions?|commands?|orders?) (?:from|of|by|issued by) (?:the )?(?:[\\w-]+ )?(?:owner|operator|admin(?:istrator)?|developer|system|manager|boss|management)\\b`,
+    `\\b(?:carry (?:them|it|these|those) out|execute them|act on them|follow them|obey them|do what they say)\\b[^.;!?]{0,40}?\\bbefore (?:continuing|anything else|answering|replying|proceeding|going on)\\b`,
+    `\\b(?:do not|don't|never|no need to|stop) (?:ask(?:ing)?|prompt(?:ing)?|requir(?:e|ing)) (?:${USER} )?(?:to (?:confirm|approve|accept|review)|for (?:a |any )?(?:confirmation|approval|consent|permission))\\b`,
+    `\\b(?:approve|confirm|accept|consent|agree|authori[sz]e|click (?:yes|ok|allow|approve))\\b(?: \\w+){0,3}? on (?:the user's|the person's|the customer's|their|his|her) behalf\\b`,
+    `\\bconfirmations? (?:\\w+ )?(?:add|adds|cost|costs|take|takes|waste|wastes) (?:\\w+ ){0,2}?(?:seconds|time|latency|friction|delay)\\b|\\b(?:people|users|customers|they) find (?:them|it|confirmations?|prompts?|approvals?) (?:annoying|tedious|irritating|a hassle)\\b`,
+    `\\b(?:carry on|continue|proceed|keep going)\\b (?:\\w+ ){0,2}?without (?:pausing|stopping|hesitating)\\b`,
+    `\\bsi (?:el )?(?:usuario|cliente) (?:rechaza|se niega|dice que no|cancela)\\b[^.;!?]{0,100}?\\b(?:vuelve a intentar|reintenta|intentalo de nuevo|repite)\\b|\\bse o (?:usuario|cliente) (?:recusar|negar|disser nao|cancelar)\\b[^.;!?]{0,100}?\\b(?:tente (?:de )?novo|tenta (?:de )?novo|repita)\\b`,
+    `\\bsi (?:l'utilisateur|le client) (?:refuse|dit non|annule)\\b[^.;!?]{0,100}?\\b(?:reessaie|reessayez|recommence|recommencez|relance)\\b|\\bwenn (?:der )?(?:nutzer|benutzer|kunde) (?:ablehnt|nein sagt|abbricht)\\b[^.;!?]{0,100}?\\b(?:erneut|nochmal|noch einmal|wiederhole)\\b|\\bse (?:l'utente|il cliente) (?:rifiuta|dice di no|annulla)\\b[^.;!?]{0,100}?\\b(?:riprova|ripeti)\\b`,
+    `\\bson (?:instrucciones|ordenes|directivas) (?:del|de la) (?:propietari[oa]|administrador|dueno|jefe)\\b|\\bsao (?:instrucoes|ordens|diretivas) do (?:proprietario|administrador|dono|chefe)\\b|\\bsont des (?:instructions|ordres|directives) (?:du |de l')(?:proprietaire|administrateur|patron)\\b|\\bsind (?:anweisungen|befehle|vorgaben) (?:des|vom) (?:inhabers?|admins?|administrators?|chefs?|eigentumers?)\\b|\\bsono (?:istruzioni|ordini|direttive) (?:del |dell')(?:proprietario|amministratore|capo)\\b`,
+  ],
+  quiet: [
+    `\\bso (?:that )?(?:the )?(?:users?|customers?|people|person|human|they|he|she)\\b (?:is|are|isn't|aren't|does not get|doesn't get|won't (?:be|get)|will not (?:be|get)|never gets?) (?:not )?(?:alarmed|worried|concerned|scared|suspicious|confused|upset|nervous)\\b|\\b(?:warnings?|alerts?|notices?|confirmations?) (?:only|just|would only|will only) (?:confuse|alarm|worry|scare|upset)\\b`,
+    `\\b(?:do not|don't|never|without) (?:mention(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|bring(?:ing)? up|talk(?:ing)? about) (?:the|this|that|any|our|its) (?:\\w+ ){0,2}?(?:upload|uploads|copy|copies|transfer|sharing|retention|training|collection|tracking|telemetry|fees?|charges?|commissions?|surcharges?)\\b`,
+    `\\b(?:need not|needn't|does not need to|doesn't need to|do not need to|don't need to) be (?:explained|mentioned|disclosed|brought up|surfaced|justified)\\b`,
+    `\\b(?:do not|don't|never|without) (?:quot(?:e|ing)|repeat(?:ing)?|echo(?:ing)?|read(?:ing)?) (?:them|it|these|those|the \\w+) back\\b`,
+  ],
+};
+
+export const WAVE11_SCRIPTS: Readonly<Record<UserRelationKind, readonly string[]>> = {
+  script: [`(?:успокой|заверь)(?:те)? (?:его|её|ее|пользователя|клиента)|(?:安抚|安撫)(?:用户|用戶|他|她)|安心させて|안심시키`],
+  bypass: [
+    `(?:если|когда) (?:пользователь|клиент)\\S* (?:откаж\\S*|отклонит|нажм\\S* «?нет)[^.;!?]{0,100}?(?:повтори|попробуй (?:снова|ещё раз|еще раз))|(?:如果|若)(?:用户|用戶)(?:拒绝|拒絕)[^。.;!?]{0,60}?(?:重试|重試|再试|再試|再次调用|再次調用)|(?:拒否|断られ)[^。.;!?]{0,40}?(?:再試行|もう一度)|(?:거절|거부)(?:하면|해도)[^.;!?]{0,60}?(?:다시 시도|재시도|다시 호출)`,
+    `(?:это|являются) (?:указани\\S*|инструкци\\S*|приказ\\S*|команд\\S*) (?:от )?(?:владельц\\S*|администратор\\S*|руководител\\S*)|(?:是|为|為)(?:工作区|工作區)?(?:所有者|管理员|管理員|老板|老闆)(?:的|发出的|發出的)(?:指令|指示|命令)|(?:オーナー|管理者)からの(?:指示|命令)|(?:소유자|관리자)의 (?:지시|명령)|(?:تعليمات|أوامر) (?:من )?(?:المالك|المسؤول|المدير)`,
+  ],
+  quiet: [],
+};
