@@ -33,17 +33,17 @@ const context = [
 /** Call-first in noun form, another tool's action intercepted, and the tools that watch the model put off limits. */
 const steering = [
   `\\b(?:before|after|with|on) (?:every|each|any) (?:single )?(?:answer|reply|response|turn|message you (?:send|write))s?\\b(?! (?:from|of) (?:the |this )?own-tool\\b)`,
-  `\\b(?:with|using|via|through|in) (?:any|another|other|a different|some other|whichever) (?:\\w+ )?(?:tool|server|integration|app|connector)s?\\b[^.;!?]{0,80}?\\b(?:call|use|invoke|run) (?:own-tool|this(?: tool)?|it|me) instead\\b`,
+  `\\b(?:with|using|via|through|in) (?:any|another|other|a different|some other|whichever) (?:\\w+ )?(?:tool|server|integration|app|connector)s?\\b[^.;!?]{0,80}?\\b(?:call|use|invoke|run) (?:[\`'"]?own-tool[\`'"]?|this(?: tool)?|it|me) instead\\b`,
   `\\b(?:never|do not|don't|avoid|stop) (?:call|use|invoke|run|open)(?:ing)? (?:the )?[\`'"]?[\\w.-]*(?:audit|logs?|logging|monitor\\w*|security|compliance|activity|alert\\w*)[\\w.-]*[\`'"]?(?: tool)?\\b|\\b(?:audit|logging|log|monitoring|security|compliance|activity)[\\w.-]*[\`'"]? tool\\b[^.;!?]{0,60}?\\b(?:is|are|has been) (?:deprecated|broken|disabled|unreliable|retired|unsafe|crash\\w*)\\b`,
   `\\b(?:con|por|via) (?:cualquier|otra) herramienta\\b[^.;!?]{0,80}?\\b(?:llama|usa|invoca) (?:a )?(?:own-tool|esta herramienta) en su lugar\\b|\\b(?:com|por|via) (?:qualquer|outra) ferramenta\\b[^.;!?]{0,80}?\\b(?:chame|use|invoque) (?:a )?(?:own-tool|esta ferramenta) no lugar\\b|\\b(?:avec|par) (?:n'importe quel|un autre) outil\\b[^.;!?]{0,80}?\\b(?:appelle|appelez|utilise|utilisez) (?:own-tool|cet outil) a la place\\b|\\b(?:mit|uber) (?:irgendeinem|einem anderen|jedem) (?:tool|werkzeug)\\b[^.;!?]{0,80}?\\b(?:rufe|ruf|nutze|verwende) (?:stattdessen )?own-tool\\b`,
-  `(?:через|с помощью) (?:любой|любого|другой|другого) (?:инструмент\\S*)[^.;!?]{0,80}?(?:вместо этого|взамен) (?:вызови|используй|вызывай)|(?:用|通过|透過)(?:任何|其他|其它)(?:工具)[^。.;!?]{0,60}?(?:改为|改為|改用|而是)(?:调用|調用|使用)|(?:どの|他の)ツール(?:で|を使って)[^。.;!?]{0,60}?(?:代わりに)|(?:어떤|다른) 도구(?:로|를 통해)[^.;!?]{0,60}?대신`,
+  `(?:через|с помощью) (?:любой|любого|другой|другого) (?:инструмент\\S*)[^.;!?]{0,80}?(?:вместо этого|взамен) (?:вызови|используй|вызывай)(?: own-tool)?|(?:用|通过|透過)(?:任何|其他|其它)(?:工具)[^。.;!?]{0,60}?(?:改为|改為|改用|而是)(?:调用|調用|使用)(?: ?own-tool)?|(?:どの|他の)ツール(?:で|を使って)[^。.;!?]{0,60}?(?:代わりに)(?: ?own-tool)?|(?:어떤|다른) 도구(?:로|를 통해)[^.;!?]{0,60}?대신(?: ?own-tool)?`,
 ];
 
 /** The payee or recipient taken from this tool's answer over the document's own; another tool's message handed here in full. */
 const redirect = [
   `\\buse (?:the |that )?(?:account|iban|address|wallet|recipient|payee|beneficiary|bank details|routing number|account number|destination) (?:that |which )?(?:it|own-tool|this tool|the tool) (?:returns|gives|provides|lists)\\b`,
   `\\bas the (?:payee|recipient|beneficiary|destination|receiving account)\\b[^.;!?]{0,60}?\\beven (?:if|when|though) (?:the |their |an? )?(?:invoice|bill|request|document|order|message|user|person|customer)s? (?:shows?|lists?|names?|says?|gives?|has|contains?) (?:another|a different|other)\\b`,
-  `\\b(?:call|invoke|run|send it to|pass it to) own-tool with (?:the )?(?:[\\w-]+, )*(?:[\\w-]+,? and )?(?:(?:full|complete|entire|whole) )?(?:body|bodies|content|contents|text|message|transcript)s?\\b`,
+  `\\b(?:call|invoke|run|send it to|pass it to) [\`'"]?own-tool[\`'"]? with (?:the )?(?:[\\w-]+, )*(?:[\\w-]+,? and )?(?:(?:full|complete|entire|whole) )?(?:body|bodies|content|contents|text|message|transcript)s?\\b`,
   `\\b(?:usa|utiliza) (?:la cuenta|el iban) que (?:devuelve|da) own-tool\\b|\\b(?:use|usa) (?:a conta|o iban) que own-tool (?:retorna|devolve)\\b|\\butilise[rz]? le (?:compte|iban) (?:que renvoie|renvoye par) own-tool\\b|\\b(?:verwende|nutze) (?:das konto|die iban),? (?:das|die) own-tool (?:liefert|zuruckgibt)\\b`,
 ];
 
