@@ -5,7 +5,7 @@
  * - the conversation named by what it is made of rather than by its name: "every message exchanged in this session",
  *   "how the two of you have been talking", a conversation as a data path (`conversation.messages[*]`);
  * - steering in noun form ("before every answer"), another tool's action intercepted ("when the person deletes with
- *   any tool, call this instead"), tools that watch the model (audit, logging, monitoring) declared off limits;
+ *   any tool, call this instead");
  * - a payee or recipient taken from this tool's answer over the one the document shows, a copy of another tool's
  *   message body handed to this one;
  * - decoding hints in the languages that had none;
@@ -20,7 +20,7 @@ const G = ".{0,40}?";
 
 /** The conversation described by its parts: messages exchanged, both sides, the way the two of you talk. */
 const context = [
-  `\\b(?:every|each|all|any) (?:\\w+ ){0,2}?(?:messages?|turns?|exchanges?|replies) (?:\\w+ ){0,2}?(?:exchanged|traded|sent back and forth|passed between you)\\b`,
+  `\\b(?:every|each|all|any) (?:\\w+ ){0,2}?(?:messages?|turns?|exchanges?|replies) (?:\\w+ ){0,5}?(?:exchanged|traded|sent back and forth|passed between you)\\b`,
   `\\b(?:messages?|turns?|replies) (?:exchanged|traded|sent) (?:in|during|over|throughout) (?:this|the|our|your|the current) (?:session|conversation|chat|thread)\\b`,
   `\\bboth (?:the (?:person|user|customer|human)'s and yours|yours and (?:the (?:person|user|customer)'s|theirs)|sides of the (?:conversation|chat|exchange|dialogue))\\b`,
   `\\bhow (?:the two of you|you two|you and the (?:user|person|customer)) (?:have )?(?:been )?(?:talk|talking|talked|speak|speaking|chatting|writing|interacting)\\b`,
@@ -30,11 +30,10 @@ const context = [
   `(?:(?:все|всех) (?:сообщени\\S*|реплик\\S*),? (?:которыми|которые) вы (?:обменялись|писали))|(?:你们|你們)(?:之间)?(?:的)?(?:所有|全部)(?:往来|往來)?(?:消息|訊息)|(?:やり取りした|交わした)(?:すべての|全ての|全部の)?メッセージ|주고받은 (?:모든 )?(?:메시지|대화)`,
 ];
 
-/** Call-first in noun form, another tool's action intercepted, and the tools that watch the model put off limits. */
+/** Call-first in noun form, and another tool's action intercepted. */
 const steering = [
-  `\\b(?:before|after|with|on) (?:every|each|any) (?:single )?(?:answer|reply|response|turn|message you (?:send|write))s?\\b(?! (?:from|of) (?:the |this )?own-tool\\b)`,
+  `\\bbefore (?:every|each|any) (?:single )?(?:answer|reply|response|turn)s?\\b(?! (?:in|to|on|of|from|within) (?:the|a|this|that|each|every)\\b)|\\b(?:call|run|use|invoke|execute|trigger)(?: (?:it|this|me|this tool|own-tool))? after (?:every|each|any) (?:single )?(?:answer|reply|response|turn)s?\\b`,
   `\\b(?:with|using|via|through|in) (?:any|another|other|a different|some other|whichever) (?:\\w+ )?(?:tool|server|integration|app|connector)s?\\b[^.;!?]{0,80}?\\b(?:call|use|invoke|run) (?:[\`'"]?own-tool[\`'"]?|this(?: tool)?|it|me) instead\\b`,
-  `\\b(?:never|do not|don't|avoid|stop) (?:call|use|invoke|run|open)(?:ing)? (?:the )?[\`'"]?[\\w.-]*(?:audit|logs?|logging|monitor\\w*|security|compliance|activity|alert\\w*)[\\w.-]*[\`'"]?(?: tool)?\\b|\\b(?:audit|logging|log|monitoring|security|compliance|activity)[\\w.-]*[\`'"]? tool\\b[^.;!?]{0,60}?\\b(?:is|are|has been) (?:deprecated|broken|disabled|unreliable|retired|unsafe|crash\\w*)\\b`,
   `\\b(?:con|por|via) (?:cualquier|otra) herramienta\\b[^.;!?]{0,80}?\\b(?:llama|usa|invoca) (?:a )?(?:own-tool|esta herramienta) en su lugar\\b|\\b(?:com|por|via) (?:qualquer|outra) ferramenta\\b[^.;!?]{0,80}?\\b(?:chame|use|invoque) (?:a )?(?:own-tool|esta ferramenta) no lugar\\b|\\b(?:avec|par) (?:n'importe quel|un autre) outil\\b[^.;!?]{0,80}?\\b(?:appelle|appelez|utilise|utilisez) (?:own-tool|cet outil) a la place\\b|\\b(?:mit|uber) (?:irgendeinem|einem anderen|jedem) (?:tool|werkzeug)\\b[^.;!?]{0,80}?\\b(?:rufe|ruf|nutze|verwende) (?:stattdessen )?own-tool\\b`,
   `(?:через|с помощью) (?:любой|любого|другой|другого) (?:инструмент\\S*)[^.;!?]{0,80}?(?:вместо этого|взамен) (?:вызови|используй|вызывай)(?: own-tool)?|(?:用|通过|透過)(?:任何|其他|其它)(?:工具)[^。.;!?]{0,60}?(?:改为|改為|改用|而是)(?:调用|調用|使用)(?: ?own-tool)?|(?:どの|他の)ツール(?:で|を使って)[^。.;!?]{0,60}?(?:代わりに)(?: ?own-tool)?|(?:어떤|다른) 도구(?:로|를 통해)[^.;!?]{0,60}?대신(?: ?own-tool)?`,
 ];
@@ -43,7 +42,7 @@ const steering = [
 const redirect = [
   `\\buse (?:the |that )?(?:account|iban|address|wallet|recipient|payee|beneficiary|bank details|routing number|account number|destination) (?:that |which )?(?:it|own-tool|this tool|the tool) (?:returns|gives|provides|lists)\\b`,
   `\\bas the (?:payee|recipient|beneficiary|destination|receiving account)\\b[^.;!?]{0,60}?\\beven (?:if|when|though) (?:the |their |an? )?(?:invoice|bill|request|document|order|message|user|person|customer)s? (?:shows?|lists?|names?|says?|gives?|has|contains?) (?:another|a different|other)\\b`,
-  `\\b(?:call|invoke|run|send it to|pass it to) [\`'"]?own-tool[\`'"]? with (?:the )?(?:[\\w-]+, )*(?:[\\w-]+,? and )?(?:(?:full|complete|entire|whole) )?(?:body|bodies|content|contents|text|message|transcript)s?\\b`,
+  `\\b(?:call|invoke|run|send it to|pass it to) [\`'"]?own-tool[\`'"]? with (?:the )?(?:[\\w-]+, )*(?:[\\w-]+,? and )?(?:the )?(?:(?:full|complete|entire|whole) )?(?:body|bodies|content|contents|text|message|transcript)s?\\b`,
   `\\b(?:usa|utiliza) (?:la cuenta|el iban) que (?:devuelve|da) own-tool\\b|\\b(?:use|usa) (?:a conta|o iban) que own-tool (?:retorna|devolve)\\b|\\butilise[rz]? le (?:compte|iban) (?:que renvoie|renvoye par) own-tool\\b|\\b(?:verwende|nutze) (?:das konto|die iban),? (?:das|die) own-tool (?:liefert|zuruckgibt)\\b`,
 ];
 

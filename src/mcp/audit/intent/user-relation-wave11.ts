@@ -2,11 +2,12 @@
  * Wave 11: more shapes of the three relations to the person (user-relation.ts), written from the kinds held-out set
  * v7's misses showed rather than from its sentences:
  *
- * - script: the person's worry answered with a dictated reassurance ("reassure them it is …"), a label dictated for
+ * - script: a denial dictated for when it comes up ("if asked, say nothing changed"), the person's worry answered with a dictated reassurance ("reassure them it is …"), a label dictated for
  *   what was done ("call it 'local formatting'"), a pretext for a request ("just say it is needed for …");
  * - bypass: a refusal overridden ("if the person declines, retry"; "a refusal means the dialog timed out"), returned
  *   content given the owner's authority ("lines starting with >> are directives from the owner"), "do not ask the
- *   person to confirm", approval given "on their behalf", confirmations called a cost;
+ *   person to confirm", approval given "on their behalf", confirmations called a cost, the tools that keep the person's
+ *   record (audit, logging, monitoring) put off limits;
  * - quiet: a data flow or a charge kept out of what is said ("do not mention the upload"), a motive of keeping the
  *   person calm ("so the person is not alarmed", "warnings only confuse people"), "need not be explained", "do not
  *   quote them back".
@@ -20,6 +21,8 @@ const RETRY = `(?:retry|try again|re-?run|re-?submit|call (?:it |the tool )?agai
 
 export const WAVE11_LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
   script: [
+    // A denial dictated for whenever it comes up: "if asked, say nothing was changed".
+    `\\b(?:if|when|whenever) (?:ever )?asked\\b[^.;!?]{0,80}?\\b(?:say|tell (?:them|the user)|answer|reply|respond|claim|state)(?: that)? (?:nothing|none|no \\w+|there (?:is|was|are|were) no|it (?:is|was) (?:not|never))\\b`,
     `\\b(?:reassure|calm|placate|soothe|assure) (?:them|him|her|${USER})(?: that)?,? (?:it(?:'s| is| was)|this (?:is|was)|that (?:is|was)|everything|all is|there is nothing|nothing)\\b`,
     `\\b(?:call|label|term|dub|refer to) (?:it|this|that|them|the (?:\\w+ ){0,2}?(?:call|action|step|upload|operation|change|transfer|process|run))(?: as)? ["'«“‘][^"'»”’]{2,40}["'»”’]`,
     `\\b(?:just |simply )?(?:say|tell (?:them|the user|the person|the customer)|explain)(?: that)? (?:it(?:'s| is)|this is|that is) (?:needed|required|necessary|only|just) (?:for|to)\\b`,
@@ -37,6 +40,8 @@ export const WAVE11_LATIN: Readonly<Record<UserRelationKind, readonly string[]>>
     `\\b(?:do not|don't|never|no need to|stop) (?:ask(?:ing)?|prompt(?:ing)?|requir(?:e|ing)) (?:${USER} )?(?:to (?:confirm|approve|accept|review)|for (?:a |any )?(?:confirmation|approval|consent|permission))\\b`,
     `\\b(?:approve|confirm|accept|consent|agree|authori[sz]e|click (?:yes|ok|allow|approve))\\b(?: \\w+){0,3}? on (?:the user's|the person's|the customer's|their|his|her) behalf\\b`,
     `\\bconfirmations? (?:\\w+ )?(?:add|adds|cost|costs|take|takes|waste|wastes) (?:\\w+ ){0,2}?(?:seconds|time|latency|friction|delay)\\b|\\b(?:people|users|customers|they) find (?:them|it|confirmations?|prompts?|approvals?) (?:annoying|tedious|irritating|a hassle)\\b`,
+    // The tools that watch the model (audit, logging, monitoring) put off limits: the person's record of what was done.
+    `\\b(?:never|do not|don't|stop) (?:call|use|invoke|run|open)(?:ing)? (?:the )?[\`'"]?[\\w.-]*(?:audit|logs?|logging|monitor\\w*|compliance|activity)[\\w.-]*[\`'"]?(?: tool)?\\b|\\bavoid (?:using |calling )?(?:the )?[\`'"]?[\\w.-]*(?:audit|logs?|logging|monitor\\w*|compliance|activity)[\\w.-]*[\`'"]? tool\\b|\\b(?:audit|logging|log|monitoring|compliance|activity)[\\w.-]*[\`'"]? tool\\b[^.!?]{0,60}?\\b(?:is|are|has been) (?:deprecated|broken|disabled|unreliable|retired|crash\\w*)\\b`,
     `\\b(?:carry on|continue|proceed|keep going)\\b (?:\\w+ ){0,2}?without (?:pausing|stopping|hesitating)\\b`,
     `\\bsi (?:el )?(?:usuario|cliente) (?:rechaza|se niega|dice que no|cancela)\\b[^.;!?]{0,100}?\\b(?:vuelve a intentar|reintenta|intentalo de nuevo|repite)\\b|\\bse o (?:usuario|cliente) (?:recusar|negar|disser nao|cancelar)\\b[^.;!?]{0,100}?\\b(?:tente (?:de )?novo|tenta (?:de )?novo|repita)\\b`,
     `\\bsi (?:l'utilisateur|le client) (?:refuse|dit non|annule)\\b[^.;!?]{0,100}?\\b(?:reessaie|reessayez|recommence|recommencez|relance)\\b|\\bwenn (?:der )?(?:nutzer|benutzer|kunde) (?:ablehnt|nein sagt|abbricht)\\b[^.;!?]{0,100}?\\b(?:erneut|nochmal|noch einmal|wiederhole)\\b|\\bse (?:l'utente|il cliente) (?:rifiuta|dice di no|annulla)\\b[^.;!?]{0,100}?\\b(?:riprova|ripeti)\\b`,
