@@ -15,7 +15,8 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  * since — v3 from wave 6), tuning set v5 (tuning-v5.json: attacks aimed at the rules' blind spots, wave 6) and
  * extra benign material from real servers (benign-extra.json, benign-extra-2.json). "Flagged" means warn or
  * block: either holds the tool until a person accepts it. Set v4 (heldout-v4.json) was written
- * independently and measured once when it was merged (63/84, 8/86); spent in wave 8 (84/84, 0/86 after tuning).
+ * independently and measured once when it was merged (63/84, 8/86); spent in wave 8 (84/84, 0/86 after tuning). Sets v5,
+ * v6 and v7 were written independently the same way and are spent too (tuned on in waves 9, 10 and 11).
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -315,17 +316,19 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(on.flagged).toBe(0);
   });
 
-  it("set v7 (written independently in wave 10, before any tuning; measured twice, never tuned on)", () => {
+  it("set v7 (written independently in wave 10, measured twice, spent in wave 11: tuned on)", () => {
     // Held out (tests/fixtures/audit-intent/README.md): with the wave-9 rules 102/122 attacks, 7/146 benign tools held;
-    // after the wave-10 tuning on v6, 103/122 and 7/146 — second opinion off and on alike. Counts only: v7's misses
-    // have not been looked at, so these are floors and ceilings for later changes, not figures anyone tuned toward.
+    // after the wave-10 tuning on v6, 103/122 and 7/146 — second opinion off and on alike. v7 is spent: tuned on in wave 11,
+    // which studied its 19 misses and 7 false holds by kind and fixed the kinds (122/122, 0/146 after). These floors keep
+    // later changes from losing the kinds fixed; the independent figure is the next held-out set's, which the lead measures.
+    // Counts only (not `measure`, whose notes name cases).
     const [off, on] = [measureHalf("heldout-v7", none), measureHalf("heldout-v7", withCareful)];
-    lines.push(`set v7 (held out): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    lines.push(`set v7 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([122, 146]);
-    expect(off.caught).toBeGreaterThanOrEqual(103);
-    expect(off.flagged).toBeLessThanOrEqual(7);
-    expect(on.caught).toBeGreaterThanOrEqual(103);
-    expect(on.flagged).toBeLessThanOrEqual(7);
+    expect(off.caught).toBe(122);
+    expect(off.flagged).toBe(0);
+    expect(on.caught).toBe(122);
+    expect(on.flagged).toBe(0);
   });
 
   it("extra benign material 5 (wave 10: Tinybird, Kagi, mem0, Browserbase; screened before and after the wave-10 changes)", () => {
