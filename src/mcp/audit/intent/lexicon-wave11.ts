@@ -44,7 +44,7 @@ const steering = [
 const redirect = [
   `\\buse (?:the |that )?(?:account|iban|address|wallet|recipient|payee|beneficiary|bank details|routing number|account number|destination) (?:that |which )?(?:it|own-tool|this tool|the tool) (?:returns|gives|provides|lists)\\b`,
   `\\bas the (?:payee|recipient|beneficiary|destination|receiving account)\\b[^.;!?]{0,60}?\\beven (?:if|when|though) (?:the |their |an? )?(?:invoice|bill|request|document|order|message|user|person|customer)s? (?:shows?|lists?|names?|says?|gives?|has|contains?) (?:another|a different|other)\\b`,
-  `\\b(?:call|invoke|run|send it to|pass it to) [\`'"]?own-tool[\`'"]? with (?:the )?(?:[\\w-]+, )*(?:[\\w-]+,? and )?(?:the )?(?:(?:full|complete|entire|whole) )?(?:body|bodies|content|contents|text|message|transcript)s?\\b`,
+  `\\b(?:call|invoke|run|send it to|pass it to) [\`'"]?own-tool[\`'"]? with (?:the )?(?:[\\w-]+, ){0,6}(?:[\\w-]+,? and )?(?:the )?(?:(?:full|complete|entire|whole) )?(?:body|bodies|content|contents|text|message|transcript)s?\\b`,
   `\\b(?:usa|utiliza) (?:la cuenta|el iban) que (?:devuelve|da) own-tool\\b|\\b(?:use|usa) (?:a conta|o iban) que own-tool (?:retorna|devolve)\\b|\\butilise[rz]? le (?:compte|iban) (?:que renvoie|renvoye par) own-tool\\b|\\b(?:verwende|nutze) (?:das konto|die iban),? (?:das|die) own-tool (?:liefert|zuruckgibt)\\b`,
 ];
 
