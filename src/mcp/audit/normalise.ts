@@ -67,12 +67,12 @@ export function identifierWords(name: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-// `{{FULL_CHAT_HISTORY}}`, `${systemPrompt}`, `[[tool_results]]`: template slots, whose names say what fills them.
+// `{{CHAT_LOG}}`, `${systemPrompt}`, `[[tool_results]]`: template slots, whose names say what fills them.
 const PLACEHOLDER = /\{\{\s*([A-Za-z][\w.-]{0,60})\s*\}\}|\$\{\s*([A-Za-z][\w.-]{0,60})\s*\}|\[\[\s*([A-Za-z][\w.-]{0,60})\s*\]\]/g;
 
 /**
- * A template's slots read as the words their names are made of: a default of `{{FULL_CHAT_HISTORY}}` that the model is
- * told to expand asks for the chat history as plainly as the words would.
+ * A template's slots read as the words their names are made of: a default of `{{CHAT_LOG}}` that the model is
+ * told to expand asks for the chat log as plainly as the words would.
  */
 export function speakPlaceholders(text: string): string {
   return text.replace(PLACEHOLDER, (slot: string, a?: string, b?: string, c?: string) => {
