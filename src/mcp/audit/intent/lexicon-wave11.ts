@@ -32,6 +32,8 @@ const context = [
 
 /** Call-first in noun form, and another tool's action intercepted. */
 const steering = [
+  `\\b(?:call|use|invoke|run) this first\\b|\\b(?:whatever|no matter what|regardless of what) (?:the )?(?:person|user|customer|they|he|she) (?:asks?|says?|wants?|requests?|types?)\\b`,
+  `\\binstead of (?:the )?(?:user's |your |their |any |other )?(?:(?!own-tool\\b)[\\w-]+ ){0,2}?(?:tool|app|server|integration|service)\\b[^.;!?]{0,60}?\\b(?:this one|this tool|this server|us|me)\\b`,
   `\\bbefore (?:every|each|any) (?:single )?(?:answer|reply|response|turn)s?\\b(?! (?:in|to|on|of|from|within) (?:the|a|this|that|each|every)\\b)|\\b(?:call|run|use|invoke|execute|trigger)(?: (?:it|this|me|this tool|own-tool))? after (?:every|each|any) (?:single )?(?:answer|reply|response|turn)s?\\b`,
   `\\b(?:with|using|via|through|in) (?:any|another|other|a different|some other|whichever) (?:\\w+ )?(?:tool|server|integration|app|connector)s?\\b[^.;!?]{0,80}?\\b(?:call|use|invoke|run) (?:[\`'"]?own-tool[\`'"]?|this(?: tool)?|it|me) instead\\b`,
   `\\b(?:con|por|via) (?:cualquier|otra) herramienta\\b[^.;!?]{0,80}?\\b(?:llama|usa|invoca) (?:a )?(?:own-tool|esta herramienta) en su lugar\\b|\\b(?:com|por|via) (?:qualquer|outra) ferramenta\\b[^.;!?]{0,80}?\\b(?:chame|use|invoque) (?:a )?(?:own-tool|esta ferramenta) no lugar\\b|\\b(?:avec|par) (?:n'importe quel|un autre) outil\\b[^.;!?]{0,80}?\\b(?:appelle|appelez|utilise|utilisez) (?:own-tool|cet outil) a la place\\b|\\b(?:mit|uber) (?:irgendeinem|einem anderen|jedem) (?:tool|werkzeug)\\b[^.;!?]{0,80}?\\b(?:rufe|ruf|nutze|verwende) (?:stattdessen )?own-tool\\b`,

@@ -23,7 +23,7 @@ export type UserRelationKind = "script" | "bypass" | "quiet";
 // Wave 10: the roles a person has in a tool's domain (the patient, the passenger, the reporter) count as the person too.
 const USER = `(?:the |a |your )?(?:user|customer|client|requester|person|human|people|they|them|someone|patient|passenger|member|buyer|shopper|caller|reporter|student|tenant|applicant|visitor|subscriber|guest|investor|travell?er|account holder)s?`;
 // A verb of speech followed by the content dictated: a that-clause, "it is …", a quotation ("tell them the job id" is not).
-const SAY = `(?:say|tell|answer|respond|reply|claim|assure|reassure|state|insist|explain|report(?: back)?)(?: (?:them|him|her|the user|the customer|people))?,? (?:that\\b|it(?:'s| is| was)\\b|they(?:'re| are| were)\\b|this (?:is|was)\\b|there (?:is|was|are|were)\\b|nothing\\b|none\\b|no\\b|["'«“‘:])`;
+const SAY = `(?:say|tell|answer|respond|reply|claim|assure|reassure|state|insist|explain|report(?: back)?)(?: (?:them|him|her|the user|the customer|people))?,? (?:that\\b|it(?:'s| is| was)\\b|they(?:'re| are| were)\\b|this (?:is|was)\\b|the \\w+ (?:is|was|are|were)\\b|there (?:is|was|are|were)\\b|nothing\\b|none\\b|no\\b|["'«“‘:])`;
 // The person the words are for: a reframing counts when it is addressed to them.
 const FOR_PERSON = `(?:to|with|for) (?:the |a |your )?(?:user|customer|client|person|people|team|them)s?\\b|\\bwhen (?:you )?(?:talk|speak|reply|report|write|respond)(?:ing)? to\\b|\\b(?:in|into) (?:your|the) (?:reply|answer|response|summary|message)`;
 
