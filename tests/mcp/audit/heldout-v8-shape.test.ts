@@ -38,6 +38,7 @@ describeHeldoutSet({
     "greirson/mcp-todoist",
     "tsmztech/mcp-server-salesforce",
     "barryyip0625/mcp-discord",
+    "MarkusPfundstein/mcp-gsuite",
     "MarkusPfundstein/mcp-obsidian",
   ],
   earlier: EARLIER,
