@@ -15,6 +15,7 @@
  * Latin-script entries are lower-case and unaccented (the folded view), other scripts as written (the plain view).
  */
 import { excerpt } from "../evidence.js";
+import { REQUEST_LATIN, REQUEST_SCRIPTS } from "./user-relation-request.js";
 import { WAVE11_LATIN, WAVE11_SCRIPTS } from "./user-relation-wave11.js";
 
 export type UserRelationKind = "script" | "bypass" | "quiet";
@@ -176,7 +177,10 @@ export const OPTION_CLAUSE = /\b(?:whether(?: or not)?(?: to)?|if (?:set to )?tr
 
 /** Every kind of relation to the person a text holds, with where each was first seen. */
 export function userRelationsOf(views: { plain: string; folded: string }): UserRelationHit[] {
-  compiled ??= { latin: [...compile(LATIN), ...compile(WAVE11_LATIN)], scripts: [...compile(SCRIPTS), ...compile(WAVE11_SCRIPTS)] };
+  compiled ??= {
+    latin: [...compile(LATIN), ...compile(WAVE11_LATIN), ...compile(REQUEST_LATIN)],
+    scripts: [...compile(SCRIPTS), ...compile(WAVE11_SCRIPTS), ...compile(REQUEST_SCRIPTS)],
+  };
   const out = new Map<UserRelationKind, UserRelationHit>();
   for (const [kind, re] of compiled.latin) {
     if (out.has(kind)) continue;
