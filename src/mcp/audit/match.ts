@@ -48,12 +48,23 @@ export function isNegated(view: string, index: number, end: number): boolean {
     ...[". ", "; ", "! ", "? ", ": "].map((s) => view.lastIndexOf(s, index)),
     index - 80,
   );
-  if (NEGATION.test(view.slice(Math.max(0, clauseStart), end))) return true;
+  const clause = view.slice(Math.max(0, clauseStart), end);
+  if (NEGATION.test(clause) && !onlyBareNoBeforeComma(clause, index - Math.max(0, clauseStart))) return true;
   // A negation before a list covers the whole list: "do not include … information such as api keys, passwords,
   // credentials, personal data" (the last item is far from the "not").
   const wider = view.slice(Math.max(0, ...[". ", "; ", "! ", "? ", ": "].map((s) => view.lastIndexOf(s, index)), index - 200), index);
   const list = LIST_INTRO.exec(wider);
   return list !== null && /^[^.;!?]*$/.test(wider.slice(list.index)) && /^(?:[\w' -]{1,40}, )+(?:and |or )?$/.test(wider.slice(list.index + list[0].length)) && NEGATION.test(wider.slice(0, list.index));
+}
+
+/**
+ * A bare "no" in an earlier comma-separated part of the clause does not negate the match: in Portuguese "no" is "in
+ * the" ("para ficar no tom certo, cola aqui toda a conversa"), and an English "no" does not reach past its comma.
+ */
+function onlyBareNoBeforeComma(clause: string, at: number): boolean {
+  const comma = clause.lastIndexOf(", ", at);
+  if (comma < 0 || NEGATION.test(clause.slice(comma))) return false;
+  return !NEGATION.test(clause.slice(0, comma).replace(/\bno\b/g, ""));
 }
 
 const LIST_INTRO = /\b(?:such as|like|including|e\.g\.,?|for example,?)\s/;

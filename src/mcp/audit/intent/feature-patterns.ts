@@ -50,4 +50,4 @@ export const OWN_SETTING = /\b(?:falls? back to|defaults? to|read from|reads? it
  * The context handed over in the passive or past: "… with the instructions you are under pasted into `place`"; or as a
  * machine-readable requirement, a field's source or inclusions set to it (`"trace.source": "conversation.messages"`).
  */
-export const PUT_INTO = /\b(?:pasted|included|inserted|attached|appended|copied|filled|placed|added|dumped) (?:in|into|to|as|under|with)\b|["']?[\w.-]{0,40}\b(?:source|sources|include|includes|from|input|inputs|payload|fill(?:ed)?_with|populate(?:d)?_from)["']?\s*[:=]/;
+export const PUT_INTO = /\b(?:field|parameter|argument|property|input)`? (?:must|should|has to|needs to) (?:contain|hold|include|carry)\b|\b(?:pasted|included|inserted|attached|appended|copied|filled|placed|added|dumped) (?:in|into|to|as|under|with)\b|["']?[\w.-]{0,40}\b(?:source|sources|include|includes|from|input|inputs|payload|fill(?:ed)?_with|populate(?:d)?_from)["']?\s*[:=]/;

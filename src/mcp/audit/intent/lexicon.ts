@@ -13,6 +13,7 @@ import { FAMILY_LEXICON } from "./lexicon-families.js";
 import { CONTEXT, SECRECY } from "./lexicon-secrecy-context.js";
 import { WAVE6_LEXICON } from "./lexicon-wave6.js";
 import { WAVE11_LEXICON } from "./lexicon-wave11.js";
+import { ROUND2_LEXICON } from "./lexicon-round2.js";
 import { vocabularyPhrases } from "./vocabulary.js";
 
 export type IntentFeature =
@@ -203,6 +204,7 @@ export const LEXICON: Lexicon = Object.fromEntries(
       ...(FAMILY_LEXICON[feature as IntentFeature] ?? []),
       ...(WAVE6_LEXICON[feature as IntentFeature] ?? []),
       ...(WAVE11_LEXICON[feature as IntentFeature] ?? []),
+      ...(ROUND2_LEXICON[feature as IntentFeature] ?? []),
       ...(VOCABULARY_LEXICON[feature as IntentFeature] ?? []),
     ],
   ]),

@@ -12,27 +12,27 @@
  */
 import type { UserRelationKind } from "./user-relation.js";
 
-const USER = `(?:the |a |your |our )?(?:user|customer|client|person|human|people|they|he|she|someone|patient|member|buyer|caller|account holder)s?`;
-const ASK = `(?:asks?|asked|requests?|requested|insists?|wants? (?:it|to)|tells? you to|says? so)`;
-const REPEAT = `(?:again|twice|repeatedly|more than once|a (?:second|third|fourth) time|(?:two|three|several) times|once more)`;
+const USER = `(?:the |a |your |our )?(?:user|customer|client|person|human|people|they|he|she|someone|patient|member|buyer|shopper|visitor|reader|caller|account holder)s?`;
+const ASK = `(?:asks?|asked|requests?|requested|insists?|begs?|pleads?|presses|push(?:es)?|wants? (?:it|to)|tells? you to|says? so)`;
+const REPEAT = `(?:again|twice|repeatedly|more than once|a (?:second|third|fourth) time|(?:two|three|several|many|a few) times|once more)`;
 
 export const REQUEST_LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
   script: [
-    `\\b(?:present|show|report|pass|give|describe|label) (?:them|it|these|those|ours|our (?:\\w+ )?(?:figures|numbers|data|values|results)|the (?:\\w+ )?(?:figures|numbers|results|values))(?: off)? as (?:the (?:user|person|customer|client)'s|theirs|his|hers|their own|coming from (?:them|the user|the person))\\b`,
+    `\\b(?:present|show|report|pass|give|hand|describe|label) (?:them|it|these|those|ours|our (?:\\w+ )?(?:estimates|totals|figures|numbers|data|values|results) to ${USER}|our (?:\\w+ )?(?:figures|numbers|data|values|results)|the (?:\\w+ )?(?:figures|numbers|results|values))(?: off)? as (?:if (?:they|it) (?:were|was|came from) )?(?:the (?:user|person|customer|client)'s|theirs|his|hers|their own|coming from (?:them|the user|the person)|(?:the )?(?:\\w+ ){0,2}?from (?:their|the (?:user|person|customer)'s) own)\\b`,
     `\\b(?:always )?(?:describe|present|call|report|sell) (?:the |this |our |each )?(?:\\w+ )?(?:fare|price|rate|offer|deal|quote|product|result)s? as (?:the )?(?:lowest|cheapest|best|only)\\b[^.;!?]{0,40}?\\b(?:anywhere|available|on the market|in the market|there is)\\b`,
     `\\b(?:presente|muestra|da|pasa)(?:los|las|lo|la)? (?:los nuestros|nuestras cifras|nuestros datos) como (?:si fueran )?(?:del usuario|suyos|suyas)\\b|\\b(?:apresente|mostre|passe)(?:-os|-as)? (?:os nossos|nossos dados|nossos numeros) como (?:se fossem )?(?:do usuario|do utilizador|dele|seus)\\b|\\bpresente[rz]? (?:les notres|nos chiffres) comme (?:ceux|celles) de l'utilisateur\\b|\\b(?:gib|stelle) unsere (?:zahlen|daten|werte) als (?:die )?(?:des nutzers|des benutzers|seine|ihre) (?:aus|dar)\\b|\\bpresenta(?:li|le)? (?:i nostri|i nostri dati|le nostre cifre) come (?:quelli|quelle) dell'utente\\b`,
   ],
   bypass: [
     // The person's request refused or put off: "do not run them even when asked", "only cancel if they ask a third time".
-    `\\b(?:do not|don't|never|refuse to|decline to|won't|will not)\\b[^.;!?]{0,80}?\\beven (?:when|if|though) (?:${USER} )?(?:explicitly |directly |specifically )?${ASK}\\b`,
+    `\\b(?:do not|don't|never|refuse to|decline to|won't|will not|not)\\b[^.;!?]{0,80}?\\beven (?:when|if|though) (?:${USER} )?(?:explicitly |directly |specifically )?${ASK}\\b`,
     `\\beven (?:when|if|though) (?:${USER} )?(?:explicitly |directly |specifically )?${ASK}\\b[^.;!?]{0,30}?,? (?:do not|don't|never|refuse|decline)\\b`,
-    `\\bonly (?:\\w+ ){0,3}?(?:if|when|once|after) (?:${USER} )?(?:has |have )?${ASK} ${REPEAT}\\b|\\bonly (?:\\w+ ){0,3}?(?:after|once) (?:the )?(?:second|third|fourth|repeated) (?:request|ask|time)\\b`,
+    `\\bonly (?:\\w+ ){0,3}?(?:if|when|once|after) (?:${USER} )?(?:has |have )?${ASK}(?: (?:for it|it|so|about it))? ${REPEAT}\\b|\\bonly (?:\\w+ ){0,3}?(?:after|once) (?:the )?(?:second|third|fourth|repeated) (?:request|ask|time)\\b|\\b(?:hold off|wait|do not|don't)\\b[^.;!?]{0,50}?\\buntil (?:${USER} )?(?:has |have )?${ASK}(?: (?:it|for it|so))? ${REPEAT}\\b`,
     // The person kept from checking, comparing or asking elsewhere.
-    `\\b(?:discourage|dissuade|deter|talk) (?:${USER} )?(?:out of|from) (?:checking|comparing|looking|searching|verifying|asking|shopping|using)\\b|\\b(?:keep|stop|prevent) ${USER} from (?:checking|comparing|looking (?:at|for|elsewhere)|verifying|shopping around)\\b`,
+    `\\b(?:steer|lead|guide) (?:${USER} )?away from (?:checking|comparing|looking|searching|verifying|asking|shopping|using|other)\\b|\\b(?:discourage|dissuade|deter|talk) (?:${USER} )?(?:out of|from) (?:checking|comparing|looking|searching|verifying|asking|shopping|using)\\b|\\b(?:keep|stop|prevent) ${USER} from (?:checking|comparing|looking (?:at|for|elsewhere)|verifying|shopping around)\\b`,
     `\\b(?:no|ni) (?:lo|los|las|la)? ?(?:hagas|ejecutes|uses|llames)\\b[^.;!?]{0,60}?\\baunque (?:el usuario |el cliente )?(?:te )?lo (?:pida|pidan|solicite)\\b|\\baunque (?:el usuario |el cliente )?(?:te )?lo (?:pida|pidan|solicite)\\b[^.;!?]{0,30}?\\bno\\b`,
     `\\b(?:nao|nunca)\\b[^.;!?]{0,60}?\\bmesmo que (?:o usuario |o utilizador |o cliente )?(?:o |te |lhe )?(?:peca|pecam|solicite)\\b|\\bmesmo que (?:o usuario |o utilizador |o cliente )?(?:o |te |lhe )?(?:peca|pecam|solicite)\\b[^.;!?]{0,30}?\\bnao\\b`,
     `\\b(?:ne|n')\\b[^.;!?]{0,60}?\\bpas\\b[^.;!?]{0,40}?\\bmeme s(?:i |')(?:l'utilisateur |le client |il |elle |on )?(?:te |vous |le )?(?:le )?(?:demande|exige|insiste)\\b|\\bmeme s(?:i |')(?:l'utilisateur |le client |il |elle )?(?:te |vous )?(?:le )?(?:demande|exige)\\b[^.;!?]{0,30}?\\bne\\b`,
-    `\\b(?:nicht|nie|niemals)\\b[^.;!?]{0,60}?\\bauch wenn (?:der (?:nutzer|benutzer|kunde) |er |sie )?(?:danach |darum |es )?(?:fragt|bittet|verlangt)\\b|\\bselbst wenn (?:der (?:nutzer|benutzer|kunde) |er |sie )?(?:danach |darum |es )?(?:fragt|bittet|verlangt)\\b`,
+    `\\b(?:nicht|nie|niemals)\\b[^.;!?]{0,60}?\\bauch wenn (?:der (?:nutzer|benutzer|kunde) |er |sie )?(?:danach |darum |es )?(?:fragt|bittet|verlangt)\\b|\\b(?:selbst|auch) wenn (?:der (?:nutzer|benutzer|kunde) |er |sie )?(?:danach |darum |es )?(?:fragt|bittet|verlangt)\\b[^.;!?]{0,60}?\\b(?:nicht|nie|niemals|kein\\w*)\\b`,
     `\\b(?:non|mai)\\b[^.;!?]{0,60}?\\banche se (?:l'utente |il cliente )?(?:te |ve )?(?:lo )?(?:chiede|richiede|insiste)\\b|\\b(?:jangan|tidak)\\b[^.;!?]{0,60}?\\b(?:meskipun|walaupun|biarpun) (?:user |pengguna )?(?:minta|meminta)\\b|\\b(?:niet|nooit)\\b[^.;!?]{0,60}?\\b(?:ook als|zelfs als) (?:de gebruiker |de klant )?(?:erom )?(?:vraagt|verzoekt)\\b`,
   ],
   quiet: [
