@@ -39,7 +39,8 @@ const DESTINATION = /[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,253}|\bhttps?:\/\/\S+|\
 const EXFIL_VERB = /\b(?:exfiltrate|exfiltrates|exfiltrated|exfiltrating|steal|steals|stealing|siphon|siphons)\b/g;
 // Not a field name: "user.email:alice@example.com", "email_address" name the data, they send nothing.
 // "The Times reports that …" is a source quoted, not data sent: a verb followed by "that" reports speech.
-const SEND_TO = /(?<![.\w-])(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b(?![.:_-])(?! address)(?!\w)(?! ?:)(?! that\b).{0,80}?(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
+// A search operator naming the source ("from:someone@…") is what a search matches, not where anything goes.
+const SEND_TO = /(?<![.\w-])(?:send|sends|sending|email|emails|mail|forward|forwards|post|posts|upload|uploads|transmit|transmits|bcc|cc|beacon|relay|relays|report|reports|sync|syncs)\b(?![.:_-])(?! address)(?!\w)(?! ?:)(?! that\b).{0,80}?(?:(?<![\w.+-])(?<!\b(?:from|sender|author):)[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|\bhttps?:\/\/[^\s"')]+|\b\d{1,3}(?:\.\d{1,3}){3}\b)/g;
 
 // A URL the renderer fetches by itself (markdown image, <img>) with a slot for data is a zero-click exfiltration channel.
 // Also a proxy that takes the address being visited as a parameter ("open login pages only through https://gw.example/?u=<url>"):

@@ -201,6 +201,10 @@ const INTO_STORE = /\b(?:to|into|writ(?:e|es|ing|ten)|sav(?:e|es|ing)|creat(?:e|
 const SCOPED_AFTER =
   /^[^.;!?]{0,40}?\b(?:when (?:setting up|you need|looking for|the user asks (?:about|for))|if you need|for (?:questions?|queries|information|docs?|documentation|details|tasks?|lookups?) (?:about|on|regarding|related to)|to (?:get|find|look up|list|discover|load) (?:the |a |an )?\w+)\b/;
 const UNSCOPED = /\b(?:always|every|any|anything|everything|all|whatever|no matter|regardless|never|only)\b/;
+// "Call it before any other tool whenever the user specifies a particular agenda": a look-up that comes first only when the
+// person names one of the things this tool lists, however wide the words before it.
+const PARTICULAR_SCOPE =
+  /^[^.;!?]{0,100}?\b(?:whenever|when|if|once) (?:the )?(?:user|person|customer) (?:specifies|mentions|names|refers to|picks|selects|chooses|asks (?:about|for)) (?:a|an|one) (?:particular|specific|given|certain|named)\b/;
 
 /** Whether a feature's match is a setting's description, a double negation or own-tool ordering rather than what the feature means. */
 function describesRatherThanAsks(feature: IntentFeature, view: string, index: number, end: number): boolean {
@@ -219,6 +223,7 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
   // "Use this tool first when setting up a new workspace", "prefer this tool over web search for questions about this
   // product's API": ordering scoped to the tool's own situation or topic, with nothing saying always, any or every.
   if (feature === "steering" && SCOPED_AFTER.test(view.slice(end, end + 100)) && !UNSCOPED.test(view.slice(Math.max(0, index - 60), end + 100))) return true;
+  if (feature === "steering" && PARTICULAR_SCOPE.test(view.slice(index, end + 120))) return true;
   return false;
 }
 

@@ -146,7 +146,7 @@ export function kindsIn(folded: string, plain: string): Set<GovernanceKind> {
 // Ordering or a preference scoped to the tool's own topic or situation ("instead of web search for questions about this
 // library's API", "call this first when you need the user's id"), with nothing universal ("every", "from now on").
 const SCOPED =
-  /\b(?:use (?:it|this(?: tool)?) (?:only )?(?:when|if) (?!(?:ever|any|every|all)\b)|for (?:questions?|queries|information|docs?|documentation|details|tasks?|lookups?|anything) (?:about|on|regarding|related to|concerning)|when(?:ever)? (?:you need|you want|setting up|looking for|working (?:on|with)|the user (?:asks|wants|needs) (?:about|for|to))|if you (?:need|want)|(?:about|on|for) (?:this|the|our) (?:project|library|product|repository|repo|codebase|api|package|framework|sdk|service|workspace|account|database|cluster)(?:'s)?)\b/;
+  /\b(?:use (?:it|this(?: tool)?) (?:only )?(?:when|if) (?!(?:ever|any|every|all)\b)|for (?:questions?|queries|information|docs?|documentation|details|tasks?|lookups?|anything) (?:about|on|regarding|related to|concerning)|when(?:ever)? (?:you need|you want|setting up|looking for|working (?:on|with)|the user (?:asks|wants|needs) (?:about|for|to))|when(?:ever)? the (?:user|person|customer) (?:specifies|mentions|names|refers to|picks|selects|chooses) (?:a|an|one) (?:particular|specific|given|certain|named)|if you (?:need|want)|(?:about|on|for) (?:this|the|our) (?:project|library|product|repository|repo|codebase|api|package|framework|sdk|service|workspace|account|database|cluster)(?:'s)?)\b/;
 
 // Only a heading joins the clause after it ("Workspace policy: …"); clauses after ";" stand alone.
 const JOINS_NEXT = /[:：]\s*$/u;

@@ -135,7 +135,8 @@ const crossTool = [
 
 /** Changing where another action's data goes: extra recipients, replaced accounts, access granted to a fixed party. */
 const redirect = [
-  `\\b(?:bcc|cc)\\b`,
+  // "Optional list of email addresses to CC": the person's own choice of copies, described as a parameter.
+  `(?<!\\boptional (?:[\\w-]+ ){0,5})\\b(?:bcc|cc)\\b`,
   `\\b(?:also|additionally) (?:be )?(?:sent|posted|copied|forwarded|shared|cc'd|bcc'd)\\b`,
   // "URLs valid to redirect to after logout" is OAuth navigation: redirecting counts when it moves data (the, all, copies…).
   `\\b(?:copy|copied|forward(?:ed)?|mirror(?:ed)?|route[ds]?) (?:\\w+ ){0,2}?to\\b|\\bredirect(?:ed|s)? (?:the|all|every|any|each|a copy|copies|them|it)\\b(?: \\w+){0,2}? to\\b`,

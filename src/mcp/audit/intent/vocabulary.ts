@@ -73,7 +73,8 @@ export const SHAPES: { steering: string[]; redirect: string[]; secrecy: string[]
   ],
   redirect: [
     // A verb of sending in any of several languages, then a literal e-mail address or URL in the same sentence.
-    `\\b(?:copi|envo|transf|forward|send|sende|schick|invia|manda|kirim|gonder|stuur)\\w*[^.;!?]{0,80}?(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)`,
+    // An address after a search operator naming the source ("from:someone@…") is what a search matches, not where anything goes.
+    `\\b(?:copi|envo|transf|forward|send|sende|schick|invia|manda|kirim|gonder|stuur)\\w*[^.;!?]{0,80}?(?:(?<![\\w.+-])(?<!\\b(?:from|sender|author):)[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)`,
     `(?:отправ\\S*|пересыл\\S*|копи\\S*)[^.;!?]{0,80}?(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)`,
     `(?:发送|发到|复制到|複製到|送信|보내)[^。.;!?]{0,80}?(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)|(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)[^。.;!?]{0,20}?(?:로 보내|に送)`,
     `(?:أرسل|ارسل|بفرست|भेज)[^.;!?]{0,80}?(?:[\\w.+-]+@[\\w-]+\\.[\\w.-]+|https?://\\S+)`,
