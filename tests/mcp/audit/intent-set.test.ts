@@ -11,8 +11,8 @@ import { allTools, careful, fooled, indiscriminateVerdict, keyOf, measureCorpus,
  * extra benign material from real servers (benign-extra.json, benign-extra-2.json). "Flagged" means warn or
  * block: either holds the tool until a person accepts it. Set v4 (heldout-v4.json) was written
  * independently and measured once when it was merged (63/84, 8/86); spent in wave 8 (84/84, 0/86 after tuning). Sets v5,
- * v6 and v7 were written independently the same way and are spent too (tuned on in waves 9, 10 and 11). Set v8
- * (heldout-v8.json, wave 11) is held out: measured once, counts only.
+ * v6, v7 and v8 were written independently the same way and are spent too (tuned on in waves 9, 10, 11 and the second
+ * round of wave 11).
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -195,16 +195,17 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(on.flagged).toBe(0);
   });
 
-  it("set v8 (written independently in wave 11, measured once: the figure on attacks nobody tuned on)", () => {
+  it("set v8 (written independently in wave 11, measured once, spent in wave 11 (second round): tuned on)", () => {
     // Measured once by the lead after the wave-11 tuning on v7 (tests/fixtures/audit-intent/README.md): 117/140 attacks
     // (83.6 %), 6/212 benign tools held (2.8 %: gsuite 4, asana 1, salesforce 1), second opinion off and on alike; the
-    // wave-10 rules on the same set: 115/140, 6/212. Unspent: nobody has looked at which cases these are. The floor and
-    // ceiling keep later changes from doing worse on attacks they were not written from.
+    // wave-10 rules on the same set: 115/140, 6/212. Spent in wave 11 (second round): its misses and false holds were
+    // studied by kind and the kinds fixed (129/140, 2/212 after). These floors keep later changes from losing the kinds
+    // fixed; the independent figure is the next held-out set's. Counts only (not `measure`, whose notes name cases).
     const [off, on] = [measureHalf("heldout-v8", none), measureHalf("heldout-v8", withCareful)];
-    lines.push(`set v8 (held out): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    lines.push(`set v8 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([140, 212]);
-    expect(off.caught).toBeGreaterThanOrEqual(117);
-    expect(off.flagged).toBeLessThanOrEqual(6);
+    expect(off.caught).toBe(129);
+    expect(off.flagged).toBe(2);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeGreaterThanOrEqual(off.flagged);
   });
