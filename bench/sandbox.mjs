@@ -22,6 +22,7 @@ import { fmt, summarize, table, verdict } from "./_stats.mjs";
 import { sandboxBuildBreakdown } from "./_sandbox-build.mjs";
 import { ENGINES, mustRun, sleep, trivial } from "./_sandbox-engines.mjs";
 import { measureRss, WARM_RUNS } from "./_sandbox-memory.mjs";
+import { sliceCost } from "./_sandbox-slices.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const DIST = new URL("../dist/", import.meta.url).href;
@@ -314,6 +315,18 @@ export function sharedRounds() {
   ];
 }
 
+/** The slices table: one row per slice length (bench/_sandbox-slices.mjs). */
+function sliceTable(slices) {
+  const rows = slices.map((row) => [
+    row.sliceMs === 0 ? "0 (never yields)" : `${row.sliceMs} ms`,
+    `${ms(row.wall.p50)} (x${row.wallRatio.toFixed(2)})`,
+    `${ms(row.cpu.p50)} (x${row.cpuRatio.toFixed(2)})`,
+    `${ms(row.gap.p50)} / ${ms(row.gap.max)}`,
+    `${row.turns.p50}`,
+  ]);
+  return table(["slice", "CPU-bound guest, wall p50 (vs never yielding)", "process CPU p50 (vs never yielding)", "longest event-loop gap during the run, p50 / max", "event-loop turns during the run"], rows);
+}
+
 /** The breakdown table: one row per step, a column per build. */
 function buildTable(breakdown) {
   const rows = breakdown.sync.map((step, index) => [step.name, us(step.p50Us), us(breakdown.asyncify[index]?.p50Us ?? NaN)]);
@@ -323,6 +336,8 @@ function buildTable(breakdown) {
 export default async function benchSandbox() {
   const machine = { cpus: cpus().length, load: loadavg() };
   const results = await benchEngines(Object.keys(ENGINES));
+  const sliceLoad = loadavg()[0];
+  const slices = await sliceCost(DIST);
   // Last, on this thread: it instantiates both builds here, which the engines' first-engine cases must not find done.
   const breakdown = await sandboxBuildBreakdown(DIST);
   const text = [
@@ -336,10 +351,20 @@ export default async function benchSandbox() {
       "engine is idle, or by the run on first use when runs come back to back.",
     "",
     buildTable(breakdown),
+    "",
+    `**Time slices of the in-thread engine** (bench/_sandbox-slices.mjs; load average ${sliceLoad.toFixed(2)} at its start). A guest computing ` +
+      "`s = (s * 31 + i) % 1000003` 3 million times on quickjs-inline, each slice length in every round (12 rounds, interleaved). " +
+      "After a slice of compute the guest is suspended at its next interrupt check until the event loop has turned once " +
+      "(src/sandbox/engines/quickjs-yield.ts): the gap column is what a signal, a timer or an HTTP request waits for meanwhile " +
+      "(QuickJS checks every 10,000 branches or calls, a few ms of this loop, so slices shorter than that yield at every check). " +
+      "A guest that never yields can be the slower one: V8 puts tiered-up wasm code in place for the next call of a function, " +
+      "so a guest that never returns keeps QuickJS's interpreter loop as first compiled, while each yield unwinds and re-enters it.",
+    "",
+    sliceTable(slices),
     ...imageRounds(),
     ...sharedRounds(),
   ].join("\n");
-  return { title: "Sandbox engines", markdown: text, data: { machine, targets: TARGETS, results, breakdown } };
+  return { title: "Sandbox engines", markdown: text, data: { machine, targets: TARGETS, results, breakdown, slices } };
 }
 
 if (process.argv[1] === SELF) {

@@ -67,7 +67,7 @@ export function installYieldingInterrupts(target: YieldTarget): YieldingInterrup
 }
 
 /** The compute a guest does before the thread's event loop runs again (chosen by measurement: bench, "Sandbox engines"). */
-export const DEFAULT_SLICE_MS = 10;
+export const DEFAULT_SLICE_MS = 5;
 
 /** A run's compute cut into slices (see installYieldingInterrupts). */
 export interface TimeSlices {
