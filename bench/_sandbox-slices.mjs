@@ -7,6 +7,8 @@ import { setImmediate } from "node:timers";
 import { summarize } from "./_stats.mjs";
 import { mustRun } from "./_sandbox-engines.mjs";
 
+/** The engine's default (src/sandbox/engines/quickjs-yield.ts), for the per-slice cost. */
+export const DEFAULT_SLICE_MS = 5;
 export const SLICES_MS = (process.env.MCPVM_BENCH_SLICES ?? "0,0.001,2,5,10,20").split(",").map(Number);
 const ROUNDS = 12;
 const ITERATIONS = 3_000_000;
@@ -35,7 +37,56 @@ async function runWatched(engine, code) {
   return { wallMs: ended - started, processCpuMs: (cpu.user + cpu.system) / 1000, longestGapMs: Math.max(longest, ended - last), turns };
 }
 
+/**
+ * What one yield costs, on an asyncify instance directly: the same loop with its interrupt handler
+ * never yielding, then yielding at every check (to the next turn of the event loop), at the top of
+ * the stack and 10 guest frames deep (asyncify saves and restores every frame's wasm locals, and
+ * QuickJS's interpreter function has many). Per yield = (time yielding - time not) / checks.
+ */
+async function yieldCost(dist) {
+  const { newInlineInstance } = await import(`${dist}src/sandbox/engines/quickjs-inline-adapter.js`);
+  const { loadInlineAssets } = await import(`${dist}src/sandbox/engines/quickjs-inline-assets.js`);
+  const instance = await newInlineInstance(await loadInlineAssets(), 64 * 1024 * 1024);
+  const runtime = instance.newRuntime();
+  const context = runtime.newContext();
+  let yielding = false;
+  let checks = 0;
+  instance.setInterruptHandler(runtime, (mayYield) => {
+    checks++;
+    return mayYield && yielding ? new Promise((resolve) => setImmediate(() => resolve(false))) : false;
+  });
+  const code = (depth, k) => `function deep(d) { if (d > 0) return deep(d - 1); let s = ${k}; for (let i = 0; i < 2000000; i++) s = (s * 31 + i) % 1000003; return s; } deep(${depth})`;
+  const run = async (depth, k) => {
+    checks = 0;
+    const started = performance.now();
+    const result = await instance.evalCode(context, code(depth, k), "yield-cost.js");
+    (result.value ?? result.error).dispose();
+    return performance.now() - started;
+  };
+  try {
+    const rows = [];
+    for (const depth of [0, 10]) {
+      const times = { still: [], yielding: [] };
+      for (let round = 0; round < 10; round++) {
+        for (const mode of ["still", "yielding"]) {
+          yielding = mode === "yielding";
+          const ms = await run(depth, round);
+          if (round >= 2) times[mode].push(ms);
+        }
+      }
+      const still = summarize(times.still).p50;
+      const moving = summarize(times.yielding).p50;
+      rows.push({ depth, checks, stillMs: still, yieldingMs: moving, perYieldUs: ((moving - still) * 1000) / checks });
+    }
+    return rows;
+  } finally {
+    context.dispose();
+    runtime.dispose();
+  }
+}
+
 export async function sliceCost(dist) {
+  const perYield = await yieldCost(dist);
   const { createQuickJsInlineEngine } = await import(`${dist}src/sandbox/engines/quickjs-inline.js`);
   const engines = [];
   for (const sliceMs of SLICES_MS) engines.push(await createQuickJsInlineEngine({ sliceMs }));
@@ -54,11 +105,12 @@ export async function sliceCost(dist) {
       }
     }
     const base = { wall: summarize(samples[0].wall).p50, cpu: summarize(samples[0].cpu).p50 };
-    return SLICES_MS.map((sliceMs, index) => {
+    const bySlice = SLICES_MS.map((sliceMs, index) => {
       const wall = summarize(samples[index].wall);
       const cpu = summarize(samples[index].cpu);
       return { sliceMs, wall, cpu, wallRatio: wall.p50 / base.wall, cpuRatio: cpu.p50 / base.cpu, gap: summarize(samples[index].gap), turns: summarize(samples[index].turns) };
     });
+    return { perYield, bySlice };
   } finally {
     await Promise.all(engines.map((engine) => engine.dispose()));
   }

@@ -22,7 +22,7 @@ import { fmt, summarize, table, verdict } from "./_stats.mjs";
 import { sandboxBuildBreakdown } from "./_sandbox-build.mjs";
 import { ENGINES, mustRun, sleep, trivial } from "./_sandbox-engines.mjs";
 import { measureRss, WARM_RUNS } from "./_sandbox-memory.mjs";
-import { sliceCost } from "./_sandbox-slices.mjs";
+import { DEFAULT_SLICE_MS, sliceCost } from "./_sandbox-slices.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const DIST = new URL("../dist/", import.meta.url).href;
@@ -317,7 +317,7 @@ export function sharedRounds() {
 
 /** The slices table: one row per slice length (bench/_sandbox-slices.mjs). */
 function sliceTable(slices) {
-  const rows = slices.map((row) => [
+  const rows = slices.bySlice.map((row) => [
     row.sliceMs === 0 ? "0 (never yields)" : `${row.sliceMs} ms`,
     `${ms(row.wall.p50)} (x${row.wallRatio.toFixed(2)})`,
     `${ms(row.cpu.p50)} (x${row.cpuRatio.toFixed(2)})`,
@@ -325,6 +325,18 @@ function sliceTable(slices) {
     `${row.turns.p50}`,
   ]);
   return table(["slice", "CPU-bound guest, wall p50 (vs never yielding)", "process CPU p50 (vs never yielding)", "longest event-loop gap during the run, p50 / max", "event-loop turns during the run"], rows);
+}
+
+/** One yield's cost (bench/_sandbox-slices.mjs, yieldCost). */
+function yieldTable(slices) {
+  const rows = slices.perYield.map((row) => [
+    row.depth === 0 ? "at the top of the stack" : `${row.depth} guest frames deep`,
+    `${row.checks}`,
+    `${ms(row.stillMs)} / ${ms(row.yieldingMs)}`,
+    us(row.perYieldUs),
+    `${((row.perYieldUs / 1000 / DEFAULT_SLICE_MS) * 100).toFixed(1)} %`,
+  ]);
+  return table(["a loop of 2 million iterations", "interrupt checks", "never yielding / yielding at every check (p50)", "one yield", `its cost per ${DEFAULT_SLICE_MS} ms slice`], rows);
 }
 
 /** The breakdown table: one row per step, a column per build. */
@@ -357,8 +369,11 @@ export default async function benchSandbox() {
       "After a slice of compute the guest is suspended at its next interrupt check until the event loop has turned once " +
       "(src/sandbox/engines/quickjs-yield.ts): the gap column is what a signal, a timer or an HTTP request waits for meanwhile " +
       "(QuickJS checks every 10,000 branches or calls, a few ms of this loop, so slices shorter than that yield at every check). " +
-      "A guest that never yields can be the slower one: V8 puts tiered-up wasm code in place for the next call of a function, " +
-      "so a guest that never returns keeps QuickJS's interpreter loop as first compiled, while each yield unwinds and re-enters it.",
+      "A whole run's time varies more from run to run on this machine than yielding costs, so one yield is measured apart " +
+      "first (the first table: on one asyncify instance, a yield to the next turn of the event loop at every interrupt check " +
+      "against none; asyncify saves and restores every guest frame's wasm locals, so it grows with the depth).",
+    "",
+    yieldTable(slices),
     "",
     sliceTable(slices),
     ...imageRounds(),
