@@ -130,6 +130,41 @@ describe("quickjs-inline time slices", () => {
     await expectHealthy(everyCheck);
   });
 
+  it("does not suspend a guest whose heap has no room left for the saved stack", async () => {
+    // Asyncify mallocs the buffer a suspended stack is saved into, unchecked: in a heap at its run's
+    // ceiling (no growth allowed here) that malloc fails, and the stack would be written at address 0.
+    const instance = await newInlineInstance(await loadInlineAssets(), 64 * 1024 * 1024);
+    const runtime = instance.newRuntime();
+    const context = runtime.newContext();
+    try {
+      instance.setStackLimit(runtime, 256 * 1024);
+      let yields = 0;
+      let filled = false;
+      instance.setInterruptHandler(runtime, (mayYield) => {
+        if (!mayYield || !filled) return false;
+        yields++;
+        return new Promise((resolve) => setImmediate(() => resolve(false)));
+      });
+      instance.limitHeadroom(instance.wasmMemoryBytes());
+      const kept = await instance.evalCode(context, "globalThis.keep = []; try { for (;;) keep.push(new Array(4096).fill(1)); } catch {} keep.length", "fill.js");
+      if (kept.error !== undefined) expect.fail(JSON.stringify(context.dump(kept.error)));
+      expect(context.getNumber(kept.value)).toBeGreaterThan(0);
+      kept.value.dispose();
+      expect(instance.overBudget()).toBe(true);
+      // The heap is full: a few KB freed for the loop's own needs, far less than the save buffer.
+      filled = true;
+      const spin = await instance.evalCode(context, "keep.pop(); let s = 0; for (let i = 0; i < 300000; i++) s = (s + i) % 1000; s", "spin.js");
+      if (spin.error !== undefined) expect.fail(JSON.stringify(context.dump(spin.error)));
+      expect(context.getNumber(spin.value)).toBe(0);
+      spin.value.dispose();
+      expect(yields).toBe(0);
+    } finally {
+      instance.limitHeadroom(undefined);
+      context.dispose();
+      runtime.dispose();
+    }
+  });
+
   it("never suspends guest code that runs below a host function (asked with mayYield false there)", async () => {
     const instance = await newInlineInstance(await loadInlineAssets(), 64 * 1024 * 1024);
     const runtime = instance.newRuntime();

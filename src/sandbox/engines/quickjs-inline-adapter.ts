@@ -279,27 +279,10 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
     });
   };
 
-  /**
-   * Asyncify mallocs the buffer it saves a suspended stack into (its StackSize + a 12-byte header) at
-   * each suspension and does not check the result: in a heap at its run's ceiling (quickjs-heap.ts)
-   * the malloc fails and the stack is written at address 0. Tried first here; freed at once, so the
-   * suspension's own malloc gets the same chunk back. Not while the stack is being rewound (Asyncify
-   * state 2): no wasm may run then, and the suspension being resumed had its buffer.
-   */
-  const saveBufferFits = (): boolean => {
-    const asyncify = internals.module.Asyncify as { Va?: unknown; state?: unknown } | undefined;
-    if (asyncify?.state === 2) return true;
-    const size = asyncify?.Va;
-    if (typeof size !== "number") return false;
-    const probe = emscripten._malloc(size + 12);
-    if (probe === 0) return false;
-    emscripten._free(probe);
-    return true;
-  };
   const interrupts = parts.installYielding({
     module: internals.module,
     handleAsyncify: (asyncify, fn) => callbacks.handleAsyncify(asyncify as QuickJs.Asyncify | undefined, fn),
-    canSuspend: () => entered > 0 && hostFrames === 0 && !suspended && saveBufferFits(),
+    canSuspend: () => entered > 0 && hostFrames === 0 && !suspended,
   });
 
   /** A value or the exception of an entry point's result pointer, as the library's calls report them. */

@@ -21,7 +21,12 @@ export type YieldingInterruptHandler = (mayYield: boolean) => boolean | Promise<
 /** What installYieldingInterrupts replaces on one instance of the asyncify build. */
 export interface YieldTarget {
   /** The Emscripten module: its glue reads `callbacks.shouldInterrupt` at every check. */
-  readonly module: { readonly callbacks: { shouldInterrupt: (asyncify: unknown, rt: number) => unknown }; readonly Asyncify?: unknown };
+  readonly module: {
+    readonly callbacks: { shouldInterrupt: (asyncify: unknown, rt: number) => unknown };
+    readonly Asyncify?: unknown;
+    _malloc(bytes: number): number;
+    _free(pointer: number): void;
+  };
   /** The module callbacks' handleAsyncify (the adapter's own, see quickjs-inline-adapter.ts). */
   readonly handleAsyncify: (asyncify: { handleSleep: unknown } | undefined, fn: () => unknown) => unknown;
   /** The wasm stack can be unwound right now (an async entry point called it, with no host frame in between). */
@@ -42,9 +47,27 @@ export interface YieldingInterrupts {
  * the instance then interrupts without yielding, as before.
  */
 export function installYieldingInterrupts(target: YieldTarget): YieldingInterrupts | undefined {
-  const asyncify = target.module.Asyncify as { readonly Ta?: unknown } | undefined;
+  /** Emscripten's Asyncify object, minified: handleSleep, StackSize, and `state` (2: rewinding). */
+  const asyncify = target.module.Asyncify as { readonly Ta?: unknown; readonly Va?: unknown; readonly state?: unknown } | undefined;
   if (asyncify === undefined || typeof asyncify.Ta !== "function") return undefined;
   const sleeper = { handleSleep: asyncify.Ta };
+  const REWINDING = 2;
+  const module = target.module;
+  /**
+   * Asyncify mallocs the buffer it saves a suspended stack into (StackSize and a 12-byte header) at
+   * each suspension and does not check the result: in a heap at its run's ceiling (quickjs-heap.ts)
+   * the malloc fails and the stack is written at address 0. Tried first here and freed at once, so
+   * the suspension's own malloc gets that chunk back. Not while a stack is being rewound: no wasm may
+   * run then, and the suspension being resumed had its buffer.
+   */
+  const saveBufferFits = (): boolean => {
+    if (asyncify.state === REWINDING) return true;
+    if (typeof asyncify.Va !== "number") return false;
+    const probe = module._malloc(asyncify.Va + 12);
+    if (probe === 0) return false;
+    module._free(probe);
+    return true;
+  };
   const handlers = new Map<number, YieldingInterruptHandler>();
   const callbacks = target.module.callbacks;
   const library = callbacks.shouldInterrupt;
@@ -52,7 +75,7 @@ export function installYieldingInterrupts(target: YieldTarget): YieldingInterrup
   callbacks.shouldInterrupt = (unused, rt) => {
     const handler = handlers.get(rt);
     if (handler === undefined) return library(unused, rt);
-    if (!target.canSuspend()) return verdict(handler(false) === true);
+    if (!target.canSuspend() || !saveBufferFits()) return verdict(handler(false) === true);
     // When the guest resumes, the build calls this import again to collect the verdict: handleSleep
     // then returns it without calling the function below a second time.
     return target.handleAsyncify(sleeper, () => {
