@@ -38,10 +38,11 @@ async function runWatched(engine, code) {
 }
 
 /**
- * What one yield costs, on an asyncify instance directly: the same loop with its interrupt handler
- * never yielding, then yielding at every check (to the next turn of the event loop), at the top of
- * the stack and 10 guest frames deep (asyncify saves and restores every frame's wasm locals, and
- * QuickJS's interpreter function has many). Per yield = (time yielding - time not) / checks.
+ * What one yield costs, on an asyncify instance directly: an empty loop (so that the checks, not the
+ * compute, take the time) interrupted at its 2,000th interrupt check, its handler never yielding, then
+ * yielding at every check to the next turn of the event loop; at the top of the stack and 10 guest
+ * frames deep (asyncify saves and restores every frame's wasm locals, and QuickJS's interpreter
+ * function has many). Per yield = (CPU yielding - CPU not) / checks, the process's CPU time.
  */
 async function yieldCost(dist) {
   const { newInlineInstance } = await import(`${dist}src/sandbox/engines/quickjs-inline-adapter.js`);
@@ -49,34 +50,39 @@ async function yieldCost(dist) {
   const instance = await newInlineInstance(await loadInlineAssets(), 64 * 1024 * 1024);
   const runtime = instance.newRuntime();
   const context = runtime.newContext();
+  const CHECKS = 2000;
   let yielding = false;
   let checks = 0;
   instance.setInterruptHandler(runtime, (mayYield) => {
-    checks++;
+    if (++checks >= CHECKS) return true;
     return mayYield && yielding ? new Promise((resolve) => setImmediate(() => resolve(false))) : false;
   });
-  const code = (depth, k) => `function deep(d) { if (d > 0) return deep(d - 1); let s = ${k}; for (let i = 0; i < 2000000; i++) s = (s * 31 + i) % 1000003; return s; } deep(${depth})`;
-  const run = async (depth, k) => {
+  const cpuMs = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
+  const run = async (depth) => {
     checks = 0;
-    const started = performance.now();
-    const result = await instance.evalCode(context, code(depth, k), "yield-cost.js");
+    const started = cpuMs();
+    const result = await instance.evalCode(context, `function deep(d) { if (d > 0) return deep(d - 1); for (;;) {} } deep(${depth})`, "yield-cost.js");
     (result.value ?? result.error).dispose();
-    return performance.now() - started;
+    return cpuMs() - started;
   };
   try {
     const rows = [];
     for (const depth of [0, 10]) {
       const times = { still: [], yielding: [] };
-      for (let round = 0; round < 10; round++) {
-        for (const mode of ["still", "yielding"]) {
+      for (let round = 0; round < 12; round++) {
+        // Alternating which goes first, so that a burst of other work on the machine falls on both alike.
+        for (const mode of round % 2 === 0 ? ["still", "yielding"] : ["yielding", "still"]) {
           yielding = mode === "yielding";
-          const ms = await run(depth, round);
+          const ms = await run(depth);
           if (round >= 2) times[mode].push(ms);
         }
       }
       const still = summarize(times.still).p50;
       const moving = summarize(times.yielding).p50;
-      rows.push({ depth, checks, stillMs: still, yieldingMs: moving, perYieldUs: ((moving - still) * 1000) / checks });
+      rows.push({ depth, checks: CHECKS, stillMs: still, yieldingMs: moving, perYieldUs: ((moving - still) * 1000) / CHECKS });
     }
     return rows;
   } finally {

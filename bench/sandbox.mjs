@@ -336,7 +336,7 @@ function yieldTable(slices) {
     us(row.perYieldUs),
     `${((row.perYieldUs / 1000 / DEFAULT_SLICE_MS) * 100).toFixed(1)} %`,
   ]);
-  return table(["a loop of 2 million iterations", "interrupt checks", "never yielding / yielding at every check (p50)", "one yield", `its cost per ${DEFAULT_SLICE_MS} ms slice`], rows);
+  return table(["an empty loop, ended at its 2,000th interrupt check", "interrupt checks", "process CPU, never yielding / yielding at every check (p50)", "one yield", `its cost per ${DEFAULT_SLICE_MS} ms slice`], rows);
 }
 
 /** The breakdown table: one row per step, a column per build. */
@@ -370,8 +370,10 @@ export default async function benchSandbox() {
       "(src/sandbox/engines/quickjs-yield.ts): the gap column is what a signal, a timer or an HTTP request waits for meanwhile " +
       "(QuickJS checks every 10,000 branches or calls, a few ms of this loop, so slices shorter than that yield at every check). " +
       "A whole run's time varies more from run to run on this machine than yielding costs, so one yield is measured apart " +
-      "first (the first table: on one asyncify instance, a yield to the next turn of the event loop at every interrupt check " +
-      "against none; asyncify saves and restores every guest frame's wasm locals, so it grows with the depth).",
+      "first (the first table: on one asyncify instance, an empty loop whose 2,000 interrupt checks take the time, yielding to " +
+      "the next turn of the event loop at every check against never; asyncify saves and restores every guest frame's wasm " +
+      "locals, so it grows with the depth). Even so a yield's few tens of µs are near this machine's noise: a negative figure " +
+      "means the yielding runs happened to be the quicker ones.",
     "",
     yieldTable(slices),
     "",
