@@ -248,8 +248,8 @@ function markdown(results, machine) {
       "instead of crossing threads, and a live sandbox holds its instance's touched wasm pages, not a thread. Its " +
       "first batch of ten pays the process's one-time costs (the 1 MB asyncify module's code tiering up, glue), so " +
       "the second-batch and \"once the engine is loaded\" rows are its steady state (the 16 MiB each instance's memory " +
-      "starts at is the build's minimum, but pages never touched cost no RSS). Its price: while guest code computes the caller's thread runs " +
-      "nothing else, and asyncify code runs guest JavaScript slower than the synchronous build (more so until V8 " +
+      "starts at is the build's minimum, but pages never touched cost no RSS). Its price: a computing guest shares the caller's thread " +
+      "in time slices (5 ms; below), and asyncify code runs guest JavaScript slower than the synchronous build (more so until V8 " +
       "tiers it up).",
     "",
     "**The worker engine's shared mode** (quickjs (shared), `workerMode: \"shared\"`, not yet the default): the in-thread " +
