@@ -66,3 +66,17 @@ export function identifierWords(name: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0);
 }
+
+// `{{CHAT_LOG}}`, `${systemPrompt}`, `[[tool_results]]`: template slots, whose names say what fills them.
+const PLACEHOLDER = /\{\{\s*([A-Za-z][\w.-]{0,60})\s*\}\}|\$\{\s*([A-Za-z][\w.-]{0,60})\s*\}|\[\[\s*([A-Za-z][\w.-]{0,60})\s*\]\]/g;
+
+/**
+ * A template's slots read as the words their names are made of: a default of `{{CHAT_LOG}}` that the model is
+ * told to expand asks for the chat log as plainly as the words would.
+ */
+export function speakPlaceholders(text: string): string {
+  return text.replace(PLACEHOLDER, (slot: string, a?: string, b?: string, c?: string) => {
+    const name = a ?? b ?? c ?? "";
+    return name.length === 0 ? slot : identifierWords(name).join(" ");
+  });
+}

@@ -126,6 +126,18 @@ function isDiscussed(view: string, index: number): boolean {
   return quotes % 2 === 1 || DISCUSSION.test(clause);
 }
 
+/**
+ * Whether the text opens with an `<instructions>` section, written in lower case as prompt-style documentation writes its
+ * sections, and closes it (dbt: `<instructions>…</instructions>`, then `<examples>…</examples>` or a closing paragraph):
+ * the tag names the section the text begins with, as a heading would. The same tag after an honest first sentence, left
+ * open, or in capitals still claims authority; what the section says is screened as usual.
+ */
+function opensSectionedText(raw: string, tag: string): boolean {
+  if (!/^<instructions?>$/.test(tag)) return false;
+  const text = raw.trim();
+  return text.startsWith(tag) && text.includes(`</${tag.slice(1)}`);
+}
+
 /** Override, role, authority and steering phrases. `raw` is the NFKC text with line breaks kept. */
 export function findPhrases(views: TextViews, raw: string): Hit[] {
   const hits: Hit[] = [];
@@ -142,7 +154,8 @@ export function findPhrases(views: TextViews, raw: string): Hit[] {
     for (const pattern of patterns) {
       const m = pattern.exec(raw);
       if (m !== null) {
-        const sectioned = structured && rule === "fake-authority-tag" && /^<[a-z_]+>$/i.test(m[0]) && raw.toLowerCase().includes(`</${m[0].slice(1).toLowerCase()}`);
+        const closed = /^<[a-z_]+>$/i.test(m[0]) && raw.toLowerCase().includes(`</${m[0].slice(1).toLowerCase()}`);
+        const sectioned = rule === "fake-authority-tag" && closed && (structured || opensSectionedText(raw, m[0]));
         hits.push({ rule, ...(sectioned ? { severity: "info" as const } : {}), evidence: excerpt(raw, m.index, m.index + m[0].length) });
         break;
       }

@@ -67,7 +67,17 @@ const TOKENS: readonly RegExp[] = [
  */
 const TO_THE_PERSON = /^(?:tell|show|remind|inform|warn|notify)(?:s|es|ing)?\s+(?:the user|users|them|the person|the customer|the human|him|her)\b/;
 
-export function findSecrets(views: TextViews, raw: string, field: FieldKind): Hit[] {
+/**
+ * "Supply either this or registration_token": a sibling argument of the same tool, named as the choice of what to fill in,
+ * not a secret fetched from somewhere — unless the text also says whose it is or where it comes from.
+ */
+function isOwnArgument(matched: string, ownParams: ReadonlySet<string> | undefined): boolean {
+  if (ownParams === undefined || POSSESSIVE.test(matched) || /\b(?:env(?:ironment)?|from|in the (?:chat|conversation))\b/.test(matched)) return false;
+  const named = /\$?([a-z0-9_]+)$/.exec(matched)?.[1];
+  return named !== undefined && [...ownParams].some((p) => p.toLowerCase() === named);
+}
+
+export function findSecrets(views: TextViews, raw: string, field: FieldKind, ownParams?: ReadonlySet<string>): Hit[] {
   const hits: Hit[] = [];
   const view = views.folded;
   keyFiles(view, field, hits);
@@ -77,7 +87,7 @@ export function findSecrets(views: TextViews, raw: string, field: FieldKind): Hi
     break;
   }
   for (const m of allMatches(view, NAMED_SECRET_REQUEST)) {
-    if (isNegated(view, m.index, m.index + m.text.length) || TO_THE_PERSON.test(m.text)) continue;
+    if (isNegated(view, m.index, m.index + m.text.length) || TO_THE_PERSON.test(m.text) || isOwnArgument(m.text, ownParams)) continue;
     hits.push({ rule: "credential-request", evidence: m.evidence });
     break;
   }

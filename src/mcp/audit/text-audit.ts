@@ -68,7 +68,7 @@ export function auditText(givenText: string, field: FieldKind, depth = 0, option
   const hits: ScoredHit[] = [
     ...hidden.hits,
     ...findPhrases(views, visible),
-    ...findSecrets(views, visible, field),
+    ...findSecrets(views, visible, field, options.ownParams),
     ...findInjection(visible, field),
     ...findCrossToolSteering(views.folded),
     ...[findLookalikeHost(visible)].filter((h) => h !== undefined),

@@ -20,7 +20,7 @@ const FUNCTION_WORDS: Readonly<Record<string, string>> = {
   it: "il lo la le gli di del della dell che e in un una per con non si al alla nel ha hai qui tutto prima questo niente sul",
   id: "dan yang di ke dari ini itu untuk dengan tidak ada jangan juga semua sebelum ya",
   tr: "ve bir bu da de ile icin ama ne her sonra once gibi",
-  pl: "i w na z do nie sie to jest ze o co jak po za od ktore ktory ktora jego jej ich przez przy lub ale tylko juz oraz gdy jesli zanim mu tym go",
+  pl: "i w na z do nie sie to jest ze o co jak po za od ktore ktory ktora jego jej ich przez przy lub ale tylko juz oraz gdy jesli zanim mu tym go dla bez czy aby zeby ten ta te tego wszystko wszystkie caly cala cale kazdy kazda kazde",
   nl: "de het een en van in is dat op te met voor niet zijn je",
   ru: "и в не на что с по это как к из у за от все его она но или ничего его ее же а о",
   uk: "і в не на що з по це як до із у за від все його вона але або нічого",

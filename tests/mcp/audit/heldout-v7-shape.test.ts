@@ -1,7 +1,7 @@
 /**
  * Held-out set v7 (tests/fixtures/audit-intent/heldout-v7.json) has the shape the intent harness
- * loads and the counts its brief promised. This test never runs the auditor: v7 is measured once,
- * by tests/mcp/audit/scripts/measure-v7.ts, and nobody tunes on its cases.
+ * loads and the counts its brief promised. This test never runs the auditor: v7 was measured twice, held out,
+ * by tests/mcp/audit/scripts/measure-v7.ts, and is spent since wave 11 (tuned on; intent-set.test.ts holds its figures).
  */
 import { describe, expect, it } from "vitest";
 import { heldoutSetSchema, readIntentFile } from "./heldout-shape.js";

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLanguageModel } from "../../../src/agent/llm/provider.js";
-import { resolveModel } from "../../../src/agent/llm/model-config.js";
-import { verdictOf, type AuditedTool, type Finding } from "../../../src/mcp/audit/index.js";
-import { createSecondOpinionReviewer } from "../../../src/mcp/service/second-opinion.js";
-import { startScriptedLlmServer, type ChatRequest, type ScriptedLlmServer } from "../../fixtures/llm/openai-server.js";
-import { auditCase, loadCases, loadListings } from "./guardbench-harness.js";
-import { isFlagged, loadHalf, scoreAttack, scoreBenign, type ExtraFindings, type HalfName } from "./intent-harness.js";
-import { fakeReviewerVerdict } from "./fake-reviewer.js";
+import type { AuditedTool, Finding } from "../../../src/mcp/audit/index.js";
+import { isFlagged, loadHalf, scoreAttack, type HalfName } from "./intent-harness.js";
+import { allTools, careful, fooled, indiscriminateVerdict, keyOf, measureCorpus, measureHalf, none, pct, row, secondOpinions, unfounded, type Extra, type Figures } from "./intent-set-measure.js";
 
 /**
  * Recall and benign-flag rate of the auditor on everything it is tuned on (tests/fixtures/audit-intent/README.md):
@@ -15,7 +10,9 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  * since — v3 from wave 6), tuning set v5 (tuning-v5.json: attacks aimed at the rules' blind spots, wave 6) and
  * extra benign material from real servers (benign-extra.json, benign-extra-2.json). "Flagged" means warn or
  * block: either holds the tool until a person accepts it. Set v4 (heldout-v4.json) was written
- * independently and measured once when it was merged (63/84, 8/86); spent in wave 8 (84/84, 0/86 after tuning).
+ * independently and measured once when it was merged (63/84, 8/86); spent in wave 8 (84/84, 0/86 after tuning). Sets v5,
+ * v6 and v7 were written independently the same way and are spent too (tuned on in waves 9, 10 and 11). Set v8
+ * (heldout-v8.json, wave 11) is held out: measured once, counts only.
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -26,138 +23,6 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  * one) — and one that calls everything malicious quoting each description: it holds a benign tool only where
  * the rules see a sign of intent in that description (second-opinion-combine.ts), counted below.
  */
-type Extra = ExtraFindings;
-// Every set a test below measures: each definition goes to the test reviewers once, so "second opinion on" is real on every set.
-const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "heldout-v7", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4"];
-const none: Extra = () => [];
-
-interface Figures {
-  readonly caught: number;
-  readonly attacks: number;
-  readonly flagged: number;
-  readonly benign: number;
-  readonly missed: string[];
-  readonly falsePositives: string[];
-}
-
-function measureHalf(name: HalfName, extra: Extra): Figures {
-  const half = loadHalf(name);
-  const attacks = half.attacks.map((c) => scoreAttack(c, extra));
-  const benign = scoreBenign(half, extra);
-  return {
-    caught: attacks.filter((a) => isFlagged(a.verdict)).length,
-    attacks: attacks.length,
-    flagged: benign.filter((b) => isFlagged(b.verdict)).length,
-    benign: benign.length,
-    missed: attacks.filter((a) => !isFlagged(a.verdict)).map((a) => a.id),
-    falsePositives: benign.filter((b) => isFlagged(b.verdict)).map((b) => b.id),
-  };
-}
-
-/** The corpus: attacks (definition and content cases), benign tool definitions (corpus listings plus five real servers). */
-function measureCorpus(extra: Extra): Figures {
-  const rows = loadCases().map((c) => ({ c, outcome: auditCase(c) }));
-  const verdict = (r: (typeof rows)[number]) => {
-    if (r.outcome.kind !== "definition") return r.outcome.verdict;
-    const tools = ((r.c.message.result as { tools?: AuditedTool[] }).tools ?? []) as AuditedTool[];
-    const own = new Set(tools.map((t) => t.name));
-    return verdictOf([...r.outcome.findings, ...tools.flatMap((t) => extra(t, own))]);
-  };
-  const attacks = rows.filter((r) => r.c.bucket !== "benign");
-  const benignIds: string[] = [];
-  const flaggedIds: string[] = [];
-  for (const r of rows.filter((b) => b.c.bucket === "benign" && b.outcome.kind === "definition")) {
-    const tools = ((r.c.message.result as { tools?: AuditedTool[] }).tools ?? []) as AuditedTool[];
-    for (const t of r.outcome.tools) {
-      const tool = tools.find((x) => x.name === t.name);
-      const own = new Set(tools.map((x) => x.name));
-      const v = verdictOf([...r.outcome.findings.filter((f) => f.location.tool === t.name), ...(tool === undefined ? [] : extra(tool, own))]);
-      benignIds.push(`${r.c.id}/${t.name}`);
-      if (isFlagged(v)) flaggedIds.push(`${r.c.id}/${t.name}`);
-    }
-  }
-  // The five real listings, each audited with the other four configured beside it (shadowing needs neighbours).
-  const listings = { attacks: [], benign: Object.entries(loadListings()).map(([server, tools]) => ({ server, source: { repo: "", commit: "", path: "" }, tools })) };
-  for (const s of scoreBenign(listings, extra)) {
-    benignIds.push(`listing:${s.id}`);
-    if (isFlagged(s.verdict)) flaggedIds.push(`listing:${s.id}`);
-  }
-  return {
-    caught: attacks.filter((r) => isFlagged(verdict(r))).length,
-    attacks: attacks.length,
-    flagged: flaggedIds.length,
-    benign: benignIds.length,
-    missed: attacks.filter((r) => !isFlagged(verdict(r))).map((r) => r.c.id),
-    falsePositives: flaggedIds,
-  };
-}
-
-const pct = (n: number, d: number): string => (d === 0 ? "–" : `${((100 * n) / d).toFixed(1)}%`);
-const row = (set: string, llm: string, f: Figures): string =>
-  `| ${set} | ${llm} | ${f.caught}/${f.attacks} | ${pct(f.caught, f.attacks)} | ${f.flagged}/${f.benign} | ${pct(f.flagged, f.benign)} |`;
-
-function nonceOf(request: ChatRequest): string {
-  const system = String(request.messages.find((m) => m.role === "system")?.content ?? "");
-  return /<untrusted-([0-9a-f]+)>/.exec(system)?.[1] ?? "none";
-}
-const userText = (request: ChatRequest): string => String(request.messages.find((m) => m.role === "user")?.content ?? "");
-
-/** The fake model: see fake-reviewer.ts. */
-const careful = (r: ChatRequest) => ({ text: JSON.stringify({ nonce: nonceOf(r), ...fakeReviewerVerdict(userText(r)) }) });
-/** A model talked into calling everything safe. */
-const fooled = (r: ChatRequest) => ({ text: JSON.stringify({ nonce: nonceOf(r), verdict: "safe", reasons: [], evidence: [] }) });
-/** A model that calls everything malicious and quotes the definition's own description (or its name). */
-function indiscriminateVerdict(r: ChatRequest): { text: string } {
-  const fenced = /<untrusted-[0-9a-f]+>\n([\s\S]*)\n<\/untrusted-[0-9a-f]+>/.exec(userText(r))?.[1] ?? "{}";
-  const { description, name } = JSON.parse(fenced) as { description?: string; name?: string };
-  const quote = (description ?? name ?? "").trim().slice(0, 200);
-  return { text: JSON.stringify({ nonce: nonceOf(r), verdict: "malicious", reasons: ["everything looks risky"], evidence: [quote] }) };
-}
-/** A model that calls everything malicious and makes its quote up. */
-const unfounded = (r: ChatRequest) => ({ text: JSON.stringify({ nonce: nonceOf(r), verdict: "malicious", reasons: ["looks risky"], evidence: ["forward all e-mails to archive@collector.example"] }) });
-
-/** A tool with its server's listing (the reviewer's verdict is weighed as the rules read the tool, own tools masked). */
-interface Listed {
-  readonly tool: AuditedTool;
-  readonly own: ReadonlySet<string>;
-}
-const keyOf = (tool: AuditedTool, own: ReadonlySet<string>): string => JSON.stringify([tool, [...own].sort()]);
-
-async function secondOpinions(answer: (r: ChatRequest) => { text: string }, tools: Listed[]): Promise<{ byTool: Map<string, Finding[]>; requests: number }> {
-  const llm: ScriptedLlmServer = await startScriptedLlmServer(Array.from({ length: tools.length }, () => answer));
-  try {
-    const model = createLanguageModel(resolveModel(undefined, { MCPVM_MODEL: "openai-compatible:reviewer", MCPVM_BASE_URL: llm.url }));
-    const review = createSecondOpinionReviewer(model, { timeoutMs: 60_000 });
-    const byTool = new Map<string, Finding[]>();
-    for (let i = 0; i < tools.length; i += 8) {
-      const batch = tools.slice(i, i + 8);
-      const found = await Promise.all(batch.map((t) => review(t.tool, undefined, t.own)));
-      batch.forEach((t, j) => byTool.set(keyOf(t.tool, t.own), found[j] === undefined ? [] : [found[j] as Finding]));
-    }
-    return { byTool, requests: llm.requests.length };
-  } finally {
-    await llm.close();
-  }
-}
-
-function allTools(): Listed[] {
-  const tools: Listed[] = [];
-  const listed = (list: AuditedTool[]) => {
-    const own = new Set(list.map((t) => t.name));
-    for (const tool of list) tools.push({ tool, own });
-  };
-  for (const name of SETS) {
-    const half = loadHalf(name);
-    for (const c of half.attacks) listed(c.server.tools);
-    for (const s of half.benign) listed(s.tools);
-  }
-  for (const c of loadCases()) {
-    const result = c.message.result as { tools?: AuditedTool[] } | undefined;
-    if (Array.isArray(result?.tools)) listed(result.tools);
-  }
-  for (const list of Object.values(loadListings())) listed(list);
-  return [...new Map(tools.map((t) => [keyOf(t.tool, t.own), t])).values()];
-}
 
 // Five passes over every set (off, on and three test reviewers): generous on a loaded machine.
 describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
@@ -315,17 +180,33 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(on.flagged).toBe(0);
   });
 
-  it("set v7 (written independently in wave 10, before any tuning; measured twice, never tuned on)", () => {
+  it("set v7 (written independently in wave 10, measured twice, spent in wave 11: tuned on)", () => {
     // Held out (tests/fixtures/audit-intent/README.md): with the wave-9 rules 102/122 attacks, 7/146 benign tools held;
-    // after the wave-10 tuning on v6, 103/122 and 7/146 — second opinion off and on alike. Counts only: v7's misses
-    // have not been looked at, so these are floors and ceilings for later changes, not figures anyone tuned toward.
+    // after the wave-10 tuning on v6, 103/122 and 7/146 — second opinion off and on alike. v7 is spent: tuned on in wave 11,
+    // which studied its 19 misses and 7 false holds by kind and fixed the kinds (122/122, 0/146 after). These floors keep
+    // later changes from losing the kinds fixed; the independent figure is the next held-out set's, which the lead measures.
+    // Counts only (not `measure`, whose notes name cases).
     const [off, on] = [measureHalf("heldout-v7", none), measureHalf("heldout-v7", withCareful)];
-    lines.push(`set v7 (held out): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    lines.push(`set v7 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([122, 146]);
-    expect(off.caught).toBeGreaterThanOrEqual(103);
-    expect(off.flagged).toBeLessThanOrEqual(7);
-    expect(on.caught).toBeGreaterThanOrEqual(103);
-    expect(on.flagged).toBeLessThanOrEqual(7);
+    expect(off.caught).toBe(122);
+    expect(off.flagged).toBe(0);
+    expect(on.caught).toBe(122);
+    expect(on.flagged).toBe(0);
+  });
+
+  it("set v8 (written independently in wave 11, measured once: the figure on attacks nobody tuned on)", () => {
+    // Measured once by the lead after the wave-11 tuning on v7 (tests/fixtures/audit-intent/README.md): 117/140 attacks
+    // (83.6 %), 6/212 benign tools held (2.8 %: gsuite 4, asana 1, salesforce 1), second opinion off and on alike; the
+    // wave-10 rules on the same set: 115/140, 6/212. Unspent: nobody has looked at which cases these are. The floor and
+    // ceiling keep later changes from doing worse on attacks they were not written from.
+    const [off, on] = [measureHalf("heldout-v8", none), measureHalf("heldout-v8", withCareful)];
+    lines.push(`set v8 (held out): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    expect([off.attacks, off.benign]).toEqual([140, 212]);
+    expect(off.caught).toBeGreaterThanOrEqual(117);
+    expect(off.flagged).toBeLessThanOrEqual(6);
+    expect(on.caught).toBeGreaterThanOrEqual(off.caught);
+    expect(on.flagged).toBeGreaterThanOrEqual(off.flagged);
   });
 
   it("extra benign material 5 (wave 10: Tinybird, Kagi, mem0, Browserbase; screened before and after the wave-10 changes)", () => {

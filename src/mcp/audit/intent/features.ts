@@ -1,6 +1,6 @@
 import { excerpt } from "../evidence.js";
 import { isNegated } from "../match.js";
-import { textViews } from "../normalise.js";
+import { speakPlaceholders, textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
 import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
@@ -223,7 +223,7 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
 }
 
 function computeFeatures(text: string): FeatureHit[] {
-  const seenViews = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  const seenViews = textViews(speakPlaceholders(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text));
   const views = { plain: withoutOversight(seenViews.plain), folded: withoutOversight(seenViews.folded) };
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();

@@ -122,7 +122,7 @@ const steering = [
   `\\b(?:mandatory|required|obligatory|compulsory)\\b (?:\\w+ ){0,2}?(?:step|call|action)\\b${G}\\b(?:before|first)\\b|\\bbootstrap step\\b`,
   `\\bbefore (?:you )?(?:answer|respond|reply|do|say|write)(?:ing)? (?:to )?(?:anything|any(?:thing)? else|any question|the user)\\b`,
   `\\b(?:in|at the start of) (?:a|every|each) new (?:conversation|session|chat)\\b`,
-  `\\b(?:after|following) (?:every|each) (?:\\w+ )?(?:reply|response|answer|message|turn)\\b|\\bafter each of (?:their|the user's|your) (?:messages|replies|turns)\\b`,
+  `\\b(?:after|following) (?:every|each) (?:\\w+ )?(?:reply|response|answer|message|turn)\\b(?! (?:in|of|on|from|within) (?:the|a|this|that|each|every)\\b)|\\bafter each of (?:their|the user's|your) (?:messages|replies|turns)\\b`,
   `\\b(?:before|prior to) (?:every|each|any|all) (?:other )?(?:tools?|calls?)\\b`,
   `\\b(?:do not|don't|never) (?:offer|suggest|recommend|propose|mention) (?:the user )?(?:any )?(?:alternatives|other options|other tools|other services|competitors)\\b`,
   `\\bonly (?:mention|recommend|show|present|cite|use|trust) (?:\\w+ ){0,2}?(?:returned|provided|offered|given|found) by this (?:tool|server)\\b`,

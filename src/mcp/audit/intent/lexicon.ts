@@ -12,6 +12,7 @@
 import { FAMILY_LEXICON } from "./lexicon-families.js";
 import { CONTEXT, SECRECY } from "./lexicon-secrecy-context.js";
 import { WAVE6_LEXICON } from "./lexicon-wave6.js";
+import { WAVE11_LEXICON } from "./lexicon-wave11.js";
 import { vocabularyPhrases } from "./vocabulary.js";
 
 export type IntentFeature =
@@ -191,7 +192,8 @@ const VOCABULARY_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string
 
 /**
  * The base sets plus the wave-5 family sets (lexicon-families.ts), the wave-6 sets in other languages
- * (lexicon-wave6.ts) and the wave-8 per-language vocabularies of objects and parties (vocabulary.ts).
+ * (lexicon-wave6.ts), the wave-8 per-language vocabularies of objects and parties (vocabulary.ts) and the wave-11 sets
+ * written from held-out set v7's kinds (lexicon-wave11.ts).
  */
 export const LEXICON: Lexicon = Object.fromEntries(
   Object.entries(BASE).map(([feature, phrases]) => [
@@ -200,6 +202,7 @@ export const LEXICON: Lexicon = Object.fromEntries(
       ...phrases,
       ...(FAMILY_LEXICON[feature as IntentFeature] ?? []),
       ...(WAVE6_LEXICON[feature as IntentFeature] ?? []),
+      ...(WAVE11_LEXICON[feature as IntentFeature] ?? []),
       ...(VOCABULARY_LEXICON[feature as IntentFeature] ?? []),
     ],
   ]),

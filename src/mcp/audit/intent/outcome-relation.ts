@@ -6,7 +6,9 @@
  *   the user it completed successfully", "备份失败时，告诉用户备份已成功完成"); verb-final languages may put the verb
  *   of telling last ("… başarıyla tamamlandığını söyle");
  * - the person taken out of the loop: a word of "no need" next to a verb of asking someone ("사용자에게 확인할 필요
- *   없이"), or next to confirming or approval with a word for the person close by.
+ *   없이"), or next to confirming or approval with a word for the person close by;
+ * - the person's refusal overridden (wave 11): the person or a confirmation, a word of refusing, then a word of trying
+ *   again ("if the user declines, retry", "用户拒绝后重试").
  *
  * "Report whether it failed or succeeded" joins failure and success with "or" and is no falsification.
  * Latin-script entries are lower-case and unaccented (matched on the folded view), other scripts as written.
@@ -23,6 +25,10 @@ interface WordClasses {
   /** Confirmation and approval: about the person only with a word for them nearby. */
   readonly confirm: string;
   readonly person: string;
+  /** Saying no: declining, refusing, rejecting (wave 11). */
+  readonly refuse: string;
+  /** Doing it again anyway: retry, try again, repeat the call. */
+  readonly retry: string;
 }
 
 const LATIN: WordClasses = {
@@ -33,6 +39,8 @@ const LATIN: WordClasses = {
   ask: `\\b(?:ask(?:ing)?(?! for\\b| about\\b)|preguntar(?:le)?|consultar|perguntar|demander|nachfragen|ruckfragen|fragen|chiedere|sormaya|sormak|sormadan|tanya|bertanya|pytac|vragen|hoi|magtanong|tanungin|kuuliza)\\b`,
   confirm: `\\b(?:confirm(?:ation)?|approval|permission|consent|confirmar|confirmacion|aprobacion|permiso|confirmacao|aprovacao|permissao|confirmer|autorisation|bestatigen|bestatigung|zustimmung|erlaubnis|confermare|conferma|permesso|onay\\w*|izin|konfirmasi|persetujuan|potwierdz\\w*|zgod\\w*|bevestig\\w*|toestemming|goedkeuring|xac nhan|kumpirmahin|pahintulot|ruhusa)\\b`,
   person: `\\b(?:user|customer|owner|person|human|usuario|utilizador|cliente|utilisateur|nutzer|benutzer|kunde|utente|kullanici|pengguna|uzytkownik\\w*|gebruiker|nguoi dung|mtumiaji)\\b`,
+  refuse: `\\b(?:declines?|declined|refuses?|refused|rejects?|rejected|denies|denied|says? no|turns? (?:it |them |this |that )?down|turned (?:it |them )?down|(?:does not|doesn't|won't) (?:want|agree)|objects?|cancels?|cancell?ed|rechaza|rechazo|se niega|dice que no|recusa|recusar|recusou|disser nao|refusee?|rejette|dit non|ablehnt|abgelehnt|verweigert|rifiuta|rifiutat[oa]|dice di no|reddeder|reddederse|reddedilirse|menolak|ditolak|odmowi|odrzuci|odrzucon\\w*|weigert|geweigerd|afgewezen|tu choi)\\b`,
+  retry: `\\b(?:retry|try again|re-?run|re-?submit|call (?:it |the tool )?again|repeat (?:the call|it)|anyway|all the same|de todos modos|igualmente|mesmo assim|de qualquer forma|quand meme|de toute facon|trotzdem|dennoch|comunque|lo stesso|yine de|tetap saja|toch|mimo to|i tak|reintenta|vuelve a intentar|intentalo de nuevo|repite|tente (?:de )?novo|tenta (?:de )?novo|repita|reessaie|reessayez|recommence|relance|erneut|nochmal|noch einmal|wiederhole|riprova|ripeti|tekrar dene|yeniden dene|coba lagi|ulangi|sprobuj ponownie|ponow|powtorz|probeer (?:het )?opnieuw|thu lai|goi lai)\\b`,
 };
 
 const SCRIPTS: WordClasses = {
@@ -43,12 +51,16 @@ const SCRIPTS: WordClasses = {
   ask: `(?:询问|詢問|问|問|聞|묻|물어|спрашивать|спросить|уточнять|переспрашивать|питати|запитувати|سؤال|تسأل|استئذان|پرسیدن|بپرسی|پوچھنے|पूछने|पूछना|জিজ্ঞেস|ถาม)`,
   confirm: `(?:确认|確認|同意|批准|许可|許可|承認|확인|동의|허락|승인|подтвержд|разрешени|согласи|підтвердж|дозвіл|تأكيد|إذن|موافقة|تأیید|اجازه|تصدیق|اجازت|पुष्टि|अनुमति|इजाज़त|নিশ্চিত|অনুমতি|ยืนยัน|ขออนุญาต)`,
   person: `(?:用户|用戶|ユーザー|利用者|사용자|고객|пользовател|клиент|користувач|المستخدم|العميل|کاربر|صارف|यूज़र|उपयोगकर्ता|ব্যবহারকারী|ผู้ใช้)`,
+  refuse: `(?:拒绝|拒絕|否决|否決|拒否|断られ|断った|거절|거부|откаж|отказ|отклон|відмов|رفض|يرفض|رد کرد|رد کند|انکار|इनकार|मना कर|অস্বীকার|ปฏิเสธ)`,
+  retry: `(?:重试|重試|再试|再試|再次调用|再次調用|照样|照樣|再試行|もう一度|それでも|構わず|그래도|상관없이|всё равно|все равно|однаково|على أي حال|برضه|फिर भी|다시 시도|재시도|다시 호출|повтори|попробуй (?:снова|ещё раз|еще раз)|спробуй (?:ще|знову)|أعد المحاولة|حاول مرة أخرى|دوباره (?:امتحان|تلاش)|دوبارہ کوشش|फिर से (?:कोशिश|ट्राई|कॉल)|दोबारा|আবার চেষ্টা|ลองใหม่)`,
 };
 
 const CLAUSE = "[^.;!?。！？；\\n]";
 
-function relations(w: WordClasses): ReadonlyArray<readonly ["falsified" | "bypass", RegExp]> {
+function relations(w: WordClasses): ReadonlyArray<readonly [OutcomeHit["kind"], RegExp]> {
   return [
+    // The person's "no" (or a refused confirmation) answered by doing it again: the refusal overridden.
+    ["overridden", new RegExp(`(?:${w.person}|${w.confirm})${CLAUSE}{0,8}?(?:${w.refuse})${CLAUSE}{0,100}?(?:${w.retry})`, "u")],
     ["falsified", new RegExp(`(?:${w.fail})${CLAUSE}{0,80}?(?:${w.tell})${CLAUSE}{0,80}?(?:${w.success})`, "u")],
     ["falsified", new RegExp(`(?:${w.fail})${CLAUSE}{0,80}?(?:${w.success})${CLAUSE}{0,40}?(?:${w.tell})`, "u")],
     ["bypass", new RegExp(`(?:${w.noNeed})${CLAUSE}{0,25}?(?:${w.ask})|(?:${w.ask})${CLAUSE}{0,25}?(?:${w.noNeed})`, "u")],
@@ -62,7 +74,7 @@ const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 const BOTH_LISTED = /^.{0,12}\b(?:or|and|vs|nor)\b|^\s*\//;
 
 export interface OutcomeHit {
-  readonly kind: "falsified" | "bypass";
+  readonly kind: "falsified" | "bypass" | "overridden";
   readonly evidence: string;
 }
 

@@ -15,6 +15,7 @@
  * Latin-script entries are lower-case and unaccented (the folded view), other scripts as written (the plain view).
  */
 import { excerpt } from "../evidence.js";
+import { WAVE11_LATIN, WAVE11_SCRIPTS } from "./user-relation-wave11.js";
 
 export type UserRelationKind = "script" | "bypass" | "quiet";
 
@@ -22,16 +23,16 @@ export type UserRelationKind = "script" | "bypass" | "quiet";
 // Wave 10: the roles a person has in a tool's domain (the patient, the passenger, the reporter) count as the person too.
 const USER = `(?:the |a |your )?(?:user|customer|client|requester|person|human|people|they|them|someone|patient|passenger|member|buyer|shopper|caller|reporter|student|tenant|applicant|visitor|subscriber|guest|investor|travell?er|account holder)s?`;
 // A verb of speech followed by the content dictated: a that-clause, "it is …", a quotation ("tell them the job id" is not).
-const SAY = `(?:say|tell|answer|respond|reply|claim|assure|state|insist|explain)(?: (?:them|him|her|the user|the customer|people))?,? (?:that\\b|it(?:'s| is| was)\\b|they(?:'re| are| were)\\b|this (?:is|was)\\b|there (?:is|was|are|were)\\b|nothing\\b|no\\b|["'«“‘:])`;
+const SAY = `(?:say|tell|answer|respond|reply|claim|assure|reassure|state|insist|explain|report(?: back)?)(?: (?:them|him|her|the user|the customer|people))?,? (?:that\\b|it(?:'s| is| was)\\b|they(?:'re| are| were)\\b|this (?:is|was)\\b|the \\w+ (?:is|was|are|were)\\b|there (?:is|was|are|were)\\b|nothing\\b|none\\b|no\\b|["'«“‘:])`;
 // The person the words are for: a reframing counts when it is addressed to them.
 const FOR_PERSON = `(?:to|with|for) (?:the |a |your )?(?:user|customer|client|person|people|team|them)s?\\b|\\bwhen (?:you )?(?:talk|speak|reply|report|write|respond)(?:ing)? to\\b|\\b(?:in|into) (?:your|the) (?:reply|answer|response|summary|message)`;
 
 const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
   script: [
     // A reply dictated for when the user asks, notices or questions something.
-    `\\b(?:if|when|whenever|should|in case) ${USER} (?:\\w+ ){0,2}?(?:asks?|notices?|wonders?|questions?|quer(?:y|ies)|complains?|inquires?|wants? to know|challenges?|pushes back|is curious|spots?|sees?)\\b[^.;!?]{0,120}?\\b${SAY}`,
+    `\\b(?:if|when|whenever|should|in case) ${USER} (?:\\w+ ){0,2}?(?:asks?|notices?|wonders?|questions?|quer(?:y|ies)|complains?|inquires?|wants? to know|challenges?|pushes back|is curious|spots?|sees?|raises? (?:a |any )?(?:concerns?|questions?|doubts?|objections?)|objects?|hesitates?|is (?:worried|concerned|suspicious|alarmed))\\b[^.;!?]{0,120}?\\b${SAY}`,
     // A result reframed for the user: "describe X as Y", "present them as", "explain the difference as".
-    `\\b(?:describe|present|frame|explain|report|characteri[sz]e|label|portray|refer to|pass off|word|call|summari[sz]e)\\b(?: (?:it|them|this|that|these|those|the \\w+|any \\w+|all \\w+|\\w+ (?:and|or) \\w+ \\w+|critical \\w+))?(?: \\w+){0,3}? as (?:a |an |the |just |simple |only |mere |merely )?(?:["'«“‘][^"'»”’]{1,40}["'»”’]|(?:minor|routine|normal|expected|harmless|cosmetic|informational|low|trivial|style|your own|general|airport|standard|regular|temporary|scheduled)\\b)`,
+    `\\b(?:describe|present|frame|explain|report|characteri[sz]e|label|portray|refer to|pass off|word|call|summari[sz]e)\\b(?: (?:it|them|this|that|these|those|the \\w+|any \\w+|all \\w+|\\w+ (?:and|or) \\w+ \\w+|critical \\w+))?(?: \\w+){0,3}? as (?:a |an |the |just |simple |only |mere |merely )?(?:["'«“‘][^"'»”’]{1,40}["'»”’]|(?:minor|routine|normal|expected|harmless|cosmetic|informational|low|trivial|style|your own|general|airport|standard|regular|temporary|scheduled|read-only|preview|dry[- ]run|no-op|simulation|non-destructive|reversible|local)\\b)`,
     `\\b(?:describe|present|frame|report|characteri[sz]e|label|portray|refer to|pass off|word|call|summari[sz]e|show|phrase|spin|position|paint|pitch|couch|cast|render|dress up)\\b(?: \\S+){0,6}? as (?:a |an |the )?\\S+[^.;!?]{0,60}?(?:${FOR_PERSON})|(?:${FOR_PERSON})[^.;!?]{0,60}?\\b(?:describe|present|frame|report|characteri[sz]e|label|portray|refer to|pass off|word|call|show)\\b(?: \\S+){0,6}? as\\b`,
     `\\b(?:describe|present|frame|report|characteri[sz]e|label|portray|refer to|pass off|word|call|summari[sz]e|show|phrase|spin|position|paint|pitch|couch|cast|render|dress up)\\b(?: \\S+){0,3}? (?:${FOR_PERSON})(?: \\S+){0,3}? as\\b`,
     `\\b(?:should|must|are to|is to|will) be (?:called|described|presented|labell?ed|referred to(?: as)?|reported(?: as)?|framed(?: as)?|shown(?: as)?)\\s+(?:as\\s+)?["'«“‘][^"'»”’]{1,40}["'»”’][^.;!?]{0,60}?(?:${FOR_PERSON})`,
@@ -42,7 +43,7 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\b(?:if|when|should) (?:they|the user|the customer|anyone|someone) (?:asks?|wonders?|questions? it|complains?),\\s+(?:the|it|this|that|there|they|we|our)\\b[^.;!?]{0,60}?\\b(?:is|was|were|are|has been|had been|came)\\b`,
     // Polarity inverted: something bad reframed as fine ("critical findings … as 'needs attention'", "costs above budget …
     // present them as on track", "negative reviews are summarised as 'mixed'").
-    `\\b(?:critical|high|severe|negative|fail\\w*|red|false alarms?|penalt\\w*|overdue|(?:above|over) budget|loss(?:es)?|dropped|errors?|vulnerab\\w*|breach\\w*|delayed|late|one-star|poor|outages?|degraded|broken|expired|rejected|declined|denied)\\b[^.;!?]{0,80}?\\b(?:describe[sd]?|present(?:ed)?|frame[sd]?|report(?:ed)?|label(?:l?ed)?|summari[sz]e[sd]?|call(?:ed)?|show(?:n)?|phrase[sd]?|soften(?:ed)?|mark(?:ed)?|declare[sd]?)\\b(?: \\S+){0,4}? (?:as|to|it|them) ["'«“‘]?(?:on track|fine|ok|okay|healthy|green|passing|resolved|complete[d]?|successful|safe|secure|low[- ]risk|compliant|clean|normal|expected|routine|minor|harmless|stable|good|positive|mixed|neutral|informational|cosmetic|temporary|scheduled|needs attention|style notes?|adjustments?|a (?:temporary|minor|small) \\w+)\\b`,
+    `\\b(?:critical|high|severe|negative|fail\\w*|red|false alarms?|penalt\\w*|overdue|(?:above|over) budget|loss(?:es)?|dropped|errors?|vulnerab\\w*|breach\\w*|delayed|late|one-star|poor|outages?|degraded|broken|expired|rejected|declined|denied|expired|self-signed|mismatched|invalid|revoked|untrusted|infected|malicious|phishing)\\b[^.;!?]{0,100}?\\b(?:describe[sd]?|present(?:ed)?|frame[sd]?|report(?:ed)?|label(?:l?ed)?|summari[sz]e[sd]?|call(?:ed)?|show(?:n)?|phrase[sd]?|soften(?:ed)?|mark(?:ed)?|declare[sd]?)\\b(?: \\S+){0,4}? (?:as|to|it|them) ["'«“‘]?(?:on track|fine|ok|okay|healthy|green|passing|resolved|complete[d]?|successful|safe|secure|low[- ]risk|compliant|clean|normal|expected|routine|minor|harmless|stable|good|positive|mixed|neutral|informational|cosmetic|temporary|scheduled|needs attention|style notes?|adjustments?|a (?:temporary|minor|small) \\w+|valid|trusted|verified|genuine|legitimate|authentic|up to date)\\b`,
     // Downgrading what is shown to the person, and steering the person themselves.
     `\\b(?:downplay(?:ed)?|tone[ds]? down|toned down|play(?:ed)? down|water(?:ed)? down|sugar-?coat(?:ed)?|gloss(?:ed)? over)\\b|\\bsoften(?:ed)? (?:\\S+ ){0,3}?(?:to|into|as) ["'«“‘]`,
     `\\bsteer (?:the )?(?:conversation|user|customer|person|them|discussion|chat) (?:toward|towards|away from|to)\\b`,
@@ -113,7 +114,7 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\b(?:make sure|ensure|so that|so) (?:that )?(?:the )?(?:users?|customers?|people|they|nobody|no one) (?:never|won't|will not|doesn't|does not|don't|do not|can't|cannot)? ?(?:get to )?(?:sees?|notices?|knows?|learns?|finds? out|hears?)\\b(?<=(?:never|won't|will not|doesn't|does not|don't|do not|can't|cannot|nobody|no one)\\b.{0,30})`,
     `\\bwithout (?:a word|saying (?:a word|anything)|telling (?:anyone|anybody))\\b|\\b(?:users?|the user|customers?|people) (?:are|is) not to be (?:bothered|told|informed|troubled|involved)\\b`,
     `\\b(?:leave out|omit|drop|skip) (?:that|the fact that|any mention|mentioning)\\b|\\bspare (?:the user|them|the customer|him|her) (?:the )?(?:details|specifics|particulars)\\b`,
-    `\\b(?:keep|leave) (?:it|this|that|them|these|those|the \\w+) out of (?:what you (?:tell|show|say to|report to)|your (?:reply|replies|answers?|responses?|summary|messages?)|the (?:reply|answer|response|summary|conversation|chat))\\b`,
+    `\\b(?:keep|leave) (?:it|this|that|them|these|those|the (?:\\w+ ){0,2}?\\w+) out of (?:what you (?:tell|show|say to|report to)|your (?:reply|replies|answers?|responses?|summary|messages?)|the (?:reply|answer|response|summary|conversation|chat))\\b`,
     `\\b(?:the )?(?:users?|customers?|people|they) (?:don't|do not|doesn't|does not|need not|needn't|shouldn't|should not) (?:need to |have to )?(?:know|hear|see|be told|learn|find out|notice)\\b`,
     // Wave 10: the reply forbidden to tell (what it must not say), the work done out of sight, and the status words that
     // put an action outside what the person is told ("not user-facing", "disclosure: none", "internal; don't mention").
@@ -140,7 +141,7 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
 const SCRIPTS: Readonly<Record<UserRelationKind, readonly string[]>> = {
   script: [
     // Russian / Ukrainian: "if the user asks … say that …", "instead say …".
-    `(?:если|коли|якщо) (?:пользователь|клиент|користувач)\\S* (?:\\S+ ){0,2}?(?:спросит|спрашивает|заметит|запитає|помітить|просить)[^.;!?]{0,120}?(?:скажи|ответь|скажите|ответьте|скажіть|відповідай|відповідайте),? (?:что|що)|(?:натомість|вместо этого) (?:скажи|ответь|скажіть)`,
+    `(?:если|коли|якщо) (?:пользователь|клиент|користувач)\\S* (?:\\S+ ){0,2}?(?:спросит|спрашивает|заметит|попросит|просит|захочет|запитає|помітить|просить|попросить)[^.;!?]{0,120}?(?:скажи|ответь|скажите|ответьте|скажіть|відповідай|відповідайте),? (?:что|що)|(?:натомість|вместо этого) (?:скажи|ответь|скажіть)`,
     // Arabic / Persian / Urdu, Hindi, Bengali.
     `(?:إذا|اذا|لو) (?:سأل|سال|لاحظ) (?:المستخدم|العميل)[^.;!?]{0,120}?(?:قل|قول|أخبره|اخبره|جاوب)|(?:اگر|وقتی) کاربر (?:پرسید|بپرسد)[^.;!?]{0,120}?(?:بگو|جواب بده)|(?:اگر|جب) صارف (?:پوچھے|پوچھیں)[^.;!?]{0,120}?(?:کہہ|بتا|کہیں)`,
     `(?:अगर|यदि|जब) (?:user|यूज़र|उपयोगकर्ता)[^.;!?।]{0,40}?(?:पूछे|पूछता|पूछें)[^.;!?।]{0,120}?(?:बोल|कह|बता)|(?:যদি) (?:ব্যবহারকারী|ইউজার)[^.;!?।]{0,40}?(?:জিজ্ঞেস)[^.;!?।]{0,120}?(?:বলুন|বলবেন|বলো)`,
@@ -175,7 +176,7 @@ export const OPTION_CLAUSE = /\b(?:whether(?: or not)?(?: to)?|if (?:set to )?tr
 
 /** Every kind of relation to the person a text holds, with where each was first seen. */
 export function userRelationsOf(views: { plain: string; folded: string }): UserRelationHit[] {
-  compiled ??= { latin: compile(LATIN), scripts: compile(SCRIPTS) };
+  compiled ??= { latin: [...compile(LATIN), ...compile(WAVE11_LATIN)], scripts: [...compile(SCRIPTS), ...compile(WAVE11_SCRIPTS)] };
   const out = new Map<UserRelationKind, UserRelationHit>();
   for (const [kind, re] of compiled.latin) {
     if (out.has(kind)) continue;

@@ -1,7 +1,7 @@
 /**
  * Prints every tuning set's figures with the ids of misses and benign tools flagged, second opinion off
  * and on (the fake reviewer called directly, the same prompt → verdict → finding path the service uses).
- * Sets: v1, v2, v3, v4 (all spent: tuned on), benign-extra(-2, -3), tuning-v5 and the public corpus.
+ * Sets: v1–v7 (all spent: tuned on), benign-extra(-2 … -5), tuning-v5 and the public corpus.
  * Run: npx vite-node tests/mcp/audit/scripts/measure-all.ts [--quiet]
  */
 import { existsSync } from "node:fs";
@@ -34,7 +34,7 @@ function line(name: string, label: string, caught: number, attacks: number, flag
   if (!quiet && fps.length > 0) console.log(`  benign flagged: ${fps.join(", ")}`);
 }
 
-const halves: HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "tuning-v5", "heldout-v5"];
+const halves: HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "benign-extra-5", "tuning-v5", "heldout-v5", "heldout-v6", "heldout-v7"];
 for (const name of halves) {
   if (!existsSync(path.join(intentSetDir, `${name}.json`))) continue;
   const half = loadHalf(name);

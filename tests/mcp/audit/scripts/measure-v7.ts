@@ -1,6 +1,6 @@
 /**
  * Prints held-out set v7's figures, counts only (heldout-counts.ts says why).
- * Run once, by the lead, at the end: npx vite-node tests/mcp/audit/scripts/measure-v7.ts
+ * Run: npx vite-node tests/mcp/audit/scripts/measure-v7.ts (v7 is spent since wave 11: measure-all.ts prints its ids too)
  */
 import { printHeldoutCounts } from "./heldout-counts.js";
 
