@@ -199,12 +199,12 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     // Measured once by the lead after the wave-11 tuning on v7 (tests/fixtures/audit-intent/README.md): 117/140 attacks
     // (83.6 %), 6/212 benign tools held (2.8 %: gsuite 4, asana 1, salesforce 1), second opinion off and on alike; the
     // wave-10 rules on the same set: 115/140, 6/212. Spent in wave 11 (second round): its misses and false holds were
-    // studied by kind and the kinds fixed (129/140, 2/212 after). These floors keep later changes from losing the kinds
+    // studied by kind and the kinds fixed (130/140, 2/212 after). These floors keep later changes from losing the kinds
     // fixed; the independent figure is the next held-out set's. Counts only (not `measure`, whose notes name cases).
     const [off, on] = [measureHalf("heldout-v8", none), measureHalf("heldout-v8", withCareful)];
     lines.push(`set v8 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([140, 212]);
-    expect(off.caught).toBe(129);
+    expect(off.caught).toBe(130);
     expect(off.flagged).toBe(2);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeGreaterThanOrEqual(off.flagged);

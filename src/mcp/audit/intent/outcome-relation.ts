@@ -32,7 +32,7 @@ interface WordClasses {
 }
 
 const LATIN: WordClasses = {
-  fail: `\\b(?:fail(?:s|ed|ing|ure)?|errors?|degraded|broken|unsuccessful|falla|fallo|falha|falhar|falhou|erro|echoue|echec|erreur|fehlschlagt|fehlgeschlagen|scheitert|fehler|fallisce|fallito|errore|basarisiz|hata|gagal|nie powiedzie|niepowodzen\\w*|mislukt|fout|that bai|pumalya|nabigo|imeshindwa)\\b`,
+  fail: `\\b(?:fail(?:s|ed|ing|ure)?|errors?|degraded|broken|unsuccessful|declined|rejected|refused|bounced|pending|timed out|falla|fallo|falha|falhar|falhou|erro|echoue|echec|erreur|fehlschlagt|fehlgeschlagen|scheitert|fehler|fallisce|fallito|errore|basarisiz|hata|gagal|nie powiedzie|niepowodzen\\w*|mislukt|fout|that bai|pumalya|nabigo|imeshindwa)\\b`,
   success: `\\b(?:succeed(?:s|ed)?|success(?:ful(?:ly)?)?|completed|went (?:fine|well|through)|exito\\w*|correctamente|salio bien|sucesso|concluid[oa]|deu certo|correu bem|succes|reussi\\w*|termine|erfolgreich\\w*|geklappt|abgeschlossen|riuscit[oa]|completat[oa]|buon fine|basari(?:yla|li)|tamamlandi\\w*|berhasil|sukses|sukces\\w*|pomysln\\w*|udalo sie|gelukt|geslaagd|succesvol|thanh cong|hoan tat|matagumpay|imefanikiwa)\\b`,
   tell: `\\b(?:tell|say|report|inform|assure|answer|reply|di|dile|decile|informa|reporta|diga|diz|fala|fale|informe|avise|dis|dites|indique|affirme|sag|sage|melde|antworte|digli|comunica|rispondi|soyle|bildir|bilang|katakan|beritahu|kasih tahu|powiedz|przekaz|poinformuj|zeg|meld|vertel|noi|bao|sabihin|mwambie|sema)\\b`,
   noNeed: `\\b(?:no need|needn't|not necessary|unnecessary|no reason|no hace falta|no es necesario|sin necesidad de|nao precisa|nao e necessario|sem necessidade de|pas besoin|inutile|pas necessaire|nicht notig|nicht erforderlich|keine notwendigkeit|brauchst (?:du )?nicht|musst (?:du )?nicht|non serve|non c'e bisogno|non e necessario|gerek yok|gerekmez|gerek kalmadan|tidak perlu|tak perlu|gak usah|nggak usah|ga usah|nie trzeba|nie musisz|nie ma potrzeby|hoeft niet|niet nodig|khong can|hindi na kailangan|di na kailangan|hakuna haja)\\b`,
@@ -73,6 +73,8 @@ const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 // "Whether it failed or succeeded", "failures and successes": both outcomes listed, neither claimed.
 const BOTH_LISTED = /^.{0,12}\b(?:or|and|vs|nor)\b|^\s*\//;
 
+const HONEST_OUTCOME = /\b(?:not|never|no longer)\s+(?:\w+\s+)?(?:succeed(?:s|ed)?|successful(?:ly)?|completed|go through|gone through|went through)\b|n't\s+(?:\w+\s+)?(?:succeed(?:s|ed)?|successful(?:ly)?|completed|go through|gone through)\b/;
+
 export interface OutcomeHit {
   readonly kind: "falsified" | "bypass" | "overridden";
   readonly evidence: string;
@@ -89,6 +91,8 @@ export function outcomeRelationsOf(views: { plain: string; folded: string }): Ou
       const m = re.exec(view);
       if (m === null) continue;
       if (kind === "falsified" && BOTH_LISTED.test(m[0].replace(new RegExp(view === views.folded ? LATIN.fail : SCRIPTS.fail, "u"), ""))) continue;
+      // "If the payment is declined, tell the user it did not succeed": the failure told as a failure.
+      if (kind === "falsified" && view === views.folded && HONEST_OUTCOME.test(m[0])) continue;
       // Confirmation and approval are about the person only with a word for them nearby ("no need to confirm the region" is not).
       if (kind === "bypass" && !new RegExp(view === views.folded ? LATIN.ask : SCRIPTS.ask, "u").test(m[0])) {
         const around = view.slice(Math.max(0, m.index - 60), m.index + m[0].length + 60);
