@@ -66,7 +66,8 @@ export async function sandboxBuildBreakdown(dist) {
   const { guestBootstrapSource, guestPieces } = await import(`${dist}src/sandbox/guest/bootstrap-source.js`);
   const { prepareQuickJsSandbox, releaseQuickJsSandbox, compileQuickJsPiece } = await import(`${dist}src/sandbox/engines/quickjs-sandbox.js`);
   const { prepareInlineSandbox, releaseInlineSandbox } = await import(`${dist}src/sandbox/engines/quickjs-inline-sandbox.js`);
-  const { loadInlineAssets, newInlineInstance } = await import(`${dist}src/sandbox/engines/quickjs-inline-adapter.js`);
+  const { newInlineInstance } = await import(`${dist}src/sandbox/engines/quickjs-inline-adapter.js`);
+  const { loadInlineAssets } = await import(`${dist}src/sandbox/engines/quickjs-inline-assets.js`);
   const sources = { bootstrap: guestBootstrapSource(), pieces: guestPieces() };
   const sync = await QuickJs.newQuickJSWASMModuleFromVariant((await import("@jitl/quickjs-wasmfile-release-sync")).default);
   const instance = await newInlineInstance(await loadInlineAssets(), 512 * 1024 * 1024);

@@ -18,6 +18,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, "..");
 const BIN = join(ROOT, "bin", "mcpvm.js");
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 10);
+/** A script that computes for about half a second (the in-thread engine's compute against the worker engine's). */
+const COMPUTE = "let s = 0; for (let i = 0; i < 3000000; i++) { s = (s * 31 + i) % 1000003; } return s;";
 // BENCH_CLI_BEFORE=<another build's bin/mcpvm.js>: measured in the same rounds, for a before/after row (a copy of the
 // package with bin/, dist/, plugins/ and package.json, so that it finds its native plugins).
 const BEFORE = process.env.BENCH_CLI_BEFORE;
@@ -43,13 +45,11 @@ const WHAT_THE_TRIES_SHOWED =
   "alone; the CLI bundle, the native plugins and the host sources under dist/ all resolve it, so they still share one copy): the \"before\" " +
   "rows are the same build with zod from node_modules. Bundling zod into the CLI itself was tried first and lost its gain as soon as a " +
   "native plugin (mcp, fetch, fs-*) was enabled, since those loaded node_modules/zod a second time. " +
-  "**The in-thread engine** spends less CPU (no worker thread to boot: 8 % less in this run), and on this machine, whose cores other work keeps " +
-  "busy, its whole process was as often faster as not (three runs of this section: 10 % slower at load 4.6, 6 % and 15 % faster at loads 7.9 " +
-  "and 10). Its wasm compile and QuickJS boot run on the main thread after the modules, where the worker engine's run on another core meanwhile " +
-  "(traced at load 4: run start a median ~195 ms after the host's modules loaded, against ~125 ms), which a machine with a core to spare would " +
-  "favour; this one was never quiet enough to measure that. It is not the default for `mcpvm run` because it changes what a user sees: Ctrl-C " +
-  "reaches a script that computes without waiting for a tool only at its CPU limit (checked: `while(true){}` with `--cpu 20s` ended after 18 " +
-  "s), where the worker engine stops it at once (exit 130 in 0.65 s).";
+  "**The in-thread engine** spends less CPU on a trivial run (no worker thread to boot; its wasm compile and QuickJS boot run on the main " +
+  "thread after the modules, where the worker engine's run on another core meanwhile). Since wave 11 a computing script yields mcpvm's " +
+  "thread every 5 ms, so Ctrl-C ends it at once on this engine too (tests/e2e/progress-cancel.test.ts). It is still not the default for " +
+  "`mcpvm run`: the CPU-bound rows show what a script that computes pays, since the asyncify build runs guest JavaScript slower than the " +
+  "sync build under Liftoff (`--liftoff-only`, as `mcpvm run` sets), and its stack limit is half the worker engine's (256 against 512 KiB).";
 
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
@@ -136,6 +136,8 @@ export default async function () {
       { key: "plainShipped", label: "the shipped CLI in a home with no plugin enabled", ...run(BIN), env: plainEnv },
       { key: "plainNodeModulesZod", label: "before: zod from node_modules, in that home with no plugin enabled", ...run(join(withoutSharedZod, "bin", "mcpvm.js")), env: plainEnv },
       { key: "inline", label: "tried: the in-thread engine (`--engine quickjs-inline`: no worker; wasm compiled and QuickJS booted on the main thread)", args: [BIN, "--engine", "quickjs-inline", "run", "-e", "return 1"], expect: "1" },
+      { key: "compute", label: `a CPU-bound script (\`${COMPUTE}\`), the shipped CLI (worker engine)`, args: [BIN, "run", "-e", COMPUTE], expect: "488037" },
+      { key: "computeInline", label: "the same CPU-bound script on the in-thread engine (`--engine quickjs-inline`)", args: [BIN, "--engine", "quickjs-inline", "run", "-e", COMPUTE], expect: "488037" },
       ...(BEFORE === undefined ? [] : [{ key: "before", label: `before: ${process.env.BENCH_CLI_BEFORE_LABEL ?? "BENCH_CLI_BEFORE"} (its own home)`, ...run(BEFORE), env: beforeEnv }]),
       { key: "floor", label: "floor: Node + 1 worker + QuickJS wasm compiled (Liftoff only, as `mcpvm run`), instantiated, `1` evaluated", args: [join(here, "_startup-floor.mjs")], expect: "1" },
       { key: "floorTier", label: "the same floor with V8's default wasm tier-up (what `mcpvm run` did before)", args: [join(here, "_startup-floor.mjs"), "--tier-up"], expect: "1" },
@@ -186,7 +188,10 @@ export default async function () {
       table(["process", "wall p50", "wall p95", "wall vs node -e 0", "CPU p50 (all threads)", "CPU vs floor", "target", "verdict"], rows),
       "",
       `${ROUNDS} interleaved rounds (one process per case per round, order reversed every other round); load average ${load.toFixed(1)} at start and ` +
-        `${loadAfter.toFixed(1)} at the end on ${cpus().length} cores. Wall times stretch with the load; the ratios and CPU times much less.`,
+        `${loadAfter.toFixed(1)} at the end on ${cpus().length} cores. Wall times stretch with the load; the ratios and CPU times much less. ` +
+        `The in-thread engine against the shipped worker engine, CPU p50: ${fmt(stats.inline.cpu.p50, 0)} against ${fmt(stats.shipped.cpu.p50, 0)} for \`return 1\`, ` +
+        `${fmt(stats.computeInline.cpu.p50, 0)} against ${fmt(stats.compute.cpu.p50, 0)} for the CPU-bound script, so its guest computed ` +
+        `${((stats.computeInline.cpu.p50 - stats.inline.cpu.p50) / (stats.compute.cpu.p50 - stats.shipped.cpu.p50)).toFixed(1)}x as long.`,
       "",
       `**Timeline of the shipped \`mcpvm run -e 'return 1'\`** (\`MCPVM_TRACE_STARTUP=1\`, ms since the process started, median of ${TIMELINE_RUNS} runs right after the rounds; ` +
         "the worker thread boots on another core from \"thread: spawn\" to \"thread: ready\" while the main thread loads the engine, the command and the host):",

@@ -22,6 +22,7 @@ import { fmt, summarize, table, verdict } from "./_stats.mjs";
 import { sandboxBuildBreakdown } from "./_sandbox-build.mjs";
 import { ENGINES, mustRun, sleep, trivial } from "./_sandbox-engines.mjs";
 import { measureRss, WARM_RUNS } from "./_sandbox-memory.mjs";
+import { DEFAULT_SLICE_MS, sliceCost } from "./_sandbox-slices.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const DIST = new URL("../dist/", import.meta.url).href;
@@ -247,8 +248,8 @@ function markdown(results, machine) {
       "instead of crossing threads, and a live sandbox holds its instance's touched wasm pages, not a thread. Its " +
       "first batch of ten pays the process's one-time costs (the 1 MB asyncify module's code tiering up, glue), so " +
       "the second-batch and \"once the engine is loaded\" rows are its steady state (the 16 MiB each instance's memory " +
-      "starts at is the build's minimum, but pages never touched cost no RSS). Its price: while guest code computes the caller's thread runs " +
-      "nothing else, and asyncify code runs guest JavaScript slower than the synchronous build (more so until V8 " +
+      "starts at is the build's minimum, but pages never touched cost no RSS). Its price: a computing guest shares the caller's thread " +
+      "in time slices (5 ms; below), and asyncify code runs guest JavaScript slower than the synchronous build (more so until V8 " +
       "tiers it up).",
     "",
     "**The worker engine's shared mode** (quickjs (shared), `workerMode: \"shared\"`, not yet the default): the in-thread " +
@@ -314,6 +315,30 @@ export function sharedRounds() {
   ];
 }
 
+/** The slices table: one row per slice length (bench/_sandbox-slices.mjs). */
+function sliceTable(slices) {
+  const rows = slices.bySlice.map((row) => [
+    row.sliceMs === 0 ? "0 (never yields)" : `${row.sliceMs} ms`,
+    `${ms(row.wall.p50)} (x${row.wallRatio.toFixed(2)})`,
+    `${ms(row.cpu.p50)} (x${row.cpuRatio.toFixed(2)})`,
+    `${ms(row.gap.p50)} / ${ms(row.gap.max)}`,
+    `${row.turns.p50}`,
+  ]);
+  return table(["slice", "CPU-bound guest, wall p50 (vs never yielding)", "process CPU p50 (vs never yielding)", "longest event-loop gap during the run, p50 / max", "event-loop turns during the run"], rows);
+}
+
+/** One yield's cost (bench/_sandbox-slices.mjs, yieldCost). */
+function yieldTable(slices) {
+  const rows = slices.perYield.map((row) => [
+    row.depth === 0 ? "at the top of the stack" : `${row.depth} guest frames deep`,
+    `${row.checks}`,
+    `${ms(row.stillMs)} / ${ms(row.yieldingMs)}`,
+    us(row.perYieldUs),
+    `${((row.perYieldUs / 1000 / DEFAULT_SLICE_MS) * 100).toFixed(1)} %`,
+  ]);
+  return table(["an empty loop, ended at its 2,000th interrupt check", "interrupt checks", "process CPU, never yielding / yielding at every check (p50)", "one yield", `its cost per ${DEFAULT_SLICE_MS} ms slice`], rows);
+}
+
 /** The breakdown table: one row per step, a column per build. */
 function buildTable(breakdown) {
   const rows = breakdown.sync.map((step, index) => [step.name, us(step.p50Us), us(breakdown.asyncify[index]?.p50Us ?? NaN)]);
@@ -323,6 +348,8 @@ function buildTable(breakdown) {
 export default async function benchSandbox() {
   const machine = { cpus: cpus().length, load: loadavg() };
   const results = await benchEngines(Object.keys(ENGINES));
+  const sliceLoad = loadavg()[0];
+  const slices = await sliceCost(DIST);
   // Last, on this thread: it instantiates both builds here, which the engines' first-engine cases must not find done.
   const breakdown = await sandboxBuildBreakdown(DIST);
   const text = [
@@ -336,10 +363,25 @@ export default async function benchSandbox() {
       "engine is idle, or by the run on first use when runs come back to back.",
     "",
     buildTable(breakdown),
+    "",
+    `**Time slices of the in-thread engine** (bench/_sandbox-slices.mjs; load average ${sliceLoad.toFixed(2)} at its start). A guest computing ` +
+      "`s = (s * 31 + i) % 1000003` 3 million times on quickjs-inline, each slice length in every round (12 rounds, interleaved). " +
+      "After a slice of compute the guest is suspended at its next interrupt check until the event loop has turned once " +
+      "(src/sandbox/engines/quickjs-yield.ts): the gap column is what a signal, a timer or an HTTP request waits for meanwhile " +
+      "(QuickJS checks every 10,000 branches or calls, a few ms of this loop, so slices shorter than that yield at every check). " +
+      "A whole run's time varies more from run to run on this machine than yielding costs, so one yield is measured apart " +
+      "first (the first table: on one asyncify instance, an empty loop whose 2,000 interrupt checks take the time, yielding to " +
+      "the next turn of the event loop at every check against never; asyncify saves and restores every guest frame's wasm " +
+      "locals, so it grows with the depth). Even so a yield's few tens of µs are near this machine's noise: a negative figure " +
+      "means the yielding runs happened to be the quicker ones.",
+    "",
+    yieldTable(slices),
+    "",
+    sliceTable(slices),
     ...imageRounds(),
     ...sharedRounds(),
   ].join("\n");
-  return { title: "Sandbox engines", markdown: text, data: { machine, targets: TARGETS, results, breakdown } };
+  return { title: "Sandbox engines", markdown: text, data: { machine, targets: TARGETS, results, breakdown, slices } };
 }
 
 if (process.argv[1] === SELF) {

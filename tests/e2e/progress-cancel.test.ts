@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { McpvmHost } from "../../src/host/index.js";
-import { errorOf, makeHome, ROOT, valueOf, waitFor, type E2eHome } from "./helpers.js";
+import { childPids, errorOf, isAlive, makeHome, ROOT, valueOf, waitFor, type E2eHome } from "./helpers.js";
 
 /**
  * Guest progress (`{ onProgress }`) and cancellation of a run's in-flight upstream calls, through
@@ -169,6 +169,41 @@ describe("a run that ends cancels its in-flight upstream calls (notifications/ca
       child.kill("SIGINT");
       expect(await exited, stderr).toBe(130);
       await expectCancelled("sigint");
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  }, 90_000);
+});
+
+describe("SIGINT to `mcpvm run` while the guest computes (a real process)", () => {
+  // The in-thread engine runs the guest on the main thread: the signal is handled between its time
+  // slices (src/sandbox/engines/quickjs-yield.ts). The worker engine's guest has a thread of its own.
+  it.each(["quickjs-inline", "quickjs"])("--engine %s: exit 130 long before the CPU limit, the server it started closed", async (engine) => {
+    const text = `loop-${engine}`;
+    const code = `require("host:mcp-full").slow_echo({ text: "${text}", ms: 1 }); while (true) {}`;
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, "node_modules/vite-node/vite-node.mjs"), join(ROOT, "tests/e2e/fixtures/cli-entry.ts"), "--", "--yes", "run", "--engine", engine, "--cpu", "60s", "--timeout", "60s", "-e", code],
+      { env: { ...process.env, ...home.env }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      await waitFor(() => upstreamEvents().includes(`started slow_echo ${text}`) || child.exitCode !== null, "the guest's call to reach the upstream", 60_000);
+      if (child.exitCode !== null) throw new Error(`mcpvm run exited (${child.exitCode}) before its call reached the upstream: ${stderr}`);
+      const servers = childPids(child.pid);
+      expect(servers.length).toBeGreaterThan(0);
+      // The guest is in its loop by now (its call was answered within ms).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(child.exitCode).toBeNull();
+      const signalled = Date.now();
+      child.kill("SIGINT");
+      expect(await exited, stderr).toBe(130);
+      // Far below the run's 60 s limits (speed itself is measured by the bench, not here).
+      expect(Date.now() - signalled).toBeLessThan(10_000);
+      expect(stderr).toMatch(/cancel/i);
+      await waitFor(() => servers.every((pid) => !isAlive(pid)), "the MCP server mcpvm started to exit", 10_000);
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }

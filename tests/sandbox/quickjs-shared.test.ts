@@ -9,9 +9,9 @@ import { errorOf, expectHealthy, run, sleep, valueOf } from "./conformance/helpe
 
 /**
  * What the worker engine's shared mode adds to the conformance suite (which runs against it too):
- * runs waiting in host calls share one worker thread; a CPU-bound guest holds a run sharing its
- * thread no longer than its own wall limit and is stopped by its interrupt handler, not by killing the
- * thread; a thread that dies fails only the runs it held, and is replaced.
+ * runs waiting in host calls share one worker thread; a CPU-bound guest yields its thread between
+ * time slices, so a run sharing it keeps making host calls, and is stopped by its interrupt handler,
+ * not by killing the thread; a thread that dies fails only the runs it held, and is replaced.
  */
 describe("quickjs engine, shared workers", () => {
   // A memory cap of its own gives this suite its own threads (placements are keyed by worker options).
@@ -54,31 +54,39 @@ describe("quickjs engine, shared workers", () => {
     expect(placement.counts.threads).toBe(1);
   });
 
-  it("holds a run sharing a thread with a CPU-bound guest no longer than that guest's wall limit", async () => {
-    let released: (() => void) | undefined;
-    const entered = new Promise<void>((resolve) => (released = resolve));
+  it("serves a run's host calls while a CPU-bound guest computes on the same thread, and stops that guest in the thread", async () => {
+    let entered: (() => void) | undefined;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    let go: (() => void) | undefined;
+    const spinnerComputing = new Promise<void>((resolve) => (go = resolve));
     const modules: HostModules = {
-      slow: {
-        // The waiting run is placed first; the spinning one joins its thread because this run waits.
-        pause: async () => {
-          released?.();
-          await sleep(100);
-          return "answered";
+      m: {
+        // The calling run is placed first and waits in its first call, so the spinning one joins its thread.
+        inc: async (args) => {
+          if (args[0] === 0) {
+            entered?.();
+            await spinnerComputing;
+          }
+          return (args[0] as number) + 1;
         },
       },
     };
-    const started = Date.now();
-    const waiting = run(engine, 'const r = require("host:slow").pause(); return r;', { modules, limits: { wallMs: 20_000 } });
-    await entered;
-    const spinning = run(engine, "for (;;) {}", { limits: { wallMs: 1_500, cpuMs: 10_000 } });
-    const [waited, spun] = await Promise.all([waiting, spinning]);
+    const calling = run(engine, 'const m = require("host:m"); let n = 0; for (let i = 0; i < 50; i++) n = m.inc(n); return n;', { modules, limits: { wallMs: 30_000 } });
+    await inside;
+    const stopSpinner = new AbortController();
+    let spinnerEnded = false;
+    const spinning = run(engine, "for (;;) {}", { limits: { wallMs: 60_000, cpuMs: 60_000 }, signal: stopSpinner.signal }).finally(() => (spinnerEnded = true));
+    await sleep(300);
+    go?.();
+    // 49 more calls, each answered while the other guest computes between its time slices.
+    expect(valueOf(await calling)).toBe(50);
+    expect(spinnerEnded).toBe(false);
     expect(placement.counts.threads).toBe(1);
-    // The spinning guest was stopped by its own deadline, inside the thread (not by killing it).
-    const spinError = errorOf(spun, "WALL_LIMIT");
-    expect(spinError.message).not.toMatch(/terminated/);
-    expect(valueOf(waited)).toBe("answered");
-    // Generous (a loaded CI machine): the waiting run ended soon after the spinning guest's 1.5 s limit, far from its own 20 s.
-    expect(Date.now() - started).toBeLessThan(8_000);
+    stopSpinner.abort();
+    // Stopped by its interrupt handler inside the thread (not by killing it), long before its 60 s limits.
+    const spun = await spinning;
+    expect(errorOf(spun, "CANCELLED").message).not.toMatch(/terminated/);
+    expect(spun.stats.wallMs).toBeLessThan(30_000);
     await expectHealthy(engine);
   });
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 
-/** Live processes whose parent is this test process (Linux /proc): the MCP servers a test started. */
-export function childPids(): number[] {
+/** Live processes whose parent is `parent`, this test process by default (Linux /proc): the MCP servers it started. */
+export function childPids(parent = process.pid): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -9,7 +9,7 @@ export function childPids(): number[] {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // Fields after the ")" that closes the command name: state, ppid, …
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === process.pid && fields[0] !== "Z") pids.push(Number(entry));
+      if (Number(fields[1]) === parent && fields[0] !== "Z") pids.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }

@@ -1,11 +1,7 @@
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import * as QuickJs from "quickjs-emscripten-core";
 import { meterWasmHeap, type GrowableMemory } from "./quickjs-heap.js";
-import type { CompiledWasmModule } from "./quickjs-protocol.js";
-import { wasmMemoryLayout, type WasmMemoryLayout } from "./quickjs-snapshot.js";
+import { InlineEngineLoadError, type InlineAssets } from "./quickjs-inline-assets.js";
+import { installYieldingInterrupts, type YieldingInterruptHandler } from "./quickjs-yield.js";
 
 /**
  * The one place that reaches inside quickjs-emscripten-core (pinned to 0.32.x, checked at load) to
@@ -24,19 +20,20 @@ import { wasmMemoryLayout, type WasmMemoryLayout } from "./quickjs-snapshot.js";
  *   callbacks): the asyncify module's newRuntime forgets them first, so a host function freed by
  *   the runtime's final GC throws "runtime not found".
  *
+ * - The module callbacks' interrupt check is routed to handlers that may suspend the guest (time
+ *   slices, see quickjs-yield.ts); the library's runtime handler can only answer yes or no.
+ *
  * Asyncify keeps one suspended stack per wasm instance, so one instance serves one run at a time
  * (see quickjs-inline-instances.ts).
  */
-
-const VARIANT = "@jitl/quickjs-wasmfile-release-asyncify";
-const PINNED_MINOR = "0.32.";
 
 /** What this file reaches on the library's objects (protected members in its typings). */
 interface ModuleInternals {
   readonly ffi: QuickJs.QuickJSAsyncFFI;
   readonly module: QuickJs.QuickJSAsyncEmscriptenModule & {
     readonly Asyncify?: unknown;
-    cwrap(name: string, returns: string, args: readonly string[], options: { async: true }): (...args: number[]) => Promise<number>;
+    readonly callbacks: { shouldInterrupt: (asyncify: unknown, rt: number) => unknown };
+    cwrap(name: string, returns: string, args: readonly string[], options: { async: true }): (...args: Array<number | string>) => Promise<number>;
   };
   readonly callbacks: {
     deleteRuntime(rt: QuickJs.JSRuntimePointer): void;
@@ -63,47 +60,6 @@ interface RuntimeInternals {
   readonly memory: { newMutablePointerArray(length: number): QuickJs.Lifetime<{ typedArray: Int32Array; ptr: number }> };
 }
 
-export interface InlineAssets {
-  readonly wasmModule: CompiledWasmModule;
-  readonly variant: QuickJs.QuickJSAsyncVariant;
-  /** Where the build keeps its state, if understood (sandbox images, see quickjs-snapshot.ts). */
-  readonly memoryLayout: WasmMemoryLayout | undefined;
-}
-
-export class InlineEngineLoadError extends Error {}
-
-let assets: Promise<InlineAssets> | undefined;
-
-/** Compiles the asyncify wasm once per process and checks the library version this file is written against. */
-export function loadInlineAssets(): Promise<InlineAssets> {
-  assets ??= compile().catch((error: unknown) => {
-    assets = undefined;
-    throw error;
-  });
-  return assets;
-}
-
-async function compile(): Promise<InlineAssets> {
-  const require = createRequire(import.meta.url);
-  const corePackage = join(dirname(dirname(require.resolve("quickjs-emscripten-core"))), "package.json");
-  const version = (JSON.parse(readFileSync(corePackage, "utf8")) as { version?: string }).version ?? "";
-  if (!version.startsWith(PINNED_MINOR)) {
-    throw new InlineEngineLoadError(
-      `The quickjs-inline engine is written against quickjs-emscripten-core ${PINNED_MINOR}x (its internals), found ${version}; use sandbox.engine "quickjs"`,
-    );
-  }
-  const published = (require(VARIANT) as { default: QuickJs.QuickJSAsyncVariant }).default;
-  const glue = require(`${VARIANT}/emscripten-module`) as Awaited<ReturnType<QuickJs.QuickJSAsyncVariant["importModuleLoader"]>>;
-  const bytes = await readFile(require.resolve(`${VARIANT}/wasm`));
-  const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledWasmModule> } }).WebAssembly;
-  return {
-    wasmModule: await wasm.compile(bytes),
-    memoryLayout: wasmMemoryLayout(bytes),
-    // The CommonJS glue directly: the variant's own loader would import() the ES build.
-    variant: { type: "async", importFFI: published.importFFI, importModuleLoader: () => Promise.resolve(glue) },
-  };
-}
-
 /** What a call returned or threw; the caller disposes the handle. */
 export type InlineCallResult = { readonly value: QuickJs.QuickJSHandle; readonly error?: undefined } | { readonly error: QuickJs.QuickJSHandle; readonly value?: undefined };
 
@@ -116,6 +72,8 @@ export interface InlineInstance {
    * suspended the guest meanwhile. `error` is an exception that escaped a job (an interrupt).
    */
   executePendingJobs(runtime: QuickJs.QuickJSRuntime, context: QuickJs.QuickJSContext): Promise<{ readonly error?: QuickJs.QuickJSHandle }>;
+  /** context.evalCode (global code, the library's default flags), allowed to suspend. */
+  evalCode(context: QuickJs.QuickJSContext, code: string, filename: string): Promise<InlineCallResult>;
   /** context.callFunction, allowed to suspend. */
   callFunction(
     context: QuickJs.QuickJSContext,
@@ -136,7 +94,13 @@ export interface InlineInstance {
    * the library's per-call handles, scopes and generators (most of a host call's JS-side garbage).
    */
   newStringFunction(context: QuickJs.QuickJSContext, name: string, impl: StringFunction): QuickJs.QuickJSHandle;
-  /** A guest is suspended in a host function of this instance right now. */
+  /**
+   * The runtime's interrupt handler (replacing runtime.setInterruptHandler). While one of this
+   * instance's async entry points runs the guest with no host function on its stack, it is asked
+   * with `mayYield` true and may answer with a promise: the guest is suspended until it settles.
+   */
+  setInterruptHandler(runtime: QuickJs.QuickJSRuntime, handler: YieldingInterruptHandler): void;
+  /** A guest is suspended in a host function (or a time slice's yield) of this instance right now. */
   readonly suspended: boolean;
   /** Size of the instance's linear memory (it never shrinks). */
   wasmMemoryBytes(): number;
@@ -150,7 +114,7 @@ export interface InlineInstance {
 
 export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes: number): Promise<InlineInstance> {
   try {
-    return await instantiateAsyncify({ core: QuickJs, meterHeap: meterWasmHeap }, shared, maxWasmMemoryBytes);
+    return await instantiateAsyncify({ core: QuickJs, meterHeap: meterWasmHeap, installYielding: installYieldingInterrupts }, shared, maxWasmMemoryBytes);
   } catch (error) {
     if (error instanceof Error && error.name === "InlineEngineLoadError") throw new InlineEngineLoadError(error.message);
     throw error;
@@ -161,6 +125,7 @@ export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes
 export interface AsyncifyParts {
   readonly core: typeof QuickJs;
   readonly meterHeap: typeof meterWasmHeap;
+  readonly installYielding: typeof installYieldingInterrupts;
 }
 
 /**
@@ -199,6 +164,7 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
   const { ffi, callbacks } = internals;
   const executeJobs = internals.module.cwrap("QTS_ExecutePendingJob", "number", ["number", "number", "number"], { async: true });
   const call = internals.module.cwrap("QTS_Call", "number", ["number", "number", "number", "number", "number"], { async: true });
+  const evaluate = internals.module.cwrap("QTS_Eval", "number", ["number", "number", "number", "string", "number", "number"], { async: true });
 
   const fastPaths = new WeakSet<QuickJs.QuickJSContext>();
   const fastImpls = new WeakMap<object, StringFunction>();
@@ -278,10 +244,30 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
   };
 
   let suspended = false;
+  /** Async entry points in progress: only below one of them may the wasm stack unwind. */
+  let entered = 0;
+  /** Host functions running now (JS frames on the wasm stack: nothing below them may unwind). */
+  let hostFrames = 0;
+  const entry = async <T>(start: () => Promise<T>): Promise<T> => {
+    entered++;
+    try {
+      return await start();
+    } finally {
+      entered--;
+    }
+  };
+  const hosted = (fn: () => unknown): unknown => {
+    hostFrames++;
+    try {
+      return fn();
+    } finally {
+      hostFrames--;
+    }
+  };
   callbacks.handleAsyncify = (asyncify, fn) => {
-    if (asyncify === undefined) return fn();
+    if (asyncify === undefined) return hosted(fn);
     return asyncify.handleSleep((done: (value: unknown) => void) => {
-      const result = fn();
+      const result = hosted(fn);
       if (!(result instanceof Promise)) return done(result);
       if (suspended) throw new Error("QuickJS: a host function suspended while another was suspended on the same instance");
       suspended = true;
@@ -293,9 +279,27 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
     });
   };
 
+  const interrupts = parts.installYielding({
+    module: internals.module,
+    handleAsyncify: (asyncify, fn) => callbacks.handleAsyncify(asyncify as QuickJs.Asyncify | undefined, fn),
+    canSuspend: () => entered > 0 && hostFrames === 0 && !suspended,
+  });
+
+  /** A value or the exception of an entry point's result pointer, as the library's calls report them. */
+  const settled = (context: QuickJs.QuickJSContext, ctx: QuickJs.JSContextPointer, resultPointer: QuickJs.JSValuePointer): InlineCallResult => {
+    const memory = context.getMemory((context.runtime as unknown as RuntimeInternals).rt.value);
+    const errorPointer = ffi.QTS_ResolveException(ctx, resultPointer);
+    if (errorPointer !== 0) {
+      ffi.QTS_FreeValuePointer(ctx, resultPointer);
+      return { error: memory.heapValueHandle(errorPointer) };
+    }
+    return { value: memory.heapValueHandle(resultPointer) };
+  };
+
   return {
     newRuntime() {
       const rt = new core.Lifetime(ffi.QTS_NewRuntime(), undefined, (pointer: QuickJs.JSRuntimePointer) => {
+        interrupts?.delete(pointer);
         ffi.QTS_FreeRuntime(pointer);
         callbacks.deleteRuntime(pointer);
       });
@@ -307,7 +311,7 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
       const inside = runtime as unknown as RuntimeInternals;
       const out = inside.memory.newMutablePointerArray(1);
       try {
-        const valuePointer = (await executeJobs(inside.rt.value, -1, out.value.ptr)) as QuickJs.JSValuePointer;
+        const valuePointer = (await entry(() => executeJobs(inside.rt.value, -1, out.value.ptr))) as QuickJs.JSValuePointer;
         const contextPointer = out.value.typedArray[0] ?? 0;
         if (contextPointer === 0) {
           ffi.QTS_FreeValuePointerRuntime(inside.rt.value, valuePointer);
@@ -324,23 +328,34 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
       }
     },
 
+    async evalCode(context, code, filename) {
+      const ctx = contextPointer(context);
+      const bytes = emscripten.lengthBytesUTF8(code) + 1;
+      const text = emscripten._malloc(bytes);
+      try {
+        emscripten.stringToUTF8(code, text as QuickJs.OwnedHeapCharPointer, bytes);
+        // Detect module syntax (1) and no flags (0), as context.evalCode does without options.
+        return settled(context, ctx, (await entry(() => evaluate(ctx, text, bytes - 1, filename, 1, 0))) as QuickJs.JSValuePointer);
+      } finally {
+        emscripten._free(text);
+      }
+    },
+
     async callFunction(context, fn, thisValue, args) {
-      const runtime = context.runtime as unknown as RuntimeInternals;
-      const memory = context.getMemory(runtime.rt.value);
-      const ctx = (context as unknown as { ctx: QuickJs.Lifetime<QuickJs.JSContextPointer> }).ctx.value;
+      const ctx = contextPointer(context);
       const argv = internals.module._malloc(Math.max(1, args.length) * 4);
       try {
         new Int32Array(internals.module.HEAPU8.buffer, argv, args.length).set(args.map((handle) => handle.value as number));
-        const resultPointer = (await call(ctx, fn.value as number, thisValue.value as number, args.length, argv)) as QuickJs.JSValuePointer;
-        const errorPointer = ffi.QTS_ResolveException(ctx, resultPointer);
-        if (errorPointer !== 0) {
-          ffi.QTS_FreeValuePointer(ctx, resultPointer);
-          return { error: memory.heapValueHandle(errorPointer) };
-        }
-        return { value: memory.heapValueHandle(resultPointer) };
+        return settled(context, ctx, (await entry(() => call(ctx, fn.value as number, thisValue.value as number, args.length, argv))) as QuickJs.JSValuePointer);
       } finally {
         internals.module._free(argv);
       }
+    },
+
+    setInterruptHandler(runtime, handler) {
+      // Enables QuickJS's checks; this verdict is the one used when the yielding route is unavailable.
+      runtime.setInterruptHandler(() => handler(false) === true);
+      interrupts?.set((runtime as unknown as RuntimeInternals).rt.value, handler);
     },
 
     newStringFunction(context, name, impl) {

@@ -1,4 +1,5 @@
-import { newInlineInstance, type InlineAssets, type InlineInstance } from "./quickjs-inline-adapter.js";
+import { newInlineInstance, type InlineInstance } from "./quickjs-inline-adapter.js";
+import type { InlineAssets } from "./quickjs-inline-assets.js";
 import { prepareInlineSandbox, releaseInlineSandbox, type InlineSandbox } from "./quickjs-inline-sandbox.js";
 import { compileQuickJsPiece, type SandboxSources } from "./quickjs-sandbox.js";
 import { snapshotQuickJsSandbox, type SandboxSnapshot } from "./quickjs-snapshot.js";

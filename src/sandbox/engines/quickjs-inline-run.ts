@@ -1,73 +1,29 @@
 import type * as QuickJs from "quickjs-emscripten-core";
-import type { HostCallEvents, HostCallRequest } from "../host/host-call.js";
-import type { EngineOutcome, RunReport, ThrownInfo } from "../host/outcome.js";
+import type { EngineOutcome, ThrownInfo } from "../host/outcome.js";
 import { logEntryBytes } from "../host/output-budget.js";
-import { runEnded, runEndedFor, type RunEndedCode } from "../host/run-ended.js";
-import { RunModules, type RunCallContext } from "../host/run-modules.js";
-import type { EngineLimit, LogEntry, LogLevel, RunLimits } from "../types.js";
+import { runEnded, runEndedFor } from "../host/run-ended.js";
+import { RunModules } from "../host/run-modules.js";
+import type { EngineLimit, LogEntry, LogLevel } from "../types.js";
 import type { InlineInstance } from "./quickjs-inline-adapter.js";
+import type { AsyncifyRunParts, AsyncifyRunPlan, InlineRunHandle, InlineRunPlan, InlineRunResult } from "./quickjs-inline-run-parts.js";
 import type { InlineHooks, InlineSandbox } from "./quickjs-inline-sandbox.js";
-import type { EngineRunPlan } from "./run-admission.js";
+import { timeSlices } from "./quickjs-yield.js";
 
-export type InlineRunPlan = EngineRunPlan;
-
-export interface InlineRunResult {
-  readonly report: RunReport;
-  /** The instance must not serve another run (a trap, a stop mid-flight, or grown too large is the caller's call). */
-  readonly poisoned: boolean;
-  /** A trap or host exception unwound through QuickJS: not even a sandbox image makes the instance safe again. */
-  readonly trapped: boolean;
-}
-
-/** A run in progress, as its engine sees it: dispose ends it like a cancel. */
-export interface InlineRunHandle {
-  stop(reason: "wall" | "cancel"): void;
-}
-
-/** What an asyncify run needs of its plan (the host modules stay with whoever answers its calls). */
-export interface AsyncifyRunPlan {
-  readonly code: string;
-  readonly filename: string;
-  readonly prelude?: string;
-  readonly manifestText: string;
-  readonly limits: RunLimits;
-  readonly signal?: AbortSignal;
-  readonly stackBytes: number;
-}
-
-/** Where a run's host calls go: its RunModules on this thread, or a port to the main thread (shared worker). */
-export interface HostCallPort {
-  call(request: HostCallRequest, context: RunCallContext, events?: HostCallEvents): Promise<string>;
-}
-
-/**
- * What runAsyncify needs at run time, passed in because the worker engine starts it from its source
- * text inside its threads (quickjs-shared-worker.ts), where nothing can be imported.
- */
-export interface AsyncifyRunParts {
-  readonly engine: "quickjs" | "quickjs-inline";
-  readonly calls: HostCallPort;
-  readonly logEntryBytes: (level: string, message: string) => number;
-  /** The abort reason of the host calls' signal. */
-  readonly runEnded: (code: RunEndedCode) => unknown;
-  readonly runEndedFor: (outcome: EngineOutcome) => unknown;
-  /**
-   * A stop raised by another thread (shared memory), read at every interrupt check: a message cannot
-   * reach a worker whose thread is busy running this guest.
-   */
-  readonly externalStop?: () => "wall" | "cancel" | undefined;
-  /** Called at every interrupt check (the worker's sign of life, see quickjs-shared-thread.ts). */
-  readonly beat?: () => void;
-}
-
-/** runAsyncify on this thread, its host calls answered by the run's own RunModules. */
-export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan: InlineRunPlan, onStart?: (handle: InlineRunHandle) => void): Promise<InlineRunResult> {
+/** runAsyncify on this thread, its host calls answered by the run's own RunModules; `sliceMs` as QuickJsInlineEngineOptions.sliceMs. */
+export function runInline(
+  instance: InlineInstance,
+  sandbox: InlineSandbox,
+  plan: InlineRunPlan,
+  sliceMs: number,
+  onStart?: (handle: InlineRunHandle) => void,
+): Promise<InlineRunResult> {
   const parts: AsyncifyRunParts = {
     engine: "quickjs-inline",
     calls: new RunModules(plan.modules, { ...plan.limits, code: plan.code }),
     logEntryBytes,
     runEnded,
     runEndedFor,
+    slices: timeSlices(sliceMs),
   };
   return runAsyncify(instance, sandbox, plan, parts, onStart);
 }
@@ -80,9 +36,11 @@ export function runInline(instance: InlineInstance, sandbox: InlineSandbox, plan
  * A synchronous host call (`require("host:x").fn()`) suspends the guest: the wasm stack unwinds, the
  * host function runs on this thread's event loop, and its reply rewinds the stack, with no thread
  * crossing. Asynchronous calls (`__mcpvm.callAsync`) settle guest promises between job batches.
- * Limits: CPU, wall and memory are checked by QuickJS's interrupt handler while guest code runs (this
- * thread is busy then: nothing else of the process runs until the guest yields or hits a limit); a
- * stop while the guest waits in a host call answers that call at once and interrupts the guest.
+ * Limits: CPU, wall and memory are checked by QuickJS's interrupt handler while guest code runs. A
+ * guest that computes for a whole time slice is suspended there until this thread's event loop has
+ * run once (`parts.slices`), so signals, timers, I/O and other runs are served meanwhile; CPU counts
+ * only the time this guest computed. A stop while the guest waits in a host call answers that call at
+ * once; a stop while it waits between slices interrupts it as it resumes.
  * Never rejects; the caller releases or discards the sandbox.
  */
 export function runAsyncify(
@@ -127,10 +85,12 @@ export function runAsyncify(
   let suspendedCall: ((text: string | undefined) => void) | undefined;
   let wake: (() => void) | undefined;
 
+  const slices = parts.slices;
   const resume = (): void => {
     if (running) return;
     running = true;
     runningSince = performance.now();
+    slices?.started(runningSince);
   };
   const pause = (): void => {
     if (!running) return;
@@ -156,17 +116,28 @@ export function runAsyncify(
   plan.signal?.addEventListener("abort", onCancel, { once: true });
   onStart?.({ stop });
 
-  const shouldInterrupt = (): boolean => {
+  const limitReached = (now: number): boolean => {
     parts.beat?.();
     if (stopping === undefined && parts.externalStop !== undefined) {
       const external = parts.externalStop();
       if (external !== undefined) stop(external);
     }
     if (stopping !== undefined || localStop !== undefined) return true;
-    if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
+    if (cpuSpent + now - runningSince > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= deadline) localStop = "wallMs";
     else if (instance.overBudget()) localStop = "memoryBytes";
     return localStop !== undefined;
+  };
+  const shouldInterrupt = (mayYield: boolean): boolean | Promise<boolean> => {
+    const now = performance.now();
+    if (limitReached(now)) return true;
+    if (!mayYield || slices?.due(now) !== true) return false;
+    pause();
+    // Checked again as the guest resumes: a stop or the wall limit that came meanwhile ends it then.
+    return slices.pause().then(() => {
+      resume();
+      return limitReached(performance.now());
+    });
   };
 
   const startCall = (module: string, fn: string, argsText: string, listen: boolean) => {
@@ -249,7 +220,7 @@ export function runAsyncify(
       runtime.setMemoryLimit(limits.memoryBytes);
       instance.setStackLimit(runtime, plan.stackBytes);
       sandbox.hooks = hooks;
-      runtime.setInterruptHandler(() => sandbox.hooks?.shouldInterrupt() ?? true);
+      instance.setInterruptHandler(runtime, (mayYield) => sandbox.hooks?.shouldInterrupt(mayYield) ?? true);
       resume();
       return { outcome: await start(), poisoned: false };
     } catch (error) {
@@ -268,11 +239,11 @@ export function runAsyncify(
     if (runner.error) return { kind: "uncaught", error: describe(runner.error) };
     try {
       if (plan.prelude !== undefined) {
-        const prelude = await context.evalCodeAsync(plan.prelude, "mcpvm-prelude.js");
+        const prelude = await instance.evalCode(context, plan.prelude, "mcpvm-prelude.js");
         if (prelude.error) return { kind: "prelude", error: describe(prelude.error) };
         prelude.value.dispose();
       }
-      const compiled = await context.evalCodeAsync(plan.code, plan.filename);
+      const compiled = await instance.evalCode(context, plan.code, plan.filename);
       if (compiled.error) {
         const error = describe(compiled.error);
         if (error.name !== "SyntaxError") return { kind: "uncaught", error };

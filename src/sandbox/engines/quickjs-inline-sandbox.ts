@@ -10,8 +10,8 @@ export interface InlineHooks {
   readonly callAsync: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
   /** `native.log(level, message)`. */
   readonly log: (level: string, message: string) => void;
-  /** The runtime's interrupt handler: true stops the guest at its next check. */
-  shouldInterrupt(): boolean;
+  /** The runtime's interrupt handler: true stops the guest at its next check; see YieldingInterruptHandler. */
+  shouldInterrupt(mayYield: boolean): boolean | Promise<boolean>;
 }
 
 /**

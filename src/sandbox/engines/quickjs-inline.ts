@@ -1,13 +1,15 @@
 import { errorMessage } from "../../util/errors.js";
 import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../guest/bootstrap-source.js";
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
-import { loadInlineAssets } from "./quickjs-inline-adapter.js";
+import { loadInlineAssets } from "./quickjs-inline-assets.js";
 import { sharedInlinePool, type InlineInstancePool } from "./quickjs-inline-instances.js";
-import { runInline, type InlineRunHandle } from "./quickjs-inline-run.js";
+import { runInline } from "./quickjs-inline-run.js";
+import type { InlineRunHandle } from "./quickjs-inline-run-parts.js";
 import { EngineRuns } from "./engine-runs.js";
 import { RunGate } from "./quickjs-gate.js";
 import { PoolError } from "./quickjs-pool.js";
 import type { SandboxSources } from "./quickjs-sandbox.js";
+import { DEFAULT_SLICE_MS } from "./quickjs-yield.js";
 import { admitRun, engineRunPlan, failedBeforeRun, settleRun } from "./run-admission.js";
 
 export interface QuickJsInlineEngineOptions {
@@ -25,6 +27,11 @@ export interface QuickJsInlineEngineOptions {
   readonly defaultLimits?: RunLimits;
   /** Restore each instance's sandbox from an image instead of building one (see quickjs-snapshot.ts). Default true. */
   readonly sandboxSnapshots?: boolean;
+  /**
+   * Compute a guest does before this thread's event loop runs again (signals, timers, I/O, other
+   * runs), in ms; 0 never yields. Default DEFAULT_SLICE_MS (quickjs-yield.ts).
+   */
+  readonly sliceMs?: number;
 }
 
 
@@ -34,9 +41,10 @@ const sandboxSources = (): SandboxSources => (sources ??= { bootstrap: guestBoot
 /**
  * The in-thread engine: QuickJS's asyncify build on the caller's thread. A host call suspends the
  * guest's wasm stack instead of blocking a worker thread, so it costs no thread crossing and a live
- * sandbox holds only its instance's touched memory. The price: while guest code computes, this
- * thread runs nothing else (limits still end it, through QuickJS's interrupt handler), and a guest
- * stuck inside one native call that never checks for interrupts cannot be ended from outside. Meant
+ * sandbox holds only its instance's touched memory. A computing guest yields this thread to its
+ * event loop after every time slice (quickjs-yield.ts), so signals, timers, I/O and cancels are
+ * served while it computes. The price: a guest stuck inside one native call that never checks for
+ * interrupts holds the thread and cannot be ended from outside. Meant
  * for one-shot faces (`mcpvm run`, the agent); the gateway keeps the worker engine.
  */
 export async function createQuickJsInlineEngine(options: QuickJsInlineEngineOptions = {}): Promise<SandboxEngine> {
@@ -55,6 +63,7 @@ class QuickJsInlineEngine implements SandboxEngine {
   private readonly defaultLimits: RunLimits;
   private readonly stackBytes: number;
   private readonly retireAboveBytes: number;
+  private readonly sliceMs: number;
   private disposed = false;
 
   constructor(
@@ -67,6 +76,7 @@ class QuickJsInlineEngine implements SandboxEngine {
     // Memory freed by a run stays in the instance and is reused without growing it, so a later run's
     // growth check would miss that much: an instance that grew noticeably is dropped.
     this.retireAboveBytes = options.retireAboveBytes ?? 32 * 1024 * 1024;
+    this.sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
   }
 
   warm(): Promise<void> {
@@ -106,6 +116,7 @@ class QuickJsInlineEngine implements SandboxEngine {
         slot.instance,
         sandbox,
         engineRunPlan(admitted, request, this.stackBytes),
+        this.sliceMs,
         (started) => {
           handle = started;
           this.active.add(started);

@@ -2,7 +2,8 @@ import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../gue
 import { logEntryBytes } from "../host/output-budget.js";
 import { quickJsVariantPaths, type QuickJsAssets } from "./quickjs-assets.js";
 import { meterWasmHeap } from "./quickjs-heap.js";
-import { instantiateAsyncify, loadInlineAssets } from "./quickjs-inline-adapter.js";
+import { instantiateAsyncify } from "./quickjs-inline-adapter.js";
+import { loadInlineAssets } from "./quickjs-inline-assets.js";
 import { InlineInstancePool } from "./quickjs-inline-instances.js";
 import { runAsyncify } from "./quickjs-inline-run.js";
 import { prepareInlineSandbox, releaseInlineSandbox } from "./quickjs-inline-sandbox.js";
@@ -10,6 +11,7 @@ import { compileQuickJsPiece } from "./quickjs-sandbox.js";
 import { SHARED_CONTROL } from "./quickjs-shared-protocol.js";
 import { sharedQuickJsWorkerMain } from "./quickjs-shared-worker.js";
 import { snapshotQuickJsSandbox } from "./quickjs-snapshot.js";
+import { DEFAULT_SLICE_MS, installYieldingInterrupts, timeSlices } from "./quickjs-yield.js";
 
 /** Everything a shared worker needs that is the same for every worker of the process: the asyncify build (the in-thread engine's compiled copy) in place of the sync one. */
 export type SharedWorkerAssets = QuickJsAssets;
@@ -40,6 +42,9 @@ async function build(): Promise<SharedWorkerAssets> {
     `snapshot: (${snapshotQuickJsSandbox.toString()})`,
     `run: (${runAsyncify.toString()})`,
     `logEntryBytes: (${logEntryBytes.toString()})`,
+    `installYielding: (${installYieldingInterrupts.toString()})`,
+    `timeSlices: (${timeSlices.toString()})`,
+    `sliceMs: ${DEFAULT_SLICE_MS}`,
     `control: ${JSON.stringify(SHARED_CONTROL)}`,
   ];
   return {

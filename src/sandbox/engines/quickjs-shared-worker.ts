@@ -3,14 +3,17 @@ import type * as WorkerThreads from "node:worker_threads";
 import type { EngineOutcome } from "../host/outcome.js";
 import type { logEntryBytes } from "../host/output-budget.js";
 import type { meterWasmHeap } from "./quickjs-heap.js";
-import type { InlineAssets, InlineInstance, instantiateAsyncify } from "./quickjs-inline-adapter.js";
+import type { InlineInstance, instantiateAsyncify } from "./quickjs-inline-adapter.js";
+import type { InlineAssets } from "./quickjs-inline-assets.js";
 import type { InlineInstancePool, InlinePoolParts } from "./quickjs-inline-instances.js";
-import type { AsyncifyRunParts, HostCallPort, InlineRunHandle, runAsyncify } from "./quickjs-inline-run.js";
+import type { runAsyncify } from "./quickjs-inline-run.js";
+import type { AsyncifyRunParts, HostCallPort, InlineRunHandle } from "./quickjs-inline-run-parts.js";
 import type { prepareInlineSandbox, releaseInlineSandbox } from "./quickjs-inline-sandbox.js";
 import type { compileQuickJsPiece } from "./quickjs-sandbox.js";
 import type { FromSharedWorker, SharedWorkerBoot, ToSharedWorker } from "./quickjs-shared-protocol.js";
 import type { snapshotQuickJsSandbox } from "./quickjs-snapshot.js";
 import type { SHARED_CONTROL } from "./quickjs-shared-protocol.js";
+import type { installYieldingInterrupts, timeSlices } from "./quickjs-yield.js";
 
 /**
  * The in-thread engine's own code, handed to a shared worker by source text (an eval worker cannot
@@ -26,6 +29,10 @@ export interface SharedWorkerParts {
   readonly snapshot: typeof snapshotQuickJsSandbox;
   readonly run: typeof runAsyncify;
   readonly logEntryBytes: typeof logEntryBytes;
+  readonly installYielding: typeof installYieldingInterrupts;
+  readonly timeSlices: typeof timeSlices;
+  /** DEFAULT_SLICE_MS (quickjs-yield.ts). */
+  readonly sliceMs: number;
   readonly control: typeof SHARED_CONTROL;
 }
 
@@ -37,7 +44,8 @@ export interface SharedWorkerParts {
  * Each run takes an asyncify instance of the worker's pool (one suspended stack per instance), with a
  * fresh runtime and context restored from the instance's image or built. A host call is posted to the
  * main thread and the guest stays suspended in its own instance while the reply travels back as a
- * message, so the worker's event loop serves other runs meanwhile. Limits are the run's own
+ * message, so the worker's event loop serves other runs meanwhile; a computing guest yields that
+ * event loop after every time slice (quickjs-yield.ts). Limits are the run's own
  * interrupt handler's (CPU, wall, memory, output); a stop from the main thread arrives as a message,
  * and also in shared memory, read at every interrupt check, for when another guest of this thread is
  * computing and no message can be read.
@@ -59,7 +67,7 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
   };
   const C = parts.control;
   const control = new Int32Array(boot.control);
-  const instanceParts = { core, meterHeap: parts.meterHeap };
+  const instanceParts = { core, meterHeap: parts.meterHeap, installYielding: parts.installYielding };
   const poolParts: InlinePoolParts = {
     newInstance: (shared: InlineAssets, max: number): Promise<InlineInstance> => parts.instantiate(instanceParts, shared, max),
     prepare: parts.prepare,
@@ -115,6 +123,8 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
       runEndedFor: (outcome) => outcome.kind,
       externalStop: () => stopWord(slotIndex),
       beat: () => void Atomics.add(control, C.beat, 1),
+      // A computing guest lets this thread's other runs (their host-call replies, stops) go on between its slices.
+      slices: parts.timeSlices(parts.sliceMs),
     };
     const result = await parts.run(slot.instance, sandbox, plan, runParts, (handle) => {
       state.handle = handle;
