@@ -105,3 +105,48 @@ export function describeHeldoutSet(spec: HeldoutSetSpec): void {
     });
   });
 }
+
+/** What the briefs from v8 on promised beyond the shared suite. */
+export interface BriefCounts {
+  readonly file: string;
+  readonly prefix: string;
+  /** The sets written before it (file names), whose server instructions it must not repeat. */
+  readonly earlier: readonly string[];
+  /** The least number of attacks per family. */
+  readonly familyMinimums: readonly (readonly [string, number])[];
+}
+
+/** Family minimums, 20 languages (10 in scripts other than Latin), no reused server instructions, pinned benign servers. */
+export function describeBriefCounts(spec: BriefCounts): void {
+  describe(`held-out set ${spec.file}: the brief's own counts beyond the shared suite`, () => {
+    const set = heldoutSetSchema(spec.prefix).parse(read(spec.file));
+    const count = (family: string): number => set.attacks.filter((a) => a.family === family).length;
+
+    it.each(spec.familyMinimums)("has at least the brief's number of %s attacks (%i)", (family, min) => {
+      expect(count(family)).toBeGreaterThanOrEqual(min);
+    });
+
+    it("writes its multilingual attacks in at least 20 languages, some in scripts other than Latin", () => {
+      const multilingual = set.attacks.filter((a) => a.family === "multilingual");
+      expect(new Set(multilingual.map((a) => a.language)).size).toBeGreaterThanOrEqual(20);
+      const nonLatin = multilingual.filter((a) => /(?!\p{Script=Latin})\p{L}/u.test(JSON.stringify(a.server)));
+      expect(new Set(nonLatin.map((a) => a.language)).size).toBeGreaterThanOrEqual(10);
+    });
+
+    it("repeats no server instructions of an earlier set", () => {
+      const earlier = new Set<string>();
+      for (const name of spec.earlier) {
+        const file = read(name) as { attacks?: { server?: { instructions?: string } }[] };
+        for (const a of file.attacks ?? []) if (a.server?.instructions !== undefined) earlier.add(a.server.instructions);
+      }
+      for (const a of set.attacks) if (a.server.instructions !== undefined) expect(earlier.has(a.server.instructions), a.id).toBe(false);
+    });
+
+    it("takes every benign server at a pinned commit, each with at least ten tools", () => {
+      for (const s of set.benign) {
+        expect(s.source.commit, s.server).toMatch(/^[0-9a-f]{40}$/);
+        expect(s.tools.length, s.server).toBeGreaterThanOrEqual(10);
+      }
+    });
+  });
+}
