@@ -20,10 +20,12 @@ interface Waiter {
 
 /**
  * Where a new run of the worker engine goes: a thread where no run is computing (every run on it
- * waits in a host call, or none is there); else, once every thread has computed for `spawnAfterMs`
- * without a pause, a new thread, up to `maxThreads`; else the run waits in order for a quiet thread. Placement is synchronous with the choice (`place`), so
- * two runs never both take the last quiet thread. Threads are shared by every engine of the process
- * with the same options; a thread that exits is dropped, failing only the runs it held.
+ * waits in a host call, or none is there); else the thread with the fewest computing runs, whose
+ * guests take turns by time slices, and once every thread has computed for `spawnAfterMs` without a
+ * pause, a new thread starts (up to `maxThreads`) for the runs after it. A run waits, in order, only
+ * while no thread has room (or none has started). Placement is synchronous with the choice (`place`),
+ * so two runs never both take the last quiet thread. Threads are shared by every engine of the
+ * process with the same options; a thread that exits is dropped, failing only the runs it held.
  */
 export class SharedThreadPlacement {
   private readonly threads: SharedQuickJsThread[] = [];
@@ -31,6 +33,7 @@ export class SharedThreadPlacement {
   private starting = 0;
   private readonly idleSince = new Map<SharedQuickJsThread, number>();
   private trimTimer: NodeJS.Timeout | undefined;
+  private spreadTimer: NodeJS.Timeout | undefined;
   demand: PlacementDemand;
 
   constructor(
@@ -63,9 +66,10 @@ export class SharedThreadPlacement {
    */
   place(start: (thread: SharedQuickJsThread) => void, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted === true) return Promise.reject(new PoolError("ACQUIRE_ABORTED", "The run was cancelled while waiting for a free sandbox"));
-    const quiet = this.quietThread();
-    if (quiet !== undefined) {
-      this.take(quiet, start);
+    const chosen = this.quietThread() ?? this.leastBusyThread();
+    if (chosen !== undefined) {
+      this.take(chosen, start);
+      if (chosen.computing > 1) this.spreadLater();
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -80,7 +84,7 @@ export class SharedThreadPlacement {
       const waiter: Waiter = {
         attempt: () => {
           if (done) return true;
-          const thread = this.quietThread();
+          const thread = this.quietThread() ?? this.leastBusyThread();
           if (thread === undefined) return false;
           done = true;
           signal?.removeEventListener("abort", onAbort);
@@ -125,12 +129,42 @@ export class SharedThreadPlacement {
   /** Ends every thread (tests; runs on them are lost). */
   async dispose(): Promise<void> {
     clearTimeout(this.trimTimer);
+    clearTimeout(this.spreadTimer);
     await Promise.all(this.threads.map((thread) => thread.terminate("the QuickJS engine was disposed")));
   }
 
   private quietThread(): SharedQuickJsThread | undefined {
     // The first quiet thread, so runs pack onto few threads (memory) while those threads have room.
     return this.threads.find((thread) => thread.alive && thread.hasRoom && thread.computing === 0);
+  }
+
+  /**
+   * With no quiet thread, the one with the fewest computing runs: its guests yield between time slices
+   * (quickjs-yield.ts), so a run placed there starts within about a slice per guest computing ahead of
+   * it, where waiting for a quiet or a new thread took a whole computation or a thread's start.
+   */
+  private leastBusyThread(): SharedQuickJsThread | undefined {
+    let best: SharedQuickJsThread | undefined;
+    for (const thread of this.threads) if (thread.alive && thread.hasRoom && (best === undefined || thread.computing < best.computing)) best = thread;
+    return best;
+  }
+
+  /**
+   * Runs now share a computing thread: once every thread has computed for spawnAfterMs without a
+   * pause, another starts (up to maxThreads), so the runs that come next find it quiet. Runs already
+   * placed stay where they are (a guest's stack lives in its thread's wasm instance).
+   */
+  private spreadLater(): void {
+    if (this.spreadTimer !== undefined || this.starting > 0 || this.threads.length >= this.demand.maxThreads) return;
+    const check = (): void => {
+      this.spreadTimer = undefined;
+      if (this.starting > 0 || this.threads.length >= this.demand.maxThreads) return;
+      const busyFor = Math.min(...this.threads.filter((thread) => thread.alive).map((thread) => thread.busyForMs()));
+      if (busyFor === 0) return;
+      if (busyFor >= this.demand.spawnAfterMs) this.spawn().catch(() => undefined);
+      else this.spreadTimer = setTimeout(check, this.demand.spawnAfterMs - busyFor).unref();
+    };
+    this.spreadTimer = setTimeout(check, 0).unref();
   }
 
   private take(thread: SharedQuickJsThread, start: (thread: SharedQuickJsThread) => void): void {
