@@ -154,6 +154,11 @@ export class SharedQuickJsThread {
     return Atomics.load(this.control, SHARED_CONTROL.beat);
   }
 
+  /** Bumped each time a guest on this thread has computed a whole time slice (it is CPU-bound). */
+  get slices(): number {
+    return Atomics.load(this.control, SHARED_CONTROL.slices);
+  }
+
   /** Places a run; the caller checked `hasRoom`. */
   start(runId: number, plan: SharedRunPlan, handlers: SharedRunHandlers): void {
     const slot = this.freeSlots.pop();
