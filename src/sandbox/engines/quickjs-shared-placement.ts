@@ -1,6 +1,7 @@
 import { PoolError } from "./quickjs-pool.js";
 import type { SharedWorkerAssets } from "./quickjs-shared-assets.js";
 import { SharedQuickJsThread, type SharedThreadOptions } from "./quickjs-shared-thread.js";
+import { DEFAULT_SLICE_MS } from "./quickjs-yield.js";
 
 export interface PlacementDemand {
   /** Most worker threads at once (their runs share them). */
@@ -164,7 +165,9 @@ export class SharedThreadPlacement {
       this.spreadTimer = undefined;
       const alive = this.threads.filter((thread) => thread.alive);
       if (this.starting > 0 || alive.length >= this.demand.maxThreads || alive.some((thread) => thread.computing === 0)) return;
-      const cpuBound = alive.every((thread) => thread.busyForMs() >= this.demand.spawnAfterMs && thread.slices !== slicesAt.get(thread));
+      // Slices for at least half the window: guests computed it, rather than runs starting up.
+      const slicesDue = Math.max(1, Math.floor(this.demand.spawnAfterMs / DEFAULT_SLICE_MS / 2));
+      const cpuBound = alive.every((thread) => thread.busyForMs() >= this.demand.spawnAfterMs && thread.slices - (slicesAt.get(thread) ?? 0) >= slicesDue);
       if (cpuBound) this.spawn().catch(() => undefined);
       else this.spreadLater();
     }, this.demand.spawnAfterMs).unref();
