@@ -112,6 +112,8 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
 
   const fastPaths = new WeakSet<QuickJs.QuickJSContext>();
   const fastImpls = new WeakMap<object, StringFunction>();
+  /** Fast functions that may answer with a promise (the guest then waits, suspended). */
+  const mayWait = new WeakSet<StringFunction>();
   const contextPointer = (context: QuickJs.QuickJSContext): QuickJs.JSContextPointer =>
     (context as unknown as { ctx: QuickJs.Lifetime<QuickJs.JSContextPointer> }).ctx.value;
   const emscripten = internals.module;
@@ -183,7 +185,7 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
     }
     // Below an async entry point it may suspend, which mallocs the saved stack's buffer unchecked
     // (quickjs-yield.ts): with no room for it, the guest gets an out-of-memory error instead of the call.
-    if (entered > 0 && interrupts?.saveBufferFits() === false) return throwError(context, ctx, "out of memory (no room left in the heap to wait for a host call)");
+    if (entered > 0 && mayWait.has(impl) && interrupts?.saveBufferFits() === false) return throwError(context, ctx, "out of memory (no room left in the heap to wait for a host call)");
     let result: ReturnType<StringFunction>;
     try {
       result = impl(args, hasListener);
@@ -315,7 +317,8 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
       interrupts?.set((runtime as unknown as RuntimeInternals).rt.value, handler);
     },
 
-    newStringFunction(context, name, impl) {
+    newStringFunction(context, name, impl, waits = false) {
+      if (waits) mayWait.add(impl);
       installFastPath(context);
       // Never called through the library: the fast path finds `impl` by this function object.
       const marker = (): undefined => undefined;

@@ -43,8 +43,10 @@ export interface InlineInstance {
   /**
    * A guest function backed by `impl` on a fast path: arguments and result cross as C strings, without
    * the library's per-call handles, scopes and generators (most of a host call's JS-side garbage).
+   * `mayWait`: `impl` may answer with a promise; with no heap room to suspend the guest, it is then
+   * not called and the guest gets an out-of-memory error.
    */
-  newStringFunction(context: QuickJs.QuickJSContext, name: string, impl: StringFunction): QuickJs.QuickJSHandle;
+  newStringFunction(context: QuickJs.QuickJSContext, name: string, impl: StringFunction, mayWait?: boolean): QuickJs.QuickJSHandle;
   /**
    * The runtime's interrupt handler (replacing runtime.setInterruptHandler). While one of this
    * instance's async entry points runs the guest with no host function on its stack, it is asked
