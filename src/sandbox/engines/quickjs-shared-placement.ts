@@ -146,7 +146,12 @@ export class SharedThreadPlacement {
    */
   private leastBusyThread(): SharedQuickJsThread | undefined {
     let best: SharedQuickJsThread | undefined;
-    for (const thread of this.threads) if (thread.alive && thread.hasRoom && (best === undefined || thread.computing < best.computing)) best = thread;
+    const now = performance.now();
+    for (const thread of this.threads) {
+      // A guest stuck in one native call yields nothing: a run placed there would wait for it, and die with the thread if it is killed.
+      if (!thread.alive || !thread.hasRoom || !thread.responsive(STALL_MS, now)) continue;
+      if (best === undefined || thread.computing < best.computing) best = thread;
+    }
     return best;
   }
 
@@ -232,6 +237,13 @@ export class SharedThreadPlacement {
     if (this.idleSince.size > 0 && this.threads.length > this.demand.warmThreads) this.scheduleTrim();
   }
 }
+
+/**
+ * A computing thread that showed no sign of life (an interrupt check, a run starting) for this long
+ * is given no more runs: the engines' default kill grace, long enough that a thread the machine's
+ * load kept off a core for a while is not taken for a stuck one.
+ */
+const STALL_MS = 250;
 
 const placements = new Map<string, SharedThreadPlacement>();
 

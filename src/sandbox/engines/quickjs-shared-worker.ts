@@ -117,6 +117,8 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
       return;
     }
     const { slot, sandbox } = acquired;
+    // A sign of life beside the guests' interrupt checks: building instances is not being stuck.
+    Atomics.add(control, C.beat, 1);
     const calls: HostCallPort = {
       call: (request, _context, events) =>
         new Promise<string>((resolve) => {
