@@ -37,6 +37,11 @@ export interface YieldTarget {
 export interface YieldingInterrupts {
   set(rt: number, handler: YieldingInterruptHandler): void;
   delete(rt: number): void;
+  /**
+   * Whether the heap has room for the buffer a suspension saves the stack into (see below). A host
+   * function that may suspend asks first: its suspension mallocs that buffer just as unchecked.
+   */
+  saveBufferFits(): boolean;
 }
 
 /**
@@ -86,6 +91,7 @@ export function installYieldingInterrupts(target: YieldTarget): YieldingInterrup
   return {
     set: (rt, handler) => void handlers.set(rt, handler),
     delete: (rt) => void handlers.delete(rt),
+    saveBufferFits,
   };
 }
 
