@@ -96,8 +96,8 @@ export interface InlineInstance {
   newStringFunction(context: QuickJs.QuickJSContext, name: string, impl: StringFunction): QuickJs.QuickJSHandle;
   /**
    * The runtime's interrupt handler (replacing runtime.setInterruptHandler). While one of this
-   * instance's async entry points runs the guest with no host function on its stack, it is asked
-   * with `mayYield` true and may answer with a promise: the guest is suspended until it settles.
+   * instance's async entry points runs the guest with no host function on its stack, its
+   * `mayYield()` answers true and it may answer with a promise: the guest is suspended until it settles.
    */
   setInterruptHandler(runtime: QuickJs.QuickJSRuntime, handler: YieldingInterruptHandler): void;
   /** A guest is suspended in a host function (or a time slice's yield) of this instance right now. */
@@ -354,7 +354,7 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
 
     setInterruptHandler(runtime, handler) {
       // Enables QuickJS's checks; this verdict is the one used when the yielding route is unavailable.
-      runtime.setInterruptHandler(() => handler(false) === true);
+      runtime.setInterruptHandler(() => handler(() => false) === true);
       interrupts?.set((runtime as unknown as RuntimeInternals).rt.value, handler);
     },
 
