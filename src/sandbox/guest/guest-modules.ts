@@ -78,8 +78,12 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
     try {
       return codec.encode(args) as string;
     } catch (error) {
-      throw new TypeErrorClass(`Arguments to host:${module}.${fn} must be JSON values or Uint8Array (${(error as Error).message})`);
+      throw argumentsError(module, fn, error);
     }
+  }
+
+  function argumentsError(module: string, fn: string, error: unknown): TypeError {
+    return new TypeErrorClass(`Arguments to host:${module}.${fn} must be JSON values or Uint8Array (${(error as Error).message})`);
   }
 
   /**
@@ -147,13 +151,30 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
     // "resources.read" is the member `read` of the namespace object `resources` (a module's resources
     // and prompts); a plain name is a function of the module itself.
     const namespaces: Record<string, Record<string, unknown>> = create(null) as Record<string, Record<string, unknown>>;
+    // What a call's checks depend on, read once per module instead of on every call: the guest's
+    // interpreter pays for each function call and property read a call makes.
+    const label = hasOwn.call(manifest.labels, name) ? manifest.labels[name] : undefined;
+    const progress = label?.progress === true;
+    const byName = label?.byName;
+    const { stringify, replacer } = codec;
     for (const fn of functions) {
+      const named = byName !== undefined && byName.indexOf(fn) !== -1;
       // A method definition gives the function its name and no `prototype`/constructor behaviour.
       const callable = {
         [fn](...given: unknown[]): unknown {
-          checkNamed(name, fn, given);
-          const { args, onProgress, listener } = withoutProgress(name, given);
-          return unwrapReply(native.callSync(name, fn, encodeArgs(name, fn, args), listener), onProgress);
+          if (named) checkNamed(name, fn, given);
+          const last = given[given.length - 1];
+          if (progress && last !== null && typeof last === "object") {
+            const { args, onProgress, listener } = withoutProgress(name, given);
+            return unwrapReply(native.callSync(name, fn, encodeArgs(name, fn, args), listener), onProgress);
+          }
+          let argsText: string;
+          try {
+            argsText = stringify(given, replacer) as string;
+          } catch (error) {
+            throw argumentsError(name, fn, error);
+          }
+          return unwrapReply(native.callSync(name, fn, argsText));
         },
       }[fn];
       const dot = fn.indexOf(".");

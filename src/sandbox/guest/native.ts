@@ -149,6 +149,9 @@ export interface GuestCodec {
   /** JSON text, or undefined for undefined/functions; throws like JSON.stringify. */
   encode(value: unknown): string | undefined;
   decode(text: string): unknown;
+  /** What `encode` is made of, for a caller that inlines it: the captured JSON.stringify and its replacer (bytes). */
+  readonly stringify: (value: unknown, replacer: (key: string, value: unknown) => unknown) => string | undefined;
+  readonly replacer: (key: string, value: unknown) => unknown;
 }
 
 export type GuestFormatter = (args: readonly unknown[]) => string;
