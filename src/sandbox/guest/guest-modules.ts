@@ -28,15 +28,9 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
     return error;
   }
 
-  // The commonest reply, a string value, read without JSON.parse: `{"ok":true,"value":"…"}` with no
-  // backslash in it holds no escape, no quote inside the string, no bytes marker and no events.
-  const OK_STRING = '{"ok":true,"value":"';
-  const OK_STRING_LENGTH = OK_STRING.length;
-
   function unwrapReply(text: string, onProgress?: (event: unknown) => void): unknown {
-    if (text.length >= OK_STRING_LENGTH + 2 && text.slice(0, OK_STRING_LENGTH) === OK_STRING && text.indexOf("\\", OK_STRING_LENGTH) === -1 && text.indexOf('"', OK_STRING_LENGTH) === text.length - 2 && text.charCodeAt(text.length - 1) === 125) {
-      return text.slice(OK_STRING_LENGTH, -2);
-    }
+    // The commonest reply, a string value, comes raw after a U+0001 (native.ts, RAW_STRING_REPLY).
+    if (text.charCodeAt(0) === 1) return text.slice(1);
     const reply = codec.decode(text) as HostReply;
     // Events an engine could not deliver while the call was in flight came with the reply, in order.
     const events = reply.events;
