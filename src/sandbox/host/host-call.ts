@@ -84,7 +84,7 @@ export async function dispatchHostCall(
   }
   const buffered = channel?.close();
 
-  if (typeof value === "string" && buffered === undefined && !NOT_RAW.test(value)) {
+  if (typeof value === "string" && buffered === undefined && rawSafe(value)) {
     // The commonest reply (an MCP tool's text) crosses unescaped and is read in the guest by one slice.
     if (context.replies !== undefined) {
       if (!context.replies.hold(value.length)) return overBudget(request, value.length, context.replies.limitBytes);
@@ -112,10 +112,12 @@ export async function dispatchHostCall(
 }
 
 /**
- * Characters a raw string reply may not hold: engines carry reply text as UTF-8 C strings, where a
+ * Whether a string may cross as a raw reply: engines carry reply text as UTF-8 C strings, where a
  * NUL would end it and a lone surrogate would become U+FFFD. Such a string goes as JSON (escaped).
+ * (In a /u pattern, \p{Cs} matches only a surrogate without its pair.)
  */
-const NOT_RAW = /[\u0000\p{Cs}]/u;
+const LONE_SURROGATE = /\p{Cs}/u;
+const rawSafe = (text: string): boolean => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
 
 function overBudget(request: HostCallRequest, length: number, limitBytes: number): string {
   return errorReply({
