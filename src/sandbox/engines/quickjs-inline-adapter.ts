@@ -313,7 +313,7 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
 
     setInterruptHandler(runtime, handler) {
       // Enables QuickJS's checks; this verdict is the one used when the yielding route is unavailable.
-      runtime.setInterruptHandler(() => handler(false) === true);
+      runtime.setInterruptHandler(() => handler(() => false) === true);
       interrupts?.set((runtime as unknown as RuntimeInternals).rt.value, handler);
     },
 

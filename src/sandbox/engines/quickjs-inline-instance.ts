@@ -49,8 +49,8 @@ export interface InlineInstance {
   newStringFunction(context: QuickJs.QuickJSContext, name: string, impl: StringFunction, mayWait?: boolean): QuickJs.QuickJSHandle;
   /**
    * The runtime's interrupt handler (replacing runtime.setInterruptHandler). While one of this
-   * instance's async entry points runs the guest with no host function on its stack, it is asked
-   * with `mayYield` true and may answer with a promise: the guest is suspended until it settles.
+   * instance's async entry points runs the guest with no host function on its stack, its
+   * `mayYield()` answers true and it may answer with a promise: the guest is suspended until it settles.
    */
   setInterruptHandler(runtime: QuickJs.QuickJSRuntime, handler: YieldingInterruptHandler): void;
   /** A guest is suspended in a host function (or a time slice's yield) of this instance right now. */

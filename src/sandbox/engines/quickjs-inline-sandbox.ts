@@ -11,7 +11,7 @@ export interface InlineHooks {
   /** `native.log(level, message)`. */
   readonly log: (level: string, message: string) => void;
   /** The runtime's interrupt handler: true stops the guest at its next check; see YieldingInterruptHandler. */
-  shouldInterrupt(mayYield: boolean): boolean | Promise<boolean>;
+  shouldInterrupt(mayYield: () => boolean): boolean | Promise<boolean>;
 }
 
 /**
