@@ -245,18 +245,26 @@ describe("the worker engine with sandbox images", () => {
 
   it("keeps a worker whose run was stopped by a limit (the image undoes it) and gives the next run a clean sandbox", async () => {
     const threads = (): number[] => sharedQuickJsWorkers({ maxWasmMemoryBytes }).threads.map((thread) => thread.threadId).sort();
+    // Only a worker with its image keeps its thread after a stopped run: a warm refill that has not
+    // run yet has none (it takes one after its first run), so a stopped run placed on it poisons its
+    // sandbox and retires it, as it should. On a loaded machine the pool may hold such a refill here.
+    const imagedThreads = (): number[] =>
+      sharedQuickJsWorkers({ maxWasmMemoryBytes }).threads.filter((thread) => thread.imaged).map((thread) => thread.threadId).sort();
     const spawnedBefore = sharedQuickJsWorkers().spawned;
-    const before = threads();
+    const before = imagedThreads();
+    const withoutImage = threads().length - before.length;
+    expect(before.length).toBeGreaterThan(0);
     for (let i = 0; i < 3; i++) {
       const stopped = await engine.run({ code: ENDLESS_JOB_QUEUE, limits: { cpuMs: 150, wallMs: 5_000 } });
       expect(stopped.ok ? "ok" : stopped.error.code).toBe("CPU_LIMIT");
       const next = await engine.run({ code: "return typeof globalThis.left" });
       expect(next.ok ? next.value : next.error.message).toBe("undefined");
     }
-    // Every worker that was there is still there (a retired one would be gone); at most the warm
-    // set's refill (started when a run takes the only idle worker) is new.
+    // Every worker that had its image is still there (a retired one would be gone); new are at most
+    // the warm set's refill (started when a run takes the only idle worker) and the replacements of
+    // workers that had none.
     expect(threads()).toEqual(expect.arrayContaining(before));
-    expect(sharedQuickJsWorkers().spawned - spawnedBefore).toBeLessThanOrEqual(1);
+    expect(sharedQuickJsWorkers().spawned - spawnedBefore).toBeLessThanOrEqual(1 + withoutImage);
   });
 });
 
