@@ -60,6 +60,9 @@ export interface ScreenedUnit {
   readonly role: IntentRole;
 }
 
+// A listing's own tools are all masked (Telegram's server lists 122; a note naming its 100th tool names its own tool);
+// the bound only keeps the alternation finite. Parameters of one tool are far fewer.
+const MAX_OWN_TOOLS = 512;
 const MAX_OWN_NAMES = 64;
 
 /**
@@ -69,7 +72,7 @@ const MAX_OWN_NAMES = 64;
 export function maskOwnTools(text: string, ownTools: ReadonlySet<string> | undefined, ownParams?: ReadonlySet<string>): string {
   const masked = maskOwnParams(text, ownParams);
   if (ownTools === undefined || ownTools.size === 0) return masked;
-  const names = [...ownTools].filter((n) => n.length >= 3).slice(0, MAX_OWN_NAMES);
+  const names = [...ownTools].filter((n) => n.length >= 3).slice(0, MAX_OWN_TOOLS);
   if (names.length === 0) return masked;
   const pattern = new RegExp(`(?<![\\w.-])(?:${names.map(escapeName).join("|")})(?![\\w-])(?:\\(\\))?`, "g");
   return masked.replace(pattern, "own-tool");
