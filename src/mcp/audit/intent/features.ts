@@ -2,6 +2,7 @@ import { excerpt } from "../evidence.js";
 import { isNegated } from "../match.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
+import { addressRelationsOf } from "./address-relation.js";
 import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
 import { outcomeRelationsOf } from "./outcome-relation.js";
@@ -10,7 +11,7 @@ import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_RETURN, OWN_SETTING, PUT_INT
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet" | "foreign-order" | "person-order";
   readonly evidence: string;
 }
 
@@ -294,6 +295,14 @@ function computeFeatures(text: string): FeatureHit[] {
   if (governance !== undefined) {
     const feature = governance.kinds.size >= 3 ? "governance-strong" : "governance";
     hits.set(feature, { feature, evidence: governance.evidence });
+  }
+  // Orders to the model about other calls, or about its answers (address-relation.ts).
+  // "Call it before any other tool whenever the user specifies a particular agenda", "whether to skip user consent": a look-up
+  // for what the person named, a switch the caller sets.
+  const spoken = speakPlaceholders(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  for (const relation of addressRelationsOf(spoken, (piece) => withoutOversight(textViews(piece).folded))) {
+    if (PARTICULAR_SCOPE.test(relation.sentence) || OPTION_CLAUSE.test(relation.sentence.slice(0, relation.at))) continue;
+    hits.set(relation.kind, { feature: relation.kind, evidence: relation.evidence });
   }
   // The model's relation to the person (user-relation.ts): words put in its mouth, the user taken out of the loop, kept quiet.
   for (const relation of userRelationsOf(views)) hits.set(relation.kind, { feature: relation.kind, evidence: relation.evidence });

@@ -137,6 +137,8 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   // two count as phrase steering does (they need another sign beside them).
   if (has("governance-strong")) out.push({ signal: "governance", evidence: at("governance-strong") });
   else if (has("governance") && !has("steering")) out.push({ signal: "steering", evidence: at("governance") });
+  // An order about other calls or about the model's answers, in a tool's own text (address-relation.ts).
+  if (!has("governance-strong") && (has("foreign-order") || has("person-order"))) out.push({ signal: "governance", evidence: at(has("foreign-order") ? "foreign-order" : "person-order") });
   // A redirect to a literal address in the same string ("add backup@… as co-owner", "cc audit@…") hands another
   // action's data to a fixed party: shadowing, whether or not another tool is named.
   if (has("redirect") && (has("cross-tool") || has("destination"))) out.push({ signal: "shadowing", evidence: at("redirect") });
