@@ -3,10 +3,11 @@
 
 /** kind -> (distRoot) => Promise<{ create(options): Promise<SandboxEngine> } | { unavailable: string }> */
 export const ENGINES = {
-  quickjs: (dist) => workerEngine(dist, {}),
+  // One run per worker thread (workerMode "thread": `mcpvm run`'s, and MCPVM_QUICKJS_WORKERS=thread).
+  quickjs: (dist) => workerEngine(dist, { workerMode: "thread" }),
   // The worker engine as it was before sandbox images: every sandbox built and freed (the same rounds, for the before/after).
-  "quickjs (no image)": (dist) => workerEngine(dist, { sandboxSnapshots: false }),
-  // Several runs per worker thread: the asyncify build inside the threads (QuickJsEngineOptions.workerMode "shared").
+  "quickjs (no image)": (dist) => workerEngine(dist, { workerMode: "thread", sandboxSnapshots: false }),
+  // Several runs per worker thread, the default since wave 12: the asyncify build inside the threads (workerMode "shared").
   "quickjs (shared)": (dist) => sharedWorkerEngine(dist, {}),
   // QuickJS's asyncify build on the caller's thread: a host call suspends the wasm stack (no thread crossing).
   "quickjs-inline": (dist) => inlineEngine(dist, {}),

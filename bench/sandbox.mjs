@@ -227,7 +227,8 @@ function markdown(results, machine) {
   }
   lines.push(
     "",
-    "Every QuickJS run gets a fresh runtime and context. quickjs restores each worker's sandbox image (its wasm memory's static data and heap, " +
+    "Every QuickJS run gets a fresh runtime and context. quickjs is the worker engine in thread mode (one run per thread, the synchronous build: " +
+      "`mcpvm run`'s mode, and any process's with MCPVM_QUICKJS_WORKERS=thread); it restores each worker's sandbox image (its wasm memory's static data and heap, " +
       "copied once the worker had built a sandbox with every bootstrap piece compiled: src/sandbox/engines/quickjs-snapshot.ts) after every run; " +
       "quickjs (no image) is the same engine building and freeing a sandbox for every run, as before images, in the same rounds. " +
       "Warm = the run's sandbox was ready while the worker was idle; " +
@@ -252,12 +253,13 @@ function markdown(results, machine) {
       "in time slices (5 ms; below), and asyncify code runs guest JavaScript slower than the synchronous build (more so until V8 " +
       "tiers it up).",
     "",
-    "**The worker engine's shared mode** (quickjs (shared), `workerMode: \"shared\"`, not yet the default): the in-thread " +
+    "**The worker engine's shared mode** (quickjs (shared), `workerMode: \"shared\"`, the default since wave 12 but for `mcpvm run`): the in-thread " +
       "engine's asyncify runs inside the worker threads, several per thread; a run waiting in a host call holds its own " +
       "instance's pages, not a thread, and its call is a message to this thread and back. Its steady-state rows (second " +
       "batch, once loaded) are what sharing a thread buys against quickjs's; its first batch and its new-engine row pay " +
-      "the asyncify module's one-time load and V8's tier-up of it in this process, as quickjs-inline's do. A second " +
-      "thread starts only once the first has computed 20 ms without a pause (`spawnThreadAfterMs`).",
+      "the asyncify module's one-time load and V8's tier-up of it in this process, as quickjs-inline's do. A run that " +
+      "finds every thread computing is placed beside the guest with the fewest others (they take turns by 5 ms slices); a second " +
+      "thread starts only once every thread's guests have computed whole slices for 20 ms without a pause (`spawnThreadAfterMs`).",
   );
   return lines.join("\n");
 }

@@ -1,6 +1,7 @@
 import type { ConfigPaths } from "../config/paths.js";
 import type { CreatedEngine } from "../sandbox/select.js";
 import type { EngineChoice } from "../sandbox/types.js";
+import { workerModeFromEnv } from "../sandbox/engines/quickjs-defaults.js";
 import { traceStartup } from "../util/startup-trace.js";
 import { tuneForOneRun } from "./one-run-process.js";
 import { startEarlyWorker } from "./quickjs-early.js";
@@ -37,9 +38,16 @@ export interface EarlyEngine {
  * engine itself, reports either with its usual error. The host adopts the engine (McpvmHost's
  * `startedEngine`) or disposes it.
  */
+/**
+ * `mcpvm run` keeps the one-run-per-thread mode unless MCPVM_QUICKJS_WORKERS says otherwise: one run
+ * needs no thread sharing, and the synchronous build computes faster (a CPU-bound guest 1.7x faster
+ * under the CLI's --liftoff-only, docs/ARCHITECTURE.md, "Sandbox engines").
+ */
+const RUN_WORKER_MODE = workerModeFromEnv() ?? "thread";
+
 export function startRunEngine(paths: ConfigPaths, flag: EngineChoice | undefined, options: PrestartOptions = {}): EarlyEngine {
   if (options.wholeProcess === true) tuneForOneRun();
-  const worker = startEarlyWorker(paths.configFile, flag);
+  const worker = startEarlyWorker(paths.configFile, flag, RUN_WORKER_MODE);
   const engine = (async () => {
     const [{ loadConfigFile }, { createEngine }] = await Promise.all([import("../config/config-file.js"), import("../sandbox/select.js")]);
     // An unreadable or invalid config.json rejects here and is reported by the host, which reads it next.
@@ -47,7 +55,7 @@ export function startRunEngine(paths: ConfigPaths, flag: EngineChoice | undefine
     // The early worker must be idle in the pool before the engine leases it, or its run would start another.
     await worker.ready;
     traceStartup("prestart: engine modules loaded, early worker ready");
-    return createEngine(choice, { quickjs: { warmWorkers: 0 } });
+    return createEngine(choice, { quickjs: { warmWorkers: 0, workerMode: RUN_WORKER_MODE } });
   })()
     .catch(() => undefined)
     .finally(() => worker.release());

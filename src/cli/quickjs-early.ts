@@ -19,16 +19,17 @@ export interface EarlyWorker {
  * QuickJS assets, the pool), not the engine's parser, schemas or the Hyperlight probe, so the thread
  * starts a few ms after the command line is read. The engine created next takes this idle worker
  * for its first run. Skipped when --engine or config.json asks for Hyperlight or for the in-thread
- * engine (quickjs-inline), neither of which uses this worker (config.json is read here without
+ * engine (quickjs-inline), or the run's engine is in shared mode, none of which uses this worker (config.json is read here without
  * validation: the host validates it, and a wrong guess costs only an idle worker, which does not keep
  * the process alive). Never rejects.
  */
-export function startEarlyWorker(configFile: string, flag: EngineChoice | undefined): EarlyWorker {
+export function startEarlyWorker(configFile: string, flag: EngineChoice | undefined, mode: "shared" | "thread"): EarlyWorker {
   let release: (() => void) | undefined;
   let released = false;
   const started = (async () => {
     const choice = flag ?? (await configuredEngine(configFile));
-    if (choice === "hyperlight" || choice === "quickjs-inline") return undefined;
+    // A shared-mode engine starts its own thread (its placement, not this pool).
+    if (choice === "hyperlight" || choice === "quickjs-inline" || mode === "shared") return undefined;
     const assets = await loadQuickJsAssets();
     if (released) return undefined;
     const lease = leaseSharedPool(assets, defaultWorkerOptions(), { warmThreads: 0, idleMs: 30_000 });

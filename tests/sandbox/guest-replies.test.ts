@@ -4,9 +4,9 @@ import { createQuickJsInlineEngine } from "../../src/sandbox/engines/quickjs-inl
 import type { SandboxEngine } from "../../src/sandbox/types.js";
 
 /**
- * Host replies as the guest reads them, on both QuickJS engines: a plain string value takes a short
- * path past JSON.parse (guest-modules.ts unwrapReply), so every string that must not take it (escapes,
- * quotes, a bytes marker, events) and every one that may must still arrive exactly; and a module
+ * Host replies as the guest reads them, on both QuickJS engines: a string value crosses raw, past
+ * JSON (RAW_STRING_REPLY in native.ts), so every string that must not (a NUL, a lone surrogate, events
+ * with it) and every one that may must still arrive exactly; and a module
  * object finds its own functions directly while a missing name still throws the module's TypeError.
  */
 
@@ -21,6 +21,9 @@ const STRINGS = [
   "unicode ü € 𝄞 \u2028 \u2029",
   '{"ok":true,"value":"nested"}',
   "}",
+  "\u0001starts with the raw reply's marker",
+  "\u0001",
+  "a lone \ud800 surrogate",
 ];
 
 describe.each([

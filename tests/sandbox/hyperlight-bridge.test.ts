@@ -8,18 +8,23 @@ import { BYTES_KEY } from "../../src/sandbox/guest/codec.js";
 import type { HostCallContext, HostModules } from "../../src/sandbox/types.js";
 import { logEntryBytes } from "../../src/sandbox/host/output-budget.js";
 import { guestBootstrapSource, guestManifest, guestPieces } from "../../src/sandbox/guest/bootstrap-source.js";
-import type { GuestPieceName, GuestRunner } from "../../src/sandbox/guest/native.js";
+import { RAW_STRING_REPLY, type GuestPieceName, type GuestRunner } from "../../src/sandbox/guest/native.js";
 
 /** The addon promotes its `[ERR_*]` message prefixes to `error.code`; these are errors of that shape. */
 function addonError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
+/** A host reply read as the guest reads it: a raw string value, or a JSON envelope. */
+function readReply(text: string): Record<string, unknown> {
+  return text.startsWith(RAW_STRING_REPLY) ? { ok: true, value: text.slice(1) } : (JSON.parse(text) as Record<string, unknown>);
+}
+
 function bridgeFor(modules: HostModules, outputBytes = 10_000) {
   const controller = new AbortController();
   const bridge = createRunBridge({ modules, signal: controller.signal, deadline: Date.now() + 5_000, outputBytes });
   const call = async (module: string, fn: string, args: unknown[]) =>
-    JSON.parse(await bridge.dispatch(JSON.stringify({ op: "call", module, fn, args: JSON.stringify(args) }))) as Record<string, unknown>;
+    readReply(await bridge.dispatch(JSON.stringify({ op: "call", module, fn, args: JSON.stringify(args) })));
   return { bridge, controller, call };
 }
 
@@ -187,7 +192,7 @@ describe("progress events without live delivery", () => {
     const controller = new AbortController();
     const bridge = createRunBridge({ modules, signal: controller.signal, deadline: Date.now() + 5_000, outputBytes: 10_000 });
     const send = async (fn: string, listen: boolean | undefined) =>
-      JSON.parse(await bridge.dispatch(JSON.stringify({ op: "call", module: "work", fn, args: "[{}]", ...(listen === undefined ? {} : { listen }) }))) as Record<string, unknown>;
+      readReply(await bridge.dispatch(JSON.stringify({ op: "call", module: "work", fn, args: "[{}]", ...(listen === undefined ? {} : { listen }) })));
     expect(await send("steps", true)).toEqual({ ok: true, value: "done", events: [{ progress: 1, total: 3 }, { progress: 2, total: 3 }, { progress: 3, total: 3 }] });
     expect(await send("steps", undefined)).toEqual({ ok: true, value: "not listening" });
     expect(await send("fails", true)).toMatchObject({ ok: false, error: { code: "WORK_FAILED" }, events: [{ progress: 1 }] });

@@ -187,10 +187,10 @@ describe("quickjs engine, shared workers", () => {
     expect(valueOf(await small)).toBe(1000);
   });
 
-  it("starts another thread for a run that finds every thread computing, and packs waiting runs onto one", async () => {
+  it("places a run beside a computing guest at once, starts another thread once every thread has computed a while, and packs waiting runs onto one", async () => {
     const bytes = 352 * 1024 * 1024;
     // A generous threshold (a loaded CI machine can stall any run for tens of ms); the spinning guest exceeds it by far.
-    const two = await createQuickJsEngine({ workerMode: "shared", maxThreads: 2, warmWorkers: 1, maxWorkers: 16, maxWasmMemoryBytes: bytes, spawnThreadAfterMs: 1_500 });
+    const two = await createQuickJsEngine({ workerMode: "shared", maxThreads: 2, warmWorkers: 1, maxWorkers: 16, maxWasmMemoryBytes: bytes, spawnThreadAfterMs: 3_000 });
     const pair = sharedPlacements().find((candidate) => candidate.options.maxWasmMemoryBytes === bytes);
     try {
       // Ten runs waiting in host calls at once stay on the warm thread: each yields soon after it is placed.
@@ -199,13 +199,19 @@ describe("quickjs engine, shared workers", () => {
       const results = await Promise.all(Array.from({ length: 10 }, (_, n) => run(two, `return require("host:gate").wait(${n});`, { modules: waiters })));
       expect(results.map(valueOf)).toEqual(Array.from({ length: 10 }, (_, n) => n));
       expect(pair?.counts.threads).toBe(1);
-      // A guest that computes for seconds: the next run gets a thread of its own instead of waiting for it.
+      // A guest that computes for seconds: the next runs share its thread at once (it yields between
+      // time slices) instead of waiting for it to end or for a thread to start.
       let spinDone = false;
       const spinning = run(two, "for (;;) {}", { limits: { wallMs: 10_000, cpuMs: 20_000 } }).finally(() => (spinDone = true));
       await sleep(100);
-      expect(valueOf(await run(two, "return 6 * 7"))).toBe(42);
+      const where: HostModules = { place: { runs: () => pair?.list().map((thread) => thread.runs) } };
+      const beside = await Promise.all(Array.from({ length: 10 }, () => run(two, 'return require("host:place").runs().length;', { modules: where })));
+      expect(beside.map(valueOf)).toEqual(Array.from({ length: 10 }, () => 1));
       expect(spinDone).toBe(false);
-      expect(pair?.counts.threads).toBe(2);
+      // Every thread has computed for spawnThreadAfterMs: another starts, and the next run gets it to itself.
+      while (pair?.counts.threads !== 2 && !spinDone) await sleep(50);
+      expect(valueOf(await run(two, 'return require("host:place").runs();', { modules: where }))).toEqual([1, 1]);
+      expect(spinDone).toBe(false);
       errorOf(await spinning, "WALL_LIMIT");
     } finally {
       await two.dispose();

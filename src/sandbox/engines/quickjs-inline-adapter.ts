@@ -1,7 +1,8 @@
 import * as QuickJs from "quickjs-emscripten-core";
 import { meterWasmHeap, type GrowableMemory } from "./quickjs-heap.js";
 import { InlineEngineLoadError, type InlineAssets } from "./quickjs-inline-assets.js";
-import { installYieldingInterrupts, type YieldingInterruptHandler } from "./quickjs-yield.js";
+import type { InlineInstance, StringFunction, InlineCallResult } from "./quickjs-inline-instance.js";
+import { installYieldingInterrupts } from "./quickjs-yield.js";
 
 /**
  * The one place that reaches inside quickjs-emscripten-core (pinned to 0.32.x, checked at load) to
@@ -48,69 +49,12 @@ interface ContextCallbacks {
   readonly callFunction: CallFunctionCallback;
 }
 
-/**
- * A native function on the fast path: its first three arguments are read as strings, the fourth says
- * whether it is a function (a guest listener); it returns a string, a promise of one (the guest is
- * suspended until it settles), or `{ error }` (thrown in the guest as an Error).
- */
-export type StringFunction = (args: readonly string[], hasListener: boolean) => string | { readonly error: string } | Promise<string | { readonly error: string }>;
-
 interface RuntimeInternals {
   readonly rt: QuickJs.Lifetime<QuickJs.JSRuntimePointer>;
   readonly memory: { newMutablePointerArray(length: number): QuickJs.Lifetime<{ typedArray: Int32Array; ptr: number }> };
 }
 
-/** What a call returned or threw; the caller disposes the handle. */
-export type InlineCallResult = { readonly value: QuickJs.QuickJSHandle; readonly error?: undefined } | { readonly error: QuickJs.QuickJSHandle; readonly value?: undefined };
-
-/** One wasm instance of the asyncify build, with the async entry points the engine needs. */
-export interface InlineInstance {
-  /** A fresh runtime (own heap, job queue, atoms); the caller disposes it. */
-  newRuntime(): QuickJs.QuickJSAsyncRuntime;
-  /**
-   * Runs every pending job; resolves once they have all run, however many times host functions
-   * suspended the guest meanwhile. `error` is an exception that escaped a job (an interrupt).
-   */
-  executePendingJobs(runtime: QuickJs.QuickJSRuntime, context: QuickJs.QuickJSContext): Promise<{ readonly error?: QuickJs.QuickJSHandle }>;
-  /** context.evalCode (global code, the library's default flags), allowed to suspend. */
-  evalCode(context: QuickJs.QuickJSContext, code: string, filename: string): Promise<InlineCallResult>;
-  /** context.callFunction, allowed to suspend. */
-  callFunction(
-    context: QuickJs.QuickJSContext,
-    fn: QuickJs.QuickJSHandle,
-    thisValue: QuickJs.QuickJSHandle,
-    args: readonly QuickJs.QuickJSHandle[],
-  ): Promise<InlineCallResult>;
-  /**
-   * Sets QuickJS's stack limit and sizes the buffer asyncify saves a suspended stack into. QuickJS
-   * sets that buffer to the stack limit itself, which is too small: the buffer holds every wasm local
-   * of every frame, several times what the frames take on QuickJS's own stack, so a host call made
-   * a few hundred calls deep would abort the instance. Four times the limit leaves room at any depth
-   * QuickJS allows (checked by a test that calls the host at the deepest frame).
-   */
-  setStackLimit(runtime: QuickJs.QuickJSRuntime, bytes: number): void;
-  /**
-   * A guest function backed by `impl` on a fast path: arguments and result cross as C strings, without
-   * the library's per-call handles, scopes and generators (most of a host call's JS-side garbage).
-   */
-  newStringFunction(context: QuickJs.QuickJSContext, name: string, impl: StringFunction): QuickJs.QuickJSHandle;
-  /**
-   * The runtime's interrupt handler (replacing runtime.setInterruptHandler). While one of this
-   * instance's async entry points runs the guest with no host function on its stack, it is asked
-   * with `mayYield` true and may answer with a promise: the guest is suspended until it settles.
-   */
-  setInterruptHandler(runtime: QuickJs.QuickJSRuntime, handler: YieldingInterruptHandler): void;
-  /** A guest is suspended in a host function (or a time slice's yield) of this instance right now. */
-  readonly suspended: boolean;
-  /** Size of the instance's linear memory (it never shrinks). */
-  wasmMemoryBytes(): number;
-  /** The instance's linear memory (for its sandbox image). */
-  readonly memory: { readonly buffer: ArrayBuffer };
-  /** See HeapMeter.limitHeadroom (quickjs-heap.ts). */
-  limitHeadroom(ceiling: number | undefined): void;
-  /** See HeapMeter.overBudget (quickjs-heap.ts). */
-  overBudget(): boolean;
-}
+export type { InlineCallResult, InlineInstance, StringFunction } from "./quickjs-inline-instance.js";
 
 export async function newInlineInstance(shared: InlineAssets, maxWasmMemoryBytes: number): Promise<InlineInstance> {
   try {
@@ -168,6 +112,8 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
 
   const fastPaths = new WeakSet<QuickJs.QuickJSContext>();
   const fastImpls = new WeakMap<object, StringFunction>();
+  /** Fast functions that may answer with a promise (the guest then waits, suspended). */
+  const mayWait = new WeakSet<StringFunction>();
   const contextPointer = (context: QuickJs.QuickJSContext): QuickJs.JSContextPointer =>
     (context as unknown as { ctx: QuickJs.Lifetime<QuickJs.JSContextPointer> }).ctx.value;
   const emscripten = internals.module;
@@ -193,9 +139,11 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
     });
   };
 
-  const newString = (ctx: QuickJs.JSContextPointer, text: string): QuickJs.JSValuePointer => {
+  /** 0 when the heap has no room (unchecked, the text would be written from address 0). */
+  const newString = (ctx: QuickJs.JSContextPointer, text: string): QuickJs.JSValuePointer | 0 => {
     const bytes = emscripten.lengthBytesUTF8(text) + 1;
     const pointer = emscripten._malloc(bytes);
+    if (pointer === 0) return 0;
     try {
       emscripten.stringToUTF8(text, pointer as QuickJs.OwnedHeapCharPointer, bytes);
       return ffi.QTS_NewString(ctx, pointer as QuickJs.BorrowedHeapCharPointer);
@@ -213,8 +161,10 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
     }
   };
 
-  const answer = (context: QuickJs.QuickJSContext, ctx: QuickJs.JSContextPointer, result: string | { readonly error: string }): QuickJs.JSValuePointer =>
-    typeof result === "string" ? newString(ctx, result) : throwError(context, ctx, result.error);
+  const answer = (context: QuickJs.QuickJSContext, ctx: QuickJs.JSContextPointer, result: string | { readonly error: string }): QuickJs.JSValuePointer => {
+    if (typeof result !== "string") return throwError(context, ctx, result.error);
+    return newString(ctx, result) || throwError(context, ctx, "out of memory (no room left in the heap for the host's answer)");
+  };
 
   const callFast = (context: QuickJs.QuickJSContext, ctx: QuickJs.JSContextPointer, impl: StringFunction, argc: number, argv: number): unknown => {
     const args: string[] = [];
@@ -233,6 +183,9 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
         emscripten._free(type);
       }
     }
+    // Below an async entry point it may suspend, which mallocs the saved stack's buffer unchecked
+    // (quickjs-yield.ts): with no room for it, the guest gets an out-of-memory error instead of the call.
+    if (entered > 0 && mayWait.has(impl) && interrupts?.saveBufferFits() === false) return throwError(context, ctx, "out of memory (no room left in the heap to wait for a host call)");
     let result: ReturnType<StringFunction>;
     try {
       result = impl(args, hasListener);
@@ -244,6 +197,7 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
   };
 
   let suspended = false;
+  let faulted = false;
   /** Async entry points in progress: only below one of them may the wasm stack unwind. */
   let entered = 0;
   /** Host functions running now (JS frames on the wasm stack: nothing below them may unwind). */
@@ -271,10 +225,15 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
       if (!(result instanceof Promise)) return done(result);
       if (suspended) throw new Error("QuickJS: a host function suspended while another was suspended on the same instance");
       suspended = true;
-      // Host functions of this engine resolve, never reject (a rejection would leave the stack suspended).
-      void result.then((value: unknown) => {
+      const resume = (value: unknown): void => {
         suspended = false;
         done(value);
+      };
+      // Host functions of this engine never reject, but converting an answer into the guest's heap may
+      // trap: the guest still resumes (with undefined, a null answer) and the instance is not reused.
+      void result.then(resume, () => {
+        faulted = true;
+        resume(0);
       });
     });
   };
@@ -354,11 +313,12 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
 
     setInterruptHandler(runtime, handler) {
       // Enables QuickJS's checks; this verdict is the one used when the yielding route is unavailable.
-      runtime.setInterruptHandler(() => handler(false) === true);
+      runtime.setInterruptHandler(() => handler(() => false) === true);
       interrupts?.set((runtime as unknown as RuntimeInternals).rt.value, handler);
     },
 
-    newStringFunction(context, name, impl) {
+    newStringFunction(context, name, impl, waits = false) {
+      if (waits) mayWait.add(impl);
       installFastPath(context);
       // Never called through the library: the fast path finds `impl` by this function object.
       const marker = (): undefined => undefined;
@@ -375,6 +335,10 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
 
     get suspended() {
       return suspended;
+    },
+
+    get faulted() {
+      return faulted;
     },
 
     wasmMemoryBytes: heap.bytes,

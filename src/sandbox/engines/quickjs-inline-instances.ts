@@ -112,7 +112,7 @@ export class InlineInstancePool {
    * old sandbox and building the next happen after the caller has its result.
    */
   release(slot: InlineSlot, sandbox: InlineSandbox, poisoned: boolean, retireAboveBytes: number): void {
-    if (poisoned) return;
+    if (poisoned || slot.instance.faulted) return;
     if (this.idleSlots.length >= this.idleCap || slot.instance.wasmMemoryBytes() > retireAboveBytes) {
       // An instance with an image is dropped whole (its memory with it): nothing to free.
       if (slot.image === undefined) setImmediate(() => this.free(sandbox)).unref();

@@ -128,10 +128,10 @@ export function runAsyncify(
     else if (instance.overBudget()) localStop = "memoryBytes";
     return localStop !== undefined;
   };
-  const shouldInterrupt = (mayYield: boolean): boolean | Promise<boolean> => {
+  const shouldInterrupt = (mayYield: () => boolean): boolean | Promise<boolean> => {
     const now = performance.now();
     if (limitReached(now)) return true;
-    if (!mayYield || slices?.due(now) !== true) return false;
+    if (slices?.due(now) !== true || !mayYield()) return false;
     pause();
     // Checked again as the guest resumes: a stop or the wall limit that came meanwhile ends it then.
     return slices.pause().then(() => {

@@ -11,7 +11,7 @@ export interface InlineHooks {
   /** `native.log(level, message)`. */
   readonly log: (level: string, message: string) => void;
   /** The runtime's interrupt handler: true stops the guest at its next check; see YieldingInterruptHandler. */
-  shouldInterrupt(mayYield: boolean): boolean | Promise<boolean>;
+  shouldInterrupt(mayYield: () => boolean): boolean | Promise<boolean>;
 }
 
 /**
@@ -43,7 +43,7 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
     const native = context.newObject();
     const slot: { sandbox?: InlineSandbox } = {};
     const functions: Record<"callSync" | "callAsync" | "log" | "source", QuickJs.QuickJSHandle> = {
-      callSync: instance.newStringFunction(context, "callSync", (args, hasListener) => slot.sandbox?.hooks?.callSync(args, hasListener) ?? NOT_RUNNING),
+      callSync: instance.newStringFunction(context, "callSync", (args, hasListener) => slot.sandbox?.hooks?.callSync(args, hasListener) ?? NOT_RUNNING, true),
       log: instance.newStringFunction(context, "log", (args) => {
         const hooks = slot.sandbox?.hooks;
         if (hooks === undefined) return NOT_RUNNING;

@@ -1,6 +1,7 @@
 import { PoolError } from "./quickjs-pool.js";
 import type { SharedWorkerAssets } from "./quickjs-shared-assets.js";
 import { SharedQuickJsThread, type SharedThreadOptions } from "./quickjs-shared-thread.js";
+import { DEFAULT_SLICE_MS } from "./quickjs-yield.js";
 
 export interface PlacementDemand {
   /** Most worker threads at once (their runs share them). */
@@ -20,10 +21,12 @@ interface Waiter {
 
 /**
  * Where a new run of the worker engine goes: a thread where no run is computing (every run on it
- * waits in a host call, or none is there); else, once every thread has computed for `spawnAfterMs`
- * without a pause, a new thread, up to `maxThreads`; else the run waits in order for a quiet thread. Placement is synchronous with the choice (`place`), so
- * two runs never both take the last quiet thread. Threads are shared by every engine of the process
- * with the same options; a thread that exits is dropped, failing only the runs it held.
+ * waits in a host call, or none is there); else the thread with the fewest computing runs, whose
+ * guests take turns by time slices, and once every thread has computed for `spawnAfterMs` without a
+ * pause, a new thread starts (up to `maxThreads`) for the runs after it. A run waits, in order, only
+ * while no thread has room (or none has started). Placement is synchronous with the choice (`place`),
+ * so two runs never both take the last quiet thread. Threads are shared by every engine of the
+ * process with the same options; a thread that exits is dropped, failing only the runs it held.
  */
 export class SharedThreadPlacement {
   private readonly threads: SharedQuickJsThread[] = [];
@@ -31,6 +34,7 @@ export class SharedThreadPlacement {
   private starting = 0;
   private readonly idleSince = new Map<SharedQuickJsThread, number>();
   private trimTimer: NodeJS.Timeout | undefined;
+  private spreadTimer: NodeJS.Timeout | undefined;
   demand: PlacementDemand;
 
   constructor(
@@ -63,9 +67,10 @@ export class SharedThreadPlacement {
    */
   place(start: (thread: SharedQuickJsThread) => void, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted === true) return Promise.reject(new PoolError("ACQUIRE_ABORTED", "The run was cancelled while waiting for a free sandbox"));
-    const quiet = this.quietThread();
-    if (quiet !== undefined) {
-      this.take(quiet, start);
+    const chosen = this.quietThread() ?? this.leastBusyThread();
+    if (chosen !== undefined) {
+      this.take(chosen, start);
+      if (chosen.computing > 1) this.spreadLater();
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -80,7 +85,7 @@ export class SharedThreadPlacement {
       const waiter: Waiter = {
         attempt: () => {
           if (done) return true;
-          const thread = this.quietThread();
+          const thread = this.quietThread() ?? this.leastBusyThread();
           if (thread === undefined) return false;
           done = true;
           signal?.removeEventListener("abort", onAbort);
@@ -125,12 +130,52 @@ export class SharedThreadPlacement {
   /** Ends every thread (tests; runs on them are lost). */
   async dispose(): Promise<void> {
     clearTimeout(this.trimTimer);
+    clearTimeout(this.spreadTimer);
     await Promise.all(this.threads.map((thread) => thread.terminate("the QuickJS engine was disposed")));
   }
 
   private quietThread(): SharedQuickJsThread | undefined {
     // The first quiet thread, so runs pack onto few threads (memory) while those threads have room.
     return this.threads.find((thread) => thread.alive && thread.hasRoom && thread.computing === 0);
+  }
+
+  /**
+   * With no quiet thread, the one with the fewest computing runs: its guests yield between time slices
+   * (quickjs-yield.ts), so a run placed there starts within about a slice per guest computing ahead of
+   * it, where waiting for a quiet or a new thread took a whole computation or a thread's start.
+   */
+  private leastBusyThread(): SharedQuickJsThread | undefined {
+    let best: SharedQuickJsThread | undefined;
+    const now = performance.now();
+    for (const thread of this.threads) {
+      // A guest stuck in one native call yields nothing: a run placed there would wait for it, and die with the thread if it is killed.
+      if (!thread.alive || !thread.hasRoom || !thread.responsive(STALL_MS, now)) continue;
+      if (best === undefined || thread.computing < best.computing) best = thread;
+    }
+    return best;
+  }
+
+  /**
+   * Runs now share a computing thread: once every thread has had a guest computing whole time slices
+   * for spawnAfterMs without a pause (CPU-bound, not a burst of runs starting), another starts (up to
+   * maxThreads), so the runs that come next find it quiet. Runs already placed stay where they are (a
+   * guest's stack lives in its thread's wasm instance). A thread's start costs tens of ms and ~10 MB:
+   * ten runs arriving at once each build an instance, which kept a thread busy past 20 ms and started
+   * a second one for them (2.6-3.0 MB per live sandbox instead of 1.0-1.9 MB).
+   */
+  private spreadLater(): void {
+    if (this.spreadTimer !== undefined || this.starting > 0 || this.threads.length >= this.demand.maxThreads) return;
+    const slicesAt = new Map(this.threads.map((thread) => [thread, thread.slices]));
+    this.spreadTimer = setTimeout(() => {
+      this.spreadTimer = undefined;
+      const alive = this.threads.filter((thread) => thread.alive);
+      if (this.starting > 0 || alive.length >= this.demand.maxThreads || alive.some((thread) => thread.computing === 0)) return;
+      // Slices for at least half the window: guests computed it, rather than runs starting up.
+      const slicesDue = Math.max(1, Math.floor(this.demand.spawnAfterMs / DEFAULT_SLICE_MS / 2));
+      const cpuBound = alive.every((thread) => thread.busyForMs() >= this.demand.spawnAfterMs && thread.slices - (slicesAt.get(thread) ?? 0) >= slicesDue);
+      if (cpuBound) this.spawn().catch(() => undefined);
+      else this.spreadLater();
+    }, this.demand.spawnAfterMs).unref();
   }
 
   private take(thread: SharedQuickJsThread, start: (thread: SharedQuickJsThread) => void): void {
@@ -192,6 +237,13 @@ export class SharedThreadPlacement {
     if (this.idleSince.size > 0 && this.threads.length > this.demand.warmThreads) this.scheduleTrim();
   }
 }
+
+/**
+ * A computing thread that showed no sign of life (an interrupt check, a run starting) for this long
+ * is given no more runs: the engines' default kill grace, long enough that a thread the machine's
+ * load kept off a core for a while is not taken for a stuck one.
+ */
+const STALL_MS = 250;
 
 const placements = new Map<string, SharedThreadPlacement>();
 

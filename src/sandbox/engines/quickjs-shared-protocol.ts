@@ -15,10 +15,12 @@ import type { WasmMemoryLayout } from "./quickjs-snapshot.js";
 
 /** Int32 slots of a shared worker's control buffer. */
 export const SHARED_CONTROL = Object.freeze({
-  /** Bumped by the worker at every interrupt check of any run: a thread computing guest code is alive. */
+  /** Bumped by the worker at every interrupt check of any run and as each run starts: the thread is alive, not stuck in a native call. */
   beat: 0,
+  /** Bumped by the worker each time a guest has computed a whole time slice and yields: a CPU-bound guest is there. */
+  slices: 1,
   /** First of `runSlots` stop words, one per run slot: STOP_WALL or STOP_CANCEL, 0 when none. */
-  stops: 1,
+  stops: 2,
   /** Most runs placed on one worker at once. */
   runSlots: 64,
   stopWall: 1,

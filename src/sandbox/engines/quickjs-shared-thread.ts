@@ -36,6 +36,11 @@ export class SharedQuickJsThread {
   private readonly placed = new Map<number, PlacedRun>();
   private readonly freeSlots: number[] = [];
   private exited = false;
+  /** terminate() was called: the thread takes no more runs. */
+  private closing = false;
+  /** The beat last seen moving, and when (see responsive). */
+  private beatSeen = 0;
+  private beatSeenAt = 0;
   /** Since when some run on the thread has been computing without a pause (undefined: quiet now). */
   private busyFrom: number | undefined;
   private lostReason = "the QuickJS worker stopped";
@@ -146,12 +151,30 @@ export class SharedQuickJsThread {
 
   /** Whether another run fits (a stop word is free). */
   get hasRoom(): boolean {
-    return !this.exited && this.freeSlots.length > 0;
+    return !this.exited && !this.closing && this.freeSlots.length > 0;
+  }
+
+  /**
+   * Whether a guest computing here has reached an interrupt check within `stallMs` (it yields between
+   * time slices); false when one is stuck in a long native call, which holds every run on the thread.
+   */
+  responsive(stallMs: number, now = performance.now()): boolean {
+    const beat = this.beat;
+    if (beat !== this.beatSeen) {
+      this.beatSeen = beat;
+      this.beatSeenAt = now;
+    }
+    return now - this.beatSeenAt < stallMs;
   }
 
   /** Bumped at every interrupt check of a guest on this thread (see SharedRunHandlers and the run's kill check). */
   get beat(): number {
     return Atomics.load(this.control, SHARED_CONTROL.beat);
+  }
+
+  /** Bumped each time a guest on this thread has computed a whole time slice (it is CPU-bound). */
+  get slices(): number {
+    return Atomics.load(this.control, SHARED_CONTROL.slices);
   }
 
   /** Places a run; the caller checked `hasRoom`. */
@@ -160,7 +183,11 @@ export class SharedQuickJsThread {
     if (slot === undefined || this.exited) throw new Error("The QuickJS worker has no room for another run");
     Atomics.store(this.control, SHARED_CONTROL.stops + slot, 0);
     this.placed.set(runId, { slot, handlers, outstanding: 0 });
-    this.busyFrom ??= performance.now();
+    if (this.busyFrom === undefined) {
+      this.busyFrom = performance.now();
+      this.beatSeen = this.beat;
+      this.beatSeenAt = this.busyFrom;
+    }
     if (this.placed.size === 1) this.worker.ref();
     this.post({ type: "run", runId, slot, plan });
   }
@@ -184,6 +211,7 @@ export class SharedQuickJsThread {
   /** Ends the thread; every run still on it is lost (`reason` says why). */
   async terminate(reason = "the QuickJS worker was terminated"): Promise<void> {
     if (this.exited) return;
+    this.closing = true;
     this.lostReason = reason;
     await this.worker.terminate();
   }

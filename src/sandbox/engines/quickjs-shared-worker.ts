@@ -85,6 +85,18 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
     stopped: "wall" | "cancel" | undefined;
   }
   const runs = new Map<number, RunState>();
+  /** A run's time slices, counted where placement reads them. */
+  const countedSlices = (): ReturnType<typeof parts.timeSlices> => {
+    const slices = parts.timeSlices(parts.sliceMs);
+    return {
+      started: slices.started,
+      due: slices.due,
+      pause: () => {
+        Atomics.add(control, C.slices, 1);
+        return slices.pause();
+      },
+    };
+  };
   const post = (message: FromSharedWorker): void => port.postMessage(message);
   const stopWord = (slot: number): "wall" | "cancel" | undefined => {
     const word = Atomics.load(control, C.stops + slot);
@@ -105,6 +117,8 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
       return;
     }
     const { slot, sandbox } = acquired;
+    // A sign of life beside the guests' interrupt checks: building instances is not being stuck.
+    Atomics.add(control, C.beat, 1);
     const calls: HostCallPort = {
       call: (request, _context, events) =>
         new Promise<string>((resolve) => {
@@ -123,8 +137,9 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
       runEndedFor: (outcome) => outcome.kind,
       externalStop: () => stopWord(slotIndex),
       beat: () => void Atomics.add(control, C.beat, 1),
-      // A computing guest lets this thread's other runs (their host-call replies, stops) go on between its slices.
-      slices: parts.timeSlices(parts.sliceMs),
+      // A computing guest lets this thread's other runs (their host-call replies, stops) go on between
+      // its slices; the count tells placement that a guest here is CPU-bound.
+      slices: countedSlices(),
     };
     const result = await parts.run(slot.instance, sandbox, plan, runParts, (handle) => {
       state.handle = handle;

@@ -5,7 +5,7 @@ export interface SnapshotSandbox {
   readonly runtime: QuickJs.QuickJSRuntime;
   readonly context: QuickJs.QuickJSContext;
   /** The run's interrupt handler (an asyncify run's may yield: see quickjs-yield.ts; not at this registration). */
-  hooks: { shouldInterrupt(mayYield: boolean): boolean | Promise<boolean> } | undefined;
+  hooks: { shouldInterrupt(mayYield: () => boolean): boolean | Promise<boolean> } | undefined;
 }
 
 /**
@@ -164,7 +164,7 @@ export function snapshotQuickJsSandbox<S extends SnapshotSandbox>(
   void context.undefined;
   // The C side registers the interrupt handler only when the wrapper first gets one: registered now,
   // the registration is in the image, and each run's handler replaces the wrapper's.
-  runtime.setInterruptHandler(() => (sandbox.hooks?.shouldInterrupt(false) ?? true) === true);
+  runtime.setInterruptHandler(() => (sandbox.hooks?.shouldInterrupt(() => false) ?? true) === true);
 
   // Find the context's Math.random state: the 8 bytes of the context that a call changes and that,
   // set to a known seed, give the value QuickJS's generator gives for that seed.

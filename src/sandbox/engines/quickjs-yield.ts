@@ -12,11 +12,13 @@
  */
 
 /**
- * A runtime's interrupt handler. `mayYield` says whether the guest can be suspended at this check
- * (it cannot while a host function is on the wasm stack, or outside an async entry point); a promise
- * suspends it until it settles, and its value is the verdict then (true stops the guest).
+ * A runtime's interrupt handler. `mayYield()` says whether the guest can be suspended at this check
+ * (it cannot while a host function is on the wasm stack, outside an async entry point, or when the
+ * heap has no room for the saved stack); it costs a malloc and a free, so a handler asks it only once
+ * it wants to yield (a slice is due). A promise, returned only after `mayYield()` said true, suspends
+ * the guest until it settles, and its value is the verdict then (true stops the guest).
  */
-export type YieldingInterruptHandler = (mayYield: boolean) => boolean | Promise<boolean>;
+export type YieldingInterruptHandler = (mayYield: () => boolean) => boolean | Promise<boolean>;
 
 /** What installYieldingInterrupts replaces on one instance of the asyncify build. */
 export interface YieldTarget {
@@ -37,6 +39,11 @@ export interface YieldTarget {
 export interface YieldingInterrupts {
   set(rt: number, handler: YieldingInterruptHandler): void;
   delete(rt: number): void;
+  /**
+   * Whether the heap has room for the buffer a suspension saves the stack into (see below). A host
+   * function that may suspend asks first: its suspension mallocs that buffer just as unchecked.
+   */
+  saveBufferFits(): boolean;
 }
 
 /**
@@ -57,11 +64,10 @@ export function installYieldingInterrupts(target: YieldTarget): YieldingInterrup
    * Asyncify mallocs the buffer it saves a suspended stack into (StackSize and a 12-byte header) at
    * each suspension and does not check the result: in a heap at its run's ceiling (quickjs-heap.ts)
    * the malloc fails and the stack is written at address 0. Tried first here and freed at once, so
-   * the suspension's own malloc gets that chunk back. Not while a stack is being rewound: no wasm may
-   * run then, and the suspension being resumed had its buffer.
+   * the suspension's own malloc gets that chunk back. Never while a stack is being rewound (no wasm
+   * may run then): a rewinding check only collects its saved verdict.
    */
   const saveBufferFits = (): boolean => {
-    if (asyncify.state === REWINDING) return true;
     if (typeof asyncify.Va !== "number") return false;
     const probe = module._malloc(asyncify.Va + 12);
     if (probe === 0) return false;
@@ -72,20 +78,25 @@ export function installYieldingInterrupts(target: YieldTarget): YieldingInterrup
   const callbacks = target.module.callbacks;
   const library = callbacks.shouldInterrupt;
   const verdict = (value: boolean): number => (value ? 1 : 0);
+  const mayYield = (): boolean => target.canSuspend() && saveBufferFits();
+  const collect = (): never => {
+    throw new Error("QuickJS: an interrupt check was resumed without the suspension it saved");
+  };
   callbacks.shouldInterrupt = (unused, rt) => {
+    // When the guest resumes, the build calls this import again to collect the verdict: handleSleep
+    // then returns the one it saved without calling the function it is given.
+    if (asyncify.state === REWINDING) return target.handleAsyncify(sleeper, collect);
     const handler = handlers.get(rt);
     if (handler === undefined) return library(unused, rt);
-    if (!target.canSuspend() || !saveBufferFits()) return verdict(handler(false) === true);
-    // When the guest resumes, the build calls this import again to collect the verdict: handleSleep
-    // then returns it without calling the function below a second time.
-    return target.handleAsyncify(sleeper, () => {
-      const decided = handler(true);
-      return typeof decided === "boolean" ? verdict(decided) : decided.then(verdict);
-    });
+    // Most checks decide without yielding: they go past asyncify and the save buffer's probe.
+    const decided = handler(mayYield);
+    if (typeof decided === "boolean") return verdict(decided);
+    return target.handleAsyncify(sleeper, () => decided.then(verdict));
   };
   return {
     set: (rt, handler) => void handlers.set(rt, handler),
     delete: (rt) => void handlers.delete(rt),
+    saveBufferFits,
   };
 }
 

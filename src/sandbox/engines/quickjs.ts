@@ -1,7 +1,7 @@
 import { errorMessage } from "../../util/errors.js";
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
-import { defaultWorkerOptions } from "./quickjs-defaults.js";
+import { defaultWorkerOptions, workerModeFromEnv } from "./quickjs-defaults.js";
 import { workerUnavailable } from "./engine-runs.js";
 import { RunGate } from "./quickjs-gate.js";
 import { SPIN_SLOTS } from "./quickjs-protocol.js";
@@ -60,7 +60,8 @@ export interface QuickJsEngineOptions {
   /**
    * "shared": several runs share each worker thread (QuickJS's asyncify build, a run suspended in a
    * host call holds only its own instance); at most `maxThreads` threads. "thread": one run per
-   * worker thread at a time (the synchronous build; a guest waiting for the host holds its thread).
+   * worker thread at a time (the synchronous build; a guest waiting for the host holds its thread;
+   * its guests compute 1.7-3.5x faster). Default: MCPVM_QUICKJS_WORKERS if set, else "shared".
    */
   readonly workerMode?: "shared" | "thread";
   /** Shared mode: most worker threads, shared by every engine with the same worker options. Default: CPU count. */
@@ -75,10 +76,11 @@ export interface QuickJsEngineOptions {
 
 
 /**
- * The portable engine: QuickJS (the synchronous wasm build) on worker threads shared by every engine
- * of the process with the same worker options (see quickjs-shared-pool.ts), each run in a fresh
- * runtime and context that its worker built while idle. Resolves once one worker is warm; rejects
- * if QuickJS cannot start at all.
+ * The portable engine: QuickJS on worker threads shared by every engine of the process with the same
+ * worker options, each run in a fresh runtime and context built while idle. In shared mode (the
+ * default) several runs share a thread (quickjs-shared-engine.ts); in thread mode, below, each run
+ * holds a thread running the synchronous build (see quickjs-shared-pool.ts). Resolves once one
+ * worker is warm; rejects if QuickJS cannot start at all.
  */
 export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
   if ((options.workerMode ?? DEFAULT_WORKER_MODE) === "shared") return createSharedQuickJsEngine(options);
@@ -94,10 +96,11 @@ export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): P
 }
 
 /**
- * See QuickJsEngineOptions.workerMode. "thread" until the shared mode has run the whole suite as the
- * default (docs/ARCHITECTURE.md, "Sandbox engines"); MCPVM_QUICKJS_WORKERS=shared chooses it for a process.
+ * See QuickJsEngineOptions.workerMode: "shared" (a live sandbox holds its own wasm instance, not a
+ * thread; docs/ARCHITECTURE.md, "Sandbox engines"); MCPVM_QUICKJS_WORKERS=thread chooses the
+ * one-run-per-thread mode for a process.
  */
-export const DEFAULT_WORKER_MODE: "shared" | "thread" = process.env.MCPVM_QUICKJS_WORKERS === "shared" ? "shared" : "thread";
+export const DEFAULT_WORKER_MODE: "shared" | "thread" = workerModeFromEnv() ?? "shared";
 
 // Process-wide, because workers are shared: a stale message of one engine's run can never match
 // another engine's run on the same worker.

@@ -44,6 +44,8 @@ export function createGuestCodec(
   return {
     encode: (value) => stringify(value, replacer),
     decode: (text) => (mayHoldBytes(text) ? parse(text, reviver) : parse(text)) as unknown,
+    stringify,
+    replacer,
   };
 }
 

@@ -28,15 +28,9 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
     return error;
   }
 
-  // The commonest reply, a string value, read without JSON.parse: `{"ok":true,"value":"…"}` with no
-  // backslash in it holds no escape, no quote inside the string, no bytes marker and no events.
-  const OK_STRING = '{"ok":true,"value":"';
-  const OK_STRING_LENGTH = OK_STRING.length;
-
   function unwrapReply(text: string, onProgress?: (event: unknown) => void): unknown {
-    if (text.length >= OK_STRING_LENGTH + 2 && text.slice(0, OK_STRING_LENGTH) === OK_STRING && text.indexOf("\\", OK_STRING_LENGTH) === -1 && text.indexOf('"', OK_STRING_LENGTH) === text.length - 2 && text.charCodeAt(text.length - 1) === 125) {
-      return text.slice(OK_STRING_LENGTH, -2);
-    }
+    // The commonest reply, a string value, comes raw after a U+0001 (native.ts, RAW_STRING_REPLY).
+    if (text.charCodeAt(0) === 1) return text.slice(1);
     const reply = codec.decode(text) as HostReply;
     // Events an engine could not deliver while the call was in flight came with the reply, in order.
     const events = reply.events;
@@ -78,8 +72,12 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
     try {
       return codec.encode(args) as string;
     } catch (error) {
-      throw new TypeErrorClass(`Arguments to host:${module}.${fn} must be JSON values or Uint8Array (${(error as Error).message})`);
+      throw argumentsError(module, fn, error);
     }
+  }
+
+  function argumentsError(module: string, fn: string, error: unknown): TypeError {
+    return new TypeErrorClass(`Arguments to host:${module}.${fn} must be JSON values or Uint8Array (${(error as Error).message})`);
   }
 
   /**
@@ -147,13 +145,30 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
     // "resources.read" is the member `read` of the namespace object `resources` (a module's resources
     // and prompts); a plain name is a function of the module itself.
     const namespaces: Record<string, Record<string, unknown>> = create(null) as Record<string, Record<string, unknown>>;
+    // What a call's checks depend on, read once per module instead of on every call: the guest's
+    // interpreter pays for each function call and property read a call makes.
+    const label = hasOwn.call(manifest.labels, name) ? manifest.labels[name] : undefined;
+    const progress = label?.progress === true;
+    const byName = label?.byName;
+    const { stringify, replacer } = codec;
     for (const fn of functions) {
+      const named = byName !== undefined && byName.indexOf(fn) !== -1;
       // A method definition gives the function its name and no `prototype`/constructor behaviour.
       const callable = {
         [fn](...given: unknown[]): unknown {
-          checkNamed(name, fn, given);
-          const { args, onProgress, listener } = withoutProgress(name, given);
-          return unwrapReply(native.callSync(name, fn, encodeArgs(name, fn, args), listener), onProgress);
+          if (named) checkNamed(name, fn, given);
+          const last = given[given.length - 1];
+          if (progress && last !== null && typeof last === "object") {
+            const { args, onProgress, listener } = withoutProgress(name, given);
+            return unwrapReply(native.callSync(name, fn, encodeArgs(name, fn, args), listener), onProgress);
+          }
+          let argsText: string;
+          try {
+            argsText = stringify(given, replacer) as string;
+          } catch (error) {
+            throw argumentsError(name, fn, error);
+          }
+          return unwrapReply(native.callSync(name, fn, argsText));
         },
       }[fn];
       const dot = fn.indexOf(".");

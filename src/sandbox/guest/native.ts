@@ -133,7 +133,13 @@ export interface GuestRunner {
   start(main: () => Promise<unknown>): Promise<string>;
 }
 
-/** Host -> guest reply to a host call. */
+/**
+ * A host reply that starts with this character is a string value, the rest of the text exactly (no
+ * JSON, no events); every other reply is a HostReply as JSON text. JSON text never starts with it.
+ */
+export const RAW_STRING_REPLY = "\u0001";
+
+/** Host -> guest reply to a host call (or a string value, see RAW_STRING_REPLY). */
 export type HostReply =
   | { readonly ok: true; readonly value?: unknown; readonly events?: readonly unknown[] }
   | { readonly ok: false; readonly error: HostErrorInfo; readonly events?: readonly unknown[] };
@@ -149,6 +155,9 @@ export interface GuestCodec {
   /** JSON text, or undefined for undefined/functions; throws like JSON.stringify. */
   encode(value: unknown): string | undefined;
   decode(text: string): unknown;
+  /** What `encode` is made of, for a caller that inlines it: the captured JSON.stringify and its replacer (bytes). */
+  readonly stringify: (value: unknown, replacer: (key: string, value: unknown) => unknown) => string | undefined;
+  readonly replacer: (key: string, value: unknown) => unknown;
 }
 
 export type GuestFormatter = (args: readonly unknown[]) => string;

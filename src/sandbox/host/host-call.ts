@@ -1,6 +1,6 @@
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { CodecError, decodeFromGuest, encodeForGuest } from "../guest/codec.js";
-import { LOAD_MODULE_FUNCTION, type HostErrorInfo } from "../guest/native.js";
+import { LOAD_MODULE_FUNCTION, RAW_STRING_REPLY, type HostErrorInfo } from "../guest/native.js";
 import { overBudgetText } from "./reply-budget.js";
 import { isLazyHostModule, type HostCallContext, type HostFunction, type HostModule, type HostModules } from "../types.js";
 
@@ -84,19 +84,21 @@ export async function dispatchHostCall(
   }
   const buffered = channel?.close();
 
+  if (typeof value === "string" && buffered === undefined && rawSafe(value)) {
+    // The commonest reply (an MCP tool's text) crosses unescaped and is read in the guest by one slice.
+    if (context.replies !== undefined) {
+      if (!context.replies.hold(value.length)) return overBudget(request, value.length, context.replies.limitBytes);
+      context.replies.release(value.length);
+    }
+    return RAW_STRING_REPLY + value;
+  }
   try {
     const text = encodeForGuest(value);
     if (text === undefined) return withEvents('{"ok":true}', buffered);
     // Checked against what other calls of the run hold right now (a $batch collecting): together
     // they may not exceed the run's memory budget, which the guest could not take in anyway.
     if (context.replies !== undefined) {
-      if (!context.replies.hold(text.length)) {
-        return errorReply({
-          name: "RangeError",
-          message: `host:${request.module}.${request.fn} returned ${text.length} bytes, more than is left of ${overBudgetText(context.replies.limitBytes)}`,
-          code: "HOST_REPLY_OVER_BUDGET",
-        });
-      }
+      if (!context.replies.hold(text.length)) return overBudget(request, text.length, context.replies.limitBytes);
       context.replies.release(text.length);
     }
     return withEvents(`{"ok":true,"value":${text}}`, buffered);
@@ -107,6 +109,22 @@ export async function dispatchHostCall(
       code: error instanceof CodecError ? error.code : "VALUE_NOT_SERIALIZABLE",
     });
   }
+}
+
+/**
+ * Whether a string may cross as a raw reply: engines carry reply text as UTF-8 C strings, where a
+ * NUL would end it and a lone surrogate would become U+FFFD. Such a string goes as JSON (escaped).
+ * (In a /u pattern, \p{Cs} matches only a surrogate without its pair.)
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+const rawSafe = (text: string): boolean => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
+
+function overBudget(request: HostCallRequest, length: number, limitBytes: number): string {
+  return errorReply({
+    name: "RangeError",
+    message: `host:${request.module}.${request.fn} returned ${length} bytes, more than is left of ${overBudgetText(limitBytes)}`,
+    code: "HOST_REPLY_OVER_BUDGET",
+  });
 }
 
 /** What of a host error the guest may see: its name, message and code, nothing else. */

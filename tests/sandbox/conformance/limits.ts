@@ -131,6 +131,43 @@ export function limitTests(engine: EngineRef): void {
       await expectHealthy(engine());
     });
 
+    it("ends a host call made from a full heap with MEMORY_LIMIT, and a run waiting beside it on the same thread goes on", async (context) => {
+      // The asyncify builds malloc the buffer a suspended stack is saved into, and the host's answer,
+      // in the guest's heap: unchecked, a full heap had them written at address 0, which crashed the
+      // shared worker thread (and every run on it) or, in the in-thread engine, the process.
+      if (engine().kind === "hyperlight") {
+        context.skip();
+        return;
+      }
+      let release: (() => void) | undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const modules: HostModules = {
+        m: {
+          wait: async () => {
+            await held;
+            return "waited";
+          },
+          answer: async () => {
+            await sleep(1);
+            return "x".repeat(1_500_000);
+          },
+        },
+      };
+      const companion = run(engine(), 'return require("host:m").wait();', { modules, limits: { wallMs: 60_000 } });
+      await sleep(50);
+      // Freeing some blocks first leaves room for the saved stack but not for the answer, or for neither.
+      for (const freed of [0, 30, 60]) {
+        const code = `const keep = []; try { for (;;) keep.push(new Array(4096).fill(1)); } catch {}
+          for (let i = 0; i < ${freed}; i++) keep.pop();
+          return require("host:m").answer().length + keep.length;`;
+        const error = errorOf(await run(engine(), code, { modules, limits: { memoryBytes: 16 * 1024 * 1024, wallMs: 30_000 } }), "MEMORY_LIMIT");
+        expect(error.limit).toBe("memoryBytes");
+      }
+      release?.();
+      expect(valueOf(await companion)).toBe("waited");
+      await expectHealthy(engine());
+    });
+
     it("ends a run whose result exceeds the output budget", async () => {
       const error = errorOf(await run(engine(), 'return "x".repeat(5000);', { limits: { outputBytes: 4096 } }), "OUTPUT_LIMIT");
       expect(error.limit).toBe("outputBytes");
