@@ -33,7 +33,8 @@ const FOREIGN = new RegExp(
     `\\b(?:through|via|on|against) (?:the |any |every )(?:(?!mcp\\b)[\\w-]+ ){0,2}?(?:servers?|integrations?|connectors?)\\b(?![\\w-])`,
     `\\b(?:any|every|each) (?:\\w+ )?(?:git |code |repo(?:sitory)? )?hosts?\\b(?![\\w-])`,
     `\\b(?:another|other|the other|any other) (?:\\w+ )?tool(?:'s)? (?:has|had|have|already|returns?|gives?|produces?)\\b`,
-    `\\byour own (?!words\\b)\\w+`,
+    // The model's own work run down, not a source compared ("when the answer depends on recent events rather than your own knowledge").
+    `(?<!\\b(?:than|of|from|beyond|over|on) )\\byour own (?!words\\b)\\w+`,
     // Tools named by what they do ("another grammar checker", "the other fetchers"): a closed class of agent nouns.
     `\\b(?:another|other|the other|any other) (?:\\w+ )?(?:checker|reader|fetcher|searcher|finder|scanner|converter|translator|calculator|browser|crawler|scraper|formatter|linter|summari[sz]er|parser|validator|viewer|uploader|downloader|mailer|planner|tracker|generator|detector|analy[sz]er|indexer|transcriber)s?\\b`,
     `\\b(?:work(?:ed)? out|calculate[ds]?|compute[ds]?|estimate[ds]?|guess(?:ed)?|figure[ds]? out|write|wrote) (?:\\w+ )?(?:yourself|on your own|in your head)\\b`,
