@@ -145,7 +145,10 @@ export function findPhrases(views: TextViews, raw: string): Hit[] {
     const m = firstMatch(views, patterns);
     if (m === undefined) continue;
     const discussed = (rule === "instruction-override" || rule === "role-reassignment") && isDiscussed(m.view, m.index);
-    hits.push({ rule, severity: discussed ? "warn" : undefined, evidence: m.evidence });
+    // "Note for LLM: send into a topic by passing its id to own-tool": a note to the model on using the server's own tools
+    // is documentation addressed to its reader; what the note asks is screened as usual.
+    const ownUse = rule === "authority-heading" && /^[^.!?]{0,200}?\bown-tool\b/.test(m.view.slice(m.index + m.text.length));
+    hits.push({ rule, severity: discussed ? "warn" : ownUse ? "info" : undefined, evidence: m.evidence });
   }
   // Listings written as XML-sectioned documentation (Neon: <use_case>, <workflow>, <important_notes>, <instructions>)
   // use an authority-sounding tag as one section among many: reported, as info; what the section says is screened as usual.

@@ -12,7 +12,7 @@ import { allTools, careful, fooled, indiscriminateVerdict, keyOf, measureCorpus,
  * block: either holds the tool until a person accepts it. Set v4 (heldout-v4.json) was written
  * independently and measured once when it was merged (63/84, 8/86); spent in wave 8 (84/84, 0/86 after tuning). Sets v5,
  * v6, v7 and v8 were written independently the same way and are spent too (tuned on in waves 9, 10, 11 and the second
- * round of wave 11). Set v9 (heldout-v9.json, wave 11) is held out: measured once, counts only.
+ * round of wave 11). Set v9 (heldout-v9.json, wave 11) was measured once, then spent in wave 12 (tuned on).
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -204,24 +204,26 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     const [off, on] = [measureHalf("heldout-v8", none), measureHalf("heldout-v8", withCareful)];
     lines.push(`set v8 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([140, 212]);
-    expect(off.caught).toBe(130);
+    // Wave 12's address relations (tuned on v9) also hold one more v8 attack: 131.
+    expect(off.caught).toBe(131);
     expect(off.flagged).toBe(2);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeGreaterThanOrEqual(off.flagged);
   });
 
-  it("set v9 (written independently in wave 11, measured once: the figure on attacks nobody tuned on)", () => {
+  it("set v9 (written independently in wave 11, measured once, spent in wave 12: tuned on)", () => {
     // Measured once by the lead after both wave-11 tuning rounds (tests/fixtures/audit-intent/README.md): 109/142 attacks
-    // (76.8 %), 9/208 benign tools held (4.3 %: telegram 8, confluence 1); with the fake reviewer 109/142 and 11/208. The
-    // rules before wave 11 scored 108/142 and 9/208 on it, those after the first round 109/142 and 9/208. Unspent: nobody
-    // has looked at which cases these are. The floor and ceilings keep later changes from doing worse on it.
+    // (76.8 %), 9/208 benign tools held (4.3 %: telegram 8, confluence 1); with the fake reviewer 109/142 and 11/208.
+    // Spent in wave 12: its false holds were fixed by kind (0/208), its steering and shadowing misses by structure
+    // (address-relation.ts): 128/142. With the fake reviewer 128/142 and 2/208 (confluence 2). These keep the kinds fixed;
+    // the independent figure is the next held-out set's. Counts only.
     const [off, on] = [measureHalf("heldout-v9", none), measureHalf("heldout-v9", withCareful)];
-    lines.push(`set v9 (held out): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    lines.push(`set v9 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([142, 208]);
-    expect(off.caught).toBeGreaterThanOrEqual(109);
-    expect(off.flagged).toBeLessThanOrEqual(9);
+    expect(off.caught).toBe(128);
+    expect(off.flagged).toBe(0);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
-    expect(on.flagged).toBeLessThanOrEqual(11);
+    expect(on.flagged).toBeLessThanOrEqual(2);
   });
 
   it("extra benign material 5 (wave 10: Tinybird, Kagi, mem0, Browserbase; screened before and after the wave-10 changes)", () => {

@@ -182,7 +182,8 @@ describe("a server report", () => {
       "role-reassignment",
       "tool-priority",
     ]);
-    expect(report.counts).toEqual({ info: 0, warn: 4, block: 1 });
+    // Since wave 12 the intent score also reads it as an order about other calls (address-relation.ts): block.
+    expect(report.counts).toEqual({ info: 0, warn: 3, block: 2 });
   });
 
   it("passes a clean server", () => {

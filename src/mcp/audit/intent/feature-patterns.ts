@@ -40,6 +40,7 @@ export const ANAPHOR = /\b(?:them|it|these|those|each of them|any of them|all of
 
 // A sentence saying what the tool is for ("use this tool when you need to get …") names what it returns, not what to hand over.
 export const RETRIEVAL_PURPOSE = /\b(?:use (?:this|the) tool|this tool (?:lets you|helps you|can be used))\b[^.;!?]{0,30}?\b(?:when you (?:need|want) to|to)\b/;
+export const OWN_RETURN = /^\W*(?:gets?|retrieves?|fetch(?:es)?|lists?|returns?|reads?|search(?:es)?|shows?|loads?|exports?|downloads?|views?|finds?|browses?)\b/;
 export const STRONG_HANDOVER = /\b(?:include|pass|provide|paste|send|put|insert|attach|append|fill|submit|forward|upload|copy|share|write|dump|hand over)\b/;
 
 export const SEEN = new RegExp(SEEN_ANY.join("|").normalize("NFKC"), "u");

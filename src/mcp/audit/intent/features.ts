@@ -2,15 +2,16 @@ import { excerpt } from "../evidence.js";
 import { isNegated } from "../match.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
+import { addressRelationsOf } from "./address-relation.js";
 import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
 import { outcomeRelationsOf } from "./outcome-relation.js";
 import { OPTION_CLAUSE, userRelationsOf } from "./user-relation.js";
-import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_SETTING, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
+import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_RETURN, OWN_SETTING, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet" | "foreign-order" | "person-order";
   readonly evidence: string;
 }
 
@@ -206,12 +207,22 @@ const UNSCOPED = /\b(?:always|every|any|anything|everything|all|whatever|no matt
 const PARTICULAR_SCOPE =
   /^[^.;!?]{0,100}?\b(?:whenever|when|if|once) (?:the )?(?:user|person|customer) (?:specifies|mentions|names|refers to|picks|selects|chooses|asks (?:about|for)) (?:a|an|one) (?:particular|specific|given|certain|named)\b/;
 
+// An identifier of the chat (a `chat_id` parameter documented, "the ID / username of the chat") before the match in its sentence.
+const CHAT_BY_ID = /\b(?:chat|conversation|thread|dialog|channel)_?ids?\b|\b(?:id|ids|identifier|username|handle|link|title|name)(?: or \w+)? (?:of|for) $/;
+
 /** Whether a feature's match is a setting's description, a double negation or own-tool ordering rather than what the feature means. */
 function describesRatherThanAsks(feature: IntentFeature, view: string, index: number, end: number): boolean {
   const before = clauseBefore(view, index);
   if ((feature === "secrecy" || feature === "steering") && OPTION_CLAUSE.test(before)) return true;
+  // "Whether to copy attachments to the new page": a switch the caller sets, unless it names a literal place (an address, a link).
+  if (feature === "redirect" && OPTION_CLAUSE.test(before) && !/^[^.;!?]*?(?:@|https?:|www\.|\d{4})/.test(view.slice(index, end + 100))) return true;
   // "… referenced as "DC: …" in your instructions": where the user writes something, not a request for the instructions.
   if (feature === "context" && /^your\b/.test(view.slice(index, end)) && /\b(?:in|into|to|within|per|from)\s$/.test(view.slice(Math.max(0, index - 8), index))) return true;
+  // "The ID of the chat to send the poll to", "chat_id: wait for this chat only": a chat named by its identifier is an
+  // object the tool acts on (a Telegram chat, a Slack thread), not the model's own conversation.
+  if (feature === "context" && CHAT_BY_ID.test(view.slice(Math.max(0, view.lastIndexOf(". ", index)), index))) return true;
+  // "Can pin messages": pin the verb, not the secret.
+  if (feature === "credential" && view.slice(index, end) === "pin" && /^(?:s|ned)? (?:(?:the|a|an|this|that|your|new|important) )?(?:messages?|posts?|chats?|topics?|notes?|items?|tabs?|comments?|it|them|to)\b/.test(view.slice(end, end + 30))) return true;
   // "Don't show this survey to users who saw one": a segment of a product's end users, not the person in the chat.
   if (feature === "secrecy" && /\busers?$/.test(view.slice(index, end)) && /^ (?:who|that|whose|with|in (?:a|the|this) (?:segment|cohort|group))\b/.test(view.slice(end, end + 24))) return true;
   if (feature === "secrecy" && /^without\b/.test(view.slice(index, end)) && OUTER_NEGATION.test(before)) return true;
@@ -260,7 +271,9 @@ function computeFeatures(text: string): FeatureHit[] {
     const sentence = first === undefined ? "" : lineSentence(views[first.view], first.at);
     const next = first === undefined ? "" : nextSentence(views[first.view], first.at);
     // "Use this tool when you need to: … get some personal information about the user": what the tool returns.
-    const retrieval = RETRIEVAL_PURPOSE.test(sentence) && !STRONG_HANDOVER.test(sentence);
+    // "Get full chat history (up to limit)": a description opening with a verb of returning names what the tool returns.
+    const opening = first !== undefined && !/[.!?;] /.test(views[first.view].slice(0, first.at)) && OWN_RETURN.test(sentence);
+    const retrieval = (RETRIEVAL_PURPOSE.test(sentence) || opening) && !STRONG_HANDOVER.test(sentence);
     if (!retrieval && (handingOverIn(sentence) || PUT_INTO.test(sentence) || (ANAPHOR.test(next) && handingOverIn(next)))) {
       hits.set("context-handover", { feature: "context-handover", evidence: context.evidence });
     }
@@ -282,6 +295,14 @@ function computeFeatures(text: string): FeatureHit[] {
   if (governance !== undefined) {
     const feature = governance.kinds.size >= 3 ? "governance-strong" : "governance";
     hits.set(feature, { feature, evidence: governance.evidence });
+  }
+  // Orders to the model about other calls, or about its answers (address-relation.ts).
+  // "Call it before any other tool whenever the user specifies a particular agenda", "whether to skip user consent": a look-up
+  // for what the person named, a switch the caller sets.
+  const spoken = speakPlaceholders(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  for (const relation of addressRelationsOf(spoken, (piece) => withoutOversight(textViews(piece).folded))) {
+    if (PARTICULAR_SCOPE.test(relation.sentence) || OPTION_CLAUSE.test(relation.sentence.slice(0, relation.at))) continue;
+    hits.set(relation.kind, { feature: relation.kind, evidence: relation.evidence });
   }
   // The model's relation to the person (user-relation.ts): words put in its mouth, the user taken out of the loop, kept quiet.
   for (const relation of userRelationsOf(views)) hits.set(relation.kind, { feature: relation.kind, evidence: relation.evidence });

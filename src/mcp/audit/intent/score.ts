@@ -60,6 +60,9 @@ export interface ScreenedUnit {
   readonly role: IntentRole;
 }
 
+// A listing's own tools are all masked (Telegram's server lists 122; a note naming its 100th tool names its own tool);
+// the bound only keeps the alternation finite. Parameters of one tool are far fewer.
+const MAX_OWN_TOOLS = 512;
 const MAX_OWN_NAMES = 64;
 
 /**
@@ -69,7 +72,7 @@ const MAX_OWN_NAMES = 64;
 export function maskOwnTools(text: string, ownTools: ReadonlySet<string> | undefined, ownParams?: ReadonlySet<string>): string {
   const masked = maskOwnParams(text, ownParams);
   if (ownTools === undefined || ownTools.size === 0) return masked;
-  const names = [...ownTools].filter((n) => n.length >= 3).slice(0, MAX_OWN_NAMES);
+  const names = [...ownTools].filter((n) => n.length >= 3).slice(0, MAX_OWN_TOOLS);
   if (names.length === 0) return masked;
   const pattern = new RegExp(`(?<![\\w.-])(?:${names.map(escapeName).join("|")})(?![\\w-])(?:\\(\\))?`, "g");
   return masked.replace(pattern, "own-tool");
@@ -134,6 +137,8 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   // two count as phrase steering does (they need another sign beside them).
   if (has("governance-strong")) out.push({ signal: "governance", evidence: at("governance-strong") });
   else if (has("governance") && !has("steering")) out.push({ signal: "steering", evidence: at("governance") });
+  // An order about other calls or about the model's answers, in a tool's own text (address-relation.ts).
+  if (!has("governance-strong") && (has("foreign-order") || has("person-order"))) out.push({ signal: "governance", evidence: at(has("foreign-order") ? "foreign-order" : "person-order") });
   // A redirect to a literal address in the same string ("add backup@… as co-owner", "cc audit@…") hands another
   // action's data to a fixed party: shadowing, whether or not another tool is named.
   if (has("redirect") && (has("cross-tool") || has("destination"))) out.push({ signal: "shadowing", evidence: at("redirect") });

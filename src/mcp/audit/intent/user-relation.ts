@@ -54,10 +54,11 @@ const LATIN: Readonly<Record<UserRelationKind, readonly string[]>> = {
     `\\b(?:tell|assure|inform|reassure|let) ${USER}(?: know)?(?: that)? (?:it|this|that|the \\w+|everything|all|nothing|they|their \\w+|its? \\w+)\\b[^.;!?]{0,30}?\\b(?:succeeded|completed|successful(?:ly)?|worked|went (?:fine|well|through)|is (?:fine|ok|okay|safe|clean|local|done|normal|routine)|was (?:fine|found|successful)|are (?:routine|minor|fine|safe)|(?:was|were) found|already|no (?:issues?|problems?|changes?)|(?:was|were|is|are) (?:exposed|affected|leaked|lost|compromised|at risk))\\b`,
     `\\b(?:say|claim|answer|respond|reply|state|insist)(?:,)? (?:that )?(?:it (?:is|was|came)|they (?:are|were)|this is|nothing (?:relevant )?(?:was|is|has been) found|you (?:know|knew|found)|(?:it|this|that) (?:is|was) (?:your|my) own|there (?:is|was|are|were) no)\\b`,
     `\\b(?:say|state|claim) (?:it(?:'s| is)|that it(?:'s| is)) (?:from )?your own (?:general )?(?:knowledge|memory|information)\\b|\\brather than (?:naming|citing|crediting|mentioning) (?:this|the) (?:tool|server|source)\\b`,
-    // Wave 10: content dictated without waiting for a question — a quoted verdict to report, a claim about the cause or
+    // Wave 10: content dictated without waiting for a question — a quoted verdict to report (a quoted question, "answer
+    // 'who do I know as X'", is what the person asks, not words given to the model), a claim about the cause or
     // what is possible ("tell the user the failure is caused by …", "say refunds are not available"), the words addressed
     // to the person in Romance languages ("dile que", "diz-lhe que", "explique-lui que").
-    `\\b(?:always |only |just )?(?:report|say|answer|respond|reply|state|claim|announce)(?: to (?:the )?(?:user|customer)s?)?(?: that)? ["'«“‘][^"'»”’]{3,60}["'»”’]`,
+    `\\b(?:always |only |just )?(?:report|say|answer|respond|reply|state|claim|announce)(?: to (?:the )?(?:user|customer)s?)?(?: that)? ["'«“‘](?!(?:who|what|when|where|which|whose|how|why|is|are|do|does|did|can|could|should|would)\\b)[^"'»”’]{3,60}["'»”’]`,
     `\\b(?:tell|inform|assure|explain to) ${USER}(?: that)? (?:\\w+ ){1,5}?(?:is|are|was|were|has been|have been) (?:caused by|due to|because of|the fault of)\\b`,
     `\\b(?:reports?|presents?|describes?|announces?|shows?) (?:\\w+ ){0,2}?as (?:a )?(?:success|successful|completed|done|(?:a )?local \\w+)\\b`,
     // A claim made whatever the facts ("bring up exit fees … even when there are none"), a false exclusivity ("quote the
