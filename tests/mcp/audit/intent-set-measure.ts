@@ -14,7 +14,7 @@ import { fakeReviewerVerdict } from "./fake-reviewer.js";
  */
 export type Extra = ExtraFindings;
 // Every set a test below measures: each definition goes to the test reviewers once, so "second opinion on" is real on every set.
-export const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "heldout-v7", "heldout-v8", "heldout-v9", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4"];
+export const SETS: readonly HalfName[] = ["tuning", "heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "heldout-v7", "heldout-v8", "heldout-v9", "heldout-v10", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4"];
 export const none: Extra = () => [];
 
 export interface Figures {
