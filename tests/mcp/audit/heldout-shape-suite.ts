@@ -9,6 +9,16 @@ import { FAMILIES, heldoutSetSchema, readIntentFile as read, repoList } from "./
 /** The ten most-spoken languages; every brief asks for each of them among the multilingual cases. */
 const MOST_SPOKEN = ["zh", "hi", "es", "fr", "ar", "bn", "pt", "ru", "ur", "id"];
 
+/**
+ * The sets and tuning material written before held-out set v`version` (v8 onwards): its benign servers must be new
+ * to all of them, and its descriptions must not repeat theirs.
+ */
+export function writtenBefore(version: number): string[] {
+  const heldout = Array.from({ length: version - 2 }, (_, i) => `heldout-v${i + 2}`);
+  const benign = ["benign-extra", ...[2, 3, 4, 5].map((n) => `benign-extra-${n}`)];
+  return ["tuning", "tuning-v5", ...heldout, ...benign, "semantic-paraphrases"];
+}
+
 export interface HeldoutSetSpec {
   /** File name under tests/fixtures/audit-intent, without `.json` (e.g. "heldout-v6"). */
   readonly file: string;

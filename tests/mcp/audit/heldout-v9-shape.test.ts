@@ -3,25 +3,9 @@
  * loads and the counts its brief promised. This test never runs the auditor: v9 is measured once,
  * by tests/mcp/audit/scripts/measure-v9.ts, and nobody tunes on its cases.
  */
-import { describeBriefCounts, describeHeldoutSet } from "./heldout-shape-suite.js";
+import { describeBriefCounts, describeHeldoutSet, writtenBefore } from "./heldout-shape-suite.js";
 
-const EARLIER = [
-  "tuning",
-  "tuning-v5",
-  "heldout-v2",
-  "heldout-v3",
-  "heldout-v4",
-  "heldout-v5",
-  "heldout-v6",
-  "heldout-v7",
-  "heldout-v8",
-  "benign-extra",
-  "benign-extra-2",
-  "benign-extra-3",
-  "benign-extra-4",
-  "benign-extra-5",
-  "semantic-paraphrases",
-];
+const EARLIER = writtenBefore(9);
 
 describeHeldoutSet({
   file: "heldout-v9",
