@@ -26,6 +26,13 @@ export interface EarlyEngine {
 }
 
 /**
+ * `mcpvm run` keeps the one-run-per-thread mode unless MCPVM_QUICKJS_WORKERS says otherwise: one run
+ * needs no thread sharing, and the synchronous build computes faster (a CPU-bound guest 1.7x faster
+ * under the CLI's --liftoff-only, docs/ARCHITECTURE.md, "Sandbox engines").
+ */
+const RUN_WORKER_MODE = workerModeFromEnv() ?? "thread";
+
+/**
  * Starts the sandbox engine `mcpvm run` will use as soon as the command line says `run`, before the
  * command and the host load (docs/ARCHITECTURE.md, "How the CLI is built and loaded"). First its
  * QuickJS worker (src/cli/quickjs-early.ts: this module's static imports are only what that needs),
@@ -38,13 +45,6 @@ export interface EarlyEngine {
  * engine itself, reports either with its usual error. The host adopts the engine (McpvmHost's
  * `startedEngine`) or disposes it.
  */
-/**
- * `mcpvm run` keeps the one-run-per-thread mode unless MCPVM_QUICKJS_WORKERS says otherwise: one run
- * needs no thread sharing, and the synchronous build computes faster (a CPU-bound guest 1.7x faster
- * under the CLI's --liftoff-only, docs/ARCHITECTURE.md, "Sandbox engines").
- */
-const RUN_WORKER_MODE = workerModeFromEnv() ?? "thread";
-
 export function startRunEngine(paths: ConfigPaths, flag: EngineChoice | undefined, options: PrestartOptions = {}): EarlyEngine {
   if (options.wholeProcess === true) tuneForOneRun();
   const worker = startEarlyWorker(paths.configFile, flag, RUN_WORKER_MODE);

@@ -86,21 +86,13 @@ export async function dispatchHostCall(
 
   if (typeof value === "string" && buffered === undefined && rawSafe(value)) {
     // The commonest reply (an MCP tool's text) crosses unescaped and is read in the guest by one slice.
-    if (context.replies !== undefined) {
-      if (!context.replies.hold(value.length)) return overBudget(request, value.length, context.replies.limitBytes);
-      context.replies.release(value.length);
-    }
-    return RAW_STRING_REPLY + value;
+    return overBudget(context, request, value.length) ?? RAW_STRING_REPLY + value;
   }
   try {
     const text = encodeForGuest(value);
     if (text === undefined) return withEvents('{"ok":true}', buffered);
-    // Checked against what other calls of the run hold right now (a $batch collecting): together
-    // they may not exceed the run's memory budget, which the guest could not take in anyway.
-    if (context.replies !== undefined) {
-      if (!context.replies.hold(text.length)) return overBudget(request, text.length, context.replies.limitBytes);
-      context.replies.release(text.length);
-    }
+    const refused = overBudget(context, request, text.length);
+    if (refused !== undefined) return refused;
     return withEvents(`{"ok":true,"value":${text}}`, buffered);
   } catch (error) {
     return errorReply({
@@ -119,10 +111,21 @@ export async function dispatchHostCall(
 const LONE_SURROGATE = /\p{Cs}/u;
 const rawSafe = (text: string): boolean => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
 
-function overBudget(request: HostCallRequest, length: number, limitBytes: number): string {
+/**
+ * The error reply for a reply of `length` that does not fit, else undefined. Checked against what other
+ * calls of the run hold right now (a $batch collecting): together they may not exceed the run's memory
+ * budget, which the guest could not take in anyway.
+ */
+function overBudget(context: HostCallContext, request: HostCallRequest, length: number): string | undefined {
+  const replies = context.replies;
+  if (replies === undefined) return undefined;
+  if (replies.hold(length)) {
+    replies.release(length);
+    return undefined;
+  }
   return errorReply({
     name: "RangeError",
-    message: `host:${request.module}.${request.fn} returned ${length} bytes, more than is left of ${overBudgetText(limitBytes)}`,
+    message: `host:${request.module}.${request.fn} returned ${length} bytes, more than is left of ${overBudgetText(replies.limitBytes)}`,
     code: "HOST_REPLY_OVER_BUDGET",
   });
 }
