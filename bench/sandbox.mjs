@@ -258,10 +258,21 @@ function markdown(results, machine) {
       "workers are shared by every engine of the process with the same worker options, so a new engine takes a warm one; " +
       "a new worker thread (thread start + wasm instantiation + first run) is met only when more runs are concurrent " +
       "than workers are warm (`warmWorkers`). Host call = difference between a loop with and without a trivial host " +
-      "call, per call (CPU: the whole process, both threads). Memory = (peak RSS - RSS before the engine) / 10, so the " +
+      "call, per call (CPU: the whole process, both threads). Memory = (peak RSS - RSS before the engine) / 10, the peak " +
+      "being the kernel's high-water mark over the batch (VmHWM, reset as it starts; until wave 13 RSS sampled every 5 ms, " +
+      "which missed peaks while the main thread was busy, as the in-thread engine's is while it builds instances), so the " +
       "first-batch row carries the engine's one-time load (wasm code, glue, JIT tiers; the worker engine's warm thread) " +
       "shared out over ten; the \"once the engine is loaded\" row measures that load apart (RSS after the warm-up runs " +
-      "- RSS before the engine, in a collected process) and the ten sandboxes above it.",
+      "- RSS before the engine, in a collected process) and the ten sandboxes above it. Its warm-up includes one batch of ten " +
+      "on an engine of its own, ended before the measurement: sequential runs restore their sandbox from an image and never " +
+      "call the wasm code that builds instances and sandboxes, so the measured ten were the first to, and V8 compiled that " +
+      "code (process-wide, once) while they were live. The second-batch row is a floor, not a cost: instances the first " +
+      "batch dropped (beyond the idle ones kept) hold their pages until their thread's V8 collects them, and the second " +
+      "batch's memory takes their place as they go. New engine = after 100 engines; the fresh-process row is the same case " +
+      "for each kind in a process of its own (bench/_sandbox-fresh.mjs), while V8 still compiles the module's hot functions " +
+      "on its background threads (dynamic tiering: the process CPU beside it is mostly that): until wave 13 the new-engine row " +
+      "was measured there, and a kind measured after another on the same wasm module (quickjs-inline after quickjs (shared)) " +
+      "found that work done.",
     "",
     "**Reading (issue 15).** Two QuickJS engines, measured in the same interleaved rounds. The worker engine " +
       "(quickjs): workers are shared by every engine of the process, so a new engine costs what a warm run costs; a " +
@@ -281,7 +292,19 @@ function markdown(results, machine) {
       "batch, once loaded) are what sharing a thread buys against quickjs's; its first batch and its new-engine row pay " +
       "the asyncify module's one-time load and V8's tier-up of it in this process, as quickjs-inline's do. A run that " +
       "finds every thread computing is placed beside the guest with the fewest others (they take turns by 5 ms slices); a second " +
-      "thread starts only once every thread's guests have computed whole slices for 20 ms without a pause (`spawnThreadAfterMs`).",
+      "thread starts for a run placed while every thread's guests have computed whole slices for 20 ms without a pause " +
+      "(`spawnThreadAfterMs`), never for runs already placed: until wave 13 a timer armed by the ten runs of the memory rows " +
+      "(each building its instance and data) started a thread no run used (~10 MB while it lived, 30 s by default). " +
+      "What a live shared sandbox holds (probes, wave 13, load 3-9): its wasm memory's touched pages 0.88 MB (the runtime, " +
+      "context and compiled bootstrap ~0.2 MB, the rest the guest's 30,000-element arrays and what the allocator keeps of " +
+      "them) and 0.25-0.6 MB of the worker's V8 heap and allocator (its instance's Emscripten module object and glue, the " +
+      "run's state); a sandbox image (0.31 MB: 90 KB static data, 221 KB heap) is kept only by idle instances, at most 2 " +
+      "a thread, and fresh instances' images are byte-identical (one buffer a thread would do; images taken after a run's " +
+      "sandbox was freed differ). A warm run on it, step by step (probe, p50, load 3.2; quickjs-inline 1.31 ms in the same " +
+      "rounds, shared 2.07 ms): on the main thread admission and placement 0.21 ms, the run message 0.24 ms to reach the " +
+      "worker, in the worker 1.06 ms (runAsyncify's set-up 0.10, calling the bootstrap 0.38 with the manifest, compiling " +
+      "the script 0.16, starting it 0.10, its promise jobs 0.19), the result message 0.26 ms back, and settling the result " +
+      "0.15 ms: the two crossings cost about what the whole in-thread run's overhead above its guest code does.",
   );
   return lines.join("\n");
 }
