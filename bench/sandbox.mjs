@@ -267,7 +267,7 @@ function markdown(results, machine) {
       "on an engine of its own, ended before the measurement: sequential runs restore their sandbox from an image and never " +
       "call the wasm code that builds instances and sandboxes, so the measured ten were the first to, and V8 compiled that " +
       "code (process-wide, once) while they were live. The second-batch row is a floor, not a cost: instances the first " +
-      "batch dropped (beyond the idle ones kept) hold their pages until their thread's V8 collects them, and the second " +
+      "batch dropped (beyond the idle ones kept) hold their pages until their thread's V8 collects them (within 5-15 s of idleness in a probe), and the second " +
       "batch's memory takes their place as they go. New engine = after 100 engines; the fresh-process row is the same case " +
       "for each kind in a process of its own (bench/_sandbox-fresh.mjs), while V8 still compiles the module's hot functions " +
       "on its background threads (dynamic tiering: the process CPU beside it is mostly that): until wave 13 the new-engine row " +
