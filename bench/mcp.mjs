@@ -8,6 +8,7 @@ import { cpus, loadavg } from "node:os";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpvmHost } from "../dist/src/host/index.js";
+import { createEngine } from "../dist/src/sandbox/select.js";
 import { fmt, summarize, table, time, verdict } from "./_stats.mjs";
 import { childPids, EVERYTHING, FIXTURE, makeHome, mustSucceed, pastRacyWindow, sequentialEcho } from "./_mcp-common.mjs";
 import { LAYERS, layers } from "./_mcp-layers.mjs";
@@ -18,6 +19,12 @@ const LOOPS = { sizes: [300, 1000], rounds: 5, target: 1.1 };
 // Warm-up rounds of each kind first: the first few runs of a fresh host are JIT warm-up (3-4x slower), not $batch.
 const BATCH = { rounds: 9, warmup: 5, calls: 100, latencyMs: 5, target: 15 };
 const STARTUP = { rounds: 16, warmup: 2, servers: 20, target: 1.1 };
+
+/**
+ * A host on the worker engine in thread mode (one run per worker thread, `mcpvm run`'s mode); the
+ * home's `quickjs` engine is otherwise the default shared mode (several runs per worker thread).
+ */
+const openThreadHost = (env) => McpvmHost.open({ env, startedEngine: createEngine("quickjs", { quickjs: { workerMode: "thread" } }) });
 
 /**
  * (a) Per round: a run that only requires the module (the fixed cost of a run), a run making K
@@ -31,6 +38,9 @@ async function callLatency() {
   // The same calls from the in-thread engine (quickjs-inline), interleaved in the same rounds.
   const inlineHome = await makeHome(server, "quickjs-inline");
   const inlineHost = await McpvmHost.open({ env: inlineHome.env });
+  // And from thread mode (`mcpvm run`), interleaved too.
+  const threadHome = await makeHome(server);
+  const threadHost = await openThreadHost(threadHome.env);
   const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
   await pastRacyWindow();
@@ -42,7 +52,7 @@ async function callLatency() {
   const guest = (h) => async () => mustSucceed(await h.run(sequentialEcho(k)));
   try {
     for (let i = 0; i < LATENCY.warmup; i += 1) {
-      for (const h of [host, inlineHost]) {
+      for (const h of [host, inlineHost, threadHost]) {
         await empty(h)();
         await guest(h)();
       }
@@ -50,9 +60,11 @@ async function callLatency() {
     }
     const guestPerCall = [];
     const inlinePerCall = [];
+    const threadPerCall = [];
     const directPerCall = [];
     const roundRatios = [];
     const inlineRatios = [];
+    const threadRatios = [];
     for (let round = 0; round < LATENCY.rounds; round += 1) {
       // Rotate the order so a burst of load from elsewhere hits each side alike.
       const steps = [
@@ -64,12 +76,17 @@ async function callLatency() {
           const base = await time(empty(inlineHost));
           inlinePerCall.push(Math.max(0, (await time(guest(inlineHost))) - base) / k);
         },
+        async () => {
+          const base = await time(empty(threadHost));
+          threadPerCall.push(Math.max(0, (await time(guest(threadHost))) - base) / k);
+        },
         async () => directPerCall.push((await time(direct)) / k),
       ];
       if (round % 2 === 1) steps.reverse();
       for (const step of steps) await step();
       roundRatios.push(guestPerCall[round] / directPerCall[round]);
       inlineRatios.push(inlinePerCall[round] / directPerCall[round]);
+      threadRatios.push(threadPerCall[round] / directPerCall[round]);
     }
     // The per-round ratio compares two measurements taken moments apart: steadier on a busy machine.
     return {
@@ -77,13 +94,16 @@ async function callLatency() {
       direct: summarize(directPerCall),
       roundRatio: summarize(roundRatios),
       inline: { guest: summarize(inlinePerCall), roundRatio: summarize(inlineRatios) },
+      thread: { guest: summarize(threadPerCall), roundRatio: summarize(threadRatios) },
     };
   } finally {
     await client.close();
     await host.close();
     await inlineHost.close();
+    await threadHost.close();
     await home.cleanup();
     await inlineHome.cleanup();
+    await threadHome.cleanup();
   }
 }
 
@@ -98,6 +118,8 @@ async function loops() {
   const host = await McpvmHost.open({ env: home.env });
   const inlineHome = await makeHome(server, "quickjs-inline");
   const inlineHost = await McpvmHost.open({ env: inlineHome.env });
+  const threadHome = await makeHome(server);
+  const threadHost = await openThreadHost(threadHome.env);
   const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
   await pastRacyWindow();
@@ -112,24 +134,33 @@ async function loops() {
       };
       await guest(host)();
       await guest(inlineHost)();
+      await guest(threadHost)();
       await direct();
       const g = [];
       const gi = [];
+      const gt = [];
       const d = [];
       for (let round = 0; round < LOOPS.rounds; round += 1) {
-        const steps = [async () => g.push(await time(guest(host))), async () => gi.push(await time(guest(inlineHost))), async () => d.push(await time(direct))];
+        const steps = [
+          async () => g.push(await time(guest(host))),
+          async () => gi.push(await time(guest(inlineHost))),
+          async () => gt.push(await time(guest(threadHost))),
+          async () => d.push(await time(direct)),
+        ];
         if (round % 2 === 1) steps.reverse();
         for (const step of steps) await step();
       }
-      out[n] = { guest: summarize(g), direct: summarize(d), inline: summarize(gi) };
+      out[n] = { guest: summarize(g), direct: summarize(d), inline: summarize(gi), thread: summarize(gt) };
     }
     return out;
   } finally {
     await client.close();
     await host.close();
     await inlineHost.close();
+    await threadHost.close();
     await home.cleanup();
     await inlineHome.cleanup();
+    await threadHome.cleanup();
   }
 }
 
@@ -210,7 +241,7 @@ export default async function () {
   const startRatio = start.many.p50 / start.none.p50;
   const rows = [
     [
-      "(a) guest echo vs direct Client.callTool, p50 per call [quickjs]",
+      "(a) guest echo vs direct Client.callTool, p50 per call [quickjs: shared mode, the default]",
       `${fmt(latency.guest.p50, 3)} vs ${fmt(latency.direct.p50, 3)} (p95 ${fmt(latency.guest.p95, 3)} vs ${fmt(latency.direct.p95, 3)})`,
       `ratio ${latencyRatio.toFixed(2)} (median per-round ratio ${latency.roundRatio.p50.toFixed(2)})`,
       `<= ${LATENCY.target}`,
@@ -223,10 +254,18 @@ export default async function () {
       `<= ${LATENCY.target}`,
       verdict(latency.inline.guest.p50 / latency.direct.p50 <= LATENCY.target),
     ],
+    [
+      "(a) the same on the worker engine in thread mode (`mcpvm run`), same rounds",
+      `${fmt(latency.thread.guest.p50, 3)} vs ${fmt(latency.direct.p50, 3)} (p95 ${fmt(latency.thread.guest.p95, 3)} vs ${fmt(latency.direct.p95, 3)})`,
+      `ratio ${(latency.thread.guest.p50 / latency.direct.p50).toFixed(2)} (median per-round ratio ${latency.thread.roundRatio.p50.toFixed(2)})`,
+      `<= ${LATENCY.target}`,
+      verdict(latency.thread.guest.p50 / latency.direct.p50 <= LATENCY.target),
+    ],
     ...LOOPS.sizes.flatMap((n) =>
       [
-        ["quickjs", loop[n].guest],
+        ["quickjs, shared", loop[n].guest],
         ["quickjs-inline", loop[n].inline],
+        ["quickjs, thread mode", loop[n].thread],
       ].map(([kind, guest]) => {
         const ratio = guest.p50 / loop[n].direct.p50;
         const added = ((guest.p50 - loop[n].direct.p50) / n) * 1000;
@@ -261,7 +300,7 @@ export default async function () {
     ["ClientManager.callToolRaw (our stdio transport and connection, deadline, timing event, idle timer)", "raw", "direct"],
     ["ClientManager.callTool (+ CallToolResult → guest value)", "converted", "raw"],
     ["host module function (+ current catalog, argument validation, confirm policy, tool-call budget, approval re-check, redaction)", "module", "converted"],
-    ["guest call in a run (+ guest codec, worker ↔ main thread messages, Atomics wait/wake, reply encoding)", "guest", "module"],
+    ["guest call in a run on the worker engine, shared mode (+ guest codec, a string message each way between the worker's and the main thread's event loops, asyncify suspend and resume, reply encoding)", "guest", "module"],
     ["guest call in a run on the in-thread engine (+ guest codec, asyncify suspend and resume of the guest's stack, reply encoding)", "inline", "module"],
   ].map(([label, key, prev]) => [
     label,
