@@ -5,7 +5,7 @@ import type { SharedCallMessage } from "./quickjs-shared-protocol.js";
  * its live events (main thread → worker). A message of a few fields costs structured clone a walk of
  * its properties on one side and, on the other, a new object built key by key (each key looked up in
  * V8's string table, the object's map found by transitions); a string is copied in one piece.
- * Measured in one process beside the object messages: bench/_shared-wire-ab.mjs.
+ * Measured beside object messages in one process: bench/_shared-floor.mjs.
  *
  * Every field a guest chooses (module and function names, the arguments' JSON) may hold any
  * character, so each is either last or preceded by its length; the numbers come first. The worker
