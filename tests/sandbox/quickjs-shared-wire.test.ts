@@ -45,5 +45,10 @@ describe("shared worker wire", () => {
     expect(decodeSharedAnswer("x1,2:text")).toBeUndefined();
     expect(decodeSharedAnswer("r12text")).toBeUndefined();
     expect(decodeSharedAnswer("")).toBeUndefined();
+    expect(decodeSharedAnswer("r,1:text")).toBeUndefined();
+    expect(decodeSharedAnswer("r1:text")).toBeUndefined();
+    expect(decodeSharedAnswer("r1,2")).toBeUndefined();
+    expect(decodeSharedCall("1,2,0,4")).toBeUndefined();
+    expect(decodeSharedCall(",2,0,1,1:ab")).toBeUndefined();
   });
 });
