@@ -8,6 +8,7 @@ import { cpus, loadavg } from "node:os";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpvmHost } from "../dist/src/host/index.js";
+import { createEngine } from "../dist/src/sandbox/select.js";
 import { fmt, summarize, table, time, verdict } from "./_stats.mjs";
 import { childPids, EVERYTHING, FIXTURE, makeHome, mustSucceed, pastRacyWindow, sequentialEcho } from "./_mcp-common.mjs";
 import { LAYERS, layers } from "./_mcp-layers.mjs";
@@ -18,6 +19,12 @@ const LOOPS = { sizes: [300, 1000], rounds: 5, target: 1.1 };
 // Warm-up rounds of each kind first: the first few runs of a fresh host are JIT warm-up (3-4x slower), not $batch.
 const BATCH = { rounds: 9, warmup: 5, calls: 100, latencyMs: 5, target: 15 };
 const STARTUP = { rounds: 16, warmup: 2, servers: 20, target: 1.1 };
+
+/**
+ * A host on the worker engine in thread mode (one run per worker thread, `mcpvm run`'s mode); the
+ * home's `quickjs` engine is otherwise the default shared mode (several runs per worker thread).
+ */
+const openThreadHost = (env) => McpvmHost.open({ env, startedEngine: createEngine("quickjs", { quickjs: { workerMode: "thread" } }) });
 
 /**
  * (a) Per round: a run that only requires the module (the fixed cost of a run), a run making K
@@ -31,6 +38,9 @@ async function callLatency() {
   // The same calls from the in-thread engine (quickjs-inline), interleaved in the same rounds.
   const inlineHome = await makeHome(server, "quickjs-inline");
   const inlineHost = await McpvmHost.open({ env: inlineHome.env });
+  // And from thread mode (`mcpvm run`), interleaved too.
+  const threadHome = await makeHome(server);
+  const threadHost = await openThreadHost(threadHome.env);
   const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
   await pastRacyWindow();
@@ -42,7 +52,7 @@ async function callLatency() {
   const guest = (h) => async () => mustSucceed(await h.run(sequentialEcho(k)));
   try {
     for (let i = 0; i < LATENCY.warmup; i += 1) {
-      for (const h of [host, inlineHost]) {
+      for (const h of [host, inlineHost, threadHost]) {
         await empty(h)();
         await guest(h)();
       }
@@ -50,9 +60,11 @@ async function callLatency() {
     }
     const guestPerCall = [];
     const inlinePerCall = [];
+    const threadPerCall = [];
     const directPerCall = [];
     const roundRatios = [];
     const inlineRatios = [];
+    const threadRatios = [];
     for (let round = 0; round < LATENCY.rounds; round += 1) {
       // Rotate the order so a burst of load from elsewhere hits each side alike.
       const steps = [
@@ -64,12 +76,17 @@ async function callLatency() {
           const base = await time(empty(inlineHost));
           inlinePerCall.push(Math.max(0, (await time(guest(inlineHost))) - base) / k);
         },
+        async () => {
+          const base = await time(empty(threadHost));
+          threadPerCall.push(Math.max(0, (await time(guest(threadHost))) - base) / k);
+        },
         async () => directPerCall.push((await time(direct)) / k),
       ];
       if (round % 2 === 1) steps.reverse();
       for (const step of steps) await step();
       roundRatios.push(guestPerCall[round] / directPerCall[round]);
       inlineRatios.push(inlinePerCall[round] / directPerCall[round]);
+      threadRatios.push(threadPerCall[round] / directPerCall[round]);
     }
     // The per-round ratio compares two measurements taken moments apart: steadier on a busy machine.
     return {
@@ -77,13 +94,16 @@ async function callLatency() {
       direct: summarize(directPerCall),
       roundRatio: summarize(roundRatios),
       inline: { guest: summarize(inlinePerCall), roundRatio: summarize(inlineRatios) },
+      thread: { guest: summarize(threadPerCall), roundRatio: summarize(threadRatios) },
     };
   } finally {
     await client.close();
     await host.close();
     await inlineHost.close();
+    await threadHost.close();
     await home.cleanup();
     await inlineHome.cleanup();
+    await threadHome.cleanup();
   }
 }
 
@@ -98,6 +118,8 @@ async function loops() {
   const host = await McpvmHost.open({ env: home.env });
   const inlineHome = await makeHome(server, "quickjs-inline");
   const inlineHost = await McpvmHost.open({ env: inlineHome.env });
+  const threadHome = await makeHome(server);
+  const threadHost = await openThreadHost(threadHome.env);
   const client = new Client({ name: "mcpvm-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
   await pastRacyWindow();
@@ -112,24 +134,33 @@ async function loops() {
       };
       await guest(host)();
       await guest(inlineHost)();
+      await guest(threadHost)();
       await direct();
       const g = [];
       const gi = [];
+      const gt = [];
       const d = [];
       for (let round = 0; round < LOOPS.rounds; round += 1) {
-        const steps = [async () => g.push(await time(guest(host))), async () => gi.push(await time(guest(inlineHost))), async () => d.push(await time(direct))];
+        const steps = [
+          async () => g.push(await time(guest(host))),
+          async () => gi.push(await time(guest(inlineHost))),
+          async () => gt.push(await time(guest(threadHost))),
+          async () => d.push(await time(direct)),
+        ];
         if (round % 2 === 1) steps.reverse();
         for (const step of steps) await step();
       }
-      out[n] = { guest: summarize(g), direct: summarize(d), inline: summarize(gi) };
+      out[n] = { guest: summarize(g), direct: summarize(d), inline: summarize(gi), thread: summarize(gt) };
     }
     return out;
   } finally {
     await client.close();
     await host.close();
     await inlineHost.close();
+    await threadHost.close();
     await home.cleanup();
     await inlineHome.cleanup();
+    await threadHome.cleanup();
   }
 }
 
@@ -210,7 +241,7 @@ export default async function () {
   const startRatio = start.many.p50 / start.none.p50;
   const rows = [
     [
-      "(a) guest echo vs direct Client.callTool, p50 per call [quickjs]",
+      "(a) guest echo vs direct Client.callTool, p50 per call [quickjs: shared mode, the default]",
       `${fmt(latency.guest.p50, 3)} vs ${fmt(latency.direct.p50, 3)} (p95 ${fmt(latency.guest.p95, 3)} vs ${fmt(latency.direct.p95, 3)})`,
       `ratio ${latencyRatio.toFixed(2)} (median per-round ratio ${latency.roundRatio.p50.toFixed(2)})`,
       `<= ${LATENCY.target}`,
@@ -223,10 +254,18 @@ export default async function () {
       `<= ${LATENCY.target}`,
       verdict(latency.inline.guest.p50 / latency.direct.p50 <= LATENCY.target),
     ],
+    [
+      "(a) the same on the worker engine in thread mode (`mcpvm run`), same rounds",
+      `${fmt(latency.thread.guest.p50, 3)} vs ${fmt(latency.direct.p50, 3)} (p95 ${fmt(latency.thread.guest.p95, 3)} vs ${fmt(latency.direct.p95, 3)})`,
+      `ratio ${(latency.thread.guest.p50 / latency.direct.p50).toFixed(2)} (median per-round ratio ${latency.thread.roundRatio.p50.toFixed(2)})`,
+      `<= ${LATENCY.target}`,
+      verdict(latency.thread.guest.p50 / latency.direct.p50 <= LATENCY.target),
+    ],
     ...LOOPS.sizes.flatMap((n) =>
       [
-        ["quickjs", loop[n].guest],
+        ["quickjs, shared", loop[n].guest],
         ["quickjs-inline", loop[n].inline],
+        ["quickjs, thread mode", loop[n].thread],
       ].map(([kind, guest]) => {
         const ratio = guest.p50 / loop[n].direct.p50;
         const added = ((guest.p50 - loop[n].direct.p50) / n) * 1000;
@@ -261,7 +300,7 @@ export default async function () {
     ["ClientManager.callToolRaw (our stdio transport and connection, deadline, timing event, idle timer)", "raw", "direct"],
     ["ClientManager.callTool (+ CallToolResult → guest value)", "converted", "raw"],
     ["host module function (+ current catalog, argument validation, confirm policy, tool-call budget, approval re-check, redaction)", "module", "converted"],
-    ["guest call in a run (+ guest codec, worker ↔ main thread messages, Atomics wait/wake, reply encoding)", "guest", "module"],
+    ["guest call in a run on the worker engine, shared mode (+ guest codec, a string message each way between the worker's and the main thread's event loops, asyncify suspend and resume, reply encoding)", "guest", "module"],
     ["guest call in a run on the in-thread engine (+ guest codec, asyncify suspend and resume of the guest's stack, reply encoding)", "inline", "module"],
   ].map(([label, key, prev]) => [
     label,
@@ -286,7 +325,10 @@ export default async function () {
       `Load average at the start of this section: ${loadAtStart.toFixed(1)} on ${cpus().length} cores.`,
     "",
     `**Reading (issue 15).** The µs of a guest call, by layer (CPU, which moves far less with load than wall): the MCP round trip itself (SDK v2 Client, JSON-RPC over stdio, zod validation of the result) is the baseline; our raw path and connection cost less than the SDK client (no schema parse); the service's checks (current catalog, the argument validator compiled once per listing, confirm policy, tool-call budget, one plain stat for the approval re-check, redaction, flow labels) add tens of µs; then the sandbox. ` +
-      "On the worker engine (quickjs) crossing threads is the largest share: a MessagePort message each way and an Atomics wait/wake, so a call wakes the worker and the main thread three times where a direct call wakes once. " +
+      "On the worker engine (quickjs, shared mode: the default but for `mcpvm run`) crossing threads is the largest share: one string message each way between the worker's event loop and the main thread's, so a call wakes both threads where a direct call wakes the main thread alone. " +
+      "Profiled in wave 13 (perf on both threads, and timestamps, a trivial host call of ~100 µs at load 3–4): about 40 µs are the two wake-ups (under perf the worker's postMessage alone took ~25 µs, most of it the kernel switching threads), the worker's part from the reply's arrival to its next call 45–55 µs and the main thread's from the call to its reply 18–23 µs: the code of a whole ~20 µs in-thread call, run about twice as slowly in bursts that start on a thread that has just slept (on the in-thread engine the guest's part of a call took 21 µs when the host answered at once, 58 µs after a 1 ms sleep). " +
+      "Cut in wave 13: the call, its reply and its events cross as strings instead of objects (bench/_shared-floor.mjs: a bare crossing 53.5 against 35.4 µs), their numbers read digit by digit (the split-based decode cost ~8 µs a call on the main thread under perf), and a call goes to the module resolved for it without a one-entry modules object; together a trivial host call went from 121.3 to 105.3 µs wall and 119.1 to 100.1 µs CPU (bench/_crossing-ab.mjs, 21 interleaved rounds, load 5.7–6.1), and from 95.4 to 73.3 µs wall, 104.2 to 82.2 µs CPU at load 1.1; a guest echo call on server-everything from 674 to 607 µs (bench/_echo-ab.mjs, 15 rounds of 300 calls, load 1.5; direct SDK calls 389 µs in the same rounds). Measured and left: the worker polling for its reply for up to 50 µs before sleeping (113 → 118 µs; 200 µs: 123 → 144 µs) and posting its call only once its stack has unwound (145.8 → 169.6 µs), both slower on this shared 2-core machine. " +
+      "Thread mode (`mcpvm run`) posts the call on a MessagePort and its worker waits in Atomics.wait (spinning first) for the reply. " +
       "The in-thread engine (quickjs-inline) removes the crossing: QuickJS's asyncify build suspends the guest's wasm stack in the host call on the main thread; what it adds is the guest side (the module object and argument checks, JSON of the arguments and the reply in QuickJS's interpreter, about 15 µs of guest work measured alone, and the stack's unwind and rewind) and the host call's dispatch. " +
       "Cut in wave 7 (the same checks on every call): a call's host context built field by field (Node 20's V8 takes a slow path, several µs, for an object literal that spreads another first and adds fields after), a loaded module called in the same tick, the approval stat without bigint, the first stdin message of a tick written at once (the server starts while our turn finishes), the activity line masked and formatted when the log writes instead of inside the call, limits validated once per host, and in the guest a string reply sliced out of its envelope instead of parsed and module functions found without a Proxy trap. " +
       "Cut in wave 12 (profiled first: in-thread, QuickJS's interpreter frame function was the largest self time of a call, the asyncify unwind and rewind next to nothing — a host function answering without suspending the guest cost about the same as one that suspends it): a string reply crosses raw (U+0001 and the text, no JSON on either side) unless it holds a NUL, a lone surrogate or events, and a module function reads its label once per module, so a call without { onProgress } runs a few interpreted calls fewer; together a trivial in-thread host call went from 26.5 to 15.7 µs of CPU (bench/_crossing-ab.mjs, one process, load 5.6). Measured and left: the worker's request by a shared-memory mailbox watched with Atomics.waitAsync wakes the main thread no sooner than a MessagePort message (bench/_wake-probe.mjs: 45.5–47.7 against 44.7–49.3 µs a call, load 8). " +

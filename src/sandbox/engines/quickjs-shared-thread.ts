@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { SharedWorkerAssets } from "./quickjs-shared-assets.js";
 import { SHARED_CONTROL, type FromSharedWorker, type SharedCallMessage, type SharedDoneMessage, type SharedRunPlan, type SharedWorkerBoot, type ToSharedWorker } from "./quickjs-shared-protocol.js";
+import { decodeSharedCall, encodeSharedAnswer } from "./quickjs-shared-wire.js";
 
 export interface SharedThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
@@ -101,10 +102,10 @@ export class SharedQuickJsThread {
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromSharedWorker): void => {
         cleanup();
-        if (message.type === "ready") resolve(new SharedQuickJsThread(worker, new Int32Array(control)));
+        if (typeof message !== "string" && message.type === "ready") resolve(new SharedQuickJsThread(worker, new Int32Array(control)));
         else {
           void worker.terminate();
-          reject(new Error(message.type === "boot-failed" ? message.message : "The QuickJS worker sent an unexpected message"));
+          reject(new Error(typeof message !== "string" && message.type === "boot-failed" ? message.message : "The QuickJS worker sent an unexpected message"));
         }
       };
       const onError = (error: Error): void => {
@@ -208,7 +209,7 @@ export class SharedQuickJsThread {
       this.busyFrom = performance.now();
       this.slicesAtBusy = this.slices;
     }
-    this.post({ type, runId, callId, text });
+    this.post(encodeSharedAnswer(type, runId, callId, text));
   }
 
   /** Asks a run to stop: a message, and its stop word for a thread busy with another guest. */
@@ -236,23 +237,30 @@ export class SharedQuickJsThread {
   }
 
   private receive(message: FromSharedWorker): void {
-    if (message.type !== "call" && message.type !== "done") return;
-    const run = this.placed.get(message.runId);
-    if (run === undefined) return;
-    if (message.type === "call") {
-      run.outstanding++;
-      run.handlers.onCall(message);
-      if (run.outstanding === 1) {
-        this.noteQuiet();
-        this.onChange?.();
-      }
+    if (typeof message === "string") {
+      const call = decodeSharedCall(message);
+      if (call !== undefined) this.call(call);
       return;
     }
+    if (message.type !== "done") return;
+    const run = this.placed.get(message.runId);
+    if (run === undefined) return;
     this.placed.delete(message.runId);
     this.freeSlots.push(run.slot);
     this.noteQuiet();
     if (this.placed.size === 0) this.worker.unref();
     run.handlers.onDone(message);
     this.onChange?.();
+  }
+
+  private call(message: SharedCallMessage): void {
+    const run = this.placed.get(message.runId);
+    if (run === undefined) return;
+    run.outstanding++;
+    run.handlers.onCall(message);
+    if (run.outstanding === 1) {
+      this.noteQuiet();
+      this.onChange?.();
+    }
   }
 }

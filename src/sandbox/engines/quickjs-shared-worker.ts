@@ -11,6 +11,7 @@ import type { AsyncifyRunParts, HostCallPort, InlineRunHandle } from "./quickjs-
 import type { prepareInlineSandbox, releaseInlineSandbox } from "./quickjs-inline-sandbox.js";
 import type { compileQuickJsPiece } from "./quickjs-sandbox.js";
 import type { FromSharedWorker, SharedWorkerBoot, ToSharedWorker } from "./quickjs-shared-protocol.js";
+import type { decodeSharedAnswer, encodeSharedCall } from "./quickjs-shared-wire.js";
 import type { snapshotQuickJsSandbox } from "./quickjs-snapshot.js";
 import type { SHARED_CONTROL } from "./quickjs-shared-protocol.js";
 import type { installYieldingInterrupts, timeSlices } from "./quickjs-yield.js";
@@ -34,6 +35,8 @@ export interface SharedWorkerParts {
   /** DEFAULT_SLICE_MS (quickjs-yield.ts). */
   readonly sliceMs: number;
   readonly control: typeof SHARED_CONTROL;
+  readonly encodeCall: typeof encodeSharedCall;
+  readonly decodeAnswer: typeof decodeSharedAnswer;
 }
 
 /**
@@ -125,7 +128,7 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
           const callId = state.nextCallId++;
           const live = events?.live;
           state.calls.set(callId, { resolve, live });
-          post({ type: "call", runId, callId, module: request.module, fn: request.fn, argsText: request.argsText, listen: request.listen === true, live: live !== undefined });
+          post(parts.encodeCall(runId, callId, request.module, request.fn, request.argsText, request.listen === true, live !== undefined));
         }),
     };
     const runParts: AsyncifyRunParts = {
@@ -151,26 +154,34 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
     post({ type: "done", runId, report: result.report, trapped: result.trapped });
   };
 
+  /** A host call's reply or one of its live events (sent before its reply). */
+  const answered = (message: string): void => {
+    const answer = parts.decodeAnswer(message);
+    if (answer === undefined) return;
+    const calls = runs.get(answer.runId)?.calls;
+    const call = calls?.get(answer.callId);
+    if (calls === undefined || call === undefined) return;
+    if (answer.type === "event") {
+      call.live?.(answer.text);
+      return;
+    }
+    calls.delete(answer.callId);
+    call.resolve(answer.text);
+  };
+
   port.on("message", (message: ToSharedWorker) => {
+    if (typeof message === "string") {
+      answered(message);
+      return;
+    }
     if (message.type === "run") {
       void run(message.runId, message.slot, message.plan);
       return;
     }
     const state = runs.get(message.runId);
     if (state === undefined) return;
-    if (message.type === "stop") {
-      state.stopped = message.reason;
-      state.handle?.stop(message.reason);
-      return;
-    }
-    const call = state.calls.get(message.callId);
-    if (call === undefined) return;
-    if (message.type === "event") {
-      call.live?.(message.text);
-      return;
-    }
-    state.calls.delete(message.callId);
-    call.resolve(message.text);
+    state.stopped = message.reason;
+    state.handle?.stop(message.reason);
   });
 
   // One instance with its sandbox ready before the first run (a failure to build one is a failure to boot).

@@ -38,13 +38,12 @@ export const MAX_BUFFERED_EVENTS = 1000;
  * missing; RunModules loads lazy modules first). The reserved LOAD_MODULE_FUNCTION of a resolved
  * module replies with its function names.
  */
-export async function dispatchHostCall(
-  modules: HostModules,
-  request: HostCallRequest,
-  context: HostCallContext,
-  events: HostCallEvents = {},
-): Promise<string> {
-  const module = resolvedModule(modules, request.module);
+export function dispatchHostCall(modules: HostModules, request: HostCallRequest, context: HostCallContext, events: HostCallEvents = {}): Promise<string> {
+  return dispatchToModule(resolvedModule(modules, request.module), request, context, events);
+}
+
+/** dispatchHostCall with the requested module already resolved (undefined: the run has none by that name). */
+export async function dispatchToModule(module: HostModule | undefined, request: HostCallRequest, context: HostCallContext, events: HostCallEvents = {}): Promise<string> {
   if (module !== undefined && request.fn === LOAD_MODULE_FUNCTION) {
     return `{"ok":true,"value":${JSON.stringify(Object.keys(module))}}`;
   }

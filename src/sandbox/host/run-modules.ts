@@ -1,5 +1,5 @@
 import { createRunScope, DEFAULT_TOOL_CALLS, isLazyHostModule, type HostCallContext, type HostModule, type HostModules, type LazyHostModule, type RunScope } from "../types.js";
-import { describeHostError, dispatchHostCall, type HostCallEvents, type HostCallRequest } from "./host-call.js";
+import { describeHostError, dispatchToModule, type HostCallEvents, type HostCallRequest } from "./host-call.js";
 import { RunCallBudget } from "./call-budget.js";
 import { HostReplyBudget } from "./reply-budget.js";
 
@@ -38,7 +38,7 @@ export class RunModules {
   }
 
   /**
-   * Serves one guest host call (including the reserved load call); never rejects. `events`: see dispatchHostCall.
+   * Serves one guest host call (including the reserved load call); never rejects. `events`: see dispatchHostCall (host-call.ts).
    * A module already at hand (static, or lazy and loaded earlier in the run) is called in the same
    * tick, so a call reaches its host function without an extra turn of the microtask queue.
    */
@@ -55,14 +55,13 @@ export class RunModules {
   }
 
   private dispatch(module: HostModule | undefined, request: HostCallRequest, context: RunCallContext, events: HostCallEvents): Promise<string> {
-    const modules: HostModules = module === undefined ? {} : { [request.module]: module };
     // Every field written out: spreading `context` first and adding fields after is a slow path in
     // Node 20's V8 (each added field builds a new hidden class), several µs on every call.
     const callContext: HostCallContext =
       this.replies === undefined
         ? { module: request.module, fn: request.fn, signal: context.signal, deadline: context.deadline, scope: this.scope, toolCalls: this.toolCalls }
         : { module: request.module, fn: request.fn, signal: context.signal, deadline: context.deadline, scope: this.scope, toolCalls: this.toolCalls, replies: this.replies };
-    return dispatchHostCall(modules, request, callContext, events);
+    return dispatchToModule(module, request, callContext, events);
   }
 
   /** Loads a lazy module once per run (shared by concurrent calls); a failed load is forgotten so a later call tries again. */
