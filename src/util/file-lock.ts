@@ -1,7 +1,6 @@
 import { constants } from "node:fs";
 import { access, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import lockfile from "proper-lockfile";
 import { McpvmError } from "./errors.js";
 import { removeStaleTempFiles } from "./stale-temp-files.js";
 import { asNotWritable } from "./not-writable.js";
@@ -31,6 +30,9 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>): Pro
     .catch((error: unknown) => {
       throw asNotWritable(error, file);
     });
+  // Loaded on the first write, not with this module: most processes only read the config home, and the
+  // package with its dependencies (graceful-fs, which patches node:fs as it loads) costs a start ~40 KB.
+  const { default: lockfile } = await import("proper-lockfile");
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(file, {
