@@ -61,18 +61,24 @@ const WHERE_THE_REST_GOES =
   "is mostly ES module compile and linking, zod and garbage collection. Nothing is waited for at exit: wasm is compiled with Liftoff " +
   "only (with V8's default tier-up, Node waits for the background TurboFan jobs, ~300 ms), and one worker is started, not two.";
 
-/** The steps `MCPVM_TRACE_STARTUP=1` prints (src/util/startup-trace.ts), each step's ms since the process started, over a few runs. */
+/**
+ * The steps `MCPVM_TRACE_STARTUP=1` prints (src/util/startup-trace.ts), each step's ms since the process
+ * started and, where the line has it (Linux), the main thread's CPU time so far, over a few runs.
+ */
 function traceTimeline(env) {
   const byStep = new Map();
   for (let i = 0; i < TIMELINE_RUNS; i += 1) {
     const child = spawnSync(process.execPath, [BIN, "run", "-e", "return 1"], { env: { ...env, MCPVM_TRACE_STARTUP: "1" }, encoding: "utf8" });
-    for (const match of child.stderr.matchAll(/^\[startup\]\s+([\d.]+) ms\s+(.+)$/gm)) {
-      const list = byStep.get(match[2]) ?? [];
-      list.push(Number(match[1]));
-      byStep.set(match[2], list);
+    for (const match of child.stderr.matchAll(/^\[startup\]\s+([\d.]+) ms\s+(.+?)(?:\s+\(main thread CPU ([\d.]+) ms\))?$/gm)) {
+      const entry = byStep.get(match[2]) ?? { at: [], cpu: [] };
+      entry.at.push(Number(match[1]));
+      if (match[3] !== undefined) entry.cpu.push(Number(match[3]));
+      byStep.set(match[2], entry);
     }
   }
-  return [...byStep].map(([step, samples]) => ({ step, ...summarize(samples) })).sort((a, b) => a.p50 - b.p50);
+  return [...byStep]
+    .map(([step, { at, cpu }]) => ({ step, ...summarize(at), mainCpu: cpu.length === 0 ? undefined : summarize(cpu).p50 }))
+    .sort((a, b) => a.p50 - b.p50);
 }
 
 export default async function () {
@@ -196,7 +202,7 @@ export default async function () {
       `**Timeline of the shipped \`mcpvm run -e 'return 1'\`** (\`MCPVM_TRACE_STARTUP=1\`, ms since the process started, median of ${TIMELINE_RUNS} runs right after the rounds; ` +
         "the worker thread boots on another core from \"thread: spawn\" to \"thread: ready\" while the main thread loads the engine, the command and the host):",
       "",
-      table(["step", "ms (p50)", "ms (p95)"], timeline.map((step) => [step.step, fmt(step.p50, 0), fmt(step.p95, 0)])),
+      table(["step", "ms (p50)", "ms (p95)", "main thread CPU so far (p50)"], timeline.map((step) => [step.step, fmt(step.p50, 0), fmt(step.p95, 0), step.mainCpu === undefined ? "" : fmt(step.mainCpu, 0)])),
       "",
       WHERE_THE_REST_GOES,
       "",
