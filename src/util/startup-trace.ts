@@ -22,3 +22,20 @@ function mainThreadCpu(): string {
     return "";
   }
 }
+
+export interface StartupStep {
+  readonly step: string;
+  /** ms since the process started. */
+  readonly at: number;
+  /** The main thread's CPU time so far, where the line has it. */
+  readonly mainThreadCpuMs: number | undefined;
+}
+
+/** The steps MCPVM_TRACE_STARTUP=1 printed, read back from a process's stderr in order. */
+export function startupSteps(stderr: string): StartupStep[] {
+  return [...stderr.matchAll(/^\[startup\]\s+([\d.]+) ms\s+(.+?)(?:\s+\(main thread CPU ([\d.]+) ms\))?$/gm)].map((match) => ({
+    step: match[2] as string,
+    at: Number(match[1]),
+    mainThreadCpuMs: match[3] === undefined ? undefined : Number(match[3]),
+  }));
+}
