@@ -1,6 +1,12 @@
 import { constants } from "node:fs";
 import { access, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+// Loaded with this module, not on the first write (tried for start-up time): proper-lockfile loads
+// signal-exit, whose SIGINT listener re-raises the signal when it is the only one left. Registered
+// after a face's `process.once("SIGINT")` (run, serve, ui, mcp call), it is the only one left once
+// that handler has been removed for the first Ctrl-C, and kills the process instead of letting it
+// end gracefully (tests/e2e/progress-cancel.test.ts).
+import lockfile from "proper-lockfile";
 import { McpvmError } from "./errors.js";
 import { removeStaleTempFiles } from "./stale-temp-files.js";
 import { asNotWritable } from "./not-writable.js";
@@ -30,9 +36,6 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>): Pro
     .catch((error: unknown) => {
       throw asNotWritable(error, file);
     });
-  // Loaded on the first write, not with this module: most processes only read the config home, and the
-  // package with its dependencies (graceful-fs, which patches node:fs as it loads) costs a start ~40 KB.
-  const { default: lockfile } = await import("proper-lockfile");
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(file, {

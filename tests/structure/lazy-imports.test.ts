@@ -87,14 +87,9 @@ describe("the CLI's start loads only what every command needs", () => {
     expect(staticGraph(resolve(ROOT, "src/plugin-system/index.ts")).packages.has("@babel/parser")).toBe(true);
   });
 
-  it("`mcpvm run` loads the completion tables, the file lock and the engines it does not use only by import()", () => {
+  it("`mcpvm run` loads the completion tables and the engines it does not use only by import()", () => {
     const main = staticGraph(resolve(ROOT, "src/cli/main.ts")).files;
     expect([...main].filter((file) => file.includes("/src/cli/completion/")).map((file) => file.slice(ROOT.length + 1))).toEqual([]);
-    // The lock (proper-lockfile, graceful-fs, signal-exit) is for writers; a run only reads the config home.
-    for (const entry of ["src/cli/commands/run.ts", "src/host/index.ts", "src/util/file-lock.ts"]) {
-      const { packages } = staticGraph(resolve(ROOT, entry));
-      expect(packages.has("proper-lockfile") ? `${entry} reaches proper-lockfile from ${packages.get("proper-lockfile")}` : "").toBe("");
-    }
     // A thread-mode run (what `mcpvm run` uses) needs neither the shared engine, the in-thread one nor the Hyperlight probe's addon check.
     const engines = [...staticGraph(resolve(ROOT, "src/sandbox/select.ts")).files].map((file) => file.slice(ROOT.length + 1));
     expect(engines.filter((file) => /src\/sandbox\/engines\/(quickjs-shared-engine|quickjs-inline|hyperlight\/(probe|addon))\.ts$/.test(file))).toEqual([]);
