@@ -29,6 +29,10 @@ async function workerEngine(dist, fixed) {
     settle: async () => {
       while (sharedQuickJsWorkers().starting > 0) await sleep(20);
     },
+    // Engines with this wasm memory cap were made with idleWorkerMs 1: their pool ends its workers then.
+    retire: async (maxWasmMemoryBytes) => {
+      while (sharedQuickJsWorkers({ maxWasmMemoryBytes }).pools > 0) await sleep(20);
+    },
   };
 }
 
@@ -40,12 +44,23 @@ async function sharedWorkerEngine(dist, fixed) {
     settle: async () => {
       while (sharedPlacements().some((placement) => placement.counts.starting > 0)) await sleep(20);
     },
+    // Ends the threads of engines with this wasm memory cap (placements keep their warm thread).
+    retire: async (maxWasmMemoryBytes) => {
+      await Promise.all(sharedPlacements().filter((placement) => placement.options.maxWasmMemoryBytes === maxWasmMemoryBytes).map((placement) => placement.dispose()));
+    },
   };
 }
 
 async function inlineEngine(dist, fixed) {
   const { createQuickJsInlineEngine } = await import(`${dist}src/sandbox/engines/quickjs-inline.js`);
-  return { create: (options = {}) => createQuickJsInlineEngine({ ...(options.maxWorkers === undefined ? {} : { maxInstances: options.maxWorkers }), ...fixed }) };
+  return {
+    create: (options = {}) =>
+      createQuickJsInlineEngine({
+        ...(options.maxWorkers === undefined ? {} : { maxInstances: options.maxWorkers }),
+        ...(options.maxWasmMemoryBytes === undefined ? {} : { maxWasmMemoryBytes: options.maxWasmMemoryBytes }),
+        ...fixed,
+      }),
+  };
 }
 
 let trivialRuns = 0;

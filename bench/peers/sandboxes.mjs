@@ -228,6 +228,9 @@ export function memoryPerSandbox(name, mode = "") {
       const out = execFileSync(process.execPath, args, { encoding: "utf8", timeout: 120_000, stdio: ["ignore", "pipe", "pipe"] });
       return JSON.parse(out.slice(out.lastIndexOf("{")));
     } catch (error) {
+      // memory.mjs ends itself with SIGKILL once its result is written (see there); a timeout sends SIGTERM.
+      const out = String(error?.stdout ?? "");
+      if (error?.signal === "SIGKILL" && out.includes("{")) return JSON.parse(out.slice(out.lastIndexOf("{")));
       failure = new Error(`${String(error?.stderr ?? "").trim().split("\n").slice(-2).join(" ") || error.message}`);
     }
   }

@@ -187,7 +187,7 @@ describe("quickjs engine, shared workers", () => {
     expect(valueOf(await small)).toBe(1000);
   });
 
-  it("places a run beside a computing guest at once, starts another thread once every thread has computed a while, and packs waiting runs onto one", async () => {
+  it("places a run beside a computing guest at once, starts another thread for a run that finds every thread computing a while, and packs waiting runs onto one", async () => {
     const bytes = 352 * 1024 * 1024;
     // A generous threshold (a loaded CI machine can stall any run for tens of ms); the spinning guest exceeds it by far.
     const two = await createQuickJsEngine({ workerMode: "shared", maxThreads: 2, warmWorkers: 1, maxWorkers: 16, maxWasmMemoryBytes: bytes, spawnThreadAfterMs: 3_000 });
@@ -208,7 +208,16 @@ describe("quickjs engine, shared workers", () => {
       const beside = await Promise.all(Array.from({ length: 10 }, () => run(two, 'return require("host:place").runs().length;', { modules: where })));
       expect(beside.map(valueOf)).toEqual(Array.from({ length: 10 }, () => 1));
       expect(spinDone).toBe(false);
-      // Every thread has computed for spawnThreadAfterMs: another starts, and the next run gets it to itself.
+      // Runs placed before every thread had computed for spawnThreadAfterMs started no thread.
+      expect(pair?.counts).toMatchObject({ threads: 1, starting: 0 });
+      // Once it has (and has computed half the window's slices: fewer on a loaded machine, so runs are
+      // placed until one finds that), a run placed beside the guest starts another thread, and the
+      // next run gets it to itself.
+      while ((pair?.list()[0]?.busyForMs() ?? 0) < 3_000 && !spinDone) await sleep(50);
+      while (pair?.counts.threads === 1 && pair.counts.starting === 0 && !spinDone) {
+        expect(valueOf(await run(two, 'return require("host:place").runs();', { modules: where }))).toEqual([2]);
+        await sleep(50);
+      }
       while (pair?.counts.threads !== 2 && !spinDone) await sleep(50);
       expect(valueOf(await run(two, 'return require("host:place").runs();', { modules: where }))).toEqual([1, 1]);
       expect(spinDone).toBe(false);

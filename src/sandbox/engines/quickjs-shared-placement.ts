@@ -22,7 +22,7 @@ interface Waiter {
 /**
  * Where a new run of the worker engine goes: a thread where no run is computing (every run on it
  * waits in a host call, or none is there); else the thread with the fewest computing runs, whose
- * guests take turns by time slices, and once every thread has computed for `spawnAfterMs` without a
+ * guests take turns by time slices, and if every thread has computed for `spawnAfterMs` without a
  * pause, a new thread starts (up to `maxThreads`) for the runs after it. A run waits, in order, only
  * while no thread has room (or none has started). Placement is synchronous with the choice (`place`),
  * so two runs never both take the last quiet thread. Threads are shared by every engine of the
@@ -34,7 +34,6 @@ export class SharedThreadPlacement {
   private starting = 0;
   private readonly idleSince = new Map<SharedQuickJsThread, number>();
   private trimTimer: NodeJS.Timeout | undefined;
-  private spreadTimer: NodeJS.Timeout | undefined;
   demand: PlacementDemand;
 
   constructor(
@@ -69,8 +68,8 @@ export class SharedThreadPlacement {
     if (signal?.aborted === true) return Promise.reject(new PoolError("ACQUIRE_ABORTED", "The run was cancelled while waiting for a free sandbox"));
     const chosen = this.quietThread() ?? this.leastBusyThread();
     if (chosen !== undefined) {
+      if (chosen.computing > 0) this.spreadIfComputeBound();
       this.take(chosen, start);
-      if (chosen.computing > 1) this.spreadLater();
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -130,7 +129,6 @@ export class SharedThreadPlacement {
   /** Ends every thread (tests; runs on them are lost). */
   async dispose(): Promise<void> {
     clearTimeout(this.trimTimer);
-    clearTimeout(this.spreadTimer);
     await Promise.all(this.threads.map((thread) => thread.terminate("the QuickJS engine was disposed")));
   }
 
@@ -156,26 +154,23 @@ export class SharedThreadPlacement {
   }
 
   /**
-   * Runs now share a computing thread: once every thread has had a guest computing whole time slices
-   * for spawnAfterMs without a pause (CPU-bound, not a burst of runs starting), another starts (up to
-   * maxThreads), so the runs that come next find it quiet. Runs already placed stay where they are (a
-   * guest's stack lives in its thread's wasm instance). A thread's start costs tens of ms and ~10 MB:
-   * ten runs arriving at once each build an instance, which kept a thread busy past 20 ms and started
-   * a second one for them (2.6-3.0 MB per live sandbox instead of 1.0-1.9 MB).
+   * A run is being placed beside a computing guest: if every thread has had guests computing whole
+   * time slices for spawnAfterMs without a pause (CPU-bound, not runs starting up), another thread
+   * starts (up to maxThreads), so the runs that come next find it quiet. Runs already placed stay
+   * where they are (a guest's stack lives in its thread's wasm instance), so a thread starts only for
+   * a run that arrives while the others compute, never for a burst that has all been placed: ten
+   * runs arriving at once, each building its instance and data, kept their thread computing past
+   * 20 ms, and a timer armed at their placement started a second thread that no run ever used
+   * (~10 MB while it lived, about 1 MB of each live sandbox's 1.9 MB in bench/RESULTS.md).
    */
-  private spreadLater(): void {
-    if (this.spreadTimer !== undefined || this.starting > 0 || this.threads.length >= this.demand.maxThreads) return;
-    const slicesAt = new Map(this.threads.map((thread) => [thread, thread.slices]));
-    this.spreadTimer = setTimeout(() => {
-      this.spreadTimer = undefined;
-      const alive = this.threads.filter((thread) => thread.alive);
-      if (this.starting > 0 || alive.length >= this.demand.maxThreads || alive.some((thread) => thread.computing === 0)) return;
-      // Slices for at least half the window: guests computed it, rather than runs starting up.
-      const slicesDue = Math.max(1, Math.floor(this.demand.spawnAfterMs / DEFAULT_SLICE_MS / 2));
-      const cpuBound = alive.every((thread) => thread.busyForMs() >= this.demand.spawnAfterMs && thread.slices - (slicesAt.get(thread) ?? 0) >= slicesDue);
-      if (cpuBound) this.spawn().catch(() => undefined);
-      else this.spreadLater();
-    }, this.demand.spawnAfterMs).unref();
+  private spreadIfComputeBound(): void {
+    if (this.starting > 0 || this.threads.length >= this.demand.maxThreads) return;
+    const alive = this.threads.filter((thread) => thread.alive);
+    // Slices for at least half the window: guests computed it, rather than runs starting up.
+    const slicesDue = Math.max(1, Math.floor(this.demand.spawnAfterMs / DEFAULT_SLICE_MS / 2));
+    const now = performance.now();
+    const cpuBound = alive.every((thread) => thread.computing > 0 && thread.busyForMs(now) >= this.demand.spawnAfterMs && thread.slicesWhileBusy >= slicesDue);
+    if (cpuBound) this.spawn().catch(() => undefined);
   }
 
   private take(thread: SharedQuickJsThread, start: (thread: SharedQuickJsThread) => void): void {

@@ -43,6 +43,8 @@ export class SharedQuickJsThread {
   private beatSeenAt = 0;
   /** Since when some run on the thread has been computing without a pause (undefined: quiet now). */
   private busyFrom: number | undefined;
+  /** The slice count when busyFrom was set (see slicesWhileBusy). */
+  private slicesAtBusy = 0;
   private lostReason = "the QuickJS worker stopped";
   /** Told when a run ends, a host call starts, or the thread exits (the pool places waiting runs then). */
   onChange: (() => void) | undefined;
@@ -177,6 +179,11 @@ export class SharedQuickJsThread {
     return Atomics.load(this.control, SHARED_CONTROL.slices);
   }
 
+  /** Whole time slices its guests computed since the thread was last quiet (0 while quiet). */
+  get slicesWhileBusy(): number {
+    return this.busyFrom === undefined ? 0 : this.slices - this.slicesAtBusy;
+  }
+
   /** Places a run; the caller checked `hasRoom`. */
   start(runId: number, plan: SharedRunPlan, handlers: SharedRunHandlers): void {
     const slot = this.freeSlots.pop();
@@ -185,6 +192,7 @@ export class SharedQuickJsThread {
     this.placed.set(runId, { slot, handlers, outstanding: 0 });
     if (this.busyFrom === undefined) {
       this.busyFrom = performance.now();
+      this.slicesAtBusy = this.slices;
       this.beatSeen = this.beat;
       this.beatSeenAt = this.busyFrom;
     }
@@ -196,7 +204,10 @@ export class SharedQuickJsThread {
   answer(type: "reply" | "event", runId: number, callId: number, text: string): void {
     const run = this.placed.get(runId);
     if (run === undefined) return;
-    if (type === "reply" && --run.outstanding === 0) this.busyFrom ??= performance.now();
+    if (type === "reply" && --run.outstanding === 0 && this.busyFrom === undefined) {
+      this.busyFrom = performance.now();
+      this.slicesAtBusy = this.slices;
+    }
     this.post({ type, runId, callId, text });
   }
 

@@ -66,9 +66,10 @@ export interface QuickJsEngineOptions {
   /** Shared mode: most worker threads, shared by every engine with the same worker options. Default: CPU count. */
   readonly maxThreads?: number;
   /**
-   * Shared mode: how long every thread must have been computing without a pause before another thread
-   * is started for a run that waits. A run usually yields within a millisecond; a thread takes tens of
-   * ms to start and ~10 MB to keep. Default 20 ms.
+   * Shared mode: how long every thread must have been computing without a pause before a new run starts
+   * another thread: a run placed beside a computing guest (the new thread serves the runs after it), or
+   * one that waits because no thread has room. Runs already placed never start one. A run usually
+   * yields within a millisecond; a thread takes tens of ms to start and ~10 MB to keep. Default 20 ms.
    */
   readonly spawnThreadAfterMs?: number;
 }
