@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 const sourceMaps = new Map();
 
-/** The source map beside a bundled file (dist/cli/*.js.map), read once; undefined if there is none. */
+/** The source map beside a bundled file (dist/cli/*.mjs.map), read once; undefined if there is none. */
 function sourceMapOf(url) {
   if (!sourceMaps.has(url)) {
     let map;

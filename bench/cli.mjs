@@ -49,30 +49,67 @@ const WHAT_THE_TRIES_SHOWED =
   "thread after the modules, where the worker engine's run on another core meanwhile). Since wave 11 a computing script yields mcpvm's " +
   "thread every 5 ms, so Ctrl-C ends it at once on this engine too (tests/e2e/progress-cancel.test.ts). It is still not the default for " +
   "`mcpvm run`: the CPU-bound rows show what a script that computes pays, since the asyncify build runs guest JavaScript slower than the " +
-  "sync build under Liftoff (`--liftoff-only`, as `mcpvm run` sets), and its stack limit is half the worker engine's (256 against 512 KiB).";
+  "sync build under Liftoff (`--liftoff-only`, as `mcpvm run` sets), and its stack limit is half the worker engine's (256 against 512 KiB). " +
+  "Wave 13 (interleaved A/B runs; compare CPU): **starting `run`'s worker from bin/mcpvm.js** before the CLI's main module loads (its own " +
+  "bundle entry) asked for the thread only ~10 ms sooner, since the engine's modules and the wasm compile are most of what comes before it; " +
+  "16 rounds at load 4.3: CPU p50 576 against 583 ms with nothing configured, 686 against 699 ms with the mcp plugin on, wall 500 against " +
+  "498 and 643 against 692 ms: not kept. **Ending the process at once** when only stdio is left (`process.exit()`, skipping the major " +
+  "collection V8 runs as a run ends): \"host closed\" to exit 10.3 against 3.6 ms, but not less CPU for the whole process (16 pairs at " +
+  "load ~5): not kept. **zod's jitless mode** for one run parsed config.json and the four manifests in 14-16 instead of 17-19 ms, but needs " +
+  "zod's configuration set before zod loads (an internal global): not kept. **The file lock loaded on first write** put signal-exit's " +
+  "SIGINT listener after the run's own, which then killed the process at the first Ctrl-C: reverted (src/util/file-lock.ts). **Fewer " +
+  "files**: esbuild splits by which entries reach a module and cannot merge chunks; a build for `run` alone, the other commands left " +
+  "out, still loaded 43 files instead of 60. Shipped: the bundle's files are `.mjs` (Node's loader then skips the package.json scope " +
+  "lookup of each; importing a run's modules took a median 15 ms less CPU over 20 pairs at load ~6).";
 
 const WHERE_THE_REST_GOES =
-  "What stands between this and the floor: the main thread's own loading, not waiting. The worker starts a few ms after `runCli` " +
-  "and is ready before the main thread has loaded what the run needs: the engine, zod (one file, dist/node_modules/zod) and the " +
-  "schemas built when modules load, the config and plugin system. With the mcp plugin " +
-  "on, as here, only the servers' validation and the lazy module table load; the MCP service (client manager, audit, type generator, " +
-  "approvals, pins, OAuth) is loaded by the script's first require of a server's module, so a script that uses none never loads it. The guest transform's parser (Babel, 590 KB) is no longer loaded for a script that needs no " +
-  "transform (src/sandbox/guest/plain-script.ts). Under `--cpu-prof` the main thread's busy time " +
-  "is mostly ES module compile and linking, zod and garbage collection. Nothing is waited for at exit: wasm is compiled with Liftoff " +
-  "only (with V8's default tier-up, Node waits for the background TurboFan jobs, ~300 ms), and one worker is started, not two.";
+  "What stands between this and the floor (wave 13: the main thread under `--cpu-prof`, whose figures are shares since the profiler slows " +
+  "what it samples, and the main thread's CPU at each step of the timeline above): the main thread's own work, not waiting. Node's own start is " +
+  "about 120-130 ms of it before bin/mcpvm.js runs. Loading modules is the largest part after that: a `return 1` with the mcp plugin on loads " +
+  "844 KB of JavaScript in 77 files (zod is 396 KB of it, in one file), and Node 20's ES module loader costs per file (resolving each import, " +
+  "reading, compiling, linking: 80 small files took ~45 ms of CPU against ~3 ms for the same code in one file) and per byte (one bundle without " +
+  "code splitting, 3.5 MB, cost the main thread 875 against 455 ms); importing the modules such a run loads and nothing else took 170-280 ms of " +
+  "CPU (load ~3). zod: ~40 ms to import, then the schema parts built as their modules load (25-50 µs each; 595 with the mcp plugin on, 263 with " +
+  "nothing configured, since the schemas only some runs parse are built on their first parse) and each schema's first parse. Garbage collection " +
+  "is ~8 % of the main thread's profile: what a start allocates lives on, so every scavenge copies it. The worker boots on the other core " +
+  "meanwhile, most of it Node's worker bootstrap compiling its internals (a third of the worker's profile). " +
+  "With the mcp plugin on, only the servers' validation and the lazy module table load; the MCP service (client manager, audit, type " +
+  "generator, approvals, pins, OAuth) is loaded by the script's first require of a server's module. The guest transform's parser (Babel, " +
+  "590 KB) is loaded only for a script that needs a transform (src/sandbox/guest/plain-script.ts), the in-thread and the shared-mode " +
+  "engines only when chosen. Nothing is waited for at exit: wasm is compiled with Liftoff only (with V8's default " +
+  "tier-up, Node waits for the background TurboFan jobs, ~300 ms), and one worker is started, not two.";
 
-/** The steps `MCPVM_TRACE_STARTUP=1` prints (src/util/startup-trace.ts), each step's ms since the process started, over a few runs. */
+/**
+ * The steps `MCPVM_TRACE_STARTUP=1` prints (src/util/startup-trace.ts), each step's ms since the process
+ * started and, where the line has it (Linux), the main thread's CPU time so far, over a few runs.
+ */
 function traceTimeline(env) {
   const byStep = new Map();
   for (let i = 0; i < TIMELINE_RUNS; i += 1) {
     const child = spawnSync(process.execPath, [BIN, "run", "-e", "return 1"], { env: { ...env, MCPVM_TRACE_STARTUP: "1" }, encoding: "utf8" });
-    for (const match of child.stderr.matchAll(/^\[startup\]\s+([\d.]+) ms\s+(.+)$/gm)) {
-      const list = byStep.get(match[2]) ?? [];
-      list.push(Number(match[1]));
-      byStep.set(match[2], list);
+    for (const match of child.stderr.matchAll(/^\[startup\]\s+([\d.]+) ms\s+(.+?)(?:\s+\(main thread CPU ([\d.]+) ms\))?$/gm)) {
+      const entry = byStep.get(match[2]) ?? { at: [], cpu: [] };
+      entry.at.push(Number(match[1]));
+      if (match[3] !== undefined) entry.cpu.push(Number(match[3]));
+      byStep.set(match[2], entry);
     }
   }
-  return [...byStep].map(([step, samples]) => ({ step, ...summarize(samples) })).sort((a, b) => a.p50 - b.p50);
+  return [...byStep]
+    .map(([step, { at, cpu }]) => ({ step, ...summarize(at), mainCpu: cpu.length === 0 ? undefined : summarize(cpu).p50 }))
+    .sort((a, b) => a.p50 - b.p50);
+}
+
+/** Which side decided the timeline's wall time: the worker's boot or the main thread's loading (p50s of the steps). */
+function timelineReading(timeline, processCpu) {
+  const at = (name) => timeline.find((step) => step.step === name);
+  const [spawn, ready, hostLoaded, closed] = [at("thread: spawn"), at("thread: ready"), at("host modules loaded"), at("host closed")];
+  if (spawn === undefined || ready === undefined || hostLoaded === undefined || closed === undefined) return "";
+  const decided =
+    hostLoaded.p50 <= ready.p50
+      ? `the main thread had loaded the command and the host ${fmt(ready.p50 - hostLoaded.p50, 0)} before that, so the worker's boot (src/sandbox/engines/) decided the wall time here`
+      : `the main thread was still loading the host, so its loading decided the wall time here`;
+  const cpu = closed.mainCpu === undefined ? "" : `; the main thread had used ${fmt(closed.mainCpu, 0)} of CPU by "host closed", of the ${fmt(processCpu, 0)} the whole process uses (p50 of the rounds above)`;
+  return `The worker took ${fmt(ready.p50 - spawn.p50, 0)} from "thread: spawn" to "thread: ready"; ${decided}${cpu}.`;
 }
 
 export default async function () {
@@ -127,8 +164,8 @@ export default async function () {
     const cases = [
       { key: "shipped", label: "**`mcpvm run -e 'return 1'`** (shipped: dist/cli bundle, packages mixed)", ...run(BIN), goal: true },
       { key: "tsc", label: "tried: the same sources unbundled (tsc's dist/src, one module per file)", ...run(await launcher("tsc", join(ROOT, "dist", "src", "cli", "main.js"))) },
-      { key: "external", label: "tried: bundle, every package external", ...run(await launcher("external", join(variants, "external", "main.js"))) },
-      { key: "bundled", label: "tried: bundle, every package bundled (zod twice: plugins import their own)", ...run(await launcher("bundled", join(variants, "bundled", "main.js"))) },
+      { key: "external", label: "tried: bundle, every package external", ...run(await launcher("external", join(variants, "external", "main.mjs"))) },
+      { key: "bundled", label: "tried: bundle, every package bundled (zod twice: plugins import their own)", ...run(await launcher("bundled", join(variants, "bundled", "main.mjs"))) },
       { key: "cache", label: "tried: one CommonJS file + V8 code cache (vm.Script cachedData)", ...run(codeCache) },
       { key: "snapshot", label: "tried: Node start-up snapshot of the CLI (`node --snapshot-blob`, started directly: no launcher)", args: ["--snapshot-blob", snapshot.blob, "run", "-e", "return 1"], expect: "1", snapshot: true },
       { key: "snapshotLaunch", label: "tried: the same snapshot started by a launcher, as bin/mcpvm.js would have to (Node 20 cannot load a snapshot into a running process)", ...run(snapshot.launcher) },
@@ -196,7 +233,9 @@ export default async function () {
       `**Timeline of the shipped \`mcpvm run -e 'return 1'\`** (\`MCPVM_TRACE_STARTUP=1\`, ms since the process started, median of ${TIMELINE_RUNS} runs right after the rounds; ` +
         "the worker thread boots on another core from \"thread: spawn\" to \"thread: ready\" while the main thread loads the engine, the command and the host):",
       "",
-      table(["step", "ms (p50)", "ms (p95)"], timeline.map((step) => [step.step, fmt(step.p50, 0), fmt(step.p95, 0)])),
+      table(["step", "ms (p50)", "ms (p95)", "main thread CPU so far (p50)"], timeline.map((step) => [step.step, fmt(step.p50, 0), fmt(step.p95, 0), step.mainCpu === undefined ? "" : fmt(step.mainCpu, 0)])),
+      "",
+      timelineReading(timeline, stats.shipped.cpu.p50),
       "",
       WHERE_THE_REST_GOES,
       "",

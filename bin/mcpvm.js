@@ -14,7 +14,7 @@ if (args.length === 1 && ["--version", "-V", "-v", "version"].includes(args[0]))
   process.stdout.write(`${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}\n`);
   process.exit(0);
 }
-const entry = join(root, "dist", "cli", "main.js");
+const entry = join(root, "dist", "cli", "main.mjs");
 if (!existsSync(entry)) {
   process.stderr.write("mcpvm: the build is missing (dist/). Run `npm install` or `npm run build` in " + root + "\n");
   process.exit(6);
@@ -25,7 +25,7 @@ if (!existsSync(entry)) {
 nodeModule.enableCompileCache?.();
 // Shell completion runs on every Tab: load only the completion code, not the whole CLI.
 if (process.argv[2] === "__complete") {
-  const { runComplete } = await import(pathToFileURL(join(root, "dist", "cli", "complete.js")).href);
+  const { runComplete } = await import(pathToFileURL(join(root, "dist", "cli", "complete.mjs")).href);
   process.exitCode = runComplete(process.argv.slice(3), process.env, process.stdout);
 } else {
   const { runCli } = await import(pathToFileURL(entry).href);

@@ -42,6 +42,9 @@ export async function buildCli(options = {}) {
   const result = await build({
     entryPoints: { main: join(ROOT, "src/cli/main.ts"), complete: join(ROOT, "src/cli/completion/complete.ts") },
     outdir,
+    // .mjs, not .js: Node's loader then knows each file is an ES module from its name, instead of
+    // looking up the package.json scope above it for each of the ~60 files a run loads.
+    outExtension: { ".js": ".mjs" },
     bundle: true,
     splitting: true,
     format: "esm",

@@ -35,26 +35,31 @@ export interface AuditEvent {
 
 export const GENESIS_HASH = "0".repeat(64);
 
-const hashText = z.string().regex(/^[0-9a-f]{64}$/);
+const hashText = () => z.string().regex(/^[0-9a-f]{64}$/);
+
+// Both schemas are built on their first parse (z.lazy): a process that reads no audit entry, such
+// as a plain `mcpvm run`, never pays for their construction (zod builds every part of a schema eagerly).
 
 /** One line of audit-log.jsonl. `hash` is the SHA-256 of the canonical JSON of every other field. */
-export const auditEntrySchema = z
-  .object({
-    seq: z.number().int().positive(),
-    time: z.string(),
-    user: z.string(),
-    face: z.string(),
-    event: z.string(),
-    subject: z.string(),
-    decision: z.string(),
-    details: z.record(z.string(), z.unknown()).optional(),
-    prev: hashText,
-    hash: hashText,
-  })
-  .strict();
+export const auditEntrySchema = z.lazy(() =>
+  z
+    .object({
+      seq: z.number().int().positive(),
+      time: z.string(),
+      user: z.string(),
+      face: z.string(),
+      event: z.string(),
+      subject: z.string(),
+      decision: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+      prev: hashText(),
+      hash: hashText(),
+    })
+    .strict(),
+);
 
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 /** The last entry as the writer saw it, kept beside the log so removing entries from its end is noticed. */
-export const auditHeadSchema = z.object({ version: z.literal(1), seq: z.number().int().nonnegative(), hash: hashText }).strict();
+export const auditHeadSchema = z.lazy(() => z.object({ version: z.literal(1), seq: z.number().int().nonnegative(), hash: hashText() }).strict());
 export type AuditHead = z.infer<typeof auditHeadSchema>;

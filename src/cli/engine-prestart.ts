@@ -52,8 +52,11 @@ export function startRunEngine(paths: ConfigPaths, flag: EngineChoice | undefine
     const [{ loadConfigFile }, { createEngine }] = await Promise.all([import("../config/config-file.js"), import("../sandbox/select.js")]);
     // An unreadable or invalid config.json rejects here and is reported by the host, which reads it next.
     const choice = flag ?? (await loadConfigFile(paths.configFile)).engine ?? "auto";
+    // `auto` asks whether Hyperlight can boot first: asked now, the probe (cached per process, so
+    // createEngine reuses its answer) runs while the worker boots instead of after it.
+    const probing = choice === "auto" ? import("../sandbox/engines/hyperlight/probe.js").then(({ probeHyperlight }) => probeHyperlight()) : undefined;
     // The early worker must be idle in the pool before the engine leases it, or its run would start another.
-    await worker.ready;
+    await Promise.all([worker.ready, probing]);
     traceStartup("prestart: engine modules loaded, early worker ready");
     return createEngine(choice, { quickjs: { warmWorkers: 0, workerMode: RUN_WORKER_MODE } });
   })()

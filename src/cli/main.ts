@@ -13,7 +13,6 @@ import { didYouMean } from "../util/suggest.js";
 import { guardFirstLine, isTerminal, JSON_RPC_ON_STDIN_MESSAGE, NOT_A_TERMINAL_MESSAGE } from "./stdin-guard.js";
 import type { CommandContext } from "../terminal/command.js";
 import { COMMAND_ENTRIES, type CommandEntry } from "./commands/index.js";
-import { runComplete } from "./completion/complete.js";
 import { reportError } from "../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../terminal/exit-codes.js";
 import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
@@ -93,7 +92,8 @@ export interface RunCliOptions {
 export async function runCli(argv: readonly string[], io: CliIo = processIo(), options: RunCliOptions = {}): Promise<ExitCodeValue> {
   traceStartup("runCli");
   // The shell completion scripts' hidden helper: before anything else, so no word is taken as a flag.
-  if (argv[0] === "__complete") return runComplete(argv.slice(1), io.env, io.stdout) === 0 ? ExitCode.Ok : ExitCode.Usage;
+  // Imported here, not at the top: every other command would load the completion tables for nothing.
+  if (argv[0] === "__complete") return (await import("./completion/complete.js")).runComplete(argv.slice(1), io.env, io.stdout) === 0 ? ExitCode.Ok : ExitCode.Usage;
   const paint = colours(io.stderr, io.env);
   let hostPromise: Promise<McpvmHost> | undefined;
   let startedEngine: Promise<CreatedEngine | undefined> | undefined;

@@ -14,21 +14,24 @@ import { z } from "zod";
 export const MAX_ACTIVITY_BYTES = 5 * 1024 * 1024;
 export const MAX_ARGS_CHARS = 2_000;
 
-export const activityRecordSchema = z.object({
-  at: z.string(),
-  face: z.string(),
-  /** The gateway client the call was made for (its token's name, or `<mapping>/<sub>` for an access token). */
-  client: z.string().optional(),
-  pid: z.number().int(),
-  server: z.string(),
-  tool: z.string(),
-  durationMs: z.number(),
-  outcome: z.enum(["ok", "isError", "failed"]),
-  errorCode: z.string().optional(),
-  /** JSON of the masked arguments, cut to MAX_ARGS_CHARS (then `truncated` is true). */
-  args: z.string(),
-  truncated: z.boolean().optional(),
-});
+/** Built on its first parse (z.lazy): only reading the log (the dashboard's Activity page) needs it, not a plain run. */
+export const activityRecordSchema = z.lazy(() =>
+  z.object({
+    at: z.string(),
+    face: z.string(),
+    /** The gateway client the call was made for (its token's name, or `<mapping>/<sub>` for an access token). */
+    client: z.string().optional(),
+    pid: z.number().int(),
+    server: z.string(),
+    tool: z.string(),
+    durationMs: z.number(),
+    outcome: z.enum(["ok", "isError", "failed"]),
+    errorCode: z.string().optional(),
+    /** JSON of the masked arguments, cut to MAX_ARGS_CHARS (then `truncated` is true). */
+    args: z.string(),
+    truncated: z.boolean().optional(),
+  }),
+);
 export type ActivityRecord = z.infer<typeof activityRecordSchema>;
 
 /** JSON text of masked arguments, bounded. */

@@ -15,15 +15,20 @@ export const defaultImporter: ModuleImporter = (url) => import(url);
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
 
-/** The runtime shape of a PluginRegistration; used only to check, the original object is kept (methods keep `this`). */
-const registrationShape = z.object({
-  name: z.string(),
-  declaredModules: z.array(z.string()),
-  declaredModulePrefixes: z.array(z.string()).optional(),
-  configSchema: z.custom((value) => typeof value === "object" && value !== null && isFunction((value as { safeParse?: unknown }).safeParse), "must be a zod schema"),
-  createHostFunctions: z.custom(isFunction, "must be a function"),
-  dispose: z.custom(isFunction, "must be a function").optional(),
-});
+/**
+ * The runtime shape of a PluginRegistration; used only to check, the original object is kept (methods
+ * keep `this`). Built when the first plugin loads (z.lazy), not by a process that loads none.
+ */
+const registrationShape = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    declaredModules: z.array(z.string()),
+    declaredModulePrefixes: z.array(z.string()).optional(),
+    configSchema: z.custom((value) => typeof value === "object" && value !== null && isFunction((value as { safeParse?: unknown }).safeParse), "must be a zod schema"),
+    createHostFunctions: z.custom(isFunction, "must be a function"),
+    dispose: z.custom(isFunction, "must be a function").optional(),
+  }),
+);
 
 export interface LoadedPlugin {
   readonly name: string;

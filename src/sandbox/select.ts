@@ -1,8 +1,6 @@
 import type { HyperlightEngineOptions } from "./engines/hyperlight/engine.js";
-import { HyperlightError } from "./engines/hyperlight/errors.js";
-import { probeHyperlight } from "./engines/hyperlight/probe.js";
 import { createQuickJsEngine, type QuickJsEngineOptions } from "./engines/quickjs.js";
-import { createQuickJsInlineEngine, type QuickJsInlineEngineOptions } from "./engines/quickjs-inline.js";
+import type { QuickJsInlineEngineOptions } from "./engines/quickjs-inline.js";
 import type { EngineChoice, EngineSelection, SandboxEngine } from "./types.js";
 
 export interface CreateEngineOptions {
@@ -20,7 +18,8 @@ export interface CreatedEngine {
  * Resolves an engine choice. `auto` takes hyperlight only when its addon loads and a probe VM
  * boots (probe cached per process), else quickjs, recording why. An explicit `hyperlight` that
  * cannot boot rejects with a HyperlightError whose code says which step failed and whose
- * `data.reason` is the probe's own text; it never silently becomes quickjs.
+ * `data.reason` is the probe's own text; it never silently becomes quickjs. The in-thread engine and
+ * the Hyperlight probe are imported when chosen: a process loads only the engine it runs.
  */
 export async function createEngine(choice: EngineChoice, options: CreateEngineOptions = {}): Promise<CreatedEngine> {
   if (choice === "quickjs") {
@@ -31,11 +30,11 @@ export async function createEngine(choice: EngineChoice, options: CreateEngineOp
   }
   if (choice === "quickjs-inline") {
     return {
-      engine: await createQuickJsInlineEngine(options.quickjsInline),
+      engine: await (await import("./engines/quickjs-inline.js")).createQuickJsInlineEngine(options.quickjsInline),
       selection: { kind: "quickjs-inline", requested: choice, reason: "quickjs-inline was requested", unavailable: {} },
     };
   }
-  const probe = await probeHyperlight(options.hyperlight);
+  const probe = await (await import("./engines/hyperlight/probe.js")).probeHyperlight(options.hyperlight);
   if (probe.ok) {
     return {
       // Loaded only when a probe VM booted: it transforms every script with the parser (no plain-script path).
@@ -49,6 +48,7 @@ export async function createEngine(choice: EngineChoice, options: CreateEngineOp
     };
   }
   if (choice === "hyperlight") {
+    const { HyperlightError } = await import("./engines/hyperlight/errors.js");
     throw new HyperlightError(probe.code, `The hyperlight engine was requested but cannot be used: ${probe.reason}`, {
       data: { reason: probe.reason },
     });

@@ -1,6 +1,11 @@
 import { constants } from "node:fs";
 import { access, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+// Loaded with this module, not on the first write (tried for start-up time): proper-lockfile loads
+// signal-exit, whose SIGINT listener re-raises the signal when it is the only one left. Registered
+// after a face's `process.once("SIGINT")` (run, serve, ui, mcp call), it is the only one left once
+// that handler has been removed for the first Ctrl-C, and kills the process instead of letting it
+// end gracefully (tests/e2e/progress-cancel.test.ts).
 import lockfile from "proper-lockfile";
 import { McpvmError } from "./errors.js";
 import { removeStaleTempFiles } from "./stale-temp-files.js";

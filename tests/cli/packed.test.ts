@@ -44,7 +44,7 @@ const mcpvm = (args: readonly string[]) =>
   );
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, "dist", "cli", "main.js")) || !existsSync(join(ROOT, "dist", "plugins", "mcp", "index.js"))) {
+  if (!existsSync(join(ROOT, "dist", "cli", "main.mjs")) || !existsSync(join(ROOT, "dist", "plugins", "mcp", "index.js"))) {
     throw new Error("the build is missing: run `npm run build` first (npm ci runs it through prepare)");
   }
   work = await mkdtemp(join(tmpdir(), "mcpvm-packed-"));
@@ -70,7 +70,7 @@ afterAll(async () => {
 describe("the packed package, installed", () => {
   it("ships the bundle, not the sources", () => {
     const pkg = join(work, "node_modules", "mcpvm");
-    expect(existsSync(join(pkg, "dist", "cli", "main.js"))).toBe(true);
+    expect(existsSync(join(pkg, "dist", "cli", "main.mjs"))).toBe(true);
     // zod as one file for the CLI and the native plugins (scripts/build-cli.mjs, buildSharedZod).
     expect(existsSync(join(pkg, "dist", "node_modules", "zod", "index.js"))).toBe(true);
     expect(existsSync(join(pkg, "src"))).toBe(false);

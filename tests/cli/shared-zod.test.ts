@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 describe("the shared zod under dist/", () => {
   it("is what dist/cli, dist/plugins and dist/src resolve for `zod` (and the client SDK's `zod/v4`), one file", () => {
-    for (const from of ["dist/cli/main.js", "dist/plugins/mcp/config.js", "dist/plugins/fetch/config.js", "dist/src/plugins/args.js"]) {
+    for (const from of ["dist/cli/main.mjs", "dist/plugins/mcp/config.js", "dist/plugins/fetch/config.js", "dist/src/plugins/args.js"]) {
       expect(existsSync(join(ROOT, from)), from).toBe(true);
       const resolve = createRequire(join(ROOT, from)).resolve;
       expect(resolve("zod"), from).toBe(join(SHARED, "index.js"));

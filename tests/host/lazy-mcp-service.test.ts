@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { McpvmHost } from "../../src/host/index.js";
 import type { McpService } from "../../src/mcp/service/index.js";
 import { errorOf, fixtureServer, makeHome, readStarts, ROOT, valueOf, type E2eHome } from "../e2e/helpers.js";
+import { startupSteps } from "../../src/util/startup-trace.js";
 
 /**
  * The MCP service (client manager, audit, type generator, approvals, pins) is built the first time
@@ -122,7 +123,7 @@ describe("`mcpvm run` as a process", () => {
       env: { ...process.env, ...home.env, MCPVM_TRACE_STARTUP: "1" },
       timeout: 60_000,
     });
-  const steps = (stderr: string) => stderr.split("\n").filter((line) => line.startsWith("[startup]")).map((line) => line.replace(/^\[startup\]\s+[\d.]+ ms\s+/, ""));
+  const steps = (stderr: string) => startupSteps(stderr).map(({ step }) => step);
 
   it("loads the MCP service's code only when the script requires a server", async () => {
     const plain = await run("return 1");

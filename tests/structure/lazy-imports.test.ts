@@ -87,6 +87,18 @@ describe("the CLI's start loads only what every command needs", () => {
     expect(staticGraph(resolve(ROOT, "src/plugin-system/index.ts")).packages.has("@babel/parser")).toBe(true);
   });
 
+  it("`mcpvm run` loads the completion tables and the engines it does not use only by import()", () => {
+    const main = staticGraph(resolve(ROOT, "src/cli/main.ts")).files;
+    expect([...main].filter((file) => file.includes("/src/cli/completion/")).map((file) => file.slice(ROOT.length + 1))).toEqual([]);
+    // A thread-mode run (what `mcpvm run` uses) needs neither the shared engine, the in-thread one nor the Hyperlight probe's addon check.
+    const engines = [...staticGraph(resolve(ROOT, "src/sandbox/select.ts")).files].map((file) => file.slice(ROOT.length + 1));
+    expect(engines.filter((file) => /src\/sandbox\/engines\/(quickjs-shared-engine|quickjs-inline|hyperlight\/(probe|addon))\.ts$/.test(file))).toEqual([]);
+    // The checks can fail: those modules do reach what is kept out.
+    expect(staticGraph(resolve(ROOT, "src/cli/completion/complete.ts")).files.has(resolve(ROOT, "src/cli/completion/candidates.ts"))).toBe(true);
+    expect(staticGraph(resolve(ROOT, "src/sandbox/engines/quickjs-shared-engine.ts")).files.has(resolve(ROOT, "src/sandbox/engines/quickjs-inline-run.ts"))).toBe(true);
+    expect(engines).toContain("src/sandbox/engines/quickjs.ts");
+  });
+
   it("the check sees real imports (it can fail): the gateway and `run` do reach them", () => {
     const { packages } = staticGraph(resolve(ROOT, "src/gateway/index.ts"));
     expect(packages.has("@modelcontextprotocol/server")).toBe(true);

@@ -8,12 +8,15 @@ import { describeZodIssues } from "../../util/zod-issues.js";
  * one can be; elsewhere the flow is denied), "deny", or "allow" (the guard is off). `allow` lists
  * flows that always go ahead: ["from-server", "to-server.tool"] (or "to-server.*").
  */
-export const flowPolicySchema = z
-  .object({
-    default: z.enum(["ask", "deny", "allow"]).optional(),
-    allow: z.array(z.tuple([z.string().min(1), z.string().regex(/^[^.]+\..+$/, 'the target is "server.tool" (or "server.*")')])).optional(),
-  })
-  .strict();
+// Built on its first parse (z.lazy): a config without `flows` never needs it.
+export const flowPolicySchema = z.lazy(() =>
+  z
+    .object({
+      default: z.enum(["ask", "deny", "allow"]).optional(),
+      allow: z.array(z.tuple([z.string().min(1), z.string().regex(/^[^.]+\..+$/, 'the target is "server.tool" (or "server.*")')])).optional(),
+    })
+    .strict(),
+);
 
 export type FlowPolicyInput = z.infer<typeof flowPolicySchema>;
 

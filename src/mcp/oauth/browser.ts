@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 
 /** How the authorization URL reaches a browser: `$BROWSER`, the platform's opener, or nothing (print it). */
 export interface BrowserOpener {
@@ -17,7 +17,7 @@ function platformOpener(platform: NodeJS.Platform): { command: string; args: (ur
   return { command: "xdg-open", args: (url) => [url] };
 }
 
-function started(child: ReturnType<typeof spawn>): Promise<boolean> {
+function started(child: ChildProcess): Promise<boolean> {
   return new Promise((resolve) => {
     child.once("error", () => resolve(false));
     child.once("spawn", () => resolve(true));
@@ -32,6 +32,9 @@ function started(child: ReturnType<typeof spawn>): Promise<boolean> {
 export function browserOpener(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): BrowserOpener {
   return {
     async open(url) {
+      // Imported on the first login only: `mcpvm run` installs this opener before every run, and
+      // node:child_process (with net and dgram under it) is ~2 ms of a start that never logs in.
+      const { spawn } = await import("node:child_process");
       const configured = env.BROWSER?.trim();
       if (configured) {
         for (const command of configured.split(":").map((c) => c.trim()).filter((c) => c !== "")) {

@@ -8,35 +8,44 @@ import { auditRuleIdSchema, riskLevelSchema } from "../audit/rules.js";
 import { PluginError } from "../errors.js";
 import { capabilitySchema, PLUGIN_NAME_PATTERN } from "../manifest.js";
 
+// The schemas of approved-plugins.json are built on their first parse (z.lazy): a process with no
+// plugin enabled never reads the file, and zod constructs every part of a schema when it is defined.
+
 /** What the audit said when the user approved; kept so `plugin info` can show what was accepted. */
-export const auditSummarySchema = z
-  .object({
-    files: z.number().int().nonnegative(),
-    findings: z.number().int().nonnegative(),
-    byRisk: z.object({ low: z.number().int(), medium: z.number().int(), high: z.number().int(), critical: z.number().int() }).strict(),
-    highestRisk: riskLevelSchema.nullable(),
-    undeclaredCapabilities: z.array(capabilitySchema),
-    rules: z.array(auditRuleIdSchema),
-  })
-  .strict();
+export const auditSummarySchema = z.lazy(() =>
+  z
+    .object({
+      files: z.number().int().nonnegative(),
+      findings: z.number().int().nonnegative(),
+      byRisk: z.object({ low: z.number().int(), medium: z.number().int(), high: z.number().int(), critical: z.number().int() }).strict(),
+      highestRisk: riskLevelSchema.nullable(),
+      undeclaredCapabilities: z.array(capabilitySchema),
+      rules: z.array(auditRuleIdSchema),
+    })
+    .strict(),
+);
 
-export const approvalRecordSchema = z
-  .object({
-    hash: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 hex digest"),
-    approvedAt: z.iso.datetime(),
-    approvedBy: z.string().min(1),
-    source: z.enum(["native", "user"]),
-    version: z.string(),
-    audit: auditSummarySchema,
-  })
-  .strict();
+export const approvalRecordSchema = z.lazy(() =>
+  z
+    .object({
+      hash: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 hex digest"),
+      approvedAt: z.iso.datetime(),
+      approvedBy: z.string().min(1),
+      source: z.enum(["native", "user"]),
+      version: z.string(),
+      audit: auditSummarySchema,
+    })
+    .strict(),
+);
 
-export const approvalsFileSchema = z
-  .object({
-    version: z.literal(1),
-    plugins: z.record(z.string().regex(PLUGIN_NAME_PATTERN), approvalRecordSchema),
-  })
-  .strict();
+export const approvalsFileSchema = z.lazy(() =>
+  z
+    .object({
+      version: z.literal(1),
+      plugins: z.record(z.string().regex(PLUGIN_NAME_PATTERN), approvalRecordSchema),
+    })
+    .strict(),
+);
 
 export type AuditSummary = z.infer<typeof auditSummarySchema>;
 export type ApprovalRecord = z.infer<typeof approvalRecordSchema>;

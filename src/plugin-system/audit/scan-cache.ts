@@ -21,10 +21,13 @@ import type { FileScan } from "./scan-file.js";
  * can also write the approvals. Missing, unreadable or unwritable: every file is parsed, as without
  * it. Files that do not parse are never kept (their error is reported from a fresh parse).
  */
-const referenceSchema = z.object({ specifier: z.string(), line: z.number().int(), column: z.number().int() }).strict();
-const findingSchema = z.object({ rule: auditRuleIdSchema, line: z.number().int(), column: z.number().int(), detail: z.string() }).strict();
-const scanSchema = z.object({ findings: z.array(findingSchema), references: z.array(referenceSchema), usedAt: z.number() }).strict();
-const cacheFileSchema = z.object({ version: z.literal(1), scanner: z.string(), scans: z.record(z.string(), scanSchema) }).strict();
+const cacheFileSchema = z.lazy(() => {
+  // Built on the cache's first read (z.lazy), so a process that loads no plugin never constructs it.
+  const referenceSchema = z.object({ specifier: z.string(), line: z.number().int(), column: z.number().int() }).strict();
+  const findingSchema = z.object({ rule: auditRuleIdSchema, line: z.number().int(), column: z.number().int(), detail: z.string() }).strict();
+  const scanSchema = z.object({ findings: z.array(findingSchema), references: z.array(referenceSchema), usedAt: z.number() }).strict();
+  return z.object({ version: z.literal(1), scanner: z.string(), scans: z.record(z.string(), scanSchema) }).strict();
+});
 type CacheFile = z.infer<typeof cacheFileSchema>;
 
 /** Entries kept: the native plugins' files and a few user plugins' several times over. */

@@ -9,7 +9,6 @@ import { runOnThread } from "./quickjs-run.js";
 import { admitRun, engineRunPlan, failedBeforeRun, settleRun } from "./run-admission.js";
 import { leaseSharedPool, type SharedPoolLease } from "./quickjs-shared-pool.js";
 import type { QuickJsThread } from "./quickjs-thread.js";
-import { createSharedQuickJsEngine } from "./quickjs-shared-engine.js";
 
 export interface QuickJsEngineOptions {
   /**
@@ -84,7 +83,8 @@ export interface QuickJsEngineOptions {
  * worker is warm; rejects if QuickJS cannot start at all.
  */
 export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
-  if ((options.workerMode ?? DEFAULT_WORKER_MODE) === "shared") return createSharedQuickJsEngine(options);
+  // Imported in shared mode only: a thread-mode process (`mcpvm run`) never loads the shared engine's ~80 KB.
+  if ((options.workerMode ?? DEFAULT_WORKER_MODE) === "shared") return (await import("./quickjs-shared-engine.js")).createSharedQuickJsEngine(options);
   const assets = await loadQuickJsAssets();
   const engine = new QuickJsEngine(assets, options);
   try {
