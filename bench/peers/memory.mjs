@@ -78,10 +78,10 @@ const ENGINES = {
     await Promise.all(Array.from({ length: N }, () => client.callToolChain(`${BUILD}; return mem.meet({});`)));
     return () => {};
   },
-  mcpvm: () => mcpvmEngine("quickjs.js", "createQuickJsEngine"),
+  // The worker engine in its default shared mode (several runs per thread), and in `mcpvm run`'s thread mode.
+  mcpvm: () => mcpvmEngine("quickjs.js", "createQuickJsEngine", { workerMode: "shared" }),
+  "mcpvm-thread": () => mcpvmEngine("quickjs.js", "createQuickJsEngine", { workerMode: "thread" }),
   "mcpvm-inline": () => mcpvmEngine("quickjs-inline.js", "createQuickJsInlineEngine"),
-  // The worker engine with several runs per thread (workerMode "shared").
-  "mcpvm-shared": () => mcpvmEngine("quickjs.js", "createQuickJsEngine", { workerMode: "shared" }),
 };
 
 /** Sequential sandboxes of the same program, each disposed, before a `warmed` measurement. */
@@ -117,9 +117,9 @@ const WARM = {
     for (let i = 0; i < 20; i++) await client.callToolChain(`${BUILD}; return 1;`);
     console.log = log;
   },
-  mcpvm: () => warmMcpvm("quickjs.js", "createQuickJsEngine"),
+  mcpvm: () => warmMcpvm("quickjs.js", "createQuickJsEngine", { workerMode: "shared" }),
+  "mcpvm-thread": () => warmMcpvm("quickjs.js", "createQuickJsEngine", { workerMode: "thread" }),
   "mcpvm-inline": () => warmMcpvm("quickjs-inline.js", "createQuickJsInlineEngine"),
-  "mcpvm-shared": () => warmMcpvm("quickjs.js", "createQuickJsEngine", { workerMode: "shared" }),
 };
 
 async function warmMcpvm(file, factory, fixed = {}) {

@@ -36,6 +36,7 @@ function versionOf(name) {
 
 const versions = {
   mcpvm: JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version,
+  "mcpvm-thread": JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version,
   "mcpvm-inline": JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version,
   "@utcp/code-mode": versionOf("@utcp/code-mode"),
   "isolated-vm": versionOf("isolated-vm"),
@@ -56,7 +57,7 @@ const ms = (x) => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${x.toFixed(2)} ms`
 const us = (x) => `${x.toFixed(1)} µs`;
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "—");
 const PEERS = ["@utcp/code-mode", "isolated-vm", "quickjs-emscripten"];
-const ENGINES = ["mcpvm", "mcpvm-inline", ...PEERS, "node:vm"];
+const ENGINES = ["mcpvm", "mcpvm-thread", "mcpvm-inline", ...PEERS, "node:vm"];
 
 function sandboxRow(label, key, show) {
   const cells = ENGINES.map((name) => {
@@ -127,7 +128,7 @@ const markdown = [
   "",
   `Written by \`npm run bench:peers\` (bench/peers/run.mjs, its own package; not part of \`npm test\` or .ci/run). ${cpus().length} cores, load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after; Node ${process.version} for every column (isolated-vm 6 needs Node ≥ 22); ${new Date().toISOString()}. Only ratios within this run mean much on a shared machine.`,
   "",
-  "Sandboxes: the same programs in each. mcpvm engines share the process's warm QuickJS worker threads (a new engine starts no thread; its cold case is a fresh QuickJS runtime and context in a warm worker, every run gets its own); @utcp/code-mode makes a new isolated-vm isolate per `callToolChain`, so its cold and fresh cases are the same call, and its host call is a UTCP direct-call tool (its per-call console logging silenced, in its favour). Host call: (2,000-call loop − the same loop without the call) ÷ 2,000. Memory: bench/peers/memory.mjs, one process per engine, ten sandboxes alive at once each holding the same 30,000-element array, (peak RSS − RSS before the engine loaded) ÷ 10, so the engine's own load is shared out among the ten; the \"loaded and warmed\" row first runs sequential sandboxes of the same program (100; 20 for isolated-vm and code-mode), all disposed, collects, and measures the ten above that, with the load itself (RSS after the warm-up − RSS before the engine) in brackets.",
+  "Sandboxes: the same programs in each. mcpvm is the worker engine as the gateway, the REPL and the LLM tools create it (shared mode: several runs per worker thread, the default); mcpvm-thread is the same engine in thread mode (one run per thread: what `mcpvm run` uses); mcpvm-inline is the in-thread engine (`--engine quickjs-inline`). mcpvm engines share the process's warm QuickJS worker threads (a new engine starts no thread; its cold case is a fresh QuickJS runtime and context in a warm worker, every run gets its own); @utcp/code-mode makes a new isolated-vm isolate per `callToolChain`, so its cold and fresh cases are the same call, and its host call is a UTCP direct-call tool (its per-call console logging silenced, in its favour). Host call: (2,000-call loop − the same loop without the call) ÷ 2,000. Memory: bench/peers/memory.mjs, one process per engine, ten sandboxes alive at once each holding the same 30,000-element array, (peak RSS − RSS before the engine loaded) ÷ 10, so the engine's own load is shared out among the ten; the \"loaded and warmed\" row first runs sequential sandboxes of the same program (100; 20 for isolated-vm and code-mode), all disposed, collects, and measures the ten above that, with the load itself (RSS after the warm-up − RSS before the engine) in brackets.",
   "",
   sandboxTable,
   "",

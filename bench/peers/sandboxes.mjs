@@ -168,12 +168,15 @@ const codeMode = async (version) => {
   };
 };
 
-/** mcpvm's two QuickJS engines: the worker engine (the default) and the in-thread one (`--engine quickjs-inline`). */
+/**
+ * mcpvm's QuickJS engines: the worker engine as the gateway, REPL and LLM tools create it (shared mode, several runs
+ * per thread: the default), the same in thread mode (one run per thread: `mcpvm run`'s), and the in-thread engine
+ * (`--engine quickjs-inline`). Each names its mode so MCPVM_QUICKJS_WORKERS in the environment cannot swap them.
+ */
 const ENGINE_MODULES = {
-  mcpvm: ["quickjs.js", "createQuickJsEngine", {}],
+  mcpvm: ["quickjs.js", "createQuickJsEngine", { workerMode: "shared" }],
+  "mcpvm-thread": ["quickjs.js", "createQuickJsEngine", { workerMode: "thread" }],
   "mcpvm-inline": ["quickjs-inline.js", "createQuickJsInlineEngine", {}],
-  // The worker engine with several runs per thread (workerMode "shared"; not yet the default).
-  "mcpvm-shared": ["quickjs.js", "createQuickJsEngine", { workerMode: "shared" }],
   // The worker engine without its sandbox image (every sandbox built and freed), for before/after rounds (_image-rounds.mjs).
   "mcpvm-no-image": ["quickjs.js", "createQuickJsEngine", { sandboxSnapshots: false }],
   "mcpvm-inline-no-image": ["quickjs-inline.js", "createQuickJsInlineEngine", { sandboxSnapshots: false }],
@@ -235,6 +238,7 @@ export function memoryPerSandbox(name, mode = "") {
 export async function measureSandboxes(versions) {
   const engines = [
     ["mcpvm", () => mcpvm(versions.mcpvm)],
+    ["mcpvm-thread", () => mcpvm(versions.mcpvm, "mcpvm-thread")],
     ["mcpvm-inline", () => mcpvm(versions.mcpvm, "mcpvm-inline")],
     ["@utcp/code-mode", () => codeMode(versions["@utcp/code-mode"])],
     ["isolated-vm", () => isolatedVm(versions["isolated-vm"])],
