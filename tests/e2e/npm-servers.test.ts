@@ -87,6 +87,28 @@ describe("calling real npm MCP servers from guest code", () => {
     expect(value.elapsed).toBeLessThan(3_000);
   });
 
+  it("runs more concurrent calls than Node's default listener limit without a MaxListenersExceededWarning", async () => {
+    // Seen in the field: `mcpvm run` of a Promise.all over 12 tool calls printed Node's "Possible
+    // EventTarget memory leak detected. 11 abort listeners added to [AbortSignal]" on the terminal.
+    // Node 20 only: Node 22 (node_modules/.bin/node, which `npx vitest` picks up) sets no limit on
+    // AbortSignals, so there this passes either way; `node node_modules/vitest/vitest.mjs` runs Node 20.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", onWarning);
+    try {
+      const result = await host.run(`
+        const echoes = await Promise.all(Array.from({ length: 24 }, (_, i) => tools.everything.echo({ message: "m" + i })));
+        return echoes.filter((text, i) => text === "Echo: m" + i).length;
+      `);
+      expect(valueOf(result)).toBe(24);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith("MaxListenersExceededWarning"))).toEqual([]);
+  });
+
   it("returns structuredContent as a plain object when the tool declares an outputSchema", async () => {
     const result = await host.run(`
       const fs = require("host:mcp-filesystem");

@@ -9,6 +9,17 @@ describe("createHostPathStripper", () => {
     expect(strip("config at /home/alice/.mcpvm/config.json")).toBe("config at ~/.mcpvm/config.json");
   });
 
+  it("replaces a root only where a path component ends, not inside a longer name", () => {
+    // Seen in the field: cwd /tmp/ft made "/tmp/ft-fsroot/nope.txt" read "<cwd>-fsroot/nope.txt",
+    // a folder that is not under the cwd at all.
+    expect(strip("open '/home/alice/project-data/nope.txt'")).toBe("open '~/project-data/nope.txt'");
+    expect(strip("open '/home/alice2/notes.txt'")).toBe("open '…/notes.txt'");
+    expect(strip("cwd is /home/alice/project.")).toBe("cwd is <cwd>.");
+    expect(strip("in /home/alice/project\\src\\a.ts")).toBe("in <cwd>\\src\\a.ts");
+    expect(strip("copy of /srv/home/alice/project/x.txt")).toBe("copy of …/x.txt");
+    expect(createHostPathStripper({ "<tmp>": "/var/tmp/" })("wrote /var/tmp/run-1/out.json")).toBe("wrote <tmp>/run-1/out.json");
+  });
+
   it("keeps only the file name of other absolute paths", () => {
     expect(strip("ENOENT: no such file, open '/srv/data/secret/plan.txt'")).toBe("ENOENT: no such file, open '…/plan.txt'");
     expect(strip("at C:\\Users\\bob\\app\\index.js")).toBe("at …/index.js");
