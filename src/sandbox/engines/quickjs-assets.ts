@@ -6,6 +6,7 @@ import { executeQuickJsRun } from "./quickjs-execute.js";
 import { meterWasmHeap } from "./quickjs-heap.js";
 import { compileQuickJsPiece, prepareQuickJsSandbox, releaseQuickJsSandbox, type SandboxSources } from "./quickjs-sandbox.js";
 import { snapshotQuickJsSandbox, wasmMemoryLayout, type WasmMemoryLayout } from "./quickjs-snapshot.js";
+import { keepOptimizedWasmFramesSmall } from "./wasm-frame-size.js";
 import { quickJsWorkerMain } from "./quickjs-worker.js";
 import { traceStartup } from "../../util/startup-trace.js";
 
@@ -55,6 +56,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
   // stack unwinding is not needed, and without it QuickJS is half the size and runs faster.
   const wasmPath = resolve(`${VARIANT}/wasm`);
   const wasmBytes = await readFile(wasmPath);
+  keepOptimizedWasmFramesSmall();
   const wasmModule = await wasm().compile(wasmBytes);
   traceStartup("assets: wasm compiled");
   const parts = [

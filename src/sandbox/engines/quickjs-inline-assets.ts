@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import type * as QuickJs from "quickjs-emscripten-core";
 import type { CompiledWasmModule } from "./quickjs-protocol.js";
 import { wasmMemoryLayout, type WasmMemoryLayout } from "./quickjs-snapshot.js";
+import { keepOptimizedWasmFramesSmall } from "./wasm-frame-size.js";
 
 /**
  * The asyncify build of QuickJS, compiled once per process for the in-thread engine and the worker
@@ -47,6 +48,7 @@ async function compile(): Promise<InlineAssets> {
   const published = (require(VARIANT) as { default: QuickJs.QuickJSAsyncVariant }).default;
   const glue = require(`${VARIANT}/emscripten-module`) as Awaited<ReturnType<QuickJs.QuickJSAsyncVariant["importModuleLoader"]>>;
   const bytes = await readFile(require.resolve(`${VARIANT}/wasm`));
+  keepOptimizedWasmFramesSmall();
   const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledWasmModule> } }).WebAssembly;
   return {
     wasmModule: await wasm.compile(bytes),

@@ -123,6 +123,17 @@ export function escapeTests(engine: EngineRef): void {
       await expectHealthy(engine());
     });
 
+    // On Node 20, QuickJS's interpreter once hot took ~41 KB of native stack per guest call level, and a
+    // guest 185 deep overflowed the worker's stack with an error it could not catch (wasm-frame-size.ts).
+    it("recurses 1,000 deep, and lets the guest catch runaway recursion, once the engine's code is hot", async () => {
+      const hot = "return Array.from({ length: 20000 }, (_, i) => (i * 7919) % 20011).sort((a, b) => b - a).length;";
+      for (let round = 0; round < 5; round++) expect(valueOf(await run(engine(), hot))).toBe(20000);
+      expect(valueOf(await run(engine(), "function down(n) { return n === 0 ? 0 : 1 + down(n - 1); } return down(1000);"))).toBe(1000);
+      const runaway = "function down(n) { return down(n + 1) + 1; } try { down(0); return 'not stopped'; } catch (e) { return 'caught'; }";
+      expect(valueOf(await run(engine(), runaway))).toBe("caught");
+      await expectHealthy(engine());
+    });
+
     it.each<[string, string, readonly SandboxErrorCode[]]>([
       ["a huge string", 'return "x".repeat(64 * 1024 * 1024).length;', ["MEMORY_LIMIT"]],
       ["a doubling string", 'let s = "x"; for (;;) s += s;', ["MEMORY_LIMIT", "GUEST_ERROR"]],
