@@ -1,4 +1,5 @@
 import { excerpt } from "../evidence.js";
+import { LiteralIndex } from "../literal-index.js";
 import { isNegated } from "../match.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
@@ -59,6 +60,13 @@ function allPhrases(): readonly Phrase[] {
     sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), scripts: scriptsOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
   );
   return phrases;
+}
+
+// Which phrases could match a view, from their literals in one pass (literal-index.ts): a file name runs none of them.
+let phraseIndex: LiteralIndex | undefined;
+function phrasesIndex(): LiteralIndex {
+  phraseIndex ??= new LiteralIndex(allPhrases().map((p) => p.pattern));
+  return phraseIndex;
 }
 
 // Their phrases are negations themselves ("do not tell the user", "never use other tools").
@@ -243,9 +251,14 @@ function computeFeatures(text: string): FeatureHit[] {
   const views = { plain: withoutOversight(seenViews.plain), folded: withoutOversight(seenViews.folded) };
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
-  for (const { feature, script, scripts, pattern } of allPhrases()) {
+  const inFolded = phrasesIndex().candidates(views.folded);
+  // Phrases of other scripts run on the plain view only when the text holds one of their scripts.
+  const inPlain = present.size > 1 ? phrasesIndex().candidates(views.plain) : undefined;
+  for (const [i, { feature, script, scripts, pattern }] of allPhrases().entries()) {
     if (hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
-    const view = script === "latin" ? views.folded : views.plain;
+    const latin = script === "latin";
+    if ((latin ? inFolded : inPlain)?.[i] === 0) continue;
+    const view = latin ? views.folded : views.plain;
     const m = pattern.exec(view);
     if (m === null) continue;
     if (!SELF_NEGATED.has(feature) && isNegated(view, m.index, m.index + m[0].length)) continue;
