@@ -255,9 +255,8 @@ function computeFeatures(text: string): FeatureHit[] {
   // Phrases of other scripts run on the plain view only when the text holds one of their scripts.
   const inPlain = present.size > 1 ? phrasesIndex().candidates(views.plain) : undefined;
   for (const [i, { feature, script, scripts, pattern }] of allPhrases().entries()) {
-    if (hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
     const latin = script === "latin";
-    if ((latin ? inFolded : inPlain)?.[i] === 0) continue;
+    if ((latin ? inFolded : inPlain)?.[i] === 0 || hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
     const view = latin ? views.folded : views.plain;
     const m = pattern.exec(view);
     if (m === null) continue;
