@@ -28,7 +28,16 @@ const CYRILLIC = /\p{Script=Cyrillic}/u;
 const TOKEN = /[\p{L}\p{N}@$']+/gu;
 const LETTERS = /\p{L}+/gu;
 
+// ASCII text has no accents to fold and no Cyrillic: its words are found without Unicode normalisation or classes.
+const ASCII = /^[\0-\x7f]*$/;
+const ASCII_TOKEN = /[a-z0-9@$']+/g;
+const ASCII_LETTERS = /[a-z]+/g;
+
 export function wordsOf(text: string, wholeTokens = false): string[] {
+  if (ASCII.test(text)) {
+    const words = text.toLowerCase().match(wholeTokens ? ASCII_TOKEN : ASCII_LETTERS) ?? [];
+    return (wholeTokens ? words.map((w) => w.replace(/'.*$/, "")) : words).filter((w) => w.length >= 2);
+  }
   return (
     text
       .toLowerCase()

@@ -68,3 +68,23 @@ export class LiteralIndex {
     return out;
   }
 }
+
+// A few literals are looked for one by one; many (an alternation of 200 words) through an index of the one pattern.
+const FEW = 16;
+const filters = new WeakMap<RegExp, ((text: string) => boolean) | null>();
+
+/** Whether one pattern could match `text`: false only when the text holds none of its literals. */
+export function mayMatch(pattern: RegExp, text: string): boolean {
+  let filter = filters.get(pattern);
+  if (filter === undefined) {
+    const literals = requiredLiterals(pattern);
+    if (literals === undefined) filter = null;
+    else if (literals.length <= FEW) filter = (t) => literals.some((literal) => t.includes(literal));
+    else {
+      const index = new LiteralIndex([pattern]);
+      filter = (t) => index.candidates(t)[0] === 1;
+    }
+    filters.set(pattern, filter);
+  }
+  return filter === null || filter(text);
+}

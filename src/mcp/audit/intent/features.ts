@@ -1,5 +1,5 @@
 import { excerpt } from "../evidence.js";
-import { LiteralIndex } from "../literal-index.js";
+import { LiteralIndex, mayMatch } from "../literal-index.js";
 import { isNegated } from "../match.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
 import { LEXICON, type IntentFeature } from "./lexicon.js";
@@ -115,6 +115,7 @@ function handingOverIn(sentence: string): boolean {
 
 /** The first place a secret would be taken from, skipping negated clauses ("do not use environment variables") and places written to. */
 function harvestAt(view: string): { index: number; end: number } | undefined {
+  if (!mayMatch(HARVEST, view)) return undefined;
   const global = new RegExp(HARVEST.source, "gu");
   let seen = 0;
   for (const m of view.matchAll(global)) {
@@ -254,7 +255,11 @@ function computeFeatures(text: string): FeatureHit[] {
   const inFolded = phrasesIndex().candidates(views.folded);
   // Phrases of other scripts run on the plain view only when the text holds one of their scripts.
   const inPlain = present.size > 1 ? phrasesIndex().candidates(views.plain) : undefined;
-  for (const [i, { feature, script, scripts, pattern }] of allPhrases().entries()) {
+  const all = allPhrases();
+  for (let i = 0; i < all.length; i++) {
+    const phrase = all[i];
+    if (phrase === undefined) continue;
+    const { feature, script, scripts, pattern } = phrase;
     const latin = script === "latin";
     if ((latin ? inFolded : inPlain)?.[i] === 0 || hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
     const view = latin ? views.folded : views.plain;
@@ -265,7 +270,7 @@ function computeFeatures(text: string): FeatureHit[] {
     hits.set(feature, { feature, evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
   }
   for (const view of [views.folded, views.plain]) {
-    const m = SOURCE.exec(view);
+    const m = mayMatch(SOURCE, view) ? SOURCE.exec(view) : null;
     if (m !== null) {
       hits.set("source", { feature: "source", evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
       break;
@@ -291,7 +296,7 @@ function computeFeatures(text: string): FeatureHit[] {
     }
   }
   const harvest = harvestAt(views.folded);
-  const seen = harvest === undefined ? SEEN.exec(views.plain) ?? SEEN.exec(views.folded) : null;
+  const seen = harvest === undefined ? (mayMatch(SEEN, views.plain) ? SEEN.exec(views.plain) : null) ?? (mayMatch(SEEN, views.folded) ? SEEN.exec(views.folded) : null) : null;
   // "Passwords you saw in the chat" in other languages (vocabulary.ts): a place a secret was seen, as a parameter asks for it.
   if (seen !== null) hits.set("harvest", { feature: "harvest", evidence: excerpt(seen.input, seen.index, seen.index + seen[0].length, 100) });
   if (harvest !== undefined) {
