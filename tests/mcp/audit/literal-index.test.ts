@@ -31,32 +31,34 @@ function strings(value: unknown, out: string[]): string[] {
 }
 
 describe("LiteralIndex", () => {
-  const halves: HalfName[] = ["tuning", "heldout-v10", "tuning-v5", "benign-extra-5"];
-  const texts = [...new Set(halves.flatMap((h) => strings(loadHalf(h), [])))];
   const patterns = Object.values(LEXICON)
     .flat()
     .map((source) => new RegExp(source.normalize("NFKC"), "u"));
   const index = new LiteralIndex(patterns);
 
-  it("never leaves out a phrase of the intent lexicon that matches a view of a real listing or attack", () => {
-    let matches = 0;
-    let skipped = 0;
-    for (const text of texts) {
-      for (const view of Object.values(textViews(text))) {
-        const candidates = index.candidates(view);
-        patterns.forEach((pattern, i) => {
-          const matched = pattern.test(view);
-          if (matched) {
-            matches += 1;
-            expect(candidates[i], `${pattern.source.slice(0, 80)} on ${view.slice(0, 80)}`).toBe(1);
-          } else if (candidates[i] === 0) skipped += 1;
-        });
+  // One test per set, so no single test holds the worker for long.
+  const halves: HalfName[] = ["tuning", "heldout-v10", "tuning-v5", "benign-extra", "benign-extra-5"];
+  for (const half of halves) {
+    it(`never leaves out a phrase of the intent lexicon that matches a view of a string in ${half}`, () => {
+      const texts = [...new Set(strings(loadHalf(half), []))];
+      let matches = 0;
+      let skipped = 0;
+      for (const text of texts) {
+        for (const view of Object.values(textViews(text))) {
+          const candidates = index.candidates(view);
+          patterns.forEach((pattern, i) => {
+            if (pattern.test(view)) {
+              matches += 1;
+              expect(candidates[i], `${pattern.source.slice(0, 80)} on ${view.slice(0, 80)}`).toBe(1);
+            } else if (candidates[i] === 0) skipped += 1;
+          });
+        }
       }
-    }
-    // The sets do exercise the lexicon, and most patterns are left out of most texts.
-    expect(matches).toBeGreaterThan(1000);
-    expect(skipped / (texts.length * 2 * patterns.length)).toBeGreaterThan(0.9);
-  }, 120_000);
+      // The set does exercise the lexicon, and most patterns are left out of most texts.
+      expect(matches).toBeGreaterThan(20);
+      expect(skipped / (texts.length * 2 * patterns.length)).toBeGreaterThan(0.9);
+    }, 60_000);
+  }
 
   it("leaves out all but a few phrases for file names and paths", () => {
     for (const text of ["src/mcp/audit/transformed.ts", "/home/ada/projects/mcpvm/src/index/server_1.json", "report-2026-11-27.pdf"]) {

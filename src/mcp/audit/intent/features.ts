@@ -1,8 +1,9 @@
 import { excerpt } from "../evidence.js";
-import { LiteralIndex, mayMatch } from "../literal-index.js";
+import { mayMatch } from "../literal-index.js";
 import { isNegated } from "../match.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
-import { LEXICON, type IntentFeature } from "./lexicon.js";
+import type { IntentFeature } from "./lexicon.js";
+import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
 import { addressRelationsOf } from "./address-relation.js";
 import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
@@ -14,59 +15,6 @@ import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_RETURN, OWN_SETTING, PUT_INT
 export interface FeatureHit {
   readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet" | "foreign-order" | "person-order";
   readonly evidence: string;
-}
-
-// Each phrase runs only on text holding its script, and Latin phrases only on the folded view:
-// English text then never pays for the Devanagari or Hangul phrase sets.
-const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
-  ["cyrillic", /\p{Script=Cyrillic}/u],
-  ["han", /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u],
-  ["hangul", /\p{Script=Hangul}/u],
-  ["arabic", /\p{Script=Arabic}/u],
-  ["devanagari", /\p{Script=Devanagari}/u],
-  ["bengali", /\p{Script=Bengali}/u],
-  ["thai", /\p{Script=Thai}/u],
-  ["hebrew", /\p{Script=Hebrew}/u],
-  ["greek", /\p{Script=Greek}/u],
-  ["tamil", /\p{Script=Tamil}/u],
-  ["telugu", /\p{Script=Telugu}/u],
-  ["gujarati", /\p{Script=Gujarati}/u],
-  ["gurmukhi", /\p{Script=Gurmukhi}/u],
-];
-
-function scriptOf(source: string): string {
-  return SCRIPTS.find(([, test]) => test.test(source))?.[0] ?? "latin";
-}
-
-/** Every script a phrase holds: a set written as one alternation over several scripts runs on text of any of them. */
-function scriptsOf(source: string): string[] {
-  const found = SCRIPTS.filter(([, test]) => test.test(source)).map(([name]) => name);
-  return found.length === 0 ? ["latin"] : found;
-}
-
-interface Phrase {
-  readonly feature: IntentFeature;
-  /** `latin`: matched on the folded view; otherwise on the plain view. */
-  readonly script: string;
-  readonly scripts: readonly string[];
-  readonly pattern: RegExp;
-}
-
-// Built with the first definition audited, not when the MCP service loads (every `mcpvm run` with
-// the mcp plugin on loads it; most runs audit nothing).
-let phrases: readonly Phrase[] | undefined;
-function allPhrases(): readonly Phrase[] {
-  phrases ??= Object.entries(LEXICON).flatMap(([feature, sources]) =>
-    sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), scripts: scriptsOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
-  );
-  return phrases;
-}
-
-// Which phrases could match a view, from their literals in one pass (literal-index.ts): a file name runs none of them.
-let phraseIndex: LiteralIndex | undefined;
-function phrasesIndex(): LiteralIndex {
-  phraseIndex ??= new LiteralIndex(allPhrases().map((p) => p.pattern));
-  return phraseIndex;
 }
 
 // Their phrases are negations themselves ("do not tell the user", "never use other tools").
