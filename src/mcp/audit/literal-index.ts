@@ -14,6 +14,7 @@ const slotOf = (a: number, b: number, c: number): number => ((((a * 0x9e3) ^ b) 
 // A literal's first characters are enough to tell texts apart: any text holding the literal holds them, and fewer
 // distinct keys (`send the`, `send your` both `send`) mean fewer to check at each position.
 const KEY_LENGTH = 6;
+const LONG_TEXT = 4096;
 
 export class LiteralIndex {
   readonly size: number;
@@ -52,6 +53,9 @@ export class LiteralIndex {
 
   /** For each pattern, 1 if it could match `text`, 0 if it cannot. */
   candidates(text: string): Uint8Array {
+    // In a long text nearly every phrase's words occur somewhere and the patterns find their first match early: a pass
+    // over all of it would only add to their cost, so every pattern is a candidate.
+    if (text.length > LONG_TEXT) return new Uint8Array(this.size).fill(1);
     const out = new Uint8Array(this.size);
     for (const i of this.always) out[i] = 1;
     const last = text.length - 1;
@@ -86,5 +90,5 @@ export function mayMatch(pattern: RegExp, text: string): boolean {
     }
     filters.set(pattern, filter);
   }
-  return filter === null || filter(text);
+  return filter === null || text.length > LONG_TEXT || filter(text);
 }
