@@ -35,3 +35,14 @@ export interface Command {
   helpFor?(args: readonly string[]): string | undefined;
   run(args: readonly string[], context: CommandContext): Promise<ExitCodeValue>;
 }
+
+/** `--log-level debug` or `trace`: the person asked to see everything, confirmation blocks included. */
+export function isVerbose(context: CommandContext): boolean {
+  return context.logLevel === "debug" || context.logLevel === "trace";
+}
+
+/** The width of the person's terminal on stderr, when stderr is one. */
+export function stderrColumns(context: CommandContext): number | undefined {
+  const columns = (context.io.stderr as { columns?: unknown }).columns;
+  return typeof columns === "number" && columns > 0 ? columns : undefined;
+}

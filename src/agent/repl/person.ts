@@ -1,6 +1,6 @@
-import type { CommandContext } from "../../terminal/command.js";
+import { isVerbose, stderrColumns, type CommandContext } from "../../terminal/command.js";
 import { writeLine } from "../../terminal/io.js";
-import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
+import { renderCallConfirmation, renderYesConfirmation } from "../../terminal/render/call-confirmation.js";
 import { renderFlowConfirmation } from "../../terminal/render/flow-confirmation.js";
 import type { FlowRequest } from "../../mcp/flow/index.js";
 import type { Spinner } from "../../terminal/spinner.js";
@@ -104,7 +104,7 @@ export class ReplPerson implements PersonInteraction {
     const err = this.context.io.stderr;
     if (this.context.assumeYes) {
       this.spinner.stop();
-      writeLine(err, `${renderCallConfirmation(request)}\n${this.context.colours.dim("allowed (--yes)")}`);
+      writeLine(err, this.context.colours.dim(renderYesConfirmation(request, { verbose: isVerbose(this.context), columns: stderrColumns(this.context) })));
       return true;
     }
     if (!this.context.interactive) {
