@@ -18,6 +18,8 @@ export interface CommandContext {
   /** --yes: unattended, every confirmation answered yes. */
   readonly assumeYes: boolean;
   readonly json: boolean;
+  /** Where the person is: the command line (the default) or the REPL, whose hints name slash commands. */
+  readonly face?: "cli" | "repl";
   /** The global --log-level and --engine, for commands that manage their own host (serve). */
   readonly logLevel?: LogLevelName;
   readonly engine?: EngineChoice;

@@ -1,4 +1,5 @@
 import { isVerbose, stderrColumns, type CommandContext } from "../../terminal/command.js";
+import { REPL_START_WITH_YES } from "../../terminal/hints.js";
 import { writeLine } from "../../terminal/io.js";
 import { renderCallConfirmation, renderYesConfirmation } from "../../terminal/render/call-confirmation.js";
 import { renderFlowConfirmation } from "../../terminal/render/flow-confirmation.js";
@@ -109,7 +110,7 @@ export class ReplPerson implements PersonInteraction {
     }
     if (!this.context.interactive) {
       this.spinner.stop();
-      writeLine(err, `${renderCallConfirmation(request)}\nNot confirmed: no terminal to ask on. Start mcpvm with --yes, or set \`confirm: "never"\` for this server.`);
+      writeLine(err, `${renderCallConfirmation(request)}\nNot confirmed: no terminal to ask on. ${REPL_START_WITH_YES}, or set \`confirm: "never"\` for this server.`);
       return "no-terminal";
     }
     return this.confirm(renderCallConfirmation(request), "Allow this call?");

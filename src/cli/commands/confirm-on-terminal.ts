@@ -1,5 +1,6 @@
 import type { ConfirmCall } from "../../mcp/service/index.js";
 import { isVerbose, stderrColumns, type CommandContext } from "../../terminal/command.js";
+import { REPL_START_WITH_YES } from "../../terminal/hints.js";
 import { writeLine } from "../../terminal/io.js";
 import { confirm } from "../../terminal/prompt.js";
 import type { AskFlow } from "../../mcp/flow/index.js";
@@ -21,7 +22,8 @@ export function askOnTerminal(context: CommandContext): ConfirmCall {
     context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
     const ok = await confirm(context, "Allow this call?");
     if (ok || context.interactive) return ok;
-    writeLine(context.io.stderr, `Not confirmed: no terminal to ask on. Rerun with --yes, or set \`"confirm": "never"\` for server "${request.server}" in config.json.`);
+    const rerun = context.face === "repl" ? REPL_START_WITH_YES : "Rerun with --yes";
+    writeLine(context.io.stderr, `Not confirmed: no terminal to ask on. ${rerun}, or set \`"confirm": "never"\` for server "${request.server}" in config.json.`);
     return "no-terminal";
   };
 }
