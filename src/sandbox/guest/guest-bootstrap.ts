@@ -45,8 +45,10 @@ export function installGuestGlobals(native: GuestNative, manifestText: string): 
   /** A piece's factory: the one the engine compiled ahead, else compiled now from its source. */
   function piece<K extends GuestPieceName>(name: K): GuestPieceFactories[K] {
     const ahead = native.compiled?.[name] as GuestPieceFactories[K] | undefined;
+    if (typeof ahead === "function") return ahead;
+    if (typeof native.compile === "function") return native.compile(name);
     // Strict like this code; evaluated in the global scope, so it sees none of these locals.
-    return typeof ahead === "function" ? ahead : (evaluate(`"use strict";(${native.source(name)})`) as GuestPieceFactories[K]);
+    return evaluate(`"use strict";(${native.source(name)})`) as GuestPieceFactories[K];
   }
   /** Made on first use and kept; a failure (e.g. a limit reached while compiling) is retried by the next use. */
   function once<T>(make: () => T): () => T {
