@@ -5,7 +5,7 @@ import { renderCallConfirmation, renderYesConfirmation } from "../../terminal/re
 import { renderFlowConfirmation } from "../../terminal/render/flow-confirmation.js";
 import type { FlowRequest } from "../../mcp/flow/index.js";
 import type { Spinner } from "../../terminal/spinner.js";
-import type { CallConfirmationRequest, CallRefusal } from "../../mcp/service/index.js";
+import type { CallAnswer, CallConfirmationRequest } from "../../mcp/service/index.js";
 import type { PersonInteraction } from "../tools/types.js";
 import type { LineReader } from "./line-reader.js";
 
@@ -101,12 +101,12 @@ export class ReplPerson implements PersonInteraction {
   }
 
   /** The gate for guest MCP calls that are not read-only (host.setConfirmCall). */
-  async confirmCall(request: CallConfirmationRequest): Promise<boolean | CallRefusal> {
+  async confirmCall(request: CallConfirmationRequest): Promise<CallAnswer> {
     const err = this.context.io.stderr;
     if (this.context.assumeYes) {
       this.spinner.stop();
       writeLine(err, this.context.colours.dim(renderYesConfirmation(request, { verbose: isVerbose(this.context), columns: stderrColumns(this.context) })));
-      return true;
+      return "yes-flag";
     }
     if (!this.context.interactive) {
       this.spinner.stop();

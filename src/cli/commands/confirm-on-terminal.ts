@@ -17,7 +17,7 @@ export function askOnTerminal(context: CommandContext): ConfirmCall {
     const { renderCallConfirmation, renderYesConfirmation } = await import("../../terminal/render/call-confirmation.js");
     if (context.assumeYes) {
       writeLine(context.io.stderr, renderYesConfirmation(request, { verbose: isVerbose(context), columns: stderrColumns(context) }));
-      return true;
+      return "yes-flag";
     }
     context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
     const ok = await confirm(context, "Allow this call?");
