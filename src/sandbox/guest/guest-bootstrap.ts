@@ -62,9 +62,13 @@ export function installGuestGlobals(native: GuestNative, manifestText: string): 
   const wrapBytes = (bytes: Uint8Array): unknown => ({ [manifest.bytesKey]: base64().encode(bytes) });
   const modules = once((): GuestModules => piece("modules")(native, manifest, { hostErrors, format, diagnostics, base64, wrapBytes, builtins }));
 
-  function require(specifier: unknown): object {
-    return modules().require(specifier);
-  }
+  // A method is named by its key: the CLI's bundler renames every binding called `require` (to
+  // require2), which guests would see in `require.name` and their stack frames.
+  const { require } = {
+    require(specifier: unknown): object {
+      return modules().require(specifier);
+    },
+  };
 
   const consoleObject: Record<string, (...args: unknown[]) => void> = {};
   for (const level of ["log", "info", "warn", "error", "debug"]) {
