@@ -10,6 +10,8 @@ import { WORKLOADS } from "./_compute-workloads.mjs";
 const WARMUP_ROUNDS = 2;
 const ROUNDS = Number(process.env.MCPVM_BENCH_COMPUTE_ROUNDS ?? 7);
 const LIMITS = { cpuMs: 60_000, wallMs: 60_000 };
+/** Only these workloads (comma-separated keys), for probes; the section runs them all. */
+const ONLY = process.env.MCPVM_BENCH_COMPUTE_ONLY?.split(",");
 
 /**
  * kind -> (dist) => a runner `(code) => Promise<void>` and its dispose. The engines are mcpvm's; the raw
@@ -69,11 +71,12 @@ export async function computeRounds(dist, kinds) {
   const runners = {};
   for (const kind of kinds) runners[kind] = await KINDS[kind](dist);
   const loadBefore = loadavg()[0];
-  const samples = Object.fromEntries(WORKLOADS.map((workload) => [workload.key, Object.fromEntries(kinds.map((kind) => [kind, []]))]));
+  const workloads = WORKLOADS.filter((workload) => ONLY === undefined || ONLY.includes(workload.key));
+  const samples = Object.fromEntries(workloads.map((workload) => [workload.key, Object.fromEntries(kinds.map((kind) => [kind, []]))]));
   let seed = 0;
   try {
     for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
-      for (const workload of WORKLOADS) {
+      for (const workload of workloads) {
         for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
           const code = workload.code(seed++ % 97);
           const started = performance.now();
