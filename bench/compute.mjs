@@ -39,16 +39,19 @@ function child(node, args) {
   return JSON.parse(line);
 }
 
-/** When a run first came within 1.5x of the process's last ten runs (p50), and what came before. */
-function freshRow(result) {
+/**
+ * When the runs settled: the first run from which the median of five runs in a row is within 1.5x of the
+ * last ten runs' p50 (a single run is too noisy on this shared machine to say it alone).
+ */
+export function freshRow(result) {
   const times = result.runs.map((run) => run.ms);
   const steady = summarize(times.slice(-10)).p50;
-  const settled = result.runs.findIndex((run, index) => result.runs.slice(index).every((later) => later.ms <= steady * 1.5));
+  const settled = result.runs.findIndex((_, index) => index + 5 <= times.length && summarize(times.slice(index, index + 5)).p50 <= steady * 1.5);
   return [
     result.mode === "shared" ? "shared mode (asyncify build)" : "thread mode (sync build)",
     fmt(times[0]),
     fmt(summarize(times.slice(1, 5)).p50),
-    settled <= 0 ? "from the first run" : `${fmt(result.runs[settled].at)} (run ${settled + 1})`,
+    settled === 0 ? "from the first run" : `${fmt(result.runs[settled].at)} (run ${settled + 1})`,
     fmt(steady),
     fmt(result.processCpuMs, 0),
     `${result.loadBefore.toFixed(2)} / ${result.loadAfter.toFixed(2)}`,
@@ -112,7 +115,7 @@ export default async function benchCompute() {
     "**A just-started process** (bench/_compute-fresh.mjs: each mode in a process of its own, Node 20, the same run 40 times back to back: " +
       "the tight loop above, 300,000 iterations). V8 compiles QuickJS's hot wasm functions with TurboFan in the background once they are hot, " +
       "and has no on-stack replacement for wasm, so a run whose interpreter frame was entered before that compile finished computes on " +
-      "baseline (Liftoff) code to its end. Settled: the first run from which every later run took at most 1.5x the last ten runs' p50.",
+      "baseline (Liftoff) code to its end. Settled: the first run from which the median of five runs in a row is within 1.5x of the last ten runs' p50.",
     "",
     fresh.every((result) => result.unavailable === undefined)
       ? table(["mode", "first run", "runs 2-5, p50", "settled at (time since the first run started)", "last 10 runs, p50", "process CPU, all 40 runs", "load average before / after"], fresh.map(freshRow))
