@@ -234,7 +234,7 @@ export function runAsyncify(
 
   async function start(): Promise<EngineOutcome> {
     const manifest = context.newString(plan.manifestText);
-    const runner = context.callFunction(sandbox.bootstrap, context.undefined, sandbox.native, manifest);
+    const runner = context.callFunction(sandbox.configure, context.undefined, manifest);
     manifest.dispose();
     if (runner.error) return { kind: "uncaught", error: describe(runner.error) };
     try {
