@@ -6,7 +6,9 @@
 // - back to back: trivial runs one after another;
 // - new engine: create + trivial run + dispose, after 100 engines, after a 10 ms pause;
 // - host call: (loop of 2,000 trivial host calls - the same loop without) / 2,000, wall and process CPU.
-// Usage: node bench/_shared-warm.mjs <distA> [distB] [rounds=6] [kind=shared|inline].
+// Usage: node bench/_shared-warm.mjs <distA> [distB] [rounds=6] [kind=shared|inline], e.g. main's build
+// copied to .ab/before (a directory inside the checkout, so its imports find node_modules; keep it out of
+// git and lint) beside `dist`.
 // Files starting with _ are not sections.
 import { fork } from "node:child_process";
 import { loadavg } from "node:os";

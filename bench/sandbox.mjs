@@ -306,7 +306,13 @@ function markdown(results, machine) {
       "rounds, shared 2.07 ms): on the main thread admission and placement 0.21 ms, the run message 0.24 ms to reach the " +
       "worker, in the worker 1.06 ms (runAsyncify's set-up 0.10, calling the bootstrap 0.38 with the manifest, compiling " +
       "the script 0.16, starting it 0.10, its promise jobs 0.19), the result message 0.26 ms back, and settling the result " +
-      "0.15 ms: the two crossings cost about what the whole in-thread run's overhead above its guest code does.",
+      "0.15 ms: the two crossings cost about what the whole in-thread run's overhead above its guest code does. " +
+      "Wave 14 (Node 20): the bootstrap's run-independent step runs while a sandbox is built ahead (the image keeps it; a run only parses its " +
+      "manifest, ~0.06 ms of QuickJS work where the whole bootstrap call took ~0.2 ms), and an asyncify run makes its wall timer and its host " +
+      "calls' signal only once it waits or calls: beside main's build in interleaved rounds (bench/_shared-warm.mjs, load 10.3-9.9) shared warm " +
+      "1.71 -> 1.35 ms, back to back 750 -> 557 µs, new engine 1.75 -> 1.27 ms; quickjs-inline (load 9.3) warm 1.10 ms -> 709 µs. What is left " +
+      "of a warm shared run is mostly the two thread wake-ups (~0.2 ms each here, more when the cores idle) and QuickJS itself; of a host call, " +
+      "the same two wake-ups (load 7.6, bench/_shared-floor.mjs: a bare worker's string round trip 41.5 µs, quickjs-inline's whole call 28 µs, shared 103 µs).",
   );
   return lines.join("\n");
 }
