@@ -44,7 +44,7 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
     created = context;
     const native = context.newObject();
     const slot: { sandbox?: InlineSandbox } = {};
-    const functions: Record<"callSync" | "callAsync" | "log" | "source", QuickJs.QuickJSHandle> = {
+    const functions: Record<"callSync" | "callAsync" | "log" | "source" | "compile", QuickJs.QuickJSHandle> = {
       callSync: instance.newStringFunction(context, "callSync", (args, hasListener) => slot.sandbox?.hooks?.callSync(args, hasListener) ?? NOT_RUNNING, true),
       log: instance.newStringFunction(context, "log", (args) => {
         const hooks = slot.sandbox?.hooks;
@@ -59,6 +59,15 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
       }),
       // GuestNative.source: the same text for every run, so it needs no run hooks.
       source: instance.newStringFunction(context, "source", (args) => sources.pieces[args[0] ?? ""] ?? { error: "No such bootstrap piece" }),
+      // GuestNative.compile: a piece compiled during a run gets its file name, like one compiled ahead.
+      // A host function is on the wasm stack meanwhile, so the guest cannot be suspended inside it.
+      compile: context.newFunction("compile", (name) => {
+        const piece = context.getString(name);
+        const text = sources.pieces[piece];
+        if (text === undefined) return { error: context.newError("No such bootstrap piece") };
+        const compiled = context.evalCode(`"use strict";(${text})`, `mcpvm-${piece}.js`);
+        return compiled.error === undefined ? compiled.value : { error: compiled.error };
+      }),
     };
     for (const [name, handle] of Object.entries(functions)) {
       context.setProp(native, name, handle);

@@ -55,8 +55,10 @@ export function installGuestGlobals(native: GuestNative, manifestText?: string):
   /** A piece's factory: the one the engine compiled ahead, else compiled now from its source. */
   function piece<K extends GuestPieceName>(name: K): GuestPieceFactories[K] {
     const ahead = native.compiled?.[name] as GuestPieceFactories[K] | undefined;
+    if (typeof ahead === "function") return ahead;
+    if (typeof native.compile === "function") return native.compile(name);
     // Strict like this code; evaluated in the global scope, so it sees none of these locals.
-    return typeof ahead === "function" ? ahead : (evaluate(`"use strict";(${native.source(name)})`) as GuestPieceFactories[K]);
+    return evaluate(`"use strict";(${native.source(name)})`) as GuestPieceFactories[K];
   }
   /** Made on first use and kept; a failure (e.g. a limit reached while compiling) is retried by the next use. */
   function once<T>(make: () => T): () => T {
@@ -70,9 +72,13 @@ export function installGuestGlobals(native: GuestNative, manifestText?: string):
   const wrapBytes = (bytes: Uint8Array): unknown => ({ [manifest.bytesKey]: base64().encode(bytes) });
   const modules = once((): GuestModules => piece("modules")(native, manifest, { hostErrors, format, diagnostics, base64, wrapBytes, builtins }));
 
-  function require(specifier: unknown): object {
-    return modules().require(specifier);
-  }
+  // A method is named by its key: the CLI's bundler renames every binding called `require` (to
+  // require2), which guests would see in `require.name` and their stack frames.
+  const { require } = {
+    require(specifier: unknown): object {
+      return modules().require(specifier);
+    },
+  };
 
   const consoleObject: Record<string, (...args: unknown[]) => void> = {};
   for (const level of ["log", "info", "warn", "error", "debug"]) {
