@@ -71,6 +71,23 @@ let trivialRuns = 0;
 export const trivial = () => ({ code: `return 1; // run ${++trivialRuns}` });
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Waits until this process is quiet (under `share` of one core over a `windowMs` pause, for at most
+ * `maxMs`) and says how long that took (ms). V8 compiles a wasm module's hot functions on background
+ * threads for seconds after they first run (on Node 20 about twice as long since the flag of
+ * src/sandbox/engines/wasm-frame-size.ts: ~5 s against ~10 s of a fresh process at load 7-9), and a
+ * steady-state row measured meanwhile read 2 ms one run and 7 ms another, by how far that got.
+ */
+export async function untilQuiet({ windowMs = 250, share = 0.05, maxMs = 30_000 } = {}) {
+  const started = performance.now();
+  for (;;) {
+    const before = process.cpuUsage();
+    await sleep(windowMs);
+    const used = process.cpuUsage(before);
+    if ((used.user + used.system) / 1000 < windowMs * share || performance.now() - started > maxMs) return performance.now() - started;
+  }
+}
+
 export async function mustRun(engine, request) {
   const result = await engine.run(request);
   if (!result.ok) throw new Error(`benchmark run failed: ${result.error.code}: ${result.error.message}`);

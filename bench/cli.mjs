@@ -50,6 +50,8 @@ const WHAT_THE_TRIES_SHOWED =
   "thread every 5 ms, so Ctrl-C ends it at once on this engine too (tests/e2e/progress-cancel.test.ts). It is still not the default for " +
   "`mcpvm run`: the CPU-bound rows show what a script that computes pays, since the asyncify build runs guest JavaScript slower than the " +
   "sync build under Liftoff (`--liftoff-only`, as `mcpvm run` sets), and its stack limit is half the worker engine's (256 against 512 KiB). " +
+  "Those rows are one loop under Liftoff with the process's start included: they understate what a computing guest pays in shared mode " +
+  "in a gateway or REPL, where V8 tiers both builds up (the section \"Guest compute: shared mode against thread mode\", six workloads). " +
   "Wave 13 (interleaved A/B runs; compare CPU): **starting `run`'s worker from bin/mcpvm.js** before the CLI's main module loads (its own " +
   "bundle entry) asked for the thread only ~10 ms sooner, since the engine's modules and the wasm compile are most of what comes before it; " +
   "16 rounds at load 4.3: CPU p50 576 against 583 ms with nothing configured, 686 against 699 ms with the mcp plugin on, wall 500 against " +
@@ -227,7 +229,7 @@ export default async function () {
       `${ROUNDS} interleaved rounds (one process per case per round, order reversed every other round); load average ${load.toFixed(1)} at start and ` +
         `${loadAfter.toFixed(1)} at the end on ${cpus().length} cores. Wall times stretch with the load; the ratios and CPU times much less. ` +
         `The in-thread engine against the shipped worker engine, CPU p50: ${fmt(stats.inline.cpu.p50, 0)} against ${fmt(stats.shipped.cpu.p50, 0)} for \`return 1\`, ` +
-        `${fmt(stats.computeInline.cpu.p50, 0)} against ${fmt(stats.compute.cpu.p50, 0)} for the CPU-bound script, so its guest computed ` +
+        `${fmt(stats.computeInline.cpu.p50, 0)} against ${fmt(stats.compute.cpu.p50, 0)} for the CPU-bound script, so under \`--liftoff-only\` its guest computed ` +
         `${((stats.computeInline.cpu.p50 - stats.inline.cpu.p50) / (stats.compute.cpu.p50 - stats.shipped.cpu.p50)).toFixed(1)}x as long.`,
       "",
       `**Timeline of the shipped \`mcpvm run -e 'return 1'\`** (\`MCPVM_TRACE_STARTUP=1\`, ms since the process started, median of ${TIMELINE_RUNS} runs right after the rounds; ` +

@@ -18,6 +18,7 @@ import { ExitCode, type ExitCodeValue } from "../terminal/exit-codes.js";
 import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
 import { ask } from "../terminal/prompt.js";
 import { traceStartup } from "../util/startup-trace.js";
+import { outliveClosedPipe } from "./closed-pipe.js";
 
 const GLOBAL_USAGE = (commands: readonly CommandEntry[]) => `mcpvm — run JavaScript in a sandbox where every MCP server is a typed module.
 
@@ -91,6 +92,10 @@ export interface RunCliOptions {
 /** The CLI entry: parses once, opens the host lazily, dispatches, maps every failure to an exit code. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo(), options: RunCliOptions = {}): Promise<ExitCodeValue> {
   traceStartup("runCli");
+  if (options.wholeProcess === true) {
+    outliveClosedPipe(io.stdout);
+    outliveClosedPipe(io.stderr);
+  }
   // The shell completion scripts' hidden helper: before anything else, so no word is taken as a flag.
   // Imported here, not at the top: every other command would load the completion tables for nothing.
   if (argv[0] === "__complete") return (await import("./completion/complete.js")).runComplete(argv.slice(1), io.env, io.stdout) === 0 ? ExitCode.Ok : ExitCode.Usage;

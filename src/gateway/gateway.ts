@@ -24,6 +24,7 @@ import { ToolsetTools } from "./toolset-tools.js";
 import { ExposedServer } from "./exposed.js";
 import type { FastLaneOrigin, GatewayOrigin } from "./passthrough/origin.js";
 import type { ToolsetStore } from "./toolsets/store.js";
+import { explainUnknownKeys } from "../util/zod-key-suggestions.js";
 
 export interface GatewayOptions {
   readonly host: McpvmHost;
@@ -220,7 +221,7 @@ export class Gateway {
   private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions, view: ClientView): Promise<CallToolResult> {
     const parsed = builtinArgs[name].safeParse(raw);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+      const problems = explainUnknownKeys(parsed.error.issues, builtinArgs[name], name).map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
       throw new GatewayError("GATEWAY_INVALID_ARGUMENTS", `Invalid arguments for ${name}: ${problems}`, { data: { tool: name } });
     }
     const context = { signal: caller.signal ?? new AbortController().signal, ...(view.access === undefined ? {} : { access: view.access }) };

@@ -18,6 +18,8 @@ export interface CommandContext {
   /** --yes: unattended, every confirmation answered yes. */
   readonly assumeYes: boolean;
   readonly json: boolean;
+  /** Where the person is: the command line (the default) or the REPL, whose hints name slash commands. */
+  readonly face?: "cli" | "repl";
   /** The global --log-level and --engine, for commands that manage their own host (serve). */
   readonly logLevel?: LogLevelName;
   readonly engine?: EngineChoice;
@@ -34,4 +36,15 @@ export interface Command {
   /** Usage of the subcommand named in `args` (`mcpvm mcp add --help`), when it has its own. */
   helpFor?(args: readonly string[]): string | undefined;
   run(args: readonly string[], context: CommandContext): Promise<ExitCodeValue>;
+}
+
+/** `--log-level debug` or `trace`: the person asked to see everything, confirmation blocks included. */
+export function isVerbose(context: CommandContext): boolean {
+  return context.logLevel === "debug" || context.logLevel === "trace";
+}
+
+/** The width of the person's terminal on stderr, when stderr is one. */
+export function stderrColumns(context: CommandContext): number | undefined {
+  const columns = (context.io.stderr as { columns?: unknown }).columns;
+  return typeof columns === "number" && columns > 0 ? columns : undefined;
 }

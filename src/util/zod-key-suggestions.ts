@@ -70,3 +70,17 @@ export function withKeySuggestions<T extends z.core.$ZodIssue>(issues: readonly 
     return { ...issue, message: `${issue.message}; did you mean ${text}?` };
   });
 }
+
+/**
+ * The refusal of an unknown argument a tool was sent, for whoever wrote the call (a model, a
+ * client): the key, the closest known one, and every key the tool takes, e.g. `Unrecognized key:
+ * "tool"; did you mean "tools"? module_info takes: name, tools, query.` Other issues pass through.
+ */
+export function explainUnknownKeys<T extends z.core.$ZodIssue>(issues: readonly T[], root: unknown, tool: string): T[] {
+  return withKeySuggestions(issues, root).map((issue) => {
+    if (issue.code !== "unrecognized_keys") return issue;
+    const known = knownKeysAt(root, issue.path);
+    const takes = known.length === 0 ? `${tool} takes no arguments` : `${tool} takes: ${known.join(", ")}`;
+    return { ...issue, message: `${issue.message.replace(/[.]$/, "")}${/\?$/.test(issue.message) ? " " : ". "}${takes}.` };
+  });
+}

@@ -4,6 +4,11 @@ import type { ToolSet } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildAgentTools, forModel, type PersonInteraction } from "../../src/agent/tools/index.js";
 import { McpvmHost } from "../../src/host/index.js";
+import { resolveModel } from "../../src/agent/llm/model-config.js";
+import { createLanguageModel } from "../../src/agent/llm/provider.js";
+import { describeToolError } from "../../src/agent/llm/tool-error.js";
+import { runTurn } from "../../src/agent/llm/turn.js";
+import { startScriptedLlmServer } from "../fixtures/llm/openai-server.js";
 import { MEMORY, tempHome } from "./repl-driver.js";
 
 async function call(tools: ToolSet, name: string, input: unknown): Promise<Record<string, unknown>> {
@@ -92,11 +97,37 @@ describe("the model's MCP tools when nobody can approve", () => {
     const validate = asSchema(tools.manage?.inputSchema).validate;
     expect(await validate?.({ action: "explode" })).toMatchObject({ success: false });
     expect(await validate?.({ action: "info", server: "" })).toMatchObject({ success: false });
-    // An unknown key is dropped, never passed on.
-    expect(await validate?.({ action: "info", server: "memory", extra: 1 })).toEqual({ success: true, value: { action: "info", server: "memory" } });
     expect(await validate?.({ action: "info", server: "memory" })).toMatchObject({ success: true, value: { action: "info", server: "memory" } });
     const run = asSchema(tools.execute_javascript?.inputSchema).validate;
     expect(await run?.({ code: "return 1", timeoutMs: 10 })).toMatchObject({ success: false });
+  });
+
+  it("refuses an unknown key in every tool's input, naming it, the keys the tool takes and the closest one; the model is told so", async () => {
+    const { asSchema } = await import("ai");
+    const tools = await setUp({ canAsk: false, confirm: async () => false });
+    const refusal = async (name: string, input: unknown): Promise<string> => {
+      const outcome = await asSchema(tools[name]?.inputSchema).validate?.(input);
+      if (outcome === undefined || outcome.success) throw new Error(`${name} accepted ${JSON.stringify(input)}`);
+      return outcome.error.message;
+    };
+    expect(await refusal("module_info", { name: "mcp-memory", tool: ["read_graph"] })).toContain('Unrecognized key: "tool"; did you mean "tools"? module_info takes: name, tools, query');
+    expect(await refusal("manage", { action: "info", servr: "memory" })).toContain('Unrecognized key: "servr"; did you mean "server"? manage takes: action, server, plugin');
+    expect(await refusal("execute_javascript", { code: "return 1", timeout: 5000 })).toContain('Unrecognized key: "timeout"; did you mean "timeoutMs"? execute_javascript takes: code, timeoutMs');
+    // Nothing close: the key and the accepted ones, no guess.
+    expect(await refusal("module_info", { zzzz: 1 })).toContain('Unrecognized key: "zzzz". module_info takes: name, tools, query');
+
+    // Through a real model turn: the call gets no result, the model reads why, the person a line.
+    const server = await startScriptedLlmServer([{ toolCalls: [{ name: "module_info", arguments: { name: "mcp-memory", tool: ["read_graph"] } }] }, { text: "ok" }]);
+    try {
+      const errors: string[] = [];
+      const model = createLanguageModel(resolveModel(undefined, { MCPVM_MODEL: "openai-compatible:test-model", MCPVM_BASE_URL: server.url }));
+      await runTurn({ model, system: "s", history: [], userMessage: "go", maxSteps: 2, tools, onToolError: (_name, error) => errors.push(describeToolError(error)) });
+      expect(errors).toEqual(['invalid input for module_info: input: Unrecognized key: "tool"; did you mean "tools"? module_info takes: name, tools, query.']);
+      const told = server.requests[1]?.messages.filter((m) => m.role === "tool").map((m) => String(m.content)) ?? [];
+      expect(told.some((t) => t.includes('Error message: input: Unrecognized key: "tool"; did you mean "tools"? module_info takes: name, tools, query.'))).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 
   it("caps and redacts what reaches the model", async () => {

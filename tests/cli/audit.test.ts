@@ -39,6 +39,8 @@ describe("mcpvm audit", () => {
     expect(seen).toContainEqual(["mcp.approve", "cli", "tools", "approved"]);
     expect(seen).toContainEqual(["mcp.tool.held", "run", "tools", "held"]);
     expect(seen).toContainEqual(["mcp.call.confirm", "run", "tools", "allowed"]);
+    // Who allowed it: --yes, not a person's answer.
+    expect(entries.find((e) => e.event === "mcp.call.confirm")?.details).toEqual({ tool: "send", policy: "writes", by: "--yes" });
     expect(seen.at(-1)).toEqual(["mcp.revoke", "cli", "tools", "revoked"]);
     expect(entries.every((e) => e.user.length > 0)).toBe(true);
     expect(await readFile(join(home.dir, "audit-log.jsonl"), "utf8")).not.toContain(TOKEN);

@@ -120,6 +120,9 @@ describe("mcpvm mcp call: the same gates as a guest call", () => {
     const allowed = await cli(home, ["--yes", "mcp", "call", "tools", "send", "to=someone"]);
     expect(allowed.code, allowed.stderr).toBe(ExitCode.Ok);
     expect(JSON.parse(allowed.stdout)).toEqual({ tool: "send", args: { to: "someone" } });
+    // What --yes confirmed stays on record, one line on stderr, not the question nobody was asked.
+    expect(allowed.stderr).toContain('confirmed (--yes): tools.send to="someone"\n');
+    expect(allowed.stderr).not.toContain("arguments:");
   });
 
   it("a tool whose definition changed since it was pinned is held (exit 5)", async () => {

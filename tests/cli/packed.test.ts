@@ -85,6 +85,11 @@ describe("the packed package, installed", () => {
     const failed = await mcpvm(["run", "-e", "throw new TypeError('nope')"]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain("nope");
+    // The guest's functions keep their names in the bundle (the bundler renames a `require` of its own to require2).
+    const named = await mcpvm(["run", "-e", 'try { require("host:nope"); } catch (e) { return [require.name, e.stack]; }']);
+    const [name, stack] = JSON.parse(named.stdout) as [string, string];
+    expect(name).toBe("require");
+    expect(stack).toMatch(/at require \(mcpvm-modules\.js:\d+:\d+\)/);
   }, 60_000);
 
   it("with the mcp plugin approved and enabled (dist/plugins) and a server configured, `run` does not start the server", async () => {

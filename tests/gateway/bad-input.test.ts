@@ -47,6 +47,20 @@ describe("bad input to the HTTP gateway: refused clearly, other clients unaffect
     expect(typeof batch.code).toBe("number");
   });
 
+  it("an unknown argument to a built-in tool: refused, naming the key, the closest known one and every key the tool takes", async () => {
+    const client = new Client({ name: "typo", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    try {
+      const typo = await client.callTool({ name: "list_mcp_tools", arguments: { srever: "fixture" } });
+      expect(typo.isError).toBe(true);
+      expect(JSON.stringify(typo.content)).toContain('Invalid arguments for list_mcp_tools: (arguments): Unrecognized key: \\"srever\\"; did you mean \\"server\\"? list_mcp_tools takes: server, query.');
+      const none = await client.callTool({ name: "list-toolsets", arguments: { all: true } });
+      expect(JSON.stringify(none.content)).toContain('Unrecognized key: \\"all\\". list-toolsets takes no arguments.');
+    } finally {
+      await client.close();
+    }
+  });
+
   it("a slow client (slowloris) is cut off while another client is served", { timeout: 60_000 }, async () => {
     const socket = connect(Number(url.port), "127.0.0.1");
     const closed = new Promise<number>((resolve) => {

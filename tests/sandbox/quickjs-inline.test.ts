@@ -118,6 +118,28 @@ describe("quickjs-inline engine", () => {
     }
   });
 
+  it("gives each run its own manifest on a sandbox whose bootstrap ran ahead (image and built alike)", async () => {
+    for (const sandboxSnapshots of [true, false]) {
+      const single = await createQuickJsInlineEngine({ maxInstances: 1, idleInstances: 1, maxWasmMemoryBytes: (510 + Number(sandboxSnapshots)) * 1024 * 1024, sandboxSnapshots });
+      try {
+        const probe = "return [__mcpvm.modules, typeof console.log, typeof require, Object.isFrozen(__mcpvm)];";
+        for (const [modules, names] of [
+          [{ alpha: { a: () => 1 }, beta: { b: () => 2 } }, ["alpha", "beta"]],
+          [{}, []],
+          [{ gamma: { c: () => 3 } }, ["gamma"]],
+        ] as const) {
+          expect(valueOf(await run(single, probe, { modules }))).toEqual([names, "function", "function", true]);
+          await sleep(20);
+        }
+        // The result encoder reads the run's own manifest too: its result limit, and the bytes key.
+        errorOf(await run(single, 'return "x".repeat(5000);', { limits: { outputBytes: 1000 } }), "OUTPUT_LIMIT");
+        expect(valueOf(await run(single, 'return "x".repeat(50);', { limits: { outputBytes: 1000 } }))).toBe("x".repeat(50));
+      } finally {
+        await single.dispose();
+      }
+    }
+  });
+
   it("ends a run suspended in a host call when the engine is disposed, and refuses later runs", async () => {
     const disposable = await createQuickJsInlineEngine();
     let entered!: () => void;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
 import { sharedPlacements, type SharedThreadPlacement } from "../../src/sandbox/engines/quickjs-shared-placement.js";
 import type { HostModules, SandboxEngine } from "../../src/sandbox/types.js";
-import { errorOf, expectHealthy, run, sleep, valueOf } from "./conformance/helpers.js";
+import { errorOf, expectHealthy, MEMORY_TEST_LIMITS, run, sleep, valueOf } from "./conformance/helpers.js";
 
 /**
  * What the worker engine's shared mode adds to the conformance suite (which runs against it too):
@@ -180,7 +180,7 @@ describe("quickjs engine, shared workers", () => {
     const modules = barrier(2, seen);
     const big = run(engine, 'require("host:gate").wait(1); const a = []; for (let i = 0; i < 1e7; i++) a.push({ i }); return a.length;', {
       modules,
-      limits: { memoryBytes: 8 * 1024 * 1024 },
+      limits: { ...MEMORY_TEST_LIMITS, memoryBytes: 8 * 1024 * 1024 },
     });
     const small = run(engine, 'require("host:gate").wait(2); return Array.from({ length: 1000 }, (_, i) => i).length;', { modules, limits: { memoryBytes: 8 * 1024 * 1024 } });
     errorOf(await big, "MEMORY_LIMIT");

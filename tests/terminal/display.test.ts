@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { displayBlock, displayInline, hasUnsafeDisplayChars } from "../../src/terminal/display.js";
 import { formatLogs, formatRunError, formatValue } from "../../src/terminal/render/run-result.js";
-import { renderCallConfirmation } from "../../src/terminal/render/call-confirmation.js";
+import { renderCallConfirmation, renderConfirmedCall } from "../../src/terminal/render/call-confirmation.js";
 import type { RunResult } from "../../src/sandbox/types.js";
 
 const plain = { enabled: false, bold: (t: string) => t, dim: (t: string) => t, red: (t: string) => t, green: (t: string) => t, yellow: (t: string) => t, cyan: (t: string) => t };
@@ -39,5 +39,15 @@ describe("display escaping", () => {
     const text = renderCallConfirmation({ server: "fx", tool: "send\r\u001b[2Kread_only", args: { to: "\u009b1A\u202e" }, policy: "destructive" } as never);
     expect(text).not.toMatch(UNSAFE);
     expect(text).toContain("send\\r\\x1b[2Kread_only");
+  });
+
+  it("the one-line record of a --yes confirmation cannot be repainted either, and its escapes count toward its width", () => {
+    const line = renderConfirmedCall({ server: "fx", tool: "send\r\u001b[2Kread_only", args: { to: "\u009b1A\u202e", list: [1, 2], opts: { a: 1, b: 2 } }, policy: "destructive" } as never, 100);
+    expect(line).not.toMatch(UNSAFE);
+    expect(line).toBe('confirmed (--yes): fx.send\\r\\x1b[2Kread_only to="\\x9b1A\\u202e" list=[2 items] opts={a,b}');
+    const cut = renderConfirmedCall({ server: "fx", tool: "send\u001b[2K", args: { to: "\u202e".repeat(30) }, policy: "destructive" } as never, 60);
+    expect(cut).not.toMatch(UNSAFE);
+    expect(cut).toMatch(/^confirmed \(--yes\): fx\.send\\x1b\[2K to="(\\u202e)+(\\u[0-9a-f]{0,3})?…$/);
+    expect(Array.from(cut)).toHaveLength(60);
   });
 });

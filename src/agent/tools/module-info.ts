@@ -14,11 +14,13 @@ import type { AgentToolContext } from "./types.js";
 /** Compact signatures are returned when they fit in this; beyond it (big servers) names and summaries only. */
 export const SIGNATURES_MAX_CHARS = 3_000;
 
-export const moduleInfoInput = z.object({
-  name: z.string().min(1).optional(),
-  tools: z.array(z.string()).max(50).optional(),
-  query: z.string().min(1).optional(),
-});
+export const moduleInfoInput = z
+  .object({
+    name: z.string().min(1).optional(),
+    tools: z.array(z.string()).max(50).optional(),
+    query: z.string().min(1).optional(),
+  })
+  .strict();
 
 /**
  * How to call an MCP module, said once per module_info answer rather than in every step's
@@ -87,7 +89,7 @@ async function pluginModuleInfo(host: McpvmHost, module: string): Promise<string
 export function moduleInfoTool(context: AgentToolContext) {
   return tool({
     description: "How to call host modules. {name: \"mcp-x\"}: its signatures; {name, tools: [fn]}: full declarations; {query}: search MCP functions (all, or name's); {}: list modules.",
-    inputSchema: modelSchema(moduleInfoInput),
+    inputSchema: modelSchema("module_info", moduleInfoInput),
     execute: async ({ name, tools, query }, { abortSignal }) =>
       guardedTool(context.host, async () => {
         if (query !== undefined && name === undefined) return searchAnswer(context, query, abortSignal);

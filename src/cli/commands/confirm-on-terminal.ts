@@ -1,22 +1,29 @@
 import type { ConfirmCall } from "../../mcp/service/index.js";
-import type { CommandContext } from "../../terminal/command.js";
+import { isVerbose, stderrColumns, type CommandContext } from "../../terminal/command.js";
+import { REPL_START_WITH_YES } from "../../terminal/hints.js";
 import { writeLine } from "../../terminal/io.js";
 import { confirm } from "../../terminal/prompt.js";
 import type { AskFlow } from "../../mcp/flow/index.js";
 
 /**
  * Per-call confirmation for a command run by a person: the call is shown on stderr and asked about
- * on a terminal; --yes answers yes (the call stays shown); with neither, it is refused as
- * `no-terminal`, which the guest is told apart from a person's no.
+ * on a terminal; --yes answers yes and leaves one line per call on stderr (the whole block with
+ * --log-level debug); with neither, it is refused as `no-terminal`, which the guest is told apart
+ * from a person's no.
  */
 export function askOnTerminal(context: CommandContext): ConfirmCall {
   return async (request) => {
     // The renderers import the MCP service's helpers: loaded when a call is asked about, not by every `run`.
-    const { renderCallConfirmation } = await import("../../terminal/render/call-confirmation.js");
+    const { renderCallConfirmation, renderYesConfirmation } = await import("../../terminal/render/call-confirmation.js");
+    if (context.assumeYes) {
+      writeLine(context.io.stderr, renderYesConfirmation(request, { verbose: isVerbose(context), columns: stderrColumns(context) }));
+      return "yes-flag";
+    }
     context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
     const ok = await confirm(context, "Allow this call?");
     if (ok || context.interactive) return ok;
-    writeLine(context.io.stderr, `Not confirmed: no terminal to ask on. Rerun with --yes, or set \`"confirm": "never"\` for server "${request.server}" in config.json.`);
+    const rerun = context.face === "repl" ? REPL_START_WITH_YES : "Rerun with --yes";
+    writeLine(context.io.stderr, `Not confirmed: no terminal to ask on. ${rerun}, or set \`"confirm": "never"\` for server "${request.server}" in config.json.`);
     return "no-terminal";
   };
 }

@@ -7,6 +7,7 @@ import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { isMcpvmError, McpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
 import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
+import { commandHint, noTerminalHint, sentence } from "../../terminal/hints.js";
 import { confirm } from "../../terminal/prompt.js";
 
 const USAGE = `Usage: mcpvm plugin <command> [name] [options]
@@ -17,7 +18,7 @@ Commands:
   list                 every plugin with its state, approval and audit risk
   info <name>          manifest, modules, capabilities, config and approval
   audit <name>         the static audit's findings (file, line, rule, risk)
-  approve <name>       approve the plugin's current code (asks first; --yes to skip)
+  approve <name>       approve the plugin's current code (asks first, unless started with --yes)
   revoke <name>        withdraw approval (also disables)
   enable <name>        load the plugin in future runs (needs a valid approval)
   disable <name>       stop loading it
@@ -89,13 +90,13 @@ async function runSubcommand(sub: string, positionals: readonly string[], unset:
       const report = await plugins.audit(target);
       if (!context.json) writeLine(context.io.stderr, renderAudit(report, context));
       if (!(await confirm(context, `Approve plugin "${target}" with the code shown above?`))) {
-        writeLine(context.io.stderr, context.interactive ? "Not approved." : "Not approved: no terminal to ask on. Rerun with --yes to approve unattended.");
+        writeLine(context.io.stderr, context.interactive ? "Not approved." : `Not approved: no terminal to ask on. ${sentence(noTerminalHint(context, `plugin approve ${target}`, "approve it unattended"))}.`);
         return ExitCode.ApprovalRequired;
       }
       const record = await plugins.approve(target);
       await host.reload();
       if (context.json) writeJson(context.io.stdout, { approved: target, record });
-      else writeLine(context.io.stdout, `${context.colours.green("approved")} ${target} (hash ${record.hash.slice(0, 12)}…). Enable it with \`mcpvm plugin enable ${target}\`.`);
+      else writeLine(context.io.stdout, `${context.colours.green("approved")} ${target} (hash ${record.hash.slice(0, 12)}…). Enable it with \`${commandHint(context, `plugin enable ${target}`)}\`.`);
       return ExitCode.Ok;
     }
     case "revoke": {
@@ -131,7 +132,7 @@ async function runSubcommand(sub: string, positionals: readonly string[], unset:
         delete next[key];
       }
       const { validated } = await plugins.setConfig(target, next).catch((error: unknown) => {
-        throw withUnsetHint(error, target);
+        throw withUnsetHint(error, target, context);
       });
       await host.reload();
       if (context.json) writeJson(context.io.stdout, { plugin: target, config: next, validated });
@@ -144,9 +145,9 @@ async function runSubcommand(sub: string, positionals: readonly string[], unset:
 }
 
 /** A config refused because of a key already stored (a typo from before) can be fixed from here. */
-function withUnsetHint(error: unknown, plugin: string): unknown {
+function withUnsetHint(error: unknown, plugin: string, context: CommandContext): unknown {
   if (!isMcpvmError(error) || error.code !== "PLUGIN_CONFIG_INVALID") return error;
-  return new McpvmError(error.code, `${error.message}\nRemove a bad setting with \`mcpvm plugin config ${plugin} --unset <key>\`.`, { ...(error.data === undefined ? {} : { data: { ...error.data } }), cause: error });
+  return new McpvmError(error.code, `${error.message}\nRemove a bad setting with \`${commandHint(context, `plugin config ${plugin} --unset <key>`)}\`.`, { ...(error.data === undefined ? {} : { data: { ...error.data } }), cause: error });
 }
 
 function stateText(status: PluginStatus, context: CommandContext): string {

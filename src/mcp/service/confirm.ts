@@ -25,14 +25,17 @@ export interface CallConfirmationRequest {
 export type CallRefusal = "declined" | "no-terminal";
 
 /**
- * Resolves true to let the call go ahead; false (the person said no) or a CallRefusal to stop it.
- * Supplied by a face that can ask a person (REPL, run on a TTY).
+ * A ConfirmCall's answer: true (the person said yes) or `yes-flag` (--yes answered for them; the
+ * audit log records which) let the call go ahead; false (the person said no) or a CallRefusal stop it.
  */
-export type ConfirmCall = (request: CallConfirmationRequest) => Promise<boolean | CallRefusal>;
+export type CallAnswer = boolean | "yes-flag" | CallRefusal;
+
+/** Asks about one call; supplied by a face that can ask a person (REPL, run on a TTY). */
+export type ConfirmCall = (request: CallConfirmationRequest) => Promise<CallAnswer>;
 
 /** The refusal a ConfirmCall answer stands for, or undefined when the call may go ahead. */
-export function callRefusal(answer: boolean | CallRefusal): CallRefusal | undefined {
-  if (answer === true) return undefined;
+export function callRefusal(answer: CallAnswer): CallRefusal | undefined {
+  if (answer === true || answer === "yes-flag") return undefined;
   return answer === false ? "declined" : answer;
 }
 

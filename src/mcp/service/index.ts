@@ -3,7 +3,7 @@ export { ServerCatalog, type CatalogTool } from "./catalog.js";
 export { callToolOnce, loadMcpModule, mcpHostModules, type McpModuleOptions, DEFAULT_BATCH_CONCURRENCY, batchConcurrency, MAX_BATCH_ITEMS } from "./module.js";
 export { toolsGlobalPrelude } from "./prelude.js";
 export { mcpModuleTable, type ConfiguredServers, type McpModuleLoader } from "./module-table.js";
-export { callRefusal, confirmationReason, describeToolHints, needsConfirmation, refusedCallMessage, type CallRefusal, type ConfirmCall, type CallConfirmationRequest, type ToolAnnotationsLike } from "./confirm.js";
+export { callRefusal, confirmationReason, describeToolHints, needsConfirmation, refusedCallMessage, type CallAnswer, type CallRefusal, type ConfirmCall, type CallConfirmationRequest, type ToolAnnotationsLike } from "./confirm.js";
 export { McpCallError, type McpCallErrorCode } from "./errors.js";
 export { acceptCommand, decideTrust, describeHeld, isBlockedHeld, shellWord, type HeldInstructions, type HeldTool, type HeldReason, type TrustDecision } from "./trust.js";
 export { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";

@@ -158,7 +158,7 @@ async function callTool(
       policy,
     });
     const refusal = callRefusal(allowed);
-    await service.recordAudit({ event: "mcp.call.confirm", subject: catalog.server, decision: refusal ?? "allowed", details: { tool: tool.originalName, policy } });
+    await service.recordAudit({ event: "mcp.call.confirm", subject: catalog.server, decision: refusal ?? "allowed", details: { tool: tool.originalName, policy, ...(allowed === "yes-flag" ? { by: "--yes" } : {}) } });
     if (refusal !== undefined) {
       throw new McpCallError("MCP_CALL_DECLINED", refusedCallMessage(catalog.server, tool.originalName, refusal), {
         data: { server: catalog.server, tool: tool.originalName, reason: refusal },

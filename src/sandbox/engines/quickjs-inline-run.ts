@@ -57,9 +57,13 @@ export function runAsyncify(
   const limits = plan.limits;
   const startedAt = performance.now();
   const deadline = Date.now() + limits.wallMs;
-  const hostCalls = new AbortController();
   const modules = parts.calls;
-  const callContext = { signal: hostCalls.signal, deadline };
+  // The host calls' signal and the wall timer are made when first needed: a run that makes no host
+  // call and never waits (most trivial runs) needs neither, and in a shared worker each cost tens of
+  // µs of a warm run (the run's own interrupt checks end a computing guest at its deadline).
+  let hostCalls: AbortController | undefined;
+  let callContext: { readonly signal: AbortSignal; readonly deadline: number } | undefined;
+  let wallTimer: ReturnType<typeof setTimeout> | undefined;
   // The heap's growth during the run is its memory use (see the worker engine's quickjs-execute.ts);
   // headroom beyond the budget is not granted, so the growth is what the run needed.
   instance.limitHeadroom(instance.wasmMemoryBytes() + limits.memoryBytes);
@@ -71,7 +75,6 @@ export function runAsyncify(
   let localStop: EngineLimit | undefined;
   let callCount = 0;
   let nextCallId = 0;
-  let callsMade = false;
   const logs: LogEntry[] = [];
   let logBytes = 0;
   let droppedLogs = 0;
@@ -106,13 +109,24 @@ export function runAsyncify(
   const stop = (reason: "wall" | "cancel"): void => {
     if (stopping !== undefined) return;
     stopping = reason;
-    hostCalls.abort(parts.runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
+    hostCalls?.abort(parts.runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
     // A host function that ignores its signal must not hold the guest: its call is answered now.
     suspendedCall?.(undefined);
     poke();
   };
   const onCancel = (): void => stop("cancel");
-  const wallTimer = setTimeout(() => stop("wall"), limits.wallMs);
+  /** Before the guest first waits (a host call, its pending promises): then only a timer can end it at its deadline. */
+  const armWallTimer = (): void => {
+    wallTimer ??= setTimeout(() => stop("wall"), Math.max(0, deadline - Date.now()));
+  };
+  /** The context of the run's host calls; a call made once the run is stopping gets a signal already aborted. */
+  const callsContext = (): { readonly signal: AbortSignal; readonly deadline: number } => {
+    if (callContext !== undefined) return callContext;
+    hostCalls = new AbortController();
+    if (stopping !== undefined) hostCalls.abort(parts.runEnded(stopping === "wall" ? "WALL_LIMIT" : "CANCELLED"));
+    callContext = { signal: hostCalls.signal, deadline };
+    return callContext;
+  };
   plan.signal?.addEventListener("abort", onCancel, { once: true });
   onStart?.({ stop });
 
@@ -142,7 +156,6 @@ export function runAsyncify(
 
   const startCall = (module: string, fn: string, argsText: string, listen: boolean) => {
     callCount++;
-    callsMade = true;
     return { callId: nextCallId++, request: { module, fn, argsText, listen } };
   };
 
@@ -163,7 +176,8 @@ export function runAsyncify(
           resolve(text === undefined ? STOPPED : text);
         };
         suspendedCall = answer;
-        void modules.call(request, callContext).then(answer);
+        armWallTimer();
+        void modules.call(request, callsContext()).then(answer);
       });
     },
     callAsync: (m, f, a, l) => {
@@ -173,7 +187,7 @@ export function runAsyncify(
       pending.set(callId, deferred);
       if (listen && l !== undefined) listeners.set(callId, l.dup());
       const events = listen ? { live: (text: string) => void (stopping === undefined && (inbox.push({ kind: "event", callId, text }), poke())) } : {};
-      void modules.call(request, callContext, events).then((text) => {
+      void modules.call(request, callsContext(), events).then((text) => {
         inbox.push({ kind: "reply", callId, text });
         poke();
       });
@@ -194,7 +208,7 @@ export function runAsyncify(
     listeners.clear();
     sandbox.hooks = undefined;
     // A run that made no host call handed its signal to nobody: no reason to build an error with a stack.
-    if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(parts.runEndedFor(outcome));
+    if (hostCalls !== undefined && !hostCalls.signal.aborted) hostCalls.abort(parts.runEndedFor(outcome));
     return {
       report: { outcome, logs, logBytes, droppedLogs, stats: { engine: parts.engine, wallMs: performance.now() - startedAt, cpuMs: cpuSpent, hostCalls: callCount } },
       poisoned,
@@ -234,7 +248,7 @@ export function runAsyncify(
 
   async function start(): Promise<EngineOutcome> {
     const manifest = context.newString(plan.manifestText);
-    const runner = context.callFunction(sandbox.bootstrap, context.undefined, sandbox.native, manifest);
+    const runner = context.callFunction(sandbox.configure, context.undefined, manifest);
     manifest.dispose();
     if (runner.error) return { kind: "uncaught", error: describe(runner.error) };
     try {
@@ -286,6 +300,7 @@ export function runAsyncify(
       if (inbox.length > 0) continue;
       if (pending.size === 0) return { kind: "deadlock" };
       pause();
+      armWallTimer();
       await new Promise<void>((resolve) => (wake = resolve));
     }
   }

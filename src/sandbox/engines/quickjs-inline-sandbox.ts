@@ -16,14 +16,16 @@ export interface InlineHooks {
 
 /**
  * One run's runtime and context on an asyncify instance, built ahead of the run like the worker
- * engine's PreparedSandbox (native functions exist, bootstrap compiled and uncalled, no guest-visible
- * state yet). `callSync` and `log`, the calls a loop makes, take the adapter's fast path.
+ * engine's PreparedSandbox: native functions exist, and the bootstrap is compiled and has installed
+ * what every run installs alike (installGuestGlobals' first step), so nothing of any run is in it
+ * yet. `callSync` and `log`, the calls a loop makes, take the adapter's fast path.
  */
 export interface InlineSandbox {
   readonly runtime: QuickJs.QuickJSRuntime;
   readonly context: QuickJs.QuickJSContext;
   readonly native: QuickJs.QuickJSHandle;
-  readonly bootstrap: QuickJs.QuickJSHandle;
+  /** The bootstrap's second step: called with the run's manifest text, it returns the GuestRunner. */
+  readonly configure: QuickJs.QuickJSHandle;
   /** GuestNative.compiled once a piece has been compiled ahead (see compileInlinePiece). */
   compiled: QuickJs.QuickJSHandle | undefined;
   hooks: InlineHooks | undefined;
@@ -42,7 +44,7 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
     created = context;
     const native = context.newObject();
     const slot: { sandbox?: InlineSandbox } = {};
-    const functions: Record<"callSync" | "callAsync" | "log" | "source", QuickJs.QuickJSHandle> = {
+    const functions: Record<"callSync" | "callAsync" | "log" | "source" | "compile", QuickJs.QuickJSHandle> = {
       callSync: instance.newStringFunction(context, "callSync", (args, hasListener) => slot.sandbox?.hooks?.callSync(args, hasListener) ?? NOT_RUNNING, true),
       log: instance.newStringFunction(context, "log", (args) => {
         const hooks = slot.sandbox?.hooks;
@@ -57,6 +59,15 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
       }),
       // GuestNative.source: the same text for every run, so it needs no run hooks.
       source: instance.newStringFunction(context, "source", (args) => sources.pieces[args[0] ?? ""] ?? { error: "No such bootstrap piece" }),
+      // GuestNative.compile: a piece compiled during a run gets its file name, like one compiled ahead.
+      // A host function is on the wasm stack meanwhile, so the guest cannot be suspended inside it.
+      compile: context.newFunction("compile", (name) => {
+        const piece = context.getString(name);
+        const text = sources.pieces[piece];
+        if (text === undefined) return { error: context.newError("No such bootstrap piece") };
+        const compiled = context.evalCode(`"use strict";(${text})`, `mcpvm-${piece}.js`);
+        return compiled.error === undefined ? compiled.value : { error: compiled.error };
+      }),
     };
     for (const [name, handle] of Object.entries(functions)) {
       context.setProp(native, name, handle);
@@ -68,7 +79,15 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
       compiled.error.dispose();
       throw new Error(`The guest bootstrap did not compile: ${JSON.stringify(detail)}`);
     }
-    slot.sandbox = { runtime, context, native, bootstrap: compiled.value, compiled: undefined, hooks: undefined };
+    // Its first step now, with no manifest: what every run installs alike (see installGuestGlobals).
+    const installed = context.callFunction(compiled.value, context.undefined, native);
+    compiled.value.dispose();
+    if (installed.error) {
+      const detail = context.dump(installed.error) as unknown;
+      installed.error.dispose();
+      throw new Error(`The guest bootstrap did not install: ${JSON.stringify(detail)}`);
+    }
+    slot.sandbox = { runtime, context, native, configure: installed.value, compiled: undefined, hooks: undefined };
     return slot.sandbox;
   } catch (error) {
     created?.dispose();
@@ -81,7 +100,7 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
 export function releaseInlineSandbox(sandbox: InlineSandbox): void {
   sandbox.hooks = undefined;
   if (sandbox.compiled?.alive === true) sandbox.compiled.dispose();
-  if (sandbox.bootstrap.alive) sandbox.bootstrap.dispose();
+  if (sandbox.configure.alive) sandbox.configure.dispose();
   if (sandbox.native.alive) sandbox.native.dispose();
   sandbox.context.dispose();
   sandbox.runtime.dispose();

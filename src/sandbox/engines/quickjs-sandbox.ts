@@ -77,6 +77,16 @@ export function prepareQuickJsSandbox(module: QuickJs.QuickJSWASMModule, sources
     });
     context.setProp(native, "source", source);
     source.dispose();
+    // GuestNative.compile: a piece compiled during a run gets its file name, like one compiled ahead.
+    const compile = context.newFunction("compile", (name) => {
+      const piece = context.getString(name);
+      const text = sources.pieces[piece];
+      if (text === undefined) return { error: context.newError("No such bootstrap piece") };
+      const compiled = context.evalCode(`"use strict";(${text})`, `mcpvm-${piece}.js`);
+      return compiled.error === undefined ? compiled.value : { error: compiled.error };
+    });
+    context.setProp(native, "compile", compile);
+    compile.dispose();
     const compiled = context.evalCode(sources.bootstrap, "mcpvm-bootstrap.js");
     if (compiled.error) {
       const detail = context.dump(compiled.error) as unknown;

@@ -114,7 +114,8 @@ export interface SandboxSnapshot<S extends SnapshotSandbox = SnapshotSandbox> {
 }
 
 /**
- * Takes a snapshot of a freshly built sandbox (bootstrap not yet called, so no guest-visible state).
+ * Takes a snapshot of a freshly built sandbox (its bootstrap not called, or only the first step that every run
+ * takes alike, see installGuestGlobals: nothing of any run in it).
  * RUNS IN THE WORKER THREAD (embedded by its source text, see quickjs-assets.ts): it references
  * nothing outside its body. Returns undefined when this build or library version does not look as
  * expected; the worker then builds every sandbox as before.

@@ -60,7 +60,7 @@ export interface QuickJsEngineOptions {
    * "shared": several runs share each worker thread (QuickJS's asyncify build, a run suspended in a
    * host call holds only its own instance); at most `maxThreads` threads. "thread": one run per
    * worker thread at a time (the synchronous build; a guest waiting for the host holds its thread;
-   * its guests compute 1.7-3.5x faster). Default: MCPVM_QUICKJS_WORKERS if set, else "shared".
+   * its guests compute about 2x faster: bench/RESULTS.md, "Guest compute"). Default: MCPVM_QUICKJS_WORKERS if set, else "shared".
    */
   readonly workerMode?: "shared" | "thread";
   /** Shared mode: most worker threads, shared by every engine with the same worker options. Default: CPU count. */

@@ -14,7 +14,16 @@ import type { GuestBuiltins, GuestDiagnostics, GuestFormatter, GuestManifest, Gu
  * prototypes. The host validates every envelope and meters every log line; what this code owes is
  * a faithful, clear contract for well-behaved scripts.
  */
-export function installGuestGlobals(native: GuestNative, manifestText: string): GuestRunner {
+export function installGuestGlobals(native: GuestNative, manifestText: string): GuestRunner;
+/**
+ * In two steps: what every run installs alike (the globals, their closures) now, and the returned
+ * `configure` takes the run's manifest and gives its runner. An engine that builds its sandboxes
+ * ahead calls the first step then (most of the bootstrap's own time: ~0.1 ms of QuickJS work, and a
+ * sandbox image keeps it), so a run pays only for parsing its manifest. Nothing of a run is in the
+ * first step: a sandbox still serves one run.
+ */
+export function installGuestGlobals(native: GuestNative): (manifestText: string) => GuestRunner;
+export function installGuestGlobals(native: GuestNative, manifestText?: string): GuestRunner | ((manifestText: string) => GuestRunner) {
   // Also when the source is compiled on its own, as the sandbox does (see bootstrap-source.ts).
   "use strict";
   const builtins: GuestBuiltins = {
@@ -36,7 +45,8 @@ export function installGuestGlobals(native: GuestNative, manifestText: string): 
     PromiseClass: Promise,
   };
   const { freeze, apply, then, stringify, Bytes, MapClass, SetClass, ErrorClass } = builtins;
-  const manifest = builtins.parse(manifestText) as GuestManifest;
+  // Set by `configure` before any guest code runs; every use below is inside a function called later.
+  let manifest = undefined as unknown as GuestManifest;
   const global = globalThis as unknown as Record<string, unknown>;
   const defineProperty = Object.defineProperty;
   const evaluate = eval;
@@ -45,8 +55,10 @@ export function installGuestGlobals(native: GuestNative, manifestText: string): 
   /** A piece's factory: the one the engine compiled ahead, else compiled now from its source. */
   function piece<K extends GuestPieceName>(name: K): GuestPieceFactories[K] {
     const ahead = native.compiled?.[name] as GuestPieceFactories[K] | undefined;
+    if (typeof ahead === "function") return ahead;
+    if (typeof native.compile === "function") return native.compile(name);
     // Strict like this code; evaluated in the global scope, so it sees none of these locals.
-    return typeof ahead === "function" ? ahead : (evaluate(`"use strict";(${native.source(name)})`) as GuestPieceFactories[K]);
+    return evaluate(`"use strict";(${native.source(name)})`) as GuestPieceFactories[K];
   }
   /** Made on first use and kept; a failure (e.g. a limit reached while compiling) is retried by the next use. */
   function once<T>(make: () => T): () => T {
@@ -60,9 +72,13 @@ export function installGuestGlobals(native: GuestNative, manifestText: string): 
   const wrapBytes = (bytes: Uint8Array): unknown => ({ [manifest.bytesKey]: base64().encode(bytes) });
   const modules = once((): GuestModules => piece("modules")(native, manifest, { hostErrors, format, diagnostics, base64, wrapBytes, builtins }));
 
-  function require(specifier: unknown): object {
-    return modules().require(specifier);
-  }
+  // A method is named by its key: the CLI's bundler renames every binding called `require` (to
+  // require2), which guests would see in `require.name` and their stack frames.
+  const { require } = {
+    require(specifier: unknown): object {
+      return modules().require(specifier);
+    },
+  };
 
   const consoleObject: Record<string, (...args: unknown[]) => void> = {};
   for (const level of ["log", "info", "warn", "error", "debug"]) {
@@ -75,16 +91,6 @@ export function installGuestGlobals(native: GuestNative, manifestText: string): 
 
   defineProperty(global, "console", { value: freeze(consoleObject), writable: true, configurable: true });
   defineProperty(global, "require", { value: require, writable: true, configurable: true });
-  defineProperty(global, "__mcpvm", {
-    value: freeze({
-      callAsync: (module: string, fn: string, given: readonly unknown[] = []): Promise<unknown> => modules().callAsync(module, fn, given),
-      modules: freeze(builtins.keysOf(manifest.modules)),
-      // For the trusted prelude's own messages (e.g. the tools global's "did you mean").
-      didYouMean: (input: string, candidates: readonly string[]) => diagnostics().didYouMean(String(input), candidates),
-    }),
-    writable: false,
-    configurable: false,
-  });
 
   function describeThrown(thrown: unknown): string {
     try {
@@ -155,9 +161,26 @@ export function installGuestGlobals(native: GuestNative, manifestText: string): 
     }
   }
 
-  return {
+  const runner: GuestRunner = {
     start(main) {
       return apply(then, main(), [describeResult, describeThrown]) as Promise<string>;
     },
   };
+
+  function configure(text: string): GuestRunner {
+    manifest = builtins.parse(text) as GuestManifest;
+    defineProperty(global, "__mcpvm", {
+      value: freeze({
+        callAsync: (module: string, fn: string, given: readonly unknown[] = []): Promise<unknown> => modules().callAsync(module, fn, given),
+        modules: freeze(builtins.keysOf(manifest.modules)),
+        // For the trusted prelude's own messages (e.g. the tools global's "did you mean").
+        didYouMean: (input: string, candidates: readonly string[]) => diagnostics().didYouMean(String(input), candidates),
+      }),
+      writable: false,
+      configurable: false,
+    });
+    return runner;
+  }
+
+  return manifestText === undefined ? configure : configure(manifestText);
 }

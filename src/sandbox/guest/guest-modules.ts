@@ -105,25 +105,28 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
     return error;
   }
 
-  function require(specifier: unknown): object {
-    if (typeof specifier !== "string") throw new TypeErrorClass('require() expects a module name such as "host:fs-read"');
-    if (specifier.slice(0, 5) !== "host:") {
-      const names = keysOf(manifest.modules);
-      const available = names.length === 0 ? "none" : names.map((name) => `host:${name}`).join(", ");
-      throw moduleError(
-        "ModuleNotFoundError",
-        "MODULE_NOT_FOUND",
-        `Cannot find module "${specifier}": the sandbox has no Node.js modules, files or network; only host modules exist (available: ${available})`,
-      );
-    }
-    const name = specifier.slice(5);
-    if (!hasOwn.call(manifest.modules, name)) {
-      // Unavailable (a disabled server, a plugin that is off) or unknown: the diagnostics say which.
-      const failure = diagnostics().requireFailure(manifest, name);
-      throw moduleError(failure.name, failure.code, failure.message);
-    }
-    return load(name);
-  }
+  // Named by its key, as in the bootstrap: the bundler renames a binding called `require` (require2).
+  const { require } = {
+    require(specifier: unknown): object {
+      if (typeof specifier !== "string") throw new TypeErrorClass('require() expects a module name such as "host:fs-read"');
+      if (specifier.slice(0, 5) !== "host:") {
+        const names = keysOf(manifest.modules);
+        const available = names.length === 0 ? "none" : names.map((name) => `host:${name}`).join(", ");
+        throw moduleError(
+          "ModuleNotFoundError",
+          "MODULE_NOT_FOUND",
+          `Cannot find module "${specifier}": the sandbox has no Node.js modules, files or network; only host modules exist (available: ${available})`,
+        );
+      }
+      const name = specifier.slice(5);
+      if (!hasOwn.call(manifest.modules, name)) {
+        // Unavailable (a disabled server, a plugin that is off) or unknown: the diagnostics say which.
+        const failure = diagnostics().requireFailure(manifest, name);
+        throw moduleError(failure.name, failure.code, failure.message);
+      }
+      return load(name);
+    },
+  };
 
   function functionNames(name: string, listed: unknown): string[] {
     if (!isArray(listed)) throw new TypeErrorClass(`host:${name} did not load`);

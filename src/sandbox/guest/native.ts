@@ -27,6 +27,12 @@ export interface GuestNative {
    */
   source(piece: GuestPieceName): string;
   /**
+   * Compiles a piece as its own file, `mcpvm-<piece>.js`, so its stack frames read the same as those
+   * of a piece compiled ahead (QuickJS names code compiled by `eval` `<input>`). Optional: an engine
+   * without it (Hyperlight) has the bootstrap evaluate `source`.
+   */
+  compile?<K extends GuestPieceName>(piece: K): GuestPieceFactories[K];
+  /**
    * Pieces the engine compiled ahead, while it had nothing else to do (a factory each, uncalled);
    * set before the run starts or not at all. A piece missing here is compiled from `source`.
    */

@@ -41,7 +41,7 @@ export function mapGuestPosition(position: SourcePosition, source: WrappedSource
 
 /** Rewrites `filename:1:<col>` frames of a guest stack so columns point into the user's code. */
 export function mapGuestStack(stack: string, filename: string, source: WrappedSource): string {
-  const pattern = new RegExp(`${escapeRegExp(filename)}:1:(\\d+)`, "g");
+  const pattern = new RegExp(`${framePrefix(filename)}:1:(\\d+)`, "g");
   return stack.replace(pattern, (_match, column: string) => {
     const mapped = mapGuestPosition({ line: 1, column: Number(column) }, source);
     return `${filename}:1:${mapped.column}`;
@@ -50,9 +50,17 @@ export function mapGuestStack(stack: string, filename: string, source: WrappedSo
 
 /** The first `filename:line:column` frame of a guest stack, mapped into the user's code. */
 export function firstStackPosition(stack: string, filename: string, source: WrappedSource): SourcePosition | undefined {
-  const match = new RegExp(`${escapeRegExp(filename)}:(\\d+):(\\d+)`).exec(stack);
+  const match = new RegExp(`${framePrefix(filename)}:(\\d+):(\\d+)`).exec(stack);
   if (match === null) return undefined;
   return mapGuestPosition({ line: Number(match[1]), column: Number(match[2]) }, source);
+}
+
+/**
+ * The file name as a whole frame location: a user file `s.js` must not match inside
+ * `mcpvm-modules.js` (whose frames would then be taken for the user's line).
+ */
+function framePrefix(filename: string): string {
+  return `(?<=^|[\\s(])${escapeRegExp(filename)}`;
 }
 
 function escapeRegExp(text: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { unavailableHostModule, type HostModules } from "../../../src/sandbox/types.js";
+import { McpvmError } from "../../../src/util/errors.js";
 import { errorOf, run, valueOf, type EngineRef } from "./helpers.js";
 
 /** A lazy module labelled the way the MCP service labels a server, with a by-name `$batch`. */
@@ -100,6 +101,23 @@ export function guestErrorTests(engine: EngineRef): void {
       expect(error.stack).toMatch(/^Error: boom\n\s+at g \(throw\.js:2:\d+\)\n\s+at f \(throw\.js:1:\d+\)/);
       expect(error.stack).not.toContain("mcpvm-");
       expect(error.line).toBe(2);
+    });
+
+    it("names mcpvm's host-module frames mcpvm-modules.js on every engine, first run or warm, and takes the line from the user's file", async (test) => {
+      // Hyperlight compiles the pieces with eval inside its VM, where no file name can be given.
+      if (engine().kind === "hyperlight") test.skip();
+      const modules: HostModules = { plain: { fail: () => { throw new McpvmError("X_FAIL", "nope"); } } };
+      // A user file whose name ends like the module piece's: its frames must still be told apart.
+      const code = 'function outer() {\n  return require("host:plain").fail(1);\n}\nouter();';
+      // Runs at once, so some take a sandbox built for them, with no piece compiled ahead.
+      const results = await Promise.all(Array.from({ length: 6 }, () => run(engine(), code, { modules, filename: "modules.js" })));
+      for (const result of results) {
+        const error = errorOf(result, "HOST_FUNCTION_ERROR");
+        expect(error.stack).toMatch(/^McpvmError: nope\n\s+at \S+ \(mcpvm-modules\.js:\d+:\d+\)\n/);
+        expect(error.stack).toMatch(/\n\s+at fail \(mcpvm-modules\.js:\d+:\d+\)\n\s+at outer \(modules\.js:2:\d+\)/);
+        expect(error.stack).not.toContain("<input>");
+        expect([error.line, error.errorCode]).toEqual([2, "X_FAIL"]);
+      }
     });
 
     it("says a thrown string or object has no line and how to get one", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { McpvmError } from "../../../src/util/errors.js";
 import type { HostModules } from "../../../src/sandbox/types.js";
-import { errorOf, expectHealthy, run, sleep, valueOf, type EngineRef } from "./helpers.js";
+import { errorOf, expectHealthy, MEMORY_TEST_LIMITS, run, sleep, valueOf, type EngineRef } from "./helpers.js";
 
 export function limitTests(engine: EngineRef): void {
   describe("limits", () => {
@@ -68,7 +68,7 @@ export function limitTests(engine: EngineRef): void {
 
     it("ends a run that exhausts its memory with MEMORY_LIMIT", async () => {
       const code = "const keep = []; for (;;) keep.push([1, 2, 3, 4, 5, 6, 7, 8]);";
-      const error = errorOf(await run(engine(), code, { limits: { memoryBytes: 8 * 1024 * 1024 } }), "MEMORY_LIMIT");
+      const error = errorOf(await run(engine(), code, { limits: { ...MEMORY_TEST_LIMITS, memoryBytes: 8 * 1024 * 1024 } }), "MEMORY_LIMIT");
       expect(error.limit).toBe("memoryBytes");
       await expectHealthy(engine());
     });

@@ -2,6 +2,7 @@ import { addMcpServer, checkServerArgument, DEFAULT_NATIVE_PLUGIN_NAMES, RESERVE
 import { entryFromKnownServer, findKnownServer, KNOWN_SERVERS, type KnownServer } from "../../../mcp/known-servers.js";
 import { parseDuration, UsageError } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
+import { commandHint } from "../../../terminal/hints.js";
 import { displayInline } from "../../../terminal/display.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
@@ -137,6 +138,6 @@ export async function addCommand(args: readonly string[], context: CommandContex
     return ExitCode.Ok;
   }
   for (const note of built.notes) writeLine(context.io.stderr, displayInline(note));
-  writeLine(context.io.stdout, `added ${built.name} to ${configFile}. It will not start until you approve it: \`mcpvm mcp approve ${built.name}\`.`);
+  writeLine(context.io.stdout, `added ${built.name} to ${configFile}. It will not start until you approve it: \`${commandHint(context, `mcp approve ${built.name}`)}\`.`);
   return ExitCode.Ok;
 }

@@ -2,6 +2,7 @@ import { auditLaunchEnv, type LaunchFinding } from "../../../mcp/approval/index.
 import type { McpService } from "../../../mcp/service/index.js";
 import type { CommandContext } from "../../../terminal/command.js";
 import { writeLine } from "../../../terminal/io.js";
+import { noTerminalHint } from "../../../terminal/hints.js";
 import { confirm } from "../../../terminal/prompt.js";
 import { typedConfirmation } from "./typed-confirmation.js";
 
@@ -29,10 +30,10 @@ export async function approveLaunch(service: McpService, name: string, acceptLau
     const typed = await typedConfirmation(context, name, `It sets ${findings.map((f) => f.name).join(", ")}. Type the server name (${name}) to approve it, anything else declines:`);
     if (!typed) return { state: "not-approved", findings, reason: "declined: the server name was not typed" };
   } else if (gated) {
-    const reason = `it sets ${findings.map((f) => f.name).join(", ")}, which change${findings.length === 1 ? "s" : ""} which code runs, so --yes alone does not approve it; rerun with \`mcpvm mcp approve ${name} --accept-launch-env\` (and --yes without a terminal) if you expect this`;
+    const reason = `it sets ${findings.map((f) => f.name).join(", ")}, which change${findings.length === 1 ? "s" : ""} which code runs, so --yes alone does not approve it; if you expect this, ${context.face === "repl" ? `approve it with \`/mcp approve ${name} --accept-launch-env\`` : `rerun with \`mcpvm mcp approve ${name} --accept-launch-env\` (and --yes without a terminal)`}`;
     return { state: "not-approved", findings, reason };
   } else if (!(await confirm(context, `Approve MCP server "${name}"?`))) {
-    return { state: "not-approved", findings, reason: context.interactive ? "declined" : "no terminal to ask on; rerun with --yes to approve unattended" };
+    return { state: "not-approved", findings, reason: context.interactive ? "declined" : `no terminal to ask on; ${noTerminalHint(context, `mcp approve ${name}`, "approve it unattended")}` };
   }
   await service.approve(name, { acceptLaunchEnv: findings.length > 0 });
   return { state: "approved", findings };

@@ -1,6 +1,7 @@
 import { acceptCommand, isBlockedHeld, type HeldReason, type HeldTool } from "../../../mcp/service/index.js";
 import type { CommandContext } from "../../../terminal/command.js";
 import { displayInline } from "../../../terminal/display.js";
+import { commandHint, noTerminalHint } from "../../../terminal/hints.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import type { LaunchOutcome } from "./approve-launch.js";
 import type { HeldReview } from "./approve-tools.js";
@@ -33,15 +34,15 @@ export interface ApproveReport {
 }
 
 /** Each tool still held after the review (from a fresh trust decision), with why and what to run. */
-export function stillHeld(server: string, heldNow: readonly HeldTool[], review: HeldReview | undefined, named: ReadonlySet<string>, interactive: boolean): StillHeld[] {
+export function stillHeld(server: string, heldNow: readonly HeldTool[], review: HeldReview | undefined, named: ReadonlySet<string>, context: CommandContext): StillHeld[] {
   const changed = new Set(review?.outcome?.changedSinceReview ?? []);
   return heldNow.map((h) => {
     const findings = h.findings.map((f) => ({ severity: f.severity, rule: f.rule }));
     if (h.reason === "unsafe-name") return { tool: h.name, reason: h.reason, why: "never exposed: its name holds control or invisible characters", findings };
-    const accept = acceptCommand(server, h);
+    const accept = commandHint(context, acceptCommand(server, h).replace(/^mcpvm /, ""));
     if (changed.has(h.name)) return { tool: h.name, reason: h.reason, why: "changed again after it was shown; review it again", accept, findings };
     if (isBlockedHeld(h) && !named.has(h.name)) return { tool: h.name, reason: h.reason, why: "block-level audit findings: --yes does not accept it, name it with --accept-blocked", accept, findings };
-    const why = review?.declined === true ? (interactive ? "not accepted (you said no)" : "not accepted: no terminal to ask on, rerun with --yes") : `held (${h.reason})`;
+    const why = review?.declined === true ? (context.interactive ? "not accepted (you said no)" : `not accepted: no terminal to ask on, ${noTerminalHint(context, `mcp approve ${server} --tools`, "accept it unattended")}`) : `held (${h.reason})`;
     return { tool: h.name, reason: h.reason, why, accept, findings };
   });
 }

@@ -1,5 +1,6 @@
 import type { McpService } from "../../../mcp/service/index.js";
 import type { CommandContext } from "../../../terminal/command.js";
+import { commandHint } from "../../../terminal/hints.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import { isMcpvmError } from "../../../util/errors.js";
@@ -37,7 +38,7 @@ export async function approve(service: McpService, name: string, options: Approv
     // Approved, but the tools sit behind a login: they are audited at the first connection after it.
     if (!(isMcpvmError(error) && error.code === "MCP_LOGIN_REQUIRED")) throw error;
     if (context.json) writeJson(context.io.stdout, { server: name, ...(launch === undefined ? {} : { launch }), needsLogin: true, command: `mcpvm mcp login ${name}`, ok: true });
-    else writeLine(context.io.stdout, `approved ${name}; it needs a login before its tools can be listed: run \`mcpvm mcp login ${name}\` (its tools are audited and pinned at the first connection)`);
+    else writeLine(context.io.stdout, `approved ${name}; it needs a login before its tools can be listed: run \`${commandHint(context, `mcp login ${name}`)}\` (its tools are audited and pinned at the first connection)`);
     return ExitCode.Ok;
   }
   let review: HeldReview | undefined;
@@ -59,7 +60,7 @@ export async function approve(service: McpService, name: string, options: Approv
       available: after.tools.length,
       // Never "accepted" for a tool the fresh decision still holds.
       accepted: (outcome?.accepted ?? []).filter((tool) => !heldNow.has(tool)).sort(),
-      stillHeld: stillHeld(name, after.held, review, named, context.interactive),
+      stillHeld: stillHeld(name, after.held, review, named, context),
       changedSinceReview: outcome?.changedSinceReview ?? [],
       notListed: outcome?.notListed ?? [],
     },
