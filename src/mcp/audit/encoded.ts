@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { findTransformedText } from "./transformed.js";
 
 /**
@@ -13,6 +14,16 @@ export interface DecodedRun {
 
 const MAX_RUNS = 16;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Bytes as UTF-8 text, or undefined: checked before decoding, since most runs (paths, ids) are not UTF-8 and a thrown decode error costs far more. */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  if (!isUtf8(bytes)) return undefined;
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 const CANDIDATES: ReadonlyArray<readonly [DecodedRun["encoding"], RegExp, (run: string) => string | undefined]> = [
   ["base64", /[A-Za-z0-9+/_-]{16,}={0,2}/g, decodeBase64],
@@ -101,21 +112,13 @@ function isReadable(text: string): boolean {
 function decodeBase64(run: string): string | undefined {
   const normalised = run.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
   if (normalised.length % 4 === 1) return undefined;
-  try {
-    return utf8.decode(Buffer.from(normalised, "base64"));
-  } catch {
-    return undefined;
-  }
+  return utf8Text(Buffer.from(normalised, "base64"));
 }
 
 function decodeHex(run: string): string | undefined {
   const digits = run.replace(/\\x|0x|[\s,]/gi, "");
   if (digits.length % 2 !== 0) return undefined;
-  try {
-    return utf8.decode(Buffer.from(digits, "hex"));
-  } catch {
-    return undefined;
-  }
+  return utf8Text(Buffer.from(digits, "hex"));
 }
 
 function decodeUrl(run: string): string | undefined {
@@ -145,11 +148,7 @@ function decodeHtmlEntities(run: string): string {
 function bytesToText(values: readonly number[], codePoints = false): string | undefined {
   if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 0 || v > 255)) return undefined;
   if (codePoints) return values.every((v) => v === 10 || (v >= 32 && v < 127)) ? String.fromCharCode(...values) : undefined;
-  try {
-    return utf8.decode(Uint8Array.from(values));
-  } catch {
-    return undefined;
-  }
+  return utf8Text(Uint8Array.from(values));
 }
 
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
@@ -168,9 +167,5 @@ function decodeBase32(run: string): string | undefined {
       bits -= 8;
     }
   }
-  try {
-    return utf8.decode(Uint8Array.from(bytes));
-  } catch {
-    return undefined;
-  }
+  return utf8Text(Uint8Array.from(bytes));
 }

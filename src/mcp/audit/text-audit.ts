@@ -55,7 +55,27 @@ export function spokenValue(text: string): string {
   return /^[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+){3,}$/.test(text) || /^[a-z]+(?:[A-Z][a-z0-9]+){3,}$/.test(text) ? identifierWords(text).join(" ") : text;
 }
 
+// Output repeats itself (a status, a date, a directory in every record): a string screened once is not screened again.
+// Only without options (they change the verdict and are per listing), and only short text, so the cache stays small.
+const CACHE_SIZE = 4096;
+const CACHE_TEXT = 2048;
+const CACHE = new Map<string, readonly ScoredHit[]>();
+
 export function auditText(givenText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
+  if (givenText.length > CACHE_TEXT || options.aboutContext !== undefined || options.ownTools !== undefined || options.ownParams !== undefined) {
+    return screenText(givenText, field, depth, options);
+  }
+  // JSON writes a NUL inside the key as an escape, so the first three NULs end the parts before the text.
+  const key = `${field.kind}\u0000${depth}\u0000${field.kind === "value" ? JSON.stringify(field.key ?? null) : ""}\u0000${givenText}`;
+  const cached = CACHE.get(key);
+  if (cached !== undefined) return [...cached];
+  const hits = screenText(givenText, field, depth, options);
+  if (CACHE.size >= CACHE_SIZE) CACHE.delete(CACHE.keys().next().value as string);
+  CACHE.set(key, hits);
+  return [...hits];
+}
+
+function screenText(givenText: string, field: FieldKind, depth: number, options: TextAuditOptions): ScoredHit[] {
   if (givenText.length === 0) return [];
   const fullText = field.kind === "value" ? spokenValue(givenText) : givenText;
   // Past MAX_SCAN nothing is screened: the finding holds the definition, and the time stays bounded.

@@ -7,57 +7,11 @@
  * a Spanish sentence in ROT13, Russian written backwards or Italian leetspeak decodes to Spanish, Russian or Italian,
  * which an English word list never recognised. A language's share is counted on its own list; the best one counts.
  */
+import { commonShare, wordsOf } from "./common-words.js";
 import type { DecodedRun } from "./encoded.js";
+import { mirrored, shifted, substitutionScorer, type Alphabet } from "./letter-substitution.js";
 
-// Function words per language, two letters or more (single letters are too common by chance), folded (no accents).
-// Cyrillic keeps its one-letter prepositions and conjunctions: no other script writes them.
-const FUNCTION_WORDS: Readonly<Record<string, string>> = {
-  en: "the and to of in is it you your for with that this do not be or on as are if they them their when any all send user tool tools from at by an",
-  es: "el la los las de del que y en un una por con para no se lo le su sus al es como pero mas nada todo antes aqui eso esto sobre",
-  pt: "o os as de do da dos das que e em um uma por com para nao se na no ao seu sua mas tudo antes aqui ele ela isso isto sobre nada",
-  fr: "le la les de des du que et en un une pour avec ne pas se sur au aux est il elle ce cette qui dans tout avant ici rien lui",
-  de: "der die das den dem des und zu in ist nicht mit fur auf ein eine einen sie es du ihr sich auch vor alle",
-  it: "il lo la le gli di del della dell che e in un una per con non si al alla nel ha hai qui tutto prima questo niente sul",
-  id: "dan yang di ke dari ini itu untuk dengan tidak ada jangan juga semua sebelum ya",
-  tr: "ve bir bu da de ile icin ama ne her sonra once gibi",
-  pl: "i w na z do nie sie to jest ze o co jak po za od ktore ktory ktora jego jej ich przez przy lub ale tylko juz oraz gdy jesli zanim mu tym go dla bez czy aby zeby ten ta te tego wszystko wszystkie caly cala cale kazdy kazda kazde",
-  nl: "de het een en van in is dat op te met voor niet zijn je",
-  ru: "и в не на что с по это как к из у за от все его она но или ничего его ее же а о",
-  uk: "і в не на що з по це як до із у за від все його вона але або нічого",
-};
-
-const LISTS: ReadonlyArray<readonly [string, ReadonlySet<string>]> = Object.entries(FUNCTION_WORDS).map(([lang, words]) => [lang, new Set(words.split(" "))]);
-const CYRILLIC = /\p{Script=Cyrillic}/u;
 const MAX_SEGMENTS = 32;
-
-// Whole tokens: a word written with digits for letters ("7h3") is one token that is no function word, not the
-// letter fragments between its digits ("h"), which by chance made leetspeak look like 20 % common words.
-const TOKEN = /[\p{L}\p{N}@$']+/gu;
-const LETTERS = /\p{L}+/gu;
-
-function wordsOf(text: string, wholeTokens = false): string[] {
-  return (
-    text
-      .toLowerCase()
-      .normalize("NFD")
-      .replace(/\p{M}/gu, "")
-      .match(wholeTokens ? TOKEN : LETTERS) ?? []
-  )
-    .map((w) => (wholeTokens ? w.replace(/'.*$/, "") : w))
-    .filter((w) => w.length >= 2 || CYRILLIC.test(w));
-}
-
-/**
- * The highest share of one language's function words among a text's words (0 for fewer than five words).
- * `wholeTokens` counts tokens with digits as words (how the text reads before any transform).
- */
-export function commonShare(text: string, wholeTokens = false): number {
-  const words = wordsOf(text, wholeTokens);
-  if (words.length < 5) return 0;
-  let best = 0;
-  for (const [, list] of LISTS) best = Math.max(best, words.filter((w) => list.has(w)).length / words.length);
-  return best;
-}
 
 function shift(text: string, k: number): string {
   return text.replace(/[a-z]/gi, (c) => {
@@ -114,31 +68,42 @@ function findMorse(text: string): DecodedRun[] {
   return out;
 }
 
+type Transform = readonly [DecodedRun["encoding"], (t: string) => string, Alphabet?];
+
+// In the order they are tried: the first that decodes a sentence names its encoding.
+const TRANSFORMS: readonly Transform[] = [
+  ["rot13", rot13, shifted(13)],
+  ["rot47", rot47],
+  ["reversed", (t) => [...t].reverse().join("")],
+  // Each word spelled backwards in its place ("eht resu" for "the user").
+  ["reversed", (t) => t.replace(/\p{L}+/gu, (w) => [...w].reverse().join(""))],
+  ["leetspeak", unleet],
+  ["atbash", atbash, mirrored],
+  // Any other shift of the alphabet (ROT13 is one of them).
+  ...Array.from({ length: 25 }, (_, i) => i + 1)
+    .filter((k) => k !== 13)
+    .map((k): Transform => ["caesar", (t: string) => shift(t, k), shifted(k)]),
+];
+
+// The 26 letter substitutions are scored together in one pass over an ASCII sentence's words (letter-substitution.ts).
+const SUBSTITUTIONS = TRANSFORMS.flatMap(([, , alphabet]) => (alphabet === undefined ? [] : [alphabet]));
+let scorer: ((sentence: string) => number[] | undefined) | undefined;
+
 /** Sentences that decode under one of the transforms into many more common words than they had. */
 export function findTransformedText(text: string): DecodedRun[] {
   const out: DecodedRun[] = findMorse(text);
   const segments = text.slice(0, 20_000).split(/(?<=[.:;!?])\s+|\n+/).filter((s) => s.length >= 24).slice(0, MAX_SEGMENTS);
+  scorer ??= substitutionScorer(SUBSTITUTIONS);
   for (const segment of segments) {
     const share = commonShare(segment, true);
     if (share >= 0.2) continue;
-    const transforms: Array<readonly [DecodedRun["encoding"], (t: string) => string]> = [
-      ["rot13", rot13],
-      ["rot47", rot47],
-      ["reversed", (t) => [...t].reverse().join("")],
-      // Each word spelled backwards in its place ("eht resu" for "the user").
-      ["reversed", (t) => t.replace(/\p{L}+/gu, (w) => [...w].reverse().join(""))],
-      ["leetspeak", unleet],
-      ["atbash", atbash],
-      // Any other shift of the alphabet (ROT13 is one of them).
-      ...Array.from({ length: 25 }, (_, i) => i + 1)
-        .filter((k) => k !== 13)
-        .map((k) => ["caesar", (t: string) => shift(t, k)] as const),
-    ];
-    for (const [encoding, transform] of transforms) {
-      const decoded = transform(segment);
-      const after = commonShare(decoded, true);
+    const substituted = scorer(segment);
+    let nth = 0;
+    for (const [encoding, transform, alphabet] of TRANSFORMS) {
+      const scored = alphabet === undefined ? undefined : substituted?.[nth++];
+      const after = scored ?? commonShare(transform(segment), true);
       if (after >= 0.25 && after >= share + 0.12) {
-        out.push({ encoding, encoded: segment, decoded });
+        out.push({ encoding, encoded: segment, decoded: transform(segment) });
         break;
       }
     }

@@ -1,7 +1,9 @@
 import { excerpt } from "../evidence.js";
+import { mayMatch } from "../literal-index.js";
 import { isNegated } from "../match.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
-import { LEXICON, type IntentFeature } from "./lexicon.js";
+import type { IntentFeature } from "./lexicon.js";
+import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
 import { addressRelationsOf } from "./address-relation.js";
 import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
@@ -13,52 +15,6 @@ import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_RETURN, OWN_SETTING, PUT_INT
 export interface FeatureHit {
   readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet" | "foreign-order" | "person-order";
   readonly evidence: string;
-}
-
-// Each phrase runs only on text holding its script, and Latin phrases only on the folded view:
-// English text then never pays for the Devanagari or Hangul phrase sets.
-const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
-  ["cyrillic", /\p{Script=Cyrillic}/u],
-  ["han", /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u],
-  ["hangul", /\p{Script=Hangul}/u],
-  ["arabic", /\p{Script=Arabic}/u],
-  ["devanagari", /\p{Script=Devanagari}/u],
-  ["bengali", /\p{Script=Bengali}/u],
-  ["thai", /\p{Script=Thai}/u],
-  ["hebrew", /\p{Script=Hebrew}/u],
-  ["greek", /\p{Script=Greek}/u],
-  ["tamil", /\p{Script=Tamil}/u],
-  ["telugu", /\p{Script=Telugu}/u],
-  ["gujarati", /\p{Script=Gujarati}/u],
-  ["gurmukhi", /\p{Script=Gurmukhi}/u],
-];
-
-function scriptOf(source: string): string {
-  return SCRIPTS.find(([, test]) => test.test(source))?.[0] ?? "latin";
-}
-
-/** Every script a phrase holds: a set written as one alternation over several scripts runs on text of any of them. */
-function scriptsOf(source: string): string[] {
-  const found = SCRIPTS.filter(([, test]) => test.test(source)).map(([name]) => name);
-  return found.length === 0 ? ["latin"] : found;
-}
-
-interface Phrase {
-  readonly feature: IntentFeature;
-  /** `latin`: matched on the folded view; otherwise on the plain view. */
-  readonly script: string;
-  readonly scripts: readonly string[];
-  readonly pattern: RegExp;
-}
-
-// Built with the first definition audited, not when the MCP service loads (every `mcpvm run` with
-// the mcp plugin on loads it; most runs audit nothing).
-let phrases: readonly Phrase[] | undefined;
-function allPhrases(): readonly Phrase[] {
-  phrases ??= Object.entries(LEXICON).flatMap(([feature, sources]) =>
-    sources.map((source) => ({ feature: feature as IntentFeature, script: scriptOf(source), scripts: scriptsOf(source), pattern: new RegExp(source.normalize("NFKC"), "u") })),
-  );
-  return phrases;
 }
 
 // Their phrases are negations themselves ("do not tell the user", "never use other tools").
@@ -107,6 +63,7 @@ function handingOverIn(sentence: string): boolean {
 
 /** The first place a secret would be taken from, skipping negated clauses ("do not use environment variables") and places written to. */
 function harvestAt(view: string): { index: number; end: number } | undefined {
+  if (!mayMatch(HARVEST, view)) return undefined;
   const global = new RegExp(HARVEST.source, "gu");
   let seen = 0;
   for (const m of view.matchAll(global)) {
@@ -243,9 +200,17 @@ function computeFeatures(text: string): FeatureHit[] {
   const views = { plain: withoutOversight(seenViews.plain), folded: withoutOversight(seenViews.folded) };
   const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
-  for (const { feature, script, scripts, pattern } of allPhrases()) {
-    if (hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
-    const view = script === "latin" ? views.folded : views.plain;
+  const inFolded = phrasesIndex().candidates(views.folded);
+  // Phrases of other scripts run on the plain view only when the text holds one of their scripts.
+  const inPlain = present.size > 1 ? phrasesIndex().candidates(views.plain) : undefined;
+  const all = allPhrases();
+  for (let i = 0; i < all.length; i++) {
+    const phrase = all[i];
+    if (phrase === undefined) continue;
+    const { feature, script, scripts, pattern } = phrase;
+    const latin = script === "latin";
+    if ((latin ? inFolded : inPlain)?.[i] === 0 || hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
+    const view = latin ? views.folded : views.plain;
     const m = pattern.exec(view);
     if (m === null) continue;
     if (!SELF_NEGATED.has(feature) && isNegated(view, m.index, m.index + m[0].length)) continue;
@@ -253,7 +218,7 @@ function computeFeatures(text: string): FeatureHit[] {
     hits.set(feature, { feature, evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
   }
   for (const view of [views.folded, views.plain]) {
-    const m = SOURCE.exec(view);
+    const m = mayMatch(SOURCE, view) ? SOURCE.exec(view) : null;
     if (m !== null) {
       hits.set("source", { feature: "source", evidence: excerpt(view, m.index, m.index + m[0].length, 100) });
       break;
@@ -279,7 +244,7 @@ function computeFeatures(text: string): FeatureHit[] {
     }
   }
   const harvest = harvestAt(views.folded);
-  const seen = harvest === undefined ? SEEN.exec(views.plain) ?? SEEN.exec(views.folded) : null;
+  const seen = harvest === undefined ? (mayMatch(SEEN, views.plain) ? SEEN.exec(views.plain) : null) ?? (mayMatch(SEEN, views.folded) ? SEEN.exec(views.folded) : null) : null;
   // "Passwords you saw in the chat" in other languages (vocabulary.ts): a place a secret was seen, as a parameter asks for it.
   if (seen !== null) hits.set("harvest", { feature: "harvest", evidence: excerpt(seen.input, seen.index, seen.index + seen[0].length, 100) });
   if (harvest !== undefined) {

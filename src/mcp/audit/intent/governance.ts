@@ -19,6 +19,7 @@
  * instead of web search for questions about this product's API") is handled by the caller as for phrase steering.
  * Latin-script entries are lower-case and unaccented (the folded view), other scripts as written (the plain view).
  */
+import { LiteralIndex } from "../literal-index.js";
 
 export type GovernanceKind = "reach" | "exclusive" | "order" | "persist" | "authority" | "override" | "silence";
 
@@ -100,9 +101,12 @@ function compile(vocab: Vocab): ReadonlyArray<readonly [GovernanceKind, RegExp]>
   return Object.entries(vocab).flatMap(([kind, sources]) => sources.map((s) => [kind as GovernanceKind, new RegExp(s.normalize("NFKC"), "u")] as const));
 }
 
-let compiled: { latin: ReadonlyArray<readonly [GovernanceKind, RegExp]>; scripts: ReadonlyArray<readonly [GovernanceKind, RegExp]> } | undefined;
+let compiled: { latin: ReadonlyArray<readonly [GovernanceKind, RegExp]>; scripts: ReadonlyArray<readonly [GovernanceKind, RegExp]>; latinIndex: LiteralIndex } | undefined;
 function patterns(): NonNullable<typeof compiled> {
-  compiled ??= { latin: compile(LATIN), scripts: compile(SCRIPTS) };
+  if (compiled === undefined) {
+    const latin = compile(LATIN);
+    compiled = { latin, scripts: compile(SCRIPTS), latinIndex: new LiteralIndex(latin.map(([, re]) => re)) };
+  }
   return compiled;
 }
 
@@ -137,8 +141,10 @@ const OWN_JOB = /\bown-tool\b[^.;]{0,40}\bor (?:any )?other tools? to\b|\bother 
 /** The kinds of governance words one sentence holds. */
 export function kindsIn(folded: string, plain: string): Set<GovernanceKind> {
   const kinds = new Set<GovernanceKind>();
-  const { latin, scripts } = patterns();
-  for (const [kind, re] of latin) if (!kinds.has(kind) && re.test(folded)) kinds.add(kind);
+  const { latin, scripts, latinIndex } = patterns();
+  // Only the patterns whose literals the sentence holds can match it (literal-index.ts).
+  const candidates = latinIndex.candidates(folded);
+  for (const [i, [kind, re]] of latin.entries()) if (!kinds.has(kind) && candidates[i] === 1 && re.test(folded)) kinds.add(kind);
   if (NON_LATIN.test(plain)) for (const [kind, re] of scripts) if (!kinds.has(kind) && re.test(plain)) kinds.add(kind);
   return kinds;
 }

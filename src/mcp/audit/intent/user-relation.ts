@@ -15,6 +15,7 @@
  * Latin-script entries are lower-case and unaccented (the folded view), other scripts as written (the plain view).
  */
 import { excerpt } from "../evidence.js";
+import { LiteralIndex } from "../literal-index.js";
 import { REQUEST_LATIN, REQUEST_SCRIPTS } from "./user-relation-request.js";
 import { WAVE11_LATIN, WAVE11_SCRIPTS } from "./user-relation-wave11.js";
 
@@ -165,7 +166,7 @@ function compile(vocab: Readonly<Record<UserRelationKind, readonly string[]>>): 
   return Object.entries(vocab).flatMap(([kind, sources]) => sources.map((s) => [kind as UserRelationKind, new RegExp(s.normalize("NFKC"), "u")] as const));
 }
 
-let compiled: { latin: ReadonlyArray<readonly [UserRelationKind, RegExp]>; scripts: ReadonlyArray<readonly [UserRelationKind, RegExp]> } | undefined;
+let compiled: { latin: ReadonlyArray<readonly [UserRelationKind, RegExp]>; scripts: ReadonlyArray<readonly [UserRelationKind, RegExp]>; latinIndex: LiteralIndex } | undefined;
 const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 
 export interface UserRelationHit {
@@ -178,13 +179,15 @@ export const OPTION_CLAUSE = /\b(?:whether(?: or not)?(?: to)?|if (?:set to )?tr
 
 /** Every kind of relation to the person a text holds, with where each was first seen. */
 export function userRelationsOf(views: { plain: string; folded: string }): UserRelationHit[] {
-  compiled ??= {
-    latin: [...compile(LATIN), ...compile(WAVE11_LATIN), ...compile(REQUEST_LATIN)],
-    scripts: [...compile(SCRIPTS), ...compile(WAVE11_SCRIPTS), ...compile(REQUEST_SCRIPTS)],
-  };
+  if (compiled === undefined) {
+    const latin = [...compile(LATIN), ...compile(WAVE11_LATIN), ...compile(REQUEST_LATIN)];
+    compiled = { latin, scripts: [...compile(SCRIPTS), ...compile(WAVE11_SCRIPTS), ...compile(REQUEST_SCRIPTS)], latinIndex: new LiteralIndex(latin.map(([, re]) => re)) };
+  }
   const out = new Map<UserRelationKind, UserRelationHit>();
-  for (const [kind, re] of compiled.latin) {
-    if (out.has(kind)) continue;
+  // Only the patterns whose literals the text holds can match it (literal-index.ts).
+  const candidates = compiled.latinIndex.candidates(views.folded);
+  for (const [i, [kind, re]] of compiled.latin.entries()) {
+    if (out.has(kind) || candidates[i] === 0) continue;
     const m = re.exec(views.folded);
     if (m !== null && OPTION_CLAUSE.test(views.folded.slice(Math.max(0, m.index - 60), m.index))) continue;
     if (m !== null) out.set(kind, { kind, evidence: excerpt(views.folded, m.index, m.index + m[0].length, 100) });
