@@ -3,9 +3,10 @@ import { resolveModel } from "../../src/agent/llm/model-config.js";
 import { createLanguageModel } from "../../src/agent/llm/provider.js";
 import { runTurn } from "../../src/agent/llm/turn.js";
 import { toolDefinitionsAsSent } from "../../src/agent/llm/wire-tools.js";
-import { AGENT_TOOL_NAMES, buildAgentTools, type AgentToolContext } from "../../src/agent/tools/index.js";
+import { AGENT_TOOL_NAMES, buildAgentTools, mcpModuleInfo, type AgentToolContext } from "../../src/agent/tools/index.js";
 import { serverModuleSummary } from "../../src/agent/tools/module-summaries.js";
-import { callRefusal, refusedCallMessage } from "../../src/mcp/service/index.js";
+import { callRefusal, refusedCallMessage, ServerCatalog } from "../../src/mcp/service/index.js";
+import { CompiledTypesCache } from "../../src/mcp/type-generator/index.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
 
 describe("one system-message line per enabled server", () => {
@@ -20,6 +21,19 @@ describe("one system-message line per enabled server", () => {
     expect(serverModuleSummary({ server: "m", approval: "approved", description: "Knowledge graph. Long tail." })).toBe("Knowledge graph.");
     expect(serverModuleSummary({ server: "m", approval: "approved" })).toBe('MCP server "m" (approved; starts on first use)');
     expect(serverModuleSummary({ server: "m", approval: "approved", connectedSummary: "Tools: a, b.", heldCount: 2 })).toBe("Tools: a, b. (2 tools held until the person accepts them: mcpvm mcp approve m --tools)");
+  });
+});
+
+describe("what module_info says about a held tool", () => {
+  // module_info answers the REPL's model and, through the gateway, a client where no /mcp exists.
+  it("names the person's command line first and the REPL's form after it", async () => {
+    const held = { name: "send_all", hash: "h", reason: "new" as const, findings: [], changes: [] };
+    const catalog = new ServerCatalog(
+      { server: "mail", description: undefined, instructions: undefined, trusted: [{ name: "read", inputSchema: { type: "object" } }], held: [held], dropped: [], hiddenByFilters: [], unmatchedFilters: [] },
+      new CompiledTypesCache(),
+    );
+    const text = await mcpModuleInfo(catalog, []);
+    expect(text).toContain("Held tools:\n- send_all (new): hidden until the person accepts it: mcpvm mcp approve mail --tools (or /mcp approve mail --tools in the REPL)");
   });
 });
 

@@ -4,6 +4,7 @@ import type { McpService } from "../../mcp/service/index.js";
 import { displayInline } from "../../terminal/display.js";
 import { AgentToolError, requireMcpForModel } from "./errors.js";
 import { mcpServerInfo } from "./mcp-servers.js";
+import { heldToolNote } from "./module-summaries.js";
 import type { AgentToolContext } from "./types.js";
 
 export type ServerAction = "info" | "enable" | "disable" | "connect" | "disconnect";
@@ -40,7 +41,7 @@ async function connect(context: AgentToolContext, name: string, signal?: AbortSi
     module: `host:${catalog.module}`,
     summary: catalog.metadata().summary,
     tools: catalog.tools.length,
-    ...(catalog.held.length > 0 ? { held: catalog.held.map((h) => `${h.name} (${h.reason}): hidden until the person reviews it with /mcp approve ${name} --tools`) } : {}),
+    ...(catalog.held.length > 0 ? { held: catalog.held.map((h) => heldToolNote(name, h)) } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import type { ServerCatalog } from "../../mcp/service/index.js";
 import { compactListing, compactListingText, generateModuleDeclaration } from "../../mcp/type-generator/index.js";
 import { AgentToolError, requireMcpForModel } from "./errors.js";
 import { mcpServerOf, moduleName } from "./module-names.js";
-import { moduleSummaries } from "./module-summaries.js";
+import { heldToolNote, moduleSummaries } from "./module-summaries.js";
 import { modelSchema } from "./model-schema.js";
 import { guardedTool } from "./output.js";
 import { searchAnswer } from "./search.js";
@@ -61,7 +61,7 @@ export function compactDeclarations(catalog: ServerCatalog): string {
  */
 export async function mcpModuleInfo(catalog: ServerCatalog, hints: readonly string[], tools?: readonly string[]): Promise<string> {
   const meta = catalog.metadata();
-  const held = catalog.held.map((h) => `- ${h.name} (${h.reason}): hidden until the person reviews it with /mcp approve ${catalog.server} --tools`);
+  const held = catalog.held.map((h) => `- ${heldToolNote(catalog.server, h)}`);
   const heldPart = held.length === 0 ? [] : ["", "Held tools:", ...held];
   if (tools !== undefined && tools.length > 0) {
     const wanted = catalog.forTypes().filter((t) => tools.includes(t.jsName) || tools.includes(t.originalName));

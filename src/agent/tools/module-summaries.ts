@@ -45,6 +45,14 @@ export function serverModuleSummary(state: ServerModuleState): string {
   }
 }
 
+/**
+ * What the model is told about one held tool. The same text reaches the REPL's model and, through module_info and
+ * manage, a gateway's client, where no REPL exists: the command line comes first, the REPL's form after it.
+ */
+export function heldToolNote(server: string, tool: { readonly name: string; readonly reason: string }): string {
+  return `${tool.name} (${tool.reason}): hidden until the person accepts it: mcpvm mcp approve ${server} --tools (or /mcp approve ${server} --tools in the REPL)`;
+}
+
 /** How many characters of tool names a module's line in the system message may hold. */
 const NAMES_MAX_CHARS = 50;
 
