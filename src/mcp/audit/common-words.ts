@@ -30,11 +30,12 @@ const LETTERS = /\p{L}+/gu;
 
 // ASCII text has no accents to fold and no Cyrillic: its words are found without Unicode normalisation or classes.
 const ASCII = /^[\0-\x7f]*$/;
+export const isAscii = (text: string): boolean => ASCII.test(text);
 const ASCII_TOKEN = /[a-z0-9@$']+/g;
 const ASCII_LETTERS = /[a-z]+/g;
 
 export function wordsOf(text: string, wholeTokens = false): string[] {
-  if (ASCII.test(text)) {
+  if (isAscii(text)) {
     const words = text.toLowerCase().match(wholeTokens ? ASCII_TOKEN : ASCII_LETTERS) ?? [];
     return (wholeTokens ? words.map((w) => w.replace(/'.*$/, "")) : words).filter((w) => w.length >= 2);
   }

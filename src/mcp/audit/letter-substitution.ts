@@ -5,12 +5,11 @@
  * sentence are the substituted words of the sentence: a word counts for substitution `t` and language `l` when it is
  * `t`'s inverse of one of `l`'s function words. One look-up per word replaces a pass of the text per substitution.
  */
-import { LISTS, wordsOf } from "./common-words.js";
+import { isAscii, LISTS, wordsOf } from "./common-words.js";
 
 /** A permutation of the 26 letters: `alphabet[i]` is the letter index `i` becomes. */
 export type Alphabet = readonly number[];
 
-const ASCII = /^[\0-\x7f]*$/;
 const LOWER_A = 97;
 
 function inverseOf(alphabet: Alphabet): number[] {
@@ -41,7 +40,7 @@ export function substitutionScorer(alphabets: readonly Alphabet[]): (sentence: s
     });
   });
   return (sentence) => {
-    if (!ASCII.test(sentence)) return undefined;
+    if (!isAscii(sentence)) return undefined;
     const words = wordsOf(sentence, true);
     const shares = new Array<number>(alphabets.length).fill(0);
     if (words.length < 5) return shares;

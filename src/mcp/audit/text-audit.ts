@@ -62,7 +62,8 @@ const CACHE_TEXT = 2048;
 const CACHE = new Map<string, readonly ScoredHit[]>();
 
 export function auditText(givenText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
-  if (givenText.length > CACHE_TEXT || options.aboutContext !== undefined || options.ownTools !== undefined || options.ownParams !== undefined) {
+  // Any option set (whichever there are now or later) bypasses the cache.
+  if (givenText.length > CACHE_TEXT || Object.values(options).some((value) => value !== undefined)) {
     return screenText(givenText, field, depth, options);
   }
   // JSON writes a NUL inside the key as an escape, so the first three NULs end the parts before the text.
