@@ -4,6 +4,7 @@ import { sourceSnippet } from "../guest/snippet.js";
 import { firstStackPosition, mapGuestPosition, mapGuestStack, type WrappedSource } from "../guest/wrapper.js";
 import type { GuestErrorInfo, LogEntry, EngineLimit, RunLimits, RunResult, RunStats, SandboxErrorCode } from "../types.js";
 import { errorBytes, fitErrorToBudget, MIN_ERROR_BYTES } from "./output-budget.js";
+import { collapseRepeatedFrames } from "./stack-repeats.js";
 
 /**
  * How a run ended, as an engine reports it before any interpretation. Engine-neutral: the quickjs
@@ -155,7 +156,7 @@ export function limitError(limit: EngineLimit, limits: RunLimits, detail?: strin
 function thrownError(error: ThrownInfo, errorCode: string | undefined, fromHost: boolean, frame: RunFrame): GuestErrorInfo {
   const internal = quickJsInternalError(error.name, error.message);
   if (internal === "MEMORY_LIMIT") return limitError("memoryBytes", frame.limits);
-  const frames = error.stack === undefined ? "" : withoutInternalFrames(mapGuestStack(error.stack, frame.filename, frame.source));
+  const frames = error.stack === undefined ? "" : collapseRepeatedFrames(withoutInternalFrames(mapGuestStack(error.stack, frame.filename, frame.source)));
   const head = error.name === undefined ? error.message : `${error.name}: ${error.message}`;
   const position = error.stack === undefined ? undefined : firstStackPosition(error.stack, frame.filename, frame.source);
   const code: SandboxErrorCode = fromHost ? "HOST_FUNCTION_ERROR" : internal ?? "GUEST_ERROR";
