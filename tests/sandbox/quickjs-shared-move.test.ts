@@ -22,7 +22,8 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
   /** Runs the loop until a run has moved (the thread-mode engine is made and warmed after the first one that computed past the point). */
   async function firstMoved(): Promise<RunResult> {
     for (let attempt = 0; attempt < 40; attempt++) {
-      const result = await run(engine, LOOP);
+      // A fresh process computes on baseline code at first: generous CPU, so only the move is measured.
+      const result = await run(engine, LOOP, { limits: { cpuMs: 30_000, wallMs: 60_000 } });
       expect(valueOf(result)).toBe(EXPECTED);
       if (result.stats.movedAfterCpuMs !== undefined) return result;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -49,7 +50,7 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
 
   it("never moves a run that has logged: its log is there once, as written", async () => {
     await firstMoved();
-    const result = await run(engine, `console.log("started"); ${LOOP}`);
+    const result = await run(engine, `console.log("started"); ${LOOP}`, { limits: { cpuMs: 30_000, wallMs: 60_000 } });
     expect(valueOf(result)).toBe(EXPECTED);
     expect(result.stats.movedAfterCpuMs).toBeUndefined();
     expect(result.logs.map((l) => l.message)).toEqual(["started"]);
@@ -59,7 +60,7 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
     await firstMoved();
     let calls = 0;
     const modules: HostModules = { counter: { hit: () => ++calls } };
-    const result = await run(engine, `const n = require("host:counter").hit(); ${LOOP.replace("return s;", "return [n, s];")}`, { modules });
+    const result = await run(engine, `const n = require("host:counter").hit(); ${LOOP.replace("return s;", "return [n, s];")}`, { modules, limits: { cpuMs: 30_000, wallMs: 60_000 } });
     expect(valueOf(result)).toEqual([1, EXPECTED]);
     expect(calls).toBe(1);
     expect(result.stats.movedAfterCpuMs).toBeUndefined();
@@ -99,9 +100,24 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
     errorOf(result, "CANCELLED");
   });
 
+  it("moves at most as many runs at once as it has threads for; the others stay and finish", async () => {
+    const one = await createQuickJsEngine({ workerMode: "shared", maxThreads: 1, moveToThreadAfterCpuMs: MOVE_AFTER });
+    try {
+      const generous = { limits: { cpuMs: 30_000, wallMs: 60_000 } };
+      for (let attempt = 0; attempt < 40 && (await run(one, LOOP, generous)).stats.movedAfterCpuMs === undefined; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const results = await Promise.all([0, 1, 2].map(() => run(one, LOOP, generous)));
+      for (const result of results) expect(valueOf(result)).toBe(EXPECTED);
+      expect(results.filter((result) => result.stats.movedAfterCpuMs !== undefined)).toHaveLength(1);
+    } finally {
+      await one.dispose();
+    }
+  });
+
   it("moves nothing when the point is Infinity", async () => {
     for (let i = 0; i < 3; i++) {
-      const result = await run(never, LOOP);
+      const result = await run(never, LOOP, { limits: { cpuMs: 30_000, wallMs: 60_000 } });
       expect(valueOf(result)).toBe(EXPECTED);
       expect(result.stats.movedAfterCpuMs).toBeUndefined();
     }

@@ -32,7 +32,7 @@ export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = 
     { maxThreads, warmThreads, idleMs: options.idleWorkerMs ?? 30_000, spawnAfterMs: options.spawnThreadAfterMs ?? 20 },
   );
   await placement.warm(warmThreads);
-  return new SharedQuickJsEngine(placement, options, threadMode);
+  return new SharedQuickJsEngine(placement, options, threadMode, maxThreads);
 }
 
 // Process-wide: runs of every engine share threads, and a thread routes messages by run id.
@@ -54,13 +54,14 @@ class SharedQuickJsEngine implements SandboxEngine {
     private readonly placement: SharedThreadPlacement,
     options: QuickJsEngineOptions,
     threadMode: (() => Promise<SandboxEngine>) | undefined,
+    maxThreads: number,
   ) {
     this.gate = new RunGate(options.maxWorkers ?? 16);
     this.defaultLimits = options.defaultLimits ?? DEFAULT_LIMITS;
     this.stackBytes = options.stackBytes ?? 512 * 1024;
     this.killGraceMs = options.killGraceMs ?? 250;
     const moveAfter = options.moveToThreadAfterCpuMs ?? DEFAULT_MOVE_AFTER_CPU_MS;
-    this.mover = threadMode === undefined || !Number.isFinite(moveAfter) ? undefined : new RunMover(threadMode);
+    this.mover = threadMode === undefined || !Number.isFinite(moveAfter) ? undefined : new RunMover(threadMode, maxThreads);
     this.moveAfterCpuMs = this.mover === undefined ? undefined : Math.max(0, moveAfter);
   }
 
@@ -90,6 +91,7 @@ class SharedQuickJsEngine implements SandboxEngine {
     let handle: SharedRunHandle | undefined;
     try {
       if (this.disposed) return failedBeforeRun("quickjs", { code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
+      const mover = this.moveAfterCpuMs !== undefined && this.mover?.reserve() === true ? this.mover : undefined;
       let report;
       try {
         report = await runOnSharedThread(
@@ -98,7 +100,7 @@ class SharedQuickJsEngine implements SandboxEngine {
             ...engineRunPlan(admitted, request, this.stackBytes),
             runId: nextRunId++,
             killGraceMs: this.killGraceMs,
-            ...(this.moveAfterCpuMs === undefined || this.mover?.ready !== true ? {} : { moveAfterCpuMs: this.moveAfterCpuMs }),
+            ...(mover === undefined ? {} : { moveAfterCpuMs: this.moveAfterCpuMs }),
           },
           (started) => {
             handle = started;
@@ -107,9 +109,11 @@ class SharedQuickJsEngine implements SandboxEngine {
           },
         );
       } catch (error) {
+        mover?.release();
         return workerUnavailable("quickjs", error);
       }
-      if (report.outcome.kind === "moved" && this.mover !== undefined) return await this.mover.rerun(request, limits, report.stats);
+      if (mover !== undefined && report.outcome.kind === "moved") return await mover.rerun(request, limits, report.stats);
+      mover?.release();
       // A guest that computed this long without a host call would have moved: from now on runs may (see RunMover).
       if (this.moveAfterCpuMs !== undefined && report.stats.hostCalls === 0 && report.stats.cpuMs >= this.moveAfterCpuMs) this.mover?.prepare();
       return await settleRun("quickjs", report, { limits, source, filename }, unparsed);

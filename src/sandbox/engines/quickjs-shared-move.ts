@@ -8,11 +8,13 @@ import { workerUnavailable } from "./engine-runs.js";
  * build of thread mode (bench/RESULTS.md, "Guest compute": the whole interpreter is instrumented so
  * a host call can suspend it). A run that has only computed so far (no host call, no log: nothing of
  * it has been seen, and its result depends on nothing outside it) is worth running again on a thread
- * of its own once it has computed this long: it loses at most this much, and a long computation
- * finishes in about half the time. 50 ms: a run that needs between 50 and 100 ms in shared mode is up
- * to 25 ms slower, one that needs 500 ms is ~200 ms faster.
+ * of its own once it has computed this long: it loses at most about half of this (a run that would have
+ * ended just past the point computes that much again, at twice the speed), and a long computation
+ * finishes in about half the time. 10 ms, from a fresh process's probe (a 300,000-step loop, 40 runs
+ * back to back): staying in shared mode it settled at ~75 ms a run; moving after 50 ms, ~90 ms (it
+ * moved every time and lost the 50); after 20 ms, ~60 ms; after 10 ms, ~41 ms.
  */
-export const DEFAULT_MOVE_AFTER_CPU_MS = 50;
+export const DEFAULT_MOVE_AFTER_CPU_MS = 10;
 
 type FirstAttempt = RunReport["stats"];
 
@@ -34,13 +36,31 @@ const WARM_UP_RUNS = 3;
 export class RunMover {
   private threadMode: Promise<SandboxEngine | undefined> | undefined;
   private engine: SandboxEngine | undefined;
+  private inFlight = 0;
   private disposed = false;
 
-  constructor(private readonly makeThreadMode: () => Promise<SandboxEngine>) {}
+  /**
+   * @param maxInFlight moved runs at once, each holding a thread of its own (~9 MB), as many as the
+   *   cores they can compute on; past that, runs stay in shared mode, which caps its threads the same way.
+   */
+  constructor(
+    private readonly makeThreadMode: () => Promise<SandboxEngine>,
+    private readonly maxInFlight: number,
+  ) {}
 
-  /** Whether a run may move now (the thread-mode engine is warm). */
-  get ready(): boolean {
-    return this.engine !== undefined;
+  /**
+   * Whether a run starting now may move: the thread-mode engine is warm and has a thread for it, which
+   * is held for this run until `release` (it did not move) or the end of `rerun`.
+   */
+  reserve(): boolean {
+    if (this.engine === undefined || this.inFlight >= this.maxInFlight) return false;
+    this.inFlight++;
+    return true;
+  }
+
+  /** A run that reserved a thread ended without moving. */
+  release(): void {
+    this.inFlight--;
   }
 
   /** Makes and warms the thread-mode engine, once, in the background; a failure leaves runs in shared mode. */
@@ -64,13 +84,21 @@ export class RunMover {
   /**
    * The request run again from the start in thread mode, within what the first attempt left of its
    * limits: its CPU counts against `cpuMs`, and the wall limit stays one deadline. A limit reached there
-   * is reported against the run's own limit, with both attempts in the stats.
+   * is reported against the run's own limit, with both attempts in the stats. Releases the run's reservation.
    */
   async rerun(request: RunRequest, limits: RunLimits, first: FirstAttempt): Promise<RunResult> {
     const left: RunLimits = { ...limits, cpuMs: Math.max(1, Math.ceil(limits.cpuMs - first.cpuMs)), wallMs: Math.max(1, Math.ceil(limits.wallMs - first.wallMs)) };
     const engine = this.engine;
-    if (engine === undefined) return workerUnavailable("quickjs", new Error("the thread-mode engine for moved runs is not ready"));
-    const result = await engine.run({ ...request, limits: left });
+    if (engine === undefined) {
+      this.inFlight--;
+      return workerUnavailable("quickjs", new Error("the thread-mode engine for moved runs was disposed"));
+    }
+    let result: RunResult;
+    try {
+      result = await engine.run({ ...request, limits: left });
+    } finally {
+      this.inFlight--;
+    }
     const stats = { ...result.stats, cpuMs: first.cpuMs + result.stats.cpuMs, wallMs: first.wallMs + result.stats.wallMs, movedAfterCpuMs: first.cpuMs };
     if (result.ok) return { ...result, stats };
     const limit = result.error.code === "CPU_LIMIT" ? "cpuMs" : result.error.code === "WALL_LIMIT" ? "wallMs" : undefined;
