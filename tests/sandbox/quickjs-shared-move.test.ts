@@ -115,6 +115,22 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
     }
   });
 
+  it("ends a moved run as cancelled when its engine is disposed", async () => {
+    const own = await createQuickJsEngine({ workerMode: "shared", moveToThreadAfterCpuMs: MOVE_AFTER });
+    const generous = { limits: { cpuMs: 30_000, wallMs: 60_000 } };
+    for (let attempt = 0; attempt < 40 && (await run(own, LOOP, generous)).stats.movedAfterCpuMs === undefined; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const endless = run(own, "while (true) {}", generous);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    await own.dispose();
+    const result = await endless;
+    errorOf(result, "CANCELLED");
+    expect(result.stats.movedAfterCpuMs).toBeGreaterThanOrEqual(MOVE_AFTER);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it("moves nothing when the point is Infinity", async () => {
     for (let i = 0; i < 3; i++) {
       const result = await run(never, LOOP, { limits: { cpuMs: 30_000, wallMs: 60_000 } });

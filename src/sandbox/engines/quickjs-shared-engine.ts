@@ -75,8 +75,8 @@ class SharedQuickJsEngine implements SandboxEngine {
     this.gate.close();
     // This engine's runs end as cancelled (threads are shared: other engines' runs go on).
     for (const handle of this.active) handle.stop("cancel");
-    await this.runs.settled();
-    await this.mover?.dispose();
+    // A moved run is the thread-mode engine's now: disposing it ends that run as cancelled too.
+    await Promise.all([this.mover?.dispose(), this.runs.settled()]);
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {

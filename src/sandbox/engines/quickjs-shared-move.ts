@@ -38,6 +38,9 @@ export class RunMover {
   private engine: SandboxEngine | undefined;
   private inFlight = 0;
   private disposed = false;
+  /** Aborted by dispose: moved runs end as cancelled, as shared runs do, before their engine goes. */
+  private readonly ending = new AbortController();
+  private readonly reruns = new Set<Promise<RunResult>>();
 
   /**
    * @param maxInFlight moved runs at once, each holding a thread of its own (~9 MB), as many as the
@@ -93,10 +96,14 @@ export class RunMover {
       this.inFlight--;
       return workerUnavailable("quickjs", new Error("the thread-mode engine for moved runs was disposed"));
     }
+    const signal = request.signal === undefined ? this.ending.signal : AbortSignal.any([request.signal, this.ending.signal]);
+    const running = engine.run({ ...request, limits: left, signal });
+    this.reruns.add(running);
     let result: RunResult;
     try {
-      result = await engine.run({ ...request, limits: left });
+      result = await running;
     } finally {
+      this.reruns.delete(running);
       this.inFlight--;
     }
     const stats = { ...result.stats, cpuMs: first.cpuMs + result.stats.cpuMs, wallMs: first.wallMs + result.stats.wallMs, movedAfterCpuMs: first.cpuMs };
@@ -109,6 +116,8 @@ export class RunMover {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.ending.abort();
+    await Promise.all(this.reruns);
     const engine = await this.threadMode;
     this.engine = undefined;
     await engine?.dispose();
