@@ -19,11 +19,16 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
   let engine: SandboxEngine;
   let never: SandboxEngine;
 
-  /** Runs the loop until a run has moved (the thread-mode engine is made and warmed after the first one that computed past the point). */
-  async function firstMoved(): Promise<RunResult> {
+  const GENEROUS = { limits: { cpuMs: 30_000, wallMs: 60_000 } };
+
+  /**
+   * Runs the loop on `on` until a run has moved (the thread-mode engine is made and warmed after the
+   * first run that computed past the point). A fresh process computes on baseline code at first: the
+   * CPU limit is generous, so only the move is measured.
+   */
+  async function firstMoved(on: SandboxEngine = engine): Promise<RunResult> {
     for (let attempt = 0; attempt < 40; attempt++) {
-      // A fresh process computes on baseline code at first: generous CPU, so only the move is measured.
-      const result = await run(engine, LOOP, { limits: { cpuMs: 30_000, wallMs: 60_000 } });
+      const result = await run(on, LOOP, GENEROUS);
       expect(valueOf(result)).toBe(EXPECTED);
       if (result.stats.movedAfterCpuMs !== undefined) return result;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -50,7 +55,7 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
 
   it("never moves a run that has logged: its log is there once, as written", async () => {
     await firstMoved();
-    const result = await run(engine, `console.log("started"); ${LOOP}`, { limits: { cpuMs: 30_000, wallMs: 60_000 } });
+    const result = await run(engine, `console.log("started"); ${LOOP}`, GENEROUS);
     expect(valueOf(result)).toBe(EXPECTED);
     expect(result.stats.movedAfterCpuMs).toBeUndefined();
     expect(result.logs.map((l) => l.message)).toEqual(["started"]);
@@ -60,7 +65,7 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
     await firstMoved();
     let calls = 0;
     const modules: HostModules = { counter: { hit: () => ++calls } };
-    const result = await run(engine, `const n = require("host:counter").hit(); ${LOOP.replace("return s;", "return [n, s];")}`, { modules, limits: { cpuMs: 30_000, wallMs: 60_000 } });
+    const result = await run(engine, `const n = require("host:counter").hit(); ${LOOP.replace("return s;", "return [n, s];")}`, { ...GENEROUS, modules });
     expect(valueOf(result)).toEqual([1, EXPECTED]);
     expect(calls).toBe(1);
     expect(result.stats.movedAfterCpuMs).toBeUndefined();
@@ -103,11 +108,8 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
   it("moves at most as many runs at once as it has threads for; the others stay and finish", async () => {
     const one = await createQuickJsEngine({ workerMode: "shared", maxThreads: 1, moveToThreadAfterCpuMs: MOVE_AFTER });
     try {
-      const generous = { limits: { cpuMs: 30_000, wallMs: 60_000 } };
-      for (let attempt = 0; attempt < 40 && (await run(one, LOOP, generous)).stats.movedAfterCpuMs === undefined; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const results = await Promise.all([0, 1, 2].map(() => run(one, LOOP, generous)));
+      await firstMoved(one);
+      const results = await Promise.all([0, 1, 2].map(() => run(one, LOOP, GENEROUS)));
       for (const result of results) expect(valueOf(result)).toBe(EXPECTED);
       expect(results.filter((result) => result.stats.movedAfterCpuMs !== undefined)).toHaveLength(1);
     } finally {
@@ -117,11 +119,8 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
 
   it("ends a moved run as cancelled when its engine is disposed", async () => {
     const own = await createQuickJsEngine({ workerMode: "shared", moveToThreadAfterCpuMs: MOVE_AFTER });
-    const generous = { limits: { cpuMs: 30_000, wallMs: 60_000 } };
-    for (let attempt = 0; attempt < 40 && (await run(own, LOOP, generous)).stats.movedAfterCpuMs === undefined; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const endless = run(own, "while (true) {}", generous);
+    await firstMoved(own);
+    const endless = run(own, "while (true) {}", GENEROUS);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = performance.now();
     await own.dispose();
@@ -133,7 +132,7 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
 
   it("moves nothing when the point is Infinity", async () => {
     for (let i = 0; i < 3; i++) {
-      const result = await run(never, LOOP, { limits: { cpuMs: 30_000, wallMs: 60_000 } });
+      const result = await run(never, LOOP, GENEROUS);
       expect(valueOf(result)).toBe(EXPECTED);
       expect(result.stats.movedAfterCpuMs).toBeUndefined();
     }
