@@ -72,6 +72,15 @@ export interface QuickJsEngineOptions {
    * yields within a millisecond; a thread takes tens of ms to start and ~10 MB to keep. Default 20 ms.
    */
   readonly spawnThreadAfterMs?: number;
+  /**
+   * Shared mode: a run whose guest has computed this long (CPU ms) without a host call or a log is run
+   * again from the start in thread mode, where the synchronous build computes about twice as fast
+   * (bench/RESULTS.md, "Guest compute"). Nothing of the first attempt was seen, so only time is lost: at
+   * most this much, for a run that would have finished below twice this in shared mode. Its CPU counts
+   * against the run's CPU limit, and the wall limit is one deadline for both. `Infinity` never moves a
+   * run. Default 50 ms.
+   */
+  readonly moveToThreadAfterCpuMs?: number;
 }
 
 
@@ -84,7 +93,11 @@ export interface QuickJsEngineOptions {
  */
 export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
   // Imported in shared mode only: a thread-mode process (`mcpvm run`) never loads the shared engine's ~80 KB.
-  if ((options.workerMode ?? DEFAULT_WORKER_MODE) === "shared") return (await import("./quickjs-shared-engine.js")).createSharedQuickJsEngine(options);
+  if ((options.workerMode ?? DEFAULT_WORKER_MODE) === "shared") {
+    // Thread mode for the runs shared mode moves, made on the first one (passed in: the shared engine cannot import this file).
+    const threadMode = () => createQuickJsEngine({ ...options, workerMode: "thread", warmWorkers: 0 });
+    return (await import("./quickjs-shared-engine.js")).createSharedQuickJsEngine(options, threadMode);
+  }
   const assets = await loadQuickJsAssets();
   const engine = new QuickJsEngine(assets, options);
   try {

@@ -23,7 +23,12 @@ export type EngineOutcome =
   | { readonly kind: "uncaught"; readonly error: ThrownInfo }
   /** The main promise is pending and nothing (no host call, no job) can ever settle it. */
   | { readonly kind: "deadlock" }
-  | { readonly kind: "failure"; readonly message: string };
+  | { readonly kind: "failure"; readonly message: string }
+  /**
+   * Shared mode: the guest computed past its move point with no host call and no log, so nothing of it
+   * was seen; its engine runs it again from the start on a thread of its own (quickjs-shared-engine.ts).
+   */
+  | { readonly kind: "moved" };
 
 export interface ThrownInfo {
   readonly name?: string;
@@ -98,6 +103,9 @@ export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
       });
     case "failure":
       return fail({ code: "ENGINE_FAILURE", message: outcome.message });
+    case "moved":
+      // Its engine runs a moved run again; reaching here is that engine's mistake, said as such.
+      return fail({ code: "ENGINE_FAILURE", message: "The run was moved to a thread of its own but not run there" });
     case "envelope":
       break;
   }
