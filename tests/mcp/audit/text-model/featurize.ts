@@ -24,9 +24,11 @@ export interface FeaturizeOptions {
   readonly maxChars: number;
   /** Each unit its own scored item (else a tool's units are one bag). */
   readonly perUnit: boolean;
+  /** Leave out words that carry register rather than meaning ("it", "so", "you"): a unigram of one, a bigram of two. */
+  readonly dropFunctionWords: boolean;
 }
 
-export const DEFAULT_OPTIONS: FeaturizeOptions = { buckets: 1 << 18, wordBigrams: true, charN: [3, 5], shared: true, englishOnly: true, maxChars: 2000, perUnit: false };
+export const DEFAULT_OPTIONS: FeaturizeOptions = { buckets: 1 << 18, wordBigrams: true, charN: [3, 5], shared: true, englishOnly: true, maxChars: 2000, perUnit: false, dropFunctionWords: false };
 
 const URL = /\b(?:https?|wss?|ftp):\/\/\S+|\bwww\.\S+/g;
 const EMAIL = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g;
@@ -82,6 +84,12 @@ export function hash32(s: string): number {
   return h >>> 0;
 }
 
+// English function words and the pronouns, adverbs and quantifiers of a narrative voice.
+const FUNCTION = new Set([
+  ...EN,
+  ..."a i we he she me my our us so very just also then than there here what which who whom whose how why where was were been being has have had can could would should will shall may might must its it's don't doesn't isn't each every any some many much more most such only even ever really".split(" "),
+]);
+
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
 /** The feature strings of one unit (before hashing): what the model weighs, and what its evidence names. */
@@ -90,11 +98,14 @@ export function unitFeatures(unit: TextUnit, options: FeaturizeOptions): string[
   const out: string[] = [];
   const words = text.match(WORD) ?? [];
   const r = unit.role[0] ?? "p";
+  const skip = (w: string): boolean => options.dropFunctionWords && FUNCTION.has(w);
   for (let i = 0; i < words.length; i++) {
     const w = words[i] ?? "";
-    out.push(`${r}:w:${w}`);
-    if (options.shared) out.push(`*:w:${w}`);
-    if (options.wordBigrams && i + 1 < words.length) {
+    if (!skip(w)) {
+      out.push(`${r}:w:${w}`);
+      if (options.shared) out.push(`*:w:${w}`);
+    }
+    if (options.wordBigrams && i + 1 < words.length && !(skip(w) && skip(words[i + 1] ?? ""))) {
       const b = `${w} ${words[i + 1] ?? ""}`;
       out.push(`${r}:b:${b}`);
       if (options.shared) out.push(`*:b:${b}`);
