@@ -9,7 +9,7 @@ import { toolUnits } from "../../../../src/mcp/audit/intent/tool-intent.js";
 import type { AuditContext, AuditedTool } from "../../../../src/mcp/audit/types.js";
 import { caseKind, loadCases, loadListings } from "../guardbench-harness.js";
 import { loadHalf, type HalfName } from "../intent-harness.js";
-import type { TextUnit } from "./featurize.js";
+import type { TextUnit } from "../../../../src/mcp/audit/intent/text-features.js";
 
 /** One thing the model scores on its own: a tool's strings, or a server's instructions. */
 export interface Item {

@@ -1,12 +1,14 @@
 /**
  * The text model's featurizer (pure): a unit of text (a description, a parameter's description, a value) becomes a
- * sparse vector of hashed word uni-/bi-grams and character n-grams, each tagged with the unit's role.
+ * sparse vector of hashed word uni-/bi-grams (and, as an option the experiments compared, character n-grams), each
+ * tagged with the unit's role. Options other than TEXT_MODEL_OPTIONS are kept for the leave-one-set-out script
+ * (tests/mcp/audit/scripts/text-model-loso.ts), which compares them.
  */
-import { LISTS, wordsOf } from "../../../../src/mcp/audit/common-words.js";
+import { LISTS, wordsOf } from "../common-words.js";
+import type { IntentRole } from "./score.js";
 
-export type TextRole = "prose" | "parameter" | "value";
 export interface TextUnit {
-  readonly role: TextRole;
+  readonly role: IntentRole;
   readonly text: string;
 }
 
@@ -29,6 +31,12 @@ export interface FeaturizeOptions {
 }
 
 export const DEFAULT_OPTIONS: FeaturizeOptions = { buckets: 1 << 18, wordBigrams: true, charN: [3, 5], shared: true, englishOnly: true, maxChars: 2000, perUnit: false, dropFunctionWords: false };
+
+/** What the shipped model reads (chosen by leave-one-set-out; tests/fixtures/audit-intent/README.md, wave 15). */
+export const TEXT_MODEL_OPTIONS: FeaturizeOptions = { ...DEFAULT_OPTIONS, charN: null, dropFunctionWords: true };
+
+/** Units read per tool: real tools have up to ~170; the rest of a hostile schema is left to the rules. */
+export const MAX_UNITS = 256;
 
 const URL = /\b(?:https?|wss?|ftp):\/\/\S+|\bwww\.\S+/g;
 const EMAIL = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g;
@@ -146,7 +154,7 @@ export function vectorOf(features: readonly string[], buckets: number): SparseVe
 
 /** The scored items of a tool (one bag, or one per unit) after the language gate; empty when nothing is read. */
 export function itemVectors(units: readonly TextUnit[], options: FeaturizeOptions): SparseVector[] {
-  const read = units.filter((u) => u.text.trim().length > 0 && (!options.englishOnly || isEnglishUnit(u.text)));
+  const read = units.slice(0, MAX_UNITS).filter((u) => u.text.trim().length > 0 && (!options.englishOnly || isEnglishUnit(u.text)));
   if (read.length === 0) return [];
   if (options.perUnit) return read.map((u) => vectorOf(unitFeatures(u, options), options.buckets));
   return [vectorOf(read.flatMap((u) => unitFeatures(u, options)), options.buckets)];
