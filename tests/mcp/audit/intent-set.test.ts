@@ -242,7 +242,7 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(off.caught).toBeGreaterThanOrEqual(130);
     expect(off.flagged).toBeLessThanOrEqual(16);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
-    expect(on.flagged).toBeLessThanOrEqual(18);
+    expect(on.flagged).toBeLessThanOrEqual(16);
   });
 
   it("extra benign material 5 (wave 10: Tinybird, Kagi, mem0, Browserbase; screened before and after the wave-10 changes)", () => {
