@@ -58,7 +58,7 @@ for (const name of names.length > 0 ? names : ["base"]) {
         tot.combinedBenign += cb;
         tot.worstBenign = Math.max(tot.worstBenign, cb / benign.length);
       }
-      if ([0.7, 0.8, 0.9].includes(t)) parts.push(`t${t}: ${m}/${attacks.length} (en ${english.filter((s) => s.p >= t).length}/${english.length}) benign ${mb}/${benign.length}`);
+      if ([0.7, 0.8, 0.85, 0.9].includes(t)) parts.push(`t${t}: ${m}/${attacks.length} (en ${english.filter((s) => s.p >= t).length}/${english.length}) benign ${mb}/${benign.length}`);
     });
     console.log(`${fold}: rules ${attacks.filter((s) => s.e.held).length}/${attacks.length}, benign ${benign.filter((s) => s.e.held).length}/${benign.length} | ${parts.join(" | ")}`);
   }

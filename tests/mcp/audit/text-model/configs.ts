@@ -1,5 +1,5 @@
 /** The designs compared by leave-one-set-out (scripts/text-model-loso.ts); each a featurizer and a fit. */
-import { DEFAULT_OPTIONS, type FeaturizeOptions } from "../../../../src/mcp/audit/intent/text-features.js";
+import { DEFAULT_OPTIONS, TEXT_MODEL_OPTIONS, type FeaturizeOptions } from "../../../../src/mcp/audit/intent/text-features.js";
 import type { FitOptions } from "./train.js";
 
 export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }> = {
@@ -8,7 +8,7 @@ export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }
   words: { feat: { ...DEFAULT_OPTIONS, charN: null }, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
   unigrams: { feat: { ...DEFAULT_OPTIONS, charN: null, wordBigrams: false }, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
   perUnit: { feat: { ...DEFAULT_OPTIONS, perUnit: true }, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
-  content: { feat: { ...DEFAULT_OPTIONS, charN: null, dropFunctionWords: true }, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
+  content: { feat: TEXT_MODEL_OPTIONS, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
   contentChars: { feat: { ...DEFAULT_OPTIONS, charN: [4, 5], dropFunctionWords: true }, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
   l2strong: { feat: DEFAULT_OPTIONS, fit: { steps: 150, rate: 0.05, l2: 1e-3 } },
 };
