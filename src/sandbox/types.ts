@@ -254,6 +254,12 @@ export interface RunStats {
   readonly outputBytes: number;
   /** Logs dropped because the output budget was reached. */
   readonly droppedLogs: number;
+  /**
+   * Shared mode: the guest computed this long (CPU ms, counted in `cpuMs`) with no host call and no log,
+   * then ran again from the start on a worker thread of its own, where QuickJS's synchronous build
+   * computes about twice as fast (quickjs-shared-engine.ts). Absent when the run was not moved.
+   */
+  readonly movedAfterCpuMs?: number;
 }
 
 export type SandboxErrorCode =

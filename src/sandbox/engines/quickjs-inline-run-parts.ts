@@ -35,6 +35,8 @@ export interface AsyncifyRunPlan {
   readonly limits: RunLimits;
   readonly signal?: AbortSignal;
   readonly stackBytes: number;
+  /** Once the guest has computed this long with no host call and no log, end it as `moved` (shared mode; see EngineOutcome). */
+  readonly moveAfterCpuMs?: number;
 }
 
 /** Where a run's host calls go: its RunModules on this thread, or a port to the main thread (shared worker). */

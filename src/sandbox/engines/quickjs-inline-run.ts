@@ -73,6 +73,7 @@ export function runAsyncify(
   let running = false;
   let stopping: "wall" | "cancel" | undefined;
   let localStop: EngineLimit | undefined;
+  let moving = false;
   let callCount = 0;
   let nextCallId = 0;
   const logs: LogEntry[] = [];
@@ -136,11 +137,12 @@ export function runAsyncify(
       const external = parts.externalStop();
       if (external !== undefined) stop(external);
     }
-    if (stopping !== undefined || localStop !== undefined) return true;
+    if (stopping !== undefined || localStop !== undefined || moving) return true;
     if (cpuSpent + now - runningSince > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= deadline) localStop = "wallMs";
     else if (instance.overBudget()) localStop = "memoryBytes";
-    return localStop !== undefined;
+    else if (plan.moveAfterCpuMs !== undefined && callCount === 0 && logs.length === 0 && droppedLogs === 0 && cpuSpent + now - runningSince > plan.moveAfterCpuMs) moving = true;
+    return localStop !== undefined || moving;
   };
   const shouldInterrupt = (mayYield: () => boolean): boolean | Promise<boolean> => {
     const now = performance.now();
@@ -223,8 +225,9 @@ export function runAsyncify(
       if (stopping === "cancel") final = { kind: "cancelled" };
       else if (stopping === "wall") final = { kind: "limit", limit: "wallMs" };
       else if (localStop !== undefined) final = { kind: "limit", limit: localStop };
+      else if (moving) final = { kind: "moved" };
       // Stopped mid-flight, QuickJS may hold state (an endless job queue) that is not worth freeing.
-      return finish(final, poisoned || final.kind === "limit" || final.kind === "cancelled", poisoned);
+      return finish(final, poisoned || final.kind === "limit" || final.kind === "cancelled" || final.kind === "moved", poisoned);
     },
     (error: unknown) => finish({ kind: "failure", message: `QuickJS failed: ${String(error)}` }, true, true),
   );

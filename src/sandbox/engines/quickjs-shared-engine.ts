@@ -7,13 +7,14 @@ import { sharedPlacement, type SharedThreadPlacement } from "./quickjs-shared-pl
 import { runOnSharedThread, type SharedRunHandle } from "./quickjs-shared-run.js";
 import type { QuickJsEngineOptions } from "./quickjs.js";
 import { admitRun, engineRunPlan, failedBeforeRun, settleRun } from "./run-admission.js";
+import { DEFAULT_MOVE_AFTER_CPU_MS, RunMover } from "./quickjs-shared-move.js";
 
 /**
  * The worker engine in shared mode (QuickJsEngineOptions.workerMode "shared"): the in-thread engine's
  * asyncify runs inside worker threads, several per thread (quickjs-shared-worker.ts), placed by
  * quickjs-shared-placement.ts. Resolves once one thread is warm; rejects if QuickJS cannot start.
  */
-export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
+export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = {}, threadMode?: () => Promise<SandboxEngine>): Promise<SandboxEngine> {
   const assets = await loadSharedWorkerAssets();
   const maxThreads = Math.max(1, options.maxThreads ?? availableParallelism());
   const warmThreads = Math.min(maxThreads, Math.max(1, options.warmWorkers ?? 1));
@@ -31,7 +32,7 @@ export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = 
     { maxThreads, warmThreads, idleMs: options.idleWorkerMs ?? 30_000, spawnAfterMs: options.spawnThreadAfterMs ?? 20 },
   );
   await placement.warm(warmThreads);
-  return new SharedQuickJsEngine(placement, options);
+  return new SharedQuickJsEngine(placement, options, threadMode, maxThreads);
 }
 
 // Process-wide: runs of every engine share threads, and a thread routes messages by run id.
@@ -45,16 +46,23 @@ class SharedQuickJsEngine implements SandboxEngine {
   private readonly defaultLimits: RunLimits;
   private readonly stackBytes: number;
   private readonly killGraceMs: number;
+  private readonly moveAfterCpuMs: number | undefined;
+  private readonly mover: RunMover | undefined;
   private disposed = false;
 
   constructor(
     private readonly placement: SharedThreadPlacement,
     options: QuickJsEngineOptions,
+    threadMode: (() => Promise<SandboxEngine>) | undefined,
+    maxThreads: number,
   ) {
     this.gate = new RunGate(options.maxWorkers ?? 16);
     this.defaultLimits = options.defaultLimits ?? DEFAULT_LIMITS;
     this.stackBytes = options.stackBytes ?? 512 * 1024;
     this.killGraceMs = options.killGraceMs ?? 250;
+    const moveAfter = options.moveToThreadAfterCpuMs ?? DEFAULT_MOVE_AFTER_CPU_MS;
+    this.mover = threadMode === undefined || !Number.isFinite(moveAfter) ? undefined : new RunMover(threadMode, maxThreads);
+    this.moveAfterCpuMs = this.mover === undefined ? undefined : Math.max(0, moveAfter);
   }
 
   run(request: RunRequest): Promise<RunResult> {
@@ -67,7 +75,8 @@ class SharedQuickJsEngine implements SandboxEngine {
     this.gate.close();
     // This engine's runs end as cancelled (threads are shared: other engines' runs go on).
     for (const handle of this.active) handle.stop("cancel");
-    await this.runs.settled();
+    // A moved run is the thread-mode engine's now: disposing it ends that run as cancelled too.
+    await Promise.all([this.mover?.dispose(), this.runs.settled()]);
   }
 
   private async execute(request: RunRequest): Promise<RunResult> {
@@ -82,11 +91,17 @@ class SharedQuickJsEngine implements SandboxEngine {
     let handle: SharedRunHandle | undefined;
     try {
       if (this.disposed) return failedBeforeRun("quickjs", { code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
+      const mover = this.moveAfterCpuMs !== undefined && this.mover?.reserve() === true ? this.mover : undefined;
       let report;
       try {
         report = await runOnSharedThread(
           this.placement,
-          { ...engineRunPlan(admitted, request, this.stackBytes), runId: nextRunId++, killGraceMs: this.killGraceMs },
+          {
+            ...engineRunPlan(admitted, request, this.stackBytes),
+            runId: nextRunId++,
+            killGraceMs: this.killGraceMs,
+            ...(mover === undefined ? {} : { moveAfterCpuMs: this.moveAfterCpuMs }),
+          },
           (started) => {
             handle = started;
             this.active.add(started);
@@ -94,8 +109,13 @@ class SharedQuickJsEngine implements SandboxEngine {
           },
         );
       } catch (error) {
+        mover?.release();
         return workerUnavailable("quickjs", error);
       }
+      if (mover !== undefined && report.outcome.kind === "moved") return await mover.rerun(request, limits, report.stats);
+      mover?.release();
+      // A guest that computed this long without a host call would have moved: from now on runs may (see RunMover).
+      if (this.moveAfterCpuMs !== undefined && report.stats.hostCalls === 0 && report.stats.cpuMs >= this.moveAfterCpuMs) this.mover?.prepare();
       return await settleRun("quickjs", report, { limits, source, filename }, unparsed);
     } finally {
       if (handle !== undefined) this.active.delete(handle);

@@ -53,6 +53,7 @@ export interface SharedRunPlan {
   readonly manifestText: string;
   readonly limits: RunLimits;
   readonly stackBytes: number;
+  readonly moveAfterCpuMs?: number;
 }
 
 /** To a worker: a string is a call's reply or event (encodeSharedAnswer). */

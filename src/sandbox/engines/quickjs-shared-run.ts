@@ -10,6 +10,7 @@ export interface SharedRunPlan extends EngineRunPlan {
   readonly runId: number;
   /** How long past a stop a guest may take to notice before its thread is deemed stuck and ended. */
   readonly killGraceMs: number;
+  readonly moveAfterCpuMs?: number;
 }
 
 /** A run in progress, as its engine sees it: dispose stops it like a cancel. */
@@ -99,6 +100,7 @@ export async function runOnSharedThread(placement: SharedThreadPlacement, plan: 
         manifestText: plan.manifestText,
         limits: plan.limits,
         stackBytes: plan.stackBytes,
+        ...(plan.moveAfterCpuMs === undefined ? {} : { moveAfterCpuMs: plan.moveAfterCpuMs }),
       },
       {
         onCall,

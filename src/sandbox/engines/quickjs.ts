@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { errorMessage } from "../../util/errors.js";
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
@@ -72,6 +73,15 @@ export interface QuickJsEngineOptions {
    * yields within a millisecond; a thread takes tens of ms to start and ~10 MB to keep. Default 20 ms.
    */
   readonly spawnThreadAfterMs?: number;
+  /**
+   * Shared mode: a run whose guest has computed this long (CPU ms) without a host call or a log is run
+   * again from the start in thread mode, where the synchronous build computes about twice as fast
+   * (bench/RESULTS.md, "Guest compute"). Nothing of the first attempt was seen, so only time is lost: about
+   * half of this at most, for a run that would have ended just past it in shared mode. Its CPU counts
+   * against the run's CPU limit, and the wall limit is one deadline for both. `Infinity` never moves a
+   * run. Default 10 ms (quickjs-shared-move.ts says why); at most as many runs at once as `maxThreads`.
+   */
+  readonly moveToThreadAfterCpuMs?: number;
 }
 
 
@@ -84,7 +94,11 @@ export interface QuickJsEngineOptions {
  */
 export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): Promise<SandboxEngine> {
   // Imported in shared mode only: a thread-mode process (`mcpvm run`) never loads the shared engine's ~80 KB.
-  if ((options.workerMode ?? DEFAULT_WORKER_MODE) === "shared") return (await import("./quickjs-shared-engine.js")).createSharedQuickJsEngine(options);
+  if ((options.workerMode ?? DEFAULT_WORKER_MODE) === "shared") {
+    // Thread mode for the runs shared mode moves, made on the first one (passed in: the shared engine cannot import this file).
+    const threadMode = () => createQuickJsEngine({ ...options, workerMode: "thread", warmWorkers: 0, maxWorkers: Math.max(1, options.maxThreads ?? availableParallelism()) });
+    return (await import("./quickjs-shared-engine.js")).createSharedQuickJsEngine(options, threadMode);
+  }
   const assets = await loadQuickJsAssets();
   const engine = new QuickJsEngine(assets, options);
   try {

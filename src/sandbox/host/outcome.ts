@@ -4,6 +4,7 @@ import { sourceSnippet } from "../guest/snippet.js";
 import { firstStackPosition, mapGuestPosition, mapGuestStack, type WrappedSource } from "../guest/wrapper.js";
 import type { GuestErrorInfo, LogEntry, EngineLimit, RunLimits, RunResult, RunStats, SandboxErrorCode } from "../types.js";
 import { errorBytes, fitErrorToBudget, MIN_ERROR_BYTES } from "./output-budget.js";
+import { collapseRepeatedFrames } from "./stack-repeats.js";
 
 /**
  * How a run ended, as an engine reports it before any interpretation. Engine-neutral: the quickjs
@@ -22,7 +23,12 @@ export type EngineOutcome =
   | { readonly kind: "uncaught"; readonly error: ThrownInfo }
   /** The main promise is pending and nothing (no host call, no job) can ever settle it. */
   | { readonly kind: "deadlock" }
-  | { readonly kind: "failure"; readonly message: string };
+  | { readonly kind: "failure"; readonly message: string }
+  /**
+   * Shared mode: the guest computed past its move point with no host call and no log, so nothing of it
+   * was seen; its engine runs it again from the start on a thread of its own (quickjs-shared-engine.ts).
+   */
+  | { readonly kind: "moved" };
 
 export interface ThrownInfo {
   readonly name?: string;
@@ -97,6 +103,9 @@ export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
       });
     case "failure":
       return fail({ code: "ENGINE_FAILURE", message: outcome.message });
+    case "moved":
+      // Its engine runs a moved run again; reaching here is that engine's mistake, said as such.
+      return fail({ code: "ENGINE_FAILURE", message: "The run was moved to a thread of its own but not run there" });
     case "envelope":
       break;
   }
@@ -155,7 +164,7 @@ export function limitError(limit: EngineLimit, limits: RunLimits, detail?: strin
 function thrownError(error: ThrownInfo, errorCode: string | undefined, fromHost: boolean, frame: RunFrame): GuestErrorInfo {
   const internal = quickJsInternalError(error.name, error.message);
   if (internal === "MEMORY_LIMIT") return limitError("memoryBytes", frame.limits);
-  const frames = error.stack === undefined ? "" : withoutInternalFrames(mapGuestStack(error.stack, frame.filename, frame.source));
+  const frames = error.stack === undefined ? "" : collapseRepeatedFrames(withoutInternalFrames(mapGuestStack(error.stack, frame.filename, frame.source)));
   const head = error.name === undefined ? error.message : `${error.name}: ${error.message}`;
   const position = error.stack === undefined ? undefined : firstStackPosition(error.stack, frame.filename, frame.source);
   const code: SandboxErrorCode = fromHost ? "HOST_FUNCTION_ERROR" : internal ?? "GUEST_ERROR";
