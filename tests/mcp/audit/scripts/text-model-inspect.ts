@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { TextExample } from "../text-model/examples.js";
-import { hash32, itemVectors, isEnglishUnit, unitFeatures } from "../../../../src/mcp/audit/intent/text-features.js";
+import { hash32, itemVectors, isEnglishUnit, unitFeatures } from "../text-model/features.js";
 import { fitText, scoreOf, type Row } from "../text-model/train.js";
 import { CONFIGS } from "../text-model/configs.js";
 

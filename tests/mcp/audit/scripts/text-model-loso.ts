@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { CONFIGS } from "../text-model/configs.js";
 import { ALWAYS, FOLDS, setExamples, type TextExample } from "../text-model/examples.js";
-import { itemVectors } from "../../../../src/mcp/audit/intent/text-features.js";
+import { itemVectors } from "../text-model/features.js";
 import { fitText, scoreOf, type Row } from "../text-model/train.js";
 
 const CACHE = "/tmp/w15-text-model-examples.json";

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { CONFIGS, FROZEN } from "../text-model/configs.js";
 import { setExamples, type TextExample } from "../text-model/examples.js";
-import { itemVectors } from "../../../../src/mcp/audit/intent/text-features.js";
+import { itemVectors } from "../text-model/features.js";
 import { fitText, scoreOf } from "../text-model/train.js";
 
 const CACHE = "/tmp/w15-text-model-examples.json";

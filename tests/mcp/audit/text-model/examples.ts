@@ -9,7 +9,7 @@ import { toolUnits } from "../../../../src/mcp/audit/intent/tool-intent.js";
 import type { AuditContext, AuditedTool } from "../../../../src/mcp/audit/types.js";
 import { caseKind, loadCases, loadListings } from "../guardbench-harness.js";
 import { loadHalf, type HalfName } from "../intent-harness.js";
-import type { TextUnit } from "../../../../src/mcp/audit/intent/text-features.js";
+import type { TextUnit } from "./features.js";
 
 /** One thing the model scores on its own: a tool's strings, or a server's instructions. */
 export interface Item {
@@ -22,7 +22,7 @@ export interface TextExample {
   readonly id: string;
   readonly y: 0 | 1;
   readonly family: string;
-  /** Whether the rest of the audit (rules and the hand-feature model, not the text model) holds it: warn or block. */
+  /** Whether the audit (rules and the hand-feature model) holds it: warn or block. */
   readonly held: boolean;
   readonly items: Item[];
 }
@@ -33,8 +33,8 @@ export const FOLDS = ["heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "h
 export const ALWAYS = ["tuning", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "benign-extra-5", "semantic-paraphrases", "corpus"] as const;
 export type TextSetName = (typeof FOLDS)[number] | (typeof ALWAYS)[number] | "heldout-v10";
 
-const held = (findings: ReadonlyArray<{ severity: string; rule: string }>): boolean => {
-  const v = verdictOf(findings.filter((f) => f.rule !== "intent-text-model") as Parameters<typeof verdictOf>[0]);
+const held = (findings: ReadonlyArray<{ severity: string }>): boolean => {
+  const v = verdictOf(findings as Parameters<typeof verdictOf>[0]);
   return v === "warn" || v === "block";
 };
 
