@@ -132,10 +132,15 @@ describe("the opt-in per-server rate limit (plugins.mcp.config.callsPerSecond)",
   });
 
   it("still holds calls to its rate: past the burst, callers wait for a slot", async () => {
+    const started = performance.now();
     expect(valueOf(await host.run(LOOP(8), { limits: { wallMs: 20_000 } }))).toEqual({ done: 8 });
+    const elapsedMs = performance.now() - started;
     const limiter = (await host.requireMcp()).rateLimiter("fx");
     expect(limiter).toBeDefined();
-    // A burst of 5, then each further call waited for its token.
-    expect(limiter?.waits).toBeGreaterThanOrEqual(3);
+    // A bucket of 5 refilled at 5 a second lets at most 5 + 5t calls through in t seconds: 8 calls take
+    // at least 0.6 s however fast the server answers (a slow machine only adds time, and refills tokens
+    // meanwhile, so how many callers waited depends on the load; that one did does not).
+    expect(elapsedMs).toBeGreaterThanOrEqual(590);
+    expect(limiter?.waits).toBeGreaterThanOrEqual(1);
   });
 });
