@@ -1,0 +1,84 @@
+/**
+ * The examples the text model is fitted and measured on, with what the rest of the audit says about each: an attack
+ * case is one example (its tools and its instructions, each a scored item), each benign tool another. Only spent sets
+ * are read here (v10 is not: it is measured once, by scripts/text-model-v10.ts, after the design is frozen).
+ */
+import { auditServer, definitionFields, verdictOf } from "../../../../src/mcp/audit/audit-tool.js";
+import { maskOwnTools } from "../../../../src/mcp/audit/intent/score.js";
+import { toolUnits } from "../../../../src/mcp/audit/intent/tool-intent.js";
+import type { AuditContext, AuditedTool } from "../../../../src/mcp/audit/types.js";
+import { caseKind, loadCases, loadListings } from "../guardbench-harness.js";
+import { loadHalf, type HalfName } from "../intent-harness.js";
+import type { TextUnit } from "./features.js";
+
+/** One thing the model scores on its own: a tool's strings, or a server's instructions. */
+export interface Item {
+  readonly name: string;
+  readonly units: TextUnit[];
+}
+
+export interface TextExample {
+  readonly set: string;
+  readonly id: string;
+  readonly y: 0 | 1;
+  readonly family: string;
+  /** Whether the audit (rules and the hand-feature model) holds it: warn or block. */
+  readonly held: boolean;
+  readonly items: Item[];
+}
+
+/** Folds of leave-one-set-out: the spent held-out sets. */
+export const FOLDS = ["heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "heldout-v7", "heldout-v8", "heldout-v9"] as const;
+/** Always in the training part: tuning material that is no held-out set. */
+export const ALWAYS = ["tuning", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "benign-extra-5", "semantic-paraphrases", "corpus"] as const;
+export type TextSetName = (typeof FOLDS)[number] | (typeof ALWAYS)[number] | "heldout-v10";
+
+const held = (findings: ReadonlyArray<{ severity: string }>): boolean => {
+  const v = verdictOf(findings as Parameters<typeof verdictOf>[0]);
+  return v === "warn" || v === "block";
+};
+
+export function toolItem(tool: AuditedTool, own: ReadonlySet<string>): Item {
+  return { name: tool.name, units: toolUnits(definitionFields(tool).fields, own).map((u) => ({ role: u.role, text: u.text })) };
+}
+
+export function instructionsItem(instructions: string, own: ReadonlySet<string>): Item {
+  return { name: "(instructions)", units: [{ role: "prose", text: maskOwnTools(instructions, own) }] };
+}
+
+function attackExample(set: string, id: string, family: string, tools: readonly AuditedTool[], instructions: string | undefined, others: AuditContext["otherServers"]): TextExample {
+  const own = new Set(tools.map((t) => t.name));
+  const items = tools.map((t) => toolItem(t, own));
+  if (instructions !== undefined && instructions.length > 0) items.push(instructionsItem(instructions, own));
+  const report = auditServer({ serverName: id, instructions, tools }, { otherServers: others });
+  return { set, id, y: 1, family, held: held(report.findings), items };
+}
+
+function benignExamples(set: string, server: string, tools: readonly AuditedTool[], others: AuditContext["otherServers"]): TextExample[] {
+  const own = new Set(tools.map((t) => t.name));
+  const report = auditServer({ serverName: server, tools }, { otherServers: others });
+  return tools.map((t) => ({ set, id: `${server}/${t.name}`, y: 0 as const, family: "benign", held: held(report.findings.filter((f) => f.location.tool === t.name)), items: [toolItem(t, own)] }));
+}
+
+const othersOf = (servers: ReadonlyArray<{ server: string; tools: readonly AuditedTool[] }>, name: string): AuditContext["otherServers"] =>
+  servers.filter((o) => o.server !== name).map((o) => ({ name: o.server, toolNames: o.tools.map((t) => t.name) }));
+
+export function setExamples(name: TextSetName): TextExample[] {
+  const out: TextExample[] = [];
+  if (name === "corpus") {
+    for (const c of loadCases()) {
+      if (caseKind(c.message) !== "definition") continue;
+      const result = c.message.result as { tools?: AuditedTool[]; instructions?: string } | undefined;
+      const tools = (result?.tools ?? []) as AuditedTool[];
+      if (c.bucket === "benign") out.push(...benignExamples(name, c.id, tools, []));
+      else out.push(attackExample(name, c.id, c.category ?? "corpus", tools, typeof result?.instructions === "string" ? result.instructions : undefined, []));
+    }
+    const listings = Object.entries(loadListings()).map(([server, tools]) => ({ server, tools }));
+    for (const { server, tools } of listings) out.push(...benignExamples(name, `listing:${server}`, tools, othersOf(listings, server)));
+    return out;
+  }
+  const half = loadHalf(name as HalfName);
+  for (const c of half.attacks) out.push(attackExample(name, c.id, c.family, c.server.tools, c.server.instructions, c.otherServers));
+  for (const s of half.benign) out.push(...benignExamples(name, s.server, s.tools, othersOf(half.benign, s.server)));
+  return out;
+}
