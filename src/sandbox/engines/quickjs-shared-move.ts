@@ -1,5 +1,4 @@
-import type { RunReport } from "../host/outcome.js";
-import { limitError } from "../host/outcome.js";
+import { limitError, type RunReport } from "../host/outcome.js";
 import type { RunLimits, RunRequest, RunResult, SandboxEngine } from "../types.js";
 import { workerUnavailable } from "./engine-runs.js";
 
