@@ -17,7 +17,7 @@
 //   process also compiles the wasm module.
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import { bareWorkerStart, echoWorker } from "./_bare-worker.mjs";
 import { fmt, summarize, table, verdict } from "./_stats.mjs";
 import { sandboxBuildBreakdown } from "./_sandbox-build.mjs";
 import { ENGINES, mustRun, sleep, trivial, untilQuiet } from "./_sandbox-engines.mjs";
@@ -93,18 +93,6 @@ async function newWorker(factory) {
 }
 
 /** The floor under "new worker": a Node worker thread that does nothing but answer once. */
-async function bareWorker() {
-  const times = [];
-  for (let i = 0; i < 9; i++) {
-    const started = performance.now();
-    const worker = new Worker('require("node:worker_threads").parentPort.postMessage(0);', { eval: true });
-    await new Promise((resolve, reject) => worker.once("message", resolve).once("error", reject));
-    times.push(performance.now() - started);
-    await worker.terminate();
-  }
-  return summarize(times);
-}
-
 /**
  * Warm (after an idle pause) and back-to-back runs, interleaved in rounds across the engines so that
  * load from other work on the machine falls on all alike.
@@ -114,20 +102,12 @@ async function runLatency(engines) {
   const warm = engines.map(() => []);
   const backToBack = engines.map(() => []);
   // The floor under a worker engine's warm run: a message to a bare idle worker and its answer, after the same pause.
-  const echo = new Worker('const { parentPort } = require("node:worker_threads"); parentPort.on("message", (m) => parentPort.postMessage(m));', { eval: true });
-  const ping = () => {
-    const started = performance.now();
-    return new Promise((resolve) => {
-      echo.once("message", () => resolve(performance.now() - started));
-      echo.postMessage(0);
-    });
-  };
-  await ping();
+  const echo = await echoWorker();
   const idleRoundTrip = [];
   for (let round = 0; round < 10; round++) {
     for (let i = 0; i < 20; i++) {
       await sleep(10);
-      idleRoundTrip.push(await ping());
+      idleRoundTrip.push(await echo.ping());
     }
     for (const [index, engine] of engines.entries()) {
       for (let i = 0; i < 20; i++) {
@@ -137,7 +117,7 @@ async function runLatency(engines) {
       for (let i = 0; i < 30; i++) backToBack[index].push(await timed(engine, trivial()));
     }
   }
-  await echo.terminate();
+  await echo.close();
   const idleWorker = summarize(idleRoundTrip);
   return engines.map((_, index) => ({ warm: summarize(warm[index]), backToBack: summarize(backToBack[index]), idleWorker }));
 }
@@ -194,7 +174,7 @@ export async function benchEngines(kinds, dist = DIST) {
     results.push(result);
     available.push({ result, factory });
   }
-  const nodeWorker = await bareWorker();
+  const nodeWorker = await bareWorkerStart();
   const engines = [];
   try {
     for (const { factory } of available) engines.push(await factory.create({ warmWorkers: 1 }));

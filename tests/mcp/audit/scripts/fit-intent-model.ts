@@ -3,9 +3,9 @@
  * Run: npx vite-node tests/mcp/audit/scripts/fit-intent-model.ts [--check]
  * (--check compares a fresh fit with the checked-in weights instead of writing them.)
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeOrCheck } from "./write-or-check.js";
 import { probabilityOf } from "../../../../src/mcp/audit/intent/model.js";
 import { fitted } from "../intent-model-fit.js";
 
@@ -13,11 +13,4 @@ const target = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..
 const { text, threshold, rows, model } = fitted();
 const flagged = (y: 0 | 1) => rows.filter((r) => r.y === y && probabilityOf(r.x, model.weights, model.bias) >= threshold).length;
 console.log(`examples: ${rows.length} (${rows.filter((r) => r.y === 1).length} attacks); in-sample, the model alone: ${flagged(1)} attacks, ${flagged(0)} benign at p >= ${threshold}`);
-if (process.argv.includes("--check")) {
-  const same = readFileSync(target, "utf8") === text;
-  console.log(same ? "checked-in weights match a fresh fit" : "checked-in weights differ from a fresh fit");
-  process.exitCode = same ? 0 : 1;
-} else {
-  writeFileSync(target, text);
-  console.log(`wrote ${path.relative(process.cwd(), target)}`);
-}
+writeOrCheck(target, text);
