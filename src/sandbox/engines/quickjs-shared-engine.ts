@@ -14,7 +14,7 @@ import { DEFAULT_MOVE_AFTER_CPU_MS, RunMover } from "./quickjs-shared-move.js";
  * asyncify runs inside worker threads, several per thread (quickjs-shared-worker.ts), placed by
  * quickjs-shared-placement.ts. Resolves once one thread is warm; rejects if QuickJS cannot start.
  */
-export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = {}, threadMode?: () => Promise<SandboxEngine>): Promise<SandboxEngine> {
+export async function createSharedQuickJsEngine(options: QuickJsEngineOptions = {}, threadMode?: (maxWorkers: number) => Promise<SandboxEngine>): Promise<SandboxEngine> {
   const assets = await loadSharedWorkerAssets();
   const maxThreads = Math.max(1, options.maxThreads ?? availableParallelism());
   const warmThreads = Math.min(maxThreads, Math.max(1, options.warmWorkers ?? 1));
@@ -46,14 +46,13 @@ class SharedQuickJsEngine implements SandboxEngine {
   private readonly defaultLimits: RunLimits;
   private readonly stackBytes: number;
   private readonly killGraceMs: number;
-  private readonly moveAfterCpuMs: number | undefined;
   private readonly mover: RunMover | undefined;
   private disposed = false;
 
   constructor(
     private readonly placement: SharedThreadPlacement,
     options: QuickJsEngineOptions,
-    threadMode: (() => Promise<SandboxEngine>) | undefined,
+    threadMode: ((maxWorkers: number) => Promise<SandboxEngine>) | undefined,
     maxThreads: number,
   ) {
     this.gate = new RunGate(options.maxWorkers ?? 16);
@@ -61,8 +60,7 @@ class SharedQuickJsEngine implements SandboxEngine {
     this.stackBytes = options.stackBytes ?? 512 * 1024;
     this.killGraceMs = options.killGraceMs ?? 250;
     const moveAfter = options.moveToThreadAfterCpuMs ?? DEFAULT_MOVE_AFTER_CPU_MS;
-    this.mover = threadMode === undefined || !Number.isFinite(moveAfter) ? undefined : new RunMover(threadMode, maxThreads);
-    this.moveAfterCpuMs = this.mover === undefined ? undefined : Math.max(0, moveAfter);
+    this.mover = threadMode === undefined || !Number.isFinite(moveAfter) ? undefined : new RunMover(Math.max(0, moveAfter), threadMode, maxThreads);
   }
 
   run(request: RunRequest): Promise<RunResult> {
@@ -91,7 +89,7 @@ class SharedQuickJsEngine implements SandboxEngine {
     let handle: SharedRunHandle | undefined;
     try {
       if (this.disposed) return failedBeforeRun("quickjs", { code: "ENGINE_UNAVAILABLE", message: "The QuickJS engine has been disposed" });
-      const mover = this.moveAfterCpuMs !== undefined && this.mover?.reserve() === true ? this.mover : undefined;
+      const mover = this.mover?.reserve() === true ? this.mover : undefined;
       let report;
       try {
         report = await runOnSharedThread(
@@ -100,7 +98,7 @@ class SharedQuickJsEngine implements SandboxEngine {
             ...engineRunPlan(admitted, request, this.stackBytes),
             runId: nextRunId++,
             killGraceMs: this.killGraceMs,
-            ...(mover === undefined ? {} : { moveAfterCpuMs: this.moveAfterCpuMs }),
+            ...(mover === undefined ? {} : { moveAfterCpuMs: mover.afterCpuMs }),
           },
           (started) => {
             handle = started;
@@ -115,7 +113,7 @@ class SharedQuickJsEngine implements SandboxEngine {
       if (mover !== undefined && report.outcome.kind === "moved") return await mover.rerun(request, limits, report.stats);
       mover?.release();
       // A guest that computed this long without a host call would have moved: from now on runs may (see RunMover).
-      if (this.moveAfterCpuMs !== undefined && report.stats.hostCalls === 0 && report.stats.cpuMs >= this.moveAfterCpuMs) this.mover?.prepare();
+      if (this.mover !== undefined && report.stats.hostCalls === 0 && report.stats.cpuMs >= this.mover.afterCpuMs) this.mover.prepare();
       return await settleRun("quickjs", report, { limits, source, filename }, unparsed);
     } finally {
       if (handle !== undefined) this.active.delete(handle);

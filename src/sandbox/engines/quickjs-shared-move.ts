@@ -42,11 +42,14 @@ export class RunMover {
   private readonly reruns = new Set<Promise<RunResult>>();
 
   /**
+   * @param afterCpuMs the move point (see DEFAULT_MOVE_AFTER_CPU_MS).
+   * @param makeThreadMode the thread-mode engine, with at most this many workers.
    * @param maxInFlight moved runs at once, each holding a thread of its own (~9 MB), as many as the
    *   cores they can compute on; past that, runs stay in shared mode, which caps its threads the same way.
    */
   constructor(
-    private readonly makeThreadMode: () => Promise<SandboxEngine>,
+    readonly afterCpuMs: number,
+    private readonly makeThreadMode: (maxWorkers: number) => Promise<SandboxEngine>,
     private readonly maxInFlight: number,
   ) {}
 
@@ -60,7 +63,7 @@ export class RunMover {
     return true;
   }
 
-  /** A run that reserved a thread ended without moving. */
+  /** A run that reserved a thread ended without moving (or its second attempt ended). */
   release(): void {
     this.inFlight--;
   }
@@ -69,7 +72,7 @@ export class RunMover {
   prepare(): void {
     this.threadMode ??= (async () => {
       try {
-        const engine = await this.makeThreadMode();
+        const engine = await this.makeThreadMode(this.maxInFlight);
         for (let i = 0; i < WARM_UP_RUNS && !this.disposed; i++) await engine.run({ code: WARM_UP });
         if (this.disposed) {
           await engine.dispose();
@@ -92,7 +95,7 @@ export class RunMover {
     const left: RunLimits = { ...limits, cpuMs: Math.max(1, Math.ceil(limits.cpuMs - first.cpuMs)), wallMs: Math.max(1, Math.ceil(limits.wallMs - first.wallMs)) };
     const engine = this.engine;
     if (engine === undefined) {
-      this.inFlight--;
+      this.release();
       return workerUnavailable("quickjs", new Error("the thread-mode engine for moved runs was disposed"));
     }
     const signal = request.signal === undefined ? this.ending.signal : AbortSignal.any([request.signal, this.ending.signal]);
@@ -103,7 +106,7 @@ export class RunMover {
       result = await running;
     } finally {
       this.reruns.delete(running);
-      this.inFlight--;
+      this.release();
     }
     const stats = { ...result.stats, cpuMs: first.cpuMs + result.stats.cpuMs, wallMs: first.wallMs + result.stats.wallMs, movedAfterCpuMs: first.cpuMs };
     if (result.ok) return { ...result, stats };

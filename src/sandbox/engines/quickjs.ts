@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { errorMessage } from "../../util/errors.js";
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadQuickJsAssets, type QuickJsAssets } from "./quickjs-assets.js";
@@ -96,7 +95,7 @@ export async function createQuickJsEngine(options: QuickJsEngineOptions = {}): P
   // Imported in shared mode only: a thread-mode process (`mcpvm run`) never loads the shared engine's ~80 KB.
   if ((options.workerMode ?? DEFAULT_WORKER_MODE) === "shared") {
     // Thread mode for the runs shared mode moves, made on the first one (passed in: the shared engine cannot import this file).
-    const threadMode = () => createQuickJsEngine({ ...options, workerMode: "thread", warmWorkers: 0, maxWorkers: Math.max(1, options.maxThreads ?? availableParallelism()) });
+    const threadMode = (maxWorkers: number) => createQuickJsEngine({ ...options, workerMode: "thread", warmWorkers: 0, maxWorkers });
     return (await import("./quickjs-shared-engine.js")).createSharedQuickJsEngine(options, threadMode);
   }
   const assets = await loadQuickJsAssets();
