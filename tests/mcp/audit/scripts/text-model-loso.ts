@@ -6,19 +6,13 @@
  * text in the attacks' voice).
  * Run: npx vite-node tests/mcp/audit/scripts/text-model-loso.ts [config …]   (configs: text-model/configs.ts)
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { CONFIGS } from "../text-model/configs.js";
-import { ALWAYS, FOLDS, setExamples, type TextExample } from "../text-model/examples.js";
-import { itemVectors } from "../text-model/features.js";
+import { cachedExamples } from "../text-model/cache.js";
+import { ALWAYS, FOLDS, type TextExample } from "../text-model/examples.js";
+import { itemVectors } from "../../../../src/mcp/audit/intent/text-features.js";
 import { fitText, scoreOf, type Row } from "../text-model/train.js";
 
-const CACHE = "/tmp/w15-text-model-examples.json";
-function examples(): TextExample[] {
-  if (existsSync(CACHE)) return JSON.parse(readFileSync(CACHE, "utf8")) as TextExample[];
-  const all = [...FOLDS, ...ALWAYS].flatMap((name) => setExamples(name));
-  writeFileSync(CACHE, JSON.stringify(all));
-  return all;
-}
+const examples = (): TextExample[] => cachedExamples([...FOLDS, ...ALWAYS]);
 
 const THRESHOLDS = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97];
 const all = examples();

@@ -1,5 +1,5 @@
 /** The designs compared by leave-one-set-out (scripts/text-model-loso.ts); each a featurizer and a fit. */
-import { DEFAULT_OPTIONS, TEXT_MODEL_OPTIONS, type FeaturizeOptions } from "./features.js";
+import { DEFAULT_OPTIONS, TEXT_MODEL_OPTIONS, type FeaturizeOptions } from "../../../../src/mcp/audit/intent/text-features.js";
 import type { FitOptions } from "./train.js";
 
 export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }> = {

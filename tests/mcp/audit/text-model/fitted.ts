@@ -1,11 +1,11 @@
 /**
  * The shipped text model: the frozen design (configs.ts FROZEN) fitted on every spent set and tuning file, its
- * weights quantized (the smallest dropped), rendered as text-model/weights.ts (what v10 was measured with; not wired into the audit).
+ * weights quantized (the smallest dropped), rendered as src/mcp/audit/intent/text-model-weights.ts.
  * Deterministic: the same material always gives the same file (scripts/fit-text-model.ts writes it, text-model.test.ts
  * checks it).
  */
-import { encodeWeights } from "./model.js";
-import { itemVectors } from "./features.js";
+import { encodeWeights } from "../../../../src/mcp/audit/intent/text-model.js";
+import { itemVectors } from "../../../../src/mcp/audit/intent/text-features.js";
 import { CONFIGS, FROZEN } from "./configs.js";
 import { ALWAYS, FOLDS, setExamples, type TextExample } from "./examples.js";
 import { fitText } from "./train.js";

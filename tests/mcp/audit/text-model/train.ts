@@ -4,7 +4,7 @@
  * every item shares the gradient, later the one that reads most like an attack takes it); class-balanced loss, L2
  * penalty, full-batch Adam for a fixed number of steps from zero: the same input always gives the same weights.
  */
-import type { SparseVector } from "./features.js";
+import type { SparseVector } from "../../../../src/mcp/audit/intent/text-features.js";
 
 export interface Row {
   readonly y: 0 | 1;

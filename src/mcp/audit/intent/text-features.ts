@@ -4,8 +4,8 @@
  * tagged with the unit's role. Options other than TEXT_MODEL_OPTIONS are kept for the leave-one-set-out script
  * (tests/mcp/audit/scripts/text-model-loso.ts), which compares them.
  */
-import { LISTS, wordsOf } from "../../../../src/mcp/audit/common-words.js";
-import type { IntentRole } from "../../../../src/mcp/audit/intent/score.js";
+import { LISTS, wordsOf } from "../common-words.js";
+import type { IntentRole } from "./score.js";
 
 export interface TextUnit {
   readonly role: IntentRole;
