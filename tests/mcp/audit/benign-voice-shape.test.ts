@@ -96,7 +96,7 @@ describe("benign-voice.json", () => {
   it("writes the other languages' servers without English sentences, and the English ones in English", () => {
     const misplaced = half.benign.flatMap((server) =>
       server.tools
-        .filter((tool) => ENGLISH_WORD.test(tool.description) === (LANGUAGE_OF[server.server] !== undefined))
+        .filter((tool) => ENGLISH_WORD.test(tool.description ?? "") === (LANGUAGE_OF[server.server] !== undefined))
         .map((tool) => `${server.server}/${tool.name}`),
     );
     expect(misplaced).toEqual([]);
