@@ -7,7 +7,7 @@
  */
 import { itemVectors } from "../../../../src/mcp/audit/intent/text-features.js";
 import { cachedExamples } from "../text-model/cache.js";
-import { CONFIGS, FROZEN } from "../text-model/configs.js";
+import { CONFIGS, FROZEN, rowOf } from "../text-model/configs.js";
 import { ALWAYS, FOLDS, MEASURED, setExamples, type TextExample } from "../text-model/examples.js";
 import { fitText, scoreOf } from "../text-model/train.js";
 
@@ -18,7 +18,7 @@ const training = cachedExamples([...FOLDS, ...ALWAYS]);
 const config = CONFIGS[FROZEN.config];
 if (config === undefined) throw new Error("no frozen config");
 const vec = (e: TextExample) => e.items.flatMap((it) => itemVectors(it.units, config.feat));
-const model = fitText(training.map((e) => ({ y: e.y, items: vec(e) })), config.feat.buckets, config.fit);
+const model = fitText(training.map((e) => rowOf(e, config)), config.feat.buckets, config.fit);
 const pct = (n: number, d: number): string => `${((100 * n) / d).toFixed(1)} %`;
 console.log(`text model ${FROZEN.config} at ${FROZEN.threshold}, fitted on ${training.length} examples`);
 for (const name of names as Array<(typeof MEASURED)[number]>) {
