@@ -33,3 +33,9 @@ export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }
  * 204/833, 0, 6/389: out (and four times slower). Chosen: content at 0.875.
  */
 export const FROZEN = { config: "content", threshold: 0.875 } as const;
+
+/** An example as the fit reads it under a design: its items' vectors, and its weight. */
+export function rowOf(e: TextExample, config: { feat: FeaturizeOptions; fit: FitOptions }): Row {
+  const items = e.items.flatMap((it) => itemVectors(it.units, config.feat));
+  return e.set === "benign-voice" && config.fit.voiceWeight !== undefined ? { y: e.y, items, weight: config.fit.voiceWeight } : { y: e.y, items };
+}
