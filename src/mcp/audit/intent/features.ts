@@ -1,6 +1,8 @@
 import { excerpt } from "../evidence.js";
 import { mayMatch } from "../literal-index.js";
 import { isNegated } from "../match.js";
+import { isReportedHandling } from "../reported-handling.js";
+import { handsOver, namesOtherThanSecret } from "./handover-object.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
 import type { IntentFeature } from "./lexicon.js";
 import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
@@ -114,11 +116,16 @@ function handoverOf(views: { plain: string; folded: string }, distance: number):
     // Latin-script verb-final languages (Turkish: "kart numarasını … iste") too, at a shorter distance and within the sentence.
     const after = (v: { at: number }): boolean =>
       secret.view === "plain" ? v.at - secret.end <= distance : v.at - secret.end <= 40 && !/[.!?;]/.test(text.slice(secret.end, v.at));
-    const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : after(v)));
+    // "If the user pastes a private key, don't send it anywhere": someone else's act, named so the model refuses it.
+    // A secret's name that names something else ("password reset", "the token can see") is handed nowhere.
+    if (namesOtherThanSecret(text, secret.end)) continue;
+    const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : after(v)) && !isReportedHandling(text, v.at, secret.end) && handsOver(text, v, secret));
     if (verb !== undefined) return excerpt(text, verb.at, secret.end, 100);
     if (INTO_FIELD.test(text.slice(secret.end, secret.end + 160))) return excerpt(text, secret.at, secret.end, 100);
     // "If a token is visible anywhere, include it in q": the verb comes after, with a pronoun for the secret.
-    if (secret.view === "folded" && PRONOUN_HANDOVER.test(text.slice(secret.end, secret.end + 120))) return excerpt(text, secret.at, secret.end, 100);
+    // "… a private key, don't send it anywhere" forbids the handover the pronoun would make.
+    const pronoun = secret.view === "folded" ? PRONOUN_HANDOVER.exec(text.slice(secret.end, secret.end + 120)) : null;
+    if (pronoun !== null && !isNegated(text, secret.end, secret.end + pronoun[0].length)) return excerpt(text, secret.at, secret.end, 100);
   }
   return undefined;
 }
