@@ -29,7 +29,7 @@ export interface AddressHit {
 const FOREIGN = new RegExp(
   [
     `(?<!\\b(?:than|most|many|all|several|some) )\\b(?:another|other|the other|any other|a different|the others)(?: (?!mcp\\b)\\w+){0,2}? (?:tools?|servers?|integrations?|connectors?|plugins?|instances?|providers?|services?)\\b(?![\\w-])(?! (?:in|of|from|on|within) (?:this|the same|our|its own)\\b)`,
-    `\\bthe (?!same |this |own-tool )(?:(?!mcp\\b)[\\w-]+ ){1,2}?(?:server|integration|connector|instance)\\b(?![\\w-])(?! (?:process|url|config\\w*|settings|logs?|version)\\b)`,
+    `\\bthe (?!same |this |own-tool )(?:(?!mcp\\b)[\\w-]+ ){1,2}?(?:server|integration|connector|instance)\\b(?![\\w-])(?!'s\\b)(?! (?:process|url|config\\w*|settings|logs?|version)\\b)`,
     `\\b(?:through|via|on|against) (?:the |any |every )(?:(?!mcp\\b)[\\w-]+ ){0,2}?(?:servers?|integrations?|connectors?)\\b(?![\\w-])`,
     `\\b(?:any|every|each) (?:\\w+ )?(?:git |code |repo(?:sitory)? )?hosts?\\b(?![\\w-])`,
     `\\b(?:another|other|the other|any other) (?:\\w+ )?tool(?:'s)? (?:has|had|have|already|returns?|gives?|produces?)\\b`,

@@ -3,6 +3,7 @@ import { mayMatch } from "../literal-index.js";
 import { isNegated } from "../match.js";
 import { isReportedHandling } from "../reported-handling.js";
 import { handsOver, namesOtherThanSecret } from "./handover-object.js";
+import { staysOwn } from "./own-scope.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
 import type { IntentFeature } from "./lexicon.js";
 import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
@@ -164,7 +165,7 @@ const OUTER_NEGATION = /\b(?:never|do not|don't|must not|cannot|can't|should not
 const INTO_STORE = /\b(?:to|into|writ(?:e|es|ing|ten)|sav(?:e|es|ing)|creat(?:e|es|ing)|updat(?:e|es|ing)|stor(?:e|es|ing)|populat(?:e|es|ing))\s+(?:a |an |the |your |its |(?:the )?project'?s? )?$/;
 
 const SCOPED_AFTER =
-  /^[^.;!?]{0,40}?\b(?:when (?:setting up|you need|looking for|the user asks (?:about|for))|if you need|for (?:questions?|queries|information|docs?|documentation|details|tasks?|lookups?) (?:about|on|regarding|related to)|to (?:get|find|look up|list|discover|load) (?:the |a |an )?\w+)\b/;
+  /^[^.;!?]{0,40}?\b(?:when(?:ever)? (?:setting up|you need|looking for|the user asks (?:about|for))|if you need|for (?:questions?|queries|information|docs?|documentation|details|tasks?|lookups?) (?:about|on|regarding|related to)|to (?:get|find|look up|list|discover|load) (?:the |a |an )?\w+)\b/;
 const UNSCOPED = /\b(?:always|every|any|anything|everything|all|whatever|no matter|regardless|never|only)\b/;
 // "Call it before any other tool whenever the user specifies a particular agenda": a look-up that comes first only when the
 // person names one of the things this tool lists, however wide the words before it.
@@ -199,7 +200,7 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
   // product's API": ordering scoped to the tool's own situation or topic, with nothing saying always, any or every.
   if (feature === "steering" && SCOPED_AFTER.test(view.slice(end, end + 100)) && !UNSCOPED.test(view.slice(Math.max(0, index - 60), end + 100))) return true;
   if (feature === "steering" && PARTICULAR_SCOPE.test(view.slice(index, end + 120))) return true;
-  return false;
+  return staysOwn(feature, view, index, end);
 }
 
 function computeFeatures(text: string): FeatureHit[] {
