@@ -17,7 +17,8 @@ const CHANGING_VERB = new Set(["cleanup", "clean", "prune", "clear", "install", 
  * A leading destructive verb still counts (`delete_logs`).
  */
 const READING_LEAD = new Set(["get", "list", "check", "read", "show", "view", "fetch", "search", "find", "count", "describe", "lookup", "preview", "estimate", "simulate", "quote", "validate", "prepare", "draft"]);
-const READING_TAIL = new Set(["status", "statuses", "analytics", "stats", "statistics", "history", "metrics", "insights", "preview", "estimate", "quote", "info", "details", "report", "log", "logs"]);
+// Only nouns that are figures about the action, never a thing it could act on (`upload_report` uploads a report).
+const READING_TAIL = new Set(["status", "statuses", "analytics", "stats", "statistics", "metrics", "insights"]);
 
 /**
  * Annotations that contradict the tool's own name: `readOnlyHint: true` on `drop_table` or
