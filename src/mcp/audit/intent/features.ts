@@ -3,7 +3,7 @@ import { mayMatch } from "../literal-index.js";
 import { isNegated } from "../match.js";
 import { isReportedHandling } from "../reported-handling.js";
 import { handsOver, namesOtherThanSecret } from "./handover-object.js";
-import { staysOwn } from "./own-scope.js";
+import { notTheModelsContext, staysOwn } from "./own-scope.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
 import type { IntentFeature } from "./lexicon.js";
 import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
@@ -55,11 +55,16 @@ function nextSentence(view: string, index: number): string {
   return ends.length === 0 ? "" : lineSentence(view, Math.min(...ends) + 2);
 }
 
+const PERFECT_BEFORE = /\b(?:have|has|had|already|been)\s+$/;
+
 /** A verb of handing over in the sentence, not in a negated clause ("… without printing the values"). */
 function handingOverIn(sentence: string): boolean {
   for (const { feature, script, pattern } of allPhrases()) {
     if (feature !== "supply" || script !== "latin") continue;
-    for (const m of sentence.matchAll(new RegExp(pattern.source, "gu"))) if (!isNegated(sentence, m.index, m.index + m[0].length)) return true;
+    for (const m of sentence.matchAll(new RegExp(pattern.source, "gu"))) {
+      // "Other people may already have read it": a perfect tense reports what was done, it asks nothing.
+      if (!isNegated(sentence, m.index, m.index + m[0].length) && !PERFECT_BEFORE.test(sentence.slice(Math.max(0, m.index - 16), m.index))) return true;
+    }
   }
   return false;
 }
@@ -200,6 +205,7 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
   // product's API": ordering scoped to the tool's own situation or topic, with nothing saying always, any or every.
   if (feature === "steering" && SCOPED_AFTER.test(view.slice(end, end + 100)) && !UNSCOPED.test(view.slice(Math.max(0, index - 60), end + 100))) return true;
   if (feature === "steering" && PARTICULAR_SCOPE.test(view.slice(index, end + 120))) return true;
+  if (feature === "context" && notTheModelsContext(view, index, end)) return true;
   return staysOwn(feature, view, index, end);
 }
 
