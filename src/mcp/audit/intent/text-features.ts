@@ -152,6 +152,22 @@ export function vectorOf(features: readonly string[], buckets: number): SparseVe
   return { index, value };
 }
 
+/**
+ * A text model judges sentences, not labels: a tool whose English text has fewer distinct content words than this is
+ * not scored ("Sends mail." read 0.89 from two words; an attack needs a sentence to ask for anything).
+ */
+export const MIN_CONTENT_WORDS = 5;
+
+/** Distinct content words (function words left out) in the English units the model reads. */
+export function contentWordCount(units: readonly TextUnit[]): number {
+  const words = new Set<string>();
+  for (const u of units.slice(0, MAX_UNITS)) {
+    if (u.text.trim().length === 0 || !isEnglishUnit(u.text)) continue;
+    for (const w of normaliseText(u.text, TEXT_MODEL_OPTIONS.maxChars).match(WORD) ?? []) if (!FUNCTION.has(w)) words.add(w);
+  }
+  return words.size;
+}
+
 /** The scored items of a tool (one bag, or one per unit) after the language gate; empty when nothing is read. */
 export function itemVectors(units: readonly TextUnit[], options: FeaturizeOptions): SparseVector[] {
   const read = units.slice(0, MAX_UNITS).filter((u) => u.text.trim().length > 0 && (!options.englishOnly || isEnglishUnit(u.text)));

@@ -1,6 +1,6 @@
 import { renderEvidence } from "../evidence.js";
 import type { Hit } from "../rules.js";
-import { hash32, itemVectors, isEnglishUnit, MAX_UNITS, TEXT_MODEL_OPTIONS, unitFeatures, type SparseVector, type TextUnit } from "./text-features.js";
+import { contentWordCount, hash32, itemVectors, isEnglishUnit, MAX_UNITS, MIN_CONTENT_WORDS, TEXT_MODEL_OPTIONS, unitFeatures, type SparseVector, type TextUnit } from "./text-features.js";
 import { TEXT_MODEL_BIAS, TEXT_MODEL_SCALE, TEXT_MODEL_THRESHOLD, TEXT_MODEL_WEIGHTS } from "./text-model-weights.js";
 
 /**
@@ -100,6 +100,7 @@ export function strongestEvidence(units: readonly TextUnit[], top = 3): { unit: 
 
 /** An `intent-text-model` hit (warn) when the text model says attack; the evidence names the unit and its strongest words. */
 export function textModelHit(units: readonly TextUnit[]): Hit | undefined {
+  if (contentWordCount(units) < MIN_CONTENT_WORDS) return undefined;
   const p = textProbability(units);
   if (p === undefined || p < TEXT_MODEL_THRESHOLD) return undefined;
   const strongest = strongestEvidence(units);

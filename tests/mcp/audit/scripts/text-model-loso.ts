@@ -6,10 +6,10 @@
  * text in the attacks' voice).
  * Run: npx vite-node tests/mcp/audit/scripts/text-model-loso.ts [config …]   (configs: text-model/configs.ts)
  */
-import { CONFIGS, rowOf } from "../text-model/configs.js";
+import { CONFIGS, decidedScore, rowOf } from "../text-model/configs.js";
 import { cachedExamples } from "../text-model/cache.js";
 import { ALWAYS, FOLDS, type TextExample } from "../text-model/examples.js";
-import { fitText, scoreOf } from "../text-model/train.js";
+import { fitText } from "../text-model/train.js";
 
 const examples = (): TextExample[] => cachedExamples([...FOLDS, ...ALWAYS]);
 
@@ -27,7 +27,7 @@ for (const name of names.length > 0 ? names : ["base"]) {
     const train = rows.filter((r) => r.e.set !== fold);
     const test = rows.filter((r) => r.e.set === fold);
     const model = fitText(train.map((r) => r.row), config.feat.buckets, config.fit);
-    const scored = test.map((r) => ({ e: r.e, p: scoreOf(r.row.items, model) }));
+    const scored = test.map((r) => ({ e: r.e, p: decidedScore(r.e, model, config) }));
     const attacks = scored.filter((s) => s.e.y === 1);
     const benign = scored.filter((s) => s.e.y === 0);
     const english = attacks.filter((s) => s.e.family !== "multilingual");
@@ -65,7 +65,7 @@ for (const name of names.length > 0 ? names : ["base"]) {
     const out = new Set(voiceServers.filter((_, i) => i % 2 === half));
     const left = (r: (typeof rows)[number]): boolean => r.e.set === "benign-voice" && out.has(serverOf(r.e));
     const model = fitText(rows.filter((r) => !left(r)).map((r) => r.row), config.feat.buckets, config.fit);
-    const scores = rows.filter(left).map((r) => scoreOf(r.row.items, model));
+    const scores = rows.filter(left).map((r) => decidedScore(r.e, model, config));
     THRESHOLDS.forEach((t, k) => (voiceHeld[k] = (voiceHeld[k] ?? 0) + scores.filter((p) => p >= t).length));
   }
   if (voiceRows.length > 0) console.log(`benign-voice (two halves by server): rules hold ${voiceRows.filter((r) => r.e.held).length}/${voiceRows.length}; model alone ${THRESHOLDS.map((t, k) => `t${t} ${voiceHeld[k]}`).join(", ")}`);

@@ -5,11 +5,10 @@
  * on heldout-v11 and benign-voice-heldout.
  * Run: npx vite-node tests/mcp/audit/scripts/text-model-measure.ts <set> [<set> …]
  */
-import { itemVectors } from "../../../../src/mcp/audit/intent/text-features.js";
 import { cachedExamples } from "../text-model/cache.js";
-import { CONFIGS, FROZEN, rowOf } from "../text-model/configs.js";
-import { ALWAYS, FOLDS, MEASURED, setExamples, type TextExample } from "../text-model/examples.js";
-import { fitText, scoreOf } from "../text-model/train.js";
+import { CONFIGS, decidedScore, FROZEN, rowOf } from "../text-model/configs.js";
+import { ALWAYS, FOLDS, MEASURED, setExamples } from "../text-model/examples.js";
+import { fitText } from "../text-model/train.js";
 
 const names = process.argv.slice(2);
 const unknown = names.filter((n) => !(MEASURED as readonly string[]).includes(n));
@@ -17,12 +16,11 @@ if (names.length === 0 || unknown.length > 0) throw new Error(`name sets to meas
 const training = cachedExamples([...FOLDS, ...ALWAYS]);
 const config = CONFIGS[FROZEN.config];
 if (config === undefined) throw new Error("no frozen config");
-const vec = (e: TextExample) => e.items.flatMap((it) => itemVectors(it.units, config.feat));
 const model = fitText(training.map((e) => rowOf(e, config)), config.feat.buckets, config.fit);
 const pct = (n: number, d: number): string => `${((100 * n) / d).toFixed(1)} %`;
 console.log(`text model ${FROZEN.config} at ${FROZEN.threshold}, fitted on ${training.length} examples`);
 for (const name of names as Array<(typeof MEASURED)[number]>) {
-  const scored = setExamples(name).map((e) => ({ e, byModel: scoreOf(vec(e), model) >= FROZEN.threshold }));
+  const scored = setExamples(name).map((e) => ({ e, byModel: decidedScore(e, model, config) >= FROZEN.threshold }));
   type Scored = (typeof scored)[number];
   const count = (list: readonly Scored[], f: (x: Scored) => boolean) => list.filter(f).length;
   const attacks = scored.filter((x) => x.e.y === 1);

@@ -1,7 +1,7 @@
 /** The designs compared by leave-one-set-out (scripts/text-model-loso.ts); each a featurizer and a fit. */
-import { DEFAULT_OPTIONS, TEXT_MODEL_OPTIONS, itemVectors, type FeaturizeOptions } from "../../../../src/mcp/audit/intent/text-features.js";
+import { contentWordCount, DEFAULT_OPTIONS, MIN_CONTENT_WORDS, TEXT_MODEL_OPTIONS, itemVectors, type FeaturizeOptions } from "../../../../src/mcp/audit/intent/text-features.js";
 import type { TextExample } from "./examples.js";
-import type { FitOptions, Row } from "./train.js";
+import { scoreOf, type FitOptions, type LinearModel, type Row } from "./train.js";
 
 export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }> = {
   base: { feat: DEFAULT_OPTIONS, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
@@ -38,4 +38,10 @@ export const FROZEN = { config: "content", threshold: 0.875 } as const;
 export function rowOf(e: TextExample, config: { feat: FeaturizeOptions; fit: FitOptions }): Row {
   const items = e.items.flatMap((it) => itemVectors(it.units, config.feat));
   return e.set === "benign-voice" && config.fit.voiceWeight !== undefined ? { y: e.y, items, weight: config.fit.voiceWeight } : { y: e.y, items };
+}
+
+/** An example's score as the audit decides it: only items with enough content words (MIN_CONTENT_WORDS) are scored. */
+export function decidedScore(e: TextExample, model: LinearModel, config: { feat: FeaturizeOptions }): number {
+  const items = e.items.filter((it) => contentWordCount(it.units) >= MIN_CONTENT_WORDS);
+  return scoreOf(items.flatMap((it) => itemVectors(it.units, config.feat)), model);
 }
