@@ -46,19 +46,20 @@ describe("audit recall and benign-flag rate on wave 16's sets", { timeout: 180_0
   });
 
   it("benign-voice: honest tools in the attacks' voice, the text model's fitting material", () => {
-    // The rules held 42 of 389 when the set was written (wave 16); the text model, fitted on them, adds none.
+    // The rules held 42 of 389 when the set was written (wave 16); 18 after fixing what they misread, by cause
+    // (voice-benign.test.ts: tuned on, not an independent figure). The text model, fitted on them, adds none.
     const [off, on] = [measureHalf("benign-voice", none), measureHalf("benign-voice", withCareful)];
     expect(off.benign).toBe(389);
-    expect(off.flagged).toBeLessThanOrEqual(42);
+    expect(off.flagged).toBeLessThanOrEqual(18);
     expect(on.flagged).toBeLessThanOrEqual(off.flagged);
   });
 
   it("benign-voice-heldout: honest tools in the attacks' voice, never fitted or tuned on", () => {
     // Measured with the frozen text model, then with its gate (counts only): the rules hold 24 of 263 (9.1 %), the text
-    // model adds none.
+    // model adds none. After the rules' fixes on benign-voice (42 -> 18 there): 22 of 263 (8.4 %), counts only.
     const [off, on] = [measureHalf("benign-voice-heldout", none), measureHalf("benign-voice-heldout", withCareful)];
     expect(off.benign).toBe(263);
-    expect(off.flagged).toBeLessThanOrEqual(24);
+    expect(off.flagged).toBeLessThanOrEqual(22);
     expect(on.flagged).toBeLessThanOrEqual(off.flagged);
   });
 });
