@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AuditedTool, Finding } from "../../../src/mcp/audit/index.js";
-import { loadHalf, type HalfName } from "./intent-harness.js";
-import { careful, keyOf, measureHalf, none, secondOpinions, type Extra, type Listed } from "./intent-set-measure.js";
+import type { Finding } from "../../../src/mcp/audit/index.js";
+import type { HalfName } from "./intent-harness.js";
+import { careful, keyOf, measureHalf, none, secondOpinions, setTools, type Extra } from "./intent-set-measure.js";
 
 /**
  * Wave 16's sets (tests/fixtures/audit-intent/README.md): held-out v11, and honest tools written in the attacks' voice —
@@ -10,24 +10,10 @@ import { careful, keyOf, measureHalf, none, secondOpinions, type Extra, type Lis
  */
 const SETS: readonly HalfName[] = ["heldout-v11", "benign-voice", "benign-voice-heldout"];
 
-function toolsOf(names: readonly HalfName[]): Listed[] {
-  const out: Listed[] = [];
-  const listed = (list: AuditedTool[]): void => {
-    const own = new Set(list.map((t) => t.name));
-    for (const tool of list) out.push({ tool, own });
-  };
-  for (const name of names) {
-    const half = loadHalf(name);
-    for (const c of half.attacks) listed(c.server.tools);
-    for (const s of half.benign) listed(s.tools);
-  }
-  return out;
-}
-
 describe("audit recall and benign-flag rate on wave 16's sets", { timeout: 180_000 }, () => {
   let withCareful: Extra = none;
   beforeAll(async () => {
-    const tools = toolsOf(SETS);
+    const tools = setTools(SETS);
     const reviewed = await secondOpinions(careful, tools);
     expect(reviewed.requests).toBe(tools.length);
     withCareful = (t, own) => reviewed.byTool.get(keyOf(t, own)) ?? ([] as Finding[]);
