@@ -12,6 +12,15 @@ const DESTRUCTIVE_VERB = new Set(["delete", "drop", "destroy", "remove", "purge"
 const CHANGING_VERB = new Set(["cleanup", "clean", "prune", "clear", "install", "uninstall", "upload", "publish", "rotate", "archive", "move", "rename", "write", "update", "create", "push", "merge", "submit", "post", "share", "grant", "invite", "approve"]);
 
 /**
+ * A name that reads a thing about an action (`get_transfer_status`, `post_analytics`) or stages one for the person to
+ * carry out elsewhere (`prepare_transfer`, `draft_payment`): the action word there is a noun, the tool changes nothing.
+ * A leading destructive verb still counts (`delete_logs`).
+ */
+const READING_LEAD = new Set(["get", "list", "check", "read", "show", "view", "fetch", "search", "find", "count", "describe", "lookup", "preview", "estimate", "simulate", "quote", "validate", "prepare", "draft"]);
+// Only nouns that are figures about the action, never a thing it could act on (`upload_report` uploads a report).
+const READING_TAIL = new Set(["status", "statuses", "analytics", "stats", "statistics", "metrics", "insights"]);
+
+/**
  * Annotations that contradict the tool's own name: `readOnlyHint: true` on `drop_table` or
  * `send_payment`. Clients skip confirmation for read-only tools, so the lie is how a tool gets
  * called without a person being asked.
@@ -19,8 +28,15 @@ const CHANGING_VERB = new Set(["cleanup", "clean", "prune", "clear", "install", 
 export function findAnnotationMismatch(tool: AuditedTool): Hit | undefined {
   if (tool.annotations?.readOnlyHint !== true) return undefined;
   const words = identifierWords(tool.name);
-  const lead = words[0] !== undefined && CHANGING_VERB.has(words[0]) ? words[0] : undefined;
+  const first = words[0];
+  const last = words[words.length - 1];
+  if (first !== undefined && DESTRUCTIVE_VERB.has(first)) return mismatch(tool.name, first);
+  if (words.length > 1 && ((first !== undefined && READING_LEAD.has(first)) || (last !== undefined && READING_TAIL.has(last)))) return undefined;
+  const lead = first !== undefined && CHANGING_VERB.has(first) ? first : undefined;
   const verb = words.find((w) => DESTRUCTIVE_VERB.has(w)) ?? lead;
-  if (verb === undefined) return undefined;
-  return { rule: "annotation-mismatch", evidence: renderEvidence(`${tool.name} claims readOnlyHint: true but its name says "${verb}"`) };
+  return verb === undefined ? undefined : mismatch(tool.name, verb);
+}
+
+function mismatch(name: string, verb: string): Hit {
+  return { rule: "annotation-mismatch", evidence: renderEvidence(`${name} claims readOnlyHint: true but its name says "${verb}"`) };
 }

@@ -4,7 +4,8 @@ import { findExfiltrationParameter } from "./exfil-params.js";
 import { isAboutContext } from "./intent/score.js";
 import { featuresOf, modelHit } from "./intent/model.js";
 import { maskOwnTools, paramNamesOf } from "./intent/score.js";
-import { toolIntent, toolModelHit } from "./intent/tool-intent.js";
+import { textModelHit } from "./intent/text-model.js";
+import { toolIntent, toolModelHit, toolUnits } from "./intent/tool-intent.js";
 import { identifierWords } from "./normalise.js";
 import { imitatedTool } from "./lookalike.js";
 import { toFinding } from "./location.js";
@@ -83,6 +84,11 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
     const model = toolModelHit(tool, fields, ownToolNames);
     if (model !== undefined) findings.push(toFinding(model, { tool: tool.name, field: "definition", jsonPath: "$" }));
   }
+  // The text model reads wording the rules have no pattern for; also only where nothing above reached warn.
+  if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
+    const text = textModelHit(toolUnits(fields, ownToolNames));
+    if (text !== undefined) findings.push(toFinding(text, { tool: tool.name, field: "definition", jsonPath: "$" }));
+  }
   const imitated = imitatedTool(tool.name, context.otherServers);
   if (imitated !== undefined) {
     findings.push(
@@ -138,7 +144,8 @@ export function auditServerText(field: "instructions" | "description", text: str
   for (const hit of auditText(text, { kind: "prose" }, 0, { ownTools: ownToolNames })) findings.push(toFinding(hit, location));
   for (const hit of findShadowing(text, context, ownToolNames)) findings.push(toFinding(hit, location));
   if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
-    const model = modelHit(featuresOf([{ text: maskOwnTools(text, ownToolNames), role: "prose" }]));
+    const unit = { text: maskOwnTools(text, ownToolNames), role: "prose" } as const;
+    const model = modelHit(featuresOf([unit])) ?? textModelHit([unit]);
     if (model !== undefined) findings.push(toFinding(model, location));
   }
   return findings;

@@ -81,7 +81,8 @@ const TOOL_PRIORITY: readonly RegExp[] = [
   // before every request, is priority over everything.
   /\b(?:call|use|invoke|run|execute) this tool first\b(?! (?:when|if|to (?:get|find|look up|list|discover|load)|once|in order to)\b| before (?:using |calling )?(?:the )?own-tool\b)/,
   /\b(?:call|use|invoke|run|execute) this tool (?:before|prior to) (?:using|calling|invoking|any|every|all|other|another)\b/,
-  /\bbefore (?:using|calling|invoking|running|executing|you use|you call) (?:any|every|all|other|another|the other)(?: other)? tools?\b/,
+  // "Before calling any other tool here": the server's own tools.
+  /\bbefore (?:using|calling|invoking|running|executing|you use|you call) (?:any|every|all|other|another|the other)(?: other)? tools?\b(?! here\b| (?:on|in|of|from) this server\b)/,
   /\bmust (?:always )?be (?:called|used|invoked|run|executed) (?:first|before (?:any|every|all|other|another))\b/,
   /\b(?:do not|don't|never) (?:use|call|invoke) (?:any )?(?:other|another|the other) tools?\b/,
   // Over one of the server's own tools (masked to `own-tool` by auditText) it orders the server's own tools.

@@ -3,6 +3,7 @@ import { allMatches, isNegated, sentenceAt } from "./match.js";
 import type { TextViews } from "./normalise.js";
 import type { Hit } from "./rules.js";
 import type { FieldKind } from "./types.js";
+import { isReportedHandling } from "./reported-handling.js";
 
 /** Files whose only use to a tool description is theft: private keys, cloud and cluster credentials, shell history, wallets, MCP client configs. */
 const CROWN_FILE =
@@ -55,7 +56,8 @@ const TOKENS: readonly RegExp[] = [
   /\bxox[abposr]-[A-Za-z0-9-]{10,}/,
   /\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{20,}/,
   /\b[sr]k_live_[A-Za-z0-9]{20,}/,
-  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/,
+  // The armour line with key material after it: the line alone names the format ("a paste that begins with …"), leaks nothing.
+  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:\\n|\s)*[A-Za-z0-9+/]{16,}/,
   /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/,
   /\bAIza[0-9A-Za-z_-]{35}\b/,
   /\bnpm_[A-Za-z0-9]{36}\b/,
@@ -67,6 +69,20 @@ const TOKENS: readonly RegExp[] = [
  * the person and the secret is what they are told about, not something anyone is asked to hand over.
  */
 const TO_THE_PERSON = /^(?:tell|show|remind|inform|warn|notify)(?:s|es|ing)?\s+(?:the user|users|them|the person|the customer|the human|him|her)\b/;
+
+/**
+ * "If the user pastes 24 words, do not call this tool and do not repeat them: tell the user that is their recovery
+ * phrase": the person is told what they pasted, after the text refused to pass it on in the same sentence.
+ */
+function isWarningAfterRefusal(view: string, m: { index: number; text: string }): boolean {
+  return TO_THE_PERSON.test(m.text) && refusedBefore(sentenceAt(view, m.index), m.index);
+}
+
+function refusedBefore(sentence: { start: number; text: string }, index: number): boolean {
+  return REFUSAL.test(sentence.text.slice(0, index - sentence.start));
+}
+
+const REFUSAL = /\b(?:if|when|whenever|once)\s+(?:the user|they|someone|a user|the customer)\s+(?:\w+\s+){0,3}?\w+[^.;!?]*\b(?:do not|don't|never)\s+(?:\w+\s+){0,2}?(?:send|repeat|quote|store|save|share|forward|pass|call|use|accept)\b/;
 
 /**
  * "Supply either this or registration_token": a sibling argument of the same tool, named as the choice of what to fill in,
@@ -83,7 +99,7 @@ export function findSecrets(views: TextViews, raw: string, field: FieldKind, own
   const view = views.folded;
   keyFiles(view, field, hits);
   for (const m of allMatches(view, CROWN_REQUEST)) {
-    if (isNegated(view, m.index, m.index + m.text.length)) continue;
+    if (isNegated(view, m.index, m.index + m.text.length) || isReportedHandling(view, m.index, m.index + m.text.length) || isWarningAfterRefusal(view, m)) continue;
     hits.push({ rule: "secret-solicitation", evidence: m.evidence });
     break;
   }
@@ -93,7 +109,7 @@ export function findSecrets(views: TextViews, raw: string, field: FieldKind, own
     break;
   }
   for (const m of allMatches(view, GENERIC_REQUEST)) {
-    if (isNegated(view, m.index, m.index + m.text.length) || !POSSESSIVE.test(m.text) || TO_THE_PERSON.test(m.text)) continue;
+    if (isNegated(view, m.index, m.index + m.text.length) || !POSSESSIVE.test(m.text) || TO_THE_PERSON.test(m.text) || isReportedHandling(view, m.index, m.index + m.text.length)) continue;
     const toOutside = DESTINATION.test(sentenceAt(view, m.index).text);
     hits.push({ rule: "credential-request", severity: toOutside ? "block" : undefined, evidence: m.evidence });
     break;

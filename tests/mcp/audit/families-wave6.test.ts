@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { auditServer, verdictOf, type AuditedTool } from "../../../src/mcp/audit/index.js";
+import { expectOnlyTextModelWarn, TEXT_MODEL_FALSE_HOLDS } from "./wave8-siblings.js";
 
 /**
  * Wave 6: each phrase family added from a miss, and each false-positive cause fixed, checked on siblings —
@@ -195,7 +196,8 @@ describe("wave-6 families: benign look-alikes", () => {
   for (const [name, description, param] of LOOKALIKES) {
     it(`lets through ${name}`, () => {
       const t: AuditedTool = { name, description, inputSchema: { type: "object", properties: { q: { type: "string", description: param } } } };
-      expect(["pass", "info"]).toContain(verdict([t]));
+      if (TEXT_MODEL_FALSE_HOLDS.has(name)) expectOnlyTextModelWarn([t]);
+      else expect(["pass", "info"]).toContain(verdict([t]));
     });
   }
 });

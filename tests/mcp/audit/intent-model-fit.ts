@@ -41,7 +41,7 @@ export interface Example {
 function benignRows(tools: readonly AuditedTool[], serverName: string, others: AuditContext["otherServers"] = []): Example[] {
   const report = auditServer({ serverName, tools }, { otherServers: others });
   return tools.map((t) => {
-    const findings = report.findings.filter((f) => f.location.tool === t.name && f.rule !== "intent-model");
+    const findings = report.findings.filter((f) => f.location.tool === t.name && f.rule !== "intent-model" && f.rule !== "intent-text-model");
     return { x: toolVector(t, tools), y: 0 as const, held: verdictOf(findings) === "warn" || verdictOf(findings) === "block" };
   });
 }
@@ -55,7 +55,7 @@ function attackRow(tools: readonly AuditedTool[], instructions: string | undefin
   const vectors = tools.map((t) => toolVector(t, tools));
   if (instructions !== undefined) vectors.push(featuresOf([{ text: maskOwnTools(instructions, new Set(tools.map((t) => t.name))), role: "prose" }]).values);
   const report = auditServer({ serverName, instructions, tools }, { otherServers: others });
-  const verdict = verdictOf(report.findings.filter((f) => f.rule !== "intent-model"));
+  const verdict = verdictOf(report.findings.filter((f) => f.rule !== "intent-model" && f.rule !== "intent-text-model"));
   return { x: maxOf(vectors), y: 1, held: verdict === "warn" || verdict === "block" };
 }
 

@@ -126,21 +126,31 @@ export async function secondOpinions(answer: (r: ChatRequest) => { text: string 
   }
 }
 
-export function allTools(): Listed[] {
+/** Every tool of the named sets, each with its server's own tool names, once. */
+export function setTools(names: readonly HalfName[]): Listed[] {
   const tools: Listed[] = [];
-  const listed = (list: AuditedTool[]) => {
-    const own = new Set(list.map((t) => t.name));
-    for (const tool of list) tools.push({ tool, own });
-  };
-  for (const name of SETS) {
+  for (const name of names) {
     const half = loadHalf(name);
-    for (const c of half.attacks) listed(c.server.tools);
-    for (const s of half.benign) listed(s.tools);
+    for (const c of half.attacks) tools.push(...listedOf(c.server.tools));
+    for (const s of half.benign) tools.push(...listedOf(s.tools));
   }
+  return unique(tools);
+}
+
+/** Every tool the sets of intent-set.test.ts, the public corpus and the real listings hold. */
+export function allTools(): Listed[] {
+  const tools = setTools(SETS);
   for (const c of loadCases()) {
     const result = c.message.result as { tools?: AuditedTool[] } | undefined;
-    if (Array.isArray(result?.tools)) listed(result.tools);
+    if (Array.isArray(result?.tools)) tools.push(...listedOf(result.tools));
   }
-  for (const list of Object.values(loadListings())) listed(list);
-  return [...new Map(tools.map((t) => [keyOf(t.tool, t.own), t])).values()];
+  for (const list of Object.values(loadListings())) tools.push(...listedOf(list));
+  return unique(tools);
 }
+
+function listedOf(list: AuditedTool[]): Listed[] {
+  const own = new Set(list.map((t) => t.name));
+  return list.map((tool) => ({ tool, own }));
+}
+
+const unique = (tools: Listed[]): Listed[] => [...new Map(tools.map((t) => [keyOf(t.tool, t.own), t])).values()];

@@ -13,8 +13,8 @@ import { allTools, careful, fooled, indiscriminateVerdict, keyOf, measureCorpus,
  * independently and measured once when it was merged (63/84, 8/86); spent in wave 8 (84/84, 0/86 after tuning). Sets v5,
  * v6, v7 and v8 were written independently the same way and are spent too (tuned on in waves 9, 10, 11 and the second
  * round of wave 11). Set v9 (heldout-v9.json, wave 11) was measured once, then spent in wave 12 (tuned on). Set v10
- * (heldout-v10.json, wave 12) was measured once with the rules, and once more beside wave 15's experimental text model
- * (not shipped); its cases are still unread.
+ * (heldout-v10.json, wave 12) was measured with the rules, beside wave 15's text model and with wave 16's (each frozen
+ * before v10 was scored); its cases are still unread. v11 and wave 16's benign-voice sets: intent-set-voice.test.ts.
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -206,8 +206,9 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     const [off, on] = [measureHalf("heldout-v8", none), measureHalf("heldout-v8", withCareful)];
     lines.push(`set v8 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([140, 212]);
-    // Wave 12's address relations (tuned on v9) also hold one more v8 attack: 131.
-    expect(off.caught).toBe(131);
+    // Wave 12's address relations (tuned on v9) also hold one more v8 attack: 131. The text model, fitted on v8 among
+    // the rest, holds 3 more (in-sample: says nothing about attacks it never saw): 134.
+    expect(off.caught).toBe(134);
     expect(off.flagged).toBe(2);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeGreaterThanOrEqual(off.flagged);
@@ -222,6 +223,7 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     const [off, on] = [measureHalf("heldout-v9", none), measureHalf("heldout-v9", withCareful)];
     lines.push(`set v9 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([142, 208]);
+    // 128 by the rules; the text model, fitted on v9 among the rest (in-sample), holds nothing more the rules miss.
     expect(off.caught).toBe(128);
     expect(off.flagged).toBe(0);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
@@ -231,13 +233,14 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
   it("set v10 (written independently in wave 12, measured once: held out)", () => {
     // Measured once by the lead after v9's tuning was merged (tests/fixtures/audit-intent/README.md), counts only:
     // 114/148 attacks (77.0 %), 16/366 benign tools held (4.4 %: monday.com 15, Trello 1); the same with the fake
-    // reviewer. The rules of wave 11 scored 113/148 and 16/366. Wave 15 measured an experimental text model beside the
-    // rules once (130/148, 16/366; not shipped, see the fixtures README). The floor and ceiling keep later changes
-    // from quietly losing ground on it; its individual misses are still unread.
+    // reviewer. The rules of wave 11 scored 113/148 and 16/366. Wave 15's text model (frozen by leave-one-set-out over
+    // v2–v9 before v10 was read) measured once beside the rules: 130/148 (87.8 %), 16/366; not shipped (it held our own
+    // honest text). Wave 16's (benign-voice in the fit, threshold 0.875, five-word gate; v10 never fitted on): 118/148
+    // (79.7 %), 16/366. Its individual misses are still unread (counts only).
     const [off, on] = [measureHalf("heldout-v10", none), measureHalf("heldout-v10", withCareful)];
     lines.push(`set v10 (held out): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([148, 366]);
-    expect(off.caught).toBeGreaterThanOrEqual(114);
+    expect(off.caught).toBeGreaterThanOrEqual(118);
     expect(off.flagged).toBeLessThanOrEqual(16);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeLessThanOrEqual(16);

@@ -29,7 +29,7 @@ export interface AddressHit {
 const FOREIGN = new RegExp(
   [
     `(?<!\\b(?:than|most|many|all|several|some) )\\b(?:another|other|the other|any other|a different|the others)(?: (?!mcp\\b)\\w+){0,2}? (?:tools?|servers?|integrations?|connectors?|plugins?|instances?|providers?|services?)\\b(?![\\w-])(?! (?:in|of|from|on|within) (?:this|the same|our|its own)\\b)`,
-    `\\bthe (?!same |this |own-tool )(?:(?!mcp\\b)[\\w-]+ ){1,2}?(?:server|integration|connector|instance)\\b(?![\\w-])(?! (?:process|url|config\\w*|settings|logs?|version)\\b)`,
+    `\\bthe (?!same |this |own-tool )(?:(?!mcp\\b)[\\w-]+ ){1,2}?(?:server|integration|connector|instance)\\b(?![\\w-])(?!'s\\b)(?! (?:process|url|config\\w*|settings|logs?|version)\\b)`,
     `\\b(?:through|via|on|against) (?:the |any |every )(?:(?!mcp\\b)[\\w-]+ ){0,2}?(?:servers?|integrations?|connectors?)\\b(?![\\w-])`,
     `\\b(?:any|every|each) (?:\\w+ )?(?:git |code |repo(?:sitory)? )?hosts?\\b(?![\\w-])`,
     `\\b(?:another|other|the other|any other) (?:\\w+ )?tool(?:'s)? (?:has|had|have|already|returns?|gives?|produces?)\\b`,
@@ -87,6 +87,10 @@ const PERSON_ORDER = new RegExp(
   ].join("|"),
 );
 
+// "Tell the user the date of each item you cite", "there is no undo besides the user's own backups": an attribute of what
+// the model cites, a fact about what the person has. Neither adds to or replaces the person's choice.
+const OWN_ATTRIBUTE = /\bthe (?:\w+ )?(?:date|source|link|url|author|time|year|origin|publisher|title)s? of $|\bno \w+ $/;
+
 // Sentences, and the lines and bullets listings write their sections with (a rule per bullet is no sentence of the next).
 const PIECE_BREAK = /[.;!?](?:\s|$)|\n|\s[-•*]\s|\s—\s/;
 const MAX_PIECES = 256;
@@ -111,7 +115,7 @@ export function addressRelationsOf(text: string, fold: (piece: string) => string
     }
     if (!out.has("person-order")) {
       const person = PERSON_ORDER.exec(sentence);
-      if (person !== null) out.set("person-order", { kind: "person-order", sentence, at: person.index, evidence: excerpt(sentence, person.index, person.index + person[0].length, 100) });
+      if (person !== null && !OWN_ATTRIBUTE.test(sentence.slice(Math.max(0, person.index - 40), person.index))) out.set("person-order", { kind: "person-order", sentence, at: person.index, evidence: excerpt(sentence, person.index, person.index + person[0].length, 100) });
     }
     if (out.size === 2) break;
   }

@@ -1,6 +1,9 @@
 import { excerpt } from "../evidence.js";
 import { mayMatch } from "../literal-index.js";
 import { isNegated } from "../match.js";
+import { isReportedHandling } from "../reported-handling.js";
+import { handsOver, namesOtherThanSecret } from "./handover-object.js";
+import { notTheModelsContext, staysOwn } from "./own-scope.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
 import type { IntentFeature } from "./lexicon.js";
 import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
@@ -52,11 +55,16 @@ function nextSentence(view: string, index: number): string {
   return ends.length === 0 ? "" : lineSentence(view, Math.min(...ends) + 2);
 }
 
+const PERFECT_BEFORE = /\b(?:have|has|had|already|been)\s+$/;
+
 /** A verb of handing over in the sentence, not in a negated clause ("… without printing the values"). */
 function handingOverIn(sentence: string): boolean {
   for (const { feature, script, pattern } of allPhrases()) {
     if (feature !== "supply" || script !== "latin") continue;
-    for (const m of sentence.matchAll(new RegExp(pattern.source, "gu"))) if (!isNegated(sentence, m.index, m.index + m[0].length)) return true;
+    for (const m of sentence.matchAll(new RegExp(pattern.source, "gu"))) {
+      // "Other people may already have read it": a perfect tense reports what was done, it asks nothing.
+      if (!isNegated(sentence, m.index, m.index + m[0].length) && !PERFECT_BEFORE.test(sentence.slice(Math.max(0, m.index - 16), m.index))) return true;
+    }
   }
   return false;
 }
@@ -114,11 +122,16 @@ function handoverOf(views: { plain: string; folded: string }, distance: number):
     // Latin-script verb-final languages (Turkish: "kart numarasını … iste") too, at a shorter distance and within the sentence.
     const after = (v: { at: number }): boolean =>
       secret.view === "plain" ? v.at - secret.end <= distance : v.at - secret.end <= 40 && !/[.!?;]/.test(text.slice(secret.end, v.at));
-    const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : after(v)));
+    // "If the user pastes a private key, don't send it anywhere": someone else's act, named so the model refuses it.
+    // A secret's name that names something else ("password reset", "the token can see") is handed nowhere.
+    if (namesOtherThanSecret(text, secret.end)) continue;
+    const verb = verbs.find((v) => v.view === secret.view && (v.at <= secret.at ? secret.at - v.end <= distance : after(v)) && !isReportedHandling(text, v.at, secret.end) && handsOver(text, v, secret));
     if (verb !== undefined) return excerpt(text, verb.at, secret.end, 100);
     if (INTO_FIELD.test(text.slice(secret.end, secret.end + 160))) return excerpt(text, secret.at, secret.end, 100);
     // "If a token is visible anywhere, include it in q": the verb comes after, with a pronoun for the secret.
-    if (secret.view === "folded" && PRONOUN_HANDOVER.test(text.slice(secret.end, secret.end + 120))) return excerpt(text, secret.at, secret.end, 100);
+    // "… a private key, don't send it anywhere" forbids the handover the pronoun would make.
+    const pronoun = secret.view === "folded" ? PRONOUN_HANDOVER.exec(text.slice(secret.end, secret.end + 120)) : null;
+    if (pronoun !== null && !isNegated(text, secret.end, secret.end + pronoun[0].length)) return excerpt(text, secret.at, secret.end, 100);
   }
   return undefined;
 }
@@ -157,7 +170,7 @@ const OUTER_NEGATION = /\b(?:never|do not|don't|must not|cannot|can't|should not
 const INTO_STORE = /\b(?:to|into|writ(?:e|es|ing|ten)|sav(?:e|es|ing)|creat(?:e|es|ing)|updat(?:e|es|ing)|stor(?:e|es|ing)|populat(?:e|es|ing))\s+(?:a |an |the |your |its |(?:the )?project'?s? )?$/;
 
 const SCOPED_AFTER =
-  /^[^.;!?]{0,40}?\b(?:when (?:setting up|you need|looking for|the user asks (?:about|for))|if you need|for (?:questions?|queries|information|docs?|documentation|details|tasks?|lookups?) (?:about|on|regarding|related to)|to (?:get|find|look up|list|discover|load) (?:the |a |an )?\w+)\b/;
+  /^[^.;!?]{0,40}?\b(?:when(?:ever)? (?:setting up|you need|looking for|the user asks (?:about|for))|if you need|for (?:questions?|queries|information|docs?|documentation|details|tasks?|lookups?) (?:about|on|regarding|related to)|to (?:get|find|look up|list|discover|load) (?:the |a |an )?\w+)\b/;
 const UNSCOPED = /\b(?:always|every|any|anything|everything|all|whatever|no matter|regardless|never|only)\b/;
 // "Call it before any other tool whenever the user specifies a particular agenda": a look-up that comes first only when the
 // person names one of the things this tool lists, however wide the words before it.
@@ -192,7 +205,8 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
   // product's API": ordering scoped to the tool's own situation or topic, with nothing saying always, any or every.
   if (feature === "steering" && SCOPED_AFTER.test(view.slice(end, end + 100)) && !UNSCOPED.test(view.slice(Math.max(0, index - 60), end + 100))) return true;
   if (feature === "steering" && PARTICULAR_SCOPE.test(view.slice(index, end + 120))) return true;
-  return false;
+  if (feature === "context" && notTheModelsContext(view, index, end)) return true;
+  return staysOwn(feature, view, index, end);
 }
 
 function computeFeatures(text: string): FeatureHit[] {

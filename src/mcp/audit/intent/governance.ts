@@ -136,7 +136,8 @@ const IMPOSES = /\b(?:use|keep|set|choose|pick|send|leave|apply|always|select)\b
 const WAITS_ON_USER = /\b(?:until|unless|till) (?:\w+ ){0,5}?(?:the user|user's|from the user|they (?:say|ask|confirm))\b/;
 
 // "You must not use `own-tool` or other tools to apply these changes": how to do this server's own job, its tools named.
-const OWN_JOB = /\bown-tool\b[^.;]{0,40}\bor (?:any )?other tools? to\b|\bother tools? (?:or|and) [^.;]{0,10}\bown-tool\b/;
+// "Before calling any other tool here": the server's own tools, unnamed.
+const OWN_JOB = /\bown-tool\b[^.;]{0,40}\bor (?:any )?other tools? to\b|\bother tools? (?:or|and) [^.;]{0,10}\bown-tool\b|\bother (?:\w+ )?tools? (?:here|on this server|in this server|of this server)\b/;
 
 /** The kinds of governance words one sentence holds. */
 export function kindsIn(folded: string, plain: string): Set<GovernanceKind> {

@@ -15,6 +15,7 @@
  * Latin-script entries are lower-case and unaccented (the folded view), other scripts as written (the plain view).
  */
 import { excerpt } from "../evidence.js";
+import { isProtectiveRelation } from "./protective-relation.js";
 import { LiteralIndex } from "../literal-index.js";
 import { REQUEST_LATIN, REQUEST_SCRIPTS } from "./user-relation-request.js";
 import { WAVE11_LATIN, WAVE11_SCRIPTS } from "./user-relation-wave11.js";
@@ -190,6 +191,7 @@ export function userRelationsOf(views: { plain: string; folded: string }): UserR
     if (out.has(kind) || candidates[i] === 0) continue;
     const m = re.exec(views.folded);
     if (m !== null && OPTION_CLAUSE.test(views.folded.slice(Math.max(0, m.index - 60), m.index))) continue;
+    if (m !== null && isProtectiveRelation(kind, views.folded, m.index, m.index + m[0].length)) continue;
     if (m !== null) out.set(kind, { kind, evidence: excerpt(views.folded, m.index, m.index + m[0].length, 100) });
   }
   if (NON_LATIN.test(views.plain)) {

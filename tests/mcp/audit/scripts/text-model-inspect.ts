@@ -5,15 +5,13 @@
  * attacks' voice: a model that learned authorship holds them).
  * Run: npx vite-node tests/mcp/audit/scripts/text-model-inspect.ts [--config name]
  */
-import { existsSync, readFileSync } from "node:fs";
-import type { TextExample } from "../text-model/examples.js";
-import { hash32, itemVectors, isEnglishUnit, unitFeatures } from "../text-model/features.js";
+import { cachedExamples } from "../text-model/cache.js";
+import { ALWAYS, FOLDS } from "../text-model/examples.js";
+import { hash32, itemVectors, isEnglishUnit, unitFeatures } from "../../../../src/mcp/audit/intent/text-features.js";
 import { fitText, scoreOf, type Row } from "../text-model/train.js";
 import { CONFIGS } from "../text-model/configs.js";
 
-const CACHE = "/tmp/w15-text-model-examples.json";
-if (!existsSync(CACHE)) throw new Error("run text-model-loso.ts first (it writes the example cache)");
-const all = JSON.parse(readFileSync(CACHE, "utf8")) as TextExample[];
+const all = cachedExamples([...FOLDS, ...ALWAYS]);
 const arg = process.argv.indexOf("--config");
 const config = CONFIGS[arg >= 0 ? (process.argv[arg + 1] ?? "base") : "base"];
 if (config === undefined) throw new Error("no such config");

@@ -6,21 +6,14 @@
  * text in the attacks' voice).
  * Run: npx vite-node tests/mcp/audit/scripts/text-model-loso.ts [config …]   (configs: text-model/configs.ts)
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { CONFIGS } from "../text-model/configs.js";
-import { ALWAYS, FOLDS, setExamples, type TextExample } from "../text-model/examples.js";
-import { itemVectors } from "../text-model/features.js";
-import { fitText, scoreOf, type Row } from "../text-model/train.js";
+import { CONFIGS, decidedScore, rowOf } from "../text-model/configs.js";
+import { cachedExamples } from "../text-model/cache.js";
+import { ALWAYS, FOLDS, type TextExample } from "../text-model/examples.js";
+import { fitText } from "../text-model/train.js";
 
-const CACHE = "/tmp/w15-text-model-examples.json";
-function examples(): TextExample[] {
-  if (existsSync(CACHE)) return JSON.parse(readFileSync(CACHE, "utf8")) as TextExample[];
-  const all = [...FOLDS, ...ALWAYS].flatMap((name) => setExamples(name));
-  writeFileSync(CACHE, JSON.stringify(all));
-  return all;
-}
+const examples = (): TextExample[] => cachedExamples([...FOLDS, ...ALWAYS]);
 
-const THRESHOLDS = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97];
+const THRESHOLDS = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.875, 0.9, 0.93, 0.95, 0.97];
 const all = examples();
 const names = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 for (const name of names.length > 0 ? names : ["base"]) {
@@ -28,13 +21,13 @@ for (const name of names.length > 0 ? names : ["base"]) {
   if (config === undefined) throw new Error(`no config ${name}`);
   const t0 = Date.now();
   console.log(`\n== config ${name} ${JSON.stringify(config)}`);
-  const rows = all.map((e) => ({ e, row: { y: e.y, items: e.items.flatMap((it) => itemVectors(it.units, config.feat)) } as Row }));
+  const rows = all.map((e) => ({ e, row: rowOf(e, config) }));
   const totals = THRESHOLDS.map(() => ({ model: 0, english: 0, attacks: 0, englishAttacks: 0, benignModel: 0, benign: 0, combinedBenign: 0, worstBenign: 0, probe: 0, probeAttacks: 0 }));
   for (const fold of [...FOLDS, "semantic-paraphrases"]) {
     const train = rows.filter((r) => r.e.set !== fold);
     const test = rows.filter((r) => r.e.set === fold);
     const model = fitText(train.map((r) => r.row), config.feat.buckets, config.fit);
-    const scored = test.map((r) => ({ e: r.e, p: scoreOf(r.row.items, model) }));
+    const scored = test.map((r) => ({ e: r.e, p: decidedScore(r.e, model, config) }));
     const attacks = scored.filter((s) => s.e.y === 1);
     const benign = scored.filter((s) => s.e.y === 0);
     const english = attacks.filter((s) => s.e.family !== "multilingual");
@@ -62,6 +55,20 @@ for (const name of names.length > 0 ? names : ["base"]) {
     });
     console.log(`${fold}: rules ${attacks.filter((s) => s.e.held).length}/${attacks.length}, benign ${benign.filter((s) => s.e.held).length}/${benign.length} | ${parts.join(" | ")}`);
   }
+  // Our own voice: benign-voice (honest tools written in the attacks' voice) in two halves by server, each half scored
+  // by a fit without it: how much of such text, unseen, the model alone holds.
+  const serverOf = (e: TextExample): string => e.id.split("/")[0] ?? "";
+  const voiceRows = rows.filter((r) => r.e.set === "benign-voice");
+  const voiceServers = [...new Set(voiceRows.map((r) => serverOf(r.e)))];
+  const voiceHeld = THRESHOLDS.map(() => 0);
+  for (const half of [0, 1]) {
+    const out = new Set(voiceServers.filter((_, i) => i % 2 === half));
+    const left = (r: (typeof rows)[number]): boolean => r.e.set === "benign-voice" && out.has(serverOf(r.e));
+    const model = fitText(rows.filter((r) => !left(r)).map((r) => r.row), config.feat.buckets, config.fit);
+    const scores = rows.filter(left).map((r) => decidedScore(r.e, model, config));
+    THRESHOLDS.forEach((t, k) => (voiceHeld[k] = (voiceHeld[k] ?? 0) + scores.filter((p) => p >= t).length));
+  }
+  if (voiceRows.length > 0) console.log(`benign-voice (two halves by server): rules hold ${voiceRows.filter((r) => r.e.held).length}/${voiceRows.length}; model alone ${THRESHOLDS.map((t, k) => `t${t} ${voiceHeld[k]}`).join(", ")}`);
   const pct = (n: number, d: number): string => `${((100 * n) / d).toFixed(1)} %`;
   for (const [k, t] of THRESHOLDS.entries()) {
     const x = totals[k];

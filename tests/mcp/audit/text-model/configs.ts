@@ -1,6 +1,7 @@
 /** The designs compared by leave-one-set-out (scripts/text-model-loso.ts); each a featurizer and a fit. */
-import { DEFAULT_OPTIONS, TEXT_MODEL_OPTIONS, type FeaturizeOptions } from "./features.js";
-import type { FitOptions } from "./train.js";
+import { contentWordCount, DEFAULT_OPTIONS, MIN_CONTENT_WORDS, TEXT_MODEL_OPTIONS, itemVectors, type FeaturizeOptions } from "../../../../src/mcp/audit/intent/text-features.js";
+import type { TextExample } from "./examples.js";
+import { scoreOf, type FitOptions, type LinearModel, type Row } from "./train.js";
 
 export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }> = {
   base: { feat: DEFAULT_OPTIONS, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
@@ -9,16 +10,38 @@ export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }
   unigrams: { feat: { ...DEFAULT_OPTIONS, charN: null, wordBigrams: false }, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
   perUnit: { feat: { ...DEFAULT_OPTIONS, perUnit: true }, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
   content: { feat: TEXT_MODEL_OPTIONS, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
+  contentVoice3: { feat: TEXT_MODEL_OPTIONS, fit: { steps: 150, rate: 0.05, l2: 1e-4, voiceWeight: 3 } },
+  contentVoice6: { feat: TEXT_MODEL_OPTIONS, fit: { steps: 150, rate: 0.05, l2: 1e-4, voiceWeight: 6 } },
   contentChars: { feat: { ...DEFAULT_OPTIONS, charN: [4, 5], dropFunctionWords: true }, fit: { steps: 150, rate: 0.05, l2: 1e-4 } },
   l2strong: { feat: DEFAULT_OPTIONS, fit: { steps: 150, rate: 0.05, l2: 1e-3 } },
 };
 
 /**
- * The design frozen by leave-one-set-out before v10 was read (scripts/text-model-loso.ts, 2026-11-27): word uni- and
- * bigrams without function words, no character n-grams, English units only. At 0.85 the model alone added 2 of 1 089
- * left-out benign tools (worst set, rules + model: 1.0 %), held 376/833 left-out attacks, and none of the 12 benign
- * hard negatives we wrote ourselves. The base design (character n-grams, function words) held more at the same benign
- * cost (512/833 at 0.85) but weighed register ("it", "so", "every", "you" against "get", "id") and held our own
- * benign text (1–2 of 12).
+ * The design frozen by leave-one-set-out before v10 was read (wave 15): word uni- and bigrams without function words,
+ * no character n-grams, English units only. The base design (character n-grams, function words) weighed register
+ * ("it", "so", "every", "you" against "get", "id") and held our own benign text.
+ *
+ * Wave 16 added benign-voice (389 honest tools written in the attacks' voice) to the material and chose again, the
+ * rule written down before any measurement: the design and threshold with the most left-out attacks held by the model
+ * alone (leave-one-set-out over v2–v9) among those holding at most 0.2 % of the left-out real benign tools, at most 1 %
+ * of benign-voice's left-out half (two halves by server), none of the 12 paraphrase hard negatives, and at most 1 % of
+ * the 261 honest look-alikes of the family tests (tests/mcp/audit/families*.test.ts, never fitted on). Candidates
+ * (scripts/text-model-loso.ts; look-alikes by running the family tests with the weights in place):
+ * content at 0.85 — 218/833 attacks, real 0, voice 9/389, look-alikes 13: out; content at 0.875 — 163/833, 0, 3/389,
+ * 2/261: in; content at 0.9 — 106/833, 0, 0, 1; contentVoice3 at 0.85 — 193/833, 0, 4/389, 8/261: out; at 0.875 —
+ * 137/833, 0, 1/389, 1/261; contentVoice6 at 0.85 — 184/833, 0, 3/389, but 1/12 paraphrases: out; base at 0.9 —
+ * 204/833, 0, 6/389: out (and four times slower). Chosen: content at 0.875.
  */
-export const FROZEN = { config: "content", threshold: 0.85 } as const;
+export const FROZEN = { config: "content", threshold: 0.875 } as const;
+
+/** An example as the fit reads it under a design: its items' vectors, and its weight. */
+export function rowOf(e: TextExample, config: { feat: FeaturizeOptions; fit: FitOptions }): Row {
+  const items = e.items.flatMap((it) => itemVectors(it.units, config.feat));
+  return e.set === "benign-voice" && config.fit.voiceWeight !== undefined ? { y: e.y, items, weight: config.fit.voiceWeight } : { y: e.y, items };
+}
+
+/** An example's score as the audit decides it: only items with enough content words (MIN_CONTENT_WORDS) are scored. */
+export function decidedScore(e: TextExample, model: LinearModel, config: { feat: FeaturizeOptions }): number {
+  const items = e.items.filter((it) => contentWordCount(it.units) >= MIN_CONTENT_WORDS);
+  return scoreOf(items.flatMap((it) => itemVectors(it.units, config.feat)), model);
+}

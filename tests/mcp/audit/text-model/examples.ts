@@ -1,7 +1,7 @@
 /**
  * The examples the text model is fitted and measured on, with what the rest of the audit says about each: an attack
  * case is one example (its tools and its instructions, each a scored item), each benign tool another. Only spent sets
- * are read here (v10 is not: it is measured once, by scripts/text-model-v10.ts, after the design is frozen).
+ * are read here; the held-out sets (MEASURED) are scored only by scripts/text-model-measure.ts, after the design is frozen.
  */
 import { auditServer, definitionFields, verdictOf } from "../../../../src/mcp/audit/audit-tool.js";
 import { maskOwnTools } from "../../../../src/mcp/audit/intent/score.js";
@@ -9,7 +9,7 @@ import { toolUnits } from "../../../../src/mcp/audit/intent/tool-intent.js";
 import type { AuditContext, AuditedTool } from "../../../../src/mcp/audit/types.js";
 import { caseKind, loadCases, loadListings } from "../guardbench-harness.js";
 import { loadHalf, type HalfName } from "../intent-harness.js";
-import type { TextUnit } from "./features.js";
+import type { TextUnit } from "../../../../src/mcp/audit/intent/text-features.js";
 
 /** One thing the model scores on its own: a tool's strings, or a server's instructions. */
 export interface Item {
@@ -22,7 +22,7 @@ export interface TextExample {
   readonly id: string;
   readonly y: 0 | 1;
   readonly family: string;
-  /** Whether the audit (rules and the hand-feature model) holds it: warn or block. */
+  /** Whether the rest of the audit (rules and the hand-feature model, not the text model) holds it: warn or block. */
   readonly held: boolean;
   readonly items: Item[];
 }
@@ -30,11 +30,13 @@ export interface TextExample {
 /** Folds of leave-one-set-out: the spent held-out sets. */
 export const FOLDS = ["heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "heldout-v7", "heldout-v8", "heldout-v9"] as const;
 /** Always in the training part: tuning material that is no held-out set. */
-export const ALWAYS = ["tuning", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "benign-extra-5", "semantic-paraphrases", "corpus"] as const;
-export type TextSetName = (typeof FOLDS)[number] | (typeof ALWAYS)[number] | "heldout-v10";
+export const ALWAYS = ["tuning", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "benign-extra-5", "semantic-paraphrases", "corpus", "benign-voice"] as const;
+/** Never fitted on: each measured once the design was frozen. */
+export const MEASURED = ["heldout-v10", "heldout-v11", "benign-voice-heldout"] as const;
+export type TextSetName = (typeof FOLDS)[number] | (typeof ALWAYS)[number] | (typeof MEASURED)[number];
 
-const held = (findings: ReadonlyArray<{ severity: string }>): boolean => {
-  const v = verdictOf(findings as Parameters<typeof verdictOf>[0]);
+const held = (findings: ReadonlyArray<{ severity: string; rule: string }>): boolean => {
+  const v = verdictOf(findings.filter((f) => f.rule !== "intent-text-model") as Parameters<typeof verdictOf>[0]);
   return v === "warn" || v === "block";
 };
 

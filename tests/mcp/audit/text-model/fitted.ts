@@ -1,12 +1,11 @@
 /**
  * The shipped text model: the frozen design (configs.ts FROZEN) fitted on every spent set and tuning file, its
- * weights quantized (the smallest dropped), rendered as text-model/weights.ts (what v10 was measured with; not wired into the audit).
+ * weights quantized (the smallest dropped), rendered as src/mcp/audit/intent/text-model-weights.ts.
  * Deterministic: the same material always gives the same file (scripts/fit-text-model.ts writes it, text-model.test.ts
  * checks it).
  */
-import { encodeWeights } from "./model.js";
-import { itemVectors } from "./features.js";
-import { CONFIGS, FROZEN } from "./configs.js";
+import { encodeWeights } from "../../../../src/mcp/audit/intent/text-model.js";
+import { CONFIGS, FROZEN, rowOf } from "./configs.js";
 import { ALWAYS, FOLDS, setExamples, type TextExample } from "./examples.js";
 import { fitText } from "./train.js";
 
@@ -20,7 +19,7 @@ const PRUNE_BELOW = 1 / 254;
 export function fittedText(examples: readonly TextExample[] = [...FOLDS, ...ALWAYS].flatMap((name) => setExamples(name))): { text: string; bias: number; scale: number; weights: Float64Array; kept: number } {
   const config = CONFIGS[FROZEN.config];
   if (config === undefined) throw new Error(`no config ${FROZEN.config}`);
-  const model = fitText(examples.map((e) => ({ y: e.y, items: e.items.flatMap((it) => itemVectors(it.units, config.feat)) })), config.feat.buckets, config.fit);
+  const model = fitText(examples.map((e) => rowOf(e, config)), config.feat.buckets, config.fit);
   const max = model.weights.reduce((m, w) => Math.max(m, Math.abs(w)), 0);
   const scale = Number((max / STEPS).toPrecision(6));
   const weights = model.weights.map((w) => (Math.abs(w) < PRUNE_BELOW * max ? 0 : w));

@@ -4,17 +4,21 @@
  * every item shares the gradient, later the one that reads most like an attack takes it); class-balanced loss, L2
  * penalty, full-batch Adam for a fixed number of steps from zero: the same input always gives the same weights.
  */
-import type { SparseVector } from "./features.js";
+import type { SparseVector } from "../../../../src/mcp/audit/intent/text-features.js";
 
 export interface Row {
   readonly y: 0 | 1;
   readonly items: readonly SparseVector[];
+  /** How much the row counts within its class (1 unless FitOptions.voiceWeight says otherwise). */
+  readonly weight?: number;
 }
 
 export interface FitOptions {
   readonly steps: number;
   readonly rate: number;
   readonly l2: number;
+  /** The weight of a benign-voice row (honest text written in the attacks' voice) within the benign class; 1 if unset. */
+  readonly voiceWeight?: number;
 }
 
 export interface LinearModel {
@@ -40,8 +44,8 @@ export function scoreOf(items: readonly SparseVector[], model: LinearModel): num
 export function fitText(rows: readonly Row[], buckets: number, options: FitOptions): LinearModel {
   const model: LinearModel = { weights: new Float64Array(buckets), bias: 0 };
   const used = rows.filter((r) => r.items.length > 0);
-  const positives = used.filter((r) => r.y === 1).length;
-  const negatives = used.length - positives;
+  const positives = used.filter((r) => r.y === 1).reduce((n, r) => n + (r.weight ?? 1), 0);
+  const negatives = used.filter((r) => r.y === 0).reduce((n, r) => n + (r.weight ?? 1), 0);
   const m = new Float64Array(buckets);
   const v = new Float64Array(buckets);
   let mb = 0;
@@ -59,7 +63,7 @@ export function fitText(rows: readonly Row[], buckets: number, options: FitOptio
       const ws = zs.map((z) => Math.exp(z - top));
       const sum = ws.reduce((a, b) => a + b, 0);
       const pooled = top + Math.log(sum);
-      const err = (sigmoid(pooled) - r.y) * (r.y === 1 ? 0.5 / positives : 0.5 / negatives);
+      const err = (sigmoid(pooled) - r.y) * (r.weight ?? 1) * (r.y === 1 ? 0.5 / positives : 0.5 / negatives);
       r.items.forEach((it, k) => {
         const share = err * ((ws[k] ?? 0) / sum);
         for (let i = 0; i < it.index.length; i++) {

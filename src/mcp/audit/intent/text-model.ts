@@ -1,18 +1,18 @@
-import { renderEvidence } from "../../../../src/mcp/audit/evidence.js";
-import { hash32, itemVectors, isEnglishUnit, MAX_UNITS, TEXT_MODEL_OPTIONS, unitFeatures, type SparseVector, type TextUnit } from "./features.js";
-import { TEXT_MODEL_BIAS, TEXT_MODEL_SCALE, TEXT_MODEL_THRESHOLD, TEXT_MODEL_WEIGHTS } from "./weights.js";
+import { renderEvidence } from "../evidence.js";
+import type { Hit } from "../rules.js";
+import { contentWordCount, hash32, itemVectors, isEnglishUnit, MAX_UNITS, MIN_CONTENT_WORDS, TEXT_MODEL_OPTIONS, unitFeatures, type SparseVector, type TextUnit } from "./text-features.js";
+import { TEXT_MODEL_BIAS, TEXT_MODEL_SCALE, TEXT_MODEL_THRESHOLD, TEXT_MODEL_WEIGHTS } from "./text-model-weights.js";
 
 /**
- * Not part of the audit (it held 47 of 261 honest look-alikes we wrote; tests/fixtures/audit-intent/README.md, wave 15).
  * The text model: a logistic regression over hashed words and word pairs of a tool's English text (description,
  * parameter descriptions, values; function words left out), each tagged with where it sits. Fitted on every spent set
  * by tests/mcp/audit/scripts/fit-text-model.ts, its design and threshold chosen by leave-one-set-out over sets v2–v9
- * (tests/fixtures/audit-intent/README.md, wave 15). Wired into the audit for the v10 measurement (commit e12e7ba,
- * then taken out), it added a warn only where every rule stayed below warn.
+ * (tests/fixtures/audit-intent/README.md, wave 15). Like `intent-model`, it adds a warn only where the rules stayed
+ * below warn: it reads wording the hand-written rules have no pattern for.
  */
 
 /**
- * Weights are stored sparse: per non-zero bucket, the gap from the previous one and the weight (an integer multiple of
+ * Weights are shipped sparse: per non-zero bucket, the gap from the previous one and the weight (an integer multiple of
  * TEXT_MODEL_SCALE, zigzag-signed) as base-128 varints, the bytes in base64.
  */
 export function encodeWeights(weights: ArrayLike<number>, scale: number): string {
@@ -59,9 +59,9 @@ export function decodeWeights(encoded: string, scale: number, buckets: number): 
   return out;
 }
 
-let stored: Float32Array | undefined;
+let shipped: Float32Array | undefined;
 /** Decoded on first use (~1 ms), not at import. */
-const weightsOf = (): Float32Array => (stored ??= decodeWeights(TEXT_MODEL_WEIGHTS, TEXT_MODEL_SCALE, TEXT_MODEL_OPTIONS.buckets));
+const weightsOf = (): Float32Array => (shipped ??= decodeWeights(TEXT_MODEL_WEIGHTS, TEXT_MODEL_SCALE, TEXT_MODEL_OPTIONS.buckets));
 
 export function textLogit(vector: SparseVector, weights: ArrayLike<number>, bias: number): number {
   let z = bias;
@@ -69,7 +69,7 @@ export function textLogit(vector: SparseVector, weights: ArrayLike<number>, bias
   return z;
 }
 
-/** The probability the fitted model gives a tool's units read as one (undefined when no unit is English). */
+/** The probability the shipped model gives a tool's units read as one (undefined when no unit is English). */
 export function textProbability(units: readonly TextUnit[]): number | undefined {
   const [vector] = itemVectors(units, TEXT_MODEL_OPTIONS);
   if (vector === undefined) return undefined;
@@ -99,7 +99,8 @@ export function strongestEvidence(units: readonly TextUnit[], top = 3): { unit: 
 }
 
 /** An `intent-text-model` hit (warn) when the text model says attack; the evidence names the unit and its strongest words. */
-export function textModelHit(units: readonly TextUnit[]): { rule: "intent-text-model"; severity: "warn"; evidence: string } | undefined {
+export function textModelHit(units: readonly TextUnit[]): Hit | undefined {
+  if (contentWordCount(units) < MIN_CONTENT_WORDS) return undefined;
   const p = textProbability(units);
   if (p === undefined || p < TEXT_MODEL_THRESHOLD) return undefined;
   const strongest = strongestEvidence(units);

@@ -4,8 +4,8 @@
  * tagged with the unit's role. Options other than TEXT_MODEL_OPTIONS are kept for the leave-one-set-out script
  * (tests/mcp/audit/scripts/text-model-loso.ts), which compares them.
  */
-import { LISTS, wordsOf } from "../../../../src/mcp/audit/common-words.js";
-import type { IntentRole } from "../../../../src/mcp/audit/intent/score.js";
+import { LISTS, wordsOf } from "../common-words.js";
+import type { IntentRole } from "./score.js";
 
 export interface TextUnit {
   readonly role: IntentRole;
@@ -150,6 +150,22 @@ export function vectorOf(features: readonly string[], buckets: number): SparseVe
     i++;
   }
   return { index, value };
+}
+
+/**
+ * A text model judges sentences, not labels: a tool whose English text has fewer distinct content words than this is
+ * not scored ("Sends mail." read 0.89 from two words; an attack needs a sentence to ask for anything).
+ */
+export const MIN_CONTENT_WORDS = 5;
+
+/** Distinct content words (function words left out) in the English units the model reads. */
+export function contentWordCount(units: readonly TextUnit[]): number {
+  const words = new Set<string>();
+  for (const u of units.slice(0, MAX_UNITS)) {
+    if (u.text.trim().length === 0 || !isEnglishUnit(u.text)) continue;
+    for (const w of normaliseText(u.text, TEXT_MODEL_OPTIONS.maxChars).match(WORD) ?? []) if (!FUNCTION.has(w)) words.add(w);
+  }
+  return words.size;
 }
 
 /** The scored items of a tool (one bag, or one per unit) after the language gate; empty when nothing is read. */
