@@ -19,6 +19,7 @@ const CHANGING_VERB = new Set(["cleanup", "clean", "prune", "clear", "install", 
 const READING_LEAD = new Set(["get", "list", "check", "read", "show", "view", "fetch", "search", "find", "count", "describe", "lookup", "preview", "estimate", "simulate", "quote", "validate", "prepare", "draft"]);
 // Only nouns that are figures about the action, never a thing it could act on (`upload_report` uploads a report).
 const READING_TAIL = new Set(["status", "statuses", "analytics", "stats", "statistics", "metrics", "insights"]);
+const JOINING = new Set(["and", "then", "or", "plus"]);
 
 /**
  * Annotations that contradict the tool's own name: `readOnlyHint: true` on `drop_table` or
@@ -31,6 +32,9 @@ export function findAnnotationMismatch(tool: AuditedTool): Hit | undefined {
   const first = words[0];
   const last = words[words.length - 1];
   if (first !== undefined && DESTRUCTIVE_VERB.has(first)) return mismatch(tool.name, first);
+  // A second action joined to the first is a verb again, whatever leads: `get_and_delete_files`, `list_then_purge`.
+  const joined = words.find((w, i) => i > 0 && DESTRUCTIVE_VERB.has(w) && JOINING.has(words[i - 1] ?? ""));
+  if (joined !== undefined) return mismatch(tool.name, joined);
   if (words.length > 1 && ((first !== undefined && READING_LEAD.has(first)) || (last !== undefined && READING_TAIL.has(last)))) return undefined;
   const lead = first !== undefined && CHANGING_VERB.has(first) ? first : undefined;
   const verb = words.find((w) => DESTRUCTIVE_VERB.has(w)) ?? lead;

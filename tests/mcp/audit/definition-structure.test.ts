@@ -53,6 +53,11 @@ describe("annotations that contradict the tool's name", () => {
     expect(drop).toContainEqual(expect.objectContaining({ rule: "annotation-mismatch", severity: "warn", location: expect.objectContaining({ jsonPath: "$.annotations.readOnlyHint" }) }));
     expect(audit({ name: "sendPayment", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }).map((f) => f.rule)).toContain("annotation-mismatch");
     expect(audit({ name: "list_tables", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } })).toEqual([]);
+    // A reading verb first does not excuse a destructive one joined after it.
+    for (const name of ["get_and_delete_files", "listThenPurge"]) {
+      expect(audit({ name, inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }).map((f) => f.rule)).toContain("annotation-mismatch");
+    }
+    expect(audit({ name: "get_transfer_status", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } })).toEqual([]);
     expect(audit({ name: "drop_table", inputSchema: { type: "object" }, annotations: { readOnlyHint: false, destructiveHint: true } })).toEqual([]);
   });
 });
