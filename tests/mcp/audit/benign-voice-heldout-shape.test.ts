@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { descriptionsIn } from "./heldout-shape.js";
 import { intentSetDir, loadHalf } from "./intent-harness.js";
 
 const FILE = "benign-voice-heldout.json";
@@ -39,18 +40,6 @@ const setSchema = z.strictObject({
   ),
 });
 const set = setSchema.parse(raw);
-
-/** Every `description` string anywhere under `value` (tool descriptions and nested property descriptions). */
-function descriptionsIn(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) for (const item of value) descriptionsIn(item, out);
-  else if (value !== null && typeof value === "object") {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === "description" && typeof inner === "string") out.push(inner);
-      else descriptionsIn(inner, out);
-    }
-  }
-  return out;
-}
 
 /** Every string anywhere in a JSON value: other sets keep text in descriptions, instructions and notes alike. */
 function stringsIn(value: unknown, out: string[] = []): string[] {

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { descriptionsIn } from "./heldout-shape.js";
 import { intentSetDir, loadHalf } from "./intent-harness.js";
 
 const FILE = "benign-voice.json";
@@ -57,18 +58,6 @@ const fileSchema = z.strictObject({
     }),
   ),
 });
-
-/** Every string under a `description` key, at any depth (tool descriptions and property descriptions). */
-function descriptionsIn(value: unknown, into: string[] = []): string[] {
-  if (Array.isArray(value)) for (const item of value) descriptionsIn(item, into);
-  else if (value !== null && typeof value === "object") {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === "description" && typeof inner === "string") into.push(inner);
-      else descriptionsIn(inner, into);
-    }
-  }
-  return into;
-}
 
 // Words nearly every English sentence here carries, and that none of the other languages' sentences should.
 const ENGLISH_WORD = /\b(the|and|of|to|or|by|is|it|you|your|with|this|for|from)\b/i;

@@ -50,3 +50,15 @@ export function heldoutSetSchema(prefix: string) {
 
 /** The benign repos any set file names (earlier sets and tuning material, to keep a new set's servers new). */
 export const repoList = z.object({ benign: z.array(z.object({ source: z.object({ repo: z.string() }) })).default([]) });
+
+/** Every string under a `description` key, at any depth (tool descriptions and nested property descriptions). */
+export function descriptionsIn(value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) descriptionsIn(item, into);
+  else if (value !== null && typeof value === "object") {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "description" && typeof inner === "string") into.push(inner);
+      else descriptionsIn(inner, into);
+    }
+  }
+  return into;
+}
