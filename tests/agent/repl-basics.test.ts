@@ -51,6 +51,17 @@ describe("the REPL without an LLM", () => {
     expect(history).not.toContain("not recorded");
   }, 30_000);
 
+  it("has every line in the history file, in the order typed, by the time it returns, /exit included", async () => {
+    const { repl, dir } = await start();
+    const typed = Array.from({ length: 20 }, (_, i) => `/run return ${i}`);
+    await repl.expect("mcpvm> ");
+    for (const line of typed) repl.send(line);
+    repl.send("/exit");
+    expect(await repl.finish()).toBe(0);
+    const history = (await readFile(join(dir, "history"), "utf8")).split("\n").filter((l) => l !== "");
+    expect(history).toEqual([...typed, "/exit"]);
+  }, 30_000);
+
   it("Ctrl-C cancels the running guest code, not the REPL", async () => {
     const { repl } = await start();
     await repl.command("/run while (true) {}");

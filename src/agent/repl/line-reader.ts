@@ -39,6 +39,8 @@ export class LineReader {
   private closing = false;
   /** Newest first, as readline keeps it. */
   private readonly history: string[];
+  /** History appends in order, one after another, so lines land as typed and leaving can wait for them. */
+  private historyWrites: Promise<void> = Promise.resolve();
   readonly terminal: boolean;
 
   constructor(private readonly options: LineReaderOptions) {
@@ -145,7 +147,15 @@ export class LineReader {
   private remember(text: string): void {
     if (this.history[0] !== text) this.history.unshift(text);
     this.history.length = Math.min(this.history.length, HISTORY_SIZE);
-    if (this.options.historyFile !== undefined) appendHistory(this.options.historyFile, text).catch((error: unknown) => this.options.onHistoryError?.(error));
+    const file = this.options.historyFile;
+    if (file !== undefined) {
+      this.historyWrites = this.historyWrites.then(() => appendHistory(file, text)).catch((error: unknown) => this.options.onHistoryError?.(error));
+    }
+  }
+
+  /** Resolves once every history line so far is on disk (the session is leaving: its last line must not be lost). */
+  historySaved(): Promise<void> {
+    return this.historyWrites;
   }
 
   private deliver(outcome: ReadOutcome): void {

@@ -99,6 +99,7 @@ class Repl implements ReplControls {
       this.host.setAskFlow(undefined);
       this.host.setServerRequests(undefined);
       await this.host.close();
+      await this.reader.historySaved();
     }
     writeLine(stdout, "bye");
     return ExitCode.Ok;
