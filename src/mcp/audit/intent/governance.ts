@@ -145,7 +145,11 @@ export function kindsIn(folded: string, plain: string): Set<GovernanceKind> {
   const { latin, scripts, latinIndex } = patterns();
   // Only the patterns whose literals the sentence holds can match it (literal-index.ts).
   const candidates = latinIndex.candidates(folded);
-  for (const [i, [kind, re]] of latin.entries()) if (!kinds.has(kind) && candidates[i] === 1 && re.test(folded)) kinds.add(kind);
+  for (let i = 0; i < latin.length; i++) {
+    if (candidates[i] === 0) continue;
+    const [kind, re] = latin[i] as readonly [GovernanceKind, RegExp];
+    if (!kinds.has(kind) && re.test(folded)) kinds.add(kind);
+  }
   if (NON_LATIN.test(plain)) for (const [kind, re] of scripts) if (!kinds.has(kind) && re.test(plain)) kinds.add(kind);
   return kinds;
 }
