@@ -50,10 +50,11 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   const findings: Finding[] = [];
   const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
   const ownParams = paramNamesOf(fields.map((f) => f.jsonPath));
+  const ownValues = new Set(fields.filter((f) => f.kind.kind === "value" && (f.field === "const" || f.field === "enum")).map((f) => f.text));
   for (const f of fields) {
     const location = { tool: tool.name, field: f.field, jsonPath: f.jsonPath };
     for (const hit of auditText(f.text, f.kind, 0, { aboutContext, ownTools: ownToolNames, ownParams })) findings.push(toFinding(hit, location));
-    if (f.kind.kind === "prose") for (const hit of findShadowing(f.text, context, ownToolNames)) findings.push(toFinding(hit, location));
+    if (f.kind.kind === "prose") for (const hit of findShadowing(f.text, context, ownToolNames, ownValues)) findings.push(toFinding(hit, location));
   }
   for (const [walk, path] of [[input, "$.inputSchema"], [output, "$.outputSchema"]] as const) {
     if (walk.truncated) {

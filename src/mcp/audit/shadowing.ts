@@ -42,8 +42,13 @@ function serverNamePattern(name: string): RegExp {
     : new RegExp(`\\b(?:${n} (?:mcp|server|plugin)|(?:mcp|server)[ -]${n}|mcp-${n}|host:mcp-${n})\\b`);
 }
 
-/** A description reaching into other configured servers: naming them or their tools, or rewriting how they are used. */
-export function findShadowing(text: string, context: AuditContext, ownToolNames: ReadonlySet<string>): Hit[] {
+/**
+ * A description reaching into other configured servers: naming them or their tools, or rewriting how they are used.
+ * `ownValues` are the `const`/`enum` values of the tool's own schema: monday.com's `update_doc` takes an operation
+ * `add_comment` and documents it, which Trello also lists as a tool. Named so, without a word that changes how it is
+ * used, the name is this tool's own vocabulary (info); a rule laid on it is still an override.
+ */
+export function findShadowing(text: string, context: AuditContext, ownToolNames: ReadonlySet<string>, ownValues: ReadonlySet<string> = new Set()): Hit[] {
   const view = textViews(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).plain;
   const hits: Hit[] = [];
   for (const server of context.otherServers) {
@@ -55,8 +60,10 @@ export function findShadowing(text: string, context: AuditContext, ownToolNames:
       const sentenceEnd = view.indexOf(". ", m.index);
       const sentence = view.slice(sentenceStart, sentenceEnd < 0 ? view.length : sentenceEnd);
       const what = i === 0 ? `server ${server.name}` : `tool ${server.name}/${name}`;
+      const override = CHANGES_USE.test(sentence);
       hits.push({
-        rule: CHANGES_USE.test(sentence) ? "cross-server-override" : "cross-server-reference",
+        rule: override ? "cross-server-override" : "cross-server-reference",
+        ...(!override && i > 0 && ownValues.has(name) ? { severity: "info" as const } : {}),
         evidence: `${what}: ${excerpt(view, m.index, m.index + m[0].length)}`,
       });
     }

@@ -15,7 +15,7 @@
  * Latin-script entries are lower-case and unaccented (the folded view), other scripts as written (the plain view).
  */
 import { excerpt } from "../evidence.js";
-import { isProtectiveRelation } from "./protective-relation.js";
+import { isProtectiveRelation, isProtectiveScriptRefusal } from "./protective-relation.js";
 import { LiteralIndex } from "../literal-index.js";
 import { REQUEST_LATIN, REQUEST_SCRIPTS } from "./user-relation-request.js";
 import { WAVE11_LATIN, WAVE11_SCRIPTS } from "./user-relation-wave11.js";
@@ -200,6 +200,7 @@ export function userRelationsOf(views: { plain: string; folded: string }): UserR
     for (const [kind, re] of compiled.scripts) {
       if (out.has(kind)) continue;
       const m = re.exec(views.plain);
+      if (m !== null && kind === "bypass" && isProtectiveScriptRefusal(views.plain, m.index)) continue;
       if (m !== null) out.set(kind, { kind, evidence: excerpt(views.plain, m.index, m.index + m[0].length, 100) });
     }
   }
