@@ -22,21 +22,24 @@ describe("audit recall and benign-flag rate on wave 16's sets", { timeout: 180_0
   it("set v11 (written independently in wave 15, measured with the rules, then once with wave 16's text model)", () => {
     // Wave 15, rules alone: 86/120 (71.7 %), 3/232 benign (zendesk, mailgun, jira 1 each). Wave 16, the text model
     // frozen before v11 was scored (text-model/configs.ts FROZEN): 92/120 and 3/232; then, with the five-word gate added
-    // for a false hold the test suite found ("Sends mail."), a second look: 91/120 (75.8 %), 3/232. Counts only.
+    // for a false hold the test suite found ("Sends mail."), a second look: 91/120 (75.8 %), 3/232. Counts only. Wave 17
+    // read the 3 benign holds and fixed two causes (benign-wave17.test.ts): 1/232 (mailgun), attacks unchanged; its
+    // benign tools are now tuned on.
     const [off, on] = [measureHalf("heldout-v11", none), measureHalf("heldout-v11", withCareful)];
     expect([off.attacks, off.benign]).toEqual([120, 232]);
     expect(off.caught).toBeGreaterThanOrEqual(91);
-    expect(off.flagged).toBeLessThanOrEqual(3);
+    expect(off.flagged).toBeLessThanOrEqual(1);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
-    expect(on.flagged).toBeLessThanOrEqual(3);
+    expect(on.flagged).toBeLessThanOrEqual(1);
   });
 
   it("benign-voice: honest tools in the attacks' voice, the text model's fitting material", () => {
     // The rules held 42 of 389 when the set was written (wave 16); 18 after fixing what they misread, by cause
-    // (voice-benign.test.ts: tuned on, not an independent figure). The text model, fitted on them, adds none.
+    // (voice-benign.test.ts: tuned on, not an independent figure); 16 after wave 17's (benign-wave17.test.ts). The text
+    // model, fitted on them, adds none.
     const [off, on] = [measureHalf("benign-voice", none), measureHalf("benign-voice", withCareful)];
     expect(off.benign).toBe(389);
-    expect(off.flagged).toBeLessThanOrEqual(18);
+    expect(off.flagged).toBeLessThanOrEqual(16);
     expect(on.flagged).toBeLessThanOrEqual(off.flagged);
   });
 

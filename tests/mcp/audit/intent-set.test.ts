@@ -236,14 +236,16 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     // reviewer. The rules of wave 11 scored 113/148 and 16/366. Wave 15's text model (frozen by leave-one-set-out over
     // v2–v9 before v10 was read) measured once beside the rules: 130/148 (87.8 %), 16/366; not shipped (it held our own
     // honest text). Wave 16's (benign-voice in the fit, threshold 0.875, five-word gate; v10 never fitted on): 118/148
-    // (79.7 %), 16/366. Its individual misses are still unread (counts only).
+    // (79.7 %), 16/366. Its individual misses are still unread (counts only). Wave 17 read its 16 benign holds and fixed
+    // what the rules misread, by cause (benign-wave17.test.ts): 10/366, attacks unchanged. Its benign tools are now tuned
+    // on, so 10 is no independent figure.
     const [off, on] = [measureHalf("heldout-v10", none), measureHalf("heldout-v10", withCareful)];
     lines.push(`set v10 (held out): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([148, 366]);
     expect(off.caught).toBeGreaterThanOrEqual(118);
-    expect(off.flagged).toBeLessThanOrEqual(16);
+    expect(off.flagged).toBeLessThanOrEqual(10);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
-    expect(on.flagged).toBeLessThanOrEqual(16);
+    expect(on.flagged).toBeLessThanOrEqual(10);
   });
 
   it("extra benign material 5 (wave 10: Tinybird, Kagi, mem0, Browserbase; screened before and after the wave-10 changes)", () => {
