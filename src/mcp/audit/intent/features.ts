@@ -87,7 +87,7 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
 
 /** Handed over by pronoun after the secret is named: "… a token …, include it in q", "… paste them here". */
 const PRONOUN_HANDOVER =
-  /^[^.!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es)\b)/;
+  /^[^.!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es|envielos|envielas|mandelos|mandelas|paselos|incluyalos|valita ne|laheta ne|anna ne|syota ne|trimite-le|trimiteti-le|uvitume|vitume|zitume|uzitume)\b)/;
 
 // "E-mail of the person to add, e.g. octocat@github.com", "the IBAN given by the user, e.g. DE89 …": a literal shown as an
 // example documents the parameter; it is not a place the tool sends anything.
