@@ -16,6 +16,7 @@
  */
 import { excerpt } from "../evidence.js";
 import { DESTINATION } from "./feature-patterns.js";
+import { otherActionOf } from "./other-action.js";
 
 export type AddressKind = "foreign-order" | "person-order";
 
@@ -118,6 +119,11 @@ export function addressRelationsOf(text: string, fold: (piece: string) => string
       if (person !== null && !OWN_ATTRIBUTE.test(sentence.slice(Math.max(0, person.index - 40), person.index))) out.set("person-order", { kind: "person-order", sentence, at: person.index, evidence: excerpt(sentence, person.index, person.index + person[0].length, 100) });
     }
     if (out.size === 2) break;
+  }
+  // An action the model takes elsewhere, handed to another party without naming any tool (other-action.ts).
+  if (!out.has("foreign-order")) {
+    const action = otherActionOf(folded.join(". "));
+    if (action !== undefined) out.set("foreign-order", { kind: "foreign-order", ...action });
   }
   return [...out.values()];
 }
