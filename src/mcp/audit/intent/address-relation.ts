@@ -59,7 +59,7 @@ const ORDER = new RegExp(
     // A standing rule rather than a verb: "from now on", "by convention", "that is how reviews work here".
     `\\b(?:from now on|going forward|by convention|as a rule|house rule|(?:that|this) is how (?:\\w+ ){0,3}?(?:works?|is done)|by default now)\\b`,
     `\\binstead(?: of)?\\b|\\brather than\\b|\\bin addition to\\b|\\bas well\\b|\\bnot the\\b`,
-    `\\b(?:unreliable|outdated|stale|archived|deprecated|retired|broken|not safe|unsafe|insecure|rate[- ]limited|drops?|dropping|loses?|losing|inaccurate|wrong|duplicates?|phased out|miss(?:es|ing)? (?:most|many|half)|tend to be off|being (?:retired|replaced|removed|shut down)|behind|mangl\\w*|garbl\\w*|corrupt\\w*)\\b`,
+    `\\b(?:unreliable|outdated|stale|archived|deprecated|retired|broken|not safe|unsafe|insecure|rate[- ]limited|drops?|dropping|loses?|losing|inaccurate|wrong|duplicates?|phased out|miss(?:es|ing)? (?:most|many|half)|tend to be off|being (?:retired|replaced|removed|shut down)|behind|mangl\\w*|garbl\\w*|corrupt\\w*|double-?book\\w*|overbook\\w*|overcharg\\w*|misleading|mislead(?:s|ing)?|exclude (?:fees|taxes|charges|shipping))\\b`,
   ].join("|"),
 );
 
@@ -76,6 +76,8 @@ const PERSON_ORDER = new RegExp(
     `\\b(?:rather than|instead of) (?:saying|admitting|telling ${PERSON}|confessing|conceding) (?:that )?(?:you|it|there)\\b`,
     `\\b(?:no need|not necessary|unnecessary) for ${PERSON} to (?:look|check|review|see|confirm|approve|read|sign)\\b`,
     `\\b(?:recommend|present|describe|call|label) (?:the )?(?:top|first|highest|partner\\w*|sponsored) (?:\\w+ )?as (?:the )?(?:best|cheapest|top|only|recommended)\\b`,
+    // A ranking dictated as a verdict: "describe them as the best-reviewed options", "present its results as the cheapest".
+    `\\b(?:recommend|present|describe|call|label|introduce|frame) (?:them|it|these|those|(?:this tool's|its|our|the) (?:results?|listings?|offers?|options?)) as (?:the )?(?:best\\b|cheapest|top|only|lowest[- ]priced|highest[- ]rated|most (?:reliable|trusted|accurate|affordable|popular)|safest|fastest)`,
     // The person's own choice added to or replaced: "in addition to wherever the user asked", "not the traveller's card".
     `\\b(?:in addition to|as well as|besides|alongside|instead of|rather than|not) (?:wherever|whoever|whatever|what|the (?:one|address|account|recipient|card|branch|repo\\w*|destination)s?)? ?(?:the )?(?:user|customer|person|travell?er|buyer|requester|they)(?:'s)? ?(?:asked|chose|picked|gave|named|wanted|specified|typed|entered|provided|selected|wrote|requested|own|card|account|repo\\w*|address|branch|choice)\\b`,
     // The person taken out of the loop: "you can skip any further approval", "do not need the usual user approval".
