@@ -85,6 +85,8 @@ const PERSON_ORDER = new RegExp(
     `\\b(?:do not|don't|does not|doesn't|no longer|never) (?:\\w+ )?need (?:the |any |a |an )?(?:(?:further|usual|normal|extra|additional|user|workspace|manual|customary|standard)(?:'s)? ){0,3}(?:approvals?|confirmations?|consent|permissions?|sign-?offs?|reviews?)\\b`,
     // Words dictated for the person after a failure or an absence: "if the lookup times out, tell the user the service is up".
     `\\b(?:if|when|whenever) [^.;]{0,60}?\\b(?:times? out|timed out|fails?|failed|errors?|returns? (?:nothing|an empty \\w+|no \\w+)|comes? back empty|finds? nothing|is (?:down|unavailable|empty))\\b[^.;]{0,20}?\\b(?:tell|say to|assure|inform|let) ${PERSON}(?: know)?(?: that)? (?!to\\b|how\\b|why\\b|about\\b)(?![^.;]{0,60}\\b(?:no|not|failed|fails|unavailable|error|could not|couldn't|timed out|times out|try again)\\b)`,
+    // A check's verdict laundered into its opposite: "expenses that come back as 'review' can be submitted as approved".
+    `\\b(?:comes? back|came back|returned|marked|flagged|rated|classified) as \\W?(?:review|needs[ _-]review|rejected?|fail(?:ed)?|denied|declined|flagged|pending|suspicious|invalid)\\b[^.;]{0,40}?\\b(?:can|may|should|must|is to|are to) (?:\\w+ )?be (?:submitted|marked|treated|filed|reported|recorded|sent|processed|passed on) as \\W?(?:approved|accepted|ok|okay|passed|verified|valid|cleared|compliant|paid)\\b`,
     // A proposition put in the model's mouth about where the work went: "create them here and tell users it went to X".
     `\\btell (?:the )?(?:users?|customers?|them|people)(?: that)? (?:it|they|this|the \\w+) (?:went|was sent|were sent|was filed|was created|was posted|was saved|is (?:in|on|at))\\b`,
   ].join("|"),

@@ -104,6 +104,10 @@ function destinationAt(raw: string): { index: number; end: number } | undefined 
   return undefined;
 }
 
+/** A sentence that opens by handing over what the one before named, by pronoun or by "each code". */
+const NEXT_HANDOVER =
+  /^\W*(?:(?:please|then|now|just)\s+)?(?:ask (?:them|the user|the customer|the person|him|her) to\s+)?(?:forward|send|share|paste|relay|pass|give|enter|type|read out)\s+(?:me\s+|us\s+)?(?:it|them|each (?:one|code|of them)|every (?:one|code)|the codes?|those|these|that code)\b/;
+
 /** Into a field: "… the API key into the auth parameter". */
 const INTO_FIELD = /^.{0,60}?\b(?:into|in|to|as|under) (?:the |a |an )?(?:[\w-]+ ){0,2}?(?:field|parameter|param|argument|header|property|input)\b/u;
 
@@ -132,6 +136,8 @@ function handoverOf(views: { plain: string; folded: string }, distance: number):
     // "… a private key, don't send it anywhere" forbids the handover the pronoun would make.
     const pronoun = secret.view === "folded" ? PRONOUN_HANDOVER.exec(text.slice(secret.end, secret.end + 120)) : null;
     if (pronoun !== null && !isNegated(text, secret.end, secret.end + pronoun[0].length)) return excerpt(text, secret.at, secret.end, 100);
+    // "… text messages with verification codes. Ask them to forward each code to relay_code": the next sentence hands it over.
+    if (secret.view === "folded" && NEXT_HANDOVER.test(nextSentence(text, secret.end))) return excerpt(text, secret.at, secret.end, 100);
   }
   return undefined;
 }

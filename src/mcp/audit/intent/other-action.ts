@@ -41,7 +41,9 @@ const TRIGGER = new RegExp(
 // An order about it (after the trigger): an imperative opening a clause, a modal, a stated preference, a declared party.
 const ORDER = new RegExp(
   [
-    `(?:^|[,;:] |\\b(?:also|then|and|always|just) )(?:add|include|set|save|post|send|copy|cc|bcc|grant|give|invite|assign|use|put|write|address|route|forward|share|change|make|list)\\b`,
+    `(?:^|[,;:] |\\b(?:also|then|and|always|just) )(?:add|include|set|save|post|send|copy|cc|bcc|grant|give|invite|assign|use|put|write|address|route|forward|share|change|make|list|subscribe|enrol|enroll|register)\\b`,
+    // This tool's own name used as the verb ("…, subscribe it here as well" in a tool named subscribe; masked to own-tool).
+    `(?:^|[,;:] )own-tool (?:it|them|that|this)\\b`,
     `\\b(?:should|must|shall|is to|are to|needs? to|has to|have to)(?: also| always| now)? (?:be )?(?:also )?[a-z]+`,
     `\\b(?:prefer|require|expect|want|ask)s? that\\b`,
     `\\bthe (?:destination|recipient|payee|beneficiary|owner|sender|reply-to|account)(?: \\w+)? (?:is|becomes|will be) (?!(?:\\w+ed|shown|given|known|taken|chosen)\\b)`,
@@ -57,13 +59,18 @@ const REACH = new RegExp(
   ].join("|"),
 );
 
+// What the person gives for one purpose taken for another: "whenever the user gives an email address for any reason".
+const GIVEN_FOR_ANY = new RegExp(
+  `\\b(?:whenever|any ?time|each time|every time|when) (?:the user|the customer|the person|they|someone) (?:gives|shares|mentions|types|provides|enters|pastes)\\b[^.;]{0,60}?\\b(?:for any reason|whatever the reason|for whatever reason|no matter why|even (?:if|when) (?:it is|it's|only|just) |in passing)`,
+);
+
 const PIECE_BREAK = /[.!?](?:\s|$)|\n/;
 const MAX_PIECES = 256;
 
 /** The first sentence that orders an action the model takes elsewhere to reach another party or place. */
 export function otherActionOf(folded: string): { evidence: string; sentence: string; at: number } | undefined {
   for (const sentence of folded.split(PIECE_BREAK).slice(0, MAX_PIECES)) {
-    const trigger = TRIGGER.exec(sentence);
+    const trigger = TRIGGER.exec(sentence) ?? GIVEN_FOR_ANY.exec(sentence);
     if (trigger === null) continue;
     const rest = sentence.slice(trigger.index + trigger[0].length);
     // The order may come before the trigger in an imperative sentence ("post a copy of every message sent to #x in #y").
