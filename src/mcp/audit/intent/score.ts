@@ -72,14 +72,15 @@ const MAX_OWN_NAMES = 64;
  * The server's own tools named in a text become `own-tool`: "use this instead of get_dashboard_by_uid"
  * orders a server's own tools, which is its business; steering reaches past them (other servers, any tool).
  */
-export function maskOwnTools(text: string, ownTools: ReadonlySet<string> | undefined, ownParams?: ReadonlySet<string>): string {
+export function maskOwnTools(text: string, ownTools: ReadonlySet<string> | undefined, ownParams?: ReadonlySet<string>, anotherKept = true): string {
   const masked = maskOwnParams(text, ownParams);
   if (ownTools === undefined || ownTools.size === 0) return masked;
   const names = [...ownTools].filter((n) => n.length >= 3).slice(0, MAX_OWN_TOOLS);
   if (names.length === 0) return masked;
   const pattern = new RegExp(`(?<![\\w.-])(?:${names.map(escapeName).join("|")})(?![\\w-])(?:\\(\\))?`, "g");
   // "Any other search tool", "the built-in fetch tool": a tool named by the word that is also this tool's name is another one.
-  return masked.replace(pattern, (name, at: number) => (ANOTHER_BEFORE.test(masked.slice(Math.max(0, at - 40), at)) ? name : "own-tool"));
+  // The text model (frozen, wave 16) was fitted on every occurrence masked and reads that view (anotherKept false).
+  return masked.replace(pattern, (name, at: number) => (anotherKept && ANOTHER_BEFORE.test(masked.slice(Math.max(0, at - 40), at)) ? name : "own-tool"));
 }
 
 const ANOTHER_BEFORE = /\b(?:other|another|built-in|native|different|third-party)\s+(?:[\w-]+\s+)?$/i;
