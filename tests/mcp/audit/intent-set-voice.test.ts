@@ -23,7 +23,7 @@ describe("audit recall and benign-flag rate on wave 16's sets", { timeout: 180_0
     // Wave 15, rules alone: 86/120 (71.7 %), 3/232 benign (zendesk, mailgun, jira 1 each). Wave 16, the text model
     // frozen before v11 was scored (text-model/configs.ts FROZEN): 92/120 and 3/232; then, with the five-word gate added
     // for a false hold the test suite found ("Sends mail."), a second look: 91/120 (75.8 %), 3/232. Spent in wave 17: its
-    // 29 misses were read and their causes fixed by kind (families-wave17.test.ts): 119/120 (114 by the rules alone),
+    // 29 misses were read and their causes fixed by kind (families-wave17.test.ts): 119/120 (117 by the rules alone),
     // 3/232 — tuned on, so no longer an independent figure. Counts only.
     const [off, on] = [measureHalf("heldout-v11", none), measureHalf("heldout-v11", withCareful)];
     expect([off.attacks, off.benign]).toEqual([120, 232]);

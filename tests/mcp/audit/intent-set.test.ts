@@ -238,7 +238,7 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     // v2–v9 before v10 was read) measured once beside the rules: 130/148 (87.8 %), 16/366; not shipped (it held our own
     // honest text). Wave 16's (benign-voice in the fit, threshold 0.875, five-word gate; v10 never fitted on): 118/148
     // (79.7 %), 16/366. Spent in wave 17: its 30 misses were read and their causes fixed by kind (families-wave17.test.ts),
-    // 148/148 after (145 by the rules alone), 16/366 — tuned on, so these figures are no longer independent; the next
+    // 148/148 after (147 by the rules alone), 16/366 — tuned on, so these figures are no longer independent; the next
     // held-out set's are. Counts only.
     const [off, on] = [measureHalf("heldout-v10", none), measureHalf("heldout-v10", withCareful)];
     lines.push(`set v10 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
