@@ -12,7 +12,7 @@ import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
 import { outcomeRelationsOf } from "./outcome-relation.js";
 import { OPTION_CLAUSE, userRelationsOf } from "./user-relation.js";
-import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_RETURN, OWN_SETTING, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
+import { ANAPHOR, BEACON, DESTINATION, HARVEST, NEXT_HANDOVER, OWN_RETURN, OWN_SETTING, PRONOUN_HANDOVER, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
@@ -85,10 +85,6 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
   return undefined;
 }
 
-/** Handed over by pronoun after the secret is named: "… a token …, include it in q", "… paste them here". */
-const PRONOUN_HANDOVER =
-  /^[^.!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es|envielos|envielas|mandelos|mandelas|paselos|incluyalos|valita ne|laheta ne|anna ne|syota ne|trimite-le|trimiteti-le|uvitume|vitume|zitume|uzitume)\b)/;
-
 // "E-mail of the person to add, e.g. octocat@github.com", "the IBAN given by the user, e.g. DE89 …": a literal shown as an
 // example documents the parameter; it is not a place the tool sends anything.
 const EXAMPLE_BEFORE = /(?:\be\.g\.|\bfor example|\bsuch as|\bexample:|\bi\.e\.|\blike|\bz\.b\.|\bpor ejemplo|\bpar exemple|\bpor exemplo|\bbeispiel:?)\s*[,:]?\s*(?:add |use |send to |to )?["'`(]?\s*$/i;
@@ -103,10 +99,6 @@ function destinationAt(raw: string): { index: number; end: number } | undefined 
   }
   return undefined;
 }
-
-/** A sentence that opens by handing over what the one before named, by pronoun or by "each code". */
-const NEXT_HANDOVER =
-  /^\W*(?:(?:please|then|now|just)\s+)?(?:ask (?:them|the user|the customer|the person|him|her) to\s+)?(?:forward|send|share|paste|relay|pass|give|enter|type|read out)\s+(?:me\s+|us\s+)?(?:it|them|each (?:one|code|of them)|every (?:one|code)|the codes?|those|these|that code)\b/;
 
 /** Into a field: "… the API key into the auth parameter". */
 const INTO_FIELD = /^.{0,60}?\b(?:into|in|to|as|under) (?:the |a |an )?(?:[\w-]+ ){0,2}?(?:field|parameter|param|argument|header|property|input)\b/u;

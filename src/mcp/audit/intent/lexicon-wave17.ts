@@ -28,10 +28,15 @@ const context = [
   `\\byour (?:persistent|long-term|saved|stored|working) memor(?:y|ies)\\b|\\bthe profile you (?:keep|have built|maintain|hold|have) (?:of|on|about) (?:the )?(?:user|customer|person|them)\\b`,
   `\\b(?:the )?(?:text|content|contents|wording) of (?:the )?(?:last|latest|most recent|previous|recent|first) (?:\\d+ |few |two |three |five |ten |twenty )?(?:user |customer )?messages\\b|\\bmessages exchanged (?:so far|until now|to date|in this (?:chat|conversation|session))\\b`,
   `\\b(?:quote|copy|paste|list|include) (?:\\w+ ){0,2}?(?:the )?messages (?:in which|where|that|when) (?:the )?(?:user|customer|person|they)\\b`,
+  `\\b(?:text|anything|everything|what) you (?:were|have been) (?:asked|told|instructed) not to (?:repeat|share|reveal|disclose|show)\\b|\\beverything you (?:have been|were|'ve been) told (?:in|during|so far in) (?:this|the) (?:session|conversation|chat)\\b`,
+  `\\b(?:all|every|each) (?:the )?(?:documents?|messages?|files?|attachments?)(?: and (?:documents?|messages?|files?|attachments?))? (?:from|in|of) (?:this|the) (?:session|conversation|chat)\\b`,
 ];
+
+// Every link of a kind swapped for a fixed one: "replace any payment link with https://…".
+const redirect = [`\\breplace (?:any|every|all|each) (?:[\\w-]+ )?(?:links?|urls?|addresses|accounts?|ibans?|wallets?) (?:\\w+ ){0,3}?with (?:https?:\\/\\/|[\\w.+-]+@)`];
 
 const secrecy = [`\\b(?:has |have )?(?:asked|wants?|prefers?|wishes|chose|chosen) not to be (?:told|informed|notified|alerted|updated) (?:about|of)\\b`];
 
 const credential = [`(?:\\.pem|\\bpem) (?:key )?files?\\b|\\bbegin (?:rsa |openssh |ec )?private key\\b`];
 
-export const WAVE17_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = { directive, context, secrecy, credential };
+export const WAVE17_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = { directive, context, secrecy, credential, redirect };
