@@ -25,9 +25,17 @@ export interface HiddenPayloads {
   readonly hiddenTexts: string[];
 }
 
+// Printable ASCII, tabs and line breaks: no tag, selector, invisible, bidi, escape or control character, no other script.
+const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
+
 export function findHiddenText(text: string): HiddenPayloads {
   const hits: Hit[] = [];
   const hiddenTexts: string[] = [];
+  // Most screened text is plain ASCII: only comments and padding can hide anything in it.
+  if (PLAIN_ASCII.test(text)) {
+    hiddenAsAscii(text, hits, hiddenTexts);
+    return { hits, hiddenTexts };
+  }
 
   for (const m of text.matchAll(TAG_RUN)) {
     const decoded = decodeTagRun(m[0]);
@@ -65,6 +73,14 @@ export function findHiddenText(text: string): HiddenPayloads {
   const control = OTHER_CONTROL.exec(text);
   if (control !== null) hits.push({ rule: "control-characters", evidence: excerpt(text, control.index, control.index + 1) });
 
+  hiddenAsAscii(text, hits, hiddenTexts);
+  const mixed = mixedScriptWord(text);
+  if (mixed !== undefined) hits.push({ rule: "mixed-script-word", evidence: mixed });
+  return { hits, hiddenTexts };
+}
+
+/** What hides in any text, ASCII included: comments and text pushed out of view by padding. */
+function hiddenAsAscii(text: string, hits: Hit[], hiddenTexts: string[]): void {
   const markup = HIDDEN_MARKUP.exec(text);
   if (markup !== null) {
     hiddenTexts.push(markup[0]);
@@ -76,9 +92,6 @@ export function findHiddenText(text: string): HiddenPayloads {
     hiddenTexts.push(after);
     hits.push({ rule: "padding", evidence: `${padding[0].length} blank characters, then ${renderEvidence(after.trim(), 100)}` });
   }
-  const mixed = mixedScriptWord(text);
-  if (mixed !== undefined) hits.push({ rule: "mixed-script-word", evidence: mixed });
-  return { hits, hiddenTexts };
 }
 
 /** The first blank run with visible text after it (runs at the end of the text hide nothing). */

@@ -21,13 +21,37 @@ export function firstMatch(views: TextViews, patterns: readonly RegExp[]): ViewM
 
 const MAX_MATCHES = 32;
 
+/**
+ * The first `max` matches of a `g` pattern, as `[...text.matchAll(pattern)].slice(0, max)` gives them, on the pattern's own
+ * lastIndex: matchAll copies the RegExp first, which costs more than matching a short string. Nothing else runs between
+ * the resets, so no other caller sees the pattern mid-way.
+ */
+export function execAll(pattern: RegExp, text: string, max: number): RegExpExecArray[] {
+  const found: RegExpExecArray[] = [];
+  pattern.lastIndex = 0;
+  try {
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      found.push(m);
+      if (found.length >= max) break;
+      // An empty match moves on by one character (a whole code point under the u or v flag), as matchAll does.
+      if (m[0].length === 0) pattern.lastIndex = advance(text, pattern.lastIndex, /[uv]/.test(pattern.flags));
+    }
+  } finally {
+    pattern.lastIndex = 0;
+  }
+  return found;
+}
+
+function advance(text: string, index: number, unicode: boolean): number {
+  if (!unicode || index + 1 >= text.length) return index + 1;
+  const code = text.charCodeAt(index);
+  const next = text.charCodeAt(index + 1);
+  return code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? index + 2 : index + 1;
+}
+
 /** The first matches of one pattern (which must carry the `g` flag) in one view — bounded, so repetition cannot make the audit quadratic. */
 export function allMatches(view: string, pattern: RegExp): ViewMatch[] {
-  const found: RegExpExecArray[] = [];
-  for (const m of view.matchAll(pattern)) {
-    found.push(m);
-    if (found.length >= MAX_MATCHES) break;
-  }
+  const found = execAll(pattern, view, MAX_MATCHES);
   return found.map((m) => ({
     view,
     index: m.index,

@@ -1,5 +1,5 @@
 import { excerpt } from "./evidence.js";
-import { firstMatch } from "./match.js";
+import { execAll, firstMatch } from "./match.js";
 import type { TextViews } from "./normalise.js";
 import type { AuditRuleId, Hit } from "./rules.js";
 
@@ -144,6 +144,8 @@ function opensSectionedText(raw: string, tag: string): boolean {
   return text.startsWith(tag) && text.includes(`</${tag.slice(1)}`);
 }
 
+const SECTION_TAG = /<([a-z][a-z0-9_]{2,40})>/gi;
+
 /** Override, role, authority and steering phrases. `raw` is the NFKC text with line breaks kept. */
 export function findPhrases(views: TextViews, raw: string): Hit[] {
   const hits: Hit[] = [];
@@ -158,7 +160,7 @@ export function findPhrases(views: TextViews, raw: string): Hit[] {
   }
   // Listings written as XML-sectioned documentation (Neon: <use_case>, <workflow>, <important_notes>, <instructions>)
   // use an authority-sounding tag as one section among many: reported, as info; what the section says is screened as usual.
-  const structured = new Set([...raw.matchAll(/<([a-z][a-z0-9_]{2,40})>/gi)].slice(0, 64).map((m) => m[1]?.toLowerCase())).size >= 4;
+  const structured = new Set(execAll(SECTION_TAG, raw, 64).map((m) => m[1]?.toLowerCase())).size >= 4;
   for (const [rule, patterns] of [["fake-authority-tag", AUTHORITY_TAG], ["authority-heading", AUTHORITY_HEADING]] as const) {
     for (const pattern of patterns) {
       const m = pattern.exec(raw);

@@ -1,25 +1,21 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { auditToolDefinition } from "../../../src/mcp/audit/index.js";
 import { FEATURES, featuresOf, modelHit, probabilityOf } from "../../../src/mcp/audit/intent/model.js";
 import { MODEL_BIAS, MODEL_THRESHOLD, MODEL_WEIGHTS } from "../../../src/mcp/audit/intent/model-weights.js";
-import { fitted } from "./intent-model-fit.js";
-
-const weightsFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src/mcp/audit/intent/model-weights.ts");
+import { runFitCheck } from "./scripts/run-fit-check.js";
 
 describe("the fitted intent model", () => {
-  it("the checked-in weights are exactly what the fitting script produces from the tuning material", () => {
-    const { text, rows, model, threshold } = fitted();
-    expect(readFileSync(weightsFile, "utf8")).toBe(text);
+  it("the checked-in weights are exactly what the fitting script produces from the tuning material", async () => {
+    const { code, stdout, stderr } = await runFitCheck("fit-intent-model.ts");
+    expect(stdout, stderr).toContain("checked-in weights match a fresh fit");
+    expect(code).toBe(0);
     expect(MODEL_WEIGHTS).toHaveLength(FEATURES.length);
+    const facts = JSON.parse(/^facts (.*)$/m.exec(stdout)?.[1] ?? "{}") as { threshold?: number; attacks?: number; benignBelowThreshold?: boolean };
     // The threshold sits above every benign training tool that the rules let through: the model adds no hold to any.
-    const benign = rows.filter((r) => r.y === 0 && r.held !== true);
-    expect(benign.every((r) => probabilityOf(r.x, model.weights, model.bias) < threshold)).toBe(true);
-    expect(MODEL_THRESHOLD).toBe(threshold);
-    expect(rows.filter((r) => r.y === 1).length).toBeGreaterThan(100);
-  }, 120_000);
+    expect(facts.benignBelowThreshold).toBe(true);
+    expect(MODEL_THRESHOLD).toBe(facts.threshold);
+    expect(facts.attacks).toBeGreaterThan(100);
+  }, 240_000);
 
   it("weighs where a signal sits: a request for the conversation in a parameter counts more than in prose", () => {
     const at = (name: string) => MODEL_WEIGHTS[FEATURES.indexOf(name)] ?? 0;

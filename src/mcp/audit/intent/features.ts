@@ -24,6 +24,8 @@ export interface FeatureHit {
 const SELF_NEGATED: ReadonlySet<IntentFeature> = new Set(["secrecy", "directive", "steering"]);
 
 const HANDOVER_DISTANCE = 60;
+// Text in none of the scripts phrase-set.ts tells apart is Latin only: the per-script tests are skipped.
+const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 const MAX_POSITIONS = 64;
 
 /** Where a feature's phrases match (not in a negated clause), per view, bounded. */
@@ -89,10 +91,14 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
 // example documents the parameter; it is not a place the tool sends anything.
 const EXAMPLE_BEFORE = /(?:\be\.g\.|\bfor example|\bsuch as|\bexample:|\bi\.e\.|\blike|\bz\.b\.|\bpor ejemplo|\bpar exemple|\bpor exemplo|\bbeispiel:?)\s*[,:]?\s*(?:add |use |send to |to )?["'`(]?\s*$/i;
 
+// Compiled once: nearly every screened string runs it, and matchAll would copy it for each.
+const DESTINATION_ALL = new RegExp(DESTINATION.source, "gu");
+
 function destinationAt(raw: string): { index: number; end: number } | undefined {
-  const global = new RegExp(DESTINATION.source, "gu");
+  DESTINATION_ALL.lastIndex = 0;
   let seen = 0;
-  for (const m of raw.matchAll(global)) {
+  for (let m = DESTINATION_ALL.exec(raw); m !== null; m = DESTINATION_ALL.exec(raw)) {
+    if (m[0].length === 0) DESTINATION_ALL.lastIndex += 1;
     if (++seen > MAX_POSITIONS) break;
     if (EXAMPLE_BEFORE.test(raw.slice(Math.max(0, m.index - 40), m.index))) continue;
     return { index: m.index, end: m.index + m[0].length };
@@ -210,7 +216,7 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
 function computeFeatures(text: string): FeatureHit[] {
   const seenViews = textViews(speakPlaceholders(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text));
   const views = { plain: withoutOversight(seenViews.plain), folded: withoutOversight(seenViews.folded) };
-  const present = new Set(["latin", ...SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name)]);
+  const present = new Set(["latin", ...(NON_LATIN.test(views.plain) ? SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name) : [])]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
   const inFolded = phrasesIndex().candidates(views.folded);
   // Phrases of other scripts run on the plain view only when the text holds one of their scripts.
@@ -221,7 +227,9 @@ function computeFeatures(text: string): FeatureHit[] {
     if (phrase === undefined) continue;
     const { feature, script, scripts, pattern } = phrase;
     const latin = script === "latin";
-    if ((latin ? inFolded : inPlain)?.[i] === 0 || hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
+    // With no other script in the text there is no plain-view index: its phrases cannot match, so they are skipped first.
+    const candidates = latin ? inFolded : inPlain;
+    if (candidates === undefined || candidates[i] === 0 || hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
     const view = latin ? views.folded : views.plain;
     const m = pattern.exec(view);
     if (m === null) continue;
@@ -291,7 +299,7 @@ function computeFeatures(text: string): FeatureHit[] {
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
   const destination = destinationAt(raw);
   if (destination !== undefined) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.end, 100) });
-  const beacon = BEACON.exec(raw);
+  const beacon = mayMatch(BEACON, raw) ? BEACON.exec(raw) : null;
   if (beacon !== null && !hits.has("redirect")) hits.set("redirect", { feature: "redirect", evidence: excerpt(raw, beacon.index, beacon.index + beacon[0].length, 100) });
   return [...hits.values()];
 }

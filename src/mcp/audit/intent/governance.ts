@@ -20,6 +20,7 @@
  * Latin-script entries are lower-case and unaccented (the folded view), other scripts as written (the plain view).
  */
 import { LiteralIndex } from "../literal-index.js";
+import { execAll } from "../match.js";
 
 export type GovernanceKind = "reach" | "exclusive" | "order" | "persist" | "authority" | "override" | "silence";
 
@@ -112,6 +113,8 @@ function patterns(): NonNullable<typeof compiled> {
 
 const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 const MAX_SENTENCES = 400;
+// Clauses: sentences, and list items and headings run together on one line once whitespace is collapsed.
+const CLAUSE = /(?:[^.!?;:。！？；：\n-]|-(?! ))+(?:[.!?;:。！？；：\n]|- |$)/gu;
 
 export interface GovernanceHit {
   readonly kinds: ReadonlySet<GovernanceKind>;
@@ -120,14 +123,7 @@ export interface GovernanceHit {
 
 /** Sentences (and lines), in both scripts' punctuation; a long field is read up to MAX_SENTENCES of them. */
 function sentences(view: string): Array<{ text: string; at: number }> {
-  const out: Array<{ text: string; at: number }> = [];
-  // Clauses: sentences, and list items and headings run together on one line once whitespace is collapsed.
-  const re = /(?:[^.!?;:。！？；：\n-]|-(?! ))+(?:[.!?;:。！？；：\n]|- |$)/gu;
-  for (const m of view.matchAll(re)) {
-    out.push({ text: m[0], at: m.index });
-    if (out.length >= MAX_SENTENCES) break;
-  }
-  return out;
+  return execAll(CLAUSE, view, MAX_SENTENCES).map((m) => ({ text: m[0], at: m.index }));
 }
 
 const IMPOSES = /\b(?:use|keep|set|choose|pick|send|leave|apply|always|select)\b/;
@@ -145,7 +141,11 @@ export function kindsIn(folded: string, plain: string): Set<GovernanceKind> {
   const { latin, scripts, latinIndex } = patterns();
   // Only the patterns whose literals the sentence holds can match it (literal-index.ts).
   const candidates = latinIndex.candidates(folded);
-  for (const [i, [kind, re]] of latin.entries()) if (!kinds.has(kind) && candidates[i] === 1 && re.test(folded)) kinds.add(kind);
+  for (let i = 0; i < latin.length; i++) {
+    if (candidates[i] === 0) continue;
+    const [kind, re] = latin[i] as readonly [GovernanceKind, RegExp];
+    if (!kinds.has(kind) && re.test(folded)) kinds.add(kind);
+  }
   if (NON_LATIN.test(plain)) for (const [kind, re] of scripts) if (!kinds.has(kind) && re.test(plain)) kinds.add(kind);
   return kinds;
 }

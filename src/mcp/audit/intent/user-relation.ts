@@ -187,8 +187,10 @@ export function userRelationsOf(views: { plain: string; folded: string }): UserR
   const out = new Map<UserRelationKind, UserRelationHit>();
   // Only the patterns whose literals the text holds can match it (literal-index.ts).
   const candidates = compiled.latinIndex.candidates(views.folded);
-  for (const [i, [kind, re]] of compiled.latin.entries()) {
-    if (out.has(kind) || candidates[i] === 0) continue;
+  for (let i = 0; i < compiled.latin.length; i++) {
+    if (candidates[i] === 0) continue;
+    const [kind, re] = compiled.latin[i] as readonly [UserRelationKind, RegExp];
+    if (out.has(kind)) continue;
     const m = re.exec(views.folded);
     if (m !== null && OPTION_CLAUSE.test(views.folded.slice(Math.max(0, m.index - 60), m.index))) continue;
     if (m !== null && isProtectiveRelation(kind, views.folded, m.index, m.index + m[0].length)) continue;

@@ -13,4 +13,8 @@ const target = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..
 const { text, threshold, rows, model } = fitted();
 const flagged = (y: 0 | 1) => rows.filter((r) => r.y === y && probabilityOf(r.x, model.weights, model.bias) >= threshold).length;
 console.log(`examples: ${rows.length} (${rows.filter((r) => r.y === 1).length} attacks); in-sample, the model alone: ${flagged(1)} attacks, ${flagged(0)} benign at p >= ${threshold}`);
+// Read by tests/mcp/audit/intent-model.test.ts: the threshold sits above every benign training tool the rules let through.
+const benignLetThrough = rows.filter((r) => r.y === 0 && r.held !== true);
+const facts = { threshold, attacks: rows.filter((r) => r.y === 1).length, benignBelowThreshold: benignLetThrough.every((r) => probabilityOf(r.x, model.weights, model.bias) < threshold) };
+console.log(`facts ${JSON.stringify(facts)}`);
 writeOrCheck(target, text);
