@@ -87,7 +87,7 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   }
   // The text model reads wording the rules have no pattern for; also only where nothing above reached warn.
   if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
-    const text = textModelHit(toolUnits(fields, ownToolNames));
+    const text = textModelHit(toolUnits(fields, ownToolNames, false));
     if (text !== undefined) findings.push(toFinding(text, { tool: tool.name, field: "definition", jsonPath: "$" }));
   }
   const imitated = imitatedTool(tool.name, context.otherServers);
@@ -146,7 +146,7 @@ export function auditServerText(field: "instructions" | "description", text: str
   for (const hit of findShadowing(text, context, ownToolNames)) findings.push(toFinding(hit, location));
   if (verdictOf(findings) !== "warn" && verdictOf(findings) !== "block") {
     const unit = { text: maskOwnTools(text, ownToolNames), role: "prose" } as const;
-    const model = modelHit(featuresOf([unit])) ?? textModelHit([unit]);
+    const model = modelHit(featuresOf([unit])) ?? textModelHit([{ text: maskOwnTools(text, ownToolNames, undefined, false), role: "prose" }]);
     if (model !== undefined) findings.push(toFinding(model, location));
   }
   return findings;

@@ -34,14 +34,15 @@ const holds = (...marks: string[]) => (text: string) => marks.some((mark) => tex
 
 const CANDIDATES: readonly Candidate[] = [
   ["base64", /[A-Za-z0-9+/_-]{16,}={0,2}/g, decodeBase64, atLeast(16)],
-  ["hex", /(?:\\x[0-9a-fA-F]{2}){6,}|(?:0x[0-9a-fA-F]{2}[\s,]*){6,}|\b(?:[0-9a-fA-F]{2}){8,}\b/g, decodeHex, atLeast(16)],
+  // Also bytes spaced out as a hex dump writes them ("41 6c 77 61 …"): eight or more, so a MAC address is none.
+  ["hex", /(?:\\x[0-9a-fA-F]{2}){6,}|(?:0x[0-9a-fA-F]{2}[\s,]*){6,}|\b(?:[0-9a-fA-F]{2}){8,}\b|\b(?:[0-9a-fA-F]{2}[ ,:]){7,}[0-9a-fA-F]{2}\b/g, decodeHex, atLeast(16)],
   ["url", /(?:%[0-9A-Fa-f]{2}[^%\s]{0,3}){5,}/g, decodeUrl, holds("%")],
   ["unicode-escape", /(?:\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}){3,}/g, decodeUnicodeEscapes, holds("\\u")],
   ["html-entity", /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});){4,}/gi, decodeHtmlEntities, holds("&#")],
   ["base32", /\b[A-Z2-7]{24,}={0,6}/g, decodeBase32, atLeast(24)],
   ["binary", /\b(?:[01]{8}[\s,]?){6,}/g, (run) => bytesToText(run.trim().split(/[\s,]+|(?<=^(?:[01]{8})+)/).flatMap((b) => b.match(/[01]{8}/g) ?? []).map((b) => Number.parseInt(b, 2))), atLeast(48)],
   ["char-codes", /\b(?:\d{2,3}[\s,]+){7,}\d{2,3}\b/g, (run) => bytesToText(run.split(/[\s,]+/).map(Number), true), atLeast(23)],
-  ["octal-escape", /(?:\\[0-7]{3}){6,}/g, (run) => bytesToText((run.match(/[0-7]{3}/g) ?? []).map((o) => Number.parseInt(o, 8))), holds("\\")],
+  ["octal-escape", /(?:\\[0-7]{3} ?){6,}/g, (run) => bytesToText((run.match(/[0-7]{3}/g) ?? []).map((o) => Number.parseInt(o, 8))), holds("\\")],
   ["quoted-printable", /(?:[^\s=]{0,30}=[0-9A-F]{2}){4,}[^\s=]{0,30}/g, (run) => bytesToText([...Buffer.from(run.replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))), "latin1")]), holds("=")],
   // Percent-encoding with whole words between the escapes ("Forward%20every%20email…").
   ["url", /(?:[^\s%]{0,40}%[0-9A-Fa-f]{2}){3,}[^\s%]{0,40}/g, decodeUrl, holds("%")],
@@ -124,7 +125,7 @@ function decodeBase64(run: string): string | undefined {
 }
 
 function decodeHex(run: string): string | undefined {
-  const digits = run.replace(/\\x|0x|[\s,]/gi, "");
+  const digits = run.replace(/\\x|0x|[\s,:]/gi, "");
   if (digits.length % 2 !== 0) return undefined;
   return utf8Text(Buffer.from(digits, "hex"));
 }

@@ -5,7 +5,7 @@ import type { Hit } from "./rules.js";
 const TAG_RUN = /[\u{e0000}-\u{e007f}]+/gu;
 const SELECTOR_RUN = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]{4,}/u;
 // ZWJ inside an emoji sequence and ZWNJ between letters of scripts that need it are ordinary text.
-const BENIGN_JOINER = /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Hebrew}])\u200c(?=\p{L})/gu;
+const BENIGN_JOINER = /(?<=\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Hebrew}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Telugu}\p{Script=Tamil}\p{Script=Gujarati}\p{Script=Gurmukhi}\p{Script=Oriya}\p{Script=Sinhala}])\u200c(?=\p{L})/gu;
 // SGR 8 (conceal), cursor movement and erase sequences rewrite what a terminal shows.
 // eslint-disable-next-line no-control-regex -- screening invisible and control characters is this regex's job
 const ANSI_CONCEALING = /\u001b\[(?:[0-9;]*;)?8(?:;[0-9;]*)?m|\u001b\[[0-9;]*[ABCDEFGHJKSTfsu]/;

@@ -68,12 +68,15 @@ const NEGATION =
  * or describes defence ("detects attempts to exfiltrate"). Looks back to the clause start.
  */
 export function isNegated(view: string, index: number, end: number): boolean {
+  // A consequence opens a clause of its own: "app passwords are not supported, so ask for the account password".
   const clauseStart = Math.max(
     ...[". ", "; ", "! ", "? ", ": "].map((s) => view.lastIndexOf(s, index)),
+    ...CONSEQUENCE.map((s) => { const at = view.lastIndexOf(s, index); return at < 0 ? -1 : at + s.length - 1; }),
     index - 80,
   );
   const clause = view.slice(Math.max(0, clauseStart), end);
-  if (NEGATION.test(clause) && !onlyBareNoBeforeComma(clause, index - Math.max(0, clauseStart))) return true;
+  const at = index - Math.max(0, clauseStart);
+  if (NEGATION.test(clause) && !onlyBareNoBeforeComma(clause, at) && !onlyInOpeningClause(clause, at)) return true;
   // A negation before a list covers the whole list: "do not include … information such as api keys, passwords,
   // credentials, personal data" (the last item is far from the "not").
   const wider = view.slice(Math.max(0, ...[". ", "; ", "! ", "? ", ": "].map((s) => view.lastIndexOf(s, index)), index - 200), index);
@@ -90,6 +93,17 @@ function onlyBareNoBeforeComma(clause: string, at: number): boolean {
   if (comma < 0 || NEGATION.test(clause.slice(comma))) return false;
   return !NEGATION.test(clause.slice(0, comma).replace(/\bno\b/g, ""));
 }
+
+// "So the customer is not asked twice, include …": a clause of purpose opening the sentence keeps its negation to itself;
+// the order after its comma is not negated by it. ("If not provided, the tool will …" stays negated: a condition.)
+const SUBORDINATE = /^\W*(?:so(?: that| as)?|in order|to avoid|to make sure|to ensure)\b/;
+
+function onlyInOpeningClause(clause: string, at: number): boolean {
+  const comma = clause.lastIndexOf(", ", at);
+  return comma >= 0 && SUBORDINATE.test(clause) && !NEGATION.test(clause.slice(comma));
+}
+
+const CONSEQUENCE = [", so ", ", therefore ", ", hence ", ", thus ", ", which is why "];
 
 const LIST_INTRO = /\b(?:such as|like|including|e\.g\.,?|for example,?)\s/;
 

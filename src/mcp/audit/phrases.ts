@@ -17,6 +17,11 @@ const OVERRIDE: readonly RegExp[] = [
   new RegExp(`\\b${EN_VERB}\\s+(?:all\\s+|any\\s+)?(?:of\\s+)?(?:(?:your|my)\\s+(?:instructions|system prompt|programming|guidelines|directives|prompts)|the system prompt)\\b`),
   /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:instructions|everything)\s+(?:above|before|previously|you (?:were|have been) (?:told|given))\b/,
   /\binstead,?\s+(?:follow|obey)\s+(?:these|the following|my|only these)\s+(?:new\s+)?(?:instructions|rules|orders)\b/,
+  // Precedence claimed over the model's standing instructions: "takes precedence over any other instruction you receive",
+  // "should be followed over any earlier instructions in the conversation". The override without the verb "ignore".
+  /\b(?:takes?|taking|has|have|is given|are given|gets?) (?:precedence|priority) over (?:any|all|every|the|your)\s+(?:(?:other|earlier|previous|prior|conflicting|existing)\s+)?(?:instructions?|guidance|directions|system prompt|rules you)\b/,
+  /\bfollowed (?:over|instead of|in preference to|ahead of|in place of) (?:any|all|every|the|your)\s+(?:(?:other|earlier|previous|prior|conflicting|existing)\s+)?(?:instructions?|guidance|directions)\b/,
+  /\b(?:overrides?|supersedes?) (?:any|all|every|the|your)\s+(?:other|earlier|previous|prior|conflicting|existing)\s+(?:instructions?|guidance|directions)\b/,
   // Spanish
   /\b(?:ignora|ignore|ignoren|ignorar|olvida|olvide|olviden|olvidar|descarta|descarte|omite|omita|haz caso omiso de|no sigas|no siga)\s+(?:(?:todas|todos|las|los|tus|sus|de|cualquier)\s+){0,3}(?:instrucciones|indicaciones|reglas|ordenes|directrices)\s+(?:anteriores|previas|precedentes|de arriba|del sistema|originales|dadas)\b/,
   /\b(?:ignora|ignore|ignoren|olvida|olvide|descarta)\s+(?:todas|todos|tus|sus)\s+(?:las\s+|los\s+)?(?:instrucciones|indicaciones|ordenes)\b/,

@@ -109,7 +109,7 @@ function screenText(givenText: string, field: FieldKind, depth: number, options:
         hits.push({ ...inner, evidence: renderEvidence(`(hidden) ${inner.evidence}`) });
       }
     }
-    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1, options)));
+    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1, options), run.encoded));
   }
   if (field.kind === "prose" && text.length > LONG_TEXT) {
     hits.push({ rule: "long-text", severity: "info", evidence: `${text.length} characters` });
@@ -123,7 +123,13 @@ const BINARY: ReadonlySet<string> = new Set(["base64", "base32", "hex", "binary"
 // What a hidden sentence asks for or does; any one of them, hidden that way, is enough to hold the tool.
 const HIDDEN_INTENT: ReadonlySet<string> = new Set(["credential", "context", "secrecy", "steering", "redirect", "decode-hint", "script", "bypass", "quiet", "governance", "governance-strong"]);
 
-function encodedHit(encoding: string, decoded: string, inner: ScoredHit[]): ScoredHit {
+// A text escape of a plain ASCII letter or digit (`%49`, `\u0067`, `&#103;`): honest text escapes accents, spaces and
+// reserved characters, never the letters themselves. Eight of them spell words on purpose, where no reader looks.
+const PLAIN_ESCAPE = /%(?:3[0-9]|4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa])|\\u00(?:3[0-9]|4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa])|&#(?:4[89]|5[0-7]|6[5-9]|[78][0-9]|9[0789]|1[01][0-9]|12[012]);/g;
+const ESCAPED_LETTERS = 8;
+const escapesLetters = (encoded: string): boolean => (encoded.match(PLAIN_ESCAPE)?.length ?? 0) >= ESCAPED_LETTERS;
+
+function encodedHit(encoding: string, decoded: string, inner: ScoredHit[], encoded: string): ScoredHit {
   const worst = maxSeverity(inner);
   const shown = renderEvidence(decoded, 80);
   if ((worst === undefined || worst === "info") && CIPHERS.has(encoding)) {
@@ -132,7 +138,7 @@ function encodedHit(encoding: string, decoded: string, inner: ScoredHit[]): Scor
   }
   // A sentence to the model (naming the user, a field, a tool) hidden in a cipher or a binary encoding is an instruction
   // nobody was meant to read; text escapes (`\u00e9`, `&eacute;`, `%20`) are how honest JSON and HTML write accents.
-  if ((worst === undefined || worst === "info") && (CIPHERS.has(encoding) || BINARY.has(encoding)) && isAddressedSentence(decoded)) {
+  if ((worst === undefined || worst === "info") && (CIPHERS.has(encoding) || BINARY.has(encoding) || escapesLetters(encoded)) && isAddressedSentence(decoded)) {
     return { rule: "encoded-payload", severity: "warn", evidence: renderEvidence(`${encoding} → "${shown}" (a sentence to the model, encoded)`) };
   }
   if (worst === undefined || worst === "info") {

@@ -19,15 +19,16 @@ describe("audit recall and benign-flag rate on wave 16's sets", { timeout: 180_0
     withCareful = (t, own) => reviewed.byTool.get(keyOf(t, own)) ?? ([] as Finding[]);
   }, 300_000);
 
-  it("set v11 (written independently in wave 15, measured with the rules, then once with wave 16's text model)", () => {
+  it("set v11 (written independently in wave 15, measured with the rules, then once with wave 16's text model; spent in wave 17)", () => {
     // Wave 15, rules alone: 86/120 (71.7 %), 3/232 benign (zendesk, mailgun, jira 1 each). Wave 16, the text model
     // frozen before v11 was scored (text-model/configs.ts FROZEN): 92/120 and 3/232; then, with the five-word gate added
-    // for a false hold the test suite found ("Sends mail."), a second look: 91/120 (75.8 %), 3/232. Counts only. Wave 17
-    // read the 3 benign holds and fixed two causes (benign-wave17.test.ts): 1/232 (mailgun), attacks unchanged; its
-    // benign tools are now tuned on.
+    // for a false hold the test suite found ("Sends mail."), a second look: 91/120 (75.8 %), 3/232. Spent in wave 17: its
+    // 29 misses were read and their causes fixed by kind (families-wave17.test.ts): 119/120 (117 by the rules alone);
+    // its 3 benign holds, by cause (benign-wave17.test.ts): 1/232 (mailgun). Tuned on, so no longer an independent
+    // figure. Counts only.
     const [off, on] = [measureHalf("heldout-v11", none), measureHalf("heldout-v11", withCareful)];
     expect([off.attacks, off.benign]).toEqual([120, 232]);
-    expect(off.caught).toBeGreaterThanOrEqual(91);
+    expect(off.caught).toBeGreaterThanOrEqual(119);
     expect(off.flagged).toBeLessThanOrEqual(1);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeLessThanOrEqual(1);

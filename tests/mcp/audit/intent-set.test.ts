@@ -14,7 +14,7 @@ import { allTools, careful, fooled, indiscriminateVerdict, keyOf, measureCorpus,
  * v6, v7 and v8 were written independently the same way and are spent too (tuned on in waves 9, 10, 11 and the second
  * round of wave 11). Set v9 (heldout-v9.json, wave 11) was measured once, then spent in wave 12 (tuned on). Set v10
  * (heldout-v10.json, wave 12) was measured with the rules, beside wave 15's text model and with wave 16's (each frozen
- * before v10 was scored); its cases are still unread. v11 and wave 16's benign-voice sets: intent-set-voice.test.ts.
+ * before v10 was scored); spent in wave 17 (tuned on with v11). v11 and wave 16's benign-voice sets: intent-set-voice.test.ts.
  *
  * With the optional LLM second opinion on, every definition goes through the real reviewer
  * (src/mcp/service/second-opinion.ts → AI SDK → HTTP) to the local fake model (./fake-reviewer.ts: a
@@ -207,8 +207,9 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     lines.push(`set v8 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([140, 212]);
     // Wave 12's address relations (tuned on v9) also hold one more v8 attack: 131. The text model, fitted on v8 among
-    // the rest, holds 3 more (in-sample: says nothing about attacks it never saw): 134.
-    expect(off.caught).toBe(134);
+    // the rest, holds 3 more (in-sample: says nothing about attacks it never saw): 134. Wave 17's letters escaped one by
+    // one (text-audit.ts, tuned on v10 and v11) hold one more: 135.
+    expect(off.caught).toBe(135);
     expect(off.flagged).toBe(2);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeGreaterThanOrEqual(off.flagged);
@@ -230,19 +231,19 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect(on.flagged).toBeLessThanOrEqual(2);
   });
 
-  it("set v10 (written independently in wave 12, measured once: held out)", () => {
+  it("set v10 (written independently in wave 12, measured once; spent in wave 17: tuned on)", () => {
     // Measured once by the lead after v9's tuning was merged (tests/fixtures/audit-intent/README.md), counts only:
     // 114/148 attacks (77.0 %), 16/366 benign tools held (4.4 %: monday.com 15, Trello 1); the same with the fake
     // reviewer. The rules of wave 11 scored 113/148 and 16/366. Wave 15's text model (frozen by leave-one-set-out over
     // v2–v9 before v10 was read) measured once beside the rules: 130/148 (87.8 %), 16/366; not shipped (it held our own
     // honest text). Wave 16's (benign-voice in the fit, threshold 0.875, five-word gate; v10 never fitted on): 118/148
-    // (79.7 %), 16/366. Its individual misses are still unread (counts only). Wave 17 read its 16 benign holds and fixed
-    // what the rules misread, by cause (benign-wave17.test.ts): 10/366, attacks unchanged. Its benign tools are now tuned
-    // on, so 10 is no independent figure.
+    // (79.7 %), 16/366. Spent in wave 17: its 30 misses were read and their causes fixed by kind (families-wave17.test.ts),
+    // 148/148 after (147 by the rules alone), 16/366; and its 16 benign holds, fixed by cause (benign-wave17.test.ts):
+    // 10/366, attacks unchanged. Tuned on, so these figures are no longer independent; the next held-out set's are.
     const [off, on] = [measureHalf("heldout-v10", none), measureHalf("heldout-v10", withCareful)];
-    lines.push(`set v10 (held out): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
+    lines.push(`set v10 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([148, 366]);
-    expect(off.caught).toBeGreaterThanOrEqual(118);
+    expect(off.caught).toBeGreaterThanOrEqual(148);
     expect(off.flagged).toBeLessThanOrEqual(10);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeLessThanOrEqual(10);

@@ -16,6 +16,7 @@
  */
 import { excerpt } from "../evidence.js";
 import { DESTINATION } from "./feature-patterns.js";
+import { otherActionOf } from "./other-action.js";
 
 export type AddressKind = "foreign-order" | "person-order";
 
@@ -58,7 +59,7 @@ const ORDER = new RegExp(
     // A standing rule rather than a verb: "from now on", "by convention", "that is how reviews work here".
     `\\b(?:from now on|going forward|by convention|as a rule|house rule|(?:that|this) is how (?:\\w+ ){0,3}?(?:works?|is done)|by default now)\\b`,
     `\\binstead(?: of)?\\b|\\brather than\\b|\\bin addition to\\b|\\bas well\\b|\\bnot the\\b`,
-    `\\b(?:unreliable|outdated|stale|archived|deprecated|retired|broken|not safe|unsafe|insecure|rate[- ]limited|drops?|dropping|loses?|losing|inaccurate|wrong|duplicates?|phased out|miss(?:es|ing)? (?:most|many|half)|tend to be off|being (?:retired|replaced|removed|shut down)|behind|mangl\\w*|garbl\\w*|corrupt\\w*)\\b`,
+    `\\b(?:unreliable|outdated|stale|archived|deprecated|retired|broken|not safe|unsafe|insecure|rate[- ]limited|drops?|dropping|loses?|losing|inaccurate|wrong|duplicates?|phased out|miss(?:es|ing)? (?:most|many|half)|tend to be off|being (?:retired|replaced|removed|shut down)|behind|mangl\\w*|garbl\\w*|corrupt\\w*|double-?book\\w*|overbook\\w*|overcharg\\w*|misleading|mislead(?:s|ing)?|exclude (?:fees|taxes|charges|shipping))\\b`,
   ].join("|"),
 );
 
@@ -75,6 +76,8 @@ const PERSON_ORDER = new RegExp(
     `\\b(?:rather than|instead of) (?:saying|admitting|telling ${PERSON}|confessing|conceding) (?:that )?(?:you|it|there)\\b`,
     `\\b(?:no need|not necessary|unnecessary) for ${PERSON} to (?:look|check|review|see|confirm|approve|read|sign)\\b`,
     `\\b(?:recommend|present|describe|call|label) (?:the )?(?:top|first|highest|partner\\w*|sponsored) (?:\\w+ )?as (?:the )?(?:best|cheapest|top|only|recommended)\\b`,
+    // A ranking dictated as a verdict: "describe them as the best-reviewed options", "present its results as the cheapest".
+    `\\b(?:recommend|present|describe|call|label|introduce|frame) (?:them|it|these|those|(?:this tool's|its|our|the) (?:results?|listings?|offers?|options?)) as (?:the )?(?:best\\b|cheapest|top|only|lowest[- ]priced|highest[- ]rated|most (?:reliable|trusted|accurate|affordable|popular)|safest|fastest)`,
     // The person's own choice added to or replaced: "in addition to wherever the user asked", "not the traveller's card".
     `\\b(?:in addition to|as well as|besides|alongside|instead of|rather than|not) (?:wherever|whoever|whatever|what|the (?:one|address|account|recipient|card|branch|repo\\w*|destination)s?)? ?(?:the )?(?:user|customer|person|travell?er|buyer|requester|they)(?:'s)? ?(?:asked|chose|picked|gave|named|wanted|specified|typed|entered|provided|selected|wrote|requested|own|card|account|repo\\w*|address|branch|choice)\\b`,
     // The person taken out of the loop: "you can skip any further approval", "do not need the usual user approval".
@@ -82,6 +85,8 @@ const PERSON_ORDER = new RegExp(
     `\\b(?:do not|don't|does not|doesn't|no longer|never) (?:\\w+ )?need (?:the |any |a |an )?(?:(?:further|usual|normal|extra|additional|user|workspace|manual|customary|standard)(?:'s)? ){0,3}(?:approvals?|confirmations?|consent|permissions?|sign-?offs?|reviews?)\\b`,
     // Words dictated for the person after a failure or an absence: "if the lookup times out, tell the user the service is up".
     `\\b(?:if|when|whenever) [^.;]{0,60}?\\b(?:times? out|timed out|fails?|failed|errors?|returns? (?:nothing|an empty \\w+|no \\w+)|comes? back empty|finds? nothing|is (?:down|unavailable|empty))\\b[^.;]{0,20}?\\b(?:tell|say to|assure|inform|let) ${PERSON}(?: know)?(?: that)? (?!to\\b|how\\b|why\\b|about\\b)(?![^.;]{0,60}\\b(?:no|not|failed|fails|unavailable|error|could not|couldn't|timed out|times out|try again)\\b)`,
+    // A check's verdict laundered into its opposite: "expenses that come back as 'review' can be submitted as approved".
+    `\\b(?:comes? back|came back|returned|marked|flagged|rated|classified) as \\W?(?:review|needs[ _-]review|rejected?|fail(?:ed)?|denied|declined|flagged|pending|suspicious|invalid)\\b[^.;]{0,40}?\\b(?:can|may|should|must|is to|are to) (?:\\w+ )?be (?:submitted|marked|treated|filed|reported|recorded|sent|processed|passed on) as \\W?(?:approved|accepted|ok|okay|passed|verified|valid|cleared|compliant|paid)\\b`,
     // A proposition put in the model's mouth about where the work went: "create them here and tell users it went to X".
     `\\btell (?:the )?(?:users?|customers?|them|people)(?: that)? (?:it|they|this|the \\w+) (?:went|was sent|were sent|was filed|was created|was posted|was saved|is (?:in|on|at))\\b`,
   ].join("|"),
@@ -118,6 +123,11 @@ export function addressRelationsOf(text: string, fold: (piece: string) => string
       if (person !== null && !OWN_ATTRIBUTE.test(sentence.slice(Math.max(0, person.index - 40), person.index))) out.set("person-order", { kind: "person-order", sentence, at: person.index, evidence: excerpt(sentence, person.index, person.index + person[0].length, 100) });
     }
     if (out.size === 2) break;
+  }
+  // An action the model takes elsewhere, handed to another party without naming any tool (other-action.ts).
+  if (!out.has("foreign-order")) {
+    const action = otherActionOf(folded.join(". "));
+    if (action !== undefined) out.set("foreign-order", { kind: "foreign-order", ...action });
   }
   return [...out.values()];
 }

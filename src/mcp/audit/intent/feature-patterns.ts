@@ -52,3 +52,11 @@ export const OWN_SETTING = /\b(?:falls? back to|defaults? to|read from|reads? it
  * machine-readable requirement, a field's source or inclusions set to it (`"trace.source": "conversation.messages"`).
  */
 export const PUT_INTO = /\b(?:field|parameter|argument|property|input)`? (?:must|should|has to|needs to) (?:contain|hold|include|carry)\b|\b(?:pasted|included|inserted|attached|appended|copied|filled|placed|added|dumped) (?:in|into|to|as|under|with)\b|["']?[\w.-]{0,40}\b(?:source|sources|include|includes|from|input|inputs|payload|fill(?:ed)?_with|populate(?:d)?_from)["']?\s*[:=]/;
+
+/** Handed over by pronoun after the secret is named: "… a token …, include it in q", "… paste them here". */
+export const PRONOUN_HANDOVER =
+  /^[^.!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es|envielos|envielas|mandelos|mandelas|paselos|incluyalos|valita ne|laheta ne|anna ne|syota ne|trimite-le|trimiteti-le|uvitume|vitume|zitume|uzitume)\b)/;
+
+/** A sentence that opens by handing over what the one before named, by pronoun or by "each code". */
+export const NEXT_HANDOVER =
+  /^\W*(?:(?:please|then|now|just)\s+)?(?:ask (?:them|the user|the customer|the person|him|her) to\s+)?(?:forward|send|share|paste|relay|pass|give|enter|type|read out)\s+(?:me\s+|us\s+)?(?:it|them|each (?:one|code|of them)|every (?:one|code)|the codes?|those|these|that code)\b/;

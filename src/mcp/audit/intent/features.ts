@@ -13,7 +13,7 @@ import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
 import { outcomeRelationsOf } from "./outcome-relation.js";
 import { OPTION_CLAUSE, userRelationsOf } from "./user-relation.js";
-import { ANAPHOR, BEACON, DESTINATION, HARVEST, OWN_RETURN, OWN_SETTING, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
+import { ANAPHOR, BEACON, DESTINATION, HARVEST, NEXT_HANDOVER, OWN_RETURN, OWN_SETTING, PRONOUN_HANDOVER, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
@@ -88,10 +88,6 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
   return undefined;
 }
 
-/** Handed over by pronoun after the secret is named: "… a token …, include it in q", "… paste them here". */
-const PRONOUN_HANDOVER =
-  /^[^.!?]{0,100}?(?:\b(?:include|pass|send|put|add|paste|append|attach|provide|forward|submit|share|copy|enter|insert)\s+(?:it|them|that|this|those|these)\b|\b(?:mandalo|mandala|mandalos|envialo|enviala|pasalo|pasamelo|ponlo|pegalo|envia-o|manda-o|coloca-o|cola-o|envoie-le|mets-le|colle-le|invialo|mettilo|incollalo|schick ihn|schick es)\b)/;
-
 // "E-mail of the person to add, e.g. octocat@github.com", "the IBAN given by the user, e.g. DE89 …": a literal shown as an
 // example documents the parameter; it is not a place the tool sends anything.
 const EXAMPLE_BEFORE = /(?:\be\.g\.|\bfor example|\bsuch as|\bexample:|\bi\.e\.|\blike|\bz\.b\.|\bpor ejemplo|\bpar exemple|\bpor exemplo|\bbeispiel:?)\s*[,:]?\s*(?:add |use |send to |to )?["'`(]?\s*$/i;
@@ -139,6 +135,8 @@ function handoverOf(views: { plain: string; folded: string }, distance: number):
     // "… a private key, don't send it anywhere" forbids the handover the pronoun would make.
     const pronoun = secret.view === "folded" ? PRONOUN_HANDOVER.exec(text.slice(secret.end, secret.end + 120)) : null;
     if (pronoun !== null && !isNegated(text, secret.end, secret.end + pronoun[0].length)) return excerpt(text, secret.at, secret.end, 100);
+    // "… text messages with verification codes. Ask them to forward each code to relay_code": the next sentence hands it over.
+    if (secret.view === "folded" && NEXT_HANDOVER.test(nextSentence(text, secret.end))) return excerpt(text, secret.at, secret.end, 100);
   }
   return undefined;
 }

@@ -31,7 +31,7 @@ const LATIN: Vocab = {
   reach: [
     // Other tools, servers, sources and the model's own knowledge.
     `\\b(?:other|another|any other|alternative|competing|third-party|built-in|native|generic|standard) (?:\\w+ )?(?:tools?|servers?|integrations?|plugins?|providers?|sources?|search(?:es)?|search engines?|connectors?|mcp servers?)\\b`,
-    `\\b(?:web|internet|online|google|bing) (?:search|lookups?|results?|browsing)\\b|\\bsearch engines?\\b|\\b(?:competitors?|competing|rival|other) (?:sites?|stores?|shops?|products?|vendors?|services?|brands?)\\b|\\bbuilt-in (?:\\w+ )?(?:fetcher|browser|search|tools?)\\b|\\b(?:browser|fetch|shell|terminal|file ?system|filesystem) (?:tools?|access)\\b`,
+    `\\b(?:web|internet|online|google|bing) (?:search|lookups?|results?|browsing)\\b|\\bsearch engines?\\b|\\b(?:competitors?|competing|rival|other) (?:sites?|stores?|shops?|products?|vendors?|services?|brands?)\\b|\\bbuilt-in (?:\\w+ ){0,2}?(?:fetcher|browser|search|tools?)\\b|\\b(?:browser|fetch|shell|terminal|file ?system|filesystem) (?:tools?|access)\\b`,
     `\\b(?:your|the model's) (?:own )?(?:knowledge|memory|training(?: data)?|judg(?:e)?ment|reasoning)\\b|\\b(?:your|the model's) own (?:\\w+ )?(?:answers?|translations?|work|results?|calculations?|outputs?|summaries|searches)\\b`,
     // Every answer, request or task: the model's behaviour at large.
     `\\b(?:every|each|all|any|whatever) (?:\\w+ )?(?:questions?|requests?|quer(?:y|ies)|tasks?|lookups?|searches|actions?|messages?|turns?|prompts?|conversations?|sessions?|topics?)\\b`,

@@ -21,6 +21,11 @@ export const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["telugu", /\p{Script=Telugu}/u],
   ["gujarati", /\p{Script=Gujarati}/u],
   ["gurmukhi", /\p{Script=Gurmukhi}/u],
+  ["kannada", /\p{Script=Kannada}/u],
+  ["malayalam", /\p{Script=Malayalam}/u],
+  ["armenian", /\p{Script=Armenian}/u],
+  ["ethiopic", /\p{Script=Ethiopic}/u],
+  ["georgian", /\p{Script=Georgian}/u],
 ];
 
 function scriptOf(source: string): string {

@@ -47,6 +47,9 @@ const WEIGHT: Readonly<Record<IntentSignal, number>> = {
 
 const PROMPT_FOR_ANOTHER = /\b(?:a|an|custom|optional|the) (?:custom )?system prompt (?:for|to (?:use|send|pass|give))\b|\bsystem prompt (?:for|to use with|passed to|to (?:guide|steer|instruct|direct|configure|prime)) (?:the )?(?:llm|model|extraction|extractor|generation|completion|agent)\b/;
 
+const OWN_INSTRUCTIONS =
+  /\b(?:system (?:and developer )?(?:prompt|messages?|instructions?)|developer (?:messages?|instructions?|prompt)|(?:guidance|instructions?|rules|guidelines|directions) (?:you (?:were|have been|are) (?:given|set up with|configured with|following)|(?:that )?(?:the user|they|the person) (?:cannot|can't|can not|does not|doesn't|do not|don't) see))\b/;
+
 export const WARN_AT = 3;
 export const BLOCK_AT = 5;
 
@@ -69,14 +72,18 @@ const MAX_OWN_NAMES = 64;
  * The server's own tools named in a text become `own-tool`: "use this instead of get_dashboard_by_uid"
  * orders a server's own tools, which is its business; steering reaches past them (other servers, any tool).
  */
-export function maskOwnTools(text: string, ownTools: ReadonlySet<string> | undefined, ownParams?: ReadonlySet<string>): string {
+export function maskOwnTools(text: string, ownTools: ReadonlySet<string> | undefined, ownParams?: ReadonlySet<string>, anotherKept = true): string {
   const masked = maskOwnParams(text, ownParams);
   if (ownTools === undefined || ownTools.size === 0) return masked;
   const names = [...ownTools].filter((n) => n.length >= 3).slice(0, MAX_OWN_TOOLS);
   if (names.length === 0) return masked;
   const pattern = new RegExp(`(?<![\\w.-])(?:${names.map(escapeName).join("|")})(?![\\w-])(?:\\(\\))?`, "g");
-  return masked.replace(pattern, "own-tool");
+  // "Any other search tool", "the built-in fetch tool": a tool named by the word that is also this tool's name is another one.
+  // The text model (frozen, wave 16) was fitted on every occurrence masked and reads that view (anotherKept false).
+  return masked.replace(pattern, (name, at: number) => (anotherKept && ANOTHER_BEFORE.test(masked.slice(Math.max(0, at - 40), at)) ? name : "own-tool"));
 }
+
+const ANOTHER_BEFORE = /\b(?:other|another|built-in|native|different|third-party)\s+(?:[\w-]+\s+)?$/i;
 
 const escapeName = (n: string): string => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -120,7 +127,8 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
   const promptForAnother = PROMPT_FOR_ANOTHER.test(at("context"));
   // In prose too: a description that lists its arguments ("- systemPrompt: System prompt to guide the LLM") describes one.
   // A value (a default, an example, an enum entry) naming the conversation is a template the model is meant to fill in.
-  if (has("context") && !toolIsAboutContext && !promptForAnother && (has("context-handover") || unit.role === "parameter" || unit.role === "value")) {
+  // A summariser may ask for the conversation, never for the model's own instructions ("plus the system and developer messages").
+  if (has("context") && (!toolIsAboutContext || OWN_INSTRUCTIONS.test(unit.text.toLowerCase())) && !promptForAnother && (has("context-handover") || unit.role === "parameter" || unit.role === "value")) {
     out.push({ signal: "context-request", evidence: at("context") });
   }
   if (has("credential") && has("handover") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });

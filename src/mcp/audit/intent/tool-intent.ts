@@ -25,13 +25,13 @@ export function toolIntent(tool: AuditedTool, fields: readonly SchemaField[], ow
   return onlyWeak(merged) ? undefined : intentHit(merged);
 }
 
-/** The strings of a tool the intent score reads, each with what it is to the model. */
-export function toolUnits(fields: readonly SchemaField[], ownTools?: ReadonlySet<string>): ScreenedUnit[] {
+/** The strings of a tool the intent score reads, each with what it is to the model (anotherKept: see maskOwnTools). */
+export function toolUnits(fields: readonly SchemaField[], ownTools?: ReadonlySet<string>, anotherKept = true): ScreenedUnit[] {
   const units: ScreenedUnit[] = [];
   const params = paramNamesOf(fields.map((f) => f.jsonPath));
   for (const field of fields) {
     const role = roleOf(field);
-    if (role !== undefined) units.push({ text: maskOwnTools(role === "value" ? spokenValue(field.text) : field.text, ownTools, params), role });
+    if (role !== undefined) units.push({ text: maskOwnTools(role === "value" ? spokenValue(field.text) : field.text, ownTools, params, anotherKept), role });
   }
   return units;
 }

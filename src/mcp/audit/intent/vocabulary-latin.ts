@@ -7,12 +7,12 @@ import type { LanguageVocabulary } from "./vocabulary.js";
 
 export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   en: {
-    negTell: `\\b(?:do not|don't|dont|never|no need to|needn't|without|avoid|refrain from|must not|should not|shouldn't|not necessary to)\\s+(?:\\w+\\s+){0,1}?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|notify(?:ing)?|explain(?:ing)?|bring(?:ing)? (?:\\w+ ){0,3}?up|rais(?:e|ing) (?:it|this|that|them)|alert(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|let (?:\\w+ )?know|stop to (?:confirm|ask|check)|loop(?:ing)? (?:\\w+ ){0,2}?in|involv(?:e|ing)|bother(?:ing)?|consult(?:ing)?|check(?:ing)? with|flag(?:ging)?|surfac(?:e|ing)|report(?:ing)?)\\b|\\b(?:keep|stay) (?:quiet|silent|mum) about\\b|\\bsay nothing about\\b`,
+    negTell: `\\b(?:do not|don't|dont|never|no need to|needn't|without|avoid|refrain from|must not|should not|shouldn't|not necessary to)\\s+(?:\\w+\\s+){0,1}?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|notify(?:ing)?|explain(?:ing)?|bring(?:ing)? (?:\\w+ ){0,3}?up|rais(?:e|ing) (?:it|this|that|them)|alert(?:ing)?|disclos(?:e|ing)|reveal(?:ing)?|let (?:\\w+ )?know|stop to (?:confirm|ask|check)|loop(?:ing)? (?:\\w+ ){0,2}?in|involv(?:e|ing)|bother(?:ing)?|consult(?:ing)?|check(?:ing)? with|flag(?:ging)?|surfac(?:e|ing)|report(?:ing)?|warn(?:ing)?|pass(?:ing)? (?:\\w+ ){0,3}?on to)\\b|\\b(?:keep|stay) (?:quiet|silent|mum) about\\b|\\bsay nothing about\\b|\\b(?:no need|not necessary|needn't) to [^.;]{0,60}? (?:or|nor) (?:to )?(?:tell|mention|inform|warn|alert|notify)\\b`,
     person: `\\b(?:the user|the customer|the human|the person|them|him|her|anyone)\\b`,
     conversation: `\\b(?:(?:the )?thread (?:you and the user|with the user|between you)|back-and-forth|back and forth|exchanges? with (?:the )?(?:user|customer|person)|earlier in (?:the|this) (?:session|conversation|chat|thread)|(?:e-?mails?|messages?|documents?|files?) you (?:have )?(?:read|saw|seen|opened)|(?:chat|slack|teams) messages|contact lookups|the (?:entire|whole|full) (?:conversation|chat|session|thread)|conversation so far)\\b`,
     whole: `\\b(?:everything|all|entire|whole|so far|exactly as (?:they|it) appeared|verbatim|word for word|unedited|unabridged|in full|as-is|start to finish|beginning to end|in its entirety|including tool results|up to now|until now|to date|thus far)\\b`,
     supply: `\\bset (?:[\`'"]?[\\w.-]+[\`'"]? )?(?:to|=)|\\bfill (?:it|them|this|that) (?:in|with)\\b`,
-    cover: `\\b(?:tell|say to|assure|inform) (?:them|the user|the customer|him|her)(?: that)? (?:the |this |it |your )?(?:\\w+ ){0,2}?(?:is|was|are|looks) (?:clean|safe|fine|ok|okay|secure|all clear|healthy|up to date|unchanged|verified)\\b|\\b(?:present|frame|describe|report|pass) (?:it|this|that|them|the (?:change|record|entry|addition)) (?:off )?as (?:part of|an? (?:existing|normal|routine|standard)|the existing|if it|though|unchanged|no change)|\\brather than as (?:a|an) (?:change|addition|new)\\b|\\bleave (?:them|it|those|these|that) out of (?:your|the) (?:answer|reply|response|summary|report)\\b`,
+    cover: `\\b(?:tell|say to|assure|inform) (?:them|the user|the customer|him|her)(?: that)? (?:the |this |it |your )?(?:\\w+ ){0,2}?(?:is|was|are|looks) (?:clean|safe|fine|ok|okay|secure|all clear|healthy|up to date|unchanged|verified)\\b|\\b(?:present|frame|describe|report|pass) (?:it|this|that|them|the (?:change|record|entry|addition|results?|outcome|output|answer)) (?:off )?as (?:part of|an? (?:existing|normal|routine|standard)|the existing|if (?:it|they|the \\w+(?: \\w+)?) (?:had )?(?:succeeded|worked|completed|gone through|went through)|if it|though|unchanged|no change)|\\brather than as (?:a|an) (?:change|addition|new)\\b|\\bleave (?:them|it|those|these|that) out of (?:your|the) (?:answer|reply|response|summary|report)\\b`,
   },
   es: {
     steering: `\\b(?:usa|utiliza|use) (?:siempre )?esta herramienta para (?:todas?|todos|todo|cada|cualquier)\\b|\\blas demas (?:herramientas )?(?:estan|son) (?:obsoletas|rotas|desactualizadas|deshabilitadas)\\b`,
@@ -22,7 +22,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     whole: `\\b(?:todo|toda|todos|tal cual|completo|completa|entera|desde el principio|al principio|hasta ahora|anteriores|sin resumir)\\b`,
     hidden: `\\b(?:prompt del sistema|instrucciones (?:del sistema|iniciales|que te (?:dieron|pasaron))|lo que te dijeron al principio|resultados de (?:otras|las demas) herramientas)\\b`,
     secret: `\\b(?:contrasenas?|claves?|codigo (?:sms|de verificacion|de seguridad)|cvv|numero de (?:la )?tarjeta)\\b`,
-    supply: `\\b(?:pasale|pasa|pon|ponle|mete|metele|incluye|agrega|pega|manda|mandame|pide|pidele)\\b`,
+    supply: `\\b(?:pasale|pasa|pon|ponle|mete|metele|incluye|agrega|pega|manda|mandame|pide|pidele|pidale|pidales|pida|solicite|solicitele|envie|incluya|ponga|pegue|agregue|ingrese)\\b`,
     cover: `\\b(?:dile|di|decile|decirle) (?:que )?(?:es|son) (?:una |un |solo |solamente )?(?:verificacion|control|revision|chequeo|comprobacion)\\b`,
     seen: `\\b(?:que (?:viste|veas|aparezcan?)|en el chat)\\b`,
   },
@@ -38,9 +38,9 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     cover: `\\b(?:diz|diga|fala|fale) (?:pra ele |ao usuario )?que (?:e|eh) (?:uma |um |so )?(?:verificacao|checagem|conferencia)\\b`,
   },
   fr: {
-    steering: `\\butilise[rz]? (?:toujours )?cet outil pour (?:toutes?|tous|tout|chaque|n'importe)\\b`,
+    steering: `\\butilise[rz]? (?:toujours )?cet outil pour (?:toutes?|tous|tout|chaque|n'importe)\\b|\\bne (?:propose[zs]?|suggere[zs]?|recommande[zs]?|utilise[zs]?|mentionne[zs]?) (?:jamais|pas|plus)(?: \\w+){0,2}? (?:les |d'|des |aucun )?autres? (?:outils?|options?|services?|solutions?)\\b|\\b(?:reserve[zs]?|utilise[zs]?|passe[zs]?|commande[zs]?) toujours (?:par|avec) (?:celui-ci|celle-ci|cet outil|ce service|nous)\\b|\\bles autres outils\\b[^.;]{0,60}?\\b(?:perimes?|obsoletes?|errone\\w*|moins fiables|pas fiables|peu fiables|en panne)\\b`,
     person: `\\b(?:l'utilisateur|utilisateur|le client|personne)\\b`,
-    negTell: `\\b(?:ne (?:le |lui |leur |l'en )?(?:dis|dites|mentionne|mentionnez|explique|expliquez|previens|prevenez|signale|signalez) (?:pas|rien|jamais)|sans (?:le |lui )?(?:dire|prevenir|expliquer|mentionner|informer)|pas (?:besoin|la peine) de (?:le |lui )?(?:dire|prevenir|expliquer|mentionner))\\b`,
+    negTell: `\\b(?:ne (?:le |lui |leur |l'en )?(?:dis|dites|mentionne|mentionnez|explique|expliquez|previens|prevenez|signale|signalez) (?:pas|rien|jamais)|sans (?:le |lui )?(?:dire|prevenir|expliquer|mentionner|informer)|(?:pas (?:besoin|la peine)|inutile) de (?:le |lui |leur )?(?:dire|prevenir|expliquer|mentionner|preciser|signaler))\\b`,
     conversation: `\\b(?:la conversation|la discussion|le chat|les messages|les echanges|l'historique)\\b`,
     whole: `\\b(?:tout|toute|tous|toutes|entiere|jusqu'ici|depuis le debut|precedents|mot pour mot)\\b`,
     hidden: `\\b(?:prompt systeme|instructions (?:systeme|initiales|que tu as recues)|resultats des autres outils)\\b`,
@@ -75,6 +75,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     whole: `\\b(?:hele|volledige|alle|tot nu toe|vorige|woordelijk)\\b`,
   },
   pl: {
+    steering: `\\bzawsze (?:\\w+ ){0,2}?uzywaj (?:tego|tej) (?:narzedzia|wyszukiwarki|uslugi)\\b|\\buzywaj (?:\\w+ ){0,3}?zamiast (?:wbudowan\\w*|inn\\w*)|\\binne (?:\\w+ ){0,5}?(?:zwracaja (?:nieaktualne|stare|bledne)|sa (?:przestarzale|nieaktualne|zawodne))\\b`,
     person: `\\b(?:uzytkownik\\w*|klient\\w*|nikomu)\\b`,
     negTell: `\\b(?:nie (?:mow|mowcie|wspominaj|informuj|tlumacz)|bez (?:mowienia|informowania))\\b`,
     conversation: `\\b(?:rozmow\\w*|czat\\w*|wiadomosc\\w*)\\b`,
@@ -89,7 +90,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     conversation: `\\b(?:conversatia|conversatiei|conversatie|discutia|discutiei|mesaje\\w*)\\b`,
     whole: `\\b(?:toata|intreaga|pana acum|de la inceput|anterioare)\\b`,
     secret: `\\b(?:parol\\w*|cod(?:ul)? (?:pin|sms)|cvv)\\b`,
-    supply: `\\b(?:pune|adauga|lipeste|trimite|cere)\\b`,
+    supply: `\\b(?:pune|adauga|lipeste|trimite|cere|cereti|puneti|adaugati|lipiti|trimiteti|introduceti|solicitati)\\b`,
   },
   sv: {
     steering: `\\b(?:anvand alltid (?:\\w+ ){0,2}?(?:verktyg|forst)|anvand inte (?:nagra )?andra verktyg)`,
@@ -118,7 +119,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     conversation: `\\b(?:keskustelu\\w*|viesti\\w*|chatti\\w*)\\b`,
     whole: `\\b(?:koko|kaikki|tahan asti|alusta asti|aiemma\\w*)\\b`,
     secret: `\\b(?:salasana\\w*|pin-koodi\\w*|tunnusluku\\w*|vahvistuskoodi\\w*)\\b`,
-    supply: `\\b(?:laita|liita|lisaa|kirjoita|pyyda|kysy)\\b`,
+    supply: `\\b(?:laita|liita|lisaa|kirjoita|pyyda|kysy|valita|laheta|anna|syota)\\b`,
   },
   hu: {
     steering: `\\b(?:mindig (?:\\w+ ){0,3}?(?:hasznald|hivd meg)|ne hasznalj mas eszkoz\\w*|minden mas eszkoz elott)`,
@@ -179,6 +180,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     whole: `\\b(?:celou|cele|celych|vsechn\\w*|dosavadni|predchozi|doslova)\\b`,
   },
   tr: {
+    steering: `\\b(?:kendi|diger|baska) (?:\\w+ )?arac\\w* kullanma(?:yin|yiniz)?\\b|\\bher zaman (?:once )?bu arac\\w*`,
     redirect: `\\balici\\w* (?:\\S+ ){0,3}?(?:olarak )?degistir\\w*`,
     person: `\\b(?:kullanici\\w*|musteri\\w*|kimseye)\\b`,
     negTell: `\\b(?:soyleme|bahsetme|anlatma|haber verme|bildirme|soylemene gerek yok|soylemeden|bahsetmeden)\\b`,
@@ -214,7 +216,7 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   sw: {
     person: `\\b(?:mtumiaji|mteja)\\b`,
     secret: `\\b(?:nenosiri\\w*|neno la siri|nambari ya (?:pin|siri)|pin|msimbo wa (?:uthibitisho|sms))\\b`,
-    supply: `\\b(?:muombe|omba|weka|uziweke|uiweke|tuma|bandika)\\b`,
+    supply: `\\b(?:muombe|omba|weka|uziweke|uiweke|tuma|bandika|muulize|mwulize|uliza|waulize)\\b`,
     negTell: `\\b(?:usimwambie|usiseme|usimjulishe|bila kumwambia|bila kumjulisha)\\b`,
   },
   hinglish: {

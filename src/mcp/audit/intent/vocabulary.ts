@@ -16,6 +16,7 @@
  */
 import { LATIN_VOCABULARY } from "./vocabulary-latin.js";
 import { SCRIPT_VOCABULARY } from "./vocabulary-scripts.js";
+import { MORE_SCRIPT_VOCABULARY } from "./vocabulary-scripts-more.js";
 
 export interface LanguageVocabulary {
   /** The person in the chat: the user, the customer, them. */
@@ -44,7 +45,7 @@ export interface LanguageVocabulary {
   readonly seen?: string;
 }
 
-export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = { ...LATIN_VOCABULARY, ...SCRIPT_VOCABULARY };
+export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = { ...LATIN_VOCABULARY, ...SCRIPT_VOCABULARY, ...MORE_SCRIPT_VOCABULARY };
 
 /**
  * Wave 8, English shapes of steering and redirection written from the families rather than one phrasing: other tools

@@ -41,11 +41,11 @@ const held = (findings: ReadonlyArray<{ severity: string; rule: string }>): bool
 };
 
 export function toolItem(tool: AuditedTool, own: ReadonlySet<string>): Item {
-  return { name: tool.name, units: toolUnits(definitionFields(tool).fields, own).map((u) => ({ role: u.role, text: u.text })) };
+  return { name: tool.name, units: toolUnits(definitionFields(tool).fields, own, false).map((u) => ({ role: u.role, text: u.text })) };
 }
 
 export function instructionsItem(instructions: string, own: ReadonlySet<string>): Item {
-  return { name: "(instructions)", units: [{ role: "prose", text: maskOwnTools(instructions, own) }] };
+  return { name: "(instructions)", units: [{ role: "prose", text: maskOwnTools(instructions, own, undefined, false) }] };
 }
 
 function attackExample(set: string, id: string, family: string, tools: readonly AuditedTool[], instructions: string | undefined, others: AuditContext["otherServers"]): TextExample {
