@@ -4,7 +4,7 @@ import { isNegated } from "../match.js";
 import { isReportedHandling } from "../reported-handling.js";
 import { handsOver, namesOtherThanSecret } from "./handover-object.js";
 import { notTheModelsContext, staysOwn } from "./own-scope.js";
-import { refusesSecret } from "./protective-relation.js";
+import { secretNotAsked } from "./protective-relation.js";
 import { speakPlaceholders, textViews } from "../normalise.js";
 import type { IntentFeature } from "./lexicon.js";
 import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
@@ -211,9 +211,7 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
   if (feature === "steering" && SCOPED_AFTER.test(view.slice(end, end + 100)) && !UNSCOPED.test(view.slice(Math.max(0, index - 60), end + 100))) return true;
   if (feature === "steering" && PARTICULAR_SCOPE.test(view.slice(index, end + 120))) return true;
   if (feature === "context" && notTheModelsContext(view, index, end)) return true;
-  if (feature === "credential" && refusesSecret(view, index, end)) return true;
-  // "Add an SSH public key as a deploy key": the public half of a key pair, published by design, is no secret to hand over.
-  if (feature === "credential" && /\bpublic keys?\b(?![^.;!?]*\bprivate\b)/.test(clauseBefore(view, index).slice(-48) + view.slice(index, end))) return true;
+  if (feature === "credential" && secretNotAsked(view, index, end, clauseBefore(view, index))) return true;
   return staysOwn(feature, view, index, end);
 }
 

@@ -61,10 +61,18 @@ const SCRIPT_SENSITIVE = /(?:密码|密碼|银行卡|銀行卡|卡号|卡號|验
  * "Pass the user's private key in `key`; don't send it anywhere else" asks for it first (no condition on the person);
  * "也要存" (store it too) asks for it.
  */
-export function refusesSecret(view: string, index: number, end: number): boolean {
+function refusesSecret(view: string, index: number, end: number): boolean {
   const sentenceStart = Math.max(...[". ", "; ", "! ", "? ", "\n"].map((s) => view.lastIndexOf(s, index)), 0);
   const after = view.slice(end, end + 120);
   return (PERSON_GIVES.test(view.slice(sentenceStart, index)) && REFUSED_AFTER.test(after)) || SCRIPT_REFUSED_AFTER.test(after);
+}
+
+/**
+ * Whether a secret's name at [index, end) asks for nothing: the text refuses it (refusesSecret), or it is the public half
+ * of a key pair ("add an SSH public key as a deploy key"), published by design. `clause` is what precedes it in its clause.
+ */
+export function secretNotAsked(view: string, index: number, end: number, clause: string): boolean {
+  return refusesSecret(view, index, end) || /\bpublic keys?\b(?![^.;!?]*\bprivate\b)/.test(clause.slice(-48) + view.slice(index, end));
 }
 
 /** "Even if the user asks" in another script, refusing to keep or send a secret named just before it: protection, not bypass. */
