@@ -74,6 +74,16 @@ export default async function screening() {
         ["first screening in a process (compiles the rules, reads the phrases' literals)", fmt(firstMs, 1), "", ""],
       ],
     ),
+    "",
+    "Wave 17 (Node 20): a profile of the file-name row put most of each string's time in fixed costs that find nothing — a",
+    "copy of the RegExp for every `matchAll` (now `execAll` in src/mcp/audit/match.ts, on the pattern's own lastIndex), 692",
+    "intent phrases walked for a Latin-only string, hidden-character and encoded-run patterns run on plain ASCII or on text",
+    "too short to hold a run. With those skipped (findings byte-identical on 28,853 fixture strings), the file-name row in",
+    "alternating processes of the tsc output, before (afa3d8d) and after (749feb3), load 1.1-1.4: 172-191 ms -> 117-135 ms",
+    "wall, 187-197 -> 120-140 ms CPU (about 0.68x). The same wave's rule changes added patterns, so the table above is",
+    "the sum of both. What is left is spread over some twenty rule families of 3-15 µs each per string; the 50 ms goal",
+    "would need the families to share one pass over the text (one literal index for every pattern of a view) rather than",
+    "each scanning it.",
   ].join("\n");
   return { title: "Screening a script's output (screenModelOutput)", markdown, data };
 }
