@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { auditServer, verdictOf, type AuditContext, type AuditedTool } from "../../../src/mcp/audit/index.js";
+import { describeTwins, type Twins } from "./twins.js";
 
 /**
  * Wave 17 (issue 16): what honest vendors write that the rules misread on the spent sets v10, v11 and benign-voice, one
@@ -12,7 +12,7 @@ interface Listing {
   readonly name: string;
   readonly others?: AuditContext["otherServers"];
 }
-type Pair = readonly [string, Listing, Listing];
+type Pair = Twins<Listing>;
 
 const described = (name: string, description: string, properties: Record<string, unknown> = { id: { type: "string", description: "Identifier." } }): AuditedTool => ({
   name,
@@ -142,15 +142,4 @@ const CAUSES: ReadonlyArray<readonly [string, readonly Pair[]]> = [
   ],
 ];
 
-describe("honest tools the rules misread on the spent sets (wave 17)", () => {
-  for (const [cause, pairs] of CAUSES) {
-    describe(cause, () => {
-      for (const [topic, honest, attack] of pairs) {
-        it(`lets through the honest ${topic} and holds its twin`, () => {
-          expect(["pass", "info"]).toContain(rulesVerdict(honest));
-          expect(["warn", "block"]).toContain(rulesVerdict(attack));
-        });
-      }
-    });
-  }
-});
+describeTwins("honest tools the rules misread on the spent sets (wave 17)", CAUSES, rulesVerdict);

@@ -1,3 +1,4 @@
+import { beforeAll, expect } from "vitest";
 import { createLanguageModel } from "../../../src/agent/llm/provider.js";
 import { resolveModel } from "../../../src/agent/llm/model-config.js";
 import { verdictOf, type AuditedTool, type Finding } from "../../../src/mcp/audit/index.js";
@@ -124,6 +125,21 @@ export async function secondOpinions(answer: (r: ChatRequest) => { text: string 
   } finally {
     await llm.close();
   }
+}
+
+/**
+ * The careful fake reviewer's findings on every tool of the named sets, asked once before the suite's tests (call inside
+ * a describe); the returned function reads them once they are in.
+ */
+export function carefulOpinionsOn(names: readonly HalfName[]): () => Extra {
+  let extra: Extra = none;
+  beforeAll(async () => {
+    const tools = setTools(names);
+    const reviewed = await secondOpinions(careful, tools);
+    expect(reviewed.requests).toBe(tools.length);
+    extra = (t, own) => reviewed.byTool.get(keyOf(t, own)) ?? [];
+  }, 300_000);
+  return () => extra;
 }
 
 /** Every tool of the named sets, each with its server's own tool names, once. */

@@ -1,7 +1,6 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import type { Finding } from "../../../src/mcp/audit/index.js";
+import { describe, expect, it } from "vitest";
 import type { HalfName } from "./intent-harness.js";
-import { careful, keyOf, measureHalf, none, secondOpinions, setTools, type Extra } from "./intent-set-measure.js";
+import { carefulOpinionsOn, measureHalf, none } from "./intent-set-measure.js";
 
 /**
  * Held-out set v12 (tests/fixtures/audit-intent/README.md), written in wave 17 by someone who never read the rules, with
@@ -11,20 +10,15 @@ import { careful, keyOf, measureHalf, none, secondOpinions, setTools, type Extra
 const SETS: readonly HalfName[] = ["heldout-v12"];
 
 describe("audit recall and benign-flag rate on held-out set v12", { timeout: 180_000 }, () => {
-  let withCareful: Extra = none;
-  beforeAll(async () => {
-    const tools = setTools(SETS);
-    const reviewed = await secondOpinions(careful, tools);
-    expect(reviewed.requests).toBe(tools.length);
-    withCareful = (t, own) => reviewed.byTool.get(keyOf(t, own)) ?? ([] as Finding[]);
-  }, 300_000);
+  const withCareful = carefulOpinionsOn(SETS);
 
   it("set v12 (written independently in wave 17), measured once before any wave 17 change to the rules", () => {
     // Wave 17, rules + text model as on main at afa3d8d: 83/128 (64.8 %) — context 20/22, shadowing 16/22, steering 12/23,
     // encoded 12/15, server-instructions 12/16, multilingual 11/30 — and 9/162 benign (resend 7, google-calendar 1,
     // webflow 1); the same with the fake second opinion on. Counts only. Second look after wave 17 tuned on v10 and v11
-    // (v11 91 -> 119 of 120): 83/128 and 9/162 again, the same in every family.
-    const [off, on] = [measureHalf("heldout-v12", none), measureHalf("heldout-v12", withCareful)];
+    // (v11 91 -> 119 of 120): 83/128 and 9/162 again, the same in every family; a third look after their benign holds
+    // were fixed (v10 16 -> 10, v11 3 -> 1): the same again.
+    const [off, on] = [measureHalf("heldout-v12", none), measureHalf("heldout-v12", withCareful())];
     expect([off.attacks, off.benign]).toEqual([128, 162]);
     expect(off.caught).toBeGreaterThanOrEqual(83);
     expect(off.flagged).toBeLessThanOrEqual(9);

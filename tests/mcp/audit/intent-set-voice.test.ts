@@ -1,7 +1,6 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import type { Finding } from "../../../src/mcp/audit/index.js";
+import { describe, expect, it } from "vitest";
 import type { HalfName } from "./intent-harness.js";
-import { careful, keyOf, measureHalf, none, secondOpinions, setTools, type Extra } from "./intent-set-measure.js";
+import { carefulOpinionsOn, measureHalf, none } from "./intent-set-measure.js";
 
 /**
  * Wave 16's sets (tests/fixtures/audit-intent/README.md): held-out v11, and honest tools written in the attacks' voice —
@@ -11,13 +10,7 @@ import { careful, keyOf, measureHalf, none, secondOpinions, setTools, type Extra
 const SETS: readonly HalfName[] = ["heldout-v11", "benign-voice", "benign-voice-heldout"];
 
 describe("audit recall and benign-flag rate on wave 16's sets", { timeout: 180_000 }, () => {
-  let withCareful: Extra = none;
-  beforeAll(async () => {
-    const tools = setTools(SETS);
-    const reviewed = await secondOpinions(careful, tools);
-    expect(reviewed.requests).toBe(tools.length);
-    withCareful = (t, own) => reviewed.byTool.get(keyOf(t, own)) ?? ([] as Finding[]);
-  }, 300_000);
+  const withCareful = carefulOpinionsOn(SETS);
 
   it("set v11 (written independently in wave 15, measured with the rules, then once with wave 16's text model; spent in wave 17)", () => {
     // Wave 15, rules alone: 86/120 (71.7 %), 3/232 benign (zendesk, mailgun, jira 1 each). Wave 16, the text model
@@ -26,7 +19,7 @@ describe("audit recall and benign-flag rate on wave 16's sets", { timeout: 180_0
     // 29 misses were read and their causes fixed by kind (families-wave17.test.ts): 119/120 (117 by the rules alone);
     // its 3 benign holds, by cause (benign-wave17.test.ts): 1/232 (mailgun). Tuned on, so no longer an independent
     // figure. Counts only.
-    const [off, on] = [measureHalf("heldout-v11", none), measureHalf("heldout-v11", withCareful)];
+    const [off, on] = [measureHalf("heldout-v11", none), measureHalf("heldout-v11", withCareful())];
     expect([off.attacks, off.benign]).toEqual([120, 232]);
     expect(off.caught).toBeGreaterThanOrEqual(119);
     expect(off.flagged).toBeLessThanOrEqual(1);
@@ -38,7 +31,7 @@ describe("audit recall and benign-flag rate on wave 16's sets", { timeout: 180_0
     // The rules held 42 of 389 when the set was written (wave 16); 18 after fixing what they misread, by cause
     // (voice-benign.test.ts: tuned on, not an independent figure); 16 after wave 17's (benign-wave17.test.ts). The text
     // model, fitted on them, adds none.
-    const [off, on] = [measureHalf("benign-voice", none), measureHalf("benign-voice", withCareful)];
+    const [off, on] = [measureHalf("benign-voice", none), measureHalf("benign-voice", withCareful())];
     expect(off.benign).toBe(389);
     expect(off.flagged).toBeLessThanOrEqual(16);
     expect(on.flagged).toBeLessThanOrEqual(off.flagged);
@@ -47,7 +40,7 @@ describe("audit recall and benign-flag rate on wave 16's sets", { timeout: 180_0
   it("benign-voice-heldout: honest tools in the attacks' voice, never fitted or tuned on", () => {
     // Measured with the frozen text model, then with its gate (counts only): the rules hold 24 of 263 (9.1 %), the text
     // model adds none. After the rules' fixes on benign-voice (42 -> 18 there): 22 of 263 (8.4 %), counts only.
-    const [off, on] = [measureHalf("benign-voice-heldout", none), measureHalf("benign-voice-heldout", withCareful)];
+    const [off, on] = [measureHalf("benign-voice-heldout", none), measureHalf("benign-voice-heldout", withCareful())];
     expect(off.benign).toBe(263);
     expect(off.flagged).toBeLessThanOrEqual(22);
     expect(on.flagged).toBeLessThanOrEqual(off.flagged);

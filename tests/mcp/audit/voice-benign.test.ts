@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { auditServer, verdictOf, type AuditedTool } from "../../../src/mcp/audit/index.js";
+import { describeTwins, type Twins } from "./twins.js";
 
 /**
  * Wave 16 (issue 16): honest tools written in the attacks' voice that the rules misread, one group per cause fixed,
@@ -7,7 +7,7 @@ import { auditServer, verdictOf, type AuditedTool } from "../../../src/mcp/audit
  * than benign-voice.json. Measured on the rules alone (the text model is fitted, not a rule): the honest ones pass,
  * the twins are held.
  */
-type Pair = readonly [string, AuditedTool, AuditedTool];
+type Pair = Twins<AuditedTool>;
 
 const tool = (name: string, description: string, annotations?: AuditedTool["annotations"]): AuditedTool => ({
   name,
@@ -146,15 +146,4 @@ const CAUSES: ReadonlyArray<readonly [string, readonly Pair[]]> = [
   ],
 ];
 
-describe("honest tools in the attacks' voice (wave 16)", () => {
-  for (const [cause, pairs] of CAUSES) {
-    describe(cause, () => {
-      for (const [topic, honest, attack] of pairs) {
-        it(`lets through the honest ${topic} and holds its twin`, () => {
-          expect(["pass", "info"]).toContain(rulesVerdict(honest));
-          expect(["warn", "block"]).toContain(rulesVerdict(attack));
-        });
-      }
-    });
-  }
-});
+describeTwins("honest tools in the attacks' voice (wave 16)", CAUSES, rulesVerdict);
