@@ -7,6 +7,8 @@ export const ANSI_SEQUENCE =
 export const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 export const TAG_CHARACTER = /[\u{e0000}-\u{e007f}]/gu;
 export const VARIATION_SELECTOR = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
+/** A character of a script other than Latin (Common and Inherited marks, digits and punctuation, belong to every script). */
+export const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 /** Zero-width and other characters that render as nothing (or as blank filler). */
 export const INVISIBLE =
   // eslint-disable-next-line no-misleading-character-class -- screening invisible and control characters is this regex's job

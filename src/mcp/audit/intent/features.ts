@@ -1,11 +1,11 @@
 import { excerpt } from "../evidence.js";
 import { mayMatch } from "../literal-index.js";
-import { isNegated } from "../match.js";
+import { execAll, isNegated } from "../match.js";
 import { isReportedHandling } from "../reported-handling.js";
 import { handsOver, namesOtherThanSecret } from "./handover-object.js";
 import { notTheModelsContext, staysOwn } from "./own-scope.js";
 import { secretNotAsked } from "./protective-relation.js";
-import { speakPlaceholders, textViews } from "../normalise.js";
+import { NON_LATIN, speakPlaceholders, textViews } from "../normalise.js";
 import type { IntentFeature } from "./lexicon.js";
 import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
 import { addressRelationsOf } from "./address-relation.js";
@@ -25,8 +25,6 @@ export interface FeatureHit {
 const SELF_NEGATED: ReadonlySet<IntentFeature> = new Set(["secrecy", "directive", "steering"]);
 
 const HANDOVER_DISTANCE = 60;
-// Text in none of the scripts phrase-set.ts tells apart is Latin only: the per-script tests are skipped.
-const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 const MAX_POSITIONS = 64;
 
 /** Where a feature's phrases match (not in a negated clause), per view, bounded. */
@@ -92,15 +90,11 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
 // example documents the parameter; it is not a place the tool sends anything.
 const EXAMPLE_BEFORE = /(?:\be\.g\.|\bfor example|\bsuch as|\bexample:|\bi\.e\.|\blike|\bz\.b\.|\bpor ejemplo|\bpar exemple|\bpor exemplo|\bbeispiel:?)\s*[,:]?\s*(?:add |use |send to |to )?["'`(]?\s*$/i;
 
-// Compiled once: nearly every screened string runs it, and matchAll would copy it for each.
+// Compiled once: nearly every screened string runs it (execAll, not matchAll, which would copy it for each).
 const DESTINATION_ALL = new RegExp(DESTINATION.source, "gu");
 
 function destinationAt(raw: string): { index: number; end: number } | undefined {
-  DESTINATION_ALL.lastIndex = 0;
-  let seen = 0;
-  for (let m = DESTINATION_ALL.exec(raw); m !== null; m = DESTINATION_ALL.exec(raw)) {
-    if (m[0].length === 0) DESTINATION_ALL.lastIndex += 1;
-    if (++seen > MAX_POSITIONS) break;
+  for (const m of execAll(DESTINATION_ALL, raw, MAX_POSITIONS)) {
     if (EXAMPLE_BEFORE.test(raw.slice(Math.max(0, m.index - 40), m.index))) continue;
     return { index: m.index, end: m.index + m[0].length };
   }

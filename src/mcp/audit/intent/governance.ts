@@ -21,6 +21,7 @@
  */
 import { LiteralIndex } from "../literal-index.js";
 import { execAll } from "../match.js";
+import { NON_LATIN } from "../normalise.js";
 
 export type GovernanceKind = "reach" | "exclusive" | "order" | "persist" | "authority" | "override" | "silence";
 
@@ -111,7 +112,6 @@ function patterns(): NonNullable<typeof compiled> {
   return compiled;
 }
 
-const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 const MAX_SENTENCES = 400;
 // Clauses: sentences, and list items and headings run together on one line once whitespace is collapsed.
 const CLAUSE = /(?:[^.!?;:。！？；：\n-]|-(?! ))+(?:[.!?;:。！？；：\n]|- |$)/gu;

@@ -14,6 +14,7 @@
  * Latin-script entries are lower-case and unaccented (matched on the folded view), other scripts as written.
  */
 import { excerpt } from "../evidence.js";
+import { NON_LATIN } from "../normalise.js";
 
 interface WordClasses {
   readonly fail: string;
@@ -69,7 +70,6 @@ function relations(w: WordClasses): ReadonlyArray<readonly [OutcomeHit["kind"], 
 }
 
 let compiled: { latin: ReturnType<typeof relations>; scripts: ReturnType<typeof relations>; person: RegExp } | undefined;
-const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 // "Whether it failed or succeeded", "failures and successes": both outcomes listed, neither claimed.
 const BOTH_LISTED = /^.{0,12}\b(?:or|and|vs|nor)\b|^\s*\//;
 

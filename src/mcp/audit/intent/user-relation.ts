@@ -19,6 +19,7 @@ import { isProtectiveRelation, isProtectiveScriptRefusal } from "./protective-re
 import { LiteralIndex } from "../literal-index.js";
 import { REQUEST_LATIN, REQUEST_SCRIPTS } from "./user-relation-request.js";
 import { WAVE11_LATIN, WAVE11_SCRIPTS } from "./user-relation-wave11.js";
+import { NON_LATIN } from "../normalise.js";
 
 export type UserRelationKind = "script" | "bypass" | "quiet";
 
@@ -168,7 +169,6 @@ function compile(vocab: Readonly<Record<UserRelationKind, readonly string[]>>): 
 }
 
 let compiled: { latin: ReadonlyArray<readonly [UserRelationKind, RegExp]>; scripts: ReadonlyArray<readonly [UserRelationKind, RegExp]>; latinIndex: LiteralIndex } | undefined;
-const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
 
 export interface UserRelationHit {
   readonly kind: UserRelationKind;
