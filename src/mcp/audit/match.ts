@@ -1,4 +1,5 @@
 import { excerpt } from "./evidence.js";
+import { LiteralIndex, mayMatch } from "./literal-index.js";
 import type { TextViews } from "./normalise.js";
 
 export interface ViewMatch {
@@ -8,10 +9,20 @@ export interface ViewMatch {
   readonly evidence: string;
 }
 
+// A list's patterns filed once in the shared literal index: those whose literals a view lacks are not run on it.
+const indexes = new WeakMap<readonly RegExp[], LiteralIndex>();
+
 /** The first match of any pattern in either view (folded first: it sees through look-alikes). */
 export function firstMatch(views: TextViews, patterns: readonly RegExp[]): ViewMatch | undefined {
+  let index = indexes.get(patterns);
+  if (index === undefined) {
+    index = new LiteralIndex(patterns);
+    indexes.set(patterns, index);
+  }
   for (const view of [views.folded, views.plain]) {
-    for (const pattern of patterns) {
+    for (let i = 0; i < patterns.length; i++) {
+      const pattern = patterns[i] as RegExp;
+      if (!index.has(view, i)) continue;
       const m = pattern.exec(view);
       if (m !== null) return { view, index: m.index, text: m[0], evidence: excerpt(view, m.index, m.index + m[0].length) };
     }
@@ -51,6 +62,7 @@ function advance(text: string, index: number, unicode: boolean): number {
 
 /** The first matches of one pattern (which must carry the `g` flag) in one view — bounded, so repetition cannot make the audit quadratic. */
 export function allMatches(view: string, pattern: RegExp): ViewMatch[] {
+  if (!mayMatch(pattern, view)) return [];
   const found = execAll(pattern, view, MAX_MATCHES);
   return found.map((m) => ({
     view,

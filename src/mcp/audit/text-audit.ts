@@ -1,4 +1,5 @@
 import { findEncodedRuns } from "./encoded.js";
+import { FifoCache } from "./fifo-cache.js";
 import { renderEvidence } from "./evidence.js";
 import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
@@ -59,7 +60,7 @@ export function spokenValue(text: string): string {
 // Only without options (they change the verdict and are per listing), and only short text, so the cache stays small.
 const CACHE_SIZE = 4096;
 const CACHE_TEXT = 2048;
-const CACHE = new Map<string, readonly ScoredHit[]>();
+const CACHE = new FifoCache<readonly ScoredHit[]>(CACHE_SIZE);
 
 export function auditText(givenText: string, field: FieldKind, depth = 0, options: TextAuditOptions = {}): ScoredHit[] {
   // Any option set (whichever there are now or later) bypasses the cache.
@@ -71,7 +72,6 @@ export function auditText(givenText: string, field: FieldKind, depth = 0, option
   const cached = CACHE.get(key);
   if (cached !== undefined) return [...cached];
   const hits = screenText(givenText, field, depth, options);
-  if (CACHE.size >= CACHE_SIZE) CACHE.delete(CACHE.keys().next().value as string);
   CACHE.set(key, hits);
   return [...hits];
 }

@@ -1,4 +1,5 @@
 import { excerpt } from "../evidence.js";
+import { FifoCache } from "../fifo-cache.js";
 import { mayMatch } from "../literal-index.js";
 import { execAll, isNegated } from "../match.js";
 import { isReportedHandling } from "../reported-handling.js";
@@ -147,14 +148,13 @@ export function findFeatures(text: string): FeatureHit[] {
   const cached = CACHE.get(text);
   if (cached !== undefined) return cached;
   const found = computeFeatures(text);
-  if (CACHE.size >= CACHE_SIZE) CACHE.delete(CACHE.keys().next().value as string);
   CACHE.set(text, found);
   return found;
 }
 
 // A tool's fields are scored once on their own and once together with the tool's other fields.
 const CACHE_SIZE = 256;
-const CACHE = new Map<string, FeatureHit[]>();
+const CACHE = new FifoCache<FeatureHit[]>(CACHE_SIZE);
 
 /** What comes before a match in its clause (back to the last sentence or clause break, at most 120 characters). */
 function clauseBefore(view: string, index: number): string {
