@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import { eachMatch } from "./match.js";
 import { findTransformedText } from "./transformed.js";
 
 /**
@@ -52,11 +53,16 @@ export function findEncodedRuns(text: string): DecodedRun[] {
   const runs: DecodedRun[] = [...findTransformedText(text)];
   for (const [encoding, pattern, decode, possible] of CANDIDATES) {
     if (!possible(text)) continue;
-    for (const m of text.matchAll(pattern)) {
-      if (runs.length >= MAX_RUNS) return runs;
+    let full = false;
+    // Not matchAll, which copies the pattern for every string screened; the decoders run patterns of their own.
+    eachMatch(pattern, text, (m) => {
+      full = runs.length >= MAX_RUNS;
+      if (full) return true;
       const decoded = unwrapLayers(decode(m[0]));
       if (decoded !== undefined && isReadable(decoded)) runs.push({ encoding, encoded: m[0], decoded });
-    }
+      return false;
+    });
+    if (full) return runs;
   }
   return runs;
 }

@@ -6,6 +6,7 @@
 import { domainToUnicode } from "node:url";
 import { renderEvidence } from "./evidence.js";
 import { nameSkeleton } from "./lookalike.js";
+import { execAll } from "./match.js";
 import type { Hit } from "./rules.js";
 
 // Services whose names are worth imitating: code hosts and registries, mail, payments, clouds, identity, chat.
@@ -16,12 +17,16 @@ const BRANDS: ReadonlySet<string> = new Set(
 // A host: labels of letters, digits and hyphens (any script), a dot between, a top-level domain of letters.
 const HOST = /(?<![\p{L}\p{N}.-])(?:[\p{L}\p{N}-]{1,63}\.){1,6}[\p{L}]{2,24}(?![\p{L}\p{N}-])/gu;
 const MAX_HOSTS = 64;
+// eslint-disable-next-line no-control-regex -- any character outside ASCII
+const NOT_ASCII = /[^\u0000-\u007f]/;
+const PUNYCODE = /xn--/i;
 
 /** The first host in a text whose name is written to look like a well-known service's without being it. */
 export function findLookalikeHost(text: string): Hit | undefined {
-  let seen = 0;
-  for (const m of text.slice(0, 20_000).matchAll(HOST)) {
-    if (++seen > MAX_HOSTS) break;
+  const screened = text.slice(0, 20_000);
+  // In ASCII text without `xn--` every host is plain ASCII without punycode, which the loop below passes over.
+  if (!NOT_ASCII.test(screened) && !PUNYCODE.test(screened)) return undefined;
+  for (const m of execAll(HOST, screened, MAX_HOSTS)) {
     const host = m[0];
     const puny = /(?:^|\.)xn--/i.test(host);
     // Plain ASCII without punycode is what it says (digits for letters are a different trick, left to the tool-name rule).

@@ -20,9 +20,8 @@ export function firstMatch(views: TextViews, patterns: readonly RegExp[]): ViewM
     indexes.set(patterns, index);
   }
   for (const view of [views.folded, views.plain]) {
-    for (let i = 0; i < patterns.length; i++) {
+    for (const i of index.listed(view)) {
       const pattern = patterns[i] as RegExp;
-      if (!index.has(view, i)) continue;
       const m = pattern.exec(view);
       if (m !== null) return { view, index: m.index, text: m[0], evidence: excerpt(view, m.index, m.index + m[0].length) };
     }
@@ -51,6 +50,22 @@ export function execAll(pattern: RegExp, text: string, max: number): RegExpExecA
     pattern.lastIndex = 0;
   }
   return found;
+}
+
+/**
+ * Each match of a `g` pattern in order, as `for (const m of text.matchAll(pattern))` visits them, until `visit` returns
+ * true; on the pattern's own lastIndex, as execAll, so `visit` must not run the same pattern.
+ */
+export function eachMatch(pattern: RegExp, text: string, visit: (m: RegExpExecArray) => boolean): void {
+  pattern.lastIndex = 0;
+  try {
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      if (visit(m)) return;
+      if (m[0].length === 0) pattern.lastIndex = advance(text, pattern.lastIndex, /[uv]/.test(pattern.flags));
+    }
+  } finally {
+    pattern.lastIndex = 0;
+  }
 }
 
 function advance(text: string, index: number, unicode: boolean): number {

@@ -38,7 +38,21 @@ export function stripHidden(text: string): string {
     .replace(OTHER_CONTROL, " ");
 }
 
+// One string's views are asked for by several families in turn (the screen, the intent features, each address piece,
+// which for a short string is the whole text): the last few are kept. The views depend on the text alone.
+const RECENT_VIEWS = 4;
+const recentViews: Array<readonly [string, TextViews]> = [];
+let nextRecent = 0;
+
 export function textViews(text: string): TextViews {
+  for (const [seen, views] of recentViews) if (seen === text) return views;
+  const views = Object.freeze(computeViews(text));
+  recentViews[nextRecent] = [text, views];
+  nextRecent = (nextRecent + 1) % RECENT_VIEWS;
+  return views;
+}
+
+function computeViews(text: string): TextViews {
   const visible = stripHidden(text).normalize("NFKC");
   const plain = collapse(visible.toLowerCase());
   const folded = collapse(

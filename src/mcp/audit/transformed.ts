@@ -10,6 +10,7 @@
 import { commonShare, wordsOf } from "./common-words.js";
 import type { DecodedRun } from "./encoded.js";
 import { mirrored, shifted, substitutionScorer, type Alphabet } from "./letter-substitution.js";
+import { eachMatch } from "./match.js";
 
 const MAX_SEGMENTS = 32;
 
@@ -60,11 +61,12 @@ function decodeMorse(run: string): string {
 /** Morse code runs that decode to words (at most three unknown letters). */
 function findMorse(text: string): DecodedRun[] {
   const out: DecodedRun[] = [];
-  for (const m of text.slice(0, 20_000).matchAll(MORSE_RUN)) {
+  // Not matchAll, which copies the pattern for every string screened.
+  eachMatch(MORSE_RUN, text.slice(0, 20_000), (m) => {
     const decoded = decodeMorse(m[0]);
     if ((decoded.match(/\?/g) ?? []).length <= 3 && /[a-z]{3,}/.test(decoded) && decoded.includes(" ")) out.push({ encoding: "morse", encoded: m[0], decoded });
-    if (out.length >= 4) break;
-  }
+    return out.length >= 4;
+  });
   return out;
 }
 

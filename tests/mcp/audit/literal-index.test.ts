@@ -66,3 +66,59 @@ describe("LiteralIndex", () => {
     }
   });
 });
+
+describe("the shared literal pass", () => {
+  // Patterns of several shapes: literals of one, two and many characters, an alternation, and none at all (`i` flag).
+  const first = new LiteralIndex([/\bsend (?:the|your) password\b/u, /a/u, /\bgo\b/u, /[a-z]+\d/u, /ignore previous/i]);
+  const second = new LiteralIndex([/\bpassword\b/u, /\bxn--/u, /zq/u]);
+  const texts = ["send your password now", "a", "go", "", "nothing here", "xn--gthub-zsa.com", "Ignore Previous", "zq zq zq", "sen", "пароль send the password"];
+  const wanted = (patterns: readonly RegExp[], text: string): number[] =>
+    patterns.map((pattern) => {
+      const literals = requiredLiterals(pattern);
+      // Literals are filed by their first six characters: a text holding those is a candidate.
+      return literals === undefined || literals.some((literal) => text.includes(literal.slice(0, 6))) ? 1 : 0;
+    });
+
+  it("answers each index as if it had its own pass, whichever index asks first", () => {
+    const firstPatterns = [/\bsend (?:the|your) password\b/u, /a/u, /\bgo\b/u, /[a-z]+\d/u, /ignore previous/i];
+    const secondPatterns = [/\bpassword\b/u, /\bxn--/u, /zq/u];
+    for (const text of texts) {
+      // Alternate which index asks first, so the remembered pass is the other's as often as its own.
+      let a: ArrayLike<number>;
+      let b: ArrayLike<number>;
+      if (text.length % 2 === 0) {
+        a = first.candidates(text);
+        b = second.candidates(text);
+      } else {
+        b = second.candidates(text);
+        a = first.candidates(text);
+      }
+      expect(Array.from(a), text).toEqual(wanted(firstPatterns, text));
+      expect(Array.from(b), text).toEqual(wanted(secondPatterns, text));
+    }
+  });
+
+  it("lists, in ascending order, exactly the patterns candidates marks, for one text or the union of several", () => {
+    for (const text of texts) {
+      const marked = Array.from(first.candidates(text)).flatMap((bit, i) => (bit === 1 ? [i] : []));
+      expect(first.listed(text), text).toEqual(marked);
+      marked.forEach((_, i) => expect(first.has(text, i)).toBe(first.candidates(text)[i] === 1));
+    }
+    const union = [...new Set([...first.listed("a"), ...first.listed("go")])].sort((x, y) => x - y);
+    expect(first.listed("a", "go")).toEqual(union);
+  });
+
+  it("answers for an index filed after a text was already passed", () => {
+    const text = "send your password now";
+    expect(first.has(text, 0)).toBe(true);
+    const later = new LiteralIndex([/\bnow\b/u, /\bnever\b/u]);
+    expect(Array.from(later.candidates(text))).toEqual([1, 0]);
+    expect(first.has(text, 0)).toBe(true);
+  });
+
+  it("marks every pattern a candidate past 4,096 characters, as it did before the pass was shared", () => {
+    const long = "x".repeat(5000);
+    expect(Array.from(second.candidates(long))).toEqual([1, 1, 1]);
+    expect(second.listed(long)).toEqual([0, 1, 2]);
+  });
+});

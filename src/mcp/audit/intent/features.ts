@@ -214,18 +214,19 @@ function computeFeatures(text: string): FeatureHit[] {
   const views = { plain: withoutOversight(seenViews.plain), folded: withoutOversight(seenViews.folded) };
   const present = new Set(["latin", ...(NON_LATIN.test(views.plain) ? SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name) : [])]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
-  const inFolded = phrasesIndex().candidates(views.folded);
   // Phrases of other scripts run on the plain view only when the text holds one of their scripts.
-  const inPlain = present.size > 1 ? phrasesIndex().candidates(views.plain) : undefined;
+  const plainToo = present.size > 1;
+  const index = phrasesIndex();
   const all = allPhrases();
-  for (let i = 0; i < all.length; i++) {
+  // Only the phrases whose literals a view holds are visited, in the lexicon's order (literal-index.ts).
+  for (const i of index.listed(...(plainToo ? [views.folded, views.plain] : [views.folded]))) {
     const phrase = all[i];
     if (phrase === undefined) continue;
     const { feature, script, scripts, pattern } = phrase;
     const latin = script === "latin";
     // With no other script in the text there is no plain-view index: its phrases cannot match, so they are skipped first.
-    const candidates = latin ? inFolded : inPlain;
-    if (candidates === undefined || candidates[i] === 0 || hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
+    const candidate = latin ? index.has(views.folded, i) : plainToo && index.has(views.plain, i);
+    if (!candidate || hits.has(feature) || !scripts.some((name) => present.has(name))) continue;
     const view = latin ? views.folded : views.plain;
     const m = pattern.exec(view);
     if (m === null) continue;
