@@ -1,4 +1,5 @@
 import { excerpt } from "./evidence.js";
+import { FifoCache } from "./fifo-cache.js";
 import { identifierWords } from "./normalise.js";
 import type { Hit } from "./rules.js";
 import type { FieldKind } from "./types.js";
@@ -37,8 +38,19 @@ const SCRIPT: readonly RegExp[] = [
   /\bnew\s+Function\s*\(/,
 ];
 
+// Every string of an output sits under a few keys (`result`, `path`, `name`): each key's class is worked out once.
+const KEY_CLASSES = new FifoCache<"identifier" | "code" | "other">(256);
+
 function keyClass(key: string | undefined): "identifier" | "code" | "other" {
   if (key === undefined) return "other";
+  const known = KEY_CLASSES.get(key);
+  if (known !== undefined) return known;
+  const found = classOf(key);
+  KEY_CLASSES.set(key, found);
+  return found;
+}
+
+function classOf(key: string): "identifier" | "code" | "other" {
   const words = identifierWords(key);
   const last = words[words.length - 1] ?? "";
   if (words.some((w) => CODE_KEY_WORD.test(w))) return "code";

@@ -28,7 +28,11 @@ export interface TextViews {
   readonly folded: string;
 }
 
+// Printable ASCII, tabs and line breaks: nothing hidden to strip, nothing NFKC, NFD or the look-alike table would change.
+const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
+
 export function stripHidden(text: string): string {
+  if (PLAIN_ASCII.test(text)) return text;
   return text
     .replace(ANSI_SEQUENCE, "")
     .replace(TAG_CHARACTER, "")
@@ -52,7 +56,17 @@ export function textViews(text: string): TextViews {
   return views;
 }
 
+/** The text as shown: hidden characters dropped, NFKC applied. */
+export function visibleText(text: string): string {
+  return PLAIN_ASCII.test(text) ? text : stripHidden(text).normalize("NFKC");
+}
+
 function computeViews(text: string): TextViews {
+  if (PLAIN_ASCII.test(text)) {
+    // The look-alike table, NFD and the stroke letters touch nothing in ASCII: both views are the lower-cased text.
+    const lower = collapse(text.toLowerCase());
+    return { plain: lower, folded: lower };
+  }
   const visible = stripHidden(text).normalize("NFKC");
   const plain = collapse(visible.toLowerCase());
   const folded = collapse(

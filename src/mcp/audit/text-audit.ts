@@ -5,7 +5,7 @@ import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
 import { findFeatures, MAX_SCAN } from "./intent/features.js";
 import { intentHit, maskOwnTools, onlyWeak, signalsOf } from "./intent/score.js";
-import { identifierWords, stripHidden, textViews } from "./normalise.js";
+import { identifierWords, textViews, visibleText } from "./normalise.js";
 import { findLookalikeHost } from "./lookalike-host.js";
 import { findPhrases } from "./phrases.js";
 import { ruleById, type AuditRuleId, type Hit } from "./rules.js";
@@ -83,7 +83,7 @@ function screenText(givenText: string, field: FieldKind, depth: number, options:
   const oversized = fullText.length > MAX_SCAN;
   const text = oversized ? fullText.slice(0, MAX_SCAN) : fullText;
   const hidden = findHiddenText(text);
-  const visible = stripHidden(text).normalize("NFKC");
+  const visible = visibleText(text);
   // The server's own tool names read as `own-tool`: ordering its own tools ("prefer this tool over list_x") is its business.
   const views = field.kind === "identifier" ? textViews(identifierWords(text).join(" ")) : textViews(maskOwnTools(text, options.ownTools, options.ownParams));
   const hits: ScoredHit[] = [

@@ -46,6 +46,8 @@ const MORSE: Readonly<Record<string, string>> = {
   "-----": "0", ".----": "1", "..---": "2", "...--": "3", "....-": "4", ".....": "5", "-....": "6", "--...": "7", "---..": "8", "----.": "9",
 };
 // Letters of dots and dashes (any of the usual glyphs), spaces between letters, "/" or three spaces between words.
+const WHITESPACE = /\s/u;
+const SEGMENT = 24;
 const MORSE_RUN = /(?:[.\-·•−–_]{1,6}(?:\s+\/\s+|\s{1,3})){5,}[.\-·•−–_]{1,6}/gu;
 
 function decodeMorse(run: string): string {
@@ -61,6 +63,8 @@ function decodeMorse(run: string): string {
 /** Morse code runs that decode to words (at most three unknown letters). */
 function findMorse(text: string): DecodedRun[] {
   const out: DecodedRun[] = [];
+  // A run is five or more codes each followed by whitespace: text without any (a file name, an id) holds none.
+  if (!WHITESPACE.test(text)) return out;
   // Not matchAll, which copies the pattern for every string screened.
   eachMatch(MORSE_RUN, text.slice(0, 20_000), (m) => {
     const decoded = decodeMorse(m[0]);
@@ -94,7 +98,9 @@ let scorer: ((sentence: string) => number[] | undefined) | undefined;
 /** Sentences that decode under one of the transforms into many more common words than they had. */
 export function findTransformedText(text: string): DecodedRun[] {
   const out: DecodedRun[] = findMorse(text);
-  const segments = text.slice(0, 20_000).split(/(?<=[.:;!?])\s+|\n+/).filter((s) => s.length >= 24).slice(0, MAX_SEGMENTS);
+  // A segment is a piece of the text at least SEGMENT characters long: a shorter text (a file name, an id) holds none.
+  if (text.length < SEGMENT) return out;
+  const segments = text.slice(0, 20_000).split(/(?<=[.:;!?])\s+|\n+/).filter((s) => s.length >= SEGMENT).slice(0, MAX_SEGMENTS);
   scorer ??= substitutionScorer(SUBSTITUTIONS);
   for (const segment of segments) {
     const share = commonShare(segment, true);
