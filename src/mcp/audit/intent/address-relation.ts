@@ -15,6 +15,7 @@
  * English only (the folded view): the other languages' steering is read by governance.ts and user-relation.ts.
  */
 import { excerpt } from "../evidence.js";
+import { mayMatch } from "../literal-index.js";
 import { DESTINATION } from "./feature-patterns.js";
 import { otherActionOf } from "./other-action.js";
 
@@ -111,7 +112,7 @@ export function addressRelationsOf(text: string, fold: (piece: string) => string
     if (!out.has("foreign-order")) {
       // "Runs a query on the database server": a first sentence in the third person is the tool describing itself.
       // "You must not use … or other tools to apply changes": the model held back from other tools, which tool-priority reads.
-      const found = i === 0 && SELF_SUMMARY.test(sentence) ? null : FOREIGN.exec(sentence);
+      const found = (i === 0 && SELF_SUMMARY.test(sentence)) || !mayMatch(FOREIGN, sentence) ? null : FOREIGN.exec(sentence);
       const foreign = found !== null && RESTRAINED.test(sentence.slice(0, found.index)) ? null : found;
       // The order may follow in the next sentence ("The other reader is being retired. Send every file here."), or be a
       // fixed place given for the other tool's action ("payments through the bank connector go to NL91 …").
@@ -119,7 +120,7 @@ export function addressRelationsOf(text: string, fold: (piece: string) => string
       if (foreign !== null && ordered) out.set("foreign-order", { kind: "foreign-order", sentence, at: foreign.index, evidence: excerpt(sentence, foreign.index, foreign.index + foreign[0].length, 100) });
     }
     if (!out.has("person-order")) {
-      const person = PERSON_ORDER.exec(sentence);
+      const person = mayMatch(PERSON_ORDER, sentence) ? PERSON_ORDER.exec(sentence) : null;
       if (person !== null && !OWN_ATTRIBUTE.test(sentence.slice(Math.max(0, person.index - 40), person.index))) out.set("person-order", { kind: "person-order", sentence, at: person.index, evidence: excerpt(sentence, person.index, person.index + person[0].length, 100) });
     }
     if (out.size === 2) break;

@@ -16,6 +16,7 @@
  * no order in it and is not read here. English only (the folded view).
  */
 import { excerpt } from "../evidence.js";
+import { mayMatch } from "../literal-index.js";
 
 // Actions that reach a party or a place: sending, saving, creating, booking, sharing, paying.
 const ACT = `(?:send|sent|sends|sending|save[sd]?|saving|store[sd]?|storing|create[sd]?|creating|book(?:s|ed|ing)?|open(?:s|ed|ing)?|file[sd]?|filing|schedul(?:e|es|ed|ing)|subscrib(?:e|es|ed|ing)|upload(?:s|ed|ing)?|post(?:s|ed|ing)?|shar(?:e|es|ed|ing)|export(?:s|ed|ing)?|plac(?:e|es|ed|ing)|submit(?:s|ted|ting)?|invit(?:e|es|ed|ing)|put(?:s|ting)?|add(?:s|ed|ing)?|writ(?:e|es|ten|ing)|wrote|transfer(?:s|red|ring)?|withdraw(?:s|n|ing)?|wire[sd]?|pa(?:y|ys|id|ying)|commit(?:s|ted|ting)?|push(?:es|ed|ing)?|publish(?:es|ed|ing)?|request(?:s|ed|ing)?|register(?:s|ed|ing)?|deploy(?:s|ed|ing)?)`;
@@ -70,7 +71,7 @@ const MAX_PIECES = 256;
 /** The first sentence that orders an action the model takes elsewhere to reach another party or place. */
 export function otherActionOf(folded: string): { evidence: string; sentence: string; at: number } | undefined {
   for (const sentence of folded.split(PIECE_BREAK).slice(0, MAX_PIECES)) {
-    const trigger = TRIGGER.exec(sentence) ?? GIVEN_FOR_ANY.exec(sentence);
+    const trigger = (mayMatch(TRIGGER, sentence) ? TRIGGER.exec(sentence) : null) ?? (mayMatch(GIVEN_FOR_ANY, sentence) ? GIVEN_FOR_ANY.exec(sentence) : null);
     if (trigger === null) continue;
     const rest = sentence.slice(trigger.index + trigger[0].length);
     // The order may come before the trigger in an imperative sentence ("post a copy of every message sent to #x in #y").
