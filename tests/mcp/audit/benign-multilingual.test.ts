@@ -50,7 +50,7 @@ describe("benign-multilingual: real Chinese, Japanese and Korean servers", () =>
     for (const s of half.benign) {
       const script = SCRIPT[LANGUAGE_OF[s.server] ?? "zh"];
       // freee's five HTTP-method tools are described as "freee API GET - service: …": their titles carry the language.
-      const written = s.tools.filter((t) => script.test(t.description) || script.test(String((t as { title?: unknown }).title ?? "")));
+      const written = s.tools.filter((t) => script.test(t.description ?? "") || script.test(t.title ?? ""));
       expect(written.length, s.server).toBe(s.tools.length);
       expect(new Set(s.tools.map((t) => t.name)).size, s.server).toBe(s.tools.length);
     }

@@ -181,7 +181,8 @@ const directive = [
   `\\b(?:the )?(?:assistant|model|ai|llm|agent)s? (?:should|must|needs? to|has to|is to)\\b`,
   `(?:^|[.!?:] )(?:include|provide|fill|put|copy|paste|append|write|list|send|add|forward|set|use|call|invoke|collect|get|read|ask|submit|store|pass|prefix|skip|present|respond|answer|avoid|never|do not|don't|prefer)\\b(?! of\\b)`,
   `\\b(?:importante|siempre|obligatorio|ojo|sempre|toujours|important|immer|bitte|wichtig|selalu|penting|zawsze|her zaman|luon|altijd|belangrijk)\\b`,
-  `(?:обязательно|всегда|务必|務必|必须|必須|请|請|必ず|ください|반드시|항상|주세요|يجب|دائما|ज़रूर|हमेशा|अवश्य)`,
+  // 请求 / 請求 is a noun (an HTTP request, Japanese 請求書: an invoice), not "please".
+  `(?:обязательно|всегда|务必|務必|必须|必須|(?:请|請)(?!求)|必ず|ください|반드시|항상|주세요|يجب|دائما|ज़रूर|हमेशा|अवश्य)`,
 ];
 
 const BASE: Lexicon = {
