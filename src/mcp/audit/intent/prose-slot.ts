@@ -43,6 +43,14 @@ function readable(text: string): boolean {
   return SCRIPTS.some(([, test]) => test.test(text));
 }
 
+// The parameter's name as a whole word of the tool's description; a name of one or two letters is no word a description
+// names a parameter by (a slot named "a" is not named by every "a").
+function namedIn(text: string, name: string): boolean {
+  if (name.length < 3) return false;
+  const escaped = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u").test(text.toLowerCase());
+}
+
 const lengthOf = (text: string): number => text.replace(/\s+/g, " ").trim().length;
 
 // A free-text slot: declared a string, or untyped (an array of paths or an enum is a format, not a place for prose).
@@ -78,7 +86,7 @@ export function proseSlot(tool: AuditedTool): SignalHit | undefined {
     if (index === 0 || !text || length < MIN_LENGTH || length < OVER_TOOL * ownLength) continue;
     const longestSibling = Math.max(1, length === first ? second : first);
     if (length < OVER_SIBLINGS * longestSibling) continue;
-    if (own.toLowerCase().includes(name.toLowerCase())) continue;
+    if (namedIn(own, name)) continue;
     if (!SENTENCE_END.test(description) || CODE_LIKE.test(description) || isList(description)) continue;
     return { signal: readable(description) ? "prose-slot" : "unread-slot", evidence: renderEvidence(`${name}: ${description}`) };
   }
