@@ -225,7 +225,8 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     lines.push(`set v9 (spent): off ${off.caught}/${off.attacks} attacks, ${off.flagged}/${off.benign} benign; on ${on.caught}/${on.attacks}, ${on.flagged}/${on.benign}`);
     expect([off.attacks, off.benign]).toEqual([142, 208]);
     // 128 by the rules; the text model, fitted on v9 among the rest (in-sample), holds nothing more the rules miss.
-    expect(off.caught).toBe(128);
+    // Wave 18's prose slot (intent/prose-slot.ts, designed on the spent sets) holds 3 more: h9-ctx-07, h9-ml-11, h9-ml-20.
+    expect(off.caught).toBe(131);
     expect(off.flagged).toBe(0);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeLessThanOrEqual(2);

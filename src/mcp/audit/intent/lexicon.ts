@@ -167,7 +167,12 @@ const decodeHint = [
   `\\b(?:real|actual|true) instructions?\\b`,
   `\\b(?:base-?64|base64url|hex(?:adecimal)?|url-?encoded|percent-encoded|rot-?13|escape[sd]?|encoded|encoding|obfuscated)\\b.{0,60}?\\b(?:follow|obey|comply|execute|act on|carry out|do (?:what|as) it says|apply (?:it|them) as)\\b`,
   `\\b(?:decodifica|decodifique|descodifica)\\b${G}\\b(?:sigue|siga|haz|obedece)\\b|\\bdecode[rz]?\\b${G}\\b(?:suis|suivez|applique)\\b|\\bdekodiere\\b${G}\\b(?:befolge|folge)\\b`,
-  `(?:解码|解碼|デコード|디코딩|расшифруй|декодируй)`,
+  `(?:расшифруй|декодируй)`,
+  // Chinese, Japanese and Korean "decode" is a plain verb or noun, not an imperative ("downloads the files and decodes their
+  // base64"): a hint, as in English, only with acting on what was decoded, decoded orders, or a request to decode.
+  `(?:解码|解碼|デコード|디코딩)[^。．.!?！？\n]{0,40}?(?:执行|執行|照做|遵循|遵照|照办|照辦|服从|服從|実行|従って|従う|従え|その通り|실행|수행|따르세요|따르십시오|따를 것|그대로)`,
+  `(?:解码|解碼|デコード|디코딩)(?:后|後|した|된|한|出)?(?:的)?(?:指令|指示|命令|지시|명령)`,
+  `(?:请|請)(?:先|务必|務必)?(?:解码|解碼)|デコードしてください|디코딩(?:하세요|해 ?주세요|하십시오|해라)`,
 ];
 
 /** Imperatives and obligations addressed to the model. */
@@ -176,7 +181,8 @@ const directive = [
   `\\b(?:the )?(?:assistant|model|ai|llm|agent)s? (?:should|must|needs? to|has to|is to)\\b`,
   `(?:^|[.!?:] )(?:include|provide|fill|put|copy|paste|append|write|list|send|add|forward|set|use|call|invoke|collect|get|read|ask|submit|store|pass|prefix|skip|present|respond|answer|avoid|never|do not|don't|prefer)\\b(?! of\\b)`,
   `\\b(?:importante|siempre|obligatorio|ojo|sempre|toujours|important|immer|bitte|wichtig|selalu|penting|zawsze|her zaman|luon|altijd|belangrijk)\\b`,
-  `(?:обязательно|всегда|务必|務必|必须|必須|请|請|必ず|ください|반드시|항상|주세요|يجب|دائما|ज़रूर|हमेशा|अवश्य)`,
+  // 请求 / 請求 is a noun (an HTTP request, Japanese 請求書: an invoice), not "please".
+  `(?:обязательно|всегда|务必|務必|必须|必須|(?:请|請)(?!求)|必ず|ください|반드시|항상|주세요|يجب|دائما|ज़रूर|हमेशा|अवश्य)`,
 ];
 
 const BASE: Lexicon = {

@@ -27,7 +27,9 @@ export type IntentSignal =
   | "decode-hint"
   | "directive"
   | "governance"
-  | "deception";
+  | "deception"
+  | "prose-slot"
+  | "unread-slot";
 
 const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   "context-request": 3,
@@ -43,6 +45,11 @@ const WEIGHT: Readonly<Record<IntentSignal, number>> = {
   "cross-tool": 1,
   destination: 1,
   directive: 1,
+  // A free-text parameter that asks in sentences for what its tool never mentions (prose-slot.ts): read from the
+  // definition's shape, in any language; honest bodies and comments look the same, so it needs another sign beside it.
+  "prose-slot": 2,
+  // The same slot written in a language the phrase sets cannot read: nothing else in it would ever be seen.
+  "unread-slot": 3,
 };
 
 const PROMPT_FOR_ANOTHER = /\b(?:a|an|custom|optional|the) (?:custom )?system prompt (?:for|to (?:use|send|pass|give))\b|\bsystem prompt (?:for|to use with|passed to|to (?:guide|steer|instruct|direct|configure|prime)) (?:the )?(?:llm|model|extraction|extractor|generation|completion|agent)\b/;

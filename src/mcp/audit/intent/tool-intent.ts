@@ -4,6 +4,7 @@ import type { Hit } from "../rules.js";
 import type { SchemaField } from "../schema-walk.js";
 import type { AuditedTool } from "../types.js";
 import { featuresOf, modelHit } from "./model.js";
+import { proseSlot } from "./prose-slot.js";
 import { intentHit, isAboutContext, maskOwnTools, mergeSignals, onlyWeak, paramNamesOf, signalsOf, type IntentRole, type ScreenedUnit } from "./score.js";
 
 function roleOf(field: SchemaField): IntentRole | undefined {
@@ -21,7 +22,8 @@ function roleOf(field: SchemaField): IntentRole | undefined {
  */
 export function toolIntent(tool: AuditedTool, fields: readonly SchemaField[], ownTools?: ReadonlySet<string>): Hit | undefined {
   const aboutContext = isAboutContext(identifierWords(tool.name).join(" "));
-  const merged = mergeSignals(toolUnits(fields, ownTools).map((unit) => signalsOf(unit, aboutContext)));
+  const slot = proseSlot(tool);
+  const merged = mergeSignals([...toolUnits(fields, ownTools).map((unit) => signalsOf(unit, aboutContext)), slot === undefined ? [] : [slot]]);
   return onlyWeak(merged) ? undefined : intentHit(merged);
 }
 
