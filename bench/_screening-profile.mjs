@@ -18,7 +18,8 @@ const FAMILIES = [
   "withoutOversight", "speakPlaceholders", "computeFeatures", "textModelScore", "signalsOf", "intentHit", "screenText", "auditText", "auditContent",
 ];
 
-function read(dir) {
+/** The newest .cpuprofile in `dir`: its nodes by id, each node's parent, and the µs sampled in each node. */
+function loadProfile(dir) {
   const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1);
   const profile = JSON.parse(readFileSync(join(dir, file), "utf8"));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -26,6 +27,11 @@ function read(dir) {
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const dt = new Map();
   profile.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  return { byId, parent, dt };
+}
+
+function read(dir) {
+  const { byId, parent, dt } = loadProfile(dir);
   const charged = new Map();
   let total = 0;
   for (const [id, us] of dt) {
@@ -63,13 +69,7 @@ else if (process.argv[2] !== "--self") {
 
 /** Self time by function (file:line) under one family frame, for `--self <dir> <family>`. */
 function selfUnder(dir, family) {
-  const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1);
-  const profile = JSON.parse(readFileSync(join(dir, file), "utf8"));
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const dt = new Map();
-  profile.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const { byId, parent, dt } = loadProfile(dir);
   const self = new Map();
   for (const [id, us] of dt) {
     const names = [];
