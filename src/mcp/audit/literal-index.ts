@@ -172,7 +172,7 @@ export class LiteralIndex {
   readonly size: number;
   private readonly offset: number;
   /** This index's patterns with no literals, ascending. */
-  private readonly always: readonly number[];
+  readonly always: readonly number[];
   /** `candidates` of a text holding no literal: copied, since `new Array(n).fill(0)` costs several times a copy. */
   private readonly base: readonly number[];
 

@@ -1,7 +1,7 @@
 import { excerpt } from "../evidence.js";
 import { FifoCache } from "../fifo-cache.js";
 import { mayMatch } from "../literal-index.js";
-import { execAll, isNegated } from "../match.js";
+import { eachMatch, execAll, isNegated } from "../match.js";
 import { isReportedHandling } from "../reported-handling.js";
 import { handsOver, namesOtherThanSecret } from "./handover-object.js";
 import { notTheModelsContext, staysOwn } from "./own-scope.js";
@@ -34,14 +34,24 @@ function positions(views: { plain: string; folded: string }, feature: IntentFeat
   for (const { feature: f, script, pattern } of allPhrases()) {
     if (f !== feature) continue;
     const view = script === "latin" ? "folded" : "plain";
-    const global = new RegExp(pattern.source, "gu");
-    for (const m of views[view].matchAll(global)) {
-      if (isNegated(views[view], m.index, m.index + m[0].length)) continue;
-      out.push({ view, at: m.index, end: m.index + m[0].length });
-      if (out.length >= MAX_POSITIONS) return out;
-    }
+    eachMatch(globalOf(pattern), views[view], (m) => {
+      if (!isNegated(views[view], m.index, m.index + m[0].length)) out.push({ view, at: m.index, end: m.index + m[0].length });
+      return out.length >= MAX_POSITIONS;
+    });
+    if (out.length >= MAX_POSITIONS) return out;
   }
   return out;
+}
+
+// Each phrase's `gu` copy, made once: a copy per call (what matchAll makes too) cost more than matching a short text.
+const globals = new WeakMap<RegExp, RegExp>();
+function globalOf(pattern: RegExp): RegExp {
+  let global = globals.get(pattern);
+  if (global === undefined) {
+    global = new RegExp(pattern.source, "gu");
+    globals.set(pattern, global);
+  }
+  return global;
 }
 
 /** The sentence around an index, where a line break also ends one (listings write lists and JSON shapes one per line). */
@@ -63,10 +73,10 @@ const PERFECT_BEFORE = /\b(?:have|has|had|already|been)\s+$/;
 function handingOverIn(sentence: string): boolean {
   for (const { feature, script, pattern } of allPhrases()) {
     if (feature !== "supply" || script !== "latin") continue;
-    for (const m of sentence.matchAll(new RegExp(pattern.source, "gu"))) {
-      // "Other people may already have read it": a perfect tense reports what was done, it asks nothing.
-      if (!isNegated(sentence, m.index, m.index + m[0].length) && !PERFECT_BEFORE.test(sentence.slice(Math.max(0, m.index - 16), m.index))) return true;
-    }
+    let found = false;
+    // "Other people may already have read it": a perfect tense reports what was done, it asks nothing.
+    eachMatch(globalOf(pattern), sentence, (m) => (found = !isNegated(sentence, m.index, m.index + m[0].length) && !PERFECT_BEFORE.test(sentence.slice(Math.max(0, m.index - 16), m.index))));
+    if (found) return true;
   }
   return false;
 }
@@ -74,10 +84,7 @@ function handingOverIn(sentence: string): boolean {
 /** The first place a secret would be taken from, skipping negated clauses ("do not use environment variables") and places written to. */
 function harvestAt(view: string): { index: number; end: number } | undefined {
   if (!mayMatch(HARVEST, view)) return undefined;
-  const global = new RegExp(HARVEST.source, "gu");
-  let seen = 0;
-  for (const m of view.matchAll(global)) {
-    if (++seen > MAX_POSITIONS) break;
+  for (const m of execAll(HARVEST_ALL, view, MAX_POSITIONS)) {
     const end = m.index + m[0].length;
     if (isNegated(view, m.index, end) || INTO_STORE.test(view.slice(Math.max(0, m.index - 40), m.index + (/^\s/.test(m[0]) ? 1 : 0)))) continue;
     // "Falls back to the OPENWEATHER_API_KEY environment variable": where the tool reads its own setting, not a place to take one from.
@@ -91,8 +98,9 @@ function harvestAt(view: string): { index: number; end: number } | undefined {
 // example documents the parameter; it is not a place the tool sends anything.
 const EXAMPLE_BEFORE = /(?:\be\.g\.|\bfor example|\bsuch as|\bexample:|\bi\.e\.|\blike|\bz\.b\.|\bpor ejemplo|\bpar exemple|\bpor exemplo|\bbeispiel:?)\s*[,:]?\s*(?:add |use |send to |to )?["'`(]?\s*$/i;
 
-// Compiled once: nearly every screened string runs it (execAll, not matchAll, which would copy it for each).
+// Compiled once: nearly every screened string runs them (execAll, not matchAll, which would copy them for each).
 const DESTINATION_ALL = new RegExp(DESTINATION.source, "gu");
+const HARVEST_ALL = new RegExp(HARVEST.source, "gu");
 
 function destinationAt(raw: string): { index: number; end: number } | undefined {
   for (const m of execAll(DESTINATION_ALL, raw, MAX_POSITIONS)) {

@@ -135,14 +135,15 @@ const WAITS_ON_USER = /\b(?:until|unless|till) (?:\w+ ){0,5}?(?:the user|user's|
 // "Before calling any other tool here": the server's own tools, unnamed.
 const OWN_JOB = /\bown-tool\b[^.;]{0,40}\bor (?:any )?other tools? to\b|\bother tools? (?:or|and) [^.;]{0,10}\bown-tool\b|\bother (?:\w+ )?tools? (?:here|on this server|in this server|of this server)\b/;
 
-/** The kinds of governance words one sentence holds. */
-export function kindsIn(folded: string, plain: string): Set<GovernanceKind> {
+/**
+ * The kinds of governance words one sentence holds. `listed`, when given, is what `latinIndex.listed` answers for the
+ * sentence (the patterns with no literals, when the whole text holds none).
+ */
+export function kindsIn(folded: string, plain: string, listed?: readonly number[]): Set<GovernanceKind> {
   const kinds = new Set<GovernanceKind>();
   const { latin, scripts, latinIndex } = patterns();
   // Only the patterns whose literals the sentence holds can match it (literal-index.ts).
-  const candidates = latinIndex.candidates(folded);
-  for (let i = 0; i < latin.length; i++) {
-    if (candidates[i] === 0) continue;
+  for (const i of listed ?? latinIndex.listed(folded)) {
     const [kind, re] = latin[i] as readonly [GovernanceKind, RegExp];
     if (!kinds.has(kind) && re.test(folded)) kinds.add(kind);
   }
@@ -166,7 +167,12 @@ const JOINS_NEXT = /[:：]\s*$/u;
 export function governanceOf(views: { plain: string; folded: string }): GovernanceHit | undefined {
   const folded = sentences(views.folded);
   const plain = sentences(views.plain);
-  const kindsOf = folded.map((f, i) => kindsIn(f.text, plain[i]?.text ?? ""));
+  // A text holding none of the vocabulary's literals has no sentence that holds one: the pass over the whole text
+  // (shared with the other families) answers for every sentence, which would otherwise each be passed over again.
+  const { latinIndex } = patterns();
+  const whole = latinIndex.listed(views.folded);
+  const listed = whole.length === latinIndex.always.length ? whole : undefined;
+  const kindsOf = folded.map((f, i) => kindsIn(f.text, plain[i]?.text ?? "", listed));
   let best: GovernanceHit | undefined;
   for (let i = 0; i < folded.length; i++) {
     const f = folded[i];

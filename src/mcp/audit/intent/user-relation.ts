@@ -186,9 +186,7 @@ export function userRelationsOf(views: { plain: string; folded: string }): UserR
   }
   const out = new Map<UserRelationKind, UserRelationHit>();
   // Only the patterns whose literals the text holds can match it (literal-index.ts).
-  const candidates = compiled.latinIndex.candidates(views.folded);
-  for (let i = 0; i < compiled.latin.length; i++) {
-    if (candidates[i] === 0) continue;
+  for (const i of compiled.latinIndex.listed(views.folded)) {
     const [kind, re] = compiled.latin[i] as readonly [UserRelationKind, RegExp];
     if (out.has(kind)) continue;
     const m = re.exec(views.folded);
