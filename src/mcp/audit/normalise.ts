@@ -105,6 +105,8 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z][\w.-]{0,60})\s*\}\}|\$\{\s*([A-Za-z][\w.-]
  * told to expand asks for the chat log as plainly as the words would.
  */
 export function speakPlaceholders(text: string): string {
+  // Every slot opens with "{" or "[[": a text with neither is returned without running the pattern.
+  if (!text.includes("{") && !text.includes("[[")) return text;
   return text.replace(PLACEHOLDER, (slot: string, a?: string, b?: string, c?: string) => {
     const name = a ?? b ?? c ?? "";
     return name.length === 0 ? slot : identifierWords(name).join(" ");

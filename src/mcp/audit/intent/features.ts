@@ -218,7 +218,8 @@ function describesRatherThanAsks(feature: IntentFeature, view: string, index: nu
 }
 
 function computeFeatures(text: string): FeatureHit[] {
-  const seenViews = textViews(speakPlaceholders(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text));
+  const spoken = speakPlaceholders(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+  const seenViews = textViews(spoken);
   const views = { plain: withoutOversight(seenViews.plain), folded: withoutOversight(seenViews.folded) };
   const present = new Set(["latin", ...(NON_LATIN.test(views.plain) ? SCRIPTS.filter(([, test]) => test.test(views.plain)).map(([name]) => name) : [])]);
   const hits = new Map<FeatureHit["feature"], FeatureHit>();
@@ -289,8 +290,9 @@ function computeFeatures(text: string): FeatureHit[] {
   // Orders to the model about other calls, or about its answers (address-relation.ts).
   // "Call it before any other tool whenever the user specifies a particular agenda", "whether to skip user consent": a look-up
   // for what the person named, a switch the caller sets.
-  const spoken = speakPlaceholders(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
-  for (const relation of addressRelationsOf(spoken, (piece) => withoutOversight(textViews(piece).folded))) {
+  // A text of one piece is folded as the whole was: its views are the ones above.
+  const fold = (piece: string): string => (piece === spoken ? views.folded : withoutOversight(textViews(piece).folded));
+  for (const relation of addressRelationsOf(spoken, fold)) {
     if (PARTICULAR_SCOPE.test(relation.sentence) || OPTION_CLAUSE.test(relation.sentence.slice(0, relation.at))) continue;
     hits.set(relation.kind, { feature: relation.kind, evidence: relation.evidence });
   }
