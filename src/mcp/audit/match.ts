@@ -19,7 +19,8 @@ export function firstMatch(views: TextViews, patterns: readonly RegExp[]): ViewM
     index = new LiteralIndex(patterns);
     indexes.set(patterns, index);
   }
-  for (const view of [views.folded, views.plain]) {
+  // An ASCII text's two views are one string: what found nothing in it once finds nothing again.
+  for (const view of views.plain === views.folded ? [views.folded] : [views.folded, views.plain]) {
     for (const i of index.listed(view)) {
       const pattern = patterns[i] as RegExp;
       const m = pattern.exec(view);

@@ -69,6 +69,10 @@ const AUTHORITY_TAG: readonly RegExp[] = [
   /<<\s*\/?\s*sys\s*>>/i,
 ];
 
+// Every authority tag opens with "<" or "[", every heading holds "#" or ":": a text with none is not run through them.
+const TAG_OPENER = /[<[]/;
+const HEADING_MARK = /[#:]/;
+
 const AUTHORITY_HEADING: readonly RegExp[] = [
   // Prompt-template headings (`### Instruction:`, `## System`), not an ordinary `## Instructions` section.
   /(?:^|\n)\s*#{1,6}\s*(?:system(?: prompt)?|instruction|instructions:|new instructions?|admin|override)\s*:?\s*(?:\n|$)/i,
@@ -178,14 +182,15 @@ export function findPhrases(views: TextViews, raw: string): Hit[] {
   }
   // Listings written as XML-sectioned documentation (Neon: <use_case>, <workflow>, <important_notes>, <instructions>)
   // use an authority-sounding tag as one section among many: reported, as info; what the section says is screened as usual.
-  const structured = new Set(execAll(SECTION_TAG, raw, 64).map((m) => m[1]?.toLowerCase())).size >= 4;
-  for (const [rule, patterns] of [["fake-authority-tag", AUTHORITY_TAG], ["authority-heading", AUTHORITY_HEADING]] as const) {
+  const structured = (): boolean => new Set(execAll(SECTION_TAG, raw, 64).map((m) => m[1]?.toLowerCase())).size >= 4;
+  for (const [rule, patterns, opener] of [["fake-authority-tag", AUTHORITY_TAG, TAG_OPENER], ["authority-heading", AUTHORITY_HEADING, HEADING_MARK]] as const) {
+    if (!opener.test(raw)) continue;
     for (const pattern of patterns) {
       const m = pattern.exec(raw);
       if (m !== null) {
         const closed = /^<[a-z_]+>$/i.test(m[0]) && raw.toLowerCase().includes(`</${m[0].slice(1).toLowerCase()}`);
         const sectioned =
-          rule === "fake-authority-tag" && ((closed && (structured || opensSectionedText(raw, m[0]))) || (/^\[\s*important\s*\]$/i.test(m[0]) && labelsOwnUse(views.plain)));
+          rule === "fake-authority-tag" && ((closed && (structured() || opensSectionedText(raw, m[0]))) || (/^\[\s*important\s*\]$/i.test(m[0]) && labelsOwnUse(views.plain)));
         hits.push({ rule, ...(sectioned ? { severity: "info" as const } : {}), evidence: excerpt(raw, m.index, m.index + m[0].length) });
         break;
       }
