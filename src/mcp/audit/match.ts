@@ -39,17 +39,7 @@ const MAX_MATCHES = 32;
  */
 export function execAll(pattern: RegExp, text: string, max: number): RegExpExecArray[] {
   const found: RegExpExecArray[] = [];
-  pattern.lastIndex = 0;
-  try {
-    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-      found.push(m);
-      if (found.length >= max) break;
-      // An empty match moves on by one character (a whole code point under the u or v flag), as matchAll does.
-      if (m[0].length === 0) pattern.lastIndex = advance(text, pattern.lastIndex, /[uv]/.test(pattern.flags));
-    }
-  } finally {
-    pattern.lastIndex = 0;
-  }
+  eachMatch(pattern, text, (m) => found.push(m) >= max);
   return found;
 }
 
@@ -62,6 +52,7 @@ export function eachMatch(pattern: RegExp, text: string, visit: (m: RegExpExecAr
   try {
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
       if (visit(m)) return;
+      // An empty match moves on by one character (a whole code point under the u or v flag), as matchAll does.
       if (m[0].length === 0) pattern.lastIndex = advance(text, pattern.lastIndex, /[uv]/.test(pattern.flags));
     }
   } finally {
