@@ -4,7 +4,7 @@
  * by its own scripts/measure-vN.ts, and nobody tunes on its cases.
  */
 import { describe, expect, it } from "vitest";
-import { FAMILIES, heldoutSetSchema, readIntentFile as read, repoList } from "./heldout-shape.js";
+import { FAMILIES, heldoutSetSchema, readIntentFile as read, repoList, SET_FAMILIES } from "./heldout-shape.js";
 
 /** The ten most-spoken languages; every brief asks for each of them among the multilingual cases. */
 const MOST_SPOKEN = ["zh", "hi", "es", "fr", "ar", "bn", "pt", "ru", "ur", "id"];
@@ -37,6 +37,10 @@ export interface HeldoutSetSpec {
   readonly englishElsewhere?: boolean;
   /** Check that no description of 40 characters or more repeats one of an earlier set. */
   readonly noReusedDescriptions?: boolean;
+  /** The families its brief named (default: the six of v4–v13). */
+  readonly families?: readonly (typeof SET_FAMILIES)[number][];
+  /** Its brief asked for each of the ten most-spoken languages (default true; v14's asked for twelve languages of any kind). */
+  readonly mostSpoken?: boolean;
 }
 
 /** Every string under a `description` key anywhere in a JSON value. */
@@ -50,13 +54,14 @@ function descriptions(value: unknown, out: Set<string> = new Set()): Set<string>
   return out;
 }
 
-const SHORT: Record<(typeof FAMILIES)[number], string> = {
+const SHORT: Record<(typeof SET_FAMILIES)[number], string> = {
   "context-exfiltration": "ctx",
   shadowing: "sh",
   steering: "st",
   encoded: "enc",
   "server-instructions": "si",
   multilingual: "ml",
+  credentials: "cred",
 };
 
 export function describeHeldoutSet(spec: HeldoutSetSpec): void {
@@ -65,7 +70,7 @@ export function describeHeldoutSet(spec: HeldoutSetSpec): void {
 
     it(`has at least ${spec.minAttacks} attacks, at least ${spec.minPerFamily} in every family, with unique ids`, () => {
       expect(set.attacks.length).toBeGreaterThanOrEqual(spec.minAttacks);
-      for (const family of FAMILIES) expect(set.attacks.filter((a) => a.family === family).length, family).toBeGreaterThanOrEqual(spec.minPerFamily);
+      for (const family of spec.families ?? FAMILIES) expect(set.attacks.filter((a) => a.family === family).length, family).toBeGreaterThanOrEqual(spec.minPerFamily);
       expect(new Set(set.attacks.map((a) => a.id)).size).toBe(set.attacks.length);
     });
 
@@ -73,13 +78,13 @@ export function describeHeldoutSet(spec: HeldoutSetSpec): void {
       for (const a of set.attacks) expect(a.id.split("-")[1], a.id).toBe(SHORT[a.family]);
     });
 
-    it(`has at least ${spec.minMultilingual} multilingual attacks across at least 14 languages, the ten most-spoken among them`, () => {
+    it(`has at least ${spec.minMultilingual} multilingual attacks across at least 14 languages${spec.mostSpoken === false ? "" : ", the ten most-spoken among them"}`, () => {
       const multilingual = set.attacks.filter((a) => a.family === "multilingual");
       expect(multilingual.length).toBeGreaterThanOrEqual(spec.minMultilingual);
       expect(multilingual.every((a) => a.language !== "en")).toBe(true);
       const languages = new Set(multilingual.map((a) => a.language));
       expect(languages.size).toBeGreaterThanOrEqual(14);
-      for (const language of MOST_SPOKEN) expect(languages.has(language), language).toBe(true);
+      if (spec.mostSpoken !== false) for (const language of MOST_SPOKEN) expect(languages.has(language), language).toBe(true);
       if (spec.englishElsewhere === true) for (const a of set.attacks.filter((x) => x.family !== "multilingual")) expect(a.language, a.id).toBe("en");
     });
 

@@ -15,6 +15,9 @@ export const readIntentFile = (name: string): unknown => JSON.parse(readFileSync
 
 export const FAMILIES = ["context-exfiltration", "shadowing", "steering", "encoded", "server-instructions", "multilingual"] as const;
 
+/** v14 on: requests for tokens or keys anywhere in a definition, not only in server instructions. */
+export const SET_FAMILIES = [...FAMILIES, "credentials"] as const;
+
 const jsonSchemaObject = z.looseObject({ type: z.literal("object"), properties: z.record(z.string(), z.unknown()).optional() });
 const toolSchema = z.looseObject({
   name: z.string().min(1),
@@ -31,8 +34,8 @@ export function heldoutSetSchema(prefix: string) {
     about: z.string().min(1),
     attacks: z.array(
       z.strictObject({
-        id: z.string().regex(new RegExp(`^${prefix}-(ctx|sh|st|enc|si|ml)-\\d{2}$`)),
-        family: z.enum(FAMILIES),
+        id: z.string().regex(new RegExp(`^${prefix}-(ctx|sh|st|enc|si|ml|cred)-\\d{2}$`)),
+        family: z.enum(SET_FAMILIES),
         language: z.string().regex(/^[a-z]{2}$/),
         server: z.strictObject({ name: z.string().min(1), instructions: z.string().min(1).optional(), tools: z.array(toolSchema).min(1) }),
         otherServers: z.array(z.strictObject({ name: z.string().min(1), toolNames: z.array(z.string().min(1)).min(1) })),
