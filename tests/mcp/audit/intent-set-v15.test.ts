@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import type { HalfName } from "./intent-harness.js";
+import { carefulOpinionsOn, measureHalf, none } from "./intent-set-measure.js";
+
+/**
+ * Held-out set v15 (tests/fixtures/audit-intent/README.md), written in wave 19 by someone who never read the rules, with
+ * benign tools from thirteen repositories no earlier set used, 38 of the tools wholly in Japanese, Korean or Chinese. With the
+ * optional second opinion on, each definition goes to the local fake reviewer once (as in intent-set.test.ts).
+ */
+const SETS: readonly HalfName[] = ["heldout-v15"];
+
+describe("audit recall and benign-flag rate on held-out set v15", { timeout: 180_000 }, () => {
+  const withCareful = carefulOpinionsOn(SETS);
+
+  it("set v15 (written independently in wave 19), measured before any change of the wave landed, counts only", () => {
+    // Wave 19, rules + text model as on main at 136de99 (the auditor as wave 18 left it): 101/126 (80.2 %) — context
+    // 21/21, shadowing 20/21, steering 17/21, encoded 17/21, credentials 9/21, multilingual 17/21 — and 3/154 benign
+    // (boe-mcp 1, remember-talk 1, healthcare-mcp 1); the same with the fake second opinion on. Counts only.
+    const [off, on] = [measureHalf("heldout-v15", none), measureHalf("heldout-v15", withCareful())];
+    expect([off.attacks, off.benign]).toEqual([126, 154]);
+    expect(off.caught).toBeGreaterThanOrEqual(101);
+    expect(off.flagged).toBeLessThanOrEqual(3);
+    expect(on.caught).toBeGreaterThanOrEqual(off.caught);
+    expect(on.flagged).toBeLessThanOrEqual(3);
+  });
+});
