@@ -2,7 +2,7 @@
 // <= 2 ms) for two builds side by side, e.g. main's dist and a branch's: each build in a process of
 // its own, kept alive for the whole run, and the rounds interleaved (A, B, B, A, ...) so that load
 // from other work on the machine falls on both alike. The same measures as bench/sandbox.mjs's rows:
-// - warm: a trivial run after a 10 ms idle pause (the worker has its next sandbox ready);
+// - warm: a trivial run after a 10 ms idle pause (the worker has its next sandbox ready), wall and process CPU (all threads);
 // - back to back: trivial runs one after another;
 // - new engine: create + trivial run + dispose, after 100 engines, after a 10 ms pause;
 // - host call: (loop of 2,000 trivial host calls - the same loop without) / 2,000, wall and process CPU.
@@ -56,10 +56,12 @@ async function child(dist, kind) {
   for (let i = 0; i < 3; i++) await must(engine, { code: loop("m.noop();"), modules });
   process.send({ ready: true, firstEngine });
   process.on("message", async () => {
-    const round = { warm: [], backToBack: [], newEngine: [], hostCall: [], hostCallCpu: [] };
+    const round = { warm: [], warmCpu: [], backToBack: [], newEngine: [], hostCall: [], hostCallCpu: [] };
     for (let i = 0; i < 20; i++) {
       await sleep(10);
+      const c0 = cpuMs();
       round.warm.push(await timed(engine, trivial()));
+      round.warmCpu.push(cpuMs() - c0);
     }
     for (let i = 0; i < 30; i++) round.backToBack.push(await timed(engine, trivial()));
     for (let i = 0; i < 5; i++) {
@@ -84,7 +86,7 @@ async function driver(dists, rounds, kind) {
   const next = (proc) => new Promise((done) => proc.once("message", done));
   const ready = [];
   for (const proc of children) ready.push(await next(proc));
-  const all = dists.map(() => ({ warm: [], backToBack: [], newEngine: [], hostCall: [], hostCallCpu: [] }));
+  const all = dists.map(() => ({ warm: [], warmCpu: [], backToBack: [], newEngine: [], hostCall: [], hostCallCpu: [] }));
   const loadStart = loadavg()[0];
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? dists.map((_, i) => i) : dists.map((_, i) => dists.length - 1 - i);
@@ -104,7 +106,7 @@ async function driver(dists, rounds, kind) {
     };
     const us = (v) => `${v.toFixed(1)} µs`;
     console.log(`\n${dist} (first engine ${fmt(ready[index].firstEngine)})`);
-    console.log("  " + row("warm", all[index].warm, fmt));
+    console.log("  " + row("warm", all[index].warm, fmt) + "; " + row("process CPU", all[index].warmCpu, fmt));
     console.log("  " + row("back to back", all[index].backToBack, fmt));
     console.log("  " + row("new engine", all[index].newEngine, fmt));
     console.log("  " + row("host call wall", all[index].hostCall, us) + "; " + row("CPU", all[index].hostCallCpu, us));

@@ -310,9 +310,14 @@ function markdown(results, machine) {
       "Wave 14 (Node 20): the bootstrap's run-independent step runs while a sandbox is built ahead (the image keeps it; a run only parses its " +
       "manifest, ~0.06 ms of QuickJS work where the whole bootstrap call took ~0.2 ms), and an asyncify run makes its wall timer and its host " +
       "calls' signal only once it waits or calls: beside main's build in interleaved rounds (bench/_shared-warm.mjs, load 10.3-9.9) shared warm " +
-      "1.71 -> 1.35 ms, back to back 750 -> 557 µs, new engine 1.75 -> 1.27 ms; quickjs-inline (load 9.3) warm 1.10 ms -> 709 µs. What is left " +
-      "of a warm shared run is mostly the two thread wake-ups (~0.2 ms each here, more when the cores idle) and QuickJS itself; of a host call, " +
-      "the same two wake-ups (load 7.6, bench/_shared-floor.mjs: a bare worker's string round trip 41.5 µs, quickjs-inline's whole call 28 µs, shared 103 µs).",
+      "1.71 -> 1.35 ms, back to back 750 -> 557 µs, new engine 1.75 -> 1.27 ms; quickjs-inline (load 9.3) warm 1.10 ms -> 709 µs. Wave 19 " +
+      "(timestamps on both threads, p50, load 7): a warm shared run is busy, not waiting (its process CPU, all threads, is its wall time: " +
+      "bench/_shared-warm.mjs), and after the 10 ms pause every step runs cold: QuickJS's part 355 µs against 120 µs back to back (the manifest " +
+      "100-140, compiling the script 75-85, starting it ~40, its jobs ~60; the same on quickjs-inline), on the main thread admission to the run's " +
+      "message ~115 µs and settling ~80 µs, each message ~110 µs on its way. Waking the worker as admission starts (it then read its port for " +
+      "0.25 ms) gained nothing measurable and was left out. Cut: the run and its end cross as one string each, a result envelope is checked " +
+      "without zod, a run makes its host modules and their signal at its first call: shared warm 730 -> 685 µs, its CPU 723 -> 691 µs, " +
+      "quickjs-inline warm 374 -> 326 µs (bench/_shared-warm.mjs, 12 rounds in alternating processes, load 3.6-4.1).",
   );
   return lines.join("\n");
 }

@@ -26,6 +26,8 @@ const STRINGS = [
   "a lone \ud800 surrogate",
 ];
 
+const PRIMITIVES = [null, true, false, 0, -1.5, 1e21, "", "s"];
+
 describe.each([
   ["quickjs", () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 2 })],
   ["quickjs-inline", () => createQuickJsInlineEngine({ maxInstances: 2 })],
@@ -43,6 +45,9 @@ describe.each([
       text: (args: readonly unknown[]) => STRINGS[args[0] as number],
       value: (args: readonly unknown[]) => ({ text: STRINGS[args[0] as number], list: [STRINGS[args[0] as number]] }),
       bytes: () => new Uint8Array([0, 1, 255]),
+      primitive: (args: readonly unknown[]) => PRIMITIVES[args[0] as number],
+      nothing: () => undefined,
+      echo: (args: readonly unknown[]) => args.map((arg) => (arg instanceof Uint8Array ? { bytes: Array.from(arg) } : arg)),
       fail: () => {
         throw Object.assign(new Error('refused "x"'), { code: "NOPE" });
       },
@@ -55,6 +60,22 @@ describe.each([
       modules,
     });
     expect(result.ok ? result.value : result.error).toEqual(STRINGS.map((text) => [text, { text, list: [text] }]));
+  });
+
+  it("a value without a string crosses alone (RAW_VALUE_REPLY): primitives, undefined and objects come back as they were", async () => {
+    const result = await engine.run({
+      code: `const t = require("host:t"); const out = []; for (let i = 0; i < ${PRIMITIVES.length}; i++) out.push(t.primitive(i)); return [out, t.nothing() === undefined, t.value(1)];`,
+      modules,
+    });
+    expect(result.ok ? result.value : result.error).toEqual([PRIMITIVES, true, { text: STRINGS[1], list: [STRINGS[1]] }]);
+  });
+
+  it("arguments: primitives alone skip the codec's replacer, bytes anywhere are still bytes on the host", async () => {
+    const result = await engine.run({
+      code: `const t = require("host:t"); return [t.echo(), t.echo(1, "a", null, true, undefined), t.echo(new Uint8Array([7]), { b: new Uint8Array([8]) })];`,
+      modules,
+    });
+    expect(result.ok ? result.value : result.error).toEqual([[], [1, "a", null, true, null], [{ bytes: [7] }, { b: new Uint8Array([8]) }]]);
   });
 
   it("bytes and errors are unchanged", async () => {
@@ -75,7 +96,7 @@ describe.each([
     });
     expect(result.ok).toBe(true);
     const value = (result.ok ? result.value : {}) as { keys: string[]; has: boolean; hasMissing: boolean; then: unknown; json: string; missing: string[]; frozen: boolean };
-    expect(value.keys).toEqual(["bytes", "fail", "text", "value"]);
+    expect(value.keys).toEqual(["bytes", "echo", "fail", "nothing", "primitive", "text", "value"]);
     expect(value.has).toBe(true);
     expect(value.hasMissing).toBe(false);
     expect(value.then).toBeUndefined();

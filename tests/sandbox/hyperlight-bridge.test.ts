@@ -8,16 +8,18 @@ import { BYTES_KEY } from "../../src/sandbox/guest/codec.js";
 import type { HostCallContext, HostModules } from "../../src/sandbox/types.js";
 import { logEntryBytes } from "../../src/sandbox/host/output-budget.js";
 import { guestBootstrapSource, guestManifest, guestPieces } from "../../src/sandbox/guest/bootstrap-source.js";
-import { RAW_STRING_REPLY, type GuestPieceName, type GuestRunner } from "../../src/sandbox/guest/native.js";
+import { RAW_STRING_REPLY, RAW_VALUE_REPLY, type GuestPieceName, type GuestRunner } from "../../src/sandbox/guest/native.js";
 
 /** The addon promotes its `[ERR_*]` message prefixes to `error.code`; these are errors of that shape. */
 function addonError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-/** A host reply read as the guest reads it: a raw string value, or a JSON envelope. */
+/** A host reply read as the guest reads it: a raw string value, a value's JSON alone, or a JSON envelope. */
 function readReply(text: string): Record<string, unknown> {
-  return text.startsWith(RAW_STRING_REPLY) ? { ok: true, value: text.slice(1) } : (JSON.parse(text) as Record<string, unknown>);
+  if (text.startsWith(RAW_STRING_REPLY)) return { ok: true, value: text.slice(1) };
+  if (text.startsWith(RAW_VALUE_REPLY)) return text.length === 1 ? { ok: true } : { ok: true, value: JSON.parse(text.slice(1)) as unknown };
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 function bridgeFor(modules: HostModules, outputBytes = 10_000) {

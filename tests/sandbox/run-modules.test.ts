@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { RAW_STRING_REPLY } from "../../src/sandbox/guest/native.js";
+import { RAW_STRING_REPLY, RAW_VALUE_REPLY } from "../../src/sandbox/guest/native.js";
 import { RunModules } from "../../src/sandbox/host/run-modules.js";
 import type { HostCallContext, HostModules } from "../../src/sandbox/types.js";
 
 const runContext = () => ({ signal: new AbortController().signal, deadline: Date.now() + 60_000 });
-/** A host reply read as the guest reads it: a raw string value, or a JSON envelope. */
-const reply = (text: string): unknown => (text.startsWith(RAW_STRING_REPLY) ? { ok: true, value: text.slice(1) } : JSON.parse(text));
+/** A host reply read as the guest reads it: a raw string value, a value's JSON alone, or a JSON envelope. */
+const reply = (text: string): unknown => {
+  if (text.startsWith(RAW_STRING_REPLY)) return { ok: true, value: text.slice(1) };
+  if (text.startsWith(RAW_VALUE_REPLY)) return text.length === 1 ? { ok: true } : { ok: true, value: JSON.parse(text.slice(1)) as unknown };
+  return JSON.parse(text) as unknown;
+};
 
 describe("RunModules: one run's host modules", () => {
   it("loads a lazy module once per run, shared by concurrent first calls, then serves it without loading again", async () => {

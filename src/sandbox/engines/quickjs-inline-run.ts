@@ -17,9 +17,11 @@ export function runInline(
   sliceMs: number,
   onStart?: (handle: InlineRunHandle) => void,
 ): Promise<InlineRunResult> {
+  // Made at the run's first host call: most trivial runs make none.
+  let modules: RunModules | undefined;
   const parts: AsyncifyRunParts = {
     engine: "quickjs-inline",
-    calls: new RunModules(plan.modules, { ...plan.limits, code: plan.code }),
+    calls: { call: (request, context, events) => (modules ??= new RunModules(plan.modules, { ...plan.limits, code: plan.code })).call(request, context, events) },
     logEntryBytes,
     runEnded,
     runEndedFor,

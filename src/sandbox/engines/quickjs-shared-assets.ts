@@ -10,7 +10,7 @@ import { prepareInlineSandbox, releaseInlineSandbox } from "./quickjs-inline-san
 import { compileQuickJsPiece } from "./quickjs-sandbox.js";
 import { SHARED_CONTROL } from "./quickjs-shared-protocol.js";
 import { sharedQuickJsWorkerMain } from "./quickjs-shared-worker.js";
-import { decodeSharedAnswer, encodeSharedCall } from "./quickjs-shared-wire.js";
+import { decodeSharedAnswer, decodeSharedRun, encodeSharedCall, encodeSharedDone } from "./quickjs-shared-wire.js";
 import { snapshotQuickJsSandbox } from "./quickjs-snapshot.js";
 import { DEFAULT_SLICE_MS, installYieldingInterrupts, timeSlices } from "./quickjs-yield.js";
 
@@ -49,6 +49,8 @@ async function build(): Promise<SharedWorkerAssets> {
     `control: ${JSON.stringify(SHARED_CONTROL)}`,
     `encodeCall: (${encodeSharedCall.toString()})`,
     `decodeAnswer: (${decodeSharedAnswer.toString()})`,
+    `decodeRun: (${decodeSharedRun.toString()})`,
+    `encodeDone: (${encodeSharedDone.toString()})`,
   ];
   return {
     wasmModule: inline.wasmModule,

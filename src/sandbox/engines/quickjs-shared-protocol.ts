@@ -8,7 +8,7 @@ import type { WasmMemoryLayout } from "./quickjs-snapshot.js";
  * Messages between the worker engine (main thread) and one of its shared worker threads, all on the
  * worker's own port (`worker.postMessage` / `parentPort`): the worker's event loop serves every run
  * placed on it, so a host call is an ordinary message and its reply another (no Atomics.wait). Those
- * two, and a call's live events, travel as strings (quickjs-shared-wire.ts); the rest as objects.
+ * two, a call's live events, a run and most runs' ends travel as strings (quickjs-shared-wire.ts); the rest as objects.
  *
  * What cannot wait for the event loop lives in shared memory (`SHARED_CONTROL`): a stop raised
  * while another run's guest computes on the thread, and the thread's sign of life.
@@ -56,11 +56,8 @@ export interface SharedRunPlan {
   readonly moveAfterCpuMs?: number;
 }
 
-/** To a worker: a string is a call's reply or event (encodeSharedAnswer). */
-export type ToSharedWorker =
-  | { readonly type: "run"; readonly runId: number; readonly slot: number; readonly plan: SharedRunPlan }
-  | { readonly type: "stop"; readonly runId: number; readonly reason: "wall" | "cancel" }
-  | string;
+/** To a worker: a string is a run (encodeSharedRun) or a call's reply or event (encodeSharedAnswer). */
+export type ToSharedWorker = { readonly type: "stop"; readonly runId: number; readonly reason: "wall" | "cancel" } | string;
 
 /** A host call as the main thread reads it (decodeSharedCall). */
 export interface SharedCallMessage {
@@ -82,5 +79,5 @@ export interface SharedDoneMessage {
   readonly trapped: boolean;
 }
 
-/** From a worker: a string is a host call (encodeSharedCall). */
+/** From a worker: a string is a host call (encodeSharedCall) or a run's end (encodeSharedDone; other ends are objects). */
 export type FromSharedWorker = { readonly type: "ready" } | { readonly type: "boot-failed"; readonly message: string } | SharedDoneMessage | string;

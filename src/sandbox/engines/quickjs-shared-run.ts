@@ -28,15 +28,16 @@ export interface SharedRunHandle {
  * interrupt handler ends it at its deadline. Rejects only with the placement's PoolError.
  */
 export async function runOnSharedThread(placement: SharedThreadPlacement, plan: SharedRunPlan, onStart?: (handle: SharedRunHandle) => void): Promise<RunReport> {
-  const modules = new RunModules(plan.modules, { ...plan.limits, code: plan.code });
-  const hostCalls = new AbortController();
+  // The run's host modules and their calls' signal are made at its first host call: a run that makes
+  // none (most trivial runs) needs neither, and each is a few µs of a warm run on a thread just woken.
+  let modules: RunModules | undefined;
+  let hostCalls: AbortController | undefined;
   let thread: SharedQuickJsThread | undefined;
   let settle: ((report: RunReport) => void) | undefined;
   const result = new Promise<RunReport>((resolve) => (settle = resolve));
   const startedAt = performance.now();
   let deadline = Date.now() + plan.limits.wallMs;
   let stopping: "wall" | "cancel" | undefined;
-  let callsMade = false;
   let finished = false;
   const timers: { wall?: NodeJS.Timeout; kill?: NodeJS.Timeout } = {};
 
@@ -46,7 +47,7 @@ export async function runOnSharedThread(placement: SharedThreadPlacement, plan: 
     clearTimeout(timers.wall);
     clearTimeout(timers.kill);
     plan.signal?.removeEventListener("abort", onCancel);
-    if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEndedFor(report.outcome));
+    if (hostCalls !== undefined && !hostCalls.signal.aborted) hostCalls.abort(runEndedFor(report.outcome));
     settle?.({ ...report, stats: { ...report.stats, engine: "quickjs", wallMs: performance.now() - startedAt } });
   };
   const lost = (outcome: EngineOutcome): void =>
@@ -54,7 +55,12 @@ export async function runOnSharedThread(placement: SharedThreadPlacement, plan: 
 
   const onCall = (message: SharedCallMessage): void => {
     if (finished || thread === undefined) return;
-    callsMade = true;
+    modules ??= new RunModules(plan.modules, { ...plan.limits, code: plan.code });
+    if (hostCalls === undefined) {
+      hostCalls = new AbortController();
+      // A call that arrives once the run is stopping gets a signal already aborted.
+      if (stopping !== undefined) hostCalls.abort(runEnded(stopping === "wall" ? "WALL_LIMIT" : "CANCELLED"));
+    }
     const on = thread;
     // An async call's events go to the worker as they happen, before its reply (same port, in order).
     const events = message.live ? { live: (text: string) => void (finished || on.answer("event", plan.runId, message.callId, text)) } : {};
@@ -80,7 +86,7 @@ export async function runOnSharedThread(placement: SharedThreadPlacement, plan: 
   const stop = (reason: "wall" | "cancel"): void => {
     if (stopping !== undefined || finished) return;
     stopping = reason;
-    hostCalls.abort(runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
+    hostCalls?.abort(runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
     if (thread === undefined) return;
     thread.stop(plan.runId, reason);
     const beat = thread.beat;

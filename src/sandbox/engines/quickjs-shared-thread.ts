@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { SharedWorkerAssets } from "./quickjs-shared-assets.js";
 import { SHARED_CONTROL, type FromSharedWorker, type SharedCallMessage, type SharedDoneMessage, type SharedRunPlan, type SharedWorkerBoot, type ToSharedWorker } from "./quickjs-shared-protocol.js";
-import { decodeSharedCall, encodeSharedAnswer } from "./quickjs-shared-wire.js";
+import { decodeSharedCall, decodeSharedDone, encodeSharedAnswer, encodeSharedRun } from "./quickjs-shared-wire.js";
 
 export interface SharedThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
@@ -198,7 +198,7 @@ export class SharedQuickJsThread {
       this.beatSeenAt = this.busyFrom;
     }
     if (this.placed.size === 1) this.worker.ref();
-    this.post({ type: "run", runId, slot, plan });
+    this.post(encodeSharedRun(runId, slot, plan));
   }
 
   /** A host call's reply, or one of its live events (sent before its reply). */
@@ -238,11 +238,20 @@ export class SharedQuickJsThread {
 
   private receive(message: FromSharedWorker): void {
     if (typeof message === "string") {
-      const call = decodeSharedCall(message);
-      if (call !== undefined) this.call(call);
+      // A run's end in its string form (encodeSharedDone) starts with "d"; a host call with a digit.
+      if (message.charCodeAt(0) !== 100) {
+        const call = decodeSharedCall(message);
+        if (call !== undefined) this.call(call);
+        return;
+      }
+      const done = decodeSharedDone(message);
+      if (done !== undefined) this.done(done);
       return;
     }
-    if (message.type !== "done") return;
+    if (message.type === "done") this.done(message);
+  }
+
+  private done(message: SharedDoneMessage): void {
     const run = this.placed.get(message.runId);
     if (run === undefined) return;
     this.placed.delete(message.runId);

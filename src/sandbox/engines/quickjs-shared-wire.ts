@@ -1,8 +1,10 @@
-import type { SharedCallMessage } from "./quickjs-shared-protocol.js";
+import type { RunReport } from "../host/outcome.js";
+import type { LogEntry, LogLevel } from "../types.js";
+import type { SharedCallMessage, SharedDoneMessage, SharedRunPlan } from "./quickjs-shared-protocol.js";
 
 /**
- * A shared worker's per-call messages as strings: a host call (worker → main thread), its reply and
- * its live events (main thread → worker). A message of a few fields costs structured clone a walk of
+ * A shared worker's per-call and per-run messages as strings: a host call (worker → main thread), its
+ * reply and its live events (main thread → worker), a run (main thread → worker) and its end. A message of a few fields costs structured clone a walk of
  * its properties on one side and, on the other, a new object built key by key (each key looked up in
  * V8's string table, the object's map found by transitions); a string is copied in one piece.
  * Measured beside object messages in one process: bench/_shared-floor.mjs.
@@ -80,4 +82,87 @@ export function decodeSharedAnswer(message: string): { readonly type: "reply" | 
     } else return undefined;
   }
   return undefined;
+}
+
+/**
+ * A run for a worker (SharedRunPlan): `s` then `runId,slot,cpuMs,wallMs,memoryBytes,outputBytes,toolCalls,
+ * stackBytes,moveAfterCpuMs,filenameLength,preludeLength,manifestLength:` (an optional number or the
+ * prelude's length empty when absent) + filename + prelude + manifest + code. One string where the
+ * object message was a walk of two nested objects on each side (bench/_shared-warm.mjs, warm runs).
+ */
+export function encodeSharedRun(runId: number, slot: number, plan: SharedRunPlan): string {
+  const l = plan.limits;
+  const prelude = plan.prelude ?? "";
+  return (
+    `s${runId},${slot},${l.cpuMs},${l.wallMs},${l.memoryBytes},${l.outputBytes},${l.toolCalls ?? ""},${plan.stackBytes},${plan.moveAfterCpuMs ?? ""},` +
+    `${plan.filename.length},${plan.prelude === undefined ? "" : prelude.length},${plan.manifestText.length}:${plan.filename}${prelude}${plan.manifestText}${plan.code}`
+  );
+}
+
+/** What `encodeSharedRun` wrote; undefined for text it did not write. */
+export function decodeSharedRun(text: string): { readonly runId: number; readonly slot: number; readonly plan: SharedRunPlan } | undefined {
+  const colon = text.indexOf(":");
+  if (text.charCodeAt(0) !== 115 || colon === -1) return undefined;
+  const head = text.slice(1, colon).split(",");
+  if (head.length !== 12) return undefined;
+  const [runId, slot, cpuMs, wallMs, memoryBytes, outputBytes, toolCalls, stackBytes, moveAfter, filenameLength, preludeLength, manifestLength] = head as [
+    string, string, string, string, string, string, string, string, string, string, string, string,
+  ];
+  const preludeAt = colon + 1 + Number(filenameLength);
+  const manifestAt = preludeAt + (preludeLength === "" ? 0 : Number(preludeLength));
+  const codeAt = manifestAt + Number(manifestLength);
+  if (!(codeAt <= text.length)) return undefined;
+  const limits = { cpuMs: Number(cpuMs), wallMs: Number(wallMs), memoryBytes: Number(memoryBytes), outputBytes: Number(outputBytes) };
+  return {
+    runId: Number(runId),
+    slot: Number(slot),
+    plan: {
+      code: text.slice(codeAt),
+      filename: text.slice(colon + 1, preludeAt),
+      ...(preludeLength === "" ? {} : { prelude: text.slice(preludeAt, manifestAt) }),
+      manifestText: text.slice(manifestAt, codeAt),
+      limits: toolCalls === "" ? limits : { ...limits, toolCalls: Number(toolCalls) },
+      stackBytes: Number(stackBytes),
+      ...(moveAfter === "" ? {} : { moveAfterCpuMs: Number(moveAfter) }),
+    },
+  };
+}
+
+/**
+ * A run's end as the commonest report (the guest's envelope, logs or none), or undefined: the worker
+ * posts any other as the object message. `d` then `runId,trapped,logBytes,droppedLogs,wallMs,cpuMs,
+ * hostCalls,logCount:`, each log as `level:length:` + its message, then the envelope's text.
+ */
+export function encodeSharedDone(runId: number, report: RunReport, trapped: boolean): string | undefined {
+  const { outcome, stats } = report;
+  if (outcome.kind !== "envelope" || stats.memoryBytes !== undefined || stats.movedAfterCpuMs !== undefined) return undefined;
+  let logs = "";
+  for (const entry of report.logs) logs += `${entry.level}:${entry.message.length}:${entry.message}`;
+  return `d${runId},${trapped ? 1 : 0},${report.logBytes},${report.droppedLogs},${stats.wallMs},${stats.cpuMs},${stats.hostCalls},${report.logs.length}:${logs}${outcome.text}`;
+}
+
+/** What `encodeSharedDone` wrote (its stats' engine is the worker engine's); undefined for text it did not write. */
+export function decodeSharedDone(text: string): SharedDoneMessage | undefined {
+  const colon = text.indexOf(":");
+  if (text.charCodeAt(0) !== 100 || colon === -1) return undefined;
+  const head = text.slice(1, colon).split(",").map(Number);
+  if (head.length !== 8 || head.some((value) => Number.isNaN(value))) return undefined;
+  const [runId, trapped, logBytes, droppedLogs, wallMs, cpuMs, hostCalls, logCount] = head as [number, number, number, number, number, number, number, number];
+  const logs: LogEntry[] = [];
+  let at = colon + 1;
+  for (let i = 0; i < logCount; i++) {
+    const levelEnd = text.indexOf(":", at);
+    const lengthEnd = levelEnd === -1 ? -1 : text.indexOf(":", levelEnd + 1);
+    if (lengthEnd === -1) return undefined;
+    const end = lengthEnd + 1 + Number(text.slice(levelEnd + 1, lengthEnd));
+    if (!(end <= text.length)) return undefined;
+    logs.push({ level: text.slice(at, levelEnd) as LogLevel, message: text.slice(lengthEnd + 1, end) });
+    at = end;
+  }
+  return {
+    type: "done",
+    runId,
+    trapped: trapped === 1,
+    report: { outcome: { kind: "envelope", text: text.slice(at) }, logs, logBytes, droppedLogs, stats: { engine: "quickjs", wallMs, cpuMs, hostCalls } },
+  };
 }

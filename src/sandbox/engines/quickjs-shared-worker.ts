@@ -10,8 +10,8 @@ import type { runAsyncify } from "./quickjs-inline-run.js";
 import type { AsyncifyRunParts, HostCallPort, InlineRunHandle } from "./quickjs-inline-run-parts.js";
 import type { prepareInlineSandbox, releaseInlineSandbox } from "./quickjs-inline-sandbox.js";
 import type { compileQuickJsPiece } from "./quickjs-sandbox.js";
-import type { FromSharedWorker, SharedWorkerBoot, ToSharedWorker } from "./quickjs-shared-protocol.js";
-import type { decodeSharedAnswer, encodeSharedCall } from "./quickjs-shared-wire.js";
+import type { FromSharedWorker, SharedRunPlan, SharedWorkerBoot, ToSharedWorker } from "./quickjs-shared-protocol.js";
+import type { decodeSharedAnswer, decodeSharedRun, encodeSharedCall, encodeSharedDone } from "./quickjs-shared-wire.js";
 import type { snapshotQuickJsSandbox } from "./quickjs-snapshot.js";
 import type { SHARED_CONTROL } from "./quickjs-shared-protocol.js";
 import type { installYieldingInterrupts, timeSlices } from "./quickjs-yield.js";
@@ -37,6 +37,8 @@ export interface SharedWorkerParts {
   readonly control: typeof SHARED_CONTROL;
   readonly encodeCall: typeof encodeSharedCall;
   readonly decodeAnswer: typeof decodeSharedAnswer;
+  readonly decodeRun: typeof decodeSharedRun;
+  readonly encodeDone: typeof encodeSharedDone;
 }
 
 /**
@@ -108,7 +110,7 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
   const failed = (runId: number, outcome: EngineOutcome): void =>
     post({ type: "done", runId, trapped: true, report: { outcome, logs: [], logBytes: 0, droppedLogs: 0, stats: { engine: "quickjs", wallMs: 0, cpuMs: 0, hostCalls: 0 } } });
 
-  const run = async (runId: number, slotIndex: number, plan: Extract<ToSharedWorker, { type: "run" }>["plan"]): Promise<void> => {
+  const run = async (runId: number, slotIndex: number, plan: SharedRunPlan): Promise<void> => {
     const state: RunState = { calls: new Map(), nextCallId: 0, handle: undefined, stopped: undefined };
     runs.set(runId, state);
     let acquired: Awaited<ReturnType<InlineInstancePool["acquire"]>>;
@@ -151,7 +153,7 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
     runs.delete(runId);
     const poisoned = result.poisoned && (slot.image === undefined || result.trapped || slot.instance.suspended);
     pool.release(slot, sandbox, poisoned, boot.retireAboveBytes);
-    post({ type: "done", runId, report: result.report, trapped: result.trapped });
+    post(parts.encodeDone(runId, result.report, result.trapped) ?? { type: "done", runId, report: result.report, trapped: result.trapped });
   };
 
   /** A host call's reply or one of its live events (sent before its reply). */
@@ -171,11 +173,13 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
 
   port.on("message", (message: ToSharedWorker) => {
     if (typeof message === "string") {
-      answered(message);
-      return;
-    }
-    if (message.type === "run") {
-      void run(message.runId, message.slot, message.plan);
+      // A run (encodeSharedRun) starts with "s"; a reply or event with "r" or "e".
+      if (message.charCodeAt(0) !== 115) {
+        answered(message);
+        return;
+      }
+      const placed = parts.decodeRun(message);
+      if (placed !== undefined) void run(placed.runId, placed.slot, placed.plan);
       return;
     }
     const state = runs.get(message.runId);

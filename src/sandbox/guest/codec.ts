@@ -26,7 +26,8 @@ export class CodecError extends McpvmError<CodecErrorCode> {}
  */
 export function encodeForGuest(value: unknown): string | undefined {
   try {
-    return JSON.stringify(value, bytesReplacer);
+    // The replacer acts only on a Uint8Array, so a primitive (most trivial replies) skips its call.
+    return typeof value === "object" && value !== null ? JSON.stringify(value, bytesReplacer) : JSON.stringify(value);
   } catch (error) {
     throw new CodecError(
       "VALUE_NOT_SERIALIZABLE",

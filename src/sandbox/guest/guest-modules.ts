@@ -30,7 +30,10 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
 
   function unwrapReply(text: string, onProgress?: (event: unknown) => void): unknown {
     // The commonest reply, a string value, comes raw after a U+0001 (native.ts, RAW_STRING_REPLY).
-    if (text.charCodeAt(0) === 1) return text.slice(1);
+    const mark = text.charCodeAt(0);
+    if (mark === 1) return text.slice(1);
+    // A value alone (RAW_VALUE_REPLY): its JSON text, or nothing for undefined.
+    if (mark === 2) return text.length === 1 ? undefined : codec.decode(text.slice(1));
     const reply = codec.decode(text) as HostReply;
     // Events an engine could not deliver while the call was in flight came with the reply, in order.
     const events = reply.events;
@@ -66,6 +69,19 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
       }
     };
     return { args: kept, onProgress, listener: (eventText: string) => onProgress(codec.decode(eventText)) };
+  }
+
+  /**
+   * Whether no argument is an object: then the codec's replacer (a guest function QuickJS calls for
+   * every value, the array's own included) has nothing to act on, and JSON.stringify alone writes the
+   * same text. Primitives have no toJSON to run; the array's own runs either way.
+   */
+  function primitives(args: readonly unknown[]): boolean {
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i];
+      if (typeof arg === "object" && arg !== null) return false;
+    }
+    return true;
   }
 
   function encodeArgs(module: string, fn: string, args: readonly unknown[]): string {
@@ -167,7 +183,7 @@ export function createGuestModules(native: GuestNative, manifest: GuestManifest,
           }
           let argsText: string;
           try {
-            argsText = stringify(given, replacer) as string;
+            argsText = (primitives(given) ? stringify(given) : stringify(given, replacer)) as string;
           } catch (error) {
             throw argumentsError(name, fn, error);
           }

@@ -145,7 +145,14 @@ export interface GuestRunner {
  */
 export const RAW_STRING_REPLY = "\u0001";
 
-/** Host -> guest reply to a host call (or a string value, see RAW_STRING_REPLY). */
+/**
+ * A host reply that starts with this character is a successful call's value without events: the rest
+ * is the value's JSON text, or nothing for `undefined`. The guest parses only the value, not an
+ * envelope around it (QuickJS's JSON.parse has a fixed cost of about a µs a call, an object more).
+ */
+export const RAW_VALUE_REPLY = "\u0002";
+
+/** Host -> guest reply to a host call (or a value alone, see RAW_STRING_REPLY and RAW_VALUE_REPLY). */
 export type HostReply =
   | { readonly ok: true; readonly value?: unknown; readonly events?: readonly unknown[] }
   | { readonly ok: false; readonly error: HostErrorInfo; readonly events?: readonly unknown[] };
@@ -162,7 +169,7 @@ export interface GuestCodec {
   encode(value: unknown): string | undefined;
   decode(text: string): unknown;
   /** What `encode` is made of, for a caller that inlines it: the captured JSON.stringify and its replacer (bytes). */
-  readonly stringify: (value: unknown, replacer: (key: string, value: unknown) => unknown) => string | undefined;
+  readonly stringify: (value: unknown, replacer?: (key: string, value: unknown) => unknown) => string | undefined;
   readonly replacer: (key: string, value: unknown) => unknown;
 }
 

@@ -1,6 +1,6 @@
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { CodecError, decodeFromGuest, encodeForGuest } from "../guest/codec.js";
-import { LOAD_MODULE_FUNCTION, RAW_STRING_REPLY, type HostErrorInfo } from "../guest/native.js";
+import { LOAD_MODULE_FUNCTION, RAW_STRING_REPLY, RAW_VALUE_REPLY, type HostErrorInfo } from "../guest/native.js";
 import { overBudgetText } from "./reply-budget.js";
 import { isLazyHostModule, type HostCallContext, type HostFunction, type HostModule, type HostModules } from "../types.js";
 
@@ -89,10 +89,11 @@ export async function dispatchToModule(module: HostModule | undefined, request: 
   }
   try {
     const text = encodeForGuest(value);
-    if (text === undefined) return withEvents('{"ok":true}', buffered);
+    if (text === undefined) return buffered === undefined ? RAW_VALUE_REPLY : withEvents('{"ok":true}', buffered);
     const refused = overBudget(context, request, text.length);
     if (refused !== undefined) return refused;
-    return withEvents(`{"ok":true,"value":${text}}`, buffered);
+    // Without events the value goes alone: the guest parses no envelope around it.
+    return buffered === undefined ? RAW_VALUE_REPLY + text : withEvents(`{"ok":true,"value":${text}}`, buffered);
   } catch (error) {
     return errorReply({
       name: "TypeError",

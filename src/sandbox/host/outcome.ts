@@ -68,6 +68,25 @@ const GuestOutcomeSchema = z.union([
 
 const OK_PREFIX = '{"ok":true,"value":';
 
+type GuestOutcome = z.infer<typeof GuestOutcomeSchema>;
+
+/**
+ * The commonest envelope, a result, checked by hand as GuestOutcomeSchema's first member checks it
+ * (an object whose `ok` is true, `notes` absent or at most 10 strings of at most 1,000 characters) and
+ * built as its parse builds it (only those keys): a zod union's parse was a noticeable part of settling
+ * a trivial run. Anything else (undefined here) goes to the schema, which decides as before.
+ */
+function resultEnvelope(parsed: unknown): GuestOutcome | undefined {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  const claimed = parsed as { readonly ok?: unknown; readonly value?: unknown; readonly notes?: unknown };
+  if (claimed.ok !== true) return undefined;
+  const notes = claimed.notes;
+  if (notes !== undefined && !(Array.isArray(notes) && notes.length <= 10 && notes.every((note) => typeof note === "string" && note.length <= 1_000))) return undefined;
+  const hasValue = Object.hasOwn(claimed, "value");
+  if (notes === undefined) return hasValue ? { ok: true, value: claimed.value } : { ok: true };
+  return hasValue ? { ok: true, value: claimed.value, notes: notes as string[] } : { ok: true, notes: notes as string[] };
+}
+
 export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
   // An error is output too: what the logs left of the budget (at least MIN_ERROR_BYTES, so it still
   // says what went wrong), its text cut with a marker past that. A 20 MB message is not 40 MB of output.
@@ -110,9 +129,10 @@ export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
       break;
   }
 
-  let envelope: z.infer<typeof GuestOutcomeSchema>;
+  let envelope: GuestOutcome;
   try {
-    envelope = GuestOutcomeSchema.parse(decodeFromGuest(outcome.text, MAX_NESTING_DEPTH + 1));
+    const parsed = decodeFromGuest(outcome.text, MAX_NESTING_DEPTH + 1);
+    envelope = resultEnvelope(parsed) ?? GuestOutcomeSchema.parse(parsed);
   } catch (error) {
     const reason = error instanceof CodecError ? error.message : "the sandbox sent an invalid result envelope";
     return fail({ code: "RESULT_NOT_SERIALIZABLE", message: `The script's result cannot be returned: ${reason}` });
