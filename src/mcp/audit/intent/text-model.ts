@@ -1,6 +1,6 @@
 import { renderEvidence } from "../evidence.js";
 import type { Hit } from "../rules.js";
-import { contentWordCount, hash32, itemVectors, isEnglishUnit, MAX_UNITS, MIN_CONTENT_WORDS, TEXT_MODEL_OPTIONS, unitFeatures, type SparseVector, type TextUnit } from "./text-features.js";
+import { contentWordCount, hash32, itemVectors, MAX_UNITS, MIN_CONTENT_WORDS, readsUnit, TEXT_MODEL_OPTIONS, unitFeatures, type SparseVector, type TextUnit } from "./text-features.js";
 import { TEXT_MODEL_BIAS, TEXT_MODEL_SCALE, TEXT_MODEL_THRESHOLD, TEXT_MODEL_WEIGHTS } from "./text-model-weights.js";
 
 /**
@@ -82,7 +82,7 @@ export function strongestEvidence(units: readonly TextUnit[], top = 3): { unit: 
   const mask = TEXT_MODEL_OPTIONS.buckets - 1;
   let best: { unit: TextUnit; sum: number; grams: Map<string, number> } | undefined;
   for (const unit of units.slice(0, MAX_UNITS)) {
-    if (unit.text.trim().length === 0 || !isEnglishUnit(unit.text)) continue;
+    if (!readsUnit(unit.text, TEXT_MODEL_OPTIONS)) continue;
     const grams = new Map<string, number>();
     for (const f of new Set(unitFeatures(unit, TEXT_MODEL_OPTIONS))) {
       const h = hash32(f);
