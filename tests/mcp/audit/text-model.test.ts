@@ -3,8 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { auditServer, auditToolDefinition } from "../../../src/mcp/audit/index.js";
-import { hash32, isEnglishUnit, itemVectors, normaliseText, TEXT_MODEL_OPTIONS, unitFeatures, vectorOf } from "../../../src/mcp/audit/intent/text-features.js";
-import { decodeWeights, encodeWeights, strongestEvidence, textModelHit, textProbability } from "../../../src/mcp/audit/intent/text-model.js";
+import { hash32, isEnglishUnit, itemVectors, normaliseText, unitFeatures, vectorOf } from "../../../src/mcp/audit/intent/text-features.js";
+import { decodeWeights, encodeWeights, strongestEvidence, TEXT_MODEL_OPTIONS, textModelHit, textProbability } from "../../../src/mcp/audit/intent/text-model.js";
 import { runFitCheck } from "./scripts/run-fit-check.js";
 
 const weightsFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src/mcp/audit/intent/text-model-weights.ts");

@@ -1,8 +1,9 @@
 /**
  * The text model's featurizer (pure): a unit of text (a description, a parameter's description, a value) becomes a
  * sparse vector of hashed word uni-/bi-grams (and, as an option the experiments compared, character n-grams), each
- * tagged with the unit's role. Options other than TEXT_MODEL_OPTIONS are kept for the leave-one-set-out script
- * (tests/mcp/audit/scripts/text-model-loso.ts), which compares them.
+ * tagged with the unit's role. The shipped model's options are written into its weights file (text-model.ts
+ * TEXT_MODEL_OPTIONS); the others are kept for the leave-one-set-out script (tests/mcp/audit/scripts/text-model-loso.ts),
+ * which compares them.
  */
 import { LISTS, wordsOf } from "../common-words.js";
 import type { IntentRole } from "./score.js";
@@ -45,8 +46,6 @@ export const CONTENT_OPTIONS: FeaturizeOptions = { ...DEFAULT_OPTIONS, charN: nu
  */
 export const MULTILINGUAL_OPTIONS: FeaturizeOptions = { ...CONTENT_OPTIONS, englishOnly: false, spacelessGrams: [2, 3] };
 
-/** What the shipped model reads (chosen by leave-one-set-out; tests/fixtures/audit-intent/README.md, waves 15, 16, 19). */
-export const TEXT_MODEL_OPTIONS: FeaturizeOptions = CONTENT_OPTIONS;
 
 /** Units read per tool: real tools have up to ~170; the rest of a hostile schema is left to the rules. */
 export const MAX_UNITS = 256;
@@ -210,7 +209,7 @@ export const MIN_CONTENT_WORDS = 5;
  * Distinct content words (function words left out) in the units the model reads; a run in a spaceless script counts
  * one word per two distinct character pairs (a Chinese or Japanese word is mostly two characters).
  */
-export function contentWordCount(units: readonly TextUnit[], options: FeaturizeOptions = TEXT_MODEL_OPTIONS): number {
+export function contentWordCount(units: readonly TextUnit[], options: FeaturizeOptions): number {
   const words = new Set<string>();
   const pairs = new Set<string>();
   for (const u of units.slice(0, MAX_UNITS)) {

@@ -1,7 +1,10 @@
 import { renderEvidence } from "../evidence.js";
 import type { Hit } from "../rules.js";
-import { contentWordCount, hash32, itemVectors, MAX_UNITS, MIN_CONTENT_WORDS, readsUnit, TEXT_MODEL_OPTIONS, unitFeatures, type SparseVector, type TextUnit } from "./text-features.js";
-import { TEXT_MODEL_BIAS, TEXT_MODEL_SCALE, TEXT_MODEL_THRESHOLD, TEXT_MODEL_WEIGHTS } from "./text-model-weights.js";
+import { contentWordCount, hash32, itemVectors, MAX_UNITS, MIN_CONTENT_WORDS, readsUnit, unitFeatures, type FeaturizeOptions, type SparseVector, type TextUnit } from "./text-features.js";
+import { TEXT_MODEL_BIAS, TEXT_MODEL_FEATURES, TEXT_MODEL_SCALE, TEXT_MODEL_THRESHOLD, TEXT_MODEL_WEIGHTS } from "./text-model-weights.js";
+
+/** What the shipped model reads: written into the weights file by the fit, so weights and featurizer cannot drift apart. */
+export const TEXT_MODEL_OPTIONS: FeaturizeOptions = TEXT_MODEL_FEATURES;
 
 /**
  * The text model: a logistic regression over hashed words and word pairs of a tool's English text (description,
@@ -100,7 +103,7 @@ export function strongestEvidence(units: readonly TextUnit[], top = 3): { unit: 
 
 /** An `intent-text-model` hit (warn) when the text model says attack; the evidence names the unit and its strongest words. */
 export function textModelHit(units: readonly TextUnit[]): Hit | undefined {
-  if (contentWordCount(units) < MIN_CONTENT_WORDS) return undefined;
+  if (contentWordCount(units, TEXT_MODEL_OPTIONS) < MIN_CONTENT_WORDS) return undefined;
   const p = textProbability(units);
   if (p === undefined || p < TEXT_MODEL_THRESHOLD) return undefined;
   const strongest = strongestEvidence(units);
