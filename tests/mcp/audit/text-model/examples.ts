@@ -33,7 +33,7 @@ export interface TextExample {
  * text in a script the model has not otherwise seen it holds).
  */
 export const HELDOUT_FOLDS = ["heldout-v2", "heldout-v3", "heldout-v4", "heldout-v5", "heldout-v6", "heldout-v7", "heldout-v8", "heldout-v9", "heldout-v10", "heldout-v11", "heldout-v12"] as const;
-export const WRITER_FOLDS = ["training-w19a", "training-w19c"] as const;
+export const WRITER_FOLDS = ["training-w19a", "training-w19b", "training-w19c"] as const;
 export const FOLDS = [...HELDOUT_FOLDS, ...WRITER_FOLDS, "benign-multilingual"] as const;
 /** Always in the training part: tuning material that is no held-out set. */
 export const ALWAYS = ["tuning", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "benign-extra-5", "semantic-paraphrases", "corpus", "benign-voice"] as const;
