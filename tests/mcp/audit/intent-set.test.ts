@@ -157,12 +157,14 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     // 2/123 benign tools held, second opinion off and on alike (the rules before wave 8: 57/94 and 2/123). With the
     // wave-9 steering relation alone, written before v5's cases were read: 65/94 again. Spent since wave 9 (its misses
     // were studied by cause and fixed by kind): 94/94 and 0/123 tuned, which says nothing about attacks nobody tuned on.
+    // Wave 19's refit of the text model (benign-voice weighted ×3, chosen by leave-one-writer-out) no longer holds the one
+    // v5 attack only wave 16's text model held: 93/94.
     const { off, on } = measure("set v5 (spent: tuned on in wave 9)", (e) => measureHalf("heldout-v5", e));
     expect(off.attacks).toBe(94);
     expect(off.benign).toBe(123);
-    expect(off.caught).toBeGreaterThanOrEqual(94);
+    expect(off.caught).toBeGreaterThanOrEqual(93);
     expect(off.flagged).toBe(0);
-    expect(on.caught).toBeGreaterThanOrEqual(94);
+    expect(on.caught).toBeGreaterThanOrEqual(93);
     expect(on.flagged).toBe(0);
   });
 
@@ -208,8 +210,9 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect([off.attacks, off.benign]).toEqual([140, 212]);
     // Wave 12's address relations (tuned on v9) also hold one more v8 attack: 131. The text model, fitted on v8 among
     // the rest, holds 3 more (in-sample: says nothing about attacks it never saw): 134. Wave 17's letters escaped one by
-    // one (text-audit.ts, tuned on v10 and v11) hold one more: 135.
-    expect(off.caught).toBe(135);
+    // one (text-audit.ts, tuned on v10 and v11) hold one more: 135. Wave 19's refit of the text model (benign-voice
+    // weighted ×3, chosen by leave-one-writer-out) holds 1 the rules miss where wave 16's held 4: 132.
+    expect(off.caught).toBe(132);
     expect(off.flagged).toBe(2);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeGreaterThanOrEqual(off.flagged);

@@ -12,10 +12,11 @@ export const verdict = (tools: AuditedTool[], instructions?: string, others: Oth
   verdictOf(auditServer({ serverName: "s", instructions, tools }, { otherServers: others }).findings);
 
 /**
- * Honest look-alikes the text model warns on (wave 16: 2 of the family tests' 261; tests/fixtures/audit-intent/README.md).
- * For these the test pins what happens: every other rule passes them, and the one warn is the text model's.
+ * Honest look-alikes the text model warns on (wave 16: share_file and b-own-instead, 2 of the family tests' 261; wave 19's
+ * refit: only "continue a conversation by id", 1 of 311; tests/fixtures/audit-intent/README.md). For these the test pins
+ * what happens: every other rule passes them, and the one warn is the text model's.
  */
-export const TEXT_MODEL_FALSE_HOLDS: ReadonlySet<string> = new Set(["share_file", "b-own-instead"]);
+export const TEXT_MODEL_FALSE_HOLDS: ReadonlySet<string> = new Set(["continue a conversation by id"]);
 
 export function expectOnlyTextModelWarn(tools: AuditedTool[]): void {
   const findings = auditServer({ serverName: "s", tools }, { otherServers: [] }).findings;

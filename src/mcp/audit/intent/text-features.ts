@@ -1,8 +1,9 @@
 /**
  * The text model's featurizer (pure): a unit of text (a description, a parameter's description, a value) becomes a
  * sparse vector of hashed word uni-/bi-grams (and, as an option the experiments compared, character n-grams), each
- * tagged with the unit's role. Options other than TEXT_MODEL_OPTIONS are kept for the leave-one-set-out script
- * (tests/mcp/audit/scripts/text-model-loso.ts), which compares them.
+ * tagged with the unit's role. The shipped model's options are written into its weights file (text-model.ts
+ * TEXT_MODEL_OPTIONS); the others are kept for the leave-one-set-out script (tests/mcp/audit/scripts/text-model-loso.ts),
+ * which compares them.
  */
 import { LISTS, wordsOf } from "../common-words.js";
 import type { IntentRole } from "./score.js";
@@ -28,12 +29,23 @@ export interface FeaturizeOptions {
   readonly perUnit: boolean;
   /** Leave out words that carry register rather than meaning ("it", "so", "you"): a unigram of one, a bigram of two. */
   readonly dropFunctionWords: boolean;
+  /**
+   * Character n-gram sizes for scripts written without spaces between words (Han, kana, Hangul, Thai, Lao, Khmer,
+   * Myanmar), read in place of their runs when other languages are read; null reads such a run as one word.
+   */
+  readonly spacelessGrams: readonly [number, number] | null;
 }
 
-export const DEFAULT_OPTIONS: FeaturizeOptions = { buckets: 1 << 18, wordBigrams: true, charN: [3, 5], shared: true, englishOnly: true, maxChars: 2000, perUnit: false, dropFunctionWords: false };
+export const DEFAULT_OPTIONS: FeaturizeOptions = { buckets: 1 << 18, wordBigrams: true, charN: [3, 5], shared: true, englishOnly: true, maxChars: 2000, perUnit: false, dropFunctionWords: false, spacelessGrams: null };
 
-/** What the shipped model reads (chosen by leave-one-set-out; tests/fixtures/audit-intent/README.md, wave 15). */
-export const TEXT_MODEL_OPTIONS: FeaturizeOptions = { ...DEFAULT_OPTIONS, charN: null, dropFunctionWords: true };
+/** Content words and word pairs of English units (wave 15's choice, kept in wave 16). */
+export const CONTENT_OPTIONS: FeaturizeOptions = { ...DEFAULT_OPTIONS, charN: null, dropFunctionWords: true };
+/**
+ * The same for English units; other languages' units read too, their function words left out, and runs in scripts
+ * written without spaces read as character pairs and triples.
+ */
+export const MULTILINGUAL_OPTIONS: FeaturizeOptions = { ...CONTENT_OPTIONS, englishOnly: false, spacelessGrams: [2, 3] };
+
 
 /** Units read per tool: real tools have up to ~170; the rest of a hostile schema is left to the rules. */
 export const MAX_UNITS = 256;
@@ -99,21 +111,56 @@ const FUNCTION = new Set([
 ]);
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+// Other languages: marks are part of a word (Devanagari and Thai vowels are marks), and every language's function words
+// are left out of a unit that is not English (FUNCTION alone keeps an English unit read exactly as before).
+const WORD_MARKS = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}]+)?/gu;
+const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const FUNCTION_ANY = new Set([...FUNCTION, ...LISTS.flatMap(([, list]) => [...list])]);
+
+/** Whether the model reads a unit under these options: English only, or any unit with letters. */
+export function readsUnit(text: string, options: FeaturizeOptions): boolean {
+  if (text.trim().length === 0) return false;
+  return options.englishOnly ? isEnglishUnit(text) : /\p{L}/u.test(text);
+}
+
+/** A unit's words as the featurizer sees them, and which function words it leaves out. */
+function wordsAndFunction(text: string, options: FeaturizeOptions): { words: string[]; fn: ReadonlySet<string> } {
+  if (options.englishOnly || options.spacelessGrams === null) return { words: text.match(WORD) ?? [], fn: FUNCTION };
+  return { words: text.match(WORD_MARKS) ?? [], fn: isEnglishUnit(text) ? FUNCTION : FUNCTION_ANY };
+}
+
+/** The character n-grams of a run in a spaceless script (the whole run when shorter than the smallest size). */
+function spacelessGramsOf(run: string, [lo, hi]: readonly [number, number]): string[] {
+  const chars = [...run];
+  if (chars.length <= lo) return [run];
+  const out: string[] = [];
+  for (let n = lo; n <= hi; n++) for (let i = 0; i + n <= chars.length; i++) out.push(chars.slice(i, i + n).join(""));
+  return out;
+}
 
 /** The feature strings of one unit (before hashing): what the model weighs, and what its evidence names. */
 export function unitFeatures(unit: TextUnit, options: FeaturizeOptions): string[] {
   const text = normaliseText(unit.text, options.maxChars);
   const out: string[] = [];
-  const words = text.match(WORD) ?? [];
+  const { words, fn } = wordsAndFunction(text, options);
   const r = unit.role[0] ?? "p";
-  const skip = (w: string): boolean => options.dropFunctionWords && FUNCTION.has(w);
+  const grams = options.englishOnly ? null : options.spacelessGrams;
+  const spaceless = (w: string): boolean => grams !== null && SPACELESS.test(w);
+  const skip = (w: string): boolean => (options.dropFunctionWords && fn.has(w)) || spaceless(w);
   for (let i = 0; i < words.length; i++) {
     const w = words[i] ?? "";
+    if (grams !== null && spaceless(w)) {
+      for (const g of spacelessGramsOf(w, grams)) {
+        out.push(`${r}:g:${g}`);
+        if (options.shared) out.push(`*:g:${g}`);
+      }
+      continue;
+    }
     if (!skip(w)) {
       out.push(`${r}:w:${w}`);
       if (options.shared) out.push(`*:w:${w}`);
     }
-    if (options.wordBigrams && i + 1 < words.length && !(skip(w) && skip(words[i + 1] ?? ""))) {
+    if (options.wordBigrams && i + 1 < words.length && !spaceless(words[i + 1] ?? "") && !(skip(w) && skip(words[i + 1] ?? ""))) {
       const b = `${w} ${words[i + 1] ?? ""}`;
       out.push(`${r}:b:${b}`);
       if (options.shared) out.push(`*:b:${b}`);
@@ -158,19 +205,28 @@ export function vectorOf(features: readonly string[], buckets: number): SparseVe
  */
 export const MIN_CONTENT_WORDS = 5;
 
-/** Distinct content words (function words left out) in the English units the model reads. */
-export function contentWordCount(units: readonly TextUnit[]): number {
+/**
+ * Distinct content words (function words left out) in the units the model reads; a run in a spaceless script counts
+ * one word per two distinct character pairs (a Chinese or Japanese word is mostly two characters).
+ */
+export function contentWordCount(units: readonly TextUnit[], options: FeaturizeOptions): number {
   const words = new Set<string>();
+  const pairs = new Set<string>();
   for (const u of units.slice(0, MAX_UNITS)) {
-    if (u.text.trim().length === 0 || !isEnglishUnit(u.text)) continue;
-    for (const w of normaliseText(u.text, TEXT_MODEL_OPTIONS.maxChars).match(WORD) ?? []) if (!FUNCTION.has(w)) words.add(w);
+    if (!readsUnit(u.text, options)) continue;
+    const { words: all, fn } = wordsAndFunction(normaliseText(u.text, options.maxChars), options);
+    for (const w of all) {
+      if (fn.has(w)) continue;
+      if (options.englishOnly || options.spacelessGrams === null || !SPACELESS.test(w)) words.add(w);
+      else for (const g of spacelessGramsOf(w, [2, 2])) pairs.add(g);
+    }
   }
-  return words.size;
+  return words.size + Math.floor(pairs.size / 2);
 }
 
 /** The scored items of a tool (one bag, or one per unit) after the language gate; empty when nothing is read. */
 export function itemVectors(units: readonly TextUnit[], options: FeaturizeOptions): SparseVector[] {
-  const read = units.slice(0, MAX_UNITS).filter((u) => u.text.trim().length > 0 && (!options.englishOnly || isEnglishUnit(u.text)));
+  const read = units.slice(0, MAX_UNITS).filter((u) => readsUnit(u.text, options));
   if (read.length === 0) return [];
   if (options.perUnit) return read.map((u) => vectorOf(unitFeatures(u, options), options.buckets));
   return [vectorOf(read.flatMap((u) => unitFeatures(u, options)), options.buckets)];

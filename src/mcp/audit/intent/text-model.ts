@@ -1,7 +1,10 @@
 import { renderEvidence } from "../evidence.js";
 import type { Hit } from "../rules.js";
-import { contentWordCount, hash32, itemVectors, isEnglishUnit, MAX_UNITS, MIN_CONTENT_WORDS, TEXT_MODEL_OPTIONS, unitFeatures, type SparseVector, type TextUnit } from "./text-features.js";
-import { TEXT_MODEL_BIAS, TEXT_MODEL_SCALE, TEXT_MODEL_THRESHOLD, TEXT_MODEL_WEIGHTS } from "./text-model-weights.js";
+import { contentWordCount, hash32, itemVectors, MAX_UNITS, MIN_CONTENT_WORDS, readsUnit, unitFeatures, type FeaturizeOptions, type SparseVector, type TextUnit } from "./text-features.js";
+import { TEXT_MODEL_BIAS, TEXT_MODEL_FEATURES, TEXT_MODEL_SCALE, TEXT_MODEL_THRESHOLD, TEXT_MODEL_WEIGHTS } from "./text-model-weights.js";
+
+/** What the shipped model reads: written into the weights file by the fit, so weights and featurizer cannot drift apart. */
+export const TEXT_MODEL_OPTIONS: FeaturizeOptions = TEXT_MODEL_FEATURES;
 
 /**
  * The text model: a logistic regression over hashed words and word pairs of a tool's English text (description,
@@ -82,7 +85,7 @@ export function strongestEvidence(units: readonly TextUnit[], top = 3): { unit: 
   const mask = TEXT_MODEL_OPTIONS.buckets - 1;
   let best: { unit: TextUnit; sum: number; grams: Map<string, number> } | undefined;
   for (const unit of units.slice(0, MAX_UNITS)) {
-    if (unit.text.trim().length === 0 || !isEnglishUnit(unit.text)) continue;
+    if (!readsUnit(unit.text, TEXT_MODEL_OPTIONS)) continue;
     const grams = new Map<string, number>();
     for (const f of new Set(unitFeatures(unit, TEXT_MODEL_OPTIONS))) {
       const h = hash32(f);
@@ -100,7 +103,7 @@ export function strongestEvidence(units: readonly TextUnit[], top = 3): { unit: 
 
 /** An `intent-text-model` hit (warn) when the text model says attack; the evidence names the unit and its strongest words. */
 export function textModelHit(units: readonly TextUnit[]): Hit | undefined {
-  if (contentWordCount(units) < MIN_CONTENT_WORDS) return undefined;
+  if (contentWordCount(units, TEXT_MODEL_OPTIONS) < MIN_CONTENT_WORDS) return undefined;
   const p = textProbability(units);
   if (p === undefined || p < TEXT_MODEL_THRESHOLD) return undefined;
   const strongest = strongestEvidence(units);

@@ -7,7 +7,7 @@
  */
 import { cachedExamples } from "../text-model/cache.js";
 import { ALWAYS, FOLDS } from "../text-model/examples.js";
-import { hash32, itemVectors, isEnglishUnit, unitFeatures } from "../../../../src/mcp/audit/intent/text-features.js";
+import { hash32, itemVectors, readsUnit, unitFeatures } from "../../../../src/mcp/audit/intent/text-features.js";
 import { fitText, scoreOf, type Row } from "../text-model/train.js";
 import { CONFIGS } from "../text-model/configs.js";
 
@@ -22,7 +22,7 @@ const model = fitText(rows.map((r) => r.row), config.feat.buckets, config.fit);
 const names = new Map<number, Map<string, [number, number]>>();
 for (const { e } of rows) {
   const seen = new Set<string>();
-  for (const it of e.items) for (const u of it.units) if (!config.feat.englishOnly || isEnglishUnit(u.text)) for (const f of unitFeatures(u, config.feat)) seen.add(f);
+  for (const it of e.items) for (const u of it.units) if (readsUnit(u.text, config.feat)) for (const f of unitFeatures(u, config.feat)) seen.add(f);
   for (const f of seen) {
     const b = hash32(f) & (config.feat.buckets - 1);
     const m = names.get(b) ?? new Map<string, [number, number]>();
