@@ -53,11 +53,11 @@ export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }
  * character pairs and triples for scripts without spaces), their benign-voice ×3 and l2 1e-3 variants, at thresholds
  * 0.8, 0.85, 0.875, 0.9, 0.925 and 0.95.
  *
- * Outcome (scripts/text-model-loso.ts over 14 attack folds, 1 710 left-out attacks, the rules alone holding 1 551;
- * look-alikes of 311 honest family tests): contentVoice3 at 0.85 — 1 566, model alone 382, real 0/1 849, voice 3/389,
- * paraphrases 0, benign-multilingual 0, but 7 look-alikes: out; content at 0.875 — 1 564, 311, 0, 3/389, 0, 0, but 4
- * look-alikes: out; contentVoice3 at 0.875 — 1 563, 273, 0, 1/389, 0, 0, 1 look-alike: in. Every multi candidate inside
- * the limits held fewer (multiVoice3 at 0.875 1 561, multi at 0.9 1 558); l2 1e-3 left the model almost silent (at
+ * Outcome (scripts/text-model-loso.ts over 14 attack folds, 1 716 left-out attacks, the rules alone holding 1 556;
+ * look-alikes of 311 honest family tests): contentVoice3 at 0.85 — 1 571, model alone 378, real 0/1 849, voice 3/389,
+ * paraphrases 0, benign-multilingual 0, but 7 look-alikes: out; content at 0.875 — 1 569, 308, 0, 3/389, 0, 0, but 4
+ * look-alikes: out; contentVoice3 at 0.875 — 1 568, 273, 0, 1/389, 0, 0, 1 look-alike: in. Every multi candidate inside
+ * the limits held fewer (multiVoice3 at 0.875 1 566, multi at 0.9 1 563); l2 1e-3 left the model almost silent (at
  * most 3 attacks of its own). Chosen: contentVoice3 at 0.875.
  */
 export const FROZEN = { config: "contentVoice3", threshold: 0.875 } as const;
