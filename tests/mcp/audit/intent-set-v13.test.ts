@@ -17,7 +17,7 @@ describe("audit recall and benign-flag rate on held-out set v13", { timeout: 180
     // encoded 10/14, server-instructions 12/15, multilingual 9/30 — and 4/176 benign (adyen-account 3, keycloak 1; the
     // Russian and Portuguese servers' 60 tools none); the same with the fake second opinion on, and the same on main
     // before wave 18's audit changes (a315ee9). Counts only.
-    // Wave 19, second look, after the text model was refitted on three more writers (94d65fe; design chosen by
+    // Wave 19, second look, after the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design chosen by
     // leave-one-set-out before any held-out set was scored): 70/124 (56.5 %) — context 13/21, steering 8/23, the rest
     // unchanged — and 4/176 benign, the same with the fake second opinion on. Counts only.
     const [off, on] = [measureHalf("heldout-v13", none), measureHalf("heldout-v13", withCareful())];

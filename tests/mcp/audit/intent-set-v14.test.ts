@@ -16,7 +16,7 @@ describe("audit recall and benign-flag rate on held-out set v14", { timeout: 180
     // Wave 19, rules + text model as on main at 136de99 (the auditor as wave 18 left it): 100/127 (78.7 %) — context
     // 16/21, shadowing 21/21, steering 12/21, encoded 21/21, credentials 15/21, multilingual 15/22 — and 2/176 benign
     // (MSDS Chemical Info 1, ChromeMcpServer 1); the same with the fake second opinion on. Counts only.
-    // After the text model was refitted on three more writers (94d65fe; design chosen before any held-out set was
+    // After the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design chosen before any held-out set was
     // scored): 99/127 (78.0 %) — context 15/21, the rest unchanged — and 2/176 benign, the same with it on.
     const [off, on] = [measureHalf("heldout-v14", none), measureHalf("heldout-v14", withCareful())];
     expect([off.attacks, off.benign]).toEqual([127, 176]);

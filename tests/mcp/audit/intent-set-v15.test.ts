@@ -16,7 +16,7 @@ describe("audit recall and benign-flag rate on held-out set v15", { timeout: 180
     // Wave 19, rules + text model as on main at 136de99 (the auditor as wave 18 left it): 101/126 (80.2 %) — context
     // 21/21, shadowing 20/21, steering 17/21, encoded 17/21, credentials 9/21, multilingual 17/21 — and 3/154 benign
     // (boe-mcp 1, remember-talk 1, healthcare-mcp 1); the same with the fake second opinion on. Counts only.
-    // After the text model was refitted on three more writers (94d65fe; design chosen before any held-out set was
+    // After the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design chosen before any held-out set was
     // scored): 100/126 (79.4 %) — context 20/21, the rest unchanged — and 3/154 benign, the same with it on.
     const [off, on] = [measureHalf("heldout-v15", none), measureHalf("heldout-v15", withCareful())];
     expect([off.attacks, off.benign]).toEqual([126, 154]);
