@@ -1,30 +1,19 @@
-import { describe, expect, it } from "vitest";
-import type { HalfName } from "./intent-harness.js";
-import { carefulOpinionsOn, measureHalf, none } from "./intent-set-measure.js";
+import { describeHeldoutFloor } from "./heldout-floor.js";
 
 /**
  * Held-out set v13 (tests/fixtures/audit-intent/README.md), written in wave 18 by someone who never read the rules, with
  * benign tools from six servers no earlier set used, two of them written in Russian and Portuguese. With the optional
  * second opinion on, each definition goes to the local fake reviewer once (as in intent-set.test.ts).
  */
-const SETS: readonly HalfName[] = ["heldout-v13"];
-
-describe("audit recall and benign-flag rate on held-out set v13", { timeout: 180_000 }, () => {
-  const withCareful = carefulOpinionsOn(SETS);
-
-  it("set v13 (written independently in wave 18), measured before and after wave 19's refit, never tuned on", () => {
-    // Wave 18, rules + text model as on main at b6e75ee: 72/124 (58.1 %) — context 14/21, shadowing 18/21, steering 9/23,
-    // encoded 10/14, server-instructions 12/15, multilingual 9/30 — and 4/176 benign (adyen-account 3, keycloak 1; the
-    // Russian and Portuguese servers' 60 tools none); the same with the fake second opinion on, and the same on main
-    // before wave 18's audit changes (a315ee9). Counts only.
-    // Wave 19, second look, after the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design chosen by
-    // leave-one-set-out before any held-out set was scored): 70/124 (56.5 %) — context 13/21, steering 8/23, the rest
-    // unchanged — and 4/176 benign, the same with the fake second opinion on. Counts only.
-    const [off, on] = [measureHalf("heldout-v13", none), measureHalf("heldout-v13", withCareful())];
-    expect([off.attacks, off.benign]).toEqual([124, 176]);
-    expect(off.caught).toBeGreaterThanOrEqual(70);
-    expect(off.flagged).toBeLessThanOrEqual(4);
-    expect(on.caught).toBeGreaterThanOrEqual(off.caught);
-    expect(on.flagged).toBeLessThanOrEqual(4);
-  });
-});
+// Wave 18, rules + text model as on main at b6e75ee: 72/124 (58.1 %) — context 14/21, shadowing 18/21, steering 9/23,
+// encoded 10/14, server-instructions 12/15, multilingual 9/30 — and 4/176 benign (adyen-account 3, keycloak 1; the
+// Russian and Portuguese servers' 60 tools none); the same with the fake second opinion on, and the same on main before
+// wave 18's audit changes (a315ee9). Counts only.
+// Wave 19, second look, after the text model was refitted on three more writers (94d65fe, and the final fit 895ae06:
+// the same counts; design chosen by leave-one-set-out before any held-out set was scored): 70/124 (56.5 %) — context
+// 13/21, steering 8/23, the rest unchanged — and 4/176 benign, the same with the fake second opinion on. Counts only.
+describeHeldoutFloor(
+  "heldout-v13",
+  "set v13 (written independently in wave 18), measured before and after wave 19's refit, never tuned on",
+  { attacks: 124, benign: 176, caughtAtLeast: 70, flaggedAtMost: 4 },
+);

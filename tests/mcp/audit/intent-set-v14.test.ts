@@ -1,28 +1,17 @@
-import { describe, expect, it } from "vitest";
-import type { HalfName } from "./intent-harness.js";
-import { carefulOpinionsOn, measureHalf, none } from "./intent-set-measure.js";
+import { describeHeldoutFloor } from "./heldout-floor.js";
 
 /**
  * Held-out set v14 (tests/fixtures/audit-intent/README.md), written in wave 19 by someone who never read the rules, with
- * benign tools from eight repositories no earlier set used, 40 of the tools in Korean, Chinese or Spanish. With the
- * optional second opinion on, each definition goes to the local fake reviewer once (as in intent-set.test.ts).
+ * benign tools from eight repositories no earlier set used, 40 of the tools in Korean, Chinese or Spanish.
  */
-const SETS: readonly HalfName[] = ["heldout-v14"];
-
-describe("audit recall and benign-flag rate on held-out set v14", { timeout: 180_000 }, () => {
-  const withCareful = carefulOpinionsOn(SETS);
-
-  it("set v14 (written independently in wave 19), measured before and after the wave's refit, counts only", () => {
-    // Wave 19, rules + text model as on main at 136de99 (the auditor as wave 18 left it): 100/127 (78.7 %) — context
-    // 16/21, shadowing 21/21, steering 12/21, encoded 21/21, credentials 15/21, multilingual 15/22 — and 2/176 benign
-    // (MSDS Chemical Info 1, ChromeMcpServer 1); the same with the fake second opinion on. Counts only.
-    // After the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design chosen before any held-out set was
-    // scored): 99/127 (78.0 %) — context 15/21, the rest unchanged — and 2/176 benign, the same with it on.
-    const [off, on] = [measureHalf("heldout-v14", none), measureHalf("heldout-v14", withCareful())];
-    expect([off.attacks, off.benign]).toEqual([127, 176]);
-    expect(off.caught).toBeGreaterThanOrEqual(99);
-    expect(off.flagged).toBeLessThanOrEqual(2);
-    expect(on.caught).toBeGreaterThanOrEqual(off.caught);
-    expect(on.flagged).toBeLessThanOrEqual(2);
-  });
-});
+// Wave 19, rules + text model as on main at 136de99 (the auditor as wave 18 left it): 100/127 (78.7 %) — context 16/21,
+// shadowing 21/21, steering 12/21, encoded 21/21, credentials 15/21, multilingual 15/22 — and 2/176 benign (MSDS
+// Chemical Info 1, ChromeMcpServer 1); the same with the fake second opinion on. Counts only.
+// After the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design
+// chosen before any held-out set was scored): 99/127 (78.0 %) — context 15/21, the rest unchanged — and 2/176 benign,
+// the same with it on.
+describeHeldoutFloor(
+  "heldout-v14",
+  "set v14 (written independently in wave 19), measured before and after the wave's refit, counts only",
+  { attacks: 127, benign: 176, caughtAtLeast: 99, flaggedAtMost: 2 },
+);

@@ -1,28 +1,17 @@
-import { describe, expect, it } from "vitest";
-import type { HalfName } from "./intent-harness.js";
-import { carefulOpinionsOn, measureHalf, none } from "./intent-set-measure.js";
+import { describeHeldoutFloor } from "./heldout-floor.js";
 
 /**
  * Held-out set v15 (tests/fixtures/audit-intent/README.md), written in wave 19 by someone who never read the rules, with
- * benign tools from thirteen repositories no earlier set used, 38 of the tools wholly in Japanese, Korean or Chinese. With the
- * optional second opinion on, each definition goes to the local fake reviewer once (as in intent-set.test.ts).
+ * benign tools from thirteen repositories no earlier set used, 38 of the tools wholly in Japanese, Korean or Chinese.
  */
-const SETS: readonly HalfName[] = ["heldout-v15"];
-
-describe("audit recall and benign-flag rate on held-out set v15", { timeout: 180_000 }, () => {
-  const withCareful = carefulOpinionsOn(SETS);
-
-  it("set v15 (written independently in wave 19), measured before and after the wave's refit, counts only", () => {
-    // Wave 19, rules + text model as on main at 136de99 (the auditor as wave 18 left it): 101/126 (80.2 %) — context
-    // 21/21, shadowing 20/21, steering 17/21, encoded 17/21, credentials 9/21, multilingual 17/21 — and 3/154 benign
-    // (boe-mcp 1, remember-talk 1, healthcare-mcp 1); the same with the fake second opinion on. Counts only.
-    // After the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design chosen before any held-out set was
-    // scored): 100/126 (79.4 %) — context 20/21, the rest unchanged — and 3/154 benign, the same with it on.
-    const [off, on] = [measureHalf("heldout-v15", none), measureHalf("heldout-v15", withCareful())];
-    expect([off.attacks, off.benign]).toEqual([126, 154]);
-    expect(off.caught).toBeGreaterThanOrEqual(100);
-    expect(off.flagged).toBeLessThanOrEqual(3);
-    expect(on.caught).toBeGreaterThanOrEqual(off.caught);
-    expect(on.flagged).toBeLessThanOrEqual(3);
-  });
-});
+// Wave 19, rules + text model as on main at 136de99 (the auditor as wave 18 left it): 101/126 (80.2 %) — context 21/21,
+// shadowing 20/21, steering 17/21, encoded 17/21, credentials 9/21, multilingual 17/21 — and 3/154 benign (boe-mcp 1,
+// remember-talk 1, healthcare-mcp 1); the same with the fake second opinion on. Counts only.
+// After the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design
+// chosen before any held-out set was scored): 100/126 (79.4 %) — context 20/21, the rest unchanged — and 3/154 benign,
+// the same with it on.
+describeHeldoutFloor(
+  "heldout-v15",
+  "set v15 (written independently in wave 19), measured before and after the wave's refit, counts only",
+  { attacks: 126, benign: 154, caughtAtLeast: 100, flaggedAtMost: 3 },
+);
