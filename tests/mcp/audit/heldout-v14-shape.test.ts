@@ -38,7 +38,7 @@ describeHeldoutSet({
 describe("held-out set v14: its brief's own counts", () => {
   const set = heldoutSetSchema("h14").parse(readIntentFile("heldout-v14"));
 
-  it("writes its multilingual attacks in at least 12 languages, each server wholly in one", () => {
+  it("writes its multilingual attacks in at least 12 languages", () => {
     const multilingual = set.attacks.filter((a) => a.family === "multilingual");
     expect(new Set(multilingual.map((a) => a.language)).size).toBeGreaterThanOrEqual(12);
   });
@@ -49,7 +49,7 @@ describe("held-out set v14: its brief's own counts", () => {
     expect(nonEnglish.length).toBeGreaterThanOrEqual(30);
   });
 
-  it("varies where the poison sits: at least 40 attacks carry server instructions, the rest none", () => {
+  it("varies where the poison sits: at least 40 attacks carry server instructions and at least 40 carry none", () => {
     expect(set.attacks.filter((a) => a.server.instructions !== undefined).length).toBeGreaterThanOrEqual(40);
     expect(set.attacks.filter((a) => a.server.instructions === undefined).length).toBeGreaterThanOrEqual(40);
   });
