@@ -1,0 +1,16 @@
+import { describeHeldoutFloor } from "./heldout-floor.js";
+
+/**
+ * Held-out set v16 (tests/fixtures/audit-intent/README.md), written in wave 20 by someone who never read the rules, in the
+ * voice of large developer-tool servers (Markdown descriptions, deep schemas), with 160 benign tools from six
+ * repositories no earlier set used. Its writer saw the README's list of kinds the rules missed in wave 19 (not the
+ * rules, not any miss): see the README's v16 section.
+ */
+// Wave 20, rules + text model as wave 19 left them (main at a74bc4d): 100/126 (79.4 %) — context 21/21, shadowing
+// 21/21, steering 15/21, encoded 20/21, credentials 12/21, multilingual 11/21 — and 3/160 benign
+// (mcp_aliyun_observability_server 2, Jupyter MCP Server 1); the same with the fake second opinion on. Counts only.
+describeHeldoutFloor(
+  "heldout-v16",
+  "set v16 (written independently in wave 20), measured before the wave's rule round, counts only",
+  { attacks: 126, benign: 160, caughtAtLeast: 100, flaggedAtMost: 3 },
+);
