@@ -15,10 +15,11 @@ const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-const phases = ["open", "engine", "modules", "run", "mcp", "close", "total", "cpu", "mainCpu", "otherCpu"];
+const phases = ["open", "engine", "modules", "modulesCpu", "runCpu", "run", "mcp", "close", "total", "cpu", "mainCpu", "otherCpu"];
 const samples = { many: Object.fromEntries(phases.map((p) => [p, []])), none: Object.fromEntries(phases.map((p) => [p, []])) };
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
 const split = process.argv.includes("--split");
+const mainCpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
 const perTask = { many: new Map(), none: new Map() };
 const threadCpu = () => {
   let main = 0;
@@ -35,6 +36,8 @@ const threadCpu = () => {
 const once = async (home, into) => {
   let tE = 0;
   let tM = 0;
+  let cE = 0;
+  let cM = 0;
   const th0 = threadCpu();
   const c0 = cpu();
   const t0 = performance.now();
@@ -43,11 +46,14 @@ const once = async (home, into) => {
   if (split) {
     await host.engine();
     tE = performance.now();
+    cE = mainCpu();
     await host.hostModules();
     tM = performance.now();
+    cM = mainCpu();
   }
   mustSucceed(await host.run("return 1 + 1;"));
   const t2 = performance.now();
+  const c2 = mainCpu();
   await host.requireMcp();
   const t3 = performance.now();
   await host.close();
@@ -62,6 +68,8 @@ const once = async (home, into) => {
   if (split) {
     into.engine.push(tE - t1);
     into.modules.push(tM - tE);
+    into.modulesCpu.push(cM - cE);
+    into.runCpu.push(c2 - cM);
   }
   into.open.push(t1 - t0);
   into.run.push(t2 - t1);
