@@ -15,9 +15,10 @@ const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-const phases = ["open", "engine", "modules", "modulesCpu", "runCpu", "run", "mcp", "close", "total", "cpu", "mainCpu", "otherCpu"];
+const phases = ["open", "engine", "modules", "modulesCpu", "runCpu", "run2Cpu", "run", "mcp", "close", "total", "cpu", "mainCpu", "otherCpu"];
 const samples = { many: Object.fromEntries(phases.map((p) => [p, []])), none: Object.fromEntries(phases.map((p) => [p, []])) };
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+const second = process.argv.includes("--second");
 const split = process.argv.includes("--split");
 const mainCpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
 const perTask = { many: new Map(), none: new Map() };
@@ -54,6 +55,10 @@ const once = async (home, into) => {
   mustSucceed(await host.run("return 1 + 1;"));
   const t2 = performance.now();
   const c2 = mainCpu();
+  if (second) {
+    mustSucceed(await host.run("return 1 + 1;"));
+    into?.run2Cpu.push(mainCpu() - c2);
+  }
   await host.requireMcp();
   const t3 = performance.now();
   await host.close();
