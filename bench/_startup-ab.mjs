@@ -1,6 +1,11 @@
 // (c) of bench/mcp.mjs alone (files starting with _ are not benchmarks): open a host, run `return 1 + 1`,
 // build the MCP service, close; with 20 configured (approved) servers vs none, interleaved. Prints p50
-// wall and CPU (process.cpuUsage: every thread) per phase. `node bench/_startup-ab.mjs [rounds]`.
+// wall per phase and CPU (process.cpuUsage: every thread; mainCpu/otherCpu: /proc per task).
+// `node bench/_startup-ab.mjs [rounds] [--only=many|none] [--split] [--second] [--tasks]`: --split times
+// the engine and the plugins' load apart from the run; --second runs the script twice (the second run's
+// main-thread CPU); --tasks prints each thread's mean CPU per round. /proc's per-task CPU moves at
+// scheduler events, so a phase of well under a millisecond reads 0 in most rounds: compare means over
+// many rounds, or whole rounds, not one phase's p50.
 import { readdirSync, readFileSync } from "node:fs";
 import { McpvmHost } from "../dist/src/host/index.js";
 import { FIXTURE, makeHome, mustSucceed } from "./_mcp-common.mjs";
@@ -15,7 +20,7 @@ const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-const phases = ["open", "engine", "modules", "modulesCpu", "runCpu", "run2Cpu", "run", "mcp", "close", "total", "cpu", "mainCpu", "otherCpu"];
+const phases = ["openCpu", "mcpCpu", "closeCpu", "open", "engine", "modules", "modulesCpu", "runCpu", "run2Cpu", "run", "mcp", "close", "total", "cpu", "mainCpu", "otherCpu"];
 const samples = { many: Object.fromEntries(phases.map((p) => [p, []])), none: Object.fromEntries(phases.map((p) => [p, []])) };
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
 const second = process.argv.includes("--second");
@@ -41,9 +46,11 @@ const once = async (home, into) => {
   let cM = 0;
   const th0 = threadCpu();
   const c0 = cpu();
+  const m0 = mainCpu();
   const t0 = performance.now();
   const host = await McpvmHost.open({ env: home.env });
   const t1 = performance.now();
+  const m1 = mainCpu();
   if (split) {
     await host.engine();
     tE = performance.now();
@@ -59,10 +66,13 @@ const once = async (home, into) => {
     mustSucceed(await host.run("return 1 + 1;"));
     into?.run2Cpu.push(mainCpu() - c2);
   }
+  const m2 = mainCpu();
   await host.requireMcp();
   const t3 = performance.now();
+  const m3 = mainCpu();
   await host.close();
   const t4 = performance.now();
+  const m4 = mainCpu();
   const c1 = cpu();
   const th1 = threadCpu();
   if (into === undefined) return;
@@ -76,6 +86,9 @@ const once = async (home, into) => {
     into.modulesCpu.push(cM - cE);
     into.runCpu.push(c2 - cM);
   }
+  into.openCpu.push(m1 - m0);
+  into.mcpCpu.push(m3 - m2);
+  into.closeCpu.push(m4 - m3);
   into.open.push(t1 - t0);
   into.run.push(t2 - t1);
   into.mcp.push(t3 - t2);
