@@ -25,8 +25,8 @@ export interface ConfiguredMcpServers {
 interface McpSetup {
   readonly config: McpPluginConfig;
   readonly servers: ConfiguredMcpServers;
-  /** The guest's `tools` global over every configured server. */
-  readonly prelude: string;
+  /** The guest's `tools` global over every configured server (RunRequest.toolsGlobal). */
+  readonly tools: Readonly<Record<string, string>>;
 }
 
 export interface HostMcpOptions {
@@ -50,7 +50,7 @@ const RELOADED = "MCP was reloaded (config or plugins changed) while this run wa
 /**
  * The host's MCP side. When the mcp plugin loads, only its settings and `mcpServers` are validated
  * (a bad entry still refuses the plugin) and the lazy `host:mcp-<name>` modules and the `tools`
- * prelude are listed from the config (./mcp-setup.ts). The service itself, with its code
+ * table are listed from the config (./mcp-setup.ts). The service itself, with its code
  * (./mcp-parts.ts: client manager, audit, type generator, approvals, pins, OAuth), is built the first
  * time something needs it: a guest's require of a server's module, or a face asking for it. Every
  * check lives in the service, so approval before spawn, pins and the audit at listing are unchanged.
@@ -74,9 +74,9 @@ export class HostMcp {
     return this.setup?.servers;
   }
 
-  /** The guest's `tools` prelude while the mcp plugin is loaded. */
-  prelude(): string | undefined {
-    return this.setup?.prelude;
+  /** The guest's `tools` table while the mcp plugin is loaded. */
+  toolsGlobal(): Readonly<Record<string, string>> | undefined {
+    return this.setup?.tools;
   }
 
   /** Calls `listener` with the service when it is built (at once if it already is); returns the unsubscribe. */
@@ -95,7 +95,7 @@ export class HostMcp {
   async modules(pluginConfig: unknown, callOptions: McpModuleOptions): Promise<HostModules> {
     const light = await import("./mcp-setup.js");
     const config = light.mcpPluginConfigSchema.parse(pluginConfig ?? {});
-    const servers = light.parseMcpServers(this.options.configFile().mcpServers ?? {}, { file: this.options.paths.configFile, nativePluginNames: light.DEFAULT_NATIVE_PLUGIN_NAMES });
+    const servers = light.parseMcpServersJson(this.options.configFile().mcpServers ?? {}, { file: this.options.paths.configFile, nativePluginNames: light.DEFAULT_NATIVE_PLUGIN_NAMES });
     this.options.validate();
     const names = Object.keys(servers).sort();
     const setup: McpSetup = {
@@ -106,7 +106,7 @@ export class HostMcp {
         entry: (name) => (Object.hasOwn(servers, name) ? servers[name] : undefined),
         all: servers,
       },
-      prelude: light.toolsGlobalPrelude(names),
+      tools: light.toolsGlobalTable(names),
     };
     this.setup = setup;
     const load = async (server: string, context: { readonly signal: AbortSignal; readonly deadline: number }) => {

@@ -36,8 +36,8 @@ export { createHyperlightEngine, probeHyperlight, HyperlightError, type Hyperlig
 export { transformGuestSource, type TransformResult, type GuestSyntaxError } from "./guest/transform.js";
 export { mapGuestPosition, mapGuestStack, type WrappedSource, type SourcePosition } from "./guest/wrapper.js";
 export { BYTES_KEY, CodecError, MAX_NESTING_DEPTH, decodeFromGuest, encodeForGuest, type CodecErrorCode } from "./guest/codec.js";
-export { guestBootstrapSource, guestManifest } from "./guest/bootstrap-source.js";
-export { LOAD_MODULE_FUNCTION, type GuestManifest, type GuestNative, type GuestRunner, type HostErrorInfo, type HostReply } from "./guest/native.js";
+export { guestBootstrapSource, guestManifestText } from "./guest/bootstrap-source.js";
+export { LOAD_MODULE_FUNCTION, type GuestManifest, type GuestRunManifest, type GuestNative, type GuestRunner, type HostErrorInfo, type HostReply } from "./guest/native.js";
 export { dispatchHostCall, describeHostError, type HostCallRequest } from "./host/host-call.js";
 export { RunModules, type RunCallContext } from "./host/run-modules.js";
 export { buildRunResult, limitError, type EngineOutcome, type RunFrame, type RunReport, type ThrownInfo } from "./host/outcome.js";

@@ -231,6 +231,12 @@ export interface RunRequest {
    * global built over `__mcpvm.callAsync`). Its errors are host bugs, reported as `PRELUDE_ERROR`.
    */
   readonly prelude?: string;
+  /**
+   * The guest's `tools` global: key -> host module. `tools.<key>.<fn>(args, options?)` calls `fn`
+   * of that module like `__mcpvm.callAsync`; see guest/guest-tools.ts. Installed by the bootstrap from
+   * code compiled into the sandbox ahead where the engine can, so a run pays for what it uses of it.
+   */
+  readonly toolsGlobal?: Readonly<Record<string, string>>;
   /** Cancels the run (Ctrl-C in the REPL, client cancellation in the gateway). */
   readonly signal?: AbortSignal;
   /** Shown in guest stack traces; defaults to "guest.js". */

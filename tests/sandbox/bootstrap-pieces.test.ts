@@ -53,7 +53,7 @@ describe("the guest bootstrap's sources", () => {
     // the bootstrap: this budget keeps it near 0.5 ms (it was 35,000 characters, ~2 ms, before the split).
     expect(guestBootstrapSource().length).toBeLessThan(5_000);
     const pieces = guestPieces();
-    expect(Object.keys(pieces).sort()).toEqual(["base64", "diagnostics", "format", "modules"]);
+    expect(Object.keys(pieces).sort()).toEqual(["base64", "diagnostics", "format", "modules", "tools"]);
     for (const name of PIECES_COMPILED_AHEAD) expect(pieces[name]).toBeDefined();
     // Each piece is one expression evaluating to its factory.
     for (const [name, source] of Object.entries(pieces)) expect(typeof (0, eval)(`"use strict";(${source})`), name).toBe("function");

@@ -7,6 +7,7 @@ import { isolationTests } from "./conformance/isolation.js";
 import { limitTests } from "./conformance/limits.js";
 import { progressTests } from "./conformance/progress.js";
 import { resultTests } from "./conformance/results.js";
+import { toolsGlobalTests } from "./conformance/tools-global.js";
 import { conformanceEngines } from "./engines.js";
 
 /**
@@ -43,6 +44,7 @@ for (const entry of await conformanceEngines()) {
     guestErrorTests(current);
     resultTests(current);
     progressTests(current);
+    toolsGlobalTests(current);
 
     it("refuses runs once disposed", async () => {
       const disposable = await create();

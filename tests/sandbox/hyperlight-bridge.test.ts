@@ -7,7 +7,7 @@ import { outcomeFromCallError, outcomeFromReply } from "../../src/sandbox/engine
 import { BYTES_KEY } from "../../src/sandbox/guest/codec.js";
 import type { HostCallContext, HostModules } from "../../src/sandbox/types.js";
 import { logEntryBytes } from "../../src/sandbox/host/output-budget.js";
-import { guestBootstrapSource, guestManifest, guestPieces } from "../../src/sandbox/guest/bootstrap-source.js";
+import { guestBootstrapSource, guestManifestText, guestPieces } from "../../src/sandbox/guest/bootstrap-source.js";
 import { RAW_STRING_REPLY, RAW_VALUE_REPLY, type GuestPieceName, type GuestRunner } from "../../src/sandbox/guest/native.js";
 
 /** The addon promotes its `[ERR_*]` message prefixes to `error.code`; these are errors of that shape. */
@@ -212,11 +212,11 @@ describe("progress events without live delivery", () => {
       log: (_level: string, message: string) => void logs.push(message),
       source: (piece: GuestPieceName) => guestPieces()[piece],
     };
-    const manifest = guestManifest(modules, 100_000);
+    const manifest = guestManifestText(modules, 100_000);
     // As in the VM's handler: the bootstrap's `globalThis` is a scope object, so nothing lands on this process's globals.
     const scope: Record<string, unknown> = {};
     const bootstrap = (0, eval)(`(function (globalThis) { return ${guestBootstrapSource()}; })`)(scope) as (native: unknown, manifestText: string) => GuestRunner;
-    const runner = bootstrap(native, JSON.stringify(manifest));
+    const runner = bootstrap(native, manifest);
     const outcome = await runner.start(async () => {
       const work = (scope.require as (name: string) => { steps: (...args: unknown[]) => unknown })("host:work");
       const events: unknown[] = [];

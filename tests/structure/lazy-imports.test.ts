@@ -69,8 +69,8 @@ describe("the CLI's start loads only what every command needs", () => {
     expect(mcpFiles("src/cli/commands/run.ts")).toEqual([]);
     expect(mcpFiles("src/host/index.ts")).toEqual([]);
     // What the host imports when the mcp plugin loads: the config's validation, the module table and the
-    // tools prelude, none of the service (client manager, audit, type generator, approvals, OAuth).
-    expect(mcpFiles("src/host/mcp-setup.ts").filter((file) => !/src\/mcp\/service\/(module-table|prelude)\.ts$/.test(file))).toEqual([]);
+    // tools table, none of the service (client manager, audit, type generator, approvals, OAuth).
+    expect(mcpFiles("src/host/mcp-setup.ts").filter((file) => !/src\/mcp\/service\/(module-table|tools-table)\.ts$/.test(file))).toEqual([]);
     expect([...staticGraph(resolve(ROOT, "src/host/mcp-setup.ts")).files].filter((file) => /src\/mcp\/(approval|pins|oauth|client-manager|audit|type-generator)\//.test(file)).map((file) => file.slice(ROOT.length + 1))).toEqual([]);
     // The check can fail: the module the host imports with the service's first build does reach them.
     expect(mcpFiles("src/host/mcp-parts.ts").length).toBeGreaterThan(0);

@@ -116,3 +116,22 @@ export function parseMcpServerEntry(name: string, raw: unknown, context: McpConf
   if (issues.length > 0 || !parsed.success) throw invalid(context, issues);
   return parsed.data;
 }
+
+/** The last `mcpServers` section validated by parseMcpServersJson: its key (context and JSON text) and result. */
+let lastSection: { readonly key: string; readonly servers: McpServers } | undefined;
+
+/**
+ * parseMcpServers for a section read from JSON (config.json): every host open and plugin reload
+ * validates the same section again, and its schema (zod, with cross-field rules) is most of the main
+ * thread's time that configured servers add to opening a host (about 5 µs a server). JSON text is
+ * exact for such a value, so the same text under the same context gives the same servers: the last
+ * result is reused, as a copy (callers may change theirs). An invalid section is not kept and throws
+ * again, with the same issues.
+ */
+export function parseMcpServersJson(raw: unknown, context: McpConfigContext): McpServers {
+  const key = JSON.stringify([context.file, context.pathPrefix ?? null, context.nativePluginNames, raw === undefined ? 0 : 1, raw ?? null]);
+  if (lastSection?.key === key) return structuredClone(lastSection.servers);
+  const servers = parseMcpServers(raw, context);
+  lastSection = { key, servers: structuredClone(servers) };
+  return servers;
+}

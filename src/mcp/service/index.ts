@@ -1,7 +1,7 @@
 export { McpService, McpServiceError, type McpServiceOptions, type ServerSummary } from "./service.js";
 export { ServerCatalog, type CatalogTool } from "./catalog.js";
 export { callToolOnce, loadMcpModule, mcpHostModules, type McpModuleOptions, DEFAULT_BATCH_CONCURRENCY, batchConcurrency, MAX_BATCH_ITEMS } from "./module.js";
-export { toolsGlobalPrelude } from "./prelude.js";
+export { toolsGlobalTable } from "./tools-table.js";
 export { mcpModuleTable, type ConfiguredServers, type McpModuleLoader } from "./module-table.js";
 export { callRefusal, confirmationReason, describeToolHints, needsConfirmation, refusedCallMessage, type CallAnswer, type CallRefusal, type ConfirmCall, type CallConfirmationRequest, type ToolAnnotationsLike } from "./confirm.js";
 export { McpCallError, type McpCallErrorCode } from "./errors.js";

@@ -163,6 +163,8 @@ export function runAsyncify(
     return { callId: nextCallId++, request: { module, fn, argsText, listen } };
   };
 
+  // Where the manifest's first line ends (see GuestRunManifest): the bootstrap gets that line, the tables on request.
+  const headEnd = plan.manifestText.indexOf("\n");
   const hooks: InlineHooks = {
     // A promise suspends the guest until it settles (see the adapter). Events of this call travel
     // with its reply: the guest cannot run its listener while suspended.
@@ -198,6 +200,7 @@ export function runAsyncify(
       return deferred.handle.dup();
     },
     log: (level, message) => record(level, message),
+    manifestTables: () => plan.manifestText.slice(headEnd + 1),
     shouldInterrupt,
   };
 
@@ -252,7 +255,8 @@ export function runAsyncify(
   }
 
   async function start(): Promise<EngineOutcome> {
-    const manifest = context.newString(plan.manifestText);
+    // The manifest's first line only; the guest asks for the rest when it needs it (GuestNative.manifestTables).
+    const manifest = context.newString(plan.manifestText.slice(0, headEnd));
     const runner = context.callFunction(sandbox.configure, context.undefined, manifest);
     manifest.dispose();
     if (runner.error) return { kind: "uncaught", error: describe(runner.error) };

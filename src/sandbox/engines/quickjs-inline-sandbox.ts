@@ -10,6 +10,8 @@ export interface InlineHooks {
   readonly callAsync: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
   /** `native.log(level, message)`. */
   readonly log: (level: string, message: string) => void;
+  /** `native.manifestTables()`: the run manifest after its first line (the bootstrap was given the first line). */
+  readonly manifestTables: () => string;
   /** The runtime's interrupt handler: true stops the guest at its next check; see YieldingInterruptHandler. */
   shouldInterrupt(mayYield: () => boolean): boolean | Promise<boolean>;
 }
@@ -44,7 +46,7 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
     created = context;
     const native = context.newObject();
     const slot: { sandbox?: InlineSandbox } = {};
-    const functions: Record<"callSync" | "callAsync" | "log" | "source" | "compile", QuickJs.QuickJSHandle> = {
+    const functions: Record<"callSync" | "callAsync" | "log" | "manifestTables" | "source" | "compile", QuickJs.QuickJSHandle> = {
       callSync: instance.newStringFunction(context, "callSync", (args, hasListener) => slot.sandbox?.hooks?.callSync(args, hasListener) ?? NOT_RUNNING, true),
       log: instance.newStringFunction(context, "log", (args) => {
         const hooks = slot.sandbox?.hooks;
@@ -52,6 +54,7 @@ export function prepareInlineSandbox(instance: InlineInstance, sources: SandboxS
         hooks.log(args[0] ?? "log", args[1] ?? "");
         return "";
       }),
+      manifestTables: instance.newStringFunction(context, "manifestTables", () => slot.sandbox?.hooks?.manifestTables() ?? NOT_RUNNING),
       callAsync: context.newFunction("callAsync", function (this: QuickJs.QuickJSHandle, ...args: QuickJs.QuickJSHandle[]) {
         const hooks = slot.sandbox?.hooks;
         if (hooks === undefined) return { error: context.newError(NOT_RUNNING.error) };

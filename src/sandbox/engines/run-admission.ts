@@ -1,5 +1,5 @@
 import { errorMessage } from "../../util/errors.js";
-import { guestManifest } from "../guest/bootstrap-source.js";
+import { guestManifestText } from "../guest/bootstrap-source.js";
 import { wrapPlainScript } from "../guest/plain-script.js";
 import type { TransformResult } from "../guest/transform.js";
 import type { WrappedSource } from "../guest/wrapper.js";
@@ -74,7 +74,7 @@ export async function admitRun(engine: EngineKind, request: RunRequest, defaultL
     source = transformed.source;
   }
   const modules = request.modules ?? {};
-  return { ok: true, limits, filename, source, modules, manifestText: JSON.stringify(guestManifest(modules, limits.outputBytes)), unparsed: plain !== undefined };
+  return { ok: true, limits, filename, source, modules, manifestText: guestManifestText(modules, limits.outputBytes, request.toolsGlobal), unparsed: plain !== undefined };
 }
 
 /**

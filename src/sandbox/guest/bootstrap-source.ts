@@ -5,7 +5,8 @@ import { createGuestBase64, createGuestCodec } from "./guest-codec.js";
 import { createGuestDiagnostics } from "./guest-diagnostics.js";
 import { createGuestFormatter } from "./guest-format.js";
 import { createGuestModules } from "./guest-modules.js";
-import { LOAD_MODULE_FUNCTION, type GuestManifest, type GuestPieceName } from "./native.js";
+import { createGuestTools } from "./guest-tools.js";
+import { LOAD_MODULE_FUNCTION, type GuestManifest, type GuestPieceName, type GuestRunManifest } from "./native.js";
 
 let bootstrap: string | undefined;
 let pieces: Readonly<Record<GuestPieceName, string>> | undefined;
@@ -34,9 +35,10 @@ export function guestBootstrapSource(): string {
 
 /**
  * The pieces an engine compiles into a sandbox built ahead when it has the time: most runs call a
- * host module or log. The diagnostics (error paths only) and base64 (bytes only) stay lazy.
+ * host module or log, and every run of a host with the mcp plugin on has the `tools` global. The
+ * diagnostics (error paths only) and base64 (bytes only) stay lazy.
  */
-export const PIECES_COMPILED_AHEAD: readonly GuestPieceName[] = Object.freeze(["modules", "format"]);
+export const PIECES_COMPILED_AHEAD: readonly GuestPieceName[] = Object.freeze(["modules", "format", "tools"]);
 
 /** Each piece's source: an expression evaluating to its factory (see GuestPieceFactories). */
 export function guestPieces(): Readonly<Record<GuestPieceName, string>> {
@@ -44,6 +46,7 @@ export function guestPieces(): Readonly<Record<GuestPieceName, string>> {
     base64: compactSource(createGuestBase64.toString()),
     format: compactSource(createGuestFormatter.toString()),
     diagnostics: compactSource(createGuestDiagnostics.toString()),
+    tools: compactSource(createGuestTools.toString()),
     modules: `function mcpvmModules(native, manifest, kit) {
 return (${compactSource(createGuestModules.toString())})(native, manifest, (${compactSource(createGuestCodec.toString())})(manifest.bytesKey, kit.base64, kit.wrapBytes, kit.builtins), kit);
 }`,
@@ -79,11 +82,12 @@ export function compactSource(source: string): string {
 }
 
 /**
- * The manifest a run's guest receives: module and function names only, never the functions. A lazy
- * module is listed with `null`; the guest loads it on its first require (see RunModules). An
- * unavailable module is listed apart, with what its require throws.
+ * The manifest a run's guest receives (see GuestRunManifest for its three parts): module and
+ * function names only, never the functions. A lazy module is listed with `null`; the guest loads it
+ * on its first require (see RunModules). An unavailable module is listed apart, with what its
+ * require throws. `tools`: the `tools` global's key -> module table (RunRequest.toolsGlobal).
  */
-export function guestManifest(modules: HostModules, maxResultChars: number): GuestManifest {
+export function guestManifestText(modules: HostModules, maxResultChars: number, tools?: Readonly<Record<string, string>>): string {
   const listed: Record<string, readonly string[] | null> = {};
   const unavailable: Record<string, { message: string; code: string }> = {};
   const labels: Record<string, HostModuleLabel> = {};
@@ -98,5 +102,7 @@ export function guestManifest(modules: HostModules, maxResultChars: number): Gue
       listed[module] = Object.keys(entry);
     }
   }
-  return { modules: listed, unavailable, labels, loadFunction: LOAD_MODULE_FUNCTION, maxResultChars, bytesKey: BYTES_KEY };
+  const head: GuestRunManifest = { names: Object.keys(listed), tools: tools !== undefined, maxResultChars, bytesKey: BYTES_KEY };
+  const table: GuestManifest = { modules: listed, unavailable, labels, loadFunction: LOAD_MODULE_FUNCTION, maxResultChars, bytesKey: BYTES_KEY };
+  return `${JSON.stringify(head)}\n${JSON.stringify(table)}\n${tools === undefined ? "" : JSON.stringify(tools)}`;
 }

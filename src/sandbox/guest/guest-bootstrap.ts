@@ -1,4 +1,4 @@
-import type { GuestBuiltins, GuestDiagnostics, GuestFormatter, GuestManifest, GuestModules, GuestNative, GuestPieceFactories, GuestPieceName, GuestRunner } from "./native.js";
+import type { GuestBuiltins, GuestDiagnostics, GuestFormatter, GuestManifest, GuestModules, GuestNative, GuestPieceFactories, GuestPieceName, GuestRunManifest, GuestRunner } from "./native.js";
 
 /**
  * Installs the guest globals (`console`, `require`, `__mcpvm`) and returns the runner that turns the
@@ -46,7 +46,11 @@ export function installGuestGlobals(native: GuestNative, manifestText?: string):
   };
   const { freeze, apply, then, stringify, Bytes, MapClass, SetClass, ErrorClass } = builtins;
   // Set by `configure` before any guest code runs; every use below is inside a function called later.
-  let manifest = undefined as unknown as GuestManifest;
+  let manifest = undefined as unknown as GuestRunManifest;
+  // The manifest's tables (GuestManifest, the tools table: see GuestRunManifest), asked of the engine on first use when not given.
+  let tablesText: string | undefined;
+  const split = String.prototype.split;
+  const tables = once(() => apply(split, tablesText ?? (native.manifestTables as () => string)(), ["\n"]) as string[]);
   const global = globalThis as unknown as Record<string, unknown>;
   const defineProperty = Object.defineProperty;
   const evaluate = eval;
@@ -70,7 +74,9 @@ export function installGuestGlobals(native: GuestNative, manifestText?: string):
   const format: GuestFormatter = (args) => formatter()(args);
   const diagnostics = once((): GuestDiagnostics => piece("diagnostics")());
   const wrapBytes = (bytes: Uint8Array): unknown => ({ [manifest.bytesKey]: base64().encode(bytes) });
-  const modules = once((): GuestModules => piece("modules")(native, manifest, { hostErrors, format, diagnostics, base64, wrapBytes, builtins }));
+  const modules = once((): GuestModules => piece("modules")(native, builtins.parse(tables()[0] as string) as GuestManifest, { hostErrors, format, diagnostics, base64, wrapBytes, builtins }));
+  const callAsync = (module: string, fn: string, given: readonly unknown[] = []): Promise<unknown> => modules().callAsync(module, fn, given);
+  const didYouMean = (input: string, candidates: readonly string[]): string => diagnostics().didYouMean(String(input), candidates);
 
   // A method is named by its key: the CLI's bundler renames every binding called `require` (to
   // require2), which guests would see in `require.name` and their stack frames.
@@ -168,17 +174,21 @@ export function installGuestGlobals(native: GuestNative, manifestText?: string):
   };
 
   function configure(text: string): GuestRunner {
-    manifest = builtins.parse(text) as GuestManifest;
+    const first = text.indexOf("\n");
+    manifest = builtins.parse(first === -1 ? text : text.slice(0, first)) as GuestRunManifest;
+    if (first !== -1) tablesText = text.slice(first + 1);
     defineProperty(global, "__mcpvm", {
       value: freeze({
-        callAsync: (module: string, fn: string, given: readonly unknown[] = []): Promise<unknown> => modules().callAsync(module, fn, given),
-        modules: freeze(builtins.keysOf(manifest.modules)),
-        // For the trusted prelude's own messages (e.g. the tools global's "did you mean").
-        didYouMean: (input: string, candidates: readonly string[]) => diagnostics().didYouMean(String(input), candidates),
+        callAsync,
+        modules: freeze(manifest.names),
+        didYouMean,
       }),
       writable: false,
       configurable: false,
     });
+    if (manifest.tools) {
+      defineProperty(global, "tools", { value: piece("tools")(() => tables()[1] as string, { callAsync, didYouMean, builtins }), enumerable: false, writable: false, configurable: false });
+    }
     return runner;
   }
 

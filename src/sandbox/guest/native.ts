@@ -22,6 +22,13 @@ export interface GuestNative {
   /** Records one console line; the engine meters it against the output budget. */
   log(level: string, message: string): void;
   /**
+   * The run manifest's tables (its text after the first line, see GuestRunManifest), for an engine
+   * that handed the bootstrap the first line alone: the guest asks on first use, so a run that uses
+   * no host module and no `tools` never copies them into QuickJS. Optional: an engine without it
+   * hands the bootstrap the whole text.
+   */
+  manifestTables?(): string;
+  /**
    * The source text of a bootstrap piece (see GUEST_PIECES in bootstrap-source.ts): an expression
    * evaluating to its factory. Pieces are compiled on first use, so a run pays only for those it needs.
    */
@@ -49,6 +56,15 @@ export interface GuestPieceFactories {
   readonly diagnostics: () => GuestDiagnostics;
   /** Host modules (`require("host:x")`, `__mcpvm.callAsync`): the codec and the module objects. */
   readonly modules: (native: GuestNative, manifest: GuestManifest, kit: GuestKit) => GuestModules;
+  /** The `tools` global (RunRequest.toolsGlobal) over the table `tableText()` gives, JSON of key -> module. */
+  readonly tools: (tableText: () => string, kit: GuestToolsKit) => object;
+}
+
+/** What the tools piece needs of the bootstrap: host calls, the diagnostics' "did you mean" and the captured built-ins. */
+export interface GuestToolsKit {
+  readonly callAsync: (module: string, fn: string, given: readonly unknown[]) => Promise<unknown>;
+  readonly didYouMean: (input: string, candidates: readonly string[]) => string;
+  readonly builtins: GuestBuiltins;
 }
 
 /**
@@ -111,7 +127,26 @@ export type GuestListener = (eventText: string) => void;
  */
 export const LOAD_MODULE_FUNCTION = "#load";
 
-/** JSON text of this is the bootstrap's second argument. */
+/**
+ * A run's manifest is three texts joined by newlines (which JSON text never holds): JSON of this,
+ * what a run reads as it starts; JSON of the GuestManifest; JSON of the `tools` global's key ->
+ * module table (RunRequest.toolsGlobal), or nothing for no `tools` global (see guestManifestText).
+ * The bootstrap's second argument is the whole text, or the first line alone when the engine gives
+ * the rest through GuestNative.manifestTables. The tables are parsed only when the run first uses
+ * a host module or `tools`: a host with many servers configured would otherwise pay for each of
+ * them in every run, also in runs that call none (copying the text into QuickJS and parsing it).
+ */
+export interface GuestRunManifest {
+  /** The modules the guest may require (`__mcpvm.modules`): GuestManifest.modules' keys, in its order. */
+  readonly names: readonly string[];
+  /** Whether the run has a `tools` global (its table is the manifest's third part). */
+  readonly tools: boolean;
+  /** As GuestManifest's. */
+  readonly maxResultChars: number;
+  readonly bytesKey: string;
+}
+
+/** The module table, as the guest's module code and diagnostics read it (the manifest's second part, see GuestRunManifest). */
 export interface GuestManifest {
   /**
    * module name (without "host:") -> function names, or null for a lazy module whose functions

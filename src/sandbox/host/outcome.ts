@@ -211,10 +211,10 @@ function quickJsInternalError(name: string | undefined, message: string): "MEMOR
 }
 
 /**
- * Frames inside mcpvm's own guest code (the bootstrap, the `tools` prelude) say nothing about the
- * user's script; the user's frames around them stay.
+ * Frames inside mcpvm's own guest code (the bootstrap, a prelude, the `tools` global) say nothing
+ * about the user's script; the user's frames around them stay.
  */
-const INTERNAL_FRAME = /^\s*at .*\((?:mcpvm-bootstrap|mcpvm-prelude)\.js(?::\d+)*\)\s*$|^\s*at (?:mcpvm-bootstrap|mcpvm-prelude)\.js(?::\d+)*\s*$/;
+const INTERNAL_FRAME = /^\s*at .*\((?:mcpvm-bootstrap|mcpvm-prelude|mcpvm-tools)\.js(?::\d+)*\)\s*$|^\s*at (?:mcpvm-bootstrap|mcpvm-prelude|mcpvm-tools)\.js(?::\d+)*\s*$/;
 
 export function withoutInternalFrames(stack: string): string {
   return stack

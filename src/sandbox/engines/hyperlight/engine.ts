@@ -1,5 +1,5 @@
 import { errorMessage } from "../../../util/errors.js";
-import { guestManifest } from "../../guest/bootstrap-source.js";
+import { guestManifestText } from "../../guest/bootstrap-source.js";
 import { transformGuestSource } from "../../guest/transform.js";
 import { buildRunResult, type EngineOutcome } from "../../host/outcome.js";
 import { runEnded } from "../../host/run-ended.js";
@@ -80,7 +80,7 @@ export async function createHyperlightEngine(options: HyperlightEngineOptions = 
     request.signal?.addEventListener("abort", onCancel, { once: true });
     const event: HyperlightRunEvent = {
       code: transformed.source.code,
-      manifest: JSON.stringify(guestManifest(request.modules ?? {}, limits.outputBytes)),
+      manifest: guestManifestText(request.modules ?? {}, limits.outputBytes, request.toolsGlobal),
       ...(request.prelude === undefined ? {} : { prelude: request.prelude }),
     };
     const execute = async (): Promise<{ outcome: EngineOutcome; cpuMs: number }> => {
