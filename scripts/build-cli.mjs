@@ -40,7 +40,8 @@ export async function buildCli(options = {}) {
   const outdir = options.outdir ?? join(ROOT, "dist", "cli");
   await rm(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: { main: join(ROOT, "src/cli/main.ts"), complete: join(ROOT, "src/cli/completion/complete.ts") },
+    // prespawn: what bin/mcpvm.js loads before main for `mcpvm run` (src/cli/prespawn.ts).
+    entryPoints: { main: join(ROOT, "src/cli/main.ts"), complete: join(ROOT, "src/cli/completion/complete.ts"), prespawn: join(ROOT, "src/cli/prespawn.ts") },
     outdir,
     // .mjs, not .js: Node's loader then knows each file is an ES module from its name, instead of
     // looking up the package.json scope above it for each of the ~60 files a run loads.
