@@ -32,12 +32,14 @@ export function quickJsWorkerOptions(stackSizeMb: number): WorkerOptions {
 }
 
 /**
- * What a prespawned worker runs until it is handed its program: it loads QuickJS's CommonJS files
- * (cached for the program's own require), then waits for one message holding the program (a function
- * expression taking require and the boot data) and the boot data, and calls it.
+ * What a prespawned worker runs until it is handed its program: it resolves and loads QuickJS's
+ * CommonJS files (the same files quickJsVariantPaths names, cached for the program's own require; a
+ * failure here only means the program loads them itself), then waits for one message holding the
+ * program (a function expression taking require and the boot data) and the boot data, and calls it.
  */
 const STUB = `const threads = require("node:worker_threads");
-for (const path of threads.workerData.preload) { try { require(path); } catch {} }
+const from = require("node:module").createRequire(threads.workerData.resolveFrom);
+for (const id of threads.workerData.preload) { try { require(from.resolve(id)); } catch {} }
 threads.parentPort.once("message", (message) => { (0, eval)(message.program)(require, message.boot); });`;
 
 interface Prespawned {
@@ -59,8 +61,9 @@ let waiting: Prespawned | undefined;
  */
 export function prespawnQuickJsWorker(stackSizeMb: number, variant: string = SYNC_VARIANT): void {
   if (waiting !== undefined) return;
-  const paths = quickJsVariantPaths(variant);
-  const worker = new Worker(STUB, { ...quickJsWorkerOptions(stackSizeMb), workerData: { preload: [paths.corePath, paths.variantPath, paths.emscriptenPath] } });
+  // Resolved in the worker, from where quickJsVariantPaths resolves them: not this thread's time.
+  const preload = ["quickjs-emscripten-core", variant, `${variant}/emscripten-module`];
+  const worker = new Worker(STUB, { ...quickJsWorkerOptions(stackSizeMb), workerData: { resolveFrom: import.meta.url, preload } });
   worker.unref();
   // A failure before it is taken only means it is not used; an unheard 'error' would end the process.
   const ignoreError = (): void => undefined;
