@@ -67,7 +67,12 @@ const WHAT_THE_TRIES_SHOWED =
   "`MCPVM_TRACE_STARTUP`): **the bundle and the shared zod minified** (whitespace and syntax, names kept; zod 396 -> 292 KB): 157.3 against " +
   "158.8 ms over 30 rounds, within the noise, so bytes are not what the loader pays for: not kept. **Loading the command while the wasm " +
   "compiles** (not awaiting the engine's start once the thread is prespawned): 184.9 against 184.3 ms, wall the same, over 40 rounds; the " +
-  "main thread has no idle time there to fill: not kept.";
+  "main thread has no idle time there to fill: not kept. **A larger young generation** (`--semi-space-growth-factor=8` set from bin: 7 " +
+  "scavenges instead of 10 in the process) cost more, 190.1 against 180.3 ms over 30 rounds (fresh pages to fault in): not kept. Shipped: " +
+  "**the prespawned thread** (process wall p50 475 against 515 ms, CPU p50 340 against 359 ms, over 40 pairs in this section's home at load 7; " +
+  "423 against 485 and 316 against 341 ms over 30 pairs in an empty home at load 8.7; the main thread's CPU unchanged), and **the file lock's " +
+  "graceful-fs as node:fs and signal-exit's assert as a one-line check** in the bundle (its chunk 56 -> 30 KB; its JS time in the main " +
+  "thread's profile 13.6 -> 3.2 ms, 8 profiled runs each at load ~7, the profiler's ms).";
 
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor (wave 13: the main thread under `--cpu-prof`, whose figures are shares since the profiler slows " +
