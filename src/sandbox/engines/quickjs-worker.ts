@@ -17,10 +17,10 @@ export interface WorkerParts {
 }
 
 /**
- * The program of a QuickJS worker thread. It is started as `(${source})(require, parts)` in an eval
- * worker (see quickjs-assets.ts), so this function must not reference anything outside its own
- * body (imports above are types only); modules come from the `load` argument, data from `boot` (the workerData, or
- * the message a prespawned worker is handed: quickjs-prespawn.ts).
+ * The program of a QuickJS worker thread. It is started as `(${source})(require, parts, boot)` in an
+ * eval worker (see quickjs-assets.ts), so this function must not reference anything outside its own
+ * body (imports above are types only); modules come from the `load` argument, data from `boot` (the
+ * workerData, or the message a prespawned worker is handed: quickjs-prespawn.ts).
  *
  * Every run gets a fresh QuickJS runtime and context (no state survives a run). The next run's
  * sandbox is built right after a run's result has been posted, and while no run waits the bootstrap
