@@ -62,7 +62,17 @@ const WHAT_THE_TRIES_SHOWED =
   "SIGINT listener after the run's own, which then killed the process at the first Ctrl-C: reverted (src/util/file-lock.ts). **Fewer " +
   "files**: esbuild splits by which entries reach a module and cannot merge chunks; a build for `run` alone, the other commands left " +
   "out, still loaded 43 files instead of 60. Shipped: the bundle's files are `.mjs` (Node's loader then skips the package.json scope " +
-  "lookup of each; importing a run's modules took a median 15 ms less CPU over 20 pairs at load ~6).";
+  "lookup of each; importing a run's modules took a median 15 ms less CPU over 20 pairs at load ~6). " +
+  "Wave 20 (interleaved A/B on 2 cores shared with four other sessions, load 4-5; compare the main thread's CPU at \"run starts\", " +
+  "`MCPVM_TRACE_STARTUP`): **the bundle and the shared zod minified** (whitespace and syntax, names kept; zod 396 -> 292 KB): 157.3 against " +
+  "158.8 ms over 30 rounds, within the noise, so bytes are not what the loader pays for: not kept. **Loading the command while the wasm " +
+  "compiles** (not awaiting the engine's start once the thread is prespawned): 184.9 against 184.3 ms, wall the same, over 40 rounds; the " +
+  "main thread has no idle time there to fill: not kept. **A larger young generation** (`--semi-space-growth-factor=8` set from bin: 7 " +
+  "scavenges instead of 10 in the process) cost more, 190.1 against 180.3 ms over 30 rounds (fresh pages to fault in): not kept. Shipped: " +
+  "**the prespawned thread** (process wall p50 475 against 515 ms, CPU p50 340 against 359 ms, over 40 pairs in this section's home at load 7; " +
+  "423 against 485 and 316 against 341 ms over 30 pairs in an empty home at load 8.7; the main thread's CPU unchanged), and **the file lock's " +
+  "graceful-fs as node:fs and signal-exit's assert as a one-line check** in the bundle (its chunk 56 -> 30 KB; its JS time in the main " +
+  "thread's profile 13.6 -> 3.2 ms, 8 profiled runs each at load ~7, the profiler's ms).";
 
 const WHERE_THE_REST_GOES =
   "What stands between this and the floor (wave 13: the main thread under `--cpu-prof`, whose figures are shares since the profiler slows " +
@@ -73,8 +83,11 @@ const WHERE_THE_REST_GOES =
   "code splitting, 3.5 MB, cost the main thread 875 against 455 ms); importing the modules such a run loads and nothing else took 170-280 ms of " +
   "CPU (load ~3). zod: ~40 ms to import, then the schema parts built as their modules load (25-50 µs each; 595 with the mcp plugin on, 263 with " +
   "nothing configured, since the schemas only some runs parse are built on their first parse) and each schema's first parse. Garbage collection " +
-  "is ~8 % of the main thread's profile: what a start allocates lives on, so every scavenge copies it. The worker boots on the other core " +
-  "meanwhile, most of it Node's worker bootstrap compiling its internals (a third of the worker's profile). " +
+  "is ~8 % of the main thread's profile: what a start allocates lives on, so every scavenge copies it (7 scavenges on the main thread). " +
+  "Since wave 20 the worker is off that path: bin/mcpvm.js starts the thread before the CLI loads (src/cli/prespawn.ts), so Node's worker " +
+  "bootstrap (a third of the worker's profile, compiling Node's internals) runs on the other core while the main thread loads the CLI; the " +
+  "thread is handed its program, the boot data and the compiled wasm by message once the main thread has them (wave 13 started its worker " +
+  "from bin too, but only after loading the engine and compiling the wasm, so the thread started only ~10 ms sooner). " +
   "With the mcp plugin on, only the servers' validation and the lazy module table load; the MCP service (client manager, audit, type " +
   "generator, approvals, pins, OAuth) is loaded by the script's first require of a server's module. The guest transform's parser (Babel, " +
   "590 KB) is loaded only for a script that needs a transform (src/sandbox/guest/plain-script.ts), the in-thread and the shared-mode " +
@@ -104,14 +117,14 @@ function traceTimeline(env) {
 /** Which side decided the timeline's wall time: the worker's boot or the main thread's loading (p50s of the steps). */
 function timelineReading(timeline, processCpu) {
   const at = (name) => timeline.find((step) => step.step === name);
-  const [spawn, ready, hostLoaded, closed] = [at("thread: spawn"), at("thread: ready"), at("host modules loaded"), at("host closed")];
-  if (spawn === undefined || ready === undefined || hostLoaded === undefined || closed === undefined) return "";
+  const [spawn, ready, built, runStarts, closed] = [at("thread: spawn") ?? at("thread: prespawned one taken"), at("thread: ready"), at("worker: sandbox built"), at("host: engine and plugins ready, run starts"), at("host closed")];
+  if (spawn === undefined || ready === undefined || built === undefined || runStarts === undefined || closed === undefined) return "";
   const decided =
-    hostLoaded.p50 <= ready.p50
-      ? `the main thread had loaded the command and the host ${fmt(ready.p50 - hostLoaded.p50, 0)} before that, so the worker's boot (src/sandbox/engines/) decided the wall time here`
-      : `the main thread was still loading the host, so its loading decided the wall time here`;
+    built.p50 < runStarts.p50
+      ? `the worker had built its first sandbox ("worker: sandbox built") ${fmt(runStarts.p50 - built.p50, 0)} before the main thread was ready to start the run, so the main thread's own work decided the wall time here`
+      : `the main thread was ready to start the run ${fmt(built.p50 - runStarts.p50, 0)} before the worker had built its first sandbox, so the worker's boot (src/sandbox/engines/) decided the wall time here`;
   const cpu = closed.mainCpu === undefined ? "" : `; the main thread had used ${fmt(closed.mainCpu, 0)} of CPU by "host closed", of the ${fmt(processCpu, 0)} the whole process uses (p50 of the rounds above)`;
-  return `The worker took ${fmt(ready.p50 - spawn.p50, 0)} from "thread: spawn" to "thread: ready"; ${decided}${cpu}.`;
+  return `The worker was handed its program at ${fmt(spawn.p50, 0)} ("${spawn.step}") and said ready at ${fmt(ready.p50, 0)} (the main thread reads that message between its own tasks); ${decided}${cpu}.`;
 }
 
 export default async function () {
@@ -146,9 +159,11 @@ export default async function () {
   const cleanup = [];
   const beforeHome = BEFORE === undefined ? undefined : await mkdtemp(join(tmpdir(), "mcpvm-bench-cli-before-"));
   const beforeEnv = BEFORE === undefined || beforeHome === undefined ? undefined : await homeFor(BEFORE, beforeHome);
-  const launcher = async (name, entry) => {
+  // As bin/mcpvm.js: the variant's own prespawn entry (src/cli/prespawn.ts) first, where it has one.
+  const launcher = async (name, entry, prespawn) => {
     const file = join(variants, `${name}.mjs`);
-    await writeFile(file, `const { runCli } = await import(${JSON.stringify(entry)});\nprocess.exitCode = await runCli(process.argv.slice(2), undefined, { wholeProcess: true });\n`);
+    const first = prespawn === undefined ? "" : `(await import(${JSON.stringify(prespawn)})).prespawnForRun(process.argv.slice(2), process.env);\n`;
+    await writeFile(file, `${first}const { runCli } = await import(${JSON.stringify(entry)});\nprocess.exitCode = await runCli(process.argv.slice(2), undefined, { wholeProcess: true });\n`);
     return file;
   };
   const run = (file) => ({ args: [file, "run", "-e", "return 1"], expect: "1" });
@@ -165,11 +180,11 @@ export default async function () {
     await symlink(join(ROOT, "node_modules"), join(withoutSharedZod, "node_modules"), "dir");
     const cases = [
       { key: "shipped", label: "**`mcpvm run -e 'return 1'`** (shipped: dist/cli bundle, packages mixed)", ...run(BIN), goal: true },
-      { key: "tsc", label: "tried: the same sources unbundled (tsc's dist/src, one module per file)", ...run(await launcher("tsc", join(ROOT, "dist", "src", "cli", "main.js"))) },
-      { key: "external", label: "tried: bundle, every package external", ...run(await launcher("external", join(variants, "external", "main.mjs"))) },
-      { key: "bundled", label: "tried: bundle, every package bundled (zod twice: plugins import their own)", ...run(await launcher("bundled", join(variants, "bundled", "main.mjs"))) },
-      { key: "cache", label: "tried: one CommonJS file + V8 code cache (vm.Script cachedData)", ...run(codeCache) },
-      { key: "snapshot", label: "tried: Node start-up snapshot of the CLI (`node --snapshot-blob`, started directly: no launcher)", args: ["--snapshot-blob", snapshot.blob, "run", "-e", "return 1"], expect: "1", snapshot: true },
+      { key: "tsc", label: "tried: the same sources unbundled (tsc's dist/src, one module per file)", ...run(await launcher("tsc", join(ROOT, "dist", "src", "cli", "main.js"), join(ROOT, "dist", "src", "cli", "prespawn.js"))) },
+      { key: "external", label: "tried: bundle, every package external", ...run(await launcher("external", join(variants, "external", "main.mjs"), join(variants, "external", "prespawn.mjs"))) },
+      { key: "bundled", label: "tried: bundle, every package bundled (zod twice: plugins import their own)", ...run(await launcher("bundled", join(variants, "bundled", "main.mjs"), join(variants, "bundled", "prespawn.mjs"))) },
+      { key: "cache", label: "tried: one CommonJS file + V8 code cache (vm.Script cachedData; its worker not prespawned)", ...run(codeCache) },
+      { key: "snapshot", label: "tried: Node start-up snapshot of the CLI (`node --snapshot-blob`, started directly: no launcher; its worker not prespawned)", args: ["--snapshot-blob", snapshot.blob, "run", "-e", "return 1"], expect: "1", snapshot: true },
       { key: "snapshotLaunch", label: "tried: the same snapshot started by a launcher, as bin/mcpvm.js would have to (Node 20 cannot load a snapshot into a running process)", ...run(snapshot.launcher) },
       { key: "nodeModulesZod", label: "before: the same build with zod from node_modules (~95 modules; dist/node_modules/zod is one file)", ...run(join(withoutSharedZod, "bin", "mcpvm.js")) },
       { key: "plainShipped", label: "the shipped CLI in a home with no plugin enabled", ...run(BIN), env: plainEnv },
@@ -233,7 +248,7 @@ export default async function () {
         `${((stats.computeInline.cpu.p50 - stats.inline.cpu.p50) / (stats.compute.cpu.p50 - stats.shipped.cpu.p50)).toFixed(1)}x as long.`,
       "",
       `**Timeline of the shipped \`mcpvm run -e 'return 1'\`** (\`MCPVM_TRACE_STARTUP=1\`, ms since the process started, median of ${TIMELINE_RUNS} runs right after the rounds; ` +
-        "the worker thread boots on another core from \"thread: spawn\" to \"thread: ready\" while the main thread loads the engine, the command and the host):",
+        "the worker thread's own steps are the \"worker: …\" lines; started by bin/mcpvm.js before the CLI loads, it boots on another core while the main thread loads the engine, the command and the host):",
       "",
       table(["step", "ms (p50)", "ms (p95)", "main thread CPU so far (p50)"], timeline.map((step) => [step.step, fmt(step.p50, 0), fmt(step.p95, 0), step.mainCpu === undefined ? "" : fmt(step.mainCpu, 0)])),
       "",

@@ -32,6 +32,26 @@ export const EXTERNAL_PACKAGES = [
 ];
 
 /**
+ * The file lock's costly dependencies replaced in the bundle, where they are evaluated at every start
+ * that loads the config code (src/util/file-lock.ts must load proper-lockfile eagerly, see there):
+ * graceful-fs, whose EMFILE queue and old-Node polyfills touch none of the calls proper-lockfile makes
+ * (mkdir, stat, utimes, rmdir, realpath), becomes node:fs; node:assert, which signal-exit loads for one
+ * `assert.equal` on its own argument, a one-line check. Only for those importers; tests run the packages.
+ */
+const lightLockDependencies = {
+  name: "light-lock-dependencies",
+  setup(b) {
+    const shim = (args, importer) => (importer.test(args.importer) ? { path: args.path, namespace: "mcpvm-light" } : undefined);
+    b.onResolve({ filter: /^graceful-fs$/ }, (args) => shim(args, /[\\/]proper-lockfile[\\/]/));
+    b.onResolve({ filter: /^assert$/ }, (args) => shim(args, /[\\/]signal-exit[\\/]/));
+    b.onLoad({ filter: /.*/, namespace: "mcpvm-light" }, (args) => ({
+      loader: "js",
+      contents: args.path === "graceful-fs" ? 'module.exports = require("node:fs");' : "module.exports = { equal(actual, expected, message) { if (actual != expected) throw new Error(message); } };",
+    }));
+  },
+};
+
+/**
  * packages "mixed" (the default, what ships): EXTERNAL_PACKAGES stay external, the rest (the MCP client
  * SDK, @babel/parser, …) are bundled. "external" and "bundle" are the two extremes, kept for the bench.
  * @param {{ outdir?: string, packages?: "mixed" | "external" | "bundle", metafile?: boolean }} [options]
@@ -40,7 +60,8 @@ export async function buildCli(options = {}) {
   const outdir = options.outdir ?? join(ROOT, "dist", "cli");
   await rm(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: { main: join(ROOT, "src/cli/main.ts"), complete: join(ROOT, "src/cli/completion/complete.ts") },
+    // prespawn: what bin/mcpvm.js loads before main for `mcpvm run` (src/cli/prespawn.ts).
+    entryPoints: { main: join(ROOT, "src/cli/main.ts"), complete: join(ROOT, "src/cli/completion/complete.ts"), prespawn: join(ROOT, "src/cli/prespawn.ts") },
     outdir,
     // .mjs, not .js: Node's loader then knows each file is an ES module from its name, instead of
     // looking up the package.json scope above it for each of the ~60 files a run loads.
@@ -57,6 +78,7 @@ export async function buildCli(options = {}) {
     sourcemap: "linked",
     metafile: options.metafile === true,
     logLevel: "warning",
+    plugins: [lightLockDependencies],
     banner: { js: 'import { createRequire as __mcpvmCreateRequire } from "node:module"; const require = __mcpvmCreateRequire(import.meta.url);' },
   });
   return { outdir, metafile: result.metafile };

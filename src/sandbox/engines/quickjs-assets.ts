@@ -1,6 +1,7 @@
 import type { CompiledWasmModule } from "./quickjs-protocol.js";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { quickJsVariantPaths, SYNC_VARIANT } from "./quickjs-prespawn.js";
 import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../guest/bootstrap-source.js";
 import { executeQuickJsRun } from "./quickjs-execute.js";
 import { meterWasmHeap } from "./quickjs-heap.js";
@@ -18,25 +19,20 @@ export interface QuickJsAssets {
   readonly variantPath: string;
   readonly emscriptenPath: string;
   readonly workerSource: string;
+  /**
+   * The same program as a function expression of (require, boot data), for a worker started before
+   * the assets existed (quickjs-prespawn.ts), which is handed it by message; thread mode only.
+   */
+  readonly workerProgram?: string;
   readonly sources: SandboxSources;
   readonly piecesAhead: readonly string[];
   /** Where the build keeps its state, if understood (see quickjs-snapshot.ts). */
   readonly memoryLayout: WasmMemoryLayout | undefined;
 }
 
-const VARIANT = "@jitl/quickjs-wasmfile-release-sync";
+const VARIANT = SYNC_VARIANT;
 
-/** Where a worker loads QuickJS's core and a build variant from. */
-export function quickJsVariantPaths(variant: string): Pick<QuickJsAssets, "corePath" | "variantPath" | "emscriptenPath"> {
-  const resolve = createRequire(import.meta.url).resolve;
-  return {
-    corePath: resolve("quickjs-emscripten-core"),
-    variantPath: resolve(variant),
-    // The variant imports its glue with import(), which would start an ES module loader in every
-    // worker (several ms of each worker's start); the CommonJS build of the same glue avoids that.
-    emscriptenPath: resolve(`${variant}/emscripten-module`),
-  };
-}
+export { quickJsVariantPaths };
 
 let assets: Promise<QuickJsAssets> | undefined;
 
@@ -67,11 +63,13 @@ async function compileAssets(): Promise<QuickJsAssets> {
     `meterHeap: (${meterWasmHeap.toString()})`,
     `snapshot: (${snapshotQuickJsSandbox.toString()})`,
   ];
+  const workerProgram = `(require, boot) => (${quickJsWorkerMain.toString()})(require, { ${parts.join(", ")} }, boot)`;
   return {
     wasmModule,
     ...quickJsVariantPaths(VARIANT),
     // An eval worker runs as CommonJS, so `require` is in scope there and handed to the program.
-    workerSource: `(${quickJsWorkerMain.toString()})(require, { ${parts.join(", ")} });`,
+    workerSource: `(${workerProgram})(require, require("node:worker_threads").workerData);`,
+    workerProgram,
     sources: { bootstrap: guestBootstrapSource(), pieces: guestPieces() },
     piecesAhead: PIECES_COMPILED_AHEAD,
     memoryLayout: wasmMemoryLayout(wasmBytes),

@@ -20,12 +20,20 @@ export interface ThreadRunResult {
 }
 
 /**
+ * Milliseconds on a monotonic clock. Not `performance.now()`: its first use loads node:perf_hooks,
+ * 1-2 ms on the path of a one-shot `mcpvm run`, whose main thread uses it nowhere else.
+ */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/**
  * Runs one request on a leased worker: serves its host calls, enforces the wall budget and
  * cancellation from this side (abort the host calls' signal, raise the stop flag, and terminate the
  * worker if it has not stopped `killGraceMs` later). Never rejects.
  */
 export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise<ThreadRunResult> {
-  const startedAt = performance.now();
+  const startedAt = monotonicMs();
   const deadline = Date.now() + plan.limits.wallMs;
   const hostCalls = new AbortController();
   const modules = new RunModules(plan.modules, { ...plan.limits, code: plan.code });
@@ -53,7 +61,7 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
       resolve({
         report: {
           ...rest,
-          stats: { engine: "quickjs", wallMs: performance.now() - startedAt, cpuMs, hostCalls: calls },
+          stats: { engine: "quickjs", wallMs: monotonicMs() - startedAt, cpuMs, hostCalls: calls },
         },
         retire,
       });

@@ -2,6 +2,7 @@ import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { QuickJsAssets } from "./quickjs-assets.js";
 import { CONTROL_LAYOUT, MAILBOX_LAYOUT, newSpinBudget, SPIN_SLOTS, type HostPortMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
 import { traceStartup } from "../../util/startup-trace.js";
+import { quickJsWorkerOptions, takePrespawnedWorker } from "./quickjs-prespawn.js";
 
 export interface QuickJsThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
@@ -62,20 +63,15 @@ export class QuickJsThread {
       spinSlots: SPIN_SLOTS,
       memoryLayout: options.snapshots === false ? undefined : assets.memoryLayout,
     };
-    traceStartup("thread: spawn");
-    const worker = new Worker(assets.workerSource, {
-      eval: true,
-      workerData: boot,
-      transferList: [port2],
-      // The guest heap lives in wasm memory, outside V8's heaps; a small young generation keeps an
-      // idle worker's resident size down (ten workers must fit the gateway's budget).
-      resourceLimits: { stackSizeMb: options.stackSizeMb, maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 },
-      // The guest has no console of its own; a stray write from the worker must not reach stdout,
-      // which may carry MCP traffic. The worker silences its own writes (quickjs-worker.ts); these
-      // streams are never read, since reading one would keep the process alive while the worker idles.
-      stdout: true,
-      stderr: true,
-    });
+    // A thread the CLI started before it had loaded anything (quickjs-prespawn.ts) is handed its program.
+    const prespawned = assets.workerProgram === undefined ? undefined : takePrespawnedWorker(options.stackSizeMb);
+    traceStartup(prespawned === undefined ? "thread: spawn" : "thread: prespawned one taken");
+    const worker = prespawned ?? new Worker(assets.workerSource, { ...quickJsWorkerOptions(options.stackSizeMb), workerData: boot, transferList: [port2] });
+    if (prespawned !== undefined) {
+      // Started unreferenced, so that an unused one does not keep the process alive; from here it is like any other.
+      prespawned.ref();
+      prespawned.postMessage({ program: assets.workerProgram, boot }, [port2]);
+    }
     return new Promise((resolve, reject) => {
       const onMessage = (message: WorkerMessage): void => {
         cleanup();

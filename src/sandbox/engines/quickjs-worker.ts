@@ -17,9 +17,10 @@ export interface WorkerParts {
 }
 
 /**
- * The program of a QuickJS worker thread. It is started as `(${source})(require, parts)` in an eval
- * worker (see quickjs-assets.ts), so this function must not reference anything outside its own
- * body (imports above are types only); modules come from the `load` argument, data from workerData.
+ * The program of a QuickJS worker thread. It is started as `(${source})(require, parts, boot)` in an
+ * eval worker (see quickjs-assets.ts), so this function must not reference anything outside its own
+ * body (imports above are types only); modules come from the `load` argument, data from `boot` (the
+ * workerData, or the message a prespawned worker is handed: quickjs-prespawn.ts).
  *
  * Every run gets a fresh QuickJS runtime and context (no state survives a run). The next run's
  * sandbox is built right after a run's result has been posted, and while no run waits the bootstrap
@@ -32,14 +33,17 @@ export interface WorkerParts {
  * rather than at boot keeps it off the first run's path (compiling in a new thread is slow until V8
  * warms up) and out of one-shot processes.
  */
-export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerParts): void {
+export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerParts, boot: WorkerBoot): void {
   // Nothing this thread writes is read by anyone (see QuickJsThread.spawn): drop it here rather than
   // let it pile up in the host's unread stream.
   process.stdout.write = () => true;
   process.stderr.write = () => true;
+  // MCPVM_TRACE_STARTUP=1 (src/util/startup-trace.ts): the worker's steps, straight to the process's stderr.
+  const traceFs = process.env.MCPVM_TRACE_STARTUP === "1" ? (load("node:fs") as { writeSync(fd: number, text: string): void }) : undefined;
+  const mark = (step: string): void => traceFs?.writeSync(2, `[startup] ${(process.uptime() * 1000).toFixed(1).padStart(7)} ms  worker: ${step}\n`);
+  mark("program started");
   const threads = load("node:worker_threads") as typeof WorkerThreads;
   const parentPort = threads.parentPort as WorkerThreads.MessagePort;
-  const boot = threads.workerData as WorkerBoot;
   const core = load(boot.corePath) as typeof QuickJs;
   const published = (load(boot.variantPath) as { default: QuickJs.QuickJSSyncVariant }).default;
   const variant: QuickJs.QuickJSSyncVariant = {
@@ -57,6 +61,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
   type VariantOptions = Parameters<typeof core.newVariant>[1];
   core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmMemory, emscriptenModule: { instantiateWasm: heap.instantiateWasm } } as VariantOptions)).then(
     (module) => {
+      mark("instantiated");
       const M = boot.mailboxLayout;
       const mailHeader = new Int32Array(boot.mailbox, 0, M.headerBytes / 4);
       const mailData = Buffer.from(boot.mailbox, M.headerBytes, M.dataBytes);
@@ -90,6 +95,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
       let runsReceived = 0;
       // Built now so that a failure to build one is a failure to boot, reported as such.
       let next: PreparedSandbox | undefined = parts.prepare(module, boot.sources);
+      mark("sandbox built");
       let image: SandboxSnapshot<PreparedSandbox> | undefined;
       /** The image could not be taken here (a build or library not understood): sandboxes are built. */
       let imageRefused = boot.memoryLayout === undefined;
@@ -210,6 +216,9 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
     },
     (error: unknown) => boot.port.postMessage({ type: "boot-failed", message: String(error) }),
   );
+  // The run's CPU meter reads performance.now(), whose first use loads node:perf_hooks: loaded now,
+  // while the wasm instantiates, rather than in the first run's time.
+  void performance.now();
 
   /** The result for a run this worker could not even start: the thread must be replaced. */
   function unusable(run: RunMessage, error: unknown): DoneMessage {
