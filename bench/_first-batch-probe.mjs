@@ -73,7 +73,8 @@ function child(args, onSample) {
     proc.on("error", reject);
     proc.on("exit", (code) => {
       clearInterval(sampler);
-      code === 0 ? resolve(out) : reject(new Error(`child exited with ${code}: ${err.slice(-500)}`));
+      if (code === 0) resolve(out);
+      else reject(new Error(`child exited with ${code}: ${err.slice(-500)}`));
     });
   });
 }

@@ -9,10 +9,13 @@ import { ENGINES, mustRun, sleep, trivial } from "./_sandbox-engines.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** Runs in a child process so the parent's heap and other engines do not pollute the number. */
-export function measureRss(kind, dist) {
+/**
+ * Runs in a child process so the parent's heap and other engines do not pollute the number; `v8Flags`
+ * go to the child's node (the reference row with V8's optimizing wasm tier off: ["--liftoff-only"]).
+ */
+export function measureRss(kind, dist, v8Flags = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", SELF, "--rss-child", kind, dist], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--expose-gc", ...v8Flags, SELF, "--rss-child", kind, dist], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
     child.on("error", reject);
