@@ -72,6 +72,6 @@ export function engineReading() {
       "inline). Neither tier choice pays: Liftoff alone computes slower for good (a 1M-iteration loop, runs 13-24 of 24, " +
       "median 295-548 ms in three processes against 188-295 ms in five tiered ones, though its first run took 0.17-0.53 s " +
       "against 1.5-2.6 s while the compiles above held the cores: `bench/_first-batch-probe.mjs --compute`, load 5-7), and a tiering budget ten times " +
-      "V8's (`--wasm-tiering-budget=18000000`) left the first batch at 13.5-14.4 MB against 13.9-14.3 MB.",
+      "V8's (`--wasm-tiering-budget=18000000`) left the first batch at 13.5-16.1 MB against 13.0-14.3 MB (three processes each, alternating).",
   ];
 }
