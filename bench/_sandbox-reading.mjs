@@ -60,7 +60,7 @@ export function engineReading() {
       "needs up to 224 MB of compiler zone for one function (wasm function #222, 50 KB of wasm, QuickJS's interpreter " +
       "loop, under the full register allocator that src/sandbox/engines/wasm-frame-size.ts asks for on V8 11; 1.7-3.3 s), " +
       "55, 29 and 27 MB for the next three; the process's RSS peaked at 327-349 MB (sampled every 10 ms from outside) in " +
-      "whichever batch that compile fell, so a second-batch row measured while it runs reads 6-9 MB (4 of 12 runs of one " +
+      "whichever batch that compile fell, so a second-batch row measured while it runs reads 5.6-9.3 MB (4 of 12 runs of one " +
       "A/B below; 5.6 and 7.6 MB in this section's first run of the wave), not 0.1-0.8: the second-batch and \"once loaded\" " +
       "rows now wait for the process to be quiet first (`untilQuiet`). No compile flag tried lowers it on V8 11 (without loop unrolling and peeling, node " +
       "splitting or wasm-opt: 226-272 MB for #222); the mid-tier allocator, V8 11's default for huge functions, needs 12 MB " +
