@@ -5,14 +5,17 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { ENGINES, mustRun, sleep, trivial } from "./_sandbox-engines.mjs";
+import { ENGINES, mustRun, sleep, trivial, untilQuiet } from "./_sandbox-engines.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** Runs in a child process so the parent's heap and other engines do not pollute the number. */
-export function measureRss(kind, dist) {
+/**
+ * Runs in a child process so the parent's heap and other engines do not pollute the number; `v8Flags`
+ * go to the child's node (the reference row with V8's optimizing wasm tier off: ["--liftoff-only"]).
+ */
+export function measureRss(kind, dist, v8Flags = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", SELF, "--rss-child", kind, dist], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--expose-gc", ...v8Flags, SELF, "--rss-child", kind, dist], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
     child.on("error", reject);
@@ -129,6 +132,8 @@ async function warmedRss(kind, dist) {
   await factory.retire?.(burstMemoryBytes);
   await factory.settle?.();
   await sleep(600);
+  // V8's compiles of the module's hot functions (seconds, with up to ~0.3 GB of compiler memory) are the one-time load.
+  const quietAfterMs = await untilQuiet();
   globalThis.gc?.();
   await sleep(200);
   const warmedMb = process.memoryUsage().rss / 1e6;
@@ -141,6 +146,7 @@ async function warmedRss(kind, dist) {
       baselineMb,
       warmedMb,
       oneTimeMb: warmedMb - baselineMb,
+      quietAfterMs,
       peakMb,
       perSandboxMb: (peakMb - warmedMb) / 10,
       failed: [...warmBatch, ...results].filter((result) => !result.ok).length,
@@ -178,6 +184,9 @@ async function rssChild(kind, dist) {
   const firstPeakMb = firstPeak.stop();
   await factory.settle?.();
   await sleep(600);
+  // The second batch is measured once V8's background compiles that the first one started are done: one
+  // running then (wave 20: up to ~0.3 GB for a few seconds) made that row read 5-9 MB a sandbox, not <1.
+  const quietAfterMs = await untilQuiet();
   globalThis.gc?.();
   await sleep(100);
   const startedMb = process.memoryUsage().rss / 1e6;
@@ -192,6 +201,7 @@ async function rssChild(kind, dist) {
       peakMb: firstPeakMb,
       perSandboxMb: (firstPeakMb - baselineMb) / 10,
       startedMb,
+      quietAfterMs,
       perSandboxAboveStartedMb: (secondPeakMb - startedMb) / 10,
       failed,
     }),
