@@ -6,6 +6,7 @@ import { isReportedHandling } from "../reported-handling.js";
 import { handsOver, namesOtherThanSecret } from "./handover-object.js";
 import { notTheModelsContext, staysOwn } from "./own-scope.js";
 import { secretNotAsked } from "./protective-relation.js";
+import { secretAskedOf } from "./person-secret.js";
 import { NON_LATIN, speakPlaceholders, textViews } from "../normalise.js";
 import type { IntentFeature } from "./lexicon.js";
 import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
@@ -18,7 +19,7 @@ import { ANAPHOR, BEACON, DESTINATION, HARVEST, NEXT_HANDOVER, OWN_RETURN, OWN_S
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet" | "foreign-order" | "person-order";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet" | "foreign-order" | "person-order" | "secret-asked";
   readonly evidence: string;
 }
 
@@ -303,6 +304,9 @@ function computeFeatures(text: string): FeatureHit[] {
     const feature = relation.kind === "falsified" ? "script" : "bypass";
     if (!hits.has(feature)) hits.set(feature, { feature, evidence: relation.evidence });
   }
+  // A person's account secret asked for and routed through the model (person-secret.ts).
+  const asked = secretAskedOf(views);
+  if (asked !== undefined) hits.set("secret-asked", { feature: "secret-asked", evidence: asked });
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
   const destination = destinationAt(raw);
   if (destination !== undefined) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.end, 100) });
