@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findFeatures } from "../../../src/mcp/audit/intent/features.js";
-import { ASKED, ASKED_TWINS, ASKED_TWINS_HELD_BEFORE, byRules, textsOf, whole, type Case } from "./wave20-cases.js";
+import { ASKED, ASKED_TWINS, ASKED_TWINS_HELD_BEFORE, LABELLED, LABELLED_TWINS, byRules, textsOf, whole, type Case } from "./wave20-cases.js";
 
 /**
  * Wave 20: kinds that recur in the misses of at least two of four writers (v12, training-w19a, -b, -c); the cases are
@@ -8,8 +8,8 @@ import { ASKED, ASKED_TWINS, ASKED_TWINS_HELD_BEFORE, byRules, textsOf, whole, t
  * pass the whole audit, text model included.
  */
 describe("wave-20 kinds from four writers' misses", () => {
-  const families = { ASKED };
-  const twins = { ASKED_TWINS };
+  const families = { ASKED, LABELLED };
+  const twins = { ASKED_TWINS, LABELLED_TWINS };
   for (const [family, cases] of Object.entries(families)) {
     it.each(cases)(`${family}: the rules hold %s`, (_id, listing) => {
       expect(["warn", "block"]).toContain(byRules(listing));
