@@ -31,6 +31,16 @@ const context = [
   `(?:या संभाषणात सांगितलेली|इस बातचीत में (?:यूज़र|उपयोगकर्ता) ने|(?:इतर|दूसरे) टूल्स?(?:कडून|से) (?:मिळालेले|मिले))`,
 ];
 
+// Kind 5 (v12 5, w19a 1, w19b 1): this tool put in the place of other servers' tools — "ignore reddit/rss servers", "takes
+// priority over the marketo and hubspot servers", "rather than the calendar server's own list tools", other tools
+// called wrong. Steering weighs 2: it holds a tool only with another sign (most often the alternatives kept quiet).
+const steering = [
+  `\\bignore (?:the )?(?:[\\w/.-]+ ){1,3}?servers?\\b|\\b(?:takes?|has|gets?) (?:priority|precedence) over (?:the )?(?:[\\w\`'.-]+,? (?:and |or )?){1,4}?(?:servers?|tools|integrations)\\b`,
+  `\\brather than (?:the )?(?:[\\w.-]+ ){0,2}?server'?s? (?:own )?(?:[\\w-]+ )?tools\\b|\\b(?:general|generic|built-in|other) (?:[\\w-]+ )?(?:and [\\w-]+ )?tools\\b[^.;!?]{0,80}?\\b(?:wrong|outdated|stale|inaccurate|unreliable|more often than not)\\b`,
+  `\\b(?:usa|utiliza|use) (?:solo|solamente|unicamente) esta herramienta\\b|\\bfes-la igualment amb aquesta\\b|\\b(?:utilisez|utilise) uniquement cet outil\\b|\\bn'utilisez que cet outil\\b`,
+  `(?:използвайте само този инструмент|используйте только этот инструмент|このツールの結果だけを使|(?:ほかの|他の)[^。]{0,30}?ツール[^。]{0,40}?(?:古い|不正確|間違))`,
+];
+
 const supply = [`\\b(?:befullen|zu befullen|mitschicken|mitzuschicken|mitsenden|mitzusenden|recopiez|recopie|indiquez)\\b`];
 
-export const WAVE20_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = { context, supply };
+export const WAVE20_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = { context, steering, supply };

@@ -45,6 +45,8 @@ export const WAVE20_LATIN: Readonly<Record<UserRelationKind, readonly string[]>>
     `\\bkeep (?:these|the|this|those|such|all|any) (?:[\\w-]+ ){0,2}?(?:calls?|changes?|steps?|actions?|retries|adjustments?) out of (?:your|the) (?:summary|answer|reply|report|response|recap)\\b`,
     `\\b(?:weisen sie|weise) (?:\\w+ ){0,3}?nicht auf (?:die|den|das|diese[nrs]?) \\w+ hin\\b|\\bstill (?:mit )?(?:aktivieren|ausfuhren|andern|einschalten)\\b`,
     `\\bsin (?:mostrar|mencionar|informar|avisar)(?:le)?\\b|\\bsans (?:l'en |les en |lui en |leur en )?(?:informer|avertir|prevenir)\\b|\\bsem (?:avisar|informar|contar)\\b|\\bsenza (?:avvisare|informare)\\b`,
+    // Kind 5's companion: the alternatives kept from the person ("don't offer them as options", "no need to mention the others").
+    `\\b(?:don'?t|do not|never) offer (?:them|these|those|the others?|other \\w+) as (?:options|alternatives|a choice)\\b|\\bno cal que (?:li |els )?(?:expliquis|diguis|comentis)\\b|\\bno hace falta (?:que le )?(?:expliques|digas|menciones)\\b`,
     `\\b(?:neoznamuj|neoznamujte|neinformuj|neinformujte|nehovor|nehovorte)\\w*\\b|\\bzeg er niets over\\b|\\bkhong nhac (?:toi|den)\\b|\\bjangan (?:beri tahu|bilang|sebutkan|kasih tahu)\\b`,
   ],
 };
@@ -61,6 +63,7 @@ export const WAVE20_SCRIPTS: Readonly<Record<UserRelationKind, readonly string[]
     `(?:보고하지|알리지|말하지|언급하지) 마`,
     `(?:عدم|دون|بدون) (?:ذكر|إخبار|اخبار|إبلاغ|ابلاغ)`,
     `不要(?:展示|显示|顯示|告诉|告訴|提及|透露)|(?:无需|無需|不必|不用)(?:告知|告诉|告訴)`,
-    `(?:伝えないで|知らせないで|言わないで|触れないで)`,
+    `(?:伝えないで|知らせないで|言わないで|触れないで)|(?:ユーザー|利用者)に伝える必要はありません`,
+    `(?:не е нужно да споменавате|не нужно упоминать)`,
   ],
 };
