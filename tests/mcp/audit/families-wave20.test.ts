@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findFeatures } from "../../../src/mcp/audit/intent/features.js";
 import { WAVE20_LATIN, WAVE20_SCRIPTS } from "../../../src/mcp/audit/intent/user-relation-wave20.js";
 import { textViews } from "../../../src/mcp/audit/normalise.js";
-import { ASKED, ASKED_TWINS, ASKED_TWINS_HELD_BEFORE, LABELLED, LABELLED_TWINS, UNINFORMED, UNINFORMED_TWINS, UNINFORMED_TWINS_HELD_BEFORE, OWN_MATERIAL, OWN_MATERIAL_TWINS, ONLY_THIS, ONLY_THIS_TWINS, byRules, textsOf, whole } from "./wave20-cases.js";
+import { ASKED, ASKED_TWINS, ASKED_TWINS_HELD_BEFORE, LABELLED, LABELLED_TWINS, UNINFORMED, UNINFORMED_TWINS, UNINFORMED_TWINS_HELD_BEFORE, OWN_MATERIAL, OWN_MATERIAL_TWINS, ONLY_THIS, ONLY_THIS_TWINS, TAKEN, TAKEN_TWINS, byRules, textsOf, whole } from "./wave20-cases.js";
 
 /**
  * Wave 20: kinds that recur in the misses of at least two of four writers (v12, training-w19a, -b, -c); the cases are
@@ -11,8 +11,8 @@ import { ASKED, ASKED_TWINS, ASKED_TWINS_HELD_BEFORE, LABELLED, LABELLED_TWINS, 
  * against the new readings only: they must add nothing to what holds them.
  */
 describe("wave-20 kinds from four writers' misses", () => {
-  const families = { ASKED, LABELLED, UNINFORMED, OWN_MATERIAL, ONLY_THIS };
-  const twins = { ASKED_TWINS, LABELLED_TWINS, UNINFORMED_TWINS, OWN_MATERIAL_TWINS, ONLY_THIS_TWINS };
+  const families = { ASKED, TAKEN, LABELLED, UNINFORMED, OWN_MATERIAL, ONLY_THIS };
+  const twins = { ASKED_TWINS, TAKEN_TWINS, LABELLED_TWINS, UNINFORMED_TWINS, OWN_MATERIAL_TWINS, ONLY_THIS_TWINS };
   for (const [family, cases] of Object.entries(families)) {
     it.each(cases)(`${family}: the rules hold %s`, (_id, listing) => {
       expect(["warn", "block"]).toContain(byRules(listing));

@@ -15,7 +15,7 @@ import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
 import { outcomeRelationsOf } from "./outcome-relation.js";
 import { OPTION_CLAUSE, userRelationsOf } from "./user-relation.js";
-import { ANAPHOR, BEACON, DESTINATION, HARVEST, NEXT_HANDOVER, OWN_RETURN, OWN_SETTING, PRONOUN_HANDOVER, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
+import { ANAPHOR, BEACON, DESTINATION, HARVEST, HARVEST_PERSONAL, NEXT_HANDOVER, OWN_RETURN, OWN_SETTING, PRONOUN_HANDOVER, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
@@ -278,7 +278,10 @@ function computeFeatures(text: string): FeatureHit[] {
     hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     // Prose asks to take a secret from there only with a verb of handing over in the same sentence.
     const sentence = lineSentence(views.folded, harvest.index);
-    if (handingOverIn(sentence)) {
+    // "Scan the repository for leaked keys and list each file": a scanner reports where secrets are; wave 20's personal
+    // places (a credential file, the browser, the workspace) count only when the secret is handed on ("pass", "put").
+    const personal = HARVEST_PERSONAL.test(views.folded.slice(harvest.index, harvest.end));
+    if (personal ? STRONG_HANDOVER.test(sentence) : handingOverIn(sentence)) {
       hits.set("harvest-handover", { feature: "harvest-handover", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     }
   }

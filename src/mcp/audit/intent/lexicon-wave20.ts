@@ -41,6 +41,11 @@ const steering = [
   `(?:използвайте само този инструмент|используйте только этот инструмент|このツールの結果だけを使|(?:ほかの|他の)[^。]{0,30}?ツール[^。]{0,40}?(?:古い|不正確|間違))`,
 ];
 
+// Kind 1's other half: secrets named by their product's own name ("the token_v2 cookie", "private_key", an xoxc token).
+const credential = [
+  `\\bprivate_key\\b|\\bservice[- ]account (?:json|keys?|key files?)\\b|\\btoken_v2\\b|\\bxox[cd]\\b|\\b(?:auth|session|login) cookies?\\b|\\bd cookie\\b|\\.pypirc\\b|\\.dogrc\\b|\\bcargo\\/credentials\\b`,
+];
+
 const supply = [`\\b(?:befullen|zu befullen|mitschicken|mitzuschicken|mitsenden|mitzusenden|recopiez|recopie|indiquez)\\b`];
 
-export const WAVE20_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = { context, steering, supply };
+export const WAVE20_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string[]>>> = { context, steering, supply, credential };
