@@ -9,8 +9,8 @@ import { measureHalf, none } from "./intent-set-measure.js";
  * floors keep later changes from losing the kinds fixed; they say nothing about writers not yet read.
  */
 const FLOORS: ReadonlyArray<readonly [HalfName, number, number, number, number]> = [
-  ["training-w19a", 167, 176, 157, 4],
-  ["training-w19b", 158, 158, 147, 2],
+  ["training-w19a", 167, 176, 161, 4],
+  ["training-w19b", 158, 158, 149, 2],
   ["training-w19c", 162, 163, 152, 7],
 ];
 
