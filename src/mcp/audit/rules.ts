@@ -19,7 +19,7 @@ export const AUDIT_RULES = [
   { id: "padding", family: "hidden-text", severity: "warn", summary: "long whitespace or blank-line padding pushing text out of the visible area; block when that text carries a signal" },
   { id: "mixed-script-word", family: "hidden-text", severity: "warn", summary: "a word mixing Latin with Cyrillic/Greek/Armenian look-alikes (homoglyph evasion)" },
   { id: "control-characters", family: "hidden-text", severity: "info", summary: "other C0/C1 control characters (cosmetic; stripped before display)" },
-  { id: "encoded-payload", family: "encoding", severity: "warn", summary: "base64 / hex / URL / unicode-escape run whose decoded text trips another rule (takes that rule's severity, at least warn)" },
+  { id: "encoded-payload", family: "encoding", severity: "warn", summary: "base64 / hex / URL / unicode-escape run whose decoded text trips another rule (takes that rule's severity, at least warn), or decodes to a sentence in a field that names its encoding or asks for it to be decoded" },
   { id: "encoded-text", family: "encoding", severity: "info", summary: "an encoded run that decodes to readable text without other signals" },
   { id: "fake-authority-tag", family: "authority", severity: "block", summary: "<IMPORTANT>, <system>, [SYSTEM], [INST], <|im_start|>, <<SYS>> and similar markup claiming authority" },
   { id: "authority-heading", family: "authority", severity: "warn", summary: "`### Instruction`, `SYSTEM:` prefixes, notes addressed to the AI/model/agent" },

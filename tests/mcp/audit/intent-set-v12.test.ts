@@ -11,9 +11,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // 16 -> 10, v11 3 -> 1): the same again. Fourth look, wave 18, after the prose slot (designed on the spent sets only)
 // and the CJK fixes: 85/128 (66.4 %), multilingual 11 -> 13/30, every other family the same; 9/162.
 // Spent in wave 19 (counts only, misses never read): the text model is fitted on v12 among the rest (in-sample, so no
-// longer an independent figure): 86/128, 9/162.
+// longer an independent figure): 86/128, 9/162. Wave 20 read its misses with three writers' (list-misses.ts) and wrote
+// rules for the kinds that recur across them (families-wave20.test.ts): 107/128, 9/162.
 describeHeldoutFloor(
   "heldout-v12",
   "set v12 (written independently in wave 17), measured once before any wave 17 change to the rules; spent in wave 19",
-  { attacks: 128, benign: 162, caughtAtLeast: 86, flaggedAtMost: 9 },
+  { attacks: 128, benign: 162, caughtAtLeast: 107, flaggedAtMost: 9 },
 );

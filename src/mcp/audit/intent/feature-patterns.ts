@@ -20,8 +20,24 @@ export const SOURCE = new RegExp(
 );
 
 /** Places a secret would be taken from that no tool's own job needs: other tools' output, other servers' settings, key files. */
-export const HARVEST =
+const HARVEST_BASE =
   /(?:\b(?:visible|lying around|sitting|exposed|available|present) (?:anywhere|somewhere|in (?:the |your )?(?:env(?:ironment)?|files?|chat|conversation|context|workspace|logs?|shell|terminal))\b|~\/\.(?:ssh|aws|kube|gnupg|docker|netrc|npmrc|pgpass|git-credentials|config\/gcloud)\b|(?:^|[\s"'`(])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\bkubeconfig\b|\bkeychain\b|\bwallet\.dat\b|\b(?:any|every|each|all|other|previous|earlier|prior) tool(?:'s)? (?:outputs?|results?|responses?)\b|\btool (?:outputs?|results?|responses?) (?:you|that)\b|\b(?:seen|found|appear(?:s|ed|ing)?|shows? up|turns? up|pops? up|shown|returned|printed) in (?:\w+ ){0,3}?(?:outputs?|results?|responses?|files?|logs?|conversation|chat|context|messages?)\b|\b(?:other|another|connected|configured) (?:\w+ )?servers?'? (?:config(?:uration)?s?|settings|env(?:ironment)?)\b|\benvironment variables?\b|\bpg_shadow\b|\/etc\/shadow\b|\bmysql\.user\b|\bauthentication_string\b|\bkubectl get secrets?\b|\bprintenv\b|\bsecurity find-(?:generic|internet)-password\b|\bgh auth token\b|\bgit credential fill\b|\baws configure (?:get|export-credentials)\b|\bwith (?:the|another|a|any) (?:[\w'-]+ ){0,3}?(?:query|sql|shell|exec|terminal|command|database|kubectl) tool\b|\b(?:used|configured|set up|loaded|held|stored|kept) (?:by|in|for|with) (?:your|another|other|any|each|every|a different) (?:[\w-]+ ){0,2}?(?:tools?|servers?|integrations?|connectors?|clients?)\b|\b(?:your|another|other|any) (?:[\w-]+ ){0,2}?(?:tool|server|integration|connector)'s (?:connection|config(?:uration)?|credentials?|settings|env(?:ironment)?|tokens?|keys?)\b)/u;
+
+/**
+ * Wave 20 (kind 1's other half, v12, training-w19a and -b): a person's secret taken from a place of theirs — a
+ * credential file by name (`~/.pypirc`, a service-account JSON, `credentials.toml`), the browser's cookie store or
+ * DevTools, "search the workspace for …", "if you have seen … in any file or earlier message".
+ */
+const HARVEST_WAVE20 = [
+  `(?:~\\/)?\\.(?:pypirc|dogrc|cargo\\/credentials(?:\\.toml)?)\\b|\\bdatadog\\.yaml\\b|\\bcredentials\\.(?:json|toml)\\b|-adminsdk-[\\w*-]*\\.json\\b|\\bgoogle_application_credentials\\b`,
+  `\\bdevtools\\b|\\blocal ?storage\\b|\\b(?:browser'?s?|chrome'?s?|firefox'?s?) (?:cookies?|cookie store|storage|session)\\b`,
+  `\\b(?:search|scan|grep|look through|crawl) (?:the |your |their |this )?(?:workspace|repo(?:sitory)?|project|codebase|home directory|disk|file ?system) (?:for|to find)\\b`,
+  `\\b(?:have|'ve) seen\\b[^.;!?]{0,60}?\\bin (?:any|a|the|your) (?:files?|environment(?: listing)?|env|earlier messages?|messages?|logs?)\\b|\\bin (?:the user'?s? )?downloads\\b`,
+].join("|");
+
+export const HARVEST = new RegExp(`${HARVEST_BASE.source}|${HARVEST_WAVE20}`, "u");
+/** Wave 20's places alone: a secret taken from there counts in prose only with a verb that hands it on (STRONG_HANDOVER). */
+export const HARVEST_PERSONAL = new RegExp(HARVEST_WAVE20, "u");
 
 /** Literal places data can be sent: e-mail addresses, URLs, IBANs, account and phone numbers, chat channels, payment accounts. */
 export const DESTINATION =

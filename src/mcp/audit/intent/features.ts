@@ -6,6 +6,7 @@ import { isReportedHandling } from "../reported-handling.js";
 import { handsOver, namesOtherThanSecret } from "./handover-object.js";
 import { notTheModelsContext, staysOwn } from "./own-scope.js";
 import { secretNotAsked } from "./protective-relation.js";
+import { secretAskedOf } from "./person-secret.js";
 import { NON_LATIN, speakPlaceholders, textViews } from "../normalise.js";
 import type { IntentFeature } from "./lexicon.js";
 import { allPhrases, phrasesIndex, SCRIPTS } from "./phrase-set.js";
@@ -14,11 +15,11 @@ import { governanceOf } from "./governance.js";
 import { withoutOversight } from "./oversight.js";
 import { outcomeRelationsOf } from "./outcome-relation.js";
 import { OPTION_CLAUSE, userRelationsOf } from "./user-relation.js";
-import { ANAPHOR, BEACON, DESTINATION, HARVEST, NEXT_HANDOVER, OWN_RETURN, OWN_SETTING, PRONOUN_HANDOVER, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
+import { ANAPHOR, BEACON, DESTINATION, HARVEST, HARVEST_PERSONAL, NEXT_HANDOVER, OWN_RETURN, OWN_SETTING, PRONOUN_HANDOVER, PUT_INTO, RETRIEVAL_PURPOSE, SEEN, SOURCE, STRONG_HANDOVER } from "./feature-patterns.js";
 
 /** One feature seen in one screened string, with where it was seen. */
 export interface FeatureHit {
-  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet" | "foreign-order" | "person-order";
+  readonly feature: IntentFeature | "destination" | "source" | "harvest" | "harvest-handover" | "handover" | "context-handover" | "governance" | "governance-strong" | "script" | "bypass" | "quiet" | "foreign-order" | "person-order" | "secret-asked";
   readonly evidence: string;
 }
 
@@ -277,7 +278,10 @@ function computeFeatures(text: string): FeatureHit[] {
     hits.set("harvest", { feature: "harvest", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     // Prose asks to take a secret from there only with a verb of handing over in the same sentence.
     const sentence = lineSentence(views.folded, harvest.index);
-    if (handingOverIn(sentence)) {
+    // "Scan the repository for leaked keys and list each file": a scanner reports where secrets are; wave 20's personal
+    // places (a credential file, the browser, the workspace) count only when the secret is handed on ("pass", "put").
+    const personal = HARVEST_PERSONAL.test(views.folded.slice(harvest.index, harvest.end));
+    if (personal ? STRONG_HANDOVER.test(sentence) : handingOverIn(sentence)) {
       hits.set("harvest-handover", { feature: "harvest-handover", evidence: excerpt(views.folded, harvest.index, harvest.end, 100) });
     }
   }
@@ -303,6 +307,9 @@ function computeFeatures(text: string): FeatureHit[] {
     const feature = relation.kind === "falsified" ? "script" : "bypass";
     if (!hits.has(feature)) hits.set(feature, { feature, evidence: relation.evidence });
   }
+  // A person's account secret asked for and routed through the model (person-secret.ts).
+  const asked = secretAskedOf(views);
+  if (asked !== undefined) hits.set("secret-asked", { feature: "secret-asked", evidence: asked });
   const raw = (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).normalize("NFKC");
   const destination = destinationAt(raw);
   if (destination !== undefined) hits.set("destination", { feature: "destination", evidence: excerpt(raw, destination.index, destination.end, 100) });

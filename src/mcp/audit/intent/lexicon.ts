@@ -15,6 +15,7 @@ import { WAVE6_LEXICON } from "./lexicon-wave6.js";
 import { WAVE11_LEXICON } from "./lexicon-wave11.js";
 import { ROUND2_LEXICON } from "./lexicon-round2.js";
 import { WAVE17_LEXICON } from "./lexicon-wave17.js";
+import { WAVE20_LEXICON } from "./lexicon-wave20.js";
 import { vocabularyPhrases } from "./vocabulary.js";
 
 export type IntentFeature =
@@ -202,7 +203,7 @@ const VOCABULARY_LEXICON: Readonly<Partial<Record<IntentFeature, readonly string
 /**
  * The base sets plus the wave-5 family sets (lexicon-families.ts), the wave-6 sets in other languages
  * (lexicon-wave6.ts), the wave-8 per-language vocabularies of objects and parties (vocabulary.ts) and the wave-11 sets
- * written from held-out set v7's kinds (lexicon-wave11.ts) and wave 17's from the spent sets v10 and v11 (lexicon-wave17.ts).
+ * written from held-out set v7's kinds (lexicon-wave11.ts) and wave 17's from the spent sets v10 and v11 (lexicon-wave17.ts) and wave 20's from four writers' misses (lexicon-wave20.ts).
  */
 export const LEXICON: Lexicon = Object.fromEntries(
   Object.entries(BASE).map(([feature, phrases]) => [
@@ -214,6 +215,7 @@ export const LEXICON: Lexicon = Object.fromEntries(
       ...(WAVE11_LEXICON[feature as IntentFeature] ?? []),
       ...(ROUND2_LEXICON[feature as IntentFeature] ?? []),
       ...(WAVE17_LEXICON[feature as IntentFeature] ?? []),
+      ...(WAVE20_LEXICON[feature as IntentFeature] ?? []),
       ...(VOCABULARY_LEXICON[feature as IntentFeature] ?? []),
     ],
   ]),

@@ -139,6 +139,8 @@ export function signalsOf(unit: ScreenedUnit, toolIsAboutContext = false): Signa
     out.push({ signal: "context-request", evidence: at("context") });
   }
   if (has("credential") && has("handover") && has("source")) out.push({ signal: "credential-request", evidence: at("credential") });
+  // Asked of the person and routed through a field, every call or the chat, in words the phrase sets above miss (person-secret.ts).
+  else if (has("secret-asked")) out.push({ signal: "credential-request", evidence: at("secret-asked") });
   // A secret taken from somewhere the tool has no business reading (other tools' output, other servers' configuration, key files):
   // a parameter's description needs no verb (it is itself the place to put it); prose needs one.
   else if (has("credential") && has("harvest") && (has("harvest-handover") || unit.role === "parameter")) out.push({ signal: "credential-harvest", evidence: `${at("credential")} … ${at("harvest")}` });

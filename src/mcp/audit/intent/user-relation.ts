@@ -19,6 +19,7 @@ import { isProtectiveRelation, isProtectiveScriptRefusal } from "./protective-re
 import { LiteralIndex } from "../literal-index.js";
 import { REQUEST_LATIN, REQUEST_SCRIPTS } from "./user-relation-request.js";
 import { WAVE11_LATIN, WAVE11_SCRIPTS } from "./user-relation-wave11.js";
+import { WAVE20_LATIN, WAVE20_SCRIPTS } from "./user-relation-wave20.js";
 import { NON_LATIN } from "../normalise.js";
 
 export type UserRelationKind = "script" | "bypass" | "quiet";
@@ -181,8 +182,8 @@ export const OPTION_CLAUSE = /\b(?:whether(?: or not)?(?: to)?|if (?:set to )?tr
 /** Every kind of relation to the person a text holds, with where each was first seen. */
 export function userRelationsOf(views: { plain: string; folded: string }): UserRelationHit[] {
   if (compiled === undefined) {
-    const latin = [...compile(LATIN), ...compile(WAVE11_LATIN), ...compile(REQUEST_LATIN)];
-    compiled = { latin, scripts: [...compile(SCRIPTS), ...compile(WAVE11_SCRIPTS), ...compile(REQUEST_SCRIPTS)], latinIndex: new LiteralIndex(latin.map(([, re]) => re)) };
+    const latin = [...compile(LATIN), ...compile(WAVE11_LATIN), ...compile(REQUEST_LATIN), ...compile(WAVE20_LATIN)];
+    compiled = { latin, scripts: [...compile(SCRIPTS), ...compile(WAVE11_SCRIPTS), ...compile(REQUEST_SCRIPTS), ...compile(WAVE20_SCRIPTS)], latinIndex: new LiteralIndex(latin.map(([, re]) => re)) };
   }
   const out = new Map<UserRelationKind, UserRelationHit>();
   // Only the patterns whose literals the text holds can match it (literal-index.ts).
