@@ -10,6 +10,9 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // After the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design
 // chosen before any held-out set was scored): 99/127 (78.0 %) — context 15/21, the rest unchanged — and 2/176 benign,
 // the same with it on.
+// Wave 20, after the rule round on four writers' misses (rules for five kinds read from v12 and training-w19a/b/c;
+// intent model refitted, text model unchanged): 99/127 (78.0 %), every family unchanged, and 2/176 benign, the same with it
+// on. Counts only.
 describeHeldoutFloor(
   "heldout-v14",
   "set v14 (written independently in wave 19), measured before and after the wave's refit, counts only",

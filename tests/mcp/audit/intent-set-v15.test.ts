@@ -10,8 +10,11 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // After the text model was refitted on three more writers (94d65fe, and the final fit 895ae06: the same counts; design
 // chosen before any held-out set was scored): 100/126 (79.4 %) — context 20/21, the rest unchanged — and 3/154 benign,
 // the same with it on.
+// Wave 20, after the rule round on four writers' misses (rules for five kinds read from v12 and training-w19a/b/c;
+// intent model refitted, text model unchanged): 104/126 (82.5 %) — steering 18/21, encoded 20/21, the rest unchanged — and
+// 3/154 benign, the same with it on. Counts only.
 describeHeldoutFloor(
   "heldout-v15",
   "set v15 (written independently in wave 19), measured before and after the wave's refit, counts only",
-  { attacks: 126, benign: 154, caughtAtLeast: 100, flaggedAtMost: 3 },
+  { attacks: 126, benign: 154, caughtAtLeast: 104, flaggedAtMost: 3 },
 );
