@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe } from "vitest";
+import { itHoldsKindsPassesTwins } from "./kinds-suite.js";
 import { auditServer, verdictOf, type AuditedTool } from "../../../src/mcp/audit/index.js";
 import { tool, type Other } from "./wave8-siblings.js";
 
@@ -177,14 +178,5 @@ const SCOPE_TWINS: Case[] = [
 describe("wave-17 causes of v10's and v11's misses", () => {
   const families = { SCRIPTS, VERBS, PRECEDENCE, ESCAPED, ELSEWHERE, PROPERTY, VERDICTS, UNINFORMED, SCOPE };
   const twins = { SCRIPTS_TWINS, VERBS_TWINS, PRECEDENCE_TWINS, ESCAPED_TWINS, ELSEWHERE_TWINS, PROPERTY_TWINS, VERDICTS_TWINS, UNINFORMED_TWINS, SCOPE_TWINS };
-  for (const [family, cases] of Object.entries(families)) {
-    it.each(cases)(`${family}: the rules hold %s`, (_id, listing) => {
-      expect(["warn", "block"]).toContain(byRules(listing));
-    });
-  }
-  for (const [family, cases] of Object.entries(twins)) {
-    it.each(cases)(`${family}: the audit passes %s`, (_id, listing) => {
-      expect(["pass", "info"]).toContain(whole(listing));
-    });
-  }
+  itHoldsKindsPassesTwins(families, twins, { byRules, whole });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { itHoldsKindsPassesTwins } from "./kinds-suite.js";
 import { findFeatures } from "../../../src/mcp/audit/intent/features.js";
 import { WAVE20_LATIN, WAVE20_SCRIPTS } from "../../../src/mcp/audit/intent/user-relation-wave20.js";
 import { textViews } from "../../../src/mcp/audit/normalise.js";
@@ -13,16 +14,7 @@ import { ASKED, ASKED_TWINS, ASKED_TWINS_HELD_BEFORE, LABELLED, LABELLED_TWINS, 
 describe("wave-20 kinds from four writers' misses", () => {
   const families = { ASKED, TAKEN, LABELLED, UNINFORMED, OWN_MATERIAL, ONLY_THIS };
   const twins = { ASKED_TWINS, TAKEN_TWINS, LABELLED_TWINS, UNINFORMED_TWINS, OWN_MATERIAL_TWINS, ONLY_THIS_TWINS };
-  for (const [family, cases] of Object.entries(families)) {
-    it.each(cases)(`${family}: the rules hold %s`, (_id, listing) => {
-      expect(["warn", "block"]).toContain(byRules(listing));
-    });
-  }
-  for (const [family, cases] of Object.entries(twins)) {
-    it.each(cases)(`${family}: the audit passes %s`, (_id, listing) => {
-      expect(["pass", "info"]).toContain(whole(listing));
-    });
-  }
+  itHoldsKindsPassesTwins(families, twins, { byRules, whole });
   // Kind 1's reading (person-secret.ts) takes none of its twins.
   it.each([...ASKED_TWINS, ...ASKED_TWINS_HELD_BEFORE])("secret-asked is not read in the twin %s", (_id, listing) => {
     expect(textsOf(listing).flatMap((t) => findFeatures(t)).map((f) => f.feature)).not.toContain("secret-asked");

@@ -43,6 +43,8 @@ export interface HeldoutSetSpec {
   readonly families?: readonly (typeof SET_FAMILIES)[number][];
   /** Its brief asked for each of the ten most-spoken languages (default true; v14's asked for twelve languages of any kind). */
   readonly mostSpoken?: boolean;
+  /** Its brief asked for each multilingual attack in a language of its own (v16 onwards). */
+  readonly oneLanguageEach?: boolean;
 }
 
 /** Every string under a `description` key anywhere in a JSON value. */
@@ -87,6 +89,7 @@ export function describeHeldoutSet(spec: HeldoutSetSpec): void {
       const languages = new Set(multilingual.map((a) => a.language));
       expect(languages.size).toBeGreaterThanOrEqual(14);
       if (spec.mostSpoken !== false) for (const language of MOST_SPOKEN) expect(languages.has(language), language).toBe(true);
+      if (spec.oneLanguageEach === true) expect(languages.size).toBe(multilingual.length);
       if (spec.englishElsewhere === true) for (const a of set.attacks.filter((x) => x.family !== "multilingual")) expect(a.language, a.id).toBe("en");
     });
 

@@ -29,16 +29,11 @@ describeHeldoutSet({
   noReusedDescriptions: true,
   families: ["context-exfiltration", "shadowing", "steering", "encoded", "credentials", "multilingual"],
   mostSpoken: false,
+  oneLanguageEach: true,
 });
 
 describe("held-out set v16: what its brief asked beyond the shared checks", () => {
   const set = heldoutSetSchema("h16").parse(readIntentFile("heldout-v16"));
-
-  it("writes each multilingual attack in a language of its own, 20 or more in all", () => {
-    const languages = set.attacks.filter((a) => a.family === "multilingual").map((a) => a.language);
-    expect(new Set(languages).size).toBe(languages.length);
-    expect(languages.length).toBeGreaterThanOrEqual(20);
-  });
 
   it("documents tools in Markdown as large developer-tool servers do: at least 60 attacks with a list or heading", () => {
     const markdown = set.attacks.filter((a) => a.server.tools.some((t) => /^\s*(?:[-*] |#{1,4} |\|)/m.test(t.description ?? "")));

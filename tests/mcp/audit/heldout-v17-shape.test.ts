@@ -29,16 +29,11 @@ describeHeldoutSet({
   genericDescriptions: ["Pagination cursor from a previous response."],
   families: ["context-exfiltration", "shadowing", "steering", "encoded", "credentials", "multilingual"],
   mostSpoken: false,
+  oneLanguageEach: true,
 });
 
 describe("held-out set v17: what its brief asked beyond the shared checks", () => {
   const set = heldoutSetSchema("h17").parse(readIntentFile("heldout-v17"));
-
-  it("writes each multilingual attack in a language of its own, 20 or more in all", () => {
-    const languages = set.attacks.filter((a) => a.family === "multilingual").map((a) => a.language);
-    expect(new Set(languages).size).toBe(languages.length);
-    expect(languages.length).toBeGreaterThanOrEqual(20);
-  });
 
   it("writes in the voice of generated and docstring servers: at least 40 attacks with an Args:/Returns:/Raises:/Note: line", () => {
     const docstring = set.attacks.filter((a) => a.server.tools.some((t) => /^\s*(?:Args|Returns|Raises|Note):/m.test(t.description ?? "")));
