@@ -110,7 +110,7 @@ function screenText(givenText: string, field: FieldKind, depth: number, options:
         hits.push({ ...inner, evidence: renderEvidence(`(hidden) ${inner.evidence}`) });
       }
     }
-    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1, options), run.encoded, isLabelledSentence(visible, run.encoded, run.decoded)));
+    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1, options), run.encoded, () => isLabelledSentence(visible, run.encoded, run.decoded)));
   }
   if (field.kind === "prose" && text.length > LONG_TEXT) {
     hits.push({ rule: "long-text", severity: "info", evidence: `${text.length} characters` });
@@ -130,11 +130,12 @@ const PLAIN_ESCAPE = /%(?:3[0-9]|4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa])|\\
 const ESCAPED_LETTERS = 8;
 const escapesLetters = (encoded: string): boolean => (encoded.match(PLAIN_ESCAPE)?.length ?? 0) >= ESCAPED_LETTERS;
 
-function encodedHit(encoding: string, decoded: string, inner: ScoredHit[], encoded: string, labelled: boolean): ScoredHit {
+/** `labelled` is asked only when no other rule speaks for the decoded text (it reads the whole field). */
+function encodedHit(encoding: string, decoded: string, inner: ScoredHit[], encoded: string, labelled: () => boolean): ScoredHit {
   const worst = maxSeverity(inner);
   const shown = renderEvidence(decoded, 80);
   // A sentence encoded and pointed out to the reader ("stored hex-encoded: …", "ROT13, decode and apply"): decode and follow (encoded-label.ts).
-  if ((worst === undefined || worst === "info") && labelled) {
+  if ((worst === undefined || worst === "info") && labelled()) {
     return { rule: "encoded-payload", severity: "warn", evidence: renderEvidence(`${encoding} → "${shown}" (an encoded sentence, labelled for the reader)`) };
   }
   if ((worst === undefined || worst === "info") && CIPHERS.has(encoding)) {

@@ -30,10 +30,6 @@ export interface QuickJsAssets {
   readonly memoryLayout: WasmMemoryLayout | undefined;
 }
 
-const VARIANT = SYNC_VARIANT;
-
-export { quickJsVariantPaths };
-
 let assets: Promise<QuickJsAssets> | undefined;
 
 /** Loads (once per process) the wasm module and the sources every worker is started with. */
@@ -50,7 +46,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
   const resolve = createRequire(import.meta.url).resolve;
   // The synchronous build: host calls block the worker thread (Atomics.wait), so asyncify's
   // stack unwinding is not needed, and without it QuickJS is half the size and runs faster.
-  const wasmPath = resolve(`${VARIANT}/wasm`);
+  const wasmPath = resolve(`${SYNC_VARIANT}/wasm`);
   const wasmBytes = await readFile(wasmPath);
   keepOptimizedWasmFramesSmall();
   const wasmModule = await wasm().compile(wasmBytes);
@@ -66,7 +62,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
   const workerProgram = `(require, boot) => (${quickJsWorkerMain.toString()})(require, { ${parts.join(", ")} }, boot)`;
   return {
     wasmModule,
-    ...quickJsVariantPaths(VARIANT),
+    ...quickJsVariantPaths(SYNC_VARIANT),
     // An eval worker runs as CommonJS, so `require` is in scope there and handed to the program.
     workerSource: `(${workerProgram})(require, require("node:worker_threads").workerData);`,
     workerProgram,

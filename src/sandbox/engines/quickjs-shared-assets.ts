@@ -1,6 +1,7 @@
 import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../guest/bootstrap-source.js";
 import { logEntryBytes } from "../host/output-budget.js";
-import { quickJsVariantPaths, type QuickJsAssets } from "./quickjs-assets.js";
+import type { QuickJsAssets } from "./quickjs-assets.js";
+import { quickJsVariantPaths } from "./quickjs-prespawn.js";
 import { meterWasmHeap } from "./quickjs-heap.js";
 import { instantiateAsyncify } from "./quickjs-inline-adapter.js";
 import { loadInlineAssets } from "./quickjs-inline-assets.js";
