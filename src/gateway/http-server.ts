@@ -229,7 +229,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");
       if (fastLane !== undefined) {
         const server = sessionServers.get(transport);
-        if (server !== undefined && (await fastLane.serveLegacy(req, res, body, client, { id: sessionId, server }))) return;
+        if (server !== undefined && (await fastLane.serveLegacy(req, res, body, client, { id: sessionId, server, wantsLogs: options.passthrough?.wantsLogs(server) ?? false }))) return;
         const cancelled = cancelledRequestId(body);
         if (cancelled !== undefined) fastLane.cancel(sessionId, cancelled);
       }

@@ -61,6 +61,8 @@ export interface RunningGateway {
   readonly logFile: string | undefined;
   /** The token HTTP clients must send (undefined in stdio mode and with noAuth). */
   readonly token: string | undefined;
+  /** Calls the stdio face's fast lane answered (undefined in HTTP mode, where /health reports it, or with the lane off). */
+  readonly stdioFastLaneCalls: () => number | undefined;
   /** Resolves when a stdio client disconnects (never, by itself, in HTTP mode). */
   readonly done: Promise<void>;
   /** Graceful shutdown: transports, client sessions, then every upstream server. */
@@ -128,6 +130,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     let url: string | undefined;
     let done: Promise<void>;
     let closeTransport: () => Promise<void>;
+    let fastLaneCalls: () => number | undefined = () => undefined;
     if (options.http !== undefined) {
       const sessionKey = await resolveSessionKey(host.paths.home, options.env);
       if (sessionKey.warning !== undefined) logger.warn({}, sessionKey.warning);
@@ -147,7 +150,12 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
       done = new Promise<void>(() => undefined);
       closeTransport = () => http.close({ drainMs: settings.drainTimeoutMs });
     } else {
-      const stdio = startStdioGateway(servers, logger, { ...(options.stdin === undefined ? {} : { stdin: options.stdin }), ...(options.stdout === undefined ? {} : { stdout: options.stdout }) });
+      const stdio = startStdioGateway(servers, logger, {
+        ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+        ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
+        ...(fastLaneEnabled(settings.fastLane, options.env) ? { fastLane: { gateway, passthrough } } : {}),
+      });
+      fastLaneCalls = stdio.fastLaneCalls;
       done = stdio.closed;
       closeTransport = () => stdio.close();
     }
@@ -171,7 +179,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
       })().finally(() => clearInterval(keepAlive));
       return closing;
     };
-    return { gateway, host, passthrough, url, logFile, token: options.http === undefined ? undefined : token, done, close };
+    return { gateway, host, passthrough, url, logFile, token: options.http === undefined ? undefined : token, stdioFastLaneCalls: () => fastLaneCalls(), done, close };
   } catch (error) {
     await host.close().catch(() => undefined);
     await traces.shutdown().catch(() => undefined);

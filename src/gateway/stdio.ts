@@ -1,12 +1,25 @@
 import type { Readable, Writable } from "node:stream";
 import type { Logger } from "pino";
-import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { StdioFastLane } from "./fast-lane/stdio-lane.js";
+import type { Gateway } from "./gateway.js";
+import type { Passthrough } from "./passthrough/passthrough.js";
 import type { GatewayServers } from "./server-factory.js";
+import { GatewayStdioTransport } from "./stdio-transport.js";
 
 export interface StdioGateway {
   /** Resolves when the client closes the connection (stdin EOF) or close() is called. */
   readonly closed: Promise<void>;
+  /** Calls the fast lane answered (undefined when it is off). */
+  fastLaneCalls(): number | undefined;
   close(): Promise<void>;
+}
+
+export interface StdioGatewayOptions {
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+  /** Plain direct-tool calls answered without the SDK server (fast-lane/stdio-lane.ts); needs gateway. */
+  readonly fastLane?: { readonly gateway: Gateway; readonly passthrough: Passthrough };
 }
 
 /**
@@ -14,21 +27,31 @@ export interface StdioGateway {
  * and the log file. The SDK pins one server instance per connection and the era its opening
  * message selects (2025 initialize, or 2026-07-28).
  */
-export function startStdioGateway(servers: GatewayServers, logger: Logger, streams: { stdin?: Readable; stdout?: Writable } = {}): StdioGateway {
-  const transport = new StdioServerTransport(streams.stdin, streams.stdout);
+export function startStdioGateway(servers: GatewayServers, logger: Logger, options: StdioGatewayOptions = {}): StdioGateway {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  let lane: StdioFastLane | undefined;
+  const transport = new GatewayStdioTransport(stdin, stdout, (message) => lane?.intercept(message) ?? false);
+  if (options.fastLane !== undefined) lane = new StdioFastLane(options.fastLane.gateway, logger, options.fastLane.passthrough, (message) => transport.send(message));
   let resolveClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  const handle = serveStdio(
-    servers.factory(() => "stdio", { track: true }),
-    { transport, onerror: (error) => logger.debug({}, `stdio: ${error.message}`) },
-  );
-  // serveStdio owns the transport's callbacks; the transport's own close tells us the client left.
-  const stdin = streams.stdin ?? process.stdin;
-  stdin.once("end", () => resolveClosed());
-  stdin.once("close", () => resolveClosed());
+  const factory = servers.factory(() => "stdio", { track: true });
+  const handle = serveStdio(lane === undefined ? factory : lane.watch(factory), {
+    transport,
+    onerror: (error) => logger.debug({}, `stdio: ${error.message}`),
+  });
+  // serveStdio owns the transport's callbacks; stdin's own end tells us the client left.
+  const ended = (): void => {
+    lane?.close();
+    resolveClosed();
+  };
+  stdin.once("end", ended);
+  stdin.once("close", ended);
   return {
     closed,
+    fastLaneCalls: () => lane?.served,
     close: async () => {
+      lane?.close();
       await handle.close();
       resolveClosed();
     },

@@ -69,11 +69,15 @@ function clientInfoName(info: unknown): string | undefined | false {
   return info.name.slice(0, 100);
 }
 
-/**
- * The fast call in a POST body, or undefined when the SDK path must answer it. `era` is what the
- * HTTP layer decided (modern: no session, a 2026-07-28 header; legacy: a live 2025 session).
- */
-export function recognizeFastCall(era: "modern" | "legacy", headers: IncomingHttpHeaders, body: unknown): FastCall | undefined {
+interface Envelope {
+  readonly id: string | number;
+  readonly name: string;
+  readonly args: Record<string, unknown> | undefined;
+  readonly meta: Record<string, unknown> | undefined;
+}
+
+/** One JSON-RPC tools/call of a direct tool with nothing but name, arguments and _meta, whatever the transport. */
+function plainToolCall(body: unknown): Envelope | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== "2.0" || body.method !== "tools/call" || !onlyKeys(body, ENVELOPE_KEYS)) return undefined;
   const id = body.id;
   if (!(typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)))) return undefined;
@@ -83,21 +87,42 @@ export function recognizeFastCall(era: "modern" | "legacy", headers: IncomingHtt
   if (args !== undefined && !isPlainObject(args)) return undefined;
   const meta = params._meta;
   if (meta !== undefined && !isPlainObject(meta)) return undefined;
-  if (!plainHttp(headers)) return undefined;
+  return { id, name: params.name, args, meta };
+}
+
+/** A 2025-era call carries at most trace context in _meta (a progressToken or anything else goes to the SDK). */
+function legacyCall(call: Envelope): FastCall | undefined {
+  if (call.meta !== undefined && !onlyKeys(call.meta, LEGACY_META_KEYS)) return undefined;
+  return { era: "legacy", ...call, clientName: undefined };
+}
+
+/**
+ * The fast call in a POST body, or undefined when the SDK path must answer it. `era` is what the
+ * HTTP layer decided (modern: no session, a 2026-07-28 header; legacy: a live 2025 session).
+ */
+export function recognizeFastCall(era: "modern" | "legacy", headers: IncomingHttpHeaders, body: unknown): FastCall | undefined {
+  const call = plainToolCall(body);
+  if (call === undefined || !plainHttp(headers)) return undefined;
   const version = single(headers, "mcp-protocol-version");
-  if (era === "legacy") {
-    if (version === undefined || !FAST_LEGACY_VERSIONS.has(version)) return undefined;
-    if (meta !== undefined && !onlyKeys(meta, LEGACY_META_KEYS)) return undefined;
-    return { era, id, name: params.name, args, meta, clientName: undefined };
-  }
+  if (era === "legacy") return version !== undefined && FAST_LEGACY_VERSIONS.has(version) ? legacyCall(call) : undefined;
   // 2026-07-28: the standard headers must name what the body says, and the envelope must be whole.
-  if (version !== FAST_MODERN_VERSION || single(headers, "mcp-method") !== "tools/call" || single(headers, "mcp-name") !== params.name) return undefined;
+  const meta = call.meta;
+  if (version !== FAST_MODERN_VERSION || single(headers, "mcp-method") !== "tools/call" || single(headers, "mcp-name") !== call.name) return undefined;
   if (meta === undefined || !onlyKeys(meta, MODERN_META_KEYS) || meta[PROTOCOL_VERSION_META_KEY] !== FAST_MODERN_VERSION) return undefined;
   if (!declaresNoRounds(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
   const clientName = clientInfoName(meta[CLIENT_INFO_META_KEY]);
   if (clientName === false) return undefined;
   for (const key of LEGACY_META_KEYS) if (meta[key] !== undefined && typeof meta[key] !== "string") return undefined;
-  return { era, id, name: params.name, args, meta, clientName };
+  return { era, ...call, clientName };
+}
+
+/**
+ * The fast call in one message of a 2025-era stdio connection (the connection's own state, its
+ * negotiated version and declared capabilities, is the caller's to check: stdio has no headers).
+ */
+export function recognizeStdioCall(message: unknown): FastCall | undefined {
+  const call = plainToolCall(message);
+  return call === undefined ? undefined : legacyCall(call);
 }
 
 /** A 2025 session's `notifications/cancelled` for a request id (the fast lane aborts its call if it holds one). */

@@ -168,6 +168,11 @@ export class Passthrough {
     for (const uri of state.subscriptions) await this.release(uri, {}).catch(() => undefined);
   }
 
+  /** Whether this client connection set a log level: its calls' upstream log messages are then related to them. */
+  wantsLogs(server: Server): boolean {
+    return this.sessions.get(server)?.level !== undefined;
+  }
+
   /** logging/setLevel: remembered for this client connection and sent to every upstream that has logging. */
   async setLevel(server: Server, level: LoggingLevel, caller: CallerOptions): Promise<void> {
     this.session(server).level = level;
