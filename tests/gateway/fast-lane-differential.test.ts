@@ -151,4 +151,14 @@ describe("fast lane vs SDK path: identical answers", () => {
     expect(fast).toEqual(slow);
     expect(fast.status).toBe(400);
   });
+
+  it("a 2025 session that set a log level: its calls go to the SDK path, which relates the upstream's log messages to them", async () => {
+    const session = await openLegacySession(pair.fastUrl);
+    const level = await exchange(pair.fastUrl, session, { jsonrpc: "2.0", id: "lvl", method: "logging/setLevel", params: { level: "debug" } });
+    expect(level.status).toBe(200);
+    const before = (await fastLaneCalls(pair.fastUrl)).calls;
+    const answer = await exchange(pair.fastUrl, session, legacyCall("log-1", "full_test_tool_with_logging", {}));
+    expect(answer.message).toMatchObject({ id: "log-1", result: { content: [{ type: "text" }] } });
+    expect((await fastLaneCalls(pair.fastUrl)).calls).toBe(before);
+  });
 });

@@ -112,7 +112,7 @@ export async function startPair(options: { readonly upstreamArgs?: string } = {}
   });
   await new ToolsetStore(join(home.dir, "toolsets.json")).save({
     name: "t",
-    tools: ["fixture.echo", "fixture.fail", "fixture.echo_json", "fixture.huge", "fixture.mixed", "fixture.sleep", "other.echo", "full.test_elicitation", "full.test_sampling"],
+    tools: ["fixture.echo", "fixture.fail", "fixture.echo_json", "fixture.huge", "fixture.mixed", "fixture.sleep", "other.echo", "full.test_elicitation", "full.test_sampling", "full.test_tool_with_logging"],
   });
   const store = new ClientTokenStore(join(home.dir, "gateway-clients.json"));
   const tokens = {
