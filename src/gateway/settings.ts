@@ -31,7 +31,7 @@ export const gatewaySettingsSchema = z
      */
     upstreamProtocol: z.enum(["legacy", "auto"]).default("legacy"),
     /**
-     * Plain direct-tool calls over HTTP answered without the SDK server (src/gateway/fast-lane);
+     * Plain direct-tool calls (HTTP, and 2025-era stdio connections) answered without the SDK server (src/gateway/fast-lane);
      * MCPVM_GATEWAY_FAST_LANE=0 turns it off too. Every guarantee is the same either way.
      */
     fastLane: z.boolean().default(true),
