@@ -271,7 +271,7 @@ export default async function () {
       overheadTable(work, true),
       "",
       ...floorNotes(work),
-      `CPU per stdio call (user + system of the process in front, its upstream not counted, over the sampled rounds): gateway ${fmt(stdioCpuPerCallUs.gateway / 1000)}, minimal SDK proxy ${fmt(stdioCpuPerCallUs.floor / 1000)}; **mcpvm's own share ${fmt((stdioCpuPerCallUs.gateway - stdioCpuPerCallUs.floor) / 1000)} of CPU per call** (goal ≤ 100 µs: ${verdict(stdioCpuPerCallUs.gateway - stdioCpuPerCallUs.floor <= 100)}). CPU time is ${1000 / CLOCK_TICKS} ms ticks summed over ${ROUNDS * LATENCIES.length} calls.`,
+      `CPU per stdio call (user + system of the process in front, its upstream not counted, over the sampled rounds): gateway ${fmt(stdioCpuPerCallUs.gateway / 1000)}, minimal SDK proxy ${fmt(stdioCpuPerCallUs.floor / 1000)}; **mcpvm's own share ${fmt((stdioCpuPerCallUs.gateway - stdioCpuPerCallUs.floor) / 1000)} of CPU per call** (goal ≤ 100 µs: ${verdict(stdioCpuPerCallUs.gateway - stdioCpuPerCallUs.floor <= 100)}). CPU time is ${1000 / CLOCK_TICKS} ms ticks summed over ${ROUNDS * LATENCIES.length} calls. Since wave 21 the stdio face answers a plain direct call of a 2025-era client on the fast lane (docs/GATEWAY.md), as HTTP does; before, this row read gateway 2.35 ms against 1.85 ms, +500 µs (2026-11-27, load 1.5); `node bench/_stdio-lane-ab.mjs` compares the lane on and off in one run.`,
       "",
       "Bare cost (tool doing 0 ms of work):",
       "",
