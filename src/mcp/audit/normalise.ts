@@ -21,7 +21,8 @@ const OTHER_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
  * (so `Ignore\u200b previous` reads as `ignore previous`), apply NFKC (fullwidth, ligatures),
  * lower-case and collapse whitespace (so a phrase split over lines still matches).
  * `plain` keeps every script as is — Russian and Chinese rules need it; `folded` also maps
- * look-alike letters to ASCII and drops accents, so Latin-script rules are written once, unaccented.
+ * look-alike letters and typographic apostrophes to ASCII and drops accents, so Latin-script rules
+ * are written once, unaccented.
  */
 export interface TextViews {
   readonly plain: string;
@@ -75,7 +76,10 @@ function computeViews(text: string): TextViews {
       .normalize("NFD")
       .replace(/\p{M}/gu, "")
       // Latin letters with a stroke have no decomposition: Polish ł, Vietnamese đ, Nordic ø; nor has Turkish dotless ı.
-      .replace(/[łđøıə]/gu, (ch) => STROKE_FOLD[ch] ?? ch),
+      .replace(/[łđøıə]/gu, (ch) => STROKE_FOLD[ch] ?? ch)
+      // The rules write an apostrophe as ASCII ("don't", "l'utilisateur"); typeset text uses U+2019 (or U+2018, U+201B,
+      // the modifier letter U+02BC) for the same word, which NFKC leaves alone.
+      .replace(/[\u2018\u2019\u201b\u02bc]/gu, "'"),
   );
   return { plain, folded };
 }
