@@ -1,8 +1,9 @@
-import variant from "@jitl/quickjs-wasmfile-release-sync";
-import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import { createRequire } from "node:module";
+import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildHandlerSource, EVAL_FILENAME, type HyperlightRunEvent } from "../../src/sandbox/engines/hyperlight/guest.js";
 import { BRIDGE_FUNCTION, BRIDGE_MODULE } from "../../src/sandbox/engines/hyperlight/vm.js";
+import { SYNC_VARIANT } from "../../src/sandbox/engines/quickjs-prespawn.js";
 import { guestManifestText } from "../../src/sandbox/guest/bootstrap-source.js";
 import { transformGuestSource } from "../../src/sandbox/guest/transform.js";
 import type { HostModules } from "../../src/sandbox/types.js";
@@ -18,7 +19,7 @@ let quickjs: QuickJSWASMModule;
 const requests: Array<{ op: string; module?: string; fn?: string; args?: string }> = [];
 
 beforeAll(async () => {
-  quickjs = await newQuickJSWASMModuleFromVariant(variant);
+  quickjs = await newQuickJSWASMModuleFromVariant((createRequire(import.meta.url)(SYNC_VARIANT) as { default: QuickJSSyncVariant }).default);
 });
 
 /** A VM as it boots: the runtime's globals, the bridge module, the handler module evaluated. Each run gets its own, as each VM run starts from its boot snapshot. */
