@@ -65,12 +65,12 @@ export function visibleText(text: string): string {
 function computeViews(text: string): TextViews {
   if (PLAIN_ASCII.test(text)) {
     // The look-alike table, NFD and the stroke letters touch nothing in ASCII: both views are the lower-cased text.
-    const lower = collapse(text.toLowerCase());
+    const lower = collapseWhitespace(text.toLowerCase());
     return { plain: lower, folded: lower };
   }
   const visible = stripHidden(text).normalize("NFKC");
-  const plain = collapse(visible.toLowerCase());
-  const folded = collapse(
+  const plain = collapseWhitespace(visible.toLowerCase());
+  const folded = collapseWhitespace(
     foldConfusables(visible)
       .toLowerCase()
       .normalize("NFD")
@@ -87,9 +87,19 @@ function computeViews(text: string): TextViews {
 // Azerbaijani ə has no decomposition either.
 const STROKE_FOLD: Readonly<Record<string, string>> = { ł: "l", đ: "d", ø: "o", ı: "i", ə: "e" };
 
-function collapse(text: string): string {
-  return text.replace(/\s+/gu, " ").trim();
+const SPACE_BEFORE_SPACE = /\s(?=\s)/gu;
+const SPACE = /\s/gu;
+
+/**
+ * Whitespace runs as one space, none at either end. Not `replace(/\s+/g, " ")`: V8 does not always compile a regexp
+ * with its optimisations (a long audit process was seen compiling this one without), and unoptimised a greedy `\s+`
+ * keeps one backtracking entry per character, so a run of millions overflows the regexp stack (RangeError). Each
+ * pattern here consumes one character and keeps nothing.
+ */
+export function collapseWhitespace(text: string): string {
+  return text.replace(SPACE_BEFORE_SPACE, "").replace(SPACE, " ").trim();
 }
+
 
 /** Split `camelCase`, `snake_case` and `kebab-case` identifiers into lower-case words. */
 export function identifierWords(name: string): string[] {

@@ -1,5 +1,6 @@
 import { commonShare } from "../common-words.js";
 import { renderEvidence } from "../evidence.js";
+import { collapseWhitespace } from "../normalise.js";
 import type { AuditedTool } from "../types.js";
 import { SCRIPTS } from "./phrase-set.js";
 import type { SignalHit } from "./score.js";
@@ -28,9 +29,11 @@ const SENTENCE_END = /[.!?。！？।։።؟]/u;
 const CODE_LIKE = /`[^`]*`|"[^"]*"|(?<![\p{L}\p{N}])'[^'\s][^']*'(?![\p{L}\p{N}])|[\d_{}<>=/\\]|[\p{L}\p{N}][.:][\p{L}\p{N}]|\b[A-Z]{2,}\b/u;
 // A list of values ("one of: dark-pink, dark-green, …") is a format too: items about as many as the words around them.
 const LIST_SEPARATOR = /[,;、，；]/g;
+const RUN_END = /\s(?!\s)/gu;
 function isList(text: string): boolean {
   const items = text.match(LIST_SEPARATOR)?.length ?? 0;
-  const words = text.split(/\s+/).length;
+  // What split(/\s+/) would count, one whitespace run at a time (see collapseWhitespace for why not `\s+`).
+  const words = (text.match(RUN_END)?.length ?? 0) + 1;
   return items >= 4 && words >= 8 && items * 2 >= words;
 }
 // Below this share of one covered language's function words, a Latin-script text is one the phrase sets do not read.
@@ -53,7 +56,7 @@ function namedIn(text: string, name: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u").test(text.toLowerCase());
 }
 
-const lengthOf = (text: string): number => text.replace(/\s+/g, " ").trim().length;
+const lengthOf = (text: string): number => collapseWhitespace(text).length;
 
 // A free-text slot: declared a string, or untyped (an array of paths or an enum is a format, not a place for prose).
 const isTextSlot = (schema: Record<string, unknown>): boolean => schema["type"] === undefined || schema["type"] === "string";
