@@ -2,6 +2,7 @@ import { commonShare } from "../common-words.js";
 import { renderEvidence } from "../evidence.js";
 import { collapseWhitespace } from "../normalise.js";
 import type { AuditedTool } from "../types.js";
+import { MAX_SCAN } from "./features.js";
 import { SCRIPTS } from "./phrase-set.js";
 import type { SignalHit } from "./score.js";
 
@@ -58,6 +59,11 @@ function namedIn(text: string, name: string): boolean {
 
 const lengthOf = (text: string): number => collapseWhitespace(text).length;
 
+// Like every screened string, a description is read up to MAX_SCAN (the definition gets an oversized-text finding for
+// the rest): past it, a run of one character class is long enough to overflow V8's regexp stack where V8 compiled a
+// pattern without its optimisations (tests/mcp/audit/regexp-unoptimized.test.ts), and a longer one tells nothing more.
+const screened = (text: string): string => (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
+
 // A free-text slot: declared a string, or untyped (an array of paths or an enum is a format, not a place for prose).
 const isTextSlot = (schema: Record<string, unknown>): boolean => schema["type"] === undefined || schema["type"] === "string";
 
@@ -68,14 +74,14 @@ function describedProperties(tool: AuditedTool): Array<readonly [string, string,
   for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
     if (schema === null || typeof schema !== "object" || Array.isArray(schema)) continue;
     const description = (schema as Record<string, unknown>)["description"];
-    if (typeof description === "string") out.push([name, description, isTextSlot(schema as Record<string, unknown>)]);
+    if (typeof description === "string") out.push([name, screened(description), isTextSlot(schema as Record<string, unknown>)]);
   }
   return out;
 }
 
 export function proseSlot(tool: AuditedTool): SignalHit | undefined {
   const params = describedProperties(tool);
-  const own = tool.description ?? "";
+  const own = screened(tool.description ?? "");
   const ownLength = Math.max(lengthOf(own), 1);
   const lengths = params.map(([, description]) => lengthOf(description));
   // The two longest, so each parameter is weighed against its longest sibling in one pass (schemas can be very wide).
