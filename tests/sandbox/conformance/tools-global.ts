@@ -50,7 +50,7 @@ export function toolsGlobalTests(engine: EngineRef): void {
     });
 
     it("is each run's own: runs with other tables or none, one after another, never see another run's", async () => {
-      const tables = [toolsGlobal, { gamma: "mcp-gamma" }, undefined, {}, { alpha: "mcp-alpha" }];
+      const tables: ReadonlyArray<Readonly<Record<string, string>> | undefined> = [toolsGlobal, { gamma: "mcp-gamma" }, undefined, {}, { alpha: "mcp-alpha" }];
       const seen: unknown[] = [];
       for (let round = 0; round < 2; round++) {
         for (const table of tables) {
