@@ -31,7 +31,8 @@ if (process.argv[2] === "__complete") {
   // `mcpvm run`: its sandbox's worker thread starts now, its Node bootstrap on another core while this
   // thread loads the CLI (src/cli/prespawn.ts); its own small bundle entry, so nothing else waits for it.
   // Only an optimisation: without it the run starts its thread itself.
-  if (args.includes("run")) await import(pathToFileURL(join(root, "dist", "cli", "prespawn.mjs")).href).then(({ prespawnForRun }) => prespawnForRun(args, process.env), () => undefined);
+  // Any failure (the entry missing or from another build, or throwing) is caught: catch, not then's second argument.
+  if (args.includes("run")) await import(pathToFileURL(join(root, "dist", "cli", "prespawn.mjs")).href).then(({ prespawnForRun }) => prespawnForRun(args, process.env)).catch(() => undefined);
   const { runCli } = await import(pathToFileURL(entry).href);
   // The whole process: `mcpvm run` may tune it for one run (src/cli/one-run-process.ts).
   process.exitCode = await runCli(process.argv.slice(2), undefined, { wholeProcess: true });

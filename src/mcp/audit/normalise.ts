@@ -21,7 +21,8 @@ const OTHER_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
  * (so `Ignore\u200b previous` reads as `ignore previous`), apply NFKC (fullwidth, ligatures),
  * lower-case and collapse whitespace (so a phrase split over lines still matches).
  * `plain` keeps every script as is — Russian and Chinese rules need it; `folded` also maps
- * look-alike letters to ASCII and drops accents, so Latin-script rules are written once, unaccented.
+ * look-alike letters and typographic apostrophes to ASCII and drops accents, so Latin-script rules
+ * are written once, unaccented.
  */
 export interface TextViews {
   readonly plain: string;
@@ -64,18 +65,21 @@ export function visibleText(text: string): string {
 function computeViews(text: string): TextViews {
   if (PLAIN_ASCII.test(text)) {
     // The look-alike table, NFD and the stroke letters touch nothing in ASCII: both views are the lower-cased text.
-    const lower = collapse(text.toLowerCase());
+    const lower = collapseWhitespace(text.toLowerCase());
     return { plain: lower, folded: lower };
   }
   const visible = stripHidden(text).normalize("NFKC");
-  const plain = collapse(visible.toLowerCase());
-  const folded = collapse(
+  const plain = collapseWhitespace(visible.toLowerCase());
+  const folded = collapseWhitespace(
     foldConfusables(visible)
       .toLowerCase()
       .normalize("NFD")
       .replace(/\p{M}/gu, "")
       // Latin letters with a stroke have no decomposition: Polish ł, Vietnamese đ, Nordic ø; nor has Turkish dotless ı.
-      .replace(/[łđøıə]/gu, (ch) => STROKE_FOLD[ch] ?? ch),
+      .replace(/[łđøıə]/gu, (ch) => STROKE_FOLD[ch] ?? ch)
+      // The rules write an apostrophe as ASCII ("don't", "l'utilisateur"); typeset text uses U+2019 (or U+2018, U+201B,
+      // the modifier letter U+02BC) for the same word, which NFKC leaves alone.
+      .replace(/[\u2018\u2019\u201b\u02bc]/gu, "'"),
   );
   return { plain, folded };
 }
@@ -83,9 +87,19 @@ function computeViews(text: string): TextViews {
 // Azerbaijani ə has no decomposition either.
 const STROKE_FOLD: Readonly<Record<string, string>> = { ł: "l", đ: "d", ø: "o", ı: "i", ə: "e" };
 
-function collapse(text: string): string {
-  return text.replace(/\s+/gu, " ").trim();
+const SPACE_BEFORE_SPACE = /\s(?=\s)/gu;
+const SPACE = /\s/gu;
+
+/**
+ * Whitespace runs as one space, none at either end. Not `replace(/\s+/g, " ")`: V8 does not always compile a regexp
+ * with its optimisations (a long audit process was seen compiling this one without), and unoptimised a greedy `\s+`
+ * keeps one backtracking entry per character, so a run of millions overflows the regexp stack (RangeError). Each
+ * pattern here consumes one character and keeps nothing.
+ */
+export function collapseWhitespace(text: string): string {
+  return text.replace(SPACE_BEFORE_SPACE, "").replace(SPACE, " ").trim();
 }
+
 
 /** Split `camelCase`, `snake_case` and `kebab-case` identifiers into lower-case words. */
 export function identifierWords(name: string): string[] {

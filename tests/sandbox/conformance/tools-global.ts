@@ -49,6 +49,21 @@ export function toolsGlobalTests(engine: EngineRef): void {
       expect(after.message).toBe('tools has no server "zzz" (configured: alpha, my-beta, off)');
     });
 
+    it("is each run's own: runs with other tables or none, one after another, never see another run's", async () => {
+      const tables: ReadonlyArray<Readonly<Record<string, string>> | undefined> = [toolsGlobal, { gamma: "mcp-gamma" }, undefined, {}, { alpha: "mcp-alpha" }];
+      const seen: unknown[] = [];
+      for (let round = 0; round < 2; round++) {
+        for (const table of tables) {
+          const code = 'return typeof tools === "undefined" ? null : [Object.keys(tools), Object.keys(tools).map((k) => typeof tools[k].echo)];';
+          seen.push(valueOf(await run(engine(), code, { modules, ...(table === undefined ? {} : { toolsGlobal: table }) })));
+          // Idle between runs, so that an engine that keeps an image of its sandbox takes it and restores from it.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+      const expected = [[["alpha", "my-beta", "off"], ["function", "function", "function"]], [["gamma"], ["function"]], null, [[], []], [["alpha"], ["function"]]];
+      expect(seen).toEqual([...expected, ...expected]);
+    });
+
     it("is absent without a table, and empty with an empty one", async () => {
       expect(valueOf(await run(engine(), "return typeof tools;", { modules }))).toBe("undefined");
       expect(valueOf(await run(engine(), "return [Object.keys(tools), Object.isFrozen(tools)];", { modules: {}, toolsGlobal: {} }))).toEqual([[], true]);

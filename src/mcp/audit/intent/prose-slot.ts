@@ -1,6 +1,8 @@
 import { commonShare } from "../common-words.js";
 import { renderEvidence } from "../evidence.js";
+import { collapseWhitespace } from "../normalise.js";
 import type { AuditedTool } from "../types.js";
+import { MAX_SCAN } from "./features.js";
 import { SCRIPTS } from "./phrase-set.js";
 import type { SignalHit } from "./score.js";
 
@@ -23,12 +25,16 @@ const OVER_SIBLINGS = 4;
 const SENTENCE_END = /[.!?。！？।։።؟]/u;
 // Quoted values, identifiers, numbers, paths, markup and formats: what an honest parameter's long explanation is made of.
 // Apostrophes and hyphens inside words ("yma'r", "sõna-sõnalt", "il-konversazzjoni") are spelling, not code.
-const CODE_LIKE = /`[^`]*`|"[^"]*"|(?<![\p{L}\p{N}])'[^'\s][^']*'(?![\p{L}\p{N}])|\S*[\d_{}<>=/\\]\S*|[\p{L}\p{N}][.:][\p{L}\p{N}]|\b[A-Z]{2,}\b/u;
+// A code character anywhere is enough, so it stands alone: written `\S*[…]\S*`, each start in a long run without one
+// scanned to the run's end and back (160 000 letters: 93 s, a parameter's description the listing caps let through).
+const CODE_LIKE = /`[^`]*`|"[^"]*"|(?<![\p{L}\p{N}])'[^'\s][^']*'(?![\p{L}\p{N}])|[\d_{}<>=/\\]|[\p{L}\p{N}][.:][\p{L}\p{N}]|\b[A-Z]{2,}\b/u;
 // A list of values ("one of: dark-pink, dark-green, …") is a format too: items about as many as the words around them.
 const LIST_SEPARATOR = /[,;、，；]/g;
+const RUN_END = /\s(?!\s)/gu;
 function isList(text: string): boolean {
   const items = text.match(LIST_SEPARATOR)?.length ?? 0;
-  const words = text.split(/\s+/).length;
+  // What split(/\s+/) would count, one whitespace run at a time (see collapseWhitespace for why not `\s+`).
+  const words = (text.match(RUN_END)?.length ?? 0) + 1;
   return items >= 4 && words >= 8 && items * 2 >= words;
 }
 // Below this share of one covered language's function words, a Latin-script text is one the phrase sets do not read.
@@ -51,7 +57,12 @@ function namedIn(text: string, name: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u").test(text.toLowerCase());
 }
 
-const lengthOf = (text: string): number => text.replace(/\s+/g, " ").trim().length;
+const lengthOf = (text: string): number => collapseWhitespace(text).length;
+
+// Like every screened string, a description is read up to MAX_SCAN (the definition gets an oversized-text finding for
+// the rest): past it, a run of one character class is long enough to overflow V8's regexp stack where V8 compiled a
+// pattern without its optimisations (tests/mcp/audit/regexp-unoptimized.test.ts), and a longer one tells nothing more.
+const screened = (text: string): string => (text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text);
 
 // A free-text slot: declared a string, or untyped (an array of paths or an enum is a format, not a place for prose).
 const isTextSlot = (schema: Record<string, unknown>): boolean => schema["type"] === undefined || schema["type"] === "string";
@@ -63,14 +74,14 @@ function describedProperties(tool: AuditedTool): Array<readonly [string, string,
   for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
     if (schema === null || typeof schema !== "object" || Array.isArray(schema)) continue;
     const description = (schema as Record<string, unknown>)["description"];
-    if (typeof description === "string") out.push([name, description, isTextSlot(schema as Record<string, unknown>)]);
+    if (typeof description === "string") out.push([name, screened(description), isTextSlot(schema as Record<string, unknown>)]);
   }
   return out;
 }
 
 export function proseSlot(tool: AuditedTool): SignalHit | undefined {
   const params = describedProperties(tool);
-  const own = tool.description ?? "";
+  const own = screened(tool.description ?? "");
   const ownLength = Math.max(lengthOf(own), 1);
   const lengths = params.map(([, description]) => lengthOf(description));
   // The two longest, so each parameter is weighed against its longest sibling in one pass (schemas can be very wide).

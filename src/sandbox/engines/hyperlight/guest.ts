@@ -16,8 +16,9 @@ export const EVAL_FILENAME = "<input>";
  * bridge host function to the shared GuestNative seam and runs the shared guest bootstrap, so the
  * guest contract is the same code on both engines. The bootstrap installs its globals on a scope
  * object (its `globalThis` is shadowed, see MAIN_SCOPE_PREFIX); `__mcpvm` is also made a real
- * global for the prelude. Per run the handler receives, as the call's event, the transformed
- * program (syntax errors were reported on the host), the optional prelude and the manifest, and
+ * global for the prelude, and the `tools` global of a run that has one for the guest's code. Per
+ * run the handler receives, as the call's event, the transformed program (syntax errors were
+ * reported on the host), the optional prelude and the manifest, and
  * returns the bootstrap's outcome envelope as JSON text. The VM is restored to its boot snapshot
  * after every run, so nothing installed here outlives a run.
  */
@@ -62,6 +63,9 @@ function handler(event) {
   try {
     runner = installInto(scope, native, event.manifest);
     defineProperty(globalThis, "__mcpvm", { value: scope.__mcpvm, writable: false, configurable: false });
+    // A run's \`tools\` global (RunRequest.toolsGlobal) is read unqualified by the guest's code, which the
+    // bootstrap's scope object does not reach: it must be a real global of the VM too.
+    if (scope.tools !== undefined) defineProperty(globalThis, "tools", { value: scope.tools, enumerable: false, writable: false, configurable: false });
   } catch (thrown) {
     return stringify({ stage: "bootstrap", error: describe(thrown) });
   }
