@@ -1,6 +1,6 @@
 /** What the connection cap needs to know about a server. */
 export interface CapacityCandidate {
-  /** Connected or connecting. */
+  /** Connected, or let through the cap and opening its connection. */
   readonly live: boolean;
   /** Connected (only a connected server can be closed to make room). */
   readonly connected: boolean;
@@ -8,11 +8,18 @@ export interface CapacityCandidate {
   readonly lastUsed: number;
 }
 
-export type RoomDecision<T> = { readonly kind: "room" } | { readonly kind: "evict"; readonly victim: T } | { readonly kind: "full" };
+export type RoomDecision<T> =
+  | { readonly kind: "room" }
+  | { readonly kind: "evict"; readonly victim: T }
+  /** No place now, but these are still opening: once one has, it is idle (evictable) or busy, so decide again. */
+  | { readonly kind: "wait"; readonly opening: readonly T[] }
+  | { readonly kind: "full" };
 
 /**
  * Whether `requester` may go live under the cap of `max` live connections: yes; yes after closing
- * the least recently used connected server with no call in flight; or no (every live one is busy).
+ * the least recently used connected server with no call in flight; not yet, while some live ones are
+ * still opening (servers started together, as a first listing of every server does, must not refuse
+ * each other); or no (every live one is connected and busy).
  */
 export function decideRoom<T extends CapacityCandidate>(all: readonly T[], requester: T, max: number): RoomDecision<T> {
   const others = all.filter((candidate) => candidate !== requester && candidate.live);
@@ -22,5 +29,7 @@ export function decideRoom<T extends CapacityCandidate>(all: readonly T[], reque
     if (!candidate.connected || candidate.inFlight > 0) continue;
     if (victim === undefined || candidate.lastUsed < victim.lastUsed) victim = candidate;
   }
-  return victim === undefined ? { kind: "full" } : { kind: "evict", victim };
+  if (victim !== undefined) return { kind: "evict", victim };
+  const opening = others.filter((candidate) => !candidate.connected);
+  return opening.length > 0 ? { kind: "wait", opening } : { kind: "full" };
 }

@@ -275,7 +275,7 @@ export class ClientManager {
       const launch = await this.resolveLaunch(slot);
       slot.useLaunch(launch);
       await this.beforeConnect(slot, launch);
-      await this.makeRoom(slot);
+      await this.makeRoom(slot, abort.signal);
       if (abort.signal.aborted) throw closedError(slot.name, this.closed);
       countsAsFailure = true;
       const { Connection } = await import("./connection.js");
@@ -305,6 +305,9 @@ export class ClientManager {
       if (countsAsFailure && !abort.signal.aborted && !(failure instanceof McpOAuthError)) slot.failures += 1;
       slot.setState(abort.signal.aborted ? "closed" : "error", failure);
       throw failure;
+    } finally {
+      // Connected (live by its connection) or failed: either way the place it held while opening is given back.
+      slot.admitted = false;
     }
   }
 
@@ -330,12 +333,21 @@ export class ClientManager {
     return hook(slot.name, connection.tools, connection.identity);
   }
 
-  private async makeRoom(slot: ServerSlot): Promise<void> {
+  private async makeRoom(slot: ServerSlot, signal: AbortSignal): Promise<void> {
     for (;;) {
+      if (signal.aborted) return;
       const decision = decideRoom([...this.slots.values()], slot, this.limits.maxLiveConnections);
-      if (decision.kind === "room") return;
+      if (decision.kind === "room") {
+        slot.admitted = true;
+        return;
+      }
       if (decision.kind === "full") {
         throw capacityError(slot.name, this.limits.maxLiveConnections);
+      }
+      if (decision.kind === "wait") {
+        // Each opening connect settles (connected, failed, or its connect timeout), so this wait ends.
+        await Promise.race(decision.opening.map((other) => other.connecting?.catch(() => undefined)));
+        continue;
       }
       await decision.victim.shutdown("idle");
     }

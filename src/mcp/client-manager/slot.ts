@@ -98,9 +98,16 @@ export class ServerSlot {
     return this.connection !== undefined;
   }
 
-  /** Live for the connection cap: connected, or a connect under way. */
+  /**
+   * Holds a place under the connection cap while its connection opens: from the moment the cap let
+   * it through until that connect settles. A connect still resolving its launch or waiting for room
+   * holds none, so servers waiting for room never wait on each other.
+   */
+  admitted = false;
+
+  /** Live for the connection cap: connected, or let through and opening. */
   get live(): boolean {
-    return this.connection !== undefined || this.connecting !== undefined;
+    return this.connection !== undefined || this.admitted;
   }
 
   status(): ServerStatus {
