@@ -63,7 +63,7 @@ export class ClientManager {
     this.callRunner = {
       now: this.now,
       emit: (event) => this.emit(event),
-      markDead: (slot, connection) => slot.markDead(connection),
+      markDead: (slot, connection) => slot.markDead(connection, this.now()),
       scheduleIdle: (slot) => slot.scheduleIdle(this.limits.idleTimeoutMs),
       maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
       inFlight: this.inFlight,
@@ -217,7 +217,7 @@ export class ClientManager {
       await connection.ping(timeoutMs);
       return true;
     } catch (error) {
-      if (isMcpvmError(error) && isConnectionFatal(error)) slot.markDead(connection);
+      if (isMcpvmError(error) && isConnectionFatal(error)) slot.markDead(connection, this.now());
       throw error;
     }
   }
@@ -293,6 +293,7 @@ export class ClientManager {
         throw closedError(slot.name, this.closed);
       }
       slot.connection = connection;
+      slot.connectedAt = this.now();
       slot.tools = tools;
       slot.lastUsed = this.now();
       slot.setState("connected");
@@ -364,7 +365,7 @@ export class ClientManager {
       onStderr: (chunk) => slot.stderr.write(chunk, slot.redact),
       onStderrEnd: () => slot.stderr.flush(slot.redact),
       stderrTail: () => slot.stderr.tail(STDERR_TAIL_LINES),
-      onDied: (connection) => slot.markDead(connection),
+      onDied: (connection) => slot.markDead(connection, this.now()),
       onToolListChanged: (connection) => this.refreshTools(slot, connection),
       onPhase: (phase, ms, detail) => this.emit({ type: "timing", server: slot.name, phase, ms, detail }),
       emit: (event) => this.emit(event),

@@ -7,6 +7,9 @@ import type { ClientManagerEvent, ServerState, ServerStatus } from "./events.js"
 import type { LaunchResolver } from "./options.js";
 import { StderrRing } from "./stderr-ring.js";
 
+/** A connection that lived this long before it died was not part of a crash loop. */
+export const CRASH_LOOP_WINDOW_MS = 60_000;
+
 /** Everything the manager knows about one configured server, across its connections. */
 export class ServerSlot {
   state: ServerState = "idle";
@@ -56,12 +59,19 @@ export class ServerSlot {
     this.idleTimer = undefined;
   }
 
-  /** A connection that failed for good: dropped (if still this slot's), counted, closed. */
-  markDead(connection: Connection): void {
+  /** When the current connection was made (the manager's clock), so a death can tell a crash loop from a crash after long service. */
+  connectedAt = 0;
+
+  /**
+   * A connection that failed for good: dropped (if still this slot's), counted, closed. maxReconnects
+   * bounds a crash loop, not the crashes of a long-lived process (a gateway up for weeks) spread over
+   * time: a connection that served for CRASH_LOOP_WINDOW_MS or more starts the count again.
+   */
+  markDead(connection: Connection, now: number): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
     this.clearIdleTimer();
-    this.failures += 1;
+    this.failures = now - this.connectedAt >= CRASH_LOOP_WINDOW_MS ? 1 : this.failures + 1;
     this.setState("error", connection.deathError());
     void connection.close();
   }
