@@ -1,3 +1,6 @@
+import { capacityError } from "./manager-errors.js";
+import type { ServerSlot } from "./slot.js";
+
 /** What the connection cap needs to know about a server. */
 export interface CapacityCandidate {
   /** Connected, or let through the cap and opening its connection. */
@@ -32,4 +35,27 @@ export function decideRoom<T extends CapacityCandidate>(all: readonly T[], reque
   if (victim !== undefined) return { kind: "evict", victim };
   const opening = others.filter((candidate) => !candidate.connected);
   return opening.length > 0 ? { kind: "wait", opening } : { kind: "full" };
+}
+
+/**
+ * Gives `slot` a place under the cap (marking it admitted), closing the least recently used idle
+ * server when needed, waiting while others are opening, or throwing MCP_CAPACITY when every live
+ * one is connected and busy. Returns early once `signal` is aborted (the caller checks it).
+ */
+export async function waitForRoom(slots: () => ServerSlot[], slot: ServerSlot, max: number, signal: AbortSignal): Promise<void> {
+  for (;;) {
+    if (signal.aborted) return;
+    const decision = decideRoom(slots(), slot, max);
+    if (decision.kind === "room") {
+      slot.admitted = true;
+      return;
+    }
+    if (decision.kind === "full") throw capacityError(slot.name, max);
+    if (decision.kind === "wait") {
+      // Each opening connect settles (connected, failed, or its connect timeout), so this wait ends.
+      await Promise.race(decision.opening.map((other) => other.connecting?.catch(() => undefined)));
+      continue;
+    }
+    await decision.victim.shutdown("idle");
+  }
 }

@@ -5,7 +5,7 @@ import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, type GuestValue, type ResultLogger } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
 import { callTimeoutMs, deadlineError, waitWithinBudget, type CallerOptions } from "./call-budget.js";
-import { decideRoom } from "./capacity.js";
+import { waitForRoom } from "./capacity.js";
 import { defaultChildEnv } from "./child-env.js";
 import { currentCall, resolveOrigin, type InFlightCall } from "./call-origin.js";
 import { runCall, type CallRunnerDeps } from "./call-runner.js";
@@ -17,7 +17,7 @@ import type { ServerRequestHooks } from "./server-requests.js";
 // server never loads the SDK (docs/ARCHITECTURE.md, "How the CLI is built and loaded").
 import type { Connection, ConnectionDeps } from "./connection.js";
 import { isConnectionFatal } from "./errors.js";
-import { capacityError, closedError, foreignError, reconnectLimitError, unknownServerError } from "./manager-errors.js";
+import { closedError, foreignError, reconnectLimitError, unknownServerError } from "./manager-errors.js";
 import type { ClientManagerEvent, ClientManagerListener, ServerStatus } from "./events.js";
 import { clientManagerLimitsSchema, type ClientManagerLimits, type ClientManagerOptions, type LaunchResolver, type ServerIdentity } from "./options.js";
 import { ServerSlot } from "./slot.js";
@@ -130,6 +130,11 @@ export class ClientManager {
     if (slot === undefined) return;
     await slot.shutdown("closed");
     this.slots.delete(name);
+  }
+
+  /** A deliberate retry after a backoff (the gateway's health monitor) is no crash loop: the failure count starts again. */
+  forgetFailures(name: string): void {
+    this.slot(name).failures = 0;
   }
 
   /** Connects (if not connected) and returns the exposed tools. */
@@ -335,24 +340,9 @@ export class ClientManager {
   }
 
   private async makeRoom(slot: ServerSlot, signal: AbortSignal): Promise<void> {
-    for (;;) {
-      if (signal.aborted) return;
-      const decision = decideRoom([...this.slots.values()], slot, this.limits.maxLiveConnections);
-      if (decision.kind === "room") {
-        slot.admitted = true;
-        return;
-      }
-      if (decision.kind === "full") {
-        throw capacityError(slot.name, this.limits.maxLiveConnections);
-      }
-      if (decision.kind === "wait") {
-        // Each opening connect settles (connected, failed, or its connect timeout), so this wait ends.
-        await Promise.race(decision.opening.map((other) => other.connecting?.catch(() => undefined)));
-        continue;
-      }
-      await decision.victim.shutdown("idle");
-    }
+    await waitForRoom(() => [...this.slots.values()], slot, this.limits.maxLiveConnections, signal);
   }
+
 
   private connectionDeps(slot: ServerSlot): ConnectionDeps {
     return {
