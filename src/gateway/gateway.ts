@@ -87,7 +87,11 @@ export class Gateway {
       state: (name) => options.service.clients.status(name).state,
       ping: (name, timeoutMs) => options.service.clients.ping(name, timeoutMs),
       close: (name) => options.service.clients.close(name),
-      reconnect: async (name) => void (await options.service.catalog(name)),
+      reconnect: async (name) => {
+        // The monitor's own retries are spaced by its backoff; calls that failed while the server was down must not have used up its reconnects.
+        options.service.clients.forgetFailures(name);
+        await options.service.catalog(name);
+      },
       onGaveUp: () => this.refreshEquipment("server unavailable"),
       logger: options.logger,
       settings: options.settings,

@@ -38,6 +38,10 @@ export class HealthMonitor {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private readonly recovering = new Map<string, Recovery>();
+  /** A failed reconnect's next attempt, when its backoff ends (not at the next interval, which is far longer). */
+  private readonly retries = new Map<string, NodeJS.Timeout>();
+  /** Servers with a reconnect under way, so a retry and an interval round never try the same one twice at once. */
+  private readonly attempting = new Set<string>();
   private readonly now: () => number;
 
   constructor(private readonly deps: HealthMonitorDeps) {
@@ -56,6 +60,8 @@ export class HealthMonitor {
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+    for (const retry of this.retries.values()) clearTimeout(retry);
+    this.retries.clear();
   }
 
   /** Servers waiting for a reconnect, with their failure count (for status output and tests). */
@@ -88,7 +94,8 @@ export class HealthMonitor {
 
   private async recover(server: string): Promise<void> {
     const recovery = this.recovering.get(server);
-    if (recovery === undefined || this.now() < recovery.nextAttempt) return;
+    if (recovery === undefined || this.now() < recovery.nextAttempt || this.attempting.has(server)) return;
+    this.attempting.add(server);
     try {
       await this.deps.reconnect(server);
       this.recovering.delete(server);
@@ -99,6 +106,21 @@ export class HealthMonitor {
       recovery.nextAttempt = this.now() + delay;
       this.deps.logger.warn({ server, failures: recovery.failures, retryInMs: delay }, `health check: ${server} could not reconnect (${errorMessage(error)})`);
       this.deps.onGaveUp(server);
+      this.retryAfter(server, delay);
+    } finally {
+      this.attempting.delete(server);
     }
+  }
+
+  /** While the monitor runs, tries again when the backoff ends: an upstream back after a blip gets its tools back then. */
+  private retryAfter(server: string, delayMs: number): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.retries.get(server));
+    const retry = setTimeout(() => {
+      this.retries.delete(server);
+      if (this.deps.state(server) !== "connecting") void this.recover(server);
+    }, delayMs);
+    retry.unref();
+    this.retries.set(server, retry);
   }
 }

@@ -18,6 +18,7 @@ import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
+import { cancelWhenClosed } from "./session-close.js";
 import { signSessionId, verifySessionId } from "./session-id.js";
 import { listenedResources } from "./passthrough/listen.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
@@ -233,6 +234,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         const cancelled = cancelledRequestId(body);
         if (cancelled !== undefined) fastLane.cancel(sessionId, cancelled);
       }
+      cancelWhenClosed(res, body, transport);
       return transport.handleRequest(req, res, body);
     }
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");

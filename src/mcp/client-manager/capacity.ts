@@ -1,6 +1,9 @@
+import { capacityError } from "./manager-errors.js";
+import type { ServerSlot } from "./slot.js";
+
 /** What the connection cap needs to know about a server. */
 export interface CapacityCandidate {
-  /** Connected or connecting. */
+  /** Connected, or let through the cap and opening its connection. */
   readonly live: boolean;
   /** Connected (only a connected server can be closed to make room). */
   readonly connected: boolean;
@@ -8,11 +11,18 @@ export interface CapacityCandidate {
   readonly lastUsed: number;
 }
 
-export type RoomDecision<T> = { readonly kind: "room" } | { readonly kind: "evict"; readonly victim: T } | { readonly kind: "full" };
+export type RoomDecision<T> =
+  | { readonly kind: "room" }
+  | { readonly kind: "evict"; readonly victim: T }
+  /** No place now, but these are still opening: once one has, it is idle (evictable) or busy, so decide again. */
+  | { readonly kind: "wait"; readonly opening: readonly T[] }
+  | { readonly kind: "full" };
 
 /**
  * Whether `requester` may go live under the cap of `max` live connections: yes; yes after closing
- * the least recently used connected server with no call in flight; or no (every live one is busy).
+ * the least recently used connected server with no call in flight; not yet, while some live ones are
+ * still opening (servers started together, as a first listing of every server does, must not refuse
+ * each other); or no (every live one is connected and busy).
  */
 export function decideRoom<T extends CapacityCandidate>(all: readonly T[], requester: T, max: number): RoomDecision<T> {
   const others = all.filter((candidate) => candidate !== requester && candidate.live);
@@ -22,5 +32,30 @@ export function decideRoom<T extends CapacityCandidate>(all: readonly T[], reque
     if (!candidate.connected || candidate.inFlight > 0) continue;
     if (victim === undefined || candidate.lastUsed < victim.lastUsed) victim = candidate;
   }
-  return victim === undefined ? { kind: "full" } : { kind: "evict", victim };
+  if (victim !== undefined) return { kind: "evict", victim };
+  const opening = others.filter((candidate) => !candidate.connected);
+  return opening.length > 0 ? { kind: "wait", opening } : { kind: "full" };
+}
+
+/**
+ * Gives `slot` a place under the cap (marking it admitted), closing the least recently used idle
+ * server when needed, waiting while others are opening, or throwing MCP_CAPACITY when every live
+ * one is connected and busy. Returns early once `signal` is aborted (the caller checks it).
+ */
+export async function waitForRoom(slots: () => ServerSlot[], slot: ServerSlot, max: number, signal: AbortSignal): Promise<void> {
+  for (;;) {
+    if (signal.aborted) return;
+    const decision = decideRoom(slots(), slot, max);
+    if (decision.kind === "room") {
+      slot.admitted = true;
+      return;
+    }
+    if (decision.kind === "full") throw capacityError(slot.name, max);
+    if (decision.kind === "wait") {
+      // Each opening connect settles (connected, failed, or its connect timeout), so this wait ends.
+      await Promise.race(decision.opening.map((other) => other.connecting?.catch(() => undefined)));
+      continue;
+    }
+    await decision.victim.shutdown("idle");
+  }
 }

@@ -5,7 +5,7 @@ import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, type GuestValue, type ResultLogger } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
 import { callTimeoutMs, deadlineError, waitWithinBudget, type CallerOptions } from "./call-budget.js";
-import { decideRoom } from "./capacity.js";
+import { waitForRoom } from "./capacity.js";
 import { defaultChildEnv } from "./child-env.js";
 import { currentCall, resolveOrigin, type InFlightCall } from "./call-origin.js";
 import { runCall, type CallRunnerDeps } from "./call-runner.js";
@@ -17,7 +17,7 @@ import type { ServerRequestHooks } from "./server-requests.js";
 // server never loads the SDK (docs/ARCHITECTURE.md, "How the CLI is built and loaded").
 import type { Connection, ConnectionDeps } from "./connection.js";
 import { isConnectionFatal } from "./errors.js";
-import { capacityError, closedError, foreignError, reconnectLimitError, unknownServerError } from "./manager-errors.js";
+import { closedError, foreignError, reconnectLimitError, unknownServerError } from "./manager-errors.js";
 import type { ClientManagerEvent, ClientManagerListener, ServerStatus } from "./events.js";
 import { clientManagerLimitsSchema, type ClientManagerLimits, type ClientManagerOptions, type LaunchResolver, type ServerIdentity } from "./options.js";
 import { ServerSlot } from "./slot.js";
@@ -63,7 +63,7 @@ export class ClientManager {
     this.callRunner = {
       now: this.now,
       emit: (event) => this.emit(event),
-      markDead: (slot, connection) => slot.markDead(connection),
+      markDead: (slot, connection) => slot.markDead(connection, this.now()),
       scheduleIdle: (slot) => slot.scheduleIdle(this.limits.idleTimeoutMs),
       maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
       inFlight: this.inFlight,
@@ -130,6 +130,11 @@ export class ClientManager {
     if (slot === undefined) return;
     await slot.shutdown("closed");
     this.slots.delete(name);
+  }
+
+  /** A deliberate retry after a backoff (the gateway's health monitor) is no crash loop: the failure count starts again. */
+  forgetFailures(name: string): void {
+    this.slot(name).failures = 0;
   }
 
   /** Connects (if not connected) and returns the exposed tools. */
@@ -217,7 +222,7 @@ export class ClientManager {
       await connection.ping(timeoutMs);
       return true;
     } catch (error) {
-      if (isMcpvmError(error) && isConnectionFatal(error)) slot.markDead(connection);
+      if (isMcpvmError(error) && isConnectionFatal(error)) slot.markDead(connection, this.now());
       throw error;
     }
   }
@@ -275,7 +280,7 @@ export class ClientManager {
       const launch = await this.resolveLaunch(slot);
       slot.useLaunch(launch);
       await this.beforeConnect(slot, launch);
-      await this.makeRoom(slot);
+      await this.makeRoom(slot, abort.signal);
       if (abort.signal.aborted) throw closedError(slot.name, this.closed);
       countsAsFailure = true;
       const { Connection } = await import("./connection.js");
@@ -293,6 +298,7 @@ export class ClientManager {
         throw closedError(slot.name, this.closed);
       }
       slot.connection = connection;
+      slot.connectedAt = this.now();
       slot.tools = tools;
       slot.lastUsed = this.now();
       slot.setState("connected");
@@ -305,6 +311,9 @@ export class ClientManager {
       if (countsAsFailure && !abort.signal.aborted && !(failure instanceof McpOAuthError)) slot.failures += 1;
       slot.setState(abort.signal.aborted ? "closed" : "error", failure);
       throw failure;
+    } finally {
+      // Connected (live by its connection) or failed: either way the place it held while opening is given back.
+      slot.admitted = false;
     }
   }
 
@@ -330,16 +339,10 @@ export class ClientManager {
     return hook(slot.name, connection.tools, connection.identity);
   }
 
-  private async makeRoom(slot: ServerSlot): Promise<void> {
-    for (;;) {
-      const decision = decideRoom([...this.slots.values()], slot, this.limits.maxLiveConnections);
-      if (decision.kind === "room") return;
-      if (decision.kind === "full") {
-        throw capacityError(slot.name, this.limits.maxLiveConnections);
-      }
-      await decision.victim.shutdown("idle");
-    }
+  private async makeRoom(slot: ServerSlot, signal: AbortSignal): Promise<void> {
+    await waitForRoom(() => [...this.slots.values()], slot, this.limits.maxLiveConnections, signal);
   }
+
 
   private connectionDeps(slot: ServerSlot): ConnectionDeps {
     return {
@@ -352,7 +355,7 @@ export class ClientManager {
       onStderr: (chunk) => slot.stderr.write(chunk, slot.redact),
       onStderrEnd: () => slot.stderr.flush(slot.redact),
       stderrTail: () => slot.stderr.tail(STDERR_TAIL_LINES),
-      onDied: (connection) => slot.markDead(connection),
+      onDied: (connection) => slot.markDead(connection, this.now()),
       onToolListChanged: (connection) => this.refreshTools(slot, connection),
       onPhase: (phase, ms, detail) => this.emit({ type: "timing", server: slot.name, phase, ms, detail }),
       emit: (event) => this.emit(event),

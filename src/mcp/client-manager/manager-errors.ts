@@ -10,11 +10,14 @@ export function unknownServerError(name: string, known: readonly string[]): McpS
   });
 }
 
+/** What a dead connection's error promises (diedError); past the limit that restart is not made. */
+const RESTART_PROMISE = " The next call restarts it.";
+
 export function reconnectLimitError(server: string, failures: number, maxReconnects: number, last: McpvmError | undefined): McpServerUnavailable {
   return new McpServerUnavailable(
     "MCP_RECONNECT_LIMIT",
-    `MCP server ${server} failed ${failures} times in this session and is not restarted again (limit: ${maxReconnects} reconnects). ` +
-      `Last error: ${last?.message ?? "unknown"}`,
+    `MCP server ${server} failed ${failures} times in a row in this session and is not restarted again (limit: ${maxReconnects} reconnects); ` +
+      `restart mcpvm (or the gateway) once it is fixed. Last error: ${last?.message.replace(RESTART_PROMISE, "") ?? "unknown"}`,
     { data: { server, failures } },
   );
 }

@@ -7,6 +7,9 @@ import type { ClientManagerEvent, ServerState, ServerStatus } from "./events.js"
 import type { LaunchResolver } from "./options.js";
 import { StderrRing } from "./stderr-ring.js";
 
+/** A connection that lived this long before it died was not part of a crash loop. */
+export const CRASH_LOOP_WINDOW_MS = 60_000;
+
 /** Everything the manager knows about one configured server, across its connections. */
 export class ServerSlot {
   state: ServerState = "idle";
@@ -56,12 +59,19 @@ export class ServerSlot {
     this.idleTimer = undefined;
   }
 
-  /** A connection that failed for good: dropped (if still this slot's), counted, closed. */
-  markDead(connection: Connection): void {
+  /** When the current connection was made (the manager's clock), so a death can tell a crash loop from a crash after long service. */
+  connectedAt = 0;
+
+  /**
+   * A connection that failed for good: dropped (if still this slot's), counted, closed. maxReconnects
+   * bounds a crash loop, not the crashes of a long-lived process (a gateway up for weeks) spread over
+   * time: a connection that served for CRASH_LOOP_WINDOW_MS or more starts the count again.
+   */
+  markDead(connection: Connection, now: number): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
     this.clearIdleTimer();
-    this.failures += 1;
+    this.failures = now - this.connectedAt >= CRASH_LOOP_WINDOW_MS ? 1 : this.failures + 1;
     this.setState("error", connection.deathError());
     void connection.close();
   }
@@ -98,9 +108,16 @@ export class ServerSlot {
     return this.connection !== undefined;
   }
 
-  /** Live for the connection cap: connected, or a connect under way. */
+  /**
+   * Holds a place under the connection cap while its connection opens: from the moment the cap let
+   * it through until that connect settles. A connect still resolving its launch or waiting for room
+   * holds none, so servers waiting for room never wait on each other.
+   */
+  admitted = false;
+
+  /** Live for the connection cap: connected, or let through and opening. */
   get live(): boolean {
-    return this.connection !== undefined || this.connecting !== undefined;
+    return this.connection !== undefined || this.admitted;
   }
 
   status(): ServerStatus {

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
+import { closeOnUnansweredStream } from "./http-stream-end.js";
 import { telemetry } from "../../telemetry/telemetry.js";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
@@ -66,6 +67,7 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps, auth
   const fetch = telemetry().tracingFetch();
   const options = { requestInit, ...auth, ...(fetch === undefined ? {} : { fetch }) };
   const transport = launch.transport === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
+  if (transport instanceof StreamableHTTPClientTransport) closeOnUnansweredStream(transport);
   return {
     transport,
     pid: () => undefined,

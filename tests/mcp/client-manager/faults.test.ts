@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CRASH_LOOP_WINDOW_MS } from "../../../src/mcp/client-manager/slot.js";
 import { childPids, expectRejection, fixture, isAlive, managerFor, readStarts, startsFile, stdioLaunch, waitFor , closeManagersAfterEach } from "./helpers.js";
 
 const track = closeManagersAfterEach();
@@ -46,6 +47,30 @@ describe("faults end in typed errors within their budget while other servers kee
     expect(error.message).toMatch(/crashy failed 3 times.*limit: 2 reconnects/);
     expect(readStarts(starts)).toHaveLength(3);
     expect(await manager.callTool("ok", "echo", { text: "fine" })).toBe("fine");
+  });
+
+  it("a server that crashes after serving for a minute is restarted however often it happens (a long-lived gateway's server is not lost for good)", async () => {
+    const starts = startsFile();
+    let clock = 1_000_000;
+    const { manager } = track(managerFor([fixture("flaky", ["--crash-after", "1"], { starts }), fixture("ok", [])], { limits: { maxReconnects: 1 }, now: () => clock }));
+    for (let round = 0; round < 3; round += 1) {
+      expect(await manager.callTool("flaky", "echo", { text: `ok ${round}` })).toBe(`ok ${round}`);
+      clock += CRASH_LOOP_WINDOW_MS;
+      expect(await expectRejection(manager.callTool("flaky", "echo", { text: "crash" }))).toMatchObject({ name: "McpTransportError" });
+      await waitFor(() => manager.status("flaky").state === "error");
+    }
+    expect(await manager.callTool("flaky", "echo", { text: "back" })).toBe("back");
+    expect(readStarts(starts)).toHaveLength(4);
+  });
+
+  it("the reconnect-limit error does not promise a restart the manager will not make", async () => {
+    const { manager } = withHealthy(["crashy", ["--crash-after", "0"]], { maxReconnects: 0 });
+    await expectRejection(manager.callTool("crashy", "echo", { text: "x" }));
+    await waitFor(() => manager.status("crashy").state === "error");
+    const error = await expectRejection(manager.callTool("crashy", "echo", { text: "x" }));
+    expect(error).toMatchObject({ code: "MCP_RECONNECT_LIMIT" });
+    expect(error.message).not.toContain("The next call restarts");
+    expect(error.message).toContain("exit code 1");
   });
 
   it("a server that never answers initialize is killed at the connect timeout", async () => {

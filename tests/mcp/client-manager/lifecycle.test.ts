@@ -70,6 +70,15 @@ describe("ClientManager lifecycle", () => {
     expect(await manager.callTool("b", "echo", { text: "now" })).toBe("now");
   });
 
+  it("starts more servers at once than maxLiveConnections: the ones over the cap wait for a start to finish, then take an idle place", async () => {
+    // What a gateway's first listing, /readyz or a script using every server does: all servers start together.
+    const { manager } = track(managerFor(["a", "b", "c"].map((name) => fixture(name, [])), { limits: { maxLiveConnections: 2 } }));
+    const started = await Promise.allSettled(["a", "b", "c"].map((name) => manager.connect(name)));
+    expect(started.map((s) => (s.status === "fulfilled" ? "ok" : (s.reason as { code?: string }).code))).toEqual(["ok", "ok", "ok"]);
+    expect(["a", "b", "c"].filter((name) => manager.status(name).state === "connected")).toHaveLength(2);
+    for (const name of ["a", "b", "c"]) expect(await manager.callTool(name, "echo", { text: name })).toBe(name);
+  });
+
   it("closes a server after idleTimeoutMs without calls and restarts it on the next call", async () => {
     const starts = startsFile();
     const { manager } = track(managerFor([fixture("a", [], { starts })], { limits: { idleTimeoutMs: 150 } }));

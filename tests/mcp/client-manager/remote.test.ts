@@ -58,6 +58,25 @@ describe("remote transports", () => {
     expect(image.data).toBeInstanceOf(Uint8Array);
   });
 
+  it("streamable HTTP: a server that dies mid-call fails the call at once as a closed connection, not at its timeout", async () => {
+    const own = await startNetworkFixture(["--transport", "http"]);
+    try {
+      const made = managerFor([{ ...remote("dying", "http", own.url, {}), limits: { ...DEFAULT_SERVER_LIMITS, connectTimeoutMs: 5_000, callTimeoutMs: 20_000 } }]);
+      managers.push(made.manager);
+      expect(await made.manager.callTool("dying", "echo", { text: "up" })).toBe("up");
+      const started = Date.now();
+      const call = expectRejection(made.manager.callTool("dying", "sleep", { ms: 15_000 }));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await own.stop();
+      const error = await call;
+      expect(error).toMatchObject({ name: "McpTransportError", code: "MCP_TRANSPORT_CLOSED" });
+      expect(Date.now() - started).toBeLessThan(8_000);
+      await waitFor(() => made.manager.status("dying").state === "error");
+    } finally {
+      await own.stop();
+    }
+  }, 30_000);
+
   it("an unreachable URL fails with McpConnectError, not a hang", async () => {
     const made = managerFor([remote("gone", "http", "http://127.0.0.1:9/mcp", {})]);
     managers.push(made.manager);

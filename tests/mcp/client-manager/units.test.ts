@@ -22,9 +22,11 @@ describe("decideRoom (the live-connection cap)", () => {
     expect(decideRoom([me, busyOld, idleNew, idleOld], me, 3)).toEqual({ kind: "evict", victim: idleOld });
   });
 
-  it("never evicts a server that is still connecting, and reports full when all are busy", () => {
-    const me = slot(true, false, 0, 0);
-    expect(decideRoom([me, slot(true, false, 0, 1), slot(true, true, 2, 2)], me, 2)).toEqual({ kind: "full" });
+  it("never evicts a server that is still opening: waits for it; full only when every live one is connected and busy", () => {
+    const me = slot(false, false, 0, 0);
+    const opening = slot(true, false, 0, 1);
+    expect(decideRoom([me, opening, slot(true, true, 2, 2)], me, 2)).toEqual({ kind: "wait", opening: [opening] });
+    expect(decideRoom([me, slot(true, true, 1, 1), slot(true, true, 2, 2)], me, 2)).toEqual({ kind: "full" });
   });
 });
 
