@@ -74,9 +74,17 @@ export class HostMcp {
     return this.setup?.servers;
   }
 
-  /** The guest's `tools` table while the mcp plugin is loaded. */
-  toolsGlobal(): Readonly<Record<string, string>> | undefined {
-    return this.setup?.tools;
+  /**
+   * The guest's `tools` table while the mcp plugin is loaded; for a gateway client, only the
+   * servers its allow-list names (after restrict(), which loads what this needs).
+   */
+  toolsGlobal(access?: McpAccess): Readonly<Record<string, string>> | undefined {
+    const table = this.setup?.tools;
+    if (table === undefined || access === undefined) return table;
+    const parts = this.parts;
+    // Fails closed: without the service's parts nothing here can say what the client may use.
+    if (parts === undefined) return Object.freeze({});
+    return Object.freeze(Object.fromEntries(Object.entries(table).filter(([, module]) => parts.accessAllows(access, module.slice("mcp-".length)))));
   }
 
   /** Calls `listener` with the service when it is built (at once if it already is); returns the unsubscribe. */

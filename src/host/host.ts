@@ -267,12 +267,12 @@ export class McpvmHost {
     const all = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
     // A gateway client's allow-list needs the service (its catalogs); the gateway built it at start.
     const modules = options.mcpAccess === undefined ? all : await this.mcpSide.restrict(all, options.mcpAccess);
-    const toolsGlobal = this.mcpSide.toolsGlobal();
+    const toolsGlobal = this.mcpSide.toolsGlobal(options.mcpAccess);
     const result = await engine.run({
       code,
       modules: telemetry().bindHostModules(modules),
       limits: this.limits(options.limits),
-      // Every configured server, so `tools.<disabled>.x()` says how to enable it.
+      // Every configured server (a gateway client's: those it may use), so `tools.<disabled>.x()` says how to enable it.
       ...(toolsGlobal === undefined ? {} : { toolsGlobal }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.filename === undefined ? {} : { filename: options.filename }),

@@ -99,6 +99,13 @@ describe("named client tokens (mcpvm gateway token)", () => {
       const everything = await alice.callTool({ name: "run_mcp_script", arguments: { script: 'const e = require("host:mcp-everything"); return await e.echo({ message: "x" });' } });
       expect(everything.isError).toBe(true);
       expect(jsonOf<{ error: { errorCode?: string; message: string } }>(everything).error.message).toContain("not available to this gateway client");
+      // The `tools` global lists only the servers the token allows (the others' names stay unknown to the script).
+      const listed = await alice.callTool({ name: "run_mcp_script", arguments: { script: "return Object.keys(tools);" } });
+      expect(jsonOf<{ result: unknown }>(listed).result).toEqual(["memory"]);
+      const throughTools = await alice.callTool({ name: "run_mcp_script", arguments: { script: 'return Object.keys(await tools.memory.read_graph({}));' } });
+      expect(throughTools.isError, JSON.stringify(throughTools)).not.toBe(true);
+      const notListed = await alice.callTool({ name: "run_mcp_script", arguments: { script: "return tools.everything.echo({ message: 'x' });" } });
+      expect(notListed.isError).toBe(true);
       const discovered = jsonOf<{ servers: Array<{ server: string }> }>(await alice.callTool({ name: "discover-all-tools", arguments: {} }));
       expect(discovered.servers.map((s) => s.server)).toEqual(["memory"]);
       const forbidden = await alice.callTool({ name: "build-toolset", arguments: { name: "mine", tools: ["everything.echo"] } });
