@@ -1,7 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
 import type { CallerOptions } from "../mcp/client-manager/index.js";
-import type { McpService } from "../mcp/service/index.js";
+import type { HeldTool, McpService } from "../mcp/service/index.js";
 import { BUILTIN_TOOL_NAMES } from "./builtin-tools.js";
 import type { DirectTool } from "./equipment.js";
 
@@ -36,6 +36,12 @@ export class ExposedServer {
     }
     this.tools = next;
     return [...next.values()].map((t) => t.definition);
+  }
+
+  /** A tool of that name the server lists but mcpvm holds (changed since approval, or flagged by the audit). */
+  async held(name: string, caller: CallerOptions): Promise<HeldTool | undefined> {
+    const catalog = await this.service.catalog(this.server, caller).catch(() => undefined);
+    return catalog?.heldTool(name);
   }
 
   /** The exposed tool of that name (after the last list; lists once if nothing was listed yet). */

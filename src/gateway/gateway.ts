@@ -4,7 +4,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { McpvmHost } from "../host/index.js";
 import type { Progress } from "@modelcontextprotocol/server";
 import type { CallerOptions, ClientManagerEvent } from "../mcp/client-manager/index.js";
-import type { McpService } from "../mcp/service/index.js";
+import { describeHeld, McpCallError, type McpService } from "../mcp/service/index.js";
 import { telemetry, type SpanScope } from "../telemetry/telemetry.js";
 import { errorMessage, isMcpvmError } from "../util/errors.js";
 import { builtinArgs, builtinToolDefinitions, isBuiltinTool, type BuiltinToolName } from "./builtin-tools.js";
@@ -209,6 +209,12 @@ export class Gateway {
     const exposedAllowed = this.exposed !== undefined && client.toolset === undefined && allowsServer(client, this.exposed.server);
     const direct = this.findDirect(client, view, name) ?? (exposedAllowed ? await this.exposedTool(name, caller) : undefined);
     if (direct === undefined) {
+      // A held tool of the exposed server is named as such, not as an unknown one.
+      const held = exposedAllowed && this.exposed !== undefined ? await this.exposed.held(name, caller) : undefined;
+      if (held !== undefined && this.exposed !== undefined) {
+        const server = this.exposed.server;
+        throw new McpCallError("MCP_TOOL_HELD", describeHeld(server, held), { data: { server, tool: name, reason: held.reason } });
+      }
       throw new GatewayError("GATEWAY_TOOL_UNKNOWN", `This gateway has no tool "${name}"${this.equipment.toolset === undefined ? " (no toolset is equipped)" : ""}; list the tools again.`, {
         data: { tool: name },
       });
