@@ -126,22 +126,42 @@ function strings(value: unknown): string[] {
   return out;
 }
 
-/** Every string in a JSON-like value, keys included, with its path; bounded depth, no cycles. */
-function walk(value: unknown, path: string, visit: (text: string, path: string) => void, depth = 0, seen = new Set<object>()): void {
-  if (typeof value === "string") {
-    visit(value, path);
-    return;
-  }
-  if (value === null || typeof value !== "object" || depth > 64 || seen.has(value)) return;
-  seen.add(value);
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => walk(item, `${path}[${index}]`, visit, depth + 1, seen));
-    return;
-  }
-  if (value instanceof Uint8Array) return;
-  for (const [key, item] of Object.entries(value)) {
-    const at = path === "" ? key : `${path}.${key}`;
-    visit(key, at);
-    walk(item, at, visit, depth + 1, seen);
+/** Paths are spelled out this deep; below it they end in "…" (a guest can nest arguments thousands deep). */
+const PATH_DEPTH = 64;
+const UTF8 = new TextDecoder("utf-8", { fatal: false });
+/** Control characters and undecodable bytes: what separates the text runs inside binary data. */
+const NOT_TEXT = /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]+/u;
+
+/**
+ * Every string in a JSON-like value, keys included, with its path; no cycles. Iterative and without a
+ * depth limit: a value nested past any limit would otherwise be a way around the guard. Bytes
+ * (a binary resource, an image, a Uint8Array argument) count by their UTF-8 text runs of at least
+ * MIN_WHOLE characters: a script that decodes a server's bytes holds that server's text.
+ */
+function walk(value: unknown, path: string, visit: (text: string, path: string) => void): void {
+  const seen = new Set<object>();
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path, depth: 0 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value: item, path: at, depth } = next;
+    if (typeof item === "string") {
+      visit(item, at);
+      continue;
+    }
+    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    if (item instanceof Uint8Array) {
+      for (const run of UTF8.decode(item).split(NOT_TEXT)) if (run.length >= MIN_WHOLE) visit(run, at);
+      continue;
+    }
+    const child = (segment: string): string => (depth >= PATH_DEPTH ? (at.endsWith("…") ? at : `${at}…`) : segment);
+    const entries: [string, unknown, string][] = Array.isArray(item)
+      ? item.map((element, index) => [String(index), element, child(`${at}[${index}]`)])
+      : Object.entries(item).map(([key, element]) => [key, element, child(at === "" ? key : `${at}.${key}`)]);
+    // Pushed in reverse so that items are visited in order (the first match names the first path).
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, element, elementPath] = entries[i] as [string, unknown, string];
+      stack.push({ value: element, path: elementPath, depth: depth + 1 });
+      if (!Array.isArray(item)) stack.push({ value: key, path: elementPath, depth: depth + 1 });
+    }
   }
 }

@@ -172,7 +172,7 @@ async function callTool(
   const caller = withinBudget(context);
   // The approval re-check (a stat of the approvals file) on every call; awaited only when it must read the file or wait for a rate limit.
   if (!service.callSlotFree(catalog.server)) await service.acquireCallSlot(catalog.server, caller);
-  const progress = toolProgress(context, options);
+  const progress = toolProgress(context, options, (message) => flows?.index.label(catalog.server, message));
   let value: unknown;
   try {
     value =
@@ -194,14 +194,16 @@ async function callTool(
  * The guest's `onProgress` for this call, when it passed one (HostCallContext.notify): only then is a
  * progressToken sent, so a server that reports progress does so for this call. Each notification
  * (already capped at maxNotificationsPerSecond by the client manager) reaches the guest as
- * `{ progress, total?, message? }`, the message masked like a result.
+ * `{ progress, total?, message? }`, the message masked and labelled (flow guard) like a result.
  */
-function toolProgress(context: HostCallContext, options: McpModuleOptions): { onProgress?: (progress: Progress) => void } {
+function toolProgress(context: HostCallContext, options: McpModuleOptions, label: (message: string) => void): { onProgress?: (progress: Progress) => void } {
   const notify = context.notify;
   if (notify === undefined) return {};
   return {
     onProgress: (progress) => {
       const message = typeof progress.message === "string" ? (options.redactValue?.(progress.message) ?? progress.message) : undefined;
+      // The server's words reach the guest here too: labelled like its result, before the guest holds them.
+      if (message !== undefined) label(message);
       notify({
         progress: progress.progress,
         ...(typeof progress.total === "number" ? { total: progress.total } : {}),
