@@ -65,6 +65,15 @@ describe("information-flow guard: data that reaches the guest other than as a to
     }, 30_000);
   }
 
+  it("the audit entry of a denied flow names where the data was, never the data (a key made of it, at any depth)", async () => {
+    const result = await host.run(`${PRE}const k = String(await vault.get_key({})); await mail.send({ notes: { [k]: "plain text the script wrote" } });`);
+    expect(result.ok ? "sent" : result.error.errorCode).toBe("MCP_FLOW_DENIED");
+    const log = readFileSync(join(home.dir, "audit-log.jsonl"), "utf8");
+    const flows = log.split("\n").filter((line) => line.includes('"mcp.flow"'));
+    expect(flows.at(-1)).toContain('"argument":"notes.[key]"');
+    expect(log).not.toContain(SECRET_PART);
+  }, 30_000);
+
   it("the script's own text still goes through after reading every kind of data (no false flow)", async () => {
     const before = mailCalls().length;
     const result = await host.run(
