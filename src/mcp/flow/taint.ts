@@ -56,19 +56,29 @@ export class TaintIndex {
     for (const text of strings(value)) this.add(data, text.toLowerCase());
   }
 
-  /** The servers whose data appears in `value`, each with the first argument path it was found in. */
+  /**
+   * The servers whose data appears in `value`, each with the first argument path it was found in. The
+   * path is recorded (audit log) and shown: a key that itself carries a server's data is written
+   * `[key]`, so the path never holds the data it reports.
+   */
   find(value: unknown): TaintMatch[] {
     const found = new Map<string, string>();
-    walk(value, "", (text, path) => {
+    walk(value, (text, path) => {
       if (text.length < MIN_WHOLE) return;
       const lower = text.toLowerCase();
       for (const [server, data] of this.servers) {
         this.indexPending(data);
         if (found.has(server)) continue;
-        if (this.contains(data, lower)) found.set(server, path || "(the argument)");
+        if (this.contains(data, lower)) found.set(server, pathText(path, (key) => this.carriesData(key)) || "(the argument)");
       }
     });
     return [...found].map(([server, path]) => ({ server, path }));
+  }
+
+  private carriesData(key: string): boolean {
+    if (key.length < MIN_WHOLE) return false;
+    const lower = key.toLowerCase();
+    return [...this.servers.values()].some((data) => this.contains(data, lower));
   }
 
   private add(data: ServerData, text: string): void {
@@ -122,7 +132,7 @@ function hashWindow(text: string, start: number): number {
 
 function strings(value: unknown): string[] {
   const out: string[] = [];
-  walk(value, "", (text) => out.push(text));
+  walk(value, (text) => out.push(text));
   return out;
 }
 
@@ -130,38 +140,56 @@ function strings(value: unknown): string[] {
 const PATH_DEPTH = 64;
 const UTF8 = new TextDecoder("utf-8", { fatal: false });
 /** Control characters and undecodable bytes: what separates the text runs inside binary data. */
+// eslint-disable-next-line no-control-regex
 const NOT_TEXT = /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]+/u;
 
+/** Where a string sits: its parent and the key or index that leads to it (built into text only for a match). */
+interface PathNode {
+  readonly parent: PathNode | undefined;
+  readonly step: string | number;
+}
+
+/** `a.b[2].c`, the first PATH_DEPTH steps only; a key that `hide` says carries data is written `[key]`. */
+function pathText(node: PathNode | undefined, hide: (key: string) => boolean): string {
+  const steps: (string | number)[] = [];
+  for (let at = node; at !== undefined; at = at.parent) steps.push(at.step);
+  steps.reverse();
+  let text = "";
+  for (const step of steps.slice(0, PATH_DEPTH)) {
+    if (typeof step === "number") text += `[${step}]`;
+    else text += `${text === "" ? "" : "."}${hide(step) ? "[key]" : step}`;
+  }
+  return steps.length > PATH_DEPTH ? `${text}…` : text;
+}
+
 /**
- * Every string in a JSON-like value, keys included, with its path; no cycles. Iterative and without a
- * depth limit: a value nested past any limit would otherwise be a way around the guard. Bytes
- * (a binary resource, an image, a Uint8Array argument) count by their UTF-8 text runs of at least
- * MIN_WHOLE characters: a script that decodes a server's bytes holds that server's text.
+ * Every string in a JSON-like value, keys included, with where it sits; no cycles. Iterative and
+ * without a depth limit: a value nested past any limit would otherwise be a way around the guard.
+ * Bytes (a binary resource, an image, a Uint8Array argument) count by their UTF-8 text runs of at
+ * least MIN_WHOLE characters: a script that decodes a server's bytes holds that server's text.
  */
-function walk(value: unknown, path: string, visit: (text: string, path: string) => void): void {
+function walk(value: unknown, visit: (text: string, path: PathNode | undefined) => void): void {
   const seen = new Set<object>();
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path, depth: 0 }];
+  const stack: { value: unknown; path: PathNode | undefined }[] = [{ value, path: undefined }];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const { value: item, path: at, depth } = next;
+    const { value: item, path } = next;
     if (typeof item === "string") {
-      visit(item, at);
+      visit(item, path);
       continue;
     }
     if (item === null || typeof item !== "object" || seen.has(item)) continue;
     seen.add(item);
     if (item instanceof Uint8Array) {
-      for (const run of UTF8.decode(item).split(NOT_TEXT)) if (run.length >= MIN_WHOLE) visit(run, at);
+      for (const run of UTF8.decode(item).split(NOT_TEXT)) if (run.length >= MIN_WHOLE) visit(run, path);
       continue;
     }
-    const child = (segment: string): string => (depth >= PATH_DEPTH ? (at.endsWith("…") ? at : `${at}…`) : segment);
-    const entries: [string, unknown, string][] = Array.isArray(item)
-      ? item.map((element, index) => [String(index), element, child(`${at}[${index}]`)])
-      : Object.entries(item).map(([key, element]) => [key, element, child(at === "" ? key : `${at}.${key}`)]);
-    // Pushed in reverse so that items are visited in order (the first match names the first path).
+    const entries: [string | number, unknown][] = Array.isArray(item) ? item.map((element, index) => [index, element]) : Object.entries(item);
+    // Pushed in reverse so that items are visited in order (the first match names the first path), a key before its value.
     for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, element, elementPath] = entries[i] as [string, unknown, string];
-      stack.push({ value: element, path: elementPath, depth: depth + 1 });
-      if (!Array.isArray(item)) stack.push({ value: key, path: elementPath, depth: depth + 1 });
+      const [step, element] = entries[i] as [string | number, unknown];
+      const at: PathNode = { parent: path, step };
+      stack.push({ value: element, path: at });
+      if (typeof step === "string") stack.push({ value: step, path: at });
     }
   }
 }
