@@ -273,7 +273,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     await this.write((record) => {
       if (scope === "all") return { url: record.url, ...(record.clientId === undefined ? {} : { clientId: record.clientId }) };
       const { client, tokens, discovery, ...rest } = record;
-      return { ...rest, ...(scope === "client" || client === undefined ? {} : { client }), ...(scope === "tokens" || tokens === undefined ? {} : { tokens }), ...(scope === "discovery" || discovery === undefined ? {} : { discovery }) };
+      return { ...rest, ...(scope === "client" || client === undefined ? {} : { client }), ...(tokens === undefined ? {} : { tokens }), ...(scope === "discovery" || discovery === undefined ? {} : { discovery }) };
     });
   }
 
