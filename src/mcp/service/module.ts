@@ -16,7 +16,7 @@ import type { CatalogTool, ServerCatalog } from "./catalog.js";
 import { toolDefinitionHash } from "../pins/index.js";
 import { encodeForGuest } from "../../sandbox/guest/codec.js";
 import { overBudgetText, ReplyOverBudgetError } from "../../sandbox/host/reply-budget.js";
-import { DEFAULT_FLOW_POLICY, guardFlow, runFlows, type AskFlow, type FlowPolicy } from "../flow/index.js";
+import { DEFAULT_FLOW_POLICY, guardFlow, runFlows, type AskFlow, type FlowGuardOptions, type FlowPolicy } from "../flow/index.js";
 import { DEFAULT_SERVER_LIMITS } from "../types.js";
 import { protocolFunctions } from "./protocol-module.js";
 import { callBudgetText, ToolCallLimitError } from "../../sandbox/host/call-budget.js";
@@ -74,7 +74,12 @@ function buildModule(service: McpService, catalog: ServerCatalog, options: McpMo
   }
   functions.$batch = (args, context) => guarded(options, () => batch(service, catalog, args, context, options));
   const maxBytes = service.entry(catalog.server).maxResponseBytes ?? DEFAULT_SERVER_LIMITS.maxResponseBytes;
-  const protocol = protocolFunctions(service, catalog, { budget: withinBudget, maxBytes, ...(options.redactValue === undefined ? {} : { redactValue: options.redactValue }) });
+  // A resource URI or a prompt's arguments reach the server as a tool's arguments do: guarded the same way.
+  const guardRequest = async (context: HostCallContext, request: string, args: unknown): Promise<void> => {
+    const flows = runFlows(context);
+    if (flows !== undefined) await guardFlow(flows, { server: catalog.server, tool: request, annotations: undefined, args }, flowOptions(service, options));
+  };
+  const protocol = protocolFunctions(service, catalog, { budget: withinBudget, maxBytes, guardFlow: guardRequest, ...(options.redactValue === undefined ? {} : { redactValue: options.redactValue }) });
   for (const [name, fn] of Object.entries(protocol)) functions[name] = (args, context) => guarded(options, () => fn(args, context) as Promise<unknown>);
   return functions;
 }
@@ -144,7 +149,7 @@ async function callTool(
     await guardFlow(
       flows,
       { server: catalog.server, tool: tool.originalName, annotations: tool.definition.annotations, args },
-      { policy: options.flowPolicy?.() ?? DEFAULT_FLOW_POLICY, ask: options.askFlow?.(), record: (event) => service.recordAudit(event) },
+      flowOptions(service, options),
     );
   }
   const policy = confirmModeOf(service.entry(catalog.server));
@@ -188,6 +193,11 @@ async function callTool(
   // Labelled as the guest receives it (secrets already masked).
   flows?.index.label(catalog.server, returned);
   return returned;
+}
+
+/** The flow policy, who can be asked and where decisions are recorded, as they are now (a reload applies). */
+function flowOptions(service: McpService, options: McpModuleOptions): FlowGuardOptions {
+  return { policy: options.flowPolicy?.() ?? DEFAULT_FLOW_POLICY, ask: options.askFlow?.(), record: (event) => service.recordAudit(event) };
 }
 
 /**

@@ -12,6 +12,11 @@ export interface ProtocolModuleDeps {
   readonly redactValue?: <T>(value: T) => T;
   /** The run's budget for a request: its signal and its deadline less the wall reserve. */
   readonly budget: (context: HostCallContext) => { signal: AbortSignal; deadline: number };
+  /**
+   * The flow guard for what a request sends the server (a URI, a prompt's arguments): like a tool
+   * without annotations, which MCP's defaults make one that may write or reach beyond the machine.
+   */
+  readonly guardFlow?: (context: HostCallContext, request: "resources.read" | "prompts.get", args: unknown) => Promise<void>;
   /** Largest resource a read may return, in bytes (the server's maxResponseBytes). */
   readonly maxBytes: number;
 }
@@ -66,6 +71,7 @@ export function protocolFunctions(service: McpService, catalog: ServerCatalog, d
     const readAll = async (args: readonly unknown[], context: HostCallContext, fn: string): Promise<GuestResourceContents[]> => {
       const uri = args[0];
       if (typeof uri !== "string" || uri.length === 0) throw badArgument(server, `${resources}.${fn}(uri) needs the resource's URI as a string, e.g. from ${resources}.list()`);
+      await deps.guardFlow?.(context, "resources.read", { uri });
       const read = (await request("resources/read", { uri }, context)) as { contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] };
       const parts = read.contents.map(contentsForGuest);
       const bytes = parts.reduce((sum, part) => sum + (part.text === undefined ? 0 : Buffer.byteLength(part.text)) + (part.blob?.byteLength ?? 0), 0);
@@ -95,6 +101,7 @@ export function protocolFunctions(service: McpService, catalog: ServerCatalog, d
       if (values !== undefined && (typeof values !== "object" || values === null || Array.isArray(values) || Object.values(values).some((v) => typeof v !== "string"))) {
         throw badArgument(server, `${prompts}.get(name, args): args must be an object of string values, e.g. { language: "en" }`);
       }
+      await deps.guardFlow?.(context, "prompts.get", { name, ...(values === undefined ? {} : { arguments: values }) });
       const result = (await request("prompts/get", { name, ...(values === undefined ? {} : { arguments: values as Record<string, string> }) }, context)) as GetPromptResult;
       return forGuest({ ...(result.description === undefined ? {} : { description: sanitizeDescription(result.description) }), messages: result.messages }, context);
     };
