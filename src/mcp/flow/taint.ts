@@ -12,8 +12,10 @@
  *   script wrote), so windows found there are skipped.
  *
  * Not followed (documented in docs/SECURITY.md): data re-encoded by the script (base64, hex,
- * reversed, split into pieces shorter than the windows, one character at a time), numbers and
- * booleans, strings under 8 characters, and implicit flows (a branch taken because of a value).
+ * reversed, split into pieces shorter than the windows, one character at a time), a piece of 8–13
+ * characters cut from inside a longer returned string (no indexed window need start where it does),
+ * numbers and booleans, strings under 8 characters, and implicit flows (a branch taken because of a
+ * value). Bytes count by their UTF-8 text runs, both ways; arguments are walked at any depth.
  */
 
 export const WINDOW = 12;
