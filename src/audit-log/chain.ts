@@ -46,6 +46,8 @@ export type ChainVerdict =
  */
 export function verifyChain(lines: readonly string[], head: AuditHead | undefined): ChainVerdict {
   let prev = GENESIS_HASH;
+  /** The hash of the entry before the last: a head one entry behind may name it (below). */
+  let beforeLast = GENESIS_HASH;
   let seq = 0;
   let count = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -71,11 +73,16 @@ export function verifyChain(lines: readonly string[], head: AuditHead | undefine
     if (entry.prev !== prev) {
       return broken(line, entry.seq, "prev-mismatch", `entry ${entry.seq} (line ${line}) does not chain to the entry before it: entries were removed, inserted or reordered`, count);
     }
+    beforeLast = prev;
     prev = entry.hash;
     seq = entry.seq;
     count++;
   }
-  if (head !== undefined && (head.seq !== seq || head.hash !== prev)) {
+  // An append fsyncs its entry, then moves the head: a writer killed between the two leaves the head
+  // on the entry before the last, which the next append settles. That is no tampering; a head further
+  // behind, or naming another entry, is (it is what cutting the end off and rewriting the head gives).
+  const settling = head !== undefined && count > 0 && head.seq === seq - 1 && head.hash === beforeLast;
+  if (head !== undefined && !settling && (head.seq !== seq || head.hash !== prev)) {
     const message =
       head.seq > seq
         ? `the log ends at entry ${seq} but its head file records entry ${head.seq}: entries were removed from the end`

@@ -73,6 +73,7 @@ export class AuditLog implements AuditSink {
     const clean = this.clean(event);
     return withFileLock(this.options.file, async () => {
       const last = await this.lastEntry();
+      // A line cut short by a crash mid-write has no newline: the entry starts a line of its own.
       const body: Omit<AuditEntry, "hash"> = {
         seq: last.seq + 1,
         time: (this.options.clock ?? (() => new Date()))().toISOString(),
@@ -85,7 +86,7 @@ export class AuditLog implements AuditSink {
         prev: last.hash,
       };
       const entry: AuditEntry = { ...body, hash: entryHash(body) };
-      await this.appendLine(`${JSON.stringify(entry)}\n`);
+      await this.appendLine(`${last.torn ? "\n" : ""}${JSON.stringify(entry)}\n`);
       const head: AuditHead = { version: 1, seq: entry.seq, hash: entry.hash };
       await writeFileAtomic(this.options.headFile, `${JSON.stringify(head)}\n`);
       return entry;
@@ -127,29 +128,31 @@ export class AuditLog implements AuditSink {
     return parsed.success ? parsed.data : { version: 1, seq: -1, hash: GENESIS_HASH };
   }
 
-  /** The entry to chain to: the log's last line; the head file when that line cannot be read. */
-  private async lastEntry(): Promise<{ seq: number; hash: string }> {
+  /** The entry to chain to: the log's last line; the head file when that line cannot be read. `torn`: the file does not end a line. */
+  private async lastEntry(): Promise<{ seq: number; hash: string; torn: boolean }> {
     let handle;
     try {
       handle = await open(this.options.file, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seq: 0, hash: GENESIS_HASH };
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seq: 0, hash: GENESIS_HASH, torn: false };
       throw unwritable(this.options.file, error);
     }
+    let torn = false;
     try {
       const { size } = await handle.stat();
       const start = Math.max(0, size - TAIL_BYTES);
       const buffer = Buffer.alloc(size - start);
       await handle.read(buffer, 0, buffer.length, start);
+      torn = size > 0 && buffer.at(-1) !== 0x0a;
       const lines = buffer.toString("utf8").split("\n").filter((l) => l.trim() !== "");
       const last = lines.at(-1);
-      const parsed = last === undefined ? undefined : auditEntrySchema.safeParse(safeJson(last));
-      if (parsed?.success === true) return { seq: parsed.data.seq, hash: parsed.data.hash };
+      const parsed = last === undefined || torn ? undefined : auditEntrySchema.safeParse(safeJson(last));
+      if (parsed?.success === true) return { seq: parsed.data.seq, hash: parsed.data.hash, torn };
     } finally {
       await handle.close();
     }
     const head = await this.head();
-    return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH } : { seq: head.seq, hash: head.hash };
+    return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH, torn } : { seq: head.seq, hash: head.hash, torn };
   }
 
   private async appendLine(line: string): Promise<void> {

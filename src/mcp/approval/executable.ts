@@ -110,8 +110,9 @@ export function findExecutable(command: string, path: string, cwd: string): stri
     return isExecutableFile(full) ? full : undefined;
   }
   for (const dir of path.split(delimiter)) {
-    if (dir === "") continue;
-    const candidate = resolve(cwd, dir, command);
+    // An empty element (`:/usr/bin`, `a::b`, a trailing `:`) is the current directory to the spawn, as
+    // to execvp: the child's cwd. Skipping it pinned /usr/bin/node while a `node` in the cwd ran.
+    const candidate = resolve(cwd, dir === "" ? "." : dir, command);
     if (isExecutableFile(candidate)) return candidate;
   }
   return undefined;

@@ -12,8 +12,10 @@
  *   script wrote), so windows found there are skipped.
  *
  * Not followed (documented in docs/SECURITY.md): data re-encoded by the script (base64, hex,
- * reversed, split into pieces shorter than the windows, one character at a time), numbers and
- * booleans, strings under 8 characters, and implicit flows (a branch taken because of a value).
+ * reversed, split into pieces shorter than the windows, one character at a time), a piece of 8–13
+ * characters cut from inside a longer returned string (no indexed window need start where it does),
+ * numbers and booleans, strings under 8 characters, and implicit flows (a branch taken because of a
+ * value). Bytes count by their UTF-8 text runs, both ways; arguments are walked at any depth.
  */
 
 export const WINDOW = 12;
@@ -56,19 +58,29 @@ export class TaintIndex {
     for (const text of strings(value)) this.add(data, text.toLowerCase());
   }
 
-  /** The servers whose data appears in `value`, each with the first argument path it was found in. */
+  /**
+   * The servers whose data appears in `value`, each with the first argument path it was found in. The
+   * path is recorded (audit log) and shown: a key that itself carries a server's data is written
+   * `[key]`, so the path never holds the data it reports.
+   */
   find(value: unknown): TaintMatch[] {
     const found = new Map<string, string>();
-    walk(value, "", (text, path) => {
+    walk(value, (text, path) => {
       if (text.length < MIN_WHOLE) return;
       const lower = text.toLowerCase();
       for (const [server, data] of this.servers) {
         this.indexPending(data);
         if (found.has(server)) continue;
-        if (this.contains(data, lower)) found.set(server, path || "(the argument)");
+        if (this.contains(data, lower)) found.set(server, pathText(path, (key) => this.carriesData(key)) || "(the argument)");
       }
     });
     return [...found].map(([server, path]) => ({ server, path }));
+  }
+
+  private carriesData(key: string): boolean {
+    if (key.length < MIN_WHOLE) return false;
+    const lower = key.toLowerCase();
+    return [...this.servers.values()].some((data) => this.contains(data, lower));
   }
 
   private add(data: ServerData, text: string): void {
@@ -122,26 +134,64 @@ function hashWindow(text: string, start: number): number {
 
 function strings(value: unknown): string[] {
   const out: string[] = [];
-  walk(value, "", (text) => out.push(text));
+  walk(value, (text) => out.push(text));
   return out;
 }
 
-/** Every string in a JSON-like value, keys included, with its path; bounded depth, no cycles. */
-function walk(value: unknown, path: string, visit: (text: string, path: string) => void, depth = 0, seen = new Set<object>()): void {
-  if (typeof value === "string") {
-    visit(value, path);
-    return;
+/** Paths are spelled out this deep; below it they end in "…" (a guest can nest arguments thousands deep). */
+const PATH_DEPTH = 64;
+const UTF8 = new TextDecoder("utf-8", { fatal: false });
+/** Control characters and undecodable bytes: what separates the text runs inside binary data. */
+// eslint-disable-next-line no-control-regex
+const NOT_TEXT = /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]+/u;
+
+/** Where a string sits: its parent and the key or index that leads to it (built into text only for a match). */
+interface PathNode {
+  readonly parent: PathNode | undefined;
+  readonly step: string | number;
+}
+
+/** `a.b[2].c`, the first PATH_DEPTH steps only; a key that `hide` says carries data is written `[key]`. */
+function pathText(node: PathNode | undefined, hide: (key: string) => boolean): string {
+  const steps: (string | number)[] = [];
+  for (let at = node; at !== undefined; at = at.parent) steps.push(at.step);
+  steps.reverse();
+  let text = "";
+  for (const step of steps.slice(0, PATH_DEPTH)) {
+    if (typeof step === "number") text += `[${step}]`;
+    else text += `${text === "" ? "" : "."}${hide(step) ? "[key]" : step}`;
   }
-  if (value === null || typeof value !== "object" || depth > 64 || seen.has(value)) return;
-  seen.add(value);
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => walk(item, `${path}[${index}]`, visit, depth + 1, seen));
-    return;
-  }
-  if (value instanceof Uint8Array) return;
-  for (const [key, item] of Object.entries(value)) {
-    const at = path === "" ? key : `${path}.${key}`;
-    visit(key, at);
-    walk(item, at, visit, depth + 1, seen);
+  return steps.length > PATH_DEPTH ? `${text}…` : text;
+}
+
+/**
+ * Every string in a JSON-like value, keys included, with where it sits; no cycles. Iterative and
+ * without a depth limit: a value nested past any limit would otherwise be a way around the guard.
+ * Bytes (a binary resource, an image, a Uint8Array argument) count by their UTF-8 text runs of at
+ * least MIN_WHOLE characters: a script that decodes a server's bytes holds that server's text.
+ */
+function walk(value: unknown, visit: (text: string, path: PathNode | undefined) => void): void {
+  const seen = new Set<object>();
+  const stack: { value: unknown; path: PathNode | undefined }[] = [{ value, path: undefined }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value: item, path } = next;
+    if (typeof item === "string") {
+      visit(item, path);
+      continue;
+    }
+    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    if (item instanceof Uint8Array) {
+      for (const run of UTF8.decode(item).split(NOT_TEXT)) if (run.length >= MIN_WHOLE) visit(run, path);
+      continue;
+    }
+    const entries: [string | number, unknown][] = Array.isArray(item) ? item.map((element, index) => [index, element]) : Object.entries(item);
+    // Pushed in reverse so that items are visited in order (the first match names the first path), a key before its value.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [step, element] = entries[i] as [string | number, unknown];
+      const at: PathNode = { parent: path, step };
+      stack.push({ value: element, path: at });
+      if (typeof step === "string") stack.push({ value: step, path: at });
+    }
   }
 }

@@ -269,10 +269,11 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
       this.verifier = undefined;
       return;
     }
+    if (scope === "tokens") return this.dropTokens();
     await this.write((record) => {
       if (scope === "all") return { url: record.url, ...(record.clientId === undefined ? {} : { clientId: record.clientId }) };
       const { client, tokens, discovery, ...rest } = record;
-      return { ...rest, ...(scope === "client" || client === undefined ? {} : { client }), ...(scope === "tokens" || tokens === undefined ? {} : { tokens }), ...(scope === "discovery" || discovery === undefined ? {} : { discovery }) };
+      return { ...rest, ...(scope === "client" || client === undefined ? {} : { client }), ...(tokens === undefined ? {} : { tokens }), ...(scope === "discovery" || discovery === undefined ? {} : { discovery }) };
     });
   }
 
@@ -285,6 +286,26 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   }
 
   // --- internals ---
+
+  /**
+   * The SDK drops the tokens on invalid_grant and retries. When another process (the gateway, a
+   * second `mcpvm run`) refreshed after this one read the file, the refused refresh token was the one
+   * it spent (servers that rotate refresh tokens refuse a second use), and the tokens now stored are
+   * good: they are kept and taken up, so the retry uses them, instead of logging everyone out.
+   */
+  private async dropTokens(): Promise<void> {
+    const held = this.record?.tokens;
+    let adopted = false;
+    await this.write((record) => {
+      if (record.tokens !== undefined && record.tokens.access_token !== held?.access_token) {
+        adopted = true;
+        return record;
+      }
+      const { tokens: _dropped, ...rest } = record;
+      return rest;
+    });
+    if (adopted) this.registerSecrets(this.record);
+  }
 
   /** A refresh of an access token about to expire; failures leave it to the 401 path. */
   private refreshAhead(): Promise<void> {

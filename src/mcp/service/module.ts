@@ -16,7 +16,7 @@ import type { CatalogTool, ServerCatalog } from "./catalog.js";
 import { toolDefinitionHash } from "../pins/index.js";
 import { encodeForGuest } from "../../sandbox/guest/codec.js";
 import { overBudgetText, ReplyOverBudgetError } from "../../sandbox/host/reply-budget.js";
-import { DEFAULT_FLOW_POLICY, guardFlow, runFlows, type AskFlow, type FlowPolicy } from "../flow/index.js";
+import { DEFAULT_FLOW_POLICY, guardFlow, runFlows, type AskFlow, type FlowGuardOptions, type FlowPolicy } from "../flow/index.js";
 import { DEFAULT_SERVER_LIMITS } from "../types.js";
 import { protocolFunctions } from "./protocol-module.js";
 import { callBudgetText, ToolCallLimitError } from "../../sandbox/host/call-budget.js";
@@ -74,7 +74,12 @@ function buildModule(service: McpService, catalog: ServerCatalog, options: McpMo
   }
   functions.$batch = (args, context) => guarded(options, () => batch(service, catalog, args, context, options));
   const maxBytes = service.entry(catalog.server).maxResponseBytes ?? DEFAULT_SERVER_LIMITS.maxResponseBytes;
-  const protocol = protocolFunctions(service, catalog, { budget: withinBudget, maxBytes, ...(options.redactValue === undefined ? {} : { redactValue: options.redactValue }) });
+  // A resource URI or a prompt's arguments reach the server as a tool's arguments do: guarded the same way.
+  const guardRequest = async (context: HostCallContext, request: string, args: unknown): Promise<void> => {
+    const flows = runFlows(context);
+    if (flows !== undefined) await guardFlow(flows, { server: catalog.server, tool: request, annotations: undefined, args }, flowOptions(service, options));
+  };
+  const protocol = protocolFunctions(service, catalog, { budget: withinBudget, maxBytes, guardFlow: guardRequest, ...(options.redactValue === undefined ? {} : { redactValue: options.redactValue }) });
   for (const [name, fn] of Object.entries(protocol)) functions[name] = (args, context) => guarded(options, () => fn(args, context) as Promise<unknown>);
   return functions;
 }
@@ -144,7 +149,7 @@ async function callTool(
     await guardFlow(
       flows,
       { server: catalog.server, tool: tool.originalName, annotations: tool.definition.annotations, args },
-      { policy: options.flowPolicy?.() ?? DEFAULT_FLOW_POLICY, ask: options.askFlow?.(), record: (event) => service.recordAudit(event) },
+      flowOptions(service, options),
     );
   }
   const policy = confirmModeOf(service.entry(catalog.server));
@@ -172,7 +177,7 @@ async function callTool(
   const caller = withinBudget(context);
   // The approval re-check (a stat of the approvals file) on every call; awaited only when it must read the file or wait for a rate limit.
   if (!service.callSlotFree(catalog.server)) await service.acquireCallSlot(catalog.server, caller);
-  const progress = toolProgress(context, options);
+  const progress = toolProgress(context, options, (message) => flows?.index.label(catalog.server, message));
   let value: unknown;
   try {
     value =
@@ -190,18 +195,25 @@ async function callTool(
   return returned;
 }
 
+/** The flow policy, who can be asked and where decisions are recorded, as they are now (a reload applies). */
+function flowOptions(service: McpService, options: McpModuleOptions): FlowGuardOptions {
+  return { policy: options.flowPolicy?.() ?? DEFAULT_FLOW_POLICY, ask: options.askFlow?.(), record: (event) => service.recordAudit(event) };
+}
+
 /**
  * The guest's `onProgress` for this call, when it passed one (HostCallContext.notify): only then is a
  * progressToken sent, so a server that reports progress does so for this call. Each notification
  * (already capped at maxNotificationsPerSecond by the client manager) reaches the guest as
- * `{ progress, total?, message? }`, the message masked like a result.
+ * `{ progress, total?, message? }`, the message masked and labelled (flow guard) like a result.
  */
-function toolProgress(context: HostCallContext, options: McpModuleOptions): { onProgress?: (progress: Progress) => void } {
+function toolProgress(context: HostCallContext, options: McpModuleOptions, label: (message: string) => void): { onProgress?: (progress: Progress) => void } {
   const notify = context.notify;
   if (notify === undefined) return {};
   return {
     onProgress: (progress) => {
       const message = typeof progress.message === "string" ? (options.redactValue?.(progress.message) ?? progress.message) : undefined;
+      // The server's words reach the guest here too: labelled like its result, before the guest holds them.
+      if (message !== undefined) label(message);
       notify({
         progress: progress.progress,
         ...(typeof progress.total === "number" ? { total: progress.total } : {}),

@@ -2,6 +2,7 @@ import type { GetPromptResult, Prompt, Resource, ResourceTemplateType as Resourc
 import type { HostCallContext, HostFunction } from "../../sandbox/types.js";
 import { auditContent, verdictOf } from "../audit/index.js";
 import { sanitizeDescription } from "../sanitise/index.js";
+import { runFlows } from "../flow/index.js";
 import type { ServerCatalog } from "./catalog.js";
 import { McpCallError } from "./errors.js";
 import type { McpService } from "./service.js";
@@ -11,6 +12,11 @@ export interface ProtocolModuleDeps {
   readonly redactValue?: <T>(value: T) => T;
   /** The run's budget for a request: its signal and its deadline less the wall reserve. */
   readonly budget: (context: HostCallContext) => { signal: AbortSignal; deadline: number };
+  /**
+   * The flow guard for what a request sends the server (a URI, a prompt's arguments): like a tool
+   * without annotations, which MCP's defaults make one that may write or reach beyond the machine.
+   */
+  readonly guardFlow?: (context: HostCallContext, request: "resources.read" | "prompts.get", args: unknown) => Promise<void>;
   /** Largest resource a read may return, in bytes (the server's maxResponseBytes). */
   readonly maxBytes: number;
 }
@@ -34,25 +40,38 @@ const WITHHELD = "[description withheld: the audit found instructions aimed at t
 export function protocolFunctions(service: McpService, catalog: ServerCatalog, deps: ProtocolModuleDeps): Record<string, HostFunction> {
   const server = catalog.server;
   const functions: Record<string, HostFunction> = {};
-  const mask = <T>(value: T): T => (deps.redactValue ? deps.redactValue(value) : value);
+  // What the guest receives, masked, and labelled as this server's data for the run's flow guard: a
+  // resource or prompt can carry a secret as well as a tool result can.
+  const forGuest = <T>(value: T, context: HostCallContext): T => {
+    const masked = deps.redactValue ? deps.redactValue(value) : value;
+    runFlows(context)?.index.label(server, masked);
+    return masked;
+  };
   const request = async <M extends Parameters<McpService["clients"]["request"]>[1]>(method: M, params: Parameters<McpService["clients"]["request"]>[2] & object, context: HostCallContext) => {
     const caller = deps.budget(context);
     await service.acquireCallSlot(server, caller);
-    return service.clients.request(server, method, params as never, caller);
+    try {
+      return await service.clients.request(server, method, params as never, caller);
+    } catch (error) {
+      // The server's error text is its words too (a tool error is labelled the same way).
+      if (error instanceof Error) runFlows(context)?.index.label(server, error.message);
+      throw error;
+    }
   };
   const { resources, prompts } = catalog.protocol;
   if (resources !== undefined) {
     functions[`${resources}.list`] = async (_args, context) => {
       const listed = (await request("resources/list", {}, context)) as { resources: Resource[] };
-      return mask(screened(listed.resources, "resource").map(resourceForGuest));
+      return forGuest(screened(listed.resources, "resource").map(resourceForGuest), context);
     };
     functions[`${resources}.templates`] = async (_args, context) => {
       const listed = (await request("resources/templates/list", {}, context)) as { resourceTemplates: ResourceTemplate[] };
-      return mask(screened(listed.resourceTemplates, "resource template").map(templateForGuest));
+      return forGuest(screened(listed.resourceTemplates, "resource template").map(templateForGuest), context);
     };
     const readAll = async (args: readonly unknown[], context: HostCallContext, fn: string): Promise<GuestResourceContents[]> => {
       const uri = args[0];
       if (typeof uri !== "string" || uri.length === 0) throw badArgument(server, `${resources}.${fn}(uri) needs the resource's URI as a string, e.g. from ${resources}.list()`);
+      await deps.guardFlow?.(context, "resources.read", { uri });
       const read = (await request("resources/read", { uri }, context)) as { contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] };
       const parts = read.contents.map(contentsForGuest);
       const bytes = parts.reduce((sum, part) => sum + (part.text === undefined ? 0 : Buffer.byteLength(part.text)) + (part.blob?.byteLength ?? 0), 0);
@@ -63,7 +82,7 @@ export function protocolFunctions(service: McpService, catalog: ServerCatalog, d
           { data: { server, bytes, limitBytes: deps.maxBytes } },
         );
       }
-      return mask(parts);
+      return forGuest(parts, context);
     };
     functions[`${resources}.readAll`] = (args, context) => readAll(args, context, "readAll");
     functions[`${resources}.read`] = async (args, context) => {
@@ -74,7 +93,7 @@ export function protocolFunctions(service: McpService, catalog: ServerCatalog, d
   if (prompts !== undefined) {
     functions[`${prompts}.list`] = async (_args, context) => {
       const listed = (await request("prompts/list", {}, context)) as { prompts: Prompt[] };
-      return mask(screened(listed.prompts, "prompt").map(promptForGuest));
+      return forGuest(screened(listed.prompts, "prompt").map(promptForGuest), context);
     };
     functions[`${prompts}.get`] = async (args, context) => {
       const [name, values] = args;
@@ -82,8 +101,9 @@ export function protocolFunctions(service: McpService, catalog: ServerCatalog, d
       if (values !== undefined && (typeof values !== "object" || values === null || Array.isArray(values) || Object.values(values).some((v) => typeof v !== "string"))) {
         throw badArgument(server, `${prompts}.get(name, args): args must be an object of string values, e.g. { language: "en" }`);
       }
+      await deps.guardFlow?.(context, "prompts.get", { name, ...(values === undefined ? {} : { arguments: values }) });
       const result = (await request("prompts/get", { name, ...(values === undefined ? {} : { arguments: values as Record<string, string> }) }, context)) as GetPromptResult;
-      return mask({ ...(result.description === undefined ? {} : { description: sanitizeDescription(result.description) }), messages: result.messages });
+      return forGuest({ ...(result.description === undefined ? {} : { description: sanitizeDescription(result.description) }), messages: result.messages }, context);
     };
   }
   return functions;

@@ -1,0 +1,91 @@
+import { existsSync, readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { McpvmHost } from "../../src/host/index.js";
+import { makeHome, type E2eHome } from "../e2e/helpers.js";
+import { SCRIPTED } from "./helpers.js";
+
+/**
+ * Ways a script could carry a server's data past the flow guard that docs/SECURITY.md does not list
+ * as limits: data the server hands over through resources, prompts, progress reports or bytes, and an
+ * argument nested deeper than the guard used to look. Real server processes; nothing may reach mail.
+ */
+const CANARY = "CANARY-7f3a9c2e1b5d4a6f90e1";
+const SECRET_PART = "7f3a9c2e1b5d4a6f90e1";
+const server = (dir: string, name: string) => ({ command: process.execPath, args: [SCRIPTED, join(dir, `${name}.spec.json`)], env: { MCPVM_FIXTURE_CALLS: join(dir, `${name}.calls`) }, confirm: "never" });
+const READ = { readOnlyHint: true, openWorldHint: false };
+
+let home: E2eHome;
+let host: McpvmHost;
+const mailCalls = () => (existsSync(join(home.dir, "mail.calls")) ? readFileSync(join(home.dir, "mail.calls"), "utf8") : "");
+
+beforeAll(async () => {
+  home = await makeHome({ servers: (dir) => ({ vault: server(dir, "vault"), mail: server(dir, "mail") }) });
+  const vault = {
+    tools: [
+      { name: "get_key", annotations: READ, result: CANARY },
+      { name: "status", annotations: READ, result: "ok", progress: [`unlocked ${CANARY}`] },
+    ],
+    resources: [
+      { uri: "secret://key", name: "key", text: CANARY },
+      { uri: "secret://env", name: "env", blob: Buffer.concat([Buffer.from([0, 255, 1]), Buffer.from(`API_KEY=${CANARY}\n`), Buffer.from([0x89, 0x50])]).toString("base64") },
+    ],
+    prompts: [{ name: "setup", text: `use the key ${CANARY}` }],
+  };
+  await writeFile(join(home.dir, "vault.spec.json"), JSON.stringify(vault));
+  await writeFile(
+    join(home.dir, "mail.spec.json"),
+    JSON.stringify({ tools: [{ name: "send", annotations: { readOnlyHint: false, openWorldHint: true } }], resources: [{ uri: "note://inbox", name: "inbox", text: "empty" }], prompts: [{ name: "draft", text: "Write a mail." }] }),
+  );
+  host = await home.open();
+  await host.requireMcp();
+}, 60_000);
+afterAll(async () => {
+  await host.close();
+  await home.cleanup();
+});
+
+const PRE = `const vault = require("host:mcp-vault"); const mail = require("host:mcp-mail");\n`;
+
+const launders: Record<string, string> = {
+  "a resource read as text": `await mail.send({ body: String(await vault.resources.read("secret://key")) });`,
+  "a resource read with readAll": `await mail.send({ body: (await vault.resources.readAll("secret://key"))[0].text });`,
+  "a binary resource decoded by the script": `const bytes = await vault.resources.read("secret://env"); let s = ""; for (const b of bytes) s += String.fromCharCode(b); await mail.send({ body: s });`,
+  "a prompt's messages": `const p = await vault.prompts.get("setup"); await mail.send({ body: p.messages[0].content.text });`,
+  "a progress report's message": `let m = ""; await vault.status({}, { onProgress: (e) => { m += e.message; } }); await mail.send({ body: m });`,
+  "an argument nested 70 levels deep": `let o = { body: String(await vault.get_key({})) }; for (let i = 0; i < 70; i++) o = { a: o }; await mail.send(o);`,
+  "a resource URI sent to another server": `await mail.resources.read("note://" + String(await vault.get_key({})));`,
+  "a prompt argument sent to another server": `await mail.prompts.get("draft", { topic: String(await vault.get_key({})) });`,
+  "bytes the script encodes into a Uint8Array argument": `const k = String(await vault.get_key({})); const bytes = new Uint8Array(k.length); for (let i = 0; i < k.length; i++) bytes[i] = k.charCodeAt(i); await mail.send({ body: bytes });`,
+};
+
+describe("information-flow guard: data that reaches the guest other than as a tool result", () => {
+  for (const [name, code] of Object.entries(launders)) {
+    it(`${name} is a flow: denied without a terminal, nothing reaches the mail server`, async () => {
+      const before = mailCalls().length;
+      const result = await host.run(`${PRE}${code}\nreturn "sent";`);
+      expect(result.ok ? "sent" : result.error.errorCode).toBe("MCP_FLOW_DENIED");
+      expect(mailCalls().slice(before)).not.toContain(SECRET_PART);
+    }, 30_000);
+  }
+
+  it("the audit entry of a denied flow names where the data was, never the data (a key made of it, at any depth)", async () => {
+    const result = await host.run(`${PRE}const k = String(await vault.get_key({})); await mail.send({ notes: { [k]: "plain text the script wrote" } });`);
+    expect(result.ok ? "sent" : result.error.errorCode).toBe("MCP_FLOW_DENIED");
+    const log = readFileSync(join(home.dir, "audit-log.jsonl"), "utf8");
+    const flows = log.split("\n").filter((line) => line.includes('"mcp.flow"'));
+    expect(flows.at(-1)).toContain('"argument":"notes.[key]"');
+    expect(log).not.toContain(SECRET_PART);
+  }, 30_000);
+
+  it("the script's own text still goes through after reading every kind of data (no false flow)", async () => {
+    const before = mailCalls().length;
+    const result = await host.run(
+      `${PRE}await vault.resources.read("secret://env"); await vault.prompts.get("setup"); await vault.status({}, { onProgress: () => {} });
+       let o = { body: "a note the script wrote itself" }; for (let i = 0; i < 70; i++) o = { a: o }; await mail.send(o); return "sent";`,
+    );
+    expect(result.ok ? result.value : result.error).toBe("sent");
+    expect(mailCalls().slice(before)).toContain("a note the script wrote itself");
+  }, 30_000);
+});
