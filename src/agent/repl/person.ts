@@ -22,6 +22,8 @@ export class ReplPerson implements PersonInteraction {
     private readonly reader: LineReader,
     private readonly spinner: Spinner,
     private readonly cancelStep: () => void,
+    /** The running step's signal (undefined between steps): a question queued by a step dies with it. */
+    private readonly stepSignal: () => AbortSignal | undefined = () => undefined,
   ) {}
 
   get canAsk(): boolean {
@@ -47,7 +49,9 @@ export class ReplPerson implements PersonInteraction {
    * call never lands between two of its fields.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const step = this.stepSignal();
     const turn = this.queue.catch(() => undefined).then(() => {
+      if (step?.aborted === true) throw new Error("the step it belonged to has ended");
       this.spinner.stop();
       return work();
     });
@@ -86,7 +90,11 @@ export class ReplPerson implements PersonInteraction {
   }
 
   confirm(details: string, question: string, signal?: AbortSignal): Promise<boolean> {
-    const asked = this.queue.catch(() => undefined).then(() => this.ask(details, question, signal));
+    // Parallel guest calls queue their questions; after Ctrl-C on one, the others of that step
+    // must not be asked at the main prompt (they would take its line reader and leave it closed).
+    // An open question is withdrawn when its step ends (Repl.asStep); this covers the queued ones.
+    const step = this.stepSignal();
+    const asked = this.queue.catch(() => undefined).then(() => (step?.aborted === true ? false : this.ask(details, question, signal)));
     this.queue = asked;
     return asked;
   }

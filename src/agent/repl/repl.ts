@@ -68,7 +68,7 @@ class Repl implements ReplControls {
       completer: (line) => completeLine(line, { commands: this.commands, names: (kind) => this.names(kind) }),
       onHistoryError: (error) => host.logger.warn({ err: errorMessage(error) }, "could not save REPL history"),
     });
-    this.person = new ReplPerson(this.context, this.reader, this.spinner, () => this.step?.abort());
+    this.person = new ReplPerson(this.context, this.reader, this.spinner, () => this.step?.abort(), () => this.step?.signal);
     this.chat = new ChatSession(host, io.env, { host, person: this.person, runLimits: () => (this.wallMs === undefined ? {} : { wallMs: this.wallMs }) });
   }
 
