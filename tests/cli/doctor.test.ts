@@ -71,7 +71,7 @@ describe("mcpvm doctor", () => {
     const h = await home({ ok: fixtureServer("/dev/null") }, ["ok"]);
     const typo = await report({ ...h, env: { ...h.env, MCPVM_MODEL: "opnai:gpt-4o-mini" } });
     expect(typo.code).toBe(3);
-    expect(typo.report.problems).toEqual([expect.objectContaining({ severity: "error", kind: "config", subject: "MCPVM_MODEL", message: expect.stringContaining('unknown provider "opnai"; did you mean openai?') })]);
+    expect(typo.report.problems).toEqual([expect.objectContaining({ severity: "error", kind: "config", subject: "MCPVM_MODEL", message: expect.stringContaining('unknown provider "opnai"; did you mean "openai"? Providers:') })]);
     const config = JSON.parse(await readFile(join(h.dir, "config.json"), "utf8")) as Record<string, unknown>;
     writeFileSync(join(h.dir, "config.json"), JSON.stringify({ ...config, model: { provider: "openai-compatible", model: "m", maxSteps: 0 } }));
     const section = await report(h);

@@ -62,9 +62,10 @@ export function resolveModel(config: ModelConfig | undefined, env: Readonly<Reco
       model = fromEnv.slice(colon + 1);
     } else if (prefix !== "") {
       // Once taken silently as an OpenAI model name; a typo in the provider then failed far away.
+      const hint = didYouMean(prefix, [...PROVIDERS, "openai"]);
       throw new LlmConfigError(
         "LLM_CONFIG_INVALID",
-        `MCPVM_MODEL="${fromEnv}": unknown provider "${prefix}"${didYouMean(prefix, [...PROVIDERS, "openai"])}. Providers: ${PROVIDERS.join(", ")} (openai is an alias of openai-compatible). ` +
+        `MCPVM_MODEL="${fromEnv}": unknown provider "${prefix}"${hint}${hint.endsWith("?") ? "" : "."} Providers: ${PROVIDERS.join(", ")} (openai is an alias of openai-compatible). ` +
           `If "${fromEnv}" is the model's own name (an Ollama tag such as llama3.1:8b), write openai-compatible:${fromEnv}.`,
         { data: { provider: prefix } },
       );
