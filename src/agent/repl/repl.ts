@@ -249,7 +249,9 @@ class Repl implements ReplControls {
       writeLine(stderr, dim(`model: ${m.provider}:${m.model}`));
     } catch (error) {
       if (!isMcpvmError(error) || !error.code.startsWith("LLM_")) throw error;
-      writeLine(stderr, `${yellow("No LLM configured")}: chat is off, everything else works. ${HOW_TO_CONFIGURE}`);
+      // A setting that cannot work (a provider typo, a missing key) is named: "none configured" sends the person to the wrong fix.
+      if (error.code === "LLM_NOT_CONFIGURED") writeLine(stderr, `${yellow("No LLM configured")}: chat is off, everything else works. ${HOW_TO_CONFIGURE}`);
+      else writeLine(stderr, `${yellow("Chat is off")}: ${error.message} Everything else works.`);
     }
     const loaded = await this.host.hostModules().catch((error: unknown) => {
       this.report(error);
