@@ -38,6 +38,11 @@ export class ReplPerson implements PersonInteraction {
     return this.context.interactive || (this.context.assumeYes && this.reader.terminal);
   }
 
+  /** Resolves once every question asked or queued so far has been answered (or withdrawn). */
+  async idle(): Promise<void> {
+    await this.queue.catch(() => undefined);
+  }
+
   /** A line to the person, on stderr, with the spinner out of the way. */
   tell(line: string): void {
     this.spinner.stop();

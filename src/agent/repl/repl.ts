@@ -85,6 +85,13 @@ class Repl implements ReplControls {
       await this.banner();
       while (!this.leaving) {
         const outcome = await this.reader.read(this.context.colours.bold(this.context.colours.cyan("mcpvm> ")), { history: true });
+        // A server asked something while the REPL waited here (a form, a sampling request outside any
+        // step): its question took the line reader. The prompt comes back once it is answered; read
+        // again at once and the two would take the reader from each other until neither reads.
+        if (outcome.kind === "withdrawn") {
+          await this.person.idle();
+          continue;
+        }
         if (outcome.kind === "eof") break;
         this.reader.suspend();
         if (outcome.kind === "interrupt") writeLine(stderr, this.context.colours.dim("(Ctrl-D or /exit leaves)"));
