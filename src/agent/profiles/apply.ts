@@ -43,21 +43,20 @@ export async function applyProfiles(target: ProfileTarget, names: readonly strin
     });
   }
   const limits = resolveLimits(stacked.limits);
-  const states = profileStateStore(target.home);
-  const previous = await states.read();
-  let next = previous;
-  await updateConfigFile(target.configFile, (file) => {
-    const servers = (file.mcpServers ?? {}) as Record<string, Record<string, unknown>>;
-    restoreEnv(servers, previous);
-    next = overrideEnv(servers, stacked.env);
-    for (const [name, entry] of Object.entries(servers)) entry.enabled = stacked.mcpServers.includes(name);
-    if (file.mcpServers !== undefined) file.mcpServers = servers;
-    if (Object.keys(stacked.limits).length === 0) delete file.limits;
-    else file.limits = { ...stacked.limits };
-    file.activeProfiles = [...stacked.names];
-  });
-  await states.update((draft) => {
-    draft.env = next.env;
+  // The state of what overrides replaced is read and rewritten under its lock, around the config
+  // update: read outside it, two applies at once each restored from a state the other then
+  // replaced, and a server's own env was lost for good.
+  await profileStateStore(target.home).update(async (state) => {
+    await updateConfigFile(target.configFile, (file) => {
+      const servers = (file.mcpServers ?? {}) as Record<string, Record<string, unknown>>;
+      restoreEnv(servers, state);
+      state.env = overrideEnv(servers, stacked.env).env;
+      for (const [name, entry] of Object.entries(servers)) entry.enabled = stacked.mcpServers.includes(name);
+      if (file.mcpServers !== undefined) file.mcpServers = servers;
+      if (Object.keys(stacked.limits).length === 0) delete file.limits;
+      else file.limits = { ...stacked.limits };
+      file.activeProfiles = [...stacked.names];
+    });
   });
   const plugins = await setPlugins(target, stacked.plugins);
   await target.reload();
