@@ -36,7 +36,7 @@ describe("a REPL while another mcpvm changes config.json", () => {
     await repl.expect("MCP_SERVER_DISABLED");
     await elsewhere(home, ["profile", "apply", "long-running"]);
     await repl.command("/timeout");
-    await repl.expect("wall budget per run: 10m");
+    await repl.expect("wall budget per run: 600s (from config / profile)");
     await repl.command("/exit");
     expect(await repl.finish()).toBe(0);
   }, 60_000);

@@ -14,6 +14,7 @@ import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
 import { describeToolError } from "../llm/tool-error.js";
 import { availableProfiles } from "../profiles/index.js";
 import { completeLine, type NameKind } from "./completer.js";
+import { ConfigFreshness } from "./config-freshness.js";
 import { loadHistory } from "./history.js";
 import { processInterrupts, type InterruptSource } from "./interrupts.js";
 import { LineReader } from "./line-reader.js";
@@ -49,6 +50,7 @@ class Repl implements ReplControls {
   private readonly person: ReplPerson;
   private step: AbortController | undefined;
   private leaving = false;
+  private readonly freshness: ConfigFreshness;
 
   constructor(
     private readonly options: ReplOptions,
@@ -68,6 +70,7 @@ class Repl implements ReplControls {
       completer: (line) => completeLine(line, { commands: this.commands, names: (kind) => this.names(kind) }),
       onHistoryError: (error) => host.logger.warn({ err: errorMessage(error) }, "could not save REPL history"),
     });
+    this.freshness = new ConfigFreshness(host);
     this.person = new ReplPerson(this.context, this.reader, this.spinner, () => this.step?.abort(), () => this.step?.signal);
     this.chat = new ChatSession(host, io.env, { host, person: this.person, runLimits: () => (this.wallMs === undefined ? {} : { wallMs: this.wallMs }) });
   }
@@ -83,6 +86,7 @@ class Repl implements ReplControls {
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
     try {
       await this.banner();
+      await this.freshness.check();
       while (!this.leaving) {
         const outcome = await this.reader.read(this.context.colours.bold(this.context.colours.cyan("mcpvm> ")), { history: true });
         // A server asked something while the REPL waited here (a form, a sampling request outside any
@@ -153,6 +157,7 @@ class Repl implements ReplControls {
     const text = line.trim();
     if (text === "") return;
     try {
+      await this.freshness.check();
       const slash = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
       if (slash === null) {
         await this.chatTurn(text);
