@@ -158,7 +158,8 @@ class Repl implements ReplControls {
     if (text === "") return;
     try {
       await this.freshness.check();
-      const slash = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
+      // A lone "/" (or "/ x") is a command gone wrong, not a message worth the model's tokens.
+      const slash = /^\/(\S*)\s*([\s\S]*)$/.exec(text);
       if (slash === null) {
         await this.chatTurn(text);
         return;

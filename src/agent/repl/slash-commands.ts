@@ -94,12 +94,16 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
     summary: "This list; /help <command> for one command's usage",
     run: async (controls, args) => {
       const out = controls.context.io.stdout;
-      const target = commands.find((c) => c.name === args[0]?.replace(/^\//, ""));
+      const wanted = args[0]?.replace(/^\//, "");
+      const target = wanted === undefined ? undefined : findSlashCommand(commands, wanted);
+      if (wanted !== undefined && target === undefined) throw unknownSlashCommand(wanted);
       if (target !== undefined && (target.name === "mcp" || target.name === "plugin" || target.name === "profile")) {
         await target.run(controls, ["--help"], "");
         return;
       }
-      writeLine(out, formatTable(commands.map((c) => [`/${c.name}${c.subcommands === undefined ? "" : " …"}`, c.summary])));
+      const shown = target === undefined ? commands : [target];
+      writeLine(out, formatTable(shown.map((c) => [`/${c.name}${c.subcommands === undefined ? "" : " …"}`, c.summary])));
+      if (target !== undefined) return;
       writeLine(out, "\nAnything else is a message to the model. Ctrl-C cancels the running step; Ctrl-D or /exit leaves.");
     },
   },
