@@ -58,12 +58,11 @@ export class JsonFileStore<T> {
     return parsed.data;
   }
 
-  /** `mutate` may be async: work that must see this file unchanged (another file's update) runs under its lock. */
-  async update<R>(mutate: (draft: T) => R | Promise<R>): Promise<R> {
+  async update<R>(mutate: (draft: T) => R): Promise<R> {
     const run = this.queue.catch(() => undefined).then(() =>
       withFileLock(this.file, async () => {
         const draft = await this.read();
-        const result = await mutate(draft);
+        const result = mutate(draft);
         const checked = this.schema.parse(draft);
         await writeFileAtomic(this.file, `${JSON.stringify(checked, null, 2)}\n`, 0o600);
         return result;
