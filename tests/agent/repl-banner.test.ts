@@ -30,6 +30,14 @@ async function leave(repl: ReplDriver): Promise<void> {
 }
 
 describe("the REPL banner", () => {
+  it("an LLM setting that cannot work is named as such, not 'No LLM configured'", async () => {
+    home = await makeHome({ servers: (dir) => ({ good: fixtureServer(join(dir, "good.starts")) }) });
+    const { repl, text } = await banner({ ...home, env: { ...home.env, MCPVM_MODEL: "opnai:gpt-4o-mini" } });
+    expect(text).toContain('Chat is off: MCPVM_MODEL="opnai:gpt-4o-mini": unknown provider "opnai"; did you mean "openai"?');
+    expect(text).not.toContain("No LLM configured");
+    await leave(repl);
+  });
+
   it("a typo in mcpServers: MCP is off because of it, with the key named, not 'approve the plugin'", async () => {
     home = await makeHome({ servers: (dir) => ({ good: fixtureServer(join(dir, "good.starts")) }) });
     const file = join(home.dir, "config.json");

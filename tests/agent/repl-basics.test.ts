@@ -100,7 +100,7 @@ describe("the REPL without an LLM", () => {
     await writeFile(join(home.dir, "config.json"), JSON.stringify({ model: { provider: "anthropic", model: "claude-x" } }));
     const repl = new ReplDriver({ MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "" });
     await repl.start();
-    await repl.expect("No LLM configured");
+    await repl.expect("Chat is off: The anthropic provider needs an API key");
     await repl.expect("ANTHROPIC_API_KEY");
     repl.stdin.end();
     expect(await repl.finish()).toBe(0);

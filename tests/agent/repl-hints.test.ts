@@ -25,11 +25,13 @@ describe("hints in the REPL name what to do in the REPL", () => {
     await yes.command(`/mcp add preloaded --stdio --env LD_PRELOAD=/tmp/nothing.so -- ${process.execPath} ${MEMORY}`);
     await yes.command("/mcp approve preloaded");
     await yes.expect("if you expect this, approve it with `/mcp approve preloaded --accept-launch-env`.");
+    await yes.command("/mcp list");
+    await yes.expect("memory: not approved yet → /mcp approve memory");
     await yes.command("/mcp approve memory");
     await yes.expect("approved memory");
     await yes.command("/exit");
     expect(await yes.finish()).toBe(0);
-    expect(yes.transcript).not.toMatch(/rerun|`mcpvm (plugin|mcp) /i);
+    expect(yes.transcript).not.toMatch(/rerun|`mcpvm (plugin|mcp) |→ mcpvm /i);
 
     // Piped input and no --yes: nobody can be asked, and the REPL says how to get asked.
     const piped = new ReplDriver(env, { interactive: false, assumeYes: false });

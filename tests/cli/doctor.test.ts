@@ -67,6 +67,20 @@ describe("mcpvm doctor", () => {
     expect(json.problems[0]?.next).toContain(join(h.dir, "config.json"));
   });
 
+  it("an LLM setting that cannot work is a config problem (exit 3): an unknown provider in MCPVM_MODEL, an invalid model section; none set is not one", async () => {
+    const h = await home({ ok: fixtureServer("/dev/null") }, ["ok"]);
+    const typo = await report({ ...h, env: { ...h.env, MCPVM_MODEL: "opnai:gpt-4o-mini" } });
+    expect(typo.code).toBe(3);
+    expect(typo.report.problems).toEqual([expect.objectContaining({ severity: "error", kind: "config", subject: "MCPVM_MODEL", message: expect.stringContaining('unknown provider "opnai"; did you mean "openai"? Providers:') })]);
+    const config = JSON.parse(await readFile(join(h.dir, "config.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(h.dir, "config.json"), JSON.stringify({ ...config, model: { provider: "openai-compatible", model: "m", maxSteps: 0 } }));
+    const section = await report(h);
+    expect(section.code).toBe(3);
+    expect(section.report.problems).toEqual([expect.objectContaining({ kind: "config", subject: "config.json", message: expect.stringContaining("model.maxSteps") })]);
+    writeFileSync(join(h.dir, "config.json"), JSON.stringify(config));
+    expect((await report(h)).code).toBe(0);
+  });
+
   it("a corrupt approvals file: reported with what breaks and how to fix it, exit 3", async () => {
     const h = await home((dir) => ({ echo: fixtureServer(join(dir, "echo.starts")) }));
     writeFileSync(join(h.dir, "approved-mcp.json"), "{ this is not json", { mode: 0o600 });

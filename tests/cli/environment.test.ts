@@ -83,6 +83,18 @@ describe("MCPVM_MODEL", () => {
     expect(resolveModel(undefined, { MCPVM_MODEL: "openai-compatible:llama3.1:8b" })).toMatchObject({ model: "llama3.1:8b" });
   });
 
+  it("a provider with no model after it is said as such (not 'No LLM is configured'), also over a config model", () => {
+    for (const config of [undefined, { model: "from-config" }]) {
+      let error: unknown;
+      try {
+        resolveModel(config, { MCPVM_MODEL: "openai:" });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toMatchObject({ code: "LLM_CONFIG_INVALID", message: expect.stringContaining('MCPVM_MODEL="openai:" names no model') });
+    }
+  });
+
   it("the docs' table says so", async () => {
     const usage = await readFile(join(import.meta.dirname, "../../docs/USAGE.md"), "utf8");
     expect(usage).toMatch(/MCPVM_MODEL.*unknown provider/);

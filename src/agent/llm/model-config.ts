@@ -59,12 +59,14 @@ export function resolveModel(config: ModelConfig | undefined, env: Readonly<Reco
     const known = prefix === "openai" ? "openai-compatible" : (PROVIDERS as readonly string[]).includes(prefix) ? (prefix as ProviderKind) : undefined;
     if (known !== undefined) {
       provider = known;
-      model = fromEnv.slice(colon + 1);
+      model = fromEnv.slice(colon + 1).trim();
+      if (model === "") throw new LlmConfigError("LLM_CONFIG_INVALID", `MCPVM_MODEL="${fromEnv}" names no model: write the model after the provider, e.g. ${prefix}:${known === "anthropic" ? "claude-sonnet-4-5" : "gpt-4o-mini"}.`, { data: { provider: prefix } });
     } else if (prefix !== "") {
       // Once taken silently as an OpenAI model name; a typo in the provider then failed far away.
+      const hint = didYouMean(prefix, [...PROVIDERS, "openai"]);
       throw new LlmConfigError(
         "LLM_CONFIG_INVALID",
-        `MCPVM_MODEL="${fromEnv}": unknown provider "${prefix}"${didYouMean(prefix, [...PROVIDERS, "openai"])}. Providers: ${PROVIDERS.join(", ")} (openai is an alias of openai-compatible). ` +
+        `MCPVM_MODEL="${fromEnv}": unknown provider "${prefix}"${hint}${hint.endsWith("?") ? "" : "."} Providers: ${PROVIDERS.join(", ")} (openai is an alias of openai-compatible). ` +
           `If "${fromEnv}" is the model's own name (an Ollama tag such as llama3.1:8b), write openai-compatible:${fromEnv}.`,
         { data: { provider: prefix } },
       );

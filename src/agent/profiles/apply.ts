@@ -1,9 +1,11 @@
+import { join } from "node:path";
 import { loadConfigFile, updateConfigFile } from "../../config/config-file.js";
+import { withFileLock } from "../../util/file-lock.js";
 import { PluginError, type PluginManager } from "../../plugin-system/index.js";
 import { resolveLimits } from "../../sandbox/limits.js";
 import type { RunLimits } from "../../sandbox/types.js";
 import { availableProfiles, findProfiles } from "./catalog.js";
-import { overrideEnv, profileStateStore, restoreEnv } from "./env-state.js";
+import { intendedState, overrideEnv, profileStateStore, restoreEnv } from "./env-state.js";
 import { ProfileError } from "./schema.js";
 import { stackProfiles } from "./stack.js";
 
@@ -43,21 +45,32 @@ export async function applyProfiles(target: ProfileTarget, names: readonly strin
     });
   }
   const limits = resolveLimits(stacked.limits);
-  const states = profileStateStore(target.home);
-  const previous = await states.read();
-  let next = previous;
-  await updateConfigFile(target.configFile, (file) => {
-    const servers = (file.mcpServers ?? {}) as Record<string, Record<string, unknown>>;
-    restoreEnv(servers, previous);
-    next = overrideEnv(servers, stacked.env);
-    for (const [name, entry] of Object.entries(servers)) entry.enabled = stacked.mcpServers.includes(name);
-    if (file.mcpServers !== undefined) file.mcpServers = servers;
-    if (Object.keys(stacked.limits).length === 0) delete file.limits;
-    else file.limits = { ...stacked.limits };
-    file.activeProfiles = [...stacked.names];
-  });
-  await states.update((draft) => {
-    draft.env = next.env;
+  // One apply at a time per home, and crash-safe: what overrides replace is recorded before
+  // config.json changes and settled after. Read outside a lock, two applies at once each restored
+  // from a state the other then replaced; a crash between the two files lost a server's own env.
+  await withFileLock(join(target.home, "profile-apply"), async () => {
+    const states = profileStateStore(target.home);
+    const previous = await states.read();
+    const preview = structuredClone(((await loadConfigFile(target.configFile)).mcpServers ?? {}) as Record<string, Record<string, unknown>>);
+    restoreEnv(preview, previous);
+    const intended = intendedState(previous, overrideEnv(preview, stacked.env));
+    await states.update((draft) => {
+      draft.env = intended.env;
+    });
+    let next = previous;
+    await updateConfigFile(target.configFile, (file) => {
+      const servers = (file.mcpServers ?? {}) as Record<string, Record<string, unknown>>;
+      restoreEnv(servers, previous);
+      next = overrideEnv(servers, stacked.env);
+      for (const [name, entry] of Object.entries(servers)) entry.enabled = stacked.mcpServers.includes(name);
+      if (file.mcpServers !== undefined) file.mcpServers = servers;
+      if (Object.keys(stacked.limits).length === 0) delete file.limits;
+      else file.limits = { ...stacked.limits };
+      file.activeProfiles = [...stacked.names];
+    });
+    await states.update((draft) => {
+      draft.env = next.env;
+    });
   });
   const plugins = await setPlugins(target, stacked.plugins);
   await target.reload();

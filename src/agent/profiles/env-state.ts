@@ -11,7 +11,8 @@ const envRecord = z.record(z.string(), z.string());
 export const profileStateSchema = z
   .object({
     version: z.literal(1),
-    env: z.record(z.string(), z.object({ base: envRecord.nullable(), applied: envRecord }).strict()),
+    // `previous`: while an apply is under way, the env it is replacing (see applyProfiles).
+    env: z.record(z.string(), z.object({ base: envRecord.nullable(), applied: envRecord, previous: envRecord.optional() }).strict()),
   })
   .strict();
 export type ProfileState = z.infer<typeof profileStateSchema>;
@@ -26,7 +27,8 @@ type Entries = Record<string, Record<string, unknown>>;
 export function restoreEnv(servers: Entries, state: ProfileState): void {
   for (const [name, saved] of Object.entries(state.env)) {
     const entry = servers[name];
-    if (entry === undefined || !isDeepStrictEqual(entry.env ?? null, saved.applied)) continue;
+    const current = entry?.env ?? null;
+    if (entry === undefined || !(isDeepStrictEqual(current, saved.applied) || (saved.previous !== undefined && isDeepStrictEqual(current, saved.previous)))) continue;
     if (saved.base === null) delete entry.env;
     else entry.env = { ...saved.base };
   }
@@ -44,4 +46,18 @@ export function overrideEnv(servers: Entries, overrides: Readonly<Record<string,
     state.env[name] = { base: base === null ? null : { ...base }, applied };
   }
   return state;
+}
+
+/**
+ * What to record before config.json is rewritten: the new overrides, each with the env it replaces
+ * (`previous`), and the old entries of servers no longer overridden. Whichever config.json a crash
+ * leaves (the old or the new), the next apply can then put every server's own env back.
+ */
+export function intendedState(current: ProfileState, planned: ProfileState): ProfileState {
+  const env: ProfileState["env"] = { ...current.env };
+  for (const [name, entry] of Object.entries(planned.env)) {
+    const old = current.env[name];
+    env[name] = old === undefined ? entry : { ...entry, previous: old.applied };
+  }
+  return { version: 1, env };
 }

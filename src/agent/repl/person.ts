@@ -22,6 +22,8 @@ export class ReplPerson implements PersonInteraction {
     private readonly reader: LineReader,
     private readonly spinner: Spinner,
     private readonly cancelStep: () => void,
+    /** The running step's signal (undefined between steps): a question queued by a step dies with it. */
+    private readonly stepSignal: () => AbortSignal | undefined = () => undefined,
   ) {}
 
   get canAsk(): boolean {
@@ -36,6 +38,11 @@ export class ReplPerson implements PersonInteraction {
     return this.context.interactive || (this.context.assumeYes && this.reader.terminal);
   }
 
+  /** Resolves once every question asked or queued so far has been answered (or withdrawn). */
+  async idle(): Promise<void> {
+    await this.queue.catch(() => undefined);
+  }
+
   /** A line to the person, on stderr, with the spinner out of the way. */
   tell(line: string): void {
     this.spinner.stop();
@@ -47,7 +54,9 @@ export class ReplPerson implements PersonInteraction {
    * call never lands between two of its fields.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const step = this.stepSignal();
     const turn = this.queue.catch(() => undefined).then(() => {
+      if (step?.aborted === true) throw new Error("the step it belonged to has ended");
       this.spinner.stop();
       return work();
     });
@@ -86,7 +95,11 @@ export class ReplPerson implements PersonInteraction {
   }
 
   confirm(details: string, question: string, signal?: AbortSignal): Promise<boolean> {
-    const asked = this.queue.catch(() => undefined).then(() => this.ask(details, question, signal));
+    // Parallel guest calls queue their questions; after Ctrl-C on one, the others of that step
+    // must not be asked at the main prompt (they would take its line reader and leave it closed).
+    // An open question is withdrawn when its step ends (Repl.asStep); this covers the queued ones.
+    const step = this.stepSignal();
+    const asked = this.queue.catch(() => undefined).then(() => (step?.aborted === true ? false : this.ask(details, question, signal)));
     this.queue = asked;
     return asked;
   }

@@ -14,6 +14,7 @@ import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
 import { describeToolError } from "../llm/tool-error.js";
 import { availableProfiles } from "../profiles/index.js";
 import { completeLine, type NameKind } from "./completer.js";
+import { ConfigFreshness } from "./config-freshness.js";
 import { loadHistory } from "./history.js";
 import { processInterrupts, type InterruptSource } from "./interrupts.js";
 import { LineReader } from "./line-reader.js";
@@ -49,6 +50,7 @@ class Repl implements ReplControls {
   private readonly person: ReplPerson;
   private step: AbortController | undefined;
   private leaving = false;
+  private readonly freshness: ConfigFreshness;
 
   constructor(
     private readonly options: ReplOptions,
@@ -68,7 +70,8 @@ class Repl implements ReplControls {
       completer: (line) => completeLine(line, { commands: this.commands, names: (kind) => this.names(kind) }),
       onHistoryError: (error) => host.logger.warn({ err: errorMessage(error) }, "could not save REPL history"),
     });
-    this.person = new ReplPerson(this.context, this.reader, this.spinner, () => this.step?.abort());
+    this.freshness = new ConfigFreshness(host);
+    this.person = new ReplPerson(this.context, this.reader, this.spinner, () => this.step?.abort(), () => this.step?.signal);
     this.chat = new ChatSession(host, io.env, { host, person: this.person, runLimits: () => (this.wallMs === undefined ? {} : { wallMs: this.wallMs }) });
   }
 
@@ -83,8 +86,16 @@ class Repl implements ReplControls {
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
     try {
       await this.banner();
+      await this.freshness.check();
       while (!this.leaving) {
         const outcome = await this.reader.read(this.context.colours.bold(this.context.colours.cyan("mcpvm> ")), { history: true });
+        // A server asked something while the REPL waited here (a form, a sampling request outside any
+        // step): its question took the line reader. The prompt comes back once it is answered; read
+        // again at once and the two would take the reader from each other until neither reads.
+        if (outcome.kind === "withdrawn") {
+          await this.person.idle();
+          continue;
+        }
         if (outcome.kind === "eof") break;
         this.reader.suspend();
         if (outcome.kind === "interrupt") writeLine(stderr, this.context.colours.dim("(Ctrl-D or /exit leaves)"));
@@ -146,7 +157,9 @@ class Repl implements ReplControls {
     const text = line.trim();
     if (text === "") return;
     try {
-      const slash = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
+      await this.freshness.check();
+      // A lone "/" (or "/ x") is a command gone wrong, not a message worth the model's tokens.
+      const slash = /^\/(\S*)\s*([\s\S]*)$/.exec(text);
       if (slash === null) {
         await this.chatTurn(text);
         return;
@@ -249,7 +262,9 @@ class Repl implements ReplControls {
       writeLine(stderr, dim(`model: ${m.provider}:${m.model}`));
     } catch (error) {
       if (!isMcpvmError(error) || !error.code.startsWith("LLM_")) throw error;
-      writeLine(stderr, `${yellow("No LLM configured")}: chat is off, everything else works. ${HOW_TO_CONFIGURE}`);
+      // A setting that cannot work (a provider typo, a missing key) is named: "none configured" sends the person to the wrong fix.
+      if (error.code === "LLM_NOT_CONFIGURED") writeLine(stderr, `${yellow("No LLM configured")}: chat is off, everything else works. ${HOW_TO_CONFIGURE}`);
+      else writeLine(stderr, `${yellow("Chat is off")}: ${error.message} Everything else works.`);
     }
     const loaded = await this.host.hostModules().catch((error: unknown) => {
       this.report(error);

@@ -1,7 +1,8 @@
-import { parseDuration, UsageError } from "../../terminal/args.js";
+import { formatDuration, parseDuration, UsageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { formatTable, writeLine } from "../../terminal/io.js";
 import type { McpvmHost } from "../../host/index.js";
+import { RunLimitsSchema } from "../../sandbox/limits.js";
 import { isMcpvmError } from "../../util/errors.js";
 import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
 import type { ChatSession } from "./session.js";
@@ -58,6 +59,26 @@ function shared(command: Command): SlashCommand {
   };
 }
 
+/** A /timeout value, checked against the sandbox's bounds before the session takes it. */
+function sessionTimeout(text: string): number {
+  const ms = parseDuration("timeout", "/timeout", text);
+  const schema = RunLimitsSchema.shape.wallMs;
+  const min = schema.minValue ?? 1;
+  const max = schema.maxValue ?? Number.MAX_SAFE_INTEGER;
+  if (ms < min || ms > max) throw new UsageError("USAGE", `/timeout must be between ${formatDuration(min)} and ${formatDuration(max)} (got ${text}).`);
+  return ms;
+}
+
+/** What the session talks to after a refused /model. */
+function keptModel(controls: ReplControls): string {
+  try {
+    const m = controls.chat.model();
+    return `Unchanged: the session keeps ${m.provider}:${m.model}.`;
+  } catch {
+    return "Unchanged: the session still has no model.";
+  }
+}
+
 function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
@@ -73,12 +94,16 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
     summary: "This list; /help <command> for one command's usage",
     run: async (controls, args) => {
       const out = controls.context.io.stdout;
-      const target = commands.find((c) => c.name === args[0]?.replace(/^\//, ""));
+      const wanted = args[0]?.replace(/^\//, "");
+      const target = wanted === undefined ? undefined : findSlashCommand(commands, wanted);
+      if (wanted !== undefined && target === undefined) throw unknownSlashCommand(wanted);
       if (target !== undefined && (target.name === "mcp" || target.name === "plugin" || target.name === "profile")) {
         await target.run(controls, ["--help"], "");
         return;
       }
-      writeLine(out, formatTable(commands.map((c) => [`/${c.name}${c.subcommands === undefined ? "" : " …"}`, c.summary])));
+      const shown = target === undefined ? commands : [target];
+      writeLine(out, formatTable(shown.map((c) => [`/${c.name}${c.subcommands === undefined ? "" : " …"}`, c.summary])));
+      if (target !== undefined) return;
       writeLine(out, "\nAnything else is a message to the model. Ctrl-C cancels the running step; Ctrl-D or /exit leaves.");
     },
   },
@@ -97,7 +122,7 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
     run: async (controls, args) => {
       const out = controls.context.io.stdout;
       if (args[0] === "default") controls.wallMs = undefined;
-      else if (args[0] !== undefined) controls.wallMs = parseDuration("timeout", "/timeout", args[0]);
+      else if (args[0] !== undefined) controls.wallMs = sessionTimeout(args[0]);
       const effective = controls.host.limits(controls.wallMs === undefined ? {} : { wallMs: controls.wallMs }).wallMs;
       writeLine(out, `wall budget per run: ${formatMs(effective)}${controls.wallMs === undefined ? " (from config / profile)" : " (set with /timeout for this session)"}`);
     },
@@ -107,8 +132,19 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
     summary: "Show the model, or use another for this session (/model provider:model, /model default)",
     run: async (controls, args) => {
       const out = controls.context.io.stdout;
+      const before = controls.chat.modelSpec;
       if (args[0] === "default") controls.chat.modelSpec = undefined;
       else if (args[0] !== undefined) controls.chat.modelSpec = args[0];
+      if (args[0] !== undefined && args[0] !== "default") {
+        // A spec that does not resolve would turn chat off for the session: keep the model it had.
+        try {
+          controls.chat.model();
+        } catch (error) {
+          controls.chat.modelSpec = before;
+          if (!isMcpvmError(error) || !error.code.startsWith("LLM_")) throw error;
+          throw new UsageError("USAGE", `${error.message.replace(/^MCPVM_MODEL=/, "/model ")}\n${keptModel(controls)}`);
+        }
+      }
       try {
         const m = controls.chat.model();
         writeLine(out, `model: ${m.provider}:${m.model}${m.baseUrl === undefined ? "" : ` at ${m.baseUrl}`}; key: ${m.apiKeySource ?? "none"}; up to ${m.maxSteps} steps per message`);

@@ -72,6 +72,7 @@ export const doctorCommand: Command = {
     if (engine.error !== undefined) problems.push({ severity: "error", kind: "unavailable", subject: "engine", message: engine.error, next: "use --engine quickjs, or set \"engine\": \"quickjs\" in config.json", code: undefined });
     const limits = limitsReport(diagnosis.config, problems);
     gatewayProblems(diagnosis.config, problems);
+    const llm = llmReport(diagnosis.config, env, paths.configFile, problems);
     let connects: ConnectResult[] = [];
     if (values.connect === true && diagnosis.mcp.state === "on") {
       connects = await runConnectCheck(context, connectable(diagnosis));
@@ -94,7 +95,7 @@ export const doctorCommand: Command = {
         const connect = connects.find((c) => c.name === server.name);
         return connect === undefined ? server : { ...server, connect };
       }),
-      llm: llmReport(diagnosis.config, env),
+      llm,
       problems: sorted,
     };
     if (context.json) writeJson(context.io.stdout, report);

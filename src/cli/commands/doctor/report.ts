@@ -1,4 +1,4 @@
-import { modelConfigSchema, resolveModel } from "../../../agent/llm/model-config.js";
+import { configuredModel } from "../../../agent/llm/model-config.js";
 import type { ConfigPaths } from "../../../config/paths.js";
 import type { ConnectResult, Diagnosis, Problem } from "../../../host/diagnose/index.js";
 import { probeHyperlight } from "../../../sandbox/engines/hyperlight/index.js";
@@ -67,12 +67,26 @@ export function limitsReport(config: Diagnosis["config"], problems: Problem[]): 
   }
 }
 
-export function llmReport(config: Diagnosis["config"], env: Readonly<Record<string, string | undefined>>): DoctorReport["llm"] {
+/**
+ * The LLM the REPL would talk to. None configured is fine (everything but chat works); a setting
+ * that cannot work (an unknown provider in MCPVM_MODEL, an invalid `model` section) is a config
+ * problem, exit 3 as everywhere else, and a missing key a warning.
+ */
+export function llmReport(config: Diagnosis["config"], env: Readonly<Record<string, string | undefined>>, configFile: string, problems: Problem[]): DoctorReport["llm"] {
   try {
-    const model = resolveModel(modelConfigSchema.optional().parse(config?.model), env);
+    const model = configuredModel(config?.model, configFile, env);
     return { configured: true, detail: `${model.provider}:${model.model} at ${model.baseUrl ?? "(provider default)"}, key from ${model.apiKeySource ?? "nowhere (none needed?)"}` };
   } catch (error) {
-    return { configured: false, detail: errorMessage(error) };
+    const code = isMcpvmError(error) ? error.code : undefined;
+    const message = errorMessage(error);
+    if (code === "LLM_CONFIG_INVALID") {
+      const fromEnv = (env.MCPVM_MODEL ?? "").trim() !== "" && message.startsWith("MCPVM_MODEL=");
+      const [subject, next] = fromEnv ? ["MCPVM_MODEL", "fix MCPVM_MODEL: provider:model, e.g. openai-compatible:gpt-4o-mini"] : ["config.json", "fix the model section of config.json (docs/USAGE.md, Configuring a model)"];
+      problems.push({ severity: "error", kind: "config", subject, message, next, code });
+    } else if (code === "LLM_KEY_MISSING") {
+      problems.push({ severity: "warning", kind: "config", subject: "LLM", message, next: "set the key's environment variable", code });
+    }
+    return { configured: false, detail: message };
   }
 }
 

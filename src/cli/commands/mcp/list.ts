@@ -4,6 +4,7 @@ import type { CommandContext } from "../../../terminal/command.js";
 import { displayInline } from "../../../terminal/display.js";
 import { firstLine } from "../../../mcp/service/server-state.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
+import { commandHint } from "../../../terminal/hints.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import { renderServerList } from "../../../terminal/render/mcp.js";
 import { Spinner } from "../../../terminal/spinner.js";
@@ -42,6 +43,10 @@ export async function listCommand(service: McpService, check: boolean, context: 
   }
   const list = await service.summaries();
   if (context.json) writeJson(context.io.stdout, checks === undefined ? { servers: list } : { servers: list, checks });
-  else writeLine(context.io.stdout, renderServerList(list, context.colours));
+  else {
+    // The notes name what to type: in the REPL that is /mcp approve, not a command line.
+    const shown = list.map((s) => (s.next?.startsWith("mcpvm ") === true ? { ...s, next: commandHint(context, s.next.slice("mcpvm ".length)) } : s));
+    writeLine(context.io.stdout, renderServerList(shown, context.colours));
+  }
   return checks?.some((c) => !c.ok) === true ? ExitCode.Unavailable : ExitCode.Ok;
 }

@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
+import { ReplDriver, tempHome } from "./repl-driver.js";
+
+describe("/help and a bare slash", () => {
+  let server: ScriptedLlmServer | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await server?.close();
+    await cleanup?.();
+  });
+
+  it("/help <command> shows that command (or names an unknown one); a lone / is not a message to the model", async () => {
+    const home = await tempHome();
+    cleanup = home.cleanup;
+    server = await startScriptedLlmServer([{ text: "model reached" }]);
+    const repl = new ReplDriver({ MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "", MCPVM_MODEL: "openai-compatible:scripted", MCPVM_BASE_URL: server.url });
+    await repl.start();
+    await repl.command("/help timeout");
+    await repl.expect("/timeout  Show or set the wall-clock budget of each run");
+    await repl.command("/help nothing");
+    await repl.expect("unknown command /nothing. /help lists the commands.");
+    await repl.command("/");
+    await repl.expect("unknown command /. /help lists the commands.");
+    await repl.command("/exit");
+    expect(await repl.finish()).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    // One command's line, not the whole list.
+    expect(repl.transcript).not.toContain("Token usage");
+  }, 30_000);
+});
