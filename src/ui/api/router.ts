@@ -30,7 +30,7 @@ export class Router {
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     try {
-      const segments = url.pathname.split("/").filter(Boolean).map((s) => decodeURIComponent(s));
+      const segments = url.pathname.split("/").filter(Boolean).map(decodeSegment);
       const found = this.match(req.method ?? "GET", segments);
       if (found === undefined) throw new UiError("UI_NOT_FOUND", `No API route ${req.method ?? ""} ${url.pathname}.`);
       const body = req.method === "POST" ? await readJson(req) : undefined;
@@ -55,6 +55,15 @@ export class Router {
       if (ok) return { route, params };
     }
     return undefined;
+  }
+}
+
+/** A path segment as typed; a broken %-escape is the caller's mistake (400), not an internal error. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new UiError("UI_BAD_REQUEST", `The path segment "${segment}" is not valid %-encoding.`);
   }
 }
 
