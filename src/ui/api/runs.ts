@@ -63,8 +63,7 @@ export class RunRegistry {
     this.runs.set(record.id, record);
     for (const id of [...this.runs.keys()].slice(0, Math.max(0, this.runs.size - MAX_KEPT_RUNS))) this.runs.delete(id);
     void this.state
-      .fresh()
-      .then((host) => host.run(code, { limits: overrides, signal: record.controller.signal, filename: "page.js" }))
+      .whileRunning((host) => host.run(code, { limits: overrides, signal: record.controller.signal, filename: "page.js" }))
       .then(
         (result) => (record.result = result),
         (error: unknown) => (record.failure = errorMessage(error)),
