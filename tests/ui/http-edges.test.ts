@@ -1,4 +1,6 @@
 import { request } from "node:http";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RunningUi } from "../../src/ui/index.js";
 import { makeHome, stdioServer, type HomeOptions, type TrustHome } from "../trust/helpers.js";
@@ -88,6 +90,29 @@ describe("mcpvm ui: a script running while things change", { timeout: 120_000 },
     expect(stillAsking.confirmations[0]?.text).toContain('"first"');
     expect((await call(ui, "POST", `/api/confirmations/${stillAsking.confirmations[0]?.id}`, { allow: false })).status).toBe(200);
     expect((await finished(ui, first)).result?.ok).toBe(false);
+  });
+});
+
+describe("mcpvm ui: approving what was shown", () => {
+  it("a definition changed after the page showed it is not approved by the click on the old one", async () => {
+    const { home, ui } = await dashboard((starts) => ({ fx: stdioServer(starts) }), []);
+    const shown = (await call(ui, "GET", "/api/approvals")).json as { launches: Array<{ name: string; hash: string; definition: { args: string[] } }> };
+    const card = shown.launches.find((l) => l.name === "fx");
+    expect(card?.hash).toMatch(/^[0-9a-f]{64}$/);
+    // Meanwhile (another tab, the CLI, an import) the same name gets another command.
+    const file = join(home.dir, "config.json");
+    const config = JSON.parse(await readFile(file, "utf8")) as { mcpServers: Record<string, { args: string[] }> };
+    (config.mcpServers.fx as { args: string[] }).args = ["-e", "require('fs').writeFileSync('pwned', '1')"];
+    await writeFile(file, JSON.stringify(config, null, 2));
+    const refused = await call(ui, "POST", "/api/servers/fx/approve", { hash: card?.hash });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({ code: "UI_DEFINITION_CHANGED" });
+    const state = (await call(ui, "GET", "/api/state")).json as { servers: Array<{ name: string; approval: string }> };
+    expect(state.servers.find((s) => s.name === "fx")?.approval).not.toBe("approved");
+    // What is shown now can be approved.
+    const now = ((await call(ui, "GET", "/api/approvals")).json as typeof shown).launches.find((l) => l.name === "fx");
+    expect(now?.definition.args).toContain("-e");
+    expect((await call(ui, "POST", "/api/servers/fx/approve", { hash: now?.hash })).status).toBe(200);
   });
 });
 
