@@ -134,6 +134,21 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", { timeout: 180_000 }, () =
     expect(errors).toEqual([]);
   });
 
+  it("a definition changed under an open Approvals card is not approved by its button: the card says so and shows the new command", async () => {
+    const { home, page, errors } = await open(() => ({ notes: { command: process.execPath, args: [SCRIPTED, "first.json"] } }));
+    await page.getByRole("link", { name: /Approvals/ }).click();
+    const card = page.locator('[data-launch="notes"]');
+    await expect.poll(() => card.textContent(), POLL).toContain("first.json");
+    // The CLI gives the same name another command while the card is open (still "needs approval": nothing else changes).
+    expect((await cli(home, ["mcp", "add", "notes", "--overwrite", "--", process.execPath, SCRIPTED, "second.json"])).code).toBe(0);
+    await card.getByRole("button", { name: "Approve notes" }).click();
+    await expect.poll(() => card.getByRole("alert").textContent(), POLL).toContain("changed since the page showed it");
+    await expect.poll(() => card.textContent(), POLL).toContain("second.json");
+    const listed = await cli(home, ["--json", "mcp", "list"]);
+    expect(JSON.parse(listed.stdout).servers[0]).toMatchObject({ name: "notes", approval: "unapproved" });
+    expect(errors.filter((e) => !e.includes("400"))).toEqual([]);
+  });
+
   it("a wrong token or a foreign page is refused", async () => {
     const { home, ui, page } = await open((starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")] } }));
     const wrong = await page.goto(ui.url.replace(/token=.*/, "token=guessed"));
