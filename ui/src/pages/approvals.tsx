@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { enc, get, post } from "../api.js";
+import { ApiError, enc, get, post } from "../api.js";
 import { SideBySideDiff } from "../components/diff.js";
 import { Feedback } from "../components/feedback.js";
 import { Findings } from "../components/findings.js";
@@ -15,7 +15,11 @@ function LaunchCard({ launch, onDone }: { launch: Launch; onDone: () => void }) 
   const def = launch.definition as { command?: string; args?: string[]; env?: Record<string, string>; cwd?: string; url?: string; headers?: Record<string, string> };
   const approve = () =>
     action.run(async () => {
-      const answer = await post<{ approved: string; tools?: number; held?: number; connectError?: { message: string } }>(`/api/servers/${enc(launch.name)}/approve`, gated ? { typedName: typed } : {});
+      const answer = await post<{ approved: string; tools?: number; held?: number; connectError?: { message: string } }>(`/api/servers/${enc(launch.name)}/approve`, gated ? { hash: launch.hash, typedName: typed } : { hash: launch.hash }).catch((error: unknown) => {
+        // The definition changed under the card: show what it runs now (the error stays on the card).
+        if (error instanceof ApiError && error.code === "UI_DEFINITION_CHANGED") onDone();
+        throw error;
+      });
       onDone();
       if (answer.connectError !== undefined) return `Approved ${launch.name}, but it did not start: ${answer.connectError.message}`;
       return `Approved ${launch.name}: ${answer.tools ?? 0} tools available${(answer.held ?? 0) > 0 ? `, ${answer.held} held for review below` : ""}.`;
