@@ -27,13 +27,13 @@ async function dashboard(servers: HomeOptions["servers"], approve: string[]): Pr
   return { home, ui };
 }
 
-function call(ui: RunningUi, method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+function call(ui: RunningUi, method: "GET" | "POST", path: string, body?: unknown, token = ui.token): Promise<{ status: number; json: Record<string, unknown>; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { host: `127.0.0.1:${ui.port}`, "x-mcpvm-token": ui.token, ...(method === "POST" ? { "content-type": "application/json" } : {}) };
+    const headers: Record<string, string> = { host: `127.0.0.1:${ui.port}`, "x-mcpvm-token": token, ...(method === "POST" ? { "content-type": "application/json" } : {}) };
     const req = request({ host: "127.0.0.1", port: ui.port, method, path, headers }, (res) => {
       let text = "";
       res.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown>, headers: res.headers }));
     });
     req.on("error", reject);
     req.end(method === "POST" ? JSON.stringify(body ?? {}) : undefined);
@@ -125,6 +125,14 @@ describe("mcpvm ui: names in the URL", () => {
         expect(answer.status, path).toBe(400);
         expect(answer.json.error, path).toMatchObject({ code: "MCP_SERVER_UNKNOWN", message: `No MCP server named "${name}" is configured (configured: fx).` });
       }
+    }
+  });
+
+  it("API answers carry the same security headers as the page (docs/UI.md: every response)", async () => {
+    const { ui } = await dashboard((starts) => ({ fx: stdioServer(starts) }), []);
+    for (const answer of [await call(ui, "GET", "/api/state"), await call(ui, "GET", "/api/state", undefined, "wrong"), await call(ui, "GET", "/api/servers/nope")]) {
+      expect(answer.headers).toMatchObject({ "x-content-type-options": "nosniff", "referrer-policy": "no-referrer", "x-frame-options": "DENY", "cache-control": "no-store" });
+      expect(answer.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     }
   });
 
