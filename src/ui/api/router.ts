@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isMcpvmError, errorMessage } from "../../util/errors.js";
 import { exitCodeFor } from "../../terminal/report-error.js";
 import { UiError } from "../errors.js";
+import { securityHeaders } from "../static-assets.js";
 
 /** A route's answer: any JSON value (sent with 200). */
 export type Handler = (request: { readonly params: Readonly<Record<string, string>>; readonly body: unknown; readonly query: URLSearchParams }) => Promise<unknown>;
@@ -78,7 +79,8 @@ export function errorPayload(error: unknown): { status: number; payload: { error
 
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const text = JSON.stringify(value);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  // The page's headers on every answer too (nosniff above all: JSON is never read as anything else).
+  res.writeHead(status, { ...securityHeaders(), "content-type": "application/json; charset=utf-8" });
   res.end(text);
 }
 
