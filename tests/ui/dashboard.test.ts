@@ -149,6 +149,16 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", { timeout: 180_000 }, () =
     expect(errors.filter((e) => !e.includes("400"))).toEqual([]);
   });
 
+  it("approving a server that then fails to start says so on the page (the card leaves, the outcome stays)", async () => {
+    const { page, errors } = await open(() => ({ broken: { command: process.execPath, args: ["-e", "process.exit(3)"] } }));
+    await page.getByRole("link", { name: /Approvals/ }).click();
+    const card = page.locator('[data-launch="broken"]');
+    await card.getByRole("button", { name: "Approve broken" }).click();
+    await expect.poll(() => card.count(), POLL).toBe(0);
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Approved broken, but it did not start" }).count(), POLL).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
   it("a wrong token or a foreign page is refused", async () => {
     const { home, ui, page } = await open((starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")] } }));
     const wrong = await page.goto(ui.url.replace(/token=.*/, "token=guessed"));
