@@ -151,16 +151,18 @@ export function runRoutes(router: Router, runs: RunRegistry, state: HostState): 
     const servers: Array<{ server: string; module: string; tools: Array<{ jsName: string; signature: string; description: string }> }> = [];
     const forTypes = [];
     const problems: Array<{ server: string; message: string }> = [];
-    for (const summary of await service.summaries()) {
-      if (!summary.enabled || summary.approval !== "approved") continue;
-      try {
-        const catalog = await service.catalog(summary.name);
-        servers.push({ server: catalog.server, module: `host:${catalog.module}`, tools: catalog.tools.map((t) => ({ jsName: t.jsName, signature: catalog.signature(t), description: t.description })) });
-        forTypes.push({ serverName: catalog.server, tools: catalog.forTypes() });
-      } catch (error) {
-        problems.push({ server: summary.name, message: errorMessage(error) });
+    const ready = (await service.summaries()).filter((summary) => summary.enabled && summary.approval === "approved");
+    // Side by side: a server that hangs at start costs its connect timeout once, not once per server before it.
+    const listed = await Promise.allSettled(ready.map((summary) => service.catalog(summary.name)));
+    listed.forEach((outcome, i) => {
+      if (outcome.status === "rejected") {
+        problems.push({ server: (ready[i] as { name: string }).name, message: errorMessage(outcome.reason) });
+        return;
       }
-    }
+      const catalog = outcome.value;
+      servers.push({ server: catalog.server, module: `host:${catalog.module}`, tools: catalog.tools.map((t) => ({ jsName: t.jsName, signature: catalog.signature(t), description: t.description })) });
+      forTypes.push({ serverName: catalog.server, tools: catalog.forTypes() });
+    });
     return { servers, problems, declarations: await generateDeclarations(forTypes) };
   });
 }
