@@ -107,6 +107,16 @@ describe("mcpvm ui: servers that hang", { timeout: 120_000 }, () => {
   });
 });
 
+describe("mcpvm ui: a server that fails to start", { timeout: 120_000 }, () => {
+  it("'Check for changes' is a deliberate retry: it tries again however often it failed before (no crash-loop limit)", async () => {
+    const { ui } = await dashboard((starts) => ({ dies: stdioServer(starts, ["--mode", "exit-at-start"]) }), []);
+    await call(ui, "POST", "/api/servers/dies/approve", { hash: ((await call(ui, "GET", "/api/approvals")).json as { launches: Array<{ hash: string }> }).launches[0]?.hash });
+    const codes: unknown[] = [];
+    for (let i = 0; i < 6; i += 1) codes.push(((await call(ui, "POST", "/api/servers/dies/recheck")).json.error as { code: string }).code);
+    expect(codes).toEqual(Array(6).fill("MCP_CONNECT_FAILED"));
+  });
+});
+
 describe("mcpvm ui: approving what was shown", () => {
   it("a definition changed after the page showed it is not approved by the click on the old one", async () => {
     const { home, ui } = await dashboard((starts) => ({ fx: stdioServer(starts) }), []);
