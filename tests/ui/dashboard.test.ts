@@ -159,6 +159,16 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui in Chromium", { timeout: 180_000 }, () =
     expect(errors).toEqual([]);
   });
 
+  it("removing a server says so on the page (the card leaves, the outcome stays)", async () => {
+    const { page, errors } = await open(() => ({ notes: { command: process.execPath, args: ["-e", "0"] } }));
+    const card = page.locator('[data-server="notes"]');
+    await card.getByRole("button", { name: "Remove…" }).click();
+    await card.getByRole("button", { name: "Yes, remove notes" }).click();
+    await expect.poll(() => card.count(), POLL).toBe(0);
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Removed notes (and its approval)." }).count(), POLL).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
   it("a wrong token or a foreign page is refused", async () => {
     const { home, ui, page } = await open((starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")] } }));
     const wrong = await page.goto(ui.url.replace(/token=.*/, "token=guessed"));
