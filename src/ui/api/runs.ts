@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { generateDeclarations } from "../../mcp/type-generator/index.js";
+import { generateDeclarations, type ServerTools } from "../../mcp/type-generator/index.js";
 import type { CallConfirmationRequest } from "../../mcp/service/index.js";
 import type { RunLimits, RunResult } from "../../sandbox/types.js";
 import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
@@ -149,7 +149,7 @@ export function runRoutes(router: Router, runs: RunRegistry, state: HostState): 
   router.get("/api/types", async () => {
     const service = await state.service();
     const servers: Array<{ server: string; module: string; tools: Array<{ jsName: string; signature: string; description: string }> }> = [];
-    const forTypes = [];
+    const forTypes: ServerTools[] = [];
     const problems: Array<{ server: string; message: string }> = [];
     const ready = (await service.summaries()).filter((summary) => summary.enabled && summary.approval === "approved");
     // Side by side: a server that hangs at start costs its connect timeout once, not once per server before it.
