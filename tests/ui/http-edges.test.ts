@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -114,6 +115,17 @@ describe("mcpvm ui: a server that fails to start", { timeout: 120_000 }, () => {
     const codes: unknown[] = [];
     for (let i = 0; i < 6; i += 1) codes.push(((await call(ui, "POST", "/api/servers/dies/recheck")).json.error as { code: string }).code);
     expect(codes).toEqual(Array(6).fill("MCP_CONNECT_FAILED"));
+  });
+});
+
+describe("mcpvm ui: import from a path", () => {
+  it("a path that is not a regular file (a FIFO) is refused at once, not read forever", async () => {
+    const { home, ui } = await dashboard((starts) => ({ fx: stdioServer(starts) }), []);
+    execFileSync("mkfifo", [join(home.dir, "pipe.json")]);
+    const answer = await Promise.race([call(ui, "POST", "/api/import", { path: "pipe.json", dryRun: true }), new Promise<undefined>((done) => setTimeout(() => done(undefined), 5000))]);
+    expect(answer, "no answer within 5 s").toBeDefined();
+    expect(answer?.json.error).toMatchObject({ code: "MCP_IMPORT_UNREADABLE" });
+    expect((answer?.json.error as { message: string }).message).toContain("not a regular file");
   });
 });
 
