@@ -96,15 +96,15 @@ describe("mcpvm ui: a script running while things change", { timeout: 120_000 },
 
 describe("mcpvm ui: servers that hang", { timeout: 120_000 }, () => {
   it("the Run page's types wait for the slowest server, not for every hanging server in turn", async () => {
-    const hanging = (starts: string) => ({ ...stdioServer(starts, ["--mode", "hang-initialize"]), connectTimeoutMs: 2500 });
+    const hanging = (starts: string) => ({ ...stdioServer(starts, ["--mode", "hang-initialize"]), connectTimeoutMs: 3000 });
     const { ui } = await dashboard((starts) => ({ h1: hanging(starts), h2: hanging(starts), h3: hanging(starts), ok: stdioServer(starts) }), ["h1", "h2", "h3", "ok"]);
     const started = Date.now();
     const types = (await call(ui, "GET", "/api/types")).json as { servers: Array<{ server: string }>; problems: Array<{ server: string }> };
     const took = Date.now() - started;
     expect(types.servers.map((s) => s.server)).toEqual(["ok"]);
     expect(types.problems.map((p) => p.server)).toEqual(["h1", "h2", "h3"]);
-    // One after another this is 3 × 2.5 s; side by side a little over 2.5 s.
-    expect(took).toBeLessThan(6000);
+    // One after another this is 3 × 3 s; side by side a little over 3 s.
+    expect(took).toBeLessThan(7000);
   });
 });
 
