@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Logger } from "pino";
 import { loadConfigFile, type ConfigFile } from "../config/config-file.js";
 import { resolveConfigPaths, type ConfigPaths } from "../config/paths.js";
@@ -17,6 +18,7 @@ import { resolveLimits } from "../sandbox/limits.js";
 import { createEngine, type CreatedEngine } from "../sandbox/select.js";
 import { ATTR } from "../telemetry/names.js";
 import { telemetry } from "../telemetry/telemetry.js";
+import { bindHostModules } from "../telemetry/bind-modules.js";
 import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
 import { redactRunResult } from "./redact-result.js";
 import { AuditLog, type AuditFace, type ReadOnlyAuditEntry } from "../audit-log/index.js";
@@ -270,7 +272,9 @@ export class McpvmHost {
     const toolsGlobal = this.mcpSide.toolsGlobal(options.mcpAccess);
     const result = await engine.run({
       code,
-      modules: telemetry().bindHostModules(modules),
+      // Host calls arrive from the engine's worker in the port's async context; bound, they run in the
+      // run's, so a face can tell which of its runs a call (or its confirmation question) belongs to.
+      modules: telemetry().bindHostModules(bindHostModules(modules, (fn) => AsyncLocalStorage.bind(fn))),
       limits: this.limits(options.limits),
       // Every configured server (a gateway client's: those it may use), so `tools.<disabled>.x()` says how to enable it.
       ...(toolsGlobal === undefined ? {} : { toolsGlobal }),

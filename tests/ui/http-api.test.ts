@@ -192,7 +192,8 @@ describe("mcpvm ui: bad input gets the CLI's errors, and nothing is saved", () =
     homes.push(home);
     const ui = await startDashboard(home.env, home.dir);
     dashboards.push(ui);
-    const plain = await raw(ui, "POST", "/api/servers/preload/approve", json(ui), "{}");
+    const { hash } = (JSON.parse((await raw(ui, "GET", "/api/approvals", json(ui))).body) as { launches: Array<{ hash: string }> }).launches[0] as { hash: string };
+    const plain = await raw(ui, "POST", "/api/servers/preload/approve", json(ui), JSON.stringify({ hash }));
     expect(code(plain.body)).toBe("UI_CONFIRMATION_REQUIRED");
     const state = JSON.parse((await raw(ui, "GET", "/api/state", json(ui))).body);
     expect(state.servers[0].approval).not.toBe("approved");

@@ -116,6 +116,26 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui: log in to an OAuth server from the Serv
     expect(errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   });
 
+  it("a config change while the login page is open (another server disabled from the CLI) does not end the login", async () => {
+    const home = await session.home({ servers: () => ({ notes: { url: mcp.url, oauth: { clientId: "mcpvm-e2e", scopes: "notes:read" } }, other: { command: process.execPath, args: ["-e", "0"] } }), approve: ["notes"] });
+    home.env.BROWSER = recordingBrowser(join(home.dir, "browser-was-asked.txt"));
+    const { page } = await session.open(home);
+    const login = page.locator('[data-server="notes"]').getByRole("region", { name: "Login to notes" });
+    await login.getByRole("button", { name: "Log in to notes" }).click();
+    const link = login.getByRole("link", { name: "Open the login page of notes" });
+    await expect.poll(() => link.count(), POLL).toBe(1);
+    expect((await cli(home, ["mcp", "disable", "other"])).code).toBe(0);
+    // The open page keeps asking (every 600 ms) while the person is still on the login page.
+    await new Promise((done) => setTimeout(done, 2000));
+    const [tab] = await Promise.all([page.waitForEvent("popup"), link.click()]);
+    await tab.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/, { timeout: POLL.timeout });
+    expect(await tab.textContent("h1")).toBe("Logged in");
+    await tab.close();
+    await expect.poll(() => login.locator("[data-login-state]").textContent(), POLL).toMatch(/^logged in to notes as johndoe/);
+    // The change is applied once the login is over.
+    await expect.poll(() => page.locator('[data-server="other"] .state').textContent(), POLL).toContain("disabled");
+  });
+
   it("a login can be cancelled (nothing stored); an unapproved server cannot log in; a script that meets the login points to it", async () => {
     const home = await notesHome(false);
     home.env.BROWSER = recordingBrowser(join(home.dir, "browser-was-asked.txt"));

@@ -70,6 +70,8 @@ export interface ApprovalsAnswer {
     transport: string;
     enabled: boolean;
     approval: string;
+    /** The definition's approval hash: an approval sends it back, so it approves what was shown. */
+    hash: string;
     prompt: string;
     definition: Record<string, unknown>;
     launchFindings: Array<{ name: string }>;

@@ -109,7 +109,7 @@ export class McpService {
       digests: new FileDigestCache(options.executableDigestsFile),
     });
     this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
-    this.tracker = new ServerStatusTracker(this.status, (name) => this.options.servers[name], options.logger);
+    this.tracker = new ServerStatusTracker(this.status, (name) => (Object.hasOwn(this.options.servers, name) ? this.options.servers[name] : undefined), options.logger);
     this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
     this.slots = new CallSlots({
       recheck: this.recheck,
@@ -186,7 +186,8 @@ export class McpService {
   }
 
   entry(name: string): McpServerEntry {
-    const entry = this.options.servers[name];
+    // Own names only: "constructor" or "__proto__" typed by a person is an unknown server, not Object's.
+    const entry = Object.hasOwn(this.options.servers, name) ? this.options.servers[name] : undefined;
     if (entry === undefined) {
       throw new McpServiceError("MCP_SERVER_UNKNOWN", `No MCP server named "${name}" is configured${didYouMean(name, this.serverNames())} (configured: ${this.serverNames().join(", ") || "none"}).`, { data: { server: name } });
     }

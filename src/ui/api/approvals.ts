@@ -11,7 +11,8 @@ import type { HostState } from "../host-state.js";
 import { parseBody } from "./body.js";
 import type { Router } from "./router.js";
 
-const approveSchema = z.object({ typedName: z.string().optional() }).strict();
+/** `hash`: the definition hash the page showed; a click approves that definition or nothing. */
+const approveSchema = z.object({ hash: z.string(), typedName: z.string().optional() }).strict();
 const acceptSchema = z
   .object({
     tools: z.array(z.object({ name: z.string(), hash: z.string(), typed: z.string().optional() }).strict()).min(1),
@@ -71,6 +72,7 @@ export function approvalRoutes(router: Router, state: HostState): void {
             transport: s.transport,
             enabled: s.enabled,
             approval: s.approval,
+            hash: (await service.approvalStatus(s.name)).hash,
             prompt: await service.approvalPrompt(s.name),
             definition: maskedEntry(entry),
             launchFindings: auditLaunchEnv(entry.env),
@@ -88,6 +90,11 @@ export function approvalRoutes(router: Router, state: HostState): void {
     const name = params.name as string;
     const request = parseBody(approveSchema, body, "the approval");
     const service = await state.service();
+    // The CLI approves the definition it printed; the page must too: config.json may have changed since
+    // (another tab, the CLI, an import), and a click on the old card must not approve the new command.
+    if ((await service.approvalStatus(name)).hash !== request.hash) {
+      throw new UiError("UI_DEFINITION_CHANGED", `${name}'s definition changed since the page showed it. Nothing was approved: review what it runs now and approve again.`);
+    }
     const findings = auditLaunchEnv(service.entry(name).env);
     if (findings.length > 0 && request.typedName !== name) {
       throw new UiError(

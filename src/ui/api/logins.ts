@@ -73,8 +73,9 @@ export class LoginRegistry {
       },
       signal: flow.controller.signal,
     };
-    void service
-      .login(server, interaction, { signal: flow.controller.signal })
+    // Like a run: a config change meanwhile waits for the login, since reloading would close the service it runs on.
+    void this.state
+      .whileRunning(async (host) => (await host.requireMcp()).login(server, interaction, { signal: flow.controller.signal }))
       .then(
         (status) => {
           flow.status = status;

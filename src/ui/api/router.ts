@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isMcpvmError, errorMessage } from "../../util/errors.js";
 import { exitCodeFor } from "../../terminal/report-error.js";
 import { UiError } from "../errors.js";
+import { securityHeaders } from "../static-assets.js";
 
 /** A route's answer: any JSON value (sent with 200). */
 export type Handler = (request: { readonly params: Readonly<Record<string, string>>; readonly body: unknown; readonly query: URLSearchParams }) => Promise<unknown>;
@@ -30,7 +31,7 @@ export class Router {
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     try {
-      const segments = url.pathname.split("/").filter(Boolean).map((s) => decodeURIComponent(s));
+      const segments = url.pathname.split("/").filter(Boolean).map(decodeSegment);
       const found = this.match(req.method ?? "GET", segments);
       if (found === undefined) throw new UiError("UI_NOT_FOUND", `No API route ${req.method ?? ""} ${url.pathname}.`);
       const body = req.method === "POST" ? await readJson(req) : undefined;
@@ -58,6 +59,15 @@ export class Router {
   }
 }
 
+/** A path segment as typed; a broken %-escape is the caller's mistake (400), not an internal error. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new UiError("UI_BAD_REQUEST", `The path segment "${segment}" is not valid %-encoding.`);
+  }
+}
+
 /** The CLI's error, as the CLI would report it: its code, its message, and the exit code it maps to. */
 export function errorPayload(error: unknown): { status: number; payload: { error: { code: string; message: string; exitCode: number } } } {
   if (isMcpvmError(error)) {
@@ -69,7 +79,8 @@ export function errorPayload(error: unknown): { status: number; payload: { error
 
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const text = JSON.stringify(value);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  // The page's headers on every answer too (nosniff above all: JSON is never read as anything else).
+  res.writeHead(status, { ...securityHeaders(), "content-type": "application/json; charset=utf-8" });
   res.end(text);
 }
 

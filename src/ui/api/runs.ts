@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { generateDeclarations } from "../../mcp/type-generator/index.js";
+import { generateDeclarations, type ServerTools } from "../../mcp/type-generator/index.js";
 import type { CallConfirmationRequest } from "../../mcp/service/index.js";
 import type { RunLimits, RunResult } from "../../sandbox/types.js";
 import { renderCallConfirmation } from "../../terminal/render/call-confirmation.js";
@@ -34,6 +35,8 @@ interface RunRecord {
 
 interface PendingConfirmation {
   readonly id: string;
+  /** The run whose call asks; undefined if the engine lost track (then every run shows it, as a fallback). */
+  readonly runId: string | undefined;
   readonly server: string;
   readonly tool: string;
   /** The question as the CLI words it: server, tool, why, the server's hints and the full arguments. */
@@ -49,6 +52,11 @@ interface PendingConfirmation {
 export class RunRegistry {
   private readonly runs = new Map<string, RunRecord>();
   private readonly pending = new Map<string, PendingConfirmation>();
+  /**
+   * Which run a confirmation comes from: the host has one confirm hook for every run, and two tabs
+   * (or a reloaded page whose earlier run still waits) must not see, and allow, each other's calls.
+   */
+  private readonly currentRun = new AsyncLocalStorage<string>();
 
   constructor(
     private readonly state: HostState,
@@ -62,16 +70,17 @@ export class RunRegistry {
     const record: RunRecord = { id: randomUUID(), startedAt: new Date().toISOString(), controller: new AbortController(), state: "running" };
     this.runs.set(record.id, record);
     for (const id of [...this.runs.keys()].slice(0, Math.max(0, this.runs.size - MAX_KEPT_RUNS))) this.runs.delete(id);
-    void this.state
-      .fresh()
-      .then((host) => host.run(code, { limits: overrides, signal: record.controller.signal, filename: "page.js" }))
+    void this.currentRun
+      .run(record.id, () => this.state.whileRunning((host) => host.run(code, { limits: overrides, signal: record.controller.signal, filename: "page.js" })))
       .then(
         (result) => (record.result = result),
         (error: unknown) => (record.failure = errorMessage(error)),
       )
       .finally(() => {
         record.state = "done";
-        if (![...this.runs.values()].some((r) => r.state === "running")) this.declineAll();
+        // A question still open when its run ended is declined; one of unknown origin once no run is left.
+        const idle = ![...this.runs.values()].some((r) => r.state === "running");
+        this.decline((p) => p.runId === record.id || (idle && p.runId === undefined));
       });
     return record;
   }
@@ -85,7 +94,7 @@ export class RunRegistry {
       state: record.state,
       ...(record.result === undefined ? {} : { result: record.result }),
       ...(record.failure === undefined ? {} : { failure: record.failure }),
-      confirmations: [...this.pending.values()].map(({ id: cid, server, tool, text }) => ({ id: cid, server, tool, text })),
+      confirmations: [...this.pending.values()].filter((p) => p.runId === undefined || p.runId === record.id).map(({ id: cid, server, tool, text }) => ({ id: cid, server, tool, text })),
     };
   }
 
@@ -102,20 +111,22 @@ export class RunRegistry {
 
   cancelAll(): void {
     for (const record of this.runs.values()) record.controller.abort();
-    this.declineAll();
+    this.decline(() => true);
   }
 
   private ask(request: CallConfirmationRequest): Promise<boolean> {
     return new Promise((resolve) => {
       const id = randomUUID();
       const text = this.state.host.redactor.redact(renderCallConfirmation({ ...request, args: this.state.host.redactor.redactValue(request.args) }));
-      this.pending.set(id, { id, server: request.server, tool: request.tool, text, resolve });
+      this.pending.set(id, { id, runId: this.currentRun.getStore(), server: request.server, tool: request.tool, text, resolve });
     });
   }
 
-  private declineAll(): void {
-    for (const pending of this.pending.values()) pending.resolve(false);
-    this.pending.clear();
+  private decline(which: (pending: PendingConfirmation) => boolean): void {
+    for (const pending of [...this.pending.values()].filter(which)) {
+      this.pending.delete(pending.id);
+      pending.resolve(false);
+    }
   }
 }
 
@@ -138,18 +149,20 @@ export function runRoutes(router: Router, runs: RunRegistry, state: HostState): 
   router.get("/api/types", async () => {
     const service = await state.service();
     const servers: Array<{ server: string; module: string; tools: Array<{ jsName: string; signature: string; description: string }> }> = [];
-    const forTypes = [];
+    const forTypes: ServerTools[] = [];
     const problems: Array<{ server: string; message: string }> = [];
-    for (const summary of await service.summaries()) {
-      if (!summary.enabled || summary.approval !== "approved") continue;
-      try {
-        const catalog = await service.catalog(summary.name);
-        servers.push({ server: catalog.server, module: `host:${catalog.module}`, tools: catalog.tools.map((t) => ({ jsName: t.jsName, signature: catalog.signature(t), description: t.description })) });
-        forTypes.push({ serverName: catalog.server, tools: catalog.forTypes() });
-      } catch (error) {
-        problems.push({ server: summary.name, message: errorMessage(error) });
+    const ready = (await service.summaries()).filter((summary) => summary.enabled && summary.approval === "approved");
+    // Side by side: a server that hangs at start costs its connect timeout once, not once per server before it.
+    const listed = await Promise.allSettled(ready.map((summary) => service.catalog(summary.name)));
+    listed.forEach((outcome, i) => {
+      if (outcome.status === "rejected") {
+        problems.push({ server: (ready[i] as { name: string }).name, message: errorMessage(outcome.reason) });
+        return;
       }
-    }
+      const catalog = outcome.value;
+      servers.push({ server: catalog.server, module: `host:${catalog.module}`, tools: catalog.tools.map((t) => ({ jsName: t.jsName, signature: catalog.signature(t), description: t.description })) });
+      forTypes.push({ serverName: catalog.server, tools: catalog.forTypes() });
+    });
     return { servers, problems, declarations: await generateDeclarations(forTypes) };
   });
 }

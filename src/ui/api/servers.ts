@@ -120,7 +120,11 @@ export function serverRoutes(router: Router, state: HostState, bridge: UiBridge,
     const service = await state.service();
     const name = params.name as string;
     service.entry(name);
-    if (service.clients.serverNames().includes(name)) await service.clients.close(name);
+    if (service.clients.serverNames().includes(name)) {
+      await service.clients.close(name);
+      // A person asked for this start: not a crash loop, so earlier failures do not stop it (MCP_RECONNECT_LIMIT).
+      service.clients.forgetFailures(name);
+    }
     const catalog = await service.catalog(name);
     return { tools: catalog.tools.length, held: catalog.held.length };
   });

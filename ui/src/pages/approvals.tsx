@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { enc, get, post } from "../api.js";
+import { ApiError, enc, get, post } from "../api.js";
 import { SideBySideDiff } from "../components/diff.js";
 import { Feedback } from "../components/feedback.js";
 import { Findings } from "../components/findings.js";
@@ -8,17 +8,27 @@ import type { ApprovalsAnswer, HeldToolView, StateAnswer } from "../types.js";
 
 type Launch = ApprovalsAnswer["launches"][number];
 
-function LaunchCard({ launch, onDone }: { launch: Launch; onDone: () => void }) {
+/** `onDone(outcome)`: the page reloads and shows the outcome itself, since the card usually leaves with the reload. */
+type OnDone = (outcome?: string) => void;
+
+function LaunchCard({ launch, onDone }: { launch: Launch; onDone: OnDone }) {
   const action = useAction();
   const [typed, setTyped] = useState("");
   const gated = launch.launchFindings.length > 0;
   const def = launch.definition as { command?: string; args?: string[]; env?: Record<string, string>; cwd?: string; url?: string; headers?: Record<string, string> };
   const approve = () =>
     action.run(async () => {
-      const answer = await post<{ approved: string; tools?: number; held?: number; connectError?: { message: string } }>(`/api/servers/${enc(launch.name)}/approve`, gated ? { typedName: typed } : {});
-      onDone();
-      if (answer.connectError !== undefined) return `Approved ${launch.name}, but it did not start: ${answer.connectError.message}`;
-      return `Approved ${launch.name}: ${answer.tools ?? 0} tools available${(answer.held ?? 0) > 0 ? `, ${answer.held} held for review below` : ""}.`;
+      const answer = await post<{ approved: string; tools?: number; held?: number; connectError?: { message: string } }>(`/api/servers/${enc(launch.name)}/approve`, gated ? { hash: launch.hash, typedName: typed } : { hash: launch.hash }).catch((error: unknown) => {
+        // The definition changed under the card: show what it runs now (the error stays on the card).
+        if (error instanceof ApiError && error.code === "UI_DEFINITION_CHANGED") onDone();
+        throw error;
+      });
+      onDone(
+        answer.connectError !== undefined
+          ? `Approved ${launch.name}, but it did not start: ${answer.connectError.message}`
+          : `Approved ${launch.name}: ${answer.tools ?? 0} tools available${(answer.held ?? 0) > 0 ? `, ${answer.held} held for review below` : ""}.`,
+      );
+      return undefined;
     });
   return (
     <article class="card" aria-labelledby={`launch-${launch.name}`} data-launch={launch.name}>
@@ -76,7 +86,7 @@ function LaunchCard({ launch, onDone }: { launch: Launch; onDone: () => void }) 
   );
 }
 
-function HeldTool({ server, tool, onDone }: { server: string; tool: HeldToolView; onDone: () => void }) {
+function HeldTool({ server, tool, onDone }: { server: string; tool: HeldToolView; onDone: OnDone }) {
   const action = useAction();
   const [typed, setTyped] = useState("");
   const accept = () =>
@@ -84,10 +94,14 @@ function HeldTool({ server, tool, onDone }: { server: string; tool: HeldToolView
       const answer = await post<{ accepted: string[]; blocked: string[]; changedSinceReview: string[]; stillHeld: string[]; available: number }>(`/api/servers/${enc(server)}/accept`, {
         tools: [{ name: tool.name, hash: tool.hash, ...(tool.blocked ? { typed } : {}) }],
       });
-      onDone();
-      if (answer.changedSinceReview.length > 0) return `${tool.name} changed again since it was shown; review it again.`;
-      if (answer.accepted.includes(tool.name)) return `Accepted ${tool.name}: ${answer.available} tools available.`;
-      return `${tool.name} is still held.`;
+      onDone(
+        answer.changedSinceReview.length > 0
+          ? `${server}.${tool.name} changed again since it was shown; review it again.`
+          : answer.accepted.includes(tool.name)
+            ? `Accepted ${server}.${tool.name}: ${answer.available} tools available.`
+            : `${server}.${tool.name} is still held.`,
+      );
+      return undefined;
     });
   const why = tool.reason === "changed" ? "its definition changed since you approved it" : tool.reason === "new" ? "it is new since you approved the server" : "its definition has audit findings";
   return (
@@ -123,7 +137,9 @@ export function ApprovalsPage({ state, reloadState }: { state: StateAnswer | und
   // Follows the servers' state: a server approved or added from the CLI appears or leaves here too.
   const signature = JSON.stringify(state?.servers.map((s) => [s.name, s.approval, s.state, s.heldCount, s.enabled]) ?? []);
   const approvals = usePoll(() => get<ApprovalsAnswer>("/api/approvals"), 0, [signature]);
-  const done = () => {
+  const [outcome, setOutcome] = useState<string | undefined>(undefined);
+  const done: OnDone = (said) => {
+    if (said !== undefined) setOutcome(said);
     approvals.reload();
     reloadState();
   };
@@ -131,7 +147,7 @@ export function ApprovalsPage({ state, reloadState }: { state: StateAnswer | und
   return (
     <section aria-labelledby="approvals-title">
       <h2 id="approvals-title">Approvals</h2>
-      <Feedback error={approvals.error} />
+      <Feedback error={approvals.error} message={outcome} />
       {data === undefined && approvals.error === undefined && <p role="status">Loading…</p>}
       {data !== undefined && (
         <>

@@ -64,7 +64,8 @@ function Tools({ name, autoLoad }: { name: string; autoLoad: boolean }) {
   );
 }
 
-function ServerCard({ server, reloadState }: { server: ServerSummary; reloadState: () => void }) {
+/** `onRemoved(outcome)`: said by the page, since the card leaves once the server is gone. */
+function ServerCard({ server, reloadState, onRemoved }: { server: ServerSummary; reloadState: () => void; onRemoved: (outcome: string) => void }) {
   const action = useAction();
   const [confirmRemove, setConfirmRemove] = useState(false);
   // Bumped at each login change: the tools are listed afresh after a login, and put away after a logout.
@@ -79,8 +80,9 @@ function ServerCard({ server, reloadState }: { server: ServerSummary; reloadStat
     action.run(async () => {
       await post(`/api/servers/${enc(server.name)}/remove`);
       setConfirmRemove(false);
+      onRemoved(`Removed ${server.name} (and its approval).`);
       reloadState();
-      return `Removed ${server.name} (and its approval).`;
+      return undefined;
     });
   const canList = server.enabled && server.approval === "approved";
   return (
@@ -126,9 +128,11 @@ function ServerCard({ server, reloadState }: { server: ServerSummary; reloadStat
 }
 
 export function ServersPage({ state, reloadState }: { state: StateAnswer | undefined; reloadState: () => void }) {
+  const [removed, setRemoved] = useState<string | undefined>(undefined);
   return (
     <section aria-labelledby="servers-title">
       <h2 id="servers-title">Servers</h2>
+      <Feedback message={removed} />
       {state === undefined && <p role="status">Loading…</p>}
       {state?.mcpOff !== undefined && (
         <p class="error" role="alert">
@@ -143,7 +147,7 @@ export function ServersPage({ state, reloadState }: { state: StateAnswer | undef
       {state !== undefined && state.servers.length === 0 && state.mcpOff === undefined && <p>No servers yet. Add one below.</p>}
       <div class="cards">
         {state?.servers.map((server) => (
-          <ServerCard key={server.name} server={server} reloadState={reloadState} />
+          <ServerCard key={server.name} server={server} reloadState={reloadState} onRemoved={setRemoved} />
         ))}
       </div>
       <AddServerForm reloadState={reloadState} />

@@ -170,11 +170,19 @@ async function existing(folder: string): Promise<string[]> {
   return found;
 }
 
+/** Far above any client's MCP config; a bigger file is a wrong path. */
+const MAX_IMPORT_BYTES = 16 * 1024 * 1024;
+
 export async function readImportFile(file: string, options: McpImportOptions): Promise<McpImportReport> {
   let text: string;
   try {
+    // A FIFO, a device or /dev/stdin would be read forever (holding one of libuv's few file threads): refuse them first.
+    const info = await stat(file);
+    if (!info.isFile() && !info.isDirectory()) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: it is not a regular file`, { data: { file } });
+    if (info.size > MAX_IMPORT_BYTES) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: it is ${info.size} bytes, too large for an MCP config file`, { data: { file } });
     text = await readFile(file, "utf8");
   } catch (cause) {
+    if (cause instanceof McpConfigError) throw cause;
     const errno = (cause as NodeJS.ErrnoException).code;
     let hint = "";
     if (errno === "EISDIR") {
