@@ -1,16 +1,6 @@
-import { stat } from "node:fs/promises";
 import type { McpvmHost } from "../host/index.js";
 import type { McpService } from "../mcp/service/index.js";
-
-/** What identifies one version of a file: a rewrite (atomic rename) changes the inode or mtime. */
-async function stampOf(file: string): Promise<string> {
-  try {
-    const s = await stat(file);
-    return `${s.ino}:${s.mtimeMs}:${s.size}`;
-  } catch {
-    return "absent";
-  }
-}
+import { fileStamp } from "../util/file-stamp.js";
 
 /**
  * The dashboard's one host, kept in step with config.json: a change made by `mcpvm mcp …` in a
@@ -43,7 +33,7 @@ export class HostState {
 
   /** After the dashboard itself wrote config.json. */
   async reloaded(): Promise<void> {
-    this.configStamp = await stampOf(this.host.paths.configFile);
+    this.configStamp = await fileStamp(this.host.paths.configFile);
     await this.reloadWhenIdle();
   }
 
@@ -69,7 +59,7 @@ export class HostState {
   }
 
   private async check(): Promise<void> {
-    const stamp = await stampOf(this.host.paths.configFile);
+    const stamp = await fileStamp(this.host.paths.configFile);
     if (this.configStamp === undefined) {
       this.configStamp = stamp;
       return;

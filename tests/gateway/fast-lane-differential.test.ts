@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/gateway/index.js";
 import {
   bearer,
+  DIFFERENTIAL_CASES,
   ClientTokenStore,
   exchange,
   fastLaneCalls,
@@ -38,20 +39,7 @@ describe("fast lane vs SDK path: identical answers", () => {
     return [fast, slow];
   }
 
-  const modernCases: Array<[string, string, unknown]> = [
-    ["an ok call", "fixture_echo", { text: "héllo" }],
-    ["structured content", "fixture_echo_json", { value: { a: [1, 2] } }],
-    ["every content kind", "fixture_mixed", {}],
-    ["a result over the cap", "fixture_huge", { bytes: 3_000_000 }],
-    ["an unknown tool", "no_such_tool", {}],
-    ["bad arguments (missing)", "fixture_echo", {}],
-    ["bad arguments (wrong type)", "fixture_echo", { text: 42 }],
-    ["a tool error", "fixture_fail", { message: "boom" }],
-    ["no arguments at all", "fixture_mixed", undefined],
-    // The client declared no elicitation or sampling: an upstream that asks is declined alike on both paths.
-    ["an upstream that asks for elicitation", "full_test_elicitation", { message: "name?" }],
-    ["an upstream that asks for sampling", "full_test_sampling", { prompt: "hi" }],
-  ];
+  const modernCases = DIFFERENTIAL_CASES;
 
   it.each(modernCases)("2026-07-28: %s", async (_what, name, args) => {
     const before = (await fastLaneCalls(pair.fastUrl)).calls;

@@ -14,6 +14,25 @@ const ENVELOPE = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
+/**
+ * Plain direct calls both paths must answer alike (HTTP and stdio differential tests), on the
+ * fixture servers startPair and stdioPair configure. The clients declare no elicitation or sampling:
+ * an upstream that asks is declined alike on both paths.
+ */
+export const DIFFERENTIAL_CASES: ReadonlyArray<readonly [string, string, unknown]> = [
+  ["an ok call", "fixture_echo", { text: "héllo ✓ \u2028" }],
+  ["structured content", "fixture_echo_json", { value: { a: [1, 2] } }],
+  ["every content kind", "fixture_mixed", {}],
+  ["a result over the cap", "fixture_huge", { bytes: 3_000_000 }],
+  ["an unknown tool", "no_such_tool", {}],
+  ["bad arguments (missing)", "fixture_echo", {}],
+  ["bad arguments (wrong type)", "fixture_echo", { text: 42 }],
+  ["a tool error", "fixture_fail", { message: "boom" }],
+  ["no arguments at all", "fixture_mixed", undefined],
+  ["an upstream that asks for elicitation", "full_test_elicitation", { message: "name?" }],
+  ["an upstream that asks for sampling", "full_test_sampling", { prompt: "hi" }],
+];
+
 export interface Exchange {
   readonly status: number;
   /** The JSON-RPC answer (from a JSON body or the SSE stream's message), or the raw text. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../src/gateway/index.js";
+import { DIFFERENTIAL_CASES } from "./fast-lane-support.js";
 import { stdioPair, type LineClient, type Message, type StdioPair } from "./stdio-lane-support.js";
 
 /**
@@ -38,21 +39,8 @@ describe("stdio fast lane vs SDK path", () => {
     return [await fast.client.answer(message.id as string), await slow.client.answer(message.id as string)];
   }
 
-  const cases: Array<[string, string, unknown]> = [
-    ["an ok call", "fixture_echo", { text: "héllo ✓ \u2028" }],
-    ["structured content", "fixture_echo_json", { value: { a: [1, 2] } }],
-    ["every content kind", "fixture_mixed", {}],
-    ["a result over the cap", "fixture_huge", { bytes: 3_000_000 }],
-    ["an unknown tool", "no_such_tool", {}],
-    ["bad arguments (missing)", "fixture_echo", {}],
-    ["bad arguments (wrong type)", "fixture_echo", { text: 42 }],
-    ["a tool error", "fixture_fail", { message: "boom" }],
-    ["no arguments at all", "fixture_mixed", undefined],
-    ["an upstream that asks for elicitation (the client declared none)", "full_test_elicitation", { message: "name?" }],
-    ["an upstream that asks for sampling (the client declared none)", "full_test_sampling", { prompt: "hi" }],
-  ];
 
-  it.each(cases)("2025-11-25: %s", async (_what, name, args) => {
+  it.each(DIFFERENTIAL_CASES)("2025-11-25: %s", async (_what, name, args) => {
     const before = fast.gateway.stdioFastLaneCalls() ?? 0;
     const [viaLane, viaSdk] = await both(call(name, args));
     expect(viaLane).toEqual(viaSdk);

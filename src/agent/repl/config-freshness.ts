@@ -1,15 +1,5 @@
-import { stat } from "node:fs/promises";
 import type { McpvmHost } from "../../host/index.js";
-
-/** What identifies one version of a file: a rewrite (atomic rename) changes the inode or mtime. */
-async function stampOf(file: string): Promise<string> {
-  try {
-    const s = await stat(file);
-    return `${s.ino}:${s.mtimeMs}:${s.size}`;
-  } catch {
-    return "absent";
-  }
-}
+import { fileStamp } from "../../util/file-stamp.js";
 
 /**
  * Keeps a long-lived REPL host in step with config.json. Another mcpvm (a terminal beside the REPL,
@@ -26,7 +16,7 @@ export class ConfigFreshness {
 
   /** Before each command or message: re-reads config.json when someone else changed it since. */
   async check(): Promise<void> {
-    const stamp = await stampOf(this.host.paths.configFile);
+    const stamp = await fileStamp(this.host.paths.configFile);
     const changed = this.stamp !== undefined && stamp !== this.stamp;
     // A new config object means this REPL wrote and reloaded itself (/mcp, /profile, the model's
     // manage): the file it read is current, and a second reload would only restart its servers.
