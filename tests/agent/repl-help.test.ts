@@ -28,4 +28,22 @@ describe("/help and a bare slash", () => {
     // One command's line, not the whole list.
     expect(repl.transcript).not.toContain("Token usage");
   }, 30_000);
+
+  it("/exit, /new and /tokens with words after them are refused, not run with the words ignored", async () => {
+    const home = await tempHome();
+    cleanup = home.cleanup;
+    server = await startScriptedLlmServer([{ text: "model reached" }]);
+    const repl = new ReplDriver({ MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "", MCPVM_MODEL: "openai-compatible:scripted", MCPVM_BASE_URL: server.url });
+    await repl.start();
+    await repl.command("/exit now");
+    await repl.expect('/exit takes no arguments (got "now"); type /exit alone.');
+    await repl.command("/new chat please");
+    await repl.expect('/new takes no arguments (got "chat please"); type /new alone.');
+    await repl.command("/tokens all");
+    await repl.expect("/tokens takes no arguments");
+    expect(repl.transcript).not.toContain("New conversation.");
+    await repl.command("/exit");
+    expect(await repl.finish()).toBe(0);
+    expect(server.requests).toHaveLength(0);
+  }, 30_000);
 });

@@ -22,7 +22,7 @@ import { ReplPerson } from "./person.js";
 import { replServerRequests } from "./server-requests.js";
 import { renderToolCall, renderToolError, renderToolResult, splitArgs } from "./render.js";
 import { ChatSession } from "./session.js";
-import { findSlashCommand, slashCommands, unknownSlashCommand, type ReplControls, type SlashCommand } from "./slash-commands.js";
+import { findSlashCommand, slashCommands, unexpectedSlashArguments, unknownSlashCommand, type ReplControls, type SlashCommand } from "./slash-commands.js";
 
 export interface ReplOptions {
   /** The same context `mcpvm mcp …` gets, so /mcp and /plugin behave and print exactly alike. */
@@ -167,6 +167,7 @@ class Repl implements ReplControls {
       const [, name = "", rest = ""] = slash;
       const command = findSlashCommand(this.commands, name);
       if (command === undefined) throw unknownSlashCommand(name);
+      if (command.noArguments === true && rest.trim() !== "") throw unexpectedSlashArguments(name, rest);
       await command.run(this, splitArgs(rest), rest);
     } catch (error) {
       this.report(error);

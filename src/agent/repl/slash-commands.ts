@@ -24,6 +24,8 @@ export interface SlashCommand {
   readonly name: string;
   readonly summary: string;
   readonly subcommands?: readonly string[];
+  /** The command takes nothing after its name: extra words are refused, not silently ignored. */
+  readonly noArguments?: true;
   /** `rest` is the text after the command name, untouched (for /run's code). */
   run(controls: ReplControls, args: readonly string[], rest: string): Promise<void>;
 }
@@ -156,6 +158,7 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
   },
   {
     name: "new",
+    noArguments: true,
     summary: "Start a new conversation (the model forgets this one)",
     run: async (controls) => {
       controls.chat.reset();
@@ -164,6 +167,7 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
   },
   {
     name: "tokens",
+    noArguments: true,
     summary: "Token usage: last message, this session, and what the model gets each step",
     run: async (controls) => {
       const { chat } = controls;
@@ -181,6 +185,7 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
   },
   {
     name: "exit",
+    noArguments: true,
     summary: "Leave (closes every MCP connection); Ctrl-D does the same",
     run: async (controls) => controls.leave(),
   },
@@ -190,6 +195,11 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
 
 export function findSlashCommand(commands: readonly SlashCommand[], name: string): SlashCommand | undefined {
   return commands.find((c) => c.name === name || (name === "quit" && c.name === "exit"));
+}
+
+/** /exit now, /new chat: words after a command that takes none (the person may have meant something else). */
+export function unexpectedSlashArguments(name: string, rest: string): UsageError {
+  return new UsageError("USAGE", `/${name} takes no arguments (got "${rest.trim().slice(0, 60)}"); type /${name} alone.`);
 }
 
 export function unknownSlashCommand(name: string): UsageError {
