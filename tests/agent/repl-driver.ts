@@ -22,6 +22,8 @@ const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
  * transcript (stdout and stderr interleaved, escape codes stripped), then send the next line.
  */
 export class ReplDriver {
+  /** Every driver started, so a temporary home's cleanup can close the hosts that still write into it. */
+  private static readonly started = new Set<ReplDriver>();
   readonly stdin = new PassThrough();
   readonly interrupts = new ManualInterrupts();
   private text = "";
@@ -45,6 +47,7 @@ export class ReplDriver {
       return stream;
     };
     this.host = await McpvmHost.open({ env: this.env, engine: "quickjs" });
+    ReplDriver.started.add(this);
     const host = this.host;
     const context: CommandContext = {
       io: { stdin: this.stdin, stdout: sink(), stderr: sink(), env: this.env, cwd: ROOT },
@@ -90,9 +93,26 @@ export class ReplDriver {
     if (this.exit === undefined) throw new Error("not started");
     return this.exit;
   }
+
+  /** Closes the host the REPL ran on (its servers, its runs still winding down after a cancel). */
+  async close(): Promise<void> {
+    ReplDriver.started.delete(this);
+    await this.host?.close();
+  }
+
+  /** Closes every driver whose home is `dir`. */
+  static async closeAllIn(dir: string): Promise<void> {
+    await Promise.all([...ReplDriver.started].filter((driver) => driver.env.MCPVM_HOME === dir).map((driver) => driver.close()));
+  }
 }
 
 export async function tempHome(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), "mcpvm-repl-"));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  const cleanup = async () => {
+    // A host left open (a run cancelled mid-call winds down after the REPL exits) can still be
+    // writing into the home; close it first so removing the directory does not race it.
+    await ReplDriver.closeAllIn(dir);
+    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  };
+  return { dir, cleanup };
 }
