@@ -47,7 +47,11 @@ export interface AuditSink {
  * head file is replaced.
  */
 export class AuditLog implements AuditSink {
-  constructor(private readonly options: AuditLogOptions) {}
+  constructor(
+    private readonly options: AuditLogOptions,
+    /** Appends not yet on disk, shared by every face of one log (see `as`). */
+    private readonly inFlight = new Set<Promise<unknown>>(),
+  ) {}
 
   get file(): string {
     return this.options.file;
@@ -55,7 +59,16 @@ export class AuditLog implements AuditSink {
 
   /** The same log, recording as another face (the REPL's host also serves `/mcp` commands). */
   as(face: AuditFace): AuditLog {
-    return new AuditLog({ ...this.options, face });
+    return new AuditLog({ ...this.options, face }, this.inFlight);
+  }
+
+  /**
+   * Resolves once every append started so far is on disk (or failed). A host closes after this:
+   * a call cancelled mid-confirmation still records its decision after the face has moved on, and
+   * the process must not exit with that entry half-written and its lock left behind.
+   */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   async record(event: AuditEvent): Promise<void> {
@@ -69,7 +82,15 @@ export class AuditLog implements AuditSink {
     }
   }
 
-  async append(event: AuditEvent): Promise<AuditEntry> {
+  append(event: AuditEvent): Promise<AuditEntry> {
+    const appending = this.appendNow(event);
+    this.inFlight.add(appending);
+    const forget = () => void this.inFlight.delete(appending);
+    appending.then(forget, forget);
+    return appending;
+  }
+
+  private async appendNow(event: AuditEvent): Promise<AuditEntry> {
     const clean = this.clean(event);
     return withFileLock(this.options.file, async () => {
       const last = await this.lastEntry();

@@ -291,6 +291,7 @@ export class McpvmHost {
     this.engineCreated = undefined;
     if (created !== undefined) await (await created.catch(() => undefined))?.engine.dispose();
     else await (await this.takeStartedEngine())?.engine.dispose();
+    await this.audit.settled();
     await this.activity.flush();
   }
 

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
@@ -55,5 +55,12 @@ describe("Ctrl-C at a call confirmation while other calls of the same step wait 
     const stored = await readFile(memoryFile, "utf8").catch(() => "");
     expect(stored).not.toMatch(/"E\d"/);
     expect(server.requests[1]?.messages.slice(1)).toEqual([{ role: "user", content: "are you there?" }]);
+
+    // Closing the host waits for the cancelled call's decision to reach the audit log: the entry is
+    // whole and the log's lock is not left behind for the next process.
+    await repl.close();
+    const audit = (await readFile(join(home.dir, "audit-log.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { event: string; decision: string });
+    expect(audit.filter((entry) => entry.event === "mcp.call.confirm").map((entry) => entry.decision)).toEqual(["declined"]);
+    await expect(stat(join(home.dir, "audit-log.jsonl.lock"))).rejects.toThrow(/ENOENT/);
   }, 90_000);
 });

@@ -27,6 +27,16 @@ async function rewrite(lines: readonly string[]): Promise<void> {
 }
 
 describe("audit log chain", () => {
+  it("settles only once every append started, from any of its faces, is on disk and its lock released", async () => {
+    // Not awaited: the way a confirmation cancelled after its face moved on records its decision.
+    void log.record({ event: "mcp.call.confirm", subject: "memory", decision: "declined" });
+    void log.as("repl").record({ event: "mcp.call.confirm", subject: "memory", decision: "cancelled" });
+    await log.settled();
+    const { entries } = await log.read();
+    expect(entries.map((e) => [e.face, e.decision]).sort()).toEqual([["cli", "declined"], ["repl", "cancelled"]]);
+    await expect(readFile(`${log.file}.lock`)).rejects.toThrow(/ENOENT/);
+  });
+
   it("appends entries that chain and verify, with user, face, time and decision", async () => {
     await fill(3);
     const { entries } = await log.read();
