@@ -2,6 +2,7 @@ import { accessSync, closeSync, constants, openSync, readdirSync, readFileSync, 
 import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import type { FileDigestCache } from "./file-digest.js";
+import { EXACT_VERSION, findPackageSpec, NPX_FLAGS, splitNpmSpec, UVX_FLAGS } from "./package-spec.js";
 
 /**
  * What a stdio launch actually runs, beyond the command line as written: the executable the
@@ -154,38 +155,13 @@ function interpreterOf(file: string, path: string, cwd: string): string | undefi
   return program;
 }
 
-/** The package spec npx runs: the first argument that is not a flag (or the value of -p/--package). */
-function packageSpec(args: readonly string[], valueFlags: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === "--") return args[i + 1];
-    const eq = /^--package=(.+)$/.exec(arg);
-    if (eq !== null) return eq[1];
-    if (arg === "-p" || arg === "--package") return args[i + 1];
-    if (valueFlags.includes(arg)) {
-      i++;
-      continue;
-    }
-    if (!arg.startsWith("-")) return arg;
-  }
-  return undefined;
-}
-
-/** `@scope/name@range` → name and range. */
-function splitNpmSpec(spec: string): { name: string; range: string | undefined } {
-  const at = spec.indexOf("@", spec.startsWith("@") ? 1 : 0);
-  return at === -1 ? { name: spec, range: undefined } : { name: spec.slice(0, at), range: spec.slice(at + 1) };
-}
-
-const EXACT_VERSION = /^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
-
 /**
  * The version npx would run, without the network: an exact version in the spec; else the
  * package in a node_modules from cwd upwards (npx prefers it); else npx's own cache
  * (<npm cache>/_npx/<hash>/node_modules/<name>). A range with nothing cached is unresolved.
  */
 function npxPackage(args: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string): LaunchTarget["package"] {
-  const spec = packageSpec(args, ["--call", "-c", "--cache", "--registry", "--userconfig"]);
+  const spec = findPackageSpec(args, NPX_FLAGS)?.spec;
   if (spec === undefined) return undefined;
   const { name, range } = splitNpmSpec(spec);
   if (range !== undefined && EXACT_VERSION.test(range)) return { runner: "npx", name, version: range.replace(/^v/, ""), source: "exact version in the arguments" };
@@ -235,7 +211,7 @@ function packageVersion(dir: string): string | undefined {
 /** uvx: only a version pinned in the arguments (`pkg==1.2.3`, `pkg@1.2.3`, `--from pkg==…`) is known without the index. */
 function uvxPackage(args: readonly string[]): LaunchTarget["package"] {
   const fromIndex = args.indexOf("--from");
-  const spec = fromIndex !== -1 ? args[fromIndex + 1] : packageSpec(args, ["--with", "--python", "-p", "--index-url", "--index"]);
+  const spec = fromIndex !== -1 ? args[fromIndex + 1] : findPackageSpec(args, UVX_FLAGS)?.spec;
   if (spec === undefined) return undefined;
   const pinned = /^([A-Za-z0-9._\-[\]]+?)(?:==|@)([0-9][^\s,;]*)$/.exec(spec);
   if (pinned !== null) return { runner: "uvx", name: pinned[1] as string, version: pinned[2] as string, source: "exact version in the arguments" };

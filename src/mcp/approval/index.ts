@@ -5,3 +5,4 @@ export { auditLaunchEnv, isCodeLoadingEnvName, isPureReference, McpLaunchEnvErro
 export { McpApprovalStore, McpApprovalError, type McpApprovalErrorCode, type ApprovalRecord, type ApprovalStatus } from "./store.js";
 export { compareLaunchTargets, describeLaunchTarget, findExecutable, lacksDigests, launchTargetSchema, resolveLaunchTarget, withDigests, type LaunchTarget } from "./executable.js";
 export { FileDigestCache } from "./file-digest.js";
+export { findPackageSpec, pinNpxSpec, splitNpmSpec, NPX_FLAGS, UVX_FLAGS, type PackageSpecAt, type RunnerFlags } from "./package-spec.js";

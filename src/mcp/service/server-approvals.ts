@@ -30,7 +30,8 @@ export class ServerApprovals {
     const entry = this.deps.entry(name);
     const status = await this.deps.approvals.status(approvalSubject(name, entry));
     if (status.state !== "approved" || status.record.runs === undefined) return status;
-    const current = await this.deps.launchPin.current(name, entry);
+    // As it will be launched: pinned to the approved npx version, so a newer one in npx's cache is not a change.
+    const current = await this.deps.launchPin.current(name, entry, status.record.runs);
     const changes = current === undefined ? [] : compareLaunchTargets(status.record.runs, current);
     return changes.length === 0 ? status : { state: "changed", hash: status.hash, record: status.record, runsChanged: changes };
   }

@@ -382,8 +382,8 @@ export class McpService {
     });
     // "Bearer <token>" is the configured value, but the token alone can appear too (echoed, logged).
     this.options.redactor.add(launch.secrets.flatMap(maskedParts));
-    await this.launchPin.requireSame(name, launch);
-    return launch;
+    // What is spawned: an npx package left open in the arguments runs at its approved version.
+    return this.launchPin.requireSame(name, launch);
   }
 
   private async onToolsListed(name: string, tools: readonly Tool[], instructions: string | undefined): Promise<readonly Tool[]> {
