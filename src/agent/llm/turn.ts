@@ -8,13 +8,14 @@ export interface TurnUsage {
 
 export interface TurnCallbacks {
   onTextDelta?(text: string): void;
-  onToolCall?(name: string, input: unknown): void;
-  onToolResult?(name: string, output: unknown): void;
+  /** `callId` pairs a call with its result or error: a step's calls can all start before any ends. */
+  onToolCall?(name: string, input: unknown, callId: string): void;
+  onToolResult?(name: string, output: unknown, callId: string): void;
   /**
    * A call that produced no result: the SDK refused its input (schema validation, unknown tool) or
    * the tool threw. The model gets the error text as the call's result; the person should see it too.
    */
-  onToolError?(name: string, error: unknown): void;
+  onToolError?(name: string, error: unknown, callId: string): void;
   /** A step started (the model is thinking): spinners start here. */
   onStepStart?(): void;
 }
@@ -78,13 +79,13 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         // The tool-error part that follows an invalid call carries only the error's text; the call
         // part has the error itself (with the schema issues), so keep it for onToolError.
         if (part.invalid === true) refused.set(part.toolCallId, part.error);
-        options.onToolCall?.(part.toolName, part.input);
+        options.onToolCall?.(part.toolName, part.input, part.toolCallId);
         break;
       case "tool-result":
-        options.onToolResult?.(part.toolName, part.output);
+        options.onToolResult?.(part.toolName, part.output, part.toolCallId);
         break;
       case "tool-error":
-        options.onToolError?.(part.toolName, refused.get(part.toolCallId) ?? part.error);
+        options.onToolError?.(part.toolName, refused.get(part.toolCallId) ?? part.error, part.toolCallId);
         break;
       case "error":
         failure ??= part.error;

@@ -20,7 +20,7 @@ import { processInterrupts, type InterruptSource } from "./interrupts.js";
 import { LineReader } from "./line-reader.js";
 import { ReplPerson } from "./person.js";
 import { replServerRequests } from "./server-requests.js";
-import { renderToolCall, renderToolError, renderToolResult, splitArgs } from "./render.js";
+import { renderToolCall, renderToolError, renderToolResult, splitArgs, type CallMark } from "./render.js";
 import { ChatSession } from "./session.js";
 import { findSlashCommand, slashCommands, unexpectedSlashArguments, unknownSlashCommand, type ReplControls, type SlashCommand } from "./slash-commands.js";
 
@@ -194,25 +194,33 @@ class Repl implements ReplControls {
     };
     await this.asStep(async (signal) => {
       try {
+        // Calls of the current step by id; their results are marked with the call's position once a step has several.
+        const stepCalls = new Map<string, CallMark>();
+        const markOf = (callId: string): CallMark | undefined => (stepCalls.size > 1 ? stepCalls.get(callId) : undefined);
         await this.chat.send(text, signal, {
-          onStepStart: () => this.spinner.start("thinking…"),
+          onStepStart: () => {
+            stepCalls.clear();
+            this.spinner.start("thinking…");
+          },
           onTextDelta: (delta) => {
             this.spinner.stop();
             write(displayBlock(this.host.redactor.redact(delta)));
           },
-          onToolCall: (name, input) => {
+          onToolCall: (name, input, callId) => {
             this.spinner.stop();
             endLine();
-            write(`${renderToolCall(name, input, colours)}\n`);
+            const position = stepCalls.size + 1;
+            stepCalls.set(callId, { position, name });
+            write(`${renderToolCall(name, input, colours, position)}\n`);
             this.spinner.start(`${name}…`);
           },
-          onToolResult: (_name, output) => {
+          onToolResult: (_name, output, callId) => {
             this.spinner.stop();
-            write(`${renderToolResult(output, colours)}\n`);
+            write(`${renderToolResult(output, colours, markOf(callId))}\n`);
           },
-          onToolError: (_name, error) => {
+          onToolError: (_name, error, callId) => {
             this.spinner.stop();
-            write(`${renderToolError(this.host.stripHostPaths(this.host.redactor.redact(describeToolError(error))), colours)}\n`);
+            write(`${renderToolError(this.host.stripHostPaths(this.host.redactor.redact(describeToolError(error))), colours, markOf(callId))}\n`);
           },
         });
         endLine();
