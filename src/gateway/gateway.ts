@@ -262,6 +262,8 @@ export class Gateway {
 
   private onClientEvent(event: ClientManagerEvent): void {
     if (event.type === "tools") void this.views.refresh();
+    // The exposed server's tools are the gateway's own list: its change is every client's news.
+    if (event.type === "tools" && event.reason === "list_changed" && event.server === this.exposed?.server) this.emitChanged();
     const toolset = this.equipment.toolset;
     if (event.type !== "tools" || toolset === undefined) return;
     if (!toolset.tools.some((ref) => ref.startsWith(`${event.server}.`))) return;
