@@ -13,6 +13,8 @@ export interface CodeModeContext {
   readonly signal: AbortSignal;
   /** The calling client's allow-list: only these servers and tools are listed, searched and callable. */
   readonly access?: McpAccess;
+  /** The client sent a progressToken: run_mcp_script reports how long it has run (see progressHeartbeat). */
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 function unavailableLines(unavailable: ReadonlyArray<{ message: string }>): string {
@@ -83,12 +85,15 @@ export class CodeMode {
    */
   async runMcpScript(args: { script: string; timeoutMs?: number | undefined }, context: CodeModeContext): Promise<CallToolResult> {
     const wallMs = Math.min(args.timeoutMs ?? this.host.limits().wallMs, this.settings.maxTimeoutMs);
-    const result = await this.host.run(args.script, {
-      limits: { wallMs },
-      signal: context.signal,
-      filename: "run_mcp_script.js",
-      ...(context.access === undefined ? {} : { mcpAccess: context.access }),
-    });
+    const stopBeat = context.onProgress === undefined ? undefined : progressHeartbeat(context.onProgress, wallMs, this.settings.progressIntervalMs);
+    const result = await this.host
+      .run(args.script, {
+        limits: { wallMs },
+        signal: context.signal,
+        filename: "run_mcp_script.js",
+        ...(context.access === undefined ? {} : { mcpAccess: context.access }),
+      })
+      .finally(stopBeat);
     const logs = result.logs.map((l) => ({ level: l.level, message: l.message }));
     const screening = screenModelOutput({ result: result.ok ? result.value : null, logs: logs.map((l) => l.message) });
     const warnings = screening.notice === undefined ? {} : { warnings: [screening.notice] };
@@ -98,4 +103,20 @@ export class CodeMode {
     const error = { code, message, ...(name === undefined ? {} : { name }), ...(line === undefined ? {} : { line, column }), ...(limit === undefined ? {} : { limit }), ...(errorCode === undefined ? {} : { errorCode }) };
     return jsonResult({ result: null, logs, error, ...warnings }, true);
   }
+}
+
+/**
+ * While a script runs, its client hears from it every `everyMs`: milliseconds of the wall budget
+ * used (always increasing), of `wallMs`. A client that resets its request timeout on progress
+ * (the MCP SDKs' resetTimeoutOnProgress) then waits for a script longer than that timeout.
+ */
+function progressHeartbeat(report: NonNullable<CodeModeContext["onProgress"]>, wallMs: number, everyMs: number): () => void {
+  const started = performance.now();
+  let last = 0;
+  const timer = setInterval(() => {
+    last = Math.max(last + 1, Math.round(performance.now() - started));
+    report({ progress: last, total: wallMs, message: `run_mcp_script running for ${(last / 1000).toFixed(1).replace(/\.0$/, "")} s of its ${wallMs / 1000} s budget` });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -204,7 +204,7 @@ export class Gateway {
           data: { tool: name, client: client.name },
         });
       }
-      return this.builtin(name, args, caller, view);
+      return this.builtin(name, args, caller, view, context.onProgress);
     }
     const exposedAllowed = this.exposed !== undefined && client.toolset === undefined && allowsServer(client, this.exposed.server);
     const direct = this.findDirect(client, view, name) ?? (exposedAllowed ? await this.exposedTool(name, caller) : undefined);
@@ -228,13 +228,13 @@ export class Gateway {
     return this.exposed.find(name, taken, caller);
   }
 
-  private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions, view: ClientView): Promise<CallToolResult> {
+  private async builtin(name: BuiltinToolName, raw: Record<string, unknown>, caller: CallerOptions, view: ClientView, onProgress: CallContext["onProgress"]): Promise<CallToolResult> {
     const parsed = builtinArgs[name].safeParse(raw);
     if (!parsed.success) {
       const problems = explainUnknownKeys(parsed.error.issues, builtinArgs[name], name).map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
       throw new GatewayError("GATEWAY_INVALID_ARGUMENTS", `Invalid arguments for ${name}: ${problems}`, { data: { tool: name } });
     }
-    const context = { signal: caller.signal ?? new AbortController().signal, ...(view.access === undefined ? {} : { access: view.access }) };
+    const context = { signal: caller.signal ?? new AbortController().signal, ...(view.access === undefined ? {} : { access: view.access }), ...(onProgress === undefined ? {} : { onProgress }) };
     const args = parsed.data as Record<string, unknown>;
     switch (name) {
       case "list_mcp_tools":
@@ -262,6 +262,8 @@ export class Gateway {
 
   private onClientEvent(event: ClientManagerEvent): void {
     if (event.type === "tools") void this.views.refresh();
+    // The exposed server's tools are the gateway's own list: its change is every client's news.
+    if (event.type === "tools" && event.reason === "list_changed" && event.server === this.exposed?.server) this.emitChanged();
     const toolset = this.equipment.toolset;
     if (event.type !== "tools" || toolset === undefined) return;
     if (!toolset.tools.some((ref) => ref.startsWith(`${event.server}.`))) return;

@@ -6,6 +6,7 @@ import { errorMessage } from "../util/errors.js";
 import type { ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import { gatewayOrigin, isModernRequest, notifyOrigin } from "./passthrough/origin.js";
+import { invalidParams } from "./passthrough/errors.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 
 /** The client the HTTP layer authenticated (carried in the SDK's authInfo); undefined on stdio. */
@@ -79,7 +80,10 @@ export class GatewayServers {
     // One span per request the gateway answers (src/telemetry; free when off). tools/call's is made by Gateway.callTool.
     const traced = <T>(ctx: ServerContext, work: () => Promise<T>): Promise<T> =>
       telemetry().mcpRequest({ method: ctx.mcpReq.method, session: sessionOf(ctx), rpcId: ctx.mcpReq.id, client: clientName(server, ctx), transport, meta: ctx.mcpReq._meta }, work);
-    server.setRequestHandler("tools/list", (_request, ctx) => traced(ctx, async () => ({ tools: await this.gateway.listTools(clientOf(ctx)) })));
+    server.setRequestHandler("tools/list", (request, ctx) => traced(ctx, async () => {
+        noCursor(request.params);
+        return { tools: await this.gateway.listTools(clientOf(ctx)) };
+      }));
     server.setRequestHandler("tools/call", async (request, ctx) => {
       const { name, arguments: args } = request.params;
       const origin = gatewayOrigin(server, ctx, sessionOf(ctx));
@@ -114,8 +118,14 @@ export class GatewayServers {
       if (typeof state === "string") return passthrough.rounds.resume(state, owner, fingerprint, ctx.mcpReq.inputResponses, ctx.mcpReq.signal);
       return passthrough.rounds.start(origin, owner, fingerprint, ctx.mcpReq.signal, call);
     });
-    server.setRequestHandler("resources/list", (_request, ctx) => traced(ctx, () => passthrough.resources.list(callerOf(ctx))));
-    server.setRequestHandler("resources/templates/list", (_request, ctx) => traced(ctx, () => passthrough.resources.templatesList(callerOf(ctx))));
+    server.setRequestHandler("resources/list", (request, ctx) => traced(ctx, async () => {
+        noCursor(request.params);
+        return passthrough.resources.list(callerOf(ctx));
+      }));
+    server.setRequestHandler("resources/templates/list", (request, ctx) => traced(ctx, async () => {
+        noCursor(request.params);
+        return passthrough.resources.templatesList(callerOf(ctx));
+      }));
     server.setRequestHandler("resources/read", (request, ctx) => traced(ctx, () => passthrough.resources.read(request.params.uri, callerOf(ctx))));
     server.setRequestHandler("resources/subscribe", async (request, ctx) => {
       await passthrough.subscribe(server, request.params.uri, callerOf(ctx));
@@ -125,7 +135,10 @@ export class GatewayServers {
       await passthrough.unsubscribe(server, request.params.uri, callerOf(ctx));
       return {};
     });
-    server.setRequestHandler("prompts/list", (_request, ctx) => traced(ctx, () => passthrough.prompts.list(callerOf(ctx))));
+    server.setRequestHandler("prompts/list", (request, ctx) => traced(ctx, async () => {
+        noCursor(request.params);
+        return passthrough.prompts.list(callerOf(ctx));
+      }));
     server.setRequestHandler("prompts/get", (request, ctx) => traced(ctx, () => passthrough.prompts.get(request.params.name, request.params.arguments, callerOf(ctx))));
     server.setRequestHandler("completion/complete", (request, ctx) => traced(ctx, () => passthrough.complete(request.params, callerOf(ctx))));
     server.setRequestHandler("logging/setLevel", async (request, ctx) => {
@@ -153,4 +166,13 @@ export class GatewayServers {
     await Promise.all([...this.live].map((server) => server.close().catch(() => undefined)));
     this.live.clear();
   }
+}
+
+/**
+ * The gateway answers every list in one page (it never gives out a nextCursor), so a cursor sent
+ * to it is one it never issued: refused as the spec asks (-32602), not answered with the first page
+ * again, which a client paging on would take for more entries.
+ */
+function noCursor(params: { cursor?: string | undefined } | undefined): void {
+  if (params?.cursor !== undefined) throw invalidParams("This gateway returns every entry in one page and gave out no cursor; list again without a cursor.");
 }

@@ -15,6 +15,8 @@ export const gatewaySettingsSchema = z
     /** Reconnect backoff: first delay, doubled per failure up to the maximum. */
     reconnectBaseMs: z.number().int().min(10).default(1_000),
     reconnectMaxMs: z.number().int().min(10).default(60_000),
+    /** How often run_mcp_script tells a client that sent a progressToken how long it has run. */
+    progressIntervalMs: z.number().int().min(100).max(600_000).default(5_000),
     /** Results of search_tools when the caller gives no limit. */
     searchLimit: z.number().int().min(1).max(100).default(10),
     /** HTTP (2025-era) sessions one client address may hold; the least recently used is closed past it. */

@@ -73,11 +73,14 @@ export interface ScenarioOutcome {
   readonly failures: readonly string[];
 }
 
-/** Runs the suite (all active server scenarios, or the named ones) against `url`; reads the checks each scenario saved. */
-export async function runSuite(url: string, scenarios: readonly string[] = []): Promise<ScenarioOutcome[]> {
+/**
+ * Runs the suite against `url` (the named scenarios, else every scenario of `suite`: "active" leaves out
+ * the suite's pending ones, "all" runs them too); reads the checks each scenario saved.
+ */
+export async function runSuite(url: string, scenarios: readonly string[] = [], suite: "active" | "all" = "active"): Promise<ScenarioOutcome[]> {
   const out = await mkdtemp(join(tmpdir(), "mcpvm-conf-out-"));
   try {
-    const runs = scenarios.length === 0 ? [[]] : scenarios.map((s) => ["--scenario", s]);
+    const runs = scenarios.length === 0 ? [["--suite", suite]] : scenarios.map((s) => ["--scenario", s]);
     for (const extra of runs) {
       await new Promise<void>((done) => {
         // The suite exits non-zero when a check fails; the checks files say which.

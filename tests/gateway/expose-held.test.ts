@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startGateway, type RunningGateway } from "../../src/gateway/index.js";
-import { fixtureServer, makeHome, type TestHome } from "./helpers.js";
+import { fixtureServer, makeHome, waitFor, type TestHome } from "./helpers.js";
 
 /**
  * `mcpvm serve --expose <server>`: a tool held from the gateway's first listing (here changed since
@@ -59,6 +59,46 @@ describe("--expose: a held tool is named as held", () => {
       expect(JSON.stringify(unknown.content)).toContain("GATEWAY_TOOL_UNKNOWN");
     } finally {
       await again.close();
+    }
+  }, 60_000);
+});
+
+/**
+ * `--expose`: the exposed server's tool list changing under a connected client (its own
+ * list_changed, here a changed `echo` held and a new `added_tool` held) reaches the client as
+ * notifications/tools/list_changed, as GATEWAY.md promises for every client.
+ */
+describe("--expose: the upstream's tools/list_changed reaches connected clients", () => {
+  let home: TestHome;
+  let startsDir: string;
+  let running: RunningGateway | undefined;
+
+  beforeAll(async () => {
+    startsDir = await mkdtemp(join(tmpdir(), "mcpvm-expose-lc-"));
+    // list-changed: after its first call the fixture changes echo, adds added_tool and says so.
+    home = await makeHome({ servers: { fx: fixtureServer(join(startsDir, "starts.txt"), "--mode list-changed") } });
+  }, 60_000);
+  afterAll(async () => {
+    await running?.close();
+    await home?.cleanup();
+    await rm(startsDir, { recursive: true, force: true });
+  });
+
+  it("sends notifications/tools/list_changed, and the next listing no longer offers the held echo", async () => {
+    running = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, noAuth: true, expose: "fx", logLevel: "silent" });
+    const client = new Client({ name: "expose-list-changed", version: "1" });
+    let changed = 0;
+    client.setNotificationHandler("notifications/tools/list_changed", () => void (changed += 1));
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string)));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("echo");
+      await client.callTool({ name: "echo", arguments: { text: "first" } });
+      await waitFor(() => changed > 0, 5_000, "notifications/tools/list_changed");
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).not.toContain("echo");
+      expect(names).not.toContain("added_tool");
+    } finally {
+      await client.close();
     }
   }, 60_000);
 });

@@ -146,8 +146,10 @@ describe("gateway pass-through, --expose full (one server under its own names)",
   it("bad input: unknown URI, missing prompt arguments, an answer off the schema, a binary over the cap, a flood — each a clear error, and the gateway carries on", async () => {
     const { client, notes } = await legacyClient(running.url as string, { elicit: { response: 42 } });
     try {
-      // -32002 upstream; the SDK client reports it as ResourceNotFoundError.
-      await expect(client.readResource({ uri: "test://nobody-has-this" })).rejects.toThrow(/Resource not found: test:\/\/nobody-has-this/);
+      // -32602 on the wire (the SDK never sends -32002, the older code; docs/GATEWAY.md says so).
+      const unknown = client.readResource({ uri: "test://nobody-has-this" });
+      await expect(unknown).rejects.toThrow(/Resource not found: test:\/\/nobody-has-this/);
+      await expect(unknown).rejects.toMatchObject({ code: -32602 });
       await expect(client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "only one" } })).rejects.toMatchObject({ code: -32602 });
       await expect(client.getPrompt({ name: "no_such_prompt" })).rejects.toMatchObject({ code: -32602 });
       // The client's answer (response: 42) does not match the requested schema (a string).

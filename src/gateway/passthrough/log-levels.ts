@@ -7,3 +7,12 @@ export function passesLevel(message: LoggingLevel, threshold: LoggingLevel | und
   if (threshold === undefined) return true;
   return ORDER.indexOf(message) >= ORDER.indexOf(threshold);
 }
+
+/** The most verbose of the levels set (what an upstream must send for every client to get what it asked for). */
+export function mostVerbose(levels: Iterable<LoggingLevel | undefined>): LoggingLevel | undefined {
+  let most: LoggingLevel | undefined;
+  for (const level of levels) {
+    if (level !== undefined && (most === undefined || ORDER.indexOf(level) < ORDER.indexOf(most))) most = level;
+  }
+  return most;
+}

@@ -12,7 +12,7 @@ import type { Logger } from "pino";
 import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestContext, ServerRequestHooks } from "../../mcp/client-manager/index.js";
 import { errorMessage } from "../../util/errors.js";
 import { invalidParams, toProtocolError } from "./errors.js";
-import { passesLevel } from "./log-levels.js";
+import { mostVerbose, passesLevel } from "./log-levels.js";
 import { InputRounds } from "./input-rounds.js";
 import { flushOrigin, isFastLaneOrigin, isGatewayOrigin, isModernRequest, notifyOrigin, type GatewayOrigin } from "./origin.js";
 import { PromptRouter } from "./prompts.js";
@@ -64,8 +64,10 @@ export class Passthrough {
   /** `input_required` rounds of 2026-07-28 clients' calls (elicitation and sampling). */
   readonly rounds = new InputRounds();
   private readonly sessions = new WeakMap<Server, SessionState>();
-  /** Upstream subscriptions: uri -> how many client connections hold one. */
-  private readonly upstreamSubscriptions = new Map<string, { server: string; holders: number }>();
+  /** Upstream subscriptions: uri -> how many client connections hold one, and the hold keeping its server running. */
+  private readonly upstreamSubscriptions = new Map<string, { server: string; holders: number; release: () => void }>();
+  /** The level upstreams are told: the most verbose any client connection set; re-sent whenever a server (re)connects. */
+  private upstreamLevel: LoggingLevel | undefined;
   private readonly active = new Set<GatewayOrigin>();
   private readonly modernNotifiers = new Set<ModernNotifier>();
   private stopEvents: (() => void) | undefined;
@@ -148,7 +150,8 @@ export class Passthrough {
       await this.options.upstreams.request(owner, "resources/subscribe", { uri }, caller).catch((error: unknown) => {
         throw toProtocolError(error, this.options.redact);
       });
-      this.upstreamSubscriptions.set(uri, { server: owner, holders: 1 });
+      // Updates come only from a running server: one closed for idleness would drop the subscription unseen.
+      this.upstreamSubscriptions.set(uri, { server: owner, holders: 1, release: this.options.upstreams.hold(owner) });
     } else {
       held.holders += 1;
     }
@@ -173,16 +176,36 @@ export class Passthrough {
     return this.sessions.get(server)?.level !== undefined;
   }
 
-  /** logging/setLevel: remembered for this client connection and sent to every upstream that has logging. */
+  /**
+   * logging/setLevel: remembered for this client connection; upstreams are told the most verbose
+   * level any connection set — those running now at once, the others when they start (a level is
+   * no reason to start a server), and again after every reconnect (a new process forgot it).
+   */
   async setLevel(server: Server, level: LoggingLevel, caller: CallerOptions): Promise<void> {
     this.session(server).level = level;
-    const names = this.options.upstreams.names();
-    const settled = await Promise.allSettled(names.map((name) => this.options.upstreams.request(name, "logging/setLevel", { level }, caller)));
-    settled.forEach((outcome, i) => {
-      if (outcome.status === "rejected" && (outcome.reason as { code?: unknown }).code !== "MCP_REQUEST_UNSUPPORTED") {
-        this.options.logger.debug({ server: names[i] }, `logging/setLevel not applied: ${this.options.redact(errorMessage(outcome.reason))}`);
-      }
+    this.upstreamLevel = mostVerbose([level, ...[...this.options.liveServers()].map((live) => this.sessions.get(live)?.level)]);
+    const running = this.options.upstreams.names().filter((name) => this.options.upstreams.connected(name));
+    await Promise.all(running.map((name) => this.tellLevel(name, caller)));
+  }
+
+  private async tellLevel(name: string, caller: CallerOptions): Promise<void> {
+    const level = this.upstreamLevel;
+    if (level === undefined) return;
+    await this.options.upstreams.request(name, "logging/setLevel", { level }, caller).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === "MCP_REQUEST_UNSUPPORTED") return;
+      this.options.logger.debug({ server: name }, `logging/setLevel not applied: ${this.options.redact(errorMessage(error))}`);
     });
+  }
+
+  /** A server (re)connected: a new process knows nothing of the level or the subscriptions clients hold on it. */
+  private onConnected(name: string): void {
+    void this.tellLevel(name, {});
+    for (const [uri, held] of this.upstreamSubscriptions) {
+      if (held.server !== name) continue;
+      void this.options.upstreams.request(name, "resources/subscribe", { uri }, {}).catch((error: unknown) => {
+        this.options.logger.warn({ server: name, uri }, `resources/subscribe not renewed after ${name} reconnected: ${this.options.redact(errorMessage(error))}`);
+      });
+    }
   }
 
   async complete(params: CompleteRequest["params"], caller: CallerOptions): Promise<CompleteResult> {
@@ -213,6 +236,7 @@ export class Passthrough {
     held.holders -= 1;
     if (held.holders > 0) return;
     this.upstreamSubscriptions.delete(uri);
+    held.release();
     await this.options.upstreams.request(held.server, "resources/unsubscribe", { uri }, caller).catch((error: unknown) => {
       this.options.logger.debug({ server: held.server, uri }, `resources/unsubscribe failed: ${this.options.redact(errorMessage(error))}`);
     });
@@ -225,6 +249,9 @@ export class Passthrough {
   private onEvent(event: ClientManagerEvent): void {
     if (!("server" in event) || !this.passesThrough(event.server)) return;
     switch (event.type) {
+      case "state":
+        if (event.state === "connected") this.onConnected(event.server);
+        return;
       case "listChanged":
         for (const server of this.options.liveServers()) deliver(() => (event.list === "resources" ? server.sendResourceListChanged() : server.sendPromptListChanged()));
         for (const notifier of this.modernNotifiers) {

@@ -9,6 +9,10 @@ export interface Upstreams {
   request<M extends ServerRequestMethod>(server: string, method: M, params: ServerRequestParams<M>, caller: CallerOptions): Promise<ServerRequestResult<M>>;
   /** maxResponseBytes of the server's launch. */
   maxResponseBytes(server: string): number | undefined;
+  /** Whether the server is running now (asking it something would not start it). */
+  connected(server: string): boolean;
+  /** Keeps the server running (no idle close, no eviction) until the release runs. */
+  hold(server: string): () => void;
 }
 
 /**
@@ -24,5 +28,7 @@ export function serviceUpstreams(service: McpService, redactor: Redactor, expose
       return redactor.redactValue(await service.clients.request(server, method, params, caller));
     },
     maxResponseBytes: (server) => service.clients.launchLimits(server)?.maxResponseBytes,
+    connected: (server) => service.clients.serverNames().includes(server) && service.clients.status(server).state === "connected",
+    hold: (server) => service.clients.hold(server),
   };
 }

@@ -8,6 +8,8 @@ export interface CapacityCandidate {
   /** Connected (only a connected server can be closed to make room). */
   readonly connected: boolean;
   readonly inFlight: number;
+  /** Held running (ServerSlot.hold): never closed to make room. */
+  readonly holds?: number;
   readonly lastUsed: number;
 }
 
@@ -20,7 +22,7 @@ export type RoomDecision<T> =
 
 /**
  * Whether `requester` may go live under the cap of `max` live connections: yes; yes after closing
- * the least recently used connected server with no call in flight; not yet, while some live ones are
+ * the least recently used connected server with no call in flight and no hold; not yet, while some live ones are
  * still opening (servers started together, as a first listing of every server does, must not refuse
  * each other); or no (every live one is connected and busy).
  */
@@ -29,7 +31,7 @@ export function decideRoom<T extends CapacityCandidate>(all: readonly T[], reque
   if (others.length < max) return { kind: "room" };
   let victim: T | undefined;
   for (const candidate of others) {
-    if (!candidate.connected || candidate.inFlight > 0) continue;
+    if (!candidate.connected || candidate.inFlight > 0 || (candidate.holds ?? 0) > 0) continue;
     if (victim === undefined || candidate.lastUsed < victim.lastUsed) victim = candidate;
   }
   if (victim !== undefined) return { kind: "evict", victim };

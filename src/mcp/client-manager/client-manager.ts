@@ -227,6 +227,11 @@ export class ClientManager {
     }
   }
 
+  /** Keeps a server running (no idle close, no eviction) until the returned release runs. */
+  hold(name: string): () => void {
+    return this.slot(name).hold(() => this.limits.idleTimeoutMs);
+  }
+
   /** Closes one server; its next use starts it again. */
   async close(name: string): Promise<void> {
     await this.slot(name).shutdown("closed");

@@ -25,7 +25,7 @@ export function reconnectLimitError(server: string, failures: number, maxReconne
 export function capacityError(server: string, maxLiveConnections: number): McpServerUnavailable {
   return new McpServerUnavailable(
     "MCP_CAPACITY",
-    `MCP server ${server} cannot start: ${maxLiveConnections} servers are running and every one has a call in flight. ` +
+    `MCP server ${server} cannot start: ${maxLiveConnections} servers are running and every one has a call in flight or a gateway client's resource subscription. ` +
       `Retry when a call finishes, or raise maxLiveConnections.`,
     { data: { server, maxLiveConnections } },
   );

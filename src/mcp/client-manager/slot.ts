@@ -22,6 +22,8 @@ export class ServerSlot {
   failures = 0;
   lastError: McpvmError | undefined;
   inFlight = 0;
+  /** Holds taken with hold(): while any is held the server is neither closed for idleness nor evicted. */
+  holds = 0;
   lastUsed = 0;
   idleTimer: NodeJS.Timeout | undefined;
   /** A tools/list refresh after list_changed, so calls can wait for it. */
@@ -78,17 +80,34 @@ export class ServerSlot {
 
   /** (Re)arms the idle timer; a timer that fires during a call does nothing and is re-armed after it. */
   scheduleIdle(idleTimeoutMs: number): void {
-    if (idleTimeoutMs === 0 || this.inFlight > 0 || this.connection === undefined) return;
+    if (idleTimeoutMs === 0 || this.inFlight > 0 || this.holds > 0 || this.connection === undefined) return;
     if (this.idleTimer !== undefined) {
       this.idleTimer.refresh();
       return;
     }
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      if (this.inFlight === 0 && this.connection !== undefined) void this.shutdown("idle");
+      if (this.inFlight === 0 && this.holds === 0 && this.connection !== undefined) void this.shutdown("idle");
     }, idleTimeoutMs);
     // An idle server must not keep the host process alive.
     this.idleTimer.unref();
+  }
+
+  /**
+   * Keeps the server running while something outside any call depends on it (a gateway client's
+   * resource subscription: its updates come only from a running process). Returns the release,
+   * after which the idle timeout applies again; releasing twice does nothing.
+   */
+  hold(idleTimeoutMs: () => number): () => void {
+    this.holds += 1;
+    this.clearIdleTimer();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds -= 1;
+      if (this.holds === 0) this.scheduleIdle(idleTimeoutMs());
+    };
   }
 
   /** Ends a connect in progress and the connection, then rests in `next`. */

@@ -1,4 +1,4 @@
-import type { CallToolResult, Progress } from "@modelcontextprotocol/client";
+import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/client";
 import { ATTR } from "../../telemetry/names.js";
 import type { SpanScope } from "../../telemetry/telemetry.js";
 import { isMcpvmError } from "../../util/errors.js";
@@ -50,6 +50,7 @@ export async function sendToolCall(deps: ToolCallDeps, request: ToolCallRequest,
   const connection = await deps.ensureConnected(slot, caller, tool);
   if (!hasTool(slot.tools, tool) && slot.relisting !== undefined) await slot.relisting;
   if (!hasTool(slot.tools, tool)) throw toolNotFound(slot.name, tool, slot.tools ?? []);
+  if (taskOnly(slot.tools, tool)) throw taskRequired(name, tool);
   const launch = slot.launch as McpServerLaunch;
   scope.set({ [ATTR.upstreamTransport]: launch.transport });
   const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, deps.defaultCallTimeoutMs, caller.deadline, deps.now());
@@ -85,4 +86,22 @@ export async function sendToolCall(deps: ToolCallDeps, request: ToolCallRequest,
   } finally {
     deps.emit({ type: "call", server: name, tool, args, ms: Math.round(performance.now() - started), outcome, ...(errorCode === undefined ? {} : { errorCode }) });
   }
+}
+
+/**
+ * A tool whose definition says it runs only as a task (`execution.taskSupport: "required"`, the
+ * 2025-11-25 tasks feature, which the MCP SDK mcpvm is built on no longer runs): a plain call can
+ * only be refused by the server, so it is refused here, before anything is sent, with the reason.
+ */
+function taskOnly(tools: readonly Tool[] | undefined, tool: string): boolean {
+  const execution = tools?.find((t) => t.name === tool)?.execution as { taskSupport?: unknown } | undefined;
+  return execution?.taskSupport === "required";
+}
+
+function taskRequired(server: string, tool: string): McpToolError {
+  return new McpToolError(
+    "MCP_TOOL_REJECTED",
+    `MCP tool ${server}.${tool} runs only as an MCP task (its execution.taskSupport is "required"), which mcpvm does not run: nothing was sent to the server. Use another of its tools, or call it from a client that runs MCP tasks.`,
+    { data: { server, tool } },
+  );
 }

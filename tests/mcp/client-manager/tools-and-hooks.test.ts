@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Tool } from "@modelcontextprotocol/client";
 import { McpvmError } from "../../../src/util/errors.js";
 import type { ClientManagerEvent } from "../../../src/mcp/client-manager/index.js";
-import { expectRejection, fixture, managerFor, readStarts, startsFile, waitFor , closeManagersAfterEach } from "./helpers.js";
+import { EVERYTHING, expectRejection, fixture, managerFor, readStarts, startsFile, stdioLaunch, waitFor , closeManagersAfterEach } from "./helpers.js";
 
 const track = closeManagersAfterEach();
 
@@ -165,6 +165,14 @@ describe("results and diagnostics through the manager", () => {
     expect((value[6] as { data: Uint8Array }).data).toBeInstanceOf(Uint8Array);
     const raw = await manager.callToolRaw("a", "echo_json", { value: 1 });
     expect(raw.structuredContent).toEqual({ echo: 1 });
+  });
+
+  it("a tool that runs only as an MCP task (taskSupport: required) is refused before anything is sent, saying why", async () => {
+    const { manager, events } = track(managerFor([stdioLaunch("everything", process.execPath, [EVERYTHING, "stdio"])]));
+    const refused = await expectRejection(manager.callTool("everything", "simulate-research-query", { topic: "cats" }));
+    expect(refused).toMatchObject({ name: "McpToolError", code: "MCP_TOOL_REJECTED" });
+    expect(refused.message).toMatch(/^MCP tool everything\.simulate-research-query runs only as an MCP task \(its execution\.taskSupport is "required"\), which mcpvm does not run: nothing was sent/);
+    expect(events.filter((e) => e.type === "call")).toEqual([]);
   });
 
   it("keeps only the last stderrLines lines of a chatty server", async () => {

@@ -22,6 +22,14 @@ describe("decideRoom (the live-connection cap)", () => {
     expect(decideRoom([me, busyOld, idleNew, idleOld], me, 3)).toEqual({ kind: "evict", victim: idleOld });
   });
 
+  it("never evicts a server held running (a gateway client's resource subscription needs it)", () => {
+    const me = slot(true, false, 0, 0);
+    const heldOld = { ...slot(true, true, 0, 1), holds: 1 };
+    const idleNew = slot(true, true, 0, 9);
+    expect(decideRoom([me, heldOld, idleNew], me, 2)).toEqual({ kind: "evict", victim: idleNew });
+    expect(decideRoom([me, heldOld], me, 1)).toEqual({ kind: "full" });
+  });
+
   it("never evicts a server that is still opening: waits for it; full only when every live one is connected and busy", () => {
     const me = slot(false, false, 0, 0);
     const opening = slot(true, false, 0, 1);
