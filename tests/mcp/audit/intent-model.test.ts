@@ -15,7 +15,7 @@ describe("the fitted intent model", () => {
     expect(facts.benignBelowThreshold).toBe(true);
     expect(MODEL_THRESHOLD).toBe(facts.threshold);
     expect(facts.attacks).toBeGreaterThan(100);
-  }, 240_000);
+  }, 600_000); // a fit computes for minutes on a loaded 2-core machine (170 s in a run at load 15); this checks determinism, not speed
 
   it("weighs where a signal sits: a request for the conversation in a parameter counts more than in prose", () => {
     const at = (name: string) => MODEL_WEIGHTS[FEATURES.indexOf(name)] ?? 0;

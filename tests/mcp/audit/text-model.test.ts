@@ -96,7 +96,7 @@ describe("the shipped text model", () => {
     expect(code).toBe(0);
     expect(Number(/(\d+) non-zero weights/.exec(stdout)?.[1])).toBeGreaterThan(10_000);
     expect(statSync(weightsFile).size).toBeLessThan(300_000);
-  }, 240_000);
+  }, 600_000); // a fit computes for minutes on a loaded 2-core machine (170 s in a run at load 15); this checks determinism, not speed
 
   it("holds a request for the conversation that no rule has a pattern for, naming the unit and its strongest words", () => {
     const tool = {

@@ -28,9 +28,11 @@ describe("batchConcurrency", () => {
   });
 });
 
-const PEAK_AFTER_BATCH = (items: number, options = "") => `
+// Each call sleeps long enough that the batch's first calls are still running when its last one of
+// the window starts, even on a loaded CI machine (at 150 ms a loaded run once peaked at 31 of 32).
+const PEAK_AFTER_BATCH = (items: number, options = "", ms = 1_500) => `
   const fx = require("host:mcp-fx");
-  const results = fx.$batch("sleep", Array.from({ length: ${items} }, () => ({ ms: 150 }))${options});
+  const results = fx.$batch("sleep", Array.from({ length: ${items} }, () => ({ ms: ${ms} }))${options});
   if (!results.every((r) => r.ok)) throw new Error("a batch item failed: " + JSON.stringify(results.find((r) => !r.ok)));
   return fx.peak_in_flight({}).peak;
 `;
