@@ -14,7 +14,7 @@ import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { isRefusal, tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
 import { ClientRateLimiter } from "./clients/rate-limiter.js";
-import type { ClientScope } from "./clients/scope.js";
+import { passthroughReach, type ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
@@ -216,7 +216,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         // Updates for these URIs come from upstream subscriptions, held while the stream is open.
         let release: () => void;
         try {
-          release = await options.passthrough.holdSubscriptions(listen.uris, {});
+          release = await options.passthrough.holdSubscriptions(listen.uris, {}, passthroughReach(client));
         } catch (error) {
           const code = ProtocolError.isInstance(error) ? error.code : -32603;
           return sendJson(res, 200, { jsonrpc: "2.0", id: listen.id, error: { code, message: errorMessage(error) } });

@@ -41,3 +41,20 @@ export function parseRate(text: string): Rate {
 export function formatRate(rate: Rate): string {
   return `${rate.count}/${rate.perMs === 1_000 ? "s" : "m"}`;
 }
+
+/**
+ * The upstream servers whose resources, prompts, completions and log messages a client may reach
+ * (undefined: all). A client limited to servers reaches theirs; a client limited to a toolset reaches
+ * none, since a toolset names tools only (its scripts' modules carry no `resources`/`prompts` either).
+ */
+export type ServerReach = ReadonlySet<string> | undefined;
+
+export function passthroughReach(scope: ClientScope | undefined): ServerReach {
+  if (scope === undefined || !isScoped(scope)) return undefined;
+  if (scope.toolset !== undefined) return new Set();
+  return new Set(scope.servers);
+}
+
+export function reaches(reach: ServerReach, server: string): boolean {
+  return reach === undefined || reach.has(server);
+}

@@ -11,6 +11,7 @@ import {
 import type { Logger } from "pino";
 import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestContext, ServerRequestHooks } from "../../mcp/client-manager/index.js";
 import { errorMessage } from "../../util/errors.js";
+import { reaches, type ServerReach } from "../clients/scope.js";
 import { invalidParams, toProtocolError } from "./errors.js";
 import { passesLevel } from "./log-levels.js";
 import { InputRounds } from "./input-rounds.js";
@@ -32,6 +33,8 @@ function deliver(send: () => Promise<void>): void {
 interface SessionState {
   readonly subscriptions: Set<string>;
   level: LoggingLevel | undefined;
+  /** The servers whose log messages this connection may get (its client's reach, fixed per session). */
+  reach: ServerReach;
 }
 
 /** Where notifications for 2026-07-28 clients go (the HTTP handler's subscriptions/listen bus). */
@@ -103,10 +106,10 @@ export class Passthrough {
     }
   }
 
-  async subscribe(server: Server, uri: string, caller: CallerOptions): Promise<void> {
+  async subscribe(server: Server, uri: string, caller: CallerOptions, reach?: ServerReach): Promise<void> {
     const state = this.session(server);
     if (state.subscriptions.has(uri)) return;
-    await this.acquire(uri, caller);
+    await this.acquire(uri, caller, reach);
     state.subscriptions.add(uri);
   }
 
@@ -115,11 +118,11 @@ export class Passthrough {
    * subscriptions its URIs need, held until the returned release runs (the stream closed). A URI no
    * server serves fails the whole listen with a clear error, holding nothing.
    */
-  async holdSubscriptions(uris: readonly string[], caller: CallerOptions): Promise<() => void> {
+  async holdSubscriptions(uris: readonly string[], caller: CallerOptions, reach?: ServerReach): Promise<() => void> {
     const held: string[] = [];
     try {
       for (const uri of new Set(uris)) {
-        await this.acquire(uri, caller);
+        await this.acquire(uri, caller, reach);
         held.push(uri);
       }
     } catch (error) {
@@ -135,12 +138,12 @@ export class Passthrough {
   }
 
   /** One more holder of the upstream subscription for `uri` (subscribing upstream for the first). */
-  private async acquire(uri: string, caller: CallerOptions): Promise<void> {
-    let owner = this.resources.ownerOf(uri);
+  private async acquire(uri: string, caller: CallerOptions, reach: ServerReach): Promise<void> {
+    let owner = this.resources.ownerOf(uri, reach);
     if (owner === undefined) {
-      await this.resources.list(caller).catch(() => undefined);
-      await this.resources.templatesList(caller).catch(() => undefined);
-      owner = this.resources.ownerOf(uri);
+      await this.resources.list(caller, reach).catch(() => undefined);
+      await this.resources.templatesList(caller, reach).catch(() => undefined);
+      owner = this.resources.ownerOf(uri, reach);
     }
     if (owner === undefined) throw invalidParams(`No server behind this gateway serves ${uri}; list the resources first.`);
     const held = this.upstreamSubscriptions.get(uri);
@@ -173,10 +176,12 @@ export class Passthrough {
     return this.sessions.get(server)?.level !== undefined;
   }
 
-  /** logging/setLevel: remembered for this client connection and sent to every upstream that has logging. */
-  async setLevel(server: Server, level: LoggingLevel, caller: CallerOptions): Promise<void> {
-    this.session(server).level = level;
-    const names = this.options.upstreams.names();
+  /** logging/setLevel: remembered for this client connection and sent to every upstream in its reach that has logging. */
+  async setLevel(server: Server, level: LoggingLevel, caller: CallerOptions, reach?: ServerReach): Promise<void> {
+    const state = this.session(server);
+    state.level = level;
+    state.reach = reach;
+    const names = this.options.upstreams.names().filter((name) => reaches(reach, name));
     const settled = await Promise.allSettled(names.map((name) => this.options.upstreams.request(name, "logging/setLevel", { level }, caller)));
     settled.forEach((outcome, i) => {
       if (outcome.status === "rejected" && (outcome.reason as { code?: unknown }).code !== "MCP_REQUEST_UNSUPPORTED") {
@@ -185,12 +190,12 @@ export class Passthrough {
     });
   }
 
-  async complete(params: CompleteRequest["params"], caller: CallerOptions): Promise<CompleteResult> {
-    if (params.ref.type === "ref/prompt") return this.prompts.complete(params, caller);
-    let owner = this.resources.ownerOfTemplate(params.ref.uri);
+  async complete(params: CompleteRequest["params"], caller: CallerOptions, reach?: ServerReach): Promise<CompleteResult> {
+    if (params.ref.type === "ref/prompt") return this.prompts.complete(params, caller, reach);
+    let owner = this.resources.ownerOfTemplate(params.ref.uri, reach);
     if (owner === undefined) {
-      await this.resources.templatesList(caller);
-      owner = this.resources.ownerOfTemplate(params.ref.uri) ?? this.resources.ownerOf(params.ref.uri);
+      await this.resources.templatesList(caller, reach);
+      owner = this.resources.ownerOfTemplate(params.ref.uri, reach) ?? this.resources.ownerOf(params.ref.uri, reach);
     }
     if (owner === undefined) throw invalidParams(`No server behind this gateway has the resource template ${params.ref.uri}.`);
     return this.options.upstreams.request(owner, "completion/complete", params, caller).catch((error: unknown) => {
@@ -201,7 +206,7 @@ export class Passthrough {
   private session(server: Server): SessionState {
     let state = this.sessions.get(server);
     if (state === undefined) {
-      state = { subscriptions: new Set(), level: undefined };
+      state = { subscriptions: new Set(), level: undefined, reach: undefined };
       this.sessions.set(server, state);
     }
     return state;
@@ -265,8 +270,8 @@ export class Passthrough {
       return;
     }
     for (const server of this.options.liveServers()) {
-      const level = this.sessions.get(server)?.level;
-      if (level === undefined || !passesLevel(event.level, level)) continue;
+      const state = this.sessions.get(server);
+      if (state?.level === undefined || !passesLevel(event.level, state.level) || !reaches(state.reach, event.server)) continue;
       deliver(() => server.notification({ method: "notifications/message", params }));
     }
   }

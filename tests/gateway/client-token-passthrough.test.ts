@@ -1,0 +1,98 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { runCli } from "../../src/cli/main.js";
+import { startGateway, ToolsetStore, type RunningGateway } from "../../src/gateway/index.js";
+import { captureIo } from "../support/cli-io.js";
+import { everythingServer, makeHome, memoryServer, waitFor, type TestHome } from "./helpers.js";
+
+const TOKEN = "gateway-token-0123456789abcdef";
+const STATIC_URI = "demo://resource/static/document/architecture.md";
+const TEMPLATE = "demo://resource/dynamic/text/{resourceId}";
+
+/**
+ * A client token limited to some servers (or to a toolset) reaches nothing else through the rest of
+ * MCP either: resources, templates, prompts, completions, subscriptions and upstream log messages of
+ * other servers are neither listed nor served (they were, to any token, before).
+ */
+describe("client tokens limit resources, prompts, completions and logs", () => {
+  let home: TestHome;
+  let running: RunningGateway;
+  let url: URL;
+  const tokens: Record<string, string> = {};
+  const open: Client[] = [];
+
+  beforeAll(async () => {
+    const memoryDir = await mkdtemp(join(tmpdir(), "mcpvm-gw-memory-"));
+    home = await makeHome({ servers: { everything: everythingServer(), memory: memoryServer(memoryDir) } });
+    await new ToolsetStore(join(home.dir, "toolsets.json")).save({ name: "echo-only", tools: ["everything.echo"] });
+    for (const [name, ...flags] of [["memory-only", "--servers", "memory"], ["echo-only", "--toolset", "echo-only"], ["everything-only", "--servers", "everything"]] as const) {
+      const io = captureIo(home.env);
+      expect(await runCli(["gateway", "token", "create", name, ...flags], io), io.stderrText()).toBe(0);
+      tokens[name] = io.stdoutText().trim();
+    }
+    running = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, token: TOKEN, logLevel: "error", pretty: false });
+    url = new URL(running.url as string);
+  });
+
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.close().catch(() => undefined)));
+    await running?.close();
+    await home?.cleanup();
+  });
+
+  async function client(token: string): Promise<Client> {
+    const c = new Client({ name: "passthrough-scope-test", version: "1" });
+    await c.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    open.push(c);
+    return c;
+  }
+
+  async function refusal(work: Promise<unknown>): Promise<string> {
+    return work.then(
+      () => "answered",
+      (error: unknown) => String((error as Error).message),
+    );
+  }
+
+  it.each(["memory-only", "echo-only"])("a %s token lists and reads none of everything's resources, templates or prompts", async (name) => {
+    const c = await client(tokens[name] as string);
+    // server-memory lists a resource of its own (memory://knowledge-graph): the memory-only token sees that one.
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(name === "memory-only" ? ["memory://knowledge-graph"] : []);
+    expect((await c.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).filter((t) => t.startsWith("demo:"))).toEqual([]);
+    expect((await c.listPrompts()).prompts.map((p) => p.name).filter((p) => p.startsWith("everything_"))).toEqual([]);
+    expect(await refusal(c.readResource({ uri: STATIC_URI }))).toMatch(/Resource not found/);
+    expect(await refusal(c.readResource({ uri: "demo://resource/dynamic/text/1" }))).toMatch(/Resource not found/);
+    expect(await refusal(c.getPrompt({ name: "everything_simple_prompt" }))).toMatch(/no prompt "everything_simple_prompt"/);
+    expect(await refusal(c.complete({ ref: { type: "ref/prompt", name: "everything_completable_prompt" }, argument: { name: "department", value: "E" } }))).toMatch(/no prompt/);
+    expect(await refusal(c.complete({ ref: { type: "ref/resource", uri: TEMPLATE }, argument: { name: "resourceId", value: "1" } }))).toMatch(/no server behind this gateway has the resource template/i);
+    expect(await refusal(c.subscribeResource({ uri: "demo://resource/dynamic/text/1" }))).toMatch(/No server behind this gateway serves/);
+  });
+
+  it("a token limited to everything reaches its resources, prompts and completions as the gateway token does", async () => {
+    const c = await client(tokens["everything-only"] as string);
+    expect((await c.listResources()).resources.map((r) => r.uri)).toContain(STATIC_URI);
+    expect((await c.readResource({ uri: "demo://resource/dynamic/text/1" })).contents[0]?.uri).toBe("demo://resource/dynamic/text/1");
+    expect((await c.getPrompt({ name: "everything_simple_prompt" })).messages.length).toBeGreaterThan(0);
+    expect((await c.complete({ ref: { type: "ref/resource", uri: TEMPLATE }, argument: { name: "resourceId", value: "1" } })).completion.values).toContain("1");
+  });
+
+  it("an upstream's log messages not tied to a call go only to clients that reach that server", { timeout: 30_000 }, async () => {
+    const received = { admin: [] as string[], memoryOnly: [] as string[] };
+    const admin = await client(TOKEN);
+    const memoryOnly = await client(tokens["memory-only"] as string);
+    admin.setNotificationHandler("notifications/message", (n) => void received.admin.push(String(n.params.logger)));
+    memoryOnly.setNotificationHandler("notifications/message", (n) => void received.memoryOnly.push(String(n.params.logger)));
+    await memoryOnly.setLoggingLevel("debug");
+    await admin.setLoggingLevel("debug");
+    // server-everything then logs every 5 s on its own, outside any call.
+    await admin.callTool({ name: "run_mcp_script", arguments: { script: 'return require("host:mcp-everything").toggle_simulated_logging({})' } });
+    // Messages during the call go to the call's client; wait for one sent after it, to every client that set a level.
+    const duringCall = received.admin.length;
+    await waitFor(() => received.admin.slice(duringCall).some((logger) => logger.startsWith("everything")), 15_000, "a log message of everything at the gateway token's client");
+    expect(received.memoryOnly.filter((logger) => logger.startsWith("everything"))).toEqual([]);
+    await admin.callTool({ name: "run_mcp_script", arguments: { script: 'return require("host:mcp-everything").toggle_simulated_logging({})' } });
+  });
+});
