@@ -14,7 +14,7 @@ import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { isRefusal, tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
 import { ClientRateLimiter } from "./clients/rate-limiter.js";
-import { passthroughReach, type ClientScope } from "./clients/scope.js";
+import { isScoped, passthroughReach, reaches, type ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
@@ -255,18 +255,22 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       if (path === "/readyz" && req.method === "GET") {
         if (draining) return sendJson(res, 503, { status: "draining" });
         const state = await readiness.check();
-        const authorized = !isRefusal(await authenticator.authenticate(req));
-        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", failing: authorized ? state.failing : state.failing.length });
+        const caller = await authenticator.authenticate(req);
+        // Names and reasons only of the servers the caller's token reaches: a limited token learns nothing of the others.
+        const reach = isRefusal(caller) ? new Set<string>() : passthroughReach(caller);
+        const failing = isRefusal(caller) ? state.failing.length : state.failing.filter((f) => reaches(reach, f.server));
+        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", failing });
       }
       if (path === "/health" && req.method === "GET") {
-        const authorized = !isRefusal(await authenticator.authenticate(req));
-        return sendJson(res, 200, {
-          status: "ok",
-          uptimeMs: Date.now() - started,
-          ...(authorized
-            ? { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, fastLane: { on: fastLane !== undefined, calls: fastLane?.served ?? 0 }, servers: await gateway.service.summaries() }
-            : {}),
-        });
+        const caller = await authenticator.authenticate(req);
+        const details = async (scope: ClientScope) => {
+          const reach = passthroughReach(scope);
+          const servers = (await gateway.service.summaries()).filter((summary) => reaches(reach, summary.name));
+          // Sessions, the equipped toolset and the lane are the whole gateway's: for callers that reach all of it.
+          if (isScoped(scope)) return { servers };
+          return { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, fastLane: { on: fastLane !== undefined, calls: fastLane?.served ?? 0 }, servers };
+        };
+        return sendJson(res, 200, { status: "ok", uptimeMs: Date.now() - started, ...(isRefusal(caller) ? {} : await details(caller)) });
       }
       // RFC 9728 protected resource metadata (OAuth mode): public, so a client can find where to log in.
       const document = req.method === "GET" ? authenticator.publicDocument?.(path) : undefined;
@@ -292,6 +296,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       }
       // The SDK hands req.auth to request handlers as authInfo; the token itself is not carried.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: "", clientId: client.name, scopes: [], extra: { client } };
+      // Metrics name every client, server and tool: a token limited to some of them does not read them.
+      if (metrics && isScoped(client)) return rpcError(res, 403, -32001, `Forbidden: /metrics covers every client and server of this gateway, and client "${client.name}" is limited to some; scrape with the gateway token.`);
       if (metrics) return serveMetrics(req, res);
       // One span per request (not for GET: a notification stream lasts as long as the session).
       if (req.method === "GET") return handleMcp(req, res, client);

@@ -79,6 +79,23 @@ describe("client tokens limit resources, prompts, completions and logs", () => {
     expect((await c.complete({ ref: { type: "ref/resource", uri: TEMPLATE }, argument: { name: "resourceId", value: "1" } })).completion.values).toContain("1");
   });
 
+  it("/health details and /metrics: a limited token sees only its servers, and no metrics of the whole gateway", async () => {
+    const get = async (path: string, token: string) => {
+      const res = await fetch(new URL(path, url), { headers: { authorization: `Bearer ${token}` } });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const limited = await get("/health", tokens["memory-only"] as string);
+    expect((limited.body.servers as Array<{ name: string }>).map((s) => s.name)).toEqual(["memory"]);
+    expect(limited.body).not.toHaveProperty("sessions");
+    expect(((await get("/health", tokens["echo-only"] as string)).body.servers as unknown[]).length).toBe(0);
+    expect(((await get("/health", TOKEN)).body.servers as Array<{ name: string }>).map((s) => s.name).sort()).toEqual(["everything", "memory"]);
+    const metrics = await get("/metrics", tokens["memory-only"] as string);
+    expect(metrics.status).toBe(403);
+    expect(JSON.stringify(metrics.body)).toMatch(/scrape with the gateway token/);
+    // The gateway token is not refused (404 here: this gateway runs without the Prometheus exporter).
+    expect((await get("/metrics", TOKEN)).status).toBe(404);
+  });
+
   it("an upstream's log messages not tied to a call go only to clients that reach that server", { timeout: 30_000 }, async () => {
     const received = { admin: [] as string[], memoryOnly: [] as string[] };
     const admin = await client(TOKEN);
