@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,6 +77,15 @@ describe("client tokens limit resources, prompts, completions and logs", () => {
     expect((await c.readResource({ uri: "demo://resource/dynamic/text/1" })).contents[0]?.uri).toBe("demo://resource/dynamic/text/1");
     expect((await c.getPrompt({ name: "everything_simple_prompt" })).messages.length).toBeGreaterThan(0);
     expect((await c.complete({ ref: { type: "ref/resource", uri: TEMPLATE }, argument: { name: "resourceId", value: "1" } })).completion.values).toContain("1");
+  });
+
+  it("the audit entry of a call confirmed by policy names the client token that made it", async () => {
+    const c = await client(tokens["memory-only"] as string);
+    const script = 'return require("host:mcp-memory").create_entities({ entities: [{ name: "audited", entityType: "t", observations: ["o"] }] })';
+    await c.callTool({ name: "run_mcp_script", arguments: { script } });
+    const entries = (await readFile(join(home.dir, "audit-log.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { event: string; details?: Record<string, unknown> });
+    const confirmed = entries.filter((e) => e.event === "mcp.call.confirm" && e.details?.tool === "create_entities");
+    expect(confirmed.map((e) => e.details?.client)).toEqual(["memory-only"]);
   });
 
   it("/health details and /metrics: a limited token sees only its servers, and no metrics of the whole gateway", async () => {
