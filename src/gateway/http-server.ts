@@ -119,13 +119,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const sessionKey = options.sessionKey ?? randomBytes(32);
   const rebuilding = new Map<string, Promise<NodeStreamableHTTPServerTransport>>();
 
-  const openSession = async (client: string, owner: ClientScope, sessionId: () => string): Promise<NodeStreamableHTTPServerTransport> => {
+  const openSession = async (remote: string, owner: ClientScope, sessionId: () => string): Promise<NodeStreamableHTTPServerTransport> => {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: sessionId,
       // Responses are SSE streams: an upstream's progress, log messages, elicitation and sampling
       // requests travel to the client on the stream of the request that caused them.
       onsessioninitialized: (id) => {
-        sessions.add(id, client, transport);
+        // Capped per client and address: behind a balancer every client shares one address, and one token must not evict another's sessions.
+        sessions.add(id, `${owner.name} ${remote}`, transport);
         owners.set(id, owner.name);
         logger.info({ session: id, client: owner.name }, "client session opened");
       },
