@@ -25,7 +25,7 @@ import type { Passthrough } from "./passthrough/passthrough.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
 import { FastLane } from "./fast-lane/fast-lane.js";
 import { cancelledRequestId } from "./fast-lane/recognize.js";
-import { allowedHostnames, EndedSessions, isLegacyPost, MAX_BODY_BYTES, readBody, rpcError, sendJson, serveMetrics } from "./http-util.js";
+import { allowedHostnames, EndedSessions, isLegacyPost, MAX_BODY_BYTES, rateLimited, readBody, rpcError, sendJson, serveMetrics } from "./http-util.js";
 
 export { MAX_BODY_BYTES } from "./http-util.js";
 
@@ -210,6 +210,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     } catch {
       return rpcError(res, 400, -32700, "Parse error: the body is not JSON.");
     }
+    // A JSON-RPC batch is as many requests as it holds messages: the rate counts each (the POST took one already).
+    if (Array.isArray(body) && body.length > 1 && client.rate !== undefined) {
+      const batchWaitMs = body.length > client.rate.count ? Infinity : rates.take(client.name, client.rate, body.length - 1);
+      if (batchWaitMs > 0) {
+        logger.warn({ client: client.name, messages: body.length }, "HTTP batch over the client's rate limit refused");
+        return rateLimited(res, client.name, client.rate, batchWaitMs, body.length);
+      }
+    }
     if (!isLegacyPost(req, body)) {
       if (fastLane !== undefined && (await fastLane.serveModern(req, res, body, client))) return;
       const listen = options.passthrough === undefined ? undefined : listenedResources(body);
@@ -289,11 +297,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         return rpcError(res, client.status, -32001, `${what}: ${client.description}; ${authenticator.hint}.`, headers);
       }
       const waitMs = client.rate === undefined ? 0 : rates.take(client.name, client.rate);
-      if (waitMs > 0) {
+      if (waitMs > 0 && client.rate !== undefined) {
         logger.warn({ client: client.name }, "HTTP request over the client's rate limit refused");
-        return rpcError(res, 429, -32000, `Too many requests: client "${client.name}" is limited to ${client.rate?.count ?? 0} per ${client.rate?.perMs === 60_000 ? "minute" : "second"}; retry after ${Math.ceil(waitMs / 1000)} s.`, {
-          "retry-after": String(Math.ceil(waitMs / 1000)),
-        });
+        return rateLimited(res, client.name, client.rate, waitMs, 1);
       }
       // The SDK hands req.auth to request handlers as authInfo; the token itself is not carried.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: "", clientId: client.name, scopes: [], extra: { client } };

@@ -28,7 +28,7 @@ describe("client tokens limit resources, prompts, completions and logs", () => {
     const memoryDir = await mkdtemp(join(tmpdir(), "mcpvm-gw-memory-"));
     home = await makeHome({ servers: { everything: everythingServer(), memory: memoryServer(memoryDir) } });
     await new ToolsetStore(join(home.dir, "toolsets.json")).save({ name: "echo-only", tools: ["everything.echo"] });
-    for (const [name, ...flags] of [["memory-only", "--servers", "memory"], ["echo-only", "--toolset", "echo-only"], ["everything-only", "--servers", "everything"]] as const) {
+    for (const [name, ...flags] of [["memory-only", "--servers", "memory"], ["echo-only", "--toolset", "echo-only"], ["everything-only", "--servers", "everything"], ["batcher", "--servers", "everything", "--rate", "5/m"]] as const) {
       const io = captureIo(home.env);
       expect(await runCli(["gateway", "token", "create", name, ...flags], io), io.stderrText()).toBe(0);
       tokens[name] = io.stdoutText().trim();
@@ -86,6 +86,25 @@ describe("client tokens limit resources, prompts, completions and logs", () => {
     const entries = (await readFile(join(home.dir, "audit-log.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { event: string; details?: Record<string, unknown> });
     const confirmed = entries.filter((e) => e.event === "mcp.call.confirm" && e.details?.tool === "create_entities");
     expect(confirmed.map((e) => e.details?.client)).toEqual(["memory-only"]);
+  });
+
+  it("a JSON-RPC batch counts each of its messages against the client's rate", async () => {
+    const headers = { authorization: `Bearer ${tokens.batcher as string}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+    const init = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "batch", version: "1" } } }) });
+    await init.text();
+    const session = { ...headers, "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+    const batch = (n: number) => fetch(url, { method: "POST", headers: session, body: JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/list", params: {} }))) });
+    // 5 a minute: initialize took one, and nothing refills during the test.
+    const tooBig = await batch(6);
+    expect(tooBig.status).toBe(429);
+    expect(await tooBig.text()).toMatch(/send at most 5 at once/);
+    const first = await batch(2);
+    await first.text();
+    expect(first.status).toBe(200);
+    const second = await batch(2);
+    expect(second.status).toBe(429);
+    expect(await second.text()).toMatch(/a batch counts each of its 2 messages/);
+    expect(Number(second.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 
   it("/health details and /metrics: a limited token sees only its servers, and no metrics of the whole gateway", async () => {
