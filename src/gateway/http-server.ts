@@ -15,6 +15,7 @@ import { isLoopback, type ListenAddress } from "./address.js";
 import { isRefusal, tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
 import { ClientRateLimiter } from "./clients/rate-limiter.js";
 import { isScoped, passthroughReach, reaches, type ClientScope } from "./clients/scope.js";
+import { RevokedSessions } from "./revoked-sessions.js";
 import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
@@ -89,6 +90,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   });
   const sweep = setInterval(() => sessions.expireIdle(), Math.max(50, Math.min(limits.idleMs / 2, 60_000)));
   sweep.unref();
+  // Sessions opened with a named client token: revoking it ends them, open notification streams included.
+  const credentials = new RevokedSessions(authenticator, logger, (id) => {
+    const transport = sessions.use(id);
+    sessions.delete(id);
+    owners.delete(id);
+    ended.add(id);
+    void transport?.close().catch(() => undefined);
+  });
   const modern: McpHttpHandler = createMcpHandler(servers.factory(() => "http", { track: false }), {
     legacy: "reject",
     onerror: (error) => logger.debug({}, `modern MCP request: ${error.message}`),
@@ -128,12 +137,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         // Capped per client and address: behind a balancer every client shares one address, and one token must not evict another's sessions.
         sessions.add(id, `${owner.name} ${remote}`, transport);
         owners.set(id, owner.name);
+        if (owner.credential !== undefined) credentials.track(id, owner.credential);
         logger.info({ session: id, client: owner.name }, "client session opened");
       },
       onsessionclosed: (id) => {
         ended.add(id);
         sessions.delete(id);
         owners.delete(id);
+        credentials.forget(id);
         logger.info({ session: id }, "client session closed");
       },
     });
@@ -141,6 +152,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       if (transport.sessionId !== undefined) {
         sessions.delete(transport.sessionId);
         owners.delete(transport.sessionId);
+        credentials.forget(transport.sessionId);
       }
     };
     const server = servers.create("http-session");
@@ -352,6 +364,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         if (inFlight > 0) logger.warn({ inFlight }, "drain deadline reached; closing calls still in flight");
       }
       clearInterval(sweep);
+      credentials.stop();
       unsubscribe();
       await modern.close().catch(() => undefined);
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));

@@ -107,6 +107,28 @@ describe("client tokens limit resources, prompts, completions and logs", () => {
     expect(Number(second.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 
+  it("revoking a client token closes its sessions' open notification streams, not only its next request", { timeout: 30_000 }, async () => {
+    const made = captureIo(home.env);
+    expect(await runCli(["gateway", "token", "create", "streamer", "--servers", "everything"], made)).toBe(0);
+    const headers = { authorization: `Bearer ${made.stdoutText().trim()}`, accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+    const init = await fetch(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "streamer", version: "1" } } }) });
+    await init.text();
+    const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream", "mcp-session-id": init.headers.get("mcp-session-id") ?? "" } });
+    expect(stream.status).toBe(200);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    let ended = false;
+    const drained = (async () => {
+      while (!(await reader.read()).done);
+      ended = true;
+    })().catch(() => (ended = true));
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(ended).toBe(false);
+    const revoked = captureIo(home.env);
+    expect(await runCli(["gateway", "token", "revoke", "streamer"], revoked)).toBe(0);
+    await waitFor(() => ended, 10_000, "the revoked client's notification stream to close");
+    await drained;
+  });
+
   it("/health details and /metrics: a limited token sees only its servers, and no metrics of the whole gateway", async () => {
     const get = async (path: string, token: string) => {
       const res = await fetch(new URL(path, url), { headers: { authorization: `Bearer ${token}` } });

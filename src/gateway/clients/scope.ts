@@ -13,6 +13,8 @@ export interface ClientScope {
   readonly via: "gateway-token" | "client-token" | "oauth" | "none";
   /** For an OAuth access token: the person or service it speaks for (`sub`, else `client_id`). */
   readonly subject?: string;
+  /** For a named client token: which one (name and creation time), so its sessions end when it is revoked or replaced. */
+  readonly credential?: string;
   readonly toolset?: string;
   readonly servers?: readonly string[];
   readonly rate?: Rate;
