@@ -129,6 +129,23 @@ describe("client tokens limit resources, prompts, completions and logs", () => {
     await drained;
   });
 
+  it("a toolset narrowed while the gateway runs narrows the clients bound to it at once", async () => {
+    const store = new ToolsetStore(join(home.dir, "toolsets.json"));
+    await store.save({ name: "narrowing", tools: ["everything.echo", "everything.get-sum"] });
+    const made = captureIo(home.env);
+    expect(await runCli(["gateway", "token", "create", "narrowed", "--toolset", "narrowing"], made)).toBe(0);
+    const c = await client(made.stdoutText().trim());
+    const names = async () => (await c.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("everything_"));
+    expect(await names()).toEqual(["everything_echo", "everything_get_sum"]);
+    expect((await c.callTool({ name: "everything_echo", arguments: { message: "before" } })).isError).not.toBe(true);
+    await store.save({ name: "narrowing", tools: ["everything.get-sum"] });
+    expect(await names()).toEqual(["everything_get_sum"]);
+    const direct = await c.callTool({ name: "everything_echo", arguments: { message: "after" } });
+    expect(direct.isError).toBe(true);
+    const script = await c.callTool({ name: "run_mcp_script", arguments: { script: 'return require("host:mcp-everything").echo({ message: "after" })' } });
+    expect((script.structuredContent as { error?: { message?: string } }).error?.message).toMatch(/has no tool "echo"/);
+  });
+
   it("/health details and /metrics: a limited token sees only its servers, and no metrics of the whole gateway", async () => {
     const get = async (path: string, token: string) => {
       const res = await fetch(new URL(path, url), { headers: { authorization: `Bearer ${token}` } });
