@@ -129,6 +129,24 @@ describe("client tokens limit resources, prompts, completions and logs", () => {
     await drained;
   });
 
+  it("an upstream's log message outside any call never goes to the one call in flight if its client cannot reach that server", { timeout: 40_000 }, async () => {
+    const admin = await client(TOKEN);
+    const memoryOnly = await client(tokens["memory-only"] as string);
+    const heard: string[] = [];
+    memoryOnly.setNotificationHandler("notifications/message", (n) => void heard.push(String(n.params.logger)));
+    const toggle = { name: "run_mcp_script", arguments: { script: 'return require("host:mcp-everything").toggle_simulated_logging({})' } };
+    await admin.callTool(toggle);
+    try {
+      // The only call in flight for 7 s (server-everything logs every 5 s), on memory.
+      const script = "const end = Date.now() + 7000; let n = 0; while (Date.now() < end) { require(\"host:mcp-memory\").read_graph({}); n++; } return n;";
+      const result = await memoryOnly.callTool({ name: "run_mcp_script", arguments: { script, timeoutMs: 20_000 } }, { timeout: 30_000 });
+      expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+      expect(heard.filter((logger) => logger.startsWith("everything"))).toEqual([]);
+    } finally {
+      await admin.callTool(toggle);
+    }
+  });
+
   it("a toolset narrowed while the gateway runs narrows the clients bound to it at once", async () => {
     const store = new ToolsetStore(join(home.dir, "toolsets.json"));
     await store.save({ name: "narrowing", tools: ["everything.echo", "everything.get-sum"] });

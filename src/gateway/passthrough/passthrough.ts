@@ -11,7 +11,7 @@ import {
 import type { Logger } from "pino";
 import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestContext, ServerRequestHooks } from "../../mcp/client-manager/index.js";
 import { errorMessage } from "../../util/errors.js";
-import { reaches, type ServerReach } from "../clients/scope.js";
+import { passthroughReach, reaches, type ClientScope, type ServerReach } from "../clients/scope.js";
 import { invalidParams, toProtocolError } from "./errors.js";
 import { passesLevel } from "./log-levels.js";
 import { InputRounds } from "./input-rounds.js";
@@ -263,7 +263,7 @@ export class Passthrough {
     const params = { level: event.level, logger, data: event.data };
     // A fast-lane call's answer is one JSON body: its upstream's messages have nowhere to go, and belong to no other client.
     if (fastLaneInvolved(event.origin)) return;
-    const origin = this.originOf(event.origin);
+    const origin = this.originOf(event.origin, event.server);
     if (origin !== undefined) {
       if (!passesLevel(event.level, this.sessions.get(origin.server)?.level)) return;
       notifyOrigin(origin, { method: "notifications/message", params });
@@ -277,21 +277,22 @@ export class Passthrough {
   }
 
   /** The client request an upstream's request or message belongs to: as resolved by the manager, else the only gateway call in flight. */
-  private originOf(resolved: ServerRequestContext["origin"] | undefined): GatewayOrigin | undefined {
+  private originOf(resolved: ServerRequestContext["origin"] | undefined, server: string): GatewayOrigin | undefined {
     // A fast-lane call in flight on that server makes the guess below unsafe: the request may be its.
     if (fastLaneInvolved(resolved)) return undefined;
     if (resolved !== undefined && isGatewayOrigin(resolved.origin)) return resolved.origin;
     const fromInFlight = resolved?.inFlight.filter(isGatewayOrigin) ?? [];
     if (fromInFlight.length === 1) return fromInFlight[0];
-    if (this.active.size === 1) return [...this.active][0];
-    return undefined;
+    // The only gateway call in flight may be on another server: its client must be one that reaches this one.
+    const only = this.active.size === 1 ? [...this.active][0] : undefined;
+    return only !== undefined && reaches(passthroughReach(clientOfOrigin(only)), server) ? only : undefined;
   }
 
   private serverRequestHooks(): ServerRequestHooks {
     return {
       elicitationModes: { form: true, url: true },
       elicit: async (params, ctx) => {
-        const origin = this.originOf(ctx.origin);
+        const origin = this.originOf(ctx.origin, ctx.server);
         const why = this.cannotForward(origin, "elicitation", ctx);
         if (why !== undefined || origin === undefined) {
           this.options.logger.warn({ server: ctx.server }, `elicitation from ${ctx.server} declined: ${why}`);
@@ -315,7 +316,7 @@ export class Passthrough {
         return view.kind === "elicit" ? { action: view.action, ...(view.content === undefined ? {} : { content: view.content as ElicitContent }) } : { action: "cancel" };
       },
       sample: async (params, ctx) => {
-        const origin = this.originOf(ctx.origin);
+        const origin = this.originOf(ctx.origin, ctx.server);
         const why = this.cannotForward(origin, "sampling", ctx);
         if (why !== undefined || origin === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Sampling is not available through the mcpvm gateway here: ${why}`);
         if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.requestSampling(params, { signal: ctx.signal });
@@ -339,6 +340,12 @@ export class Passthrough {
     if (what === "sampling" && capabilities?.sampling === undefined) return "the gateway's client does not support sampling";
     return undefined;
   }
+}
+
+/** The client the HTTP layer authenticated for this call (as server-factory's clientOf); undefined on stdio. */
+function clientOfOrigin(origin: GatewayOrigin): ClientScope | undefined {
+  const http = (origin.ctx as { http?: { authInfo?: { extra?: Record<string, unknown> } } }).http;
+  return http?.authInfo?.extra?.client as ClientScope | undefined;
 }
 
 /** The request or message came during a fast-lane call, or while one was in flight on that server with others. */
