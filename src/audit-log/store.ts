@@ -1,5 +1,6 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
+import { currentClient } from "../logging/caller.js";
 import type { Redactor } from "../logging/redact.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import { McpvmError } from "../util/errors.js";
@@ -71,7 +72,10 @@ export class AuditLog implements AuditSink {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  async record(event: AuditEvent): Promise<void> {
+  async record(recorded: AuditEvent): Promise<void> {
+    // Through the gateway: the client (token name, or `<entry>/<sub>`) whose call this is, so a team's audit says who asked.
+    const client = currentClient();
+    const event = client === undefined ? recorded : { ...recorded, details: { ...recorded.details, client } };
     try {
       await this.append(event);
     } catch (error) {

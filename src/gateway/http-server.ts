@@ -14,7 +14,8 @@ import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { isRefusal, tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
 import { ClientRateLimiter } from "./clients/rate-limiter.js";
-import type { ClientScope } from "./clients/scope.js";
+import { isScoped, passthroughReach, reaches, type ClientScope } from "./clients/scope.js";
+import { RevokedSessions } from "./revoked-sessions.js";
 import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
@@ -25,7 +26,7 @@ import type { Passthrough } from "./passthrough/passthrough.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
 import { FastLane } from "./fast-lane/fast-lane.js";
 import { cancelledRequestId } from "./fast-lane/recognize.js";
-import { allowedHostnames, EndedSessions, isLegacyPost, MAX_BODY_BYTES, readBody, rpcError, sendJson, serveMetrics } from "./http-util.js";
+import { allowedHostnames, EndedSessions, isLegacyPost, MAX_BODY_BYTES, rateLimited, readBody, rpcError, sendJson, serveMetrics } from "./http-util.js";
 
 export { MAX_BODY_BYTES } from "./http-util.js";
 
@@ -89,6 +90,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   });
   const sweep = setInterval(() => sessions.expireIdle(), Math.max(50, Math.min(limits.idleMs / 2, 60_000)));
   sweep.unref();
+  // Sessions opened with a named client token: revoking it ends them, open notification streams included.
+  const credentials = new RevokedSessions(authenticator, logger, (id) => {
+    const transport = sessions.use(id);
+    sessions.delete(id);
+    owners.delete(id);
+    ended.add(id);
+    void transport?.close().catch(() => undefined);
+  });
   const modern: McpHttpHandler = createMcpHandler(servers.factory(() => "http", { track: false }), {
     legacy: "reject",
     onerror: (error) => logger.debug({}, `modern MCP request: ${error.message}`),
@@ -119,20 +128,23 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const sessionKey = options.sessionKey ?? randomBytes(32);
   const rebuilding = new Map<string, Promise<NodeStreamableHTTPServerTransport>>();
 
-  const openSession = async (client: string, owner: ClientScope, sessionId: () => string): Promise<NodeStreamableHTTPServerTransport> => {
+  const openSession = async (remote: string, owner: ClientScope, sessionId: () => string): Promise<NodeStreamableHTTPServerTransport> => {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: sessionId,
       // Responses are SSE streams: an upstream's progress, log messages, elicitation and sampling
       // requests travel to the client on the stream of the request that caused them.
       onsessioninitialized: (id) => {
-        sessions.add(id, client, transport);
+        // Capped per client and address: behind a balancer every client shares one address, and one token must not evict another's sessions.
+        sessions.add(id, `${owner.name} ${remote}`, transport);
         owners.set(id, owner.name);
+        if (owner.credential !== undefined) credentials.track(id, owner.credential);
         logger.info({ session: id, client: owner.name }, "client session opened");
       },
       onsessionclosed: (id) => {
         ended.add(id);
         sessions.delete(id);
         owners.delete(id);
+        credentials.forget(id);
         logger.info({ session: id }, "client session closed");
       },
     });
@@ -140,6 +152,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       if (transport.sessionId !== undefined) {
         sessions.delete(transport.sessionId);
         owners.delete(transport.sessionId);
+        credentials.forget(transport.sessionId);
       }
     };
     const server = servers.create("http-session");
@@ -209,6 +222,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     } catch {
       return rpcError(res, 400, -32700, "Parse error: the body is not JSON.");
     }
+    // A JSON-RPC batch is as many requests as it holds messages: the rate counts each (the POST took one already).
+    if (Array.isArray(body) && body.length > 1 && client.rate !== undefined) {
+      const batchWaitMs = body.length > client.rate.count ? Infinity : rates.take(client.name, client.rate, body.length - 1);
+      if (batchWaitMs > 0) {
+        logger.warn({ client: client.name, messages: body.length }, "HTTP batch over the client's rate limit refused");
+        return rateLimited(res, client.name, client.rate, batchWaitMs, body.length);
+      }
+    }
     if (!isLegacyPost(req, body)) {
       if (fastLane !== undefined && (await fastLane.serveModern(req, res, body, client))) return;
       const listen = options.passthrough === undefined ? undefined : listenedResources(body);
@@ -216,7 +237,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         // Updates for these URIs come from upstream subscriptions, held while the stream is open.
         let release: () => void;
         try {
-          release = await options.passthrough.holdSubscriptions(listen.uris, {});
+          release = await options.passthrough.holdSubscriptions(listen.uris, {}, passthroughReach(client));
         } catch (error) {
           const code = ProtocolError.isInstance(error) ? error.code : -32603;
           return sendJson(res, 200, { jsonrpc: "2.0", id: listen.id, error: { code, message: errorMessage(error) } });
@@ -255,18 +276,22 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       if (path === "/readyz" && req.method === "GET") {
         if (draining) return sendJson(res, 503, { status: "draining" });
         const state = await readiness.check();
-        const authorized = !isRefusal(await authenticator.authenticate(req));
-        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", failing: authorized ? state.failing : state.failing.length });
+        const caller = await authenticator.authenticate(req);
+        // Names and reasons only of the servers the caller's token reaches: a limited token learns nothing of the others.
+        const reach = isRefusal(caller) ? new Set<string>() : passthroughReach(caller);
+        const failing = isRefusal(caller) ? state.failing.length : state.failing.filter((f) => reaches(reach, f.server));
+        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", failing });
       }
       if (path === "/health" && req.method === "GET") {
-        const authorized = !isRefusal(await authenticator.authenticate(req));
-        return sendJson(res, 200, {
-          status: "ok",
-          uptimeMs: Date.now() - started,
-          ...(authorized
-            ? { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, fastLane: { on: fastLane !== undefined, calls: fastLane?.served ?? 0 }, servers: await gateway.service.summaries() }
-            : {}),
-        });
+        const caller = await authenticator.authenticate(req);
+        const details = async (scope: ClientScope) => {
+          const reach = passthroughReach(scope);
+          const servers = (await gateway.service.summaries()).filter((summary) => reaches(reach, summary.name));
+          // Sessions, the equipped toolset and the lane are the whole gateway's: for callers that reach all of it.
+          if (isScoped(scope)) return { servers };
+          return { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, fastLane: { on: fastLane !== undefined, calls: fastLane?.served ?? 0 }, servers };
+        };
+        return sendJson(res, 200, { status: "ok", uptimeMs: Date.now() - started, ...(isRefusal(caller) ? {} : await details(caller)) });
       }
       // RFC 9728 protected resource metadata (OAuth mode): public, so a client can find where to log in.
       const document = req.method === "GET" ? authenticator.publicDocument?.(path) : undefined;
@@ -284,14 +309,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         return rpcError(res, client.status, -32001, `${what}: ${client.description}; ${authenticator.hint}.`, headers);
       }
       const waitMs = client.rate === undefined ? 0 : rates.take(client.name, client.rate);
-      if (waitMs > 0) {
+      if (waitMs > 0 && client.rate !== undefined) {
         logger.warn({ client: client.name }, "HTTP request over the client's rate limit refused");
-        return rpcError(res, 429, -32000, `Too many requests: client "${client.name}" is limited to ${client.rate?.count ?? 0} per ${client.rate?.perMs === 60_000 ? "minute" : "second"}; retry after ${Math.ceil(waitMs / 1000)} s.`, {
-          "retry-after": String(Math.ceil(waitMs / 1000)),
-        });
+        return rateLimited(res, client.name, client.rate, waitMs, 1);
       }
       // The SDK hands req.auth to request handlers as authInfo; the token itself is not carried.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: "", clientId: client.name, scopes: [], extra: { client } };
+      // Metrics name every client, server and tool: a token limited to some of them does not read them.
+      if (metrics && isScoped(client)) return rpcError(res, 403, -32001, `Forbidden: /metrics covers every client and server of this gateway, and client "${client.name}" is limited to some; scrape with the gateway token.`);
       if (metrics) return serveMetrics(req, res);
       // One span per request (not for GET: a notification stream lasts as long as the session).
       if (req.method === "GET") return handleMcp(req, res, client);
@@ -339,6 +364,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         if (inFlight > 0) logger.warn({ inFlight }, "drain deadline reached; closing calls still in flight");
       }
       clearInterval(sweep);
+      credentials.stop();
       unsubscribe();
       await modern.close().catch(() => undefined);
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));

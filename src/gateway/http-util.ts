@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import { telemetry } from "../telemetry/telemetry.js";
 import type { ListenAddress } from "./address.js";
+import type { Rate } from "./clients/schema.js";
 
 /** The largest request body the gateway reads (413 past it). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -29,6 +30,16 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 export function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   sendJson(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
+}
+
+/** 429 for a client over its rate: when to retry, or (a batch larger than its burst) to send fewer messages at once. */
+export function rateLimited(res: ServerResponse, client: string, rate: Rate, waitMs: number, messages: number): void {
+  const per = `${rate.count} per ${rate.perMs === 60_000 ? "minute" : "second"}`;
+  if (!Number.isFinite(waitMs)) {
+    return rpcError(res, 429, -32000, `Too many requests: a batch of ${messages} messages counts as ${messages} requests, and client "${client}" is limited to ${per}; send at most ${rate.count} at once.`);
+  }
+  const seconds = String(Math.ceil(waitMs / 1000));
+  rpcError(res, 429, -32000, `Too many requests: client "${client}" is limited to ${per}${messages > 1 ? ` (a batch counts each of its ${messages} messages)` : ""}; retry after ${seconds} s.`, { "retry-after": seconds });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { CallerOptions } from "../mcp/client-manager/index.js";
 import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
-import type { ClientScope } from "./clients/scope.js";
+import { passthroughReach, type ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import { gatewayOrigin, isModernRequest, notifyOrigin } from "./passthrough/origin.js";
 import { invalidParams } from "./passthrough/errors.js";
@@ -76,6 +76,8 @@ export class GatewayServers {
     const passthrough = this.passthrough;
     const sessionOf = (ctx: ServerContext): string => ctx.sessionId ?? defaultSession;
     const callerOf = (ctx: ServerContext): CallerOptions => ({ signal: ctx.mcpReq.signal, origin: gatewayOrigin(server, ctx, sessionOf(ctx)) });
+    // Resources, prompts, completions and logs: only of the servers the client's token reaches.
+    const reachOf = (ctx: ServerContext) => passthroughReach(clientOf(ctx));
     const transport = defaultSession === "stdio" ? "stdio" : "http";
     // One span per request the gateway answers (src/telemetry; free when off). tools/call's is made by Gateway.callTool.
     const traced = <T>(ctx: ServerContext, work: () => Promise<T>): Promise<T> =>
@@ -120,15 +122,15 @@ export class GatewayServers {
     });
     server.setRequestHandler("resources/list", (request, ctx) => traced(ctx, async () => {
         noCursor(request.params);
-        return passthrough.resources.list(callerOf(ctx));
+        return passthrough.resources.list(callerOf(ctx), reachOf(ctx));
       }));
     server.setRequestHandler("resources/templates/list", (request, ctx) => traced(ctx, async () => {
         noCursor(request.params);
-        return passthrough.resources.templatesList(callerOf(ctx));
+        return passthrough.resources.templatesList(callerOf(ctx), reachOf(ctx));
       }));
-    server.setRequestHandler("resources/read", (request, ctx) => traced(ctx, () => passthrough.resources.read(request.params.uri, callerOf(ctx))));
+    server.setRequestHandler("resources/read", (request, ctx) => traced(ctx, () => passthrough.resources.read(request.params.uri, callerOf(ctx), reachOf(ctx))));
     server.setRequestHandler("resources/subscribe", async (request, ctx) => {
-      await passthrough.subscribe(server, request.params.uri, callerOf(ctx));
+      await passthrough.subscribe(server, request.params.uri, callerOf(ctx), reachOf(ctx));
       return {};
     });
     server.setRequestHandler("resources/unsubscribe", async (request, ctx) => {
@@ -137,12 +139,12 @@ export class GatewayServers {
     });
     server.setRequestHandler("prompts/list", (request, ctx) => traced(ctx, async () => {
         noCursor(request.params);
-        return passthrough.prompts.list(callerOf(ctx));
+        return passthrough.prompts.list(callerOf(ctx), reachOf(ctx));
       }));
-    server.setRequestHandler("prompts/get", (request, ctx) => traced(ctx, () => passthrough.prompts.get(request.params.name, request.params.arguments, callerOf(ctx))));
-    server.setRequestHandler("completion/complete", (request, ctx) => traced(ctx, () => passthrough.complete(request.params, callerOf(ctx))));
+    server.setRequestHandler("prompts/get", (request, ctx) => traced(ctx, () => passthrough.prompts.get(request.params.name, request.params.arguments, callerOf(ctx), reachOf(ctx))));
+    server.setRequestHandler("completion/complete", (request, ctx) => traced(ctx, () => passthrough.complete(request.params, callerOf(ctx), reachOf(ctx))));
     server.setRequestHandler("logging/setLevel", async (request, ctx) => {
-      await passthrough.setLevel(server, request.params.level, callerOf(ctx));
+      await passthrough.setLevel(server, request.params.level, callerOf(ctx), reachOf(ctx));
       return {};
     });
     const previous = server.onclose;

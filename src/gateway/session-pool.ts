@@ -1,6 +1,6 @@
 /**
  * The HTTP gateway's 2025-era sessions (one server instance each), bounded: at most
- * `perClient` per client address and `total` overall, the least recently used evicted first, and
+ * `perClient` per client (the caller's key: token name and address) and `total` overall, the least recently used evicted first, and
  * sessions idle longer than `idleMs` closed (unless a client holds a notification stream open on
  * it). Without this, bare `initialize` requests grow memory without end. An evicted or expired
  * client gets "Unknown or expired session; initialize again", which MCP clients handle.

@@ -19,7 +19,7 @@ export const gatewaySettingsSchema = z
     progressIntervalMs: z.number().int().min(100).max(600_000).default(5_000),
     /** Results of search_tools when the caller gives no limit. */
     searchLimit: z.number().int().min(1).max(100).default(10),
-    /** HTTP (2025-era) sessions one client address may hold; the least recently used is closed past it. */
+    /** HTTP (2025-era) sessions one client (token, from one address) may hold; its least recently used is closed past it. */
     maxSessionsPerClient: z.number().int().min(1).max(10_000).default(100),
     /** HTTP sessions in all, over every client. */
     maxSessions: z.number().int().min(1).max(100_000).default(1_000),

@@ -1,8 +1,10 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/main.js";
 import { SessionPool } from "../../src/gateway/session-pool.js";
 import { startGateway, type RunningGateway } from "../../src/gateway/index.js";
+import { captureIo } from "../support/cli-io.js";
 import { fixtureServer, makeHome, type TestHome } from "./helpers.js";
 
 /**
@@ -80,6 +82,20 @@ describe("HTTP sessions are capped per client and expire when idle", () => {
     // Bounded, not a figure: 3,000 sessions kept used to add ~56 MB.
     const grownMb = (retainedHeap() - heapBefore) / 1024 / 1024;
     expect(grownMb).toBeLessThan(40);
+  });
+
+  it("one client token's sessions never evict another client's from the same address (a balancer's)", { timeout: 60_000 }, async () => {
+    const { url, auth } = await gateway({ maxSessionsPerClient: 3 });
+    const io = captureIo(home?.env ?? {});
+    expect(await runCli(["gateway", "token", "create", "flooder", "--servers", "fixture"], io), io.stderrText()).toBe(0);
+    const flooder = { authorization: `Bearer ${io.stdoutText().trim()}` };
+    const admin = await initialize(url, auth);
+    const flooded: string[] = [];
+    for (let i = 0; i < 5; i++) flooded.push(await initialize(url, flooder));
+    expect(await listTools(url, auth, admin)).toBe(200);
+    // The flooder's own oldest sessions made room for its newest.
+    expect(await listTools(url, flooder, flooded[0] ?? "")).toBe(404);
+    expect(await listTools(url, flooder, flooded[4] ?? "")).toBe(200);
   });
 
   it("a session unused for sessionIdleMs is closed: its id answers 404 'initialize again'", { timeout: 60_000 }, async () => {

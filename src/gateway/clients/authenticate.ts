@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { ClientTokenStore } from "./store.js";
+import { credentialOf, type ClientTokenStore } from "./store.js";
 import { UNSCOPED, type ClientScope } from "./scope.js";
 
 /** A request refused: the HTTP status, and the RFC 6750 error its WWW-Authenticate challenge carries. */
@@ -37,6 +37,8 @@ export interface RequestAuthenticator {
   publicDocument?(path: string): Record<string, unknown> | undefined;
   /** Told the gateway's /mcp URL once it listens. */
   listening?(url: string): void;
+  /** The named client tokens valid now (their `credential`s), so sessions of a revoked one can be closed. */
+  clientCredentials?(): Promise<ReadonlySet<string>>;
 }
 
 /** `"` and `\` cannot appear in an auth-param's quoted string; controls and non-ASCII do not belong there either. */
@@ -82,7 +84,9 @@ export interface TokenAuthOptions {
  */
 export function tokenAuthenticator(options: TokenAuthOptions): RequestAuthenticator {
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
+  const clients = options.clients;
   return {
+    ...(clients === undefined ? {} : { clientCredentials: () => clients.credentials() }),
     hint: "send Authorization: Bearer <token> (the gateway token, or a client token from `mcpvm gateway token create`)",
     challenge: (refused) => bearerChallenge(refused),
     async authenticate(request) {
@@ -95,6 +99,7 @@ export function tokenAuthenticator(options: TokenAuthOptions): RequestAuthentica
         return {
           name: client.name,
           via: "client-token",
+          credential: credentialOf(client),
           ...(client.toolset === undefined ? {} : { toolset: client.toolset }),
           ...(client.servers === undefined ? {} : { servers: client.servers }),
           ...(client.rate === undefined ? {} : { rate: client.rate }),

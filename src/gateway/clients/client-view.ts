@@ -1,6 +1,7 @@
 import type { McpAccess } from "../../mcp/service/index.js";
 import type { BuiltinToolName } from "../builtin-tools.js";
 import type { ToolDirectory } from "../directory.js";
+import { fileStamp } from "../../util/file-stamp.js";
 import { Equipment } from "../equipment.js";
 import { parseToolRef, refKey } from "../flatten.js";
 import type { ToolsetStore } from "../toolsets/store.js";
@@ -25,6 +26,8 @@ const UNSCOPED_VIEW: ClientView = { access: undefined, equipment: undefined, bui
  */
 export class ClientViews {
   private readonly byToolset = new Map<string, Promise<{ equipment: Equipment; refs: readonly string[] }>>();
+  /** toolsets.json as last resolved: a toolset edited or deleted while the gateway runs (`mcpvm toolset …`) is resolved again. */
+  private toolsetsStamp: string | undefined;
 
   constructor(
     private readonly directory: ToolDirectory,
@@ -36,6 +39,11 @@ export class ClientViews {
     const servers = scope.servers === undefined ? undefined : new Set(scope.servers);
     if (scope.toolset === undefined) {
       return { access: { servers: servers ?? new Set() }, equipment: undefined, builtinAllowed: (name) => SCOPED_BUILTINS.has(name) };
+    }
+    const stamp = await fileStamp(this.toolsets.file);
+    if (stamp !== this.toolsetsStamp) {
+      this.byToolset.clear();
+      this.toolsetsStamp = stamp;
     }
     const { equipment, refs: written } = await this.toolsetEquipment(scope.toolset);
     // As written and as resolved (the server's own name), so "server.tool" matches the catalog's originalName.

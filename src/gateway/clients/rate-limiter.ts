@@ -16,8 +16,11 @@ export class ClientRateLimiter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** 0 when the request may go ahead, else the milliseconds until the next one may. */
-  take(client: string, rate: Rate): number {
+  /**
+   * 0 when the request may go ahead, else the milliseconds until it may. `cost` is how many requests
+   * it counts as (a JSON-RPC batch: one per message); the caller refuses a cost over the burst itself.
+   */
+  take(client: string, rate: Rate, cost = 1): number {
     const now = this.now();
     let bucket = this.buckets.get(client);
     if (bucket === undefined || bucket.rate.count !== rate.count || bucket.rate.perMs !== rate.perMs) {
@@ -26,10 +29,10 @@ export class ClientRateLimiter {
     }
     bucket.tokens = Math.min(rate.count, bucket.tokens + ((now - bucket.last) / rate.perMs) * rate.count);
     bucket.last = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= cost) {
+      bucket.tokens -= cost;
       return 0;
     }
-    return Math.ceil(((1 - bucket.tokens) / rate.count) * rate.perMs);
+    return Math.ceil(((cost - bucket.tokens) / rate.count) * rate.perMs);
   }
 }

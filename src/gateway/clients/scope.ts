@@ -13,6 +13,8 @@ export interface ClientScope {
   readonly via: "gateway-token" | "client-token" | "oauth" | "none";
   /** For an OAuth access token: the person or service it speaks for (`sub`, else `client_id`). */
   readonly subject?: string;
+  /** For a named client token: which one (name and creation time), so its sessions end when it is revoked or replaced. */
+  readonly credential?: string;
   readonly toolset?: string;
   readonly servers?: readonly string[];
   readonly rate?: Rate;
@@ -40,4 +42,21 @@ export function parseRate(text: string): Rate {
 
 export function formatRate(rate: Rate): string {
   return `${rate.count}/${rate.perMs === 1_000 ? "s" : "m"}`;
+}
+
+/**
+ * The upstream servers whose resources, prompts, completions and log messages a client may reach
+ * (undefined: all). A client limited to servers reaches theirs; a client limited to a toolset reaches
+ * none, since a toolset names tools only (its scripts' modules carry no `resources`/`prompts` either).
+ */
+export type ServerReach = ReadonlySet<string> | undefined;
+
+export function passthroughReach(scope: ClientScope | undefined): ServerReach {
+  if (scope === undefined || !isScoped(scope)) return undefined;
+  if (scope.toolset !== undefined) return new Set();
+  return new Set(scope.servers);
+}
+
+export function reaches(reach: ServerReach, server: string): boolean {
+  return reach === undefined || reach.has(server);
 }

@@ -90,6 +90,11 @@ export class ClientTokenStore {
     return found;
   }
 
+  /** `credentialOf` of every token the file holds now (re-read only when it changed, as for match). */
+  async credentials(): Promise<ReadonlySet<string>> {
+    return new Set((await this.digests()).map(({ entry }) => credentialOf(entry)));
+  }
+
   private async digests(): Promise<Array<{ digest: Buffer; entry: ClientEntry }>> {
     const info = await stat(this.file).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
@@ -102,6 +107,11 @@ export class ClientTokenStore {
     this.cached = { key, digests };
     return digests;
   }
+}
+
+/** One token's identity while it lives: a token revoked and made again under the same name is another. */
+export function credentialOf(entry: ClientEntry): string {
+  return `${entry.name} ${entry.createdAt}`;
 }
 
 function entryOf(name: string, stored: StoredClient): ClientEntry {

@@ -52,6 +52,10 @@ export class OAuthResourceServer implements RequestAuthenticator {
     this.resourceUrl ??= url;
   }
 
+  async clientCredentials(): Promise<ReadonlySet<string>> {
+    return (await this.options.tokens.clientCredentials?.()) ?? new Set();
+  }
+
   async authenticate(request: IncomingMessage): Promise<AuthResult> {
     if (request.headers.authorization === undefined) return refusal(401, "no bearer token");
     const bearer = bearerOf(request);

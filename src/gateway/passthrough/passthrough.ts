@@ -11,6 +11,7 @@ import {
 import type { Logger } from "pino";
 import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestContext, ServerRequestHooks } from "../../mcp/client-manager/index.js";
 import { errorMessage } from "../../util/errors.js";
+import { passthroughReach, reaches, type ClientScope, type ServerReach } from "../clients/scope.js";
 import { invalidParams, toProtocolError } from "./errors.js";
 import { mostVerbose, passesLevel } from "./log-levels.js";
 import { InputRounds } from "./input-rounds.js";
@@ -32,6 +33,8 @@ function deliver(send: () => Promise<void>): void {
 interface SessionState {
   readonly subscriptions: Set<string>;
   level: LoggingLevel | undefined;
+  /** The servers whose log messages this connection may get (its client's reach, fixed per session). */
+  reach: ServerReach;
 }
 
 /** Where notifications for 2026-07-28 clients go (the HTTP handler's subscriptions/listen bus). */
@@ -66,8 +69,6 @@ export class Passthrough {
   private readonly sessions = new WeakMap<Server, SessionState>();
   /** Upstream subscriptions: uri -> how many client connections hold one, and the hold keeping its server running. */
   private readonly upstreamSubscriptions = new Map<string, { server: string; holders: number; release: () => void }>();
-  /** The level upstreams are told: the most verbose any client connection set; re-sent whenever a server (re)connects. */
-  private upstreamLevel: LoggingLevel | undefined;
   private readonly active = new Set<GatewayOrigin>();
   private readonly modernNotifiers = new Set<ModernNotifier>();
   private stopEvents: (() => void) | undefined;
@@ -105,10 +106,10 @@ export class Passthrough {
     }
   }
 
-  async subscribe(server: Server, uri: string, caller: CallerOptions): Promise<void> {
+  async subscribe(server: Server, uri: string, caller: CallerOptions, reach?: ServerReach): Promise<void> {
     const state = this.session(server);
     if (state.subscriptions.has(uri)) return;
-    await this.acquire(uri, caller);
+    await this.acquire(uri, caller, reach);
     state.subscriptions.add(uri);
   }
 
@@ -117,11 +118,11 @@ export class Passthrough {
    * subscriptions its URIs need, held until the returned release runs (the stream closed). A URI no
    * server serves fails the whole listen with a clear error, holding nothing.
    */
-  async holdSubscriptions(uris: readonly string[], caller: CallerOptions): Promise<() => void> {
+  async holdSubscriptions(uris: readonly string[], caller: CallerOptions, reach?: ServerReach): Promise<() => void> {
     const held: string[] = [];
     try {
       for (const uri of new Set(uris)) {
-        await this.acquire(uri, caller);
+        await this.acquire(uri, caller, reach);
         held.push(uri);
       }
     } catch (error) {
@@ -137,12 +138,12 @@ export class Passthrough {
   }
 
   /** One more holder of the upstream subscription for `uri` (subscribing upstream for the first). */
-  private async acquire(uri: string, caller: CallerOptions): Promise<void> {
-    let owner = this.resources.ownerOf(uri);
+  private async acquire(uri: string, caller: CallerOptions, reach: ServerReach): Promise<void> {
+    let owner = this.resources.ownerOf(uri, reach);
     if (owner === undefined) {
-      await this.resources.list(caller).catch(() => undefined);
-      await this.resources.templatesList(caller).catch(() => undefined);
-      owner = this.resources.ownerOf(uri);
+      await this.resources.list(caller, reach).catch(() => undefined);
+      await this.resources.templatesList(caller, reach).catch(() => undefined);
+      owner = this.resources.ownerOf(uri, reach);
     }
     if (owner === undefined) throw invalidParams(`No server behind this gateway serves ${uri}; list the resources first.`);
     const held = this.upstreamSubscriptions.get(uri);
@@ -177,19 +178,31 @@ export class Passthrough {
   }
 
   /**
-   * logging/setLevel: remembered for this client connection; upstreams are told the most verbose
-   * level any connection set — those running now at once, the others when they start (a level is
-   * no reason to start a server), and again after every reconnect (a new process forgot it).
+   * logging/setLevel: remembered for this client connection (with its reach); an upstream is told the
+   * most verbose level set by the connections that reach it — those running now at once, the others
+   * when they start (a level is no reason to start a server), and again after every reconnect (a
+   * new process forgot it).
    */
-  async setLevel(server: Server, level: LoggingLevel, caller: CallerOptions): Promise<void> {
-    this.session(server).level = level;
-    this.upstreamLevel = mostVerbose([level, ...[...this.options.liveServers()].map((live) => this.sessions.get(live)?.level)]);
-    const running = this.options.upstreams.names().filter((name) => this.options.upstreams.connected(name));
+  async setLevel(server: Server, level: LoggingLevel, caller: CallerOptions, reach?: ServerReach): Promise<void> {
+    const state = this.session(server);
+    state.level = level;
+    state.reach = reach;
+    const running = this.options.upstreams.names().filter((name) => reaches(reach, name) && this.options.upstreams.connected(name));
     await Promise.all(running.map((name) => this.tellLevel(name, caller)));
   }
 
+  /** The most verbose level among the live connections whose client reaches `name`. */
+  private levelFor(name: string): LoggingLevel | undefined {
+    const levels: (LoggingLevel | undefined)[] = [];
+    for (const live of this.options.liveServers()) {
+      const state = this.sessions.get(live);
+      if (state !== undefined && reaches(state.reach, name)) levels.push(state.level);
+    }
+    return mostVerbose(levels);
+  }
+
   private async tellLevel(name: string, caller: CallerOptions): Promise<void> {
-    const level = this.upstreamLevel;
+    const level = this.levelFor(name);
     if (level === undefined) return;
     await this.options.upstreams.request(name, "logging/setLevel", { level }, caller).catch((error: unknown) => {
       if ((error as { code?: unknown }).code === "MCP_REQUEST_UNSUPPORTED") return;
@@ -208,12 +221,12 @@ export class Passthrough {
     }
   }
 
-  async complete(params: CompleteRequest["params"], caller: CallerOptions): Promise<CompleteResult> {
-    if (params.ref.type === "ref/prompt") return this.prompts.complete(params, caller);
-    let owner = this.resources.ownerOfTemplate(params.ref.uri);
+  async complete(params: CompleteRequest["params"], caller: CallerOptions, reach?: ServerReach): Promise<CompleteResult> {
+    if (params.ref.type === "ref/prompt") return this.prompts.complete(params, caller, reach);
+    let owner = this.resources.ownerOfTemplate(params.ref.uri, reach);
     if (owner === undefined) {
-      await this.resources.templatesList(caller);
-      owner = this.resources.ownerOfTemplate(params.ref.uri) ?? this.resources.ownerOf(params.ref.uri);
+      await this.resources.templatesList(caller, reach);
+      owner = this.resources.ownerOfTemplate(params.ref.uri, reach) ?? this.resources.ownerOf(params.ref.uri, reach);
     }
     if (owner === undefined) throw invalidParams(`No server behind this gateway has the resource template ${params.ref.uri}.`);
     return this.options.upstreams.request(owner, "completion/complete", params, caller).catch((error: unknown) => {
@@ -224,7 +237,7 @@ export class Passthrough {
   private session(server: Server): SessionState {
     let state = this.sessions.get(server);
     if (state === undefined) {
-      state = { subscriptions: new Set(), level: undefined };
+      state = { subscriptions: new Set(), level: undefined, reach: undefined };
       this.sessions.set(server, state);
     }
     return state;
@@ -285,35 +298,36 @@ export class Passthrough {
     const params = { level: event.level, logger, data: event.data };
     // A fast-lane call's answer is one JSON body: its upstream's messages have nowhere to go, and belong to no other client.
     if (fastLaneInvolved(event.origin)) return;
-    const origin = this.originOf(event.origin);
+    const origin = this.originOf(event.origin, event.server);
     if (origin !== undefined) {
       if (!passesLevel(event.level, this.sessions.get(origin.server)?.level)) return;
       notifyOrigin(origin, { method: "notifications/message", params });
       return;
     }
     for (const server of this.options.liveServers()) {
-      const level = this.sessions.get(server)?.level;
-      if (level === undefined || !passesLevel(event.level, level)) continue;
+      const state = this.sessions.get(server);
+      if (state?.level === undefined || !passesLevel(event.level, state.level) || !reaches(state.reach, event.server)) continue;
       deliver(() => server.notification({ method: "notifications/message", params }));
     }
   }
 
   /** The client request an upstream's request or message belongs to: as resolved by the manager, else the only gateway call in flight. */
-  private originOf(resolved: ServerRequestContext["origin"] | undefined): GatewayOrigin | undefined {
+  private originOf(resolved: ServerRequestContext["origin"] | undefined, server: string): GatewayOrigin | undefined {
     // A fast-lane call in flight on that server makes the guess below unsafe: the request may be its.
     if (fastLaneInvolved(resolved)) return undefined;
     if (resolved !== undefined && isGatewayOrigin(resolved.origin)) return resolved.origin;
     const fromInFlight = resolved?.inFlight.filter(isGatewayOrigin) ?? [];
     if (fromInFlight.length === 1) return fromInFlight[0];
-    if (this.active.size === 1) return [...this.active][0];
-    return undefined;
+    // The only gateway call in flight may be on another server: its client must be one that reaches this one.
+    const only = this.active.size === 1 ? [...this.active][0] : undefined;
+    return only !== undefined && reaches(passthroughReach(clientOfOrigin(only)), server) ? only : undefined;
   }
 
   private serverRequestHooks(): ServerRequestHooks {
     return {
       elicitationModes: { form: true, url: true },
       elicit: async (params, ctx) => {
-        const origin = this.originOf(ctx.origin);
+        const origin = this.originOf(ctx.origin, ctx.server);
         const why = this.cannotForward(origin, "elicitation", ctx);
         if (why !== undefined || origin === undefined) {
           this.options.logger.warn({ server: ctx.server }, `elicitation from ${ctx.server} declined: ${why}`);
@@ -337,7 +351,7 @@ export class Passthrough {
         return view.kind === "elicit" ? { action: view.action, ...(view.content === undefined ? {} : { content: view.content as ElicitContent }) } : { action: "cancel" };
       },
       sample: async (params, ctx) => {
-        const origin = this.originOf(ctx.origin);
+        const origin = this.originOf(ctx.origin, ctx.server);
         const why = this.cannotForward(origin, "sampling", ctx);
         if (why !== undefined || origin === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Sampling is not available through the mcpvm gateway here: ${why}`);
         if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.requestSampling(params, { signal: ctx.signal });
@@ -361,6 +375,12 @@ export class Passthrough {
     if (what === "sampling" && capabilities?.sampling === undefined) return "the gateway's client does not support sampling";
     return undefined;
   }
+}
+
+/** The client the HTTP layer authenticated for this call (as server-factory's clientOf); undefined on stdio. */
+function clientOfOrigin(origin: GatewayOrigin): ClientScope | undefined {
+  const http = (origin.ctx as { http?: { authInfo?: { extra?: Record<string, unknown> } } }).http;
+  return http?.authInfo?.extra?.client as ClientScope | undefined;
 }
 
 /** The request or message came during a fast-lane call, or while one was in flight on that server with others. */

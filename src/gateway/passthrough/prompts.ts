@@ -2,6 +2,7 @@ import type { CompleteRequest, CompleteResult, GetPromptResult, ListPromptsResul
 import type { Logger } from "pino";
 import type { CallerOptions } from "../../mcp/client-manager/index.js";
 import { errorMessage } from "../../util/errors.js";
+import { reaches, type ServerReach } from "../clients/scope.js";
 import { assignFlatNames, type ToolRef } from "../flatten.js";
 import { invalidParams, toProtocolError } from "./errors.js";
 import type { Upstreams } from "./upstreams.js";
@@ -38,7 +39,8 @@ export function namePrompts(
 
 /** prompts/list, prompts/get and the prompt side of completion/complete across the upstream servers. */
 export class PromptRouter {
-  private byName = new Map<string, ToolRef>();
+  /** Each server's prompts as last listed; names are given over the servers a client reaches, in server order. */
+  private readonly listed = new Map<string, readonly Prompt[]>();
 
   constructor(
     private readonly upstreams: Upstreams,
@@ -48,40 +50,59 @@ export class PromptRouter {
     private readonly flatten: boolean,
   ) {}
 
-  async list(caller: CallerOptions): Promise<ListPromptsResult> {
-    const names = this.upstreams.names();
+  async list(caller: CallerOptions, reach?: ServerReach): Promise<ListPromptsResult> {
+    const names = this.serverNames(reach);
     const settled = await Promise.allSettled(names.map(async (server) => ({ server, prompts: (await this.upstreams.request(server, "prompts/list", undefined, caller)).prompts })));
     const listings: Array<{ server: string; prompts: Prompt[] }> = [];
     settled.forEach((outcome, i) => {
-      if (outcome.status === "fulfilled") listings.push(outcome.value);
-      else this.logger.warn({ server: names[i] }, `server ${names[i]} left out of prompts/list: ${this.redact(errorMessage(outcome.reason))}`);
+      const server = names[i] ?? "";
+      if (outcome.status === "fulfilled") {
+        listings.push(outcome.value);
+        this.listed.set(server, outcome.value.prompts);
+      } else {
+        this.listed.delete(server);
+        this.logger.warn({ server }, `server ${server} left out of prompts/list: ${this.redact(errorMessage(outcome.reason))}`);
+      }
     });
     if (names.length > 0 && listings.length === 0 && settled[0]?.status === "rejected") throw toProtocolError(settled[0].reason, this.redact);
-    const named = namePrompts(listings, this.flatten);
-    this.byName = named.byName;
-    return { prompts: named.prompts };
+    return { prompts: namePrompts(listings, this.flatten).prompts };
   }
 
-  async get(name: string, args: Record<string, string> | undefined, caller: CallerOptions): Promise<GetPromptResult> {
-    const ref = await this.resolve(name, caller);
+  async get(name: string, args: Record<string, string> | undefined, caller: CallerOptions, reach?: ServerReach): Promise<GetPromptResult> {
+    const ref = await this.resolve(name, caller, reach);
     return this.upstreams.request(ref.server, "prompts/get", { name: ref.tool, ...(args === undefined ? {} : { arguments: args }) }, caller).catch((error: unknown) => {
       throw toProtocolError(error, this.redact);
     });
   }
 
   /** completion/complete for a prompt argument: routed by the prompt's gateway name, sent with its own name. */
-  async complete(params: CompleteRequest["params"], caller: CallerOptions): Promise<CompleteResult> {
+  async complete(params: CompleteRequest["params"], caller: CallerOptions, reach?: ServerReach): Promise<CompleteResult> {
     if (params.ref.type !== "ref/prompt") throw invalidParams("internal: not a prompt reference");
-    const ref = await this.resolve(params.ref.name, caller);
+    const ref = await this.resolve(params.ref.name, caller, reach);
     return this.upstreams.request(ref.server, "completion/complete", { ...params, ref: { ...params.ref, name: ref.tool } }, caller).catch((error: unknown) => {
       throw toProtocolError(error, this.redact);
     });
   }
 
-  private async resolve(name: string, caller: CallerOptions): Promise<ToolRef> {
-    if (!this.byName.has(name)) await this.list(caller);
-    const ref = this.byName.get(name);
+  /** The prompt a gateway name stands for, among the servers in reach (named as that client's prompts/list names them). */
+  private async resolve(name: string, caller: CallerOptions, reach: ServerReach): Promise<ToolRef> {
+    const known = (): ToolRef | undefined => {
+      const listings = this.serverNames(reach).flatMap((server) => {
+        const prompts = this.listed.get(server);
+        return prompts === undefined ? [] : [{ server, prompts }];
+      });
+      return namePrompts(listings, this.flatten).byName.get(name);
+    };
+    let ref = known();
+    if (ref === undefined) {
+      await this.list(caller, reach);
+      ref = known();
+    }
     if (ref === undefined) throw invalidParams(`This gateway has no prompt "${name}"; list the prompts again (prompts/list).`);
     return ref;
+  }
+
+  private serverNames(reach: ServerReach): string[] {
+    return this.upstreams.names().filter((server) => reaches(reach, server));
   }
 }

@@ -2,6 +2,7 @@ import { UriTemplate, type ListResourcesResult, type ListResourceTemplatesResult
 import type { Logger } from "pino";
 import type { CallerOptions } from "../../mcp/client-manager/index.js";
 import { errorMessage } from "../../util/errors.js";
+import { reaches, type ServerReach } from "../clients/scope.js";
 import { resourceNotFound, resourceTooLarge, toProtocolError } from "./errors.js";
 import type { Upstreams } from "./upstreams.js";
 
@@ -52,9 +53,9 @@ export function contentBytes(result: ReadResourceResult): number {
  * matches it; a URI claimed by two servers is logged (once per listing) and served by the first.
  */
 export class ResourceRouter {
-  private owners = new Map<string, string>();
-  private templates: Array<{ server: string; template: UriTemplate; raw: string }> = [];
-  private listed = false;
+  /** Each server's URIs and templates as last listed, for routing; a client limited to some servers routes among those only. */
+  private readonly uris = new Map<string, ReadonlySet<string>>();
+  private readonly templates = new Map<string, ReadonlyArray<{ template: UriTemplate; raw: string }>>();
 
   constructor(
     private readonly upstreams: Upstreams,
@@ -62,46 +63,50 @@ export class ResourceRouter {
     private readonly redact: (text: string) => string,
   ) {}
 
-  async list(caller: CallerOptions): Promise<ListResourcesResult> {
-    const listings = await this.eachServer(caller, async (server) => ({ server, resources: (await this.upstreams.request(server, "resources/list", undefined, caller)).resources }));
+  async list(caller: CallerOptions, reach?: ServerReach): Promise<ListResourcesResult> {
+    const names = this.serverNames(reach);
+    const listings = await this.eachServer(names, caller, async (server) => ({ server, resources: (await this.upstreams.request(server, "resources/list", undefined, caller)).resources }));
+    // A server left out (it failed) routes nothing until it lists again.
+    for (const name of names) this.uris.delete(name);
+    for (const { server, resources } of listings) this.uris.set(server, new Set(resources.map((r) => r.uri)));
     const merged = mergeResourceListings(listings);
-    this.owners = merged.owners;
-    this.listed = true;
     for (const claim of merged.claims) {
       this.logger.warn({ uri: claim.uri, servers: claim.servers }, `resource URI ${claim.uri} is listed by ${claim.servers.join(" and ")}; ${claim.servers[0]} serves it`);
     }
     return { resources: merged.resources };
   }
 
-  async templatesList(caller: CallerOptions): Promise<ListResourceTemplatesResult> {
-    const listings = await this.eachServer(caller, async (server) => ({
+  async templatesList(caller: CallerOptions, reach?: ServerReach): Promise<ListResourceTemplatesResult> {
+    const names = this.serverNames(reach);
+    const listings = await this.eachServer(names, caller, async (server) => ({
       server,
       templates: (await this.upstreams.request(server, "resources/templates/list", undefined, caller)).resourceTemplates,
     }));
     const all: ResourceTemplateType[] = [];
-    const compiled: Array<{ server: string; template: UriTemplate; raw: string }> = [];
+    for (const name of names) this.templates.delete(name);
     for (const { server, templates } of listings) {
+      const compiled: Array<{ template: UriTemplate; raw: string }> = [];
       for (const template of templates) {
         all.push(template);
         try {
-          compiled.push({ server, template: new UriTemplate(template.uriTemplate), raw: template.uriTemplate });
+          compiled.push({ template: new UriTemplate(template.uriTemplate), raw: template.uriTemplate });
         } catch (error) {
           this.logger.warn({ server, template: template.uriTemplate }, `resource template of ${server} not usable for routing: ${errorMessage(error)}`);
         }
       }
+      this.templates.set(server, compiled);
     }
-    this.templates = compiled;
     return { resourceTemplates: all };
   }
 
-  async read(uri: string, caller: CallerOptions): Promise<ReadResourceResult> {
-    let owner = this.ownerOf(uri);
+  async read(uri: string, caller: CallerOptions, reach?: ServerReach): Promise<ReadResourceResult> {
+    let owner = this.ownerOf(uri, reach);
     if (owner === undefined) {
       // Not seen yet (a client may read a URI it learnt elsewhere): list once, then decide.
-      await Promise.all([this.list(caller), this.templatesList(caller)]);
-      owner = this.ownerOf(uri);
+      await Promise.all([this.list(caller, reach), this.templatesList(caller, reach)]);
+      owner = this.ownerOf(uri, reach);
     }
-    if (owner === undefined) throw resourceNotFound(uri, `no server behind this gateway lists it or has a template that matches it (servers: ${this.upstreams.names().join(", ") || "none"})`);
+    if (owner === undefined) throw resourceNotFound(uri, `no server behind this gateway lists it or has a template that matches it (servers: ${this.serverNames(reach).join(", ") || "none"})`);
     const result = await this.upstreams.request(owner, "resources/read", { uri }, caller).catch((error: unknown) => {
       throw toProtocolError(error, this.redact);
     });
@@ -111,23 +116,23 @@ export class ResourceRouter {
     return result;
   }
 
-  /** The server that serves `uri`, if known. */
-  ownerOf(uri: string): string | undefined {
-    return this.owners.get(uri) ?? this.templates.find((t) => t.template.match(uri) !== null)?.server;
+  /** The server that serves `uri` among those in reach, if known: the first that listed it, else the first whose template matches. */
+  ownerOf(uri: string, reach?: ServerReach): string | undefined {
+    const names = this.serverNames(reach);
+    return names.find((name) => this.uris.get(name)?.has(uri) === true) ?? names.find((name) => this.templates.get(name)?.some((t) => t.template.match(uri) !== null) === true);
   }
 
-  /** The server whose template is exactly `uriTemplate` (for completion/complete of a resource template). */
-  ownerOfTemplate(uriTemplate: string): string | undefined {
-    return this.templates.find((t) => t.raw === uriTemplate)?.server;
+  /** The server in reach whose template is exactly `uriTemplate` (for completion/complete of a resource template). */
+  ownerOfTemplate(uriTemplate: string, reach?: ServerReach): string | undefined {
+    return this.serverNames(reach).find((name) => this.templates.get(name)?.some((t) => t.raw === uriTemplate) === true);
   }
 
-  get hasListed(): boolean {
-    return this.listed;
+  private serverNames(reach: ServerReach): string[] {
+    return this.upstreams.names().filter((name) => reaches(reach, name));
   }
 
   /** Runs `fetch` on every upstream; one that fails is logged and left out, so one broken server does not hide the others. */
-  private async eachServer<T>(caller: CallerOptions, fetch: (server: string) => Promise<T>): Promise<T[]> {
-    const names = this.upstreams.names();
+  private async eachServer<T>(names: readonly string[], caller: CallerOptions, fetch: (server: string) => Promise<T>): Promise<T[]> {
     const settled = await Promise.allSettled(names.map(fetch));
     const out: T[] = [];
     settled.forEach((outcome, i) => {
