@@ -13,6 +13,7 @@ import { loginRequired, McpOAuthError } from "./errors.js";
 import type { LoginInteraction } from "./interaction.js";
 import { isLoopbackHost, RedirectListener } from "./redirect-listener.js";
 import { waitForRedirect } from "./redirect-wait.js";
+import { serializeRefreshes, type FetchLike } from "./refresh-lock.js";
 import { loginMatches, type OAuthTokenStore, type ServerLogin, type StoredTokens } from "./token-store.js";
 
 /** Interactive authorizations one operation (a connect, a call) may start before mcpvm calls it a loop. */
@@ -180,14 +181,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
-    const obtainedAt = this.now();
-    const stored: StoredTokens = {
-      ...tokens,
-      obtainedAt,
-      ...(typeof tokens.expires_in === "number" ? { expiresAt: obtainedAt + tokens.expires_in * 1000 } : {}),
-    };
-    this.options.addSecrets([tokens.access_token, ...(tokens.refresh_token === undefined ? [] : [tokens.refresh_token]), ...(tokens.id_token === undefined ? [] : [tokens.id_token])]);
-    await this.write((record) => ({ ...record, tokens: stored }));
+    const stored = await this.storeTokens(tokens);
     if (this.loginReturned) {
       this.loginReturned = false;
       const subject = loginSubject(stored);
@@ -285,7 +279,35 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     return this.record?.discovery as OAuthDiscoveryState | undefined;
   }
 
+  /** The fetch for this server's transport and refreshes: refreshes go one at a time across processes (refresh-lock.ts). */
+  wrapFetch(inner: FetchLike): FetchLike {
+    return serializeRefreshes(inner, {
+      storeFile: this.options.store.file,
+      server: this.options.server,
+      storedRefreshToken: async () => {
+        const stored = await this.options.store.get(this.options.server);
+        return loginMatches(stored, this.options.url, this.options.config?.clientId) ? stored.tokens?.refresh_token : undefined;
+      },
+      saveRefreshed: async (tokens) => {
+        const issuer = this.record?.tokens?.issuer;
+        await this.storeTokens({ ...(issuer === undefined ? {} : { issuer }), ...tokens } as StoredOAuthTokens);
+      },
+    });
+  }
+
   // --- internals ---
+
+  private async storeTokens(tokens: StoredOAuthTokens): Promise<StoredTokens> {
+    const obtainedAt = this.now();
+    const stored: StoredTokens = {
+      ...tokens,
+      obtainedAt,
+      ...(typeof tokens.expires_in === "number" ? { expiresAt: obtainedAt + tokens.expires_in * 1000 } : {}),
+    };
+    this.options.addSecrets([tokens.access_token, ...(tokens.refresh_token === undefined ? [] : [tokens.refresh_token]), ...(tokens.id_token === undefined ? [] : [tokens.id_token])]);
+    await this.write((record) => ({ ...record, tokens: stored }));
+    return stored;
+  }
 
   /**
    * The SDK drops the tokens on invalid_grant and retries. When another process (the gateway, a
@@ -314,7 +336,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
       try {
         // The SDK loads with the first connection; a provider exists before that (see client-manager.ts).
         const { auth } = await import("@modelcontextprotocol/client");
-        await auth(this, { serverUrl: this.options.url });
+        await auth(this, { serverUrl: this.options.url, fetchFn: this.wrapFetch(globalThis.fetch) });
       } catch {
         // An expired refresh token, a server that is down: the request goes out and its 401 says what to do.
       } finally {
