@@ -14,6 +14,7 @@ import type { LoginInteraction } from "./interaction.js";
 import { isLoopbackHost, RedirectListener } from "./redirect-listener.js";
 import { waitForRedirect } from "./redirect-wait.js";
 import { serializeRefreshes, type FetchLike } from "./refresh-lock.js";
+import { boundOAuthResponses } from "./bounded-fetch.js";
 import { loginMatches, type OAuthTokenStore, type ServerLogin, type StoredTokens } from "./token-store.js";
 
 /** Interactive authorizations one operation (a connect, a call) may start before mcpvm calls it a loop. */
@@ -279,9 +280,12 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     return this.record?.discovery as OAuthDiscoveryState | undefined;
   }
 
-  /** The fetch for this server's transport and refreshes: refreshes go one at a time across processes (refresh-lock.ts). */
+  /**
+   * The fetch for this server's transport and refreshes: OAuth answers have a size cap
+   * (bounded-fetch.ts), and refreshes go one at a time across processes (refresh-lock.ts).
+   */
   wrapFetch(inner: FetchLike): FetchLike {
-    return serializeRefreshes(inner, {
+    return serializeRefreshes(boundOAuthResponses(inner, this.options.server, this.options.url), {
       storeFile: this.options.store.file,
       server: this.options.server,
       storedRefreshToken: async () => {
