@@ -5,27 +5,41 @@ import type { FetchLike } from "./refresh-lock.js";
 export const MAX_OAUTH_RESPONSE_BYTES = 1024 * 1024;
 
 /**
- * Caps the bodies of the OAuth requests that go through a server's transport fetch: everything
- * but the MCP endpoint itself (metadata documents, registration, token requests). The SDK reads
- * them whole with response.json(), and the authorization server a resource names may be on any
- * origin, contacted before the person is asked anything: one that answered with an endless
- * document grew the process by ~100 MB a second until the connect timed out (and kept reading after).
+ * Guards the OAuth requests that go through a server's transport fetch: everything but the MCP
+ * endpoint itself (metadata documents, registration, token requests).
+ *
+ * - Their bodies are capped. The SDK reads them whole with response.json(), and the authorization
+ *   server a resource names may be on any origin, contacted before the person is asked anything:
+ *   one that answered with an endless document grew the process by ~100 MB a second until it
+ *   crashed (RangeError: Invalid array length).
+ * - A request that cannot be sent names its URL and why: fetch itself says only "fetch failed".
+ *
+ * Both failures are TypeErrors carrying an McpOAuthError as cause (failure.ts unwraps it): the SDK
+ * passes TypeErrors on, where it takes any other failure of the resource metadata request for
+ * "no metadata" and guesses on.
  */
-export function boundOAuthResponses(
-  inner: FetchLike,
-  server: string,
-  mcpUrl: string,
-): FetchLike {
+export function boundOAuthResponses(inner: FetchLike, server: string, mcpUrl: string): FetchLike {
   const endpoint = new URL(mcpUrl).href;
   return async (input, init) => {
-    const response = await inner(input, init);
     const url = new URL(input instanceof URL ? input.href : String(input));
-    if (
-      url.href === endpoint ||
-      response.body === null ||
-      [204, 205, 304].includes(response.status)
-    )
-      return response;
+    const where = `${url.origin}${url.pathname}`;
+    if (url.href === endpoint) return inner(input, init);
+    let response: Response;
+    try {
+      response = await inner(input, init);
+    } catch (error) {
+      if (!(error instanceof TypeError) || error.cause instanceof McpOAuthError) throw error;
+      const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+      const why = typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : error.message;
+      throw oauthTypeError(
+        error.message,
+        new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: cannot reach ${where} (${why}), an OAuth endpoint of its login. Check that it is up and reachable from here, then try again.`, {
+          data: { server, url: where, reason: why },
+          cause: error,
+        }),
+      );
+    }
+    if (response.body === null || [204, 205, 304].includes(response.status)) return response;
     const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -35,15 +49,14 @@ export function boundOAuthResponses(
       size += value.byteLength;
       if (size > MAX_OAUTH_RESPONSE_BYTES) {
         await reader.cancel().catch(() => undefined);
-        // A TypeError, as fetch's own network failures are: the SDK passes those on, where it takes
-        // any other failure of the resource metadata request for "no metadata" and guesses on.
-        throw new TypeError("OAuth answer too large", {
-          cause: new McpOAuthError(
+        throw oauthTypeError(
+          "OAuth answer too large",
+          new McpOAuthError(
             "MCP_OAUTH_FAILED",
-            `server ${server}: the answer from ${url.origin}${url.pathname} is larger than ${MAX_OAUTH_RESPONSE_BYTES / 1024} KiB (an OAuth metadata document or token answer is a few KiB); refused. Ask the server's operator, or remove the server with \`mcpvm mcp remove ${server}\`.`,
-            { data: { server, url: `${url.origin}${url.pathname}` } },
+            `server ${server}: the answer from ${where} is larger than ${MAX_OAUTH_RESPONSE_BYTES / 1024} KiB (an OAuth metadata document or token answer is a few KiB); refused. Ask the server's operator, or remove the server with \`mcpvm mcp remove ${server}\`.`,
+            { data: { server, url: where } },
           ),
-        });
+        );
       }
       chunks.push(value);
     }
@@ -51,16 +64,14 @@ export function boundOAuthResponses(
     const headers = new Headers(response.headers);
     headers.delete("content-encoding");
     headers.delete("content-length");
-    const bounded = new Response(Buffer.concat(chunks), {
-      status: response.status,
-      statusText: response.statusText,
-      headers,
-    });
-    // response.url is read-only on a constructed Response; the SDK's fetchWithinOrigin checks where a redirect led.
+    const bounded = new Response(Buffer.concat(chunks), { status: response.status, statusText: response.statusText, headers });
+    // url and redirected are read-only on a constructed Response; the SDK reads where a redirect led.
     Object.defineProperty(bounded, "url", { value: response.url });
-    Object.defineProperty(bounded, "redirected", {
-      value: response.redirected,
-    });
+    Object.defineProperty(bounded, "redirected", { value: response.redirected });
     return bounded;
   };
+}
+
+function oauthTypeError(message: string, cause: McpOAuthError): TypeError {
+  return new TypeError(message, { cause });
 }

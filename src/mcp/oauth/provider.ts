@@ -68,6 +68,8 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   private loginReturned = false;
   private refreshOnly = false;
   private refreshing: Promise<void> | undefined;
+  /** Why the last refresh got no answer (server down, 5xx); the SDK would go on to a browser login. */
+  private refreshFailure: McpOAuthError | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: McpvmOAuthProviderOptions) {
@@ -117,6 +119,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   /** A new operation (connect, call) starts with a fresh budget of interactive authorizations. */
   beginOperation(): void {
     this.authorizations = 0;
+    this.refreshFailure = undefined;
   }
 
   /** The stored tokens (for `mcp list` and the login summary). */
@@ -194,6 +197,11 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     const server = this.options.server;
     const interaction = this.options.interaction();
     if (this.refreshOnly) throw new RefreshOnly();
+    // The stored login is not expired or revoked when its authorization server did not answer: say
+    // that, and keep it, rather than send the person to a login that would fail the same way.
+    const unanswered = this.refreshFailure;
+    this.refreshFailure = undefined;
+    if (unanswered !== undefined) throw unanswered;
     if (interaction === undefined) throw loginRequired(server, this.hadLogin ? "its login expired or was revoked; log in again" : undefined);
     if (authorizationUrl.protocol !== "https:" && !(authorizationUrl.protocol === "http:" && isLoopbackHost(authorizationUrl.hostname))) {
       throw new McpOAuthError(
@@ -292,6 +300,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
         const stored = await this.options.store.get(this.options.server);
         return loginMatches(stored, this.options.url, this.options.config?.clientId) ? stored.tokens?.refresh_token : undefined;
       },
+      refreshOutcome: (failure) => (this.refreshFailure = failure),
       saveRefreshed: async (tokens) => {
         const issuer = this.record?.tokens?.issuer;
         await this.storeTokens({ ...(issuer === undefined ? {} : { issuer }), ...tokens } as StoredOAuthTokens);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { withFileLock } from "../../util/file-lock.js";
+import { McpOAuthError } from "./errors.js";
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -15,6 +16,11 @@ export interface RefreshedLogin {
   storedRefreshToken(): Promise<string | undefined>;
   /** Stores what a refresh returned, before any other process may refresh. */
   saveRefreshed(tokens: Record<string, unknown>): Promise<void>;
+  /**
+   * Told how each refresh went: undefined when the authorization server answered (with tokens or
+   * a refusal), else why it could not (unreachable, a 5xx), which the SDK takes for "log in again".
+   */
+  refreshOutcome(failure: McpOAuthError | undefined): void;
 }
 
 /**
@@ -37,7 +43,14 @@ export function serializeRefreshes(inner: FetchLike, login: RefreshedLogin): Fet
       const substituted = stored !== undefined && stored !== params.get("refresh_token");
       if (substituted) params.set("refresh_token", stored);
       const timeout = AbortSignal.timeout(REFRESH_TIMEOUT_MS);
-      const response = await inner(input, { ...init, body: params, signal: init?.signal == null ? timeout : AbortSignal.any([init.signal, timeout]) });
+      let response: Response;
+      try {
+        response = await inner(input, { ...init, body: params, signal: init?.signal == null ? timeout : AbortSignal.any([init.signal, timeout]) });
+      } catch (error) {
+        login.refreshOutcome(unanswered(login.server, input, error));
+        throw error;
+      }
+      login.refreshOutcome(response.status >= 500 ? unanswered(login.server, input, `it answered HTTP ${response.status}`) : undefined);
       if (!response.ok) return response;
       const answer: unknown = await response
         .clone()
@@ -52,4 +65,18 @@ export function serializeRefreshes(inner: FetchLike, login: RefreshedLogin): Fet
       return new Response(JSON.stringify(tokens), { status: response.status, statusText: response.statusText, headers: { "content-type": "application/json" } });
     });
   };
+}
+
+/** A refresh the authorization server could not answer: the login is kept, and nobody is sent to log in again. */
+function unanswered(server: string, input: string | URL, error: unknown): McpOAuthError {
+  const url = new URL(input instanceof URL ? input.href : input);
+  const cause = error instanceof TypeError && error.cause instanceof McpOAuthError ? error.cause : undefined;
+  const reason = (cause?.data as { reason?: unknown } | undefined)?.reason;
+  const why =
+    typeof error === "string" ? error : error instanceof Error && error.name === "TimeoutError" ? `no answer within ${REFRESH_TIMEOUT_MS / 1000} s` : typeof reason === "string" ? reason : error instanceof Error ? error.message : String(error);
+  return new McpOAuthError(
+    "MCP_OAUTH_FAILED",
+    `server ${server}: its access token needs a refresh, and the token endpoint ${url.origin}${url.pathname} could not give one (${why}). The login is kept: try again once that server is reachable (logging in again would need it too).`,
+    { data: { server, url: `${url.origin}${url.pathname}`, loginKept: true } },
+  );
 }
