@@ -154,12 +154,17 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     return this.expectedState;
   }
 
-  clientInformation(): StoredOAuthClientInformation | undefined {
+  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined | Promise<StoredOAuthClientInformation> {
     const config = this.options.config;
     // Pre-registered credentials from config.json come first, then a stored registration (CIMD or DCR).
     if (config?.clientId !== undefined) {
-      const issuer = this.record?.client?.client_id === config.clientId ? this.record.client.issuer : undefined;
-      return { client_id: config.clientId, ...(config.clientSecret === undefined ? {} : { client_secret: config.clientSecret }), ...(issuer === undefined ? {} : { issuer }) };
+      const info = { client_id: config.clientId, ...(config.clientSecret === undefined ? {} : { client_secret: config.clientSecret }) };
+      const stamped = this.record?.client?.client_id === config.clientId ? this.record.client.issuer : undefined;
+      if (stamped !== undefined || ctx?.issuer === undefined) return { ...info, ...(stamped === undefined ? {} : { issuer: stamped }) };
+      // First use with an authorization server binds the client to it (SEP-2352). Stamped here: the SDK
+      // would do the same, after printing a developer's warning on the person's terminal.
+      const bound = { ...info, issuer: ctx.issuer };
+      return this.saveClientInformation(bound).then(() => bound);
     }
     const stored = this.record?.client;
     if (stored !== undefined) return stored as StoredOAuthClientInformation;
