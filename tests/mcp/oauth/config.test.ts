@@ -7,7 +7,7 @@ import { mcpServerEntrySchema } from "../../../src/mcp/config/schema.js";
 import { parseImportText } from "../../../src/mcp/config/import/parse.js";
 import { approvalSubject } from "../../../src/mcp/service/index.js";
 import { OAuthLogins, OAuthTokenStore } from "../../../src/mcp/oauth/index.js";
-import { parsePastedRedirect } from "../../../src/mcp/oauth/redirect-listener.js";
+import { parsePastedRedirect, RedirectListener } from "../../../src/mcp/oauth/redirect-listener.js";
 import { loginSubject } from "../../../src/mcp/oauth/identity.js";
 
 const entry = (raw: unknown) => mcpServerEntrySchema.parse(raw);
@@ -67,6 +67,19 @@ describe("logins", () => {
     expect(() => parsePastedRedirect("x", "https://evil.example.com/callback?code=c", 4000)).toThrow(expect.objectContaining({ code: "MCP_OAUTH_INSECURE" }));
     expect(() => parsePastedRedirect("x", "http://127.0.0.1:4001/callback?code=c", 4000)).toThrow(expect.objectContaining({ code: "MCP_OAUTH_FAILED" }));
     expect(() => parsePastedRedirect("x", "not a url", 4000)).toThrow(expect.objectContaining({ code: "MCP_OAUTH_FAILED" }));
+  });
+
+  it("wait for a redirect that comes after the wait began: an earlier one (a reloaded tab of the last login) is not this login's", async () => {
+    const listener = await RedirectListener.listen("x", 0);
+    try {
+      const stale = await fetch(`${listener.redirectUri}?code=old&state=old`);
+      expect([stale.status, await stale.text()]).toEqual([400, expect.stringContaining("No login in progress")]);
+      const waiting = listener.next();
+      await fetch(`${listener.redirectUri}?code=new&state=new`);
+      expect((await waiting).get("code")).toBe("new");
+    } finally {
+      await listener.close();
+    }
   });
 
   it("name the account from the id token, for display only", () => {
