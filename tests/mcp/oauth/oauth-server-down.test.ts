@@ -11,7 +11,7 @@ import { startProtectedServer, type ProtectedServer } from "../../fixtures/serve
 /**
  * The authorization server is down when an access token needs a refresh. The login is not expired
  * or revoked: the person is told which server did not answer and that the login is kept, not sent
- * to `mcp login` (which would fail the same way, and drop the login it replaces).
+ * to `mcp login` (which would fail the same way). A `mcp login` that fails keeps the login it was to replace.
  */
 describe("OAuth: the authorization server is down when a refresh is due", () => {
   let as: OAuth2Server;
@@ -71,7 +71,8 @@ describe("OAuth: the authorization server is down when a refresh is due", () => 
     expect(back.out).toContain("hello johndoe");
   }, 60_000);
 
-  it("a login while it is down names the address it could not reach", async () => {
+  it("a login while it is down names the address it could not reach, and leaves the login it was to replace", async () => {
+    const before = await storedTokens();
     await as.stop();
     const login = await cli("--json", "mcp", "login", "notes");
     const error = (JSON.parse(login.out) as { error: { code: string; message: string } }).error;
@@ -79,5 +80,12 @@ describe("OAuth: the authorization server is down when a refresh is due", () => 
     expect(error.message).toBe(
       `server notes: cannot reach http://localhost:${asPort}/.well-known/oauth-authorization-server (ECONNREFUSED), an OAuth endpoint of its login. Check that it is up and reachable from here, then try again.`,
     );
+    expect((await storedTokens())?.refresh_token).toBe(before?.refresh_token);
+
+    // Back up: the kept login refreshes without a browser.
+    await startAs(asPort);
+    mcp.rejected.add(before?.access_token ?? "");
+    const call = await cli("mcp", "call", "notes", "whoami");
+    expect(call.code, call.err).toBe(0);
   }, 60_000);
 });
