@@ -5,8 +5,8 @@ import type { FetchLike } from "./refresh-lock.js";
 export const MAX_OAUTH_RESPONSE_BYTES = 1024 * 1024;
 
 /**
- * Guards the OAuth requests that go through a server's transport fetch: everything but the MCP
- * endpoint itself (metadata documents, registration, token requests).
+ * Guards the OAuth requests that go through a server's transport fetch: everything but MCP traffic
+ * (metadata documents, registration, token requests).
  *
  * - Their bodies are capped. The SDK reads them whole with response.json(), and the authorization
  *   server a resource names may be on any origin, contacted before the person is asked anything:
@@ -23,7 +23,8 @@ export function boundOAuthResponses(inner: FetchLike, server: string, mcpUrl: st
   return async (input, init) => {
     const url = new URL(input instanceof URL ? input.href : String(input));
     const where = `${url.origin}${url.pathname}`;
-    if (url.href === endpoint) return inner(input, init);
+    // MCP traffic (the endpoint, also after a redirect, and an SSE stream) streams and is not capped.
+    if (url.href === endpoint || (new Headers(init?.headers).get("accept") ?? "").includes("text/event-stream")) return inner(input, init);
     let response: Response;
     try {
       response = await inner(input, init);

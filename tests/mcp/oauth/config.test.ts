@@ -1,4 +1,6 @@
 import { mkdtemp, rm, stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,6 +11,7 @@ import { approvalSubject } from "../../../src/mcp/service/index.js";
 import { OAuthLogins, OAuthTokenStore } from "../../../src/mcp/oauth/index.js";
 import { parsePastedRedirect, RedirectListener } from "../../../src/mcp/oauth/redirect-listener.js";
 import { loginSubject } from "../../../src/mcp/oauth/identity.js";
+import { boundOAuthResponses } from "../../../src/mcp/oauth/bounded-fetch.js";
 
 const entry = (raw: unknown) => mcpServerEntrySchema.parse(raw);
 
@@ -79,6 +82,23 @@ describe("logins", () => {
       expect((await waiting).get("code")).toBe("new");
     } finally {
       await listener.close();
+    }
+  });
+
+  it("cap OAuth answers at 1 MiB, but not MCP traffic (an event stream, also from a redirected endpoint)", async () => {
+    const http = createServer((_req, res) => res.writeHead(200, { "content-type": "text/event-stream" }).end("a".repeat(2 * 1024 * 1024)));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    try {
+      const bounded = boundOAuthResponses(fetch, "x", `${base}/mcp`);
+      const stream = await bounded(`${base}/mcp/`, { headers: { accept: "application/json, text/event-stream" } });
+      expect((await stream.text()).length).toBe(2 * 1024 * 1024);
+      expect((await (await bounded(`${base}/mcp`)).text()).length).toBe(2 * 1024 * 1024);
+      const refused = await bounded(`${base}/.well-known/oauth-authorization-server`).catch((error: unknown) => error);
+      expect((refused as Error).cause).toMatchObject({ code: "MCP_OAUTH_FAILED" });
+    } finally {
+      http.closeAllConnections();
+      http.close();
     }
   });
 
