@@ -135,7 +135,7 @@ export class Connection {
         },
         onSpawned: (pid, ms) => deps.onPhase?.("spawn", ms, { pid, command: launch.transport === "stdio" ? deps.redact([launch.command, ...launch.args].join(" ")) : undefined }),
       },
-      login?.provider,
+      login,
     );
     const client = new Client(deps.clientInfo, {
       listMaxPages: deps.maxToolPages,

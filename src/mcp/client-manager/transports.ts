@@ -1,9 +1,10 @@
 import { homedir } from "node:os";
-import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { closeOnUnansweredStream } from "./http-stream-end.js";
 import { telemetry } from "../../telemetry/telemetry.js";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
+import type { LoginDriver } from "./options.js";
 import { ProcessGroupStdioTransport, type ExitInfo, type SpawnFunction } from "./stdio-transport.js";
 
 export interface OpenedTransport {
@@ -32,7 +33,8 @@ export interface TransportDeps {
 }
 
 /** Builds (does not start) the transport a launch describes. */
-export function openTransport(launch: McpServerLaunch, deps: TransportDeps, authProvider?: OAuthClientProvider): OpenedTransport {
+export function openTransport(launch: McpServerLaunch, deps: TransportDeps, login?: LoginDriver): OpenedTransport {
+  const authProvider = login?.provider;
   if (launch.transport === "stdio") {
     const transport = new ProcessGroupStdioTransport({
       command: launch.command,
@@ -64,7 +66,8 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps, auth
   // The SDK drives the OAuth flow (401 discovery, refresh, 403 step-up with its retry limit of 1 per request).
   const auth = authProvider === undefined ? {} : { authProvider };
   // With tracing on, every request carries the current traceparent (the upstream call's span).
-  const fetch = telemetry().tracingFetch();
+  const traced = telemetry().tracingFetch();
+  const fetch = login === undefined ? traced : login.wrapFetch(traced ?? globalThis.fetch);
   const options = { requestInit, ...auth, ...(fetch === undefined ? {} : { fetch }) };
   const transport = launch.transport === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
   if (transport instanceof StreamableHTTPClientTransport) closeOnUnansweredStream(transport);

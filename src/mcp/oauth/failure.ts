@@ -20,6 +20,8 @@ export function isUnauthorized(error: unknown): boolean {
  */
 export function oauthFailure(error: unknown, server: string, redact: (text: string) => string): McpvmError | undefined {
   if (error instanceof McpOAuthError) return error;
+  // bounded-fetch.ts wraps its refusal in a TypeError so that the SDK passes it on.
+  if (error instanceof TypeError && error.cause instanceof McpOAuthError) return error.cause;
   if (isMcpvmError(error)) return undefined;
   const text = redact(errorMessage(error));
   if (error instanceof UnauthorizedError) return loginRequired(server, "the server refused its credentials");

@@ -4,7 +4,7 @@ import type { LoginInteraction } from "./interaction.js";
 import { loginSubject } from "./identity.js";
 import { McpvmOAuthProvider, type LoginEvent } from "./provider.js";
 import type { RevocationOutcome } from "./revoke.js";
-import { loginMatches, OAuthTokenStore } from "./token-store.js";
+import { loginMatches, OAuthTokenStore, type ServerLogin } from "./token-store.js";
 
 export interface LoginStatus {
   /** "none": no login stored for this definition; "valid" / "expired" by the access token's expiry (refresh may still work). */
@@ -103,11 +103,32 @@ export class OAuthLogins {
 
   /**
    * Drops stored tokens and discovered metadata (keeps the client registration), so that the next
-   * connect logs in afresh against what the servers publish now.
+   * connect logs in afresh against what the servers publish now. Returns the record as it was, for
+   * restoreLogin when that login fails.
    */
-  async forgetTokens(server: string): Promise<void> {
+  async forgetTokens(server: string): Promise<ServerLogin | undefined> {
     await this.forgetProvider(server);
-    await this.store.update(server, (current) => (current === undefined ? undefined : { ...current, tokens: undefined, discovery: undefined }));
+    let before: ServerLogin | undefined;
+    await this.store.update(server, (current) => {
+      before = current;
+      return current === undefined ? undefined : { ...current, tokens: undefined, discovery: undefined };
+    });
+    return before;
+  }
+
+  /**
+   * A login that failed (declined, cancelled, its authorization server down) leaves the login it
+   * was to replace, still good, in place — unless another login was stored meanwhile.
+   */
+  async restoreLogin(server: string, previous: ServerLogin | undefined): Promise<void> {
+    if (previous?.tokens === undefined) return;
+    await this.forgetProvider(server);
+    await this.store.update(server, (current) => {
+      if (current === undefined) return previous;
+      if (current.tokens !== undefined || !loginMatches(current, previous.url, previous.clientId)) return current;
+      // The tokens were issued to the previous registration: it comes back with them.
+      return { ...current, tokens: previous.tokens, ...(previous.discovery === undefined ? {} : { discovery: previous.discovery }), ...(previous.client === undefined ? {} : { client: previous.client }) };
+    });
   }
 
   async dispose(): Promise<void> {

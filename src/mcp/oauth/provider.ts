@@ -11,14 +11,16 @@ import type {
 import type { McpResolvedOAuth } from "../types.js";
 import { loginRequired, McpOAuthError } from "./errors.js";
 import type { LoginInteraction } from "./interaction.js";
-import { isLoopbackHost, parsePastedRedirect, RedirectListener } from "./redirect-listener.js";
+import { isLoopbackHost, RedirectListener } from "./redirect-listener.js";
+import { waitForRedirect } from "./redirect-wait.js";
+import { serializeRefreshes, type FetchLike } from "./refresh-lock.js";
+import { boundOAuthResponses } from "./bounded-fetch.js";
 import { loginMatches, type OAuthTokenStore, type ServerLogin, type StoredTokens } from "./token-store.js";
 
 /** Interactive authorizations one operation (a connect, a call) may start before mcpvm calls it a loop. */
 export const MAX_AUTHORIZATIONS_PER_OPERATION = 2;
 /** An access token this close to its expiry is refreshed before it is sent. */
 const REFRESH_AHEAD_MS = 60_000;
-const DEFAULT_WAIT_MS = 5 * 60_000;
 
 export interface McpvmOAuthProviderOptions {
   readonly server: string;
@@ -66,6 +68,8 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   private loginReturned = false;
   private refreshOnly = false;
   private refreshing: Promise<void> | undefined;
+  /** Why the last refresh got no answer (server down, 5xx); the SDK would go on to a browser login. */
+  private refreshFailure: McpOAuthError | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: McpvmOAuthProviderOptions) {
@@ -115,6 +119,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   /** A new operation (connect, call) starts with a fresh budget of interactive authorizations. */
   beginOperation(): void {
     this.authorizations = 0;
+    this.refreshFailure = undefined;
   }
 
   /** The stored tokens (for `mcp list` and the login summary). */
@@ -149,12 +154,17 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     return this.expectedState;
   }
 
-  clientInformation(): StoredOAuthClientInformation | undefined {
+  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined | Promise<StoredOAuthClientInformation> {
     const config = this.options.config;
     // Pre-registered credentials from config.json come first, then a stored registration (CIMD or DCR).
     if (config?.clientId !== undefined) {
-      const issuer = this.record?.client?.client_id === config.clientId ? this.record.client.issuer : undefined;
-      return { client_id: config.clientId, ...(config.clientSecret === undefined ? {} : { client_secret: config.clientSecret }), ...(issuer === undefined ? {} : { issuer }) };
+      const info = { client_id: config.clientId, ...(config.clientSecret === undefined ? {} : { client_secret: config.clientSecret }) };
+      const stamped = this.record?.client?.client_id === config.clientId ? this.record.client.issuer : undefined;
+      if (stamped !== undefined || ctx?.issuer === undefined) return { ...info, ...(stamped === undefined ? {} : { issuer: stamped }) };
+      // First use with an authorization server binds the client to it (SEP-2352). Stamped here: the SDK
+      // would do the same, after printing a developer's warning on the person's terminal.
+      const bound = { ...info, issuer: ctx.issuer };
+      return this.saveClientInformation(bound).then(() => bound);
     }
     const stored = this.record?.client;
     if (stored !== undefined) return stored as StoredOAuthClientInformation;
@@ -180,14 +190,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
-    const obtainedAt = this.now();
-    const stored: StoredTokens = {
-      ...tokens,
-      obtainedAt,
-      ...(typeof tokens.expires_in === "number" ? { expiresAt: obtainedAt + tokens.expires_in * 1000 } : {}),
-    };
-    this.options.addSecrets([tokens.access_token, ...(tokens.refresh_token === undefined ? [] : [tokens.refresh_token]), ...(tokens.id_token === undefined ? [] : [tokens.id_token])]);
-    await this.write((record) => ({ ...record, tokens: stored }));
+    const stored = await this.storeTokens(tokens);
     if (this.loginReturned) {
       this.loginReturned = false;
       const subject = loginSubject(stored);
@@ -199,6 +202,11 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     const server = this.options.server;
     const interaction = this.options.interaction();
     if (this.refreshOnly) throw new RefreshOnly();
+    // The stored login is not expired or revoked when its authorization server did not answer: say
+    // that, and keep it, rather than send the person to a login that would fail the same way.
+    const unanswered = this.refreshFailure;
+    this.refreshFailure = undefined;
+    if (unanswered !== undefined) throw unanswered;
     if (interaction === undefined) throw loginRequired(server, this.hadLogin ? "its login expired or was revoked; log in again" : undefined);
     if (authorizationUrl.protocol !== "https:" && !(authorizationUrl.protocol === "http:" && isLoopbackHost(authorizationUrl.hostname))) {
       throw new McpOAuthError(
@@ -285,7 +293,39 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     return this.record?.discovery as OAuthDiscoveryState | undefined;
   }
 
+  /**
+   * The fetch for this server's transport and refreshes: OAuth answers have a size cap
+   * (bounded-fetch.ts), and refreshes go one at a time across processes (refresh-lock.ts).
+   */
+  wrapFetch(inner: FetchLike): FetchLike {
+    return serializeRefreshes(boundOAuthResponses(inner, this.options.server, this.options.url), {
+      storeFile: this.options.store.file,
+      server: this.options.server,
+      storedRefreshToken: async () => {
+        const stored = await this.options.store.get(this.options.server);
+        return loginMatches(stored, this.options.url, this.options.config?.clientId) ? stored.tokens?.refresh_token : undefined;
+      },
+      refreshOutcome: (failure) => (this.refreshFailure = failure),
+      saveRefreshed: async (tokens) => {
+        const issuer = this.record?.tokens?.issuer;
+        await this.storeTokens({ ...(issuer === undefined ? {} : { issuer }), ...tokens } as StoredOAuthTokens);
+      },
+    });
+  }
+
   // --- internals ---
+
+  private async storeTokens(tokens: StoredOAuthTokens): Promise<StoredTokens> {
+    const obtainedAt = this.now();
+    const stored: StoredTokens = {
+      ...tokens,
+      obtainedAt,
+      ...(typeof tokens.expires_in === "number" ? { expiresAt: obtainedAt + tokens.expires_in * 1000 } : {}),
+    };
+    this.options.addSecrets([tokens.access_token, ...(tokens.refresh_token === undefined ? [] : [tokens.refresh_token]), ...(tokens.id_token === undefined ? [] : [tokens.id_token])]);
+    await this.write((record) => ({ ...record, tokens: stored }));
+    return stored;
+  }
 
   /**
    * The SDK drops the tokens on invalid_grant and retries. When another process (the gateway, a
@@ -314,7 +354,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
       try {
         // The SDK loads with the first connection; a provider exists before that (see client-manager.ts).
         const { auth } = await import("@modelcontextprotocol/client");
-        await auth(this, { serverUrl: this.options.url });
+        await auth(this, { serverUrl: this.options.url, fetchFn: this.wrapFetch(globalThis.fetch) });
       } catch {
         // An expired refresh token, a server that is down: the request goes out and its 401 says what to do.
       } finally {
@@ -352,41 +392,5 @@ function registeredPort(client: ServerLogin["client"]): number | undefined {
     return isLoopbackHost(url.hostname) && url.port !== "" ? Number(url.port) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-async function waitForRedirect(server: string, interaction: LoginInteraction, listener: RedirectListener, url: URL): Promise<URLSearchParams> {
-  const shown = url.toString();
-  const redirected = listener.next();
-  const waits: Promise<URLSearchParams>[] = [redirected];
-  if (interaction.readPastedRedirect !== undefined) {
-    interaction.say(`Open this URL in a browser to log in to ${server}:\n\n  ${shown}\n\nthen paste the address the browser was sent to (it starts with ${listener.redirectUri}):`);
-    waits.push(interaction.readPastedRedirect().then((line) => parsePastedRedirect(server, line, listener.port)));
-  } else {
-    const used = await interaction.browser.open(shown);
-    interaction.say(used === undefined ? `Open this URL in a browser to log in to ${server}:\n\n  ${shown}\n` : `Opened the login page of ${server} (with ${used}). If no browser appeared, open:\n\n  ${shown}\n`);
-  }
-  interaction.say(`Waiting for the login to finish (redirect to ${listener.redirectUri}) …`);
-  const timeoutMs = interaction.timeoutMs ?? DEFAULT_WAIT_MS;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new McpOAuthError("MCP_OAUTH_TIMEOUT", `server ${server}: the login did not finish within ${Math.round(timeoutMs / 1000)} s; nothing was stored. Run \`mcpvm mcp login ${server}\` to try again.`, { data: { server } })),
-      timeoutMs,
-    );
-    timer.unref();
-  });
-  const signal = interaction.signal;
-  let onAbort: (() => void) | undefined;
-  const cancelled = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(new McpOAuthError("MCP_OAUTH_CANCELLED", `server ${server}: the login was cancelled before the browser came back; nothing was stored.`, { data: { server } }));
-    if (signal?.aborted === true) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([...waits, timeout, cancelled]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
   }
 }

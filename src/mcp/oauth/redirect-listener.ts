@@ -15,11 +15,10 @@ const PAGE = (title: string, text: string): string =>
 /**
  * The loopback end of the authorization redirect (RFC 8252 §7.3): an HTTP listener on 127.0.0.1
  * only, on a random port unless the server's `oauth.callbackPort` fixes one. It hands over the
- * first redirect's query; nothing else is served.
+ * first redirect's query after a login began to wait; nothing else is served.
  */
 export class RedirectListener {
   private waiting: { resolve: (params: URLSearchParams) => void } | undefined;
-  private early: URLSearchParams | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -31,11 +30,18 @@ export class RedirectListener {
         response.writeHead(404, { "content-type": "text/plain" }).end("not found");
         return;
       }
+      const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      if (waiting === undefined) {
+        response.writeHead(400, headers).end(PAGE("No login in progress", "mcpvm is not waiting for a login here now (this page may be from an earlier login). Start the login again from mcpvm."));
+        return;
+      }
       const failed = url.searchParams.has("error");
       response
-        .writeHead(failed ? 400 : 200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+        .writeHead(failed ? 400 : 200, headers)
         .end(failed ? PAGE("Login failed", "The authorization server refused the login. Go back to mcpvm (the terminal or the dashboard) to see why.") : PAGE("Logged in", "mcpvm received the authorization. You can close this tab and go back to mcpvm (the terminal or the dashboard)."));
-      this.deliver(url.searchParams);
+      waiting.resolve(url.searchParams);
     });
   }
 
@@ -62,13 +68,12 @@ export class RedirectListener {
     return `http://127.0.0.1:${this.port}${CALLBACK_PATH}`;
   }
 
-  /** The next redirect's query; a redirect that arrived before the wait is not lost. */
+  /**
+   * The next redirect's query. Called before the authorization URL is shown, so a redirect that
+   * came earlier is not this login's (a reloaded tab of the last one): it was answered "no login in
+   * progress" and is not kept, where it would have failed this login with a state mismatch.
+   */
   next(): Promise<URLSearchParams> {
-    if (this.early !== undefined) {
-      const params = this.early;
-      this.early = undefined;
-      return Promise.resolve(params);
-    }
     return new Promise((resolve) => (this.waiting = { resolve }));
   }
 
@@ -77,12 +82,6 @@ export class RedirectListener {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private deliver(params: URLSearchParams): void {
-    const waiting = this.waiting;
-    this.waiting = undefined;
-    if (waiting !== undefined) waiting.resolve(params);
-    else this.early = params;
-  }
 }
 
 /**

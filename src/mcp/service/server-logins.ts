@@ -43,11 +43,14 @@ export class ServerLogins {
     const oauth = this.requireRemote(name, entry);
     await this.deps.approvals.require(approvalSubject(name, entry));
     await this.deps.disconnect(name);
-    await oauth.forgetTokens(name);
+    const replaced = await oauth.forgetTokens(name);
     const previous = oauth.currentInteraction();
     oauth.setInteraction(interaction);
     try {
       await this.deps.connect(name, caller);
+    } catch (error) {
+      await oauth.restoreLogin(name, replaced);
+      throw error;
     } finally {
       oauth.setInteraction(previous);
     }

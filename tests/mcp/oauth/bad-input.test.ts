@@ -18,6 +18,8 @@ interface Behaviour {
   issInRedirect?: string;
   stateInRedirect?: string;
   authorizationEndpoint?: string;
+  /** The resource metadata document goes on for this many MiB. */
+  hugeResourceMetadataMiB?: number;
 }
 
 let behaviour: Behaviour = {};
@@ -31,6 +33,11 @@ function listen(): Promise<void> {
   http = createServer((req, res) => {
     const url = new URL(req.url ?? "/", base);
     const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (url.pathname.startsWith("/.well-known/oauth-protected-resource") && behaviour.hugeResourceMetadataMiB !== undefined) {
+      res.writeHead(200, { "content-type": "application/json" }).write(`{"resource":"${base}/mcp","authorization_servers":["${base}"],"padding":"`);
+      for (let i = 0; i < behaviour.hugeResourceMetadataMiB; i++) res.write("a".repeat(1 << 20));
+      return res.end('"}');
+    }
     if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) return json({ resource: behaviour.resource ?? `${base}/mcp`, authorization_servers: [base] });
     if (url.pathname === "/.well-known/oauth-authorization-server") {
       if (behaviour.malformedMetadata) return res.writeHead(200, { "content-type": "application/json" }).end('{"issuer": "' + base + '", "authorization_endpoint": ');
@@ -116,6 +123,13 @@ describe("OAuth bad input: clear typed errors naming the server, nothing stored"
     const error = await failedLogin({ issInRedirect: "https://evil.example.com" });
     expect(error.code).toBe("MCP_OAUTH_FAILED");
     expect(error.message).toMatch(/iss/i);
+    expect(tokenRequests).toBe(0);
+  });
+
+  it("a resource metadata document of many MiB is refused after 1 MiB, naming where it came from", async () => {
+    const error = await failedLogin({ hugeResourceMetadataMiB: 64 });
+    expect(error.code).toBe("MCP_OAUTH_FAILED");
+    expect(error.message).toContain(`${base}/.well-known/oauth-protected-resource/mcp is larger than 1024 KiB`);
     expect(tokenRequests).toBe(0);
   });
 

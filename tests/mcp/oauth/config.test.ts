@@ -1,4 +1,6 @@
 import { mkdtemp, rm, stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,8 +9,9 @@ import { mcpServerEntrySchema } from "../../../src/mcp/config/schema.js";
 import { parseImportText } from "../../../src/mcp/config/import/parse.js";
 import { approvalSubject } from "../../../src/mcp/service/index.js";
 import { OAuthLogins, OAuthTokenStore } from "../../../src/mcp/oauth/index.js";
-import { parsePastedRedirect } from "../../../src/mcp/oauth/redirect-listener.js";
+import { parsePastedRedirect, RedirectListener } from "../../../src/mcp/oauth/redirect-listener.js";
 import { loginSubject } from "../../../src/mcp/oauth/identity.js";
+import { boundOAuthResponses } from "../../../src/mcp/oauth/bounded-fetch.js";
 
 const entry = (raw: unknown) => mcpServerEntrySchema.parse(raw);
 
@@ -67,6 +70,36 @@ describe("logins", () => {
     expect(() => parsePastedRedirect("x", "https://evil.example.com/callback?code=c", 4000)).toThrow(expect.objectContaining({ code: "MCP_OAUTH_INSECURE" }));
     expect(() => parsePastedRedirect("x", "http://127.0.0.1:4001/callback?code=c", 4000)).toThrow(expect.objectContaining({ code: "MCP_OAUTH_FAILED" }));
     expect(() => parsePastedRedirect("x", "not a url", 4000)).toThrow(expect.objectContaining({ code: "MCP_OAUTH_FAILED" }));
+  });
+
+  it("wait for a redirect that comes after the wait began: an earlier one (a reloaded tab of the last login) is not this login's", async () => {
+    const listener = await RedirectListener.listen("x", 0);
+    try {
+      const stale = await fetch(`${listener.redirectUri}?code=old&state=old`);
+      expect([stale.status, await stale.text()]).toEqual([400, expect.stringContaining("No login in progress")]);
+      const waiting = listener.next();
+      await fetch(`${listener.redirectUri}?code=new&state=new`);
+      expect((await waiting).get("code")).toBe("new");
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("cap OAuth answers at 1 MiB, but not MCP traffic (an event stream, also from a redirected endpoint)", async () => {
+    const http = createServer((_req, res) => res.writeHead(200, { "content-type": "text/event-stream" }).end("a".repeat(2 * 1024 * 1024)));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    try {
+      const bounded = boundOAuthResponses(fetch, "x", `${base}/mcp`);
+      const stream = await bounded(`${base}/mcp/`, { headers: { accept: "application/json, text/event-stream" } });
+      expect((await stream.text()).length).toBe(2 * 1024 * 1024);
+      expect((await (await bounded(`${base}/mcp`)).text()).length).toBe(2 * 1024 * 1024);
+      const refused = await bounded(`${base}/.well-known/oauth-authorization-server`).catch((error: unknown) => error);
+      expect((refused as Error).cause).toMatchObject({ code: "MCP_OAUTH_FAILED" });
+    } finally {
+      http.closeAllConnections();
+      http.close();
+    }
   });
 
   it("name the account from the id token, for display only", () => {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import { captureIo } from "../../support/cli-io.js";
 import { startProtectedServer, type ProtectedServer } from "../../fixtures/servers/oauth-protected-server.js";
@@ -83,7 +83,10 @@ describe("OAuth login end to end (oauth2-mock-server + streamable HTTP MCP serve
   });
 
   it("mcp login opens $BROWSER, takes the redirect on 127.0.0.1 and stores the tokens 0600", async () => {
-    const result = await cli("mcp", "login", "notes");
+    // The SDK's developer warnings go straight to the terminal (console.warn), past the face.
+    const warn = vi.spyOn(console, "warn");
+    const result = await cli("mcp", "login", "notes").finally(() => warn.mockRestore());
+    expect(warn.mock.calls.flat().filter((text) => String(text).includes("[mcp-sdk]"))).toEqual([]);
     expect(result.code, result.err).toBe(0);
     expect(result.out).toMatch(/^logged in to notes as johndoe \(scopes \S+; expires in \d+ (s|min|h), refreshable\)/);
     expect(result.err).toContain("with $BROWSER");

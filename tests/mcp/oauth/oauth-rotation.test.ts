@@ -12,9 +12,11 @@ import { startProtectedServer, type ProtectedServer } from "../../fixtures/serve
 
 /**
  * Two mcpvm processes share one login (a gateway and a `mcpvm run`, two terminals) and the
- * authorization server rotates refresh tokens: each refresh token works once, and a second use is
- * refused with invalid_grant (RFC 9700's reuse detection). When one process refreshes, the other
- * still holds the spent refresh token; its invalid_grant must not log both of them out.
+ * authorization server rotates refresh tokens with RFC 9700's reuse detection (§4.14.2): each
+ * refresh token works once, and a second use of a spent one revokes the whole family — the
+ * refresh token another process holds now too. When one process refreshes, the other still holds
+ * the spent refresh token in memory: it must take up the stored one instead of sending the spent
+ * one, or the person is logged out everywhere.
  */
 describe("OAuth: a refresh by another process, with rotating refresh tokens", () => {
   let as: OAuth2Server;
@@ -23,6 +25,9 @@ describe("OAuth: a refresh by another process, with rotating refresh tokens", ()
   let env: Record<string, string>;
   const spent = new Set<string>();
   const refusedReuse: string[] = [];
+  /** Refresh tokens revoked with their family after a reuse. */
+  const revokedFamily = new Set<string>();
+  let latest = "";
 
   const cli = async (...argv: string[]) => {
     const io = captureIo(env);
@@ -39,17 +44,21 @@ describe("OAuth: a refresh by another process, with rotating refresh tokens", ()
       token.payload.jti = randomUUID();
     });
     as.service.on("beforeResponse", (response: { body: Record<string, unknown>; statusCode: number }, req: { body: Record<string, string> }) => {
+      if (req.body.grant_type === "authorization_code") latest = String(response.body.refresh_token);
       if (req.body.grant_type !== "refresh_token") return;
       const used = req.body.refresh_token ?? "";
-      if (spent.has(used)) {
-        refusedReuse.push(used);
+      if (spent.has(used) || revokedFamily.has(used)) {
+        if (spent.has(used)) refusedReuse.push(used);
+        // Reuse detection: the family's live refresh token is revoked too.
+        revokedFamily.add(latest);
         response.statusCode = 400;
         response.body = { error: "invalid_grant", error_description: "refresh token already used" };
         return;
       }
       spent.add(used);
       // Rotation: a new refresh token with every refresh.
-      response.body.refresh_token = randomUUID();
+      latest = randomUUID();
+      response.body.refresh_token = latest;
     });
     mcp = await startProtectedServer({ issuer: as.issuer.url ?? "" });
     home = await mkdtemp(join(tmpdir(), "mcpvm-oauth-rotation-"));
@@ -84,11 +93,23 @@ describe("OAuth: a refresh by another process, with rotating refresh tokens", ()
       // B's next call: its token is refused, its refresh token was spent by A.
       const second = await hostB.run(whoami);
       expect(second.ok ? second.value : second.error).toBe("hello johndoe");
+      expect(refusedReuse).toEqual([]);
     } finally {
       await hostB.close();
     }
     // The login survived for everyone.
     expect((await stored()).servers.notes?.tokens).toBeDefined();
+    const again = await cli("mcp", "call", "notes", "whoami");
+    expect(again.code, again.err).toBe(0);
+  }, 90_000);
+
+  it("two processes refreshing at once: one refreshes, the other takes up its tokens; no spent refresh token is sent", async () => {
+    const before = (await stored()).servers.notes?.tokens;
+    mcp.rejected.add(before?.access_token ?? "");
+    const [a, b] = await Promise.all([0, 1].map(() => cliProcess({ dir: home, env } as never, ["mcp", "call", "notes", "whoami"])));
+    expect(a?.code, a?.stderr).toBe(0);
+    expect(b?.code, b?.stderr).toBe(0);
+    expect(refusedReuse).toEqual([]);
     const again = await cli("mcp", "call", "notes", "whoami");
     expect(again.code, again.err).toBe(0);
   }, 90_000);
