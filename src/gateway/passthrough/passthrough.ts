@@ -19,6 +19,7 @@ import { flushOrigin, isFastLaneOrigin, isGatewayOrigin, isModernRequest, notify
 import { PromptRouter } from "./prompts.js";
 import { ResourceRouter } from "./resources.js";
 import type { Upstreams } from "./upstreams.js";
+import { UpstreamSubscriptions } from "./upstream-subscriptions.js";
 
 /** Sends one notification; a connection that is gone (throwing at once or later) never stops the others. */
 function deliver(send: () => Promise<void>): void {
@@ -67,8 +68,7 @@ export class Passthrough {
   /** `input_required` rounds of 2026-07-28 clients' calls (elicitation and sampling). */
   readonly rounds = new InputRounds();
   private readonly sessions = new WeakMap<Server, SessionState>();
-  /** Upstream subscriptions: uri -> how many client connections hold one, and the hold keeping its server running. */
-  private readonly upstreamSubscriptions = new Map<string, { server: string; holders: number; release: () => void }>();
+  private readonly upstreamSubscriptions: UpstreamSubscriptions;
   private readonly active = new Set<GatewayOrigin>();
   private readonly modernNotifiers = new Set<ModernNotifier>();
   private stopEvents: (() => void) | undefined;
@@ -76,6 +76,7 @@ export class Passthrough {
   constructor(private readonly options: PassthroughOptions) {
     this.resources = new ResourceRouter(options.upstreams, options.logger, options.redact);
     this.prompts = new PromptRouter(options.upstreams, options.logger, options.redact, options.exposed === undefined);
+    this.upstreamSubscriptions = new UpstreamSubscriptions(options.upstreams, this.resources, options.logger, options.redact);
   }
 
   /** Installs the elicitation/sampling forwarding and starts forwarding upstream notifications. */
@@ -109,7 +110,7 @@ export class Passthrough {
   async subscribe(server: Server, uri: string, caller: CallerOptions, reach?: ServerReach): Promise<void> {
     const state = this.session(server);
     if (state.subscriptions.has(uri)) return;
-    await this.acquire(uri, caller, reach);
+    await this.upstreamSubscriptions.acquire(uri, caller, reach);
     state.subscriptions.add(uri);
   }
 
@@ -122,46 +123,25 @@ export class Passthrough {
     const held: string[] = [];
     try {
       for (const uri of new Set(uris)) {
-        await this.acquire(uri, caller, reach);
+        await this.upstreamSubscriptions.acquire(uri, caller, reach);
         held.push(uri);
       }
     } catch (error) {
-      for (const uri of held) await this.release(uri, {}).catch(() => undefined);
+      for (const uri of held) await this.upstreamSubscriptions.release(uri, {}).catch(() => undefined);
       throw error;
     }
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      for (const uri of held) void this.release(uri, {}).catch(() => undefined);
+      for (const uri of held) void this.upstreamSubscriptions.release(uri, {}).catch(() => undefined);
     };
-  }
-
-  /** One more holder of the upstream subscription for `uri` (subscribing upstream for the first). */
-  private async acquire(uri: string, caller: CallerOptions, reach: ServerReach): Promise<void> {
-    let owner = this.resources.ownerOf(uri, reach);
-    if (owner === undefined) {
-      await this.resources.list(caller, reach).catch(() => undefined);
-      await this.resources.templatesList(caller, reach).catch(() => undefined);
-      owner = this.resources.ownerOf(uri, reach);
-    }
-    if (owner === undefined) throw invalidParams(`No server behind this gateway serves ${uri}; list the resources first.`);
-    const held = this.upstreamSubscriptions.get(uri);
-    if (held === undefined) {
-      await this.options.upstreams.request(owner, "resources/subscribe", { uri }, caller).catch((error: unknown) => {
-        throw toProtocolError(error, this.options.redact);
-      });
-      // Updates come only from a running server: one closed for idleness would drop the subscription unseen.
-      this.upstreamSubscriptions.set(uri, { server: owner, holders: 1, release: this.options.upstreams.hold(owner) });
-    } else {
-      held.holders += 1;
-    }
   }
 
   async unsubscribe(server: Server, uri: string, caller: CallerOptions): Promise<void> {
     const state = this.session(server);
     if (!state.subscriptions.delete(uri)) return;
-    await this.release(uri, caller);
+    await this.upstreamSubscriptions.release(uri, caller);
   }
 
   /** A client connection closed: its subscriptions are released upstream. */
@@ -169,7 +149,7 @@ export class Passthrough {
     const state = this.sessions.get(server);
     if (state === undefined) return;
     this.sessions.delete(server);
-    for (const uri of state.subscriptions) await this.release(uri, {}).catch(() => undefined);
+    for (const uri of state.subscriptions) await this.upstreamSubscriptions.release(uri, {}).catch(() => undefined);
   }
 
   /** Whether this client connection set a log level: its calls' upstream log messages are then related to them. */
@@ -213,12 +193,7 @@ export class Passthrough {
   /** A server (re)connected: a new process knows nothing of the level or the subscriptions clients hold on it. */
   private onConnected(name: string): void {
     void this.tellLevel(name, {});
-    for (const [uri, held] of this.upstreamSubscriptions) {
-      if (held.server !== name) continue;
-      void this.options.upstreams.request(name, "resources/subscribe", { uri }, {}).catch((error: unknown) => {
-        this.options.logger.warn({ server: name, uri }, `resources/subscribe not renewed after ${name} reconnected: ${this.options.redact(errorMessage(error))}`);
-      });
-    }
+    this.upstreamSubscriptions.renew(name);
   }
 
   async complete(params: CompleteRequest["params"], caller: CallerOptions, reach?: ServerReach): Promise<CompleteResult> {
@@ -241,18 +216,6 @@ export class Passthrough {
       this.sessions.set(server, state);
     }
     return state;
-  }
-
-  private async release(uri: string, caller: CallerOptions): Promise<void> {
-    const held = this.upstreamSubscriptions.get(uri);
-    if (held === undefined) return;
-    held.holders -= 1;
-    if (held.holders > 0) return;
-    this.upstreamSubscriptions.delete(uri);
-    held.release();
-    await this.options.upstreams.request(held.server, "resources/unsubscribe", { uri }, caller).catch((error: unknown) => {
-      this.options.logger.debug({ server: held.server, uri }, `resources/unsubscribe failed: ${this.options.redact(errorMessage(error))}`);
-    });
   }
 
   private passesThrough(server: string): boolean {

@@ -1,0 +1,67 @@
+import type { Logger } from "pino";
+import type { CallerOptions } from "../../mcp/client-manager/index.js";
+import { errorMessage } from "../../util/errors.js";
+import type { ServerReach } from "../clients/scope.js";
+import { invalidParams, toProtocolError } from "./errors.js";
+import type { ResourceRouter } from "./resources.js";
+import type { Upstreams } from "./upstreams.js";
+
+/**
+ * The gateway's own subscriptions upstream: one per URI however many client connections hold it,
+ * subscribed for the first holder, unsubscribed after the last, renewed when its server reconnects
+ * (a new process forgot it), and keeping that server running meanwhile (updates come only from a
+ * running server: one closed for idleness would drop the subscription unseen).
+ */
+export class UpstreamSubscriptions {
+  private readonly held = new Map<string, { server: string; holders: number; release: () => void }>();
+
+  constructor(
+    private readonly upstreams: Upstreams,
+    private readonly resources: ResourceRouter,
+    private readonly logger: Logger,
+    private readonly redact: (text: string) => string,
+  ) {}
+
+  /** One more holder of the upstream subscription for `uri` (subscribing upstream for the first). */
+  async acquire(uri: string, caller: CallerOptions, reach: ServerReach): Promise<void> {
+    let owner = this.resources.ownerOf(uri, reach);
+    if (owner === undefined) {
+      await this.resources.list(caller, reach).catch(() => undefined);
+      await this.resources.templatesList(caller, reach).catch(() => undefined);
+      owner = this.resources.ownerOf(uri, reach);
+    }
+    if (owner === undefined) throw invalidParams(`No server behind this gateway serves ${uri}; list the resources first.`);
+    const held = this.held.get(uri);
+    if (held !== undefined) {
+      held.holders += 1;
+      return;
+    }
+    await this.upstreams.request(owner, "resources/subscribe", { uri }, caller).catch((error: unknown) => {
+      throw toProtocolError(error, this.redact);
+    });
+    this.held.set(uri, { server: owner, holders: 1, release: this.upstreams.hold(owner) });
+  }
+
+  /** One holder fewer; the last one unsubscribes upstream and lets the server idle again. */
+  async release(uri: string, caller: CallerOptions): Promise<void> {
+    const held = this.held.get(uri);
+    if (held === undefined) return;
+    held.holders -= 1;
+    if (held.holders > 0) return;
+    this.held.delete(uri);
+    held.release();
+    await this.upstreams.request(held.server, "resources/unsubscribe", { uri }, caller).catch((error: unknown) => {
+      this.logger.debug({ server: held.server, uri }, `resources/unsubscribe failed: ${this.redact(errorMessage(error))}`);
+    });
+  }
+
+  /** `server` (re)connected: every subscription held on it is sent again. */
+  renew(server: string): void {
+    for (const [uri, held] of this.held) {
+      if (held.server !== server) continue;
+      void this.upstreams.request(server, "resources/subscribe", { uri }, {}).catch((error: unknown) => {
+        this.logger.warn({ server, uri }, `resources/subscribe not renewed after ${server} reconnected: ${this.redact(errorMessage(error))}`);
+      });
+    }
+  }
+}
