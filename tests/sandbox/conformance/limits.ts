@@ -174,6 +174,23 @@ export function limitTests(engine: EngineRef): void {
       await expectHealthy(engine());
     });
 
+    // The runner's `then` asks the script's own Promise subclass (species) to build its promise, so the
+    // script can rewrite the envelope text the host reads: the budget must not rest on its key order.
+    it.each([
+      ["with its keys reordered", '\'{"value":"\' + big + \'","ok":true}\''],
+      ["carrying notes first", '\'{"ok":true,"notes":["n"],"value":"\' + big + \'"}\''],
+    ])("ends a result over the output budget whose envelope the script rewrote %s", async (_label, forged) => {
+      const code = `const big = "x".repeat(20000);
+        class Forge extends Promise {
+          constructor(executor) { super((resolve, reject) => executor((text) => resolve(typeof text === "string" ? ${forged} : text), reject)); }
+        }
+        Promise.prototype.constructor = Forge;
+        return "small";`;
+      const result = await run(engine(), code, { limits: { outputBytes: 4096 } });
+      expect(errorOf(result, "OUTPUT_LIMIT").limit).toBe("outputBytes");
+      await expectHealthy(engine());
+    });
+
     it("counts logs and result together against the output budget", async () => {
       const code = 'console.log("y".repeat(3000)); return "x".repeat(3000);';
       const result = await run(engine(), code, { limits: { outputBytes: 4096 } });
