@@ -115,9 +115,9 @@ export function meterWasmHeap(memory: GrowableMemory, wasmModule: CompiledWasmMo
           last = computeMs;
           count = COUNTER_INIT;
           if (counterFound === false) return;
-          // A counter holds 1..10,000; anything else is not the counter.
+          // A counter holds 0..10,000 (0 in a context no check has reset yet); anything else is not the counter.
           const now = word(address);
-          if (now < 1 || now > COUNTER_INIT) {
+          if (now < 0 || now > COUNTER_INIT) {
             counterFound = false;
             return;
           }
