@@ -28,6 +28,28 @@ afterAll(async () => {
 });
 
 describe("resources and prompts in guest code", () => {
+  // What bounds a runaway loop is the run's tool-call budget (docs/MCP.md): a loop of reads or listings
+  // reaches the server as often as a loop of tool calls, and was bounded only by the wall limit.
+  it("takes each resource and prompt request from the run's tool-call budget", async () => {
+    const value = valueOf(
+      await host.run(
+        `const full = require("host:mcp-full");
+         const requests = [() => full.resources.read("test://static-text"), () => full.resources.list(), () => full.prompts.list(), () => full.resources.readAll("test://static-text")];
+         let done = 0;
+         try { for (let i = 0; i < 50; i++) { requests[i % requests.length](); done++; } } catch (e) { return { done, name: e.name, code: e.code, message: e.message }; }
+         return { done };`,
+        { limits: { toolCalls: 6 } },
+      ),
+    );
+    expect(value).toEqual({
+      done: 6,
+      name: "ToolCallLimitError",
+      code: "TOOL_CALL_LIMIT",
+      message:
+        "MCP call to full.prompts.list refused: this call would go over the run's tool-call budget (toolCalls = 6); raise it with `mcpvm run --tool-calls <n>` or config.json limits.toolCalls (6 used so far in this run).",
+    });
+  });
+
   it("lists and reads text and binary resources, and resource templates", async () => {
     const result = await host.run(`
       const full = require("host:mcp-full");

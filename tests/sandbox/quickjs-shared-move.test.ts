@@ -57,7 +57,7 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
     await firstMoved();
     const result = await run(engine, `console.log("started"); ${LOOP}`, GENEROUS);
     expect(valueOf(result)).toBe(EXPECTED);
-    expect(result.stats.movedAfterCpuMs).toBeUndefined();
+    // Moved after the log, it would be written twice (a move before it, while the console piece compiles, shows nothing).
     expect(result.logs.map((l) => l.message)).toEqual(["started"]);
   });
 
@@ -67,8 +67,10 @@ describe("quickjs engine, shared mode: computing runs move to a thread", () => {
     const modules: HostModules = { counter: { hit: () => ++calls } };
     const result = await run(engine, `const n = require("host:counter").hit(); ${LOOP.replace("return s;", "return [n, s];")}`, { ...GENEROUS, modules });
     expect(valueOf(result)).toEqual([1, EXPECTED]);
+    // Moved after its call, the run would call again on the thread. It may move before it: the sandbox's
+    // own work before the call (compiling the host-module piece, one long step on a cold, loaded thread)
+    // can pass the move point, and the interrupt pace checks right after such a step.
     expect(calls).toBe(1);
-    expect(result.stats.movedAfterCpuMs).toBeUndefined();
   });
 
   it("counts the first attempt's CPU against the run's CPU limit, and says the run's own limit", async () => {

@@ -79,7 +79,8 @@ function buildModule(service: McpService, catalog: ServerCatalog, options: McpMo
     const flows = runFlows(context);
     if (flows !== undefined) await guardFlow(flows, { server: catalog.server, tool: request, annotations: undefined, args }, flowOptions(service, options));
   };
-  const protocol = protocolFunctions(service, catalog, { budget: withinBudget, maxBytes, guardFlow: guardRequest, ...(options.redactValue === undefined ? {} : { redactValue: options.redactValue }) });
+  const takeCall = (context: HostCallContext): void => takeToolCalls(context, 1, catalog.server, context.fn);
+  const protocol = protocolFunctions(service, catalog, { budget: withinBudget, maxBytes, guardFlow: guardRequest, takeCall, ...(options.redactValue === undefined ? {} : { redactValue: options.redactValue }) });
   for (const [name, fn] of Object.entries(protocol)) functions[name] = (args, context) => guarded(options, () => fn(args, context) as Promise<unknown>);
   return functions;
 }

@@ -19,6 +19,11 @@ export interface ProtocolModuleDeps {
   readonly guardFlow?: (context: HostCallContext, request: "resources.read" | "prompts.get", args: unknown) => Promise<void>;
   /** Largest resource a read may return, in bytes (the server's maxResponseBytes). */
   readonly maxBytes: number;
+  /**
+   * Takes one call from the run's tool-call budget for the request `context.fn` is about to send, or throws
+   * TOOL_CALL_LIMIT: a loop of reads or listings reaches the server as a loop of tool calls does.
+   */
+  readonly takeCall?: (context: HostCallContext) => void;
 }
 
 /** One content part of a read resource, as the guest gets it: binary as a Uint8Array. */
@@ -48,6 +53,7 @@ export function protocolFunctions(service: McpService, catalog: ServerCatalog, d
     return masked;
   };
   const request = async <M extends Parameters<McpService["clients"]["request"]>[1]>(method: M, params: Parameters<McpService["clients"]["request"]>[2] & object, context: HostCallContext) => {
+    deps.takeCall?.(context);
     const caller = deps.budget(context);
     await service.acquireCallSlot(server, caller);
     try {

@@ -4,6 +4,7 @@ import type { EngineOutcome, ThrownInfo } from "../host/outcome.js";
 import type { EngineLimit, LogEntry, LogLevel, RunLimits } from "../types.js";
 import type { ControlLayout, DoneMessage, HostEventMessage, HostPortMessage, HostReplyMessage, RunMessage, SPIN_SLOTS } from "./quickjs-protocol.js";
 import type { PreparedSandbox } from "./quickjs-sandbox.js";
+import type { InterruptPace } from "./quickjs-heap.js";
 
 /** The worker's side of the host-call channel (see quickjs-protocol.ts). */
 export interface WorkerChannel {
@@ -20,6 +21,8 @@ export interface WorkerChannel {
   limitHeadroom(ceiling: number | undefined): void;
   /** See HeapMeter.overBudget (quickjs-heap.ts). */
   overBudget(): boolean;
+  /** See HeapMeter.paceChecks (quickjs-heap.ts). */
+  paceChecks(context: number): InterruptPace;
 }
 
 /**
@@ -67,6 +70,10 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   // (quickjs-heap.ts, overBudget), so the growth is what the run needed, not Emscripten's 1.2x steps.
   // (Memory free in the heap at the start is used before it grows; retireAboveBytes bounds that.)
   channel.limitHeadroom(channel.wasmMemoryBytes() + limits.memoryBytes);
+
+  // QuickJS's checks come after a count of steps; the pace keeps them about a millisecond of compute apart.
+  const pace = channel.paceChecks((context as unknown as { ctx: { value: number } }).ctx.value);
+  pace.start(0);
 
   const stopRequested = (): boolean => Atomics.load(control, layout.stop) !== layout.none;
   // CPU time is counted only while guest code runs, not while it waits for the host.
@@ -163,7 +170,9 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
 
   function shouldInterrupt(): boolean {
     if (stopRequested() || localStop !== undefined) return true;
-    if (cpuSpent + performance.now() - runningSince > limits.cpuMs) localStop = "cpuMs";
+    const computed = cpuSpent + performance.now() - runningSince;
+    pace.check(computed);
+    if (computed > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= run.deadline) localStop = "wallMs";
     else if (channel.overBudget()) localStop = "memoryBytes";
     return localStop !== undefined;

@@ -29,6 +29,31 @@ export interface HeapMeter {
    * it and was refused, or the heap is past it anyway.
    */
   overBudget(): boolean;
+  /** The pacing of one context's interrupt checks (see InterruptPace); `context` is its JSContext pointer. */
+  paceChecks(context: number): InterruptPace;
+}
+
+/**
+ * QuickJS asks its interrupt handler (where every limit is checked) once per 10,000 counted steps: a
+ * branch or call of guest code, whatever native work each does. A loop whose body is one heavy built-in
+ * call (`s.split("").reverse().join("")` over 100,000 characters, ~65 ms) was asked once per ~1,460 turns:
+ * with cpuMs = 1000 the in-thread engine held the whole process for 93 s, and a shared thread's other runs
+ * failed when the thread was terminated. The pace rewrites the context's counter at each check so that
+ * the next check comes after about PACE_MS of compute, going by how long the last steps took, and each
+ * run starts with a short count, so its first check comes early. The counter is QuickJS's own word in
+ * the context (`interrupt_counter`, at the same offset in both builds pinned here, checked by
+ * tests/sandbox/quickjs-pace.test.ts); a word that does not hold a counter's value at a run's start, or is
+ * not back at 10,000 at a check, is never written again.
+ *
+ * What it cannot do: the steps are counted, not timed, so one long built-in call, or heavy calls that
+ * follow a run of cheap steps (10,000 steps at the pace of the cheap ones), still hold the thread until
+ * the next check (docs/SECURITY.md).
+ */
+export interface InterruptPace {
+  /** A run starts on this context; `computeMs` is its compute clock (0 at its start). */
+  start(computeMs: number): void;
+  /** At each interrupt check (not at the resumption of a suspended one), with the run's compute clock. */
+  check(computeMs: number): void;
 }
 
 /**
@@ -64,7 +89,57 @@ export function meterWasmHeap(memory: GrowableMemory, wasmModule: CompiledWasmMo
     return grow(Math.max(needed, Math.min(pages, allowed)));
   };
 
+  // The interrupt pace (InterruptPace): QuickJS's JS_INTERRUPT_COUNTER_INIT, and where JSContext keeps
+  // its counter in this wasm32 build; found by writing 1 at each check of a loop (only that word makes
+  // the checks come at every step), for the sync and the asyncify build alike.
+  const COUNTER_OFFSET = 232;
+  const COUNTER_INIT = 10_000;
+  const PACE_MS = 1;
+  const FIRST_COUNT = 1;
+  const MIN_COUNT = 1;
+  /** Whether the counter is where it is expected: false once a check has shown it is not (see paceChecks). */
+  let counterFound: boolean | undefined;
+  const word = (address: number, value?: number): number => {
+    const view = new DataView(memory.buffer);
+    if (value !== undefined) view.setInt32(address, value, true);
+    return view.getInt32(address, true);
+  };
+
   return {
+    paceChecks(context) {
+      const address = context + COUNTER_OFFSET;
+      let last = 0;
+      let count = COUNTER_INIT;
+      return {
+        start(computeMs) {
+          last = computeMs;
+          count = COUNTER_INIT;
+          if (counterFound === false) return;
+          // A counter holds 0..10,000 (0 in a context no check has reset yet); anything else is not the counter.
+          const now = word(address);
+          if (now < 0 || now > COUNTER_INIT) {
+            counterFound = false;
+            return;
+          }
+          count = FIRST_COUNT;
+          word(address, count);
+        },
+        check(computeMs) {
+          if (counterFound === false) return;
+          // QuickJS sets the counter back to its initial value just before it asks the handler: a word
+          // that is not back from the value written into it is not the counter, and is never written again.
+          if (word(address) !== COUNTER_INIT) {
+            counterFound = false;
+            return;
+          }
+          counterFound = true;
+          const elapsed = computeMs - last;
+          last = computeMs;
+          count = elapsed <= 0 ? COUNTER_INIT : Math.max(MIN_COUNT, Math.min(COUNTER_INIT, Math.floor((count * PACE_MS) / elapsed)));
+          if (count < COUNTER_INIT) word(address, count);
+        },
+      };
+    },
     instantiateWasm(imports, done) {
       // The glue's import names are minified (and differ between builds): the heap-resize import
       // is the one function that grows the memory.

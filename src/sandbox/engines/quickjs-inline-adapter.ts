@@ -345,5 +345,6 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
     memory: wasmMemory,
     limitHeadroom: heap.limitHeadroom,
     overBudget: heap.overBudget,
+    paceChecks: heap.paceChecks,
   };
 }

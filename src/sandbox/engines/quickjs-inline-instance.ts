@@ -1,5 +1,6 @@
 import type * as QuickJs from "quickjs-emscripten-core";
 import type { YieldingInterruptHandler } from "./quickjs-yield.js";
+import type { InterruptPace } from "./quickjs-heap.js";
 
 // What one asyncify instance offers the engines (made by quickjs-inline-adapter.ts, the one file that
 // reaches inside quickjs-emscripten-core).
@@ -65,4 +66,6 @@ export interface InlineInstance {
   limitHeadroom(ceiling: number | undefined): void;
   /** See HeapMeter.overBudget (quickjs-heap.ts). */
   overBudget(): boolean;
+  /** See HeapMeter.paceChecks (quickjs-heap.ts). */
+  paceChecks(context: number): InterruptPace;
 }

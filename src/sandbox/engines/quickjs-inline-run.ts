@@ -72,6 +72,9 @@ export function runAsyncify(
 
   let cpuSpent = 0;
   let runningSince = startedAt;
+  // QuickJS's checks come after a count of steps; the pace keeps them about a millisecond of compute apart.
+  const pace = instance.paceChecks((context as unknown as { ctx: { value: number } }).ctx.value);
+  pace.start(0);
   let running = false;
   let stopping: "wall" | "cancel" | undefined;
   let localStop: EngineLimit | undefined;
@@ -148,6 +151,7 @@ export function runAsyncify(
   };
   const shouldInterrupt = (mayYield: () => boolean): boolean | Promise<boolean> => {
     const now = performance.now();
+    pace.check(cpuSpent + now - runningSince);
     if (limitReached(now)) return true;
     if (slices?.due(now) !== true || !mayYield()) return false;
     pause();

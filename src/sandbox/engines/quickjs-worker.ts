@@ -90,6 +90,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
         wasmMemoryBytes: heap.bytes,
         limitHeadroom: heap.limitHeadroom,
         overBudget: heap.overBudget,
+        paceChecks: heap.paceChecks,
       };
       const control = channel.control;
       let runsReceived = 0;

@@ -87,6 +87,20 @@ function resultEnvelope(parsed: unknown): GuestOutcome | undefined {
   return hasValue ? { ok: true, value: claimed.value, notes: notes as string[] } : { ok: true, notes: notes as string[] };
 }
 
+const BARE_OK = '{"ok":true}';
+
+/**
+ * What a result envelope costs against the output budget: its text but the runner's own framing. The
+ * text is the guest's (a script that gives Promise a species builds the runner's promise and can rewrite
+ * what it resolves with), so nothing here relies on its key order: a value not behind OK_PREFIX, and any
+ * notes, are counted with the whole text.
+ */
+function resultEnvelopeBytes(text: string): number {
+  const bytes = Buffer.byteLength(text);
+  if (text.startsWith(OK_PREFIX)) return bytes - OK_PREFIX.length - 1;
+  return Math.max(0, bytes - BARE_OK.length);
+}
+
 export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
   // An error is output too: what the logs left of the budget (at least MIN_ERROR_BYTES, so it still
   // says what went wrong), its text cut with a marker past that. A 20 MB message is not 40 MB of output.
@@ -139,7 +153,7 @@ export function buildRunResult(report: RunReport, frame: RunFrame): RunResult {
   }
 
   if (envelope.ok) {
-    const resultBytes = outcome.text.startsWith(OK_PREFIX) ? Buffer.byteLength(outcome.text) - OK_PREFIX.length - 1 : 0;
+    const resultBytes = resultEnvelopeBytes(outcome.text);
     const outputBytes = resultBytes + report.logBytes;
     if (outputBytes > frame.limits.outputBytes) {
       return fail(limitError("outputBytes", frame.limits, `result ${resultBytes} bytes + logs ${report.logBytes} bytes`));

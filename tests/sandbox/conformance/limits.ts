@@ -39,6 +39,18 @@ export function limitTests(engine: EngineRef): void {
       await expectHealthy(engine());
     });
 
+    // QuickJS asks for its limits once per 10,000 counted steps, whatever each step costs: a loop whose body
+    // is one heavy built-in call was asked once per ~1,460 turns, and ran 93 s past cpuMs = 1000 in-thread
+    // (quickjs-heap.ts, InterruptPace).
+    it("ends a loop of heavy built-in calls at its CPU limit, not thousands of turns later", async () => {
+      const code = 'const text = "ab".repeat(50000); for (;;) text.split("").reverse().join("");';
+      const started = Date.now();
+      const error = errorOf(await run(engine(), code, { limits: { cpuMs: 300, wallMs: 60_000 } }), "CPU_LIMIT");
+      expect(error.limit).toBe("cpuMs");
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await expectHealthy(engine());
+    });
+
     it("counts host calls against one wall budget and aborts the call that would outlive it", async () => {
       const reasons: unknown[] = [];
       const modules: HostModules = {
@@ -102,11 +114,16 @@ export function limitTests(engine: EngineRef): void {
       const result = await run(engine(), code, { limits: { memoryBytes: 8 * 1024 * 1024, wallMs: 30_000 } });
       const error = errorOf(result, "MEMORY_LIMIT");
       expect(error.limit).toBe("memoryBytes");
-      const [held, caught] = String(result.logs[0]?.message ?? "").split(" ");
-      // 8 MiB of budget plus the memory free in the heap when the run started (at most ~30 MiB).
-      expect(Number(held)).toBeGreaterThanOrEqual(8);
-      expect(Number(held)).toBeLessThan(40);
-      expect(caught).toMatch(/InternalError|RangeError/);
+      // The check right after a slow step (the interrupt pace, quickjs-heap.ts) may end the run before the
+      // guest reaches its log; when it does log, it caught the refusal with the heap near its budget.
+      expect(result.logs.length).toBeLessThanOrEqual(1);
+      if (result.logs.length === 1) {
+        const [held, caught] = String(result.logs[0]?.message ?? "").split(" ");
+        // 8 MiB of budget plus the memory free in the heap when the run started (at most ~30 MiB).
+        expect(Number(held)).toBeGreaterThanOrEqual(8);
+        expect(Number(held)).toBeLessThan(40);
+        expect(caught).toMatch(/InternalError|RangeError/);
+      }
       await expectHealthy(engine());
     });
 
@@ -171,6 +188,23 @@ export function limitTests(engine: EngineRef): void {
     it("ends a run whose result exceeds the output budget", async () => {
       const error = errorOf(await run(engine(), 'return "x".repeat(5000);', { limits: { outputBytes: 4096 } }), "OUTPUT_LIMIT");
       expect(error.limit).toBe("outputBytes");
+      await expectHealthy(engine());
+    });
+
+    // The runner's `then` asks the script's own Promise subclass (species) to build its promise, so the
+    // script can rewrite the envelope text the host reads: the budget must not rest on its key order.
+    it.each([
+      ["with its keys reordered", '\'{"value":"\' + big + \'","ok":true}\''],
+      ["carrying notes first", '\'{"ok":true,"notes":["n"],"value":"\' + big + \'"}\''],
+    ])("ends a result over the output budget whose envelope the script rewrote %s", async (_label, forged) => {
+      const code = `const big = "x".repeat(20000);
+        class Forge extends Promise {
+          constructor(executor) { super((resolve, reject) => executor((text) => resolve(typeof text === "string" ? ${forged} : text), reject)); }
+        }
+        Promise.prototype.constructor = Forge;
+        return "small";`;
+      const result = await run(engine(), code, { limits: { outputBytes: 4096 } });
+      expect(errorOf(result, "OUTPUT_LIMIT").limit).toBe("outputBytes");
       await expectHealthy(engine());
     });
 
