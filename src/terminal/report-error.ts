@@ -12,6 +12,8 @@ const USAGE =
   /^(USAGE|GATEWAY_TOOLSET_UNKNOWN|GATEWAY_EXPOSE_UNKNOWN|MCP_SERVER_UNKNOWN|MCP_UNKNOWN_SERVER|MCP_CONFIG_SERVER_NOT_FOUND|MCP_CONFIG_SERVER_EXISTS|MCP_SERVER_ARGUMENT_INVALID|MCP_IMPORT_UNREADABLE|PLUGIN_NOT_FOUND|PROFILE_UNKNOWN|PROFILE_NONE_GIVEN)$/;
 // A budget the person set (or its default) was used up: exit 4 like the run's own *_LIMIT codes.
 const LIMIT = /^(TOOL_CALL_LIMIT)$/;
+// Ctrl-C at a question (CancelledError), like Ctrl-C during a run: 130.
+const INTERRUPTED = /^CANCELLED$/;
 const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_OAUTH_|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|LLM_|GATEWAY_PORT_IN_USE|GATEWAY_OAUTH_UNAVAILABLE)/;
 
 /**
@@ -34,6 +36,7 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   if (CONFIG.test(error.code)) return ExitCode.Config;
   if (UNAVAILABLE.test(error.code)) return ExitCode.Unavailable;
   if (LIMIT.test(error.code)) return ExitCode.Limit;
+  if (INTERRUPTED.test(error.code)) return ExitCode.Interrupted;
   return ExitCode.GuestError;
 }
 

@@ -12,6 +12,7 @@ import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../terminal/io.js";
 import { showServerProgress } from "../../terminal/server-progress.js";
 import { askFlowOnTerminal, askOnTerminal } from "./confirm-on-terminal.js";
+import { onPromptInterrupt } from "../../terminal/prompt.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 import { startTelemetry } from "../../telemetry/start.js";
 
@@ -65,10 +66,13 @@ export const runCommand: Command = {
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once("SIGINT", onSigint);
+    // Ctrl-C at a question during the run (a call to confirm, an ${input:…} value) ends the run too.
+    const stopListening = onPromptInterrupt(onSigint);
     // A span for the run and its upstream calls when OTEL_* variables ask for it; nothing loaded otherwise.
     const traces = await startTelemetry(context.io.env, { addSecrets: (secrets) => host.redactor.add(secrets) }).catch((error: unknown) => {
       stopProgress();
       process.off("SIGINT", onSigint);
+      stopListening();
       throw error;
     });
     let result;
@@ -77,6 +81,7 @@ export const runCommand: Command = {
     } finally {
       stopProgress();
       process.off("SIGINT", onSigint);
+      stopListening();
       await traces.shutdown();
     }
     if (context.json) {
