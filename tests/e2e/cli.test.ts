@@ -97,9 +97,10 @@ describe("mcpvm run", () => {
       expect(list.code).toBe(5);
       expect(list.stderr).toContain("[MCP_PLUGIN_NOT_ENABLED]");
       expect(list.stderr).toContain("mcpvm plugin approve mcp");
-      // Without the plugin there is no MCP module at all: requiring one says why and what to run.
+      // Without the plugin there is no MCP module at all: requiring one says why and what to run, and
+      // exits 5 like a disabled server (MCP_SERVER_DISABLED): what it needs is approving and enabling, not a fix to the script.
       const run = await cli(off, ["run", "--json", "-"], `return require("host:mcp-memory");`);
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(5);
       expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { errorCode: "PLUGIN_NOT_ENABLED", message: expect.stringContaining("mcpvm plugin enable mcp") } });
     } finally {
       await off.cleanup();
