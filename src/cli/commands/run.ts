@@ -13,6 +13,7 @@ import { writeJson, writeLine } from "../../terminal/io.js";
 import { showServerProgress } from "../../terminal/server-progress.js";
 import { askFlowOnTerminal, askOnTerminal } from "./confirm-on-terminal.js";
 import { onPromptInterrupt } from "../../terminal/prompt.js";
+import { isTerminal } from "../stdin-guard.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 import { startTelemetry } from "../../telemetry/start.js";
 
@@ -141,9 +142,13 @@ export function runLimitFlags(values: Readonly<Record<string, unknown>>): Partia
 
 async function readScript(source: string, context: CommandContext): Promise<string> {
   if (source === "-") {
+    // On a terminal nothing else shows that the command is waiting for the script.
+    if (isTerminal(context.io.stdin)) writeLine(context.io.stderr, "Type the script, then Ctrl-D on an empty line to run it (or give a file: mcpvm run script.js).");
     const chunks: Buffer[] = [];
     for await (const chunk of context.io.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-    return Buffer.concat(chunks).toString("utf8");
+    const text = textOf(Buffer.concat(chunks));
+    if (text === undefined) throw usageError("run", "stdin is not a text file; mcpvm runs JavaScript source");
+    return text;
   }
   const path = resolve(context.io.cwd, source);
   let bytes: Buffer;
