@@ -102,6 +102,10 @@ describe("mcpvm run", () => {
       const run = await cli(off, ["run", "--json", "-"], `return require("host:mcp-memory");`);
       expect(run.code).toBe(5);
       expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { errorCode: "PLUGIN_NOT_ENABLED", message: expect.stringContaining("mcpvm plugin enable mcp") } });
+      // The `tools` global the README shows: not a bare "'tools' is not defined".
+      const viaTools = await cli(off, ["run", "-"], "return tools.memory.read_graph({});");
+      expect(viaTools.stderr).toContain("'tools' is not defined: the `tools` global (your MCP servers) exists while the mcp plugin is enabled; run `mcpvm plugin approve mcp && mcpvm plugin enable mcp`");
+      expect(viaTools.stderr).not.toContain("ReferenceError: 'tools' is not defined\n");
     } finally {
       await off.cleanup();
     }
