@@ -282,7 +282,7 @@ export class McpvmHost {
       ...(options.filename === undefined ? {} : { filename: options.filename }),
     });
     traceStartup("host: run done");
-    return redactRunResult(result, this.redactor, this.stripHostPaths);
+    return redactRunResult(toolsHint(result, toolsGlobal === undefined), this.redactor, this.stripHostPaths);
   }
 
   async close(): Promise<void> {
@@ -327,4 +327,16 @@ export class McpvmHost {
 
 function defaultRoots(): Record<string, string> {
   return { "<cwd>": process.cwd(), "~": process.env.HOME ?? "" };
+}
+
+/**
+ * `tools.x()` while the mcp plugin is off failed as a bare "'tools' is not defined" (README and MCP.md
+ * show the global): say what it is and how to turn it on, as requiring an MCP module does.
+ */
+function toolsHint(result: RunResult, noToolsGlobal: boolean): RunResult {
+  if (!noToolsGlobal || result.ok || result.error.name !== "ReferenceError" || result.error.message !== "'tools' is not defined") return result;
+  const message = "'tools' is not defined: the `tools` global (your MCP servers) exists while the mcp plugin is enabled; run `mcpvm plugin approve mcp && mcpvm plugin enable mcp`";
+  // The stack starts with the old message; the printed error shows the stack's head only when it differs.
+  const stack = result.error.stack?.replace(/^ReferenceError: 'tools' is not defined/, `ReferenceError: ${message}`);
+  return { ...result, error: { ...result.error, message, ...(stack === undefined ? {} : { stack }) } };
 }

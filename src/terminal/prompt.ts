@@ -1,6 +1,20 @@
 import { createInterface } from "node:readline";
+import { McpvmError } from "../util/errors.js";
 import type { CommandContext } from "./command.js";
 import { pauseSpinners } from "./spinner.js";
+
+/** Ctrl-C at a question: the command stops, exit 130 like Ctrl-C anywhere else (docs/USAGE.md). */
+export class CancelledError extends McpvmError<"CANCELLED"> {}
+
+// On a terminal readline takes Ctrl-C as a key, so no SIGINT reaches the process: a command that
+// stops its work on SIGINT (`run`, `mcp call`) listens here too, or the work would go on after it.
+const interruptListeners = new Set<() => void>();
+
+/** Calls `listener` when the person presses Ctrl-C at a question; returns how to stop listening. */
+export function onPromptInterrupt(listener: () => void): () => void {
+  interruptListeners.add(listener);
+  return () => void interruptListeners.delete(listener);
+}
 
 /**
  * Yes/no on the terminal. --yes answers yes; where no person can answer (no TTY) the answer is no,
@@ -13,7 +27,10 @@ export async function confirm(context: CommandContext, question: string): Promis
   return /^y(es)?$/i.test(answer.trim());
 }
 
-/** A line from the person; `masked` hides what is typed (secrets). */
+/**
+ * A line from the person; `masked` hides what is typed (secrets). Ctrl-D (the end of input) is an
+ * empty answer, which every question takes as its default (no); Ctrl-C rejects with CancelledError.
+ */
 export function ask(context: CommandContext, question: string, masked: boolean): Promise<string> {
   const { stdin, stderr } = context.io;
   // A spinner (a server starting) would erase the question 80 ms later; it resumes after the answer.
@@ -31,13 +48,26 @@ export function ask(context: CommandContext, question: string, masked: boolean):
         } else if (text.includes("\n")) stderr.write("\n");
       };
     }
+    let settled = false;
     rl.question(question, (answer) => {
-      rl.close();
+      settled = true;
       resolve(answer);
+      rl.close();
     });
     rl.on("SIGINT", () => {
+      settled = true;
+      stderr.write("\n");
+      reject(new CancelledError("CANCELLED", "cancelled (Ctrl-C at the question); nothing more was done"));
       rl.close();
-      reject(new Error("cancelled"));
+      for (const listener of [...interruptListeners]) listener();
+    });
+    // Closed without an answer (Ctrl-D, or stdin ended): unanswered, never a promise left pending,
+    // which let the process end with exit 0 having done nothing, or wait forever beside a live server.
+    rl.on("close", () => {
+      if (settled) return;
+      settled = true;
+      stderr.write("\n");
+      resolve("");
     });
   });
   return asked.finally(resume);

@@ -36,7 +36,8 @@ describe("the exit-code table (pure)", () => {
       expect(code(c), c).toBe(ExitCode.Usage);
     }
     for (const c of ["CONFIG_INVALID", "MCP_CONFIG_INVALID", "MCP_IMPORT_INVALID_JSON", "PROFILE_INVALID", "INVALID_LIMITS", "LLM_CONFIG_INVALID", "CONFIG_HOME_INVALID"]) expect(code(c), c).toBe(ExitCode.Config);
-    expect(code("MCP_NOT_APPROVED")).toBe(ExitCode.ApprovalRequired);
+    for (const c of ["MCP_NOT_APPROVED", "MCP_SERVER_DISABLED", "MCP_PLUGIN_NOT_ENABLED", "PLUGIN_NOT_ENABLED", "PLUGIN_NOT_APPROVED"]) expect(code(c), c).toBe(ExitCode.ApprovalRequired);
+    expect(code("CANCELLED")).toBe(ExitCode.Interrupted);
     for (const c of ["GATEWAY_PORT_IN_USE", "MCP_CONNECT_TIMEOUT", "LLM_NOT_CONFIGURED"]) expect(code(c), c).toBe(ExitCode.Unavailable);
   });
 

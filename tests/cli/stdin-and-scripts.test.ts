@@ -103,6 +103,14 @@ describe("mcpvm run: inline code and paths that are not scripts", () => {
     expect(out.stderr).not.toContain("SyntaxError");
   });
 
+  it("binary piped to `run -` is 'not a text file' too (it was a SyntaxError at a raw control character, exit 1)", async () => {
+    const io = { ...captureIo(env(), "", home), stdin: Readable.from([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0xff, 0xfe])]) };
+    const code = await runCli(["run", "-"], io);
+    expect(code).toBe(ExitCode.Usage);
+    expect(io.stderrText()).toContain("mcpvm run: stdin is not a text file");
+    expect(io.stderrText()).not.toContain("SyntaxError");
+  });
+
   it("looksLikeCode and textOf decide as documented", () => {
     expect(looksLikeCode("return 1+1")).toBe(true);
     expect(looksLikeCode("console.log(1)")).toBe(true);

@@ -97,10 +97,15 @@ describe("mcpvm run", () => {
       expect(list.code).toBe(5);
       expect(list.stderr).toContain("[MCP_PLUGIN_NOT_ENABLED]");
       expect(list.stderr).toContain("mcpvm plugin approve mcp");
-      // Without the plugin there is no MCP module at all: requiring one says why and what to run.
+      // Without the plugin there is no MCP module at all: requiring one says why and what to run, and
+      // exits 5 like a disabled server (MCP_SERVER_DISABLED): what it needs is approving and enabling, not a fix to the script.
       const run = await cli(off, ["run", "--json", "-"], `return require("host:mcp-memory");`);
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(5);
       expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { errorCode: "PLUGIN_NOT_ENABLED", message: expect.stringContaining("mcpvm plugin enable mcp") } });
+      // The `tools` global the README shows: not a bare "'tools' is not defined".
+      const viaTools = await cli(off, ["run", "-"], "return tools.memory.read_graph({});");
+      expect(viaTools.stderr).toContain("'tools' is not defined: the `tools` global (your MCP servers) exists while the mcp plugin is enabled; run `mcpvm plugin approve mcp && mcpvm plugin enable mcp`");
+      expect(viaTools.stderr).not.toContain("ReferenceError: 'tools' is not defined\n");
     } finally {
       await off.cleanup();
     }

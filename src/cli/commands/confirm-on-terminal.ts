@@ -2,7 +2,7 @@ import type { ConfirmCall } from "../../mcp/service/index.js";
 import { isVerbose, stderrColumns, type CommandContext } from "../../terminal/command.js";
 import { REPL_START_WITH_YES } from "../../terminal/hints.js";
 import { writeLine } from "../../terminal/io.js";
-import { confirm } from "../../terminal/prompt.js";
+import { confirm, CancelledError } from "../../terminal/prompt.js";
 import type { AskFlow } from "../../mcp/flow/index.js";
 
 /**
@@ -20,7 +20,7 @@ export function askOnTerminal(context: CommandContext): ConfirmCall {
       return "yes-flag";
     }
     context.io.stderr.write(`${renderCallConfirmation(request)}\n`);
-    const ok = await confirm(context, "Allow this call?");
+    const ok = await confirmOrInterrupted(context, "Allow this call?");
     if (ok || context.interactive) return ok;
     const rerun = context.face === "repl" ? REPL_START_WITH_YES : "Rerun with --yes";
     writeLine(context.io.stderr, `Not confirmed: no terminal to ask on. ${rerun}, or set \`"confirm": "never"\` for server "${request.server}" in config.json.`);
@@ -38,6 +38,19 @@ export function askFlowOnTerminal(context: CommandContext): AskFlow | undefined 
   return async (request) => {
     const { renderFlowConfirmation } = await import("../../terminal/render/flow-confirmation.js");
     context.io.stderr.write(`${renderFlowConfirmation(request)}\n`);
-    return confirm(context, "Allow this flow for the rest of this run?");
+    return confirmOrInterrupted(context, "Allow this flow for the rest of this run?");
   };
+}
+
+/**
+ * Ctrl-C at a call's question is a no for that call (recorded as declined, as the REPL does); the
+ * command's own interrupt listener (onPromptInterrupt) ends the run or call, so nothing goes on.
+ */
+async function confirmOrInterrupted(context: CommandContext, question: string): Promise<boolean> {
+  try {
+    return await confirm(context, question);
+  } catch (error) {
+    if (error instanceof CancelledError) return false;
+    throw error;
+  }
 }

@@ -12,6 +12,8 @@ import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../terminal/io.js";
 import { showServerProgress } from "../../terminal/server-progress.js";
 import { askFlowOnTerminal, askOnTerminal } from "./confirm-on-terminal.js";
+import { onPromptInterrupt } from "../../terminal/prompt.js";
+import { isTerminal } from "../stdin-guard.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 import { startTelemetry } from "../../telemetry/start.js";
 
@@ -65,10 +67,13 @@ export const runCommand: Command = {
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once("SIGINT", onSigint);
+    // Ctrl-C at a question during the run (a call to confirm, an ${input:…} value) ends the run too.
+    const stopListening = onPromptInterrupt(onSigint);
     // A span for the run and its upstream calls when OTEL_* variables ask for it; nothing loaded otherwise.
     const traces = await startTelemetry(context.io.env, { addSecrets: (secrets) => host.redactor.add(secrets) }).catch((error: unknown) => {
       stopProgress();
       process.off("SIGINT", onSigint);
+      stopListening();
       throw error;
     });
     let result;
@@ -77,6 +82,7 @@ export const runCommand: Command = {
     } finally {
       stopProgress();
       process.off("SIGINT", onSigint);
+      stopListening();
       await traces.shutdown();
     }
     if (context.json) {
@@ -136,9 +142,13 @@ export function runLimitFlags(values: Readonly<Record<string, unknown>>): Partia
 
 async function readScript(source: string, context: CommandContext): Promise<string> {
   if (source === "-") {
+    // On a terminal nothing else shows that the command is waiting for the script.
+    if (isTerminal(context.io.stdin)) writeLine(context.io.stderr, "Type the script, then Ctrl-D on an empty line to run it (or give a file: mcpvm run script.js).");
     const chunks: Buffer[] = [];
     for await (const chunk of context.io.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-    return Buffer.concat(chunks).toString("utf8");
+    const text = textOf(Buffer.concat(chunks));
+    if (text === undefined) throw usageError("run", "stdin is not a text file; mcpvm runs JavaScript source");
+    return text;
   }
   const path = resolve(context.io.cwd, source);
   let bytes: Buffer;

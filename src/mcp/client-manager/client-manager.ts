@@ -314,7 +314,9 @@ export class ClientManager {
       const failure = abort.signal.aborted ? closedError(slot.name, this.closed) : foreignError(slot.name, slot.redact, error, "MCP_CONNECT_FAILED");
       // A server waiting for a login is not broken: `mcpvm mcp login` in another terminal fixes it for the next call.
       if (countsAsFailure && !abort.signal.aborted && !(failure instanceof McpOAuthError)) slot.failures += 1;
-      slot.setState(abort.signal.aborted ? "closed" : "error", failure);
+      // Ctrl-C at a question it asked on the way (an ${input:…} value) stopped it: not a broken server.
+      const stoppedByPerson = failure.code === "CANCELLED";
+      slot.setState(abort.signal.aborted || stoppedByPerson ? "closed" : "error", stoppedByPerson ? undefined : failure);
       throw failure;
     } finally {
       // Connected (live by its connection) or failed: either way the place it held while opening is given back.

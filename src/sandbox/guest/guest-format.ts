@@ -9,6 +9,13 @@ export function createGuestFormatter(): GuestFormatter {
   const isArray = Array.isArray;
   const keysOf = Object.keys;
   const Bytes = Uint8Array;
+  // Taken now: a script that replaces the globals must not change how its values print.
+  const MapClass = Map;
+  const SetClass = Set;
+  const DateClass = Date;
+  const RegExpClass = RegExp;
+  // mcpvm's own frames (as in a thrown error's stack): the script's are the ones that help.
+  const OWN_FRAME = /mcpvm-(?:bootstrap|prelude|tools)\.js/;
   const MAX_ITEMS = 100;
   const MAX_DEPTH = 3;
 
@@ -31,14 +38,29 @@ export function createGuestFormatter(): GuestFormatter {
     if (seen.indexOf(value) !== -1) return "[Circular]";
     if (value instanceof Error) {
       const head = `${value.name}: ${value.message}`;
-      return typeof value.stack === "string" && value.stack !== "" ? `${head}\n${value.stack.replace(/\n$/, "")}` : head;
+      const frames = typeof value.stack === "string" ? value.stack.split("\n").filter((line) => line.trim() !== "" && !OWN_FRAME.test(line)) : [];
+      return frames.length > 0 ? `${head}\n${frames.join("\n")}` : head;
     }
+    // Their state is not in own keys: printed as their keys they were all `{}`.
+    if (value instanceof DateClass) return isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
+    if (value instanceof RegExpClass) return String(value);
     if (value instanceof Bytes) {
       const shown = Array.prototype.slice.call(value, 0, MAX_ITEMS).join(", ");
       return `Uint8Array(${value.length}) [${shown}${value.length > MAX_ITEMS ? ", ..." : ""}]`;
     }
-    if (depth >= MAX_DEPTH) return isArray(value) ? "[Array]" : "[Object]";
+    if (depth >= MAX_DEPTH) return isArray(value) ? "[Array]" : value instanceof MapClass ? "[Map]" : value instanceof SetClass ? "[Set]" : "[Object]";
     const inner = seen.concat([value]);
+    if (value instanceof MapClass || value instanceof SetClass) {
+      const isMap = value instanceof MapClass;
+      const items: string[] = [];
+      for (const entry of value as Iterable<unknown>) {
+        if (items.length === MAX_ITEMS) break;
+        const pair = entry as [unknown, unknown];
+        items.push(isMap ? `${inspect(pair[0], depth + 1, inner)} => ${inspect(pair[1], depth + 1, inner)}` : inspect(entry, depth + 1, inner));
+      }
+      if (value.size > MAX_ITEMS) items.push(`... ${value.size - MAX_ITEMS} more items`);
+      return `${isMap ? "Map" : "Set"}(${value.size}) {${items.length === 0 ? "" : ` ${items.join(", ")} `}}`;
+    }
     if (isArray(value)) {
       const items: string[] = [];
       for (let i = 0; i < value.length && i < MAX_ITEMS; i++) items.push(inspect(value[i], depth + 1, inner));

@@ -230,6 +230,20 @@ export function contractTests(engine: EngineRef): void {
       expect(result.logs[3]?.message).toMatch(/^RangeError: r/);
       expect(result.logs[4]?.message).toBe("[]");
     });
+
+    it("prints Maps, Sets, Dates and RegExps by their contents (each printed `{}` before), and errors without mcpvm's frames", async () => {
+      const code = `console.log(new Map([[1, { a: "x" }], ["k", [2]]]), new Set([1, "two"]), new Map(), new Date(0), new Date(NaN), /a+b/gi);
+        console.log({ deep: { deeper: { m: new Map([[1, 2]]) } } });
+        console.log(new Error("shown"));
+        Map = null; console.log(new Set([new Set()]));`;
+      const result = await run(engine(), code, { filename: "task.js" });
+      expect(result.ok).toBe(true);
+      expect(result.logs[0]?.message).toBe('Map(2) { 1 => { a: "x" }, "k" => [ 2 ] } Set(2) { 1, "two" } Map(0) {} 1970-01-01T00:00:00.000Z Invalid Date /a+b/gi');
+      expect(result.logs[1]?.message).toBe("{ deep: { deeper: { m: [Map] } } }");
+      expect(result.logs[2]?.message).toMatch(/^Error: shown\n\s+at .*task\.js:3:/);
+      expect(result.logs[2]?.message).not.toContain("mcpvm-");
+      expect(result.logs[3]?.message).toBe("Set(1) { Set(0) {} }");
+    });
   });
 
   describe("guest errors", () => {

@@ -4,8 +4,9 @@ import type { CommandContext } from "../../../terminal/command.js";
 import { displayInline } from "../../../terminal/display.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
+import { onPromptInterrupt, CancelledError } from "../../../terminal/prompt.js";
 import { askOnTerminal } from "../confirm-on-terminal.js";
-import { isMcpvmError } from "../../../util/errors.js";
+import { errorMessage, isMcpvmError } from "../../../util/errors.js";
 import { didYouMean } from "../../../util/suggest.js";
 import { argumentsFromPairs, classifyCallArguments, parseJsonArguments } from "./call-args.js";
 import { renderToolResult } from "./call-output.js";
@@ -78,6 +79,8 @@ export async function callCommand(args: readonly string[], context: CommandConte
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once("SIGINT", onSigint);
+  // Ctrl-C at the call's question (or an ${input:…} value) stops the command like Ctrl-C elsewhere.
+  const stopListening = onPromptInterrupt(onSigint);
   try {
     const budget = { signal: controller.signal, deadline: Date.now() + timeoutMs };
     const catalog = await connecting(context, server, () => service.catalog(server, budget));
@@ -97,7 +100,12 @@ export async function callCommand(args: readonly string[], context: CommandConte
       if (text !== "") writeLine(failed ? context.io.stderr : context.io.stdout, text);
     }
     return failed ? ExitCode.GuestError : ExitCode.Ok;
+  } catch (error) {
+    // Interrupted (SIGINT, or Ctrl-C at a question, which declines the call): exit 130, not the call's own failure.
+    if (controller.signal.aborted && !(error instanceof CancelledError)) throw new CancelledError("CANCELLED", `interrupted: ${errorMessage(error)}`);
+    throw error;
   } finally {
     process.off("SIGINT", onSigint);
+    stopListening();
   }
 }
