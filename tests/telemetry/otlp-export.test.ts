@@ -149,7 +149,14 @@ describe("traces and metrics exported to a real OTLP/HTTP receiver", () => {
       expect(text).not.toContain("arg-value");
       await client.close();
 
-      await waitFor(() => byName(receiver.spans(), "tools/call echo").length >= 3, 30_000, "three upstream spans exported");
+      // Spans are exported in batches as they end: the HTTP span ends after the response, so it can
+      // come in a later batch than the upstream calls.
+      const exported = () => {
+        const spans = receiver.spans();
+        const [script] = byName(spans, "tools/call run_mcp_script");
+        return byName(spans, "tools/call echo").length >= 3 && script !== undefined && spans.some((s) => s.spanId === script.parentSpanId);
+      };
+      await waitFor(exported, 30_000, "three upstream spans, the script's call and its HTTP span exported");
       const spans = receiver.spans();
       const [call] = byName(spans, "tools/call run_mcp_script");
       expect(call?.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "run_mcp_script", "mcpvm.outcome": "ok", "mcpvm.client.name": "telemetry-test" });
