@@ -23,7 +23,7 @@ export interface ProtocolModuleDeps {
    * Takes one call from the run's tool-call budget for the request `context.fn` is about to send, or throws
    * TOOL_CALL_LIMIT: a loop of reads or listings reaches the server as a loop of tool calls does.
    */
-  readonly takeCall?: (context: HostCallContext) => void;
+  readonly takeCall: (context: HostCallContext) => void;
 }
 
 /** One content part of a read resource, as the guest gets it: binary as a Uint8Array. */
@@ -53,7 +53,7 @@ export function protocolFunctions(service: McpService, catalog: ServerCatalog, d
     return masked;
   };
   const request = async <M extends Parameters<McpService["clients"]["request"]>[1]>(method: M, params: Parameters<McpService["clients"]["request"]>[2] & object, context: HostCallContext) => {
-    deps.takeCall?.(context);
+    deps.takeCall(context);
     const caller = deps.budget(context);
     await service.acquireCallSlot(server, caller);
     try {
