@@ -42,6 +42,8 @@ describe("what a refused MCP call tells the guest and the model", () => {
     expect(callRefusal(true)).toBeUndefined();
     expect(callRefusal(false)).toBe("declined");
     expect(callRefusal("no-terminal")).toBe("no-terminal");
+    expect(callRefusal("cancelled")).toBe("cancelled");
+    expect(refusedCallMessage("memory", "create_entities", "cancelled")).toMatch(/cancelled the step before being asked.*nothing was sent/);
     expect(refusedCallMessage("memory", "delete_entities", "declined")).toBe("The call to memory.delete_entities was declined by the user; nothing was sent to the server.");
     const unasked = refusedCallMessage("memory", "delete_entities", "no-terminal");
     expect(unasked).toMatch(/^The call to memory\.delete_entities was not confirmed: no terminal to ask on, so nobody was asked; nothing was sent to the server\. The person can allow it with/);

@@ -60,7 +60,13 @@ describe("Ctrl-C at a call confirmation while other calls of the same step wait 
     // whole and the log's lock is not left behind for the next process.
     await repl.close();
     const audit = (await readFile(join(home.dir, "audit-log.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { event: string; decision: string });
-    expect(audit.filter((entry) => entry.event === "mcp.call.confirm").map((entry) => entry.decision)).toEqual(["declined"]);
+    // The question asked is the one declined; a call whose question still waited behind it when the
+    // step was cancelled (how many got that far depends on timing) is recorded as cancelled, not as a
+    // "no" the person never gave.
+    const decisions = audit.filter((entry) => entry.event === "mcp.call.confirm").map((entry) => entry.decision);
+    expect(decisions[0]).toBe("declined");
+    expect(decisions.slice(1).every((decision) => decision === "cancelled")).toBe(true);
+    expect(decisions.length).toBeLessThanOrEqual(3);
     await expect(stat(join(home.dir, "audit-log.jsonl.lock"))).rejects.toThrow(/ENOENT/);
   }, 90_000);
 });

@@ -95,11 +95,17 @@ export class ReplPerson implements PersonInteraction {
   }
 
   confirm(details: string, question: string, signal?: AbortSignal): Promise<boolean> {
-    // Parallel guest calls queue their questions; after Ctrl-C on one, the others of that step
-    // must not be asked at the main prompt (they would take its line reader and leave it closed).
-    // An open question is withdrawn when its step ends (Repl.asStep); this covers the queued ones.
+    return this.confirmUnlessCancelled(details, question, signal).then((answer) => answer === true);
+  }
+
+  /**
+   * Parallel guest calls queue their questions; after Ctrl-C on one, the others of that step must
+   * not be asked at the main prompt (they would take its line reader and leave it closed). An open
+   * question is withdrawn when its step ends (Repl.asStep); the queued ones answer `cancelled`.
+   */
+  private confirmUnlessCancelled(details: string, question: string, signal?: AbortSignal): Promise<boolean | "cancelled"> {
     const step = this.stepSignal();
-    const asked = this.queue.catch(() => undefined).then(() => (step?.aborted === true ? false : this.ask(details, question, signal)));
+    const asked = this.queue.catch(() => undefined).then((): Promise<boolean | "cancelled"> | "cancelled" => (step?.aborted === true ? "cancelled" : this.ask(details, question, signal)));
     this.queue = asked;
     return asked;
   }
@@ -126,7 +132,7 @@ export class ReplPerson implements PersonInteraction {
       writeLine(err, `${renderCallConfirmation(request)}\nNot confirmed: no terminal to ask on. ${REPL_START_WITH_YES}, or set \`confirm: "never"\` for this server.`);
       return "no-terminal";
     }
-    return this.confirm(renderCallConfirmation(request), "Allow this call?");
+    return this.confirmUnlessCancelled(renderCallConfirmation(request), "Allow this call?");
   }
 
   /** An information flow between two servers (host.setAskFlow): asked like a call, never answered by --yes. */

@@ -18,11 +18,12 @@ export interface CallConfirmationRequest {
 }
 
 /**
- * Why a call did not go ahead: the person answered no (`declined`), or there was nobody to ask
- * (`no-terminal`: stdin is not a terminal and --yes was not given). The model is told which, since
- * "declined by the user" when nobody was asked sends it the wrong way.
+ * Why a call did not go ahead: the person answered no (`declined`), there was nobody to ask
+ * (`no-terminal`: stdin is not a terminal and --yes was not given), or the person cancelled the step
+ * while this question waited behind another (`cancelled`: never asked). The model and the audit log
+ * are told which, since "declined by the user" when nobody was asked sends them the wrong way.
  */
-export type CallRefusal = "declined" | "no-terminal";
+export type CallRefusal = "declined" | "no-terminal" | "cancelled";
 
 /**
  * A ConfirmCall's answer: true (the person said yes) or `yes-flag` (--yes answered for them; the
@@ -43,6 +44,7 @@ export function callRefusal(answer: CallAnswer): CallRefusal | undefined {
 export function refusedCallMessage(server: string, tool: string, refusal: CallRefusal): string {
   const call = `The call to ${server}.${tool}`;
   if (refusal === "declined") return `${call} was declined by the user; nothing was sent to the server.`;
+  if (refusal === "cancelled") return `${call} was not made: the user cancelled the step before being asked about it; nothing was sent to the server.`;
   return (
     `${call} was not confirmed: no terminal to ask on, so nobody was asked; nothing was sent to the server. ` +
     `The person can allow it with \`mcpvm --yes\` (or \`mcpvm run --yes\`), or by setting "confirm": "never" for server "${server}" in config.json.`
