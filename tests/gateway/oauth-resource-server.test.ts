@@ -247,6 +247,25 @@ describe("gateway OAuth resource server (access tokens from an identity provider
     expect(await list(await valid({ sub: "bob" }))).toBe(404);
   });
 
+  it("keeps people apart whose subjects differ only in characters a client name cannot hold", async () => {
+    const opened = await initialize(await valid({ sub: "a_b" }));
+    expect(opened.status).toBe(200);
+    await opened.body?.cancel();
+    const session = opened.headers.get("mcp-session-id") as string;
+    const listAs = async (sub: string) => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${await valid({ sub })}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      await response.body?.cancel();
+      return response.status;
+    };
+    expect(await listAs("a_b")).toBe(200);
+    expect(await listAs("a b")).toBe(404);
+    expect(await listAs("a/b")).toBe(404);
+  });
+
   it("rate-limits each person on their own (429), others unaffected", async () => {
     const flood = await Promise.all(Array.from({ length: 10 }, async () => initialize(await idp.token({ sub: "flood", aud: running.url, scope: "mcp" }))));
     const statuses = flood.map((r) => r.status);

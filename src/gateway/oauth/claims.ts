@@ -50,16 +50,21 @@ export function principalOf(claims: Claims): string | undefined {
   return undefined;
 }
 
+const digestOf = (text: string, length: number): string => createHash("sha256").update(text, "utf8").digest("hex").slice(0, length);
+
 /**
  * `<client>/<principal>`: the mapping the token matched and the person or service it speaks for,
  * so logs, traces and the activity log say who, and each person has their own rate bucket and
- * sessions. Characters outside a safe set become `_`; a principal too long for a session id is
- * shortened to a digest.
+ * sessions. Characters outside a safe set become `_`, and then a digest of the subject as written
+ * follows a `~` (outside the safe set, so no other subject reads the same): `a b` and `a_b` are two
+ * people, and one must not be able to use the other's sessions. A principal too long for a session
+ * id is shortened to a digest.
  */
 export function attributedName(client: string, principal: string | undefined): string {
   if (principal === undefined) return client;
-  let who = principal.replace(/[^A-Za-z0-9._@:+-]/g, "_");
-  if (client.length + 1 + who.length > MAX_CLIENT_NAME) who = `sha256-${createHash("sha256").update(principal, "utf8").digest("hex").slice(0, 32)}`;
+  const safe = principal.replace(/[^A-Za-z0-9._@:+-]/g, "_");
+  let who = safe === principal ? safe : `${safe}~${digestOf(principal, 12)}`;
+  if (client.length + 1 + who.length > MAX_CLIENT_NAME) who = `sha256-${digestOf(principal, 32)}`;
   return `${client}/${who}`;
 }
 
