@@ -33,7 +33,7 @@ Options:
                          call fails with "run \`mcpvm mcp login <server>\`"
   --json                 print the CallToolResult as the server sent it (secrets masked)
 
-Exit codes: 0 ok, 1 the tool reported an error (isError), 2 usage, 5 approval or confirmation needed.
+Exit codes: 0 ok, 1 the tool reported an error (isError), 2 usage, 5 approval or confirmation needed, 6 the server crashed or could not start, 130 interrupted.
 
 Examples:
   mcpvm mcp call memory read_graph
