@@ -19,6 +19,7 @@ import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
 import { ask } from "../terminal/prompt.js";
 import { traceStartup } from "../util/startup-trace.js";
 import { outliveClosedPipe } from "./closed-pipe.js";
+import { guardSignals } from "./signal-guard.js";
 
 const GLOBAL_USAGE = (commands: readonly CommandEntry[]) => `mcpvm — run JavaScript in a sandbox where every MCP server is a typed module.
 
@@ -95,6 +96,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), o
   if (options.wholeProcess === true) {
     outliveClosedPipe(io.stdout);
     outliveClosedPipe(io.stderr);
+    // Ctrl-C, SIGTERM or SIGHUP that the command does not answer itself ends every server it started too.
+    guardSignals(io.stdout, io.stderr);
   }
   // The shell completion scripts' hidden helper: before anything else, so no word is taken as a flag.
   // Imported here, not at the top: every other command would load the completion tables for nothing.

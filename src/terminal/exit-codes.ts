@@ -15,5 +15,9 @@ export const ExitCode = {
   Unavailable: 6,
   /** Interrupted (Ctrl-C / SIGINT). */
   Interrupted: 130,
+  /** The terminal closed (SIGHUP), for a command that does not answer it itself: 128 + 1. */
+  HungUp: 129,
+  /** Stopped by SIGTERM, for a command that does not answer it itself (serve and ui drain and exit 0): 128 + 15. */
+  Terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

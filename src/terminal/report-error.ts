@@ -14,7 +14,8 @@ const USAGE =
 const LIMIT = /^(TOOL_CALL_LIMIT)$/;
 // Ctrl-C at a question (CancelledError), like Ctrl-C during a run: 130.
 const INTERRUPTED = /^CANCELLED$/;
-const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_OAUTH_|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|LLM_|GATEWAY_PORT_IN_USE|GATEWAY_OAUTH_UNAVAILABLE)/;
+// MCP_TRANSPORT_CLOSED: the server crashed or hung up mid-call (docs/USAGE.md: a server failure is 6, not the script's 1).
+const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_OAUTH_|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|MCP_TRANSPORT_CLOSED|LLM_|GATEWAY_PORT_IN_USE|GATEWAY_OAUTH_UNAVAILABLE)/;
 
 /**
  * The error a person should see. A plugin that failed to load because of a config error (the mcp

@@ -5,7 +5,8 @@ import { dirname } from "node:path";
 // signal-exit, whose SIGINT listener re-raises the signal when it is the only one left. Registered
 // after a face's `process.once("SIGINT")` (run, serve, ui, mcp call), it is the only one left once
 // that handler has been removed for the first Ctrl-C, and kills the process instead of letting it
-// end gracefully (tests/e2e/progress-cancel.test.ts).
+// end gracefully (tests/e2e/progress-cancel.test.ts). The CLI's signal guard (src/cli/signal-guard.ts)
+// now listens in every whole-process run, so this matters for runCli without it (tests, embedders).
 import lockfile from "proper-lockfile";
 import { McpvmError } from "./errors.js";
 import { removeStaleTempFiles } from "./stale-temp-files.js";

@@ -25,3 +25,13 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** Running: alive and not a zombie (an exited child whose reaper has not collected it yet). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
+  } catch {
+    return false;
+  }
+}

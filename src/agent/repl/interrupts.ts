@@ -1,3 +1,5 @@
+import { onSignal } from "../../util/signals.js";
+
 /** Where Ctrl-C comes from while work runs (the terminal's SIGINT); injectable so tests can press it. */
 export interface InterruptSource {
   subscribe(handler: () => void): () => void;
@@ -6,8 +8,8 @@ export interface InterruptSource {
 export function processInterrupts(): InterruptSource {
   return {
     subscribe(handler) {
-      process.on("SIGINT", handler);
-      return () => process.off("SIGINT", handler);
+      // Through the CLI's signal guard: with a plain process listener the guard would also end the process.
+      return onSignal("SIGINT", handler);
     },
   };
 }

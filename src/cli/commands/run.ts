@@ -16,6 +16,7 @@ import { onPromptInterrupt } from "../../terminal/prompt.js";
 import { isTerminal } from "../stdin-guard.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 import { startTelemetry } from "../../telemetry/start.js";
+import { onSignal } from "../../util/signals.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
        mcpvm run -e '<code>' [options]
@@ -40,7 +41,7 @@ Options:
   --login               log in to remote MCP servers that ask for it (opens a browser) without asking first
 
 Durations and sizes need a unit: \`--timeout 30\` is refused (did you mean 30s?).
-Exit codes: 0 ok, 1 the script failed, 2 usage, 4 a limit was hit (the tool-call budget too), 5 approval needed, 130 interrupted.`;
+Exit codes: 0 ok, 1 the script failed, 2 usage, 4 a limit was hit (the tool-call budget too), 5 approval needed, 6 a server crashed or could not start, 130 interrupted.`;
 
 export const runCommand: Command = {
   name: "run",
@@ -66,13 +67,13 @@ export const runCommand: Command = {
     host.setLoginInteraction(loginOnDemand(context, values.login === true));
     const controller = new AbortController();
     const onSigint = () => controller.abort();
-    process.once("SIGINT", onSigint);
+    const stopSigint = onSignal("SIGINT", onSigint, { once: true });
     // Ctrl-C at a question during the run (a call to confirm, an ${input:…} value) ends the run too.
     const stopListening = onPromptInterrupt(onSigint);
     // A span for the run and its upstream calls when OTEL_* variables ask for it; nothing loaded otherwise.
     const traces = await startTelemetry(context.io.env, { addSecrets: (secrets) => host.redactor.add(secrets) }).catch((error: unknown) => {
       stopProgress();
-      process.off("SIGINT", onSigint);
+      stopSigint();
       stopListening();
       throw error;
     });
@@ -81,7 +82,7 @@ export const runCommand: Command = {
       result = await host.run(code, { limits, signal: controller.signal, filename: source === "-" ? "stdin.js" : source === "-e" ? "eval.js" : source });
     } finally {
       stopProgress();
-      process.off("SIGINT", onSigint);
+      stopSigint();
       stopListening();
       await traces.shutdown();
     }

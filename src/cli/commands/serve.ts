@@ -9,6 +9,7 @@ import type { Command } from "../../terminal/command.js";
 import { ExitCode } from "../../terminal/exit-codes.js";
 import { McpvmError } from "../../util/errors.js";
 import { writeLine } from "../../terminal/io.js";
+import { onSignal } from "../../util/signals.js";
 
 const USAGE = `Usage: mcpvm serve [--http [host:]port] [--token-file <file> | --no-auth] [--toolset <name>] [--expose <server>] [--log-level <level>]
 
@@ -94,14 +95,12 @@ function describeAuth(auth: GatewayAuth): string[] {
 function untilStopped(done: Promise<void>): Promise<string> {
   return new Promise((resolve) => {
     const stop = (reason: string) => () => {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
+      stopInt();
+      stopTerm();
       resolve(reason);
     };
-    const onInt = stop("SIGINT");
-    const onTerm = stop("SIGTERM");
-    process.once("SIGINT", onInt);
-    process.once("SIGTERM", onTerm);
+    const stopInt = onSignal("SIGINT", stop("SIGINT"), { once: true });
+    const stopTerm = onSignal("SIGTERM", stop("SIGTERM"), { once: true });
     void done.then(stop("client disconnected"));
   });
 }

@@ -10,6 +10,7 @@ import { buildEntry } from "./mcp/add.js";
 import { parseAddRequest } from "./mcp/add-request.js";
 import { importJson } from "./mcp/import-report.js";
 import { runLimitFlags } from "./run.js";
+import { onSignal } from "../../util/signals.js";
 
 const USAGE = `Usage: mcpvm ui [--port N] [--no-open]
 
@@ -44,12 +45,12 @@ function port(value: unknown): number {
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      stopInt();
+      stopTerm();
       resolve();
     };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    const stopInt = onSignal("SIGINT", stop, { once: true });
+    const stopTerm = onSignal("SIGTERM", stop, { once: true });
   });
 }
 

@@ -1,5 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { errorMessage, isMcpvmError, type McpvmError } from "../../util/errors.js";
+import { diedDuringCallError, type StartupDiagnostics } from "./connect-errors.js";
 import { McpCancelledError, McpRequestError, McpTimeoutError, McpToolError, McpTransportError } from "./errors.js";
 
 export interface CallFailureContext {
@@ -14,6 +15,8 @@ export interface CallFailureContext {
   /** The caller's signal fired (the SDK reports an abort with the same code as a timeout). */
   readonly cancelled: boolean;
   readonly redact: (text: string) => string;
+  /** How the server's process ended and its stderr tail, for a call its end cut short. */
+  readonly diagnostics?: () => StartupDiagnostics;
 }
 
 function describe(ctx: CallFailureContext): { where: string; data: Record<string, unknown> & { server: string } } {
@@ -39,6 +42,7 @@ export function classifyCallFailure(error: unknown, ctx: CallFailureContext): Mc
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
       case SdkErrorCode.SendFailed:
+        if (ctx.diagnostics !== undefined) return diedDuringCallError(ctx.diagnostics(), where, data);
         return new McpTransportError(
           "MCP_TRANSPORT_CLOSED",
           `${where} failed: the connection to server ${ctx.server} closed (${detail}). The next call restarts the server.`,

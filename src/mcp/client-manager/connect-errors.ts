@@ -132,3 +132,17 @@ export function diedError(diag: StartupDiagnostics): McpvmError {
     data: { server: diag.server, ...(diag.exit === undefined ? {} : { exitCode: diag.exit.code, signal: diag.exit.signal }) },
   });
 }
+
+/**
+ * A request that the server's end cut short (it crashed or closed its stdout mid-call). The Connection
+ * closed the SDK reports says neither how the server ended nor what it last wrote: this does, with the
+ * server and tool the caller named (`where`), and what to run when a restart does not help.
+ */
+export function diedDuringCallError(diag: StartupDiagnostics, where: string, data: Record<string, unknown>): McpvmError {
+  const how = diag.exit !== undefined ? `exited (${describeExit(diag.exit)})` : "closed the connection";
+  return new McpTransportError(
+    "MCP_TRANSPORT_CLOSED",
+    `${where} failed: MCP server ${diag.server} ${how} before it answered. The next call restarts the server; if it fails again, \`mcpvm doctor --connect\` starts it and shows why.${details(diag)}`,
+    { data: { ...data, ...(diag.exit === undefined ? {} : { exitCode: diag.exit.code, signal: diag.exit.signal }) } },
+  );
+}

@@ -261,6 +261,7 @@ export class Connection {
         timeoutMs: options.timeoutMs,
         cancelled: options.signal?.aborted === true,
         redact: this.deps.redact,
+        diagnostics: () => this.diagnostics(),
       });
     } finally {
       // Notifications read with the response are handled in a microtask; the route outlives them.

@@ -1,6 +1,7 @@
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { statSync } from "node:fs";
 import { serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { forgetChildGroup, trackChildGroup } from "../../util/child-groups.js";
 import { LineFramer } from "./line-framer.js";
 import { RawToolCalls } from "./raw-call.js";
 
@@ -86,10 +87,14 @@ export class ProcessGroupStdioTransport implements Transport {
       windowsHide: true,
     });
     this.child = child;
+    // Known process-wide, so a signal or crash that ends mcpvm ends this server too (src/util/child-groups.ts).
+    const pid = child.pid;
+    if (pid !== undefined) trackChildGroup(pid);
     child.once("exit", (code, signal) => {
       this.exitInfo = { code, signal };
       // Stragglers of the group (npx's grandchild) go with the leader; they may hold our pipes.
       this.signalGroup("SIGKILL");
+      if (pid !== undefined) forgetChildGroup(pid);
     });
     // "close" comes after "exit" (or after a spawn "error") once stdout and stderr are drained, so
     // by then every stderr line has been seen.

@@ -49,6 +49,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   const logs: LogEntry[] = [];
   let logBytes = 0;
   let droppedLogs = 0;
+  let finalizerThrows = 0;
   const pending = new Map<number, QuickJs.QuickJSDeferredPromise>();
   // Replies that arrived while the guest waited for another call (an async call's reply during a
   // sync call, or the outer call's reply during a call made from inside a listener).
@@ -277,7 +278,15 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     for (;;) {
       for (let reply = early.shift(); reply !== undefined; reply = early.shift()) settle(reply);
       const jobs = runtime.executePendingJobs();
-      if (jobs.error) return { kind: "uncaught", error: describe(jobs.error) };
+      if (jobs.error) {
+        // Only a FinalizationRegistry callback's throw escapes a job (promise jobs reject instead): a
+        // warning, not the failure of a run that went on or had returned. Limits and exhaustion still end it.
+        const error = describe(jobs.error);
+        if (localStop !== undefined || stopRequested() || error.name === "InternalError") return { kind: "uncaught", error };
+        // The first only: a registry's callback runs once per collected object, and each would be a line.
+        if (finalizerThrows++ === 0) record("warn", `a FinalizationRegistry callback threw (the run went on; later ones are not shown): ${error.name ?? "Error"}: ${error.message}\n${(error.stack ?? "").replace(/:(\d+):\d+\)/g, ":$1)").trimEnd()}`.trimEnd());
+        continue;
+      }
       const state = context.getPromiseState(promise);
       if (state.type === "fulfilled") {
         const text = context.typeof(state.value) === "string" ? context.getString(state.value) : undefined;

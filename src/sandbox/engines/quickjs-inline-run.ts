@@ -84,6 +84,7 @@ export function runAsyncify(
   const logs: LogEntry[] = [];
   let logBytes = 0;
   let droppedLogs = 0;
+  let finalizerThrows = 0;
   /** Async calls in flight: callId -> the guest promise their reply settles. */
   const pending = new Map<number, QuickJs.QuickJSDeferredPromise>();
   /** Async calls' listeners (an `onProgress` callback), by callId. */
@@ -302,7 +303,14 @@ export function runAsyncify(
         else await deliver(item.callId, item.text);
       }
       const jobs = await instance.executePendingJobs(runtime, context);
-      if (jobs.error !== undefined) return { kind: "uncaught", error: describe(jobs.error) };
+      if (jobs.error !== undefined) {
+        // As in quickjs-execute.ts: a FinalizationRegistry callback's throw is a warning, not the run's failure.
+        const error = describe(jobs.error);
+        if (localStop !== undefined || stopping !== undefined || error.name === "InternalError") return { kind: "uncaught", error };
+        // The first only: a registry's callback runs once per collected object, and each would be a line.
+        if (finalizerThrows++ === 0) record("warn", `a FinalizationRegistry callback threw (the run went on; later ones are not shown): ${error.name ?? "Error"}: ${error.message}\n${(error.stack ?? "").replace(/:(\d+):\d+\)/g, ":$1)").trimEnd()}`.trimEnd());
+        continue;
+      }
       const state = context.getPromiseState(promise);
       if (state.type === "fulfilled") {
         const text = context.typeof(state.value) === "string" ? context.getString(state.value) : undefined;

@@ -225,10 +225,12 @@ function quickJsInternalError(name: string | undefined, message: string): "MEMOR
 }
 
 /**
- * Frames inside mcpvm's own guest code (the bootstrap, a prelude, the `tools` global) say nothing
- * about the user's script; the user's frames around them stay.
+ * Frames inside mcpvm's own guest code (the bootstrap, a prelude, and every piece: host modules,
+ * `tools`, formatting, diagnostics, base64) say nothing about the user's script; the user's frames
+ * around them stay. A host module's error otherwise opened with mcpvm-modules.js frames.
  */
-const INTERNAL_FRAME = /^\s*at .*\((?:mcpvm-bootstrap|mcpvm-prelude|mcpvm-tools)\.js(?::\d+)*\)\s*$|^\s*at (?:mcpvm-bootstrap|mcpvm-prelude|mcpvm-tools)\.js(?::\d+)*\s*$/;
+const INTERNAL_FILE = "mcpvm-(?:bootstrap|prelude|tools|modules|format|diagnostics|base64)\\.js(?::\\d+)*";
+const INTERNAL_FRAME = new RegExp(`^\\s*at .*\\(${INTERNAL_FILE}\\)\\s*$|^\\s*at ${INTERNAL_FILE}\\s*$`);
 
 export function withoutInternalFrames(stack: string): string {
   return stack

@@ -12,6 +12,7 @@ import { argumentsFromPairs, classifyCallArguments, parseJsonArguments } from ".
 import { renderToolResult } from "./call-output.js";
 import { connecting } from "./connecting.js";
 import { loginOnDemand } from "./login.js";
+import { onSignal } from "../../../util/signals.js";
 
 export const CALL_OPTIONS = { timeout: { type: "string" }, login: { type: "boolean" } } as const;
 
@@ -32,7 +33,7 @@ Options:
                          call fails with "run \`mcpvm mcp login <server>\`"
   --json                 print the CallToolResult as the server sent it (secrets masked)
 
-Exit codes: 0 ok, 1 the tool reported an error (isError), 2 usage, 5 approval or confirmation needed.
+Exit codes: 0 ok, 1 the tool reported an error (isError), 2 usage, 5 approval or confirmation needed, 6 the server crashed or could not start, 130 interrupted.
 
 Examples:
   mcpvm mcp call memory read_graph
@@ -78,7 +79,7 @@ export async function callCommand(args: readonly string[], context: CommandConte
   host.setLoginInteraction(loginOnDemand(context, values.login === true));
   const controller = new AbortController();
   const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
+  const stopSigint = onSignal("SIGINT", onSigint, { once: true });
   // Ctrl-C at the call's question (or an ${input:…} value) stops the command like Ctrl-C elsewhere.
   const stopListening = onPromptInterrupt(onSigint);
   try {
@@ -105,7 +106,7 @@ export async function callCommand(args: readonly string[], context: CommandConte
     if (controller.signal.aborted && !(error instanceof CancelledError)) throw new CancelledError("CANCELLED", `interrupted: ${errorMessage(error)}`);
     throw error;
   } finally {
-    process.off("SIGINT", onSigint);
+    stopSigint();
     stopListening();
   }
 }
