@@ -44,7 +44,7 @@ describe("the oauth block", () => {
     const issues = (oauth: unknown) => (mcpServerEntrySchema.safeParse({ ...base, oauth }).error?.issues ?? []).map((issue) => issue.message).join("\n");
     expect(entry({ ...base, oauth: { grant: "client_credentials", clientId: "ci", clientSecret: "${CI_SECRET}" } }).oauth).toEqual({ grant: "client_credentials", clientId: "ci", clientSecret: "${CI_SECRET}" });
     expect(entry({ ...base, oauth: { grant: "client_credentials", clientId: "ci", privateKey: "${CI_KEY}", signingAlgorithm: "ES256", issuer: "https://as.example.com" } }).oauth?.privateKey).toBe("${CI_KEY}");
-    expect(issues({ grant: "client_credentials", clientId: "ci", clientSecret: "s3cr3t" })).toContain(`"clientSecret" must be a reference such as "${MCP_CLIENT_SECRET}"`);
+    expect(issues({ grant: "client_credentials", clientId: "ci", clientSecret: "s3cr3t" })).toContain('"clientSecret" must be a reference such as "${MCP_CLIENT_SECRET}"');
     expect(issues({ grant: "client_credentials", clientId: "ci", clientSecret: "prefix-${CI_SECRET}" })).toContain("must be a reference");
     expect(issues({ grant: "client_credentials", clientSecret: "${S}" })).toContain('needs the "clientId"');
     expect(issues({ grant: "client_credentials", clientId: "ci" })).toContain("exactly one of");
