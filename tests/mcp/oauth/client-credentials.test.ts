@@ -98,6 +98,17 @@ describe("OAuth client credentials grant (no browser)", () => {
       }
     });
 
+    it("`mcp login` fetches a new token at once (no browser), and `mcp list` shows its expiry", async () => {
+      const before = f.as.issued.length;
+      const login = await cli(f, "mcp", "login", "notes");
+      expect(login.code, login.err).toBe(0);
+      expect(f.as.issued.length).toBe(before + 1);
+      expect(login.out + login.err).toMatch(/logged in to notes as ci-runner \(scopes notes:read; expires in 60 min, refreshable\)/);
+      expect((await stored(f)).servers.notes?.tokens?.access_token).toBe(f.as.issued.at(-1));
+      const list = await cli(f, "mcp", "list");
+      expect(list.out).toMatch(/token expires in 60 min/);
+    });
+
     it("a token the server refuses (401) is replaced by a new one and the call goes through", async () => {
       const before = f.as.issued.length;
       f.mcp.rejected.add(f.as.issued.at(-1) ?? "");
@@ -153,6 +164,21 @@ describe("OAuth client credentials grant (no browser)", () => {
       expect(call.code).toBe(6);
       expect((JSON.parse(call.out) as { error: { message: string } }).error.message).toBe(
         "server notes: oauth.privateKey is a public key, not the private key. Set the variable it names to the client's private key (PEM, or a private JWK as JSON).",
+      );
+      expect(f.as.requests).toEqual([]);
+    }, 60_000);
+  });
+
+  describe("the authorization server the credentials are bound to", () => {
+    let f: Fixture | undefined;
+    afterAll(() => stop(f));
+
+    it("oauth.issuer other than the one the server names: the secret is never sent", async () => {
+      f = await start({ grant: "client_credentials", clientId: "ci-runner", clientSecret: "${CI_MCP_SECRET}", issuer: "https://auth.example.com" }, { CI_MCP_SECRET: SECRET }, { clientId: "ci-runner", secret: SECRET });
+      const call = await cli(f, "--json", "mcp", "call", "notes", "whoami");
+      expect(call.code).toBe(6);
+      expect((JSON.parse(call.out) as { error: { message: string } }).error.message).toBe(
+        `server notes now names the authorization server ${f.as.issuer}, but its client credentials belong to https://auth.example.com (oauth.issuer, or the one they were first used with); they were not sent. If the server really moved, set oauth.issuer to the new one (or run \`mcpvm mcp logout notes\` to forget the old binding).`,
       );
       expect(f.as.requests).toEqual([]);
     }, 60_000);
