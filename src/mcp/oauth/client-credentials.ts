@@ -66,6 +66,10 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
 
   beginOperation(): void {}
 
+  currentTokens(): StoredTokens | undefined {
+    return this.record?.tokens;
+  }
+
   /** Nothing to open: the token request needs no person. */
   completeLogin(): Promise<URLSearchParams | undefined> {
     return Promise.resolve(undefined);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
+import { McpvmHost } from "../../../src/host/index.js";
 import { captureIo } from "../../support/cli-io.js";
 import { startClientCredentialsAs, type ClientCredentialsAs } from "../../fixtures/servers/client-credentials-as.js";
 import { startProtectedServer, type ProtectedServer } from "../../fixtures/servers/oauth-protected-server.js";
@@ -201,4 +202,34 @@ describe("OAuth client credentials grant (no browser)", () => {
       expect(call.out + call.err).not.toContain("PRIVATE KEY");
     });
   });
+});
+
+describe("the server→client stream of a connection that outlives its token", () => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await start({ grant: "client_credentials", clientId: "ci-runner", clientSecret: "${CI_MCP_SECRET}" }, { CI_MCP_SECRET: SECRET }, { clientId: "ci-runner", secret: SECRET });
+  }, 60_000);
+  afterAll(() => stop(f));
+
+  it("is closed when its token expires and opened again with a new one", async () => {
+    f.as.expiresIn = 3;
+    f.mcp.rejected.add(f.as.issued.at(-1) ?? "");
+    const host = await McpvmHost.open({ env: f.env });
+    try {
+      const first = await host.run(`return await require("host:mcp-notes").whoami({});`);
+      expect(first.ok ? first.value : first.error).toBe("hello ci-runner");
+      const opened = f.mcp.streams.filter((s) => s.closedAt === undefined);
+      expect(opened).toHaveLength(1);
+      const token = opened[0]?.token ?? "";
+      await new Promise((resolve) => setTimeout(resolve, 4_500));
+      // The stream opened with the expired token is closed, and one with a newer token is open.
+      expect(f.mcp.streams.find((s) => s.token === token)?.closedAt).toBeDefined();
+      const now = f.mcp.streams.filter((s) => s.closedAt === undefined);
+      expect(now).toHaveLength(1);
+      expect(now[0]?.token).not.toBe(token);
+      expect(f.as.issued).toContain(now[0]?.token);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
 });
