@@ -59,6 +59,8 @@ export class HostMcp {
   private setup: McpSetup | undefined;
   private built: McpService | undefined;
   private building: Promise<McpService> | undefined;
+  /** Stops sending the SDK's warnings to this host's log (see sdk-warnings.ts). */
+  private unrouteSdkWarnings: (() => void) | undefined;
   private parts: typeof import("./mcp-parts.js") | undefined;
   private readonly listeners = new Set<(service: McpService) => void>();
 
@@ -136,6 +138,8 @@ export class HostMcp {
    * being built, if any, for the caller to close once the plugins are disposed.
    */
   forget(): Promise<McpService | undefined> {
+    this.unrouteSdkWarnings?.();
+    this.unrouteSdkWarnings = undefined;
     const building = this.building;
     this.built = undefined;
     this.setup = undefined;
@@ -160,8 +164,10 @@ export class HostMcp {
   private async create(setup: McpSetup): Promise<McpService> {
     const parts = (this.parts ??= await import("./mcp-parts.js"));
     traceStartup("host: MCP service loaded");
-    const { McpService, McpApprovalStore, McpPinStore, OAuthLogins, OAuthTokenStore } = parts;
+    const { McpService, McpApprovalStore, McpPinStore, OAuthLogins, OAuthTokenStore, routeSdkWarnings } = parts;
     const { paths, redactor, logger, promptInput } = this.options;
+    // The SDK's OAuth notes (console.warn) go to the log, redacted; mcpvm says what happened in its own words.
+    this.unrouteSdkWarnings ??= routeSdkWarnings((text) => logger.debug({}, redactor.redact(text)));
     const { config } = setup;
     const service = new McpService({
       servers: setup.servers.all,

@@ -4,5 +4,6 @@
 export { McpApprovalStore } from "../mcp/approval/index.js";
 export { McpPinStore } from "../mcp/pins/index.js";
 export { OAuthLogins, OAuthTokenStore } from "../mcp/oauth/index.js";
+export { routeSdkWarnings } from "../mcp/oauth/sdk-warnings.js";
 export { McpService, accessAllows, loadMcpModule, restrictMcpModules } from "../mcp/service/index.js";
 export { modelConfigSchema, resolveModel } from "../agent/llm/model-config.js";

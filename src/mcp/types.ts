@@ -16,8 +16,15 @@ export interface McpStdioLaunch {
 
 /** The `oauth` block with its `${VAR}` references filled in. */
 export interface McpResolvedOAuth {
+  /** Absent: authorization code (a browser login). */
+  readonly grant?: "client_credentials";
   readonly clientId?: string;
   readonly clientSecret?: string;
+  /** client_credentials with private_key_jwt: the PEM (or JWK JSON) the reference resolved to. */
+  readonly privateKey?: string;
+  readonly signingAlgorithm?: string;
+  /** client_credentials: the only authorization server the credentials may go to. */
+  readonly issuer?: string;
   /** Space-separated. */
   readonly scopes?: string;
   readonly callbackPort?: number;

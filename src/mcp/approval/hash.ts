@@ -29,8 +29,13 @@ export interface ApprovalSubject {
    * scopes, the callback port or the metadata URL needs a new approval. Tokens are never part of it.
    */
   readonly oauth?: {
+    readonly grant?: "client_credentials";
     readonly clientId?: string;
     readonly clientSecret?: string;
+    /** As configured: a `${VAR}` reference (the schema refuses a key in clear). */
+    readonly privateKey?: string;
+    readonly signingAlgorithm?: string;
+    readonly issuer?: string;
     readonly scopes?: string;
     readonly callbackPort?: number;
     readonly clientMetadataUrl?: string;
@@ -84,6 +89,15 @@ function oauthField(oauth: NonNullable<ApprovalSubject["oauth"]>): string {
       field("scopes", oauth.scopes ?? "-"),
       field("callbackPort", oauth.callbackPort === undefined ? "-" : String(oauth.callbackPort)),
       field("clientMetadataUrl", oauth.clientMetadataUrl ?? "-"),
+      // Appended only for the client credentials grant: browser-login definitions keep their hash.
+      oauth.grant === undefined
+        ? ""
+        : [
+            field("grant", oauth.grant),
+            field("privateKey", oauth.privateKey === undefined ? "-" : sha256(oauth.privateKey)),
+            field("signingAlgorithm", oauth.signingAlgorithm ?? "-"),
+            field("issuer", oauth.issuer ?? "-"),
+          ].join(""),
     ].join(""),
   );
 }

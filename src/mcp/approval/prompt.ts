@@ -85,8 +85,11 @@ function describeDescription(description: string | undefined): string[] {
 
 function describeOAuth(oauth: NonNullable<ApprovalSubject["oauth"]>): string {
   const parts = [
+    ...(oauth.grant === undefined ? [] : ["client credentials grant (no browser)"]),
     `client id ${oauth.clientId === undefined ? "(registered at login)" : displayInline(oauth.clientId)}`,
     ...(oauth.clientSecret === undefined ? [] : [`client secret ${displayInline(shownConfigValue("clientSecret", oauth.clientSecret, "header"))}`]),
+    ...(oauth.privateKey === undefined ? [] : [`private key ${displayInline(shownConfigValue("privateKey", oauth.privateKey, "header"))}${oauth.signingAlgorithm === undefined ? "" : ` (${oauth.signingAlgorithm})`}`]),
+    ...(oauth.issuer === undefined ? [] : [`authorization server ${displayInline(oauth.issuer)}`]),
     ...(oauth.scopes === undefined ? [] : [`scopes ${displayInline(oauth.scopes)}`]),
     ...(oauth.callbackPort === undefined ? [] : [`callback port ${oauth.callbackPort}`]),
     ...(oauth.clientMetadataUrl === undefined ? [] : [`client metadata ${displayInline(oauth.clientMetadataUrl)}`]),

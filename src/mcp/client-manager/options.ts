@@ -62,6 +62,8 @@ export interface LoginDriver {
   beginOperation(): void;
   /** Opens the browser and waits for the redirect when the SDK asked for a login; undefined otherwise. */
   completeLogin(): Promise<URLSearchParams | undefined>;
+  /** The tokens in use, when there are: a server→client stream ends when its access token expires (stream-expiry.ts). */
+  currentTokens(): { readonly access_token: string; readonly expiresAt?: number } | undefined;
   /** The transport's fetch, wrapped so that token refreshes go one at a time across processes. */
   wrapFetch(inner: (input: string | URL, init?: RequestInit) => Promise<Response>): (input: string | URL, init?: RequestInit) => Promise<Response>;
 }

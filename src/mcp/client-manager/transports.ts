@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { closeOnUnansweredStream } from "./http-stream-end.js";
+import { endStreamsAtTokenExpiry } from "./stream-expiry.js";
 import { telemetry } from "../../telemetry/telemetry.js";
 import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
@@ -67,7 +68,13 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps, logi
   const auth = authProvider === undefined ? {} : { authProvider };
   // With tracing on, every request carries the current traceparent (the upstream call's span).
   const traced = telemetry().tracingFetch();
-  const fetch = login === undefined ? traced : login.wrapFetch(traced ?? globalThis.fetch);
+  const expiryOf = (token: string) => {
+    const tokens = login?.currentTokens();
+    return tokens?.access_token === token ? tokens.expiresAt : undefined;
+  };
+  const authorized = login === undefined ? traced : login.wrapFetch(traced ?? globalThis.fetch);
+  // Streamable HTTP only: a legacy SSE server's session lives and dies with its one stream.
+  const fetch = login === undefined || launch.transport !== "http" ? authorized : endStreamsAtTokenExpiry(authorized ?? globalThis.fetch, expiryOf);
   const options = { requestInit, ...auth, ...(fetch === undefined ? {} : { fetch }) };
   const transport = launch.transport === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
   if (transport instanceof StreamableHTTPClientTransport) closeOnUnansweredStream(transport);

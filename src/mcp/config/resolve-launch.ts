@@ -144,12 +144,18 @@ function refuseRelativePaths(server: string, command: string, args: readonly str
 async function resolveOAuth(oauth: NonNullable<McpServerEntry["oauth"]>, substituter: Substituter): Promise<McpResolvedOAuth> {
   const clientId = oauth.clientId === undefined ? undefined : await substituter.render(["oauth", "clientId"], oauth.clientId);
   const clientSecret = oauth.clientSecret === undefined ? undefined : await substituter.render(["oauth", "clientSecret"], oauth.clientSecret);
-  // A client secret is a secret whatever its shape.
+  const privateKey = oauth.privateKey === undefined ? undefined : await substituter.render(["oauth", "privateKey"], oauth.privateKey);
+  // A client secret or key is a secret whatever its shape.
   if (clientSecret !== undefined) substituter.secrets.add(clientSecret);
+  if (privateKey !== undefined) substituter.secrets.add(privateKey);
   const scopes = scopeString(oauth.scopes);
   return {
+    ...(oauth.grant === "client_credentials" ? { grant: "client_credentials" as const } : {}),
     ...(clientId === undefined ? {} : { clientId }),
     ...(clientSecret === undefined ? {} : { clientSecret }),
+    ...(privateKey === undefined ? {} : { privateKey }),
+    ...(oauth.signingAlgorithm === undefined ? {} : { signingAlgorithm: oauth.signingAlgorithm }),
+    ...(oauth.issuer === undefined ? {} : { issuer: oauth.issuer }),
     ...(scopes === undefined ? {} : { scopes }),
     ...(oauth.callbackPort === undefined ? {} : { callbackPort: oauth.callbackPort }),
     ...(oauth.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: oauth.clientMetadataUrl }),

@@ -13,7 +13,7 @@ export interface TemplateSource {
   readonly cwd?: string | undefined;
   readonly url?: string | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
-  readonly oauth?: { readonly clientId?: string | undefined; readonly clientSecret?: string | undefined } | undefined;
+  readonly oauth?: { readonly clientId?: string | undefined; readonly clientSecret?: string | undefined; readonly privateKey?: string | undefined } | undefined;
 }
 
 export function templateFields(entry: TemplateSource): TemplateField[] {
@@ -26,6 +26,7 @@ export function templateFields(entry: TemplateSource): TemplateField[] {
   for (const [key, value] of Object.entries(entry.headers ?? {})) fields.push({ path: ["headers", key], value });
   if (entry.oauth?.clientId !== undefined) fields.push({ path: ["oauth", "clientId"], value: entry.oauth.clientId });
   if (entry.oauth?.clientSecret !== undefined) fields.push({ path: ["oauth", "clientSecret"], value: entry.oauth.clientSecret });
+  if (entry.oauth?.privateKey !== undefined) fields.push({ path: ["oauth", "privateKey"], value: entry.oauth.privateKey });
   return fields;
 }
 

@@ -73,6 +73,6 @@ export function boundOAuthResponses(inner: FetchLike, server: string, mcpUrl: st
   };
 }
 
-function oauthTypeError(message: string, cause: McpOAuthError): TypeError {
+export function oauthTypeError(message: string, cause: McpOAuthError): TypeError {
   return new TypeError(message, { cause });
 }

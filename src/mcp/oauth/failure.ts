@@ -1,4 +1,4 @@
-import { OAuthError, SdkError, SdkErrorCode, UnauthorizedError } from "@modelcontextprotocol/client";
+import { AuthorizationServerMismatchError, OAuthError, SdkError, SdkErrorCode, UnauthorizedError } from "@modelcontextprotocol/client";
 import { errorMessage, isMcpvmError, type McpvmError } from "../../util/errors.js";
 import { loginRequired, McpOAuthError } from "./errors.js";
 
@@ -30,6 +30,13 @@ export function oauthFailure(error: unknown, server: string, redact: (text: stri
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.ClientHttpAuthentication) {
     return loginRequired(server, "the server still answers 401 with the new login");
+  }
+  if (error instanceof AuthorizationServerMismatchError) {
+    return new McpOAuthError(
+      "MCP_OAUTH_FAILED",
+      `server ${server} now names the authorization server ${error.currentIssuer}, but its client credentials belong to ${error.recordedIssuer} (oauth.issuer, or the one they were first used with); they were not sent. If the server really moved, set oauth.issuer to the new one (or run \`mcpvm mcp logout ${server}\` to forget the old binding).`,
+      { data: { server, recordedIssuer: error.recordedIssuer, currentIssuer: error.currentIssuer }, cause: error },
+    );
   }
   if (error instanceof OAuthError) {
     return new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: the authorization server answered ${error.code}: ${text}. Run \`mcpvm mcp login ${server}\` to try again.`, { data: { server, oauthError: error.code }, cause: error });

@@ -2,6 +2,7 @@ import type { LoginDriver } from "../client-manager/options.js";
 import type { McpServerLaunch } from "../types.js";
 import type { LoginInteraction } from "./interaction.js";
 import { loginSubject } from "./identity.js";
+import { ClientCredentialsLogin } from "./client-credentials.js";
 import { McpvmOAuthProvider, type LoginEvent } from "./provider.js";
 import type { RevocationOutcome } from "./revoke.js";
 import { loginMatches, OAuthTokenStore, type ServerLogin } from "./token-store.js";
@@ -20,6 +21,8 @@ export interface LoginTarget {
   readonly url: string;
   readonly clientId?: string;
   readonly clientSecret?: string;
+  /** "client_credentials": a new token is fetched unattended whenever needed. */
+  readonly grant?: "client_credentials";
 }
 
 /**
@@ -28,7 +31,7 @@ export interface LoginTarget {
  * status/logout over oauth-tokens.json.
  */
 export class OAuthLogins {
-  private readonly providers = new Map<string, { key: string; provider: McpvmOAuthProvider }>();
+  private readonly providers = new Map<string, { key: string; provider: McpvmOAuthProvider | ClientCredentialsLogin }>();
   private interaction: LoginInteraction | undefined;
   private loginEvents: ((event: LoginEvent) => Promise<void>) | undefined;
 
@@ -62,7 +65,13 @@ export class OAuthLogins {
     const key = JSON.stringify([launch.url, launch.oauth ?? null]);
     const cached = this.providers.get(launch.name);
     if (cached?.key === key) return cached.provider;
-    if (cached !== undefined) void cached.provider.dispose();
+    if (cached !== undefined) void this.disposeProvider(cached.provider);
+    const oauth = launch.oauth;
+    if (oauth?.grant === "client_credentials" && oauth.clientId !== undefined) {
+      const machine = new ClientCredentialsLogin({ server: launch.name, url: launch.url, config: { ...oauth, clientId: oauth.clientId }, store: this.store, addSecrets: this.addSecrets, now: this.now });
+      this.providers.set(launch.name, { key, provider: machine });
+      return machine;
+    }
     const provider = new McpvmOAuthProvider({
       server: launch.name,
       url: launch.url,
@@ -85,7 +94,7 @@ export class OAuthLogins {
     return {
       state: tokens.expiresAt !== undefined && tokens.expiresAt <= this.now() ? "expired" : "valid",
       ...(tokens.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
-      refreshable: tokens.refresh_token !== undefined,
+      refreshable: tokens.refresh_token !== undefined || target.grant === "client_credentials",
       ...(tokens.scope === undefined ? {} : { scope: tokens.scope }),
       ...(subject === undefined ? {} : { subject }),
     };
@@ -134,12 +143,17 @@ export class OAuthLogins {
   async dispose(): Promise<void> {
     const providers = [...this.providers.values()];
     this.providers.clear();
-    await Promise.all(providers.map(({ provider }) => provider.dispose()));
+    await Promise.all(providers.map(({ provider }) => this.disposeProvider(provider)));
+  }
+
+  /** A browser login's provider holds a redirect listener; a client credentials one holds nothing. */
+  private async disposeProvider(provider: McpvmOAuthProvider | ClientCredentialsLogin): Promise<void> {
+    if (provider instanceof McpvmOAuthProvider) await provider.dispose();
   }
 
   private async forgetProvider(server: string): Promise<void> {
     const cached = this.providers.get(server);
     this.providers.delete(server);
-    await cached?.provider.dispose();
+    if (cached !== undefined) await this.disposeProvider(cached.provider);
   }
 }

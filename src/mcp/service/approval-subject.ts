@@ -24,8 +24,12 @@ export function approvalSubject(name: string, entry: McpServerEntry): ApprovalSu
 function oauthSubject(oauth: NonNullable<McpServerEntry["oauth"]>): NonNullable<ApprovalSubject["oauth"]> {
   const scopes = scopeString(oauth.scopes);
   return {
+    ...(oauth.grant === "client_credentials" ? { grant: oauth.grant } : {}),
     ...(oauth.clientId === undefined ? {} : { clientId: oauth.clientId }),
     ...(oauth.clientSecret === undefined ? {} : { clientSecret: oauth.clientSecret }),
+    ...(oauth.privateKey === undefined ? {} : { privateKey: oauth.privateKey }),
+    ...(oauth.signingAlgorithm === undefined ? {} : { signingAlgorithm: oauth.signingAlgorithm }),
+    ...(oauth.issuer === undefined ? {} : { issuer: oauth.issuer }),
     ...(scopes === undefined ? {} : { scopes }),
     ...(oauth.callbackPort === undefined ? {} : { callbackPort: oauth.callbackPort }),
     ...(oauth.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: oauth.clientMetadataUrl }),

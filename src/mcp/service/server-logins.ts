@@ -95,6 +95,7 @@ export class ServerLogins {
           url: launch.url,
           ...(launch.oauth?.clientId === undefined ? {} : { clientId: launch.oauth.clientId }),
           ...(launch.oauth?.clientSecret === undefined ? {} : { clientSecret: launch.oauth.clientSecret }),
+          ...(launch.oauth?.grant === undefined ? {} : { grant: launch.oauth.grant }),
         };
       }
     } catch {

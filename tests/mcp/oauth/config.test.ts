@@ -39,6 +39,32 @@ describe("the oauth block", () => {
     expect(canonicalApprovalEncoding(approvalSubject("x", entry(base)))).not.toContain("oauth");
   });
 
+  it("client_credentials: a client id and exactly one credential, given as a reference (never in clear), no browser settings", () => {
+    const base = { url: "https://x.example.com/mcp" };
+    const issues = (oauth: unknown) => (mcpServerEntrySchema.safeParse({ ...base, oauth }).error?.issues ?? []).map((issue) => issue.message).join("\n");
+    expect(entry({ ...base, oauth: { grant: "client_credentials", clientId: "ci", clientSecret: "${CI_SECRET}" } }).oauth).toEqual({ grant: "client_credentials", clientId: "ci", clientSecret: "${CI_SECRET}" });
+    expect(entry({ ...base, oauth: { grant: "client_credentials", clientId: "ci", privateKey: "${CI_KEY}", signingAlgorithm: "ES256", issuer: "https://as.example.com" } }).oauth?.privateKey).toBe("${CI_KEY}");
+    expect(issues({ grant: "client_credentials", clientId: "ci", clientSecret: "s3cr3t" })).toContain('"clientSecret" must be a reference such as "${MCP_CLIENT_SECRET}"');
+    expect(issues({ grant: "client_credentials", clientId: "ci", clientSecret: "prefix-${CI_SECRET}" })).toContain("must be a reference");
+    expect(issues({ grant: "client_credentials", clientSecret: "${S}" })).toContain('needs the "clientId"');
+    expect(issues({ grant: "client_credentials", clientId: "ci" })).toContain("exactly one of");
+    expect(issues({ grant: "client_credentials", clientId: "ci", clientSecret: "${S}", privateKey: "${K}" })).toContain("exactly one of");
+    expect(issues({ grant: "client_credentials", clientId: "ci", clientSecret: "${S}", callbackPort: 8080 })).toContain("is for browser logins");
+    expect(issues({ clientId: "ci", privateKey: "${K}" })).toContain('"privateKey" is a setting of "grant": "client_credentials"');
+    expect(issues({ grant: "client_credentials", clientId: "ci", privateKey: "${K}", signingAlgorithm: "HS256" })).toContain('expected one of "RS256"');
+  });
+
+  it("client_credentials is covered by approval (grant, key by digest, issuer); browser-login definitions keep their hash", () => {
+    const base = { url: "https://x.example.com/mcp" };
+    const hash = (oauth: unknown) => approvalHash(approvalSubject("x", entry({ ...base, oauth })));
+    const secret = hash({ grant: "client_credentials", clientId: "ci", clientSecret: "${S}" });
+    expect(secret).not.toBe(hash({ clientId: "ci", clientSecret: "${S}" }));
+    const key = hash({ grant: "client_credentials", clientId: "ci", privateKey: "${K}" });
+    expect(key).not.toBe(hash({ grant: "client_credentials", clientId: "ci", privateKey: "${OTHER}" }));
+    expect(key).not.toBe(hash({ grant: "client_credentials", clientId: "ci", privateKey: "${K}", issuer: "https://as.example.com" }));
+    expect(canonicalApprovalEncoding(approvalSubject("x", entry({ ...base, oauth: { clientId: "a", scopes: "read" } })))).not.toContain("grant");
+  });
+
   it("imports from a Claude Code .mcp.json as it is", () => {
     const text = JSON.stringify({ mcpServers: { linear: { type: "http", url: "https://mcp.linear.app/mcp", oauth: { clientId: "my-client", callbackPort: 33418 } } } });
     const report = parseImportText(".mcp.json", text, { nativePluginNames: [] });

@@ -6,6 +6,7 @@ import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../../src/cli/main.js";
 import { captureIo } from "../../support/cli-io.js";
+import { cliProcess } from "../../trust/helpers.js";
 import { startProtectedServer, type ProtectedServer } from "../../fixtures/servers/oauth-protected-server.js";
 
 /**
@@ -44,7 +45,8 @@ describe("OAuth login end to end (oauth2-mock-server + streamable HTTP MCP serve
       grants.push(req.body.grant_type ?? "?");
       if (req.body.grant_type === "refresh_token" && deadRefresh.has(req.body.refresh_token ?? "")) {
         response.statusCode = 400;
-        response.body = { error: "invalid_grant", error_description: "refresh token expired" };
+        // Some servers quote the refused token back: it must not reach the person's terminal through a warning.
+        response.body = { error: "invalid_grant", error_description: `refresh token ${req.body.refresh_token ?? ""} expired` };
       }
     });
     as.service.on("beforeRevoke", (_response: unknown, req: NodeJS.ReadableStream) => {
@@ -141,12 +143,15 @@ describe("OAuth login end to end (oauth2-mock-server + streamable HTTP MCP serve
     expect(after?.obtainedAt).toBeGreaterThan((tokens as unknown as { obtainedAt: number }).obtainedAt);
   });
 
-  it("a revoked login (token refused, refresh token dead) says to log in again; nothing new is stored", async () => {
+  it("a revoked login (token refused, refresh token dead) says to log in again; nothing new is stored; no SDK warning on stderr", async () => {
     const tokens = (await stored()).servers.notes?.tokens;
     mcp.rejected.add(tokens?.access_token ?? "");
     deadRefresh.add(tokens?.refresh_token ?? "");
-    const result = await cli("--json", "mcp", "call", "notes", "whoami");
+    // A real process: the SDK warns with console.warn, which an in-process run would not show on its stderr.
+    const result = await cliProcess({ dir: home, env } as never, ["--json", "mcp", "call", "notes", "whoami"]).then((r) => ({ code: r.code, out: r.stdout, err: r.stderr }));
     expect(result.code).toBe(5);
+    expect(result.err).not.toContain("[mcp-sdk]");
+    expect(result.out + result.err).not.toContain(tokens?.refresh_token ?? "-");
     const error = (JSON.parse(result.out) as { error: { code: string; message: string } }).error;
     expect(error.code).toBe("MCP_LOGIN_REQUIRED");
     expect(error.message).toContain("log in again");

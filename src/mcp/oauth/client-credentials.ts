@@ -1,0 +1,214 @@
+import type { AddClientAuthentication, OAuthClientInformationContext, OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
+import type { LoginDriver } from "../client-manager/options.js";
+import type { McpResolvedOAuth } from "../types.js";
+import { boundOAuthResponses, oauthTypeError } from "./bounded-fetch.js";
+import { McpOAuthError } from "./errors.js";
+import { signingKey, type SigningKey } from "./signing-key.js";
+import type { FetchLike } from "./refresh-lock.js";
+import { loginMatches, type OAuthTokenStore, type ServerLogin, type StoredTokens } from "./token-store.js";
+
+/** An access token this close to its expiry is fetched anew before it is sent. */
+const REFETCH_AHEAD_MS = 60_000;
+
+export interface ClientCredentialsOptions {
+  readonly server: string;
+  readonly url: string;
+  /** The resolved `oauth` block, with grant "client_credentials" and a clientId (the schema guarantees both). */
+  readonly config: McpResolvedOAuth & { readonly clientId: string };
+  readonly store: OAuthTokenStore;
+  readonly addSecrets: (values: readonly string[]) => void;
+  readonly now?: () => number;
+}
+
+/**
+ * The client credentials grant (RFC 6749 §4.4) for a server used unattended (a CI job, a team's
+ * gateway): no browser and no refresh token; the client authenticates itself at the token endpoint
+ * with its secret (client_secret_basic) or a signed assertion (private_key_jwt, RFC 7523, signed by
+ * the SDK's createPrivateKeyJwtAuth), and fetches a new access token when the one it has expires or
+ * is refused. The SDK runs the flow (an OAuthClientProvider without a redirect URL is its
+ * non-interactive flow); this class keeps the tokens in oauth-tokens.json like any login, bound to
+ * the URL and client id, and binds the credentials to one authorization server (SEP-2352): the
+ * configured `issuer`, else the first one they were used with.
+ */
+export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider {
+  private record: ServerLogin | undefined;
+  private key: SigningKey | undefined;
+  private fetching: Promise<void> | undefined;
+  readonly addClientAuthentication: AddClientAuthentication | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ClientCredentialsOptions) {
+    this.now = options.now ?? Date.now;
+    const privateKey = options.config.privateKey;
+    // The key is read on first use (prepare() checks it, with a message naming the setting).
+    this.addClientAuthentication =
+      privateKey === undefined
+        ? undefined
+        : async (headers, params, url, metadata) => {
+            const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/client");
+            const key = this.signingKey();
+            const sign = createPrivateKeyJwtAuth({ issuer: options.config.clientId, subject: options.config.clientId, privateKey: key.key, alg: key.algorithm });
+            await sign(headers, params, url, metadata);
+          };
+  }
+
+  get provider(): OAuthClientProvider {
+    return this;
+  }
+
+  async prepare(): Promise<void> {
+    if (this.options.config.privateKey !== undefined) this.signingKey();
+    const stored = await this.options.store.get(this.options.server);
+    this.record = loginMatches(stored, this.options.url, this.options.config.clientId) ? stored : undefined;
+    const tokens = this.record?.tokens;
+    if (tokens !== undefined) this.options.addSecrets([tokens.access_token]);
+  }
+
+  beginOperation(): void {}
+
+  currentTokens(): StoredTokens | undefined {
+    return this.record?.tokens;
+  }
+
+  /** Nothing to open: the token request needs no person. */
+  completeLogin(): Promise<URLSearchParams | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  /** OAuth answers are capped (bounded-fetch.ts); a refused token request says which setting to check. */
+  wrapFetch(inner: FetchLike): FetchLike {
+    const bounded = boundOAuthResponses(inner, this.options.server, this.options.url);
+    return async (input, init) => {
+      const response = await bounded(input, init);
+      const body = init?.body;
+      if (response.ok || !(body instanceof URLSearchParams) || body.get("grant_type") !== "client_credentials") return response;
+      throw oauthTypeError("client credentials refused", await this.refusal(input, response));
+    };
+  }
+
+  // --- OAuthClientProvider ---
+
+  /** Undefined: the SDK's non-interactive flow, which asks prepareTokenRequest for the grant. */
+  get redirectUrl(): undefined {
+    return undefined;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const scope = this.options.config.scopes;
+    return {
+      client_name: "mcpvm",
+      redirect_uris: [],
+      grant_types: ["client_credentials"],
+      token_endpoint_auth_method: this.options.config.privateKey === undefined ? "client_secret_basic" : "private_key_jwt",
+      ...(scope === undefined ? {} : { scope }),
+    };
+  }
+
+  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | Promise<StoredOAuthClientInformation> {
+    const { clientId, clientSecret, issuer: configured } = this.options.config;
+    const info = {
+      client_id: clientId,
+      ...(clientSecret === undefined ? {} : { client_secret: clientSecret, token_endpoint_auth_method: "client_secret_basic" }),
+    };
+    const stamped = configured ?? (this.record?.client?.client_id === clientId ? this.record.client.issuer : undefined);
+    if (stamped !== undefined || ctx?.issuer === undefined) return { ...info, ...(stamped === undefined ? {} : { issuer: stamped }) };
+    // First use: the credentials are bound to this authorization server from now on (the SDK then
+    // refuses to send them to another one the MCP server might name later).
+    const issuer = ctx.issuer;
+    return this.write((record) => ({ ...record, client: { client_id: clientId, issuer } })).then(() => ({ ...info, issuer }));
+  }
+
+  tokens(ctx?: OAuthClientInformationContext): StoredOAuthTokens | undefined | Promise<StoredOAuthTokens | undefined> {
+    const tokens = this.record?.tokens;
+    // The transport's read before each request (no ctx): fetch a new token before this one expires.
+    if (ctx === undefined && tokens?.expiresAt !== undefined && tokens.expiresAt - this.now() < REFETCH_AHEAD_MS) {
+      return this.fetchAhead().then(() => this.record?.tokens as StoredOAuthTokens | undefined);
+    }
+    return tokens as StoredOAuthTokens | undefined;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    const obtainedAt = this.now();
+    const stored: StoredTokens = { ...tokens, obtainedAt, ...(typeof tokens.expires_in === "number" ? { expiresAt: obtainedAt + tokens.expires_in * 1000 } : {}) };
+    this.options.addSecrets([tokens.access_token, ...(tokens.refresh_token === undefined ? [] : [tokens.refresh_token])]);
+    await this.write((record) => ({ ...record, tokens: stored }));
+  }
+
+  prepareTokenRequest(scope?: string): URLSearchParams {
+    const params = new URLSearchParams({ grant_type: "client_credentials" });
+    if (scope !== undefined && scope !== "") params.set("scope", scope);
+    return params;
+  }
+
+  redirectToAuthorization(): void {
+    throw new Error("internal: the client credentials grant has no authorization redirect");
+  }
+
+  saveCodeVerifier(): void {}
+
+  codeVerifier(): string {
+    throw new Error("internal: the client credentials grant has no PKCE verifier");
+  }
+
+  async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    // The credentials themselves live in config.json (or its variables); only what was stored goes.
+    if (scope === "verifier" || scope === "client") return;
+    await this.write((record) => {
+      const { tokens: _tokens, discovery, ...rest } = record;
+      return scope === "tokens" && discovery !== undefined ? { ...rest, discovery } : rest;
+    });
+  }
+
+  // --- internals ---
+
+  private signingKey(): SigningKey {
+    this.key ??= signingKey(this.options.server, this.options.config.privateKey ?? "", this.options.config.signingAlgorithm);
+    return this.key;
+  }
+
+  /** A new token shortly before the stored one expires; a failure leaves it to the 401 path, which says why. */
+  private fetchAhead(): Promise<void> {
+    this.fetching ??= (async () => {
+      try {
+        const { auth } = await import("@modelcontextprotocol/client");
+        await auth(this, { serverUrl: this.options.url, fetchFn: this.wrapFetch(globalThis.fetch) });
+      } catch {
+        // The request goes out with the old token; the server's 401 runs the flow again and its error is reported.
+      } finally {
+        this.fetching = undefined;
+      }
+    })();
+    return this.fetching;
+  }
+
+  private async refusal(input: string | URL, response: Response): Promise<McpOAuthError> {
+    const server = this.options.server;
+    const url = new URL(input instanceof URL ? input.href : input);
+    const where = `${url.origin}${url.pathname}`;
+    const answer = (await response.json().catch(() => undefined)) as { error?: unknown; error_description?: unknown } | undefined;
+    const code = typeof answer?.error === "string" ? answer.error.slice(0, 100) : `HTTP ${response.status}`;
+    const description = typeof answer?.error_description === "string" ? `: ${answer.error_description.slice(0, 300)}` : "";
+    const credential = this.options.config.privateKey === undefined ? "oauth.clientSecret" : "oauth.privateKey (and oauth.signingAlgorithm)";
+    const check =
+      code === "invalid_scope"
+        ? "oauth.scopes (or leave it out to ask for the scopes the server names)"
+        : code === "unauthorized_client" || code === "unsupported_grant_type"
+          ? `the client's registration at the authorization server: it must allow the client_credentials grant for oauth.clientId ${JSON.stringify(this.options.config.clientId)}`
+          : `oauth.clientId and ${credential} in the server's entry in config.json, and the variable they name`;
+    return new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: the authorization server ${where} refused the client credentials (${code}${description}). Check ${check}.`, {
+      data: { server, url: where, oauthError: code, grant: "client_credentials" },
+    });
+  }
+
+  private async write(change: (record: ServerLogin) => ServerLogin): Promise<void> {
+    const binding = { url: this.options.url, clientId: this.options.config.clientId };
+    let next: ServerLogin | undefined;
+    await this.options.store.update(this.options.server, (current) => {
+      // A record left by another definition (URL or client id changed) is not built upon.
+      const base = loginMatches(current, binding.url, binding.clientId) ? current : binding;
+      next = change({ ...base, ...binding });
+      return next;
+    });
+    this.record = next;
+  }
+}
