@@ -41,6 +41,8 @@ export const configFileSchema = z
     activeProfiles: z.array(z.string()).optional(),
     model: z.record(z.string(), z.unknown()).optional(),
     gateway: z.record(z.string(), z.unknown()).optional(),
+    /** The roots local runs offer MCP servers (src/mcp/client-manager/local-roots.ts); the working directory when absent. */
+    roots: z.array(z.string().min(1)).optional(),
     /** The information-flow policy between MCP servers (validated by src/mcp/flow). */
     flows: z.unknown().optional(),
   })

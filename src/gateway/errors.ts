@@ -1,3 +1,4 @@
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { McpvmError } from "../util/errors.js";
 
 export type GatewayErrorCode =
@@ -34,4 +35,14 @@ export type GatewayErrorCode =
 
 export class GatewayError extends McpvmError<GatewayErrorCode> {
   override readonly name = "GatewayError";
+}
+
+/**
+ * A tools/call of a tool the gateway does not have, as the MCP spec asks (server/tools, "Error
+ * Handling": unknown tools are a protocol error, -32602): a JSON-RPC error, not an `isError`
+ * result, so a client can tell "no such tool" from a tool that ran and failed. `data.code` keeps
+ * the gateway's code for clients and logs that match on it.
+ */
+export function unknownToolError(tool: string, message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, { code: "GATEWAY_TOOL_UNKNOWN", tool });
 }

@@ -15,7 +15,7 @@ import { runForClient } from "../logging/caller.js";
 import { callDirectTool } from "./direct-call.js";
 import { ToolDirectory } from "./directory.js";
 import { Equipment, type DirectTool, type EquipReport } from "./equipment.js";
-import { GatewayError } from "./errors.js";
+import { GatewayError, unknownToolError } from "./errors.js";
 import { HealthMonitor } from "./health-monitor.js";
 import { logToolCall, type RequestInfo } from "./request-log.js";
 import { errorResult } from "./results.js";
@@ -129,6 +129,10 @@ export class Gateway {
     return [...own, ...exposed];
   }
 
+  /**
+   * Answers one tools/call: a result (a tool's own failure, bad arguments, a held tool: `isError`),
+   * or a rejection with a ProtocolError (-32602) when the gateway has no tool of that name for this client.
+   */
   callTool(name: string, rawArgs: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult> {
     const traced = { method: "tools/call", tool: name, session: context.session, rpcId: context.rpcId, client: context.client, transport: context.transport ?? "stdio", meta: context.meta };
     const work = (): Promise<CallToolResult> => telemetry().mcpRequest(traced, (scope) => this.answerCall(name, rawArgs, context, scope));
@@ -152,7 +156,12 @@ export class Gateway {
     } catch (error) {
       logToolCall(this.options.logger, info, { tool: name, server, argKeys: Object.keys(args), durationMs: performance.now() - started, error });
       scope.outcome("error", isMcpvmError(error) ? error.code : "INTERNAL");
-      if (isMcpvmError(error)) return errorResult(this.options.host.redactor.redact(error.message), error.code);
+      if (isMcpvmError(error)) {
+        const message = this.options.host.redactor.redact(error.message);
+        // Counted and logged as a failed call above; answered as a protocol error (the spec's "unknown tool"), not a tool result.
+        if (error.code === "GATEWAY_TOOL_UNKNOWN") throw unknownToolError(name, message);
+        return errorResult(message, error.code);
+      }
       this.options.logger.error({ requestId: info.requestId, err: errorMessage(error) }, "internal error in tools/call");
       return errorResult("Internal gateway error; see the gateway log.", "INTERNAL");
     }
@@ -215,7 +224,7 @@ export class Gateway {
         const server = this.exposed.server;
         throw new McpCallError("MCP_TOOL_HELD", describeHeld(server, held), { data: { server, tool: name, reason: held.reason } });
       }
-      throw new GatewayError("GATEWAY_TOOL_UNKNOWN", `This gateway has no tool "${name}"${this.equipment.toolset === undefined ? " (no toolset is equipped)" : ""}; list the tools again.`, {
+      throw new GatewayError("GATEWAY_TOOL_UNKNOWN", `Unknown tool: this gateway has no tool "${name}"${this.equipment.toolset === undefined ? " (no toolset is equipped)" : ""}; list the tools again.`, {
         data: { tool: name },
       });
     }

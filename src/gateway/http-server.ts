@@ -155,7 +155,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         credentials.forget(transport.sessionId);
       }
     };
-    const server = servers.create("http-session");
+    const server = servers.create("http-session", { track: true, client: owner });
     sessionServers.set(transport, server);
     await server.connect(transport);
     return transport;

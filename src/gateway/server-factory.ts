@@ -71,9 +71,13 @@ export class GatewayServers {
     return (ctx) => this.create(session(ctx), options);
   }
 
-  create(defaultSession: string, options: { track: boolean } = { track: true }): Server {
+  /** `client`: whom the HTTP layer authenticated for a 2025 session (undefined on stdio and for modern requests). */
+  create(defaultSession: string, options: { track: boolean; client?: ClientScope } = { track: true }): Server {
     const server = new Server(GATEWAY_SERVER_INFO, { capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS });
     const passthrough = this.passthrough;
+    passthrough.attach(server, options.client);
+    // The client's roots changed: the upstreams it reaches are told, and ask again (passthrough/roots.ts).
+    server.setNotificationHandler("notifications/roots/list_changed", () => passthrough.roots.clientChanged(server));
     const sessionOf = (ctx: ServerContext): string => ctx.sessionId ?? defaultSession;
     const callerOf = (ctx: ServerContext): CallerOptions => ({ signal: ctx.mcpReq.signal, origin: gatewayOrigin(server, ctx, sessionOf(ctx)) });
     // Resources, prompts, completions and logs: only of the servers the client's token reaches.

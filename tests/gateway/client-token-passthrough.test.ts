@@ -159,8 +159,8 @@ describe("client tokens limit resources, prompts, completions and logs", () => {
     expect((await c.callTool({ name: "everything_echo", arguments: { message: "before" } })).isError).not.toBe(true);
     await store.save({ name: "narrowing", tools: ["everything.get-sum"] });
     expect(await names()).toEqual(["everything_get_sum"]);
-    const direct = await c.callTool({ name: "everything_echo", arguments: { message: "after" } });
-    expect(direct.isError).toBe(true);
+    // No longer this client's tool: the spec's unknown-tool protocol error.
+    await expect(c.callTool({ name: "everything_echo", arguments: { message: "after" } })).rejects.toMatchObject({ code: -32602, data: { code: "GATEWAY_TOOL_UNKNOWN" } });
     const script = await c.callTool({ name: "run_mcp_script", arguments: { script: 'return require("host:mcp-everything").echo({ message: "after" })' } });
     expect((script.structuredContent as { error?: { message?: string } }).error?.message).toMatch(/has no tool "echo"/);
   });

@@ -55,8 +55,7 @@ describe("--expose: a held tool is named as held", () => {
       expect(text).toContain("MCP_TOOL_HELD");
       expect(text).toContain("mcpvm mcp");
       expect(text).not.toContain("no toolset is equipped");
-      const unknown = await again.callTool({ name: "no_such_tool", arguments: {} });
-      expect(JSON.stringify(unknown.content)).toContain("GATEWAY_TOOL_UNKNOWN");
+      await expect(again.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602, data: { code: "GATEWAY_TOOL_UNKNOWN" } });
     } finally {
       await again.close();
     }

@@ -68,7 +68,9 @@ describe("gateway health monitor: an HTTP upstream back after a blip", () => {
 
   async function echo(): Promise<string> {
     const answer = await exchange(url, modernHeaders("web_echo"), modernCall(1, "web_echo", { text: "hi" }));
-    return (answer.message as { result?: { content?: Array<{ text?: string }> } }).result?.content?.[0]?.text ?? "";
+    const message = answer.message as { result?: { content?: Array<{ text?: string }> }; error?: { data?: { code?: string } } };
+    // A withdrawn tool is unknown to the gateway: a JSON-RPC error whose data names the code.
+    return message.error?.data?.code ?? message.result?.content?.[0]?.text ?? "";
   }
 
   it("its direct tools come back within the reconnect backoff, well before the next health round", { timeout: 30_000 }, async () => {

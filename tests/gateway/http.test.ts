@@ -228,8 +228,8 @@ describe("mcpvm serve --http", () => {
       await v2.callTool({ name: "unequip-toolset", arguments: {} });
       await waitFor(() => v1Changes > before.v1 && v2Changes > before.v2, 5_000, "list_changed after unequip");
       expect((await v1.listTools()).tools.some((t) => t.name === "everything_echo")).toBe(false);
-      const gone = await v1.callTool({ name: "everything_echo", arguments: { message: "x" } });
-      expect(firstText(gone)).toContain("GATEWAY_TOOL_UNKNOWN");
+      // No longer the gateway's tool: the spec's unknown-tool protocol error, not a tool result.
+      await expect(v1.callTool({ name: "everything_echo", arguments: { message: "x" } })).rejects.toMatchObject({ code: -32602, data: { code: "GATEWAY_TOOL_UNKNOWN" } });
 
       const toolsets = jsonOf<{ toolsets: Array<{ name: string; equipped: boolean }> }>(await v1.callTool({ name: "list-toolsets", arguments: {} }));
       expect(toolsets.toolsets).toEqual([expect.objectContaining({ name: "dev", equipped: false })]);

@@ -69,7 +69,7 @@ describe("telemetry on the other faces", () => {
       const client = new Client({ name: "errors-test", version: "1" }, { versionNegotiation: { mode: "auto" } });
       await client.connect(new StreamableHTTPClientTransport(new URL(running.url as string), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
       expect((await client.callTool({ name: "fx_fail", arguments: { message: "failing-arg-value" } })).isError).toBe(true);
-      expect((await client.callTool({ name: "no_such_tool_4711", arguments: {} })).isError).toBe(true);
+      await expect(client.callTool({ name: "no_such_tool_4711", arguments: {} })).rejects.toMatchObject({ code: -32602 });
       expect((await client.callTool({ name: "run_mcp_script", arguments: { script: "for (;;) {}", timeoutMs: 300 } })).isError).toBe(true);
       const text = await (await fetch(new URL("/metrics", running.url), { headers: { authorization: `Bearer ${TOKEN}` } })).text();
       expect(text).toMatch(/^mcpvm_gateway_errors_total\{[^}]*gen_ai_tool_name="fx_fail"[^}]*mcpvm_outcome="tool_error"[^}]*\} 1$/m);

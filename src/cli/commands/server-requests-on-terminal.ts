@@ -1,4 +1,4 @@
-import type { ServerRequestHooks } from "../../mcp/client-manager/index.js";
+import { localRoots, type ServerRequestHooks } from "../../mcp/client-manager/index.js";
 import type { AuditEvent } from "../../audit-log/index.js";
 import type { CommandContext } from "../../terminal/command.js";
 import { writeLine } from "../../terminal/io.js";
@@ -10,7 +10,8 @@ import { Spinner } from "../../terminal/spinner.js";
  * own, on its line reader). Elicitation is asked of the person at the terminal. Sampling is shown
  * and, after a yes, answered by the configured model (config.json `model` or MCPVM_MODEL); with no
  * terminal or no model it is declined with a line that says why. --yes answers neither: a form or a
- * model's reply is not a confirmation. Every outcome goes to the audit log.
+ * model's reply is not a confirmation. Every outcome goes to the audit log. Roots: the working
+ * directory, or config.json `roots`.
  */
 export function serverRequestsOnTerminal(context: CommandContext, atTerminal: boolean): ServerRequestHooks {
   const asking: CommandContext = { ...context, interactive: atTerminal };
@@ -30,6 +31,7 @@ export function serverRequestsOnTerminal(context: CommandContext, atTerminal: bo
   };
   return {
     elicitationModes: { form: true, url: true },
+    listRoots: async () => localRoots((await context.host()).config.roots, context.io.cwd, context.io.env.HOME),
     elicit: async (params, ctx) => (await (elicit ??= loadElicit()))(params, ctx),
     sample: (params, ctx) =>
       inTurn(async () => {

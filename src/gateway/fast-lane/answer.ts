@@ -1,3 +1,4 @@
+import { ProtocolError } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
 import { errorMessage } from "../../util/errors.js";
 import type { ClientScope } from "../clients/scope.js";
@@ -21,7 +22,7 @@ export interface FastCaller {
 /**
  * Runs one recognized call through Gateway.callTool, the same call the SDK's tools/call handler
  * makes, and returns the JSON-RPC message the SDK would write for it. A handler that throws is
- * answered as the SDK's protocol layer answers it (-32603 and the message).
+ * answered as the SDK's protocol layer answers it (a ProtocolError's code and data, else -32603).
  */
 export async function answerFastCall(gateway: Gateway, logger: Logger, call: FastCall, caller: FastCaller, signal: AbortSignal): Promise<Record<string, unknown>> {
   const origin: FastLaneOrigin = { kind: "fast-lane-origin", session: caller.session };
@@ -41,6 +42,8 @@ export async function answerFastCall(gateway: Gateway, logger: Logger, call: Fas
     const outputSchema = result.isError === true ? undefined : (gateway.equipment.direct(call.name) ?? (await gateway.exposed?.find(call.name, new Set(), {})))?.definition.outputSchema;
     return { result: projectLegacy(result, outputSchema), jsonrpc: "2.0", id: call.id };
   } catch (error) {
+    // A ProtocolError (an unknown tool) keeps its code and data, as the SDK's protocol layer sends it; anything else is -32603.
+    if (ProtocolError.isInstance(error)) return { jsonrpc: "2.0", id: call.id, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
     logger.error({ rpcId: call.id }, `fast-lane tools/call failed: ${errorMessage(error)}`);
     return { jsonrpc: "2.0", id: call.id, error: { code: -32603, message: errorMessage(error) } };
   }

@@ -1,4 +1,4 @@
-import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, type ServerContext } from "@modelcontextprotocol/server";
 
 /**
  * The gateway client request a call was made for. It travels as CallerOptions.origin through the
@@ -38,6 +38,14 @@ export async function flushOrigin(origin: GatewayOrigin): Promise<void> {
 
 export function isGatewayOrigin(value: unknown): value is GatewayOrigin {
   return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "gateway-origin";
+}
+
+/** What the client declared it can answer: at initialize (2025), or in the request's envelope (2026-07-28). */
+export function clientCapabilities(origin: GatewayOrigin): ClientCapabilities | undefined {
+  const envelope = origin.ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+  if (declared !== null && typeof declared === "object") return declared as ClientCapabilities;
+  return origin.server.getClientCapabilities();
 }
 
 /** A request of the 2026-07-28 era carries the per-request envelope; there, server→client requests become input_required rounds. */

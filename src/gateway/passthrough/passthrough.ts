@@ -1,8 +1,6 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
-  type ClientCapabilities,
   type CompleteRequest,
   type CompleteResult,
   type LoggingLevel,
@@ -15,8 +13,9 @@ import { passthroughReach, reaches, type ClientScope, type ServerReach } from ".
 import { invalidParams, toProtocolError } from "./errors.js";
 import { mostVerbose, passesLevel } from "./log-levels.js";
 import { InputRounds } from "./input-rounds.js";
-import { flushOrigin, isFastLaneOrigin, isGatewayOrigin, isModernRequest, notifyOrigin, type GatewayOrigin } from "./origin.js";
+import { clientCapabilities, flushOrigin, isFastLaneOrigin, isGatewayOrigin, isModernRequest, notifyOrigin, type GatewayOrigin } from "./origin.js";
 import { PromptRouter } from "./prompts.js";
+import { RootsRouter } from "./roots.js";
 import { ResourceRouter } from "./resources.js";
 import type { Upstreams } from "./upstreams.js";
 import { UpstreamSubscriptions } from "./upstream-subscriptions.js";
@@ -65,8 +64,9 @@ export interface PassthroughOptions {
 export class Passthrough {
   readonly resources: ResourceRouter;
   readonly prompts: PromptRouter;
-  /** `input_required` rounds of 2026-07-28 clients' calls (elicitation and sampling). */
+  /** `input_required` rounds of 2026-07-28 clients' calls (elicitation, sampling and roots). */
   readonly rounds = new InputRounds();
+  readonly roots: RootsRouter;
   private readonly sessions = new WeakMap<Server, SessionState>();
   private readonly upstreamSubscriptions: UpstreamSubscriptions;
   private readonly active = new Set<GatewayOrigin>();
@@ -77,9 +77,22 @@ export class Passthrough {
     this.resources = new ResourceRouter(options.upstreams, options.logger, options.redact);
     this.prompts = new PromptRouter(options.upstreams, options.logger, options.redact, options.exposed === undefined);
     this.upstreamSubscriptions = new UpstreamSubscriptions(options.upstreams, this.resources, options.logger, options.redact);
+    this.roots = new RootsRouter({
+      liveServers: options.liveServers,
+      reachOf: (server) => this.sessions.get(server)?.reach,
+      connected: (name) => options.upstreams.connected(name),
+      rounds: this.rounds,
+      logger: options.logger,
+      redact: options.redact,
+    });
   }
 
-  /** Installs the elicitation/sampling forwarding and starts forwarding upstream notifications. */
+  /** A new client connection and the client the transport authenticated (its reach scopes roots and log messages). */
+  attach(server: Server, client: ClientScope | undefined): void {
+    this.session(server).reach = passthroughReach(client);
+  }
+
+  /** Installs the elicitation/sampling/roots forwarding and starts forwarding upstream notifications. */
   start(): void {
     this.options.clients.setServerRequestHooks(this.serverRequestHooks());
     this.stopEvents ??= this.options.clients.subscribe((event) => this.onEvent(event));
@@ -324,6 +337,8 @@ export class Passthrough {
         if (view.kind !== "sampling") throw new ProtocolError(ProtocolErrorCode.InternalError, "The client's answer was not a sampling result.");
         return view.result;
       },
+      listRoots: (ctx) => this.roots.list(this.originOf(ctx.origin, ctx.server), ctx),
+      rootsConnection: (server, send) => this.roots.connection(server, send),
     };
   }
 
@@ -353,11 +368,3 @@ function fastLaneInvolved(resolved: ServerRequestContext["origin"] | undefined):
 }
 
 type ElicitContent = NonNullable<Extract<Awaited<ReturnType<NonNullable<ServerRequestHooks["elicit"]>>>, { content?: unknown }>["content"]>;
-
-/** What the client declared it can answer: at initialize (2025), or in the request's envelope (2026-07-28). */
-function clientCapabilities(origin: GatewayOrigin): ClientCapabilities | undefined {
-  const envelope = origin.ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY];
-  if (declared !== null && typeof declared === "object") return declared as ClientCapabilities;
-  return origin.server.getClientCapabilities();
-}

@@ -8,6 +8,7 @@ export {
   type ServerRequestResult,
 } from "./requests.js";
 export { clientCapabilities, type ServerRequestContext, type ServerRequestHooks } from "./server-requests.js";
+export { localRoots } from "./local-roots.js";
 export { resolveOrigin, type InFlightCall, type ResolvedOrigin } from "./call-origin.js";
 export { FloodGate } from "./flood-gate.js";
 export { redactJson } from "./notifications.js";

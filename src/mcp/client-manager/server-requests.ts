@@ -34,6 +34,11 @@ export interface ServerRequestHooks {
   readonly sample?: (params: CreateMessageRequest["params"], ctx: ServerRequestContext) => Promise<CreateMessageResult | CreateMessageResultWithTools>;
   /** roots/list. */
   readonly listRoots?: (ctx: ServerRequestContext) => Promise<ListRootsResult>;
+  /**
+   * The roots can change (the gateway's clients send notifications/roots/list_changed): each new
+   * connection of a server hands over its way to tell that server, and `roots.listChanged` is declared.
+   */
+  readonly rootsConnection?: (server: string, sendListChanged: () => Promise<void>) => void;
 }
 
 /** The capabilities the hooks entitle the client to declare. */
@@ -47,7 +52,7 @@ export function clientCapabilities(hooks: ServerRequestHooks | undefined): Clien
     };
   }
   if (hooks?.sample !== undefined) capabilities.sampling = {};
-  if (hooks?.listRoots !== undefined) capabilities.roots = {};
+  if (hooks?.listRoots !== undefined) capabilities.roots = hooks.rootsConnection === undefined ? {} : { listChanged: true };
   return capabilities;
 }
 
@@ -65,5 +70,7 @@ export function installServerRequestHandlers(client: Client, hooks: ServerReques
   const sample = hooks?.sample;
   if (sample !== undefined) client.setRequestHandler("sampling/createMessage", (request, ctx) => sample(request.params, context(ctx.mcpReq.signal)));
   const listRoots = hooks?.listRoots;
-  if (listRoots !== undefined) client.setRequestHandler("roots/list", (_request, ctx) => listRoots(context(ctx.mcpReq.signal)));
+  if (listRoots === undefined) return;
+  client.setRequestHandler("roots/list", (_request, ctx) => listRoots(context(ctx.mcpReq.signal)));
+  hooks?.rootsConnection?.(deps.server, () => client.sendRootsListChanged());
 }

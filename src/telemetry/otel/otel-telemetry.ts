@@ -59,6 +59,8 @@ export async function createOtelTelemetry(settings: TelemetrySettings, options: 
     for (const key of op.labels) labels[key] = label(key, op.attributes[key]) as AttributeValue;
     let outcome: Outcome = "ok";
     let failure: string | undefined;
+    /** The work called outcome("error", type) itself. */
+    let named = false;
     const scope: SpanScope = {
       set: (attributes) => {
         span.setAttributes(defined(attributes));
@@ -67,14 +69,17 @@ export async function createOtelTelemetry(settings: TelemetrySettings, options: 
       outcome: (next, type) => {
         outcome = next;
         failure = type ?? (next === "ok" ? undefined : next);
+        named = next === "error" && type !== undefined;
       },
     };
     const started = performance.now();
     try {
       return await context.with(trace.setSpan(op.parent, span), work, undefined, scope);
     } catch (error) {
+      // Work that named its own failure before throwing keeps that name: the gateway answers an
+      // unknown tool with a protocol error, but its type (and the `_unknown` label below) is its code.
+      if (!named) failure = errorType(error);
       outcome = "error";
-      failure = errorType(error);
       throw error;
     } finally {
       span.setAttribute(ATTR.outcome, outcome);
