@@ -22,6 +22,11 @@ describe("/help and a bare slash", () => {
     await repl.expect("unknown command /nothing. /help lists the commands.");
     await repl.command("/");
     await repl.expect("unknown command /. /help lists the commands.");
+    // A typo gets the closest command, as `mcpvm rn` does on the command line (docs/USAGE.md, Did you mean).
+    await repl.command("/modle default");
+    await repl.expect('unknown command /modle; did you mean "/model"? /help lists the commands.');
+    await repl.command("/help tokns");
+    await repl.expect('unknown command /tokns; did you mean "/tokens"? /help lists the commands.');
     await repl.command("/exit");
     expect(await repl.finish()).toBe(0);
     expect(server.requests).toHaveLength(0);
