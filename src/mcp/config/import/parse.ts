@@ -170,6 +170,8 @@ async function existing(folder: string): Promise<string[]> {
   return found;
 }
 
+const WHAT_TO_IMPORT = "Give the path of an MCP client's config file (e.g. .vscode/mcp.json, ~/.cursor/mcp.json, .mcp.json); `mcpvm mcp import --help` lists the formats.";
+
 /** Far above any client's MCP config; a bigger file is a wrong path. */
 const MAX_IMPORT_BYTES = 16 * 1024 * 1024;
 
@@ -189,7 +191,9 @@ export async function readImportFile(file: string, options: McpImportOptions): P
       const found = await existing(file);
       hint = found.length > 0 ? `; it is a folder: import one of ${found.join(", ")}` : "; it is a folder: pass the MCP config file inside it (e.g. .vscode/mcp.json)";
     }
-    throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: ${(cause as Error).message}${hint}`, { data: { file }, cause });
+    // A wrong path is the usual first mistake: said in words, with what to give instead.
+    const reason = errno === "ENOENT" || errno === "ENOTDIR" ? `no such file. ${WHAT_TO_IMPORT}` : (cause as Error).message;
+    throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: ${reason}${hint}`, { data: { file }, cause });
   }
   return parseImportText(file, text, options);
 }
