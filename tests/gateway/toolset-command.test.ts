@@ -78,4 +78,23 @@ describe("mcpvm toolset build --check", () => {
       await rm(home, { recursive: true, force: true });
     }
   });
+
+  it("speaks only of the servers the toolset names: other unapproved servers are not warned about", async () => {
+    const { runCli } = await import("../../src/cli/main.js");
+    const { captureIo } = await import("../support/cli-io.js");
+    const home = await mkdtemp(join(tmpdir(), "mcpvm-toolset-check-"));
+    try {
+      const env = { MCPVM_HOME: home, PATH: process.env.PATH };
+      const server = { command: process.execPath, args: ["server.mjs"], cwd: home };
+      await writeFile(join(home, "config.json"), JSON.stringify({ mcpServers: { memory: server, github: server, slack: server } }), { mode: 0o600 });
+      expect(await runCli(["--yes", "plugin", "approve", "mcp"], captureIo(env))).toBe(0);
+      expect(await runCli(["plugin", "enable", "mcp"], captureIo(env))).toBe(0);
+      const io = captureIo(env);
+      expect(await runCli(["toolset", "build", "notes", "memory.read_graph", "--check"], io)).toBe(ExitCode.Unavailable);
+      expect(io.stderrText()).toContain("memory is not approved");
+      expect(io.stderrText()).not.toMatch(/github|slack/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
 });
