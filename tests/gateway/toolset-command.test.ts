@@ -46,7 +46,10 @@ describe("mcpvm toolset", () => {
   it("refuses bad usage with a usage error", async () => {
     await expect(run(home, ["build", "dev"])).rejects.toMatchObject({ code: "USAGE" });
     await expect(run(home, ["frobnicate"])).rejects.toMatchObject({ code: "USAGE" });
-    await expect(run(home, ["build", "dev", "nodot"])).rejects.toMatchObject({ code: "GATEWAY_TOOLSET_INVALID" });
+    // What was typed on the command line breaks a rule: a usage error (2, docs/USAGE.md), not a config one (3).
+    await expect(run(home, ["build", "dev", "nodot"])).rejects.toMatchObject({ code: "USAGE", message: expect.stringMatching(/tools\[0\]: tool references look like "server\.tool"[\s\S]*Nothing was saved/) });
+    await expect(run(home, ["build", "my notes", "memory.read_graph"])).rejects.toMatchObject({ code: "USAGE", message: expect.stringMatching(/name: toolset names are[\s\S]*Nothing was saved/) });
+    await expect(readFile(join(home, "toolsets.json"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("refuses a tool of a server that is not configured, with a did-you-mean, and saves nothing", async () => {

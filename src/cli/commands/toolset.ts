@@ -47,7 +47,7 @@ async function refuseUnknownServers(context: CommandContext, tools: readonly str
   const configured = Object.keys(config.mcpServers ?? {});
   for (const ref of tools) {
     const dot = ref.indexOf(".");
-    // Malformed references are the store's to refuse (GATEWAY_TOOLSET_INVALID names the rule).
+    // Malformed references are the store's to refuse (its GATEWAY_TOOLSET_INVALID names the rule; build makes it a usage error).
     if (dot <= 0) continue;
     const server = ref.slice(0, dot);
     if (!configured.includes(server)) {
@@ -132,7 +132,13 @@ async function runSubcommand(args: readonly string[], context: CommandContext): 
         }
         return ExitCode.Unavailable;
       }
-      const saved = await store(context).save({ name, tools, ...(typeof values.description === "string" ? { description: values.description } : {}) });
+      const saved = await store(context)
+        .save({ name, tools, ...(typeof values.description === "string" ? { description: values.description } : {}) })
+        .catch((error: unknown) => {
+          // Everything save() validates was typed on this command line: a usage error (2), not a broken file (3).
+          if (isMcpvmError(error) && error.code === "GATEWAY_TOOLSET_INVALID") throw usageError("toolset build", `${error.message}\nNothing was saved.`);
+          throw error;
+        });
       if (context.json) writeJson(context.io.stdout, { saved, ...(missing === undefined ? {} : { missing }) });
       else {
         writeLine(context.io.stdout, `Saved toolset ${saved.name} (${saved.tools.length} tools).`);
