@@ -101,3 +101,23 @@ describe("mcpvm toolset build --check", () => {
     }
   });
 });
+
+describe("mcpvm toolset build without --check", () => {
+  it("warns about a tool the server's approved (pinned) tools do not have, with a did-you-mean, and starts nothing", async () => {
+    const { cli, makeHome, memoryServer } = await import("../e2e/helpers.js");
+    const home = await makeHome({ servers: (dir) => ({ memory: memoryServer(join(dir, "memory.jsonl")) }) });
+    try {
+      // One call pins memory's tools, as the first use of a server does.
+      expect((await cli(home, ["mcp", "call", "memory", "read_graph"])).code).toBe(0);
+      const typo = await cli(home, ["toolset", "build", "notes", "memory.read_grap", "memory.search_nodes"]);
+      expect(typo.code, typo.stderr).toBe(ExitCode.Ok);
+      expect(typo.stdout).toBe("Saved toolset notes (2 tools).\n");
+      expect(typo.stderr).toContain('memory.read_grap: memory has no approved tool "read_grap"; did you mean "read_graph"?');
+      expect(typo.stderr).not.toContain("search_nodes");
+      const right = await cli(home, ["toolset", "build", "notes", "memory.read_graph"]);
+      expect([right.code, right.stderr]).toEqual([ExitCode.Ok, ""]);
+    } finally {
+      await home.cleanup();
+    }
+  });
+});

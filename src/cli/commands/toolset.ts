@@ -3,6 +3,9 @@ import { loadConfigFile } from "../../config/config-file.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 // The parts themselves, not gateway/index.js, which loads the HTTP server and the MCP server SDK.
 import { ToolDirectory } from "../../gateway/directory.js";
+import { parseToolRef } from "../../gateway/flatten.js";
+import { sanitizeToolName } from "../../mcp/sanitise/names.js";
+import { configHomeNames } from "../completion/names.js";
 import { resolveToolRefs, type MissingTool } from "../../gateway/equipment.js";
 import { ToolsetStore, type NamedToolset } from "../../gateway/toolsets/store.js";
 import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
@@ -20,7 +23,8 @@ an MCP client under flattened names (git.status -> git_status). They live in <co
   list                                       saved toolsets
   show <name> [--check]                      one toolset; --check resolves every tool (starts approved servers)
   build <name> <server.tool>... [--description <text>] [--check]
-                                             create or replace a toolset
+                                             create or replace a toolset (a tool the server's approved
+                                             tools lack is warned about; --check starts the servers)
   delete <name>                              delete a toolset
 
 Equip one when serving: \`mcpvm serve --toolset <name>\`, or from the client with equip-toolset.`;
@@ -56,6 +60,26 @@ async function refuseUnknownServers(context: CommandContext, tools: readonly str
         `"${ref}": no MCP server named "${server}" is configured${didYouMean(server, configured)} (configured: ${configured.join(", ") || "none"}). Nothing was saved.`,
       );
     }
+  }
+}
+
+/**
+ * A tool that the server's pins (its approved tools, read from the file: nothing starts) lack is
+ * most likely a typo: said on stderr with the closest name. It is saved all the same, as a build
+ * without --check resolves nothing (the server may have gained the tool since); a server that never
+ * connected has no pins and is not judged.
+ */
+function warnUnpinnedTools(context: CommandContext, tools: readonly string[]): void {
+  const names = configHomeNames(resolveConfigPaths(context.io.env), () => "");
+  for (const text of tools) {
+    const ref = parseToolRef(text);
+    if (ref === undefined) continue;
+    const pinned = names.tools(ref.server);
+    if (pinned.length === 0 || pinned.some((tool) => tool === ref.tool || sanitizeToolName(tool) === ref.tool)) continue;
+    writeLine(
+      context.io.stderr,
+      `mcpvm: warning: ${text}: ${ref.server} has no approved tool "${ref.tool}"${didYouMean(ref.tool, pinned)} (saved anyway; \`--check\` resolves it against the running server).`,
+    );
   }
 }
 
@@ -139,6 +163,7 @@ async function runSubcommand(args: readonly string[], context: CommandContext): 
           if (isMcpvmError(error) && error.code === "GATEWAY_TOOLSET_INVALID") throw usageError("toolset build", `${error.message}\nNothing was saved.`);
           throw error;
         });
+      if (missing === undefined) warnUnpinnedTools(context, saved.tools);
       if (context.json) writeJson(context.io.stdout, { saved, ...(missing === undefined ? {} : { missing }) });
       else {
         writeLine(context.io.stdout, `Saved toolset ${saved.name} (${saved.tools.length} tools).`);
