@@ -40,7 +40,8 @@ Options:
   --login               log in to remote MCP servers that ask for it (opens a browser) without asking first
 
 Durations and sizes need a unit: \`--timeout 30\` is refused (did you mean 30s?).
-Exit codes: 0 ok, 1 the script failed, 2 usage, 4 a limit was hit (the tool-call budget too), 5 approval needed, 130 interrupted.`;
+Exit codes: 0 ok, 1 the script failed, 2 usage, 3 config.json (or a state file) invalid, 4 a limit was hit
+(the tool-call budget too), 5 approval needed, 6 an engine or server unavailable, 130 interrupted.`;
 
 export const runCommand: Command = {
   name: "run",
