@@ -57,6 +57,17 @@ describe("mcpvm audit", () => {
     expect(ok.stdout).toContain(`intact: ${entries.length} entries`);
   }, 60_000);
 
+  it("--event with a name that is no event (a typo) is a usage error with the closest one, not an empty list", async () => {
+    const typo = await cli(home, ["audit", "log", "--event", "mcp.aprove"]);
+    expect(typo.code).toBe(ExitCode.Usage);
+    expect(typo.stderr).toContain('--event "mcp.aprove" is no audit event; did you mean "mcp.approve"?');
+    // A family without its dot gets the prefix form.
+    expect((await cli(home, ["audit", "log", "--event", "plugin"])).stderr).toContain('did you mean "plugin."?');
+    // Real names and prefixes still filter (an event that never happened is simply no entry).
+    expect((await cli(home, ["audit", "log", "--event", "mcp.tool."])).code).toBe(ExitCode.Ok);
+    expect(await cli(home, ["audit", "log", "--event", "logout"])).toMatchObject({ code: ExitCode.Ok, stdout: "No entries match.\n" });
+  });
+
   it("verify names the first broken entry and exits 3", async () => {
     const file = join(home.dir, "audit-log.jsonl");
     const lines = (await readFile(file, "utf8")).split("\n");
