@@ -1,6 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUDIT_FACES } from "../../src/audit-log/index.js";
 import { ExitCode } from "../../src/terminal/exit-codes.js";
 import { parseSince } from "../../src/cli/commands/audit.js";
 import { cli, makeHome, type E2eHome } from "../e2e/helpers.js";
@@ -66,6 +67,11 @@ describe("mcpvm audit", () => {
     // Real names and prefixes still filter (an event that never happened is simply no entry).
     expect((await cli(home, ["audit", "log", "--event", "mcp.tool."])).code).toBe(ExitCode.Ok);
     expect(await cli(home, ["audit", "log", "--event", "logout"])).toMatchObject({ code: ExitCode.Ok, stdout: "No entries match.\n" });
+  });
+
+  it("--help names every face an entry can have (USAGE.md says \"the face\" and leaves the list to it)", async () => {
+    const help = (await cli(home, ["audit", "--help"])).stdout.replace(/\s+/g, " ");
+    for (const face of AUDIT_FACES.filter((f) => f !== "unknown")) expect(help, face).toMatch(new RegExp(`which face \\([^)]*\\b${face}\\b`));
   });
 
   it("verify names the first broken entry and exits 3", async () => {

@@ -23,7 +23,7 @@ const USAGE = `Usage: mcpvm audit <command> [options]
 
 The audit log (audit-log.jsonl in the config home) records every approval, revocation, held and
 accepted tool, confirmation asked and answered, and information-flow decision: who (OS user), which
-face (cli, repl, run, gateway), when, and what was decided. Each entry holds the SHA-256 of the one
+face (cli, repl, run, gateway, ui, demo), when, and what was decided. Each entry holds the SHA-256 of the one
 before it, so an entry edited, removed or moved afterwards is found by \`audit verify\`. Secrets never
 enter it.
 
