@@ -1,4 +1,9 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { mcpCommand } from "../../src/cli/commands/mcp/index.js";
+import { pluginCommand } from "../../src/cli/commands/plugin.js";
+import { profileCommand } from "../../src/cli/commands/profile.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
 import { ReplDriver, tempHome } from "./repl-driver.js";
 
@@ -51,4 +56,15 @@ describe("/help and a bare slash", () => {
     expect(await repl.finish()).toBe(0);
     expect(server.requests).toHaveLength(0);
   }, 30_000);
+});
+
+describe("docs/USAGE.md's slash-command table", () => {
+  it("lists every subcommand of /plugin, /mcp and /profile (they are exactly `mcpvm plugin|mcp|profile …`)", async () => {
+    const usage = await readFile(join(import.meta.dirname, "../../docs/USAGE.md"), "utf8");
+    for (const command of [pluginCommand, mcpCommand, profileCommand]) {
+      const row = new RegExp(`^\\| \`/${command.name} ([^\`]+)\` \\|`, "m").exec(usage);
+      expect(row, command.name).not.toBeNull();
+      expect(row?.[1]?.split("\\|"), command.name).toEqual(command.subcommands);
+    }
+  });
 });
