@@ -9,6 +9,7 @@ import { editorContextOf } from "./editor-variables.js";
 import { normaliseEntry } from "./entries.js";
 import { detectImportFormat, unsupportedFormat, type McpImportFormat } from "./formats.js";
 import { literalSecretsIn, type LiteralSecret } from "./literal-secrets.js";
+import { ownGatewayNote } from "./own-gateway.js";
 import { assignServerNames, type ServerRename } from "./server-names.js";
 import { isUnder, unsafeKeysInText, type UnsafeKey } from "./unsafe-keys.js";
 
@@ -141,6 +142,8 @@ export function parseImportText(file: string, text: string, options: McpImportOp
     servers[name] = parsed.data;
     imported.add(original);
     warnings.push(...normalised.warnings.map((message) => ({ name, message })));
+    const own = ownGatewayNote(name, parsed.data);
+    if (own !== undefined) warnings.push({ name, message: own });
     warnings.push(...unsafeFields.filter((key) => key.parent[prefix.length] === original).map((key) => ({ name, message: unsafeFieldWarning(key, prefix) })));
     secrets.push(...literalSecretsIn(name, parsed.data));
   }
