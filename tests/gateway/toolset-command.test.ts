@@ -103,7 +103,7 @@ describe("mcpvm toolset build --check", () => {
 });
 
 describe("mcpvm toolset build without --check", () => {
-  it("warns about a tool the server's approved (pinned) tools do not have, with a did-you-mean, and starts nothing", async () => {
+  it("warns about a tool the server's approved (pinned) tools do not have, with a did-you-mean, and starts nothing; a clean show --check says so", async () => {
     const { cli, makeHome, memoryServer } = await import("../e2e/helpers.js");
     const home = await makeHome({ servers: (dir) => ({ memory: memoryServer(join(dir, "memory.jsonl")) }) });
     try {
@@ -116,6 +116,10 @@ describe("mcpvm toolset build without --check", () => {
       expect(typo.stderr).not.toContain("search_nodes");
       const right = await cli(home, ["toolset", "build", "notes", "memory.read_graph"]);
       expect([right.code, right.stderr]).toEqual([ExitCode.Ok, ""]);
+      // --check that finds nothing wrong says so (it printed the plain listing, as without --check).
+      const checked = await cli(home, ["toolset", "show", "notes", "--check"]);
+      expect(checked.code).toBe(ExitCode.Ok);
+      expect(checked.stdout).toContain("checked: every tool resolves (1 of 1)");
     } finally {
       await home.cleanup();
     }

@@ -92,6 +92,8 @@ function printToolset(context: CommandContext, toolset: NamedToolset, missing: r
     writeLine(out, `  ${ref}${problem === undefined ? "" : `  ${yellow(`missing: ${problem.reason}`)}`}`);
   }
   writeLine(out, dim(`  updated ${toolset.updatedAt}`));
+  // After --check, a clean result is said too: the listing alone looks the same as without --check.
+  if (missing !== undefined && missing.length === 0) writeLine(out, `  checked: every tool resolves (${toolset.tools.length} of ${toolset.tools.length})`);
 }
 
 export const toolsetCommand: Command = {
