@@ -35,7 +35,7 @@ Global options:
   --engine <kind>        auto | quickjs | quickjs-inline | hyperlight (default: config, else auto)
   --log-level <level>    ${LOG_LEVELS.join(" | ")} (logs go to stderr; at debug and trace also to a file in the config home)
   --help, -h             this text, or \`mcpvm <command> --help\`
-  --version, -v          the version (also \`mcpvm version\`)
+  --version, -v          the version (also \`mcpvm version\`; with --json: {"version": …})
 
 Config home: ~/.mcpvm (set MCPVM_HOME to move it). Docs: docs/USAGE.md, docs/MCP.md.`;
 
@@ -112,7 +112,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), o
     const [name, ...args] = rest;
     const commandName = name ?? "repl";
     if (flags.version) {
-      writeLine(io.stdout, version());
+      // --json promises output a program can parse: a bare 0.1.0 is not JSON.
+      writeLine(io.stdout, flags.json ? JSON.stringify({ version: version() }) : version());
       return ExitCode.Ok;
     }
     // `mcpvm run` starts its engine's worker now, before its command module and the host load, which

@@ -32,10 +32,13 @@ export class ToolDirectory {
     private readonly logger: Logger,
   ) {}
 
-  /** Servers the gateway cannot use without the person doing something first, with what to do. */
-  async blocked(): Promise<UnavailableServer[]> {
+  /**
+   * Servers the gateway cannot use without the person doing something first, with what to do;
+   * `only`: that server alone, so asking for one server (a toolset's check) warns about no other.
+   */
+  async blocked(only?: string): Promise<UnavailableServer[]> {
     const blocked: UnavailableServer[] = [];
-    for (const name of this.service.serverNames()) {
+    for (const name of this.service.serverNames().filter((n) => only === undefined || n === only)) {
       const entry = this.service.entry(name);
       if (!entry.enabled) {
         blocked.push({ server: name, reason: "disabled", message: `${name} is disabled (enable it with \`mcpvm mcp enable ${name}\`)` });
@@ -72,7 +75,7 @@ export class ToolDirectory {
 
   /** Catalogs of the approved, enabled servers (connecting them if needed); failures are reported, not thrown. */
   async catalogs(caller: CallerOptions, only?: string, allowed: (server: string) => boolean = () => true): Promise<Catalogs> {
-    const blocked = (await this.blocked()).filter((b) => allowed(b.server));
+    const blocked = (await this.blocked(only)).filter((b) => allowed(b.server));
     const blockedNames = new Set(blocked.map((b) => b.server));
     const names = this.service.enabledServers().filter((name) => (only === undefined || name === only) && allowed(name));
     if (only !== undefined && !this.service.serverNames().includes(only)) {

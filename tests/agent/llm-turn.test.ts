@@ -18,6 +18,17 @@ describe("resolveModel", () => {
     expect(r).toMatchObject({ provider: "openai-compatible", model: "gpt-x", baseUrl: "http://127.0.0.1:11434/v1", apiKey: undefined });
   });
 
+  it("OpenAI's own endpoint without a key is a missing key, said before any request (a local server needs none)", () => {
+    expect(() => resolveModel(undefined, { MCPVM_MODEL: "openai:gpt-4o-mini" })).toThrow(
+      expect.objectContaining({
+        code: "LLM_KEY_MISSING",
+        message: "The openai-compatible provider at https://api.openai.com/v1 needs an API key: set MCPVM_API_KEY or OPENAI_API_KEY (a local server such as Ollama needs none: point MCPVM_BASE_URL at it).",
+      }),
+    );
+    expect(resolveModel(undefined, { MCPVM_MODEL: "openai:gpt-4o-mini", OPENAI_API_KEY: "sk-123456" })).toMatchObject({ apiKeySource: "OPENAI_API_KEY" });
+    expect(resolveModel(undefined, { MCPVM_MODEL: "openai:llama3.1", MCPVM_BASE_URL: "http://127.0.0.1:11434/v1" })).toMatchObject({ apiKey: undefined });
+  });
+
   it("says how to configure a model when none is", () => {
     const error = (() => {
       try {

@@ -1,4 +1,9 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { mcpCommand } from "../../src/cli/commands/mcp/index.js";
+import { pluginCommand } from "../../src/cli/commands/plugin.js";
+import { profileCommand } from "../../src/cli/commands/profile.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
 import { ReplDriver, tempHome } from "./repl-driver.js";
 
@@ -22,6 +27,11 @@ describe("/help and a bare slash", () => {
     await repl.expect("unknown command /nothing. /help lists the commands.");
     await repl.command("/");
     await repl.expect("unknown command /. /help lists the commands.");
+    // A typo gets the closest command, as `mcpvm rn` does on the command line (docs/USAGE.md, Did you mean).
+    await repl.command("/modle default");
+    await repl.expect('unknown command /modle; did you mean "/model"? /help lists the commands.');
+    await repl.command("/help tokns");
+    await repl.expect('unknown command /tokns; did you mean "/tokens"? /help lists the commands.');
     await repl.command("/exit");
     expect(await repl.finish()).toBe(0);
     expect(server.requests).toHaveLength(0);
@@ -46,4 +56,15 @@ describe("/help and a bare slash", () => {
     expect(await repl.finish()).toBe(0);
     expect(server.requests).toHaveLength(0);
   }, 30_000);
+});
+
+describe("docs/USAGE.md's slash-command table", () => {
+  it("lists every subcommand of /plugin, /mcp and /profile (they are exactly `mcpvm plugin|mcp|profile …`)", async () => {
+    const usage = await readFile(join(import.meta.dirname, "../../docs/USAGE.md"), "utf8");
+    for (const command of [pluginCommand, mcpCommand, profileCommand]) {
+      const row = new RegExp(`^\\| \`/${command.name} ([^\`]+)\` \\|`, "m").exec(usage);
+      expect(row, command.name).not.toBeNull();
+      expect(row?.[1]?.split("\\|"), command.name).toEqual(command.subcommands);
+    }
+  });
 });

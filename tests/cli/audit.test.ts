@@ -1,6 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUDIT_FACES } from "../../src/audit-log/index.js";
 import { ExitCode } from "../../src/terminal/exit-codes.js";
 import { parseSince } from "../../src/cli/commands/audit.js";
 import { cli, makeHome, type E2eHome } from "../e2e/helpers.js";
@@ -56,6 +57,22 @@ describe("mcpvm audit", () => {
     expect(ok.code, ok.stderr).toBe(ExitCode.Ok);
     expect(ok.stdout).toContain(`intact: ${entries.length} entries`);
   }, 60_000);
+
+  it("--event with a name that is no event (a typo) is a usage error with the closest one, not an empty list", async () => {
+    const typo = await cli(home, ["audit", "log", "--event", "mcp.aprove"]);
+    expect(typo.code).toBe(ExitCode.Usage);
+    expect(typo.stderr).toContain('--event "mcp.aprove" is no audit event; did you mean "mcp.approve"?');
+    // A family without its dot gets the prefix form.
+    expect((await cli(home, ["audit", "log", "--event", "plugin"])).stderr).toContain('did you mean "plugin."?');
+    // Real names and prefixes still filter (an event that never happened is simply no entry).
+    expect((await cli(home, ["audit", "log", "--event", "mcp.tool."])).code).toBe(ExitCode.Ok);
+    expect(await cli(home, ["audit", "log", "--event", "logout"])).toMatchObject({ code: ExitCode.Ok, stdout: "No entries match.\n" });
+  });
+
+  it("--help names every face an entry can have (USAGE.md says \"the face\" and leaves the list to it)", async () => {
+    const help = (await cli(home, ["audit", "--help"])).stdout.replace(/\s+/g, " ");
+    for (const face of AUDIT_FACES.filter((f) => f !== "unknown")) expect(help, face).toMatch(new RegExp(`which face \\([^)]*\\b${face}\\b`));
+  });
 
   it("verify names the first broken entry and exits 3", async () => {
     const file = join(home.dir, "audit-log.jsonl");

@@ -78,9 +78,11 @@ describe("MCPVM_MODEL", () => {
   });
 
   it("known providers, the openai alias, bare names and model names with colons after a provider still work", () => {
-    expect(resolveModel(undefined, { MCPVM_MODEL: "openai:gpt-x" })).toMatchObject({ provider: "openai-compatible", model: "gpt-x" });
-    expect(resolveModel(undefined, { MCPVM_MODEL: "gpt-4o-mini" })).toMatchObject({ provider: "openai-compatible", model: "gpt-4o-mini" });
-    expect(resolveModel(undefined, { MCPVM_MODEL: "openai-compatible:llama3.1:8b" })).toMatchObject({ model: "llama3.1:8b" });
+    // OpenAI's own endpoint needs a key (LLM_KEY_MISSING otherwise); a local one does not.
+    const key = { OPENAI_API_KEY: "sk-test-123456" };
+    expect(resolveModel(undefined, { ...key, MCPVM_MODEL: "openai:gpt-x" })).toMatchObject({ provider: "openai-compatible", model: "gpt-x" });
+    expect(resolveModel(undefined, { ...key, MCPVM_MODEL: "gpt-4o-mini" })).toMatchObject({ provider: "openai-compatible", model: "gpt-4o-mini" });
+    expect(resolveModel(undefined, { MCPVM_MODEL: "openai-compatible:llama3.1:8b", MCPVM_BASE_URL: "http://127.0.0.1:11434/v1" })).toMatchObject({ model: "llama3.1:8b" });
   });
 
   it("a provider with no model after it is said as such (not 'No LLM is configured'), also over a config model", () => {

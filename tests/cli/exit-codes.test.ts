@@ -145,6 +145,22 @@ describe("argument errors are exit 2 and never blame config.json", () => {
   });
 });
 
+describe("mcpvm run --help names every exit code run returns", () => {
+  it("3 for a broken config.json (and 6 for an engine that cannot be used), beside the others", async () => {
+    const before = await editConfig((c) => (c.engin = "quickjs"));
+    try {
+      expect((await cli(home, ["run", "-e", "return 1"])).code).toBe(ExitCode.Config);
+    } finally {
+      await writeFile(join(home.dir, "config.json"), before);
+    }
+    // 6 (HYPERLIGHT_NOT_INSTALLED and the like) is the table's; not run here, as a machine with Hyperlight would run the script.
+    const help = (await cli(home, ["run", "--help"])).stdout;
+    for (const code of ["0 ok", "1 the script failed", "2 usage", "3 config.json (or a state file) invalid", "4 a limit was hit", "5 approval needed", "6 an engine or server unavailable", "130 interrupted"]) {
+      expect(help, code).toContain(code);
+    }
+  });
+});
+
 describe("serve --http on a port that is taken", () => {
   let blocker: Server;
   let port = 0;

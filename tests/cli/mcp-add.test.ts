@@ -131,6 +131,14 @@ describe("mcp add from the catalog", () => {
     expect((await servers()).filesystem?.args).toEqual(["-y", "@modelcontextprotocol/server-filesystem@2026.8.31", join(project, "docs")]);
   });
 
+  it("without --dir, says which folder the server was given (the current one), and how to give another", async () => {
+    const result = await add(["filesystem"]);
+    expect(result.code).toBe(ExitCode.Ok);
+    expect((await servers()).filesystem?.args).toEqual(["-y", "@modelcontextprotocol/server-filesystem@2026.8.31", project]);
+    expect(result.stderr).toContain(`filesystem works on ${project} (the current folder, as no --dir was given); another: \`mcpvm mcp add filesystem --dir <folder> --overwrite\`.`);
+    expect((await add(["git", "--dir", "."])).stderr).not.toContain("no --dir was given");
+  });
+
   it("every npx and uvx package of the catalog is pinned to an exact version", () => {
     for (const server of KNOWN_SERVERS) {
       const spec = server.command === "npx" ? server.args.find((a) => !a.startsWith("-")) : server.command === "uvx" ? server.args[0] : undefined;

@@ -39,6 +39,15 @@ describe("commands and global flags", () => {
     for (const argv of [["version"], ["-v"], ["--version"]]) expect(await cli(home, argv)).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 
+  it("with --json the version is JSON, {\"version\": …}, in either order (`--json` promises machine-readable output)", async () => {
+    const { version } = JSON.parse(await readFile(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
+    for (const argv of [["--json", "--version"], ["--version", "--json"], ["--json", "version"], ["--json", "-v"]]) {
+      const out = await cli(home, argv);
+      expect(out.code, argv.join(" ")).toBe(0);
+      expect(JSON.parse(out.stdout), argv.join(" ")).toEqual({ version });
+    }
+  });
+
   it("bin/mcpvm.js answers --version, -v and version without loading the CLI (a real process, no dist/ beside it)", async () => {
     const { version } = JSON.parse(await readFile(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
     // A copy of the launcher with package.json and no build: only the fast path can answer.

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
-import { looksLikeCode, textOf } from "../../src/cli/commands/run.js";
+import { limitHint, looksLikeCode, textOf } from "../../src/cli/commands/run.js";
 import { guardFirstLine, looksLikeJsonRpc, NOT_A_TERMINAL_MESSAGE } from "../../src/cli/stdin-guard.js";
 import { ExitCode } from "../../src/terminal/exit-codes.js";
 import { captureIo } from "../support/cli-io.js";
@@ -119,5 +119,27 @@ describe("mcpvm run: inline code and paths that are not scripts", () => {
     expect(textOf(Buffer.from("return 'é'"))).toBe("return 'é'");
     expect(textOf(Buffer.from([0x66, 0x00, 0x67]))).toBeUndefined();
     expect(textOf(Buffer.from([0xc3, 0x28]))).toBeUndefined();
+  });
+});
+
+describe("a run that hits a limit says how to allow more", () => {
+  it("names the flag with a larger value for this run, and the config key, for each limit (exit 4)", async () => {
+    const cases: Array<[string[], string, string]> = [
+      [["--cpu", "100ms", "-e", "while (true) {}"], "CPU_LIMIT", "To allow more: --cpu 200ms for this run, or limits.cpuMs in config.json."],
+      [["--timeout", "300ms", "-e", "while (true) {}"], "WALL_LIMIT", "To allow more: --timeout 600ms for this run, or limits.wallMs in config.json."],
+      [["--memory", "2MB", "-e", 'const a = []; while (true) a.push("x".repeat(1000) + a.length);'], "MEMORY_LIMIT", "To allow more: --memory 4MB for this run, or limits.memoryBytes in config.json."],
+      [["--output", "1KB", "-e", 'return "x".repeat(5000)'], "OUTPUT_LIMIT", "To allow more: --output 2KB for this run, or limits.outputBytes in config.json."],
+    ];
+    for (const [flags, code, hint] of cases) {
+      const out = await mcpvm(["run", ...flags]);
+      expect(out.code, code).toBe(ExitCode.Limit);
+      expect(out.stderr, code).toContain(code);
+      expect(out.stderr, code).toContain(hint);
+    }
+  }, 60_000);
+
+  it("at the sandbox's maximum it says so instead of offering more", () => {
+    expect(limitHint({ limit: "memoryBytes", message: "The script ran out of memory (memoryBytes = 2147483648)" })).toBe("--memory 2GB is already the most the sandbox allows.");
+    expect(limitHint({ limit: "toolCalls", message: "…" })).toBeUndefined();
   });
 });

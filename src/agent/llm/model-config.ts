@@ -83,6 +83,14 @@ export function resolveModel(config: ModelConfig | undefined, env: Readonly<Reco
   if (apiKey === undefined && provider === "anthropic") {
     throw new LlmConfigError("LLM_KEY_MISSING", `The anthropic provider needs an API key: set ${keyNames.join(" or ")}.`);
   }
+  // OpenAI itself always wants a key (a local OpenAI-compatible server does not): without one the
+  // first message failed far from here, with a 401 or a network error.
+  if (apiKey === undefined && provider === "openai-compatible" && baseUrl !== undefined && /^https:\/\/api\.openai\.com(?:[/:]|$)/.test(baseUrl)) {
+    throw new LlmConfigError(
+      "LLM_KEY_MISSING",
+      `The openai-compatible provider at ${baseUrl} needs an API key: set ${keyNames.join(" or ")} (a local server such as Ollama needs none: point MCPVM_BASE_URL at it).`,
+    );
+  }
   return { provider, model, baseUrl, apiKey, apiKeySource, maxSteps: config?.maxSteps ?? 12, temperature: config?.temperature, samplingMaxTokens: config?.samplingMaxTokens ?? DEFAULT_SAMPLING_MAX_TOKENS };
 }
 

@@ -166,7 +166,7 @@ class Repl implements ReplControls {
       }
       const [, name = "", rest = ""] = slash;
       const command = findSlashCommand(this.commands, name);
-      if (command === undefined) throw unknownSlashCommand(name);
+      if (command === undefined) throw unknownSlashCommand(name, this.commands);
       if (command.noArguments === true && rest.trim() !== "") throw unexpectedSlashArguments(name, rest);
       await command.run(this, splitArgs(rest), rest);
     } catch (error) {

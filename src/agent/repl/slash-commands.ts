@@ -4,6 +4,7 @@ import { formatTable, writeLine } from "../../terminal/io.js";
 import type { McpvmHost } from "../../host/index.js";
 import { RunLimitsSchema } from "../../sandbox/limits.js";
 import { isMcpvmError } from "../../util/errors.js";
+import { didYouMean } from "../../util/suggest.js";
 import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
 import type { ChatSession } from "./session.js";
 
@@ -98,7 +99,7 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
       const out = controls.context.io.stdout;
       const wanted = args[0]?.replace(/^\//, "");
       const target = wanted === undefined ? undefined : findSlashCommand(commands, wanted);
-      if (wanted !== undefined && target === undefined) throw unknownSlashCommand(wanted);
+      if (wanted !== undefined && target === undefined) throw unknownSlashCommand(wanted, commands);
       if (target !== undefined && (target.name === "mcp" || target.name === "plugin" || target.name === "profile")) {
         await target.run(controls, ["--help"], "");
         return;
@@ -202,6 +203,8 @@ export function unexpectedSlashArguments(name: string, rest: string): UsageError
   return new UsageError("USAGE", `/${name} takes no arguments (got "${rest.trim().slice(0, 60)}"); type /${name} alone.`);
 }
 
-export function unknownSlashCommand(name: string): UsageError {
-  return new UsageError("USAGE", `unknown command /${name}. /help lists the commands.`);
+/** An unknown /name, with the closest command when one is close (as the CLI does for `mcpvm rn`). */
+export function unknownSlashCommand(name: string, commands: readonly SlashCommand[]): UsageError {
+  const suggestion = name === "" ? "" : didYouMean(`/${name}`, [...commands.map((c) => `/${c.name}`), "/quit"]);
+  return new UsageError("USAGE", `unknown command /${name}${suggestion === "" ? "." : suggestion} /help lists the commands.`);
 }

@@ -1,6 +1,6 @@
 import { COMMAND_SUMMARIES } from "./summaries.js";
 import { resolveConfigPaths } from "../../config/paths.js";
-import { AuditLog, AuditLogError, type AuditEntry } from "../../audit-log/index.js";
+import { AUDIT_EVENTS, AuditLog, AuditLogError, type AuditEntry } from "../../audit-log/index.js";
 import { parseCommandArgs, parseDuration, usageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { displayInline } from "../../terminal/display.js";
@@ -8,11 +8,22 @@ import { ExitCode } from "../../terminal/exit-codes.js";
 import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
 import { didYouMean } from "../../util/suggest.js";
 
+/** Event families a prefix filter can name (`mcp.`, `mcp.tool.`, …), from the event names themselves. */
+const EVENT_PREFIXES = [...new Set(AUDIT_EVENTS.flatMap((name) => name.split(".").slice(0, -1).map((_, i, parts) => `${parts.slice(0, i + 1).join(".")}.`)))];
+
+/** An --event that names no event and no family is a typo: refused with the closest name, not shown as "no entries". */
+function knownEvent(event: string): string {
+  if ((AUDIT_EVENTS as readonly string[]).includes(event) || EVENT_PREFIXES.includes(event)) return event;
+  // A family without its dot (`plugin`) means the family; otherwise the closest event, then family.
+  const suggestion = EVENT_PREFIXES.includes(`${event}.`) ? `; did you mean "${event}."?` : didYouMean(event, AUDIT_EVENTS) || didYouMean(event, EVENT_PREFIXES);
+  throw usageError("audit", `--event "${event}" is no audit event${suggestion} (events: ${AUDIT_EVENTS.join(", ")}; a prefix with its dot, like mcp., takes a family)`);
+}
+
 const USAGE = `Usage: mcpvm audit <command> [options]
 
 The audit log (audit-log.jsonl in the config home) records every approval, revocation, held and
 accepted tool, confirmation asked and answered, and information-flow decision: who (OS user), which
-face (cli, repl, run, gateway), when, and what was decided. Each entry holds the SHA-256 of the one
+face (cli, repl, run, gateway, ui, demo), when, and what was decided. Each entry holds the SHA-256 of the one
 before it, so an entry edited, removed or moved afterwards is found by \`audit verify\`. Secrets never
 enter it.
 
@@ -47,7 +58,7 @@ export const auditCommand: Command = {
       return verify(log, context);
     }
     const since = typeof values.since === "string" ? parseSince(values.since, Date.now()) : undefined;
-    const event = typeof values.event === "string" ? values.event : undefined;
+    const event = typeof values.event === "string" ? knownEvent(values.event) : undefined;
     const { entries, unreadable } = await log.read();
     const shown = entries.filter((e) => (since === undefined || Date.parse(e.time) >= since) && (event === undefined || e.event === event || (event.endsWith(".") && e.event.startsWith(event))));
     if (context.json) {

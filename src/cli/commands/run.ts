@@ -41,7 +41,9 @@ Options:
   --login               log in to remote MCP servers that ask for it (opens a browser) without asking first
 
 Durations and sizes need a unit: \`--timeout 30\` is refused (did you mean 30s?).
-Exit codes: 0 ok, 1 the script failed, 2 usage, 4 a limit was hit (the tool-call budget too), 5 approval needed, 6 a server crashed or could not start, 130 interrupted.`;
+Exit codes: 0 ok, 1 the script failed, 2 usage, 3 config.json (or a state file) invalid, 4 a limit was hit
+(the tool-call budget too), 5 approval needed, 6 an engine or server unavailable (a server crashed or could not
+start), 130 interrupted.`;
 
 export const runCommand: Command = {
   name: "run",
@@ -96,6 +98,8 @@ export const runCommand: Command = {
         for (const line of formatResultNotes(result, context.colours)) writeLine(context.io.stderr, line);
       } else {
         writeLine(context.io.stderr, formatRunError(result, context.colours));
+        const hint = limitHint(result.error);
+        if (hint !== undefined) writeLine(context.io.stderr, hint);
       }
       if (values.stats === true) writeLine(context.io.stderr, context.colours.dim(formatStats(result)));
     }
@@ -114,6 +118,29 @@ function exitCodeForRun(code: string, thrownCode: string | undefined): ExitCodeV
   if (code === "CANCELLED") return ExitCode.Interrupted;
   if (code === "ENGINE_UNAVAILABLE" || code === "ENGINE_FAILURE") return ExitCode.Unavailable;
   return ExitCode.GuestError;
+}
+
+const LIMIT_FLAGS: Record<EngineLimit, readonly [flag: string, format: (n: number) => string]> = {
+  cpuMs: ["--cpu", formatDuration],
+  wallMs: ["--timeout", formatDuration],
+  memoryBytes: ["--memory", formatBytes],
+  outputBytes: ["--output", formatBytes],
+};
+
+/**
+ * A run that ended on one of its limits: what to type to allow more (twice the limit, within what
+ * the sandbox allows), since the message names only the config key. The limit is read from the
+ * message limitError wrote (`cpuMs = 100`); without it, the flag alone is named.
+ */
+export function limitHint(error: { readonly limit?: string; readonly message: string }): string | undefined {
+  const key = error.limit;
+  if (key === undefined || !Object.hasOwn(LIMIT_FLAGS, key)) return undefined;
+  const [flag, format] = LIMIT_FLAGS[key as EngineLimit];
+  const max = RunLimitsSchema.shape[key as EngineLimit].maxValue ?? Number.MAX_SAFE_INTEGER;
+  const current = Number(new RegExp(`\\(${key} = (\\d+)`).exec(error.message)?.[1]);
+  if (current >= max) return `${flag} ${format(max)} is already the most the sandbox allows.`;
+  const value = Number.isSafeInteger(current) && current > 0 ? format(Math.min(current * 2, max)) : "<more>";
+  return `To allow more: ${flag} ${value} for this run, or limits.${key} in config.json.`;
 }
 
 /** --timeout, --cpu, --memory, --output, --tool-calls: parsed, and checked against the sandbox's own bounds in the flag's units. */

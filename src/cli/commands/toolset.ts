@@ -3,6 +3,9 @@ import { loadConfigFile } from "../../config/config-file.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 // The parts themselves, not gateway/index.js, which loads the HTTP server and the MCP server SDK.
 import { ToolDirectory } from "../../gateway/directory.js";
+import { parseToolRef } from "../../gateway/flatten.js";
+import { sanitizeToolName } from "../../mcp/sanitise/names.js";
+import { configHomeNames } from "../completion/names.js";
 import { resolveToolRefs, type MissingTool } from "../../gateway/equipment.js";
 import { ToolsetStore, type NamedToolset } from "../../gateway/toolsets/store.js";
 import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
@@ -20,7 +23,8 @@ an MCP client under flattened names (git.status -> git_status). They live in <co
   list                                       saved toolsets
   show <name> [--check]                      one toolset; --check resolves every tool (starts approved servers)
   build <name> <server.tool>... [--description <text>] [--check]
-                                             create or replace a toolset
+                                             create or replace a toolset (a tool the server's approved
+                                             tools lack is warned about; --check starts the servers)
   delete <name>                              delete a toolset
 
 Equip one when serving: \`mcpvm serve --toolset <name>\`, or from the client with equip-toolset.`;
@@ -47,7 +51,7 @@ async function refuseUnknownServers(context: CommandContext, tools: readonly str
   const configured = Object.keys(config.mcpServers ?? {});
   for (const ref of tools) {
     const dot = ref.indexOf(".");
-    // Malformed references are the store's to refuse (GATEWAY_TOOLSET_INVALID names the rule).
+    // Malformed references are the store's to refuse (its GATEWAY_TOOLSET_INVALID names the rule; build makes it a usage error).
     if (dot <= 0) continue;
     const server = ref.slice(0, dot);
     if (!configured.includes(server)) {
@@ -56,6 +60,26 @@ async function refuseUnknownServers(context: CommandContext, tools: readonly str
         `"${ref}": no MCP server named "${server}" is configured${didYouMean(server, configured)} (configured: ${configured.join(", ") || "none"}). Nothing was saved.`,
       );
     }
+  }
+}
+
+/**
+ * A tool that the server's pins (its approved tools, read from the file: nothing starts) lack is
+ * most likely a typo: said on stderr with the closest name. It is saved all the same, as a build
+ * without --check resolves nothing (the server may have gained the tool since); a server that never
+ * connected has no pins and is not judged.
+ */
+function warnUnpinnedTools(context: CommandContext, tools: readonly string[]): void {
+  const names = configHomeNames(resolveConfigPaths(context.io.env), () => "");
+  for (const text of tools) {
+    const ref = parseToolRef(text);
+    if (ref === undefined) continue;
+    const pinned = names.tools(ref.server);
+    if (pinned.length === 0 || pinned.some((tool) => tool === ref.tool || sanitizeToolName(tool) === ref.tool)) continue;
+    writeLine(
+      context.io.stderr,
+      `mcpvm: warning: ${text}: ${ref.server} has no approved tool "${ref.tool}"${didYouMean(ref.tool, pinned)} (saved anyway; \`--check\` resolves it against the running server).`,
+    );
   }
 }
 
@@ -68,6 +92,8 @@ function printToolset(context: CommandContext, toolset: NamedToolset, missing: r
     writeLine(out, `  ${ref}${problem === undefined ? "" : `  ${yellow(`missing: ${problem.reason}`)}`}`);
   }
   writeLine(out, dim(`  updated ${toolset.updatedAt}`));
+  // After --check, a clean result is said too: the listing alone looks the same as without --check.
+  if (missing !== undefined && missing.length === 0) writeLine(out, `  checked: every tool resolves (${toolset.tools.length} of ${toolset.tools.length})`);
 }
 
 export const toolsetCommand: Command = {
@@ -132,7 +158,14 @@ async function runSubcommand(args: readonly string[], context: CommandContext): 
         }
         return ExitCode.Unavailable;
       }
-      const saved = await store(context).save({ name, tools, ...(typeof values.description === "string" ? { description: values.description } : {}) });
+      const saved = await store(context)
+        .save({ name, tools, ...(typeof values.description === "string" ? { description: values.description } : {}) })
+        .catch((error: unknown) => {
+          // Everything save() validates was typed on this command line: a usage error (2), not a broken file (3).
+          if (isMcpvmError(error) && error.code === "GATEWAY_TOOLSET_INVALID") throw usageError("toolset build", `${error.message}\nNothing was saved.`);
+          throw error;
+        });
+      if (missing === undefined) warnUnpinnedTools(context, saved.tools);
       if (context.json) writeJson(context.io.stdout, { saved, ...(missing === undefined ? {} : { missing }) });
       else {
         writeLine(context.io.stdout, `Saved toolset ${saved.name} (${saved.tools.length} tools).`);

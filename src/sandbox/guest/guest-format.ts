@@ -14,8 +14,9 @@ export function createGuestFormatter(): GuestFormatter {
   const SetClass = Set;
   const DateClass = Date;
   const RegExpClass = RegExp;
-  // mcpvm's own frames (as in a thrown error's stack): the script's are the ones that help.
-  const OWN_FRAME = /mcpvm-(?:bootstrap|prelude|tools)\.js/;
+  // mcpvm's own frames (as in a thrown error's stack; the same files as INTERNAL_FRAME in
+  // host/outcome.ts): the script's are the ones that help.
+  const OWN_FRAME = /mcpvm-(?:bootstrap|prelude|tools|modules|format|diagnostics|base64)\.js/;
   const MAX_ITEMS = 100;
   const MAX_DEPTH = 3;
 

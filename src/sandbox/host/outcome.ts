@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CodecError, decodeFromGuest, MAX_NESTING_DEPTH } from "../guest/codec.js";
 import { sourceSnippet } from "../guest/snippet.js";
 import { firstStackPosition, mapGuestPosition, mapGuestStack, type WrappedSource } from "../guest/wrapper.js";
+import type { GuestPieceName } from "../guest/native.js";
 import type { GuestErrorInfo, LogEntry, EngineLimit, RunLimits, RunResult, RunStats, SandboxErrorCode } from "../types.js";
 import { errorBytes, fitErrorToBudget, MIN_ERROR_BYTES } from "./output-budget.js";
 import { collapseRepeatedFrames } from "./stack-repeats.js";
@@ -225,12 +226,15 @@ function quickJsInternalError(name: string | undefined, message: string): "MEMOR
 }
 
 /**
- * Frames inside mcpvm's own guest code (the bootstrap, a prelude, and every piece: host modules,
- * `tools`, formatting, diagnostics, base64) say nothing about the user's script; the user's frames
- * around them stay. A host module's error otherwise opened with mcpvm-modules.js frames.
+ * Frames inside mcpvm's own guest code (the bootstrap, a prelude, and every piece compiled as
+ * `mcpvm-<piece>.js`: host modules, the `tools` global, formatting, diagnostics, base64) say nothing
+ * about the user's script; the user's frames around them stay. A piece left out here shows its
+ * frames in every error of that kind (host-module errors did, once modules left the bootstrap):
+ * OWN_PIECES is typed so that a new piece must be named here.
  */
-const INTERNAL_FILE = "mcpvm-(?:bootstrap|prelude|tools|modules|format|diagnostics|base64)\\.js(?::\\d+)*";
-const INTERNAL_FRAME = new RegExp(`^\\s*at .*\\(${INTERNAL_FILE}\\)\\s*$|^\\s*at ${INTERNAL_FILE}\\s*$`);
+const OWN_PIECES: Record<GuestPieceName, true> = { base64: true, format: true, diagnostics: true, modules: true, tools: true };
+const OWN_FILE = String.raw`mcpvm-(?:${["bootstrap", "prelude", ...Object.keys(OWN_PIECES)].join("|")})\.js(?::\d+)*`;
+const INTERNAL_FRAME = new RegExp(String.raw`^\s*at .*\(${OWN_FILE}\)\s*$|^\s*at ${OWN_FILE}\s*$`);
 
 export function withoutInternalFrames(stack: string): string {
   return stack

@@ -33,7 +33,8 @@ describe("the sampling hook", () => {
   it("masks known secrets in what the person reads; a no reaches the server as MCP's user-rejected error and is audited", async () => {
     const events: AuditEvent[] = [];
     const who = person(false);
-    const hook = samplingHook({ person: who, model: () => resolveModel({ model: "m", samplingMaxTokens: 64 }, {}), audit: async (e) => void events.push(e), redact: (t) => t.replaceAll("sk-live-123456", "****") });
+    // A local endpoint (OpenAI's own would need a key); the model is never called here.
+    const hook = samplingHook({ person: who, model: () => resolveModel({ model: "m", baseUrl: "http://127.0.0.1:9/v1", samplingMaxTokens: 64 }, {}), audit: async (e) => void events.push(e), redact: (t) => t.replaceAll("sk-live-123456", "****") });
     const refused = await hook(params, ctx()).then(
       () => undefined,
       (error: unknown) => error,
@@ -65,7 +66,7 @@ describe("the sampling hook", () => {
     let seen: AbortSignal | undefined;
     const hook = samplingHook({
       person: person(true),
-      model: () => resolveModel({ model: "m" }, {}),
+      model: () => resolveModel({ model: "m", baseUrl: "http://127.0.0.1:9/v1" }, {}),
       audit: async () => undefined,
       redact: (t) => t,
       sample: async (_model, _params, _max, signal) => {

@@ -3,7 +3,8 @@ import { LlmConfigError, resolveModel, type ResolvedModel } from "../../../src/a
 import { decideSampling, grantedMaxTokens, renderSamplingRequest, stopReasonOf, toModelMessages, viewSamplingRequest, type SamplingParams } from "../../../src/agent/sampling/index.js";
 
 /** The pure half of sampling: what the person is shown, what is decided before asking, what the model gets. */
-const model: ResolvedModel = resolveModel({ provider: "openai-compatible", model: "small" }, {});
+// A local endpoint: OpenAI's own would need a key (LLM_KEY_MISSING); nothing here calls the model.
+const model: ResolvedModel = resolveModel({ provider: "openai-compatible", model: "small", baseUrl: "http://127.0.0.1:9/v1" }, {});
 const ESC = String.fromCharCode(27);
 
 const request = (over: Partial<SamplingParams> = {}): SamplingParams => ({

@@ -1,4 +1,5 @@
 import { chmodSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import { expectRejection, FIXTURE, fixture, managerFor, startNetworkFixture, std
 /**
  * What a failed start says: the timeout of a package runner (npx, uvx …) names the command, says a
  * download was likely in progress and where the timeout is raised; HTTP failures name the URL and
- * say what happened (401 → a token is needed, OAuth is not supported; refused; blocked port).
+ * say what happened (401 → a token is needed, or `mcpvm mcp login` for OAuth; refused; blocked port).
  */
 
 const track = closeManagersAfterEach();
@@ -102,6 +103,14 @@ describe("HTTP and SSE start-up failures, in words", () => {
     expect(error.message).toContain("this server needs authentication: pass a token with --header 'Authorization: Bearer …'");
     expect(error.message).toContain("run `mcpvm mcp login linear`");
     expect(error.message).not.toContain("wrong-token-456");
+  });
+
+  it("docs/MCP.md (Debugging) describes the 401 message as it is: a token, or `mcpvm mcp login` for OAuth", async () => {
+    const doc = await readFile(join(import.meta.dirname, "../../../docs/MCP.md"), "utf8");
+    const bullet = doc.split("\n- ").find((item) => item.includes("HTTP 401"));
+    expect(bullet).toBeDefined();
+    expect(bullet).toContain("mcpvm mcp login");
+    expect(bullet).not.toMatch(/OAuth login is not supported/);
   });
 
   it("SSE 401 is explained the same way", async () => {

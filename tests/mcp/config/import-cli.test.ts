@@ -198,10 +198,14 @@ describe("mcp import: exit codes and messages", () => {
     expect(io.stderrText()).toContain('conflict alpha: "alpha" already exists with a different definition; it was kept (pass --overwrite to replace it)');
   });
 
-  it("a missing file is a usage error (2)", async () => {
+  it("a missing file is a usage error (2) that says so in words and what to give instead", async () => {
     const { code, io } = await importFile(["nope.json"]);
     expect(code).toBe(ExitCode.Usage);
     expect(io.stderrText()).toContain("MCP_IMPORT_UNREADABLE");
+    expect(io.stderrText()).toMatch(/cannot read \/\S+\/nope\.json: no such file\. /);
+    // Not Node's own text, and a next step: the files clients keep, and the page that lists the formats.
+    expect(io.stderrText()).not.toContain("ENOENT");
+    expect(io.stderrText()).toContain("Give the path of an MCP client's config file (e.g. .vscode/mcp.json, ~/.cursor/mcp.json, .mcp.json); `mcpvm mcp import --help` lists the formats.");
   });
 
   it("a folder is a usage error (2) that names the config files inside it", async () => {

@@ -264,3 +264,25 @@ describe("import never relaxes confirmation", () => {
     expect(report.warnings).toContainEqual({ name: "fx", message: expect.stringContaining('"confirm" is not imported') });
   });
 });
+
+describe("mcpvm's own gateway in a client's file", () => {
+  // docs/GATEWAY.md has clients start `mcpvm serve`; README then imports those clients' files.
+  it("is imported (it may use another config home) with a note saying what it is and how to remove it", () => {
+    const text = JSON.stringify({
+      mcpServers: {
+        mcpvm: { command: "mcpvm", args: ["serve", "--toolset", "dev"] },
+        npxed: { command: "npx", args: ["-y", "mcpvm", "serve"] },
+        cloned: { command: "node", args: ["/home/me/mcpvm/bin/mcpvm.js", "serve"] },
+        memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"] },
+        team: { command: "mcpvm", args: ["serve"], env: { MCPVM_HOME: "~/.mcpvm-team" } },
+      },
+    });
+    const report = parseImportText(".mcp.json", text, options);
+    expect(Object.keys(report.servers).sort()).toEqual(["cloned", "memory", "npxed", "team", "vm"]);
+    const notes = report.warnings.filter((w) => w.message.includes("mcpvm's own gateway")).map((w) => w.name).sort();
+    expect(notes).toEqual(["cloned", "npxed", "vm"]);
+    expect(report.warnings.find((w) => w.name === "vm")?.message).toBe(
+      "this entry starts mcpvm's own gateway (mcpvm serve): with this config home it would serve these same servers again, behind itself. Keep it only if it sets another MCPVM_HOME in its env; else `mcpvm mcp remove vm`.",
+    );
+  });
+});

@@ -103,7 +103,7 @@ export function guestErrorTests(engine: EngineRef): void {
       expect(error.line).toBe(2);
     });
 
-    it("drops mcpvm's host-module frames (named mcpvm-modules.js, not <input>) on every engine, first run or warm, and takes the line from the user's file", async (test) => {
+    it("hides mcpvm's host-module frames (mcpvm-modules.js, never <input>) on every engine, first run or warm, and takes the line from the user's file", async (test) => {
       // Hyperlight compiles the pieces with eval inside its VM, where no file name can be given.
       if (engine().kind === "hyperlight") test.skip();
       const modules: HostModules = { plain: { fail: () => { throw new McpvmError("X_FAIL", "nope"); } } };
@@ -113,12 +113,16 @@ export function guestErrorTests(engine: EngineRef): void {
       const results = await Promise.all(Array.from({ length: 6 }, () => run(engine(), code, { modules, filename: "modules.js" })));
       for (const result of results) {
         const error = errorOf(result, "HOST_FUNCTION_ERROR");
-        // The user's own frames only: a frame named <input> would not have been recognised as mcpvm's.
+        // docs/USAGE.md: the message, then the script's own frames; mcpvm's are hidden.
         expect(error.stack).toMatch(/^McpvmError: nope\n\s+at outer \(modules\.js:2:\d+\)/);
         expect(error.stack).not.toContain("mcpvm-");
         expect(error.stack).not.toContain("<input>");
         expect([error.line, error.errorCode]).toEqual([2, "X_FAIL"]);
       }
+      // The same error logged by the script: its own frames, not mcpvm's.
+      const logged = await run(engine(), 'try { require("host:plain").fail(1); } catch (e) { console.log(e); }', { modules, filename: "caught.js" });
+      expect(logged.logs[0]?.message).toMatch(/^McpvmError: nope\n\s+at <anonymous> \(caught\.js:1:\d+\)/);
+      expect(logged.logs[0]?.message).not.toContain("mcpvm-");
     });
 
     it("a FinalizationRegistry callback that throws is a warning, not the failure of the run (once, with the user's line)", async () => {

@@ -75,6 +75,8 @@ function fromCatalog(request: AddRequest, cwd: string): BuiltEntry {
   const { name, note } = catalogName(known, request.as);
   const notes: string[] = [];
   if (note !== undefined) notes.push(note);
+  // The folder a server may read and change, chosen without being typed: said, with how to choose another.
+  if (dir !== undefined && request.dir === undefined) notes.push(`${name} works on ${dir} (the current folder, as no --dir was given); another: \`mcpvm mcp add ${request.name}${request.as === undefined ? "" : ` --as ${request.as}`} --dir <folder> --overwrite\`.`);
   if (known.requiredEnv.length > 0) notes.push(`${name} reads ${known.requiredEnv.map((v) => `\${${v}}`).join(", ")} from your environment when it starts.`);
   if (known.notes !== undefined) notes.push(known.notes);
   return { name, entry: { ...base, ...(Object.keys(env).length === 0 ? {} : { env }), ...common(request) }, notes };

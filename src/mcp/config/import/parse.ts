@@ -9,6 +9,7 @@ import { editorContextOf } from "./editor-variables.js";
 import { normaliseEntry } from "./entries.js";
 import { detectImportFormat, unsupportedFormat, type McpImportFormat } from "./formats.js";
 import { literalSecretsIn, type LiteralSecret } from "./literal-secrets.js";
+import { ownGatewayNote } from "./own-gateway.js";
 import { assignServerNames, type ServerRename } from "./server-names.js";
 import { isUnder, unsafeKeysInText, type UnsafeKey } from "./unsafe-keys.js";
 
@@ -141,6 +142,8 @@ export function parseImportText(file: string, text: string, options: McpImportOp
     servers[name] = parsed.data;
     imported.add(original);
     warnings.push(...normalised.warnings.map((message) => ({ name, message })));
+    const own = ownGatewayNote(name, parsed.data);
+    if (own !== undefined) warnings.push({ name, message: own });
     warnings.push(...unsafeFields.filter((key) => key.parent[prefix.length] === original).map((key) => ({ name, message: unsafeFieldWarning(key, prefix) })));
     secrets.push(...literalSecretsIn(name, parsed.data));
   }
@@ -170,6 +173,8 @@ async function existing(folder: string): Promise<string[]> {
   return found;
 }
 
+const WHAT_TO_IMPORT = "Give the path of an MCP client's config file (e.g. .vscode/mcp.json, ~/.cursor/mcp.json, .mcp.json); `mcpvm mcp import --help` lists the formats.";
+
 /** Far above any client's MCP config; a bigger file is a wrong path. */
 const MAX_IMPORT_BYTES = 16 * 1024 * 1024;
 
@@ -189,7 +194,9 @@ export async function readImportFile(file: string, options: McpImportOptions): P
       const found = await existing(file);
       hint = found.length > 0 ? `; it is a folder: import one of ${found.join(", ")}` : "; it is a folder: pass the MCP config file inside it (e.g. .vscode/mcp.json)";
     }
-    throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: ${(cause as Error).message}${hint}`, { data: { file }, cause });
+    // A wrong path is the usual first mistake: said in words, with what to give instead.
+    const reason = errno === "ENOENT" || errno === "ENOTDIR" ? `no such file. ${WHAT_TO_IMPORT}` : (cause as Error).message;
+    throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: ${reason}${hint}`, { data: { file }, cause });
   }
   return parseImportText(file, text, options);
 }
