@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import { dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Capability } from "../manifest.js";
 import { AUDIT_RULES, effectiveRisk, RISK_ORDER, type AuditRuleId, type RiskLevel } from "./rules.js";
 import type { ScanCache } from "./scan-cache.js";
@@ -92,6 +92,19 @@ async function resolveRelative(target: string): Promise<string | undefined> {
   if (extension === "") candidates.push(...IMPLICIT_EXTENSIONS.map((suffix) => target + suffix));
   for (const candidate of candidates) if (await isFile(candidate)) return candidate;
   return undefined;
+}
+
+/**
+ * The file Node's ESM loader loads for a relative specifier: it resolves the specifier as a URL, so
+ * `?query` and `#fragment` are dropped, percent-escapes decoded, `\\` read as `/` and tabs removed.
+ * Undefined when the URL names no file (an encoded `/`).
+ */
+function nodeUrlTarget(file: string, specifier: string): string | undefined {
+  try {
+    return fileURLToPath(new URL(specifier, pathToFileURL(file)));
+  } catch {
+    return undefined;
+  }
 }
 
 function packageName(specifier: string): string {
@@ -212,6 +225,9 @@ class PluginAuditor {
       return at("unaudited-dependency", `"${specifier}"`);
     }
     const target = specifier.startsWith("file:") ? fileURLToPath(specifier) : resolve(dirname(file), specifier);
+    if (!specifier.startsWith("file:") && nodeUrlTarget(file, specifier) !== target) {
+      return at("unresolved-import", `"${specifier}" names a different file for \`import\` (a URL: ?, #, %, \\ and tabs change it) than for \`require\`; write a plain relative path`);
+    }
     if (!this.allowed(target, this.roots())) return at("import-outside-plugin", `"${specifier}" leaves the plugin folder`);
     const found = await resolveRelative(target);
     if (found === undefined) return at("unresolved-import", `"${specifier}" does not exist`);
