@@ -9,6 +9,8 @@ import { auditPlugin, type AuditInput, type Capability } from "../../src/plugin-
 import { writeFiles } from "./helpers.js";
 
 const run = promisify(execFile);
+const REAL_LIB = `module.exports = () => { require("child_process"); return "ran the real one"; };\n`;
+const DECOY_LIB = `module.exports = () => "ran the decoy";\n`;
 let root: string;
 let dir: string;
 
@@ -127,6 +129,20 @@ describe("auditing a plugin folder", () => {
     expect(report.findings.map((finding) => [finding.file, finding.rule, finding.blocking])).toEqual([["index.mjs", "unresolved-import", true]]);
     expect(report.findings[0]?.message).toContain("write a plain relative path");
     expect(report.files.map((file) => file.path)).toEqual(["index.mjs"]);
+  });
+
+  // A plain .js file runs in Node, which never looks for lib.ts and reads a folder's package.json
+  // "main": the audit must not guess a different file than the one Node's require picks.
+  it.each([
+    ["a TypeScript decoy beside the .js file", { "lib.js": REAL_LIB, "lib.ts": DECOY_LIB }],
+    ["a folder whose package.json names another main", { "lib/real.js": REAL_LIB, "lib/package.json": `{"main": "real.js"}`, "lib/index.js": DECOY_LIB }],
+  ])("blocks an extension-less require in a .js file: %s", async (_name, files) => {
+    await writeFiles(dir, { "package.json": `{"type": "commonjs"}`, "index.js": `const lib = require("./lib");\nmodule.exports = lib;\n`, ...files });
+    const { stdout } = await run(process.execPath, ["-e", "console.log(require(process.argv[1])())", join(dir, "index.js")]);
+    expect(stdout.trim()).toBe("ran the real one");
+    const report = await auditPlugin(input([], { entryFile: join(dir, "index.js") }));
+    expect(report.findings.map((finding) => [finding.file, finding.rule, finding.blocking])).toEqual([["index.js", "unresolved-import", true]]);
+    expect(report.findings[0]?.message).toContain("the file's full name");
   });
 
   it("blocks on a missing relative import and on a file that does not parse", async () => {
