@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cli, makeHome, scriptedServer, setServers, type TrustHome } from "../trust/helpers.js";
@@ -121,5 +121,35 @@ describe("descriptions, tool names and server text are shown escaped", () => {
     expectNoRawControls(changed.stdout, changed.stderr);
     expect(changed.stdout).toContain('description:\n        - "Plain tool."\n        + "Plain tool.\\u001b[1A\\u001b[2K"');
     expect(changed.stdout).toContain("block ansi-escape at $.description");
+  });
+});
+
+describe("a user plugin's manifest and file names are shown escaped", () => {
+  it("plugin info, list and audit show the description, hints, a file name and a bad manifest's message as visible escapes", async () => {
+    const home = await makeHome({ servers: () => ({}) });
+    homes.push(home);
+    const plugin = join(home.dir, "plugins", "shiny");
+    await mkdir(plugin, { recursive: true });
+    await writeFile(
+      join(plugin, "plugin.json"),
+      JSON.stringify({
+        name: "shiny",
+        version: "1.0.0",
+        description: `Reads nothing${ESC}[2J${ESC}[H\u202e`,
+        entry: "index.js",
+        hostModules: [{ name: "shiny", description: "d", functions: { go: "go" } }],
+        hints: [`fine${ESC}[1A${ESC}[2K  audit: highest risk none`],
+      }),
+    );
+    // A file name with an erase-line sequence, which the audit names in its finding.
+    await writeFile(join(plugin, "index.js"), `import "./x${ESC}[2K.js";\nexport default {};\n`);
+    const broken = join(home.dir, "plugins", "broken");
+    await mkdir(broken);
+    await writeFile(join(broken, "plugin.json"), JSON.stringify({ name: "broken", version: "1.0.0", description: "d", entry: "index.js", [`x${ESC}[2K`]: 1 }));
+    for (const argv of [["plugin", "info", "shiny"], ["plugin", "audit", "shiny"], ["plugin", "list"]]) {
+      const out = await cli(home, argv);
+      expectNoRawControls(out.stdout, out.stderr);
+      expect(out.stdout + out.stderr).toMatch(argv[1] === "info" ? /Reads nothing\\x1b\[2J\\x1b\[H\\u202e[\s\S]*fine\\x1b\[1A/ : argv[1] === "audit" ? /x\\x1b\[2K\.js/ : /broken[\s\S]*\\x1b\[2K/);
+    }
   });
 });
