@@ -58,12 +58,13 @@ export { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
 export function parseConfigText(file: string, text: string): ConfigFile {
   let raw: unknown;
   try {
-    raw = parseJsonDocument(text);
+    raw = parseJsonDocument(text, { refuseReservedKeys: true });
   } catch (cause) {
     const where = cause instanceof JsonDocumentError ? cause.problems.map((p) => `\n  - line ${p.line}, column ${p.column}: ${p.message}`).join("") : ` ${(cause as Error).message}`;
+    const kind = cause instanceof JsonDocumentError ? cause.kind : "syntax";
     throw new ConfigError(
-      cause instanceof JsonDocumentError && cause.kind === "duplicate-key" ? "CONFIG_DUPLICATE_KEY" : "CONFIG_INVALID_JSON",
-      `${file} is not valid JSON:${where}\nFix it in an editor (nothing was changed).`,
+      kind === "duplicate-key" ? "CONFIG_DUPLICATE_KEY" : kind === "reserved-key" ? "CONFIG_INVALID" : "CONFIG_INVALID_JSON",
+      `${file} is not valid${kind === "reserved-key" ? "" : " JSON"}:${where}\nFix it in an editor (nothing was changed).`,
       { data: { file }, cause },
     );
   }
