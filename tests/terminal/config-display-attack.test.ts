@@ -153,3 +153,22 @@ describe("a user plugin's manifest and file names are shown escaped", () => {
     }
   });
 });
+
+describe("a hand-written profile's text is shown escaped", () => {
+  it("profile list, show and apply never write the ESC byte or a bidi override from config.json", async () => {
+    const home = await makeHome({ servers: () => ({}) });
+    homes.push(home);
+    const file = join(home.dir, "config.json");
+    const config = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    config.profiles = { p: { description: `notes${ESC}[2J\u202e`, plugins: [`x${ESC}[2Ky`] } };
+    config.plugins = { ...(config.plugins as object), [`z${ESC}[1A`]: { enabled: true } };
+    await writeFile(file, JSON.stringify(config));
+    for (const argv of [["profile", "list"], ["profile", "show", "p"], ["profile", "apply", "p"], ["profile", "show"]]) {
+      const out = await cli(home, argv);
+      expectNoRawControls(out.stdout, out.stderr);
+      expect(out.stdout + out.stderr).not.toContain("\u202e");
+      if (argv[1] === "list") expect(out.stdout).toContain("notes\\x1b[2J\\u202e");
+      if (argv[1] === "apply") expect(out.stderr).toContain('plugin x\\x1b[2Ky not enabled');
+    }
+  });
+});
