@@ -11,7 +11,7 @@ import { PluginApprovalStore, type ApprovalRecord } from "./approval/store.js";
 import { discoverPlugins, type DiscoveredPlugin, type DiscoveryResult } from "./discovery.js";
 import { approveCommand, PluginError } from "./errors.js";
 import { defaultImporter, disposeQuietly, importRegistration, instantiatePlugin, parsePluginConfig, unavailableModulesOf, type LoadedPlugin, type ModuleImporter } from "./host-loader.js";
-import { approvalStatus, pluginStatus, type PluginStatus } from "./lifecycle.js";
+import { approvalStatus, enabledButMissing, pluginStatus, type PluginStatus } from "./lifecycle.js";
 import type { PluginManifest } from "./manifest.js";
 import type { HostServices } from "./types.js";
 import { snapshotPlugin, summarizeAudit, type PluginSnapshot } from "./snapshot.js";
@@ -192,7 +192,7 @@ export class PluginManager {
    */
   async loadHostModules(): Promise<LoadedHostModules> {
     await this.dispose();
-    const { plugins } = await this.discover();
+    const { plugins, errors } = await this.discover();
     const config = await loadConfigFile(this.paths.configFile);
     const modules: Record<string, HostModules[string]> = {};
     const owner = new Map<string, string>();
@@ -232,6 +232,8 @@ export class PluginManager {
         Object.assign(result.unavailable, unavailableModulesOf(plugin, error));
       }
     }
+    const enabled = Object.entries(config.plugins ?? {}).flatMap(([name, settings]) => (settings.enabled === true ? [name] : []));
+    result.refused.push(...enabledButMissing(enabled, plugins.map((plugin) => plugin.name), errors, this.paths.configFile));
     return { modules, ...result };
   }
 

@@ -236,6 +236,31 @@ describe("loading host modules", () => {
     expect(loaded.refused[1]?.error.message).toBe(`plugin sneaky: module "fs" is not declared in plugin.json and its registration's declaredModules; it was refused`);
   });
 
+  // A run used to say only `Unknown host module "host:fine" (available: none)`: the reason (a broken
+  // plugin.json, a misspelt name in config.json) was shown by `plugin list` alone.
+  it("reports an enabled plugin whose folder became unusable, and an enabled name that is no plugin, and still loads the others", async () => {
+    const user = world.paths.userPluginsDir;
+    await writeFiles(join(user, "fine"), simpleUserPlugin("fine"));
+    await writeFiles(join(user, "broken"), simpleUserPlugin("broken"));
+    const plugins = manager();
+    for (const name of ["fine", "broken"]) {
+      await plugins.approve(name);
+      await plugins.enable(name);
+    }
+    await writeFile(join(user, "broken", "plugin.json"), manifestText("broken", { extra: true }));
+    const config = JSON.parse(await readFile(world.paths.configFile, "utf8")) as { plugins: Record<string, unknown> };
+    config.plugins["fime"] = { enabled: true };
+    config.plugins["gone"] = { enabled: false };
+    await writeFile(world.paths.configFile, JSON.stringify(config));
+    const loaded = await plugins.loadHostModules();
+    expect(loaded.loaded).toEqual(["fine"]);
+    expect(loaded.refused.map((refusal) => [refusal.plugin, refusal.error.code])).toEqual([
+      ["broken", "PLUGIN_MANIFEST_INVALID"],
+      ["fime", "PLUGIN_NOT_FOUND"],
+    ]);
+    expect(loaded.refused[1]?.error.message).toMatch(/config\.json enables plugin "fime", but there is no plugin of that name; did you mean "fine"\? Fix the name or remove plugins\.fime/);
+  });
+
   it("refuses a registration that declares a module its manifest does not, before creating anything", async () => {
     const dir = join(world.paths.userPluginsDir, "greedy");
     await writeFiles(dir, simpleUserPlugin("greedy"));
