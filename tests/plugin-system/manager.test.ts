@@ -200,6 +200,9 @@ describe("loading host modules", () => {
     expect(atSet.code).toBe("PLUGIN_CONFIG_INVALID");
     expect(atSet.message).toContain("plugin echo");
     expect(atSet.message).toContain("plugins.echo.config.times:");
+    // A misspelt key, as typed by hand or with `plugin config`: the message names the key it meant.
+    const typo = await caught(plugins.setConfig("echo", { greting: "hi" }));
+    expect(typo.message).toContain('Unrecognized key: "greting"; did you mean "greeting"?');
 
     const config = JSON.parse(await readFile(world.paths.configFile, "utf8")) as { plugins: Record<string, unknown> };
     config.plugins.echo = { enabled: true, config: { greeting: "" } };
