@@ -64,7 +64,8 @@ describe("the model's MCP tools when nobody can approve", () => {
     await writeFile(join(dir, "index.js"), `import "./x\u001b[2K.js";\nexport default {};\n`);
     expect((await call(tools, "manage", { action: "enable", plugin: "shiny" })).error).toMatchObject({ code: "DECLINED" });
     expect(shown).toHaveLength(1);
-    expect(shown[0]).not.toMatch(/[\u001b\u202e]/);
+    expect(shown[0]).not.toContain("\u001b");
+    expect(shown[0]).not.toContain("\u202e");
     expect(shown[0]).toContain("Harmless\\x1b[2J\\x1b[H\\u202e");
     expect(shown[0]).toContain("x\\x1b[2K.js");
   });
