@@ -105,8 +105,29 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
 /** The last text read from each config file and its validated content (a copy: callers may change theirs). */
 const lastParsed = new Map<string, { readonly text: string; readonly config: ConfigFile }>();
 
+/** The JSON path of the first `__proto__`/`constructor`/`prototype` key in `value`, which reading would refuse. */
+function reservedKeyPath(value: unknown, path: readonly (string | number)[] = []): (string | number)[] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (!Array.isArray(value) && RESERVED_KEYS.has(key)) return at;
+    const inner = reservedKeyPath(child, at);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
 export async function saveConfigFile(file: string, config: ConfigFile): Promise<void> {
   const checked = configFileSchema.parse(config);
+  // Written, such a key would make the file unreadable (parseConfigText refuses it): refuse it here, unwritten.
+  const reserved = reservedKeyPath(checked);
+  if (reserved !== undefined) {
+    throw new ConfigError("CONFIG_INVALID", `${formatJsonPath(reserved)}: "${String(reserved.at(-1))}" cannot be used as a name (mcpvm never reads __proto__, constructor or prototype keys); choose another. ${file} was not changed.`, {
+      data: { file, path: formatJsonPath(reserved) },
+    });
+  }
   await writeFileAtomic(file, `${JSON.stringify(checked, null, 2)}\n`);
 }
 

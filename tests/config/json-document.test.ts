@@ -107,6 +107,15 @@ describe("config.json read through loadConfigFile and the CLI", () => {
     expect(await readFile(file, "utf8")).toBe(text);
   });
 
+  it("a command that would write such a key refuses it and leaves config.json as it was", async () => {
+    const file = join(home, "config.json");
+    await writeFile(file, "{}\n");
+    const io = captureIo({ MCPVM_HOME: home, PATH: process.env.PATH, HOME: home });
+    expect(await runCli(["mcp", "add", "x", "--env", "constructor=1", "--", "node", "-e", "1"], io)).toBe(3);
+    expect(io.stderrText()).toContain('mcpServers.x.env.constructor: "constructor" cannot be used as a name');
+    expect(await readFile(file, "utf8")).toBe("{}\n");
+  });
+
   it("the CLI exits 3 (config invalid) on a duplicate key and leaves the file as it was", async () => {
     const file = join(home, "config.json");
     await writeFile(file, duplicated);
