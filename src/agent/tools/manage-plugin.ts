@@ -11,6 +11,7 @@ export function pluginApprovalText(info: PluginInfo, audit: AuditReport): string
     `Plugin ${info.name} ${info.version} (${info.source}): ${displayInline(info.description)}`,
     `  modules:      ${info.modules.map((m) => `host:${m}`).join(", ") || "(none)"}`,
     `  capabilities: ${info.capabilities.join(", ") || "(none)"}`,
+    ...(info.manifest.hints.length > 0 ? ["  hints for the model:", ...info.manifest.hints.map((h) => `    - ${displayInline(h)}`)] : []),
     `  audit:        ${audit.files.length} file(s), highest risk ${audit.highestRisk ?? "none"}, ${audit.findings.length} finding(s)`,
     ...audit.findings.map((f) => `    ${f.risk} ${f.rule} ${displayInline(f.file)}:${f.line}:${f.column} ${displayInline(f.message)}`),
   ];

@@ -89,8 +89,8 @@ async function runSubcommand(sub: string, positionals: readonly string[], unset:
     }
     case "approve": {
       const target = name();
-      const report = await plugins.audit(target);
-      if (!context.json) writeLine(context.io.stderr, renderAudit(report, context));
+      const info = await plugins.info(target);
+      if (!context.json) writeLine(context.io.stderr, `${renderModelView(info, context)}\n${renderAudit(info.audit, context)}`);
       if (!(await confirm(context, `Approve plugin "${target}" with the code shown above?`))) {
         writeLine(context.io.stderr, context.interactive ? "Not approved." : `Not approved: no terminal to ask on. ${sentence(noTerminalHint(context, `plugin approve ${target}`, "approve it unattended"))}.`);
         return ExitCode.ApprovalRequired;
@@ -179,6 +179,20 @@ function renderInfo(info: PluginInfo, context: CommandContext): string {
   ];
   if (info.approvalRecord !== undefined) lines.push(`  approved:     ${info.approvalRecord.approvedAt} by ${info.approvalRecord.approvedBy}`);
   if (info.manifest.hints.length > 0) lines.push("  hints:", ...info.manifest.hints.map((h) => `    - ${displayInline(h)}`));
+  return lines.join("\n");
+}
+
+/**
+ * What the model reads once the plugin is on (description, modules, hints), shown at approval:
+ * an approval covers this text as much as the code, and it is the author's words to the model.
+ */
+function renderModelView(info: PluginInfo, context: CommandContext): string {
+  const lines = [
+    `${context.colours.bold(info.name)} ${info.version} (${info.source}) — ${displayInline(info.description)}`,
+    `  modules:      ${info.modules.map((m) => `host:${m}`).join(", ") || "(none)"}`,
+    `  capabilities: ${info.capabilities.join(", ") || "(none)"}`,
+  ];
+  if (info.manifest.hints.length > 0) lines.push("  hints for the model:", ...info.manifest.hints.map((h) => `    - ${displayInline(h)}`));
   return lines.join("\n");
 }
 
