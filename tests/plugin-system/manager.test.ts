@@ -151,6 +151,21 @@ describe("the plugin lifecycle: discovered -> audited -> approved -> enabled/dis
     expect((await manager().list()).errors.map((error) => error.code)).toEqual(["PLUGIN_MANIFEST_INVALID"]);
   });
 
+  // `plugin approve` shows the audit, then waits for the person: code changed meanwhile must not be
+  // what gets approved (the hash used to be taken after the answer).
+  it("approves only the version that was shown: a change while the person reads refuses, approving nothing", async () => {
+    await writeFiles(join(world.paths.userPluginsDir, "fine"), simpleUserPlugin("fine"));
+    const plugins = manager();
+    const shown = await plugins.info("fine");
+    await writeFile(join(world.paths.userPluginsDir, "fine", "index.mjs"), `import "node:child_process";\n${simpleUserPlugin("fine")["index.mjs"]}`);
+    const error = await caught(plugins.approve("fine", { expectedHash: shown.hash }));
+    expect(error.code).toBe("PLUGIN_CHANGED_DURING_APPROVAL");
+    expect(error.message).toContain("mcpvm plugin approve fine");
+    expect((await plugins.info("fine")).approval).toBe("none");
+    const again = await plugins.info("fine");
+    expect((await plugins.approve("fine", { expectedHash: again.hash })).hash).toBe(again.hash);
+  });
+
   it("info shows the manifest, the fresh audit and the stored approval", async () => {
     await installEcho(world);
     const plugins = manager();

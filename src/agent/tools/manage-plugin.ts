@@ -37,7 +37,7 @@ export async function pluginAction(context: AgentToolContext, action: PluginActi
         if (!(await context.person.confirm(pluginApprovalText(info, info.audit), `The assistant asks to enable plugin "${name}". Approve it?`, abortSignal))) {
           throw new AgentToolError("DECLINED", `The person declined to approve plugin ${name}. Do not ask again unless they want it.`);
         }
-        await plugins.approve(name);
+        await plugins.approve(name, { expectedHash: info.hash });
       }
       await plugins.enable(name);
       await context.host.reload();

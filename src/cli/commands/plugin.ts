@@ -95,7 +95,7 @@ async function runSubcommand(sub: string, positionals: readonly string[], unset:
         writeLine(context.io.stderr, context.interactive ? "Not approved." : `Not approved: no terminal to ask on. ${sentence(noTerminalHint(context, `plugin approve ${target}`, "approve it unattended"))}.`);
         return ExitCode.ApprovalRequired;
       }
-      const record = await plugins.approve(target);
+      const record = await plugins.approve(target, { expectedHash: info.hash });
       await host.reload();
       if (context.json) writeJson(context.io.stdout, { approved: target, record });
       else writeLine(context.io.stdout, `${context.colours.green("approved")} ${target} (hash ${record.hash.slice(0, 12)}…). Enable it with \`${commandHint(context, `plugin enable ${target}`)}\`.`);
