@@ -1,8 +1,8 @@
 import type { Stats } from "node:fs";
 import { lstat, opendir, stat } from "node:fs/promises";
-import { join } from "node:path";
 import { FsError, fsErrorFrom } from "../../src/plugins/fs-errors.js";
 import type { Jail } from "../../src/plugins/jail.js";
+import { JailDirectory } from "../../src/plugins/jail-dir.js";
 import { parseGuestPath } from "../../src/plugins/jail-path.js";
 
 export type EntryType = "file" | "directory" | "symlink" | "other";
@@ -28,6 +28,40 @@ function entryType(stats: Stats): EntryType {
   return "other";
 }
 
+/** The entries of `real`, a directory already checked to be inside the jail, sorted by name. */
+export async function listDirectory(jail: Jail, real: string, shown: string, maxListEntries: number): Promise<DirEntry[]> {
+  // Listed through its descriptor: a directory swapped for a link since the check is not followed.
+  return JailDirectory.with(jail, real, shown, (opened) => listOpened(opened, shown, maxListEntries));
+}
+
+async function listOpened(opened: JailDirectory, shown: string, maxListEntries: number): Promise<DirEntry[]> {
+  const names: string[] = [];
+  try {
+    const dir = await opendir(opened.path);
+    for await (const entry of dir) {
+      names.push(entry.name);
+      if (names.length > maxListEntries) {
+        throw new FsError("FS_TOO_LARGE", `directory '${shown}' has more than maxListEntries (${maxListEntries}) entries; list a subdirectory instead`, {
+          data: { path: shown },
+        });
+      }
+    }
+  } catch (error) {
+    throw fsErrorFrom(error, shown);
+  }
+  names.sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const entryShown = shown === "." ? name : `${shown}/${name}`;
+      const stats = await lstat(opened.entry(name)).catch((error: unknown) => {
+        throw fsErrorFrom(error, entryShown);
+      });
+      const type = entryType(stats);
+      return { name, type, size: type === "file" ? stats.size : 0 };
+    }),
+  );
+}
+
 export class DirectoryReader {
   constructor(
     private readonly jail: Jail,
@@ -44,31 +78,7 @@ export class DirectoryReader {
     if (!info.isDirectory()) {
       throw new FsError("FS_NOT_DIRECTORY", `'${path.shown}' is not a directory; use readFile or stat for files`, { data: { path: path.shown } });
     }
-    const names: string[] = [];
-    try {
-      const dir = await opendir(real);
-      for await (const entry of dir) {
-        names.push(entry.name);
-        if (names.length > this.maxListEntries) {
-          throw new FsError("FS_TOO_LARGE", `directory '${path.shown}' has more than maxListEntries (${this.maxListEntries}) entries; list a subdirectory instead`, {
-            data: { path: path.shown },
-          });
-        }
-      }
-    } catch (error) {
-      throw fsErrorFrom(error, path.shown);
-    }
-    names.sort();
-    return Promise.all(
-      names.map(async (name) => {
-        const shown = path.shown === "." ? name : `${path.shown}/${name}`;
-        const stats = await lstat(join(real, name)).catch((error: unknown) => {
-          throw fsErrorFrom(error, shown);
-        });
-        const type = entryType(stats);
-        return { name, type, size: type === "file" ? stats.size : 0 };
-      }),
-    );
+    return listDirectory(this.jail, real, path.shown, this.maxListEntries);
   }
 
   /** Facts about an entry; a symlink inside the base is described by its target. */

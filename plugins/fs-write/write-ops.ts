@@ -1,9 +1,7 @@
-import { lstat, rm, rmdir, unlink } from "node:fs/promises";
-import { join } from "node:path";
 import { FsError, fsErrorFrom } from "../../src/plugins/fs-errors.js";
 import type { Jail } from "../../src/plugins/jail.js";
 import { parseGuestPath } from "../../src/plugins/jail-path.js";
-import { makeDirectories, openForWrite } from "../../src/plugins/jail-write.js";
+import { makeDirectories, openForWrite, removeIn } from "../../src/plugins/jail-write.js";
 
 export interface WriteOptions {
   /** false: refuse with FS_EXISTS when the file is already there. Default true. */
@@ -69,14 +67,6 @@ export class FileWriter {
   async remove(rawPath: string, recursive = false): Promise<void> {
     const path = parseGuestPath(rawPath);
     const { parent, name } = await this.jail.resolveParent(path);
-    const target = join(parent, name);
-    try {
-      const stats = await lstat(target);
-      if (!stats.isDirectory()) await unlink(target);
-      else if (recursive) await rm(target, { recursive: true });
-      else await rmdir(target);
-    } catch (error) {
-      throw fsErrorFrom(error, path.shown);
-    }
+    await removeIn(this.jail, parent, name, path.shown, recursive);
   }
 }

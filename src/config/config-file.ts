@@ -60,12 +60,13 @@ export { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
 export function parseConfigText(file: string, text: string): ConfigFile {
   let raw: unknown;
   try {
-    raw = parseJsonDocument(text);
+    raw = parseJsonDocument(text, { refuseReservedKeys: true });
   } catch (cause) {
     const where = cause instanceof JsonDocumentError ? cause.problems.map((p) => `\n  - line ${p.line}, column ${p.column}: ${p.message}`).join("") : ` ${(cause as Error).message}`;
+    const kind = cause instanceof JsonDocumentError ? cause.kind : "syntax";
     throw new ConfigError(
-      cause instanceof JsonDocumentError && cause.kind === "duplicate-key" ? "CONFIG_DUPLICATE_KEY" : "CONFIG_INVALID_JSON",
-      `${file} is not valid JSON:${where}\nFix it in an editor (nothing was changed).`,
+      kind === "duplicate-key" ? "CONFIG_DUPLICATE_KEY" : kind === "reserved-key" ? "CONFIG_INVALID" : "CONFIG_INVALID_JSON",
+      `${file} is not valid${kind === "reserved-key" ? "" : " JSON"}:${where}\nFix it in an editor (nothing was changed).`,
       { data: { file }, cause },
     );
   }
@@ -106,8 +107,29 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
 /** The last text read from each config file and its validated content (a copy: callers may change theirs). */
 const lastParsed = new Map<string, { readonly text: string; readonly config: ConfigFile }>();
 
+/** The JSON path of the first `__proto__`/`constructor`/`prototype` key in `value`, which reading would refuse. */
+function reservedKeyPath(value: unknown, path: readonly (string | number)[] = []): (string | number)[] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (!Array.isArray(value) && RESERVED_KEYS.has(key)) return at;
+    const inner = reservedKeyPath(child, at);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
 export async function saveConfigFile(file: string, config: ConfigFile): Promise<void> {
   const checked = configFileSchema.parse(config);
+  // Written, such a key would make the file unreadable (parseConfigText refuses it): refuse it here, unwritten.
+  const reserved = reservedKeyPath(checked);
+  if (reserved !== undefined) {
+    throw new ConfigError("CONFIG_INVALID", `${formatJsonPath(reserved)}: "${String(reserved.at(-1))}" cannot be used as a name (mcpvm never reads __proto__, constructor or prototype keys); choose another. ${file} was not changed.`, {
+      data: { file, path: formatJsonPath(reserved) },
+    });
+  }
   await writeFileAtomic(file, `${JSON.stringify(checked, null, 2)}\n`);
 }
 

@@ -1,5 +1,5 @@
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { PluginError } from "./errors.js";
 import { loadManifest, RESERVED_MODULE_PREFIXES, type PluginManifest } from "./manifest.js";
 
@@ -56,6 +56,13 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
+/** Whether `path`, links resolved, lies inside `dir` (links resolved too). */
+async function staysInside(dir: string, path: string): Promise<boolean> {
+  const [root, real] = await Promise.all([realpath(dir), realpath(path)]);
+  const rel = relative(root, real);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
 async function inspectFolder(folder: string, dir: string, source: PluginSource, options: DiscoveryOptions): Promise<DiscoveredPlugin> {
   const manifestFile = join(dir, "plugin.json");
   const { manifest } = await loadManifest(manifestFile);
@@ -83,6 +90,10 @@ async function inspectFolder(folder: string, dir: string, source: PluginSource, 
   }
   if (manifest.declarations !== undefined && !(await isFile(join(dir, manifest.declarations)))) {
     throw new PluginError("PLUGIN_DECLARATIONS_MISSING", `${manifestFile}: declarations file "${manifest.declarations}" does not exist`, { data });
+  }
+  // Its text goes to the model verbatim, so it must be the plugin's own file, not a link to one of yours.
+  if (manifest.declarations !== undefined && !(await staysInside(dir, join(dir, manifest.declarations)))) {
+    throw new PluginError("PLUGIN_DECLARATIONS_OUTSIDE", `${manifestFile}: declarations file "${manifest.declarations}" is a symbolic link that leads outside the plugin folder; put the file itself in the folder`, { data });
   }
   const hostSourceDir = source === "native" ? join(options.packageRoot, ...(options.compiled ? ["dist", "src"] : ["src"])) : undefined;
   return { name: manifest.name, source, dir, manifestFile, manifest, codeDir, entryFile, hostSourceDir };

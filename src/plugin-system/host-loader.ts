@@ -3,6 +3,7 @@ import { z } from "zod";
 import { describeZodIssues, formatJsonPath } from "../config/config-file.js";
 import { isLazyHostModule, moduleUnavailability, unavailableHostModule, type HostFunction, type HostModule, type HostModules, type LazyHostModule } from "../sandbox/types.js";
 import { errorMessage } from "../util/errors.js";
+import { withKeySuggestions } from "../util/zod-key-suggestions.js";
 import type { DiscoveredPlugin } from "./discovery.js";
 import { PluginError } from "./errors.js";
 import { manifestDeclaresModule } from "./manifest.js";
@@ -72,7 +73,8 @@ export async function importRegistration(plugin: DiscoveredPlugin, importer: Mod
 export function parsePluginConfig(name: string, registration: PluginRegistration, config: unknown, configFile: string): unknown {
   const parsed = registration.configSchema.safeParse(config ?? {});
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => ({ ...issue, path: ["plugins", name, "config", ...issue.path] }));
+  // Suggestions are looked up in the plugin's schema before the path is prefixed with where it sits in config.json.
+  const issues = withKeySuggestions(parsed.error.issues, registration.configSchema).map((issue) => ({ ...issue, path: ["plugins", name, "config", ...issue.path] }));
   throw new PluginError("PLUGIN_CONFIG_INVALID", `plugin ${name}: its config is not valid — ${describeZodIssues(configFile, issues)}`, {
     data: { plugin: name, issues: issues.map((issue) => ({ path: formatJsonPath(issue.path), message: issue.message })) },
   });

@@ -4,6 +4,8 @@ import type { ApprovalRecord } from "./approval/store.js";
 import type { PluginSource } from "./discovery.js";
 import type { Capability } from "./manifest.js";
 import type { PluginSnapshot } from "./snapshot.js";
+import { didYouMean } from "../util/suggest.js";
+import { PluginError } from "./errors.js";
 
 /**
  * discovered -> audited -> approved -> enabled | disabled. Discovery yields a DiscoveredPlugin (its
@@ -59,4 +61,27 @@ export function pluginStatus(snapshot: PluginSnapshot, record: ApprovalRecord | 
     highestRisk: audit.highestRisk,
     blocked: audit.blocked,
   };
+}
+
+/**
+ * Plugins config.json enables that cannot load for a reason discovery found: a folder that became
+ * unusable (its own error, e.g. plugin.json no longer valid), or a name that is no plugin at all (a
+ * typo, a deleted folder). A run reports these beside the other refusals; without them guest code
+ * only met "Unknown host module".
+ */
+export function enabledButMissing(
+  enabled: readonly string[],
+  found: readonly string[],
+  errors: readonly PluginError[],
+  configFile: string,
+): { plugin: string; error: PluginError }[] {
+  return enabled
+    .filter((name) => !found.includes(name))
+    .map((name) => {
+      const problem = errors.find((error) => error.data?.plugin === name);
+      if (problem !== undefined) return { plugin: name, error: problem };
+      const hint = didYouMean(name, found);
+      const message = `${configFile} enables plugin "${name}", but there is no plugin of that name${hint === "" ? "." : hint} Fix the name or remove plugins.${name} (\`mcpvm plugin list\` shows the plugins).`;
+      return { plugin: name, error: new PluginError("PLUGIN_NOT_FOUND", message, { data: { plugin: name } }) };
+    });
 }

@@ -11,7 +11,7 @@ import { PluginApprovalStore, type ApprovalRecord } from "./approval/store.js";
 import { discoverPlugins, type DiscoveredPlugin, type DiscoveryResult } from "./discovery.js";
 import { approveCommand, PluginError } from "./errors.js";
 import { defaultImporter, disposeQuietly, importRegistration, instantiatePlugin, parsePluginConfig, unavailableModulesOf, type LoadedPlugin, type ModuleImporter } from "./host-loader.js";
-import { approvalStatus, pluginStatus, type PluginStatus } from "./lifecycle.js";
+import { approvalStatus, enabledButMissing, pluginStatus, type PluginStatus } from "./lifecycle.js";
 import type { PluginManifest } from "./manifest.js";
 import type { HostServices } from "./types.js";
 import { snapshotPlugin, summarizeAudit, type PluginSnapshot } from "./snapshot.js";
@@ -44,6 +44,8 @@ export interface PluginInfo extends PluginStatus {
   readonly audit: AuditReport;
   readonly approvalRecord: ApprovalRecord | undefined;
   readonly config: Readonly<Record<string, unknown>> | undefined;
+  /** The approval hash of what this describes; `approve(name, { expectedHash })` approves only that. */
+  readonly hash: string;
 }
 
 export interface HostModuleInfo {
@@ -125,6 +127,7 @@ export class PluginManager {
       audit: snapshot.audit,
       approvalRecord: record,
       config: settings?.config,
+      hash: snapshot.hash,
     };
   }
 
@@ -132,10 +135,16 @@ export class PluginManager {
     return (await this.snapshot(await this.find(name))).audit;
   }
 
-  /** Approve the plugin as it is on disk now. Refused while the audit has blocking findings. */
-  async approve(name: string, options: { by?: string } = {}): Promise<ApprovalRecord> {
+  /**
+   * Approve the plugin as it is on disk now. Refused while the audit has blocking findings, and with
+   * `expectedHash` (what the person was shown) when the files changed since.
+   */
+  async approve(name: string, options: { by?: string; expectedHash?: string } = {}): Promise<ApprovalRecord> {
     const plugin = await this.find(name);
     const snapshot = await this.snapshot(plugin);
+    if (options.expectedHash !== undefined && snapshot.hash !== options.expectedHash) {
+      throw new PluginError("PLUGIN_CHANGED_DURING_APPROVAL", `plugin ${name} changed on disk while it was being reviewed (plugin.json or its code); nothing was approved. Run \`${approveCommand(name)}\` again to review the new version.`, { data: { plugin: name } });
+    }
     if (snapshot.audit.blocked) {
       const reasons = snapshot.audit.findings.filter((finding) => finding.blocking).map((f) => `  - ${f.file}:${f.line}:${f.column} ${f.message}`);
       throw new PluginError("PLUGIN_AUDIT_BLOCKED", `plugin ${name} cannot be approved until these are fixed:\n${reasons.join("\n")}`, { data: { plugin: name } });
@@ -192,7 +201,7 @@ export class PluginManager {
    */
   async loadHostModules(): Promise<LoadedHostModules> {
     await this.dispose();
-    const { plugins } = await this.discover();
+    const { plugins, errors } = await this.discover();
     const config = await loadConfigFile(this.paths.configFile);
     const modules: Record<string, HostModules[string]> = {};
     const owner = new Map<string, string>();
@@ -232,6 +241,8 @@ export class PluginManager {
         Object.assign(result.unavailable, unavailableModulesOf(plugin, error));
       }
     }
+    const enabled = Object.entries(config.plugins ?? {}).flatMap(([name, settings]) => (settings.enabled === true ? [name] : []));
+    result.refused.push(...enabledButMissing(enabled, plugins.map((plugin) => plugin.name), errors, this.paths.configFile));
     return { modules, ...result };
   }
 

@@ -18,7 +18,7 @@ export interface JsonProblem {
 export class JsonDocumentError extends Error {
   constructor(
     readonly problems: readonly JsonProblem[],
-    readonly kind: "syntax" | "duplicate-key",
+    readonly kind: "syntax" | "duplicate-key" | "reserved-key",
   ) {
     const first = problems[0];
     super(first === undefined ? "not valid JSON" : `line ${first.line}, column ${first.column}: ${first.message}`);
@@ -29,7 +29,15 @@ export class JsonDocumentError extends Error {
 export interface JsonDocumentOptions {
   /** JSONC: `//` and `/* *\/` comments and trailing commas (VS Code's mcp.json, settings.json). */
   readonly comments?: boolean;
+  /**
+   * Refuse `__proto__`, `constructor` and `prototype` keys, which parseJsonSafe drops, instead of
+   * dropping them without a word: in a file a person writes (config.json) they are a server, a
+   * plugin or a setting that would silently not exist.
+   */
+  readonly refuseReservedKeys?: boolean;
 }
+
+const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 const BOM = "\ufeff";
 
@@ -85,6 +93,7 @@ export function parseJsonDocument(input: string, options: JsonDocumentOptions = 
   if (text.trim() === "") throw new JsonDocumentError([{ line: 1, column: 1, message: "the file is empty (an empty config is {})" }], "syntax");
   const syntax: ParseError[] = [];
   const duplicates: JsonProblem[] = [];
+  const reserved: JsonProblem[] = [];
   /** Per open object: each key and the line it first appeared on. */
   const keyStack: Map<string, number>[] = [];
   visit(
@@ -99,6 +108,9 @@ export function parseJsonDocument(input: string, options: JsonDocumentOptions = 
       onObjectProperty: (property, _offset, _length, startLine, startCharacter) => {
         const keys = keyStack[keyStack.length - 1];
         if (keys === undefined) return;
+        if (options.refuseReservedKeys === true && RESERVED_KEYS.has(property)) {
+          reserved.push({ line: startLine + 1, column: startCharacter + 1, message: `the key "${property}" cannot be used (mcpvm never reads __proto__, constructor or prototype keys, so it would be ignored); rename it` });
+        }
         const firstLine = keys.get(property);
         if (firstLine !== undefined) {
           duplicates.push({
@@ -126,6 +138,7 @@ export function parseJsonDocument(input: string, options: JsonDocumentOptions = 
     );
   }
   if (duplicates.length > 0) throw new JsonDocumentError(duplicates, "duplicate-key");
+  if (reserved.length > 0) throw new JsonDocumentError(reserved, "reserved-key");
   if (options.comments === true) return parseJsonSafe(stripJsonc(text));
   return parseJsonSafe(text);
 }

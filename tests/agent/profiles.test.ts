@@ -101,6 +101,24 @@ describe("applying profiles to a config home", () => {
     }
   });
 
+  // An env override is written into mcpServers.<name>.env, where such a name makes config.json invalid
+  // (exit 3 for every mcp command until edited by hand): the profile is refused when read instead.
+  it("refuses a profile env name the server schema would refuse (control characters, '='), naming its JSON path, and writes nothing", async () => {
+    const home = await tempHome();
+    cleanup = home.cleanup;
+    const servers = { memory: { command: "node", args: ["m.js"] } };
+    await writeFile(join(home.dir, "config.json"), JSON.stringify({ mcpServers: servers, profiles: { bad: { mcpServers: ["memory"], env: { memory: { "X\u001b[2K": "1" } } } } }));
+    const host = await McpvmHost.open({ env: { MCPVM_HOME: home.dir } });
+    try {
+      const target = { configFile: host.paths.configFile, home: host.paths.home, plugins: host.plugins, reload: () => host.reload() };
+      const error = await applyProfiles(target, ["bad"]).then(() => undefined, (caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "PROFILE_INVALID", message: expect.stringContaining('profiles.bad.env.memory["X\\u001b[2K"]') });
+      expect(JSON.parse(await readFile(host.paths.configFile, "utf8")).mcpServers).toEqual(servers);
+    } finally {
+      await host.close();
+    }
+  });
+
   it("reports an invalid user profile with its JSON path", async () => {
     const home = await tempHome();
     cleanup = home.cleanup;

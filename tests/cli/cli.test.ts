@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,6 +76,19 @@ describe("mcpvm (the CLI)", () => {
     const yes = captureIo(env());
     expect(await runCli(["plugin", "approve", "fs-read", "--yes"], yes)).toBe(ExitCode.Ok);
     expect(yes.stdoutText()).toContain("approved fs-read");
+  });
+
+  // The description, hints and module list go to the model once the plugin is on; the person approving
+  // it read only the audit before, while an MCP server's description is shown (and audited) at approval.
+  it("shows what the model will read (description, modules, hints) before asking to approve a plugin", async () => {
+    const manifest = JSON.parse(await readFile(join(process.cwd(), "plugins", "fs-write", "plugin.json"), "utf8")) as { description: string; hints: string[] };
+    const io = captureIo(env());
+    expect(await runCli(["plugin", "approve", "fs-write"], io)).toBe(ExitCode.ApprovalRequired);
+    const shown = io.stderrText();
+    expect(shown).toContain(manifest.description);
+    expect(shown).toContain("host:fs-write");
+    for (const hint of manifest.hints) expect(shown).toContain(hint);
+    expect(shown.indexOf(manifest.description)).toBeLessThan(shown.indexOf("Not approved"));
   });
 
   it("lists plugins as JSON", async () => {

@@ -93,6 +93,29 @@ describe("config.json read through loadConfigFile and the CLI", () => {
     expect(await loadConfigFile(file)).toEqual({ engine: "quickjs" });
   });
 
+  // JSON parsing drops __proto__, constructor and prototype keys (no prototype pollution); in the
+  // person's own config.json that dropped a server named "constructor" without a word ("No MCP
+  // servers configured"), while "then", the other reserved name, was reported.
+  it("the CLI exits 3 on a config.json key that reading would drop, naming it with its line and what to do", async () => {
+    const file = join(home, "config.json");
+    const text = ['{', '  "mcpServers": {', '    "constructor": { "command": "node", "args": ["one.js"] }', "  }", "}", ""].join("\n");
+    await writeFile(file, text);
+    const io = captureIo({ MCPVM_HOME: home, PATH: process.env.PATH, HOME: home });
+    expect(await runCli(["mcp", "list"], io)).toBe(3);
+    expect(io.stderrText()).toContain(file);
+    expect(io.stderrText()).toMatch(/line 3, column 5: the key "constructor" cannot be used .*rename it/);
+    expect(await readFile(file, "utf8")).toBe(text);
+  });
+
+  it("a command that would write such a key refuses it and leaves config.json as it was", async () => {
+    const file = join(home, "config.json");
+    await writeFile(file, "{}\n");
+    const io = captureIo({ MCPVM_HOME: home, PATH: process.env.PATH, HOME: home });
+    expect(await runCli(["mcp", "add", "x", "--env", "constructor=1", "--", "node", "-e", "1"], io)).toBe(3);
+    expect(io.stderrText()).toContain('mcpServers.x.env.constructor: "constructor" cannot be used as a name');
+    expect(await readFile(file, "utf8")).toBe("{}\n");
+  });
+
   it("the CLI exits 3 (config invalid) on a duplicate key and leaves the file as it was", async () => {
     const file = join(home, "config.json");
     await writeFile(file, duplicated);

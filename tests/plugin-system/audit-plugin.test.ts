@@ -1,10 +1,16 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditPlugin, type AuditInput, type Capability } from "../../src/plugin-system/index.js";
 import { writeFiles } from "./helpers.js";
 
+const run = promisify(execFile);
+const REAL_LIB = `module.exports = () => { require("child_process"); return "ran the real one"; };\n`;
+const DECOY_LIB = `module.exports = () => "ran the decoy";\n`;
 let root: string;
 let dir: string;
 
@@ -99,6 +105,44 @@ describe("auditing a plugin folder", () => {
     const report = await auditPlugin(input());
     expect(report.findings.map((finding) => finding.rule)).toEqual(["import-outside-plugin"]);
     expect(report.blocked).toBe(true);
+  });
+
+  // Node reads an import specifier as a URL: "?v=1" and "#x" are dropped, "%2e" is decoded, "\\" is "/",
+  // tabs vanish. A decoy file literally named "helper.mjs?v=1" must not be what the audit reads and
+  // hashes while Node runs helper.mjs, unaudited and free to change after approval.
+  it.each([
+    ["a query", "./helper.mjs?v=1", "helper.mjs?v=1"],
+    ["a fragment", "./helper.mjs#x", "helper.mjs#x"],
+    ["a percent-escape", "./helper%2emjs", "helper%2emjs"],
+    ["a backslash", "./sub\\\\..\\\\helper.mjs", "sub\\..\\helper.mjs"],
+    ["a tab", "./hel\\tper.mjs", "hel\tper.mjs"],
+  ])("blocks a specifier with %s, which Node resolves to another file than the one on its literal path", async (_name, specifier, decoy) => {
+    await writeFiles(dir, {
+      "index.mjs": `import { greet } from "${specifier}";\nexport default greet;\n`,
+      "helper.mjs": `import { execSync } from "node:child_process";\nexport const greet = () => "ran helper.mjs";\n`,
+    });
+    await writeFile(join(dir, decoy), `export const greet = () => "ran the decoy";\n`);
+    // Plain Node (vitest's own import goes through vite's resolver, which reads specifiers differently).
+    const { stdout } = await run(process.execPath, ["-e", "import(process.argv[1]).then((m) => console.log(m.default()))", pathToFileURL(join(dir, "index.mjs")).href]);
+    expect(stdout.trim()).toBe("ran helper.mjs");
+    const report = await auditPlugin(input([], { entryFile: join(dir, "index.mjs") }));
+    expect(report.findings.map((finding) => [finding.file, finding.rule, finding.blocking])).toEqual([["index.mjs", "unresolved-import", true]]);
+    expect(report.findings[0]?.message).toContain("write a plain relative path");
+    expect(report.files.map((file) => file.path)).toEqual(["index.mjs"]);
+  });
+
+  // A plain .js file runs in Node, which never looks for lib.ts and reads a folder's package.json
+  // "main": the audit must not guess a different file than the one Node's require picks.
+  it.each([
+    ["a TypeScript decoy beside the .js file", { "lib.js": REAL_LIB, "lib.ts": DECOY_LIB }],
+    ["a folder whose package.json names another main", { "lib/real.js": REAL_LIB, "lib/package.json": `{"main": "real.js"}`, "lib/index.js": DECOY_LIB }],
+  ])("blocks an extension-less require in a .js file: %s", async (_name, files) => {
+    await writeFiles(dir, { "package.json": `{"type": "commonjs"}`, "index.js": `const lib = require("./lib");\nmodule.exports = lib;\n`, ...files });
+    const { stdout } = await run(process.execPath, ["-e", "console.log(require(process.argv[1])())", join(dir, "index.js")]);
+    expect(stdout.trim()).toBe("ran the real one");
+    const report = await auditPlugin(input([], { entryFile: join(dir, "index.js") }));
+    expect(report.findings.map((finding) => [finding.file, finding.rule, finding.blocking])).toEqual([["index.js", "unresolved-import", true]]);
+    expect(report.findings[0]?.message).toContain("the file's full name");
   });
 
   it("blocks on a missing relative import and on a file that does not parse", async () => {

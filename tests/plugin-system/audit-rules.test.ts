@@ -116,6 +116,33 @@ describe("evasions are resolved or flagged as dynamic", () => {
     expect(rules(`import { fetch } from "./my-fetch.js"; fetch("x");`)).toEqual([]);
   });
 
+  // Node's module loader compiles strings (Module.prototype._compile) and loads files (_load, register,
+  // module.require) that no import names, so neither the audit nor the approval hash would see them.
+  it.each([
+    ["Module.prototype._compile", `import Module from "node:module"; new Module("x")._compile("require('child_process')", "x.js");`],
+    ["Module._load", `import Module from "module"; Module._load("./unaudited.cjs");`],
+    ["module.register", `import { register } from "node:module"; register("./hooks.mjs", import.meta.url);`],
+    ["registerHooks through a namespace", `import * as m from "node:module"; m.registerHooks({ load: f });`],
+    ["the CommonJS module's constructor", `module.constructor._load("./unaudited.cjs");`],
+    ["require.main's constructor", `require.main.constructor._load("./x.cjs");`],
+    ["require.cache", `delete require.cache[key]; require.cache[key] = { exports: evil };`],
+    ["require.extensions", `require.extensions[".txt"] = (m, f) => m._compile(read(f), f);`],
+    ["process.mainModule", `process.mainModule.constructor._load("./x.cjs");`],
+    ["a computed member of node:module", `const m = require("module"); m[pick()]("x");`],
+  ])("reaching Node's module loader: %s", (_name, code) => {
+    const found = rules(code);
+    expect(found.includes("vm") || found.includes("dynamic-member"), found.join(",")).toBe(true);
+  });
+
+  it("follows module.require and require.main.require like require, and leaves the harmless parts of node:module alone", () => {
+    const { references, findings } = scanSource(
+      `const a = module.require("./a.js"); const b = require.main.require("./b.js"); module.exports = { a, b, id: module.id };\nimport { createRequire, isBuiltin, builtinModules } from "node:module"; createRequire(import.meta.url)("./c.js"); isBuiltin("fs"); builtinModules.length;`,
+      "index.ts",
+    );
+    expect(references.map((reference) => reference.specifier).sort()).toEqual(["./a.js", "./b.js", "./c.js", "node:module"]);
+    expect(findings).toEqual([]);
+  });
+
   it("lists every module a file loads, for the plugin-level walk", () => {
     const { references } = scanSource(`import a from "./a.js"; export * from "./b.js"; const c = require("./c"); await import("zod");`, "index.ts");
     expect(references.map((reference) => reference.specifier)).toEqual(["./a.js", "./b.js", "./c", "zod"]);

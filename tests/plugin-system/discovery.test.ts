@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compiledEntryPath, discoverPlugins, type DiscoveryOptions } from "../../src/plugin-system/index.js";
@@ -82,6 +82,19 @@ describe("discovering plugins", () => {
       [join(user, "renamed", "plugin.json"), "PLUGIN_NAME_MISMATCH"],
       [join(user, "typed", "plugin.json"), "PLUGIN_ENTRY_INVALID_PATH"],
     ]);
+  });
+
+  // The declarations text goes to the model as is: a plugin shipping `module.d.ts -> ~/.ssh/id_ed25519`
+  // would hand any file of yours to the model (and to its provider), and the audit looked only at code.
+  it("refuses a declarations file that is a symbolic link out of the plugin folder", async () => {
+    const user = world.paths.userPluginsDir;
+    await writeFile(join(world.root, "private-key"), "-----BEGIN OPENSSH PRIVATE KEY-----\n");
+    await writeFiles(join(user, "leaky"), { ...simpleUserPlugin("leaky"), "plugin.json": manifestText("leaky", { declarations: "module.d.ts" }) });
+    await symlink(join(world.root, "private-key"), join(user, "leaky", "module.d.ts"));
+    const { plugins, errors } = await discoverPlugins(options);
+    expect(plugins.map((plugin) => plugin.name)).toEqual([]);
+    expect(errors.map((error) => [error.data?.plugin, error.code])).toEqual([["leaky", "PLUGIN_DECLARATIONS_OUTSIDE"]]);
+    expect(errors[0]?.message).toMatch(/module\.d\.ts.*leads outside the plugin folder/);
   });
 
   it("finds nothing (and no error) when neither folder exists", async () => {

@@ -151,6 +151,21 @@ describe("the plugin lifecycle: discovered -> audited -> approved -> enabled/dis
     expect((await manager().list()).errors.map((error) => error.code)).toEqual(["PLUGIN_MANIFEST_INVALID"]);
   });
 
+  // `plugin approve` shows the audit, then waits for the person: code changed meanwhile must not be
+  // what gets approved (the hash used to be taken after the answer).
+  it("approves only the version that was shown: a change while the person reads refuses, approving nothing", async () => {
+    await writeFiles(join(world.paths.userPluginsDir, "fine"), simpleUserPlugin("fine"));
+    const plugins = manager();
+    const shown = await plugins.info("fine");
+    await writeFile(join(world.paths.userPluginsDir, "fine", "index.mjs"), `import "node:child_process";\n${simpleUserPlugin("fine")["index.mjs"]}`);
+    const error = await caught(plugins.approve("fine", { expectedHash: shown.hash }));
+    expect(error.code).toBe("PLUGIN_CHANGED_DURING_APPROVAL");
+    expect(error.message).toContain("mcpvm plugin approve fine");
+    expect((await plugins.info("fine")).approval).toBe("none");
+    const again = await plugins.info("fine");
+    expect((await plugins.approve("fine", { expectedHash: again.hash })).hash).toBe(again.hash);
+  });
+
   it("info shows the manifest, the fresh audit and the stored approval", async () => {
     await installEcho(world);
     const plugins = manager();
@@ -200,6 +215,9 @@ describe("loading host modules", () => {
     expect(atSet.code).toBe("PLUGIN_CONFIG_INVALID");
     expect(atSet.message).toContain("plugin echo");
     expect(atSet.message).toContain("plugins.echo.config.times:");
+    // A misspelt key, as typed by hand or with `plugin config`: the message names the key it meant.
+    const typo = await caught(plugins.setConfig("echo", { greting: "hi" }));
+    expect(typo.message).toContain('Unrecognized key: "greting"; did you mean "greeting"?');
 
     const config = JSON.parse(await readFile(world.paths.configFile, "utf8")) as { plugins: Record<string, unknown> };
     config.plugins.echo = { enabled: true, config: { greeting: "" } };
@@ -234,6 +252,31 @@ describe("loading host modules", () => {
       ["sneaky", "PLUGIN_UNDECLARED_MODULE"],
     ]);
     expect(loaded.refused[1]?.error.message).toBe(`plugin sneaky: module "fs" is not declared in plugin.json and its registration's declaredModules; it was refused`);
+  });
+
+  // A run used to say only `Unknown host module "host:fine" (available: none)`: the reason (a broken
+  // plugin.json, a misspelt name in config.json) was shown by `plugin list` alone.
+  it("reports an enabled plugin whose folder became unusable, and an enabled name that is no plugin, and still loads the others", async () => {
+    const user = world.paths.userPluginsDir;
+    await writeFiles(join(user, "fine"), simpleUserPlugin("fine"));
+    await writeFiles(join(user, "broken"), simpleUserPlugin("broken"));
+    const plugins = manager();
+    for (const name of ["fine", "broken"]) {
+      await plugins.approve(name);
+      await plugins.enable(name);
+    }
+    await writeFile(join(user, "broken", "plugin.json"), manifestText("broken", { extra: true }));
+    const config = JSON.parse(await readFile(world.paths.configFile, "utf8")) as { plugins: Record<string, unknown> };
+    config.plugins["fime"] = { enabled: true };
+    config.plugins["gone"] = { enabled: false };
+    await writeFile(world.paths.configFile, JSON.stringify(config));
+    const loaded = await plugins.loadHostModules();
+    expect(loaded.loaded).toEqual(["fine"]);
+    expect(loaded.refused.map((refusal) => [refusal.plugin, refusal.error.code])).toEqual([
+      ["broken", "PLUGIN_MANIFEST_INVALID"],
+      ["fime", "PLUGIN_NOT_FOUND"],
+    ]);
+    expect(loaded.refused[1]?.error.message).toMatch(/config\.json enables plugin "fime", but there is no plugin of that name; did you mean "fine"\? Fix the name or remove plugins\.fime/);
   });
 
   it("refuses a registration that declares a module its manifest does not, before creating anything", async () => {

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cli, makeHome, scriptedServer, setServers, type TrustHome } from "../trust/helpers.js";
@@ -121,5 +121,54 @@ describe("descriptions, tool names and server text are shown escaped", () => {
     expectNoRawControls(changed.stdout, changed.stderr);
     expect(changed.stdout).toContain('description:\n        - "Plain tool."\n        + "Plain tool.\\u001b[1A\\u001b[2K"');
     expect(changed.stdout).toContain("block ansi-escape at $.description");
+  });
+});
+
+describe("a user plugin's manifest and file names are shown escaped", () => {
+  it("plugin info, list and audit show the description, hints, a file name and a bad manifest's message as visible escapes", async () => {
+    const home = await makeHome({ servers: () => ({}) });
+    homes.push(home);
+    const plugin = join(home.dir, "plugins", "shiny");
+    await mkdir(plugin, { recursive: true });
+    await writeFile(
+      join(plugin, "plugin.json"),
+      JSON.stringify({
+        name: "shiny",
+        version: "1.0.0",
+        description: `Reads nothing${ESC}[2J${ESC}[H\u202e`,
+        entry: "index.js",
+        hostModules: [{ name: "shiny", description: "d", functions: { go: "go" } }],
+        hints: [`fine${ESC}[1A${ESC}[2K  audit: highest risk none`],
+      }),
+    );
+    // A file name with an erase-line sequence, which the audit names in its finding.
+    await writeFile(join(plugin, "index.js"), `import "./x${ESC}[2K.js";\nexport default {};\n`);
+    const broken = join(home.dir, "plugins", "broken");
+    await mkdir(broken);
+    await writeFile(join(broken, "plugin.json"), JSON.stringify({ name: "broken", version: "1.0.0", description: "d", entry: "index.js", [`x${ESC}[2K`]: 1 }));
+    for (const argv of [["plugin", "info", "shiny"], ["plugin", "audit", "shiny"], ["plugin", "list"]]) {
+      const out = await cli(home, argv);
+      expectNoRawControls(out.stdout, out.stderr);
+      expect(out.stdout + out.stderr).toMatch(argv[1] === "info" ? /Reads nothing\\x1b\[2J\\x1b\[H\\u202e[\s\S]*fine\\x1b\[1A/ : argv[1] === "audit" ? /x\\x1b\[2K\.js/ : /broken[\s\S]*\\x1b\[2K/);
+    }
+  });
+});
+
+describe("a hand-written profile's text is shown escaped", () => {
+  it("profile list, show and apply never write the ESC byte or a bidi override from config.json", async () => {
+    const home = await makeHome({ servers: () => ({}) });
+    homes.push(home);
+    const file = join(home.dir, "config.json");
+    const config = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    config.profiles = { p: { description: `notes${ESC}[2J\u202e`, plugins: [`x${ESC}[2Ky`] } };
+    config.plugins = { ...(config.plugins as object), [`z${ESC}[1A`]: { enabled: true } };
+    await writeFile(file, JSON.stringify(config));
+    for (const argv of [["profile", "list"], ["profile", "show", "p"], ["profile", "apply", "p"], ["profile", "show"]]) {
+      const out = await cli(home, argv);
+      expectNoRawControls(out.stdout, out.stderr);
+      expect(out.stdout + out.stderr).not.toContain("\u202e");
+      if (argv[1] === "list") expect(out.stdout).toContain("notes\\x1b[2J\\u202e");
+      if (argv[1] === "apply") expect(out.stderr).toContain('plugin x\\x1b[2Ky not enabled');
+    }
   });
 });

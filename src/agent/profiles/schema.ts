@@ -1,11 +1,21 @@
 import { z } from "zod";
 import { limitsSchema } from "../../config/config-file.js";
+import { hasUnsafeDisplayChars } from "../../terminal/display.js";
 import { McpvmError } from "../../util/errors.js";
 
 export class ProfileError extends McpvmError<"PROFILE_UNKNOWN" | "PROFILE_INVALID" | "PROFILE_SERVER_UNKNOWN" | "PROFILE_NONE_GIVEN"> {}
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const profileNameSchema = z.string().regex(NAME, "profile names are letters, digits, _ . and - (at most 64)");
+
+/**
+ * An override lands in `mcpServers.<name>.env`, so its name follows the server schema's rules
+ * (src/mcp/config/schema.ts): refused here, not after it has made config.json invalid.
+ */
+const envNameSchema = z
+  .string()
+  .regex(/^[^=\0]+$/, 'environment variable names cannot be empty or contain "="')
+  .refine((name) => !hasUnsafeDisplayChars(name), "environment variable names cannot contain control, bidi or invisible characters");
 
 /**
  * One profile, as written in config.json `profiles.<name>`. A profile is a named preset that
@@ -23,7 +33,7 @@ export const profileSchema = z
     /** The MCP servers this profile enables; every configured server not named by an applied profile is disabled. */
     mcpServers: z.array(z.string().min(1)).default([]),
     /** Per-server environment overrides, merged over the server's own `env` while the profile is applied. */
-    env: z.record(z.string().min(1), z.record(z.string().regex(/^[^=\0]+$/), z.string())).optional(),
+    env: z.record(z.string().min(1), z.record(envNameSchema, z.string())).optional(),
   })
   .strict();
 

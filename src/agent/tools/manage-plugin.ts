@@ -1,17 +1,19 @@
+import { displayInline } from "../../terminal/display.js";
 import type { AuditReport, PluginInfo } from "../../plugin-system/index.js";
 import { AgentToolError } from "./errors.js";
 import type { AgentToolContext } from "./types.js";
 
 export type PluginAction = "info" | "enable" | "disable";
 
-/** What the person reads before approving a plugin the assistant asked for. */
+/** What the person reads before approving a plugin the assistant asked for; the author's text goes through display.ts. */
 export function pluginApprovalText(info: PluginInfo, audit: AuditReport): string {
   const lines = [
-    `Plugin ${info.name} ${info.version} (${info.source}): ${info.description}`,
+    `Plugin ${info.name} ${info.version} (${info.source}): ${displayInline(info.description)}`,
     `  modules:      ${info.modules.map((m) => `host:${m}`).join(", ") || "(none)"}`,
     `  capabilities: ${info.capabilities.join(", ") || "(none)"}`,
+    ...(info.manifest.hints.length > 0 ? ["  hints for the model:", ...info.manifest.hints.map((h) => `    - ${displayInline(h)}`)] : []),
     `  audit:        ${audit.files.length} file(s), highest risk ${audit.highestRisk ?? "none"}, ${audit.findings.length} finding(s)`,
-    ...audit.findings.map((f) => `    ${f.risk} ${f.rule} ${f.file}:${f.line}:${f.column} ${f.message}`),
+    ...audit.findings.map((f) => `    ${f.risk} ${f.rule} ${displayInline(f.file)}:${f.line}:${f.column} ${displayInline(f.message)}`),
   ];
   return lines.join("\n");
 }
@@ -35,7 +37,7 @@ export async function pluginAction(context: AgentToolContext, action: PluginActi
         if (!(await context.person.confirm(pluginApprovalText(info, info.audit), `The assistant asks to enable plugin "${name}". Approve it?`, abortSignal))) {
           throw new AgentToolError("DECLINED", `The person declined to approve plugin ${name}. Do not ask again unless they want it.`);
         }
-        await plugins.approve(name);
+        await plugins.approve(name, { expectedHash: info.hash });
       }
       await plugins.enable(name);
       await context.host.reload();

@@ -9,6 +9,8 @@ import { didYouMean } from "../../util/suggest.js";
 import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
 import { commandHint, noTerminalHint, sentence } from "../../terminal/hints.js";
 import { confirm } from "../../terminal/prompt.js";
+// Manifests, file names and audit messages come from the plugin's author: shown through display.ts.
+import { displayBlock, displayInline } from "../../terminal/display.js";
 
 const USAGE = `Usage: mcpvm plugin <command> [name] [options]
 
@@ -69,7 +71,7 @@ async function runSubcommand(sub: string, positionals: readonly string[], unset:
       if (context.json) writeJson(context.io.stdout, { plugins: list, errors: errors.map((e) => ({ code: e.code, message: e.message })) });
       else {
         writeLine(context.io.stdout, renderList(list, context));
-        for (const error of errors) writeLine(context.io.stderr, `${context.colours.yellow("warning")} [${error.code}] ${error.message}`);
+        for (const error of errors) writeLine(context.io.stderr, `${context.colours.yellow("warning")} [${error.code}] ${displayBlock(error.message)}`);
       }
       return ExitCode.Ok;
     }
@@ -87,13 +89,13 @@ async function runSubcommand(sub: string, positionals: readonly string[], unset:
     }
     case "approve": {
       const target = name();
-      const report = await plugins.audit(target);
-      if (!context.json) writeLine(context.io.stderr, renderAudit(report, context));
+      const info = await plugins.info(target);
+      if (!context.json) writeLine(context.io.stderr, `${renderModelView(info, context)}\n${renderAudit(info.audit, context)}`);
       if (!(await confirm(context, `Approve plugin "${target}" with the code shown above?`))) {
         writeLine(context.io.stderr, context.interactive ? "Not approved." : `Not approved: no terminal to ask on. ${sentence(noTerminalHint(context, `plugin approve ${target}`, "approve it unattended"))}.`);
         return ExitCode.ApprovalRequired;
       }
-      const record = await plugins.approve(target);
+      const record = await plugins.approve(target, { expectedHash: info.hash });
       await host.reload();
       if (context.json) writeJson(context.io.stdout, { approved: target, record });
       else writeLine(context.io.stdout, `${context.colours.green("approved")} ${target} (hash ${record.hash.slice(0, 12)}…). Enable it with \`${commandHint(context, `plugin enable ${target}`)}\`.`);
@@ -167,16 +169,30 @@ function renderList(list: readonly PluginStatus[], context: CommandContext): str
 
 function renderInfo(info: PluginInfo, context: CommandContext): string {
   const lines = [
-    `${context.colours.bold(info.name)} ${info.version} (${info.source}) — ${info.description}`,
+    `${context.colours.bold(info.name)} ${info.version} (${info.source}) — ${displayInline(info.description)}`,
     `  state:        ${stateText(info, context)}`,
     `  modules:      ${info.modules.map((m) => `host:${m}`).join(", ") || "(none)"}`,
     `  capabilities: ${info.capabilities.join(", ") || "(none)"}`,
     `  audit:        highest risk ${info.audit.highestRisk ?? "none"}, ${info.audit.findings.length} finding(s)${info.audit.blocked ? ", BLOCKED" : ""}`,
     `  config:       ${info.config === undefined ? "(none)" : JSON.stringify(info.config)}`,
-    `  folder:       ${info.dir}`,
+    `  folder:       ${displayInline(info.dir)}`,
   ];
   if (info.approvalRecord !== undefined) lines.push(`  approved:     ${info.approvalRecord.approvedAt} by ${info.approvalRecord.approvedBy}`);
-  if (info.manifest.hints.length > 0) lines.push("  hints:", ...info.manifest.hints.map((h) => `    - ${h}`));
+  if (info.manifest.hints.length > 0) lines.push("  hints:", ...info.manifest.hints.map((h) => `    - ${displayInline(h)}`));
+  return lines.join("\n");
+}
+
+/**
+ * What the model reads once the plugin is on (description, modules, hints), shown at approval:
+ * an approval covers this text as much as the code, and it is the author's words to the model.
+ */
+function renderModelView(info: PluginInfo, context: CommandContext): string {
+  const lines = [
+    `${context.colours.bold(info.name)} ${info.version} (${info.source}) — ${displayInline(info.description)}`,
+    `  modules:      ${info.modules.map((m) => `host:${m}`).join(", ") || "(none)"}`,
+    `  capabilities: ${info.capabilities.join(", ") || "(none)"}`,
+  ];
+  if (info.manifest.hints.length > 0) lines.push("  hints for the model:", ...info.manifest.hints.map((h) => `    - ${displayInline(h)}`));
   return lines.join("\n");
 }
 
@@ -184,7 +200,7 @@ export function renderAudit(report: AuditReport, context: CommandContext): strin
   const { red, yellow, dim, bold } = context.colours;
   const head = `${bold(`Audit of ${report.plugin}`)}: ${report.files.length} file(s), highest risk ${report.highestRisk ?? "none"}${report.blocked ? red(" — BLOCKED, cannot be approved") : ""}`;
   const colour = (risk: string) => (risk === "critical" || risk === "high" ? red(risk) : risk === "medium" ? yellow(risk) : dim(risk));
-  const rows = report.findings.map((f) => `  ${colour(f.risk).padEnd(8)} ${f.rule} ${dim(`${f.file}:${f.line}:${f.column}`)}${f.declared ? dim(" (declared)") : ""}\n      ${f.message}`);
+  const rows = report.findings.map((f) => `  ${colour(f.risk).padEnd(8)} ${f.rule} ${dim(`${displayInline(f.file)}:${f.line}:${f.column}`)}${f.declared ? dim(" (declared)") : ""}\n      ${displayInline(f.message)}`);
   const undeclared = report.undeclaredCapabilities.length > 0 ? [yellow(`  undeclared capabilities: ${report.undeclaredCapabilities.join(", ")}`)] : [];
   return [head, ...undeclared, ...rows].join("\n");
 }

@@ -7,6 +7,8 @@ import { didYouMean } from "../../util/suggest.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { ExitCode } from "../../terminal/exit-codes.js";
 import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
+// Descriptions, plugin names and applied names are hand-written in config.json: shown through display.ts.
+import { displayBlock, displayInline } from "../../terminal/display.js";
 
 const USAGE = `Usage: mcpvm profile <command> [names...]
 
@@ -52,8 +54,8 @@ function renderApply(report: ApplyReport, pending: readonly string[], context: C
   writeLine(out, `  limits:      cpu ${l.cpuMs} ms, wall ${l.wallMs} ms, memory ${Math.round(l.memoryBytes / 1024 / 1024)} MB, output ${Math.round(l.outputBytes / 1024)} KB`);
   writeLine(out, `  MCP servers: ${report.enabledServers.join(", ") || "none"} enabled${report.disabledServers.length > 0 ? `; ${report.disabledServers.join(", ")} disabled` : ""}`);
   if (report.envOverrides.length > 0) writeLine(out, `  env overrides for: ${report.envOverrides.join(", ")}`);
-  if (report.pluginsEnabled.length + report.pluginsDisabled.length > 0) writeLine(out, `  plugins:     enabled ${report.pluginsEnabled.join(", ") || "none"}; disabled ${report.pluginsDisabled.join(", ") || "none"}`);
-  for (const r of report.pluginsRefused) writeLine(context.io.stderr, yellow(`  plugin ${r.plugin} not enabled [${r.code}]: ${r.message}`));
+  if (report.pluginsEnabled.length + report.pluginsDisabled.length > 0) writeLine(out, `  plugins:     enabled ${displayInline(report.pluginsEnabled.join(", ") || "none")}; disabled ${displayInline(report.pluginsDisabled.join(", ") || "none")}`);
+  for (const r of report.pluginsRefused) writeLine(context.io.stderr, yellow(`  plugin ${displayInline(r.plugin)} not enabled [${r.code}]: ${displayBlock(r.message)}`));
   for (const name of pending) writeLine(context.io.stderr, yellow(`  ${name} needs approval before it starts (its definition is new or changed): mcpvm mcp approve ${name}`));
   writeLine(out, "Takes effect from the next run.");
 }
@@ -75,7 +77,7 @@ export const profileCommand: Command = {
         const active = activeProfiles(host.config);
         if (context.json) writeJson(out, { active, profiles: profiles.map((p) => ({ name: p.name, source: p.source, active: active.includes(p.name), description: p.profile.description })) });
         else {
-          const rows = profiles.map((p) => [p.name, p.source, active.includes(p.name) ? context.colours.green("applied") : "", p.profile.description ?? ""]);
+          const rows = profiles.map((p) => [p.name, p.source, active.includes(p.name) ? context.colours.green("applied") : "", displayInline(p.profile.description ?? "")]);
           writeLine(out, formatTable(rows, ["NAME", "SOURCE", "STATE", "DESCRIPTION"].map((h) => context.colours.bold(h))));
         }
         return ExitCode.Ok;
@@ -88,7 +90,7 @@ export const profileCommand: Command = {
           if (found === undefined) throw unknownProfile(name, available);
           const shown = { name: found.name, source: found.source, ...maskEnv(found.profile) };
           if (context.json) writeJson(out, shown);
-          else writeLine(out, JSON.stringify(shown, null, 2));
+          else writeLine(out, displayBlock(JSON.stringify(shown, null, 2)));
           return ExitCode.Ok;
         }
         const active = activeProfiles(host.config);
@@ -97,10 +99,10 @@ export const profileCommand: Command = {
         const limits = host.limits();
         if (context.json) writeJson(out, { active, limits, enabledServers: servers, enabledPlugins: plugins });
         else {
-          writeLine(out, `applied profiles: ${active.join(" + ") || "none (config.json as written)"}`);
+          writeLine(out, `applied profiles: ${displayInline(active.join(" + ")) || "none (config.json as written)"}`);
           writeLine(out, `limits:           cpu ${limits.cpuMs} ms, wall ${limits.wallMs} ms, memory ${Math.round(limits.memoryBytes / 1024 / 1024)} MB, output ${Math.round(limits.outputBytes / 1024)} KB`);
           writeLine(out, `MCP servers on:   ${servers.join(", ") || "none"}`);
-          writeLine(out, `plugins on:       ${plugins.join(", ") || "none"}`);
+          writeLine(out, `plugins on:       ${displayInline(plugins.join(", ")) || "none"}`);
         }
         return ExitCode.Ok;
       }

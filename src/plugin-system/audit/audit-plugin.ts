@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import { dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Capability } from "../manifest.js";
 import { AUDIT_RULES, effectiveRisk, RISK_ORDER, type AuditRuleId, type RiskLevel } from "./rules.js";
 import type { ScanCache } from "./scan-cache.js";
@@ -85,13 +85,32 @@ function inside(root: string, path: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
-/** The file a relative specifier names, as TypeScript under vitest or Node on the build would find it. */
-async function resolveRelative(target: string): Promise<string | undefined> {
+/**
+ * The file a relative specifier names. From TypeScript (native plugins under vitest) `./x.js` may
+ * be x.ts and `./x` any of the implicit extensions. From JavaScript, Node runs the file: only the
+ * exact name is accepted, since `require("./lib")` searches on its own way (lib.js before lib.ts,
+ * a folder's package.json "main") and a guess here could audit a decoy beside the file that runs.
+ */
+async function resolveRelative(importer: string, target: string): Promise<string | undefined> {
+  if (/\.[cm]?js$/.test(importer)) return (await isFile(target)) ? target : undefined;
   const extension = extname(target);
   const candidates = [target, ...(SOURCE_ALTERNATIVES[extension] ?? []).map((alt) => target.slice(0, -extension.length) + alt)];
   if (extension === "") candidates.push(...IMPLICIT_EXTENSIONS.map((suffix) => target + suffix));
   for (const candidate of candidates) if (await isFile(candidate)) return candidate;
   return undefined;
+}
+
+/**
+ * The file Node's ESM loader loads for a relative specifier: it resolves the specifier as a URL, so
+ * `?query` and `#fragment` are dropped, percent-escapes decoded, `\\` read as `/` and tabs removed.
+ * Undefined when the URL names no file (an encoded `/`).
+ */
+function nodeUrlTarget(file: string, specifier: string): string | undefined {
+  try {
+    return fileURLToPath(new URL(specifier, pathToFileURL(file)));
+  } catch {
+    return undefined;
+  }
 }
 
 function packageName(specifier: string): string {
@@ -212,9 +231,15 @@ class PluginAuditor {
       return at("unaudited-dependency", `"${specifier}"`);
     }
     const target = specifier.startsWith("file:") ? fileURLToPath(specifier) : resolve(dirname(file), specifier);
+    if (!specifier.startsWith("file:") && nodeUrlTarget(file, specifier) !== target) {
+      return at("unresolved-import", `"${specifier}" names a different file for \`import\` (a URL: ?, #, %, \\ and tabs change it) than for \`require\`; write a plain relative path`);
+    }
     if (!this.allowed(target, this.roots())) return at("import-outside-plugin", `"${specifier}" leaves the plugin folder`);
-    const found = await resolveRelative(target);
-    if (found === undefined) return at("unresolved-import", `"${specifier}" does not exist`);
+    const found = await resolveRelative(file, target);
+    if (found === undefined) {
+      const fromJavaScript = /\.[cm]?js$/.test(file);
+      return at("unresolved-import", fromJavaScript ? `"${specifier}" is not a file; from JavaScript the audit reads only the exact name (Node's own search could load another file), so write the file's full name` : `"${specifier}" does not exist`);
+    }
     if (!this.allowed(await realpath(found), this.realRoots)) return at("import-outside-plugin", `"${specifier}" is a symbolic link out of the plugin folder`);
     this.enqueue(found);
   }

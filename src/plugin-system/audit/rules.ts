@@ -51,7 +51,7 @@ export const AUDIT_RULES: Readonly<Record<AuditRuleId, AuditRule>> = {
   "worker-eval": rule("worker-eval", "runs a string as code in a Worker (eval: true)", null, "critical"),
   eval: rule("eval", "eval()", null, "critical"),
   "function-constructor": rule("function-constructor", "builds functions from strings (Function, .constructor(...))", null, "critical"),
-  vm: rule("vm", "compiles or runs code (vm, inspector, repl)", null, "critical"),
+  vm: rule("vm", "compiles or loads code the audit does not see (vm, inspector, repl, Node's module loader)", null, "critical"),
   "dynamic-require": rule("dynamic-require", "require() with a specifier that cannot be resolved statically", null, "high"),
   "dynamic-import": rule("dynamic-import", "import() with a specifier that cannot be resolved statically", null, "high"),
   "dynamic-member": rule("dynamic-member", "computed access to a sensitive object that cannot be resolved statically", null, "high"),
@@ -109,6 +109,16 @@ export const FS_READ_MEMBERS: ReadonlySet<string> = new Set(
     "opendir", "open", "createReadStream", "watch", "watchFile", "glob", "readJson",
   ].flatMap((name) => (name.startsWith("create") || name.startsWith("watch") ? [name] : [name, `${name}Sync`])),
 );
+
+/**
+ * The parts of node:module (and of CommonJS's `module` object) that neither compile nor load code;
+ * any other member (`_load`, `register`, `prototype._compile`, …) is a `vm` finding. `require` is
+ * followed like require itself.
+ */
+export const SAFE_MODULE_MEMBERS: ReadonlySet<string> = new Set([
+  "createRequire", "isBuiltin", "builtinModules", "findSourceMap", "SourceMap", "findPackageJSON",
+  "exports", "id", "filename", "loaded", "path", "paths", "require",
+]);
 
 /** Members of `process` that load native code. */
 export const NATIVE_BINDING_MEMBERS: ReadonlySet<string> = new Set(["binding", "_linkedBinding", "dlopen"]);

@@ -1,6 +1,6 @@
 import type * as t from "@babel/types";
 import { parseSource, patternIdentifiers, topLevelNames, unwrap, walk } from "./ast.js";
-import { FS_MODULES, FS_READ_MEMBERS, FS_WRITE_MEMBERS, GLOBAL_RULES, MODULE_RULES, NATIVE_BINDING_MEMBERS, normaliseModuleName, type AuditRuleId } from "./rules.js";
+import { FS_MODULES, FS_READ_MEMBERS, FS_WRITE_MEMBERS, GLOBAL_RULES, MODULE_RULES, NATIVE_BINDING_MEMBERS, normaliseModuleName, SAFE_MODULE_MEMBERS, type AuditRuleId } from "./rules.js";
 import { memberValue, propertyName, ValueTable, type AbstractValue } from "./values.js";
 
 /** A finding inside one file, before the plugin-level audit adds risk, declaration and excerpt. */
@@ -76,8 +76,17 @@ class FileScanner {
         else if (GLOBAL_RULES[name]) this.report(GLOBAL_RULES[name], node, `globalThis.${name}`);
         continue;
       }
+      if (value.kind === "require") {
+        if (name === "cache" || name === "extensions") this.report("vm", node, `require.${name} (changes what require loads)`);
+        continue;
+      }
       if (value.kind !== "module") continue;
       const { module } = value;
+      if (module === "module") {
+        if (name === undefined) this.report("dynamic-member", node, "computed property of node:module cannot be resolved statically");
+        else if (!SAFE_MODULE_MEMBERS.has(name)) this.report("vm", node, `module.${name === "*" ? "*" : name} (Node's module loader)`);
+        continue;
+      }
       if (FS_MODULES.has(module)) {
         if (name === undefined) this.report("dynamic-member", node, `computed property of ${module} cannot be resolved statically`);
         else if (name === "*") {
@@ -115,6 +124,7 @@ class FileScanner {
       this.report("function-constructor", node, "calls a .constructor (reaches Function from any function)");
     }
     for (const value of this.table.evaluate(callee)) {
+      if (value.kind === "module" && value.module === "module") this.report("vm", node, "creates a Module (it compiles and loads code)");
       if (value.kind === "require") this.loadDynamic(expressionArgument(args[0]), node, "dynamic-require", "require()");
       if (value.kind !== "member") continue;
       if (value.module === "process" && value.name === "getBuiltinModule") this.loadDynamic(expressionArgument(args[0]), node, "dynamic-require", "process.getBuiltinModule()");

@@ -17,6 +17,8 @@ const GLOBAL_VALUES: Readonly<Record<string, AbstractValue>> = {
   process: { kind: "module", module: "process" },
   Reflect: { kind: "module", module: "Reflect" },
   require: { kind: "require" },
+  // CommonJS's `module` is an instance of node:module's Module: `module.constructor._load(...)`.
+  module: { kind: "module", module: "module" },
 };
 
 function key(value: AbstractValue): string {
@@ -40,8 +42,14 @@ export function memberValue(values: readonly AbstractValue[], name: string): Abs
   const out: AbstractValue[] = [];
   for (const value of values) {
     if (value.kind === "global-object") out.push(...globalValue(name));
-    else if (value.kind === "module") {
+    else if (value.kind === "require") {
+      if (name === "main") out.push({ kind: "module", module: "module" });
+    } else if (value.kind === "module") {
       if (name === "default") out.push(value);
+      // Module, its instances and their .constructor all reach the loader; `.require` loads like require.
+      else if (value.module === "module" && (name === "constructor" || name === "Module")) out.push(value);
+      else if (value.module === "module" && name === "require") out.push({ kind: "require" });
+      else if (value.module === "process" && name === "mainModule") out.push({ kind: "module", module: "module" });
       else if (name === "promises" && FS_MODULES.has(value.module)) out.push({ kind: "module", module: "fs/promises" });
       else out.push({ kind: "member", module: value.module, name });
     }
