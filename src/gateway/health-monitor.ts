@@ -118,7 +118,12 @@ export class HealthMonitor {
     clearTimeout(this.retries.get(server));
     const retry = setTimeout(() => {
       this.retries.delete(server);
-      if (this.deps.state(server) !== "connecting") void this.recover(server);
+      // Another connect (a call's) is under way: look again when the backoff ends once more, since it
+      // may fail too; dropping the retry left the server down until the next round.
+      const state = this.deps.state(server);
+      if (state === "connecting") this.retryAfter(server, delayMs);
+      else if (state === "connected") this.recovering.delete(server);
+      else void this.recover(server);
     }, delayMs);
     retry.unref();
     this.retries.set(server, retry);

@@ -150,10 +150,11 @@ describe("mcpvm mcp", () => {
     const info = JSON.parse(out.stdout) as { module: string; tools: { jsName: string; originalName: string; hints: object }[]; held: unknown[] };
     expect(info.module).toBe("mcp-everything");
     expect(info.tools.find((t) => t.jsName === "get_sum")).toMatchObject({ originalName: "get-sum", hints: { readOnly: true, destructive: false } });
-    // 13 tools, the two that server-everything offers only to a client that can answer elicitation, and the one for a
-    // client that can sample (the CLI can both, on a terminal; sampling with a configured model).
-    expect(info.tools.map((t) => t.originalName)).toEqual(expect.arrayContaining(["trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request"]));
-    expect(info.tools).toHaveLength(16);
+    // 13 tools, the two that server-everything offers only to a client that can answer elicitation, the one for a
+    // client that can sample (the CLI can both, on a terminal; sampling with a configured model), and the one for a
+    // client that offers roots (the working directory, or config.json's roots).
+    expect(info.tools.map((t) => t.originalName)).toEqual(expect.arrayContaining(["trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request", "get-roots-list"]));
+    expect(info.tools).toHaveLength(17);
     expect(info.held).toEqual([]);
   });
 

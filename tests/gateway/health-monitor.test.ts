@@ -79,3 +79,43 @@ describe("gateway health monitor", () => {
     expect(w.monitor.pending().size).toBe(0);
   });
 });
+
+describe("gateway health monitor: a retry that comes due while another connect is under way", () => {
+  it("waits for that connect and tries again if it failed, instead of dropping the retry until the next round", async () => {
+    const state: Record<string, ServerState> = { a: "error" };
+    let attempts = 0;
+    let failing = true;
+    const monitor = new HealthMonitor({
+      servers: () => ["a"],
+      state: (name) => state[name] ?? "idle",
+      ping: async () => true,
+      close: async () => undefined,
+      reconnect: async () => {
+        attempts += 1;
+        if (failing) throw new Error("connection refused");
+        state.a = "connected";
+      },
+      onGaveUp: () => undefined,
+      logger: silentLogger(),
+      // A round an hour away: only the backoff's retry can bring the server back in this test.
+      settings: { healthIntervalMs: 3_600_000, healthTimeoutMs: 100, reconnectBaseMs: 20, reconnectMaxMs: 20 },
+    });
+    monitor.start();
+    try {
+      await monitor.check();
+      expect(attempts).toBe(1);
+      // A call starts its own connect before the retry is due; the retry finds it connecting.
+      state.a = "connecting";
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      // That connect fails; the upstream is back by now.
+      state.a = "error";
+      failing = false;
+      const deadline = Date.now() + 2_000;
+      while (state.a !== "connected" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(state.a).toBe("connected");
+      expect(attempts).toBe(2);
+    } finally {
+      monitor.stop();
+    }
+  });
+});
