@@ -373,14 +373,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
 
   private async write(change: (record: ServerLogin) => ServerLogin): Promise<void> {
     const binding = { url: this.options.url, ...(this.options.config?.clientId === undefined ? {} : { clientId: this.options.config.clientId }) };
-    let next: ServerLogin | undefined;
-    await this.options.store.update(this.options.server, (current) => {
-      // A record left by another definition (URL or client id changed) is not built upon.
-      const base = loginMatches(current, binding.url, binding.clientId) ? current : binding;
-      next = change({ ...base, ...binding });
-      return next;
-    });
-    this.record = next;
+    this.record = await this.options.store.updateBound(this.options.server, binding, change);
   }
 }
 

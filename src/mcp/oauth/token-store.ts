@@ -62,6 +62,21 @@ export class OAuthTokenStore {
     });
   }
 
+  /**
+   * Applies `change` to the server's record bound to this definition (its URL and client id) and
+   * returns the record written. A record left by another definition (URL or client id changed) is
+   * not built upon: `change` starts from the binding alone.
+   */
+  async updateBound(server: string, binding: { readonly url: string; readonly clientId?: string }, change: (record: ServerLogin) => ServerLogin): Promise<ServerLogin> {
+    let next: ServerLogin | undefined;
+    await this.update(server, (current) => {
+      const base = loginMatches(current, binding.url, binding.clientId) ? current : binding;
+      next = change({ ...base, ...binding });
+      return next;
+    });
+    return next as ServerLogin;
+  }
+
   async remove(server: string): Promise<ServerLogin | undefined> {
     let removed: ServerLogin | undefined;
     await this.update(server, (current) => {
