@@ -111,7 +111,7 @@ describe("gateway health monitor: a retry that comes due while another connect i
       state.a = "error";
       failing = false;
       const deadline = Date.now() + 2_000;
-      while (state.a !== "connected" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while ((state.a as ServerState) !== "connected" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(state.a).toBe("connected");
       expect(attempts).toBe(2);
     } finally {
