@@ -3,7 +3,7 @@ import { z } from "zod";
 import { McpvmError } from "../util/errors.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
-import { JsonDocumentError, parseJsonDocument } from "../util/json-document.js";
+import { JsonDocumentError, parseJsonDocument, RESERVED_KEYS } from "../util/json-document.js";
 import { withFileLock } from "../util/file-lock.js";
 import { withKeySuggestions } from "../util/zod-key-suggestions.js";
 import { assertConfigHomeSecure, describeHomeProblems, HomeSecurityError, readOwnFile } from "./home-security.js";
@@ -118,8 +118,6 @@ function reservedKeyPath(value: unknown, path: readonly (string | number)[] = []
   }
   return undefined;
 }
-
-const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 export async function saveConfigFile(file: string, config: ConfigFile): Promise<void> {
   const checked = configFileSchema.parse(config);

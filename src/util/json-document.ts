@@ -37,7 +37,8 @@ export interface JsonDocumentOptions {
   readonly refuseReservedKeys?: boolean;
 }
 
-const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+/** Keys parseJsonSafe drops; a document read with `refuseReservedKeys` refuses them. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 const BOM = "\ufeff";
 
