@@ -92,9 +92,10 @@ export class HealthMonitor {
     if (this.recovering.has(server) && state !== "connecting") await this.recover(server);
   }
 
-  private async recover(server: string): Promise<void> {
+  /** `due`: called by the backoff's own timer, which may fire a millisecond before the clock reads nextAttempt. */
+  private async recover(server: string, due = false): Promise<void> {
     const recovery = this.recovering.get(server);
-    if (recovery === undefined || this.now() < recovery.nextAttempt || this.attempting.has(server)) return;
+    if (recovery === undefined || (!due && this.now() < recovery.nextAttempt) || this.attempting.has(server)) return;
     this.attempting.add(server);
     try {
       await this.deps.reconnect(server);
@@ -123,7 +124,7 @@ export class HealthMonitor {
       const state = this.deps.state(server);
       if (state === "connecting") this.retryAfter(server, delayMs);
       else if (state === "connected") this.recovering.delete(server);
-      else void this.recover(server);
+      else void this.recover(server, true);
     }, delayMs);
     retry.unref();
     this.retries.set(server, retry);

@@ -119,3 +119,36 @@ describe("gateway health monitor: a retry that comes due while another connect i
     }
   });
 });
+
+describe("gateway health monitor: the backoff's timer and a coarse clock", () => {
+  it("tries again when the retry's timer fires, even if the clock does not yet read the attempt's time", async () => {
+    const state: Record<string, ServerState> = { a: "error" };
+    let attempts = 0;
+    const monitor = new HealthMonitor({
+      servers: () => ["a"],
+      state: (name) => state[name] ?? "idle",
+      ping: async () => true,
+      close: async () => undefined,
+      reconnect: async () => {
+        attempts += 1;
+        if (attempts < 6) throw new Error("connection refused");
+        state.a = "connected";
+      },
+      onGaveUp: () => undefined,
+      logger: silentLogger(),
+      settings: { healthIntervalMs: 3_600_000, healthTimeoutMs: 100, reconnectBaseMs: 20, reconnectMaxMs: 20 },
+      // A clock that moves in 50 ms steps: a timer set for 20 ms usually fires before it reads 20 ms later.
+      now: () => Math.floor(Date.now() / 50) * 50,
+    });
+    monitor.start();
+    try {
+      await monitor.check();
+      const deadline = Date.now() + 2_000;
+      while ((state.a as ServerState) !== "connected" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(state.a).toBe("connected");
+      expect(attempts).toBe(6);
+    } finally {
+      monitor.stop();
+    }
+  });
+});
