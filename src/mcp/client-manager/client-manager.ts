@@ -1,23 +1,19 @@
-import type { CallToolResult, Implementation, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
+import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import { telemetry } from "../../telemetry/telemetry.js";
-import { McpOAuthError } from "../oauth/errors.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, type GuestValue, type ResultLogger } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
 import { callTimeoutMs, deadlineError, waitWithinBudget, type CallerOptions } from "./call-budget.js";
-import { waitForRoom } from "./capacity.js";
-import { defaultChildEnv } from "./child-env.js";
-import { currentCall, resolveOrigin, type InFlightCall } from "./call-origin.js";
+import type { InFlightCall } from "./call-origin.js";
 import { runCall, type CallRunnerDeps } from "./call-runner.js";
 import { sendToolCall, type RequestExtras, type ToolCallDeps } from "./tool-call.js";
 import { emptyListFor, supportsRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
 import { unsupportedRequestError } from "./manager-errors.js";
 import type { ServerRequestHooks } from "./server-requests.js";
-// The connection (and with it the MCP client SDK) is loaded on the first connect: a run that calls no
-// server never loads the SDK (docs/ARCHITECTURE.md, "How the CLI is built and loaded").
-import type { Connection, ConnectionDeps } from "./connection.js";
+import type { Connection } from "./connection.js";
+import { openSlot, type SlotOpenerDeps } from "./slot-opener.js";
 import { isConnectionFatal } from "./errors.js";
-import { closedError, foreignError, reconnectLimitError, unknownServerError } from "./manager-errors.js";
+import { closedError, reconnectLimitError, unknownServerError } from "./manager-errors.js";
 import type { ClientManagerEvent, ClientManagerListener, ServerStatus } from "./events.js";
 import { clientManagerLimitsSchema, type ClientManagerLimits, type ClientManagerOptions, type LaunchResolver, type ServerIdentity } from "./options.js";
 import { ServerSlot } from "./slot.js";
@@ -32,9 +28,6 @@ export interface ConnectedServer {
 }
 
 export type { RequestExtras } from "./tool-call.js";
-
-const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpvm", version: "0.1.0" };
-const STDERR_TAIL_LINES = 10;
 
 const stderrLogger: ResultLogger = { warn: (_data, message) => void process.stderr.write(`mcpvm: ${message}\n`) };
 
@@ -56,6 +49,7 @@ export class ClientManager {
   /** What runCall and a tools/call (tool-call.ts) need of this manager: built once, not per call. */
   private readonly callRunner: CallRunnerDeps;
   private readonly toolCalls: ToolCallDeps;
+  private readonly opener: SlotOpenerDeps;
 
   constructor(private readonly options: ClientManagerOptions) {
     this.limits = clientManagerLimitsSchema.parse(options.limits ?? {});
@@ -75,6 +69,17 @@ export class ClientManager {
       defaultCallTimeoutMs: this.limits.defaultCallTimeoutMs,
       now: this.now,
       emit: (event) => this.emit(event),
+    };
+    this.opener = {
+      options,
+      limits: this.limits,
+      now: this.now,
+      inFlight: this.inFlight,
+      emit: (event) => this.emit(event),
+      slots: () => [...this.slots.values()],
+      isClosed: () => this.closed,
+      serverRequests: () => this.serverRequests,
+      protocol: () => this.protocol,
     };
     this.serverRequests = options.serverRequests;
     this.protocol = options.protocol ?? "legacy";
@@ -267,133 +272,11 @@ export class ClientManager {
       if (slot.failures > this.limits.maxReconnects) {
         throw reconnectLimitError(slot.name, slot.failures, this.limits.maxReconnects, slot.lastError);
       }
-      slot.connecting = this.startConnect(slot).finally(() => {
+      slot.connecting = openSlot(this.opener, slot).finally(() => {
         slot.connecting = undefined;
         slot.connectAbort = undefined;
       });
     }
     return waitWithinBudget(slot.connecting, caller, this.now(), slot.name, tool);
-  }
-
-  private async startConnect(slot: ServerSlot): Promise<Connection> {
-    const abort = new AbortController();
-    slot.connectAbort = abort;
-    slot.clearIdleTimer();
-    slot.setState("connecting");
-    let countsAsFailure = false;
-    try {
-      const launch = await this.resolveLaunch(slot);
-      slot.useLaunch(launch);
-      await this.beforeConnect(slot, launch);
-      await this.makeRoom(slot, abort.signal);
-      if (abort.signal.aborted) throw closedError(slot.name, this.closed);
-      countsAsFailure = true;
-      const { Connection } = await import("./connection.js");
-      const connection = await Connection.open(slot.name, launch, this.connectionDeps(slot), {
-        timeoutMs: launch.limits.connectTimeoutMs,
-        signal: abort.signal,
-      });
-      countsAsFailure = false;
-      const tools = await this.expose(slot, connection).catch(async (error: unknown) => {
-        await connection.close();
-        throw error;
-      });
-      if (abort.signal.aborted) {
-        await connection.close();
-        throw closedError(slot.name, this.closed);
-      }
-      slot.connection = connection;
-      slot.connectedAt = this.now();
-      slot.tools = tools;
-      slot.lastUsed = this.now();
-      slot.setState("connected");
-      this.emit({ type: "tools", server: slot.name, tools, reason: "connect" });
-      slot.scheduleIdle(this.limits.idleTimeoutMs);
-      return connection;
-    } catch (error) {
-      const failure = abort.signal.aborted ? closedError(slot.name, this.closed) : foreignError(slot.name, slot.redact, error, "MCP_CONNECT_FAILED");
-      // A server waiting for a login is not broken: `mcpvm mcp login` in another terminal fixes it for the next call.
-      if (countsAsFailure && !abort.signal.aborted && !(failure instanceof McpOAuthError)) slot.failures += 1;
-      // Ctrl-C at a question it asked on the way (an ${input:…} value) stopped it: not a broken server.
-      const stoppedByPerson = failure.code === "CANCELLED";
-      slot.setState(abort.signal.aborted || stoppedByPerson ? "closed" : "error", stoppedByPerson ? undefined : failure);
-      throw failure;
-    } finally {
-      // Connected (live by its connection) or failed: either way the place it held while opening is given back.
-      slot.admitted = false;
-    }
-  }
-
-  private async resolveLaunch(slot: ServerSlot): Promise<McpServerLaunch> {
-    try {
-      return await slot.resolver();
-    } catch (error) {
-      throw foreignError(slot.name, slot.redact, error, "MCP_LAUNCH_FAILED");
-    }
-  }
-
-  private async beforeConnect(slot: ServerSlot, launch: McpServerLaunch): Promise<void> {
-    const hook = this.options.hooks?.beforeConnect ?? (async () => undefined);
-    try {
-      await hook(launch);
-    } catch (error) {
-      throw foreignError(slot.name, slot.redact, error, "MCP_CONNECT_REFUSED");
-    }
-  }
-
-  private async expose(slot: ServerSlot, connection: Connection): Promise<readonly Tool[]> {
-    const hook = this.options.hooks?.onToolsListed ?? (async (_name: string, tools: readonly Tool[]) => tools);
-    return hook(slot.name, connection.tools, connection.identity);
-  }
-
-  private async makeRoom(slot: ServerSlot, signal: AbortSignal): Promise<void> {
-    await waitForRoom(() => [...this.slots.values()], slot, this.limits.maxLiveConnections, signal);
-  }
-
-
-  private connectionDeps(slot: ServerSlot): ConnectionDeps {
-    return {
-      clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
-      maxToolPages: this.limits.maxToolPages,
-      childEnv: this.options.childEnv ?? defaultChildEnv,
-      spawn: this.options.spawn,
-      killGraceMs: this.limits.killGraceMs,
-      redact: slot.redact,
-      onStderr: (chunk) => slot.stderr.write(chunk, slot.redact),
-      onStderrEnd: () => slot.stderr.flush(slot.redact),
-      stderrTail: () => slot.stderr.tail(STDERR_TAIL_LINES),
-      onDied: (connection) => slot.markDead(connection, this.now()),
-      onToolListChanged: (connection) => this.refreshTools(slot, connection),
-      onPhase: (phase, ms, detail) => this.emit({ type: "timing", server: slot.name, phase, ms, detail }),
-      emit: (event) => this.emit(event),
-      maxNotificationsPerSecond: this.limits.maxNotificationsPerSecond,
-      serverRequests: this.serverRequests,
-      resolveOrigin: () => resolveOrigin(slot.name, currentCall(), this.inFlight),
-      protocol: this.protocol,
-      ...(this.options.configFile === undefined ? {} : { configFile: this.options.configFile }),
-      ...(this.options.login === undefined ? {} : { login: this.options.login }),
-    };
-  }
-
-  /** notifications/tools/list_changed: list again, run onToolsListed again, tell subscribers. */
-  private refreshTools(slot: ServerSlot, connection: Connection): void {
-    const previous = slot.relisting ?? Promise.resolve();
-    const launch = slot.launch as McpServerLaunch;
-    const run = previous.then(async () => {
-      if (slot.connection !== connection) return;
-      try {
-        await connection.relist(launch.limits.connectTimeoutMs);
-        const tools = await this.expose(slot, connection);
-        if (slot.connection !== connection) return;
-        slot.tools = tools;
-        this.emit({ type: "tools", server: slot.name, tools, reason: "list_changed" });
-      } catch (error) {
-        this.emit({ type: "toolsRefreshFailed", server: slot.name, error: foreignError(slot.name, slot.redact, error, "MCP_CONNECT_FAILED") });
-      }
-    });
-    slot.relisting = run;
-    void run.finally(() => {
-      if (slot.relisting === run) slot.relisting = undefined;
-    });
   }
 }

@@ -1,18 +1,9 @@
 import type { Tool } from "@modelcontextprotocol/client";
-import { argsText, type ActivityLog } from "../../logging/activity-log.js";
-import { currentClient } from "../../logging/caller.js";
-import type { Logger } from "pino";
-import {
-  McpApprovalStore,
-  FileDigestCache,
-  type ApprovalStatus,
-} from "../approval/index.js";
-import { ClientManager, type CallerOptions, type ClientManagerEvent, type ClientManagerLimitsInput, type SpawnFunction } from "../client-manager/index.js";
-import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers, type PromptInput } from "../config/index.js";
+import { FileDigestCache, type ApprovalStatus } from "../approval/index.js";
+import { ClientManager, type CallerOptions } from "../client-manager/index.js";
+import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry } from "../config/index.js";
 import { maskedParts } from "../config/secret-values.js";
-import { McpPinStore, pinServer } from "../pins/index.js";
-import type { SecondOpinionReviewer } from "./second-opinion.js";
-import type { Redactor } from "../../logging/redact.js";
+import { pinServer } from "../pins/index.js";
 import { McpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
 import { approvalSubject } from "./approval-subject.js";
@@ -27,50 +18,19 @@ import { CallSlots } from "./call-slots.js";
 import { sortAcceptance, type ReviewedTool, type ToolAcceptance } from "./accept.js";
 import { ServerStatusStore } from "./server-status.js";
 import { ServerStatusTracker } from "./status-tracker.js";
-import type { LoginInteraction, LoginStatus, OAuthLogins, RevocationOutcome } from "../oauth/index.js";
+import type { LoginInteraction, LoginStatus, RevocationOutcome } from "../oauth/index.js";
 import { ServerLogins } from "./server-logins.js";
 import { ServerApprovals } from "./server-approvals.js";
 import { summarizeServers, type ServerSummary } from "./summaries.js";
-import type { AuditEvent, AuditSink } from "../../audit-log/index.js";
+import type { AuditEvent } from "../../audit-log/index.js";
+import type { McpServiceOptions } from "./service-options.js";
+import { recordCallActivity } from "./call-activity.js";
 
 export type { ServerSummary } from "./summaries.js";
+export type { McpServiceOptions } from "./service-options.js";
 
 export class McpServiceError extends McpvmError<"MCP_SERVER_UNKNOWN" | "MCP_SERVER_DISABLED"> {
   override readonly name = "McpServiceError";
-}
-
-export interface McpServiceOptions {
-  /** Every configured server (validated); disabled ones are listed but never started. */
-  readonly servers: McpServers;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly approvals: McpApprovalStore;
-  readonly pins: McpPinStore;
-  readonly redactor: Redactor;
-  readonly logger: Logger;
-  /** Asks the person for a VS Code `${input:id}` value; absent where nothing can ask. */
-  readonly promptInput?: PromptInput;
-  readonly clientLimits?: ClientManagerLimitsInput;
-  readonly listingCaps?: ListingCaps;
-  /** Opt-in: tool calls per second per server. Unset: no rate limit (the run's toolCalls budget bounds loops). */
-  readonly callsPerSecond?: number | undefined;
-  /** The optional LLM second opinion on new and changed tool definitions (off unless configured). */
-  readonly secondOpinion?: SecondOpinionReviewer;
-  readonly spawn?: SpawnFunction;
-  readonly now?: () => number;
-  /** Where stdio servers without a `cwd` start (the config home); never the caller's working directory. */
-  readonly childCwd?: string;
-  /** server-status.json: each server's last connect result is recorded there for `mcp list` and `doctor`. */
-  readonly statusFile?: string;
-  /** Where sha256 digests of server executables are cached across processes (<config home>/exec-digests.json). */
-  readonly executableDigestsFile?: string;
-  /** config.json, named in messages that say which setting to change. */
-  readonly configFile?: string;
-  /** The shared log of tool calls (<config home>/activity.jsonl) and which face this process is. */
-  readonly activity?: { readonly log: ActivityLog; readonly face: () => string };
-  /** Approvals, revocations, held and accepted tools, confirmations and flow decisions are recorded here. */
-  readonly audit?: AuditSink;
-  /** OAuth logins of http/sse servers (oauth-tokens.json); without it no server can log in. */
-  readonly oauth?: OAuthLogins;
 }
 
 export { McpLoginUsageError } from "./server-logins.js";
@@ -173,7 +133,7 @@ export class McpService {
     this.clients.subscribe((event) => {
       if (event.type === "tools" || (event.type === "state" && event.state !== "connected")) this.catalogs.delete(event.server);
       if (event.type === "stderr") options.logger.debug({ server: event.server }, event.line);
-      if (event.type === "call") this.recordActivity(event);
+      if (event.type === "call" && options.activity !== undefined) recordCallActivity(options.activity, options.redactor, event);
     });
   }
 
@@ -324,30 +284,6 @@ export class McpService {
   private async disconnect(name: string): Promise<void> {
     this.catalogs.delete(name);
     if (this.clients.serverNames().includes(name)) await this.clients.close(name);
-  }
-
-  /** One line in the shared activity log per call that reached a server; arguments masked and bounded. */
-  private recordActivity(call: Extract<ClientManagerEvent, { type: "call" }>): void {
-    const activity = this.options.activity;
-    if (activity === undefined) return;
-    // What can change later is read now; the masking and formatting wait for the log's next write,
-    // after the call's result has gone back to the guest (the arguments are not touched again).
-    const client = currentClient();
-    const at = Date.now();
-    const face = activity.face();
-    const redactor = this.options.redactor;
-    activity.log.appendLater(() => ({
-      at: new Date(at).toISOString(),
-      face,
-      ...(client === undefined ? {} : { client }),
-      pid: process.pid,
-      server: call.server,
-      tool: redactor.redact(call.tool),
-      durationMs: call.ms,
-      outcome: call.outcome,
-      ...(call.errorCode === undefined ? {} : { errorCode: call.errorCode }),
-      ...argsText(redactor.redactValue(call.args)),
-    }));
   }
 
   /** `mcpvm mcp login`: see ServerLogins. */
