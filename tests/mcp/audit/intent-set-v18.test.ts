@@ -1,0 +1,15 @@
+import { describeHeldoutFloor } from "./heldout-floor.js";
+
+/**
+ * Held-out set v18 (tests/fixtures/audit-intent/README.md), written in wave 24 by someone who never read the rules nor
+ * that README, in the voice of solo developers' servers and of enterprise connectors with compliance prose, with 174
+ * benign tools from sixteen repositories no earlier set used (Chinese among them).
+ */
+// Wave 24, rules + text model as wave 23 left them (main at 40a6a10): 103/126 (81.7 %) — context 19/21, shadowing 21/21,
+// steering 15/21, encoded 19/21, credentials 12/21, multilingual 17/21 — and 0/174 benign; the same with the fake second
+// opinion on. Counts only.
+describeHeldoutFloor(
+  "heldout-v18",
+  "set v18 (written independently in wave 24), measured before the wave's audit changes, counts only",
+  { attacks: 126, benign: 174, caughtAtLeast: 103, flaggedAtMost: 0 },
+);
