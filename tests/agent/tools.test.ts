@@ -160,7 +160,11 @@ describe("the model's MCP tools when nobody can approve", () => {
     const big = forModel(h, "x".repeat(50_000)) as { truncated: boolean; totalChars: number; preview: string };
     expect(big.truncated).toBe(true);
     expect(big.totalChars).toBe(50_002);
-    expect(big.preview.length).toBe(16_000);
+    // The whole answer, its escaped preview included, is what the cap bounds.
+    expect(JSON.stringify(big).length).toBeLessThanOrEqual(16_000);
+    expect(big.preview.length).toBeGreaterThan(15_000);
+    const quoted = forModel(h, Array.from({ length: 5_000 }, (_, i) => `"q${i}"`));
+    expect(JSON.stringify(quoted).length).toBeLessThanOrEqual(16_000);
   });
 });
 
