@@ -1,3 +1,5 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
 import { makeHome, type E2eHome } from "../e2e/helpers.js";
@@ -13,9 +15,7 @@ let llm: ScriptedLlmServer;
 
 beforeAll(async () => {
   home = await makeHome({ servers: {}, mcpPlugin: false });
-  const { writeFile, readFile } = await import("node:fs/promises");
-  const { join } = await import("node:path");
-  const configFile = join(home.env.MCPVM_HOME, "config.json");
+  const configFile = join(home.dir, "config.json");
   const config = JSON.parse(await readFile(configFile, "utf8")) as Record<string, unknown>;
   await writeFile(configFile, JSON.stringify({ ...config, model: { maxSteps: 2 } }));
   const call = (i: number) => ({ toolCalls: [{ name: "execute_javascript", arguments: { code: `return ${i}` } }] });
