@@ -75,6 +75,10 @@ describe("the model's MCP tools when nobody can approve", () => {
   it("reports unknown modules and servers as errors the model can act on", async () => {
     const tools = await setUp({ canAsk: false, confirm: async () => false });
     expect((await call(tools, "module_info", { name: "host:nope" })).error).toMatchObject({ code: "MODULE_UNKNOWN" });
+    // A server's config name (what manage lists) is its module, host:mcp-memory: the same answer, not MODULE_UNKNOWN.
+    const byServer = await call(tools, "module_info", { name: "memory" });
+    expect(byServer).toEqual(await call(tools, "module_info", { name: "host:mcp-memory" }));
+    expect(JSON.stringify(byServer)).toContain("mcpvm mcp approve memory");
     expect((await call(tools, "manage", { action: "info", server: "ghost" })).error).toMatchObject({ code: "MCP_SERVER_UNKNOWN" });
     expect((await call(tools, "manage", { action: "info" })).error).toMatchObject({ code: "NAME_REQUIRED", message: expect.stringContaining('{action: "list"}') });
     expect((await call(tools, "manage", { action: "info", server: "memory", plugin: "mcp" })).error).toMatchObject({ code: "NAME_REQUIRED" });
@@ -156,7 +160,11 @@ describe("the model's MCP tools when nobody can approve", () => {
     const big = forModel(h, "x".repeat(50_000)) as { truncated: boolean; totalChars: number; preview: string };
     expect(big.truncated).toBe(true);
     expect(big.totalChars).toBe(50_002);
-    expect(big.preview.length).toBe(16_000);
+    // The whole answer, its escaped preview included, is what the cap bounds.
+    expect(JSON.stringify(big).length).toBeLessThanOrEqual(16_000);
+    expect(big.preview.length).toBeGreaterThan(15_000);
+    const quoted = forModel(h, Array.from({ length: 5_000 }, (_, i) => `"q${i}"`));
+    expect(JSON.stringify(quoted).length).toBeLessThanOrEqual(16_000);
   });
 });
 

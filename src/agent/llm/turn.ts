@@ -39,6 +39,8 @@ export interface TurnResult {
   readonly text: string;
   readonly usage: TurnUsage;
   readonly steps: number;
+  /** Why the last step ended: "tool-calls" after the last step means maxSteps stopped the loop. */
+  readonly finishReason: string;
 }
 
 /**
@@ -101,6 +103,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     messages: [user, ...response.messages],
     text,
     steps,
+    finishReason: await result.finishReason,
     usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0, totalTokens: usage.totalTokens ?? 0 },
   };
 }

@@ -197,7 +197,7 @@ class Repl implements ReplControls {
         // Calls of the current step by id; their results are marked with the call's position once a step has several.
         const stepCalls = new Map<string, CallMark>();
         const markOf = (callId: string): CallMark | undefined => (stepCalls.size > 1 ? stepCalls.get(callId) : undefined);
-        await this.chat.send(text, signal, {
+        const turn = await this.chat.send(text, signal, {
           onStepStart: () => {
             stepCalls.clear();
             this.spinner.start("thinking…");
@@ -223,7 +223,13 @@ class Repl implements ReplControls {
             write(`${renderToolError(this.host.stripHostPaths(this.host.redactor.redact(describeToolError(error))), colours, markOf(callId))}\n`);
           },
         });
+        // A step that ended without text or a call (an empty answer) never stopped the spinner it started.
+        this.spinner.stop();
         endLine();
+        // The SDK's loop ends on a step that asked for tools only when the step limit stopped it.
+        if (turn.finishReason === "tool-calls") {
+          writeLine(stderr, colours.yellow(`The model stopped after ${turn.steps} steps (model.maxSteps in config.json, default 12) with its work unfinished: send a message (e.g. "go on") to let it continue.`));
+        } else if (turn.text.trim() === "" && turn.steps === 1) writeLine(stderr, colours.dim("(the model answered with no text)"));
       } catch (error) {
         this.spinner.stop();
         endLine();

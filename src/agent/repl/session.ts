@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { McpvmHost } from "../../host/index.js";
 import { configuredModel, type ResolvedModel } from "../llm/model-config.js";
+import { modelRequestError } from "../llm/model-error.js";
 import { createLanguageModel } from "../llm/provider.js";
 import { loadTokenizer } from "../llm/tokenizer.js";
 import { runTurn, type TurnCallbacks, type TurnResult, type TurnUsage } from "../llm/turn.js";
@@ -60,6 +61,9 @@ export class ChatSession {
       ...(resolved.temperature === undefined ? {} : { temperature: resolved.temperature }),
       signal,
       ...callbacks,
+    }).catch((error: unknown) => {
+      // A cancel is the person's doing, reported as such by the REPL; an endpoint's failure is named.
+      throw signal.aborted ? error : modelRequestError(error, resolved, (text) => this.host.stripHostPaths(this.host.redactor.redact(text)));
     });
     this.messages.push(...result.messages);
     this.last = result.usage;

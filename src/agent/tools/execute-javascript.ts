@@ -3,7 +3,8 @@ import { z } from "zod";
 import { screenModelOutput } from "../../mcp/service/index.js";
 import type { RunResult } from "../../sandbox/types.js";
 import { modelSchema } from "./model-schema.js";
-import { guardedTool } from "./output.js";
+import { fitRunOutput } from "./fit-run-output.js";
+import { MAX_TOOL_OUTPUT_CHARS, guardedTool } from "./output.js";
 import type { AgentToolContext } from "./types.js";
 
 export const executeJavascriptInput = z
@@ -36,7 +37,9 @@ export function executeJavascriptTool(context: AgentToolContext) {
         const session = context.host.limits(context.runLimits());
         const limits = { ...context.runLimits(), ...(timeoutMs === undefined ? {} : { wallMs: Math.min(timeoutMs, session.wallMs) }) };
         const result = await context.host.run(code, { limits, ...(abortSignal === undefined ? {} : { signal: abortSignal }), filename: "agent.js" });
-        return runOutput(result);
+        // Fitted here, where the parts are known, so the error and stats survive a cap; the margin is
+        // for redaction, which can lengthen text, before forModel's own cap.
+        return fitRunOutput(runOutput(result), MAX_TOOL_OUTPUT_CHARS - 500);
       }),
   });
 }

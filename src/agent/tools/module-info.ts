@@ -95,11 +95,15 @@ export function moduleInfoTool(context: AgentToolContext) {
         if (query !== undefined && name === undefined) return searchAnswer(context, query, abortSignal);
         if (name === undefined) return { modules: (await moduleSummaries(context.host)).map((m) => ({ module: `host:${m.module}`, summary: m.summary })) };
         const module = moduleName(name);
-        const server = mcpServerOf(module);
+        let server = mcpServerOf(module);
         if (server === undefined) {
           const info = await pluginModuleInfo(context.host, module);
           if (info !== undefined) return info;
-          throw new AgentToolError("MODULE_UNKNOWN", `No module "${module}" is available; module_info without input lists the modules there are.`);
+          // manage names servers by their config name ("memory"), so the model asks for that too: it means host:mcp-memory.
+          if (!Object.hasOwn(context.host.config.mcpServers ?? {}, module)) {
+            throw new AgentToolError("MODULE_UNKNOWN", `No module "${module}" is available; module_info without input lists the modules there are.`);
+          }
+          server = module;
         }
         if (query !== undefined) return searchAnswer(context, query, abortSignal, server);
         const service = await requireMcpForModel(context.host);

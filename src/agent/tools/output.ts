@@ -16,12 +16,21 @@ export function forModel(host: McpvmHost, value: unknown, max = MAX_TOOL_OUTPUT_
   const redacted = scrubStrings(host, host.redactor.redactValue(value));
   const text = JSON.stringify(redacted) ?? "null";
   if (text.length <= max) return redacted;
-  return {
+  const answer = (preview: string) => ({
     truncated: true,
     totalChars: text.length,
-    preview: text.slice(0, max),
-    note: `Output cut to ${max} of ${text.length} characters. Return less (filter, count or summarise inside the script).`,
-  };
+    preview,
+    note: `Output cut to ${preview.length} of ${text.length} characters. Return less (filter, count or summarise inside the script).`,
+  });
+  // The preview is JSON inside a JSON string: its quotes and backslashes are escaped again, so a
+  // max-character slice could reach the model as half as much again. Shrink until the whole answer fits.
+  let preview = text.slice(0, max);
+  for (let over = size(answer(preview)) - max; over > 0; over = size(answer(preview)) - max) preview = preview.slice(0, Math.max(0, preview.length - over));
+  return answer(preview);
+}
+
+function size(value: unknown): number {
+  return (JSON.stringify(value) ?? "null").length;
 }
 
 export function failure(host: McpvmHost, error: unknown): ToolFailure {

@@ -1,0 +1,68 @@
+import { APICallError, RetryError } from "ai";
+import { McpvmError, errorMessage } from "../../util/errors.js";
+import type { ResolvedModel } from "./model-config.js";
+
+/**
+ * The model's endpoint failed a request (refused, rate-limited, unreachable, a context too long).
+ * The SDK's own text ("Failed after 3 attempts. Last error: internal boom") says neither which model
+ * nor what to do; this one names the model and endpoint, the HTTP status, and the next step.
+ */
+export class LlmRequestError extends McpvmError<"LLM_REQUEST_FAILED"> {}
+
+const KEEP = "The conversation is as it was before this message.";
+
+/** The request's address without its query (where some gateways put a key). */
+function endpoint(url: string | undefined, resolved: ResolvedModel): string {
+  const raw = url ?? resolved.baseUrl;
+  if (raw === undefined) return "its default endpoint";
+  try {
+    const parsed = new URL(raw);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return raw;
+  }
+}
+
+/** The provider's reason: its JSON `error.message` when it sent one, else the SDK's message. */
+function reason(error: APICallError): string {
+  return error.message.trim() === "" ? `HTTP ${error.statusCode ?? "?"}` : error.message.trim();
+}
+
+/** A provider's "the conversation is too long" answer, by its error code or its usual wording. */
+function contextTooLong(error: APICallError): boolean {
+  const text = `${error.message} ${error.responseBody ?? ""}`;
+  return /context_length_exceeded|context length|context window|too many tokens|prompt is too long|maximum context/i.test(text);
+}
+
+function nextStep(error: APICallError, resolved: ResolvedModel): string {
+  const status = error.statusCode;
+  const key = resolved.apiKeySource ?? (resolved.provider === "anthropic" ? "MCPVM_API_KEY or ANTHROPIC_API_KEY" : "MCPVM_API_KEY or OPENAI_API_KEY");
+  if (status === undefined) return "Check that the server is running and that MCPVM_BASE_URL (or config.json model.baseUrl) names it, then send the message again.";
+  if (status === 401 || status === 403) return `Check the key in ${key}.`;
+  if (status === 404) return "Check the model name (MCPVM_MODEL, or /model provider:model for this session) and the endpoint.";
+  if (status === 429) return "The provider is rate-limiting: wait a moment and send the message again.";
+  if (status === 413 || contextTooLong(error)) return "The conversation no longer fits the model's context: /new starts a new one.";
+  if (status >= 500) return "The provider failed: send the message again, or later.";
+  return "The provider refused the request: /new starts a new conversation if this one keeps failing.";
+}
+
+/**
+ * What a person should see for an error a model request ended with; anything else passes through.
+ * `scrub` takes secrets and host paths out of the provider's text (it can echo what it was sent).
+ */
+export function modelRequestError(error: unknown, resolved: ResolvedModel, scrub: (text: string) => string = (text) => text): unknown {
+  const attempts = RetryError.isInstance(error) ? error.errors.length : 1;
+  const last = RetryError.isInstance(error) ? error.lastError : error;
+  if (!APICallError.isInstance(last)) return error;
+  const model = `${resolved.provider}:${resolved.model}`;
+  const where = endpoint(last.url, resolved);
+  const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
+  const what =
+    last.statusCode === undefined
+      ? `the model ${model} could not be reached at ${where}${tries}: ${reason(last)}.`
+      : `the model ${model} at ${where} answered HTTP ${last.statusCode}${tries}: ${reason(last)}`;
+  return new LlmRequestError("LLM_REQUEST_FAILED", scrub(`${what.replace(/\.?$/, ".")} ${nextStep(last, resolved)} ${KEEP}`), {
+    cause: error,
+    data: { status: last.statusCode, attempts, detail: scrub(errorMessage(last)) },
+  });
+}

@@ -1,0 +1,75 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { ReplDriver, tempHome } from "./repl-driver.js";
+
+/**
+ * An OpenAI-compatible endpoint that fails the way real ones do: each request takes the next answer
+ * (status and JSON body) from the list; `retry-after-ms` keeps the SDK's retries of a 429 quick.
+ */
+async function failingEndpoint(answers: ReadonlyArray<{ status: number; body: unknown }>): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+  const queue = [...answers];
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      requests += 1;
+      const next = queue.shift() ?? { status: 500, body: { error: { message: "no more answers" } } };
+      res.writeHead(next.status, { "content-type": "application/json", "retry-after-ms": "10" }).end(JSON.stringify(next.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1`, requests: () => requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe("the REPL when the model's endpoint fails", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function start(baseUrl: string): Promise<ReplDriver> {
+    const home = await tempHome();
+    cleanups.push(home.cleanup);
+    const repl = new ReplDriver({ MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "", MCPVM_MODEL: "openai-compatible:fake-model", MCPVM_BASE_URL: baseUrl });
+    await repl.start();
+    return repl;
+  }
+
+  it("names the model, the endpoint, the status and what to do next, and the conversation goes on", async () => {
+    const tooLong = { error: { message: "This model's maximum context length is 8192 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } };
+    const endpoint = await failingEndpoint([
+      { status: 400, body: tooLong },
+      { status: 401, body: { error: { message: "Incorrect API key provided" } } },
+      { status: 429, body: { error: { message: "Rate limit reached" } } },
+      { status: 429, body: { error: { message: "Rate limit reached" } } },
+      { status: 429, body: { error: { message: "Rate limit reached" } } },
+    ]);
+    cleanups.push(endpoint.close);
+    const repl = await start(endpoint.url);
+    const where = `the model openai-compatible:fake-model at ${endpoint.url}/chat/completions`;
+
+    await repl.command("a long conversation");
+    await repl.expect(`error [LLM_REQUEST_FAILED] ${where} answered HTTP 400: This model's maximum context length is 8192 tokens. The conversation no longer fits the model's context: /new starts a new one.`);
+    await repl.command("again");
+    await repl.expect(`${where} answered HTTP 401: Incorrect API key provided. Check the key in MCPVM_API_KEY or OPENAI_API_KEY.`);
+    await repl.command("once more");
+    await repl.expect(`${where} answered HTTP 429 (3 attempts): Rate limit reached. The provider is rate-limiting: wait a moment and send the message again.`);
+    expect(endpoint.requests()).toBe(5);
+    repl.stdin.end();
+    expect(await repl.finish()).toBe(0);
+  }, 30_000);
+
+  it("says which endpoint could not be reached and how to point at the right one", async () => {
+    // A port that was listening a moment ago and is closed now: nothing answers there.
+    const gone = await failingEndpoint([]);
+    await gone.close();
+    const repl = await start(gone.url);
+    await repl.command("hello");
+    await repl.expect(/error \[LLM_REQUEST_FAILED\] the model openai-compatible:fake-model could not be reached at http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions \(3 attempts\): .+\. Check that the server is running and that MCPVM_BASE_URL/, 25_000);
+    await repl.expect("The conversation is as it was before this message.");
+    repl.stdin.end();
+    expect(await repl.finish()).toBe(0);
+  }, 30_000);
+});
