@@ -5,11 +5,11 @@ import type { Redactor } from "../logging/redact.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import { McpvmError } from "../util/errors.js";
 import { withFileLock } from "../util/file-lock.js";
-import { readOwnFile } from "../util/own-file.js";
+import { readFailure, readOwnFile } from "../util/own-file.js";
 import { entryHash, verifyChain, type ChainVerdict } from "./chain.js";
 import { auditEntrySchema, auditHeadSchema, GENESIS_HASH, type AuditEntry, type AuditEvent, type AuditFace, type AuditHead } from "./entry.js";
 
-export class AuditLogError extends McpvmError<"AUDIT_LOG_BROKEN" | "AUDIT_LOG_INSECURE" | "AUDIT_LOG_UNWRITABLE"> {}
+export class AuditLogError extends McpvmError<"AUDIT_LOG_BROKEN" | "AUDIT_LOG_INSECURE" | "AUDIT_LOG_UNWRITABLE" | "AUDIT_LOG_UNREADABLE"> {}
 
 /** How much of the log's end is read to find the entry to chain to (entries are a few hundred bytes). */
 const TAIL_BYTES = 64 * 1024;
@@ -139,14 +139,18 @@ export class AuditLog implements AuditSink {
   }
 
   private async lines(): Promise<string[]> {
-    const read = await readOwnFile(this.options.file);
+    const read = await readOwnFile(this.options.file).catch((cause: unknown) => {
+      throw unreadable(this.options.file, cause);
+    });
     if (read === undefined) return [];
     if ("problem" in read) throw insecure(this.options.file, read.problem.problem, read.problem.fix);
     return read.text.split("\n");
   }
 
   private async head(): Promise<AuditHead | undefined> {
-    const read = await readOwnFile(this.options.headFile);
+    const read = await readOwnFile(this.options.headFile).catch((cause: unknown) => {
+      throw unreadable(this.options.headFile, cause);
+    });
     if (read === undefined) return undefined;
     if ("problem" in read) throw insecure(this.options.headFile, read.problem.problem, read.problem.fix);
     const parsed = auditHeadSchema.safeParse(safeJson(read.text));
@@ -160,11 +164,14 @@ export class AuditLog implements AuditSink {
       handle = await open(this.options.file, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seq: 0, hash: GENESIS_HASH, torn: false };
-      throw unwritable(this.options.file, error);
+      throw unreadable(this.options.file, error);
     }
     let torn = false;
     try {
-      const { size } = await handle.stat();
+      const info = await handle.stat();
+      // A folder in the log's place opens but cannot be read or appended to.
+      if (!info.isFile()) throw insecure(this.options.file, "is not a regular file", `mv ${this.options.file} ${this.options.file}.broken   # then let mcpvm start a new log`);
+      const { size } = info;
       const start = Math.max(0, size - TAIL_BYTES);
       const buffer = Buffer.alloc(size - start);
       await handle.read(buffer, 0, buffer.length, start);
@@ -227,6 +234,11 @@ function safeJson(text: string): unknown {
 
 function insecure(file: string, problem: string, fix: string): AuditLogError {
   return new AuditLogError("AUDIT_LOG_INSECURE", `${file} ${problem}, so the audit log cannot be trusted. Fix it with: ${fix}`, { data: { file } });
+}
+
+function unreadable(file: string, cause: unknown): AuditLogError {
+  const failure = readFailure(file, cause);
+  return new AuditLogError("AUDIT_LOG_UNREADABLE", `${file} ${failure.problem}, so the audit log cannot be checked or added to. Fix it with: ${failure.fix}`, { data: { file }, cause });
 }
 
 function unwritable(file: string, cause: unknown): AuditLogError {

@@ -157,8 +157,10 @@ export class PluginManager {
       version: plugin.manifest.version,
       audit: summarizeAudit(snapshot.audit),
     };
-    await this.store.set(name, record);
+    // Recorded before it is stored: an audit log that cannot be written (or a crash between the two)
+    // leaves at worst an entry for an approval that never took effect, never an unrecorded approval.
     await this.options.audit?.record({ event: "plugin.approve", subject: name, decision: "approved", details: { hash: record.hash, version: record.version, source: record.source } });
+    await this.store.set(name, record);
     return record;
   }
 

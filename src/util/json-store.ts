@@ -3,10 +3,10 @@ import { writeFileAtomic } from "./atomic-file.js";
 import { McpvmError } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
 import { parseJsonDocument } from "./json-document.js";
-import { readOwnFile } from "./own-file.js";
+import { readFailure, readOwnFile } from "./own-file.js";
 import { describeZodIssues } from "./zod-issues.js";
 
-export type JsonStoreErrorCode = "STORE_CORRUPT" | "STORE_INSECURE";
+export type JsonStoreErrorCode = "STORE_CORRUPT" | "STORE_INSECURE" | "STORE_UNREADABLE";
 
 export class JsonStoreError extends McpvmError<JsonStoreErrorCode> {}
 
@@ -30,7 +30,14 @@ export class JsonFileStore<T> {
   async read(): Promise<T> {
     // Opened without following links and checked on the open file: a planted link or a file
     // another account owns or can write is refused, never read.
-    const read = await readOwnFile(this.file);
+    const read = await readOwnFile(this.file).catch((cause: unknown) => {
+      // Permission denied or a disk error: a set-up problem the person fixes (exit 3), not a crash.
+      const failure = readFailure(this.file, cause);
+      throw new JsonStoreError("STORE_UNREADABLE", `${this.file} ${failure.problem}. It holds ${this.purpose}; fix it with: ${failure.fix}`, {
+        data: { file: this.file },
+        cause,
+      });
+    });
     if (read === undefined) return this.empty();
     if ("problem" in read) {
       throw new JsonStoreError(

@@ -12,6 +12,14 @@ const DENIED: Readonly<Record<string, string>> = { EACCES: "permission denied", 
  */
 export function asNotWritable(error: unknown, path: string): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // A folder where the file belongs (made by hand, or by a tool that mistook the name): the rename
+  // that replaces the file cannot go over it. Said as what it is, not as a bare EISDIR.
+  if (code === "EISDIR") {
+    return new NotWritableError("CONFIG_HOME_NOT_WRITABLE", `cannot write ${path}: it is a folder, not a file; move it away (mv ${path} ${path}.broken) and try again`, {
+      data: { file: path, errno: code },
+      cause: error,
+    });
+  }
   const why = code === undefined ? undefined : DENIED[code];
   if (why === undefined) return error;
   return new NotWritableError("CONFIG_HOME_NOT_WRITABLE", `cannot write ${path}: ${why}; check the permissions of ${dirname(path)} (the config home is $MCPVM_HOME, else ~/.mcpvm)`, {

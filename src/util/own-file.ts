@@ -98,3 +98,22 @@ export async function readOwnFile(file: string): Promise<{ readonly text: string
     await handle.close();
   }
 }
+
+/**
+ * Why a state file could not be opened or read, in words, with the command that fixes it: a file
+ * made unreadable (chmod, another account's copy), a folder in its place, a disk error. Said as a
+ * set-up problem naming the file, never as an internal error with a bare errno.
+ */
+export function readFailure(file: string, error: unknown): HomeProblem {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "EACCES" || code === "EPERM") {
+    return { path: file, problem: "cannot be read by you (permission denied)", fix: `chmod 600 ${file}   # if it is yours; else: sudo chown $(id -un) ${file}` };
+  }
+  if (code === "ELOOP") return { path: file, problem: "is a symbolic link (mcpvm never follows links for its state files)", fix: `rm ${file}   # then let mcpvm write a real file` };
+  if (code === "EISDIR") return { path: file, problem: "is a folder, not a file", fix: `mv ${file} ${file}.broken   # then let mcpvm write a real file` };
+  return { path: file, problem: `cannot be read (${errorText(error)})`, fix: `check ${file} and the disk it is on` };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -13,13 +13,14 @@ import { problem, type Problem } from "./problem.js";
 /** A store that cannot be read: what breaks, and how to fix it. */
 function storeProblem(file: string, error: unknown, breaks: string): Problem {
   const code = isMcpvmError(error) ? error.code : undefined;
-  const insecure = code === "STORE_INSECURE";
+  // Insecure or unreadable: the file's mode (or owner) is what to fix, not its content.
+  const modeProblem = code === "STORE_INSECURE" || code === "STORE_UNREADABLE";
   return problem(
     "error",
     "config",
     basename(file),
     `${errorMessage(error)}${errorMessage(error).includes(breaks) ? "" : ` (${breaks})`}`,
-    insecure ? `chmod 600 ${file}` : `fix ${file} in an editor, or move it away to start that file afresh (mv ${file} ${file}.broken)`,
+    modeProblem ? `chmod 600 ${file}` : `fix ${file} in an editor, or move it away to start that file afresh (mv ${file} ${file}.broken)`,
     code,
   );
 }

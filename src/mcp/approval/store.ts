@@ -80,14 +80,18 @@ export class McpApprovalStore {
     );
   }
 
-  async approve(subject: ApprovalSubject, runs?: LaunchTarget): Promise<ApprovalRecord> {
-    const record: ApprovalRecord = {
+  /** The record `approve` would store, stored nowhere: what the audit log records before the approval is written. */
+  recordFor(subject: ApprovalSubject, runs?: LaunchTarget): ApprovalRecord {
+    return {
       hash: approvalHash(subject),
       approvedAt: this.clock().toISOString(),
       transport: subject.transport,
       summary: subject.transport === "stdio" ? [subject.command ?? "", ...(subject.args ?? [])].join(" ") : (subject.url ?? ""),
       ...(runs === undefined ? {} : { runs }),
     };
+  }
+
+  async approve(subject: ApprovalSubject, runs?: LaunchTarget, record: ApprovalRecord = this.recordFor(subject, runs)): Promise<ApprovalRecord> {
     await this.store.update((file) => {
       file.servers[subject.name] = record;
     });

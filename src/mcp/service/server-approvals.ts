@@ -59,9 +59,13 @@ export class ServerApprovals {
     const entry = this.deps.entry(name);
     requireLaunchEnvConfirmed(name, entry.env, options.acceptLaunchEnv === true);
     const subject = approvalSubject(name, entry);
-    const record = await this.deps.approvals.approve(subject, await this.deps.launchPin.current(name, entry));
-    this.deps.recheck.forget();
+    const runs = await this.deps.launchPin.current(name, entry);
+    const record = this.deps.approvals.recordFor(subject, runs);
+    // Recorded before it is stored: an audit log that cannot be written (or a crash between the two)
+    // leaves at worst an entry for an approval that never took effect, never an unrecorded approval.
     await this.deps.recordAudit({ event: "mcp.approve", subject: name, decision: "approved", details: { hash: record.hash, transport: record.transport, summary: record.summary, ...(record.runs === undefined ? {} : { runs: describeLaunchTarget(record.runs) }) } });
+    await this.deps.approvals.approve(subject, runs, record);
+    this.deps.recheck.forget();
   }
 
   /** Revoking disconnects at once; nothing reconnects without a new approval. */
