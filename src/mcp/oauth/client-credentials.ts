@@ -2,6 +2,7 @@ import type { AddClientAuthentication, OAuthClientInformationContext, OAuthClien
 import type { LoginDriver } from "../client-manager/options.js";
 import type { McpResolvedOAuth } from "../types.js";
 import { boundOAuthResponses, oauthTypeError } from "./bounded-fetch.js";
+import type { McpvmError } from "../../util/errors.js";
 import { McpOAuthError } from "./errors.js";
 import { signingKey, type SigningKey } from "./signing-key.js";
 import type { FetchLike } from "./refresh-lock.js";
@@ -34,6 +35,8 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
   private record: ServerLogin | undefined;
   private key: SigningKey | undefined;
   private fetching: Promise<void> | undefined;
+  /** The token endpoint (origin and path) that issued the last token, named when the server refuses that token. */
+  private issuedBy: string | undefined;
   readonly addClientAuthentication: AddClientAuthentication | undefined;
   private readonly now: () => number;
 
@@ -81,9 +84,30 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
     return async (input, init) => {
       const response = await bounded(input, init);
       const body = init?.body;
-      if (response.ok || !(body instanceof URLSearchParams) || body.get("grant_type") !== "client_credentials") return response;
+      if (!(body instanceof URLSearchParams) || body.get("grant_type") !== "client_credentials") return response;
+      if (response.ok) {
+        const url = new URL(input instanceof URL ? input.href : input);
+        this.issuedBy = `${url.origin}${url.pathname}`;
+        return response;
+      }
       throw oauthTypeError("client credentials refused", await this.refusal(input, response));
     };
+  }
+
+  /**
+   * The SDK's "log in again" cases (the server answers 401 even to a token just fetched) in this grant's
+   * words: there is no person to log in; the token endpoint accepted the client, the server did not
+   * accept its token, so the settings that decide what the token is good for are what to check.
+   */
+  explainFailure(failure: McpvmError): McpvmError {
+    if (failure.code !== "MCP_LOGIN_REQUIRED") return failure;
+    const { server, url, config } = this.options;
+    const by = this.issuedBy === undefined ? "its authorization server" : this.issuedBy;
+    return new McpOAuthError(
+      "MCP_OAUTH_FAILED",
+      `server ${server} refused the access token ${by} issued to client id ${JSON.stringify(config.clientId)} (401, with a token fetched just now): the client credentials were accepted, the token was not. There is no login to run for the client_credentials grant: check oauth.scopes in the server's entry in config.json, and that the client's registration at the authorization server gives it access to ${url} (its audience or resource).`,
+      { data: { server, url, grant: "client_credentials", ...(this.issuedBy === undefined ? {} : { tokenEndpoint: this.issuedBy }) } },
+    );
   }
 
   // --- OAuthClientProvider ---
