@@ -4,7 +4,7 @@ import type { McpResolvedOAuth } from "../types.js";
 import { boundOAuthResponses, oauthTypeError } from "./bounded-fetch.js";
 import type { McpvmError } from "../../util/errors.js";
 import { McpOAuthError } from "./errors.js";
-import { signingKey, type SigningKey } from "./signing-key.js";
+import { signingKey, signingKeyFromFile, type SigningKey } from "./signing-key.js";
 import type { FetchLike } from "./refresh-lock.js";
 import { loginMatches, type OAuthTokenStore, type ServerLogin, type StoredTokens } from "./token-store.js";
 
@@ -42,17 +42,15 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
 
   constructor(private readonly options: ClientCredentialsOptions) {
     this.now = options.now ?? Date.now;
-    const privateKey = options.config.privateKey;
     // The key is read on first use (prepare() checks it, with a message naming the setting).
-    this.addClientAuthentication =
-      privateKey === undefined
-        ? undefined
-        : async (headers, params, url, metadata) => {
-            const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/client");
-            const key = this.signingKey();
-            const sign = createPrivateKeyJwtAuth({ issuer: options.config.clientId, subject: options.config.clientId, privateKey: key.key, alg: key.algorithm });
-            await sign(headers, params, url, metadata);
-          };
+    this.addClientAuthentication = !this.usesKey()
+      ? undefined
+      : async (headers, params, url, metadata) => {
+          const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/client");
+          const key = await this.signingKey();
+          const sign = createPrivateKeyJwtAuth({ issuer: options.config.clientId, subject: options.config.clientId, privateKey: key.key, alg: key.algorithm });
+          await sign(headers, params, url, metadata);
+        };
   }
 
   get provider(): OAuthClientProvider {
@@ -60,7 +58,7 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
   }
 
   async prepare(): Promise<void> {
-    if (this.options.config.privateKey !== undefined) this.signingKey();
+    if (this.usesKey()) await this.signingKey();
     const stored = await this.options.store.get(this.options.server);
     this.record = loginMatches(stored, this.options.url, this.options.config.clientId) ? stored : undefined;
     const tokens = this.record?.tokens;
@@ -123,7 +121,7 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
       client_name: "mcpvm",
       redirect_uris: [],
       grant_types: ["client_credentials"],
-      token_endpoint_auth_method: this.options.config.privateKey === undefined ? "client_secret_basic" : "private_key_jwt",
+      token_endpoint_auth_method: this.usesKey() ? "private_key_jwt" : "client_secret_basic",
       ...(scope === undefined ? {} : { scope }),
     };
   }
@@ -185,8 +183,16 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
 
   // --- internals ---
 
-  private signingKey(): SigningKey {
-    this.key ??= signingKey(this.options.server, this.options.config.privateKey ?? "", this.options.config.signingAlgorithm);
+  /** private_key_jwt: the key is in privateKey (a variable's value) or in the file privateKeyFile names. */
+  private usesKey(): boolean {
+    return this.options.config.privateKey !== undefined || this.options.config.privateKeyFile !== undefined;
+  }
+
+  /** A key from a variable is checked once; a key file is read (and its mode checked) at every use, so a rotated key is picked up. */
+  private async signingKey(): Promise<SigningKey> {
+    const { server, config } = this.options;
+    if (config.privateKeyFile !== undefined) return signingKeyFromFile(server, config.privateKeyFile, config.signingAlgorithm);
+    this.key ??= signingKey(server, config.privateKey ?? "", config.signingAlgorithm);
     return this.key;
   }
 
@@ -212,7 +218,9 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
     const answer = (await response.json().catch(() => undefined)) as { error?: unknown; error_description?: unknown } | undefined;
     const code = typeof answer?.error === "string" ? answer.error.slice(0, 100) : `HTTP ${response.status}`;
     const description = typeof answer?.error_description === "string" ? `: ${answer.error_description.slice(0, 300)}` : "";
-    const credential = this.options.config.privateKey === undefined ? "oauth.clientSecret" : "oauth.privateKey (and oauth.signingAlgorithm)";
+    const { privateKey, privateKeyFile } = this.options.config;
+    const credential =
+      privateKeyFile !== undefined ? "oauth.privateKeyFile (the key in it; and oauth.signingAlgorithm)" : privateKey !== undefined ? "oauth.privateKey (and oauth.signingAlgorithm)" : "oauth.clientSecret";
     const check =
       code === "invalid_scope"
         ? "oauth.scopes (or leave it out to ask for the scopes the server names)"
