@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { HostCallContext } from "../../src/sandbox/types.js";
 import { FetchError, showUrl } from "./errors.js";
 import { sendHop } from "./hop.js";
+import { withoutCredentials } from "./credential-headers.js";
 import { checkUrl, type HostPattern } from "./host-policy.js";
 import type { AddressGuard, Resolver } from "./resolve.js";
 
@@ -12,6 +13,8 @@ export interface FetchPolicy {
   readonly maxResponseBytes: number;
   readonly timeoutMs: number;
   readonly maxRedirects: number;
+  /** Header names (lower case) the user marked as credentials, beside those credential-headers.ts knows. */
+  readonly credentialHeaders: ReadonlySet<string>;
   readonly now: () => number;
 }
 
@@ -36,8 +39,6 @@ export interface RawResponse {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-// Sent only to the origin the guest named: a redirect elsewhere must not carry them along.
-const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 
 function isFollowedRedirect(call: FetchCall, status: number, headers: IncomingHttpHeaders): boolean {
   return call.followRedirects && REDIRECTS.has(status) && typeof headers.location === "string";
@@ -96,7 +97,8 @@ export async function runFetch(policy: FetchPolicy, call: FetchCall, context: Pi
         body = undefined;
         headers = withoutKeys(headers, ["content-type"]);
       }
-      if (next.origin !== url.origin) headers = withoutKeys(headers, CREDENTIAL_HEADERS);
+      // Once dropped they stay dropped, even if a later hop returns to the first origin (as in browsers).
+      if (next.origin !== url.origin) headers = withoutCredentials(headers, policy.credentialHeaders);
       url = next;
     }
   } finally {

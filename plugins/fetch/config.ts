@@ -31,6 +31,12 @@ export const fetchConfigSchema = z.strictObject({
     .max(20)
     .default(DEFAULT_MAX_REDIRECTS)
     .describe("Most redirects followed per call; every hop is re-checked against allowDomains and the address policy."),
+  credentialHeaders: z
+    .array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "expected a header name"))
+    .default([])
+    .describe(
+      "More request headers that carry a secret, dropped (like Authorization, Cookie and names such as x-api-key or x-auth-token) when a redirect leads to another origin.",
+    ),
   allowPrivateAddresses: z
     .array(z.string().refine((entry) => isIP(entry) !== 0, "expected an IP address"))
     .default([])

@@ -53,6 +53,7 @@ export function createFetchModule(config: FetchConfig, options: FetchModuleOptio
     maxResponseBytes: config.maxResponseBytes,
     timeoutMs: config.timeoutMs,
     maxRedirects: config.maxRedirects,
+    credentialHeaders: new Set(config.credentialHeaders.map((name) => name.toLowerCase())),
     now: options.now ?? Date.now,
   };
   return {

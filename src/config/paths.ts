@@ -28,6 +28,8 @@ export interface ConfigPaths {
   readonly executableDigestsFile: string;
   /** Scans of plugin source files by content digest (a cache: deleting it only costs re-parsing; src/plugin-system/audit/scan-cache.ts). */
   readonly pluginScansFile: string;
+  /** Private copies of approved user plugins' code, by approval hash; what runs (src/plugin-system/private-copy.ts). */
+  readonly pluginCodeDir: string;
 }
 
 export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
@@ -70,5 +72,6 @@ export function resolveConfigPaths(env: Readonly<Record<string, string | undefin
     oauthTokensFile: join(home, "oauth-tokens.json"),
     executableDigestsFile: join(home, "exec-digests.json"),
     pluginScansFile: join(home, "plugin-scans.json"),
+    pluginCodeDir: join(home, "plugin-code"),
   };
 }

@@ -1,3 +1,4 @@
+import { sameTools, ToolsetsFileWatch } from "./toolset-follow.js";
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
@@ -69,8 +70,10 @@ export class Gateway {
   private readonly views: ClientViews;
   private unsubscribe: (() => void) | undefined;
   private refreshing: Promise<void> = Promise.resolve();
+  private readonly toolsetsWatch: ToolsetsFileWatch;
 
   constructor(private readonly options: GatewayOptions) {
+    this.toolsetsWatch = new ToolsetsFileWatch(options.toolsets.file);
     this.directory = new ToolDirectory(options.service, options.logger);
     this.exposed = options.expose === undefined ? undefined : new ExposedServer(options.expose, options.service, options.logger);
     this.codeMode = new CodeMode(options.host, this.directory, options.settings);
@@ -116,6 +119,7 @@ export class Gateway {
 
   /** The tools a client sees: every tool for the single token, its allow-list for a scoped client token. */
   async listTools(client: ClientScope = UNSCOPED): Promise<Tool[]> {
+    await this.followToolsetsFile();
     const view = await this.views.view(client);
     const serverNote = await this.directory.note();
     const builtins = builtinToolDefinitions({ serverNote }).filter((t) => view.builtinAllowed(t.name as BuiltinToolName));
@@ -147,6 +151,7 @@ export class Gateway {
     const started = performance.now();
     let server: string | undefined = isBuiltinTool(name) ? undefined : this.options.expose;
     try {
+      await this.followToolsetsFile();
       const view = await this.views.view(client);
       server = this.findDirect(client, view, name)?.ref.server ?? server;
       const result = await this.dispatch(name, args, context, view);
@@ -168,6 +173,7 @@ export class Gateway {
   }
 
   async equip(name: string, caller: CallerOptions = {}): Promise<EquipReport> {
+    await this.toolsetsWatch.mark();
     const toolset = await this.options.toolsets.get(name);
     const { report, changed } = await this.equipment.equip(this.directory, toolset, caller);
     for (const missing of report.missing) this.options.logger.warn({ toolset: name, ref: missing.ref }, `toolset ${name}: ${missing.ref} is not available: ${missing.reason}`);
@@ -177,6 +183,22 @@ export class Gateway {
     this.options.logger.info({ toolset: name, tools: report.tools.length, missing: report.missing.length }, `toolset ${name} equipped`);
     if (changed) this.emitChanged();
     return report;
+  }
+
+  /**
+   * The equipped toolset again when toolsets.json changed: re-equipped when its tools changed; when it
+   * was deleted or the file no longer reads, the tools equipped before stay, and the log says why.
+   */
+  private async followToolsetsFile(): Promise<void> {
+    const equipped = this.equipment.toolset;
+    if (equipped === undefined || !(await this.toolsetsWatch.changed())) return;
+    try {
+      const saved = await this.options.toolsets.get(equipped.name);
+      if (!sameTools(saved, equipped)) await this.equip(equipped.name);
+    } catch (error) {
+      const why = this.options.host.redactor.redact(errorMessage(error));
+      this.options.logger.warn({ toolset: equipped.name, file: this.options.toolsets.file }, `toolset ${equipped.name}: ${this.options.toolsets.file} changed, but ${why}; keeping the toolset as it was equipped before (fix the file or \`mcpvm toolset build\` it again)`);
+    }
   }
 
   unequip(): boolean {

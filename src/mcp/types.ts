@@ -22,6 +22,8 @@ export interface McpResolvedOAuth {
   readonly clientSecret?: string;
   /** client_credentials with private_key_jwt: the PEM (or JWK JSON) the reference resolved to. */
   readonly privateKey?: string;
+  /** client_credentials with private_key_jwt: the path of the key file, read (and its mode checked) at use. */
+  readonly privateKeyFile?: string;
   readonly signingAlgorithm?: string;
   /** client_credentials: the only authorization server the credentials may go to. */
   readonly issuer?: string;

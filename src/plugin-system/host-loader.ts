@@ -37,11 +37,14 @@ export interface LoadedPlugin {
   readonly modules: HostModules;
 }
 
-/** Import a plugin's entry and check that its default export is a registration for this plugin. */
-export async function importRegistration(plugin: DiscoveredPlugin, importer: ModuleImporter): Promise<PluginRegistration> {
+/**
+ * Import a plugin's entry and check that its default export is a registration for this plugin.
+ * `entryFile`: where to import it from (a user plugin's private copy, private-copy.ts); errors name the plugin's own entry.
+ */
+export async function importRegistration(plugin: DiscoveredPlugin, importer: ModuleImporter, entryFile = plugin.entryFile): Promise<PluginRegistration> {
   let namespace: unknown;
   try {
-    namespace = await importer(pathToFileURL(plugin.entryFile).href);
+    namespace = await importer(pathToFileURL(entryFile).href);
   } catch (cause) {
     throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: importing ${plugin.entryFile} failed: ${errorMessage(cause)}`, { data: { plugin: plugin.name }, cause });
   }

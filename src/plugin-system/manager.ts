@@ -13,7 +13,9 @@ import { approveCommand, PluginError } from "./errors.js";
 import { defaultImporter, disposeQuietly, importRegistration, instantiatePlugin, parsePluginConfig, unavailableModulesOf, type LoadedPlugin, type ModuleImporter } from "./host-loader.js";
 import { approvalStatus, enabledButMissing, pluginStatus, type PluginStatus } from "./lifecycle.js";
 import type { PluginManifest } from "./manifest.js";
-import type { HostServices } from "./types.js";
+import type { HostServices, PluginRegistration } from "./types.js";
+import { privateEntryFile } from "./private-copy.js";
+import { errorMessage } from "../util/errors.js";
 import { snapshotPlugin, summarizeAudit, type PluginSnapshot } from "./snapshot.js";
 import { ScanCache } from "./audit/scan-cache.js";
 
@@ -188,8 +190,9 @@ export class PluginManager {
    */
   async setConfig(name: string, config: Record<string, unknown>): Promise<{ validated: boolean }> {
     const plugin = await this.find(name);
-    const approved = approvalStatus(await this.store.get(name), (await this.snapshot(plugin)).hash) === "valid";
-    if (approved) parsePluginConfig(name, await importRegistration(plugin, this.importer), config, this.paths.configFile);
+    const snapshot = await this.snapshot(plugin);
+    const approved = approvalStatus(await this.store.get(name), snapshot.hash) === "valid";
+    if (approved) parsePluginConfig(name, await this.importApproved(snapshot), config, this.paths.configFile);
     await updateConfigFile(this.paths.configFile, (file) => {
       file.plugins = { ...file.plugins, [name]: { ...file.plugins?.[name], config } };
     });
@@ -216,7 +219,7 @@ export class PluginManager {
       }
       try {
         const snapshot = await this.requireApproval(plugin);
-        const registration = await importRegistration(plugin, this.importer);
+        const registration = await this.importApproved(snapshot);
         const loaded = await instantiatePlugin(plugin, registration, settings.config, {
           paths: this.paths,
           pluginDir: plugin.dir,
@@ -280,6 +283,26 @@ export class PluginManager {
       throw new PluginError("PLUGIN_AUDIT_BLOCKED", `plugin ${plugin.name} now has blocking audit findings; see \`mcpvm plugin audit ${plugin.name}\``, { data: { plugin: plugin.name } });
     }
     return snapshot;
+  }
+
+  /**
+   * Import the registration of a plugin whose approval matched `snapshot`. A user plugin is imported
+   * from a private copy of the bytes that were hashed, so a file changed after the check never runs;
+   * a native plugin runs from mcpvm's own package, which is as trusted as the code importing it.
+   */
+  private async importApproved(snapshot: PluginSnapshot): Promise<PluginRegistration> {
+    const { plugin } = snapshot;
+    if (plugin.source === "native") return importRegistration(plugin, this.importer);
+    let entry: string;
+    try {
+      entry = await privateEntryFile(this.paths.pluginCodeDir, snapshot);
+    } catch (cause) {
+      throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: writing its private copy under ${this.paths.pluginCodeDir} failed: ${errorMessage(cause)}; check that folder's permissions and free space`, {
+        data: { plugin: plugin.name },
+        cause,
+      });
+    }
+    return importRegistration(plugin, this.importer, entry);
   }
 
   private async find(name: string): Promise<DiscoveredPlugin> {

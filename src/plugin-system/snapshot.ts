@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { auditPlugin, type AuditReport } from "./audit/audit-plugin.js";
+import { auditPluginWithSources, type AuditReport } from "./audit/audit-plugin.js";
 import { approvalHash } from "./approval/digest.js";
 import type { AuditSummary } from "./approval/store.js";
 import type { DiscoveredPlugin } from "./discovery.js";
@@ -12,6 +12,8 @@ export interface PluginSnapshot {
   readonly manifestText: string;
   readonly declarationsText: string | undefined;
   readonly audit: AuditReport;
+  /** The bytes of every file in audit.files, as read and hashed; a user plugin runs from a copy of exactly these. */
+  readonly sources: ReadonlyMap<string, Buffer>;
   readonly hash: string;
 }
 
@@ -19,7 +21,7 @@ export async function snapshotPlugin(plugin: DiscoveredPlugin, trustedPackages: 
   const manifestText = await readFile(plugin.manifestFile, "utf8");
   const declarationsPath = plugin.manifest.declarations;
   const declarationsText = declarationsPath === undefined ? undefined : await readFile(join(plugin.dir, declarationsPath), "utf8");
-  const audit = await auditPlugin({
+  const { report: audit, sources } = await auditPluginWithSources({
     name: plugin.name,
     codeDir: plugin.codeDir,
     entryFile: plugin.entryFile,
@@ -35,7 +37,7 @@ export async function snapshotPlugin(plugin: DiscoveredPlugin, trustedPackages: 
     ...(declarationsPath !== undefined && declarationsText !== undefined ? { declarations: { path: declarationsPath, text: declarationsText } } : {}),
     files: audit.files,
   });
-  return { plugin, manifestText, declarationsText, audit, hash };
+  return { plugin, manifestText, declarationsText, audit, sources, hash };
 }
 
 export function summarizeAudit(report: AuditReport): AuditSummary {

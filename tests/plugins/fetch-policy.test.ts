@@ -178,6 +178,7 @@ describe("fetch: configuration", () => {
       maxResponseBytes: 5 * 1024 * 1024,
       timeoutMs: 30_000,
       maxRedirects: 5,
+      credentialHeaders: [],
       allowPrivateAddresses: [],
     });
   });

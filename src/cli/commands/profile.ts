@@ -39,6 +39,21 @@ function maskEnv(profile: NamedProfile["profile"]): Record<string, unknown> {
   return { ...profile, env: Object.fromEntries(Object.entries(profile.env).map(([server, vars]) => [server, Object.fromEntries(Object.keys(vars).map((k) => [k, "****"]))])) };
 }
 
+/**
+ * Applied names (config.json activeProfiles) whose profile no longer exists: deleted from "profiles"
+ * after it was applied. Its settings stay as they were written; only the name is stale.
+ */
+function missingApplied(active: readonly string[], available: readonly NamedProfile[]): string[] {
+  return active.filter((name) => !available.some((p) => p.name === name));
+}
+
+function missingNote(missing: readonly string[], active: readonly string[], available: readonly NamedProfile[], configFile: string): string {
+  const kept = active.filter((name) => !missing.includes(name));
+  const reapply = kept.length > 0 ? `\`mcpvm profile apply ${kept.join(" ")}\`` : `\`mcpvm profile apply <name>\` (\`mcpvm profile list\` shows them)`;
+  const names = missing.map((name) => `"${name}"`).join(", ");
+  return `applied profile ${names} no longer exists in ${configFile}${missing.length === 1 ? didYouMean(missing[0] ?? "", available.map((p) => p.name)) : ""}: the settings it applied are still in effect; run ${reapply} to re-apply what you want, or define it again under "profiles"`;
+}
+
 async function needingApproval(host: McpvmHost): Promise<string[]> {
   const service = await host.mcpIfOn().catch(() => undefined);
   if (service === undefined) return [];
@@ -75,10 +90,18 @@ export const profileCommand: Command = {
       case "list": {
         const profiles = availableProfiles(host.config, host.paths.configFile);
         const active = activeProfiles(host.config);
-        if (context.json) writeJson(out, { active, profiles: profiles.map((p) => ({ name: p.name, source: p.source, active: active.includes(p.name), description: p.profile.description })) });
-        else {
+        const missing = missingApplied(active, profiles);
+        if (context.json) {
+          writeJson(out, {
+            active,
+            missing,
+            profiles: profiles.map((p) => ({ name: p.name, source: p.source, active: active.includes(p.name), description: p.profile.description })),
+          });
+        } else {
           const rows = profiles.map((p) => [p.name, p.source, active.includes(p.name) ? context.colours.green("applied") : "", displayInline(p.profile.description ?? "")]);
+          for (const name of missing) rows.push([displayInline(name), "-", context.colours.yellow("applied, missing"), "deleted from config.json after it was applied"]);
           writeLine(out, formatTable(rows, ["NAME", "SOURCE", "STATE", "DESCRIPTION"].map((h) => context.colours.bold(h))));
+          if (missing.length > 0) writeLine(context.io.stderr, context.colours.yellow(displayInline(missingNote(missing, active, profiles, host.paths.configFile))));
         }
         return ExitCode.Ok;
       }
@@ -94,15 +117,21 @@ export const profileCommand: Command = {
           return ExitCode.Ok;
         }
         const active = activeProfiles(host.config);
+        const missing = missingApplied(active, availableProfiles(host.config, host.paths.configFile));
         const servers = Object.entries(host.config.mcpServers ?? {}).filter(([, e]) => (e as { enabled?: unknown }).enabled !== false).map(([n]) => n);
         const plugins = Object.entries(host.config.plugins ?? {}).filter(([, s]) => s.enabled === true).map(([n]) => n);
         const limits = host.limits();
-        if (context.json) writeJson(out, { active, limits, enabledServers: servers, enabledPlugins: plugins });
+        if (context.json) writeJson(out, { active, missing, limits, enabledServers: servers, enabledPlugins: plugins });
         else {
-          writeLine(out, `applied profiles: ${displayInline(active.join(" + ")) || "none (config.json as written)"}`);
+          const shownActive = active.map((name) => (missing.includes(name) ? `${name} (missing)` : name));
+          writeLine(out, `applied profiles: ${displayInline(shownActive.join(" + ")) || "none (config.json as written)"}`);
           writeLine(out, `limits:           cpu ${limits.cpuMs} ms, wall ${limits.wallMs} ms, memory ${Math.round(limits.memoryBytes / 1024 / 1024)} MB, output ${Math.round(limits.outputBytes / 1024)} KB`);
           writeLine(out, `MCP servers on:   ${servers.join(", ") || "none"}`);
           writeLine(out, `plugins on:       ${displayInline(plugins.join(", ")) || "none"}`);
+          if (missing.length > 0) {
+            const available = availableProfiles(host.config, host.paths.configFile);
+            writeLine(context.io.stderr, context.colours.yellow(displayInline(missingNote(missing, active, available, host.paths.configFile))));
+          }
         }
         return ExitCode.Ok;
       }

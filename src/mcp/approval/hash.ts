@@ -34,6 +34,8 @@ export interface ApprovalSubject {
     readonly clientSecret?: string;
     /** As configured: a `${VAR}` reference (the schema refuses a key in clear). */
     readonly privateKey?: string;
+    /** As configured (the path, not the key): approval pins where the key comes from. */
+    readonly privateKeyFile?: string;
     readonly signingAlgorithm?: string;
     readonly issuer?: string;
     readonly scopes?: string;
@@ -97,6 +99,8 @@ function oauthField(oauth: NonNullable<ApprovalSubject["oauth"]>): string {
             field("privateKey", oauth.privateKey === undefined ? "-" : sha256(oauth.privateKey)),
             field("signingAlgorithm", oauth.signingAlgorithm ?? "-"),
             field("issuer", oauth.issuer ?? "-"),
+            // Only when set: definitions without it keep the hash they were approved with.
+            oauth.privateKeyFile === undefined ? "" : field("privateKeyFile", oauth.privateKeyFile),
           ].join(""),
     ].join(""),
   );

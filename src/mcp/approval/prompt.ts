@@ -89,6 +89,7 @@ function describeOAuth(oauth: NonNullable<ApprovalSubject["oauth"]>): string {
     `client id ${oauth.clientId === undefined ? "(registered at login)" : displayInline(oauth.clientId)}`,
     ...(oauth.clientSecret === undefined ? [] : [`client secret ${displayInline(shownConfigValue("clientSecret", oauth.clientSecret, "header"))}`]),
     ...(oauth.privateKey === undefined ? [] : [`private key ${displayInline(shownConfigValue("privateKey", oauth.privateKey, "header"))}${oauth.signingAlgorithm === undefined ? "" : ` (${oauth.signingAlgorithm})`}`]),
+    ...(oauth.privateKeyFile === undefined ? [] : [`private key file ${displayInline(oauth.privateKeyFile)}${oauth.signingAlgorithm === undefined ? "" : ` (${oauth.signingAlgorithm})`}`]),
     ...(oauth.issuer === undefined ? [] : [`authorization server ${displayInline(oauth.issuer)}`]),
     ...(oauth.scopes === undefined ? [] : [`scopes ${displayInline(oauth.scopes)}`]),
     ...(oauth.callbackPort === undefined ? [] : [`callback port ${oauth.callbackPort}`]),

@@ -1,6 +1,13 @@
-import { isUnauthorized, loginStepFailure } from "../oauth/failure.js";
+import type { McpvmError } from "../../util/errors.js";
+import { isUnauthorized, loginStepFailure, oauthFailure } from "../oauth/failure.js";
 import type { LoginDriver } from "./options.js";
 import type { OpenedTransport } from "./transports.js";
+
+/** oauthFailure, then put in the words of the server's grant (client credentials have no login to run). */
+export function grantFailure(error: unknown, server: string, deps: { readonly redact: (text: string) => string }, login: LoginDriver | undefined): McpvmError | undefined {
+  const failure = oauthFailure(error, server, deps.redact);
+  return failure === undefined || login?.explainFailure === undefined ? failure : login.explainFailure(failure);
+}
 
 /** Browser logins one connect or call may go through (a 401, then a 403 step-up) before giving up. */
 export const MAX_LOGIN_ROUNDS = 2;

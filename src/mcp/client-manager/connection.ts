@@ -5,8 +5,8 @@ import { startTimeout } from "./abort.js";
 import { classifyCallFailure } from "./classify.js";
 import { connectFailure, connectTimeoutError, diedError, type StartupDiagnostics } from "./connect-errors.js";
 import type { LoginDriver, ServerIdentity } from "./options.js";
-import { isUnauthorized, oauthFailure } from "../oauth/failure.js";
-import { completeLogin, finishLogin, MAX_LOGIN_ROUNDS, retryAfterLogin } from "./connection-login.js";
+import { isUnauthorized } from "../oauth/failure.js";
+import { completeLogin, finishLogin, grantFailure, MAX_LOGIN_ROUNDS, retryAfterLogin } from "./connection-login.js";
 import { FrameTooLargeError } from "./line-framer.js";
 import type { RawToolCalls } from "./raw-call.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
@@ -104,7 +104,7 @@ export class Connection {
       try {
         await login.prepare();
       } catch (error) {
-        throw oauthFailure(error, server, deps.redact) ?? error;
+        throw grantFailure(error, server, deps, login) ?? error;
       }
       login.beginOperation();
     }
@@ -177,7 +177,7 @@ export class Connection {
       const diag = self.diagnostics();
       const reason = self.cutOff ?? error;
       const failure =
-        (scope.timedOut() ? undefined : oauthFailure(reason, server, deps.redact)) ??
+        (scope.timedOut() ? undefined : grantFailure(reason, server, deps, login)) ??
         (scope.timedOut() ? connectTimeoutError(diag, limits.timeoutMs) : connectFailure(reason, self.cutOff === undefined ? diag : { ...diag, exit: undefined }, launch.transport === "stdio" ? launch.command : undefined));
       return { ok: false, error: failure, reason, opened };
     } finally {
@@ -253,7 +253,7 @@ export class Connection {
     try {
       return await this.withLogin(() => request({ timeout: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) }, progressToken));
     } catch (error) {
-      const oauth = oauthFailure(error, this.server, this.deps.redact);
+      const oauth = grantFailure(error, this.server, this.deps, this.login);
       if (oauth !== undefined) throw oauth;
       throw classifyCallFailure(this.cutOff ?? error, {
         server: this.server,

@@ -1,3 +1,4 @@
+import type { McpvmError } from "../../util/errors.js";
 import { z } from "zod";
 import type { Implementation, OAuthClientProvider, Tool } from "@modelcontextprotocol/client";
 import type { McpServerLaunch } from "../types.js";
@@ -66,6 +67,8 @@ export interface LoginDriver {
   currentTokens(): { readonly access_token: string; readonly expiresAt?: number } | undefined;
   /** The transport's fetch, wrapped so that token refreshes go one at a time across processes. */
   wrapFetch(inner: (input: string | URL, init?: RequestInit) => Promise<Response>): (input: string | URL, init?: RequestInit) => Promise<Response>;
+  /** An OAuth failure in this grant's words (a grant without a person must not say "run `mcpvm mcp login`"). */
+  explainFailure?(failure: McpvmError): McpvmError;
 }
 
 export interface ClientManagerOptions {

@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { parseTemplate } from "./placeholders.js";
 
@@ -29,6 +30,11 @@ export const mcpOAuthConfigSchema = z
     clientSecret: z.string().min(1).optional(),
     /** client_credentials only: a PKCS#8 PEM private key (or a JWK as JSON), as a reference: `${MCP_CLIENT_KEY}`. */
     privateKey: z.string().min(1).optional(),
+    /**
+     * client_credentials only: instead of privateKey, the absolute path of a file holding the key (PEM or
+     * JWK JSON), read each time a token is fetched (a rotated key is picked up); may use `${VAR}`.
+     */
+    privateKeyFile: z.string().min(1).optional(),
     /** client_credentials only: the JWS algorithm of the assertion; by default the key's own (RS256, ES256/384/512, EdDSA). */
     signingAlgorithm: z.enum(JWT_SIGNING_ALGORITHMS).optional(),
     /** client_credentials only: the authorization server (its issuer URL) the credentials may be sent to, and no other. */
@@ -48,16 +54,26 @@ export const mcpOAuthConfigSchema = z
   .superRefine((value, ctx) => {
     if (value.clientSecret !== undefined && value.clientId === undefined) ctx.addIssue({ code: "custom", path: ["clientSecret"], message: 'a clientSecret needs a "clientId"' });
     if (value.grant !== "client_credentials") {
-      for (const key of ["privateKey", "signingAlgorithm", "issuer"] as const) {
+      for (const key of ["privateKey", "privateKeyFile", "signingAlgorithm", "issuer"] as const) {
         if (value[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: `"${key}" is a setting of "grant": "client_credentials"` });
       }
       return;
     }
     if (value.clientId === undefined) ctx.addIssue({ code: "custom", path: ["clientId"], message: '"grant": "client_credentials" needs the "clientId" the authorization server registered' });
-    if ((value.clientSecret === undefined) === (value.privateKey === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["clientSecret"], message: '"grant": "client_credentials" needs exactly one of "clientSecret" (client_secret_basic) or "privateKey" (private_key_jwt)' });
+    if ([value.clientSecret, value.privateKey, value.privateKeyFile].filter((given) => given !== undefined).length !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["clientSecret"],
+        message: '"grant": "client_credentials" needs exactly one of "clientSecret" (client_secret_basic), "privateKey" or "privateKeyFile" (private_key_jwt)',
+      });
     }
-    if (value.signingAlgorithm !== undefined && value.privateKey === undefined) ctx.addIssue({ code: "custom", path: ["signingAlgorithm"], message: '"signingAlgorithm" goes with "privateKey"' });
+    if (value.signingAlgorithm !== undefined && value.privateKey === undefined && value.privateKeyFile === undefined) {
+      ctx.addIssue({ code: "custom", path: ["signingAlgorithm"], message: '"signingAlgorithm" goes with "privateKey" or "privateKeyFile"' });
+    }
+    const file = value.privateKeyFile;
+    if (file !== undefined && !file.includes("${") && !isAbsolute(file)) {
+      ctx.addIssue({ code: "custom", path: ["privateKeyFile"], message: '"privateKeyFile" must be an absolute path (mcpvm may start in any folder)' });
+    }
     for (const key of ["clientSecret", "privateKey"] as const) {
       const secret = value[key];
       if (secret !== undefined && !onlyReferences(secret)) {

@@ -145,6 +145,7 @@ async function resolveOAuth(oauth: NonNullable<McpServerEntry["oauth"]>, substit
   const clientId = oauth.clientId === undefined ? undefined : await substituter.render(["oauth", "clientId"], oauth.clientId);
   const clientSecret = oauth.clientSecret === undefined ? undefined : await substituter.render(["oauth", "clientSecret"], oauth.clientSecret);
   const privateKey = oauth.privateKey === undefined ? undefined : await substituter.render(["oauth", "privateKey"], oauth.privateKey);
+  const privateKeyFile = oauth.privateKeyFile === undefined ? undefined : await substituter.render(["oauth", "privateKeyFile"], oauth.privateKeyFile);
   // A client secret or key is a secret whatever its shape.
   if (clientSecret !== undefined) substituter.secrets.add(clientSecret);
   if (privateKey !== undefined) substituter.secrets.add(privateKey);
@@ -154,6 +155,7 @@ async function resolveOAuth(oauth: NonNullable<McpServerEntry["oauth"]>, substit
     ...(clientId === undefined ? {} : { clientId }),
     ...(clientSecret === undefined ? {} : { clientSecret }),
     ...(privateKey === undefined ? {} : { privateKey }),
+    ...(privateKeyFile === undefined ? {} : { privateKeyFile }),
     ...(oauth.signingAlgorithm === undefined ? {} : { signingAlgorithm: oauth.signingAlgorithm }),
     ...(oauth.issuer === undefined ? {} : { issuer: oauth.issuer }),
     ...(scopes === undefined ? {} : { scopes }),

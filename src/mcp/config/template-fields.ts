@@ -13,7 +13,7 @@ export interface TemplateSource {
   readonly cwd?: string | undefined;
   readonly url?: string | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
-  readonly oauth?: { readonly clientId?: string | undefined; readonly clientSecret?: string | undefined; readonly privateKey?: string | undefined } | undefined;
+  readonly oauth?: { readonly clientId?: string | undefined; readonly clientSecret?: string | undefined; readonly privateKey?: string | undefined; readonly privateKeyFile?: string | undefined } | undefined;
 }
 
 export function templateFields(entry: TemplateSource): TemplateField[] {
@@ -27,6 +27,7 @@ export function templateFields(entry: TemplateSource): TemplateField[] {
   if (entry.oauth?.clientId !== undefined) fields.push({ path: ["oauth", "clientId"], value: entry.oauth.clientId });
   if (entry.oauth?.clientSecret !== undefined) fields.push({ path: ["oauth", "clientSecret"], value: entry.oauth.clientSecret });
   if (entry.oauth?.privateKey !== undefined) fields.push({ path: ["oauth", "privateKey"], value: entry.oauth.privateKey });
+  if (entry.oauth?.privateKeyFile !== undefined) fields.push({ path: ["oauth", "privateKeyFile"], value: entry.oauth.privateKeyFile });
   return fields;
 }
 

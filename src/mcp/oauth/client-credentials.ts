@@ -2,8 +2,9 @@ import type { AddClientAuthentication, OAuthClientInformationContext, OAuthClien
 import type { LoginDriver } from "../client-manager/options.js";
 import type { McpResolvedOAuth } from "../types.js";
 import { boundOAuthResponses, oauthTypeError } from "./bounded-fetch.js";
+import type { McpvmError } from "../../util/errors.js";
 import { McpOAuthError } from "./errors.js";
-import { signingKey, type SigningKey } from "./signing-key.js";
+import { signingKey, signingKeyFromFile, type SigningKey } from "./signing-key.js";
 import type { FetchLike } from "./refresh-lock.js";
 import { loginMatches, type OAuthTokenStore, type ServerLogin, type StoredTokens } from "./token-store.js";
 
@@ -34,22 +35,22 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
   private record: ServerLogin | undefined;
   private key: SigningKey | undefined;
   private fetching: Promise<void> | undefined;
+  /** The token endpoint (origin and path) that issued the last token, named when the server refuses that token. */
+  private issuedBy: string | undefined;
   readonly addClientAuthentication: AddClientAuthentication | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: ClientCredentialsOptions) {
     this.now = options.now ?? Date.now;
-    const privateKey = options.config.privateKey;
     // The key is read on first use (prepare() checks it, with a message naming the setting).
-    this.addClientAuthentication =
-      privateKey === undefined
-        ? undefined
-        : async (headers, params, url, metadata) => {
-            const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/client");
-            const key = this.signingKey();
-            const sign = createPrivateKeyJwtAuth({ issuer: options.config.clientId, subject: options.config.clientId, privateKey: key.key, alg: key.algorithm });
-            await sign(headers, params, url, metadata);
-          };
+    this.addClientAuthentication = !this.usesKey()
+      ? undefined
+      : async (headers, params, url, metadata) => {
+          const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/client");
+          const key = await this.signingKey();
+          const sign = createPrivateKeyJwtAuth({ issuer: options.config.clientId, subject: options.config.clientId, privateKey: key.key, alg: key.algorithm });
+          await sign(headers, params, url, metadata);
+        };
   }
 
   get provider(): OAuthClientProvider {
@@ -57,7 +58,7 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
   }
 
   async prepare(): Promise<void> {
-    if (this.options.config.privateKey !== undefined) this.signingKey();
+    if (this.usesKey()) await this.signingKey();
     const stored = await this.options.store.get(this.options.server);
     this.record = loginMatches(stored, this.options.url, this.options.config.clientId) ? stored : undefined;
     const tokens = this.record?.tokens;
@@ -81,9 +82,30 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
     return async (input, init) => {
       const response = await bounded(input, init);
       const body = init?.body;
-      if (response.ok || !(body instanceof URLSearchParams) || body.get("grant_type") !== "client_credentials") return response;
+      if (!(body instanceof URLSearchParams) || body.get("grant_type") !== "client_credentials") return response;
+      if (response.ok) {
+        const url = new URL(input instanceof URL ? input.href : input);
+        this.issuedBy = `${url.origin}${url.pathname}`;
+        return response;
+      }
       throw oauthTypeError("client credentials refused", await this.refusal(input, response));
     };
+  }
+
+  /**
+   * The SDK's "log in again" cases (the server answers 401 even to a token just fetched) in this grant's
+   * words: there is no person to log in; the token endpoint accepted the client, the server did not
+   * accept its token, so the settings that decide what the token is good for are what to check.
+   */
+  explainFailure(failure: McpvmError): McpvmError {
+    if (failure.code !== "MCP_LOGIN_REQUIRED") return failure;
+    const { server, url, config } = this.options;
+    const by = this.issuedBy === undefined ? "its authorization server" : this.issuedBy;
+    return new McpOAuthError(
+      "MCP_OAUTH_FAILED",
+      `server ${server} refused the access token ${by} issued to client id ${JSON.stringify(config.clientId)} (401, with a token fetched just now): the client credentials were accepted, the token was not. There is no login to run for the client_credentials grant: check oauth.scopes in the server's entry in config.json, and that the client's registration at the authorization server gives it access to ${url} (its audience or resource).`,
+      { data: { server, url, grant: "client_credentials", ...(this.issuedBy === undefined ? {} : { tokenEndpoint: this.issuedBy }) } },
+    );
   }
 
   // --- OAuthClientProvider ---
@@ -99,7 +121,7 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
       client_name: "mcpvm",
       redirect_uris: [],
       grant_types: ["client_credentials"],
-      token_endpoint_auth_method: this.options.config.privateKey === undefined ? "client_secret_basic" : "private_key_jwt",
+      token_endpoint_auth_method: this.usesKey() ? "private_key_jwt" : "client_secret_basic",
       ...(scope === undefined ? {} : { scope }),
     };
   }
@@ -161,8 +183,16 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
 
   // --- internals ---
 
-  private signingKey(): SigningKey {
-    this.key ??= signingKey(this.options.server, this.options.config.privateKey ?? "", this.options.config.signingAlgorithm);
+  /** private_key_jwt: the key is in privateKey (a variable's value) or in the file privateKeyFile names. */
+  private usesKey(): boolean {
+    return this.options.config.privateKey !== undefined || this.options.config.privateKeyFile !== undefined;
+  }
+
+  /** A key from a variable is checked once; a key file is read (and its mode checked) at every use, so a rotated key is picked up. */
+  private async signingKey(): Promise<SigningKey> {
+    const { server, config } = this.options;
+    if (config.privateKeyFile !== undefined) return signingKeyFromFile(server, config.privateKeyFile, config.signingAlgorithm);
+    this.key ??= signingKey(server, config.privateKey ?? "", config.signingAlgorithm);
     return this.key;
   }
 
@@ -188,7 +218,9 @@ export class ClientCredentialsLogin implements LoginDriver, OAuthClientProvider 
     const answer = (await response.json().catch(() => undefined)) as { error?: unknown; error_description?: unknown } | undefined;
     const code = typeof answer?.error === "string" ? answer.error.slice(0, 100) : `HTTP ${response.status}`;
     const description = typeof answer?.error_description === "string" ? `: ${answer.error_description.slice(0, 300)}` : "";
-    const credential = this.options.config.privateKey === undefined ? "oauth.clientSecret" : "oauth.privateKey (and oauth.signingAlgorithm)";
+    const { privateKey, privateKeyFile } = this.options.config;
+    const credential =
+      privateKeyFile !== undefined ? "oauth.privateKeyFile (the key in it; and oauth.signingAlgorithm)" : privateKey !== undefined ? "oauth.privateKey (and oauth.signingAlgorithm)" : "oauth.clientSecret";
     const check =
       code === "invalid_scope"
         ? "oauth.scopes (or leave it out to ask for the scopes the server names)"

@@ -11,7 +11,10 @@ export interface LoginStatus {
   /** "none": no login stored for this definition; "valid" / "expired" by the access token's expiry (refresh may still work). */
   readonly state: "none" | "valid" | "expired";
   readonly expiresAt?: number;
+  /** A refresh token is stored: the login renews without a person. */
   readonly refreshable: boolean;
+  /** "client_credentials": no person and no refresh token; a new token is fetched with the client's credentials. */
+  readonly grant?: "client_credentials";
   readonly scope?: string;
   readonly subject?: string;
 }
@@ -94,7 +97,8 @@ export class OAuthLogins {
     return {
       state: tokens.expiresAt !== undefined && tokens.expiresAt <= this.now() ? "expired" : "valid",
       ...(tokens.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
-      refreshable: tokens.refresh_token !== undefined || target.grant === "client_credentials",
+      refreshable: tokens.refresh_token !== undefined,
+      ...(target.grant === undefined ? {} : { grant: target.grant }),
       ...(tokens.scope === undefined ? {} : { scope: tokens.scope }),
       ...(subject === undefined ? {} : { subject }),
     };

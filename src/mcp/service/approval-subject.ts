@@ -28,6 +28,7 @@ function oauthSubject(oauth: NonNullable<McpServerEntry["oauth"]>): NonNullable<
     ...(oauth.clientId === undefined ? {} : { clientId: oauth.clientId }),
     ...(oauth.clientSecret === undefined ? {} : { clientSecret: oauth.clientSecret }),
     ...(oauth.privateKey === undefined ? {} : { privateKey: oauth.privateKey }),
+    ...(oauth.privateKeyFile === undefined ? {} : { privateKeyFile: oauth.privateKeyFile }),
     ...(oauth.signingAlgorithm === undefined ? {} : { signingAlgorithm: oauth.signingAlgorithm }),
     ...(oauth.issuer === undefined ? {} : { issuer: oauth.issuer }),
     ...(scopes === undefined ? {} : { scopes }),

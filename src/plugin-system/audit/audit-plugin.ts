@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { isBuiltin } from "node:module";
-import { dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Capability } from "../manifest.js";
 import { AUDIT_RULES, effectiveRisk, RISK_ORDER, type AuditRuleId, type RiskLevel } from "./rules.js";
@@ -124,10 +124,13 @@ function toPosix(path: string): string {
 
 class PluginAuditor {
   readonly files: AuditedFile[] = [];
+  /** The bytes each audited file had when it was read and hashed, by its display path (private-copy.ts imports these). */
+  readonly sources = new Map<string, Buffer>();
   readonly findings: AuditFinding[] = [];
   private readonly queued = new Set<string>();
   private readonly queue: string[] = [];
   private realRoots: string[] = [];
+  private readonly auditedDirs = new Set<string>();
 
   constructor(private readonly input: AuditInput) {}
 
@@ -136,6 +139,43 @@ class PluginAuditor {
     this.realRoots = await Promise.all(this.roots().map((root) => realpath(root).catch(() => resolve(root))));
     this.enqueue(resolve(this.input.entryFile));
     for (let file = this.queue.shift(); file !== undefined; file = this.queue.shift()) await this.auditFile(file);
+    await this.addPackageFiles();
+  }
+
+  /**
+   * The package.json files inside the code folder that Node consults for an audited file (its folder
+   * and each one above it, up to the code folder): their "type" decides whether a .js file is a module,
+   * and "imports"/"exports"/"main" what a specifier names. They are hashed like code, so changing one
+   * makes the approval stale. A package.json above the code folder has no effect: the plugin runs
+   * from its private copy (private-copy.ts), where only these exist.
+   */
+  private async addPackageFiles(): Promise<void> {
+    const codeDir = resolve(this.input.codeDir);
+    const dirs = new Set<string>();
+    for (const start of this.auditedDirs) {
+      for (let dir = start; inside(codeDir, dir); dir = dirname(dir)) {
+        dirs.add(dir);
+        if (dir === codeDir) break;
+      }
+    }
+    for (const dir of [...dirs].sort()) {
+      const file = join(dir, "package.json");
+      if (this.sources.has(this.display(file))) continue;
+      let bytes: Buffer;
+      try {
+        if (!this.allowed(await realpath(file), this.realRoots)) {
+          this.add("import-outside-plugin", file, 0, 0, [], "the package.json is a symbolic link out of the plugin folder");
+          continue;
+        }
+        bytes = await readFile(file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+        this.add("unresolved-import", file, 0, 0, [], `cannot read the file: ${(error as Error).message}`);
+        continue;
+      }
+      this.files.push({ path: this.display(file), sha256: createHash("sha256").update(bytes).digest("hex") });
+      this.sources.set(this.display(file), bytes);
+    }
   }
 
   private roots(): string[] {
@@ -197,6 +237,8 @@ class PluginAuditor {
     }
     const sha256 = createHash("sha256").update(bytes).digest("hex");
     this.files.push({ path: this.display(file), sha256 });
+    this.sources.set(this.display(file), bytes);
+    this.auditedDirs.add(dirname(file));
     if (file.endsWith(".json")) return;
     const text = bytes.toString("utf8");
     const lines = text.split(/\r?\n/);
@@ -258,12 +300,17 @@ function highest(findings: readonly AuditFinding[]): RiskLevel | null {
  * see the same bytes.
  */
 export async function auditPlugin(input: AuditInput): Promise<AuditReport> {
+  return (await auditPluginWithSources(input)).report;
+}
+
+/** auditPlugin, plus the bytes of every file it hashed (by path in the report), so what runs can be exactly what was hashed. */
+export async function auditPluginWithSources(input: AuditInput): Promise<{ report: AuditReport; sources: ReadonlyMap<string, Buffer> }> {
   const auditor = new PluginAuditor(input);
   await auditor.run();
   await input.scans?.save();
   const findings = [...auditor.findings].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
   const used = new Set(findings.flatMap((finding) => (finding.capability === null ? [] : [finding.capability])));
-  return {
+  const report: AuditReport = {
     plugin: input.name,
     codeDir: input.codeDir,
     files: [...auditor.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
@@ -273,4 +320,5 @@ export async function auditPlugin(input: AuditInput): Promise<AuditReport> {
     undeclaredCapabilities: [...new Set(findings.flatMap((finding) => (finding.capability !== null && !finding.declared ? [finding.capability] : [])))].sort(),
     unusedCapabilities: input.capabilities.filter((capability) => !used.has(capability)),
   };
+  return { report, sources: auditor.sources };
 }

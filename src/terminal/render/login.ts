@@ -20,7 +20,7 @@ export function describeLogin(server: string, status: LoginStatus, now: number):
   if (status.state === "none") return `not logged in to ${server}`;
   const who = status.subject === undefined ? "" : ` as ${displayInline(status.subject)}`;
   const scopes = status.scope === undefined || status.scope === "" ? "no scopes named" : `scopes ${displayInline(status.scope)}`;
-  return `logged in to ${server}${who} (${scopes}; ${describeExpiry(status.expiresAt, now)}${status.refreshable ? ", refreshable" : ""})`;
+  return `logged in to ${server}${who} (${scopes}; ${describeExpiry(status.expiresAt, now)}${status.grant === "client_credentials" ? ", client credentials" : status.refreshable ? ", refreshable" : ""})`;
 }
 
 /** What a login that just finished amounts to: the login, or that the server never asked for one. */

@@ -57,16 +57,24 @@ export function stateNotes(list: readonly ServerSummary[], colours: Colours, now
   for (const s of list) {
     if (s.login === undefined || s.login.state === "none") continue;
     const who = s.login.subject === undefined ? "" : ` as ${displayInline(s.login.subject)}`;
-    lines.push(`  ${displayInline(s.name)}: logged in${who}, ${loginExpiry(s.login.expiresAt, s.login.refreshable, now)}${colours.dim(` → mcpvm mcp logout ${displayInline(s.name)}`)}`);
+    lines.push(`  ${displayInline(s.name)}: logged in${who}, ${loginExpiry(s.login.expiresAt, s.login.refreshable, now, s.login.grant)}${colours.dim(` → mcpvm mcp logout ${displayInline(s.name)}`)}`);
   }
   return lines;
 }
 
-/** "token expires in 58 min", "token expired (refreshed at the next call)", … */
-export function loginExpiry(expiresAt: number | undefined, refreshable: boolean, now: Date = new Date()): string {
-  if (expiresAt === undefined) return "token without expiry";
+/**
+ * "token expires in 58 min", "token expired (refreshed at the next call)", … A client credentials
+ * login has no person and no refresh token: it says that a new token is fetched unattended.
+ */
+export function loginExpiry(expiresAt: number | undefined, refreshable: boolean, now: Date = new Date(), grant?: "client_credentials"): string {
+  const unattended = grant === "client_credentials";
+  if (expiresAt === undefined) return unattended ? "token without expiry (client credentials)" : "token without expiry";
   const seconds = Math.round((expiresAt - now.getTime()) / 1000);
-  if (seconds <= 0) return refreshable ? "token expired (refreshed at the next call)" : "token expired (log in again)";
+  if (seconds <= 0) {
+    if (unattended) return "token expired (client credentials: a new token is fetched at the next call)";
+    return refreshable ? "token expired (refreshed at the next call)" : "token expired (log in again)";
+  }
   const left = seconds < 120 ? `${seconds} s` : seconds < 7200 ? `${Math.round(seconds / 60)} min` : seconds < 172_800 ? `${Math.round(seconds / 3600)} h` : `${Math.round(seconds / 86_400)} days`;
+  if (unattended) return `token expires in ${left} (client credentials: a new token is fetched unattended)`;
   return `token expires in ${left}${refreshable ? " (refreshable)" : ""}`;
 }

@@ -1,60 +1,15 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/main.js";
 import { McpvmHost } from "../../../src/host/index.js";
-import { captureIo } from "../../support/cli-io.js";
-import { startClientCredentialsAs, type ClientCredentialsAs } from "../../fixtures/servers/client-credentials-as.js";
-import { startProtectedServer, type ProtectedServer } from "../../fixtures/servers/oauth-protected-server.js";
+import { cli, start, stop, stored, type Fixture } from "./cc-fixture.js";
 
 const SECRET = "cc-secret-7f3a9d2e41b8";
 const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
 // SEC1 ("BEGIN EC PRIVATE KEY"), as openssl ecparam writes it: mcpvm converts it to the PKCS#8 the SDK signs with.
 const EC_PRIVATE = ec.privateKey.export({ type: "sec1", format: "pem" }) as string;
 const EC_PUBLIC = ec.publicKey.export({ type: "spki", format: "pem" }) as string;
-
-interface Fixture {
-  as: ClientCredentialsAs;
-  mcp: ProtectedServer;
-  home: string;
-  env: Record<string, string | undefined>;
-  /** `mcpvm mcp approve notes`, which connects once approved. */
-  approve?: { code: number; out: string; err: string };
-}
-
-async function start(oauth: Record<string, unknown>, vars: Record<string, string>, registration: Parameters<typeof startClientCredentialsAs>[0]): Promise<Fixture> {
-  const as = await startClientCredentialsAs(registration);
-  const mcp = await startProtectedServer({ issuer: as.issuer });
-  const home = await mkdtemp(join(tmpdir(), "mcpvm-oauth-cc-"));
-  const env = { MCPVM_HOME: home, PATH: process.env.PATH, HOME: home, ...vars };
-  await writeFile(join(home, "config.json"), JSON.stringify({ mcpServers: { notes: { url: mcp.url, oauth } } }), { mode: 0o600 });
-  const fixture = { as, mcp, home, env };
-  for (const argv of [["--yes", "plugin", "approve", "mcp"], ["plugin", "enable", "mcp"]]) {
-    const result = await cli(fixture, ...argv);
-    expect(result.code, result.err).toBe(0);
-  }
-  // Approval stores the approval, then connects to list the tools: with refused credentials that connect fails (exit 6).
-  const approved = await cli(fixture, "--yes", "mcp", "approve", "notes");
-  expect([0, 6], approved.err).toContain(approved.code);
-  return { ...fixture, approve: approved };
-}
-
-async function cli(fixture: Fixture, ...argv: string[]) {
-  const io = captureIo(fixture.env);
-  const code = await runCli(argv, io);
-  return { code, out: io.stdoutText(), err: io.stderrText() };
-}
-
-async function stop(fixture: Fixture | undefined): Promise<void> {
-  await fixture?.mcp.close();
-  await fixture?.as.close();
-  if (fixture !== undefined) await rm(fixture.home, { recursive: true, force: true });
-}
-
-type StoredFile = { servers: Record<string, { url: string; clientId?: string; client?: { issuer?: string }; tokens?: { access_token: string; expiresAt?: number } }> };
-const stored = async (f: Fixture) => JSON.parse(await readFile(join(f.home, "oauth-tokens.json"), "utf8")) as StoredFile;
 
 /**
  * The client credentials grant against a real authorization server (client-credentials-as.ts: it
@@ -104,7 +59,7 @@ describe("OAuth client credentials grant (no browser)", () => {
       const login = await cli(f, "mcp", "login", "notes");
       expect(login.code, login.err).toBe(0);
       expect(f.as.issued.length).toBe(before + 1);
-      expect(login.out + login.err).toMatch(/logged in to notes as ci-runner \(scopes notes:read; expires in 60 min, refreshable\)/);
+      expect(login.out + login.err).toMatch(/logged in to notes as ci-runner \(scopes notes:read; expires in 60 min, client credentials\)/);
       expect((await stored(f)).servers.notes?.tokens?.access_token).toBe(f.as.issued.at(-1));
       const list = await cli(f, "mcp", "list");
       expect(list.out).toMatch(/token expires in 60 min/);

@@ -1,0 +1,69 @@
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import type { PluginSnapshot } from "./snapshot.js";
+
+/*
+ * A user plugin runs from a private, content-addressed copy of the bytes its approval hash was taken
+ * of, not from its folder. Importing from the folder left a window: a file swapped between the hash
+ * check and Node's import (or a relative import Node reads later) ran unapproved. The copy lives in
+ * the config home (0700) under the approval hash, so relative imports between the plugin's files
+ * work unchanged, and only the package.json files the audit hashed are there to decide module types.
+ */
+
+const sha256 = (bytes: Buffer): string => createHash("sha256").update(bytes).digest("hex");
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Whether `dir` holds every source with exactly the hashed bytes (a copy left by an earlier run, untouched). */
+async function intact(dir: string, snapshot: PluginSnapshot): Promise<boolean> {
+  for (const file of snapshot.audit.files) {
+    const bytes = await readFile(join(dir, file.path)).catch(() => undefined);
+    if (bytes === undefined || sha256(bytes) !== file.sha256) return false;
+  }
+  return true;
+}
+
+async function writeCopy(dir: string, snapshot: PluginSnapshot): Promise<void> {
+  for (const file of snapshot.audit.files) {
+    const bytes = snapshot.sources.get(file.path);
+    // The audit keeps the bytes of every file it lists; a gap would mean running something unhashed.
+    if (bytes === undefined || sha256(bytes) !== file.sha256) throw new Error(`the audited bytes of ${file.path} are missing`);
+    const target = join(dir, file.path);
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    await writeFile(target, bytes, { mode: 0o600 });
+  }
+  // Without a package.json of the plugin's own, one above the copy must not decide how .js files load.
+  if (!snapshot.sources.has("package.json")) await writeFile(join(dir, "package.json"), "{}\n", { mode: 0o600 });
+  // Packages are not covered by the approval (the audit reports them as unaudited); the plugin's own
+  // node_modules stays reachable so a plugin that uses one keeps working from the copy.
+  const modules = join(snapshot.plugin.codeDir, "node_modules");
+  if (await exists(modules)) await symlink(modules, join(dir, "node_modules"), "dir");
+}
+
+/**
+ * The entry file to import for `snapshot`: inside `root/<approval hash>/`, written from the snapshot's
+ * bytes the first time and checked against their digests every later time (rewritten if changed).
+ */
+export async function privateEntryFile(root: string, snapshot: PluginSnapshot): Promise<string> {
+  const dir = join(root, snapshot.hash);
+  const entry = join(dir, relative(snapshot.plugin.codeDir, snapshot.plugin.entryFile).split(sep).join("/"));
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  if ((await exists(dir)) && (await intact(dir, snapshot))) return entry;
+  const scratch = await mkdtemp(join(root, ".partial-"));
+  try {
+    await writeCopy(scratch, snapshot);
+    await rm(dir, { recursive: true, force: true });
+    await rename(scratch, dir);
+  } catch (error) {
+    await rm(scratch, { recursive: true, force: true });
+    // Another process may have written the same copy at the same moment; that copy is as good.
+    if (!((await exists(dir)) && (await intact(dir, snapshot)))) throw error;
+  }
+  return entry;
+}
