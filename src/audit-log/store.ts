@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, truncate } from "node:fs/promises";
 import { currentClient } from "../logging/caller.js";
 import type { Redactor } from "../logging/redact.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
@@ -111,9 +111,19 @@ export class AuditLog implements AuditSink {
         prev: last.hash,
       };
       const entry: AuditEntry = { ...body, hash: entryHash(body) };
-      await this.appendLine(`${last.torn ? "\n" : ""}${JSON.stringify(entry)}\n`);
       const head: AuditHead = { version: 1, seq: entry.seq, hash: entry.hash };
-      await writeFileAtomic(this.options.headFile, `${JSON.stringify(head)}\n`);
+      const { size } = last;
+      try {
+        await this.appendLine(`${last.torn ? "\n" : ""}${JSON.stringify(entry)}\n`);
+        await writeFileAtomic(this.options.headFile, `${JSON.stringify(head)}\n`);
+      } catch (error) {
+        // A full disk fails the head after the entry (or the entry halfway). Left there, each such
+        // entry records a decision whose action never ran, and head and log drift apart until
+        // `audit verify` reports tampering. Cutting the log back to where it was keeps both as
+        // they were: the event is refused as a whole, and the next append starts clean.
+        await truncate(this.options.file, size).catch(() => undefined);
+        throw error instanceof AuditLogError ? error : unwritable(this.options.file, error);
+      }
       return entry;
     });
   }
@@ -154,17 +164,18 @@ export class AuditLog implements AuditSink {
   }
 
   /** The entry to chain to: the log's last line; the head file when that line cannot be read. `torn`: the file does not end a line. */
-  private async lastEntry(): Promise<{ seq: number; hash: string; torn: boolean }> {
+  private async lastEntry(): Promise<{ seq: number; hash: string; torn: boolean; size: number }> {
     let handle;
     try {
       handle = await open(this.options.file, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seq: 0, hash: GENESIS_HASH, torn: false };
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seq: 0, hash: GENESIS_HASH, torn: false, size: 0 };
       throw unwritable(this.options.file, error);
     }
     let torn = false;
+    let size = 0;
     try {
-      const { size } = await handle.stat();
+      size = (await handle.stat()).size;
       const start = Math.max(0, size - TAIL_BYTES);
       const buffer = Buffer.alloc(size - start);
       await handle.read(buffer, 0, buffer.length, start);
@@ -172,12 +183,12 @@ export class AuditLog implements AuditSink {
       const lines = buffer.toString("utf8").split("\n").filter((l) => l.trim() !== "");
       const last = lines.at(-1);
       const parsed = last === undefined || torn ? undefined : auditEntrySchema.safeParse(safeJson(last));
-      if (parsed?.success === true) return { seq: parsed.data.seq, hash: parsed.data.hash, torn };
+      if (parsed?.success === true) return { seq: parsed.data.seq, hash: parsed.data.hash, torn, size };
     } finally {
       await handle.close();
     }
     const head = await this.head();
-    return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH, torn } : { seq: head.seq, hash: head.hash, torn };
+    return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH, torn, size } : { seq: head.seq, hash: head.hash, torn, size };
   }
 
   private async appendLine(line: string): Promise<void> {
@@ -188,7 +199,10 @@ export class AuditLog implements AuditSink {
       throw unwritable(this.options.file, error);
     }
     try {
-      await handle.write(line);
+      // One write(2) may take only part of the line when the disk fills: write the rest, so the
+      // error that follows is thrown rather than a torn entry left silently.
+      const bytes = Buffer.from(line, "utf8");
+      for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
       await handle.sync();
     } finally {
       await handle.close();
@@ -230,5 +244,9 @@ function insecure(file: string, problem: string, fix: string): AuditLogError {
 }
 
 function unwritable(file: string, cause: unknown): AuditLogError {
-  return new AuditLogError("AUDIT_LOG_UNWRITABLE", `cannot write the audit log ${file} (${(cause as Error).message}); check that the config home is yours and writable.`, { data: { file }, cause });
+  const full = (cause as NodeJS.ErrnoException).code === "ENOSPC" || (cause as NodeJS.ErrnoException).code === "EDQUOT";
+  const next = full
+    ? "the file system that holds it is full: free space there (or move the config home); until then every action that must be audited is refused"
+    : "check that the config home is yours and writable";
+  return new AuditLogError("AUDIT_LOG_UNWRITABLE", `cannot write the audit log ${file} (${(cause as Error).message}); ${next}.`, { data: { file }, cause });
 }
