@@ -31,6 +31,12 @@ export interface AuditLogOptions {
    * other. The gateway passes its structured log, which the platform collects.
    */
   readonly whenReadOnly?: (entry: ReadOnlyAuditEntry) => void;
+  /**
+   * Told of every event that could not be recorded (other than to `whenReadOnly`), before the
+   * refusal is thrown. The gateway logs it: its caller is a remote client, so without this the
+   * person running it saw calls fail and never why (a full disk refuses every audited call).
+   */
+  readonly whenUnwritable?: (error: Error) => void;
 }
 
 /** An event that could not be appended to a read-only home: cleaned (redacted, shortened) like an entry, without a chain. */
@@ -80,7 +86,10 @@ export class AuditLog implements AuditSink {
       await this.append(event);
     } catch (error) {
       const whenReadOnly = this.options.whenReadOnly;
-      if (whenReadOnly === undefined || !onReadOnlyFileSystem(error)) throw error;
+      if (whenReadOnly === undefined || !onReadOnlyFileSystem(error)) {
+        this.options.whenUnwritable?.(error as Error);
+        throw error;
+      }
       const time = (this.options.clock ?? (() => new Date()))().toISOString();
       whenReadOnly({ ...this.clean(event), time, user: this.options.user, face: this.options.face });
     }
