@@ -253,7 +253,11 @@ function insecure(file: string, problem: string, fix: string): AuditLogError {
 }
 
 function unwritable(file: string, cause: unknown): AuditLogError {
-  const full = (cause as NodeJS.ErrnoException).code === "ENOSPC" || (cause as NodeJS.ErrnoException).code === "EDQUOT";
+  let full = false;
+  for (let current: unknown = cause, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    full ||= code === "ENOSPC" || code === "EDQUOT";
+  }
   const next = full
     ? "the file system that holds it is full: free space there (or move the config home); until then every action that must be audited is refused"
     : "check that the config home is yours and writable";

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuditLog } from "../../src/audit-log/index.js";
+import { writeFileAtomic } from "../../src/util/atomic-file.js";
 
 const run = promisify(execFile);
 const made: string[] = [];
@@ -36,6 +37,31 @@ async function smallDisk(): Promise<string | undefined> {
   return dir;
 }
 
+/** Writes 4 KiB files into `dir` until the file system refuses one. */
+async function fillUp(dir: string): Promise<void> {
+  await mkdir(join(dir, "fill"));
+  for (let i = 0; ; i++) {
+    try {
+      await writeFile(join(dir, "fill", String(i)), Buffer.alloc(4096));
+    } catch {
+      return;
+    }
+  }
+}
+
+describe("config home files on a full disk", () => {
+  it("a state file that cannot be written says so, names the file and says to free space (the first `serve --http` said `[INTERNAL] ENOSPC`)", async (context) => {
+    const dir = await smallDisk();
+    if (dir === undefined) return context.skip();
+    await fillUp(dir);
+    const file = join(dir, "gateway-token");
+    await expect(writeFileAtomic(file, "x".repeat(64))).rejects.toMatchObject({
+      code: "CONFIG_HOME_NOT_WRITABLE",
+      message: expect.stringMatching(/^cannot write .*gateway-token: the file system is full; free space on the file system that holds /) as unknown,
+    });
+  });
+});
+
 describe("audit log on a disk that fills up", () => {
   it("an append whose head file cannot be written leaves the log as it was, so the chain still verifies", async () => {
     const dir = await freshDir();
@@ -57,15 +83,7 @@ describe("audit log on a disk that fills up", () => {
     const file = join(dir, "audit-log.jsonl");
     const log = new AuditLog({ file, headFile: join(dir, "audit-log.head.json"), user: "admin", face: "gateway" });
     await log.append(event(1));
-    await mkdir(join(dir, "fill"));
-    // Fill every page left, a page at a time (a tmpfs has no reserve).
-    for (let i = 0; ; i++) {
-      try {
-        await writeFile(join(dir, "fill", String(i)), Buffer.alloc(4096));
-      } catch {
-        break;
-      }
-    }
+    await fillUp(dir);
     for (let i = 2; i <= 4; i++) {
       await expect(log.record(event(i))).rejects.toThrow(/cannot write the audit log .*audit-log\.jsonl .*full: free space there/);
     }
