@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { open, truncate } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { currentClient } from "../logging/caller.js";
 import type { Redactor } from "../logging/redact.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
@@ -130,7 +130,7 @@ export class AuditLog implements AuditSink {
         // entry records a decision whose action never ran, and head and log drift apart until
         // `audit verify` reports tampering. Cutting the log back to where it was keeps both as
         // they were: the event is refused as a whole, and the next append starts clean.
-        await truncate(this.options.file, size).catch(() => undefined);
+        await cutBack(this.options.file, size);
         throw error instanceof AuditLogError ? error : unwritable(this.options.file, error);
       }
       return entry;
@@ -238,6 +238,19 @@ function onReadOnlyFileSystem(error: unknown): boolean {
     if ((current as NodeJS.ErrnoException).code === "EROFS") return true;
   }
   return false;
+}
+
+/** Cuts the log back to `size` bytes, through a descriptor that does not follow a link put in its place. */
+async function cutBack(file: string, size: number): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (handle === undefined) return;
+  try {
+    await handle.truncate(size);
+  } catch {
+    // Nothing more to do: the append's own error is what the caller is told.
+  } finally {
+    await handle.close();
+  }
 }
 
 function safeJson(text: string): unknown {
