@@ -31,6 +31,12 @@ export interface AuditLogOptions {
    * other. The gateway passes its structured log, which the platform collects.
    */
   readonly whenReadOnly?: (entry: ReadOnlyAuditEntry) => void;
+  /**
+   * Told of every event that could not be recorded (other than to `whenReadOnly`), before the
+   * refusal is thrown. The gateway logs it: its caller is a remote client, so without this the
+   * person running it saw calls fail and never why (a full disk refuses every audited call).
+   */
+  readonly whenUnwritable?: (error: Error) => void;
 }
 
 /** An event that could not be appended to a read-only home: cleaned (redacted, shortened) like an entry, without a chain. */
@@ -80,7 +86,10 @@ export class AuditLog implements AuditSink {
       await this.append(event);
     } catch (error) {
       const whenReadOnly = this.options.whenReadOnly;
-      if (whenReadOnly === undefined || !onReadOnlyFileSystem(error)) throw error;
+      if (whenReadOnly === undefined || !onReadOnlyFileSystem(error)) {
+        this.options.whenUnwritable?.(error as Error);
+        throw error;
+      }
       const time = (this.options.clock ?? (() => new Date()))().toISOString();
       whenReadOnly({ ...this.clean(event), time, user: this.options.user, face: this.options.face });
     }
@@ -111,9 +120,19 @@ export class AuditLog implements AuditSink {
         prev: last.hash,
       };
       const entry: AuditEntry = { ...body, hash: entryHash(body) };
-      await this.appendLine(`${last.torn ? "\n" : ""}${JSON.stringify(entry)}\n`);
       const head: AuditHead = { version: 1, seq: entry.seq, hash: entry.hash };
-      await writeFileAtomic(this.options.headFile, `${JSON.stringify(head)}\n`);
+      const { size } = last;
+      try {
+        await this.appendLine(`${last.torn ? "\n" : ""}${JSON.stringify(entry)}\n`);
+        await writeFileAtomic(this.options.headFile, `${JSON.stringify(head)}\n`);
+      } catch (error) {
+        // A full disk fails the head after the entry (or the entry halfway). Left there, each such
+        // entry records a decision whose action never ran, and head and log drift apart until
+        // `audit verify` reports tampering. Cutting the log back to where it was keeps both as
+        // they were: the event is refused as a whole, and the next append starts clean.
+        await cutBack(this.options.file, size);
+        throw error instanceof AuditLogError ? error : unwritable(this.options.file, error);
+      }
       return entry;
     });
   }
@@ -158,20 +177,21 @@ export class AuditLog implements AuditSink {
   }
 
   /** The entry to chain to: the log's last line; the head file when that line cannot be read. `torn`: the file does not end a line. */
-  private async lastEntry(): Promise<{ seq: number; hash: string; torn: boolean }> {
+  private async lastEntry(): Promise<{ seq: number; hash: string; torn: boolean; size: number }> {
     let handle;
     try {
       handle = await open(this.options.file, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seq: 0, hash: GENESIS_HASH, torn: false };
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seq: 0, hash: GENESIS_HASH, torn: false, size: 0 };
       throw unreadable(this.options.file, error);
     }
     let torn = false;
+    let size = 0;
     try {
       const info = await handle.stat();
       // A folder in the log's place opens but cannot be read or appended to.
       if (!info.isFile()) throw insecure(this.options.file, "is not a regular file", `mv ${this.options.file} ${this.options.file}.broken   # then let mcpvm start a new log`);
-      const { size } = info;
+      size = info.size;
       const start = Math.max(0, size - TAIL_BYTES);
       const buffer = Buffer.alloc(size - start);
       await handle.read(buffer, 0, buffer.length, start);
@@ -179,12 +199,12 @@ export class AuditLog implements AuditSink {
       const lines = buffer.toString("utf8").split("\n").filter((l) => l.trim() !== "");
       const last = lines.at(-1);
       const parsed = last === undefined || torn ? undefined : auditEntrySchema.safeParse(safeJson(last));
-      if (parsed?.success === true) return { seq: parsed.data.seq, hash: parsed.data.hash, torn };
+      if (parsed?.success === true) return { seq: parsed.data.seq, hash: parsed.data.hash, torn, size };
     } finally {
       await handle.close();
     }
     const head = await this.head();
-    return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH, torn } : { seq: head.seq, hash: head.hash, torn };
+    return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH, torn, size } : { seq: head.seq, hash: head.hash, torn, size };
   }
 
   private async appendLine(line: string): Promise<void> {
@@ -195,7 +215,10 @@ export class AuditLog implements AuditSink {
       throw unwritable(this.options.file, error);
     }
     try {
-      await handle.write(line);
+      // One write(2) may take only part of the line when the disk fills: write the rest, so the
+      // error that follows is thrown rather than a torn entry left silently.
+      const bytes = Buffer.from(line, "utf8");
+      for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
       await handle.sync();
     } finally {
       await handle.close();
@@ -224,6 +247,19 @@ function onReadOnlyFileSystem(error: unknown): boolean {
   return false;
 }
 
+/** Cuts the log back to `size` bytes, through a descriptor that does not follow a link put in its place. */
+async function cutBack(file: string, size: number): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (handle === undefined) return;
+  try {
+    await handle.truncate(size);
+  } catch {
+    // Nothing more to do: the append's own error is what the caller is told.
+  } finally {
+    await handle.close();
+  }
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -242,5 +278,13 @@ function unreadable(file: string, cause: unknown): AuditLogError {
 }
 
 function unwritable(file: string, cause: unknown): AuditLogError {
-  return new AuditLogError("AUDIT_LOG_UNWRITABLE", `cannot write the audit log ${file} (${(cause as Error).message}); check that the config home is yours and writable.`, { data: { file }, cause });
+  let full = false;
+  for (let current: unknown = cause, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    full ||= code === "ENOSPC" || code === "EDQUOT";
+  }
+  const next = full
+    ? "the file system that holds it is full: free space there (or move the config home); until then every action that must be audited is refused"
+    : "check that the config home is yours and writable";
+  return new AuditLogError("AUDIT_LOG_UNWRITABLE", `cannot write the audit log ${file} (${(cause as Error).message}); ${next}.`, { data: { file }, cause });
 }

@@ -104,7 +104,12 @@ export class McpvmHost {
       redactor: this.redactor,
       // A gateway's home may be mounted read-only (docs/DEPLOY.md): its audit events then go to its
       // structured log, which the container platform keeps, instead of failing the call.
-      ...(this.face === "gateway" ? { whenReadOnly: (entry: ReadOnlyAuditEntry) => this.logger.info({ audit: entry }, `audit: ${entry.event} ${entry.subject} ${entry.decision} (the config home is read-only)`) } : {}),
+      ...(this.face === "gateway"
+        ? {
+            whenReadOnly: (entry: ReadOnlyAuditEntry) => this.logger.info({ audit: entry }, `audit: ${entry.event} ${entry.subject} ${entry.decision} (the config home is read-only)`),
+            whenUnwritable: (error: Error) => this.logger.error({ code: (error as { code?: unknown }).code, file: paths.auditLogFile }, `${error.message} (the call that needed it was refused)`),
+          }
+        : {}),
     });
     this.mcpSide = new HostMcp({
       paths,

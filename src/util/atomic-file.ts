@@ -23,7 +23,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   } catch (error) {
     await handle.close();
     await rm(temp, { force: true });
-    throw error;
+    // A full disk fails here, not at open: say so and name the file meant, not the temporary one.
+    throw asNotWritable(error, path);
   }
   await handle.close();
   try {

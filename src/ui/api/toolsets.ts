@@ -23,8 +23,8 @@ function flattened(toolset: NamedToolset) {
 
 /**
  * Toolsets page: the same toolsets.json as `mcpvm toolset` and the gateway's build-toolset. A
- * toolset is equipped per gateway session (`mcpvm serve --toolset <name>`, or equip-toolset from
- * the client), so the page shows that command and the names the tools will have.
+ * toolset is equipped per gateway process (`mcpvm serve --toolset <name>`, or equip-toolset from
+ * any client, for all of them), so the page shows that command and the names the tools will have.
  */
 export function toolsetRoutes(router: Router, state: HostState): void {
   const store = async () => new ToolsetStore((await state.fresh()).paths.toolsetsFile);
