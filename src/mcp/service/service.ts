@@ -189,8 +189,8 @@ export class McpService {
       reviewed,
       acceptBlocked: new Set(options.acceptBlocked ?? []),
     });
-    if (listing !== undefined && outcome.accepted.length > 0) await this.options.pins.accept(name, pinServer(listing.instructions, listing.tools), outcome.accepted);
-    this.catalogs.delete(name);
+    // The audit entry first, the pin second: a log that cannot be written leaves the tool held, never
+    // callable with no entry (as approvals do; SECURITY.md, "The audit log").
     if (reviewed.length > 0) {
       await this.recordAudit({
         event: "mcp.tool.accept",
@@ -199,6 +199,8 @@ export class McpService {
         details: { accepted: [...outcome.accepted], ...Object.fromEntries(Object.entries(outcome).filter(([key, value]) => key !== "accepted" && Array.isArray(value) && value.length > 0)) },
       });
     }
+    if (listing !== undefined && outcome.accepted.length > 0) await this.options.pins.accept(name, pinServer(listing.instructions, listing.tools), outcome.accepted);
+    this.catalogs.delete(name);
     return outcome;
   }
 
