@@ -20,7 +20,7 @@ import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
 import { cancelWhenClosed } from "./session-close.js";
-import { signSessionId, verifySessionId } from "./session-id.js";
+import { initializeClaims, signSessionId, verifySessionId } from "./session-id.js";
 import { listenedResources } from "./passthrough/listen.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
@@ -164,8 +164,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   /**
    * A session another replica began (or this one before a restart): its signed id says whose it is
    * and which protocol version it speaks, so a server instance is built for it and initialized
-   * in-process with the same request; the client never notices the move. The gateway keeps no
-   * other per-session state (it asks nothing of client capabilities).
+   * in-process with the protocol version, capabilities and clientInfo of the client's initialize
+   * (carried in the id); the client never notices the move.
    */
   const rebuildSession = (id: string, client: ClientScope, remote: string): Promise<NodeStreamableHTTPServerTransport> | undefined => {
     const claims = ended.has(id) ? undefined : verifySessionId(sessionKey, id);
@@ -176,7 +176,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         const transport = await openSession(remote, client, () => id);
         // The SDK has no public way to restore a session; its web-standard transport is driven directly.
         const web = (transport as unknown as { _webStandardTransport: WebStandardStreamableHTTPServerTransport })._webStandardTransport;
-        const initialize = { jsonrpc: "2.0", id: "mcpvm-rebuild", method: "initialize", params: { protocolVersion: claims.protocolVersion, capabilities: {}, clientInfo: { name: "mcpvm-rebuilt-session", version: "0" } } };
+        // What the client declared when it began (ids from before these were kept: nothing), so roots, sampling and elicitation survive the move.
+        const declared = claims.declared ?? { capabilities: {}, clientInfo: { name: "mcpvm-rebuilt-session", version: "0" } };
+        const initialize = { jsonrpc: "2.0", id: "mcpvm-rebuild", method: "initialize", params: { protocolVersion: claims.protocolVersion, ...declared } };
         const response = await web.handleRequest(
           new Request("http://gateway/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize) }),
         );
@@ -259,9 +261,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       return transport.handleRequest(req, res, body);
     }
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
-    const requested = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
-    const protocolVersion = typeof requested === "string" ? requested.slice(0, 32) : "2025-03-26";
-    const transport = await openSession(req.socket.remoteAddress ?? "unknown", client, () => signSessionId(sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now() }));
+    const { protocolVersion, declared } = initializeClaims(body);
+    const transport = await openSession(req.socket.remoteAddress ?? "unknown", client, () => signSessionId(sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now(), declared }));
     return transport.handleRequest(req, res, body);
   };
 
