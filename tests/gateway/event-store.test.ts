@@ -17,8 +17,8 @@ describe("a session's event store", () => {
     const first = await store.storeEvent("a", note(1));
     await store.storeEvent("b", note(99));
     await store.storeEvent("a", note(2));
-    expect((await replay(store, priming)).map(([, m]) => (m as { params: { progress: number } }).params.progress)).toEqual([1, 2]);
-    expect((await replay(store, first)).map(([, m]) => (m as { params: { progress: number } }).params.progress)).toEqual([2]);
+    expect((await replay(store, priming)).map(([, m]) => (m as unknown as { params: { progress: number } }).params.progress)).toEqual([1, 2]);
+    expect((await replay(store, first)).map(([, m]) => (m as unknown as { params: { progress: number } }).params.progress)).toEqual([2]);
     expect(await store.getStreamIdForEventId(first)).toBe("a");
   });
 
