@@ -20,10 +20,11 @@ import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import type { GatewayServers } from "./server-factory.js";
 import { cancelWhenClosed } from "./session-close.js";
-import { signSessionId, verifySessionId } from "./session-id.js";
+import { initializeClaims, signSessionId, verifySessionId } from "./session-id.js";
 import { listenedResources } from "./passthrough/listen.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
+import { SessionEventStore } from "./event-store.js";
 import { FastLane } from "./fast-lane/fast-lane.js";
 import { cancelledRequestId } from "./fast-lane/recognize.js";
 import { allowedHostnames, EndedSessions, isLegacyPost, MAX_BODY_BYTES, rateLimited, readBody, rpcError, sendJson, serveMetrics } from "./http-util.js";
@@ -50,6 +51,10 @@ export interface HttpGatewayOptions {
   /** Plain direct-tool calls answered without the SDK server (fast-lane/); default on (config gateway.fastLane, MCPVM_GATEWAY_FAST_LANE). */
   readonly fastLane?: boolean;
 }
+
+/** How long a 2025 request whose stream closed waits for its client to resume (Last-Event-ID) before it is cancelled. */
+const RESUME_GRACE_MS = 3_000;
+const RESUME_RETRY_MS = 300;
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { perClient: 100, total: 1_000, idleMs: 30 * 60_000 };
 
@@ -127,10 +132,18 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const sessionServers = new WeakMap<NodeStreamableHTTPServerTransport, Server>();
   const sessionKey = options.sessionKey ?? randomBytes(32);
   const rebuilding = new Map<string, Promise<NodeStreamableHTTPServerTransport>>();
+  const sessionEvents = new WeakMap<NodeStreamableHTTPServerTransport, SessionEventStore>();
+  // When each session's client last resumed a stream (Last-Event-ID): a closed request it resumes is not cancelled.
+  const resumedAt = new Map<string, number>();
 
   const openSession = async (remote: string, owner: ClientScope, sessionId: () => string): Promise<NodeStreamableHTTPServerTransport> => {
+    const events = new SessionEventStore();
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: sessionId,
+      // SSE event ids: a client whose connection drops mid-call resumes with Last-Event-ID (event-store.ts).
+      eventStore: events,
+      // Clients reconnect this soon after a drop (the SDK client's default backoff starts at 1 s).
+      retryInterval: RESUME_RETRY_MS,
       // Responses are SSE streams: an upstream's progress, log messages, elicitation and sampling
       // requests travel to the client on the stream of the request that caused them.
       onsessioninitialized: (id) => {
@@ -148,8 +161,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         logger.info({ session: id }, "client session closed");
       },
     });
+    sessionEvents.set(transport, events);
     transport.onclose = () => {
+      events.clear();
       if (transport.sessionId !== undefined) {
+        resumedAt.delete(transport.sessionId);
         sessions.delete(transport.sessionId);
         owners.delete(transport.sessionId);
         credentials.forget(transport.sessionId);
@@ -164,8 +180,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   /**
    * A session another replica began (or this one before a restart): its signed id says whose it is
    * and which protocol version it speaks, so a server instance is built for it and initialized
-   * in-process with the same request; the client never notices the move. The gateway keeps no
-   * other per-session state (it asks nothing of client capabilities).
+   * in-process with the protocol version, capabilities and clientInfo of the client's initialize
+   * (carried in the id); the client never notices the move.
    */
   const rebuildSession = (id: string, client: ClientScope, remote: string): Promise<NodeStreamableHTTPServerTransport> | undefined => {
     const claims = ended.has(id) ? undefined : verifySessionId(sessionKey, id);
@@ -176,7 +192,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         const transport = await openSession(remote, client, () => id);
         // The SDK has no public way to restore a session; its web-standard transport is driven directly.
         const web = (transport as unknown as { _webStandardTransport: WebStandardStreamableHTTPServerTransport })._webStandardTransport;
-        const initialize = { jsonrpc: "2.0", id: "mcpvm-rebuild", method: "initialize", params: { protocolVersion: claims.protocolVersion, capabilities: {}, clientInfo: { name: "mcpvm-rebuilt-session", version: "0" } } };
+        // What the client declared when it began (ids from before these were kept: nothing), so roots, sampling and elicitation survive the move.
+        const declared = claims.declared ?? { capabilities: {}, clientInfo: { name: "mcpvm-rebuilt-session", version: "0" } };
+        const initialize = { jsonrpc: "2.0", id: "mcpvm-rebuild", method: "initialize", params: { protocolVersion: claims.protocolVersion, ...declared } };
         const response = await web.handleRequest(
           new Request("http://gateway/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize) }),
         );
@@ -205,6 +223,12 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       const transport = sessionId === undefined ? undefined : await ownSession(sessionId);
       if (transport !== undefined && sessionId !== undefined) {
         // An open notification stream keeps the session from expiring while it lasts.
+        const lastEventId = req.headers["last-event-id"];
+        if (req.method === "GET" && typeof lastEventId === "string" && sessionEvents.get(transport)?.knows(lastEventId) !== true) {
+          // Events live in memory of the replica that sent them: elsewhere, or once dropped by the cap, there is nothing to replay.
+          return rpcError(res, 404, -32000, `Cannot resume: event ${lastEventId.slice(0, 32)} of this session is not held by this gateway replica (events are kept only by the replica that sent them, up to a per-session cap); retry the request (or use sticky routing for resumable streams).`);
+        }
+        if (typeof lastEventId === "string") resumedAt.set(sessionId, Date.now());
         if (req.method === "GET") {
           sessions.streamOpened(sessionId);
           res.once("close", () => sessions.streamClosed(sessionId));
@@ -255,13 +279,12 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         const cancelled = cancelledRequestId(body);
         if (cancelled !== undefined) fastLane.cancel(sessionId, cancelled);
       }
-      cancelWhenClosed(res, body, transport);
+      cancelWhenClosed(res, body, transport, (since) => (resumedAt.get(sessionId) ?? 0) >= since, RESUME_GRACE_MS);
       return transport.handleRequest(req, res, body);
     }
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
-    const requested = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
-    const protocolVersion = typeof requested === "string" ? requested.slice(0, 32) : "2025-03-26";
-    const transport = await openSession(req.socket.remoteAddress ?? "unknown", client, () => signSessionId(sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now() }));
+    const { protocolVersion, declared } = initializeClaims(body);
+    const transport = await openSession(req.socket.remoteAddress ?? "unknown", client, () => signSessionId(sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now(), declared }));
     return transport.handleRequest(req, res, body);
   };
 

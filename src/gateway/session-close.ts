@@ -19,19 +19,25 @@ export function requestIdsOf(body: unknown): Array<string | number> {
 }
 
 /**
- * A 2025 session's POST answers on its own SSE stream, and the gateway keeps no event store, so once
- * the client closes that stream before the answer, the answer can never reach it. The SDK's session
- * transport does not cancel the request then (only a notifications/cancelled does), so a script and
- * its upstream calls would run on to the end. This gives the session's server the cancellation the
- * client did not send, as the 2026-07-28 path and the fast lane do when their request closes.
+ * A 2025 session's POST answers on its own SSE stream. Once the client closes that stream before the
+ * answer, it may resume it with Last-Event-ID (the session's event store keeps the events), and the
+ * spec says a disconnection is not a cancellation; but a client that gave up never resumes, and the
+ * SDK's session transport does not cancel the request then (only a notifications/cancelled does), so
+ * a script and its upstream calls would run on to the end. So: a request whose stream closed and
+ * that the client did not resume within `graceMs` is cancelled for it, as the 2026-07-28 path and the
+ * fast lane do at once when their request closes.
  */
-export function cancelWhenClosed(res: ServerResponse, body: unknown, transport: SessionTransport): void {
+export function cancelWhenClosed(res: ServerResponse, body: unknown, transport: SessionTransport, resumedSince: (since: number) => boolean, graceMs: number): void {
   const ids = requestIdsOf(body);
   if (ids.length === 0) return;
   res.once("close", () => {
     if (res.writableFinished) return;
-    for (const requestId of ids) {
-      transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "The client closed the connection." } });
-    }
+    const closedAt = Date.now();
+    setTimeout(() => {
+      if (resumedSince(closedAt)) return;
+      for (const requestId of ids) {
+        transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "The client closed the connection and did not resume it." } });
+      }
+    }, graceMs).unref();
   });
 }

@@ -64,7 +64,8 @@ function messageOf(contentType: string, text: string): unknown {
   if (contentType.includes("text/event-stream")) {
     const messages = text
       .split("\n")
-      .filter((line) => line.startsWith("data: "))
+      // An empty data line is a resumable stream's priming event (its id only), not a message.
+      .filter((line) => line.startsWith("data: ") && line.slice(6).trim() !== "")
       .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
     return messages.find((m) => "id" in m && ("result" in m || "error" in m)) ?? messages;
   }

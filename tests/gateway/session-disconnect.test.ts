@@ -15,7 +15,7 @@ function textOf(message: unknown): string {
 /**
  * A 2025-era client whose POST closes before the answer (it gave up, crashed, or its own timeout
  * fired without a notifications/cancelled) must cancel what its request started, as a 2026-07-28
- * client's close does: the gateway keeps no event store, so that answer could never reach it, and
+ * client's close does once it has not resumed the stream (Last-Event-ID) within the grace, and
  * an upstream call left running keeps its side effects going. Real gateway in this process, the
  * raw echo server as the upstream (a real process over stdio), real HTTP on 127.0.0.1; calls the
  * fast lane does not take (the SDK path): a script, and a client that declared elicitation.
@@ -50,7 +50,7 @@ describe("a 2025 session's request closed by its client", () => {
     req.end(body);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     req.destroy();
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 10_000;
     while ((await upstreamCancelled()) === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     return (await upstreamCancelled()) - before;
   }

@@ -20,4 +20,14 @@ describe("signed session ids", () => {
     expect(verifySessionId(key, `${v}.${payload}.${mac.slice(0, -2)}AA`)).toBeUndefined();
     for (const junk of ["", "s1", "s1..", "0b9a2f7e-uuid", `${id}.x`, "x".repeat(5000)]) expect(verifySessionId(key, junk)).toBeUndefined();
   });
+
+  it("carries the client's declared capabilities and clientInfo, cut to what the gateway uses when large", () => {
+    const declared = { capabilities: { roots: { listChanged: true }, elicitation: {} }, clientInfo: { name: "c", version: "1" } };
+    const id = signSessionId(key, { client: "alice", protocolVersion: "2025-11-25", issuedAt: 1, declared });
+    expect(verifySessionId(key, id)?.declared).toEqual(declared);
+    const big = { capabilities: { sampling: {}, experimental: { blob: "x".repeat(5000) } }, clientInfo: { name: "n".repeat(500), version: "1" } };
+    const bigId = signSessionId(key, { client: "alice", protocolVersion: "2025-11-25", issuedAt: 1, declared: big });
+    expect(bigId.length).toBeLessThan(1024);
+    expect(verifySessionId(key, bigId)?.declared).toEqual({ capabilities: { sampling: {} }, clientInfo: { name: "n".repeat(64), version: "1" } });
+  });
 });
