@@ -67,10 +67,13 @@ describe("roots: the client's roots reach the upstream that asks", () => {
 
   it("a client that offers no roots: the upstream gets none (no other client's by guess)", async () => {
     const running = await gateway();
-    const withRoots = await connect(running, { roots: () => [{ uri: "file:///work/someone-else", name: "other" }] });
+    // The client without roots connects first: server-everything (started in the background) asks for
+    // roots once, and whenever that lands, it finds either that client alone (no roots to give) or two
+    // live sessions (refused as unclear). With the other order, a slow machine let the request land
+    // while the client with roots was alone, which rightly gets its roots (GATEWAY.md, "Roots").
     const without = await connect(running);
-    // Two live sessions: server-everything's start-up request is refused as unclear, and the call of
-    // the client without roots asks that client, which refuses.
+    const withRoots = await connect(running, { roots: () => [{ uri: "file:///work/someone-else", name: "other" }] });
+    // The call of the client without roots asks that client, which refuses.
     expect(await shown(without)).toContain("no roots are currently configured");
     await withRoots.close();
   }, 60_000);
