@@ -14,10 +14,11 @@ import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { isRefusal, tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
 import { ClientRateLimiter } from "./clients/rate-limiter.js";
-import { isScoped, passthroughReach, reaches, type ClientScope } from "./clients/scope.js";
+import { isScoped, passthroughReach, type ClientScope } from "./clients/scope.js";
 import { RevokedSessions } from "./revoked-sessions.js";
 import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
+import { serveProbe, type ProbeState } from "./http-probes.js";
 import type { GatewayServers } from "./server-factory.js";
 import { cancelWhenClosed } from "./session-close.js";
 import { initializeClaims, signSessionId, verifySessionId } from "./session-id.js";
@@ -288,34 +289,23 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     return transport.handleRequest(req, res, body);
   };
 
+  const probeState: ProbeState = {
+    gateway,
+    authenticator,
+    readiness,
+    started,
+    draining: () => draining,
+    sessions: () => sessions.size,
+    fastLane: () => ({ on: fastLane !== undefined, calls: fastLane?.served ?? 0 }),
+  };
+
   const httpServer = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://gateway").pathname;
     void (async () => {
       // Host/Origin first, for /health too: a DNS-rebinding page must not read server names or states.
       if (validateHost !== undefined && !validateHost(req, res)) return;
       if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
-      // Probes for orchestrators: alive (the event loop answers), and ready (not draining, upstreams reachable).
-      if (path === "/healthz" && req.method === "GET") return sendJson(res, 200, { status: "alive" });
-      if (path === "/readyz" && req.method === "GET") {
-        if (draining) return sendJson(res, 503, { status: "draining" });
-        const state = await readiness.check();
-        const caller = await authenticator.authenticate(req);
-        // Names and reasons only of the servers the caller's token reaches: a limited token learns nothing of the others.
-        const reach = isRefusal(caller) ? new Set<string>() : passthroughReach(caller);
-        const failing = isRefusal(caller) ? state.failing.length : state.failing.filter((f) => reaches(reach, f.server));
-        return sendJson(res, state.ready ? 200 : 503, { status: state.ready ? "ready" : "not ready", failing });
-      }
-      if (path === "/health" && req.method === "GET") {
-        const caller = await authenticator.authenticate(req);
-        const details = async (scope: ClientScope) => {
-          const reach = passthroughReach(scope);
-          const servers = (await gateway.service.summaries()).filter((summary) => reaches(reach, summary.name));
-          // Sessions, the equipped toolset and the lane are the whole gateway's: for callers that reach all of it.
-          if (isScoped(scope)) return { servers };
-          return { sessions: sessions.size, toolset: gateway.equipment.toolset?.name ?? null, fastLane: { on: fastLane !== undefined, calls: fastLane?.served ?? 0 }, servers };
-        };
-        return sendJson(res, 200, { status: "ok", uptimeMs: Date.now() - started, ...(isRefusal(caller) ? {} : await details(caller)) });
-      }
+      if (await serveProbe(path, req, res, probeState)) return;
       // RFC 9728 protected resource metadata (OAuth mode): public, so a client can find where to log in.
       const document = req.method === "GET" ? authenticator.publicDocument?.(path) : undefined;
       // Readable from browser-based clients too: the document is public by design.

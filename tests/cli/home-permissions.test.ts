@@ -1,9 +1,8 @@
-import { execFile } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../e2e/helpers.js";
+import { asRoot, mcpvmAsUser } from "./as-nobody.js";
 
 /**
  * A config home the user cannot write: changing it says "cannot write <file>: permission denied;
@@ -13,27 +12,7 @@ import { ROOT } from "../e2e/helpers.js";
  * made read-only with chmod.
  */
 
-const VITE_NODE = join(ROOT, "node_modules", "vite-node", "vite-node.mjs");
-const CLI_ENTRY = join(ROOT, "tests", "e2e", "fixtures", "cli-entry.ts");
-const asRoot = process.getuid?.() === 0;
-const NOBODY = 65534;
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function mcpvm(home: string, args: readonly string[]): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [VITE_NODE, CLI_ENTRY, "--", ...args],
-      { cwd: tmpdir(), env: { PATH: process.env.PATH ?? "", MCPVM_HOME: home, HOME: tmpdir() }, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) },
-      (error, stdout, stderr) => resolve({ code: typeof error?.code === "number" ? error.code : 0, stdout, stderr }),
-    );
-  });
-}
+const mcpvm = mcpvmAsUser;
 
 let home: string;
 

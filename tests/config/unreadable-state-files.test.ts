@@ -1,11 +1,10 @@
-import { execFile } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AuditLog } from "../../src/audit-log/index.js";
 import { isMcpvmError } from "../../src/util/errors.js";
-import { ROOT } from "../e2e/helpers.js";
+import { asRoot, mcpvmAsUser, NOBODY } from "../cli/as-nobody.js";
 
 /**
  * A state file mcpvm cannot read (made 000, a folder in its place) is a set-up problem: the error
@@ -14,26 +13,7 @@ import { ROOT } from "../e2e/helpers.js";
  * `nobody` against a home that `nobody` owns.
  */
 
-const VITE_NODE = join(ROOT, "node_modules", "vite-node", "vite-node.mjs");
-const CLI_ENTRY = join(ROOT, "tests", "e2e", "fixtures", "cli-entry.ts");
-const asRoot = process.getuid?.() === 0;
-const NOBODY = 65534;
-
-interface Ran {
-  readonly code: number;
-  readonly stderr: string;
-}
-
-function mcpvm(home: string, args: readonly string[]): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [VITE_NODE, CLI_ENTRY, "--", ...args],
-      { cwd: tmpdir(), env: { PATH: process.env.PATH ?? "", MCPVM_HOME: home, HOME: tmpdir() }, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) },
-      (error, _stdout, stderr) => resolve({ code: typeof error?.code === "number" ? error.code : 0, stderr }),
-    );
-  });
-}
+const mcpvm = mcpvmAsUser;
 
 let parent: string;
 let home: string;
