@@ -173,7 +173,7 @@ export class Gateway {
   }
 
   async equip(name: string, caller: CallerOptions = {}): Promise<EquipReport> {
-    await this.toolsetsWatch.mark();
+    this.toolsetsWatch.mark();
     const toolset = await this.options.toolsets.get(name);
     const { report, changed } = await this.equipment.equip(this.directory, toolset, caller);
     for (const missing of report.missing) this.options.logger.warn({ toolset: name, ref: missing.ref }, `toolset ${name}: ${missing.ref} is not available: ${missing.reason}`);
@@ -191,7 +191,7 @@ export class Gateway {
    */
   private async followToolsetsFile(): Promise<void> {
     const equipped = this.equipment.toolset;
-    if (equipped === undefined || !(await this.toolsetsWatch.changed())) return;
+    if (equipped === undefined || !this.toolsetsWatch.changed()) return;
     try {
       const saved = await this.options.toolsets.get(equipped.name);
       if (!sameTools(saved, equipped)) await this.equip(equipped.name);
