@@ -1,9 +1,9 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/client";
 import { fixtureServer, firstText, makeHome, waitFor, type TestHome } from "./helpers.js";
-import { startServeProcess } from "./serve-process.js";
+import { bearerTransport, startServeProcess, tokenFileFlags } from "./serve-process.js";
 
 const TOKEN = "audit-token-0123456789abcdef";
 
@@ -14,17 +14,18 @@ const TOKEN = "audit-token-0123456789abcdef";
  */
 describe("gateway with an audit log it cannot write", () => {
   let home: TestHome;
+  let serveFlags: string[];
 
   beforeAll(async () => {
     home = await makeHome({ servers: { fixture: fixtureServer("/dev/null") } });
-    await writeFile(join(home.dir, "token"), `${TOKEN}\n`, { mode: 0o600 });
+    serveFlags = await tokenFileFlags(home.dir, TOKEN);
   });
   afterAll(async () => {
     await home?.cleanup();
   });
 
   it("refuses the call, logs why at error level, and leaves the audit log as it was", { timeout: 180_000 }, async () => {
-    const serve = await startServeProcess(home.env, ["--token-file", join(home.dir, "token")]);
+    const serve = await startServeProcess(home.env, serveFlags);
     const client = new Client({ name: "audit", version: "1" });
     try {
       const log = join(home.dir, "audit-log.jsonl");
@@ -32,7 +33,7 @@ describe("gateway with an audit log it cannot write", () => {
       // A directory where the head file goes: the entry is appended, then replacing the head fails.
       await rm(join(home.dir, "audit-log.head.json"));
       await mkdir(join(home.dir, "audit-log.head.json"));
-      await client.connect(new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+      await client.connect(bearerTransport(serve.url, TOKEN));
       const result = await client.callTool({ name: "run_mcp_script", arguments: { script: 'return await require("host:mcp-fixture").echo({ text: "hi" })' } });
       expect(firstText(result)).toMatch(/cannot write the audit log/);
       await waitFor(() => /"level":50[^\n]*cannot write the audit log [^\n]*audit-log\.jsonl[^\n]*the call that needed it was refused/.test(serve.stderr()), 10_000, "the error line");

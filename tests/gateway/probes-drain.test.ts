@@ -1,11 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/client";
 import { startGateway } from "../../src/gateway/index.js";
 import { isAlive } from "../support/processes.js";
 import { fixtureServer, jsonOf, makeHome, type TestHome } from "./helpers.js";
-import { startServeProcess } from "./serve-process.js";
+import { bearerTransport, startServeProcess, tokenFileFlags } from "./serve-process.js";
 
 const TOKEN = "probe-token-0123456789abcdef";
 
@@ -49,20 +49,21 @@ describe("/healthz and /readyz", () => {
 
 describe("SIGTERM drains", () => {
   let home: TestHome;
+  let serveFlags: string[];
 
   beforeAll(async () => {
     home = await makeHome({ servers: { fixture: fixtureServer("/dev/null") } });
-    await writeFile(join(home.dir, "token"), `${TOKEN}\n`, { mode: 0o600 });
+    serveFlags = await tokenFileFlags(home.dir, TOKEN);
   });
   afterAll(async () => {
     await home?.cleanup();
   });
 
   it("stops accepting, lets the call in flight finish, closes upstreams, exits 0", { timeout: 180_000 }, async () => {
-    const serve = await startServeProcess(home.env, ["--token-file", join(home.dir, "token")]);
+    const serve = await startServeProcess(home.env, serveFlags);
     const client = new Client({ name: "drain", version: "1" });
     try {
-      await client.connect(new StreamableHTTPClientTransport(serve.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+      await client.connect(bearerTransport(serve.url, TOKEN));
       const pid = jsonOf<{ result: { pid: number } }>(await client.callTool({ name: "run_mcp_script", arguments: { script: 'return await require("host:mcp-fixture").pid({})' } }));
       const upstream = pid.result.pid;
       expect(isAlive(upstream)).toBe(true);

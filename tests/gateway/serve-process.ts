@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SERVE_ENTRY, VITE_NODE } from "./helpers.js";
 
 export interface ServeProcess {
@@ -35,4 +38,16 @@ export function startServeProcess(env: Record<string, string>, extra: readonly s
       reject(new Error(`serve exited (${code}) before listening: ${err}`));
     });
   });
+}
+
+/** Writes `token` to a 0600 file in `dir` and returns the `--token-file` flags that name it. */
+export async function tokenFileFlags(dir: string, token: string): Promise<string[]> {
+  const file = join(dir, "token");
+  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  return ["--token-file", file];
+}
+
+/** A streamable-HTTP client transport to `url` that sends `token` as its bearer. */
+export function bearerTransport(url: URL, token: string): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } });
 }

@@ -2,8 +2,7 @@ import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PluginManager, type PluginManagerOptions } from "../../src/plugin-system/index.js";
-import { isLazyHostModule, type HostModules } from "../../src/sandbox/types.js";
-import { makeWorld, manifestText, writeFiles, type TempWorld } from "./helpers.js";
+import { callHostFunction, makeWorld, manifestText, writeFiles, type TempWorld } from "./helpers.js";
 
 // What runs is what was approved: a user plugin is imported from a private copy of the bytes the
 // approval hash was taken of (private-copy.ts), and its package.json is part of that hash.
@@ -18,15 +17,6 @@ function manager(overrides: Partial<PluginManagerOptions> = {}): PluginManager {
   return new PluginManager({ paths: world.paths, packageRoot: world.packageRoot, compiled: false, user: "tester", ...overrides });
 }
 
-async function call(modules: HostModules, module: string, fn: string): Promise<unknown> {
-  const context = { signal: new AbortController().signal, deadline: Date.now() + 1000 };
-  const entry = modules[module];
-  if (entry === undefined) throw new Error(`no module ${module}`);
-  const functions = isLazyHostModule(entry) ? await entry.load(context) : entry;
-  const implementation = functions[fn];
-  if (implementation === undefined) throw new Error(`no function ${module}.${fn}`);
-  return implementation([], { module, fn, ...context });
-}
 
 const registration = (name: string, from: string): string => `import { greeting } from ${JSON.stringify(from)};
 export default {
@@ -58,7 +48,7 @@ describe("a user plugin runs the bytes that were hashed", () => {
     await plugins.enable("swappy");
     const loaded = await plugins.loadHostModules();
     expect(loaded.refused).toEqual([]);
-    expect(await call(loaded.modules, "swappy", "hello")).toBe("approved");
+    expect(await callHostFunction(loaded.modules, "swappy", "hello")).toBe("approved");
     await plugins.dispose();
     // The copy is private to the config home's owner.
     expect((await stat(world.paths.pluginCodeDir)).mode & 0o077).toBe(0);
@@ -81,7 +71,7 @@ describe("a user plugin runs the bytes that were hashed", () => {
     await plugins.enable("typed");
     const loaded = await plugins.loadHostModules();
     expect(loaded.refused).toEqual([]);
-    expect(await call(loaded.modules, "typed", "hello")).toBe("esm");
+    expect(await callHostFunction(loaded.modules, "typed", "hello")).toBe("esm");
     await plugins.dispose();
 
     await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module", imports: { "#g": "./elsewhere.js" } }));

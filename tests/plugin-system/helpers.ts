@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resolveConfigPaths, type ConfigPaths } from "../../src/config/paths.js";
+import { isLazyHostModule, type HostModules } from "../../src/sandbox/types.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURES = join(here, "fixtures");
@@ -75,4 +76,15 @@ export async function installEcho(world: TempWorld): Promise<string> {
   const dir = join(world.packageRoot, "plugins", "echo");
   await cp(join(FIXTURES, "echo"), dir, { recursive: true });
   return dir;
+}
+
+/** Calls a loaded host function the way an engine would (loading a lazy module first). */
+export async function callHostFunction(modules: HostModules, module: string, fn: string, ...args: unknown[]): Promise<unknown> {
+  const context = { signal: new AbortController().signal, deadline: Date.now() + 1000 };
+  const entry = modules[module];
+  if (entry === undefined) throw new Error(`no module ${module}`);
+  const functions = isLazyHostModule(entry) ? await entry.load(context) : entry;
+  const implementation = functions[fn];
+  if (implementation === undefined) throw new Error(`no function ${module}.${fn}`);
+  return implementation(args, { module, fn, ...context });
 }

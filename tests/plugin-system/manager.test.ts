@@ -4,8 +4,7 @@ import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfigFile } from "../../src/config/config-file.js";
 import { PluginError, PluginManager, type PluginManagerOptions } from "../../src/plugin-system/index.js";
-import { isLazyHostModule, type HostModules } from "../../src/sandbox/types.js";
-import { installEcho, makeWorld, manifestText, simpleUserPlugin, writeFiles, type TempWorld } from "./helpers.js";
+import { callHostFunction, installEcho, makeWorld, manifestText, simpleUserPlugin, writeFiles, type TempWorld } from "./helpers.js";
 
 let world: TempWorld;
 let imported: string[];
@@ -38,16 +37,6 @@ async function caught(promise: Promise<unknown>): Promise<PluginError> {
   throw new Error("expected a PluginError");
 }
 
-/** Call a loaded host function the way an engine would (loading a lazy module first). */
-async function call(modules: HostModules, module: string, fn: string, ...args: unknown[]): Promise<unknown> {
-  const context = { signal: new AbortController().signal, deadline: Date.now() + 1000 };
-  const entry = modules[module];
-  if (entry === undefined) throw new Error(`no module ${module}`);
-  const functions = isLazyHostModule(entry) ? await entry.load(context) : entry;
-  const implementation = functions[fn];
-  if (implementation === undefined) throw new Error(`no function ${module}.${fn}`);
-  return implementation(args, { module, fn, ...context });
-}
 
 beforeEach(async () => {
   world = await makeWorld();
@@ -192,8 +181,8 @@ describe("loading host modules", () => {
     expect(loaded.loaded).toEqual(["echo"]);
     expect(loaded.refused).toEqual([]);
     expect(Object.keys(loaded.modules)).toEqual(["echo"]);
-    expect(await call(loaded.modules, "echo", "say", "bob")).toBe("hi, bob hi, bob");
-    expect(await call(loaded.modules, "echo", "ping")).toBe("pong");
+    expect(await callHostFunction(loaded.modules, "echo", "say", "bob")).toBe("hi, bob hi, bob");
+    expect(await callHostFunction(loaded.modules, "echo", "ping")).toBe("pong");
     expect(loaded.declarations).toEqual({ echo: await readFile(join(dir, "module.d.ts"), "utf8") });
     expect(loaded.hints).toEqual({ echo: ["say() returns the greeting repeated `times` times"] });
     expect(loaded.moduleInfo).toEqual({ echo: { plugin: "echo", description: "Say things back.", functions: { say: "Greets the given name.", ping: "Answers pong." } } });
@@ -246,7 +235,7 @@ describe("loading host modules", () => {
     }
     const loaded = await plugins.loadHostModules();
     expect(loaded.loaded).toEqual(["fine"]);
-    expect(await call(loaded.modules, "fine", "hello")).toBe("hello from fine");
+    expect(await callHostFunction(loaded.modules, "fine", "hello")).toBe("hello from fine");
     expect(loaded.refused.map((refusal) => [refusal.plugin, refusal.error.code])).toEqual([
       ["extra", "PLUGIN_UNDECLARED_FUNCTION"],
       ["sneaky", "PLUGIN_UNDECLARED_MODULE"],
@@ -308,7 +297,7 @@ describe("loading host modules", () => {
       await plugins.enable(name);
     }
     const loaded = await plugins.loadHostModules();
-    expect(await call(loaded.modules, "shared", "hello")).toBe("first");
+    expect(await callHostFunction(loaded.modules, "shared", "hello")).toBe("first");
     expect(loaded.refused.map((refusal) => [refusal.plugin, refusal.error.code])).toEqual([["second", "PLUGIN_MODULE_CONFLICT"]]);
   });
 
@@ -330,8 +319,8 @@ describe("loading host modules", () => {
     await plugins.enable("svc");
     const loaded = await plugins.loadHostModules();
     expect(loaded.refused).toEqual([]);
-    expect(await call(loaded.modules, "svc-a", "hello")).toBe("lazy a");
-    const error = await caught(call(loaded.modules, "svc-b", "hello"));
+    expect(await callHostFunction(loaded.modules, "svc-a", "hello")).toBe("lazy a");
+    const error = await caught(callHostFunction(loaded.modules, "svc-b", "hello"));
     expect(error.code).toBe("PLUGIN_UNDECLARED_FUNCTION");
     expect(error.message).toContain("svc-b.exec");
   });
@@ -362,6 +351,6 @@ export default { name: "echo", declaredModules: ["echo"], configSchema, createHo
     expect(info.audit.files.map((file) => file.path)).toEqual(["greeting.js", "index.js"]);
     const loaded = await plugins.loadHostModules();
     expect(imported).toEqual([pathToFileURL(join(world.packageRoot, "dist", "plugins", "echo", "index.js")).href]);
-    expect(await call(loaded.modules, "echo", "say", "ann")).toBe("built, ann");
+    expect(await callHostFunction(loaded.modules, "echo", "say", "ann")).toBe("built, ann");
   });
 });
