@@ -274,7 +274,9 @@ export class PluginManager {
       });
     }
     if (status === "stale") {
-      const changed = snapshot.audit.files.map((file) => file.path).join(", ");
+      const own = snapshot.audit.files.filter((file) => !file.path.startsWith("node_modules/")).map((file) => file.path);
+      const packages = snapshot.audit.files.length - own.length;
+      const changed = [...own, ...(packages > 0 ? [`node_modules (${packages} files)`] : [])].join(", ");
       throw new PluginError("PLUGIN_APPROVAL_STALE", `plugin ${plugin.name} changed since it was approved (plugin.json or one of: ${changed}); review \`mcpvm plugin audit ${plugin.name}\`, then run \`${approveCommand(plugin.name)}\``, {
         data: { plugin: plugin.name },
       });

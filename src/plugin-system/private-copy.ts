@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { PluginSnapshot } from "./snapshot.js";
 
@@ -9,6 +9,8 @@ import type { PluginSnapshot } from "./snapshot.js";
  * check and Node's import (or a relative import Node reads later) ran unapproved. The copy lives in
  * the config home (0700) under the approval hash, so relative imports between the plugin's files
  * work unchanged, and only the package.json files the audit hashed are there to decide module types.
+ * A plugin that imports packages has its node_modules in the copy too, from the bytes the approval
+ * covers (audit/package-tree.ts), so an install or a swapped file there runs nothing unapproved.
  */
 
 const sha256 = (bytes: Buffer): string => createHash("sha256").update(bytes).digest("hex");
@@ -40,10 +42,6 @@ async function writeCopy(dir: string, snapshot: PluginSnapshot): Promise<void> {
   }
   // Without a package.json of the plugin's own, one above the copy must not decide how .js files load.
   if (!snapshot.sources.has("package.json")) await writeFile(join(dir, "package.json"), "{}\n", { mode: 0o600 });
-  // Packages are not covered by the approval (the audit reports them as unaudited); the plugin's own
-  // node_modules stays reachable so a plugin that uses one keeps working from the copy.
-  const modules = join(snapshot.plugin.codeDir, "node_modules");
-  if (await exists(modules)) await symlink(modules, join(dir, "node_modules"), "dir");
 }
 
 /**

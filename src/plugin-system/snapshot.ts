@@ -29,6 +29,7 @@ export async function snapshotPlugin(plugin: DiscoveredPlugin, trustedPackages: 
     trustedPackages: plugin.source === "native" ? trustedPackages : new Set(),
     ...(plugin.hostSourceDir !== undefined ? { hostSourceDir: plugin.hostSourceDir } : {}),
     ...(scans === undefined ? {} : { scans }),
+    pinPackages: plugin.source === "user",
   });
   const hash = approvalHash({
     name: plugin.name,

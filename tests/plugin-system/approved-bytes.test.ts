@@ -17,7 +17,6 @@ function manager(overrides: Partial<PluginManagerOptions> = {}): PluginManager {
   return new PluginManager({ paths: world.paths, packageRoot: world.packageRoot, compiled: false, user: "tester", ...overrides });
 }
 
-
 const registration = (name: string, from: string): string => `import { greeting } from ${JSON.stringify(from)};
 export default {
   name: ${JSON.stringify(name)},

@@ -198,7 +198,9 @@ function renderModelView(info: PluginInfo, context: CommandContext): string {
 
 export function renderAudit(report: AuditReport, context: CommandContext): string {
   const { red, yellow, dim, bold } = context.colours;
-  const head = `${bold(`Audit of ${report.plugin}`)}: ${report.files.length} file(s), highest risk ${report.highestRisk ?? "none"}${report.blocked ? red(" — BLOCKED, cannot be approved") : ""}`;
+  const packages = report.files.filter((file) => file.path.startsWith("node_modules/")).length;
+  const pinned = packages > 0 ? ` (+ ${packages} package file(s) in node_modules, pinned, not read)` : "";
+  const head = `${bold(`Audit of ${report.plugin}`)}: ${report.files.length - packages} file(s)${pinned}, highest risk ${report.highestRisk ?? "none"}${report.blocked ? red(" — BLOCKED, cannot be approved") : ""}`;
   const colour = (risk: string) => (risk === "critical" || risk === "high" ? red(risk) : risk === "medium" ? yellow(risk) : dim(risk));
   const rows = report.findings.map((f) => `  ${colour(f.risk).padEnd(8)} ${f.rule} ${dim(`${displayInline(f.file)}:${f.line}:${f.column}`)}${f.declared ? dim(" (declared)") : ""}\n      ${displayInline(f.message)}`);
   const undeclared = report.undeclaredCapabilities.length > 0 ? [yellow(`  undeclared capabilities: ${report.undeclaredCapabilities.join(", ")}`)] : [];

@@ -5,6 +5,7 @@ import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Capability } from "../manifest.js";
 import { AUDIT_RULES, effectiveRisk, RISK_ORDER, type AuditRuleId, type RiskLevel } from "./rules.js";
+import { readPackageTree } from "./package-tree.js";
 import type { ScanCache } from "./scan-cache.js";
 import type { ModuleReference, RawFinding, scanSource } from "./scan-file.js";
 
@@ -55,11 +56,15 @@ export interface AuditInput {
   readonly hostSourceDir?: string;
   /** Scans of unchanged files from earlier audits (scan-cache.ts); without it every file is parsed. */
   readonly scans?: ScanCache;
+  /** Cover the plugin's node_modules with the approval when it imports packages (user plugins, which run from a private copy). */
+  readonly pinPackages?: boolean;
 }
 
 export const HOST_SOURCE_LABEL = "mcpvm:src/";
 
 const MAX_FILES = 200;
+/** Findings that mean the plugin may load a package from its node_modules. */
+const IMPORTS_PACKAGES: ReadonlySet<AuditRuleId> = new Set(["unaudited-dependency", "dynamic-require", "dynamic-import"]);
 const MAX_FILE_BYTES = 1024 * 1024;
 const SOURCE_ALTERNATIVES: Readonly<Record<string, readonly string[]>> = { ".js": [".ts"], ".mjs": [".mts"], ".cjs": [".cts"] };
 const IMPLICIT_EXTENSIONS = [".ts", ".mts", ".js", ".mjs", "/index.ts", "/index.js"];
@@ -140,6 +145,19 @@ class PluginAuditor {
     this.enqueue(resolve(this.input.entryFile));
     for (let file = this.queue.shift(); file !== undefined; file = this.queue.shift()) await this.auditFile(file);
     await this.addPackageFiles();
+    if (this.input.pinPackages === true && this.findings.some((finding) => IMPORTS_PACKAGES.has(finding.rule))) await this.pinPackageTree();
+  }
+
+  /** A user plugin that imports packages: its node_modules is covered by the approval, byte for byte (package-tree.ts). */
+  private async pinPackageTree(): Promise<void> {
+    const tree = await readPackageTree(this.input.codeDir);
+    if (tree === undefined) return;
+    if (tree.problem !== undefined) {
+      this.add("unpinned-dependencies", join(this.input.codeDir, "node_modules"), 0, 0, [], tree.problem);
+      return;
+    }
+    for (const file of tree.files) this.files.push(file);
+    for (const [path, bytes] of tree.sources) this.sources.set(path, bytes);
   }
 
   /**
