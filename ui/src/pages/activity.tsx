@@ -3,6 +3,7 @@ import { get } from "../api.js";
 import { Feedback } from "../components/feedback.js";
 import { usePoll } from "../hooks.js";
 import type { ActivityRecord } from "../types.js";
+import { shown, shownBlock } from "../display.js";
 
 function prettyArgs(text: string): string {
   try {
@@ -15,7 +16,7 @@ function prettyArgs(text: string): string {
 const outcomeLabel = (r: ActivityRecord): string => (r.outcome === "ok" ? "ok" : r.outcome === "isError" ? "tool error" : `failed${r.errorCode === undefined ? "" : ` (${r.errorCode})`}`);
 
 /** The face, and for the gateway the client the call was made for. */
-const faceLabel = (r: ActivityRecord): string => (r.client === undefined ? r.face : `${r.face} · ${r.client}`);
+const faceLabel = (r: ActivityRecord): string => shown(r.client === undefined ? r.face : `${r.face} · ${r.client}`);
 
 /** A live view of <config home>/activity.jsonl: every tool call from the CLI, the REPL, the gateway and this page. */
 export function ActivityPage() {
@@ -73,13 +74,13 @@ export function ActivityPage() {
                   <td>{faceLabel(c)}</td>
                   <td>
                     <button type="button" class="link" onClick={() => setSelected(c)} aria-label={`Details of ${c.server}.${c.tool} at ${c.at}`}>
-                      {c.server}.{c.tool}
+                      {shown(`${c.server}.${c.tool}`)}
                     </button>
                   </td>
                   <td>{c.durationMs} ms</td>
                   <td>{outcomeLabel(c)}</td>
                   <td>
-                    <code class="args">{c.args.length > 80 ? `${c.args.slice(0, 80)}…` : c.args}</code>
+                    <code class="args">{shown(c.args.length > 80 ? `${c.args.slice(0, 80)}…` : c.args)}</code>
                   </td>
                 </tr>
               ))}
@@ -90,7 +91,7 @@ export function ActivityPage() {
       {selected !== undefined && (
         <section class="card detail" aria-labelledby="call-detail-title">
           <h3 id="call-detail-title">
-            {selected.server}.{selected.tool}
+            {shown(`${selected.server}.${selected.tool}`)}
           </h3>
           <dl>
             <dt>Time</dt>
@@ -105,7 +106,7 @@ export function ActivityPage() {
             <dd>{outcomeLabel(selected)}</dd>
             <dt>Arguments{selected.truncated === true ? " (cut)" : ""}</dt>
             <dd>
-              <pre>{prettyArgs(selected.args)}</pre>
+              <pre>{shownBlock(prettyArgs(selected.args))}</pre>
             </dd>
           </dl>
           <button type="button" onClick={() => setSelected(undefined)}>

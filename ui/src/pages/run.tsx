@@ -4,6 +4,7 @@ import { CodeEditor } from "../components/editor.js";
 import { Feedback } from "../components/feedback.js";
 import { useAction, usePoll } from "../hooks.js";
 import type { TypedServer } from "../completions.js";
+import { shownBlock } from "../display.js";
 
 interface TypesAnswer {
   servers: TypedServer[];
@@ -167,11 +168,11 @@ export function RunPage() {
             <>
               <h3>Result</h3>
               <pre class="result" data-testid="run-result">
-                {JSON.stringify(result.value, null, 2) ?? "undefined"}
+                {shownBlock(JSON.stringify(result.value, null, 2) ?? "undefined")}
               </pre>
               {result.notes?.map((n, i) => (
                 <p key={i} class="muted">
-                  {n}
+                  {shownBlock(n)}
                 </p>
               ))}
             </>
@@ -180,9 +181,9 @@ export function RunPage() {
               <h3>Error</h3>
               <p class="error" role="alert" data-testid="run-error">
                 {result.error.code}
-                {result.error.errorCode !== undefined ? ` (${result.error.errorCode})` : ""}: {result.error.message}
+                {result.error.errorCode !== undefined ? ` (${result.error.errorCode})` : ""}: {shownBlock(result.error.message)}
               </p>
-              {result.error.snippet !== undefined && <pre>{result.error.snippet}</pre>}
+              {result.error.snippet !== undefined && <pre>{shownBlock(result.error.snippet)}</pre>}
               {(result.error.errorCode === "MCP_LOGIN_REQUIRED" || result.error.code === "MCP_LOGIN_REQUIRED") && (
                 <p>
                   The server wants a login: use <a href="#/servers">Log in on the Servers page</a>, then run the script again.
@@ -195,11 +196,11 @@ export function RunPage() {
             <p class="muted">None.</p>
           ) : (
             <pre class="logs" data-testid="run-logs">
-              {result.logs.map((l) => `[${l.level}] ${l.message}`).join("\n")}
+              {shownBlock(result.logs.map((l) => `[${l.level}] ${l.message}`).join("\n"))}
             </pre>
           )}
           <p class="muted">
-            {result.stats.engine}, {result.stats.wallMs} ms, {result.stats.hostCalls} host calls
+            {result.stats.engine}, {Math.round(result.stats.wallMs)} ms, {result.stats.hostCalls} host calls
           </p>
         </div>
       )}

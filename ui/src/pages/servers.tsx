@@ -7,6 +7,7 @@ import type { ServerSummary, StateAnswer } from "../types.js";
 import { AddServerForm } from "./servers-add.js";
 import { ImportForm } from "./servers-import.js";
 import { LoginPanel } from "./servers-login.js";
+import { shown, shownBlock } from "../display.js";
 
 interface ToolsAnswer {
   module: string;
@@ -53,8 +54,8 @@ function Tools({ name, autoLoad }: { name: string; autoLoad: boolean }) {
           <ul class="tool-list" aria-label={`Tools of ${name}`}>
             {tools.tools.map((t) => (
               <li key={t.jsName}>
-                <code class="signature">{t.signature}</code>
-                {t.description !== "" && <p class="muted">{t.description}</p>}
+                <code class="signature">{shown(t.signature)}</code>
+                {t.description !== "" && <p class="muted">{shownBlock(t.description)}</p>}
               </li>
             ))}
           </ul>
