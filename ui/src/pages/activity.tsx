@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { get } from "../api.js";
 import { Feedback } from "../components/feedback.js";
 import { usePoll } from "../hooks.js";
@@ -24,6 +24,20 @@ export function ActivityPage() {
   const [filter, setFilter] = useState("");
   const [outcome, setOutcome] = useState("all");
   const [selected, setSelected] = useState<ActivityRecord | undefined>(undefined);
+  // The details open below up to 300 rows: focus goes there, and back to the row's button when closed.
+  const detail = useRef<HTMLElement>(null);
+  const opener = useRef<Element | null>(null);
+  useEffect(() => {
+    if (selected !== undefined) detail.current?.focus();
+  }, [selected]);
+  const open = (call: ActivityRecord, button: EventTarget | null) => {
+    opener.current = button instanceof Element ? button : null;
+    setSelected(call);
+  };
+  const close = () => {
+    setSelected(undefined);
+    if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
+  };
   const needle = filter.trim().toLowerCase();
   const calls = (activity.data?.calls ?? []).filter(
     (c) => (outcome === "all" || (outcome === "ok" ? c.outcome === "ok" : c.outcome !== "ok")) && (needle === "" || `${c.server}.${c.tool} ${c.face} ${c.client ?? ""} ${c.args}`.toLowerCase().includes(needle)),
@@ -73,7 +87,7 @@ export function ActivityPage() {
                   <td>{new Date(c.at).toLocaleTimeString()}</td>
                   <td>{faceLabel(c)}</td>
                   <td>
-                    <button type="button" class="link" onClick={() => setSelected(c)} aria-label={`Details of ${c.server}.${c.tool} at ${c.at}`}>
+                    <button type="button" class="link" onClick={(e) => open(c, e.currentTarget)} aria-label={`Details of ${c.server}.${c.tool} at ${c.at}`}>
                       {shown(`${c.server}.${c.tool}`)}
                     </button>
                   </td>
@@ -89,7 +103,7 @@ export function ActivityPage() {
         </div>
       )}
       {selected !== undefined && (
-        <section class="card detail" aria-labelledby="call-detail-title">
+        <section class="card detail" aria-labelledby="call-detail-title" tabIndex={-1} ref={detail}>
           <h3 id="call-detail-title">
             {shown(`${selected.server}.${selected.tool}`)}
           </h3>
@@ -109,7 +123,7 @@ export function ActivityPage() {
               <pre>{shownBlock(prettyArgs(selected.args))}</pre>
             </dd>
           </dl>
-          <button type="button" onClick={() => setSelected(undefined)}>
+          <button type="button" onClick={close}>
             Close details
           </button>
         </section>
