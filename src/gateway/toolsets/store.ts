@@ -42,8 +42,12 @@ export class ToolsetStore {
     return { name, ...toolset };
   }
 
-  /** Creates or replaces a toolset; the tool references are checked against servers by the caller. */
-  async save(input: ToolsetInput): Promise<NamedToolset> {
+  /**
+   * Creates or replaces a toolset; the tool references are checked against servers by the caller.
+   * `check` sees the toolset as saved now, under the file lock, and may refuse by throwing (nothing
+   * is written): the dashboard uses it so a page editing a stale copy cannot overwrite a newer one.
+   */
+  async save(input: ToolsetInput, check?: (previous: NamedToolset | undefined) => void): Promise<NamedToolset> {
     const parsed = toolsetInputSchema.safeParse(input);
     if (!parsed.success) {
       throw new GatewayError("GATEWAY_TOOLSET_INVALID", describeZodIssues("toolset", parsed.error.issues), { data: { toolset: input.name } });
@@ -52,6 +56,7 @@ export class ToolsetStore {
     return this.store.update((draft) => {
       const key = toKey(parsed.data.name);
       const previous = Object.hasOwn(draft.toolsets, key) ? draft.toolsets[key] : undefined;
+      check?.(previous === undefined ? undefined : { name: parsed.data.name, ...previous });
       const toolset: Toolset = {
         ...(parsed.data.description === undefined ? {} : { description: parsed.data.description }),
         tools: [...new Set(parsed.data.tools)],

@@ -7,7 +7,25 @@ import type { HostState } from "../host-state.js";
 import { parseBody } from "./body.js";
 import type { Router } from "./router.js";
 
-const saveSchema = z.object({ name: z.string(), description: z.string().optional(), tools: z.array(z.string()) }).strict();
+const saveSchema = z
+  .object({
+    name: z.string(),
+    description: z.string().optional(),
+    tools: z.array(z.string()),
+    /**
+     * The version the page's form started from: the `updatedAt` of the toolset it showed under that
+     * name, or null if it showed none. Given, a save over any other version is refused, so two tabs
+     * (or a tab and `mcpvm toolset build`) cannot silently overwrite each other's edits.
+     */
+    replaces: z.string().nullable().optional(),
+  })
+  .strict();
+
+function refuseStale(name: string, replaces: string | null, previous: NamedToolset | undefined): void {
+  if ((previous?.updatedAt ?? null) === replaces) return;
+  const what = previous === undefined ? "was deleted" : replaces === null ? "was created elsewhere" : `was changed elsewhere (saved ${previous.updatedAt})`;
+  throw new UiError("UI_TOOLSET_CHANGED", `Toolset "${name}" ${what} since the page showed it. Nothing was saved: check it on the page, then edit and save again.`);
+}
 
 /** The names a client sees when the toolset is equipped, and which references had to share one. */
 function flattened(toolset: NamedToolset) {
@@ -41,7 +59,10 @@ export function toolsetRoutes(router: Router, state: HostState): void {
       const parsed = parseToolRef(ref);
       if (parsed !== undefined) service.entry(parsed.server);
     }
-    const saved = await (await store()).save({ name: request.name.trim(), tools, ...(request.description?.trim() ? { description: request.description.trim() } : {}) });
+    const name = request.name.trim();
+    const { replaces } = request;
+    const check = replaces === undefined ? undefined : (previous: NamedToolset | undefined) => refuseStale(name, replaces, previous);
+    const saved = await (await store()).save({ name, tools, ...(request.description?.trim() ? { description: request.description.trim() } : {}) }, check);
     return { saved: flattened(saved) };
   });
 

@@ -1,6 +1,7 @@
 import { sideBySide } from "../line-diff.js";
+import { shownBlock } from "../display.js";
 
-const pretty = (value: unknown): string => (value === null || value === undefined ? "" : JSON.stringify(value, null, 2));
+const pretty = (value: unknown): string => (value === null || value === undefined ? "" : shownBlock(JSON.stringify(value, null, 2)));
 
 /** The approved definition beside the one the server lists now, changed lines marked (and named, not only coloured). */
 export function SideBySideDiff({ approved, current, label }: { approved: unknown; current: unknown; label: string }) {

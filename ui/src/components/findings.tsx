@@ -1,5 +1,6 @@
 import { highlight, valueAtPath } from "../line-diff.js";
 import type { Finding } from "../types.js";
+import { shownBlock } from "../display.js";
 
 /** Each audit finding with the offending text marked in the field it was found in. */
 export function Findings({ findings, definition }: { findings: Finding[]; definition: unknown }) {
@@ -15,12 +16,12 @@ export function Findings({ findings, definition }: { findings: Finding[]; defini
             <blockquote>
               {marked !== undefined ? (
                 <>
-                  {marked.before}
-                  <mark>{marked.match}</mark>
-                  {marked.after}
+                  {shownBlock(marked.before)}
+                  <mark>{shownBlock(marked.match)}</mark>
+                  {shownBlock(marked.after)}
                 </>
               ) : (
-                <mark>{f.evidence}</mark>
+                <mark>{shownBlock(f.evidence)}</mark>
               )}
             </blockquote>
           </li>

@@ -1,8 +1,9 @@
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { get } from "../api.js";
 import { Feedback } from "../components/feedback.js";
 import { usePoll } from "../hooks.js";
 import type { ActivityRecord } from "../types.js";
+import { shown, shownBlock } from "../display.js";
 
 function prettyArgs(text: string): string {
   try {
@@ -15,7 +16,7 @@ function prettyArgs(text: string): string {
 const outcomeLabel = (r: ActivityRecord): string => (r.outcome === "ok" ? "ok" : r.outcome === "isError" ? "tool error" : `failed${r.errorCode === undefined ? "" : ` (${r.errorCode})`}`);
 
 /** The face, and for the gateway the client the call was made for. */
-const faceLabel = (r: ActivityRecord): string => (r.client === undefined ? r.face : `${r.face} · ${r.client}`);
+const faceLabel = (r: ActivityRecord): string => shown(r.client === undefined ? r.face : `${r.face} · ${r.client}`);
 
 /** A live view of <config home>/activity.jsonl: every tool call from the CLI, the REPL, the gateway and this page. */
 export function ActivityPage() {
@@ -23,6 +24,20 @@ export function ActivityPage() {
   const [filter, setFilter] = useState("");
   const [outcome, setOutcome] = useState("all");
   const [selected, setSelected] = useState<ActivityRecord | undefined>(undefined);
+  // The details open below up to 300 rows: focus goes there, and back to the row's button when closed.
+  const detail = useRef<HTMLElement>(null);
+  const opener = useRef<Element | null>(null);
+  useEffect(() => {
+    if (selected !== undefined) detail.current?.focus();
+  }, [selected]);
+  const open = (call: ActivityRecord, button: EventTarget | null) => {
+    opener.current = button instanceof Element ? button : null;
+    setSelected(call);
+  };
+  const close = () => {
+    setSelected(undefined);
+    if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
+  };
   const needle = filter.trim().toLowerCase();
   const calls = (activity.data?.calls ?? []).filter(
     (c) => (outcome === "all" || (outcome === "ok" ? c.outcome === "ok" : c.outcome !== "ok")) && (needle === "" || `${c.server}.${c.tool} ${c.face} ${c.client ?? ""} ${c.args}`.toLowerCase().includes(needle)),
@@ -72,14 +87,14 @@ export function ActivityPage() {
                   <td>{new Date(c.at).toLocaleTimeString()}</td>
                   <td>{faceLabel(c)}</td>
                   <td>
-                    <button type="button" class="link" onClick={() => setSelected(c)} aria-label={`Details of ${c.server}.${c.tool} at ${c.at}`}>
-                      {c.server}.{c.tool}
+                    <button type="button" class="link" onClick={(e) => open(c, e.currentTarget)} aria-label={`Details of ${c.server}.${c.tool} at ${c.at}`}>
+                      {shown(`${c.server}.${c.tool}`)}
                     </button>
                   </td>
                   <td>{c.durationMs} ms</td>
                   <td>{outcomeLabel(c)}</td>
                   <td>
-                    <code class="args">{c.args.length > 80 ? `${c.args.slice(0, 80)}…` : c.args}</code>
+                    <code class="args">{shown(c.args.length > 80 ? `${c.args.slice(0, 80)}…` : c.args)}</code>
                   </td>
                 </tr>
               ))}
@@ -88,9 +103,9 @@ export function ActivityPage() {
         </div>
       )}
       {selected !== undefined && (
-        <section class="card detail" aria-labelledby="call-detail-title">
+        <section class="card detail" aria-labelledby="call-detail-title" tabIndex={-1} ref={detail}>
           <h3 id="call-detail-title">
-            {selected.server}.{selected.tool}
+            {shown(`${selected.server}.${selected.tool}`)}
           </h3>
           <dl>
             <dt>Time</dt>
@@ -105,10 +120,10 @@ export function ActivityPage() {
             <dd>{outcomeLabel(selected)}</dd>
             <dt>Arguments{selected.truncated === true ? " (cut)" : ""}</dt>
             <dd>
-              <pre>{prettyArgs(selected.args)}</pre>
+              <pre>{shownBlock(prettyArgs(selected.args))}</pre>
             </dd>
           </dl>
-          <button type="button" onClick={() => setSelected(undefined)}>
+          <button type="button" onClick={close}>
             Close details
           </button>
         </section>

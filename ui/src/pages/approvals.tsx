@@ -5,6 +5,7 @@ import { Feedback } from "../components/feedback.js";
 import { Findings } from "../components/findings.js";
 import { useAction, usePoll } from "../hooks.js";
 import type { ApprovalsAnswer, HeldToolView, StateAnswer } from "../types.js";
+import { shown } from "../display.js";
 
 type Launch = ApprovalsAnswer["launches"][number];
 
@@ -40,23 +41,23 @@ function LaunchCard({ launch, onDone }: { launch: Launch; onDone: OnDone }) {
           <>
             <dt>Command</dt>
             <dd>
-              <code>{def.command}</code>
+              <code>{shown(def.command ?? "")}</code>
             </dd>
             <dt>Arguments</dt>
-            <dd>{(def.args ?? []).length === 0 ? "(none)" : (def.args ?? []).map((a, i) => <code key={i} class="arg">{a}</code>)}</dd>
+            <dd>{(def.args ?? []).length === 0 ? "(none)" : (def.args ?? []).map((a, i) => <code key={i} class="arg">{shown(a)}</code>)}</dd>
             <dt>Environment</dt>
-            <dd>{Object.keys(def.env ?? {}).length === 0 ? "(none)" : Object.keys(def.env ?? {}).map((k) => <code key={k} class="arg">{k}</code>)}</dd>
+            <dd>{Object.keys(def.env ?? {}).length === 0 ? "(none)" : Object.keys(def.env ?? {}).map((k) => <code key={k} class="arg">{shown(k)}</code>)}</dd>
             <dt>Working folder</dt>
-            <dd>{def.cwd === undefined ? "the config home" : <code>{def.cwd}</code>}</dd>
+            <dd>{def.cwd === undefined ? "the config home" : <code>{shown(def.cwd)}</code>}</dd>
           </>
         ) : (
           <>
             <dt>URL</dt>
             <dd>
-              <code>{def.url}</code>
+              <code>{shown(def.url ?? "")}</code>
             </dd>
             <dt>Headers</dt>
-            <dd>{Object.keys(def.headers ?? {}).length === 0 ? "(none)" : Object.keys(def.headers ?? {}).map((k) => <code key={k} class="arg">{k}</code>)}</dd>
+            <dd>{Object.keys(def.headers ?? {}).length === 0 ? "(none)" : Object.keys(def.headers ?? {}).map((k) => <code key={k} class="arg">{shown(k)}</code>)}</dd>
           </>
         )}
       </dl>

@@ -1,9 +1,10 @@
-import { useRef, useState } from "preact/hooks";
-import { enc, get, post } from "../api.js";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ApiError, enc, get, post } from "../api.js";
 import { CodeEditor } from "../components/editor.js";
 import { Feedback } from "../components/feedback.js";
 import { useAction, usePoll } from "../hooks.js";
 import type { TypedServer } from "../completions.js";
+import { shownBlock } from "../display.js";
 
 interface TypesAnswer {
   servers: TypedServer[];
@@ -26,32 +27,74 @@ const STARTER = `// A function body: top-level await works, \`return\` gives the
 return 1 + 1;
 `;
 
+/**
+ * The script, the time limit and the last run are kept in the tab's sessionStorage: going to another
+ * page (or back/forward, or a reload) and coming back finds the script as typed and the run still
+ * followed, with its confirmation questions, instead of a blank editor and a run nobody can see.
+ */
+const KEPT = { code: "mcpvm.run.code", timeout: "mcpvm.run.timeout", run: "mcpvm.run.id" } as const;
+const kept = (key: string): string | undefined => sessionStorage.getItem(key) ?? undefined;
+const keep = (key: string, value: string | undefined): void => (value === undefined ? sessionStorage.removeItem(key) : sessionStorage.setItem(key, value));
+const finished = (view: RunView): string | undefined => (view.result?.ok === true ? `Finished in ${Math.round(view.result.stats.wallMs)} ms.` : undefined);
+
 /** The script runner of `mcpvm run`, in the page: same engine, same limits, confirmations asked here. */
 export function RunPage() {
   const types = usePoll(() => get<TypesAnswer>("/api/types"), 0);
   const servers = useRef<readonly TypedServer[]>([]);
   servers.current = types.data?.servers ?? [];
-  const code = useRef(STARTER);
-  const [timeout, setTimeoutText] = useState("");
+  const initialCode = useRef(kept(KEPT.code) ?? STARTER);
+  const code = useRef(initialCode.current);
+  const [timeout, setTimeoutText] = useState(kept(KEPT.timeout) ?? "");
   const [run, setRun] = useState<RunView | undefined>(undefined);
   const action = useAction();
   const answer = useAction();
+  // Polling stops when the page is left (it starts again, from the kept run id, when it is shown).
+  const shown = useRef(true);
 
-  const poll = async (id: string): Promise<RunView> => {
+  /** Follows a run until it is done, or until the page is left (undefined). */
+  const poll = async (id: string): Promise<RunView | undefined> => {
     for (;;) {
+      if (!shown.current) return undefined;
       const view = await get<RunView>(`/api/runs/${enc(id)}`);
+      if (!shown.current) return undefined;
       setRun(view);
       if (view.state === "done") return view;
       await new Promise((r) => setTimeout(r, 250));
     }
   };
+  const follow = (id: string) =>
+    action.run(async () => {
+      const view = await poll(id);
+      return view === undefined ? undefined : finished(view);
+    });
+  useEffect(() => {
+    shown.current = true;
+    const id = kept(KEPT.run);
+    if (id !== undefined) {
+      void get<RunView>(`/api/runs/${enc(id)}`).then(
+        (view) => {
+          if (!shown.current) return;
+          setRun(view);
+          if (view.state === "running") void follow(id);
+        },
+        // A dashboard restarted since (or a run pushed out of the kept ones): nothing to show.
+        (error: unknown) => {
+          if (error instanceof ApiError && error.code === "UI_RUN_UNKNOWN") keep(KEPT.run, undefined);
+        },
+      );
+    }
+    return () => {
+      shown.current = false;
+    };
+  }, []);
   const start = () => {
     if (action.busy) return;
     void action.run(async () => {
       setRun(undefined);
       const { id } = await post<{ id: string }>("/api/runs", { code: code.current, ...(timeout.trim() === "" ? {} : { limits: { timeout: timeout.trim() } }) });
+      keep(KEPT.run, id);
       const view = await poll(id);
-      return view.result?.ok === true ? `Finished in ${view.result.stats.wallMs} ms.` : undefined;
+      return view === undefined ? undefined : finished(view);
     });
   };
   const reply = (id: string, allow: boolean) => answer.run(async () => (await post(`/api/confirmations/${enc(id)}`, { allow }), undefined));
@@ -67,11 +110,25 @@ export function RunPage() {
           {p.server} offers no completion: {p.message}
         </p>
       ))}
-      <CodeEditor initial={STARTER} onChange={(c) => (code.current = c)} onRun={start} servers={() => servers.current} label="Script" />
+      <CodeEditor
+        initial={initialCode.current}
+        onChange={(c) => {
+          code.current = c;
+          keep(KEPT.code, c);
+        }} onRun={start} servers={() => servers.current} label="Script" />
       <div class="row">
         <label class="inline">
           Time limit (as --timeout)
-          <input size={8} value={timeout} onInput={(e) => setTimeoutText((e.target as HTMLInputElement).value)} placeholder="30s" />
+          <input
+            size={8}
+            value={timeout}
+            onInput={(e) => {
+              const value = (e.target as HTMLInputElement).value;
+              setTimeoutText(value);
+              keep(KEPT.timeout, value);
+            }}
+            placeholder="30s"
+          />
         </label>
         <button type="button" class="primary" onClick={start} disabled={action.busy}>
           {action.busy ? "Running…" : "Run"}
@@ -111,11 +168,11 @@ export function RunPage() {
             <>
               <h3>Result</h3>
               <pre class="result" data-testid="run-result">
-                {JSON.stringify(result.value, null, 2) ?? "undefined"}
+                {shownBlock(JSON.stringify(result.value, null, 2) ?? "undefined")}
               </pre>
               {result.notes?.map((n, i) => (
                 <p key={i} class="muted">
-                  {n}
+                  {shownBlock(n)}
                 </p>
               ))}
             </>
@@ -124,9 +181,9 @@ export function RunPage() {
               <h3>Error</h3>
               <p class="error" role="alert" data-testid="run-error">
                 {result.error.code}
-                {result.error.errorCode !== undefined ? ` (${result.error.errorCode})` : ""}: {result.error.message}
+                {result.error.errorCode !== undefined ? ` (${result.error.errorCode})` : ""}: {shownBlock(result.error.message)}
               </p>
-              {result.error.snippet !== undefined && <pre>{result.error.snippet}</pre>}
+              {result.error.snippet !== undefined && <pre>{shownBlock(result.error.snippet)}</pre>}
               {(result.error.errorCode === "MCP_LOGIN_REQUIRED" || result.error.code === "MCP_LOGIN_REQUIRED") && (
                 <p>
                   The server wants a login: use <a href="#/servers">Log in on the Servers page</a>, then run the script again.
@@ -139,11 +196,11 @@ export function RunPage() {
             <p class="muted">None.</p>
           ) : (
             <pre class="logs" data-testid="run-logs">
-              {result.logs.map((l) => `[${l.level}] ${l.message}`).join("\n")}
+              {shownBlock(result.logs.map((l) => `[${l.level}] ${l.message}`).join("\n"))}
             </pre>
           )}
           <p class="muted">
-            {result.stats.engine}, {result.stats.wallMs} ms, {result.stats.hostCalls} host calls
+            {result.stats.engine}, {Math.round(result.stats.wallMs)} ms, {result.stats.hostCalls} host calls
           </p>
         </div>
       )}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { enc, get, post } from "../api.js";
 import { Feedback } from "../components/feedback.js";
 import { StateBadge } from "../components/state-badge.js";
@@ -7,6 +7,7 @@ import type { ServerSummary, StateAnswer } from "../types.js";
 import { AddServerForm } from "./servers-add.js";
 import { ImportForm } from "./servers-import.js";
 import { LoginPanel } from "./servers-login.js";
+import { shown, shownBlock } from "../display.js";
 
 interface ToolsAnswer {
   module: string;
@@ -53,8 +54,8 @@ function Tools({ name, autoLoad }: { name: string; autoLoad: boolean }) {
           <ul class="tool-list" aria-label={`Tools of ${name}`}>
             {tools.tools.map((t) => (
               <li key={t.jsName}>
-                <code class="signature">{t.signature}</code>
-                {t.description !== "" && <p class="muted">{t.description}</p>}
+                <code class="signature">{shown(t.signature)}</code>
+                {t.description !== "" && <p class="muted">{shownBlock(t.description)}</p>}
               </li>
             ))}
           </ul>
@@ -68,6 +69,16 @@ function Tools({ name, autoLoad }: { name: string; autoLoad: boolean }) {
 function ServerCard({ server, reloadState, onRemoved }: { server: ServerSummary; reloadState: () => void; onRemoved: (outcome: string) => void }) {
   const action = useAction();
   const [confirmRemove, setConfirmRemove] = useState(false);
+  // Keyboard users: the button they pressed is replaced by the question, so focus goes to its safe
+  // answer (Cancel), and back to "Remove…" when they cancel, instead of falling to the page's top.
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirmRemove) cancelButton.current?.focus();
+    else if (asked.current) removeButton.current?.focus();
+    asked.current = confirmRemove;
+  }, [confirmRemove]);
   // Bumped at each login change: the tools are listed afresh after a login, and put away after a logout.
   const [login, setLogin] = useState({ changes: 0, loggedIn: false });
   const toggle = () =>
@@ -81,6 +92,8 @@ function ServerCard({ server, reloadState, onRemoved }: { server: ServerSummary;
       await post(`/api/servers/${enc(server.name)}/remove`);
       setConfirmRemove(false);
       onRemoved(`Removed ${server.name} (and its approval).`);
+      // The card, and the focused button with it, is about to leave.
+      document.getElementById("main")?.focus();
       reloadState();
       return undefined;
     });
@@ -105,7 +118,7 @@ function ServerCard({ server, reloadState, onRemoved }: { server: ServerSummary;
         </button>
         {server.approval !== "approved" && <a href="#/approvals">Review and approve</a>}
         {!confirmRemove ? (
-          <button type="button" class="danger" onClick={() => setConfirmRemove(true)} disabled={action.busy}>
+          <button type="button" class="danger" ref={removeButton} onClick={() => setConfirmRemove(true)} disabled={action.busy}>
             Remove…
           </button>
         ) : (
@@ -114,7 +127,7 @@ function ServerCard({ server, reloadState, onRemoved }: { server: ServerSummary;
             <button type="button" class="danger" onClick={remove} disabled={action.busy}>
               Yes, remove {server.name}
             </button>
-            <button type="button" onClick={() => setConfirmRemove(false)}>
+            <button type="button" ref={cancelButton} onClick={() => setConfirmRemove(false)}>
               Cancel
             </button>
           </span>

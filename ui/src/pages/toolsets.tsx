@@ -74,6 +74,8 @@ export function ToolsetsPage() {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [tools, setTools] = useState("");
+  // The saved version the form was loaded from (Edit) or last saved as: a save replaces that version only.
+  const [basis, setBasis] = useState<{ name: string; updatedAt: string } | undefined>(undefined);
   const action = useAction();
   const chosen = new Set(tools.split("\n").map((t) => t.trim()).filter((t) => t !== ""));
   const toggle = (ref: string) => {
@@ -85,15 +87,23 @@ export function ToolsetsPage() {
   const save = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const answer = await post<{ saved: ToolsetView }>("/api/toolsets", { name, description, tools: [...chosen] });
-      toolsets.reload();
-      return `Saved toolset ${answer.saved.name} (${answer.saved.tools.length} tools).`;
+      const trimmed = name.trim();
+      const shown = toolsets.data?.toolsets.find((t) => t.name === trimmed)?.updatedAt ?? null;
+      const replaces = basis?.name === trimmed ? basis.updatedAt : shown;
+      try {
+        const answer = await post<{ saved: ToolsetView }>("/api/toolsets", { name, description, tools: [...chosen], replaces });
+        setBasis({ name: answer.saved.name, updatedAt: answer.saved.updatedAt });
+        return `Saved toolset ${answer.saved.name} (${answer.saved.tools.length} tools).`;
+      } finally {
+        toolsets.reload();
+      }
     });
   };
   const edit = (t: ToolsetView) => {
     setName(t.name);
     setDescription(t.description ?? "");
     setTools(t.tools.join("\n"));
+    setBasis({ name: t.name, updatedAt: t.updatedAt });
     document.getElementById("toolset-name")?.focus();
   };
   return (
