@@ -9,12 +9,13 @@ import { requestIdsOf } from "./session-close.js";
  * the oldest dropped first; it lives and dies with its session's transport. In memory of this
  * replica only: a resumption that reaches another replica finds nothing to replay (see `knows`).
  *
- * A stream whose answer went out whole (its response finished: `trackDelivery`) is never resumed, so
- * its events are let go `graceMs` later instead of staying until the caps push them out: a session
- * making calls back to back held its last 1,000 events (answers included), which cost the gateway's
- * heap and collector on every call (bench/_gw-events-ab.mjs). An answer on a stream still open is not
- * encoded to be sized (the SDK encodes it for the wire; a tool result can be large): it is sized only
- * if its stream drops, when it starts to count against the byte cap.
+ * A stream whose answer went out whole (its response finished: `trackDelivery`) has nothing left to
+ * resume, so its events are let go then instead of staying until the caps push them out: a session
+ * making calls back to back held its last 1,000 events (answers included) in the gateway's heap
+ * (bench/_gw-events-ab.mjs). An answer on a stream still open is not encoded to be sized (the SDK
+ * encodes it for the wire; a tool result can be large): it is let go with its stream, or sized when
+ * the stream drops, from when it counts against the byte cap. A connection lost after the answer was
+ * written whole to it finds nothing to resume: the 404 of an unknown event id.
  */
 export interface EventLimits {
   readonly events: number;
@@ -22,8 +23,6 @@ export interface EventLimits {
 }
 
 export const DEFAULT_EVENT_LIMITS: EventLimits = { events: 1_000, bytes: 4 * 1024 * 1024 };
-/** How long a delivered stream's events stay: a connection lost just after the server wrote the answer can still resume. */
-export const DELIVERED_GRACE_MS = 3_000;
 
 type RequestId = string | number;
 
@@ -48,15 +47,10 @@ export class SessionEventStore implements EventStore {
   private readonly answered = new Map<RequestId, StreamId>();
   /** Requests whose response closed before finishing and not answered yet (insertion order: oldest first). */
   private readonly dropped = new Set<RequestId>();
-  /** Delivered streams, oldest first, with when they were delivered. */
-  private readonly delivered: Array<{ stream: StreamId; at: number }> = [];
   private next = 0;
   private bytes = 0;
 
-  constructor(
-    private readonly limits: EventLimits = DEFAULT_EVENT_LIMITS,
-    private readonly graceMs: number = DELIVERED_GRACE_MS,
-  ) {}
+  constructor(private readonly limits: EventLimits = DEFAULT_EVENT_LIMITS) {}
 
   async storeEvent(stream: StreamId, message: JSONRPCMessage): Promise<EventId> {
     const id = String(++this.next);
@@ -70,7 +64,6 @@ export class SessionEventStore implements EventStore {
     else ids.push(id);
     if (live) this.answered.set(answers, stream);
     if (bytes !== undefined) this.bytes += bytes;
-    this.sweep(Date.now());
     while (this.events.size > this.limits.events || (this.bytes > this.limits.bytes && this.events.size > 1)) this.dropOldest();
     return id;
   }
@@ -98,16 +91,15 @@ export class SessionEventStore implements EventStore {
 
   /**
    * The response of a POST holding these requests ended: finished whole (`delivered`), its answers'
-   * streams are let go after the grace; closed before (the client may resume), what they hold is
-   * sized and kept, and answers still to come are sized as they are stored.
+   * streams are let go; closed before (the client may resume), what they hold is sized and kept, and
+   * answers still to come are sized as they are stored.
    */
   settle(requests: readonly RequestId[], delivered: boolean): void {
-    const now = Date.now();
     for (const request of requests) {
       const stream = this.answered.get(request);
       this.answered.delete(request);
       if (delivered) {
-        if (stream !== undefined) this.delivered.push({ stream, at: now });
+        if (stream !== undefined) this.release(stream);
       } else if (stream !== undefined) {
         for (const id of this.byStream.get(stream) ?? []) this.sizeEvent(id);
       } else {
@@ -116,7 +108,6 @@ export class SessionEventStore implements EventStore {
         if (this.dropped.size > this.limits.events) this.dropped.delete(this.dropped.values().next().value as RequestId);
       }
     }
-    this.sweep(now);
     while (this.bytes > this.limits.bytes && this.events.size > 1) this.dropOldest();
   }
 
@@ -129,7 +120,6 @@ export class SessionEventStore implements EventStore {
     this.byStream.clear();
     this.answered.clear();
     this.dropped.clear();
-    this.delivered.length = 0;
     this.bytes = 0;
   }
 
@@ -140,16 +130,9 @@ export class SessionEventStore implements EventStore {
     this.bytes += event.bytes;
   }
 
-  /** Lets go the events of streams delivered more than the grace ago. */
-  private sweep(now: number): void {
-    let done = 0;
-    while (done < this.delivered.length && now - (this.delivered[done] as { at: number }).at >= this.graceMs) {
-      const { stream } = this.delivered[done] as { stream: StreamId };
-      for (const id of this.byStream.get(stream) ?? []) this.forget(id);
-      this.byStream.delete(stream);
-      done += 1;
-    }
-    if (done > 0) this.delivered.splice(0, done);
+  private release(stream: StreamId): void {
+    for (const id of this.byStream.get(stream) ?? []) this.forget(id);
+    this.byStream.delete(stream);
   }
 
   private forget(id: EventId): void {
