@@ -43,7 +43,7 @@ async function round(make: Make): Promise<{ usPerCall: number; heapMb: number }>
 }
 
 const kinds: Array<[string, Make]> = [
-  ["before (HEAD~1's store)", () => new other()],
+  ["before (the store given)", () => new other()],
   ["after", () => new SessionEventStore()],
 ];
 const results = new Map<string, Array<{ usPerCall: number; heapMb: number }>>(kinds.map(([k]) => [k, []]));

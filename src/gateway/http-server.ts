@@ -287,6 +287,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
     const { protocolVersion, declared } = initializeClaims(body);
     const transport = await openSession(req.socket.remoteAddress ?? "unknown", client, () => signSessionId(sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now(), declared }));
+    trackDelivery(res, body, sessionEvents.get(transport));
     return transport.handleRequest(req, res, body);
   };
 
