@@ -25,7 +25,7 @@ import { initializeClaims, signSessionId, verifySessionId } from "./session-id.j
 import { listenedResources } from "./passthrough/listen.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 import { SessionPool, type SessionLimits } from "./session-pool.js";
-import { SessionEventStore } from "./event-store.js";
+import { SessionEventStore, trackDelivery } from "./event-store.js";
 import { FastLane } from "./fast-lane/fast-lane.js";
 import { cancelledRequestId } from "./fast-lane/recognize.js";
 import { allowedHostnames, EndedSessions, isLegacyPost, MAX_BODY_BYTES, rateLimited, readBody, rpcError, sendJson, serveMetrics } from "./http-util.js";
@@ -281,11 +281,13 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         if (cancelled !== undefined) fastLane.cancel(sessionId, cancelled);
       }
       cancelWhenClosed(res, body, transport, (since) => (resumedAt.get(sessionId) ?? 0) >= since, RESUME_GRACE_MS);
+      trackDelivery(res, body, sessionEvents.get(transport));
       return transport.handleRequest(req, res, body);
     }
     if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
     const { protocolVersion, declared } = initializeClaims(body);
     const transport = await openSession(req.socket.remoteAddress ?? "unknown", client, () => signSessionId(sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now(), declared }));
+    trackDelivery(res, body, sessionEvents.get(transport));
     return transport.handleRequest(req, res, body);
   };
 

@@ -35,4 +35,39 @@ describe("a session's event store", () => {
     expect(small.size.events).toBeGreaterThan(0);
     await expect(replay(small, "1")).rejects.toThrow(/not held/);
   });
+
+  it("lets a delivered stream's events go, and sizes an answer only once its stream dropped", async () => {
+    const answer = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "x".repeat(1000) }] } });
+    const store = new SessionEventStore({ events: 100, bytes: 100_000 });
+    const priming = await store.storeEvent("a", {} as JSONRPCMessage);
+    await store.storeEvent("a", note(1));
+    const before = store.size.bytes;
+    await store.storeEvent("a", answer(7));
+    // An answer on a stream still open is not encoded to be sized.
+    expect(store.size.bytes).toBe(before);
+    await store.storeEvent("b", note(5));
+    store.settle([7], true);
+    // Nothing of stream a is left to resume; stream b's event stays.
+    expect(store.knows(priming)).toBe(false);
+    expect(store.size.events).toBe(1);
+
+    // Stream c drops before its answer: the answer is sized as it is stored, and kept for the resume.
+    const primingC = await store.storeEvent("c", {} as JSONRPCMessage);
+    store.settle([8], false);
+    await store.storeEvent("c", answer(8));
+    expect(store.size.bytes).toBeGreaterThan(1000);
+    // Stream d is answered, then drops before the answer went out whole: the answer is sized then, and kept.
+    const primingD = await store.storeEvent("d", {} as JSONRPCMessage);
+    await store.storeEvent("d", answer(9));
+    const sized = store.size.bytes;
+    store.settle([9], false);
+    expect(store.size.bytes).toBeGreaterThan(sized + 1000);
+    // A stream answered and delivered later is let go; the dropped ones stay.
+    await store.storeEvent("e", {} as JSONRPCMessage);
+    await store.storeEvent("e", answer(10));
+    store.settle([10], true);
+    expect(store.size.events).toBe(5);
+    expect((await replay(store, primingC)).map(([, m]) => (m as { id?: number }).id)).toEqual([8]);
+    expect((await replay(store, primingD)).map(([, m]) => (m as { id?: number }).id)).toEqual([9]);
+  });
 });

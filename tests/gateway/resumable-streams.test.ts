@@ -82,4 +82,23 @@ describe("resumable 2025 streams", () => {
     expect(await response.text()).toContain("not held by this gateway replica");
     await client.close();
   }, 60_000);
+
+  it("a stream whose answer went out whole is let go: resuming it gets the 404 of an event not held", async () => {
+    const client = new Client({ name: "resumer-3", version: "1" }, { capabilities: { roots: {} }, versionNegotiation: { mode: "legacy" } });
+    client.setRequestHandler("roots/list", async () => ({ roots: [] }));
+    const transport = new StreamableHTTPClientTransport(new URL(running.url as string));
+    await client.connect(transport);
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": transport.sessionId as string, "mcp-protocol-version": "2025-11-25" };
+    const call = await fetch(running.url as string, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 41, method: "tools/call", params: { name: "echo", arguments: { message: "once" } } }) });
+    const body = await call.text();
+    expect(body).toContain("Echo: once");
+    const ids = [...body.matchAll(/^id: (\S+)$/gm)].map((m) => m[1] as string);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    // The response has ended (its body was read to the end); the gateway lets the stream go as it closes.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const resume = await fetch(running.url as string, { headers: { ...headers, accept: "text/event-stream", "last-event-id": ids[0] as string } });
+    expect(resume.status).toBe(404);
+    expect(await resume.text()).toContain("not held by this gateway replica");
+    await client.close();
+  }, 60_000);
 });
