@@ -26,6 +26,10 @@ import { serviceUpstreams } from "./passthrough/upstreams.js";
 import { GatewayError } from "./errors.js";
 import type { McpService } from "../mcp/service/index.js";
 import { didYouMean } from "../util/suggest.js";
+import { loadConfigFile } from "../config/config-file.js";
+import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServersJson } from "../mcp/config/validate.js";
+import { parseFlowPolicy } from "../mcp/flow/policy.js";
+import { ConfigFollower } from "./config-follow.js";
 
 export interface ServeOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -124,6 +128,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     passthrough.start();
     gateway.onToolsChanged(() => servers.notifyToolsChanged());
     gateway.start();
+    const follower = followConfig({ host, gateway, passthrough, logger, drainMs: settings.drainTimeoutMs });
     await gateway.directory.blocked();
     if (options.toolset !== undefined) await gateway.equip(options.toolset);
 
@@ -169,6 +174,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
       closing ??= (async () => {
         logger.info({}, "mcpvm gateway shutting down");
         await closeTransport().catch(() => undefined);
+        await follower.stop();
         await servers.closeAll();
         passthrough.stop();
         await gateway.close();
@@ -185,6 +191,41 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     await traces.shutdown().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * config.json followed while the gateway runs (./config-follow.ts): an edit of `mcpServers` is applied
+ * to the host's MCP side, toolsets are re-resolved and every client is told its lists changed.
+ */
+function followConfig(parts: { host: McpvmHost; gateway: Gateway; passthrough: Passthrough; logger: Logger; drainMs: number }): ConfigFollower {
+  const { host, gateway, passthrough, logger } = parts;
+  const file = host.paths.configFile;
+  const follower = new ConfigFollower({
+    file,
+    logger,
+    running: host.config,
+    servers: host.mcpServers()?.all ?? {},
+    redact: (text) => host.redactor.redact(text),
+    // The checks a start makes of these sections, so an edit that would not start keeps the running configuration.
+    read: async () => {
+      const config = await loadConfigFile(file);
+      const servers = parseMcpServersJson(config.mcpServers ?? {}, { file, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
+      parseGatewaySettings(config.gateway, file);
+      parseFlowPolicy(config.flows, file);
+      return { config, servers };
+    },
+    apply: async (next, diff) => {
+      const { closed } = await host.reconfigureMcp(next.config, next.servers, diff, parts.drainMs);
+      const leaving = [...diff.removed, ...diff.changed];
+      if (leaving.length > 0) void closed.then(() => logger.info({ servers: leaving }, `MCP servers closed after their calls in flight finished: ${leaving.join(", ")}`));
+      await gateway.serversChanged();
+      passthrough.listChanged("resources");
+      passthrough.listChanged("prompts");
+    },
+  });
+  gateway.followConfig(() => follower.check());
+  follower.start();
+  return follower;
 }
 
 /** --expose names a configured, enabled server (checked before anything starts). */
