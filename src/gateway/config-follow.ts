@@ -113,7 +113,7 @@ export class ConfigFollower {
       const problem = this.options.redact(errorMessage(error));
       if (problem !== this.lastProblem) {
         const serving = Object.keys(this.servers).sort().join(", ") || "none";
-        logger.error({ file }, `${file} changed but cannot be used, so nothing was applied and every MCP server goes on as before (serving: ${serving}). Fix the file and save it again: ${problem}`);
+        logger.error({ file }, `${file} changed but cannot be used; the gateway goes on with its last good configuration (MCP servers: ${serving}), nothing was started or stopped. ${problem}`);
       }
       this.lastProblem = problem;
       return;

@@ -219,8 +219,10 @@ export class ClientManager {
 
   /** A tool call converted to the guest value (see src/mcp/results). */
   async callTool(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions = {}, extras: RequestExtras = {}): Promise<GuestValue> {
+    // The slot as the call starts: a server retired while its call runs (config.json edit) is no longer in the map when it answers.
+    const slot = this.slot(name);
     const result = await this.callToolRaw(name, tool, args, caller, extras);
-    const launch = this.slot(name).launch as McpServerLaunch;
+    const launch = slot.launch as McpServerLaunch;
     const logger = this.options.logger ?? stderrLogger;
     return toGuestValue(result, { maxResponseBytes: launch.limits.maxResponseBytes, logger, server: name, tool }).value;
   }
