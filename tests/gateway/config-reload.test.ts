@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpvmHost } from "../../src/host/index.js";
 import { isAlive } from "../support/processes.js";
-import { fixtureServer, jsonOf, makeHome, waitFor, type TestHome } from "./helpers.js";
+import { fixtureServer, jsonOf, makeHome, SERVE_ENTRY, VITE_NODE, waitFor, type TestHome } from "./helpers.js";
 import { startServeProcess, type ServeProcess } from "./serve-process.js";
 
 // A running gateway follows config.json: servers added, removed and changed apply without a restart,
@@ -178,6 +179,42 @@ describe("replicas sharing a config home both follow an edit", () => {
       expect(await lines(join(dir, "beta.starts"))).toHaveLength(2);
     } finally {
       await Promise.all(clients.map((client) => client.close()));
+    }
+  });
+});
+
+describe("mcpvm serve (stdio) follows config.json edits", () => {
+  let home: TestHome;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "mcpvm-reload-stdio-"));
+    home = await makeHome({ servers: { alpha: fixtureServer(join(dir, "alpha.starts")), beta: fixtureServer(join(dir, "beta.starts")) }, gateway: { healthIntervalMs: 0 } });
+    const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as Config;
+    delete config.mcpServers.beta;
+    await writeFile(join(home.dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
+  }, 60_000);
+  afterAll(async () => {
+    await home?.cleanup();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("tells the client its tools changed, and serves the added server", { timeout: 150_000 }, async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [VITE_NODE, SERVE_ENTRY, "--", "--log-level", "warn"], env: home.env, stderr: "pipe" });
+    const client = new Client({ name: "reload-stdio", version: "1" });
+    let changes = 0;
+    client.setNotificationHandler("notifications/tools/list_changed", () => void (changes += 1));
+    await client.connect(transport);
+    try {
+      expect(await serverNote(client)).toContain("MCP servers available: alpha.");
+      const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as Config;
+      config.mcpServers.beta = fixtureServer(join(dir, "beta.starts"));
+      await writeFile(join(home.dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
+      await waitFor(() => changes > 0, 10_000, "notifications/tools/list_changed");
+      expect(await serverNote(client)).toContain("MCP servers available: alpha, beta.");
+      expect(JSON.stringify(await runScript(client, `return await require("host:mcp-beta").echo({ text: "stdio beta" });`))).toContain("stdio beta");
+    } finally {
+      await client.close();
     }
   });
 });
