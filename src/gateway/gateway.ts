@@ -130,14 +130,15 @@ export class Gateway {
   }
 
   /**
-   * After config.json added, removed or changed servers: toolsets re-resolved (a removed server's tools
-   * leave), unapproved newcomers named in the log (never started), and every client told the list changed.
+   * After config.json added, removed or changed servers: every client told at once (the list of
+   * servers in list_mcp_tools changed), unapproved newcomers named in the log (never started), then
+   * toolsets re-resolved (a removed server's tools leave; told again if the equipped tools changed).
    */
   async serversChanged(): Promise<void> {
+    this.emitChanged();
+    await this.directory.blocked();
     await this.views.refresh();
     await this.refreshEquipment("config.json changed");
-    await this.directory.blocked();
-    this.emitChanged();
   }
 
   /** The tools a client sees: every tool for the single token, its allow-list for a scoped client token. */

@@ -218,9 +218,10 @@ function followConfig(parts: { host: McpvmHost; gateway: Gateway; passthrough: P
       const { closed } = await host.reconfigureMcp(next.config, next.servers, diff, parts.drainMs);
       const leaving = [...diff.removed, ...diff.changed];
       if (leaving.length > 0) void closed.then(() => logger.info({ servers: leaving }, `MCP servers closed after their calls in flight finished: ${leaving.join(", ")}`));
-      await gateway.serversChanged();
       passthrough.listChanged("resources");
       passthrough.listChanged("prompts");
+      // Toolsets are re-resolved behind (that can start servers): requests see the new servers at once.
+      void gateway.serversChanged().catch((error: unknown) => logger.warn({}, `after the config.json edit, toolsets could not be re-resolved: ${host.redactor.redact(errorMessage(error))}`));
     },
   });
   gateway.followConfig(() => follower.check());
