@@ -24,9 +24,13 @@ async function serverNote(client: Client): Promise<string> {
   return tools.find((t) => t.name === "list_mcp_tools")?.description ?? "";
 }
 
-async function connect(url: URL, mode: "legacy" | "auto", onToolsChanged?: () => void): Promise<Client> {
+async function connect(url: URL, mode: "legacy" | "auto", onToolsChanged?: () => void, onOtherListChanged?: (list: string) => void): Promise<Client> {
   const client = new Client({ name: `reload-${mode}`, version: "1" }, { versionNegotiation: { mode } });
   if (onToolsChanged !== undefined) client.setNotificationHandler("notifications/tools/list_changed", () => onToolsChanged());
+  if (onOtherListChanged !== undefined) {
+    client.setNotificationHandler("notifications/resources/list_changed", () => onOtherListChanged("resources"));
+    client.setNotificationHandler("notifications/prompts/list_changed", () => onOtherListChanged("prompts"));
+  }
   await client.connect(new StreamableHTTPClientTransport(url));
   return client;
 }
@@ -70,7 +74,8 @@ describe("mcpvm serve --http follows config.json edits without a restart", () =>
   it("adds, removes (after the call in flight) and changes servers; keeps serving through invalid edits", { timeout: 180_000 }, async () => {
     serve = await startServeProcess(home.env, ["--no-auth"]);
     let changes = 0;
-    const legacy = await connect(serve.url, "legacy", () => void (changes += 1));
+    const otherLists = new Set<string>();
+    const legacy = await connect(serve.url, "legacy", () => void (changes += 1), (list) => otherLists.add(list));
     const modern = await connect(serve.url, "auto");
     try {
       const alphaPid = (await runScript(legacy, `return (await require("host:mcp-alpha").pid()).pid;`)).result;
@@ -80,7 +85,7 @@ describe("mcpvm serve --http follows config.json edits without a restart", () =>
       // Added while both clients are connected: the 2025 session is told, the 2026 client sees it on its next list.
       const withBeta = { ...base, mcpServers: { ...base.mcpServers, beta: fixtureServer(starts("beta")) } };
       await writeConfig(withBeta);
-      await waitFor(() => changes > 0, 10_000, "notifications/tools/list_changed after adding beta");
+      await waitFor(() => changes > 0 && otherLists.size === 2, 10_000, "notifications/{tools,resources,prompts}/list_changed after adding beta");
       expect(await serverNote(modern)).toContain("MCP servers available: alpha, beta.");
       const echoed = await runScript(modern, `return await require("host:mcp-beta").echo({ text: "hello beta" });`);
       expect(JSON.stringify(echoed.result)).toContain("hello beta");
