@@ -85,7 +85,7 @@ describe("mcpvm serve --http follows config.json edits without a restart", () =>
       // Added while both clients are connected: the 2025 session is told, the 2026 client sees it on its next list.
       const withBeta = { ...base, mcpServers: { ...base.mcpServers, beta: fixtureServer(starts("beta")) } };
       await writeConfig(withBeta);
-      await waitFor(() => changes > 0 && otherLists.size === 2, 10_000, "notifications/{tools,resources,prompts}/list_changed after adding beta");
+      await waitFor(() => changes > 0 && otherLists.size === 2, 20_000, "notifications/{tools,resources,prompts}/list_changed after adding beta");
       expect(await serverNote(modern)).toContain("MCP servers available: alpha, beta.");
       const echoed = await runScript(modern, `return await require("host:mcp-beta").echo({ text: "hello beta" });`);
       expect(JSON.stringify(echoed.result)).toContain("hello beta");
@@ -95,7 +95,7 @@ describe("mcpvm serve --http follows config.json edits without a restart", () =>
       // An unapproved newcomer is listed as waiting for approval and never spawned.
       const seen = changes;
       await writeConfig({ ...withBeta, mcpServers: { ...withBeta.mcpServers, gamma: fixtureServer(starts("gamma")) } });
-      await waitFor(() => changes > seen, 10_000, "list_changed after adding gamma");
+      await waitFor(() => changes > seen, 20_000, "list_changed after adding gamma");
       expect(await serverNote(modern)).toMatch(/gamma is not approved and is not started; approve it with `mcpvm mcp approve gamma`/);
       const refused = await runScript(modern, `return await require("host:mcp-gamma").echo({ text: "x" });`);
       expect(refused.error?.message).toMatch(/not approved/);
@@ -108,33 +108,33 @@ describe("mcpvm serve --http follows config.json edits without a restart", () =>
       await new Promise((r) => setTimeout(r, 700));
       const beforeRemove = changes;
       await writeConfig(base);
-      await waitFor(() => changes > beforeRemove, 10_000, "list_changed after removing beta");
+      await waitFor(() => changes > beforeRemove, 20_000, "list_changed after removing beta");
       expect(isAlive(betaPid)).toBe(true);
       const finished = await slow;
       expect(finished.error).toBeUndefined();
       const gone = await runScript(modern, `return await require("host:mcp-beta").echo({ text: "x" });`);
       expect(gone.error?.message).toMatch(/server "beta" was removed from .*config\.json while mcpvm was running; add it back there/);
-      await waitFor(() => !isAlive(betaPid), 10_000, "beta's process to end once its call finished");
+      await waitFor(() => !isAlive(betaPid), 20_000, "beta's process to end once its call finished");
       expect(await serverNote(modern)).toContain("MCP servers available: alpha.");
 
       // Edits that do not validate: logged with what and where, the last good configuration keeps serving.
       await writeFile(configFile(), "{ not json", { mode: 0o600 });
-      await waitFor(() => serve?.stderr().includes("cannot be used") === true, 10_000, "the invalid-JSON error in the log");
+      await waitFor(() => serve?.stderr().includes("cannot be used") === true, 20_000, "the invalid-JSON error in the log");
       expect(serve.stderr()).toMatch(/line 1, column/);
       expect((await runScript(legacy, `return (await require("host:mcp-alpha").pid()).pid;`)).result).toBe(alphaPid);
       await writeConfig({ ...base, mcpServers: { alpha: { ...(base.mcpServers.alpha as object), command: 42 } } });
-      await waitFor(() => /mcpServers\.alpha\.command/.test(serve?.stderr() ?? ""), 10_000, "the schema error naming the key");
+      await waitFor(() => /mcpServers\.alpha\.command/.test(serve?.stderr() ?? ""), 20_000, "the schema error naming the key");
       expect((await runScript(legacy, `return (await require("host:mcp-alpha").pid()).pid;`)).result).toBe(alphaPid);
 
       // Settings of the gateway itself are reported as needing a restart, not silently ignored.
       await writeConfig({ ...base, gateway: { ...base.gateway, maxSessions: 50 } });
-      await waitFor(() => serve?.stderr().includes("gateway.maxSessions changed; that needs a restart") === true, 10_000, "the restart warning");
+      await waitFor(() => serve?.stderr().includes("gateway.maxSessions changed; that needs a restart") === true, 20_000, "the restart warning");
       expect((await runScript(legacy, `return (await require("host:mcp-alpha").pid()).pid;`)).result).toBe(alphaPid);
 
       // A changed definition is removed + added: the old process is closed, the new one needs a new approval.
       const alpha = base.mcpServers.alpha as { args: string[] };
       await writeConfig({ ...base, mcpServers: { alpha: { ...alpha, args: [...alpha.args, "--mode", "echo"] } } });
-      await waitFor(() => !isAlive(alphaPid as number), 10_000, "the old alpha process to close");
+      await waitFor(() => !isAlive(alphaPid as number), 20_000, "the old alpha process to close");
       const changed = await runScript(legacy, `return (await require("host:mcp-alpha").pid()).pid;`);
       expect(changed.error?.message).toMatch(/changed since it was approved|approve/);
       expect(await lines(starts("alpha"))).toHaveLength(1);
@@ -215,7 +215,7 @@ describe("mcpvm serve (stdio) follows config.json edits", () => {
       const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as Config;
       config.mcpServers.beta = fixtureServer(join(dir, "beta.starts"));
       await writeFile(join(home.dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
-      await waitFor(() => changes > 0, 10_000, "notifications/tools/list_changed");
+      await waitFor(() => changes > 0, 20_000, "notifications/tools/list_changed");
       expect(await serverNote(client)).toContain("MCP servers available: alpha, beta.");
       expect(JSON.stringify(await runScript(client, `return await require("host:mcp-beta").echo({ text: "stdio beta" });`))).toContain("stdio beta");
     } finally {
