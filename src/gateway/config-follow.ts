@@ -1,5 +1,9 @@
 import type { Logger } from "pino";
-import type { ConfigFile } from "../config/config-file.js";
+import { describeZodIssues, loadConfigFile, type ConfigFile } from "../config/config-file.js";
+import { DEFAULT_NATIVE_PLUGIN_NAMES, mcpPluginConfigSchema, parseMcpServersJson } from "../host/mcp-setup.js";
+import { parseFlowPolicy } from "../mcp/flow/policy.js";
+import { GatewayError } from "./errors.js";
+import { parseGatewaySettings } from "./settings.js";
 import type { McpServers } from "../mcp/config/index.js";
 import { RACY_WINDOW_MS, statFileStamp } from "../mcp/service/index.js";
 import { errorMessage } from "../util/errors.js";
@@ -9,6 +13,23 @@ import { diffServers, isEmptyDiff, mergeEntries, restartNeeded, type ServersDiff
 export interface ReadConfig {
   readonly config: ConfigFile;
   readonly servers: McpServers;
+}
+
+/**
+ * Reads config.json with the checks a gateway's start makes of it (the envelope, `mcpServers`, the
+ * mcp plugin's settings, `gateway`, `flows`), so an edit that would not start keeps the running one.
+ */
+export async function readGatewayConfig(file: string): Promise<ReadConfig> {
+  const config = await loadConfigFile(file);
+  const servers = parseMcpServersJson(config.mcpServers ?? {}, { file, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
+  const plugin = mcpPluginConfigSchema.safeParse(config.plugins?.mcp?.config ?? {});
+  if (!plugin.success) {
+    const issues = plugin.error.issues.map((issue) => ({ ...issue, path: ["plugins", "mcp", "config", ...issue.path] }));
+    throw new GatewayError("GATEWAY_CONFIG_INVALID", describeZodIssues(file, issues), { data: { file } });
+  }
+  parseGatewaySettings(config.gateway, file);
+  parseFlowPolicy(config.flows, file);
+  return { config, servers };
 }
 
 export interface ConfigFollowOptions {

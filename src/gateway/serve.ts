@@ -26,10 +26,7 @@ import { serviceUpstreams } from "./passthrough/upstreams.js";
 import { GatewayError } from "./errors.js";
 import type { McpService } from "../mcp/service/index.js";
 import { didYouMean } from "../util/suggest.js";
-import { loadConfigFile } from "../config/config-file.js";
-import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServersJson } from "../mcp/config/validate.js";
-import { parseFlowPolicy } from "../mcp/flow/policy.js";
-import { ConfigFollower } from "./config-follow.js";
+import { ConfigFollower, readGatewayConfig } from "./config-follow.js";
 
 export interface ServeOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -206,14 +203,7 @@ function followConfig(parts: { host: McpvmHost; gateway: Gateway; passthrough: P
     running: host.config,
     servers: host.mcpServers()?.all ?? {},
     redact: (text) => host.redactor.redact(text),
-    // The checks a start makes of these sections, so an edit that would not start keeps the running configuration.
-    read: async () => {
-      const config = await loadConfigFile(file);
-      const servers = parseMcpServersJson(config.mcpServers ?? {}, { file, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
-      parseGatewaySettings(config.gateway, file);
-      parseFlowPolicy(config.flows, file);
-      return { config, servers };
-    },
+    read: () => readGatewayConfig(file),
     apply: async (next, diff) => {
       const { closed } = await host.reconfigureMcp(next.config, next.servers, diff, parts.drainMs);
       const leaving = [...diff.removed, ...diff.changed];

@@ -4,10 +4,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfigFile } from "../../src/config/config-file.js";
-import { ConfigFollower, type ReadConfig } from "../../src/gateway/config-follow.js";
+import { ConfigFollower, readGatewayConfig, type ReadConfig } from "../../src/gateway/config-follow.js";
 import type { ServersDiff } from "../../src/gateway/config-diff.js";
-import { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServersJson } from "../../src/mcp/config/validate.js";
 
 // The follower with real files and the real config readers; the gateway's side of `apply` is recorded.
 
@@ -29,10 +27,7 @@ describe("ConfigFollower", () => {
     log = "";
     applied = [];
     const out = new Writable({ write: (chunk: Buffer, _encoding, done) => void ((log += chunk.toString("utf8")), done()) });
-    const read = async (): Promise<ReadConfig> => {
-      const config = await loadConfigFile(file);
-      return { config, servers: parseMcpServersJson(config.mcpServers ?? {}, { file, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES }) };
-    };
+    const read = (): Promise<ReadConfig> => readGatewayConfig(file);
     const start = await read();
     follower = new ConfigFollower({
       file,
@@ -67,10 +62,16 @@ describe("ConfigFollower", () => {
     await write({ mcpServers: { a: { command: 42 } } });
     await follower.check();
     await follower.check();
+    await write({ mcpServers: {}, plugins: { mcp: { config: { maxLiveConnections: 0 } } } });
+    await follower.check();
+    await write({ mcpServers: {}, gateway: { maxSessions: "many" } });
+    await follower.check();
     expect(applied).toEqual([]);
-    expect(log.match(/cannot be used/g)).toHaveLength(2);
+    expect(log.match(/cannot be used/g)).toHaveLength(4);
     expect(log).toContain("line 1, column");
     expect(log).toContain("mcpServers.a.command");
+    expect(log).toContain("plugins.mcp.config.maxLiveConnections");
+    expect(log).toContain("gateway.maxSessions");
     expect(log).toContain("(MCP servers: a)");
     // Fixed: compared with the last good configuration, not with the broken one.
     await write({ mcpServers: { a: server("a2.js") }, gateway: { maxSessions: 10 } });
