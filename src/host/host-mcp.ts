@@ -152,8 +152,9 @@ export class HostMcp {
         this.removedServers.delete(name);
         continue;
       }
-      const message = `server "${name}" was removed from ${this.options.paths.configFile} while mcpvm was running; add it back there to use it again`;
-      gone[`mcp-${name}`] = unavailableHostModule({ message: this.options.redactor.redact(message), code: "MCP_SERVER_UNKNOWN" });
+      // "config.json", not its path: this text reaches the guest (and the model) as it is.
+      const message = `server "${name}" was removed from config.json while mcpvm was running; add it back there to use it again`;
+      gone[`mcp-${name}`] = unavailableHostModule({ message, code: "MCP_SERVER_UNKNOWN" });
     }
     setup.servers = configuredServers(servers);
     setup.tools = (await import("./mcp-setup.js")).toolsGlobalTable(Object.keys(servers).sort());

@@ -154,8 +154,7 @@ export class McpService {
     // Own names only: "constructor" or "__proto__" typed by a person is an unknown server, not Object's.
     const entry = Object.hasOwn(this.servers, name) ? this.servers[name] : undefined;
     if (entry === undefined && this.removed.has(name)) {
-      const file = this.options.configFile ?? "config.json";
-      throw new McpServiceError("MCP_SERVER_UNKNOWN", `MCP server "${name}" was removed from ${file} while mcpvm was running; add it back there to use it again (configured: ${this.serverNames().join(", ") || "none"}).`, { data: { server: name } });
+      throw new McpServiceError("MCP_SERVER_UNKNOWN", `MCP server "${name}" was removed from config.json while mcpvm was running; add it back there to use it again (configured: ${this.serverNames().join(", ") || "none"}).`, { data: { server: name } });
     }
     if (entry === undefined) {
       throw new McpServiceError("MCP_SERVER_UNKNOWN", `No MCP server named "${name}" is configured${didYouMean(name, this.serverNames())} (configured: ${this.serverNames().join(", ") || "none"}).`, { data: { server: name } });
