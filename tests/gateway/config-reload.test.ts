@@ -61,7 +61,7 @@ describe("mcpvm serve --http follows config.json edits without a restart", () =>
     const full = JSON.parse(await readFile(configFile(), "utf8")) as Config;
     base = { ...full, mcpServers: { alpha: full.mcpServers.alpha } };
     await writeConfig(base);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     if (serve !== undefined && serve.child.exitCode === null) {
       serve.child.kill("SIGTERM");
@@ -104,7 +104,7 @@ describe("mcpvm serve --http follows config.json edits without a restart", () =>
 
       // Removed during a slow call: that call finishes, the next one is refused naming the server, its process ends.
       const betaPid = (await runScript(legacy, `return (await require("host:mcp-beta").pid()).pid;`)).result as number;
-      const slow = runScript(legacy, `return await require("host:mcp-beta").sleep({ ms: 2500 });`);
+      const slow = runScript(legacy, `return await require("host:mcp-beta").sleep({ ms: 6000 });`);
       await new Promise((r) => setTimeout(r, 700));
       const beforeRemove = changes;
       await writeConfig(base);
@@ -157,7 +157,7 @@ describe("replicas sharing a config home both follow an edit", () => {
     const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as Config;
     delete config.mcpServers.beta;
     await writeFile(join(home.dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     for (const replica of replicas) {
       if (replica.child.exitCode === null) replica.child.kill("SIGTERM");
@@ -198,7 +198,7 @@ describe("mcpvm serve (stdio) follows config.json edits", () => {
     const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as Config;
     delete config.mcpServers.beta;
     await writeFile(join(home.dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await home?.cleanup();
     await rm(dir, { recursive: true, force: true });

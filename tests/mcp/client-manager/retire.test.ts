@@ -14,7 +14,7 @@ describe("ClientManager.retire", () => {
     const starts = startsFile();
     const { manager, events } = track(managerFor([fixture("a", [], { starts })]));
     const pid = await pidOf(manager);
-    const slow = manager.callTool("a", "sleep", { ms: 800 });
+    const slow = manager.callTool("a", "sleep", { ms: 1_500 });
     await waitFor(() => manager.status("a").inFlight === 1, 5_000);
     const retired = manager.retire("a", 10_000);
     expect(manager.serverNames()).toEqual([]);
@@ -27,11 +27,12 @@ describe("ClientManager.retire", () => {
     expect(events.filter((e) => e.type === "state" && e.state === "closed")).toEqual([]);
   });
 
-  it("a name set again gets a fresh server while the old one drains", async () => {
+  // The old call outlasts the new server's start even on a loaded machine.
+  it("a name set again gets a fresh server while the old one drains", { timeout: 30_000 }, async () => {
     const starts = startsFile();
     const { manager } = track(managerFor([fixture("a", [], { starts })]));
     const oldPid = await pidOf(manager);
-    const slow = manager.callTool("a", "sleep", { ms: 800 });
+    const slow = manager.callTool("a", "sleep", { ms: 6_000 });
     await waitFor(() => manager.status("a").inFlight === 1, 5_000);
     const retired = manager.retire("a", 10_000);
     manager.setServer("a", async () => fixture("a", ["--mode", "awkward-names"], { starts }));
