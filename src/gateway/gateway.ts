@@ -71,6 +71,8 @@ export class Gateway {
   private unsubscribe: (() => void) | undefined;
   private refreshing: Promise<void> = Promise.resolve();
   private readonly toolsetsWatch: ToolsetsFileWatch;
+  /** Applies a config.json edit before the request is answered (see followConfig). */
+  private configCheck: () => Promise<void> = () => Promise.resolve();
 
   constructor(private readonly options: GatewayOptions) {
     this.toolsetsWatch = new ToolsetsFileWatch(options.toolsets.file);
@@ -117,8 +119,31 @@ export class Gateway {
     return () => this.listeners.delete(listener);
   }
 
+  /** Every request first applies a config.json edit the follower sees (src/gateway/config-follow.ts). */
+  followConfig(check: () => Promise<void>): void {
+    this.configCheck = check;
+  }
+
+  /** For requests answered outside this class (resources, prompts): a config.json edit is applied first. */
+  checkConfig(): Promise<void> {
+    return this.configCheck();
+  }
+
+  /**
+   * After config.json added, removed or changed servers: every client told at once (the list of
+   * servers in list_mcp_tools changed), unapproved newcomers named in the log (never started), then
+   * toolsets re-resolved (a removed server's tools leave; told again if the equipped tools changed).
+   */
+  async serversChanged(): Promise<void> {
+    this.emitChanged();
+    await this.directory.blocked();
+    await this.views.refresh();
+    await this.refreshEquipment("config.json changed");
+  }
+
   /** The tools a client sees: every tool for the single token, its allow-list for a scoped client token. */
   async listTools(client: ClientScope = UNSCOPED): Promise<Tool[]> {
+    await this.configCheck();
     await this.followToolsetsFile();
     const view = await this.views.view(client);
     const serverNote = await this.directory.note();
@@ -151,6 +176,7 @@ export class Gateway {
     const started = performance.now();
     let server: string | undefined = isBuiltinTool(name) ? undefined : this.options.expose;
     try {
+      await this.configCheck();
       await this.followToolsetsFile();
       const view = await this.views.view(client);
       server = this.findDirect(client, view, name)?.ref.server ?? server;

@@ -26,6 +26,7 @@ import { serviceUpstreams } from "./passthrough/upstreams.js";
 import { GatewayError } from "./errors.js";
 import type { McpService } from "../mcp/service/index.js";
 import { didYouMean } from "../util/suggest.js";
+import { ConfigFollower, readGatewayConfig } from "./config-follow.js";
 
 export interface ServeOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -124,6 +125,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     passthrough.start();
     gateway.onToolsChanged(() => servers.notifyToolsChanged());
     gateway.start();
+    const follower = followConfig({ host, gateway, passthrough, logger, drainMs: settings.drainTimeoutMs });
     await gateway.directory.blocked();
     if (options.toolset !== undefined) await gateway.equip(options.toolset);
 
@@ -169,6 +171,7 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
       closing ??= (async () => {
         logger.info({}, "mcpvm gateway shutting down");
         await closeTransport().catch(() => undefined);
+        await follower.stop();
         await servers.closeAll();
         passthrough.stop();
         await gateway.close();
@@ -185,6 +188,35 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     await traces.shutdown().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * config.json followed while the gateway runs (./config-follow.ts): an edit of `mcpServers` is applied
+ * to the host's MCP side, toolsets are re-resolved and every client is told its lists changed.
+ */
+function followConfig(parts: { host: McpvmHost; gateway: Gateway; passthrough: Passthrough; logger: Logger; drainMs: number }): ConfigFollower {
+  const { host, gateway, passthrough, logger } = parts;
+  const file = host.paths.configFile;
+  const follower = new ConfigFollower({
+    file,
+    logger,
+    running: host.config,
+    servers: host.mcpServers()?.all ?? {},
+    redact: (text) => host.redactor.redact(text),
+    read: () => readGatewayConfig(file),
+    apply: async (next, diff) => {
+      const { closed } = await host.reconfigureMcp(next.config, next.servers, diff, parts.drainMs);
+      const leaving = [...diff.removed, ...diff.changed];
+      if (leaving.length > 0) void closed.then(() => logger.info({ servers: leaving }, `MCP servers closed after their calls in flight finished: ${leaving.join(", ")}`));
+      passthrough.listChanged("resources");
+      passthrough.listChanged("prompts");
+      // Toolsets are re-resolved behind (that can start servers): requests see the new servers at once.
+      void gateway.serversChanged().catch((error: unknown) => logger.warn({}, `after the config.json edit, toolsets could not be re-resolved: ${host.redactor.redact(errorMessage(error))}`));
+    },
+  });
+  gateway.followConfig(() => follower.check());
+  follower.start();
+  return follower;
 }
 
 /** --expose names a configured, enabled server (checked before anything starts). */

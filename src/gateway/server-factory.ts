@@ -84,8 +84,12 @@ export class GatewayServers {
     const reachOf = (ctx: ServerContext) => passthroughReach(clientOf(ctx));
     const transport = defaultSession === "stdio" ? "stdio" : "http";
     // One span per request the gateway answers (src/telemetry; free when off). tools/call's is made by Gateway.callTool.
+    // A config.json edit the gateway has not applied yet is applied first (src/gateway/config-follow.ts).
     const traced = <T>(ctx: ServerContext, work: () => Promise<T>): Promise<T> =>
-      telemetry().mcpRequest({ method: ctx.mcpReq.method, session: sessionOf(ctx), rpcId: ctx.mcpReq.id, client: clientName(server, ctx), transport, meta: ctx.mcpReq._meta }, work);
+      telemetry().mcpRequest({ method: ctx.mcpReq.method, session: sessionOf(ctx), rpcId: ctx.mcpReq.id, client: clientName(server, ctx), transport, meta: ctx.mcpReq._meta }, async () => {
+        await this.gateway.checkConfig();
+        return work();
+      });
     server.setRequestHandler("tools/list", (request, ctx) => traced(ctx, async () => {
         noCursor(request.params);
         return { tools: await this.gateway.listTools(clientOf(ctx)) };

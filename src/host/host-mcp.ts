@@ -6,7 +6,7 @@ import type { ActivityLog } from "../logging/activity-log.js";
 import type { Redactor } from "../logging/redact.js";
 import type { McpServerEntry, McpServers, PromptInput } from "../mcp/config/index.js";
 import type { McpAccess, McpModuleOptions, McpService, SecondOpinionReviewer } from "../mcp/service/index.js";
-import type { HostModules } from "../sandbox/types.js";
+import { unavailableHostModule, type HostModules } from "../sandbox/types.js";
 import { errorMessage, McpvmError } from "../util/errors.js";
 import { traceStartup } from "../util/startup-trace.js";
 import type { McpPluginConfig } from "../../plugins/mcp/config.js";
@@ -24,9 +24,14 @@ export interface ConfiguredMcpServers {
 
 interface McpSetup {
   readonly config: McpPluginConfig;
-  readonly servers: ConfiguredMcpServers;
+  /** Replaced (with `tools` and `modules`) when a running gateway applies a config.json edit: see reconfigure. */
+  servers: ConfiguredMcpServers;
   /** The guest's `tools` global over every configured server (RunRequest.toolsGlobal). */
-  readonly tools: Readonly<Record<string, string>>;
+  tools: Readonly<Record<string, string>>;
+  /** The `host:mcp-<name>` modules of `servers`, set only after a reconfigure (the plugin's own table holds until then). */
+  modules: HostModules | undefined;
+  /** Builds the module table of a set of servers, the way the plugin's load did. */
+  readonly table: (servers: McpServers) => HostModules;
 }
 
 export interface HostMcpOptions {
@@ -43,6 +48,13 @@ export interface HostMcpOptions {
   readonly promptInput?: PromptInput | undefined;
   /** Applied to the service when it is built: the face's server-request hooks and login interaction. */
   readonly prepare: (service: McpService) => void;
+}
+
+/** Which configured servers a config.json edit added, removed and changed (src/gateway/config-diff.ts). */
+export interface ServerChange {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly changed: readonly string[];
 }
 
 const RELOADED = "MCP was reloaded (config or plugins changed) while this run was starting its servers; run it again.";
@@ -63,6 +75,8 @@ export class HostMcp {
   private unrouteSdkWarnings: (() => void) | undefined;
   private parts: typeof import("./mcp-parts.js") | undefined;
   private readonly listeners = new Set<(service: McpService) => void>();
+  /** Servers removed from config.json while running: their modules say so rather than "unknown module". */
+  private readonly removedServers = new Set<string>();
 
   constructor(private readonly options: HostMcpOptions) {}
 
@@ -107,23 +121,52 @@ export class HostMcp {
     const config = light.mcpPluginConfigSchema.parse(pluginConfig ?? {});
     const servers = light.parseMcpServersJson(this.options.configFile().mcpServers ?? {}, { file: this.options.paths.configFile, nativePluginNames: light.DEFAULT_NATIVE_PLUGIN_NAMES });
     this.options.validate();
-    const names = Object.keys(servers).sort();
-    const setup: McpSetup = {
-      config,
-      servers: {
-        serverNames: () => [...names],
-        enabledServers: () => names.filter((name) => servers[name]?.enabled !== false),
-        entry: (name) => (Object.hasOwn(servers, name) ? servers[name] : undefined),
-        all: servers,
-      },
-      tools: light.toolsGlobalTable(names),
-    };
-    this.setup = setup;
     const load = async (server: string, context: { readonly signal: AbortSignal; readonly deadline: number }) => {
       const service = await this.buildFor(setup);
       return (this.parts as typeof import("./mcp-parts.js")).loadMcpModule(service, server, context, callOptions);
     };
-    return light.mcpModuleTable(servers, load, callOptions.scrubError);
+    const setup: McpSetup = {
+      config,
+      servers: configuredServers(servers),
+      tools: light.toolsGlobalTable(Object.keys(servers).sort()),
+      modules: undefined,
+      table: (all) => light.mcpModuleTable(all, load, callOptions.scrubError),
+    };
+    this.setup = setup;
+    return setup.table(servers);
+  }
+
+  /**
+   * A config.json edit applied while running (a gateway's follower): the configured servers, the
+   * guest's `tools` table and `host:mcp-<name>` modules (a removed server's says so), and the built
+   * service (see McpService.reconfigure). Resolves once applied, with `closed`: when the servers
+   * taken out are closed (after their calls in flight).
+   */
+  async reconfigure(servers: McpServers, change: ServerChange, drainMs: number): Promise<{ readonly closed: Promise<void> }> {
+    const setup = this.setup;
+    if (setup === undefined) return { closed: Promise.resolve() };
+    for (const name of change.removed) this.removedServers.add(name);
+    const gone: Record<string, HostModules[string]> = {};
+    for (const name of this.removedServers) {
+      if (Object.hasOwn(servers, name)) {
+        this.removedServers.delete(name);
+        continue;
+      }
+      // "config.json", not its path: this text reaches the guest (and the model) as it is.
+      const message = `server "${name}" was removed from config.json while mcpvm was running; add it back there to use it again`;
+      gone[`mcp-${name}`] = unavailableHostModule({ message, code: "MCP_SERVER_UNKNOWN" });
+    }
+    setup.servers = configuredServers(servers);
+    setup.tools = (await import("./mcp-setup.js")).toolsGlobalTable(Object.keys(servers).sort());
+    setup.modules = { ...gone, ...setup.table(servers) };
+    return { closed: this.built?.reconfigure(servers, change, drainMs) ?? Promise.resolve() };
+  }
+
+  /** A run's modules with the current `host:mcp-<name>` table once a reconfigure replaced the plugin's. */
+  current(modules: HostModules): HostModules {
+    const table = this.setup?.modules;
+    if (table === undefined) return modules;
+    return { ...Object.fromEntries(Object.entries(modules).filter(([key]) => !key.startsWith("mcp-"))), ...table };
   }
 
   /** A run's modules cut to a gateway client's allow-list (which needs the service's catalogs). */
@@ -232,4 +275,14 @@ export class HostMcp {
       },
     };
   }
+}
+
+function configuredServers(servers: McpServers): ConfiguredMcpServers {
+  const names = Object.keys(servers).sort();
+  return {
+    serverNames: () => [...names],
+    enabledServers: () => names.filter((name) => servers[name]?.enabled !== false),
+    entry: (name) => (Object.hasOwn(servers, name) ? servers[name] : undefined),
+    all: servers,
+  };
 }

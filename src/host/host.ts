@@ -6,11 +6,11 @@ import { createHostPathStripper } from "../logging/host-paths.js";
 import { silentLogger } from "../logging/logger.js";
 import { ActivityLog } from "../logging/activity-log.js";
 import { Redactor } from "../logging/redact.js";
-import type { PromptInput } from "../mcp/config/index.js";
+import type { McpServers, PromptInput } from "../mcp/config/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
 import type { LoginInteraction } from "../mcp/oauth/index.js";
 import type { ConfirmCall, McpAccess, McpModuleOptions, McpService } from "../mcp/service/index.js";
-import { HostError, HostMcp, type ConfiguredMcpServers } from "./host-mcp.js";
+import { HostError, HostMcp, type ConfiguredMcpServers, type ServerChange } from "./host-mcp.js";
 // From its own file, not the package index: the index also exports the plugin auditor, whose parser
 // (Babel, 590 KB) a run with approved, unchanged plugins never needs.
 import { PluginManager, type LoadedHostModules } from "../plugin-system/manager.js";
@@ -155,6 +155,15 @@ export class McpvmHost {
     await this.unloadPlugins();
   }
 
+  /**
+   * A running gateway's config.json edit of `mcpServers` (src/gateway/config-follow.ts), applied without
+   * reloading anything else: see HostMcp.reconfigure (`closed`: when the servers taken out are closed).
+   */
+  reconfigureMcp(config: ConfigFile, servers: McpServers, change: ServerChange, drainMs: number): Promise<{ readonly closed: Promise<void> }> {
+    this.configFile = { ...this.configFile, mcpServers: config.mcpServers ?? {} };
+    return this.mcpSide.reconfigure(servers, change, drainMs);
+  }
+
   /** The face named in the activity log from now on (the dashboard, the REPL). */
   setFace(face: string): void {
     this.face = face;
@@ -271,7 +280,7 @@ export class McpvmHost {
     traceStartup("host: engine and plugins ready, run starts");
     for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
     // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
-    const all = { ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules };
+    const all = this.mcpSide.current({ ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules });
     // A gateway client's allow-list needs the service (its catalogs); the gateway built it at start.
     const modules = options.mcpAccess === undefined ? all : await this.mcpSide.restrict(all, options.mcpAccess);
     const toolsGlobal = this.mcpSide.toolsGlobal(options.mcpAccess);

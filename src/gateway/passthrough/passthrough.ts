@@ -222,6 +222,15 @@ export class Passthrough {
     });
   }
 
+  /** notifications/…/list_changed to every client: an upstream's list changed, or config.json added or removed servers. */
+  listChanged(list: "resources" | "prompts"): void {
+    for (const server of this.options.liveServers()) deliver(() => (list === "resources" ? server.sendResourceListChanged() : server.sendPromptListChanged()));
+    for (const notifier of this.modernNotifiers) {
+      if (list === "resources") notifier.resourcesChanged();
+      else notifier.promptsChanged();
+    }
+  }
+
   private session(server: Server): SessionState {
     let state = this.sessions.get(server);
     if (state === undefined) {
@@ -242,11 +251,7 @@ export class Passthrough {
         if (event.state === "connected") this.onConnected(event.server);
         return;
       case "listChanged":
-        for (const server of this.options.liveServers()) deliver(() => (event.list === "resources" ? server.sendResourceListChanged() : server.sendPromptListChanged()));
-        for (const notifier of this.modernNotifiers) {
-          if (event.list === "resources") notifier.resourcesChanged();
-          else notifier.promptsChanged();
-        }
+        this.listChanged(event.list);
         return;
       case "resourceUpdated":
         for (const server of this.options.liveServers()) {

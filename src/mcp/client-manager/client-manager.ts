@@ -13,7 +13,7 @@ import type { ServerRequestHooks } from "./server-requests.js";
 import type { Connection } from "./connection.js";
 import { openSlot, type SlotOpenerDeps } from "./slot-opener.js";
 import { isConnectionFatal } from "./errors.js";
-import { closedError, reconnectLimitError, unknownServerError } from "./manager-errors.js";
+import { closedError, reconnectLimitError, retiredError, unknownServerError } from "./manager-errors.js";
 import type { ClientManagerEvent, ClientManagerListener, ServerStatus } from "./events.js";
 import { clientManagerLimitsSchema, type ClientManagerLimits, type ClientManagerOptions, type LaunchResolver, type ServerIdentity } from "./options.js";
 import { ServerSlot } from "./slot.js";
@@ -43,6 +43,8 @@ export class ClientManager {
   private readonly limits: ClientManagerLimits;
   private readonly now: () => number;
   private readonly inFlight = new Set<InFlightCall>();
+  /** Slots taken out by retire() and still draining: closeAll closes them too, so no child outlives the manager. */
+  private readonly retiring = new Set<ServerSlot>();
   private serverRequests: ServerRequestHooks | undefined;
   private protocol: "legacy" | "auto";
   private closed = false;
@@ -126,8 +128,31 @@ export class ClientManager {
       existing.resolver = resolver;
       return;
     }
-    const emit = (event: ClientManagerEvent): void => this.emit(event);
-    this.slots.set(name, new ServerSlot(name, resolver, this.limits.stderrLines, emit, this.options.hooks?.redact ?? ((text) => text)));
+    // A retired slot's events (its close, its stderr) would be taken for those of the server now under its name.
+    const emit = (event: ClientManagerEvent): void => {
+      if (!slot.retired) this.emit(event);
+    };
+    const slot = new ServerSlot(name, resolver, this.limits.stderrLines, emit, this.options.hooks?.redact ?? ((text) => text));
+    this.slots.set(name, slot);
+  }
+
+  /**
+   * Takes a server out at once (new calls and connects no longer find it; a name added again gets a
+   * fresh slot) and closes its connection once the calls in flight on it have finished, or after
+   * `drainMs` at most. Resolves when it is closed.
+   */
+  async retire(name: string, drainMs: number): Promise<void> {
+    const slot = this.slots.get(name);
+    if (slot === undefined) return;
+    this.slots.delete(name);
+    slot.retired = true;
+    this.retiring.add(slot);
+    try {
+      await drained(slot, drainMs);
+      await slot.shutdown("closed");
+    } finally {
+      this.retiring.delete(slot);
+    }
   }
 
   async removeServer(name: string): Promise<void> {
@@ -194,8 +219,10 @@ export class ClientManager {
 
   /** A tool call converted to the guest value (see src/mcp/results). */
   async callTool(name: string, tool: string, args: Record<string, unknown>, caller: CallerOptions = {}, extras: RequestExtras = {}): Promise<GuestValue> {
+    // The slot as the call starts: a server retired while its call runs (config.json edit) is no longer in the map when it answers.
+    const slot = this.slot(name);
     const result = await this.callToolRaw(name, tool, args, caller, extras);
-    const launch = this.slot(name).launch as McpServerLaunch;
+    const launch = slot.launch as McpServerLaunch;
     const logger = this.options.logger ?? stderrLogger;
     return toGuestValue(result, { maxResponseBytes: launch.limits.maxResponseBytes, logger, server: name, tool }).value;
   }
@@ -245,7 +272,7 @@ export class ClientManager {
   /** On exit: every connection closed, every child process gone; the manager accepts no more work. */
   async closeAll(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.slots.values()].map((slot) => slot.shutdown("closed")));
+    await Promise.all([...this.slots.values(), ...this.retiring].map((slot) => slot.shutdown("closed")));
   }
 
   private slot(name: string): ServerSlot {
@@ -267,6 +294,7 @@ export class ClientManager {
 
   private async ensureConnected(slot: ServerSlot, caller: CallerOptions, tool: string | undefined): Promise<Connection> {
     if (this.closed) throw closedError(slot.name, this.closed);
+    if (slot.retired) throw retiredError(slot.name);
     if (slot.connection !== undefined) return slot.connection;
     if (slot.connecting === undefined) {
       if (slot.failures > this.limits.maxReconnects) {
@@ -279,4 +307,10 @@ export class ClientManager {
     }
     return waitWithinBudget(slot.connecting, caller, this.now(), slot.name, tool);
   }
+}
+
+/** Until nothing is in flight or connecting on the slot (polled: calls end in many places), or `drainMs` passed. */
+async function drained(slot: ServerSlot, drainMs: number): Promise<void> {
+  const deadline = Date.now() + drainMs;
+  while ((slot.inFlight > 0 || slot.connecting !== undefined) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
 }

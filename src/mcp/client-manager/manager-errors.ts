@@ -37,6 +37,13 @@ export function closedError(server: string, managerClosed: boolean): McpServerUn
     : new McpServerUnavailable("MCP_SERVER_CLOSED", `MCP server ${server} was closed while it was starting.`, { data: { server } });
 }
 
+/** A call that took the server before config.json removed or changed it, and had not connected yet. */
+export function retiredError(server: string): McpServerUnavailable {
+  return new McpServerUnavailable("MCP_SERVER_CLOSED", `MCP server ${server} was removed or changed in config.json while this call was starting; call it again (a changed server is started from its new definition).`, {
+    data: { server },
+  });
+}
+
 export function hasTool(tools: readonly Tool[] | undefined, name: string): boolean {
   return tools?.some((tool) => tool.name === name) === true;
 }

@@ -8,7 +8,7 @@ import type { ServerRequestHooks } from "./server-requests.js";
 // The connection (and with it the MCP client SDK) is loaded on the first connect: a run that calls no
 // server never loads the SDK (docs/ARCHITECTURE.md, "How the CLI is built and loaded").
 import type { Connection, ConnectionDeps } from "./connection.js";
-import { closedError, foreignError } from "./manager-errors.js";
+import { closedError, foreignError, retiredError } from "./manager-errors.js";
 import type { ClientManagerEvent } from "./events.js";
 import type { ClientManagerLimits, ClientManagerOptions } from "./options.js";
 import type { ServerSlot } from "./slot.js";
@@ -102,6 +102,8 @@ async function beforeConnect(deps: SlotOpenerDeps, slot: ServerSlot, launch: Mcp
 }
 
 async function expose(deps: SlotOpenerDeps, slot: ServerSlot, connection: Connection): Promise<readonly Tool[]> {
+  // Retired while connecting (config.json removed or changed it): its listing would be taken for the new definition's.
+  if (slot.retired) throw retiredError(slot.name);
   const hook = deps.options.hooks?.onToolsListed ?? (async (_name: string, tools: readonly Tool[]) => tools);
   return hook(slot.name, connection.tools, connection.identity);
 }

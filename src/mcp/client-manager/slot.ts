@@ -26,6 +26,8 @@ export class ServerSlot {
   holds = 0;
   lastUsed = 0;
   idleTimer: NodeJS.Timeout | undefined;
+  /** Taken out of the manager (its server was removed or changed in config.json): draining, never connected again. */
+  retired = false;
   /** A tools/list refresh after list_changed, so calls can wait for it. */
   relisting: Promise<void> | undefined;
   readonly stderr: StderrRing;

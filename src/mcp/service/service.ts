@@ -1,7 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/client";
 import { FileDigestCache, type ApprovalStatus } from "../approval/index.js";
 import { ClientManager, type CallerOptions } from "../client-manager/index.js";
-import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry } from "../config/index.js";
+import { buildChildEnv, filterTools, InputCache, resolveLaunch, type McpServerEntry, type McpServers } from "../config/index.js";
 import { maskedParts } from "../config/secret-values.js";
 import { pinServer } from "../pins/index.js";
 import { McpvmError } from "../../util/errors.js";
@@ -55,8 +55,13 @@ export class McpService {
   private readonly logins: ServerLogins;
   private readonly approvalsOf: ServerApprovals;
   private readonly builder: CatalogBuilder;
+  /** The configured servers: those of options.servers until a running gateway applies a config.json edit (reconfigure). */
+  private servers: McpServers;
+  /** Servers config.json no longer has, removed while this service ran: named as such when asked for. */
+  private readonly removed = new Set<string>();
 
   constructor(private readonly options: McpServiceOptions) {
+    this.servers = options.servers;
     this.caps = options.listingCaps ?? DEFAULT_LISTING_CAPS;
     this.launchPin = new LaunchPin({
       env: options.env,
@@ -69,7 +74,7 @@ export class McpService {
       digests: new FileDigestCache(options.executableDigestsFile),
     });
     this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
-    this.tracker = new ServerStatusTracker(this.status, (name) => (Object.hasOwn(this.options.servers, name) ? this.options.servers[name] : undefined), options.logger);
+    this.tracker = new ServerStatusTracker(this.status, (name) => (Object.hasOwn(this.servers, name) ? this.servers[name] : undefined), options.logger);
     this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
     this.slots = new CallSlots({
       recheck: this.recheck,
@@ -138,16 +143,19 @@ export class McpService {
   }
 
   serverNames(): string[] {
-    return Object.keys(this.options.servers).sort();
+    return Object.keys(this.servers).sort();
   }
 
   enabledServers(): string[] {
-    return this.serverNames().filter((name) => this.options.servers[name]?.enabled !== false);
+    return this.serverNames().filter((name) => this.servers[name]?.enabled !== false);
   }
 
   entry(name: string): McpServerEntry {
     // Own names only: "constructor" or "__proto__" typed by a person is an unknown server, not Object's.
-    const entry = Object.hasOwn(this.options.servers, name) ? this.options.servers[name] : undefined;
+    const entry = Object.hasOwn(this.servers, name) ? this.servers[name] : undefined;
+    if (entry === undefined && this.removed.has(name)) {
+      throw new McpServiceError("MCP_SERVER_UNKNOWN", `MCP server "${name}" was removed from config.json while mcpvm was running; add it back there to use it again (configured: ${this.serverNames().join(", ") || "none"}).`, { data: { server: name } });
+    }
     if (entry === undefined) {
       throw new McpServiceError("MCP_SERVER_UNKNOWN", `No MCP server named "${name}" is configured${didYouMean(name, this.serverNames())} (configured: ${this.serverNames().join(", ") || "none"}).`, { data: { server: name } });
     }
@@ -280,6 +288,29 @@ export class McpService {
     await this.tracker.flush();
     await this.options.activity?.log.close();
     await this.options.oauth?.dispose();
+  }
+
+  /**
+   * Applies a config.json edit while running (the gateway's follower): removed and changed servers
+   * are taken out at once and closed once their calls in flight finish (`drainMs` at most); added
+   * and changed ones are served from their next use, approval first, as at start. `servers` keeps
+   * the entry objects of unchanged servers (see mergeEntries), whose connections are not touched.
+   * Resolves when the servers taken out are closed.
+   */
+  reconfigure(servers: McpServers, change: { readonly added: readonly string[]; readonly removed: readonly string[]; readonly changed: readonly string[] }, drainMs: number): Promise<void> {
+    this.servers = servers;
+    const closing: Promise<void>[] = [];
+    for (const name of [...change.removed, ...change.changed]) {
+      this.catalogs.delete(name);
+      this.listings.delete(name);
+      if (this.clients.serverNames().includes(name)) closing.push(this.clients.retire(name, drainMs));
+    }
+    for (const name of change.removed) this.removed.add(name);
+    for (const name of [...change.added, ...change.changed]) {
+      this.removed.delete(name);
+      if (servers[name]?.enabled !== false) this.clients.setServer(name, () => this.launch(name));
+    }
+    return Promise.all(closing).then(() => undefined);
   }
 
   /** Drops the server's catalog and closes its connection; the next use connects afresh. */
