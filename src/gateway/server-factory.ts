@@ -1,10 +1,11 @@
-import { CLIENT_INFO_META_KEY, Server, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
+import { CLIENT_INFO_META_KEY, type McpRequestContext, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
 import type { CallerOptions } from "../mcp/client-manager/index.js";
 import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import { passthroughReach, type ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
+import { GatewayServer } from "./invalid-params.js";
 import { gatewayOrigin, isModernRequest, notifyOrigin } from "./passthrough/origin.js";
 import { invalidParams } from "./passthrough/errors.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
@@ -73,7 +74,7 @@ export class GatewayServers {
 
   /** `client`: whom the HTTP layer authenticated for a 2025 session (undefined on stdio and for modern requests). */
   create(defaultSession: string, options: { track: boolean; client?: ClientScope } = { track: true }): Server {
-    const server = new Server(GATEWAY_SERVER_INFO, { capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS });
+    const server = new GatewayServer(GATEWAY_SERVER_INFO, { capabilities: GATEWAY_CAPABILITIES, instructions: INSTRUCTIONS });
     const passthrough = this.passthrough;
     passthrough.attach(server, options.client);
     // The client's roots changed: the upstreams it reaches are told, and ask again (passthrough/roots.ts).

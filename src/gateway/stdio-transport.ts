@@ -8,6 +8,14 @@ import { parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, t
  * (fast-lane/stdio-lane.ts) can answer a plain tools/call without the SDK's per-message work.
  * Whatever it does not take reaches serveStdio exactly as the SDK's own transport would deliver it.
  */
+/** A message on stdin over the buffer cap: the transport closes, and stdin is no longer read. */
+export class StdinOverflowError extends Error {
+  constructor(limit: number) {
+    super(`A message on stdin is larger than ${limit} bytes (the gateway's per-message cap), so the connection is closed; send large data as a file path or a resource instead of inline.`);
+    this.name = "StdinOverflowError";
+  }
+}
+
 export class GatewayStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -56,7 +64,7 @@ export class GatewayStdioTransport implements Transport {
   private push(chunk: Buffer): void {
     if ((this.pending?.length ?? 0) + chunk.length > this.maxBufferSize) {
       this.pending = undefined;
-      throw new Error(`A message on stdin is larger than ${this.maxBufferSize} bytes; the connection is closed.`);
+      throw new StdinOverflowError(this.maxBufferSize);
     }
     let buffer = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
     for (let index = buffer.indexOf(0x0a); index !== -1 && !this.closed; index = buffer.indexOf(0x0a)) {

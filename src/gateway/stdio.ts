@@ -5,7 +5,7 @@ import { StdioFastLane } from "./fast-lane/stdio-lane.js";
 import type { Gateway } from "./gateway.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
 import type { GatewayServers } from "./server-factory.js";
-import { GatewayStdioTransport } from "./stdio-transport.js";
+import { GatewayStdioTransport, StdinOverflowError } from "./stdio-transport.js";
 
 export interface StdioGateway {
   /** Resolves when the client closes the connection (stdin EOF) or close() is called. */
@@ -36,15 +36,20 @@ export function startStdioGateway(servers: GatewayServers, logger: Logger, optio
   let resolveClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   const factory = servers.factory(() => "stdio", { track: true });
-  const handle = serveStdio(lane === undefined ? factory : lane.watch(factory), {
-    transport,
-    onerror: (error) => logger.debug({}, `stdio: ${error.message}`),
-  });
   // serveStdio owns the transport's callbacks; stdin's own end tells us the client left.
   const ended = (): void => {
     lane?.close();
     resolveClosed();
   };
+  const handle = serveStdio(lane === undefined ? factory : lane.watch(factory), {
+    transport,
+    onerror: (error) => {
+      if (!(error instanceof StdinOverflowError)) return logger.debug({}, `stdio: ${error.message}`);
+      // stdin is no longer read: the gateway says why and stops, or a client writing on would block for good.
+      logger.error({}, `stdio: ${error.message}`);
+      ended();
+    },
+  });
   stdin.once("end", ended);
   stdin.once("close", ended);
   return {

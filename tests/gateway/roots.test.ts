@@ -67,11 +67,13 @@ describe("roots: the client's roots reach the upstream that asks", () => {
 
   it("a client that offers no roots: the upstream gets none (no other client's by guess)", async () => {
     const running = await gateway();
-    // The client without roots connects first: server-everything (started in the background) asks for
-    // roots once, and whenever that lands, it finds either that client alone (no roots to give) or two
-    // live sessions (refused as unclear). With the other order, a slow machine let the request land
-    // while the client with roots was alone, which rightly gets its roots (GATEWAY.md, "Roots").
+    // server-everything asks for roots once outside any call, 350 ms after it starts, and keeps what it
+    // gets. Landing while the client with roots is connected, that ask rightly gets its roots (the one
+    // connected client offering roots: GATEWAY.md, "Roots"), so the client without roots starts the
+    // server with a call and lets that ask pass (answered: no client offers roots) before the other connects.
     const without = await connect(running);
+    expect(await shown(without)).toContain("no roots are currently configured");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     const withRoots = await connect(running, { roots: () => [{ uri: "file:///work/someone-else", name: "other" }] });
     // The call of the client without roots asks that client, which refuses.
     expect(await shown(without)).toContain("no roots are currently configured");

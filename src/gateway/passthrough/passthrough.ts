@@ -11,7 +11,7 @@ import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestCon
 import { errorMessage } from "../../util/errors.js";
 import { passthroughReach, reaches, type ClientScope, type ServerReach } from "../clients/scope.js";
 import { invalidParams, toProtocolError } from "./errors.js";
-import { mostVerbose, passesLevel } from "./log-levels.js";
+import { mostVerbose, originTakesLog, passesLevel } from "./log-levels.js";
 import { InputRounds } from "./input-rounds.js";
 import { clientCapabilities, flushOrigin, isFastLaneOrigin, isGatewayOrigin, isModernRequest, notifyOrigin, type GatewayOrigin } from "./origin.js";
 import { PromptRouter } from "./prompts.js";
@@ -281,7 +281,7 @@ export class Passthrough {
     if (fastLaneInvolved(event.origin)) return;
     const origin = this.originOf(event.origin, event.server);
     if (origin !== undefined) {
-      if (!passesLevel(event.level, this.sessions.get(origin.server)?.level)) return;
+      if (!originTakesLog(origin, event.level, this.sessions.get(origin.server)?.level)) return;
       notifyOrigin(origin, { method: "notifications/message", params });
       return;
     }
