@@ -43,7 +43,7 @@ describe("mcpvm serve (stdio)", () => {
     await home?.cleanup();
   });
 
-  it("serves an SDK v2 client (2026-07-28) with a toolset equipped at start, keeping stdout for MCP only", { timeout: 60_000 }, async () => {
+  it("serves an SDK v2 client (2026-07-28) with a toolset equipped at start, keeping stdout for MCP only", { timeout: 180_000 }, async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: serveArgs("--toolset", "echoes", "--log-level", "debug"), env: home.env, stderr: "pipe" });
     const client = new Client({ name: "stdio-v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
     await client.connect(transport);
