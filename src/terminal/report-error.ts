@@ -15,7 +15,8 @@ const LIMIT = /^(TOOL_CALL_LIMIT)$/;
 // Ctrl-C at a question (CancelledError), like Ctrl-C during a run: 130.
 const INTERRUPTED = /^CANCELLED$/;
 // MCP_TRANSPORT_CLOSED: the server crashed or hung up mid-call (docs/USAGE.md: a server failure is 6, not the script's 1).
-const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_OAUTH_|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|MCP_TRANSPORT_CLOSED|LLM_|GATEWAY_PORT_IN_USE|GATEWAY_OAUTH_UNAVAILABLE)/;
+// UI_PORT_IN_USE and UI_ASSETS_MISSING: the dashboard cannot start, as serve on a taken port (GATEWAY_PORT_IN_USE) or the launcher without dist/.
+const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_OAUTH_|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|MCP_TRANSPORT_CLOSED|LLM_|GATEWAY_PORT_IN_USE|UI_PORT_IN_USE|UI_ASSETS_MISSING|GATEWAY_OAUTH_UNAVAILABLE)/;
 
 /**
  * The error a person should see. A plugin that failed to load because of a config error (the mcp
