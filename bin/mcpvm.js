@@ -8,10 +8,19 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 if (process.env.MCPVM_TRACE_STARTUP === "1") { process.stderr.write(`[startup] ${performance.now().toFixed(1).padStart(7)} ms  bin\n`); process.on("beforeExit", () => process.stderr.write(`[startup] ${performance.now().toFixed(1).padStart(7)} ms  beforeExit\n`)); process.on("exit", () => process.stderr.write(`[startup] ${performance.now().toFixed(1).padStart(7)} ms  exit\n`)); }
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// A Node older than package.json's "engines" (Debian 12 ships 18) is one mcpvm is neither built nor tested
+// for, and npm only warns about engines: said here, before anything else loads. Exit 6: Node is unavailable.
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const [needMajor = 0, needMinor = 0] = (/(\d+)\.(\d+)/.exec(pkg.engines?.node ?? "") ?? []).slice(1).map(Number);
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < needMajor || (major === needMajor && minor < needMinor)) {
+  process.stderr.write(`mcpvm needs Node ${needMajor}.${needMinor} or newer; this is Node ${process.versions.node} (${process.execPath}). Install a newer Node (https://nodejs.org, or nvm), then run mcpvm again.\n`);
+  process.exit(6);
+}
 // `mcpvm --version` (also -V, -v, `version`) alone: answered without loading the CLI (0.8 s otherwise).
 const args = process.argv.slice(2);
 if (args.length === 1 && ["--version", "-V", "-v", "version"].includes(args[0])) {
-  process.stdout.write(`${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}\n`);
+  process.stdout.write(`${pkg.version}\n`);
   process.exit(0);
 }
 const entry = join(root, "dist", "cli", "main.mjs");

@@ -8,6 +8,8 @@
  * which the approval of the launch definition never saw. Moving to a newer version is an edit
  * here (or in config.json), and so a new approval.
  */
+import { join } from "node:path";
+
 export interface KnownServer {
   readonly name: string;
   readonly description: string;
@@ -16,6 +18,12 @@ export interface KnownServer {
   readonly args: readonly string[];
   /** Variables the server needs; each is written to the config as `NAME: "${NAME}"`. */
   readonly requiredEnv: readonly string[];
+  /**
+   * Variables set to a file in the config home (the value is the file's name there). Without one,
+   * server-memory keeps its graph next to its own code, in the npx cache: shared by every config
+   * home and lost when the pinned version moves (a new npx folder) or the cache is cleaned.
+   */
+  readonly homeFiles?: Readonly<Record<string, string>>;
   /** Words in args that the user must replace (e.g. an allowed directory). */
   readonly placeholders?: Readonly<Record<string, string>>;
   readonly homepage: string;
@@ -41,6 +49,7 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
     command: "npx",
     args: ["-y", "@modelcontextprotocol/server-memory@2026.8.31"],
     requiredEnv: [],
+    homeFiles: { MEMORY_FILE_PATH: "memory.jsonl" },
     homepage: "https://github.com/modelcontextprotocol/servers/tree/main/src/memory",
   },
   {
@@ -132,14 +141,18 @@ export function findKnownServer(name: string): KnownServer | undefined {
   return KNOWN_SERVERS.find((s) => s.name === name);
 }
 
-/** A config entry for a catalog server: secrets as `${VAR}` references, placeholders filled in. */
-export function entryFromKnownServer(server: KnownServer, fill: Readonly<Record<string, string>>): Record<string, unknown> {
+/** A config entry for a catalog server: secrets as `${VAR}` references, placeholders filled in, home files under `home`. */
+export function entryFromKnownServer(server: KnownServer, fill: Readonly<Record<string, string>>, home: string): Record<string, unknown> {
   const args = server.args.map((arg) => Object.entries(fill).reduce((text, [placeholder, value]) => text.split(placeholder).join(value), arg));
+  const env: Record<string, string> = {
+    ...Object.fromEntries(server.requiredEnv.map((name) => [name, `\${${name}}`])),
+    ...Object.fromEntries(Object.entries(server.homeFiles ?? {}).map(([name, file]) => [name, join(home, file)])),
+  };
   return {
     type: server.transport,
     command: server.command,
     args,
-    ...(server.requiredEnv.length === 0 ? {} : { env: Object.fromEntries(server.requiredEnv.map((name) => [name, `\${${name}}`])) }),
+    ...(Object.keys(env).length === 0 ? {} : { env }),
     description: server.description,
   };
 }

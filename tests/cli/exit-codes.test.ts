@@ -127,6 +127,17 @@ describe("argument errors are exit 2 and never blame config.json", () => {
     expect(out.stderr).toContain('did you mean "fs-read"?');
   });
 
+  it("gateway token: revoking a client that has none, and creating one that exists, are exit 2 (they were 1, a script's failure)", async () => {
+    const unknown = await cli(home, ["gateway", "token", "revoke", "nobody"]);
+    expect(unknown.stderr).toContain('[GATEWAY_CLIENT_UNKNOWN] no client named "nobody" has a token');
+    expect(unknown.code).toBe(ExitCode.Usage);
+    expect((await cli(home, ["gateway", "token", "create", "twice"])).code).toBe(ExitCode.Ok);
+    const again = await cli(home, ["gateway", "token", "create", "twice"]);
+    expect(again.stderr).toContain('[GATEWAY_CLIENT_EXISTS] a client named "twice" already has a token');
+    expect(again.code).toBe(ExitCode.Usage);
+    expect((await cli(home, ["gateway", "token", "revoke", "twice"])).code).toBe(ExitCode.Ok);
+  });
+
   it("profile apply with no name, and with an unknown name, are exit 2", async () => {
     const none = await cli(home, ["profile", "apply"]);
     expect(none.code).toBe(ExitCode.Usage);

@@ -46,4 +46,15 @@ describe("a config home that cannot be written", () => {
     expect(out.stdout).toBe("42\n");
     expect(out.code).toBe(0);
   });
+
+  it("doctor on a home that does not exist under it: a warning that it cannot be created, not 'No problems found'", { timeout: 180_000 }, async () => {
+    const missing = join(home, "not", "made");
+    const out = await mcpvm(missing, ["--json", "doctor"]);
+    const report = JSON.parse(out.stdout) as { problems: { severity: string; subject: string; message: string; next: string }[] };
+    const found = report.problems.find((p) => p.subject === "config home");
+    expect(found?.severity).toBe("warning");
+    expect(found?.message).toContain(`${missing} does not exist and cannot be created (${home} is not a folder you can write)`);
+    expect(found?.next).toContain("set MCPVM_HOME to a folder you own");
+    expect(out.code).toBe(0);
+  });
 });

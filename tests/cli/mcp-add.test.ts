@@ -120,6 +120,11 @@ describe("mcp add from the catalog", () => {
     expect(Object.keys(await servers())).toEqual(["web"]);
   });
 
+  it("memory keeps its graph in the config home, not in the npx cache shared by every home and lost with the next pinned version", async () => {
+    expect((await add(["memory"])).code).toBe(ExitCode.Ok);
+    expect((await servers()).memory?.env).toEqual({ MEMORY_FILE_PATH: join(home, "memory.jsonl") });
+  });
+
   it("--env adds to a catalog server's environment", async () => {
     expect((await add(["memory", "-e", "MEMORY_FILE_PATH=/data/memory.json"])).code).toBe(ExitCode.Ok);
     expect((await servers()).memory).toMatchObject({ args: ["-y", "@modelcontextprotocol/server-memory@2026.8.31"], env: { MEMORY_FILE_PATH: "/data/memory.json" } });

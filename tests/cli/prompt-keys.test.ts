@@ -98,6 +98,17 @@ describe.skipIf(!hasScript)("`mcpvm run -` on a terminal", () => {
   }, 120_000);
 });
 
+describe.skipIf(!hasScript)("`mcpvm serve` typed on a terminal", () => {
+  it("says it speaks MCP on stdio for a client to start, and how to stop it (it sat silent, like a hang)", async () => {
+    const pty = new PtySession(["serve"], home.env);
+    try {
+      await pty.expect("mcpvm serve speaks MCP on stdin and stdout: an MCP client starts it (docs/GATEWAY.md), or use --http 127.0.0.1:8808. Waiting for a client here; Ctrl-C stops it.");
+    } finally {
+      pty.kill();
+    }
+  }, 120_000);
+});
+
 describe("SIGINT to `mcpvm mcp call` while the call runs (a real process)", () => {
   it("exits 130 (interrupted), not 1", async () => {
     const child = spawn(process.execPath, [join(ROOT, "node_modules", "vite-node", "vite-node.mjs"), join(ROOT, "tests", "e2e", "fixtures", "cli-entry.ts"), "--", "--yes", "mcp", "call", "fx", "sleep", "ms=60000"], {

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,6 +8,7 @@ import { chooseDemoHome, DEMO_MARKER, demoHomeRefusal } from "../../src/cli/demo
 import { embeddedDemoServers } from "../../src/cli/demo/embedded-config.js";
 import { runCli } from "../../src/cli/main.js";
 import { captureIo } from "../support/cli-io.js";
+import { ROOT } from "../e2e/helpers.js";
 
 /**
  * `mcpvm demo` never touches a real config home: its default home is a fresh mkdtemp folder
@@ -129,4 +131,35 @@ describe("mcpvm demo and the homes it uses", () => {
       await rm(keptHome!, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("Ctrl-C during the tour (a real process): exit 130, and the temporary home is removed all the same", async () => {
+    const tmp = await mkdtemp(join(scratch, "tmpdir-"));
+    const forever = join(scratch, "forever.js");
+    await writeFile(forever, "while (true) {}\n");
+    const child = spawn(process.execPath, [join(ROOT, "node_modules", "vite-node", "vite-node.mjs"), join(ROOT, "tests", "e2e", "fixtures", "cli-entry.ts"), "--", "demo", "--script", forever], {
+      cwd: scratch,
+      // TMPDIR: os.tmpdir(), where the demo makes its home, is this test's own folder.
+      env: { PATH: process.env.PATH ?? "", HOME: scratch, TMPDIR: tmp },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the tour did not start; stderr:\n${stderr}`)), 90_000);
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes(`running ${forever}`)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const home = /config home (\S+)/.exec(stderr)?.[1];
+    expect(home?.startsWith(join(tmp, "mcpvm-demo-"))).toBe(true);
+    expect(existsSync(home!)).toBe(true);
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(existsSync(home!)).toBe(false);
+    expect(await readdir(tmp)).toEqual([]);
+  }, 120_000);
 });

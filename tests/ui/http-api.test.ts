@@ -167,6 +167,14 @@ describe("mcpvm ui: bad input gets the CLI's errors, and nothing is saved", () =
     expect(await readFile(join(home.dir, "config.json"), "utf8")).toBe(before);
   });
 
+  it("the catalog's memory added from the page keeps its graph in that config home, as the CLI's does", async () => {
+    const { home, ui } = await dashboard();
+    const added = await raw(ui, "POST", "/api/servers", json(ui), JSON.stringify({ name: "memory", kind: "catalog" }));
+    expect(added.status).toBe(200);
+    const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as { mcpServers: Record<string, { env?: Record<string, string> }> };
+    expect(config.mcpServers.memory?.env).toEqual({ MEMORY_FILE_PATH: join(home.dir, "memory.jsonl") });
+  });
+
   it("import: a file that is not a client config, or not JSON, is refused with the CLI's error; a good one is imported", async () => {
     const { home, ui } = await dashboard();
     const before = await readFile(join(home.dir, "config.json"), "utf8");

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
@@ -204,5 +205,28 @@ describe("mcpvm ui as a real process", { timeout: 240_000 }, () => {
     const io = captureIo({ MCPVM_HOME: "/nonexistent-mcpvm-home", PATH: process.env.PATH ?? "", NO_COLOR: "1" }, "", ROOT);
     expect(await runCli(["ui", "--host", "0.0.0.0", "--no-open"], io)).toBe(2);
     expect(io.stderrText()).toMatch(/--host/);
+  });
+
+  it("a --port that is taken: UI_PORT_IN_USE, exit 6 (unavailable, like serve's), not 1 (a guest script's failure)", async () => {
+    const home = await makeHome({ servers: () => ({}) });
+    homes.push(home);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const io = captureIo({ ...home.env, PATH: process.env.PATH ?? "", NO_COLOR: "1", MCPVM_UI_ASSETS: await builtAssets() }, "", home.dir);
+      expect(await runCli(["ui", "--no-open", "--port", String(port)], io)).toBe(6);
+      expect(io.stderrText()).toContain(`[UI_PORT_IN_USE] ui: port ${port} on 127.0.0.1 is in use; give another --port, or leave it out for a free one.`);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it("a dashboard that is not built: UI_ASSETS_MISSING, exit 6 like the launcher's missing build, not 1", async () => {
+    const home = await makeHome({ servers: () => ({}) });
+    homes.push(home);
+    const io = captureIo({ ...home.env, PATH: process.env.PATH ?? "", NO_COLOR: "1", MCPVM_UI_ASSETS: home.dir }, "", home.dir);
+    expect(await runCli(["ui", "--no-open"], io)).toBe(6);
+    expect(io.stderrText()).toContain(`[UI_ASSETS_MISSING] The dashboard's files are not built (${home.dir} has no index.html/app.js). Run \`npm run build\``);
   });
 });

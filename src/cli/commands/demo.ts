@@ -1,4 +1,5 @@
 import { COMMAND_SUMMARIES } from "./summaries.js";
+import { rmSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { updateConfigFile } from "../../config/config-file.js";
@@ -35,9 +36,14 @@ export const demoCommand: Command = {
     const script = resolve(context.io.cwd, typeof values.script === "string" ? values.script : join(packageRoot(), "examples", "tour.js"));
     const versions = await devDependencyVersions();
     const demoHome = await chooseDemoHome(typeof values.home === "string" ? values.home : undefined, context.io.cwd, (dir) => embeddedDemoServers(dir, versions));
+    // Ctrl-C, SIGTERM or SIGHUP end the CLI with process.exit once its servers are stopped
+    // (src/cli/signal-guard.ts), so the finally below never runs: the temporary home goes on 'exit' too.
+    const removeOnExit = () => rmSync(demoHome.dir, { recursive: true, force: true });
+    if (demoHome.temporary && values.keep !== true) process.on("exit", removeOnExit);
     try {
       return await runTour(demoHome, script, versions, context);
     } finally {
+      process.off("exit", removeOnExit);
       if (values.keep === true || !demoHome.temporary) {
         if (demoHome.temporary) writeLine(context.io.stderr, `The demo home is kept at ${demoHome.dir} (try: MCPVM_HOME=${demoHome.dir} npx mcpvm mcp list).`);
       } else {

@@ -1,3 +1,4 @@
+import { isTerminal } from "../stdin-guard.js";
 import { COMMAND_SUMMARIES } from "./summaries.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 // The gateway (HTTP server, MCP server SDK) is loaded when `serve` runs, not by every command.
@@ -154,6 +155,10 @@ export const serveCommand: Command = {
     });
     if (running.url !== undefined) writeLine(context.io.stderr, `mcpvm gateway listening on ${running.url}${running.logFile === undefined ? "" : ` (log: ${running.logFile})`}`);
     if (auth !== undefined) for (const line of describeAuth(auth)) writeLine(context.io.stderr, line);
+    // Typed at a prompt (README's first `serve` line), stdio mode sat silent after its start-up log, like a hang.
+    if (http === undefined && isTerminal(context.io.stdin)) {
+      writeLine(context.io.stderr, "mcpvm serve speaks MCP on stdin and stdout: an MCP client starts it (docs/GATEWAY.md), or use --http 127.0.0.1:8808. Waiting for a client here; Ctrl-C stops it.");
+    }
     await untilStopped(running.done);
     await running.close();
     return ExitCode.Ok;

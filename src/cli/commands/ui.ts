@@ -28,7 +28,7 @@ Stop with Ctrl-C: the dashboard closes and so does every server it started. See 
 /** The CLI pieces the dashboard reuses, so a page form is checked exactly like the command line. */
 export function cliBridge(): UiBridge {
   return {
-    buildAddEntry: (args, cwd) => buildEntry(parseAddRequest(args), cwd),
+    buildAddEntry: (args, cwd, home) => buildEntry(parseAddRequest(args), cwd, home),
     importJson: (outcome) => importJson(outcome),
     runLimits: (values) => runLimitFlags(values),
   };

@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import type { ConfigPaths } from "../../config/paths.js";
 import { ToolsetStore } from "../../gateway/toolsets/store.js";
 import { McpApprovalStore } from "../../mcp/approval/index.js";
@@ -57,7 +57,7 @@ export async function checkHomeWritable(paths: ConfigPaths): Promise<Problem[]> 
       return [problem("error", "config", "config home", `${paths.home} is not a folder`, "point MCPVM_HOME at a folder (or unset it for ~/.mcpvm)")];
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return await checkHomeCreatable(paths.home);
     return [problem("error", "config", "config home", `cannot read ${paths.home}: ${errorMessage(error)}`, "check MCPVM_HOME and the folder's permissions")];
   }
   try {
@@ -73,5 +73,47 @@ export async function checkHomeWritable(paths: ConfigPaths): Promise<Problem[]> 
         `check the permissions of ${paths.home} (chmod u+w ${paths.home}), or set MCPVM_HOME to a folder you own`,
       ),
     ];
+  }
+}
+
+/**
+ * A home that does not exist yet is made by the first command that writes (mkdir -p), so what must
+ * be writable is its nearest existing ancestor; else every add/approve fails with exit 3 while
+ * doctor, which only reads, would say "No problems found".
+ */
+async function checkHomeCreatable(home: string): Promise<Problem[]> {
+  let ancestor = dirname(home);
+  for (;;) {
+    let isFolder: boolean;
+    try {
+      isFolder = (await stat(ancestor)).isDirectory();
+    } catch (error) {
+      const parent = dirname(ancestor);
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" && parent !== ancestor) {
+        ancestor = parent;
+        continue;
+      }
+      break;
+    }
+    if (isFolder && (await canWriteIn(ancestor))) return [];
+    break;
+  }
+  return [
+    problem(
+      "warning",
+      "config",
+      "config home",
+      `${home} does not exist and cannot be created (${ancestor} is not a folder you can write): reading works, but mcp add/approve/enable, plugin approve and toolset build fail, and no log file is written`,
+      `set MCPVM_HOME to a folder you own (or unset it for ~/.mcpvm), or create ${home} with write permission for you`,
+    ),
+  ];
+}
+
+async function canWriteIn(folder: string): Promise<boolean> {
+  try {
+    await access(folder, constants.W_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -79,11 +79,19 @@ export function inputIds(entry: McpServerEntry): string[] {
   return [...ids];
 }
 
-/** An error message in one line: its first line, and the server's last stderr line when the message carries them. */
+/**
+ * npm's closing boilerplate: for `npx -y <package that does not exist>` the last stderr line is
+ * "A complete log of this run can be found in …", and the line that says what went wrong (the 404)
+ * comes before it and a "Note that you can also install from a tarball" paragraph.
+ */
+const NPM_TRAILER = /^npm (?:error|ERR!)(?: 404)?\s*(?:$|A complete log of this run|\/\S+-debug(?:-\d+)?\.log$|Note that you can also install from a|tarball, folder, http url, or git url)/;
+
+/** An error message in one line: its first line, and the server's last telling stderr line when the message carries them. */
 export function firstLine(text: string): string {
   const lines = text.split("\n");
   let line = (lines[0] ?? "").replace(/\s*Last stderr lines:\s*$/, "");
-  const lastStderr = lines.slice(1).reverse().find((l) => l.trim() !== "");
+  const stderr = lines.slice(1).reverse().filter((l) => l.trim() !== "");
+  const lastStderr = stderr.find((l) => !NPM_TRAILER.test(l)) ?? stderr[0];
   if (lastStderr !== undefined && /Last stderr lines:\s*$/.test(lines[0] ?? "")) line += ` Its last stderr line: ${lastStderr.trim()}`;
   return line.length > 240 ? `${line.slice(0, 239)}…` : line;
 }

@@ -131,9 +131,9 @@ export function serverRoutes(router: Router, state: HostState, bridge: UiBridge,
 
   router.post("/api/servers", async ({ body }) => {
     const form = parseBody(addFormSchema, body, "the add-server form");
-    const built = bridge.buildAddEntry(addArguments(form), cwd);
-    checkServerArgument(built.name, built.entry, DEFAULT_NATIVE_PLUGIN_NAMES);
     const host = await state.fresh();
+    const built = bridge.buildAddEntry(addArguments(form), cwd, host.paths.home);
+    checkServerArgument(built.name, built.entry, DEFAULT_NATIVE_PLUGIN_NAMES);
     const saved = await addMcpServer(host.paths.configFile, built.name, built.entry, { ...MCP_STORE, overwrite: form.overwrite === true });
     await state.reloaded();
     return { added: built.name, entry: maskedEntry(saved), notes: built.notes };

@@ -108,6 +108,26 @@ describe("serverState: what mcp list says", () => {
     expect(serverState({ ...base, entry: withInput, answeredInputs: new Set(["api_key"]) }).state).toBe("idle");
   });
 
+  it("firstLine skips npm's closing boilerplate for the line that says what failed (npx of a package that does not exist)", () => {
+    // npm 11's output, verbatim from `npx -y` of a missing package; then npm 8's layout of the same.
+    const npm11 = [
+      "MCP server ghost exited during start-up (exit code 1). Last stderr lines:",
+      "npm error code E404",
+      "npm error 404 Not Found - GET https://registry.npmjs.org/@nonexistent-scope-zz%2fmcp-server-does-not-exist",
+      "npm error 404",
+      "npm error 404  The requested resource '@nonexistent-scope-zz/mcp-server-does-not-exist@*' could not be found or you do not have permission to access it.",
+      "npm error 404",
+      "npm error 404 Note that you can also install from a",
+      "npm error 404 tarball, folder, http url, or git url.",
+      "npm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-28T11_03_07_063Z-debug-0.log",
+    ].join("\n");
+    expect(firstLine(npm11)).toBe("MCP server ghost exited during start-up (exit code 1). Its last stderr line: npm error 404  The requested resource '@nonexistent-scope-zz/mcp-server-does-not-exist@*' could not be found or you do not have permission to access it.");
+    const npm8 = ["MCP server x exited during start-up (exit code 1). Last stderr lines:", "npm ERR! 404  'nope-zz@*' is not in this registry.", "npm ERR! 404 ", "npm ERR! 404 Note that you can also install from a", "npm ERR! 404 tarball, folder, http url, or git url.", "", "npm ERR! A complete log of this run can be found in:", "npm ERR!     /root/.npm/_logs/2023-01-01T00_00_00_000Z-debug-0.log"].join("\n");
+    expect(firstLine(npm8)).toBe("MCP server x exited during start-up (exit code 1). Its last stderr line: npm ERR! 404  'nope-zz@*' is not in this registry.");
+    // Only boilerplate: the last line is still shown rather than nothing.
+    expect(firstLine("MCP server y exited during start-up (exit code 1). Last stderr lines:\nnpm error A complete log of this run can be found in: /tmp/x-debug-0.log")).toContain("Its last stderr line: npm error A complete log");
+  });
+
   it("firstLine keeps single-line messages and shortens long ones", () => {
     expect(firstLine("one line")).toBe("one line");
     expect(firstLine("x".repeat(500))).toHaveLength(240);

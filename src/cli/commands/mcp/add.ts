@@ -1,3 +1,4 @@
+import { resolveConfigPaths } from "../../../config/paths.js";
 import { addMcpServer, checkServerArgument, DEFAULT_NATIVE_PLUGIN_NAMES, RESERVED_SERVER_NAMES } from "../../../mcp/config/index.js";
 import { entryFromKnownServer, findKnownServer, KNOWN_SERVERS, type KnownServer } from "../../../mcp/known-servers.js";
 import { parseDuration, UsageError } from "../../../terminal/args.js";
@@ -58,7 +59,7 @@ function catalogName(known: KnownServer, as: string | undefined): { name: string
   return { name, note: `"${known.name}" is ${taken}, so the catalog server was added as "${name}" (choose another name with --as <name>)` };
 }
 
-function fromCatalog(request: AddRequest, cwd: string): BuiltEntry {
+function fromCatalog(request: AddRequest, cwd: string, home: string): BuiltEntry {
   const known = findKnownServer(request.name);
   if (known === undefined) {
     const catalog = KNOWN_SERVERS.map((s) => s.name);
@@ -70,7 +71,7 @@ function fromCatalog(request: AddRequest, cwd: string): BuiltEntry {
   const takesDir = known.args.some((arg) => arg.includes("{dir}"));
   if (request.dir !== undefined && !takesDir) throw usage(`--dir applies to catalog servers that work on a folder (${KNOWN_SERVERS.filter((s) => s.args.some((a) => a.includes("{dir}"))).map((s) => s.name).join(", ")}); ${known.name} takes none`);
   const dir = takesDir ? existingFolder("--dir", request.dir ?? ".", cwd) : undefined;
-  const base = entryFromKnownServer(known, dir === undefined ? {} : { "{dir}": dir });
+  const base = entryFromKnownServer(known, dir === undefined ? {} : { "{dir}": dir }, home);
   const env = { ...(base.env as Record<string, string> | undefined), ...request.env };
   const { name, note } = catalogName(known, request.as);
   const notes: string[] = [];
@@ -118,9 +119,9 @@ function remoteEntry(request: AddRequest, transport: "http" | "sse"): BuiltEntry
   return { name: request.name, entry: { type: transport, url, ...(Object.keys(headers).length === 0 ? {} : { headers }), ...common(request) }, notes: [] };
 }
 
-/** The config entry `mcpvm mcp add` writes, and the name it goes under. */
-export function buildEntry(request: AddRequest, cwd: string): BuiltEntry {
-  if (request.transport === undefined) return fromCatalog(request, cwd);
+/** The config entry `mcpvm mcp add` writes, and the name it goes under (`home`: the config home, for a catalog server's files). */
+export function buildEntry(request: AddRequest, cwd: string, home: string): BuiltEntry {
+  if (request.transport === undefined) return fromCatalog(request, cwd, home);
   if (request.transport === "stdio") return stdioEntry(request, cwd);
   return remoteEntry(request, request.transport);
 }
@@ -128,7 +129,7 @@ export function buildEntry(request: AddRequest, cwd: string): BuiltEntry {
 /** `mcpvm mcp add …` (args are everything after `add`). */
 export async function addCommand(args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
   const request = parseAddRequest(args);
-  const built = buildEntry(request, context.io.cwd);
+  const built = buildEntry(request, context.io.cwd, resolveConfigPaths(context.io.env).home);
   // An argument error (exit 2, with the name import would pick), never "config.json is not valid".
   checkServerArgument(built.name, built.entry, DEFAULT_NATIVE_PLUGIN_NAMES);
   const host = await context.host();
