@@ -30,7 +30,7 @@ describe("the REPL when the model's endpoint fails", () => {
     const where = `the model openai-compatible:fake-model at ${endpoint.url}/chat/completions`;
 
     await repl.command("a long conversation");
-    await repl.expect(`error [LLM_REQUEST_FAILED] ${where} answered HTTP 400: This model's maximum context length is 8192 tokens. The conversation no longer fits the model's context: /new starts a new one.`);
+    await repl.expect(`error [LLM_REQUEST_FAILED] ${where} answered HTTP 400: This model's maximum context length is 8192 tokens. The conversation no longer fits the model's context: /new starts a new one, and lower model.contextWindow in config.json to the model's real window so older tool results are left out in time.`);
     await repl.command("again");
     await repl.expect(`${where} answered HTTP 401: Incorrect API key provided. Check the key in MCPVM_API_KEY or OPENAI_API_KEY.`);
     await repl.command("once more");

@@ -49,7 +49,7 @@ function nextStep(error: APICallError, resolved: ResolvedModel, purpose: ModelRe
   if (status === 401 || status === 403) return `Check the key in ${key}.`;
   if (status === 404) return "Check the model name (MCPVM_MODEL, or /model provider:model for this session) and the endpoint.";
   if (status === 429) return `The provider is rate-limiting: wait a moment and ${again}.`;
-  if (status === 413 || contextTooLong(error)) return purpose === "chat" ? "The conversation no longer fits the model's context: /new starts a new one." : "The server's request does not fit the model's context.";
+  if (status === 413 || contextTooLong(error)) return purpose === "chat" ? "The conversation no longer fits the model's context: /new starts a new one, and lower model.contextWindow in config.json to the model's real window so older tool results are left out in time." : "The server's request does not fit the model's context.";
   if (status >= 500) return `The provider failed: ${again}, or later.`;
   return purpose === "chat" ? "The provider refused the request: /new starts a new conversation if this one keeps failing." : "The provider refused the request.";
 }

@@ -218,6 +218,12 @@ class Repl implements ReplControls {
             this.spinner.stop();
             write(`${renderToolResult(output, colours, markOf(callId))}\n`);
           },
+          onContextTrim: (count, tokens, window) => {
+            this.spinner.stop();
+            endLine();
+            writeLine(stderr, colours.yellow(`note: ${count === 1 ? "an earlier tool result was" : `${count} earlier tool results were`} left out of what the model is sent, to fit its context window (about ${tokens.toLocaleString("en-US")} of ${window.toLocaleString("en-US")} tokens; model.contextWindow in config.json). /new starts a new conversation.`));
+            this.spinner.start("thinking…");
+          },
           onToolError: (_name, error, callId) => {
             this.spinner.stop();
             write(`${renderToolError(this.host.stripHostPaths(this.host.redactor.redact(describeToolError(error))), colours, markOf(callId))}\n`);
