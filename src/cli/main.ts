@@ -111,7 +111,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), o
   const commands = COMMAND_ENTRIES;
   let context: CommandContext | undefined;
   try {
-    const { flags, rest } = splitGlobalFlags(argv);
+    const split = splitGlobalFlags(argv);
+    const flags = split.flags;
+    // `mcpvm --resume last` is the REPL's own option, given without its (optional) command name.
+    const rest = split.rest[0] === "--resume" || split.rest[0]?.startsWith("--resume=") === true ? ["repl", ...split.rest] : split.rest;
     const [name, ...args] = rest;
     const commandName = name ?? "repl";
     if (flags.version) {

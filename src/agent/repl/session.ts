@@ -86,6 +86,17 @@ export class ChatSession {
     return result;
   }
 
+  /** The conversation as sent to the model (for /save). */
+  get history(): readonly ModelMessage[] {
+    return this.messages;
+  }
+
+  /** `--resume`: carry on from a saved conversation. */
+  restore(messages: readonly ModelMessage[]): void {
+    this.reset();
+    this.messages = [...messages];
+  }
+
   /** /new: forget the conversation (token totals for the session stay). */
   reset(): void {
     this.messages = [];
