@@ -39,6 +39,9 @@ Global options:
 
 Config home: ~/.mcpvm (set MCPVM_HOME to move it). Docs: docs/USAGE.md, docs/MCP.md.`;
 
+export const REPL_JSON_MESSAGE =
+  "mcpvm: --json is for one command's output, and the interactive agent (`mcpvm` with no command, `mcpvm repl`) has no JSON mode. Drop --json to chat, or give the command whose output you want as JSON (`mcpvm run --json script.js`, `mcpvm mcp list --json`).";
+
 interface GlobalFlags {
   json: boolean;
   yes: boolean;
@@ -108,7 +111,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), o
   const commands = COMMAND_ENTRIES;
   let context: CommandContext | undefined;
   try {
-    const { flags, rest } = splitGlobalFlags(argv);
+    const split = splitGlobalFlags(argv);
+    const flags = split.flags;
+    // `mcpvm --resume last` is the REPL's own option, given without its (optional) command name.
+    const rest = split.rest[0] === "--resume" || split.rest[0]?.startsWith("--resume=") === true ? ["repl", ...split.rest] : split.rest;
     const [name, ...args] = rest;
     const commandName = name ?? "repl";
     if (flags.version) {
@@ -176,6 +182,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), o
       writeLine(io.stdout, target === undefined ? GLOBAL_USAGE(commands.filter((c) => c.name !== "repl")) : target.helpFor?.(args.slice(1)) ?? target.usage);
       return ExitCode.Ok;
     }
+    // --json promises output a program can parse; a chat is a person's conversation, so there is no
+    // half-JSON REPL (slash commands in JSON, the chat in text): refused before anything starts.
+    if (commandName === "repl" && flags.json && !flags.help) throw new UsageError("USAGE", REPL_JSON_MESSAGE);
     // A bare `mcpvm` with piped stdin is nearly always an MCP client entry that forgot `serve`.
     if (name === undefined && !isTerminal(io.stdin)) throw new UsageError("USAGE", NOT_A_TERMINAL_MESSAGE);
     const command = await find(name ?? "repl").load();

@@ -33,7 +33,7 @@ export class ReplDriver {
 
   constructor(
     readonly env: Record<string, string>,
-    private readonly options: { interactive?: boolean; assumeYes?: boolean } = {},
+    private readonly options: { interactive?: boolean; assumeYes?: boolean; resume?: string } = {},
   ) {}
 
   get transcript(): string {
@@ -57,7 +57,7 @@ export class ReplDriver {
       assumeYes: this.options.assumeYes ?? false,
       json: false,
     };
-    this.exit = runRepl({ context, interrupts: this.interrupts, sharedCommands: [pluginCommand, mcpCommand, profileCommand] });
+    this.exit = runRepl({ context, interrupts: this.interrupts, sharedCommands: [pluginCommand, mcpCommand, profileCommand], ...(this.options.resume === undefined ? {} : { resume: this.options.resume }) });
   }
 
   /** Waits until `pattern` appears after everything already matched; returns the text up to it. */

@@ -1,27 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { failingEndpoint } from "../fixtures/llm/failing-server.js";
 import { ReplDriver, tempHome } from "./repl-driver.js";
-
-/**
- * An OpenAI-compatible endpoint that fails the way real ones do: each request takes the next answer
- * (status and JSON body) from the list; `retry-after-ms` keeps the SDK's retries of a 429 quick.
- */
-async function failingEndpoint(answers: ReadonlyArray<{ status: number; body: unknown }>): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
-  const queue = [...answers];
-  let requests = 0;
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      requests += 1;
-      const next = queue.shift() ?? { status: 500, body: { error: { message: "no more answers" } } };
-      res.writeHead(next.status, { "content-type": "application/json", "retry-after-ms": "10" }).end(JSON.stringify(next.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, requests: () => requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 describe("the REPL when the model's endpoint fails", () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -51,7 +30,7 @@ describe("the REPL when the model's endpoint fails", () => {
     const where = `the model openai-compatible:fake-model at ${endpoint.url}/chat/completions`;
 
     await repl.command("a long conversation");
-    await repl.expect(`error [LLM_REQUEST_FAILED] ${where} answered HTTP 400: This model's maximum context length is 8192 tokens. The conversation no longer fits the model's context: /new starts a new one.`);
+    await repl.expect(`error [LLM_REQUEST_FAILED] ${where} answered HTTP 400: This model's maximum context length is 8192 tokens. The conversation no longer fits the model's context: /new starts a new one, and lower model.contextWindow in config.json to the model's real window so older tool results are left out in time.`);
     await repl.command("again");
     await repl.expect(`${where} answered HTTP 401: Incorrect API key provided. Check the key in MCPVM_API_KEY or OPENAI_API_KEY.`);
     await repl.command("once more");

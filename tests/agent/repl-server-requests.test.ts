@@ -128,8 +128,10 @@ describe("sampling when the model fails", () => {
     await driver.command(SAMPLE);
     await driver.expect("[y/N] ");
     driver.send("y");
-    await driver.expect("The model could not answer full's sampling request:");
+    // The person reads the chat's typed error; the server gets a JSON-RPC error without the address.
+    await driver.expect(`The model could not answer full's sampling request: [LLM_REQUEST_FAILED] the model openai-compatible:scripted at ${llm.url}/chat/completions answered HTTP 500 (2 attempts): the script has no more turns. The provider failed: run the call that asked again, or later.`);
     await driver.expect("MCP_TOOL_REJECTED");
+    await driver.expect("The client's model (openai-compatible:scripted) got HTTP 500 from its endpoint, so it cannot answer this sampling request (LLM_REQUEST_FAILED).");
     await driver.expect("mcpvm> ");
     // A server error is retried once (answer.ts: maxRetries 1), then given up.
     expect(llm.requests).toHaveLength(2);

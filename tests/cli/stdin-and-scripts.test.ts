@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/main.js";
+import { REPL_JSON_MESSAGE, runCli } from "../../src/cli/main.js";
 import { limitHint, looksLikeCode, textOf } from "../../src/cli/commands/run.js";
 import { guardFirstLine, looksLikeJsonRpc, NOT_A_TERMINAL_MESSAGE } from "../../src/cli/stdin-guard.js";
 import { ExitCode } from "../../src/terminal/exit-codes.js";
@@ -47,6 +47,16 @@ describe("bare `mcpvm` with piped stdin (an MCP client entry missing `serve`)", 
     const out = await mcpvm(["repl"], "/run return 6 * 7\n/exit\n");
     expect(out.code).toBe(ExitCode.Ok);
     expect(out.stdout + out.stderr).toContain("42");
+  });
+
+  it("`--json` with the REPL is refused (exit 2, the error as JSON on stdout), not a half-JSON chat", async () => {
+    for (const argv of [["--json"], ["--json", "repl"], ["repl", "--json"]]) {
+      const out = await mcpvm(argv, "/plugin list\n/run return 6 * 7\n");
+      expect(out.code).toBe(ExitCode.Usage);
+      expect(JSON.parse(out.stdout)).toEqual({ ok: false, error: { code: "USAGE", message: REPL_JSON_MESSAGE } });
+      // Nothing ran: no banner, no slash command's output.
+      expect(out.stderr).toBe("");
+    }
   });
 
   it("looksLikeJsonRpc and guardFirstLine (pure stream behaviour)", async () => {

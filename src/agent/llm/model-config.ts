@@ -2,6 +2,7 @@ import { z } from "zod";
 import { describeZodIssues } from "../../config/config-file.js";
 import { McpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
+import { DEFAULT_CONTEXT_WINDOW } from "./context-window.js";
 
 export class LlmConfigError extends McpvmError<"LLM_NOT_CONFIGURED" | "LLM_CONFIG_INVALID" | "LLM_KEY_MISSING"> {}
 
@@ -19,6 +20,8 @@ export const modelConfigSchema = z
     temperature: z.number().min(0).max(2).optional(),
     /** The most tokens the model may write when it answers an MCP server's sampling request. */
     samplingMaxTokens: z.number().int().min(1).max(100_000).optional(),
+    /** The model's context window in tokens: the REPL keeps each request within it (context-window.ts). */
+    contextWindow: z.number().int().min(1_000).max(10_000_000).optional(),
   })
   .strict();
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
@@ -34,6 +37,8 @@ export interface ResolvedModel {
   readonly temperature: number | undefined;
   /** The bound on a sampling reply (the server's maxTokens is lowered to it). */
   readonly samplingMaxTokens: number;
+  /** The model's context window in tokens (model.contextWindow, default DEFAULT_CONTEXT_WINDOW). */
+  readonly contextWindow: number;
 }
 
 /** A sampling reply's default bound: a paragraph or a summary, not a report the person did not expect to pay for. */
@@ -91,7 +96,12 @@ export function resolveModel(config: ModelConfig | undefined, env: Readonly<Reco
       `The openai-compatible provider at ${baseUrl} needs an API key: set ${keyNames.join(" or ")} (a local server such as Ollama needs none: point MCPVM_BASE_URL at it).`,
     );
   }
-  return { provider, model, baseUrl, apiKey, apiKeySource, maxSteps: config?.maxSteps ?? 12, temperature: config?.temperature, samplingMaxTokens: config?.samplingMaxTokens ?? DEFAULT_SAMPLING_MAX_TOKENS };
+  return {
+    provider,
+    model,
+    baseUrl, apiKey, apiKeySource, maxSteps: config?.maxSteps ?? 12, temperature: config?.temperature, samplingMaxTokens: config?.samplingMaxTokens ?? DEFAULT_SAMPLING_MAX_TOKENS,
+    contextWindow: config?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+  };
 }
 
 /**

@@ -9,7 +9,13 @@ import type { ResolvedModel } from "./model-config.js";
  */
 export class LlmRequestError extends McpvmError<"LLM_REQUEST_FAILED"> {}
 
-const KEEP = "The conversation is as it was before this message.";
+/** What the request was for: the person's message (the REPL), or an MCP server's sampling request. */
+export type ModelRequestPurpose = "chat" | "sampling";
+
+const KEEP: Record<ModelRequestPurpose, string> = {
+  chat: "The conversation is as it was before this message.",
+  sampling: "The server was sent an error instead of a reply.",
+};
 
 /** The request's address without its query (where some gateways put a key). */
 function endpoint(url: string | undefined, resolved: ResolvedModel): string {
@@ -34,23 +40,25 @@ function contextTooLong(error: APICallError): boolean {
   return /context_length_exceeded|context length|context window|too many tokens|prompt is too long|maximum context/i.test(text);
 }
 
-function nextStep(error: APICallError, resolved: ResolvedModel): string {
+function nextStep(error: APICallError, resolved: ResolvedModel, purpose: ModelRequestPurpose): string {
   const status = error.statusCode;
   const key = resolved.apiKeySource ?? (resolved.provider === "anthropic" ? "MCPVM_API_KEY or ANTHROPIC_API_KEY" : "MCPVM_API_KEY or OPENAI_API_KEY");
-  if (status === undefined) return "Check that the server is running and that MCPVM_BASE_URL (or config.json model.baseUrl) names it, then send the message again.";
+  // A chat message is sent again by the person; a sampling request only when the server asks again.
+  const again = purpose === "chat" ? "send the message again" : "run the call that asked again";
+  if (status === undefined) return `Check that the server is running and that MCPVM_BASE_URL (or config.json model.baseUrl) names it, then ${again}.`;
   if (status === 401 || status === 403) return `Check the key in ${key}.`;
   if (status === 404) return "Check the model name (MCPVM_MODEL, or /model provider:model for this session) and the endpoint.";
-  if (status === 429) return "The provider is rate-limiting: wait a moment and send the message again.";
-  if (status === 413 || contextTooLong(error)) return "The conversation no longer fits the model's context: /new starts a new one.";
-  if (status >= 500) return "The provider failed: send the message again, or later.";
-  return "The provider refused the request: /new starts a new conversation if this one keeps failing.";
+  if (status === 429) return `The provider is rate-limiting: wait a moment and ${again}.`;
+  if (status === 413 || contextTooLong(error)) return purpose === "chat" ? "The conversation no longer fits the model's context: /new starts a new one, and lower model.contextWindow in config.json to the model's real window so older tool results are left out in time." : "The server's request does not fit the model's context.";
+  if (status >= 500) return `The provider failed: ${again}, or later.`;
+  return purpose === "chat" ? "The provider refused the request: /new starts a new conversation if this one keeps failing." : "The provider refused the request.";
 }
 
 /**
  * What a person should see for an error a model request ended with; anything else passes through.
  * `scrub` takes secrets and host paths out of the provider's text (it can echo what it was sent).
  */
-export function modelRequestError(error: unknown, resolved: ResolvedModel, scrub: (text: string) => string = (text) => text): unknown {
+export function modelRequestError(error: unknown, resolved: ResolvedModel, scrub: (text: string) => string = (text) => text, purpose: ModelRequestPurpose = "chat"): unknown {
   const attempts = RetryError.isInstance(error) ? error.errors.length : 1;
   const last = RetryError.isInstance(error) ? error.lastError : error;
   if (!APICallError.isInstance(last)) return error;
@@ -61,7 +69,7 @@ export function modelRequestError(error: unknown, resolved: ResolvedModel, scrub
     last.statusCode === undefined
       ? `the model ${model} could not be reached at ${where}${tries}: ${reason(last)}.`
       : `the model ${model} at ${where} answered HTTP ${last.statusCode}${tries}: ${reason(last)}`;
-  return new LlmRequestError("LLM_REQUEST_FAILED", scrub(`${what.replace(/\.?$/, ".")} ${nextStep(last, resolved)} ${KEEP}`), {
+  return new LlmRequestError("LLM_REQUEST_FAILED", scrub(`${what.replace(/\.?$/, ".")} ${nextStep(last, resolved, purpose)} ${KEEP[purpose]}`), {
     cause: error,
     data: { status: last.statusCode, attempts, detail: scrub(errorMessage(last)) },
   });

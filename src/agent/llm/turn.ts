@@ -18,6 +18,8 @@ export interface TurnCallbacks {
   onToolError?(name: string, error: unknown, callId: string): void;
   /** A step started (the model is thinking): spinners start here. */
   onStepStart?(): void;
+  /** Older tool results were left out of the request to fit the model's context window (about `tokens` of `window` now). */
+  onContextTrim?(count: number, tokens: number, window: number): void;
 }
 
 export interface TurnOptions extends TurnCallbacks {
@@ -31,6 +33,8 @@ export interface TurnOptions extends TurnCallbacks {
   readonly signal?: AbortSignal;
   /** Asked before every step: the names of the tools offered in it (default: all of them). */
   readonly activeTools?: () => Promise<string[]>;
+  /** Asked before every step with the messages it would send: what to send instead (kept within the context window), or a throw that ends the turn. */
+  readonly fitMessages?: (messages: ModelMessage[], activeTools: readonly string[] | undefined) => Promise<ModelMessage[]>;
 }
 
 export interface TurnResult {
@@ -50,14 +54,21 @@ export interface TurnResult {
 export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const user: ModelMessage = { role: "user", content: options.userMessage };
   let failure: unknown;
-  const activeTools = options.activeTools;
+  const { activeTools, fitMessages } = options;
   const result = streamText({
     model: options.model,
     system: options.system,
     messages: [...options.history, user],
     tools: options.tools,
     stopWhen: stepCountIs(options.maxSteps),
-    ...(activeTools === undefined ? {} : { prepareStep: async () => ({ activeTools: await activeTools() }) }),
+    ...(activeTools === undefined && fitMessages === undefined
+      ? {}
+      : {
+          prepareStep: async ({ messages }) => {
+            const active = await activeTools?.();
+            return { ...(active === undefined ? {} : { activeTools: active }), ...(fitMessages === undefined ? {} : { messages: await fitMessages(messages, active) }) };
+          },
+        }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
     onError: ({ error }) => {

@@ -21,6 +21,7 @@ import { LineReader } from "./line-reader.js";
 import { ReplPerson } from "./person.js";
 import { replServerRequests } from "./server-requests.js";
 import { renderToolCall, renderToolError, renderToolResult, splitArgs, type CallMark } from "./render.js";
+import { loadConversation, type SavedConversation } from "./saved-conversations.js";
 import { ChatSession } from "./session.js";
 import { findSlashCommand, slashCommands, unexpectedSlashArguments, unknownSlashCommand, type ReplControls, type SlashCommand } from "./slash-commands.js";
 
@@ -31,13 +32,19 @@ export interface ReplOptions {
   readonly sharedCommands?: readonly Command[];
   /** Ctrl-C while a step runs; defaults to the process's SIGINT. */
   readonly interrupts?: InterruptSource;
+  /** `--resume <id|last>`: the saved conversation to carry on (saved-conversations.ts). */
+  readonly resume?: string;
 }
 
 /** `mcpvm` with no command: the interactive agent. Returns when the person leaves; the host is closed then. */
 export async function runRepl(options: ReplOptions): Promise<ExitCodeValue> {
   const host = await options.context.host();
+  // Read before the REPL starts: an unknown id or a damaged file ends here, with its exit code.
+  const resumed = options.resume === undefined ? undefined : await loadConversation(host.paths.home, options.resume);
   const history = await loadHistory(host.paths.historyFile).catch(() => []);
-  return new Repl(options, host, history).run();
+  const repl = new Repl(options, host, history);
+  if (resumed !== undefined) repl.chat.restore(resumed.messages);
+  return repl.run(resumed);
 }
 
 class Repl implements ReplControls {
@@ -75,7 +82,7 @@ class Repl implements ReplControls {
     this.chat = new ChatSession(host, io.env, { host, person: this.person, runLimits: () => (this.wallMs === undefined ? {} : { wallMs: this.wallMs }) });
   }
 
-  async run(): Promise<ExitCodeValue> {
+  async run(resumed?: SavedConversation): Promise<ExitCodeValue> {
     const { stdout, stderr } = this.context.io;
     this.host.setConfirmCall((request) => this.person.confirmCall(request));
     this.host.setLoginInteraction(replLoginInteraction(this.context, this.person));
@@ -86,6 +93,7 @@ class Repl implements ReplControls {
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
     try {
       await this.banner();
+      if (resumed !== undefined) writeLine(stderr, this.context.colours.dim(`Resumed conversation ${resumed.id} (${this.chat.turns} messages from you, saved ${resumed.savedAt}).`));
       await this.freshness.check();
       while (!this.leaving) {
         const outcome = await this.reader.read(this.context.colours.bold(this.context.colours.cyan("mcpvm> ")), { history: true });
@@ -217,6 +225,12 @@ class Repl implements ReplControls {
           onToolResult: (_name, output, callId) => {
             this.spinner.stop();
             write(`${renderToolResult(output, colours, markOf(callId))}\n`);
+          },
+          onContextTrim: (count, tokens, window) => {
+            this.spinner.stop();
+            endLine();
+            writeLine(stderr, colours.yellow(`note: ${count === 1 ? "an earlier tool result was" : `${count} earlier tool results were`} left out of what the model is sent, to fit its context window (about ${tokens.toLocaleString("en-US")} of ${window.toLocaleString("en-US")} tokens; model.contextWindow in config.json). /new starts a new conversation.`));
+            this.spinner.start("thinking…");
           },
           onToolError: (_name, error, callId) => {
             this.spinner.stop();

@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { McpvmHost } from "../../host/index.js";
 import { configuredModel, type ResolvedModel } from "../llm/model-config.js";
+import { fitToWindow, withoutResults } from "../llm/context-window.js";
 import { modelRequestError } from "../llm/model-error.js";
 import { createLanguageModel } from "../llm/provider.js";
 import { loadTokenizer } from "../llm/tokenizer.js";
@@ -16,6 +17,8 @@ import { moduleSummaries } from "../tools/module-summaries.js";
  */
 export class ChatSession {
   private messages: ModelMessage[] = [];
+  /** Tool results left out of requests to fit the model's context window (their call ids). */
+  private readonly trimmed = new Set<string>();
   private readonly agentTools;
   modelSpec: string | undefined;
   last: TurnUsage | undefined;
@@ -50,9 +53,10 @@ export class ChatSession {
 
   async send(userMessage: string, signal: AbortSignal, callbacks: TurnCallbacks): Promise<TurnResult> {
     const resolved = this.model();
+    const system = await this.systemMessage();
     const result = await runTurn({
       model: createLanguageModel(resolved),
-      system: await this.systemMessage(),
+      system,
       history: this.messages,
       userMessage,
       tools: this.agentTools.tools,
@@ -60,12 +64,20 @@ export class ChatSession {
       maxSteps: resolved.maxSteps,
       ...(resolved.temperature === undefined ? {} : { temperature: resolved.temperature }),
       signal,
+      fitMessages: async (messages, active) => {
+        const definitions = await toolDefinitionsAsSent(this.agentTools.tools, active ?? (await this.agentTools.activeToolNames()));
+        const budget = { model: `${resolved.provider}:${resolved.model}`, window: resolved.contextWindow, fixed: system + JSON.stringify(definitions), count: async () => (await loadTokenizer()).count };
+        const fitted = await fitToWindow(messages, budget, this.trimmed);
+        if (fitted.newlyTrimmed > 0 && fitted.tokens !== undefined) callbacks.onContextTrim?.(fitted.newlyTrimmed, fitted.tokens, resolved.contextWindow);
+        return fitted.messages;
+      },
       ...callbacks,
     }).catch((error: unknown) => {
       // A cancel is the person's doing, reported as such by the REPL; an endpoint's failure is named.
       throw signal.aborted ? error : modelRequestError(error, resolved, (text) => this.host.stripHostPaths(this.host.redactor.redact(text)));
     });
-    this.messages.push(...result.messages);
+    // Results left out to fit the window stay out: the history holds what the model was last sent.
+    this.messages = [...this.messages, ...result.messages].map((message) => withoutResults(message, this.trimmed));
     this.last = result.usage;
     this.totals.inputTokens += result.usage.inputTokens;
     this.totals.outputTokens += result.usage.outputTokens;
@@ -74,9 +86,21 @@ export class ChatSession {
     return result;
   }
 
+  /** The conversation as sent to the model (for /save). */
+  get history(): readonly ModelMessage[] {
+    return this.messages;
+  }
+
+  /** `--resume`: carry on from a saved conversation. */
+  restore(messages: readonly ModelMessage[]): void {
+    this.reset();
+    this.messages = [...messages];
+  }
+
   /** /new: forget the conversation (token totals for the session stay). */
   reset(): void {
     this.messages = [];
+    this.trimmed.clear();
     this.last = undefined;
   }
 

@@ -6,6 +6,7 @@ import { RunLimitsSchema } from "../../sandbox/limits.js";
 import { isMcpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
 import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
+import { saveConversation } from "./saved-conversations.js";
 import type { ChatSession } from "./session.js";
 
 /** What a slash command may use of the running REPL. */
@@ -164,6 +165,30 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
     run: async (controls) => {
       controls.chat.reset();
       writeLine(controls.context.io.stdout, "New conversation.");
+    },
+  },
+  {
+    name: "save",
+    noArguments: true,
+    summary: "Save this conversation to resume later (mcpvm --resume <id> or last)",
+    run: async (controls) => {
+      const { stdout } = controls.context.io;
+      if (controls.chat.turns === 0) {
+        writeLine(stdout, "Nothing to save yet: the conversation is empty.");
+        return;
+      }
+      const model = (() => {
+        try {
+          const m = controls.chat.model();
+          // The model's own key is a secret too: masked wherever the person pasted it.
+          if (m.apiKey !== undefined) controls.host.redactor.add([m.apiKey]);
+          return `${m.provider}:${m.model}`;
+        } catch {
+          return undefined;
+        }
+      })();
+      const id = await saveConversation(controls.host.paths.home, controls.chat.history, model, (text) => controls.host.redactor.redact(text));
+      writeLine(stdout, `Saved as ${id} (known secrets masked). Resume it with: mcpvm --resume ${id}   (or --resume last)`);
     },
   },
   {

@@ -6,10 +6,10 @@ import { errorMessage } from "../../util/errors.js";
 import { DEFAULT_SAMPLING_MAX_TOKENS, type ResolvedModel } from "../llm/model-config.js";
 import { sampleWithModel } from "./answer.js";
 import { decideSampling, deniedMessage, type SamplingRefusal } from "./decide.js";
+import { SAMPLING_REJECTED, samplingFailure } from "./failure.js";
 import { renderSamplingRequest, SHOWN_CHARS, viewSamplingRequest, type SamplingParams, type SamplingView } from "./request-view.js";
 
-/** MCP's code for "the user rejected the sampling request" (the spec's example uses -1). */
-export const SAMPLING_REJECTED = -1;
+export { SAMPLING_REJECTED };
 
 /** The person a face puts in front of sampling: the REPL's (its line reader) or the terminal's. */
 export interface SamplingPerson {
@@ -46,6 +46,18 @@ export type SamplingHook = (params: SamplingParams, ctx: ServerRequestContext) =
  * server that says why. The model writes at most min(maxTokens, model.samplingMaxTokens) tokens.
  */
 export function samplingHook(options: SamplingHookOptions): SamplingHook {
+  const answer = answerSampling(options);
+  // Whatever else fails on the way (the audit log cannot be written): the person reads why; the
+  // server gets a JSON-RPC error, not the client's message with its paths, nor its error data.
+  return (params, ctx) =>
+    answer(params, ctx).catch((error: unknown) => {
+      if (error instanceof ProtocolError) throw error;
+      options.person.tell(`${displayInline(ctx.server)}'s sampling request failed: ${options.redact(errorMessage(error))}`);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, "The client failed to answer this sampling request; the client's user was told why.");
+    });
+}
+
+function answerSampling(options: SamplingHookOptions): SamplingHook {
   const { person } = options;
   return async (params, ctx) => {
     const cap = capOf(options.model);
@@ -70,9 +82,9 @@ export function samplingHook(options: SamplingHookOptions): SamplingHook {
     try {
       result = await person.progress(`${displayInline(modelName)} is writing for ${displayInline(ctx.server)}…`, () => (options.sample ?? sampleWithModel)(model, params, view.grantedMaxTokens, signal));
     } catch (error) {
-      const message = `The model could not answer ${displayInline(ctx.server)}'s sampling request: ${options.redact(errorMessage(error))}`;
-      person.tell(message);
-      throw new ProtocolError(ProtocolErrorCode.InternalError, message);
+      const failure = samplingFailure(error, model, ctx.server, options.redact, ctx.signal.aborted ? "server" : face?.aborted === true ? "person" : undefined);
+      person.tell(failure.told);
+      throw failure.error;
     }
     const text = result.content.type === "text" ? result.content.text : "";
     person.tell(`Reply sent to ${displayInline(ctx.server)} (${text.length.toLocaleString("en-US")} characters, ${result.stopReason ?? "done"}):\n${indent(displayBlock(options.redact(shorten(text))))}`);

@@ -1,9 +1,11 @@
-import { ProtocolError } from "@modelcontextprotocol/client";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { resolveModel } from "../../../src/agent/llm/model-config.js";
 import { SAMPLING_REJECTED, samplingHook, type SamplingParams, type SamplingPerson } from "../../../src/agent/sampling/index.js";
 import type { AuditEvent } from "../../../src/audit-log/index.js";
 import type { ServerRequestContext } from "../../../src/mcp/client-manager/index.js";
+import { McpvmError } from "../../../src/util/errors.js";
+import { failingEndpoint } from "../../fixtures/llm/failing-server.js";
 import { startScriptedLlmServer } from "../../fixtures/llm/openai-server.js";
 
 /**
@@ -75,7 +77,69 @@ describe("the sampling hook", () => {
         throw signal.reason;
       },
     });
-    await expect(hook(params, ctx(controller.signal))).rejects.toThrow(/could not answer srv's sampling request/);
+    await expect(hook(params, ctx(controller.signal))).rejects.toThrow("The sampling request was withdrawn.");
     expect(seen?.aborted).toBe(true);
+  });
+
+  it("a failing endpoint is LLM_REQUEST_FAILED for the person (model, address, status, next step) and a JSON-RPC error for the server without the address", async () => {
+    const endpoint = await failingEndpoint([
+      { status: 429, body: { error: { message: "Rate limit reached for sk-live-123456" } } },
+      { status: 429, body: { error: { message: "Rate limit reached for sk-live-123456" } } },
+    ]);
+    try {
+      const who = person(true);
+      const hook = samplingHook({ person: who, model: () => resolveModel({ model: "m", baseUrl: endpoint.url }, {}), audit: async () => undefined, redact: (t) => t.replaceAll("sk-live-123456", "****") });
+      const failed = await hook(params, ctx()).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failed).toBeInstanceOf(ProtocolError);
+      const sent = failed as ProtocolError;
+      // What the SDK turns into the JSON-RPC error the server receives: code, message, data.
+      expect(sent.code).toBe(ProtocolErrorCode.InternalError);
+      expect(sent.message).toBe("The client's model (openai-compatible:m) got HTTP 429 from its endpoint, so it cannot answer this sampling request (LLM_REQUEST_FAILED).");
+      expect(sent.data).toEqual({ code: "LLM_REQUEST_FAILED", model: "openai-compatible:m", status: 429 });
+      expect(JSON.stringify({ message: sent.message, data: sent.data })).not.toContain("127.0.0.1");
+      expect(who.told).toEqual([
+        `The model could not answer srv's sampling request: [LLM_REQUEST_FAILED] the model openai-compatible:m at ${endpoint.url}/chat/completions answered HTTP 429 (2 attempts): Rate limit reached for ****. The provider is rate-limiting: wait a moment and run the call that asked again. The server was sent an error instead of a reply.`,
+      ]);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it("an unreachable endpoint, a non-HTTP failure and a failing audit log: the server gets a JSON-RPC error with no stack or client detail", async () => {
+    const unreachable = samplingHook({ person: person(true), model: () => resolveModel({ model: "m", baseUrl: "http://127.0.0.1:9/v1" }, {}), audit: async () => undefined, redact: (t) => t });
+    await expect(unreachable(params, ctx())).rejects.toMatchObject({
+      code: ProtocolErrorCode.InternalError,
+      message: "The client's model (openai-compatible:m) could not reach its endpoint, so it cannot answer this sampling request (LLM_REQUEST_FAILED).",
+    });
+    const who = person(true);
+    const broken = samplingHook({
+      person: who,
+      model: () => resolveModel({ model: "m", baseUrl: "http://127.0.0.1:9/v1" }, {}),
+      audit: async () => undefined,
+      redact: (t) => t,
+      sample: async () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'text') at /home/me/secret/app.js:1:2");
+      },
+    });
+    const failed = (await broken(params, ctx()).catch((error: unknown) => error)) as ProtocolError;
+    expect([failed.code, failed.message, failed.data]).toEqual([
+      ProtocolErrorCode.InternalError,
+      "The client's model (openai-compatible:m) failed to answer this sampling request; the client's user was told why.",
+      { code: "LLM_SAMPLING_FAILED", model: "openai-compatible:m" },
+    ]);
+    expect(who.told[0]).toContain("Cannot read properties of undefined");
+    const unaudited = samplingHook({
+      person: person(true),
+      model: () => resolveModel({ model: "m", baseUrl: "http://127.0.0.1:9/v1" }, {}),
+      audit: async () => {
+        throw new McpvmError("AUDIT_LOG_UNWRITABLE", "cannot write /home/me/.mcpvm/audit-log.jsonl", { data: { file: "/home/me/.mcpvm/audit-log.jsonl" } });
+      },
+      redact: (t) => t,
+    });
+    const refused = (await unaudited(params, ctx()).catch((error: unknown) => error)) as ProtocolError;
+    expect([refused.code, refused.message, refused.data]).toEqual([ProtocolErrorCode.InternalError, "The client failed to answer this sampling request; the client's user was told why.", undefined]);
   });
 });

@@ -1,0 +1,77 @@
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/main.js";
+import { ExitCode } from "../../src/terminal/exit-codes.js";
+import { startScriptedLlmServer, type ScriptedLlmServer } from "../fixtures/llm/openai-server.js";
+import { captureIo } from "../support/cli-io.js";
+import { ReplDriver, tempHome } from "./repl-driver.js";
+
+/**
+ * /save writes the conversation to the config home (atomically, 0600, known secrets masked);
+ * `--resume <id|last>` carries on from it: the next request holds the earlier messages.
+ */
+describe("saving and resuming a conversation", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  let server: ScriptedLlmServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it("/save then --resume last: the model is sent the saved conversation; the file is 0600 and holds no secret", async () => {
+    const home = await tempHome();
+    cleanups.push(home.cleanup);
+    server = await startScriptedLlmServer([{ text: "Noted the key." }, { text: "You told me about a key." }]);
+    const secret = "sk-test-0123456789abcdef";
+    const env = { MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "", MCPVM_MODEL: "openai-compatible:scripted", MCPVM_BASE_URL: server.url, MCPVM_API_KEY: secret };
+    const first = new ReplDriver(env);
+    await first.start();
+    await first.command(`remember my key ${secret}`);
+    await first.expect("Noted the key.", 60_000);
+    await first.command("/save");
+    await first.expect("Resume it with: mcpvm --resume ");
+    await first.command("/exit");
+    expect(await first.finish()).toBe(0);
+
+    const files = await readdir(join(home.dir, "conversations"));
+    expect(files).toHaveLength(1);
+    const file = join(home.dir, "conversations", files[0] as string);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const text = await readFile(file, "utf8");
+    expect(text).not.toContain(secret);
+    expect(text).toContain("remember my key");
+    const id = (files[0] as string).replace(/\.json$/, "");
+    expect(first.transcript).toContain(`Saved as ${id}`);
+
+    const second = new ReplDriver(env, { resume: "last" });
+    await second.start();
+    await second.expect(`Resumed conversation ${id} (1 messages from you`);
+    await second.command("what did I tell you?");
+    await second.expect("You told me about a key.", 60_000);
+    await second.command("/exit");
+    expect(await second.finish()).toBe(0);
+    const resumed = (server.requests[1]?.messages ?? []).map((m) => `${m.role}: ${String(m.content)}`);
+    expect(resumed.slice(1)).toEqual([expect.stringMatching(/^user: remember my key (?!sk-test)/), "assistant: Noted the key.", "user: what did I tell you?"]);
+  }, 180_000);
+
+  it("`mcpvm --resume` with an unknown id is a usage error (exit 2) naming what is saved; a damaged file is exit 3", async () => {
+    const home = await tempHome();
+    cleanups.push(home.cleanup);
+    const env = { MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "" };
+    await writeFile(join(home.dir, "config.json"), JSON.stringify({ engine: "quickjs" }));
+    let io = captureIo(env, "/exit\n", home.dir);
+    expect(await runCli(["--resume", "last"], io)).toBe(ExitCode.Usage);
+    expect(io.stderrText()).toContain("--resume last: no such saved conversation No conversation is saved yet: /save in the REPL saves one.");
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(join(home.dir, "conversations"));
+    await writeFile(join(home.dir, "conversations", "20261128-101010.json"), "{ not json");
+    io = captureIo(env, "/exit\n", home.dir);
+    expect(await runCli(["repl", "--resume", "20261128-101011"], io)).toBe(ExitCode.Usage);
+    expect(io.stderrText()).toContain('no such saved conversation; did you mean "20261128-101010"? Saved: 20261128-101010, or last.');
+    io = captureIo(env, "/exit\n", home.dir);
+    expect(await runCli(["--resume=last"], io)).toBe(ExitCode.Config);
+    expect(io.stderrText()).toContain("[STORE_CONVERSATION_INVALID]");
+    expect(io.stderrText()).toContain("cannot be read as a saved conversation");
+  }, 120_000);
+});
