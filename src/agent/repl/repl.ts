@@ -1,6 +1,7 @@
 import { replLoginInteraction } from "./login.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { displayBlock, displayInline } from "../../terminal/display.js";
+import { RedactingStream } from "../../logging/redact.js";
 import { reportError } from "../../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeLine } from "../../terminal/io.js";
@@ -200,6 +201,12 @@ class Repl implements ReplControls {
     const endLine = () => {
       if (!atLineStart) write("\n");
     };
+    // The model's text arrives in pieces: a secret split between two is masked only by a stream that holds its tail back.
+    const shown = new RedactingStream(this.host.redactor);
+    const flushText = () => {
+      const rest = shown.end();
+      if (rest !== "") write(displayBlock(rest));
+    };
     await this.asStep(async (signal) => {
       try {
         // Calls of the current step by id; their results are marked with the call's position once a step has several.
@@ -207,15 +214,17 @@ class Repl implements ReplControls {
         const markOf = (callId: string): CallMark | undefined => (stepCalls.size > 1 ? stepCalls.get(callId) : undefined);
         const turn = await this.chat.send(text, signal, {
           onStepStart: () => {
+            flushText();
             stepCalls.clear();
             this.spinner.start("thinking…");
           },
           onTextDelta: (delta) => {
             this.spinner.stop();
-            write(displayBlock(this.host.redactor.redact(delta)));
+            write(displayBlock(shown.write(delta)));
           },
           onToolCall: (name, input, callId) => {
             this.spinner.stop();
+            flushText();
             endLine();
             const position = stepCalls.size + 1;
             stepCalls.set(callId, { position, name });
@@ -239,6 +248,7 @@ class Repl implements ReplControls {
         });
         // A step that ended without text or a call (an empty answer) never stopped the spinner it started.
         this.spinner.stop();
+        flushText();
         endLine();
         // The SDK's loop ends on a step that asked for tools only when the step limit stopped it.
         if (turn.finishReason === "tool-calls") {
@@ -246,6 +256,7 @@ class Repl implements ReplControls {
         } else if (turn.text.trim() === "" && turn.steps === 1) writeLine(stderr, colours.dim("(the model answered with no text)"));
       } catch (error) {
         this.spinner.stop();
+        flushText();
         endLine();
         if (!signal.aborted) throw error;
         writeLine(stderr, colours.yellow("cancelled; the conversation is as it was before this message"));

@@ -53,6 +53,8 @@ export class ChatSession {
 
   async send(userMessage: string, signal: AbortSignal, callbacks: TurnCallbacks): Promise<TurnResult> {
     const resolved = this.model();
+    // The model's own key is a secret too: masked in everything the REPL shows, from the first message.
+    if (resolved.apiKey !== undefined) this.host.redactor.add([resolved.apiKey]);
     const system = await this.systemMessage();
     const result = await runTurn({
       model: createLanguageModel(resolved),
