@@ -35,10 +35,10 @@ describe("the exit-code table (pure)", () => {
     for (const c of ["USAGE", "MCP_SERVER_UNKNOWN", "MCP_CONFIG_SERVER_NOT_FOUND", "MCP_CONFIG_SERVER_EXISTS", "PLUGIN_NOT_FOUND", "PROFILE_UNKNOWN", "PROFILE_NONE_GIVEN", "GATEWAY_TOOLSET_UNKNOWN", "MCP_SERVER_ARGUMENT_INVALID", "MCP_IMPORT_UNREADABLE"]) {
       expect(code(c), c).toBe(ExitCode.Usage);
     }
-    for (const c of ["CONFIG_INVALID", "MCP_CONFIG_INVALID", "MCP_IMPORT_INVALID_JSON", "PROFILE_INVALID", "INVALID_LIMITS", "LLM_CONFIG_INVALID", "CONFIG_HOME_INVALID"]) expect(code(c), c).toBe(ExitCode.Config);
+    for (const c of ["CONFIG_INVALID", "MCP_CONFIG_INVALID", "MCP_IMPORT_INVALID_JSON", "PROFILE_INVALID", "INVALID_LIMITS", "LLM_CONFIG_INVALID", "CONFIG_HOME_INVALID", "FILE_LOCK_FAILED"]) expect(code(c), c).toBe(ExitCode.Config);
     for (const c of ["MCP_NOT_APPROVED", "MCP_SERVER_DISABLED", "MCP_PLUGIN_NOT_ENABLED", "PLUGIN_NOT_ENABLED", "PLUGIN_NOT_APPROVED"]) expect(code(c), c).toBe(ExitCode.ApprovalRequired);
     expect(code("CANCELLED")).toBe(ExitCode.Interrupted);
-    for (const c of ["GATEWAY_PORT_IN_USE", "MCP_CONNECT_TIMEOUT", "LLM_NOT_CONFIGURED"]) expect(code(c), c).toBe(ExitCode.Unavailable);
+    for (const c of ["GATEWAY_PORT_IN_USE", "MCP_CONNECT_TIMEOUT", "LLM_NOT_CONFIGURED", "MCP_CALL_TIMEOUT", "FILE_LOCK_TIMEOUT"]) expect(code(c), c).toBe(ExitCode.Unavailable);
   });
 
   it("a plugin that failed to load because of a config error counts as that config error (3)", () => {
