@@ -75,14 +75,14 @@ describe("reserved keys in state files", () => {
 
   it("a store never writes a key it would refuse to read: STORE_INVALID, the file unchanged", async () => {
     const file = join(home, "names.json");
-    const store = new JsonFileStore(file, z.record(z.string(), z.number()), () => ({}), "a test's names");
+    const store = new JsonFileStore<Record<string, number>>(file, z.record(z.string(), z.number()), () => ({}), "a test's names");
     await store.update((draft) => {
       draft.kept = 1;
     });
     const before = readFileSync(file, "utf8");
     const error = await caught(
       store.update((draft) => {
-        draft.constructor = 2;
+        Object.defineProperty(draft, "constructor", { value: 2, enumerable: true });
       }),
     );
     expect(error.code).toBe("STORE_INVALID");
