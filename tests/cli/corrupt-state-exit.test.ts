@@ -59,6 +59,24 @@ describe("a corrupt state file fails the command that reads it", () => {
     expect(out.code).toBe(3);
   });
 
+  it("audit log: a line that cannot be read is exit 3 (the readable entries are still shown)", async () => {
+    const file = join(home.dir, "audit-log.jsonl");
+    const intact = readFileSync(file, "utf8");
+    expect((await cli(home, ["audit", "log"])).code).toBe(0);
+    writeFileSync(file, `${intact}{"seq": broken\n`, { mode: 0o600 });
+    try {
+      const out = await cli(home, ["audit", "log"]);
+      expect(out.stdout).toContain("mcp.approve");
+      expect(out.stderr).toContain(`1 line(s) of ${file} could not be read; run \`mcpvm audit verify\``);
+      expect(out.code).toBe(3);
+      const json = await cli(home, ["audit", "log", "--json"]);
+      expect(JSON.parse(json.stdout)).toMatchObject({ unreadableLines: 1 });
+      expect(json.code).toBe(3);
+    } finally {
+      writeFileSync(file, intact, { mode: 0o600 });
+    }
+  });
+
   it("with the files intact both commands still succeed", async () => {
     expect((await cli(home, ["mcp", "list"])).code).toBe(0);
     expect((await cli(home, ["serve"])).code).toBe(0);
