@@ -59,6 +59,12 @@ export class JsonFileStore<T> {
       );
     }
     const text = read.text;
+    if (text.trim() === "") {
+      // Cut to nothing (a crash or a full disk while another program wrote it: mcpvm's own writes are atomic).
+      throw new JsonStoreError("STORE_CORRUPT", `${this.file} is empty. It holds ${this.purpose}; restore it from a backup, or delete it and let mcpvm write it again (what it held must then be redone).`, {
+        data: { file: this.file },
+      });
+    }
     let raw: unknown;
     try {
       // A `__proto__`/`constructor`/`prototype` key is refused, not dropped: dropped, the entry it

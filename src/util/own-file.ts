@@ -91,7 +91,8 @@ export async function readOwnFile(file: string): Promise<{ readonly text: string
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) return { problem: { path: file, problem: "is not a regular file", fix: `rm -r ${file}` } };
+    // Moved aside, not removed: a folder in a state file's place may hold something of the person's.
+    if (!info.isFile()) return { problem: { path: file, problem: "is not a regular file", fix: `mv ${file} ${file}.broken   # then let mcpvm write a real file` } };
     const problem = ownFileProblem(file, info);
     if (problem !== undefined) return { problem };
     // Strict decoding: a byte that is not UTF-8 is named (InvalidUtf8Error), never read as U+FFFD.

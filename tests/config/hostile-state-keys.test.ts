@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -132,5 +132,26 @@ describe("bytes that are not UTF-8", () => {
     const file = join(home, "approved-plugins.json");
     writeFileSync(file, Buffer.from([0x7b, 0x0a, 0x80, 0x7d]), { mode: 0o600 });
     expect((await caught(new PluginApprovalStore(file).load())).message).toContain(`${file} is not valid UTF-8 at byte 2 (line 2)`);
+  });
+});
+
+describe("a state file cut short or replaced", () => {
+  it("empty: STORE_CORRUPT says it is empty and what to do, not the config's hint \"an empty config is {}\"", async () => {
+    const file = join(home, "approved-mcp.json");
+    writeFileSync(file, "", { mode: 0o600 });
+    const error = await caught(new McpApprovalStore(file).list());
+    expect(error.code).toBe("STORE_CORRUPT");
+    expect(error.message).toContain(`${file} is empty. It holds your MCP server approvals`);
+    expect(error.message).not.toContain("empty config");
+  });
+
+  it("a folder in its place: moved aside (mv … .broken), never `rm -r`", async () => {
+    const file = join(home, "toolsets.json");
+    mkdirSync(file);
+    const out = await mcpvm(["toolset", "list"]);
+    expect(out.stderr).toContain(`${file} is not a regular file`);
+    expect(out.stderr).toContain(`mv ${file} ${file}.broken`);
+    expect(out.stderr).not.toContain("rm -r");
+    expect(out.code).toBe(3);
   });
 });
