@@ -3,8 +3,9 @@ import { z } from "zod";
 import { McpvmError } from "../util/errors.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
-import { JsonDocumentError, parseJsonDocument, RESERVED_KEYS } from "../util/json-document.js";
+import { JsonDocumentError, parseJsonDocument, reservedKeyPath } from "../util/json-document.js";
 import { withFileLock } from "../util/file-lock.js";
+import { InvalidUtf8Error } from "../util/utf8.js";
 import { withKeySuggestions } from "../util/zod-key-suggestions.js";
 import { assertConfigHomeSecure, describeHomeProblems, HomeSecurityError, readOwnFile } from "./home-security.js";
 
@@ -90,6 +91,12 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
   try {
     read = await readOwnFile(file);
   } catch (cause) {
+    if (cause instanceof InvalidUtf8Error) {
+      throw new ConfigError("CONFIG_INVALID_JSON", `${file} is ${cause.message}; open it in an editor, fix that line and save it as UTF-8 (nothing was changed).`, {
+        data: { file, byte: cause.byte, line: cause.line },
+        cause,
+      });
+    }
     throw new ConfigError("CONFIG_UNREADABLE", `cannot read ${file}: ${(cause as Error).message}`, { data: { file }, cause });
   }
   if (read === undefined) return {};
@@ -106,18 +113,6 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
 
 /** The last text read from each config file and its validated content (a copy: callers may change theirs). */
 const lastParsed = new Map<string, { readonly text: string; readonly config: ConfigFile }>();
-
-/** The JSON path of the first `__proto__`/`constructor`/`prototype` key in `value`, which reading would refuse. */
-function reservedKeyPath(value: unknown, path: readonly (string | number)[] = []): (string | number)[] | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const at = [...path, Array.isArray(value) ? Number(key) : key];
-    if (!Array.isArray(value) && RESERVED_KEYS.has(key)) return at;
-    const inner = reservedKeyPath(child, at);
-    if (inner !== undefined) return inner;
-  }
-  return undefined;
-}
 
 export async function saveConfigFile(file: string, config: ConfigFile): Promise<void> {
   const checked = configFileSchema.parse(config);

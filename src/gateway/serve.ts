@@ -20,6 +20,7 @@ import { resolveSessionKey } from "./session-key.js";
 import { GatewayServers } from "./server-factory.js";
 import { parseGatewaySettings, type GatewaySettings } from "./settings.js";
 import { startStdioGateway } from "./stdio.js";
+import { checkGatewayStateFiles } from "./start-checks.js";
 import { ToolsetStore } from "./toolsets/store.js";
 import { Passthrough } from "./passthrough/passthrough.js";
 import { serviceUpstreams } from "./passthrough/upstreams.js";
@@ -109,7 +110,9 @@ export async function startGateway(options: ServeOptions): Promise<RunningGatewa
     const service = await host.requireMcp();
     traces.observeUpstreams(() => service.clients.serverNames().map((name) => ({ server: name, state: service.clients.status(name).state })));
     if (options.expose !== undefined) requireExposable(service, options.expose);
-    const gateway = new Gateway({ host, service, logger, toolsets: new ToolsetStore(host.paths.toolsetsFile), settings, ...(options.expose === undefined ? {} : { expose: options.expose }) });
+    const toolsets = new ToolsetStore(host.paths.toolsetsFile);
+    await checkGatewayStateFiles(service, toolsets);
+    const gateway = new Gateway({ host, service, logger, toolsets, settings, ...(options.expose === undefined ? {} : { expose: options.expose }) });
     const holder: { servers?: GatewayServers } = {};
     const passthrough = new Passthrough({
       upstreams: serviceUpstreams(service, host.redactor, options.expose),

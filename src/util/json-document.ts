@@ -13,6 +13,8 @@ export interface JsonProblem {
   readonly line: number;
   readonly column: number;
   readonly message: string;
+  /** For a refused key: where it is (its enclosing objects' keys, then the key), for messages that name the JSON path. */
+  readonly path?: readonly (string | number)[];
 }
 
 export class JsonDocumentError extends Error {
@@ -34,11 +36,23 @@ export interface JsonDocumentOptions {
    * dropping them without a word: in a file a person writes (config.json) they are a server, a
    * plugin or a setting that would silently not exist.
    */
-  readonly refuseReservedKeys?: boolean;
+  readonly refuseReservedKeys?: boolean | ((path: readonly (string | number)[]) => boolean);
 }
 
 /** Keys parseJsonSafe drops; a document read with `refuseReservedKeys` refuses them. */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** The JSON path of the first `__proto__`/`constructor`/`prototype` key in `value`, which reading with `refuseReservedKeys` would refuse. */
+export function reservedKeyPath(value: unknown, path: readonly (string | number)[] = []): (string | number)[] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (!Array.isArray(value) && RESERVED_KEYS.has(key)) return at;
+    const inner = reservedKeyPath(child, at);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
 
 const BOM = "\ufeff";
 
@@ -106,11 +120,12 @@ export function parseJsonDocument(input: string, options: JsonDocumentOptions = 
       onObjectEnd: () => {
         keyStack.pop();
       },
-      onObjectProperty: (property, _offset, _length, startLine, startCharacter) => {
+      onObjectProperty: (property, _offset, _length, startLine, startCharacter, pathSupplier) => {
         const keys = keyStack[keyStack.length - 1];
         if (keys === undefined) return;
-        if (options.refuseReservedKeys === true && RESERVED_KEYS.has(property)) {
-          reserved.push({ line: startLine + 1, column: startCharacter + 1, message: `the key "${property}" cannot be used (mcpvm never reads __proto__, constructor or prototype keys, so it would be ignored); rename it` });
+        const refuse = options.refuseReservedKeys;
+        if (refuse !== undefined && refuse !== false && RESERVED_KEYS.has(property) && (refuse === true || refuse([...pathSupplier(), property]))) {
+          reserved.push({ line: startLine + 1, column: startCharacter + 1, path: [...pathSupplier(), property], message: `the key "${property}" cannot be used (mcpvm never reads __proto__, constructor or prototype keys, so it would be ignored); rename it` });
         }
         const firstLine = keys.get(property);
         if (firstLine !== undefined) {

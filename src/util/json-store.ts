@@ -2,11 +2,12 @@ import type { z } from "zod";
 import { writeFileAtomic } from "./atomic-file.js";
 import { McpvmError } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
-import { parseJsonDocument } from "./json-document.js";
+import { JsonDocumentError, parseJsonDocument, reservedKeyPath } from "./json-document.js";
 import { readFailure, readOwnFile } from "./own-file.js";
-import { describeZodIssues } from "./zod-issues.js";
+import { InvalidUtf8Error } from "./utf8.js";
+import { describeZodIssues, formatJsonPath } from "./zod-issues.js";
 
-export type JsonStoreErrorCode = "STORE_CORRUPT" | "STORE_INSECURE" | "STORE_UNREADABLE";
+export type JsonStoreErrorCode = "STORE_CORRUPT" | "STORE_INSECURE" | "STORE_INVALID" | "STORE_UNREADABLE";
 
 export class JsonStoreError extends McpvmError<JsonStoreErrorCode> {}
 
@@ -25,12 +26,23 @@ export class JsonFileStore<T> {
     private readonly empty: () => T,
     /** Said in errors: what the file is for and what stops working while it is broken. */
     private readonly purpose: string,
+    /**
+     * Where older versions wrote such keys themselves, so a file is not refused for them (they are
+     * dropped there, as before); everywhere else a reserved key is refused.
+     */
+    private readonly legacyReservedKeys?: (path: readonly (string | number)[]) => boolean,
   ) {}
 
   async read(): Promise<T> {
     // Opened without following links and checked on the open file: a planted link or a file
     // another account owns or can write is refused, never read.
     const read = await readOwnFile(this.file).catch((cause: unknown) => {
+      if (cause instanceof InvalidUtf8Error) {
+        throw new JsonStoreError("STORE_CORRUPT", `${this.file} is ${cause.message}. It holds ${this.purpose}; open it in an editor, fix that line and save it as UTF-8, or delete it (nothing was changed).`, {
+          data: { file: this.file, byte: cause.byte, line: cause.line },
+          cause,
+        });
+      }
       // Permission denied or a disk error: a set-up problem the person fixes (exit 3), not a crash.
       const failure = readFailure(this.file, cause);
       throw new JsonStoreError("STORE_UNREADABLE", `${this.file} ${failure.problem}. It holds ${this.purpose}; fix it with: ${failure.fix}`, {
@@ -47,10 +59,28 @@ export class JsonFileStore<T> {
       );
     }
     const text = read.text;
+    if (text.trim() === "") {
+      // Cut to nothing (a crash or a full disk while another program wrote it: mcpvm's own writes are atomic).
+      throw new JsonStoreError("STORE_CORRUPT", `${this.file} is empty. It holds ${this.purpose}; restore it from a backup, or delete it and let mcpvm write it again (what it held must then be redone).`, {
+        data: { file: this.file },
+      });
+    }
     let raw: unknown;
     try {
-      raw = parseJsonDocument(text);
+      // A `__proto__`/`constructor`/`prototype` key is refused, not dropped: dropped, the entry it
+      // holds would silently not exist, and the next update would write the file back without it.
+      const legacy = this.legacyReservedKeys;
+      raw = parseJsonDocument(text, { refuseReservedKeys: legacy === undefined ? true : (path) => !legacy(path) });
     } catch (cause) {
+      const reserved = cause instanceof JsonDocumentError && cause.kind === "reserved-key" ? cause.problems[0] : undefined;
+      if (reserved !== undefined) {
+        const at = reserved.path === undefined ? "" : `${formatJsonPath(reserved.path)} `;
+        throw new JsonStoreError(
+          "STORE_CORRUPT",
+          `${this.file} has a key mcpvm refuses: ${at}(line ${reserved.line}, column ${reserved.column}): ${reserved.message}. It holds ${this.purpose}; fix it in an editor (nothing was changed).`,
+          { data: { file: this.file, path: reserved.path === undefined ? undefined : formatJsonPath(reserved.path) }, cause },
+        );
+      }
       throw new JsonStoreError("STORE_CORRUPT", `${this.file} is not valid JSON (${(cause as Error).message}). It holds ${this.purpose}; fix or delete it.`, {
         data: { file: this.file },
         cause,
@@ -71,6 +101,15 @@ export class JsonFileStore<T> {
         const draft = await this.read();
         const result = mutate(draft);
         const checked = this.schema.parse(draft);
+        // Written, such a key would make the file unreadable (read refuses it): refuse it here, unwritten.
+        const reserved = reservedKeyPath(checked);
+        if (reserved !== undefined) {
+          throw new JsonStoreError(
+            "STORE_INVALID",
+            `${formatJsonPath(reserved)}: "${String(reserved.at(-1))}" cannot be stored in ${this.file} (mcpvm never reads __proto__, constructor or prototype keys); use another name. ${this.file} was not changed.`,
+            { data: { file: this.file, path: formatJsonPath(reserved) } },
+          );
+        }
         await writeFileAtomic(this.file, `${JSON.stringify(checked, null, 2)}\n`, 0o600);
         return result;
       }),

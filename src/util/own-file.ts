@@ -1,6 +1,7 @@
 import { constants, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
 import { userInfo } from "node:os";
+import { decodeUtf8, InvalidUtf8Error } from "./utf8.js";
 
 // Files that decide what mcpvm runs (config, approvals, pins, the gateway token) are trusted only
 // when they are ours: read without following a symlink, and judged on the opened file (so they
@@ -90,10 +91,12 @@ export async function readOwnFile(file: string): Promise<{ readonly text: string
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) return { problem: { path: file, problem: "is not a regular file", fix: `rm -r ${file}` } };
+    // Moved aside, not removed: a folder in a state file's place may hold something of the person's.
+    if (!info.isFile()) return { problem: { path: file, problem: "is not a regular file", fix: `mv ${file} ${file}.broken   # then let mcpvm write a real file` } };
     const problem = ownFileProblem(file, info);
     if (problem !== undefined) return { problem };
-    return { text: await handle.readFile("utf8") };
+    // Strict decoding: a byte that is not UTF-8 is named (InvalidUtf8Error), never read as U+FFFD.
+    return { text: decodeUtf8(await handle.readFile()) };
   } finally {
     await handle.close();
   }
@@ -105,6 +108,9 @@ export async function readOwnFile(file: string): Promise<{ readonly text: string
  * set-up problem naming the file, never as an internal error with a bare errno.
  */
 export function readFailure(file: string, error: unknown): HomeProblem {
+  if (error instanceof InvalidUtf8Error) {
+    return { path: file, problem: `is ${error.message}`, fix: `open ${file} in an editor, fix that line and save it as UTF-8 (or delete the file)` };
+  }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === "EACCES" || code === "EPERM") {
     return { path: file, problem: "cannot be read by you (permission denied)", fix: `chmod 600 ${file}   # if it is yours; else: sudo chown $(id -un) ${file}` };

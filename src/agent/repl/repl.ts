@@ -16,7 +16,7 @@ import { describeToolError } from "../llm/tool-error.js";
 import { availableProfiles } from "../profiles/index.js";
 import { completeLine, type NameKind } from "./completer.js";
 import { ConfigFreshness } from "./config-freshness.js";
-import { loadHistory } from "./history.js";
+import { historyWarner, loadHistory } from "./history.js";
 import { processInterrupts, type InterruptSource } from "./interrupts.js";
 import { LineReader } from "./line-reader.js";
 import { ReplPerson } from "./person.js";
@@ -42,8 +42,12 @@ export async function runRepl(options: ReplOptions): Promise<ExitCodeValue> {
   const host = await options.context.host();
   // Read before the REPL starts: an unknown id or a damaged file ends here, with its exit code.
   const resumed = options.resume === undefined ? undefined : await loadConversation(host.paths.home, options.resume);
-  const history = await loadHistory(host.paths.historyFile).catch(() => []);
-  const repl = new Repl(options, host, history);
+  const sayOnce = historyWarner((message) => writeLine(options.context.io.stderr, options.context.colours.yellow(`warning: ${message}`)));
+  const history = await loadHistory(host.paths.historyFile).catch((error: unknown) => {
+    sayOnce(error);
+    return [];
+  });
+  const repl = new Repl(options, host, history, sayOnce);
   if (resumed !== undefined) repl.chat.restore(resumed.messages);
   return repl.run(resumed);
 }
@@ -64,6 +68,7 @@ class Repl implements ReplControls {
     private readonly options: ReplOptions,
     readonly host: McpvmHost,
     history: readonly string[],
+    onHistoryError: (error: unknown) => void,
   ) {
     // Hints the shared commands print name slash commands here, not a command line to rerun.
     this.context = { ...options.context, face: "repl" };
@@ -76,7 +81,7 @@ class Repl implements ReplControls {
       history,
       historyFile: host.paths.historyFile,
       completer: (line) => completeLine(line, { commands: this.commands, names: (kind) => this.names(kind) }),
-      onHistoryError: (error) => host.logger.warn({ err: errorMessage(error) }, "could not save REPL history"),
+      onHistoryError,
     });
     this.freshness = new ConfigFreshness(host);
     this.person = new ReplPerson(this.context, this.reader, this.spinner, () => this.step?.abort(), () => this.step?.signal);

@@ -63,12 +63,14 @@ export const auditCommand: Command = {
     const shown = entries.filter((e) => (since === undefined || Date.parse(e.time) >= since) && (event === undefined || e.event === event || (event.endsWith(".") && e.event.startsWith(event))));
     if (context.json) {
       writeJson(context.io.stdout, { file: log.file, entries: shown, unreadableLines: unreadable });
-      return ExitCode.Ok;
+      return unreadable > 0 ? ExitCode.Config : ExitCode.Ok;
     }
     if (shown.length === 0) writeLine(context.io.stdout, entries.length === 0 ? `The audit log is empty (${log.file}).` : "No entries match.");
     else writeLine(context.io.stdout, formatTable(shown.map(row), ["#", "TIME", "USER", "FACE", "EVENT", "SUBJECT", "DECISION", "DETAILS"].map((h) => context.colours.bold(h))));
-    if (unreadable > 0) writeLine(context.io.stderr, context.colours.yellow(`${unreadable} line(s) could not be read; run \`mcpvm audit verify\` to find the first broken entry.`));
-    return ExitCode.Ok;
+    // The readable entries are still shown (the rest of a damaged log is evidence), but a log with
+    // lines that cannot be read is a state-file problem: exit 3, as `audit verify` exits for it.
+    if (unreadable > 0) writeLine(context.io.stderr, context.colours.yellow(`${unreadable} line(s) of ${log.file} could not be read; run \`mcpvm audit verify\` to find the first broken entry.`));
+    return unreadable > 0 ? ExitCode.Config : ExitCode.Ok;
   },
 };
 

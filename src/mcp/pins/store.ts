@@ -17,15 +17,30 @@ type PinsFile = z.infer<typeof pinsFileSchema>;
 const ESCAPED_KEY = /^(%|__proto__$|constructor$|prototype$)/;
 const toKey = (name: string): string => (ESCAPED_KEY.test(name) ? `%${name}` : name);
 const fromKey = (key: string): string => (key.startsWith("%") ? key.slice(1) : key);
-const encodeTools = (tools: Readonly<Record<string, ToolPin>>) => Object.fromEntries(Object.entries(tools).map(([name, pin]) => [toKey(name), pin]));
-const decodeTools = (tools: Readonly<Record<string, ToolPin>>) => Object.fromEntries(Object.entries(tools).map(([key, pin]) => [fromKey(key), pin]));
+/**
+ * A pinned definition is the server's JSON Schema, whose properties may well be named `constructor`;
+ * the store refuses such keys (a hand-edited `__proto__` would otherwise vanish), so every key
+ * inside a definition is escaped the same way.
+ */
+function mapKeys(value: unknown, map: (key: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => mapKeys(item, map));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, child]) => [map(key), mapKeys(child, map)]));
+}
+const encodePin = (pin: ToolPin): ToolPin => ({ hash: pin.hash, definition: mapKeys(pin.definition, toKey) as Record<string, unknown> });
+const decodePin = (pin: ToolPin): ToolPin => ({ hash: pin.hash, definition: mapKeys(pin.definition, fromKey) as Record<string, unknown> });
+const encodeTools = (tools: Readonly<Record<string, ToolPin>>) => Object.fromEntries(Object.entries(tools).map(([name, pin]) => [toKey(name), encodePin(pin)]));
+const decodeTools = (tools: Readonly<Record<string, ToolPin>>) => Object.fromEntries(Object.entries(tools).map(([key, pin]) => [fromKey(key), decodePin(pin)]));
 
 /** mcp-pins.json: the approved tool definitions of every server, as first seen or last re-approved. */
 export class McpPinStore {
   private readonly store: JsonFileStore<PinsFile>;
 
   constructor(readonly file: string) {
-    this.store = new JsonFileStore(file, pinsFileSchema, () => ({ version: 1 as const, servers: {} }), "the pinned MCP tool definitions (no MCP tool is exposed meanwhile)");
+    this.store = new JsonFileStore(file, pinsFileSchema, () => ({ version: 1 as const, servers: {} }), "the pinned MCP tool definitions (no MCP tool is exposed meanwhile)",
+      // Before definitions were escaped, a schema's `constructor` property was written as is.
+      (path) => path[0] === "servers" && path[2] === "tools" && path[4] === "definition" && path.length > 5,
+    );
   }
 
   async get(server: string): Promise<ServerPins | undefined> {

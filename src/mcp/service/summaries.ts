@@ -3,7 +3,7 @@ import type { ApprovalStatus } from "../approval/index.js";
 import type { ServerStatus } from "../client-manager/index.js";
 import type { McpServerEntry } from "../config/index.js";
 import type { McpPinStore } from "../pins/index.js";
-import { errorMessage } from "../../util/errors.js";
+import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { definitionHash, type ServerStatusStore } from "./server-status.js";
 import { inputIds, missingVariables, serverState, type ServerStateName } from "./server-state.js";
 
@@ -28,6 +28,14 @@ export interface ServerSummary {
   readonly inputs: readonly string[];
   /** The stored OAuth login of an http/sse server (state none when there is none). */
   readonly login?: LoginStatus;
+  /** A state file this row needed (approvals, pins, logins) that is corrupt or cannot be read: `mcp list` fails with it (exit 3). */
+  readonly stateError?: { readonly code: string; readonly message: string };
+}
+
+/** The first error of a state file (STORE_*) among `errors`, kept so a command can fail with it rather than show a row with a gap. */
+function stateFileError(errors: readonly unknown[]): ServerSummary["stateError"] {
+  const found = errors.find((error) => isMcpvmError(error) && error.code.startsWith("STORE_"));
+  return isMcpvmError(found) ? { code: found.code, message: found.message } : undefined;
 }
 
 export interface SummarySources {
@@ -53,18 +61,23 @@ export async function summarizeServers(sources: SummarySources): Promise<ServerS
     sources.names.map(async (name) => {
       const entry = sources.entry(name);
       let approvalError: string | undefined;
+      const failures: unknown[] = [];
       const approval = await sources.approvalStatus(name).then(
         (s) => s.state,
         (error: unknown) => {
           approvalError = errorMessage(error);
+          failures.push(error);
           return "error" as const;
         },
       );
-      const pinned = await sources.pins.get(name).then((pins) => (pins === undefined ? undefined : Object.keys(pins.tools).length), () => undefined);
+      const pinned = await sources.pins.get(name).then(
+        (pins) => (pins === undefined ? undefined : Object.keys(pins.tools).length),
+        (error: unknown) => void failures.push(error),
+      );
       const record = recorded[name];
       const matching = record?.definition === definitionHash(entry) ? record : undefined;
       const inputs = inputIds(entry);
-      const login = entry.type === "stdio" || sources.login === undefined ? undefined : await sources.login(name).catch(() => undefined);
+      const login = entry.type === "stdio" || sources.login === undefined ? undefined : await sources.login(name).catch((error: unknown) => void failures.push(error));
       const state = serverState({
         ...(login === undefined ? {} : { loggedIn: login.state !== "none" }),
         name,
@@ -93,6 +106,7 @@ export async function summarizeServers(sources: SummarySources): Promise<ServerS
         missingVariables: missingVariables(entry, sources.env),
         inputs,
         ...(login === undefined ? {} : { login }),
+        ...(stateFileError(failures) === undefined ? {} : { stateError: stateFileError(failures) }),
       };
     }),
   );

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { describeZodIssues, formatJsonPath } from "../../config/config-file.js";
 import { writeFileAtomic } from "../../util/atomic-file.js";
 import { withFileLock } from "../../util/file-lock.js";
-import { parseJsonDocument } from "../../util/json-document.js";
+import { JsonDocumentError, parseJsonDocument, reservedKeyPath } from "../../util/json-document.js";
+import { decodeUtf8, InvalidUtf8Error } from "../../util/utf8.js";
 import { auditRuleIdSchema, riskLevelSchema } from "../audit/rules.js";
 import { PluginError } from "../errors.js";
 import { capabilitySchema, PLUGIN_NAME_PATTERN } from "../manifest.js";
@@ -64,15 +65,30 @@ export class PluginApprovalStore {
   async load(): Promise<ApprovalsFile> {
     let text: string;
     try {
-      text = await readFile(this.file, "utf8");
+      text = decodeUtf8(await readFile(this.file));
     } catch (cause) {
       if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, plugins: {} };
+      if (cause instanceof InvalidUtf8Error) {
+        throw new PluginError("PLUGIN_APPROVALS_CORRUPT", `${this.file} is ${cause.message}; open it in an editor, fix that line and save it as UTF-8, or delete it and approve the plugins again (nothing was changed)`, {
+          data: { file: this.file, byte: cause.byte, line: cause.line },
+          cause,
+        });
+      }
       throw new PluginError("PLUGIN_APPROVALS_UNREADABLE", `cannot read ${this.file}: ${(cause as Error).message}`, { data: { file: this.file }, cause });
     }
     let raw: unknown;
     try {
-      raw = parseJsonDocument(text);
+      // Refused, not dropped: a dropped key's approval would vanish, and the next approval would write the file without it.
+      raw = parseJsonDocument(text, { refuseReservedKeys: true });
     } catch (cause) {
+      const reserved = cause instanceof JsonDocumentError && cause.kind === "reserved-key" ? cause.problems[0] : undefined;
+      if (reserved !== undefined) {
+        const at = reserved.path === undefined ? "" : `${formatJsonPath(reserved.path)} `;
+        throw new PluginError("PLUGIN_APPROVALS_CORRUPT", `${this.file} has a key mcpvm refuses: ${at}(line ${reserved.line}, column ${reserved.column}): ${reserved.message} in an editor (nothing was changed)`, {
+          data: { file: this.file },
+          cause,
+        });
+      }
       throw new PluginError("PLUGIN_APPROVALS_CORRUPT", `${this.file} is not valid JSON (${(cause as Error).message}); fix or delete it, then approve the plugins again`, {
         data: { file: this.file },
         cause,
@@ -116,6 +132,13 @@ export class PluginApprovalStore {
         withFileLock(this.file, async () => {
           const file = await this.load();
           if (!mutate(file)) return false;
+          // Written, such a key (a plugin named "constructor") would make the file unreadable: refuse it, unwritten.
+          const reserved = reservedKeyPath(file);
+          if (reserved !== undefined) {
+            throw new PluginError("PLUGIN_APPROVALS_CORRUPT", `${formatJsonPath(reserved)}: "${String(reserved.at(-1))}" cannot be stored in ${this.file} (mcpvm never reads __proto__, constructor or prototype keys); rename the plugin. ${this.file} was not changed.`, {
+              data: { file: this.file },
+            });
+          }
           await writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`);
           return true;
         }),

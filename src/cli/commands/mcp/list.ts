@@ -8,6 +8,7 @@ import { commandHint } from "../../../terminal/hints.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import { renderServerList } from "../../../terminal/render/mcp.js";
 import { Spinner } from "../../../terminal/spinner.js";
+import { McpvmError } from "../../../util/errors.js";
 
 function checkLine(result: ConnectResult, context: CommandContext): string {
   const { green, red, yellow } = context.colours;
@@ -42,6 +43,10 @@ export async function listCommand(service: McpService, check: boolean, context: 
     }
   }
   const list = await service.summaries();
+  // A corrupt approvals, pins or logins file is the command's failure (exit 3, with the file and the
+  // fix), as in `mcpvm doctor`; a table with a gap and exit 0 would read as an answer.
+  const broken = list.find((s) => s.stateError !== undefined)?.stateError;
+  if (broken !== undefined) throw new McpvmError(broken.code, broken.message);
   if (context.json) writeJson(context.io.stdout, checks === undefined ? { servers: list } : { servers: list, checks });
   else {
     // The notes name what to type: in the REPL that is /mcp approve, not a command line.
