@@ -64,9 +64,13 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui with two tabs, page changes and reloads"
     // A new name typed in a form nobody loaded is a create: refused if another tab created it first.
     const third = await first.context().newPage();
     await third.goto(`${ui.url}#/toolsets`);
+    // The page renders its form again once the toolsets are listed: typing before that is lost.
+    await expect.poll(() => third.getByRole("button", { name: "Edit daily" }).count(), POLL).toBe(1);
     await third.getByLabel("Name", { exact: true }).fill("fresh");
     await third.getByLabel(toolsField).fill("notes.a");
     expect((await cli(home, ["toolset", "build", "fresh", "notes.b"])).code).toBe(0);
+    // Listed by the page's poll after the name was typed: still not the version this form meant to replace.
+    await expect.poll(() => third.getByRole("button", { name: "Edit fresh" }).count(), POLL).toBe(1);
     await third.getByRole("button", { name: "Save toolset" }).click();
     await expect.poll(() => third.getByRole("alert").filter({ hasText: 'Toolset "fresh" was created elsewhere' }).count(), POLL).toBe(1);
     expect(await savedTools(home.dir, "fresh")).toEqual(["notes.b"]);

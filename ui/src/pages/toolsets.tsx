@@ -76,6 +76,12 @@ export function ToolsetsPage() {
   const [tools, setTools] = useState("");
   // The saved version the form was loaded from (Edit) or last saved as: a save replaces that version only.
   const [basis, setBasis] = useState<{ name: string; updatedAt: string } | undefined>(undefined);
+  // The version listed under the name when it was typed: one that appears later (another tab, the CLI) is not replaced unseen.
+  const [seen, setSeen] = useState<string | null>(null);
+  const typeName = (value: string) => {
+    setName(value);
+    setSeen(toolsets.data?.toolsets.find((t) => t.name === value.trim())?.updatedAt ?? null);
+  };
   const action = useAction();
   const chosen = new Set(tools.split("\n").map((t) => t.trim()).filter((t) => t !== ""));
   const toggle = (ref: string) => {
@@ -88,8 +94,7 @@ export function ToolsetsPage() {
     event.preventDefault();
     void action.run(async () => {
       const trimmed = name.trim();
-      const shown = toolsets.data?.toolsets.find((t) => t.name === trimmed)?.updatedAt ?? null;
-      const replaces = basis?.name === trimmed ? basis.updatedAt : shown;
+      const replaces = basis?.name === trimmed ? basis.updatedAt : seen;
       try {
         const answer = await post<{ saved: ToolsetView }>("/api/toolsets", { name, description, tools: [...chosen], replaces });
         setBasis({ name: answer.saved.name, updatedAt: answer.saved.updatedAt });
@@ -121,7 +126,7 @@ export function ToolsetsPage() {
         <h3 id="build-title">Build or replace a toolset</h3>
         <label>
           Name
-          <input id="toolset-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="off" />
+          <input id="toolset-name" value={name} onInput={(e) => typeName((e.target as HTMLInputElement).value)} autoComplete="off" />
         </label>
         <label>
           Description (optional)
