@@ -45,6 +45,19 @@ interface Config {
   [key: string]: unknown;
 }
 
+/**
+ * A home serving alpha, with beta approved (its definition's approval stored) and then taken out of
+ * config.json, to be added back live; each server's starts are recorded in `<dir>/<name>.starts`.
+ */
+async function homeWithBetaApprovedAndRemoved(prefix: string): Promise<{ home: TestHome; dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const home = await makeHome({ servers: { alpha: fixtureServer(join(dir, "alpha.starts")), beta: fixtureServer(join(dir, "beta.starts")) }, gateway: { healthIntervalMs: 0 } });
+  const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as Config;
+  delete config.mcpServers.beta;
+  await writeFile(join(home.dir, "config.json"), JSON.stringify(config, null, 2), { mode: 0o600 });
+  return { home, dir };
+}
+
 describe("mcpvm serve --http follows config.json edits without a restart", () => {
   let home: TestHome;
   let dir: string;
@@ -55,12 +68,8 @@ describe("mcpvm serve --http follows config.json edits without a restart", () =>
   const writeConfig = (config: Config) => writeFile(configFile(), JSON.stringify(config, null, 2), { mode: 0o600 });
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "mcpvm-reload-"));
-    // beta is approved (its definition's approval is stored) and then taken out of config.json, to be added back live.
-    home = await makeHome({ servers: { alpha: fixtureServer(starts("alpha")), beta: fixtureServer(starts("beta")) }, gateway: { healthIntervalMs: 0 } });
-    const full = JSON.parse(await readFile(configFile(), "utf8")) as Config;
-    base = { ...full, mcpServers: { alpha: full.mcpServers.alpha } };
-    await writeConfig(base);
+    ({ home, dir } = await homeWithBetaApprovedAndRemoved("mcpvm-reload-"));
+    base = JSON.parse(await readFile(configFile(), "utf8")) as Config;
   }, 180_000);
   afterAll(async () => {
     if (serve !== undefined && serve.child.exitCode === null) {
@@ -151,12 +160,7 @@ describe("replicas sharing a config home both follow an edit", () => {
   const replicas: ServeProcess[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "mcpvm-reload-replicas-"));
-    home = await makeHome({ servers: { alpha: fixtureServer(join(dir, "alpha.starts")), beta: fixtureServer(join(dir, "beta.starts")) }, gateway: { healthIntervalMs: 0 } });
-    // Approved by the host as `mcpvm mcp approve` would, then beta leaves config.json until the test adds it back.
-    const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as Config;
-    delete config.mcpServers.beta;
-    await writeFile(join(home.dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
+    ({ home, dir } = await homeWithBetaApprovedAndRemoved("mcpvm-reload-replicas-"));
   }, 180_000);
   afterAll(async () => {
     for (const replica of replicas) {
@@ -193,11 +197,7 @@ describe("mcpvm serve (stdio) follows config.json edits", () => {
   let dir: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "mcpvm-reload-stdio-"));
-    home = await makeHome({ servers: { alpha: fixtureServer(join(dir, "alpha.starts")), beta: fixtureServer(join(dir, "beta.starts")) }, gateway: { healthIntervalMs: 0 } });
-    const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as Config;
-    delete config.mcpServers.beta;
-    await writeFile(join(home.dir, "config.json"), JSON.stringify(config), { mode: 0o600 });
+    ({ home, dir } = await homeWithBetaApprovedAndRemoved("mcpvm-reload-stdio-"));
   }, 180_000);
   afterAll(async () => {
     await home?.cleanup();
