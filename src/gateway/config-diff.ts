@@ -1,14 +1,12 @@
 import type { ConfigFile } from "../config/config-file.js";
+import type { ServerChange } from "../mcp/service/index.js";
 
 /**
  * What a config.json edit does to the gateway's servers. A changed server is listed once, under
  * `changed`, and is applied as removed + added: its connection is drained and closed, its approval is
  * checked again before the new definition spawns (a changed command needs a new approval, as at start).
  */
-export interface ServersDiff {
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
-  readonly changed: readonly string[];
+export interface ServersDiff extends ServerChange {
   readonly unchanged: readonly string[];
 }
 

@@ -5,7 +5,7 @@ import type { ConfigPaths } from "../config/paths.js";
 import type { ActivityLog } from "../logging/activity-log.js";
 import type { Redactor } from "../logging/redact.js";
 import type { McpServerEntry, McpServers, PromptInput } from "../mcp/config/index.js";
-import type { McpAccess, McpModuleOptions, McpService, SecondOpinionReviewer } from "../mcp/service/index.js";
+import type { McpAccess, McpModuleOptions, McpService, SecondOpinionReviewer, ServerChange } from "../mcp/service/index.js";
 import { unavailableHostModule, type HostModules } from "../sandbox/types.js";
 import { errorMessage, McpvmError } from "../util/errors.js";
 import { traceStartup } from "../util/startup-trace.js";
@@ -48,13 +48,6 @@ export interface HostMcpOptions {
   readonly promptInput?: PromptInput | undefined;
   /** Applied to the service when it is built: the face's server-request hooks and login interaction. */
   readonly prepare: (service: McpService) => void;
-}
-
-/** Which configured servers a config.json edit added, removed and changed (src/gateway/config-diff.ts). */
-export interface ServerChange {
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
-  readonly changed: readonly string[];
 }
 
 const RELOADED = "MCP was reloaded (config or plugins changed) while this run was starting its servers; run it again.";

@@ -9,8 +9,8 @@ import { Redactor } from "../logging/redact.js";
 import type { McpServers, PromptInput } from "../mcp/config/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
 import type { LoginInteraction } from "../mcp/oauth/index.js";
-import type { ConfirmCall, McpAccess, McpModuleOptions, McpService } from "../mcp/service/index.js";
-import { HostError, HostMcp, type ConfiguredMcpServers, type ServerChange } from "./host-mcp.js";
+import type { ConfirmCall, McpAccess, McpModuleOptions, McpService, ServerChange } from "../mcp/service/index.js";
+import { HostError, HostMcp, type ConfiguredMcpServers } from "./host-mcp.js";
 // From its own file, not the package index: the index also exports the plugin auditor, whose parser
 // (Babel, 590 KB) a run with approved, unchanged plugins never needs.
 import { PluginManager, type LoadedHostModules } from "../plugin-system/manager.js";

@@ -1,4 +1,5 @@
 export { McpService, McpServiceError, type McpServiceOptions, type ServerSummary } from "./service.js";
+export type { ServerChange } from "./service-options.js";
 export { ServerCatalog, type CatalogTool } from "./catalog.js";
 export { callToolOnce, loadMcpModule, mcpHostModules, type McpModuleOptions, DEFAULT_BATCH_CONCURRENCY, batchConcurrency, MAX_BATCH_ITEMS } from "./module.js";
 export { toolsGlobalTable } from "./tools-table.js";

@@ -43,3 +43,10 @@ export interface McpServiceOptions {
   /** OAuth logins of http/sse servers (oauth-tokens.json); without it no server can log in. */
   readonly oauth?: OAuthLogins;
 }
+
+/** Which configured servers a config.json edit added, removed and changed (the gateway's src/gateway/config-diff.ts works it out). */
+export interface ServerChange {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly changed: readonly string[];
+}

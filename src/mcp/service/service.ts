@@ -23,7 +23,7 @@ import { ServerLogins } from "./server-logins.js";
 import { ServerApprovals } from "./server-approvals.js";
 import { summarizeServers, type ServerSummary } from "./summaries.js";
 import type { AuditEvent } from "../../audit-log/index.js";
-import type { McpServiceOptions } from "./service-options.js";
+import type { McpServiceOptions, ServerChange } from "./service-options.js";
 import { recordCallActivity } from "./call-activity.js";
 
 export type { ServerSummary } from "./summaries.js";
@@ -297,7 +297,7 @@ export class McpService {
    * the entry objects of unchanged servers (see mergeEntries), whose connections are not touched.
    * Resolves when the servers taken out are closed.
    */
-  reconfigure(servers: McpServers, change: { readonly added: readonly string[]; readonly removed: readonly string[]; readonly changed: readonly string[] }, drainMs: number): Promise<void> {
+  reconfigure(servers: McpServers, change: ServerChange, drainMs: number): Promise<void> {
     this.servers = servers;
     const closing: Promise<void>[] = [];
     for (const name of [...change.removed, ...change.changed]) {

@@ -179,20 +179,7 @@ class PluginAuditor {
     for (const dir of [...dirs].sort()) {
       const file = join(dir, "package.json");
       if (this.sources.has(this.display(file))) continue;
-      let bytes: Buffer;
-      try {
-        if (!this.allowed(await realpath(file), this.realRoots)) {
-          this.add("import-outside-plugin", file, 0, 0, [], "the package.json is a symbolic link out of the plugin folder");
-          continue;
-        }
-        bytes = await readFile(file);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-        this.add("unresolved-import", file, 0, 0, [], `cannot read the file: ${(error as Error).message}`);
-        continue;
-      }
-      this.files.push({ path: this.display(file), sha256: createHash("sha256").update(bytes).digest("hex") });
-      this.sources.set(this.display(file), bytes);
+      await this.readHashed(file, "the package.json", { missingIsFine: true });
     }
   }
 
@@ -237,25 +224,37 @@ class PluginAuditor {
     });
   }
 
+  /**
+   * Reads a file that must stay inside the plugin's folders (a link out of them is a finding) and
+   * records its bytes and digest as covered by the approval; undefined when it was not read.
+   */
+  private async readHashed(file: string, what: string, { missingIsFine }: { readonly missingIsFine: boolean }): Promise<{ bytes: Buffer; sha256: string } | undefined> {
+    let bytes: Buffer;
+    try {
+      if (!this.allowed(await realpath(file), this.realRoots)) {
+        this.add("import-outside-plugin", file, 0, 0, [], `${what} is a symbolic link out of the plugin folder`);
+        return undefined;
+      }
+      bytes = await readFile(file);
+    } catch (error) {
+      if (missingIsFine && (error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      this.add("unresolved-import", file, 0, 0, [], `cannot read the file: ${(error as Error).message}`);
+      return undefined;
+    }
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    this.files.push({ path: this.display(file), sha256 });
+    this.sources.set(this.display(file), bytes);
+    return { bytes, sha256 };
+  }
+
   private async auditFile(file: string): Promise<void> {
     if (this.files.length >= MAX_FILES) {
       this.add("parse-error", file, 0, 0, [], `more than ${MAX_FILES} files are imported; the audit stops here`);
       return;
     }
-    let bytes: Buffer;
-    try {
-      if (!this.allowed(await realpath(file), this.realRoots)) {
-        this.add("import-outside-plugin", file, 0, 0, [], "the file is a symbolic link out of the plugin folder");
-        return;
-      }
-      bytes = await readFile(file);
-    } catch (error) {
-      this.add("unresolved-import", file, 0, 0, [], `cannot read the file: ${(error as Error).message}`);
-      return;
-    }
-    const sha256 = createHash("sha256").update(bytes).digest("hex");
-    this.files.push({ path: this.display(file), sha256 });
-    this.sources.set(this.display(file), bytes);
+    const read = await this.readHashed(file, "the file", { missingIsFine: false });
+    if (read === undefined) return;
+    const { bytes, sha256 } = read;
     this.auditedDirs.add(dirname(file));
     if (file.endsWith(".json")) return;
     const text = bytes.toString("utf8");
