@@ -2,35 +2,24 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import {
-  hostHeaderValidation,
-  localhostOriginValidation,
-  NodeStreamableHTTPServerTransport,
-  toNodeHandler,
-} from "@modelcontextprotocol/node";
-import { createMcpHandler, isInitializeRequest, ProtocolError, type McpHttpHandler, type Server, type WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { hostHeaderValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { telemetry } from "../telemetry/telemetry.js";
 import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { isRefusal, tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
 import { ClientRateLimiter } from "./clients/rate-limiter.js";
-import { isScoped, passthroughReach, type ClientScope } from "./clients/scope.js";
-import { RevokedSessions } from "./revoked-sessions.js";
+import { isScoped } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import { serveProbe, type ProbeState } from "./http-probes.js";
 import type { GatewayServers } from "./server-factory.js";
-import { cancelWhenClosed } from "./session-close.js";
-import { initializeClaims, signSessionId, verifySessionId } from "./session-id.js";
-import { listenedResources } from "./passthrough/listen.js";
 import type { Passthrough } from "./passthrough/passthrough.js";
-import { SessionPool, type SessionLimits } from "./session-pool.js";
-import { SessionEventStore, trackDelivery } from "./event-store.js";
+import type { SessionLimits } from "./session-pool.js";
+import { DEFAULT_SESSION_LIMITS, LegacySessions } from "./legacy-sessions.js";
+import { mcpEndpoint } from "./mcp-endpoint.js";
 import { FastLane } from "./fast-lane/fast-lane.js";
-import { cancelledRequestId } from "./fast-lane/recognize.js";
-import { allowedHostnames, EndedSessions, isLegacyPost, MAX_BODY_BYTES, rateLimited, readBody, rpcError, sendJson, serveMetrics } from "./http-util.js";
-
-export { MAX_BODY_BYTES } from "./http-util.js";
+import { allowedHostnames, MAX_BODY_BYTES, rateLimited, rpcError, sendJson, serveMetrics } from "./http-util.js";
 
 export interface HttpGatewayOptions {
   readonly gateway: Gateway;
@@ -53,12 +42,6 @@ export interface HttpGatewayOptions {
   readonly fastLane?: boolean;
 }
 
-/** How long a 2025 request whose stream closed waits for its client to resume (Last-Event-ID) before it is cancelled. */
-const RESUME_GRACE_MS = 3_000;
-const RESUME_RETRY_MS = 300;
-
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { perClient: 100, total: 1_000, idleMs: 30 * 60_000 };
-
 export interface HttpGateway {
   readonly url: string;
   /** Legacy (2025-era) sessions open now. */
@@ -74,35 +57,22 @@ export interface HttpGateway {
  * Streamable HTTP at /mcp and GET /health. 2026-07-28 (modern) requests go to the SDK's
  * per-request handler, whose `subscriptions/listen` streams carry list_changed; 2025-era clients
  * get a sessionful transport per client (Mcp-Session-Id), so each has its own server instance
- * and notification stream. Bound to loopback by default, with Host/Origin checks against DNS
+ * and notification stream (legacy-sessions.ts; the /mcp routing is mcp-endpoint.ts). Bound to loopback by default, with Host/Origin checks against DNS
  * rebinding; a bearer token, when set, is required on every /mcp and /metrics request.
  */
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const { gateway, servers, address, token, logger } = options;
   const authenticator = options.authenticator ?? tokenAuthenticator({ token });
   const rates = new ClientRateLimiter();
-  // The client that opened each 2025-era session: another client's token cannot use it.
-  const owners = new Map<string, string>();
   const loopback = isLoopback(address.host);
   const validateHost = loopback ? hostHeaderValidation(allowedHostnames(address)) : undefined;
   const validateOrigin = loopback ? localhostOriginValidation() : undefined;
-  const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits };
-  // Sessions this replica closed (idle, evicted, DELETE): their signed ids are not rebuilt here.
-  const ended = new EndedSessions(Math.max(10_000, limits.total * 10));
-  const sessions = new SessionPool<NodeStreamableHTTPServerTransport>(limits, (id, transport, why) => {
-    logger.info({ session: id }, why === "idle" ? "client session closed: idle" : "client session closed: too many sessions, least recently used");
-    ended.add(id);
-    void transport.close().catch(() => undefined);
-  });
-  const sweep = setInterval(() => sessions.expireIdle(), Math.max(50, Math.min(limits.idleMs / 2, 60_000)));
-  sweep.unref();
-  // Sessions opened with a named client token: revoking it ends them, open notification streams included.
-  const credentials = new RevokedSessions(authenticator, logger, (id) => {
-    const transport = sessions.use(id);
-    sessions.delete(id);
-    owners.delete(id);
-    ended.add(id);
-    void transport?.close().catch(() => undefined);
+  const sessions = new LegacySessions({
+    servers,
+    authenticator,
+    logger,
+    limits: { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits },
+    sessionKey: options.sessionKey ?? randomBytes(32),
   });
   const modern: McpHttpHandler = createMcpHandler(servers.factory(() => "http", { track: false }), {
     legacy: "reject",
@@ -129,167 +99,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   };
 
   const fastLane = options.fastLane === false ? undefined : new FastLane(gateway, logger);
-  // The SDK server instance behind each 2025 session's transport: the fast lane reads what its client declared.
-  const sessionServers = new WeakMap<NodeStreamableHTTPServerTransport, Server>();
-  const sessionKey = options.sessionKey ?? randomBytes(32);
-  const rebuilding = new Map<string, Promise<NodeStreamableHTTPServerTransport>>();
-  const sessionEvents = new WeakMap<NodeStreamableHTTPServerTransport, SessionEventStore>();
-  // When each session's client last resumed a stream (Last-Event-ID): a closed request it resumes is not cancelled.
-  const resumedAt = new Map<string, number>();
-
-  const openSession = async (remote: string, owner: ClientScope, sessionId: () => string): Promise<NodeStreamableHTTPServerTransport> => {
-    const events = new SessionEventStore();
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: sessionId,
-      // SSE event ids: a client whose connection drops mid-call resumes with Last-Event-ID (event-store.ts).
-      eventStore: events,
-      // Clients reconnect this soon after a drop (the SDK client's default backoff starts at 1 s).
-      retryInterval: RESUME_RETRY_MS,
-      // Responses are SSE streams: an upstream's progress, log messages, elicitation and sampling
-      // requests travel to the client on the stream of the request that caused them.
-      onsessioninitialized: (id) => {
-        // Capped per client and address: behind a balancer every client shares one address, and one token must not evict another's sessions.
-        sessions.add(id, `${owner.name} ${remote}`, transport);
-        owners.set(id, owner.name);
-        if (owner.credential !== undefined) credentials.track(id, owner.credential);
-        logger.info({ session: id, client: owner.name }, "client session opened");
-      },
-      onsessionclosed: (id) => {
-        ended.add(id);
-        sessions.delete(id);
-        owners.delete(id);
-        credentials.forget(id);
-        logger.info({ session: id }, "client session closed");
-      },
-    });
-    sessionEvents.set(transport, events);
-    transport.onclose = () => {
-      events.clear();
-      if (transport.sessionId !== undefined) {
-        resumedAt.delete(transport.sessionId);
-        sessions.delete(transport.sessionId);
-        owners.delete(transport.sessionId);
-        credentials.forget(transport.sessionId);
-      }
-    };
-    const server = servers.create("http-session", { track: true, client: owner });
-    sessionServers.set(transport, server);
-    await server.connect(transport);
-    return transport;
-  };
-
-  /**
-   * A session another replica began (or this one before a restart): its signed id says whose it is
-   * and which protocol version it speaks, so a server instance is built for it and initialized
-   * in-process with the protocol version, capabilities and clientInfo of the client's initialize
-   * (carried in the id); the client never notices the move.
-   */
-  const rebuildSession = (id: string, client: ClientScope, remote: string): Promise<NodeStreamableHTTPServerTransport> | undefined => {
-    const claims = ended.has(id) ? undefined : verifySessionId(sessionKey, id);
-    if (claims === undefined || claims.client !== client.name) return undefined;
-    let pending = rebuilding.get(id);
-    if (pending === undefined) {
-      pending = (async () => {
-        const transport = await openSession(remote, client, () => id);
-        // The SDK has no public way to restore a session; its web-standard transport is driven directly.
-        const web = (transport as unknown as { _webStandardTransport: WebStandardStreamableHTTPServerTransport })._webStandardTransport;
-        // What the client declared when it began (ids from before these were kept: nothing), so roots, sampling and elicitation survive the move.
-        const declared = claims.declared ?? { capabilities: {}, clientInfo: { name: "mcpvm-rebuilt-session", version: "0" } };
-        const initialize = { jsonrpc: "2.0", id: "mcpvm-rebuild", method: "initialize", params: { protocolVersion: claims.protocolVersion, ...declared } };
-        const response = await web.handleRequest(
-          new Request("http://gateway/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize) }),
-        );
-        await response.text();
-        if (!response.ok || transport.sessionId !== id) throw new Error(`session ${id.slice(0, 12)}… could not be rebuilt (HTTP ${response.status})`);
-        logger.info({ session: id, client: client.name }, "client session rebuilt on this replica");
-        return transport;
-      })().finally(() => rebuilding.delete(id));
-      rebuilding.set(id, pending);
-    }
-    return pending;
-  };
-
-  const handleMcp = async (req: IncomingMessage, res: ServerResponse, client: ClientScope): Promise<void> => {
-    const sessionHeader = req.headers["mcp-session-id"];
-    const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
-    // A session belongs to the client that opened it: to any other it does not exist.
-    const ownSession = async (id: string): Promise<NodeStreamableHTTPServerTransport | undefined> => {
-      if (owners.has(id)) return owners.get(id) === client.name ? sessions.use(id) : undefined;
-      return rebuildSession(id, client, req.socket.remoteAddress ?? "unknown")?.catch((error: unknown) => {
-        logger.warn({ client: client.name }, `a signed session could not be rebuilt: ${errorMessage(error)}`);
-        return undefined;
-      });
-    };
-    if (req.method !== "POST") {
-      const transport = sessionId === undefined ? undefined : await ownSession(sessionId);
-      if (transport !== undefined && sessionId !== undefined) {
-        // An open notification stream keeps the session from expiring while it lasts.
-        const lastEventId = req.headers["last-event-id"];
-        if (req.method === "GET" && typeof lastEventId === "string" && sessionEvents.get(transport)?.knows(lastEventId) !== true) {
-          // Events live in memory of the replica that sent them: elsewhere, or once dropped by the cap, there is nothing to replay.
-          return rpcError(res, 404, -32000, `Cannot resume: event ${lastEventId.slice(0, 32)} of this session is not held by this gateway replica (events are kept only by the replica that sent them, up to a per-session cap); retry the request (or use sticky routing for resumable streams).`);
-        }
-        if (typeof lastEventId === "string") resumedAt.set(sessionId, Date.now());
-        if (req.method === "GET") {
-          sessions.streamOpened(sessionId);
-          res.once("close", () => sessions.streamClosed(sessionId));
-        }
-        return transport.handleRequest(req, res);
-      }
-      // A modern client never sends GET/DELETE; a 2025 one without a live session gets a clear error.
-      return rpcError(res, sessionId === undefined ? 400 : 404, -32000, sessionId === undefined ? "Missing Mcp-Session-Id header." : "Unknown or expired session; initialize again.");
-    }
-    const text = await readBody(req);
-    if (text === undefined) return rpcError(res, 413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes.`);
-    let body: unknown;
-    try {
-      body = JSON.parse(text) as unknown;
-    } catch {
-      return rpcError(res, 400, -32700, "Parse error: the body is not JSON.");
-    }
-    // A JSON-RPC batch is as many requests as it holds messages: the rate counts each (the POST took one already).
-    if (Array.isArray(body) && body.length > 1 && client.rate !== undefined) {
-      const batchWaitMs = body.length > client.rate.count ? Infinity : rates.take(client.name, client.rate, body.length - 1);
-      if (batchWaitMs > 0) {
-        logger.warn({ client: client.name, messages: body.length }, "HTTP batch over the client's rate limit refused");
-        return rateLimited(res, client.name, client.rate, batchWaitMs, body.length);
-      }
-    }
-    if (!isLegacyPost(req, body)) {
-      if (fastLane !== undefined && (await fastLane.serveModern(req, res, body, client))) return;
-      const listen = options.passthrough === undefined ? undefined : listenedResources(body);
-      if (listen !== undefined && options.passthrough !== undefined) {
-        // Updates for these URIs come from upstream subscriptions, held while the stream is open.
-        let release: () => void;
-        try {
-          release = await options.passthrough.holdSubscriptions(listen.uris, {}, passthroughReach(client));
-        } catch (error) {
-          const code = ProtocolError.isInstance(error) ? error.code : -32603;
-          return sendJson(res, 200, { jsonrpc: "2.0", id: listen.id, error: { code, message: errorMessage(error) } });
-        }
-        res.once("close", release);
-      }
-      return modernNode(req, res, body);
-    }
-    if (sessionId !== undefined) {
-      const transport = await ownSession(sessionId);
-      if (transport === undefined) return rpcError(res, 404, -32001, "Unknown or expired session; initialize again.");
-      if (fastLane !== undefined) {
-        const server = sessionServers.get(transport);
-        if (server !== undefined && (await fastLane.serveLegacy(req, res, body, client, { id: sessionId, server, wantsLogs: options.passthrough?.wantsLogs(server) ?? false }))) return;
-        const cancelled = cancelledRequestId(body);
-        if (cancelled !== undefined) fastLane.cancel(sessionId, cancelled);
-      }
-      cancelWhenClosed(res, body, transport, (since) => (resumedAt.get(sessionId) ?? 0) >= since, RESUME_GRACE_MS);
-      trackDelivery(res, body, sessionEvents.get(transport));
-      return transport.handleRequest(req, res, body);
-    }
-    if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
-    const { protocolVersion, declared } = initializeClaims(body);
-    const transport = await openSession(req.socket.remoteAddress ?? "unknown", client, () => signSessionId(sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now(), declared }));
-    trackDelivery(res, body, sessionEvents.get(transport));
-    return transport.handleRequest(req, res, body);
-  };
+  const handleMcp = mcpEndpoint({ sessions, modern: modernNode, fastLane, passthrough: options.passthrough, rates, logger });
 
   const probeState: ProbeState = {
     gateway,
@@ -378,13 +188,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         });
         if (inFlight > 0) logger.warn({ inFlight }, "drain deadline reached; closing calls still in flight");
       }
-      clearInterval(sweep);
-      credentials.stop();
       unsubscribe();
       await modern.close().catch(() => undefined);
-      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
-      sessions.clear();
-      owners.clear();
+      await sessions.closeAll();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => (httpServer.listening ? httpServer.close(() => resolve()) : resolve()));
     },

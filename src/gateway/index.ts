@@ -1,7 +1,9 @@
 export { startGateway, type ServeOptions, type RunningGateway } from "./serve.js";
 export { Gateway, type GatewayOptions, type CallContext } from "./gateway.js";
 export { GatewayServers, GATEWAY_SERVER_INFO } from "./server-factory.js";
-export { startHttpGateway, MAX_BODY_BYTES, DEFAULT_SESSION_LIMITS, type HttpGateway, type HttpGatewayOptions } from "./http-server.js";
+export { startHttpGateway, type HttpGateway, type HttpGatewayOptions } from "./http-server.js";
+export { DEFAULT_SESSION_LIMITS } from "./legacy-sessions.js";
+export { MAX_BODY_BYTES } from "./http-util.js";
 export { startStdioGateway, type StdioGateway } from "./stdio.js";
 export { parseListenAddress, isLoopback, requireTokenFor, DEFAULT_HTTP_HOST, type ListenAddress } from "./address.js";
 export { bearerMatches } from "./auth.js";

@@ -75,4 +75,33 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui on a narrow window and from the keyboard
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe("main");
     expect(errors).toEqual([]);
   });
+
+  it("keyboard: a toolset's Delete… asks first (focus to Cancel and back), and deleting says so on the page", async () => {
+    const home = await session.home({ servers: (_starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")], confirm: "never" } }), approve: ["notes"] });
+    await writeSpec(join(home.dir, "notes.json"), [{ name: "search", inputSchema: text }]);
+    expect((await cli(home, ["toolset", "build", "daily", "notes.search"])).code).toBe(0);
+    const { page, errors } = await session.open(home);
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+    const stored = async () => JSON.parse((await cli(home, ["--json", "toolset", "list"])).stdout).toolsets.map((t: { name: string }) => t.name);
+    await page.getByRole("link", { name: "Toolsets" }).click();
+    const card = page.getByRole("article", { name: "daily" });
+    await card.getByRole("button", { name: "Delete daily…" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(focused, POLL).toBe("Cancel");
+    expect(await card.getByRole("group", { name: "Confirm deleting daily" }).textContent()).toContain("Delete toolset daily?");
+    await page.keyboard.press("Enter");
+    await expect.poll(focused, POLL).toBe("Delete daily…");
+    expect(await stored()).toEqual(["daily"]);
+
+    await page.keyboard.press("Enter");
+    await expect.poll(focused, POLL).toBe("Cancel");
+    await page.keyboard.press("Shift+Tab");
+    expect(await focused()).toBe("Yes, delete daily");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => card.count(), POLL).toBe(0);
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Deleted toolset daily." }).count(), POLL).toBe(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe("main");
+    expect(await stored()).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });

@@ -56,6 +56,28 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui pages in Chromium", { timeout: 180_000 }
     expect(errors).toEqual([]);
   });
 
+  it("Run: Stop while the dashboard does not answer says so next to the run, not as a page error; Stop again stops it", async () => {
+    const { page, errors } = await open();
+    await page.getByRole("link", { name: "Run" }).click();
+    // The run waits on its confirmation question: running, with Stop shown, for as long as the test needs.
+    await runScript(page, 'return await tools.notes.wipe({ text: "all" });');
+    await expect.poll(() => page.getByRole("alertdialog", { name: "Allow notes.wipe?" }).count(), { timeout: 20_000 }).toBe(1);
+    // Only the cancel request is cut: the run itself is still followed.
+    await page.route("**/api/runs/*/cancel", (route) => route.abort());
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    const runSection = page.getByRole("region", { name: "Run a script" });
+    const stopError = runSection.getByRole("alert").filter({ hasText: "Could not stop the run" });
+    await expect.poll(() => stopError.count(), POLL).toBe(1);
+    expect(await stopError.textContent()).toMatch(/is not answering.*\(UI_OFFLINE\)/);
+    expect(await page.locator("#page-errors").count()).toBe(0);
+
+    await page.unroute("**/api/runs/*/cancel");
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    await expect.poll(() => page.getByTestId("run-error").count(), { timeout: 20_000 }).toBe(1);
+    expect(await stopError.count()).toBe(0);
+    expect(errors).toEqual(["console: Failed to load resource: net::ERR_FAILED"]);
+  });
+
   it("Activity: calls made by the CLI and by the page show up live, filterable, with a detail view", async () => {
     const { home, page, errors } = await open(undefined, "never");
     await page.getByRole("link", { name: "Activity" }).click();

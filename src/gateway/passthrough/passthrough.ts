@@ -1,22 +1,17 @@
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  type CompleteRequest,
-  type CompleteResult,
-  type LoggingLevel,
-  type Server,
-} from "@modelcontextprotocol/server";
+import type { CompleteRequest, CompleteResult, LoggingLevel, Server } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
-import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestContext, ServerRequestHooks } from "../../mcp/client-manager/index.js";
+import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestContext } from "../../mcp/client-manager/index.js";
 import { errorMessage } from "../../util/errors.js";
 import { passthroughReach, reaches, type ClientScope, type ServerReach } from "../clients/scope.js";
 import { invalidParams, toProtocolError } from "./errors.js";
 import { mostVerbose, originTakesLog, passesLevel } from "./log-levels.js";
 import { InputRounds } from "./input-rounds.js";
-import { clientCapabilities, flushOrigin, isFastLaneOrigin, isGatewayOrigin, isModernRequest, notifyOrigin, type GatewayOrigin } from "./origin.js";
+import { flushOrigin, notifyOrigin, type GatewayOrigin } from "./origin.js";
 import { PromptRouter } from "./prompts.js";
+import { fastLaneInvolved, originOf } from "./request-origin.js";
 import { RootsRouter } from "./roots.js";
 import { ResourceRouter } from "./resources.js";
+import { upstreamRequestHooks } from "./upstream-requests.js";
 import type { Upstreams } from "./upstreams.js";
 import { UpstreamSubscriptions } from "./upstream-subscriptions.js";
 
@@ -94,7 +89,9 @@ export class Passthrough {
 
   /** Installs the elicitation/sampling/roots forwarding and starts forwarding upstream notifications. */
   start(): void {
-    this.options.clients.setServerRequestHooks(this.serverRequestHooks());
+    this.options.clients.setServerRequestHooks(
+      upstreamRequestHooks({ originOf: (ctx) => this.originOf(ctx.origin, ctx.server), rounds: this.rounds, roots: this.roots, logger: this.options.logger }),
+    );
     this.stopEvents ??= this.options.clients.subscribe((event) => this.onEvent(event));
   }
 
@@ -292,84 +289,8 @@ export class Passthrough {
     }
   }
 
-  /** The client request an upstream's request or message belongs to: as resolved by the manager, else the only gateway call in flight. */
+  /** The client request an upstream's request or message belongs to (request-origin.ts), given the gateway calls in flight. */
   private originOf(resolved: ServerRequestContext["origin"] | undefined, server: string): GatewayOrigin | undefined {
-    // A fast-lane call in flight on that server makes the guess below unsafe: the request may be its.
-    if (fastLaneInvolved(resolved)) return undefined;
-    if (resolved !== undefined && isGatewayOrigin(resolved.origin)) return resolved.origin;
-    const fromInFlight = resolved?.inFlight.filter(isGatewayOrigin) ?? [];
-    if (fromInFlight.length === 1) return fromInFlight[0];
-    // The only gateway call in flight may be on another server: its client must be one that reaches this one.
-    const only = this.active.size === 1 ? [...this.active][0] : undefined;
-    return only !== undefined && reaches(passthroughReach(clientOfOrigin(only)), server) ? only : undefined;
-  }
-
-  private serverRequestHooks(): ServerRequestHooks {
-    return {
-      elicitationModes: { form: true, url: true },
-      elicit: async (params, ctx) => {
-        const origin = this.originOf(ctx.origin, ctx.server);
-        const why = this.cannotForward(origin, "elicitation", ctx);
-        if (why !== undefined || origin === undefined) {
-          this.options.logger.warn({ server: ctx.server }, `elicitation from ${ctx.server} declined: ${why}`);
-          return { action: "decline" };
-        }
-        const mode = "mode" in params && params.mode === "url" ? "url" : "form";
-        const supported = clientCapabilities(origin)?.elicitation;
-        // A client that declared `elicitation: {}` supports form mode (the 2025-06-18 shape).
-        if (mode === "url" && supported?.url === undefined) {
-          this.options.logger.warn({ server: ctx.server }, `URL elicitation from ${ctx.server} declined: the client supports form mode only`);
-          return { action: "decline" };
-        }
-        if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.elicitInput(params, { signal: ctx.signal });
-        // A 2026-07-28 client: the question goes out in the call's next input_required answer.
-        const asked = this.rounds.ask(origin, { method: "elicitation/create", params }, ctx.signal);
-        if (asked === undefined) {
-          this.options.logger.warn({ server: ctx.server }, `elicitation from ${ctx.server} declined: the 2026-07-28 client's request is not a tool call (input rounds are offered for tools/call)`);
-          return { action: "decline" };
-        }
-        const view = await asked;
-        return view.kind === "elicit" ? { action: view.action, ...(view.content === undefined ? {} : { content: view.content as ElicitContent }) } : { action: "cancel" };
-      },
-      sample: async (params, ctx) => {
-        const origin = this.originOf(ctx.origin, ctx.server);
-        const why = this.cannotForward(origin, "sampling", ctx);
-        if (why !== undefined || origin === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Sampling is not available through the mcpvm gateway here: ${why}`);
-        if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.requestSampling(params, { signal: ctx.signal });
-        const asked = this.rounds.ask(origin, { method: "sampling/createMessage", params }, ctx.signal);
-        if (asked === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Sampling is not available through the mcpvm gateway here: the 2026-07-28 client's request is not a tool call (input rounds are offered for tools/call)");
-        const view = await asked;
-        if (view.kind !== "sampling") throw new ProtocolError(ProtocolErrorCode.InternalError, "The client's answer was not a sampling result.");
-        return view.result;
-      },
-      listRoots: (ctx) => this.roots.list(this.originOf(ctx.origin, ctx.server), ctx),
-      rootsConnection: (server, send) => this.roots.connection(server, send),
-    };
-  }
-
-  private cannotForward(origin: GatewayOrigin | undefined, what: "elicitation" | "sampling", ctx: ServerRequestContext): string | undefined {
-    if (origin === undefined) {
-      // The fast lane serves only clients that declared neither capability: the SDK path's reason for them.
-      if (isFastLaneOrigin(ctx.origin.origin)) return `the gateway's client does not support ${what}`;
-      return ctx.origin.inFlight.length > 1 ? "calls of several clients are in flight on that server, so it is unclear whose it is" : "no client call is in flight on that server";
-    }
-    const capabilities = clientCapabilities(origin);
-    if (what === "elicitation" && capabilities?.elicitation === undefined) return "the gateway's client does not support elicitation";
-    if (what === "sampling" && capabilities?.sampling === undefined) return "the gateway's client does not support sampling";
-    return undefined;
+    return originOf(resolved, server, this.active);
   }
 }
-
-/** The client the HTTP layer authenticated for this call (as server-factory's clientOf); undefined on stdio. */
-function clientOfOrigin(origin: GatewayOrigin): ClientScope | undefined {
-  const http = (origin.ctx as { http?: { authInfo?: { extra?: Record<string, unknown> } } }).http;
-  return http?.authInfo?.extra?.client as ClientScope | undefined;
-}
-
-/** The request or message came during a fast-lane call, or while one was in flight on that server with others. */
-function fastLaneInvolved(resolved: ServerRequestContext["origin"] | undefined): boolean {
-  if (resolved === undefined) return false;
-  return isFastLaneOrigin(resolved.origin) || (resolved.how === "unknown" && resolved.inFlight.some(isFastLaneOrigin));
-}
-
-type ElicitContent = NonNullable<Extract<Awaited<ReturnType<NonNullable<ServerRequestHooks["elicit"]>>>, { content?: unknown }>["content"]>;

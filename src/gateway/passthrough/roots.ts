@@ -27,7 +27,7 @@ function unavailable(why: string): ProtocolError {
  * that client's notifications/roots/list_changed passed on to the upstreams it reaches.
  *
  * An upstream connection is shared by every client of the gateway, so whose roots it gets is decided
- * as for its other requests (passthrough.ts originOf): during a client's call, that client's (a
+ * as for its other requests (request-origin.ts originOf): during a client's call, that client's (a
  * 2025 client is asked on the call's stream, a 2026-07-28 client in an `input_required` round).
  * Outside any call (a server asks right after it starts, or after list_changed), the one live
  * connection whose client offers roots and may reach that server is asked; with none or several,

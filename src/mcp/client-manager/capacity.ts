@@ -11,12 +11,17 @@ export interface CapacityCandidate {
   /** Held running (ServerSlot.hold): never closed to make room. */
   readonly holds?: number;
   readonly lastUsed: number;
+  /** Taken out by a config.json edit and draining its calls: its place frees once it is closed. */
+  readonly retired?: boolean;
 }
 
 export type RoomDecision<T> =
   | { readonly kind: "room" }
   | { readonly kind: "evict"; readonly victim: T }
-  /** No place now, but these are still opening: once one has, it is idle (evictable) or busy, so decide again. */
+  /**
+   * No place now, but these are still opening (once one has, it is idle, so evictable, or busy) or
+   * draining after a config.json edit (closed within the drain time): decide again when one settles.
+   */
   | { readonly kind: "wait"; readonly opening: readonly T[] }
   | { readonly kind: "full" };
 
@@ -24,7 +29,7 @@ export type RoomDecision<T> =
  * Whether `requester` may go live under the cap of `max` live connections: yes; yes after closing
  * the least recently used connected server with no call in flight and no hold; not yet, while some live ones are
  * still opening (servers started together, as a first listing of every server does, must not refuse
- * each other); or no (every live one is connected and busy).
+ * each other) or draining after a config.json edit; or no (every live one is connected and busy).
  */
 export function decideRoom<T extends CapacityCandidate>(all: readonly T[], requester: T, max: number): RoomDecision<T> {
   const others = all.filter((candidate) => candidate !== requester && candidate.live);
@@ -35,7 +40,7 @@ export function decideRoom<T extends CapacityCandidate>(all: readonly T[], reque
     if (victim === undefined || candidate.lastUsed < victim.lastUsed) victim = candidate;
   }
   if (victim !== undefined) return { kind: "evict", victim };
-  const opening = others.filter((candidate) => !candidate.connected);
+  const opening = others.filter((candidate) => !candidate.connected || candidate.retired === true);
   return opening.length > 0 ? { kind: "wait", opening } : { kind: "full" };
 }
 
@@ -54,8 +59,9 @@ export async function waitForRoom(slots: () => ServerSlot[], slot: ServerSlot, m
     }
     if (decision.kind === "full") throw capacityError(slot.name, max);
     if (decision.kind === "wait") {
-      // Each opening connect settles (connected, failed, or its connect timeout), so this wait ends.
-      await Promise.race(decision.opening.map((other) => other.connecting?.catch(() => undefined)));
+      // Each opening connect settles (connected, failed, or its connect timeout), and each retired
+      // slot is closed within its drain time, so this wait ends.
+      await Promise.race(decision.opening.map((other) => other.connecting?.catch(() => undefined) ?? other.retirement));
       continue;
     }
     await decision.victim.shutdown("idle");

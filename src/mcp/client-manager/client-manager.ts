@@ -78,7 +78,8 @@ export class ClientManager {
       now: this.now,
       inFlight: this.inFlight,
       emit: (event) => this.emit(event),
-      slots: () => [...this.slots.values()],
+      // A retired slot's process lives on while its calls drain: it still takes a place under the cap.
+      slots: () => [...this.slots.values(), ...this.retiring],
       isClosed: () => this.closed,
       serverRequests: () => this.serverRequests,
       protocol: () => this.protocol,
@@ -145,14 +146,12 @@ export class ClientManager {
     const slot = this.slots.get(name);
     if (slot === undefined) return;
     this.slots.delete(name);
-    slot.retired = true;
     this.retiring.add(slot);
-    try {
-      await drained(slot, drainMs);
-      await slot.shutdown("closed");
-    } finally {
-      this.retiring.delete(slot);
-    }
+    const closed = drained(slot, drainMs)
+      .then(() => slot.shutdown("closed"))
+      .finally(() => this.retiring.delete(slot));
+    slot.retirement = closed.catch(() => undefined);
+    await closed;
   }
 
   async removeServer(name: string): Promise<void> {

@@ -26,8 +26,12 @@ export class ServerSlot {
   holds = 0;
   lastUsed = 0;
   idleTimer: NodeJS.Timeout | undefined;
-  /** Taken out of the manager (its server was removed or changed in config.json): draining, never connected again. */
-  retired = false;
+  /**
+   * Set when the slot is taken out of the manager (its server was removed or changed in config.json):
+   * draining, never connected again; settles once its process is closed. Until then the process still
+   * counts under the live-connection cap (capacity.ts waits on this).
+   */
+  retirement: Promise<void> | undefined;
   /** A tools/list refresh after list_changed, so calls can wait for it. */
   relisting: Promise<void> | undefined;
   readonly stderr: StderrRing;
@@ -123,6 +127,10 @@ export class ServerSlot {
     this.connection = undefined;
     if (connection !== undefined) await connection.close();
     this.setState(next);
+  }
+
+  get retired(): boolean {
+    return this.retirement !== undefined;
   }
 
   get connected(): boolean {

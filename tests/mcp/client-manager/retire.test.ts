@@ -46,6 +46,32 @@ describe("ClientManager.retire", () => {
     expect(readStarts(starts)).toHaveLength(2);
   });
 
+  // A config.json edit loop during slow calls (gateway/config-follow.ts): each retired server keeps its
+  // process until its call ends, and that process holds its place under maxLiveConnections.
+  it("an edit loop during slow calls never runs more processes than maxLiveConnections", { timeout: 60_000 }, async () => {
+    const starts = startsFile();
+    const { manager } = track(managerFor([fixture("a", [], { starts })], { limits: { maxLiveConnections: 1 } }));
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, readStarts(starts).filter((start) => isAlive(start.pid)).length)), 10);
+    try {
+      const calls: Promise<unknown>[] = [];
+      const retirements: Promise<void>[] = [];
+      for (let edit = 0; edit < 3; edit += 1) {
+        calls.push(manager.callTool("a", "sleep", { ms: 800 }));
+        await waitFor(() => manager.status("a").inFlight === 1, 15_000);
+        retirements.push(manager.retire("a", 10_000));
+        manager.setServer("a", async () => fixture("a", [], { starts }));
+      }
+      calls.push(manager.callTool("a", "echo", { text: "after the edits" }));
+      await Promise.all(calls);
+      await Promise.all(retirements);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(readStarts(starts)).toHaveLength(4);
+    expect(most).toBe(1);
+  });
+
   it("stops waiting for a hung call after drainMs", async () => {
     const { manager } = track(managerFor([fixture("a", ["--mode", "hang-call"])]));
     await manager.connect("a");

@@ -36,6 +36,13 @@ describe("decideRoom (the live-connection cap)", () => {
     expect(decideRoom([me, opening, slot(true, true, 2, 2)], me, 2)).toEqual({ kind: "wait", opening: [opening] });
     expect(decideRoom([me, slot(true, true, 1, 1), slot(true, true, 2, 2)], me, 2)).toEqual({ kind: "full" });
   });
+
+  it("counts a server draining after a config.json edit: waits for its close instead of starting past the cap", () => {
+    const me = slot(false, false, 0, 0);
+    const draining = { ...slot(true, true, 1, 1), retired: true };
+    expect(decideRoom([me, draining], me, 1)).toEqual({ kind: "wait", opening: [draining] });
+    expect(decideRoom([me, draining], me, 2)).toEqual({ kind: "room" });
+  });
 });
 
 describe("minimalChildEnv", () => {

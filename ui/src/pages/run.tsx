@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ApiError, enc, get, post } from "../api.js";
+import { ApiError, describeError, enc, get, post } from "../api.js";
 import { CodeEditor } from "../components/editor.js";
 import { Feedback } from "../components/feedback.js";
 import { useAction, usePoll } from "../hooks.js";
@@ -48,6 +48,9 @@ export function RunPage() {
   const [run, setRun] = useState<RunView | undefined>(undefined);
   const action = useAction();
   const answer = useAction();
+  // Stop's own outcome: a failed cancel (the dashboard not answering) is said beside the run it was
+  // meant to stop, not left as an unhandled rejection for the page-level error region.
+  const stop = useAction();
   // Polling stops when the page is left (it starts again, from the kept run id, when it is shown).
   const shown = useRef(true);
 
@@ -89,6 +92,7 @@ export function RunPage() {
   }, []);
   const start = () => {
     if (action.busy) return;
+    stop.clear();
     void action.run(async () => {
       setRun(undefined);
       const { id } = await post<{ id: string }>("/api/runs", { code: code.current, ...(timeout.trim() === "" ? {} : { limits: { timeout: timeout.trim() } }) });
@@ -97,6 +101,15 @@ export function RunPage() {
       return view === undefined ? undefined : finished(view);
     });
   };
+  const stopRun = (id: string) =>
+    stop.run(async () => {
+      try {
+        await post(`/api/runs/${enc(id)}/cancel`);
+      } catch (error) {
+        throw new Error(`Could not stop the run: ${describeError(error)}. Press Stop again, or stop \`mcpvm ui\` (Ctrl-C) to end every run.`);
+      }
+      return undefined;
+    });
   const reply = (id: string, allow: boolean) => answer.run(async () => (await post(`/api/confirmations/${enc(id)}`, { allow }), undefined));
   const result = run?.result;
   return (
@@ -134,11 +147,12 @@ export function RunPage() {
           {action.busy ? "Running…" : "Run"}
         </button>
         {action.busy && run !== undefined && (
-          <button type="button" onClick={() => void post(`/api/runs/${enc(run.id)}/cancel`)}>
+          <button type="button" onClick={() => void stopRun(run.id)} disabled={stop.busy}>
             Stop
           </button>
         )}
       </div>
+      <Feedback error={stop.error} />
       <Feedback message={action.message} error={action.error} />
       {run?.confirmations.map((c) => (
         <div key={c.id} class="card confirm" role="alertdialog" aria-labelledby={`confirm-${c.id}`}>

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { enc, get, post } from "../api.js";
 import { Feedback } from "../components/feedback.js";
 import { useAction, usePoll } from "../hooks.js";
@@ -13,13 +13,28 @@ interface ToolsetView {
   equip: string;
 }
 
-function ToolsetCard({ toolset, onChange, onEdit }: { toolset: ToolsetView; onChange: () => void; onEdit: (t: ToolsetView) => void }) {
+/** `onDeleted(outcome)`: said by the page, since the card leaves once the toolset is gone. */
+function ToolsetCard({ toolset, onChange, onEdit, onDeleted }: { toolset: ToolsetView; onChange: () => void; onEdit: (t: ToolsetView) => void; onDeleted: (outcome: string) => void }) {
   const action = useAction();
+  // Asked first, as removing a server is: the question replaces the button, focus goes to its safe
+  // answer (Cancel) and back to "Delete…" when cancelled, instead of falling to the page's top.
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirmDelete) cancelButton.current?.focus();
+    else if (asked.current) deleteButton.current?.focus();
+    asked.current = confirmDelete;
+  }, [confirmDelete]);
   const remove = () =>
     action.run(async () => {
       await post(`/api/toolsets/${enc(toolset.name)}/delete`);
+      onDeleted(`Deleted toolset ${toolset.name}.`);
+      // The card, and the focused button with it, is about to leave.
+      document.getElementById("main")?.focus();
       onChange();
-      return `Deleted ${toolset.name}.`;
+      return undefined;
     });
   return (
     <article class="card" aria-labelledby={`toolset-${toolset.name}`}>
@@ -58,9 +73,21 @@ function ToolsetCard({ toolset, onChange, onEdit }: { toolset: ToolsetView; onCh
         <button type="button" onClick={() => onEdit(toolset)}>
           Edit {toolset.name}
         </button>
-        <button type="button" class="danger" onClick={remove} disabled={action.busy}>
-          Delete {toolset.name}
-        </button>
+        {!confirmDelete ? (
+          <button type="button" class="danger" ref={deleteButton} onClick={() => setConfirmDelete(true)} disabled={action.busy}>
+            Delete {toolset.name}…
+          </button>
+        ) : (
+          <span class="row" role="group" aria-label={`Confirm deleting ${toolset.name}`}>
+            <span>Delete toolset {toolset.name}? Clients equipped with it lose its tools.</span>
+            <button type="button" class="danger" onClick={remove} disabled={action.busy}>
+              Yes, delete {toolset.name}
+            </button>
+            <button type="button" ref={cancelButton} onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </button>
+          </span>
+        )}
       </div>
       <Feedback message={action.message} error={action.error} />
     </article>
@@ -83,6 +110,7 @@ export function ToolsetsPage() {
     setSeen(toolsets.data?.toolsets.find((t) => t.name === value.trim())?.updatedAt ?? null);
   };
   const action = useAction();
+  const [deleted, setDeleted] = useState<string | undefined>(undefined);
   const chosen = new Set(tools.split("\n").map((t) => t.trim()).filter((t) => t !== ""));
   const toggle = (ref: string) => {
     const next = new Set(chosen);
@@ -115,11 +143,11 @@ export function ToolsetsPage() {
     <section aria-labelledby="toolsets-title">
       <h2 id="toolsets-title">Toolsets</h2>
       <p class="muted">A toolset is a named list of tools the gateway exposes directly, under flattened names (git.status → git_status).</p>
-      <Feedback error={toolsets.error} />
+      <Feedback message={deleted} error={toolsets.error} />
       {toolsets.data?.toolsets.length === 0 && <p>No toolsets yet.</p>}
       <div class="cards">
         {toolsets.data?.toolsets.map((t) => (
-          <ToolsetCard key={t.name} toolset={t} onChange={toolsets.reload} onEdit={edit} />
+          <ToolsetCard key={t.name} toolset={t} onChange={toolsets.reload} onEdit={edit} onDeleted={setDeleted} />
         ))}
       </div>
       <form class="card form" onSubmit={save} aria-labelledby="build-title">
