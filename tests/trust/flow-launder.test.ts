@@ -13,6 +13,8 @@ import { SCRIPTED } from "./helpers.js";
  */
 const CANARY = "CANARY-7f3a9c2e1b5d4a6f90e1";
 const SECRET_PART = "7f3a9c2e1b5d4a6f90e1";
+/** A number in a structured result: data as much as a string is (it was not labelled before wave 26). */
+const CARD = 4111111111111111;
 const server = (dir: string, name: string) => ({ command: process.execPath, args: [SCRIPTED, join(dir, `${name}.spec.json`)], env: { MCPVM_FIXTURE_CALLS: join(dir, `${name}.calls`) }, confirm: "never" });
 const READ = { readOnlyHint: true, openWorldHint: false };
 
@@ -26,6 +28,7 @@ beforeAll(async () => {
     tools: [
       { name: "get_key", annotations: READ, result: CANARY },
       { name: "status", annotations: READ, result: "ok", progress: [`unlocked ${CANARY}`] },
+      { name: "card", annotations: READ, structured: { holder: "A. Person", number: CARD, pin: 4821 } },
     ],
     resources: [
       { uri: "secret://key", name: "key", text: CANARY },
@@ -58,6 +61,8 @@ const launders: Record<string, string> = {
   "a resource URI sent to another server": `await mail.resources.read("note://" + String(await vault.get_key({})));`,
   "a prompt argument sent to another server": `await mail.prompts.get("draft", { topic: String(await vault.get_key({})) });`,
   "bytes the script encodes into a Uint8Array argument": `const k = String(await vault.get_key({})); const bytes = new Uint8Array(k.length); for (let i = 0; i < k.length; i++) bytes[i] = k.charCodeAt(i); await mail.send({ body: bytes });`,
+  "a number from a structured result, sent as text": `const c = await vault.card({}); await mail.send({ body: "card " + c.number });`,
+  "a number from a structured result, sent as a number": `const c = await vault.card({}); await mail.send({ amount: c.number });`,
 };
 
 describe("information-flow guard: data that reaches the guest other than as a tool result", () => {
@@ -67,6 +72,7 @@ describe("information-flow guard: data that reaches the guest other than as a to
       const result = await host.run(`${PRE}${code}\nreturn "sent";`);
       expect(result.ok ? "sent" : result.error.errorCode).toBe("MCP_FLOW_DENIED");
       expect(mailCalls().slice(before)).not.toContain(SECRET_PART);
+      expect(mailCalls().slice(before)).not.toContain(String(CARD));
     }, 30_000);
   }
 
@@ -82,8 +88,8 @@ describe("information-flow guard: data that reaches the guest other than as a to
   it("the script's own text still goes through after reading every kind of data (no false flow)", async () => {
     const before = mailCalls().length;
     const result = await host.run(
-      `${PRE}await vault.resources.read("secret://env"); await vault.prompts.get("setup"); await vault.status({}, { onProgress: () => {} });
-       let o = { body: "a note the script wrote itself" }; for (let i = 0; i < 70; i++) o = { a: o }; await mail.send(o); return "sent";`,
+      `${PRE}await vault.resources.read("secret://env"); await vault.prompts.get("setup"); await vault.status({}, { onProgress: () => {} }); await vault.card({});
+       let o = { body: "a note the script wrote itself", day: 20261128, pin: 4821 }; for (let i = 0; i < 70; i++) o = { a: o }; await mail.send(o); return "sent";`,
     );
     expect(result.ok ? result.value : result.error).toBe("sent");
     expect(mailCalls().slice(before)).toContain("a note the script wrote itself");

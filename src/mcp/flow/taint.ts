@@ -14,8 +14,9 @@
  * Not followed (documented in docs/SECURITY.md): data re-encoded by the script (base64, hex,
  * reversed, split into pieces shorter than the windows, one character at a time), a piece of 8–13
  * characters cut from inside a longer returned string (no indexed window need start where it does),
- * numbers and booleans, strings under 8 characters, and implicit flows (a branch taken because of a
- * value). Bytes count by their UTF-8 text runs, both ways; arguments are walked at any depth.
+ * booleans, strings and numbers under 8 characters, and implicit flows (a branch taken because of a
+ * value). Numbers count by their decimal text and bytes by their UTF-8 text runs, both ways;
+ * arguments are walked at any depth.
  */
 
 export const WINDOW = 12;
@@ -165,7 +166,7 @@ function pathText(node: PathNode | undefined, hide: (key: string) => boolean): s
 }
 
 /**
- * Every string in a JSON-like value, keys included, with where it sits; no cycles. Iterative and
+ * Every string in a JSON-like value (numbers as their decimal text), keys included, with where it sits; no cycles. Iterative and
  * without a depth limit: a value nested past any limit would otherwise be a way around the guard.
  * Bytes (a binary resource, an image, a Uint8Array argument) count by their UTF-8 text runs of at
  * least MIN_WHOLE characters: a script that decodes a server's bytes holds that server's text.
@@ -177,6 +178,12 @@ function walk(value: unknown, visit: (text: string, path: PathNode | undefined) 
     const { value: item, path } = next;
     if (typeof item === "string") {
       visit(item, path);
+      continue;
+    }
+    // A number counts by its decimal text: an account or card number in a structured result is data
+    // as much as the same digits in a string, and a script can send it either way.
+    if (typeof item === "number") {
+      if (Number.isFinite(item)) visit(String(item), path);
       continue;
     }
     if (item === null || typeof item !== "object" || seen.has(item)) continue;

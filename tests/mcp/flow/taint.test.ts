@@ -22,6 +22,16 @@ describe("labels by content", () => {
     expect(index.find({ [SECRET]: 1 })).toHaveLength(1);
   });
 
+  it("follows a number by its decimal text, as a number or inside a string (8 characters or more)", () => {
+    const index = new TaintIndex("mail.send({ day: 20261128 })");
+    index.label("bank", { account: 4111111111111111, balance: 1234.5678, pin: 4821 });
+    expect(index.find({ body: "card 4111111111111111" })).toEqual([{ server: "bank", path: "body" }]);
+    expect(index.find({ amount: 4111111111111111 })).toEqual([{ server: "bank", path: "amount" }]);
+    expect(index.find({ n: 1234.5678 })).toEqual([{ server: "bank", path: "n" }]);
+    // Short numbers are not followed (documented), nor the script's own constants.
+    expect(index.find({ pin: 4821, text: "pin 4821", day: 20261128 })).toEqual([]);
+  });
+
   it("does not label the script's own constants, or text no server returned", () => {
     const index = indexWith(`mail.send({ body: "Your key is in the vault. Keep it safe." })`);
     expect(index.find({ body: "Your key is in the vault. Keep it safe." })).toEqual([]);
