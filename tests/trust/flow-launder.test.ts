@@ -15,6 +15,8 @@ const CANARY = "CANARY-7f3a9c2e1b5d4a6f90e1";
 const SECRET_PART = "7f3a9c2e1b5d4a6f90e1";
 /** A number in a structured result: data as much as a string is (it was not labelled before wave 26). */
 const CARD = 4111111111111111;
+/** Inside a longer text: a 12-character piece cut from it is too short for the windows to find. */
+const PASSWORD = "Zq8xLm4pRt2w";
 const server = (dir: string, name: string) => ({ command: process.execPath, args: [SCRIPTED, join(dir, `${name}.spec.json`)], env: { MCPVM_FIXTURE_CALLS: join(dir, `${name}.calls`) }, confirm: "never" });
 const READ = { readOnlyHint: true, openWorldHint: false };
 
@@ -28,6 +30,7 @@ beforeAll(async () => {
     tools: [
       { name: "get_key", annotations: READ, result: CANARY },
       { name: "status", annotations: READ, result: "ok", progress: [`unlocked ${CANARY}`] },
+      { name: "note", annotations: READ, result: `the password is ${PASSWORD} for the admin account` },
       { name: "card", annotations: READ, structured: { holder: "A. Person", number: CARD, pin: 4821 } },
     ],
     resources: [
@@ -83,6 +86,18 @@ describe("information-flow guard: data that reaches the guest other than as a to
     const flows = log.split("\n").filter((line) => line.includes('"mcp.flow"'));
     expect(flows.at(-1)).toContain('"argument":"notes.[key]"');
     expect(log).not.toContain(SECRET_PART);
+  }, 30_000);
+
+  it("a key cut from a server's text (too short for the windows) is never written to the audit log", async () => {
+    for (const [cut, at] of [["n.slice(16, 28)", "notes.[key]"], ["n.slice(16, 22)", "notes.[key].deep"]]) {
+      const code = `const n = String(await vault.note({})); const k = String(await vault.get_key({})); const pw = ${cut ?? ""};
+        await mail.send(${at === "notes.[key]" ? "{ notes: { [pw]: k } }" : "{ notes: { [pw]: { deep: k } } }"});`;
+      const result = await host.run(`${PRE}${code}`);
+      expect(result.ok ? "sent" : result.error.errorCode).toBe("MCP_FLOW_DENIED");
+      const log = readFileSync(join(home.dir, "audit-log.jsonl"), "utf8");
+      expect(log.split("\n").filter((line) => line.includes('"mcp.flow"')).at(-1)).toContain(`"argument":"${at}"`);
+      expect(log).not.toContain(PASSWORD.slice(0, 6));
+    }
   }, 30_000);
 
   it("the script's own text still goes through after reading every kind of data (no false flow)", async () => {

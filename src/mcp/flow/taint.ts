@@ -61,8 +61,9 @@ export class TaintIndex {
 
   /**
    * The servers whose data appears in `value`, each with the first argument path it was found in. The
-   * path is recorded (audit log) and shown: a key that itself carries a server's data is written
-   * `[key]`, so the path never holds the data it reports.
+   * path is recorded (audit log) and shown: a key the script's source does not spell out is written
+   * `[key]`, so the path never holds server data, not even a piece too short or too far inside a
+   * longer text for the windows to find (a password cut out of a sentence and used as a key).
    */
   find(value: unknown): TaintMatch[] {
     const found = new Map<string, string>();
@@ -72,16 +73,10 @@ export class TaintIndex {
       for (const [server, data] of this.servers) {
         this.indexPending(data);
         if (found.has(server)) continue;
-        if (this.contains(data, lower)) found.set(server, pathText(path, (key) => this.carriesData(key)) || "(the argument)");
+        if (this.contains(data, lower)) found.set(server, pathText(path, (key) => !this.code.includes(key.toLowerCase())) || "(the argument)");
       }
     });
     return [...found].map(([server, path]) => ({ server, path }));
-  }
-
-  private carriesData(key: string): boolean {
-    if (key.length < MIN_WHOLE) return false;
-    const lower = key.toLowerCase();
-    return [...this.servers.values()].some((data) => this.contains(data, lower));
   }
 
   private add(data: ServerData, text: string): void {
@@ -152,7 +147,7 @@ interface PathNode {
   readonly step: string | number;
 }
 
-/** `a.b[2].c`, the first PATH_DEPTH steps only; a key that `hide` says carries data is written `[key]`. */
+/** `a.b[2].c`, the first PATH_DEPTH steps only; a key `hide` says may be data is written `[key]`. */
 function pathText(node: PathNode | undefined, hide: (key: string) => boolean): string {
   const steps: (string | number)[] = [];
   for (let at = node; at !== undefined; at = at.parent) steps.push(at.step);

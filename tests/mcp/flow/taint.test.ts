@@ -3,7 +3,10 @@ import { isFlowSink, judgeFlow, parseFlowPolicy, TaintIndex } from "../../../src
 
 const SECRET = "CANARY-7f3a9c2e1b5d4a6f";
 
-function indexWith(code = ""): TaintIndex {
+/** A script's source: the argument paths it spells out are shown, any other key as [key] (it may be data). */
+const SCRIPT = "mail.send({ body: a, to: b, nested: [{ text: c }] })";
+
+function indexWith(code = SCRIPT): TaintIndex {
   const index = new TaintIndex(code);
   index.label("vault", { content: `Your key is ${SECRET}. Keep it safe.`, id: "k-20931", meta: { owner: "ops-team-7" } });
   return index;
@@ -19,11 +22,13 @@ describe("labels by content", () => {
     // A short value (8–11 characters) is found where it appears whole.
     expect(index.find({ to: "cc: ops-team-7" })).toEqual([{ server: "vault", path: "to" }]);
     // Keys carry data too.
-    expect(index.find({ [SECRET]: 1 })).toHaveLength(1);
+    expect(index.find({ [SECRET]: 1 })).toEqual([{ server: "vault", path: "[key]" }]);
+    // A key the script did not write is never shown, even one too short to be found as data.
+    expect(index.find({ body: { "k-209": SECRET } })).toEqual([{ server: "vault", path: "body.[key]" }]);
   });
 
   it("follows a number by its decimal text, as a number or inside a string (8 characters or more)", () => {
-    const index = new TaintIndex("mail.send({ day: 20261128 })");
+    const index = new TaintIndex("mail.send({ body: a, amount: b, n: c, day: 20261128 })");
     index.label("bank", { account: 4111111111111111, balance: 1234.5678, pin: 4821 });
     expect(index.find({ body: "card 4111111111111111" })).toEqual([{ server: "bank", path: "body" }]);
     expect(index.find({ amount: 4111111111111111 })).toEqual([{ server: "bank", path: "amount" }]);
