@@ -24,6 +24,10 @@ export const STRIDE = 3;
 export const MIN_WHOLE = 8;
 /** Past this many characters remembered from one run, a server's further data is not indexed: it then taints every long outgoing string (fail closed). */
 export const MAX_INDEXED_CHARS = 4 * 1024 * 1024;
+/** Up to this many short (8–11 character) returned strings, each is searched for in an outgoing string; past it, the outgoing string's substrings are looked up. */
+const WHOLE_SEARCH_MAX = 64;
+/** Pieces whose presence in the script's source is remembered, per run. */
+const IN_CODE_CACHE = 100_000;
 
 interface ServerData {
   readonly texts: string[];
@@ -44,6 +48,7 @@ export class TaintIndex {
   private readonly servers = new Map<string, ServerData>();
   private indexed = 0;
   private readonly code: string;
+  private readonly inCode = new Map<string, boolean>();
 
   constructor(code: string) {
     this.code = code.toLowerCase();
@@ -105,16 +110,45 @@ export class TaintIndex {
 
   private contains(data: ServerData, text: string): boolean {
     if (data.overflow && !this.code.includes(text)) return true;
-    for (const piece of data.whole) if (text.includes(piece) && !this.code.includes(piece)) return true;
+    if (data.whole.size > 0 && this.containsWhole(data.whole, text)) return true;
     if (data.windows.size === 0 || text.length < WINDOW) return false;
     for (let i = 0; i + WINDOW <= text.length; i++) {
       if (!data.windows.has(hashWindow(text, i))) continue;
       const window = text.slice(i, i + WINDOW);
       // A hash hit is confirmed on the text itself; a window the script wrote itself is its own.
-      if (this.code.includes(window)) continue;
+      if (this.scriptWrote(window)) continue;
       if (data.texts.some((t) => t.includes(window))) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether a returned string of 8–11 characters appears whole in `text`. Past a few dozen such
+   * strings they are looked up by the text's substrings of those lengths instead of searched for one
+   * by one: 60,000 returned dates or ids against 60,000 sent strings held the host for 93 s.
+   */
+  private containsWhole(whole: Set<string>, text: string): boolean {
+    if (whole.size <= WHOLE_SEARCH_MAX) {
+      for (const piece of whole) if (text.includes(piece) && !this.scriptWrote(piece)) return true;
+      return false;
+    }
+    for (let length = MIN_WHOLE; length < WINDOW; length++) {
+      for (let i = 0; i + length <= text.length; i++) {
+        const piece = text.slice(i, i + length);
+        if (whole.has(piece) && !this.scriptWrote(piece)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the script's source holds `piece` (remembered: the same piece is asked about once per hit). */
+  private scriptWrote(piece: string): boolean {
+    let known = this.inCode.get(piece);
+    if (known === undefined) {
+      known = this.code.includes(piece);
+      if (this.inCode.size < IN_CODE_CACHE) this.inCode.set(piece, known);
+    }
+    return known;
   }
 }
 

@@ -61,6 +61,19 @@ describe("labels by content", () => {
   });
 });
 
+describe("short returned strings at scale", () => {
+  it("30,000 returned dates against 30,000 sent strings are checked in bounded time, and a copied one is still found", () => {
+    const index = new TaintIndex("mail.send({ body: a, rows: b })");
+    const dates = Array.from({ length: 30_000 }, (_, i) => new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
+    index.label("calendar", { dates });
+    const started = Date.now();
+    // Each of them was searched for in each sent string: 30,000 × 30,000 searches held the host for about 20 s.
+    expect(index.find({ rows: Array.from({ length: 30_000 }, (_, i) => `note ${i} of the script`) })).toEqual([]);
+    expect(index.find({ body: `${"x".repeat(100_000)} due ${dates[12_345] ?? ""}` })).toEqual([{ server: "calendar", path: "body" }]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 60_000);
+});
+
 describe("flow policy", () => {
   it("treats every tool as a sink unless it says it is read-only and closed-world (MCP defaults)", () => {
     expect(isFlowSink(undefined)).toBe(true);
