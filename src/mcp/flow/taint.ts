@@ -1,9 +1,13 @@
+import { textViews } from "../audit/normalise.js";
+
 /**
  * Origin labels for data MCP servers hand to the guest, by content: the host cannot see inside the
  * sandbox, but it sees every value it hands in and every argument that comes out. What a server
- * returned is remembered (case-folded); an outgoing argument carries a server's label when it
+ * returned is remembered (folded, below); an outgoing argument carries a server's label when it
  * contains a piece of that server's data:
  *
+ * - text is compared folded (fold(): look-alike letters, fullwidth forms, invisible characters and
+ *   case do not matter);
  * - every 12-character window of a returned string is findable (indexed at every 3rd position, and
  *   outgoing text is checked at every position), so any copied run of 14 or more characters is
  *   caught, and a whole returned string of 12 or more anywhere it is copied;
@@ -51,7 +55,7 @@ export class TaintIndex {
   private readonly inCode = new Map<string, boolean>();
 
   constructor(code: string) {
-    this.code = code.toLowerCase();
+    this.code = fold(code);
   }
 
   /** Remembers every string in `value` (keys included) as data from `server`. */
@@ -61,7 +65,7 @@ export class TaintIndex {
       data = { texts: [], windows: new Set(), whole: new Set(), pending: [], overflow: false };
       this.servers.set(server, data);
     }
-    for (const text of strings(value)) this.add(data, text.toLowerCase());
+    for (const text of strings(value)) this.add(data, fold(text));
   }
 
   /**
@@ -74,7 +78,7 @@ export class TaintIndex {
     const found = new Map<string, string>();
     walk(value, (text, path) => {
       if (text.length < MIN_WHOLE) return;
-      const lower = text.toLowerCase();
+      const lower = fold(text);
       for (const [server, data] of this.servers) {
         this.indexPending(data);
         if (found.has(server)) continue;
@@ -151,6 +155,22 @@ export class TaintIndex {
     return known;
   }
 }
+
+/**
+ * Text as compared: the audit's folded view (hidden characters dropped, NFKC, look-alike letters to
+ * ASCII, accents dropped, lower case, whitespace runs as one space), for what is returned, what is
+ * sent and the script's source alike. A script that sent a server's data in fullwidth letters, with
+ * Cyrillic look-alikes or with a zero-width character between every two letters sent text a reader
+ * sees as the data itself, and no window matched. ASCII text is only lower-cased and its whitespace
+ * collapsed.
+ */
+function fold(text: string): string {
+  // Most text is printable ASCII, single-spaced: the folded view of it is the text lower-cased.
+  const plain = PRINTABLE.test(text) && !text.includes("  ") && !text.startsWith(" ") && !text.endsWith(" ");
+  return plain ? text.toLowerCase() : textViews(text).folded;
+}
+
+const PRINTABLE = /^[\x20-\x7e]*$/;
 
 /** FNV-1a over one window's UTF-16 code units. */
 function hashWindow(text: string, start: number): number {
