@@ -19,7 +19,7 @@ import { textViews } from "../audit/normalise.js";
  * reversed, split into pieces shorter than the windows, one character at a time), a piece of 8–13
  * characters cut from inside a longer returned string (no indexed window need start where it does),
  * booleans, strings and numbers under 8 characters, and implicit flows (a branch taken because of a
- * value). Numbers count by their decimal text and bytes by their UTF-8 text runs, both ways;
+ * value). Numbers count by their decimal text and bytes by their UTF-8 and UTF-16 text runs, both ways;
  * arguments are walked at any depth.
  */
 
@@ -191,9 +191,31 @@ function strings(value: unknown): string[] {
 /** Paths are spelled out this deep; below it they end in "…" (a guest can nest arguments thousands deep). */
 const PATH_DEPTH = 64;
 const UTF8 = new TextDecoder("utf-8", { fatal: false });
+const UTF16 = new TextDecoder("utf-16le", { fatal: false });
 /** Control characters and undecodable bytes: what separates the text runs inside binary data. */
 // eslint-disable-next-line no-control-regex
 const NOT_TEXT = /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]+/u;
+
+/** Outside Latin, Greek and Cyrillic letters and punctuation: what separates the text runs of bytes read as UTF-16. */
+const NOT_UTF16_TEXT = /[^\t\n\r\x20-\x7e\u00a0-\u024f\u0370-\u04ff\u2000-\u206f]+/u;
+
+/**
+ * The text runs of at least MIN_WHOLE characters in bytes: read as UTF-8, and where the bytes hold
+ * zeros (UTF-16 text of Latin letters is half zeros) also as UTF-16 at both byte alignments (little-
+ * and big-endian). A server's UTF-16 file read as a binary resource and decoded by the script was
+ * not followed. Random bytes read as UTF-16 are mostly other scripts' characters, so they add
+ * almost no runs.
+ */
+function textRuns(bytes: Uint8Array): string[] {
+  const runs = UTF8.decode(bytes).split(NOT_TEXT);
+  if (bytes.includes(0)) {
+    for (const start of [0, 1]) {
+      const aligned = bytes.subarray(start, start + ((bytes.length - start) & ~1));
+      runs.push(...UTF16.decode(aligned).split(NOT_UTF16_TEXT));
+    }
+  }
+  return runs.filter((run) => run.length >= MIN_WHOLE);
+}
 
 /** Where a string sits: its parent and the key or index that leads to it (built into text only for a match). */
 interface PathNode {
@@ -217,7 +239,7 @@ function pathText(node: PathNode | undefined, hide: (key: string) => boolean): s
 /**
  * Every string in a JSON-like value (numbers as their decimal text), keys included, with where it sits; no cycles. Iterative and
  * without a depth limit: a value nested past any limit would otherwise be a way around the guard.
- * Bytes (a binary resource, an image, a Uint8Array argument) count by their UTF-8 text runs of at
+ * Bytes (a binary resource, an image, a Uint8Array argument) count by their text runs (textRuns) of at
  * least MIN_WHOLE characters: a script that decodes a server's bytes holds that server's text.
  */
 function walk(value: unknown, visit: (text: string, path: PathNode | undefined) => void): void {
@@ -238,7 +260,7 @@ function walk(value: unknown, visit: (text: string, path: PathNode | undefined) 
     if (item === null || typeof item !== "object" || seen.has(item)) continue;
     seen.add(item);
     if (item instanceof Uint8Array) {
-      for (const run of UTF8.decode(item).split(NOT_TEXT)) if (run.length >= MIN_WHOLE) visit(run, path);
+      for (const run of textRuns(item)) visit(run, path);
       continue;
     }
     const entries: [string | number, unknown][] = Array.isArray(item) ? item.map((element, index) => [index, element]) : Object.entries(item);
