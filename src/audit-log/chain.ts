@@ -81,7 +81,8 @@ export function verifyChain(lines: readonly string[], head: AuditHead | undefine
   // An append fsyncs its entry, then moves the head: a writer killed between the two leaves the head
   // on the entry before the last, which the next append settles. That is no tampering; a head further
   // behind, or naming another entry, is (it is what cutting the end off and rewriting the head gives).
-  const settling = head !== undefined && count > 0 && head.seq === seq - 1 && head.hash === beforeLast;
+  // The first append creates the head file: before it has, a log of one entry has none (no head is entry 0).
+  const settling = count > 0 && (head?.seq ?? 0) === seq - 1 && (head?.hash ?? GENESIS_HASH) === beforeLast;
   if (head !== undefined && !settling && (head.seq !== seq || head.hash !== prev)) {
     const message =
       head.seq > seq
@@ -89,7 +90,7 @@ export function verifyChain(lines: readonly string[], head: AuditHead | undefine
         : `the log's last entry (${seq}) is not the one its head file records (${head.seq}): the log or the head file was replaced`;
     return broken(count + 1, Math.min(head.seq, seq + 1), "head-mismatch", message, count);
   }
-  if (head === undefined && count > 0) {
+  if (head === undefined && count > 0 && !settling) {
     return broken(count + 1, seq, "head-mismatch", `the log has ${count} entries but its head file is missing: it was deleted, or the log was copied in from elsewhere`, count);
   }
   return { ok: true, entries: count, head: { seq, hash: prev } };

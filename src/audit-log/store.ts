@@ -1,5 +1,6 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import { currentClient } from "../logging/caller.js";
 import type { Redactor } from "../logging/redact.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
@@ -8,6 +9,9 @@ import { withFileLock } from "../util/file-lock.js";
 import { readFailure, readOwnFile } from "../util/own-file.js";
 import { entryHash, verifyChain, type ChainVerdict } from "./chain.js";
 import { auditEntrySchema, auditHeadSchema, GENESIS_HASH, type AuditEntry, type AuditEvent, type AuditFace, type AuditHead } from "./entry.js";
+
+/** Reads of the log and its head a verify tries while writers keep moving the head (each is a few ms). */
+const VERIFY_ATTEMPTS = 40;
 
 export class AuditLogError extends McpvmError<"AUDIT_LOG_BROKEN" | "AUDIT_LOG_INSECURE" | "AUDIT_LOG_UNWRITABLE" | "AUDIT_LOG_UNREADABLE"> {}
 
@@ -153,8 +157,24 @@ export class AuditLog implements AuditSink {
     return { entries, unreadable };
   }
 
+  /**
+   * Writers append the line and then move the head, under a lock this does not take (a check must
+   * not stop the writers). Lines read first and the head after could pair a head a writer moved in
+   * between with lines that lack its entry: "entries were removed from the end", a false alarm
+   * (227 in one test of two writers), or catch a line halfway written ("not JSON"). So the head is
+   * read before and after the lines and the check repeated until no writer moved it meanwhile and
+   * the file ends a line; a head read before the lines can only lag them by the entry being
+   * appended, which the chain accepts. A line a crash left cut short stays so, and is reported.
+   */
   async verify(): Promise<ChainVerdict> {
-    return verifyChain(await this.lines(), await this.head());
+    for (let attempt = 1; ; attempt++) {
+      const before = await this.head();
+      const lines = await this.lines();
+      const after = await this.head();
+      const settled = before?.seq === after?.seq && before?.hash === after?.hash && (lines.at(-1) ?? "") === "";
+      if (settled || attempt === VERIFY_ATTEMPTS) return verifyChain(lines, before);
+      await delay(attempt);
+    }
   }
 
   private async lines(): Promise<string[]> {

@@ -90,6 +90,15 @@ describe("audit log chain", () => {
     expect(await log.verify()).toMatchObject({ ok: false, problem: "head-mismatch" });
   });
 
+  it("a first entry whose head file is not written yet (a writer between the two, or killed there) is intact; a missing head later is not", async () => {
+    await fill(1);
+    await rm(join(dir, "audit-log.head.json"));
+    expect(await log.verify()).toMatchObject({ ok: true, entries: 1 });
+    await fill(1);
+    await rm(join(dir, "audit-log.head.json"));
+    expect(await log.verify()).toMatchObject({ ok: false, problem: "head-mismatch" });
+  });
+
   it("names a line that is not JSON", async () => {
     const lines = await fill(3);
     lines[2] = "{cut";
@@ -137,5 +146,22 @@ describe("audit log across processes", () => {
     expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: writers * each }, (_, i) => i + 1));
     // Every writer's every entry is there.
     for (let id = 0; id < writers; id++) expect(entries.filter((e) => e.user === `writer-${id}`)).toHaveLength(each);
+  }, 120_000);
+
+  it("verify while two processes append never reports tampering (it read the lines, then a head a writer had moved since)", async () => {
+    const writing = Promise.all([0, 1].map((id) => run(process.execPath, [bundle, log.file, join(dir, "audit-log.head.json"), "150", String(id)], { timeout: 90_000 })));
+    let done = false;
+    void writing.finally(() => (done = true));
+    const alarms: string[] = [];
+    let checks = 0;
+    while (!done) {
+      const verdict = await log.verify();
+      checks++;
+      if (!verdict.ok) alarms.push(verdict.message);
+    }
+    await writing;
+    expect(checks).toBeGreaterThan(20);
+    expect([...new Set(alarms)].slice(0, 3)).toEqual([]);
+    expect(await log.verify()).toMatchObject({ ok: true, entries: 300 });
   }, 120_000);
 });

@@ -20,8 +20,9 @@ beforeAll(async () => {
       good: { ...stdioServer(starts), confirm: "never" },
       sprawling: stdioServer(starts, ["--extra-tools", "600"]),
       hostile: scriptedServer(starts, join(dir, "hostile.json")),
+      abyss: scriptedServer(starts, join(dir, "abyss.json")),
     }),
-    approve: ["good", "sprawling", "hostile"],
+    approve: ["good", "sprawling", "hostile", "abyss"],
   });
   await writeFile(
     join(home.dir, "hostile.json"),
@@ -34,6 +35,8 @@ beforeAll(async () => {
       ],
     }),
   );
+  // 1,000 levels of properties: the SDK's own validation of the listing overflows the stack.
+  await writeFile(join(home.dir, "abyss.json"), JSON.stringify({ tools: [{ name: "fine" }, { name: "abyss", inputSchema: nested(1000) }] }));
   mcpvm = await openHost(home);
 });
 
@@ -63,6 +66,19 @@ describe("caps against hostile MCP servers: a clear error, and the host keeps wo
     expect(result.ok && result.value).toEqual({ keys: ["$batch", "endless", "fine", "pid"], fine: { tool: "fine", args: {} } });
     const info = await cli(home, ["mcp", "info", "hostile"]);
     expect(info.stdout).toContain("dropped deep: schema nests deeper than 32 levels");
+    await hostStillWorks();
+  });
+
+  it("a schema nested too deep to be parsed at all: the server is refused with that reason, not as a crash of its own", async () => {
+    const started = Date.now();
+    const result = await mcpvm.run(`return Object.keys(require("host:mcp-abyss"));`);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.errorCode).toBe("MCP_CONNECT_FAILED");
+    expect(result.error.message).toContain("MCP server abyss failed during start-up: its answer is nested too deeply to be read");
+    // mcpvm stopped it; before wave 26 the message blamed the server: "exited during start-up (killed by SIGKILL)".
+    expect(result.error.message).not.toContain("SIGKILL");
+    expect(Date.now() - started).toBeLessThan(10_000);
     await hostStillWorks();
   });
 

@@ -3,6 +3,7 @@ import { McpvmError } from "../../util/errors.js";
 import { JsonFileStore } from "../../util/json-store.js";
 import { approvalHash, type ApprovalSubject } from "./hash.js";
 import { renderApprovalPrompt } from "./prompt.js";
+import { approvalSummary } from "./summary.js";
 import { launchTargetSchema, type LaunchTarget } from "./executable.js";
 
 export type McpApprovalErrorCode = "MCP_NOT_APPROVED" | "MCP_APPROVAL_CHANGED" | "MCP_EXECUTABLE_CHANGED";
@@ -14,7 +15,7 @@ const approvalRecordSchema = z
     hash: z.string().regex(/^[0-9a-f]{64}$/),
     approvedAt: z.string(),
     transport: z.enum(["stdio", "http", "sse"]),
-    /** Human-readable summary (command or URL) so the file can be reviewed by eye. */
+    /** Human-readable summary (command or URL, credentials masked: summary.ts) so the file can be reviewed by eye. */
     summary: z.string(),
     /** What the stdio launch resolved to when approved (absent for remote servers and older approvals). */
     runs: launchTargetSchema.optional(),
@@ -86,7 +87,7 @@ export class McpApprovalStore {
       hash: approvalHash(subject),
       approvedAt: this.clock().toISOString(),
       transport: subject.transport,
-      summary: subject.transport === "stdio" ? [subject.command ?? "", ...(subject.args ?? [])].join(" ") : (subject.url ?? ""),
+      summary: approvalSummary(subject),
       ...(runs === undefined ? {} : { runs }),
     };
   }

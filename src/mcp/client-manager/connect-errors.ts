@@ -32,6 +32,11 @@ function spawnErrorCode(error: unknown): string | undefined {
 
 /** The message plus the cause's errno code, since fetch says only "fetch failed". */
 function describeError(error: unknown): string {
+  // The SDK validates an answer by recursion: one nested thousands of levels deep (a tool's input
+  // schema, most likely) overflows the stack before mcpvm's own depth cap can drop the tool.
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return "its answer is nested too deeply to be read (a tool's inputSchema, most likely; mcpvm drops tools nested deeper than 32 levels, but this one could not even be parsed). Fix the server, or remove it from config.json";
+  }
   const message = errorMessage(error);
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause instanceof Error) {

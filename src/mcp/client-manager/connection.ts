@@ -1,4 +1,4 @@
-import { Client, type McpSubscription, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
+import { Client, SdkError, SdkErrorCode, type McpSubscription, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
 import type { McpvmError } from "../../util/errors.js";
 import type { McpServerLaunch } from "../types.js";
 import { startTimeout } from "./abort.js";
@@ -171,10 +171,13 @@ export class Connection {
       self.established = true;
       return { ok: true, connection: self };
     } catch (error) {
+      // A failure on this side (an answer the SDK could not read) finds the server still running: the
+      // kill below is then ours, and "exited (killed by SIGKILL)" would hide why it was stopped.
+      const stoppedByUs = opened.exit() === undefined && self.cutOff === undefined && !connectionLost(error);
       self.closing = true;
       await opened.kill();
       await client.close().catch(() => undefined);
-      const diag = self.diagnostics();
+      const diag = stoppedByUs ? { ...self.diagnostics(), exit: undefined } : self.diagnostics();
       const reason = self.cutOff ?? error;
       const failure =
         (scope.timedOut() ? undefined : grantFailure(reason, server, deps, login)) ??
@@ -366,4 +369,9 @@ function withProgressToken<P>(params: P, progressToken: string | undefined): P {
   if (progressToken === undefined) return params;
   const record = params as P & { _meta?: Record<string, unknown> };
   return { ...record, _meta: { ...record._meta, progressToken } };
+}
+
+/** The server's end went away (it exited or closed its pipes), as opposed to a failure on this side. */
+function connectionLost(error: unknown): boolean {
+  return SdkError.isInstance(error) && (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected || error.code === SdkErrorCode.SendFailed);
 }

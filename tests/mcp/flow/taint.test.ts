@@ -3,7 +3,10 @@ import { isFlowSink, judgeFlow, parseFlowPolicy, TaintIndex } from "../../../src
 
 const SECRET = "CANARY-7f3a9c2e1b5d4a6f";
 
-function indexWith(code = ""): TaintIndex {
+/** A script's source: the argument paths it spells out are shown, any other key as [key] (it may be data). */
+const SCRIPT = "mail.send({ body: a, to: b, nested: [{ text: c }] })";
+
+function indexWith(code = SCRIPT): TaintIndex {
   const index = new TaintIndex(code);
   index.label("vault", { content: `Your key is ${SECRET}. Keep it safe.`, id: "k-20931", meta: { owner: "ops-team-7" } });
   return index;
@@ -19,7 +22,19 @@ describe("labels by content", () => {
     // A short value (8–11 characters) is found where it appears whole.
     expect(index.find({ to: "cc: ops-team-7" })).toEqual([{ server: "vault", path: "to" }]);
     // Keys carry data too.
-    expect(index.find({ [SECRET]: 1 })).toHaveLength(1);
+    expect(index.find({ [SECRET]: 1 })).toEqual([{ server: "vault", path: "[key]" }]);
+    // A key the script did not write is never shown, even one too short to be found as data.
+    expect(index.find({ body: { "k-209": SECRET } })).toEqual([{ server: "vault", path: "body.[key]" }]);
+  });
+
+  it("follows a number by its decimal text, as a number or inside a string (8 characters or more)", () => {
+    const index = new TaintIndex("mail.send({ body: a, amount: b, n: c, day: 20261128 })");
+    index.label("bank", { account: 4111111111111111, balance: 1234.5678, pin: 4821 });
+    expect(index.find({ body: "card 4111111111111111" })).toEqual([{ server: "bank", path: "body" }]);
+    expect(index.find({ amount: 4111111111111111 })).toEqual([{ server: "bank", path: "amount" }]);
+    expect(index.find({ n: 1234.5678 })).toEqual([{ server: "bank", path: "n" }]);
+    // Short numbers are not followed (documented), nor the script's own constants.
+    expect(index.find({ pin: 4821, text: "pin 4821", day: 20261128 })).toEqual([]);
   });
 
   it("does not label the script's own constants, or text no server returned", () => {
@@ -44,6 +59,19 @@ describe("labels by content", () => {
     expect(index.find({ body: `${"x".repeat(200_000)}${big.slice(500_000, 500_040)}` })).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+});
+
+describe("short returned strings at scale", () => {
+  it("30,000 returned dates against 30,000 sent strings are checked in bounded time, and a copied one is still found", () => {
+    const index = new TaintIndex("mail.send({ body: a, rows: b })");
+    const dates = Array.from({ length: 30_000 }, (_, i) => new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
+    index.label("calendar", { dates });
+    const started = Date.now();
+    // Each of them was searched for in each sent string: 30,000 × 30,000 searches held the host for about 20 s.
+    expect(index.find({ rows: Array.from({ length: 30_000 }, (_, i) => `note ${i} of the script`) })).toEqual([]);
+    expect(index.find({ body: `${"x".repeat(100_000)} due ${dates[12_345] ?? ""}` })).toEqual([{ server: "calendar", path: "body" }]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 60_000);
 });
 
 describe("flow policy", () => {
