@@ -67,6 +67,16 @@ describe("a state file far larger than mcpvm writes is refused, unread", () => {
     });
   }
 
+  it("doctor names the oversized file with its cap and says to move it away (exit 3)", async () => {
+    await withHugeFile("mcp-pins.json", async (file) => {
+      const out = await timed(["--json", "doctor"]);
+      const report = JSON.parse(out.stdout) as { problems: { code?: string; message: string; next?: string }[] };
+      expect(report.problems).toContainEqual(expect.objectContaining({ code: "STORE_TOO_LARGE", next: `move it away and let mcpvm write a new one, or restore it from a backup (mv ${file} ${file}.too-large)` }));
+      expect(out.code).toBe(3);
+      expect(out.ms).toBeLessThan(5000);
+    });
+  });
+
   it("a file just over its cap is refused and one at the cap is read (the cap is the size, not a guess)", async () => {
     const file = join(home.dir, "toolsets.json");
     const text = `${JSON.stringify({ version: 1, toolsets: {} })}\n`;
