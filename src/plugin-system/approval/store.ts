@@ -3,7 +3,7 @@ import { describeZodIssues, formatJsonPath } from "../../config/config-file.js";
 import { writeFileAtomic } from "../../util/atomic-file.js";
 import { withFileLock } from "../../util/file-lock.js";
 import { JsonDocumentError, parseJsonDocument, reservedKeyPath } from "../../util/json-document.js";
-import { readFailure, readOwnFile, StateFileTooLargeError, tooLargeFix } from "../../util/own-file.js";
+import { readFailure, readOwnFile, StateFileTooLargeError } from "../../util/own-file.js";
 import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { InvalidUtf8Error } from "../../util/utf8.js";
 import { auditRuleIdSchema, riskLevelSchema } from "../audit/rules.js";
@@ -67,7 +67,7 @@ export class PluginApprovalStore {
     // The reader every state file shares: no link followed, yours and not writable by others, size-capped.
     const read = await readOwnFile(this.file, STATE_FILE_LIMITS.pluginApprovals).catch((cause: unknown) => {
       if (cause instanceof StateFileTooLargeError) {
-        throw new PluginError("PLUGIN_APPROVALS_TOO_LARGE", `${cause.problem} It holds your plugin approvals (plugins stay off meanwhile). ${tooLargeFix(this.file)}, then approve the plugins again`, {
+        throw new PluginError("PLUGIN_APPROVALS_TOO_LARGE", `${cause.problem} It holds your plugin approvals (no plugin loads meanwhile). Move it away and approve the plugins again, or restore it from a backup: mv ${this.file} ${this.file}.too-large   (nothing was changed)`, {
           data: { file: this.file, size: cause.size, maxBytes: cause.maxBytes },
           cause,
         });
