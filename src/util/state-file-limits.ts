@@ -26,8 +26,8 @@ export const STATE_FILE_LIMITS = {
   pluginScans: 32 * MB,
   /** The gateway token, its session key and the audit log's head record: one line each. */
   secretLine: 64 * KB,
-  /** The REPL history: at most 2,000 lines before it is compacted to 1,000. */
-  history: 8 * MB,
+  /** The REPL history: at most 2,000 lines before it is compacted to 1,000 (a pasted /run script is one line, and can be long). */
+  history: 32 * MB,
   /** A saved conversation: tool results are capped at 16,000 characters each. */
   conversation: 64 * MB,
 } as const;

@@ -96,7 +96,7 @@ describe("a state file far larger than mcpvm writes is refused, unread", () => {
     await withHugeFile("history", async (file) => {
       const error = await loadHistory(file).then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(HistoryFileError);
-      expect((error as Error).message).toContain(`the REPL history ${file} is 1GB, more than the 8MB mcpvm reads of it`);
+      expect((error as Error).message).toContain(`the REPL history ${file} is 1GB, more than the 32MB mcpvm reads of it`);
       expect((error as Error).message).toContain(`mv ${file} ${file}.too-large`);
     });
   });
@@ -121,7 +121,7 @@ describe("docs/USAGE.md states the caps the code applies", () => {
       ["profile-state.json 1MB", STATE_FILE_LIMITS.small],
       ["session key 64KB", STATE_FILE_LIMITS.secretLine],
       ["a saved conversation 64MB", STATE_FILE_LIMITS.conversation],
-      ["history over 8MB", STATE_FILE_LIMITS.history],
+      ["history over 32MB", STATE_FILE_LIMITS.history],
     ];
     for (const [text, bytes] of said) {
       expect(row).toContain(text);
