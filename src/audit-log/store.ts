@@ -7,6 +7,7 @@ import { writeFileAtomic } from "../util/atomic-file.js";
 import { McpvmError } from "../util/errors.js";
 import { withFileLock } from "../util/file-lock.js";
 import { readFailure, readOwnFile } from "../util/own-file.js";
+import { STATE_FILE_LIMITS } from "../util/state-file-limits.js";
 import { entryHash, verifyChain, type ChainVerdict } from "./chain.js";
 import { auditEntrySchema, auditHeadSchema, GENESIS_HASH, type AuditEntry, type AuditEvent, type AuditFace, type AuditHead } from "./entry.js";
 
@@ -178,7 +179,8 @@ export class AuditLog implements AuditSink {
   }
 
   private async lines(): Promise<string[]> {
-    const read = await readOwnFile(this.options.file).catch((cause: unknown) => {
+    // The log itself is append-only and grows by design (read whole only by `audit log` and `audit verify`): not capped.
+    const read = await readOwnFile(this.options.file, Number.POSITIVE_INFINITY).catch((cause: unknown) => {
       throw unreadable(this.options.file, cause);
     });
     if (read === undefined) return [];
@@ -187,7 +189,7 @@ export class AuditLog implements AuditSink {
   }
 
   private async head(): Promise<AuditHead | undefined> {
-    const read = await readOwnFile(this.options.headFile).catch((cause: unknown) => {
+    const read = await readOwnFile(this.options.headFile, STATE_FILE_LIMITS.secretLine).catch((cause: unknown) => {
       throw unreadable(this.options.headFile, cause);
     });
     if (read === undefined) return undefined;

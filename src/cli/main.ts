@@ -179,7 +179,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), o
     };
     if (name === "help" || (name === undefined && flags.help)) {
       const target = name === "help" && args[0] !== undefined ? await find(args[0]).load() : undefined;
-      writeLine(io.stdout, target === undefined ? GLOBAL_USAGE(commands.filter((c) => c.name !== "repl")) : target.helpFor?.(args.slice(1)) ?? target.usage);
+      writeLine(io.stdout, target === undefined ? GLOBAL_USAGE(commands) : target.helpFor?.(args.slice(1)) ?? target.usage);
       return ExitCode.Ok;
     }
     // --json promises output a program can parse; a chat is a person's conversation, so there is no

@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolveConfigPaths } from "../config/paths.js";
+import { STATE_FILE_LIMITS } from "../util/state-file-limits.js";
 import { defaultWorkerOptions, workerModeFromEnv } from "../sandbox/engines/quickjs-defaults.js";
 import { prespawnQuickJsWorker } from "../sandbox/engines/quickjs-prespawn.js";
 
@@ -39,6 +40,8 @@ export function prespawnForRun(argv: readonly string[], env: NodeJS.ProcessEnv):
 
 function configuredEngine(configFile: string): string | undefined {
   try {
+    // Over the cap the host refuses the file (CONFIG_TOO_LARGE); this peek does not parse it first.
+    if (statSync(configFile).size > STATE_FILE_LIMITS.config) return undefined;
     const parsed: unknown = JSON.parse(readFileSync(configFile, "utf8"));
     const engine = typeof parsed === "object" && parsed !== null ? (parsed as { engine?: unknown }).engine : undefined;
     return typeof engine === "string" ? engine : undefined;

@@ -1,8 +1,9 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { loadQuickJsAssets } from "../sandbox/engines/quickjs-assets.js";
 import { defaultWorkerOptions } from "../sandbox/engines/quickjs-defaults.js";
 import { leaseSharedPool } from "../sandbox/engines/quickjs-shared-pool.js";
 import type { EngineChoice } from "../sandbox/types.js";
+import { STATE_FILE_LIMITS } from "../util/state-file-limits.js";
 
 export interface EarlyWorker {
   /** Settles once the worker thread has been asked to start (or nothing was started). */
@@ -51,6 +52,8 @@ export function startEarlyWorker(configFile: string, flag: EngineChoice | undefi
 /** config.json's `engine` if it says one (no validation: the host does that); undefined otherwise. */
 async function configuredEngine(configFile: string): Promise<unknown> {
   try {
+    // Over the cap the host refuses the file (CONFIG_TOO_LARGE); this peek does not parse it first.
+    if ((await stat(configFile)).size > STATE_FILE_LIMITS.config) return undefined;
     const parsed: unknown = JSON.parse(await readFile(configFile, "utf8"));
     return typeof parsed === "object" && parsed !== null ? (parsed as { engine?: unknown }).engine : undefined;
   } catch {

@@ -6,6 +6,8 @@ import { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
 import { JsonDocumentError, parseJsonDocument, reservedKeyPath } from "../util/json-document.js";
 import { withFileLock } from "../util/file-lock.js";
 import { InvalidUtf8Error } from "../util/utf8.js";
+import { StateFileTooLargeError } from "../util/own-file.js";
+import { describeSize, STATE_FILE_LIMITS } from "../util/state-file-limits.js";
 import { withKeySuggestions } from "../util/zod-key-suggestions.js";
 import { assertConfigHomeSecure, describeHomeProblems, HomeSecurityError, readOwnFile } from "./home-security.js";
 
@@ -52,7 +54,7 @@ export const configFileSchema = z
 export type ConfigFile = z.infer<typeof configFileSchema>;
 export type PluginSettings = z.infer<typeof pluginSettingsSchema>;
 
-export type ConfigErrorCode = "CONFIG_INVALID_JSON" | "CONFIG_DUPLICATE_KEY" | "CONFIG_INVALID" | "CONFIG_UNREADABLE";
+export type ConfigErrorCode = "CONFIG_INVALID_JSON" | "CONFIG_DUPLICATE_KEY" | "CONFIG_INVALID" | "CONFIG_TOO_LARGE" | "CONFIG_UNREADABLE";
 
 export class ConfigError extends McpvmError<ConfigErrorCode> {}
 
@@ -89,8 +91,15 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
   await assertConfigHomeSecure(dirname(file));
   let read: Awaited<ReturnType<typeof readOwnFile>>;
   try {
-    read = await readOwnFile(file);
+    read = await readOwnFile(file, STATE_FILE_LIMITS.config);
   } catch (cause) {
+    if (cause instanceof StateFileTooLargeError) {
+      // Not "let mcpvm write a new one": the person's servers and settings are in it.
+      throw new ConfigError("CONFIG_TOO_LARGE", `${file} is ${describeSize(cause.size)}, more than the ${describeSize(cause.maxBytes)} mcpvm reads of a config (a config with a hundred servers is a few hundred KB), so it was not read. Look for what made it grow (a pasted log or output), or move it away and restore it from a backup: mv ${file} ${file}.too-large   (nothing was changed)`, {
+        data: { file, size: cause.size, maxBytes: cause.maxBytes },
+        cause,
+      });
+    }
     if (cause instanceof InvalidUtf8Error) {
       throw new ConfigError("CONFIG_INVALID_JSON", `${file} is ${cause.message}; open it in an editor, fix that line and save it as UTF-8 (nothing was changed).`, {
         data: { file, byte: cause.byte, line: cause.line },

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { assertConfigHomeSecure, describeHomeProblems, HomeSecurityError, readOwnFile } from "../config/home-security.js";
+import { STATE_FILE_LIMITS } from "../util/state-file-limits.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import { withFileLock } from "../util/file-lock.js";
 import { GatewayError } from "./errors.js";
@@ -61,7 +62,7 @@ export function tokenFileReadableBy(mode: number, fileGid: number, ownGid: numbe
 
 /** A token file the person names: theirs, not writable by others (who could set a token they know). */
 export async function readTokenFile(file: string): Promise<{ token: string; warnings: string[] }> {
-  const read = await readOwnFile(file).catch((error: unknown) => {
+  const read = await readOwnFile(file, STATE_FILE_LIMITS.secretLine).catch((error: unknown) => {
     throw new GatewayError("GATEWAY_TOKEN_INVALID", `cannot read the token file ${file}: ${(error as Error).message}`, { data: { file } });
   });
   if (read === undefined) throw new GatewayError("GATEWAY_TOKEN_INVALID", `the token file ${file} does not exist`, { data: { file } });
@@ -77,7 +78,7 @@ export async function ensureHomeToken(home: string): Promise<{ token: string; fi
   await assertConfigHomeSecure(home);
   const file = join(home, GATEWAY_TOKEN_FILE_NAME);
   return withFileLock(file, async () => {
-    const read = await readOwnFile(file);
+    const read = await readOwnFile(file, STATE_FILE_LIMITS.secretLine);
     if (read !== undefined && "problem" in read) throw new HomeSecurityError("CONFIG_HOME_INSECURE", describeHomeProblems(home, [read.problem]), { data: { home } });
     if (read !== undefined) return { token: checkedToken(read.text, file), file, created: false };
     const token = randomBytes(32).toString("base64url");

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { readOwnFile } from "../config/home-security.js";
+import { StateFileTooLargeError } from "../util/own-file.js";
+import { STATE_FILE_LIMITS } from "../util/state-file-limits.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
 import { withFileLock } from "../util/file-lock.js";
 import { GatewayError } from "./errors.js";
@@ -34,18 +36,19 @@ export async function resolveSessionKey(home: string, env: Readonly<Record<strin
   if (fromEnv !== undefined && fromEnv !== "") return { key: decode(fromEnv, "MCPVM_GATEWAY_SESSION_KEY"), source: "env" };
   const file = join(home, SESSION_KEY_FILE_NAME);
   try {
-    const existing = await readOwnFile(file);
+    const existing = await readOwnFile(file, STATE_FILE_LIMITS.secretLine);
     if (existing !== undefined && "problem" in existing) throw new GatewayError("GATEWAY_TOKEN_INVALID", `${file} ${existing.problem.problem}; fix: ${existing.problem.fix}`, { data: { file } });
     if (existing !== undefined) return { key: decode(existing.text, file), source: "home" };
     return await withFileLock(file, async () => {
-      const again = await readOwnFile(file);
+      const again = await readOwnFile(file, STATE_FILE_LIMITS.secretLine);
       if (again !== undefined && !("problem" in again)) return { key: decode(again.text, file), source: "home" as const };
       const key = randomBytes(MIN_KEY_BYTES);
       await writeFileAtomic(file, `${key.toString("base64url")}\n`, 0o600);
       return { key, source: "home" as const };
     });
   } catch (error) {
-    if (error instanceof GatewayError) throw error;
+    // A key file grown past a line is refused (exit 3), not replaced by a key of this process only.
+    if (error instanceof GatewayError || error instanceof StateFileTooLargeError) throw error;
     return {
       key: randomBytes(MIN_KEY_BYTES),
       source: "process",

@@ -4,6 +4,7 @@ import { loadConfigFile, type ConfigFile } from "../config/config-file.js";
 import { resolveConfigPaths, type ConfigPaths } from "../config/paths.js";
 import { createHostPathStripper } from "../logging/host-paths.js";
 import { silentLogger } from "../logging/logger.js";
+import { RefusalWarnings } from "./refusal-warnings.js";
 import { ActivityLog } from "../logging/activity-log.js";
 import { Redactor } from "../logging/redact.js";
 import type { McpServers, PromptInput } from "../mcp/config/index.js";
@@ -83,6 +84,8 @@ export class McpvmHost {
   private askFlow: AskFlow | undefined;
   private loginInteraction: LoginInteraction | undefined;
   private serverRequests: ServerRequestHooks | undefined;
+  /** Plugins that did not load: said once per problem (src/host/refusal-warnings.ts); a face that showed them marks them said. */
+  readonly refusals = new RefusalWarnings();
 
   private constructor(
     readonly paths: ConfigPaths,
@@ -278,7 +281,7 @@ export class McpvmHost {
   private async runInSandbox(code: string, options: RunOptions): Promise<RunResult> {
     const [{ engine }, loaded] = await Promise.all([this.engine(), this.hostModules()]);
     traceStartup("host: engine and plugins ready, run starts");
-    for (const refusal of loaded.refused) this.logger.warn({ plugin: refusal.plugin, code: refusal.error.code }, refusal.error.message);
+    this.refusals.warn(this.logger, loaded.refused);
     // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
     const all = this.mcpSide.current({ ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules });
     // A gateway client's allow-list needs the service (its catalogs); the gateway built it at start.

@@ -46,7 +46,7 @@ export async function importRegistration(plugin: DiscoveredPlugin, importer: Mod
   try {
     namespace = await importer(pathToFileURL(entryFile).href);
   } catch (cause) {
-    throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: importing ${plugin.entryFile} failed: ${errorMessage(cause)}`, { data: { plugin: plugin.name }, cause });
+    throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: importing ${plugin.entryFile} failed: ${errorMessage(cause)}. Reinstall or fix the plugin, or stop loading it: mcpvm plugin disable ${plugin.name}`, { data: { plugin: plugin.name }, cause });
   }
   const candidate = (namespace as { default?: unknown } | null)?.default;
   const shape = registrationShape.safeParse(candidate);
@@ -161,7 +161,7 @@ export async function instantiatePlugin(
     created = await registration.createHostFunctions(config, context);
   } catch (cause) {
     await disposeQuietly(registration);
-    throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: createHostFunctions failed: ${errorMessage(cause)}`, { data: { plugin: plugin.name }, cause });
+    throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: createHostFunctions failed: ${errorMessage(cause)}. Check its config (mcpvm plugin config ${plugin.name}), or stop loading it: mcpvm plugin disable ${plugin.name}`, { data: { plugin: plugin.name }, cause });
   }
   try {
     return { name: plugin.name, registration, modules: checkHostModules(plugin, registration, created) };

@@ -5,7 +5,9 @@ import type { CommandContext } from "./command.js";
 import { writeJson, writeLine } from "./io.js";
 
 const APPROVAL = /^(MCP_NOT_APPROVED|MCP_APPROVAL_CHANGED|PLUGIN_NOT_APPROVED|PLUGIN_APPROVAL_STALE|PLUGIN_CHANGED_DURING_APPROVAL|PLUGIN_NOT_ENABLED|MCP_PLUGIN_NOT_ENABLED|MCP_SERVER_DISABLED|MCP_CALL_DECLINED|MCP_TOOL_HELD|MCP_LAUNCH_ENV_UNCONFIRMED|MCP_LOGIN_REQUIRED|MCP_FLOW_DENIED|MCP_EXECUTABLE_CHANGED)$/;
-const CONFIG = /^(CONFIG_|MCP_CONFIG_|MCP_IMPORT_|PLUGIN_MANIFEST_|PLUGIN_CONFIG_INVALID|STORE_|PLUGIN_APPROVALS_|INVALID_LIMITS|GATEWAY_CONFIG_INVALID|GATEWAY_TOOLSET_INVALID|PROFILE_INVALID|PROFILE_SERVER_UNKNOWN|LLM_CONFIG_INVALID|AUDIT_LOG_|FILE_LOCK_FAILED)/;
+// PLUGIN_LOAD_FAILED: the plugin's installed code or its config does not load (import or createHostFunctions threw,
+// its private copy cannot be written); fixed by the person in the home (plugin config, reinstall, disable), not in the script.
+const CONFIG = /^(CONFIG_|MCP_CONFIG_|MCP_IMPORT_|PLUGIN_MANIFEST_|PLUGIN_CONFIG_INVALID|PLUGIN_LOAD_FAILED|STORE_|PLUGIN_APPROVALS_|INVALID_LIMITS|GATEWAY_CONFIG_INVALID|GATEWAY_TOOLSET_INVALID|PROFILE_INVALID|PROFILE_SERVER_UNKNOWN|LLM_CONFIG_INVALID|AUDIT_LOG_|FILE_LOCK_FAILED)/;
 // Checked first: a name the person typed that does not exist, or an argument that cannot be used, is
 // a usage error (2) even when its code sits in a config family (MCP_CONFIG_SERVER_NOT_FOUND).
 const USAGE =
@@ -18,7 +20,8 @@ const INTERRUPTED = /^CANCELLED$/;
 // UI_PORT_IN_USE and UI_ASSETS_MISSING: the dashboard cannot start, as serve on a taken port (GATEWAY_PORT_IN_USE) or the launcher without dist/.
 // MCP_CALL_TIMEOUT: the server did not answer in time (a server failure, as MCP_TRANSPORT_CLOSED). FILE_LOCK_TIMEOUT:
 // another mcpvm process held a state file's lock too long; FILE_LOCK_FAILED (3): the lock cannot be made in the home.
-const UNAVAILABLE = /^(HYPERLIGHT_|ENGINE_|MCP_CONNECT|MCP_OAUTH_|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|MCP_TRANSPORT_CLOSED|MCP_CALL_TIMEOUT|FILE_LOCK_TIMEOUT|LLM_|GATEWAY_PORT_IN_USE|UI_PORT_IN_USE|UI_ASSETS_MISSING|GATEWAY_OAUTH_UNAVAILABLE)/;
+// TYPEGEN_SCHEMA_TOO_COMPLEX: a server's tool schema is beyond what can be typed (a server problem; normally its type degrades to unknown).
+const UNAVAILABLE = /^(HYPERLIGHT_|TYPEGEN_SCHEMA_TOO_COMPLEX|ENGINE_|MCP_CONNECT|MCP_OAUTH_|MCP_SPAWN|MCP_SERVER_UNAVAILABLE|MCP_RECONNECT_LIMIT|MCP_TRANSPORT_CLOSED|MCP_CALL_TIMEOUT|FILE_LOCK_TIMEOUT|LLM_|GATEWAY_PORT_IN_USE|UI_PORT_IN_USE|UI_ASSETS_MISSING|GATEWAY_OAUTH_UNAVAILABLE)/;
 
 /**
  * The error a person should see. A plugin that failed to load because of a config error (the mcp

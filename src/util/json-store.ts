@@ -3,11 +3,11 @@ import { writeFileAtomic } from "./atomic-file.js";
 import { McpvmError } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
 import { JsonDocumentError, parseJsonDocument, reservedKeyPath } from "./json-document.js";
-import { readFailure, readOwnFile } from "./own-file.js";
+import { readFailure, readOwnFile, StateFileTooLargeError, tooLargeFix } from "./own-file.js";
 import { InvalidUtf8Error } from "./utf8.js";
 import { describeZodIssues, formatJsonPath } from "./zod-issues.js";
 
-export type JsonStoreErrorCode = "STORE_CORRUPT" | "STORE_INSECURE" | "STORE_INVALID" | "STORE_UNREADABLE";
+export type JsonStoreErrorCode = "STORE_CORRUPT" | "STORE_INSECURE" | "STORE_INVALID" | "STORE_TOO_LARGE" | "STORE_UNREADABLE";
 
 export class JsonStoreError extends McpvmError<JsonStoreErrorCode> {}
 
@@ -26,6 +26,8 @@ export class JsonFileStore<T> {
     private readonly empty: () => T,
     /** Said in errors: what the file is for and what stops working while it is broken. */
     private readonly purpose: string,
+    /** The most of it that is read (src/util/state-file-limits.ts): a larger file is refused from its size, unread. */
+    private readonly maxBytes: number,
     /**
      * Where older versions wrote such keys themselves, so a file is not refused for them (they are
      * dropped there, as before); everywhere else a reserved key is refused.
@@ -36,7 +38,13 @@ export class JsonFileStore<T> {
   async read(): Promise<T> {
     // Opened without following links and checked on the open file: a planted link or a file
     // another account owns or can write is refused, never read.
-    const read = await readOwnFile(this.file).catch((cause: unknown) => {
+    const read = await readOwnFile(this.file, this.maxBytes).catch((cause: unknown) => {
+      if (cause instanceof StateFileTooLargeError) {
+        throw new JsonStoreError("STORE_TOO_LARGE", `${cause.problem} It holds ${this.purpose}. ${tooLargeFix(this.file)}`, {
+          data: { file: this.file, size: cause.size, maxBytes: cause.maxBytes },
+          cause,
+        });
+      }
       if (cause instanceof InvalidUtf8Error) {
         throw new JsonStoreError("STORE_CORRUPT", `${this.file} is ${cause.message}. It holds ${this.purpose}; open it in an editor, fix that line and save it as UTF-8, or delete it (nothing was changed).`, {
           data: { file: this.file, byte: cause.byte, line: cause.line },

@@ -1,6 +1,8 @@
 import { constants, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { userInfo } from "node:os";
+import { McpvmError } from "./errors.js";
+import { describeSize } from "./state-file-limits.js";
 import { decodeUtf8, InvalidUtf8Error } from "./utf8.js";
 
 // Files that decide what mcpvm runs (config, approvals, pins, the gateway token) are trusted only
@@ -75,10 +77,39 @@ export function ownFileProblem(file: string, info: Stats, me: Identity | undefin
 }
 
 /**
- * Reads a state file without following a symlink (O_NOFOLLOW) and checks the opened file: a
- * regular file, yours, not writable by others. Undefined when it does not exist.
+ * A state file larger than mcpvm ever writes there (src/util/state-file-limits.ts): refused from its
+ * size before a byte is read, so a grown file costs no time or memory. Exit 3 (STORE_), like a corrupt one.
  */
-export async function readOwnFile(file: string): Promise<{ readonly text: string } | { readonly problem: HomeProblem } | undefined> {
+export class StateFileTooLargeError extends McpvmError<"STORE_TOO_LARGE"> {
+  constructor(
+    readonly file: string,
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super("STORE_TOO_LARGE", `${tooLargeProblem(file, size, maxBytes)} ${tooLargeFix(file)}`, { data: { file, size, maxBytes } });
+  }
+
+  /** What is wrong, without the fix: callers add what the file holds before it. */
+  get problem(): string {
+    return tooLargeProblem(this.file, this.size, this.maxBytes);
+  }
+}
+
+function tooLargeProblem(file: string, size: number, maxBytes: number): string {
+  return `${file} is ${describeSize(size)}, more than the ${describeSize(maxBytes)} mcpvm reads of it (mcpvm never writes one that large), so it was not read.`;
+}
+
+/** What to do with a state file that grew too large: move it aside (never deleted: it may hold what the person needs). */
+export function tooLargeFix(file: string): string {
+  return `Move it away and let mcpvm write a new one, or restore it from a backup: mv ${file} ${file}.too-large   (nothing was changed)`;
+}
+
+/**
+ * Reads a state file without following a symlink (O_NOFOLLOW) and checks the opened file: a
+ * regular file, yours, not writable by others, at most `maxBytes` long (StateFileTooLargeError).
+ * Undefined when it does not exist.
+ */
+export async function readOwnFile(file: string, maxBytes: number): Promise<{ readonly text: string } | { readonly problem: HomeProblem } | undefined> {
   const noFollow = constants.O_NOFOLLOW ?? 0;
   let handle;
   try {
@@ -95,10 +126,33 @@ export async function readOwnFile(file: string): Promise<{ readonly text: string
     if (!info.isFile()) return { problem: { path: file, problem: "is not a regular file", fix: `mv ${file} ${file}.broken   # then let mcpvm write a real file` } };
     const problem = ownFileProblem(file, info);
     if (problem !== undefined) return { problem };
+    if (info.size > maxBytes) throw new StateFileTooLargeError(file, info.size, maxBytes);
     // Strict decoding: a byte that is not UTF-8 is named (InvalidUtf8Error), never read as U+FFFD.
-    return { text: decodeUtf8(await handle.readFile()) };
+    return { text: decodeUtf8(await readAtMost(handle, file, info.size, maxBytes)) };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The whole file, refused when it holds more than `maxBytes`: it may have grown since its stat, so
+ * the read itself stops one byte past the cap. The buffer starts at the stat's size (no 32 MB
+ * allocation for a 2 KB file) and grows only for a file that grew.
+ */
+async function readAtMost(handle: FileHandle, file: string, size: number, maxBytes: number): Promise<Uint8Array> {
+  if (!Number.isFinite(maxBytes)) return handle.readFile();
+  let buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) throw new StateFileTooLargeError(file, (await handle.stat()).size, maxBytes);
+      const bigger = Buffer.alloc(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(bigger, 0, 0, length);
+      buffer = bigger;
+    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+    if (bytesRead === 0) return buffer.subarray(0, length);
+    length += bytesRead;
   }
 }
 
@@ -108,6 +162,9 @@ export async function readOwnFile(file: string): Promise<{ readonly text: string
  * set-up problem naming the file, never as an internal error with a bare errno.
  */
 export function readFailure(file: string, error: unknown): HomeProblem {
+  if (error instanceof StateFileTooLargeError) {
+    return { path: file, problem: `is ${describeSize(error.size)}, more than the ${describeSize(error.maxBytes)} mcpvm reads of it`, fix: `mv ${file} ${file}.too-large   # then let mcpvm write a new one (or restore it from a backup)` };
+  }
   if (error instanceof InvalidUtf8Error) {
     return { path: file, problem: `is ${error.message}`, fix: `open ${file} in an editor, fix that line and save it as UTF-8 (or delete the file)` };
   }

@@ -44,7 +44,12 @@ describe("the exit-code table (pure)", () => {
   it("a plugin that failed to load because of a config error counts as that config error (3)", () => {
     const inner = new McpvmError("MCP_CONFIG_INVALID", "config.json is not valid");
     expect(exitCodeFor(new PluginError("PLUGIN_LOAD_FAILED", "plugin mcp: createHostFunctions failed", { cause: inner }))).toBe(ExitCode.Config);
-    expect(exitCodeFor(new PluginError("PLUGIN_LOAD_FAILED", "plugin x: createHostFunctions failed", { cause: new Error("boom") }))).toBe(ExitCode.GuestError);
+    // Any other load failure is the plugin's set-up too (its code or config in the home), not the script's: 3, not 1.
+    expect(exitCodeFor(new PluginError("PLUGIN_LOAD_FAILED", "plugin x: createHostFunctions failed", { cause: new Error("boom") }))).toBe(ExitCode.Config);
+  });
+
+  it("a tool schema too complex to type is the server's problem (6), not the script's", () => {
+    expect(exitCodeFor(new McpvmError("TYPEGEN_SCHEMA_TOO_COMPLEX", "schema has more than 5000 sub-schemas"))).toBe(ExitCode.Unavailable);
   });
 });
 

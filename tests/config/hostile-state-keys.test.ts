@@ -75,7 +75,7 @@ describe("reserved keys in state files", () => {
 
   it("a store never writes a key it would refuse to read: STORE_INVALID, the file unchanged", async () => {
     const file = join(home, "names.json");
-    const store = new JsonFileStore<Record<string, number>>(file, z.record(z.string(), z.number()), () => ({}), "a test's names");
+    const store = new JsonFileStore<Record<string, number>>(file, z.record(z.string(), z.number()), () => ({}), "a test's names", 1024 * 1024);
     await store.update((draft) => {
       draft.kept = 1;
     });

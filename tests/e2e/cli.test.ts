@@ -138,8 +138,8 @@ describe("mcpvm mcp", () => {
     const out = await cli(home, ["mcp", "info", "memory"]);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain("memory (stdio) — approved");
-    expect(out.stdout).toContain('"MEMORY_FILE_PATH": "****"');
-    expect(out.stdout).not.toContain("memory.jsonl");
+    // A plain path is not a secret: shown, so the person sees where the graph is kept.
+    expect(out.stdout).toContain(`"MEMORY_FILE_PATH": ${JSON.stringify(join(home.dir, "memory.jsonl"))}`);
     expect(out.stdout).toContain("Tools (9) — module host:mcp-memory");
     expect(out.stdout).toMatch(/\n {2}read_graph\(input\?: Record<string, unknown>\): \{/);
     expect(out.stdout).toMatch(/\n {2}create_entities\(input: \{ entities: /);

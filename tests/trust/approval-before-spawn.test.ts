@@ -169,7 +169,8 @@ describe("the approval prompt", () => {
     const prompt = refused.stderr;
     expect(prompt).toContain(`command: ${JSON.stringify(process.execPath)}`);
     expect(prompt).toContain(`args:    ${JSON.stringify(args)}`);
-    expect(prompt).toContain("env:     API_KEY=**** MCPVM_FIXTURE_STARTS=****");
+    // The secret is masked; a plain path is shown, so the person sees what they approve.
+    expect(prompt).toContain(`env:     API_KEY=**** MCPVM_FIXTURE_STARTS=${h.starts}`);
     expect(prompt).toContain(`WARNING: ${NOT_SANDBOXED_WARNING}`);
     expect(refused.stdout + refused.stderr).not.toContain("sk-live-prompt-secret");
     expect(refused.stderr).toContain("Not approved: no terminal to ask on");

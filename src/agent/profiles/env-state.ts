@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { isDeepStrictEqual } from "node:util";
 import { JsonFileStore } from "../../util/json-store.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 
 /**
  * What profile env overrides replaced, so applying another set of profiles can put each server's
@@ -18,7 +19,7 @@ export const profileStateSchema = z
 export type ProfileState = z.infer<typeof profileStateSchema>;
 
 export function profileStateStore(home: string): JsonFileStore<ProfileState> {
-  return new JsonFileStore(join(home, "profile-state.json"), profileStateSchema, () => ({ version: 1 as const, env: {} }), "the env values profile overrides replaced");
+  return new JsonFileStore(join(home, "profile-state.json"), profileStateSchema, () => ({ version: 1 as const, env: {} }), "the env values profile overrides replaced", STATE_FILE_LIMITS.small);
 }
 
 type Entries = Record<string, Record<string, unknown>>;

@@ -3,7 +3,8 @@ import { open, type FileHandle } from "node:fs/promises";
 import { writeFileAtomic } from "../../util/atomic-file.js";
 import { McpvmError } from "../../util/errors.js";
 import { withFileLock } from "../../util/file-lock.js";
-import { readFailure } from "../../util/own-file.js";
+import { readFailure, StateFileTooLargeError } from "../../util/own-file.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 
 /** The history file cannot be read or written: said once by the REPL, which goes on without it. */
 export class HistoryFileError extends McpvmError<"HISTORY_UNAVAILABLE"> {}
@@ -65,6 +66,9 @@ async function readLines(file: string): Promise<string[]> {
     throw historyError(file, "read", error);
   }
   try {
+    // Refused from its size, unread: the REPL says so once and goes on without it (HISTORY_UNAVAILABLE).
+    const size = (await handle.stat()).size;
+    if (size > STATE_FILE_LIMITS.history) throw new StateFileTooLargeError(file, size, STATE_FILE_LIMITS.history);
     return (await handle.readFile("utf8")).split("\n").filter((l) => l !== "");
   } catch (error) {
     throw historyError(file, "read", error);

@@ -320,6 +320,9 @@ class Repl implements ReplControls {
     const mcp = await mcpBanner(this.host, this.context.io.env, loaded.refused.find((r) => r.plugin === "mcp")?.error.message);
     writeLine(stderr, dim(displayInline(mcp.headline)));
     for (const line of mcp.problems) writeLine(stderr, yellow(displayInline(line)));
+    // What the banner said is not said again as a warning at the first /run or model call.
+    const shown = [mcp.headline, ...mcp.problems].join("\n");
+    this.host.refusals.markSaid(loaded.refused.filter((r) => shown.includes(r.error.message.split("\n", 1)[0] ?? r.error.message)));
   }
 
   private async names(kind: NameKind): Promise<readonly string[]> {

@@ -1,10 +1,12 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { modelMessageSchema, type ModelMessage } from "ai";
 import { z } from "zod";
 import { UsageError } from "../../terminal/args.js";
 import { writeFileAtomic } from "../../util/atomic-file.js";
 import { McpvmError } from "../../util/errors.js";
+import { readOwnFile, StateFileTooLargeError } from "../../util/own-file.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { didYouMean } from "../../util/suggest.js";
 
 /** A saved conversation file that cannot be used (not JSON, not this shape): exit 3, like other state files. */
@@ -67,8 +69,13 @@ export async function loadConversation(home: string, which: string): Promise<Sav
   const file = join(conversationsDir(home), `${id}.json`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, "utf8"));
+    // The shared state-file reader: no link followed, yours, and size-capped (a grown file is refused unread).
+    const read = await readOwnFile(file, STATE_FILE_LIMITS.conversation);
+    if (read === undefined) throw new Error("it was removed meanwhile");
+    if ("problem" in read) throw new Error(`it ${read.problem.problem}`);
+    parsed = JSON.parse(read.text);
   } catch (error) {
+    if (error instanceof StateFileTooLargeError) throw error;
     throw new ConversationFileError("STORE_CONVERSATION_INVALID", `${file} cannot be read as a saved conversation (${error instanceof Error ? error.message : String(error)}); move it away, or resume another.`);
   }
   const checked = savedSchema.safeParse(parsed);

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import type { ConfigPaths } from "../../config/paths.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { BUILTIN_PROFILE_NAMES } from "./spec.js";
 
 /**
@@ -21,8 +22,10 @@ export interface CompletionNames {
 
 type Json = Record<string, unknown>;
 
-function readJson(file: string): Json | undefined {
+/** A file over its state-file cap offers nothing (the command refuses it when it runs): a Tab never parses 90 MB. */
+function readJson(file: string, maxBytes: number): Json | undefined {
   try {
+    if (statSync(file).size > maxBytes) return undefined;
     const text = readFileSync(file, "utf8").replace(/^\ufeff/, "");
     const value: unknown = JSON.parse(text);
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
@@ -51,8 +54,8 @@ const sorted = (names: Iterable<string>): string[] => [...new Set(names)].sort()
 export function configHomeNames(paths: ConfigPaths, nativePluginsDir: () => string): CompletionNames {
   let config: Json | undefined;
   let pins: Json | undefined;
-  const configFile = () => (config ??= readJson(paths.configFile) ?? {});
-  const pinnedServers = () => record((pins ??= readJson(paths.pinsFile) ?? {}).servers);
+  const configFile = () => (config ??= readJson(paths.configFile, STATE_FILE_LIMITS.config) ?? {});
+  const pinnedServers = () => record((pins ??= readJson(paths.pinsFile, STATE_FILE_LIMITS.pins) ?? {}).servers);
   const pinnedTools = (server: string) => (Object.hasOwn(pinnedServers(), server) ? record(record(pinnedServers()[server]).tools) : {});
   return {
     servers: () => sorted(Object.keys(record(configFile().mcpServers))),
@@ -63,7 +66,7 @@ export function configHomeNames(paths: ConfigPaths, nativePluginsDir: () => stri
       const schema = record(record(record(tools[tool]).definition).inputSchema);
       return sorted(Object.keys(record(schema.properties)));
     },
-    toolsets: () => sorted(Object.keys(record(readJson(paths.toolsetsFile)?.toolsets))),
+    toolsets: () => sorted(Object.keys(record(readJson(paths.toolsetsFile, STATE_FILE_LIMITS.toolsets)?.toolsets))),
     profiles: () => sorted([...BUILTIN_PROFILE_NAMES, ...Object.keys(record(configFile().profiles))]),
     plugins: () => {
       let native: string[] = [];

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { JsonFileStore } from "../../util/json-store.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { GatewayError } from "../errors.js";
 import { clientFileSchema, clientNameSchema, type ClientFile, type Rate, type StoredClient } from "./schema.js";
 
@@ -36,7 +37,7 @@ export class ClientTokenStore {
     readonly file: string,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.store = new JsonFileStore(file, clientFileSchema, () => ({ version: 1, clients: {} }), "the gateway's client tokens (mcpvm gateway token)");
+    this.store = new JsonFileStore(file, clientFileSchema, () => ({ version: 1, clients: {} }), "the gateway's client tokens (mcpvm gateway token)", STATE_FILE_LIMITS.small);
   }
 
   async create(name: string, options: CreateClientOptions = {}): Promise<{ token: string; entry: ClientEntry }> {

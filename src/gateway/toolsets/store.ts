@@ -1,4 +1,5 @@
 import { JsonFileStore } from "../../util/json-store.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { GatewayError } from "../errors.js";
 import { describeZodIssues } from "../../config/config-file.js";
 import { toolsetFileSchema, toolsetInputSchema, type Toolset, type ToolsetFile, type ToolsetInput } from "./schema.js";
@@ -21,7 +22,7 @@ export class ToolsetStore {
     file: string,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.store = new JsonFileStore(file, toolsetFileSchema, () => ({ version: 1, toolsets: {} }), "your saved toolsets (mcpvm serve, mcpvm toolset)");
+    this.store = new JsonFileStore(file, toolsetFileSchema, () => ({ version: 1, toolsets: {} }), "your saved toolsets (mcpvm serve, mcpvm toolset)", STATE_FILE_LIMITS.toolsets);
   }
 
   get file(): string {

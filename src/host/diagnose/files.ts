@@ -20,7 +20,11 @@ function storeProblem(file: string, error: unknown, breaks: string): Problem {
     "config",
     basename(file),
     `${errorMessage(error)}${errorMessage(error).includes(breaks) ? "" : ` (${breaks})`}`,
-    modeProblem ? `chmod 600 ${file}` : `fix ${file} in an editor, or move it away to start that file afresh (mv ${file} ${file}.broken)`,
+    modeProblem
+      ? `chmod 600 ${file}`
+      : code?.endsWith("_TOO_LARGE") === true
+        ? `move it away and let mcpvm write a new one, or restore it from a backup (mv ${file} ${file}.too-large)`
+        : `fix ${file} in an editor, or move it away to start that file afresh (mv ${file} ${file}.broken)`,
     code,
   );
 }

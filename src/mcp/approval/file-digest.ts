@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { JsonFileStore } from "../../util/json-store.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 
 /**
  * The sha256 of an executable, for approval pins: a binary replaced at the same path is a change.
@@ -41,7 +42,7 @@ export class FileDigestCache {
 
   /** `file`: where digests persist across processes (the config home); without it they are kept in memory only. */
   constructor(file?: string) {
-    this.store = file === undefined ? undefined : new JsonFileStore(file, cacheFileSchema, () => ({ version: 1, files: {} }), "cached digests of MCP server executables (they are re-computed when it is missing)");
+    this.store = file === undefined ? undefined : new JsonFileStore(file, cacheFileSchema, () => ({ version: 1, files: {} }), "cached digests of MCP server executables (they are re-computed when it is missing)", STATE_FILE_LIMITS.executableDigests);
   }
 
   /** The sha256 (hex) of the file's content now; undefined when it cannot be read. */

@@ -1,6 +1,7 @@
 import { displayInline } from "../../terminal/display.js";
 import { McpvmError } from "../../util/errors.js";
 import { parseTemplate } from "../config/placeholders.js";
+import { isMaskedValue } from "../config/secret-values.js";
 
 /**
  * Environment variables that decide which code a server process runs, not what it is told: a
@@ -87,12 +88,17 @@ export function auditLaunchEnv(env: Readonly<Record<string, string>> | undefined
 
 /**
  * How a configured env or header value is shown to a person (the caller escapes it for display):
- * a pure reference as written, a code-loading value verbatim (quoted), anything else masked.
+ * a pure reference as written, a code-loading value verbatim (quoted), and a value that is not
+ * secret (isMaskedValue: a plain path, a keyword, a host, a short value) as it is, so the person
+ * sees what they approve (`MEMORY_FILE_PATH=/home/u/mem.json`, not `****`). Anything the redactor
+ * masks in logs, the audit log and what the model sees (a secret name, a credentials URL, any other
+ * value) is masked here too. Quoted when it holds a space or a quote, so `A=x B=y` stays readable.
  */
 export function shownConfigValue(name: string, value: string, kind: "env" | "header"): string {
   if (isPureReference(value)) return value;
   if (kind === "env" && isCodeLoadingEnvName(name) && !NPM_CREDENTIAL.test(name)) return JSON.stringify(value);
-  return "****";
+  if (isMaskedValue(name, value, kind)) return "****";
+  return /[\s"]/.test(value) ? JSON.stringify(value) : value;
 }
 
 export class McpLaunchEnvError extends McpvmError<"MCP_LAUNCH_ENV_UNCONFIRMED"> {

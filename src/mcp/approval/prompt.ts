@@ -10,8 +10,8 @@ export const NOT_SANDBOXED_WARNING =
   "This server runs as an ordinary OS process (or remote service) with YOUR permissions. The mcpvm sandbox isolates guest code, not MCP servers.";
 
 /**
- * The text shown before a server may start: the command and args verbatim, env names with values
- * masked (except references, shown as written, and code-loading variables, shown in full), the
+ * The text shown before a server may start: the command and args verbatim, env names with secret
+ * values masked (references as written, code-loading variables and values that are not secret shown in full), the
  * URL and header names. One function, so the CLI, the REPL and the model-facing refusal all show
  * exactly the same thing. Every config string goes through displayInline: a name or URL holding
  * escape sequences could otherwise repaint the lines above it (the `url:` a token goes to).

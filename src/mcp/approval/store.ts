@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { McpvmError } from "../../util/errors.js";
 import { JsonFileStore } from "../../util/json-store.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { approvalHash, type ApprovalSubject } from "./hash.js";
 import { renderApprovalPrompt } from "./prompt.js";
 import { approvalSummary } from "./summary.js";
@@ -51,7 +52,7 @@ export class McpApprovalStore {
     readonly file: string,
     private readonly clock: () => Date = () => new Date(),
   ) {
-    this.store = new JsonFileStore(file, approvalsFileSchema, () => ({ version: 1 as const, servers: {} }), "your MCP server approvals (no server starts meanwhile)");
+    this.store = new JsonFileStore(file, approvalsFileSchema, () => ({ version: 1 as const, servers: {} }), "your MCP server approvals (no server starts meanwhile)", STATE_FILE_LIMITS.mcpApprovals);
   }
 
   async status(subject: ApprovalSubject): Promise<ApprovalStatus> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { JsonFileStore } from "../../util/json-store.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 
 /**
  * What one server's login left behind. `url` and `clientId` bind it to the definition it was made
@@ -42,7 +43,7 @@ export class OAuthTokenStore {
   private readonly store: JsonFileStore<OAuthTokensFile>;
 
   constructor(readonly file: string) {
-    this.store = new JsonFileStore(file, fileSchema, () => ({ version: 1, servers: {} }), "OAuth tokens of remote MCP servers (logins)");
+    this.store = new JsonFileStore(file, fileSchema, () => ({ version: 1, servers: {} }), "OAuth tokens of remote MCP servers (logins)", STATE_FILE_LIMITS.small);
   }
 
   async get(server: string): Promise<ServerLogin | undefined> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { JsonFileStore } from "../../util/json-store.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import type { ServerPins, ToolPin } from "./compare.js";
 
 const toolPinSchema = z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), definition: z.record(z.string(), z.unknown()) }).strict();
@@ -37,7 +38,7 @@ export class McpPinStore {
   private readonly store: JsonFileStore<PinsFile>;
 
   constructor(readonly file: string) {
-    this.store = new JsonFileStore(file, pinsFileSchema, () => ({ version: 1 as const, servers: {} }), "the pinned MCP tool definitions (no MCP tool is exposed meanwhile)",
+    this.store = new JsonFileStore(file, pinsFileSchema, () => ({ version: 1 as const, servers: {} }), "the pinned MCP tool definitions (no MCP tool is exposed meanwhile)", STATE_FILE_LIMITS.pins,
       // Before definitions were escaped, a schema's `constructor` property was written as is.
       (path) => path[0] === "servers" && path[2] === "tools" && path[4] === "definition" && path.length > 5,
     );

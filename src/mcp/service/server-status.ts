@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import { z } from "zod";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { JsonFileStore } from "../../util/json-store.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { canonicalJson, type McpServerEntry } from "../config/index.js";
 
 /**
@@ -45,7 +46,7 @@ export class ServerStatusStore {
     private readonly warn: (message: string) => void,
     private readonly clock: () => Date = () => new Date(),
   ) {
-    this.store = new JsonFileStore(file, fileSchema, () => ({ version: 1 as const, servers: {} }), "the last connect result of each MCP server (a cache; deleting it loses nothing)");
+    this.store = new JsonFileStore(file, fileSchema, () => ({ version: 1 as const, servers: {} }), "the last connect result of each MCP server (a cache; deleting it loses nothing)", STATE_FILE_LIMITS.small);
   }
 
   /** Every record; empty (after one warning) when the file cannot be read. */

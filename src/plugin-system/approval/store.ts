@@ -1,10 +1,11 @@
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { describeZodIssues, formatJsonPath } from "../../config/config-file.js";
 import { writeFileAtomic } from "../../util/atomic-file.js";
 import { withFileLock } from "../../util/file-lock.js";
 import { JsonDocumentError, parseJsonDocument, reservedKeyPath } from "../../util/json-document.js";
-import { decodeUtf8, InvalidUtf8Error } from "../../util/utf8.js";
+import { readFailure, readOwnFile, StateFileTooLargeError } from "../../util/own-file.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
+import { InvalidUtf8Error } from "../../util/utf8.js";
 import { auditRuleIdSchema, riskLevelSchema } from "../audit/rules.js";
 import { PluginError } from "../errors.js";
 import { capabilitySchema, PLUGIN_NAME_PATTERN } from "../manifest.js";
@@ -63,19 +64,28 @@ export class PluginApprovalStore {
   constructor(readonly file: string) {}
 
   async load(): Promise<ApprovalsFile> {
-    let text: string;
-    try {
-      text = decodeUtf8(await readFile(this.file));
-    } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, plugins: {} };
+    // The reader every state file shares: no link followed, yours and not writable by others, size-capped.
+    const read = await readOwnFile(this.file, STATE_FILE_LIMITS.pluginApprovals).catch((cause: unknown) => {
+      if (cause instanceof StateFileTooLargeError) {
+        throw new PluginError("PLUGIN_APPROVALS_TOO_LARGE", `${cause.problem} It holds your plugin approvals (no plugin loads meanwhile). Move it away and approve the plugins again, or restore it from a backup: mv ${this.file} ${this.file}.too-large   (nothing was changed)`, {
+          data: { file: this.file, size: cause.size, maxBytes: cause.maxBytes },
+          cause,
+        });
+      }
       if (cause instanceof InvalidUtf8Error) {
         throw new PluginError("PLUGIN_APPROVALS_CORRUPT", `${this.file} is ${cause.message}; open it in an editor, fix that line and save it as UTF-8, or delete it and approve the plugins again (nothing was changed)`, {
           data: { file: this.file, byte: cause.byte, line: cause.line },
           cause,
         });
       }
-      throw new PluginError("PLUGIN_APPROVALS_UNREADABLE", `cannot read ${this.file}: ${(cause as Error).message}`, { data: { file: this.file }, cause });
+      const failure = readFailure(this.file, cause);
+      throw new PluginError("PLUGIN_APPROVALS_UNREADABLE", `${this.file} ${failure.problem}; fix it with: ${failure.fix}`, { data: { file: this.file }, cause });
+    });
+    if (read === undefined) return { version: 1, plugins: {} };
+    if ("problem" in read) {
+      throw new PluginError("PLUGIN_APPROVALS_UNREADABLE", `${this.file} ${read.problem.problem}, so it cannot be trusted for your plugin approvals. Fix it with: ${read.problem.fix}`, { data: { file: this.file } });
     }
+    const text = read.text;
     let raw: unknown;
     try {
       // Refused, not dropped: a dropped key's approval would vanish, and the next approval would write the file without it.

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { z } from "zod";
 import { JsonFileStore } from "../../util/json-store.js";
+import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { isCompiledBuild, packageRoot } from "../../util/package-root.js";
 import { auditRuleIdSchema } from "./rules.js";
 import type { FileScan } from "./scan-file.js";
@@ -64,7 +65,7 @@ export class ScanCache {
 
   /** `file`: the cache in the config home (ConfigPaths.pluginScansFile). */
   constructor(file: string) {
-    this.store = new JsonFileStore(file, cacheFileSchema, () => ({ version: 1, scanner: "", scans: {} }), "cached scans of plugin source files (they are parsed again when it is missing)");
+    this.store = new JsonFileStore(file, cacheFileSchema, () => ({ version: 1, scanner: "", scans: {} }), "cached scans of plugin source files (they are parsed again when it is missing)", STATE_FILE_LIMITS.pluginScans);
   }
 
   /** The scan of a file with this content's sha256, if this scanner made one. */

@@ -30,9 +30,10 @@ export function renderServerList(list: readonly ServerSummary[], colours: Colour
 }
 
 /**
- * The configured definition as shown and returned by `mcp info`/`mcp add`: env and header values
- * masked, except pure `${VAR}` references (not secrets) and code-loading variables (NODE_OPTIONS,
- * LD_PRELOAD, …: what code runs must be visible). Raw strings: text output escapes them on print.
+ * The configured definition as shown and returned by `mcp info`/`mcp add`: secret env and header
+ * values masked (shownConfigValue), pure `${VAR}` references (not secrets), code-loading variables
+ * (NODE_OPTIONS, LD_PRELOAD, …: what code runs must be visible) and values that are not secret shown.
+ * Raw strings: text output escapes them on print.
  */
 export function maskedEntry(entry: McpServerEntry): Record<string, unknown> {
   const mask = (record: Readonly<Record<string, string>> | undefined, kind: "env" | "header") =>

@@ -2,6 +2,7 @@ import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isMaskedValue } from "../../../src/mcp/config/secret-values.js";
 import {
   approvalHash,
   McpApprovalError,
@@ -63,6 +64,33 @@ describe("approval prompt", () => {
     expect(text).not.toContain("supersecretvalue");
     expect(text).toContain("runs as an ordinary OS process");
     expect(renderApprovalPrompt({ ...base, confirm: "never" }, approvalHash(base))).toContain("confirm:   never — calls run without asking");
+  });
+
+  it("shows plain paths and ordinary values in full, masks what looks secret, and never shows a value the redactor masks", () => {
+    const env = {
+      MEMORY_FILE_PATH: "/home/u/mem.json",
+      LOG_LEVEL: "debug",
+      DATA_DIR: "/srv/my data/graphs",
+      PORT_OFFSET: "2",
+      GITHUB_TOKEN: "ghp_abcdefgh12345678",
+      DB_PASSWORD: "hunter2hunter",
+      API_KEY: "supersecretvalue",
+      SIGNING_SECRET: "/home/u/secret.pem",
+      UPSTREAM: "aB3dE5gH7jK9mN1pQ3rS",
+      DSN_URL: "postgres://app:pw-in-url@db.test/app",
+    };
+    const text = renderApprovalPrompt({ ...base, env }, approvalHash(base));
+    const line = text.split("\n").find((l) => l.startsWith("  env:")) ?? "";
+    expect(line).toContain("MEMORY_FILE_PATH=/home/u/mem.json");
+    expect(line).toContain("LOG_LEVEL=debug");
+    expect(line).toContain('DATA_DIR="/srv/my data/graphs"');
+    expect(line).toContain("PORT_OFFSET=2");
+    for (const name of ["GITHUB_TOKEN", "DB_PASSWORD", "API_KEY", "SIGNING_SECRET", "UPSTREAM", "DSN_URL"]) expect(line).toContain(`${name}=****`);
+    for (const [name, value] of Object.entries(env)) {
+      // What logs, audit entries and the model see is masked by isMaskedValue: the prompt shows no value it masks.
+      if (isMaskedValue(name, value)) expect(text).not.toContain(value);
+      else expect(line).toContain(value);
+    }
   });
 
   it("shows URL and header names, never header values", () => {
