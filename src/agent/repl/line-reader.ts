@@ -103,7 +103,8 @@ export class LineReader {
         afterReturn = key.name === "return";
         return crlf || emit("keypress", PASTED_NEWLINE, { sequence: PASTED_NEWLINE, ctrl: false, meta: false, shift: false });
       }
-      afterReturn = false;
+      // Only another key ends a CRLF pair: its LF may come in the next chunk ("data" events come between).
+      if (key !== undefined) afterReturn = false;
       return emit(event, ...args);
     }) as typeof input.emit;
   }
