@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { failingEndpoint } from "../fixtures/llm/failing-server.js";
+import { startScriptedLlmServer } from "../fixtures/llm/openai-server.js";
 import { ReplDriver, tempHome } from "./repl-driver.js";
 
 describe("the REPL when the model's endpoint fails", () => {
@@ -48,6 +49,32 @@ describe("the REPL when the model's endpoint fails", () => {
     await repl.command("hello");
     await repl.expect(/error \[LLM_REQUEST_FAILED\] the model openai-compatible:fake-model could not be reached at http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions \(3 attempts\): .+\. Check that the server is running and that MCPVM_BASE_URL/, 25_000);
     await repl.expect("The conversation is as it was before this message.");
+    repl.stdin.end();
+    expect(await repl.finish()).toBe(0);
+  }, 30_000);
+
+  it("an answer that breaks off mid-stream names the model, what broke and what to do, and the conversation is as before", async () => {
+    const llm = await startScriptedLlmServer([
+      { text: "hello", breakOff: { error: { message: "Overloaded", type: "server_error" } } },
+      { text: "half an", breakOff: "no-finish" },
+      { text: "garbled", breakOff: "bad-chunk" },
+      { text: "all good" },
+    ]);
+    cleanups.push(llm.close);
+    const repl = await start(llm.url);
+    const where = `the model openai-compatible:fake-model at ${llm.url}`;
+    const keep = "The conversation is as it was before this message.";
+
+    await repl.command("first");
+    await repl.expect(`error [LLM_REQUEST_FAILED] ${where} broke off its answer with an error: Overloaded (server_error). The provider failed mid-answer: send the message again, or later. ${keep}`);
+    await repl.command("second");
+    await repl.expect(`error [LLM_REQUEST_FAILED] ${where} broke off its answer: the stream ended without a finish reason (the connection was cut, or the address is not the provider's API). The provider failed mid-answer: send the message again, or later. ${keep}`);
+    await repl.command("third");
+    await repl.expect(`error [LLM_REQUEST_FAILED] ${where} broke off its answer: it sent a chunk that is not valid JSON. The provider failed mid-answer: send the message again, or later. ${keep}`);
+    await repl.command("fourth");
+    await repl.expect("all good");
+    // None of the broken answers joined the conversation.
+    expect(llm.requests[3]?.messages.slice(1)).toEqual([{ role: "user", content: "fourth" }]);
     repl.stdin.end();
     expect(await repl.finish()).toBe(0);
   }, 30_000);

@@ -62,7 +62,7 @@ describe("saving and resuming a conversation", () => {
     await writeFile(join(home.dir, "config.json"), JSON.stringify({ engine: "quickjs" }));
     let io = captureIo(env, "/exit\n", home.dir);
     expect(await runCli(["--resume", "last"], io)).toBe(ExitCode.Usage);
-    expect(io.stderrText()).toContain("--resume last: no such saved conversation No conversation is saved yet: /save in the REPL saves one.");
+    expect(io.stderrText()).toContain("--resume last: no such saved conversation. No conversation is saved yet: /save in the REPL saves one.");
     const { mkdir } = await import("node:fs/promises");
     await mkdir(join(home.dir, "conversations"));
     await writeFile(join(home.dir, "conversations", "20261128-101010.json"), "{ not json");
@@ -73,5 +73,36 @@ describe("saving and resuming a conversation", () => {
     expect(await runCli(["--resume=last"], io)).toBe(ExitCode.Config);
     expect(io.stderrText()).toContain("[STORE_CONVERSATION_INVALID]");
     expect(io.stderrText()).toContain("cannot be read as a saved conversation");
+  }, 120_000);
+
+  it("a conversations folder that cannot be used: /save says where and what to do and keeps the conversation; --resume is exit 3", async () => {
+    const home = await tempHome();
+    cleanups.push(home.cleanup);
+    server = await startScriptedLlmServer([{ text: "Noted." }]);
+    const env = { MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "", MCPVM_MODEL: "openai-compatible:scripted", MCPVM_BASE_URL: server.url };
+    const folder = join(home.dir, "conversations");
+    // A file where the folder belongs (a stray copy, a sync tool's conflict): nothing can be listed or written there.
+    await writeFile(folder, "not a folder");
+    const repl = new ReplDriver(env);
+    await repl.start();
+    await repl.command("remember this");
+    await repl.expect("Noted.", 60_000);
+    await repl.command("/save");
+    await repl.expect(`error [STORE_CONVERSATION_UNWRITABLE] cannot save the conversation in ${folder} (ENOTDIR: not a directory`);
+    await repl.expect("the conversation is still here: move that file away (or fix the folder), then /save again.");
+    const { rm } = await import("node:fs/promises");
+    await rm(folder);
+    await repl.command("/save");
+    await repl.expect("Resume it with: mcpvm --resume ");
+    await repl.command("/exit");
+    expect(await repl.finish()).toBe(0);
+    expect(await readdir(folder)).toHaveLength(1);
+
+    await rm(folder, { recursive: true });
+    await writeFile(folder, "not a folder");
+    const io = captureIo(env, "/exit\n", home.dir);
+    expect(await runCli(["--resume", "last"], io)).toBe(ExitCode.Config);
+    expect(io.stderrText()).toContain(`[STORE_CONVERSATION_INVALID] ${folder} cannot be read as the folder of saved conversations (ENOTDIR: not a directory`);
+    expect(io.stderrText()).toContain("move it away, then /save in the REPL saves there again.");
   }, 120_000);
 });

@@ -28,6 +28,11 @@ export class PtySession {
     this.exited = new Promise((resolve) => this.child.on("close", resolve));
   }
 
+  /** Everything written so far, escape codes included (terminal modes turned on and off). */
+  get output(): string {
+    return this.raw;
+  }
+
   /** Everything shown so far, escape codes and carriage returns removed. */
   get screen(): string {
     return this.raw.replace(ANSI, "").replace(/\r/g, "");

@@ -1,4 +1,4 @@
-import { APICallError, RetryError } from "ai";
+import { APICallError, InvalidResponseDataError, JSONParseError, RetryError, TypeValidationError } from "ai";
 import { McpvmError, errorMessage } from "../../util/errors.js";
 import type { ResolvedModel } from "./model-config.js";
 
@@ -46,6 +46,8 @@ function nextStep(error: APICallError, resolved: ResolvedModel, purpose: ModelRe
   // A chat message is sent again by the person; a sampling request only when the server asks again.
   const again = purpose === "chat" ? "send the message again" : "run the call that asked again";
   if (status === undefined) return `Check that the server is running and that MCPVM_BASE_URL (or config.json model.baseUrl) names it, then ${again}.`;
+  // A 200 whose body is not the protocol: often a web page or proxy at the configured address.
+  if (status >= 200 && status < 300) return `Check that MCPVM_BASE_URL (or config.json model.baseUrl) names the provider's API itself (often ending in /v1), then ${again}.`;
   if (status === 401 || status === 403) return `Check the key in ${key}.`;
   if (status === 404) return "Check the model name (MCPVM_MODEL, or /model provider:model for this session) and the endpoint.";
   if (status === 429) return `The provider is rate-limiting: wait a moment and ${again}.`;
@@ -55,14 +57,40 @@ function nextStep(error: APICallError, resolved: ResolvedModel, purpose: ModelRe
 }
 
 /**
+ * Why an answer the endpoint had accepted (HTTP 200) broke off mid-stream, or undefined for any
+ * other error. The SDK hands these over raw: a provider's error event is a bare object
+ * (`{"message":"Overloaded","type":"server_error"}`), a cut stream "Response stream ended without a
+ * finish reason.", a garbled chunk a JSON parser's message — none naming the model or what to do.
+ */
+function brokenStream(error: unknown): string | undefined {
+  if (InvalidResponseDataError.isInstance(error)) return /finish reason/i.test(error.message) ? "the stream ended without a finish reason (the connection was cut, or the address is not the provider's API)" : `it sent data the client cannot use (${error.message.replace(/\.$/, "")})`;
+  if (JSONParseError.isInstance(error) || TypeValidationError.isInstance(error)) return "it sent a chunk that is not valid JSON";
+  // A provider's error event: a plain object, never an Error (those are the host's own failures).
+  if (typeof error !== "object" || error === null || error instanceof Error) return undefined;
+  const event = error as { message?: unknown; type?: unknown; code?: unknown };
+  if (typeof event.message !== "string") return undefined;
+  const kind = [event.type, event.code].find((k): k is string => typeof k === "string" && k !== "");
+  return `with an error: ${event.message.trim().replace(/\.$/, "")}${kind === undefined ? "" : ` (${kind})`}`;
+}
+
+/**
  * What a person should see for an error a model request ended with; anything else passes through.
  * `scrub` takes secrets and host paths out of the provider's text (it can echo what it was sent).
  */
 export function modelRequestError(error: unknown, resolved: ResolvedModel, scrub: (text: string) => string = (text) => text, purpose: ModelRequestPurpose = "chat"): unknown {
   const attempts = RetryError.isInstance(error) ? error.errors.length : 1;
   const last = RetryError.isInstance(error) ? error.lastError : error;
-  if (!APICallError.isInstance(last)) return error;
   const model = `${resolved.provider}:${resolved.model}`;
+  const broken = brokenStream(last);
+  if (broken !== undefined) {
+    const again = purpose === "chat" ? "send the message again" : "run the call that asked again";
+    const what = `the model ${model} at ${endpoint(undefined, resolved)} broke off its answer${broken.startsWith("with ") ? " " : ": "}${broken}.`;
+    return new LlmRequestError("LLM_REQUEST_FAILED", scrub(`${what} The provider failed mid-answer: ${again}, or later. ${KEEP[purpose]}`), {
+      cause: error,
+      data: { midAnswer: true, attempts, detail: scrub(errorMessage(last)) },
+    });
+  }
+  if (!APICallError.isInstance(last)) return error;
   const where = endpoint(last.url, resolved);
   const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
   const what =

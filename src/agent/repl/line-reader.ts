@@ -1,9 +1,17 @@
-import { createInterface, type Interface } from "node:readline";
+import { createInterface, emitKeypressEvents, type Interface } from "node:readline";
+import { writeSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { appendHistory, HISTORY_SIZE, keepInHistory } from "./history.js";
 
 /** "withdrawn": the question stopped mattering before it was answered (its step ended, its server gave up). */
 export type ReadOutcome = { readonly kind: "line"; readonly text: string } | { readonly kind: "eof" } | { readonly kind: "interrupt" } | { readonly kind: "withdrawn" };
+
+/** How a newline inside a pasted text shows in the line being edited; it is a newline again in the line read. */
+export const PASTED_NEWLINE = "\u2424";
+
+// The terminal's bracketed paste (xterm's mode 2004): pasted text arrives between ESC[200~ and ESC[201~.
+const PASTE_ON = "\u001b[?2004h";
+const PASTE_OFF = "\u001b[?2004l";
 
 export type AsyncCompleter = (line: string) => Promise<[string[], string]>;
 
@@ -37,6 +45,8 @@ export class LineReader {
   private waiter: ((outcome: ReadOutcome) => void) | undefined;
   private ended = false;
   private closing = false;
+  /** Bracketed paste is on (main-prompt reads on a terminal): a paste's newlines stay in the line. */
+  private pasteAsOne = false;
   /** Newest first, as readline keeps it. */
   private readonly history: string[];
   /** History appends in order, one after another, so lines land as typed and leaving can wait for them. */
@@ -49,6 +59,54 @@ export class LineReader {
     options.input.once("end", () => {
       this.ended = true;
     });
+    if (this.terminal) {
+      this.holdPastedNewlines();
+      // Left on, the shell after mcpvm could show ^[[200~ around pastes: off however the process ends.
+      // A signal's exit has muted the stream by then (cli/signal-guard.ts): straight to the terminal.
+      process.once("exit", () => {
+        const fd = (options.output as { fd?: unknown }).fd;
+        if (!this.pasteAsOne || typeof fd !== "number") return;
+        try {
+          writeSync(fd, PASTE_OFF);
+        } catch {
+          // The terminal is gone (SIGHUP): nothing to restore.
+        }
+      });
+    }
+  }
+
+  private pasteOff(): void {
+    if (this.pasteAsOne) this.options.output.write(PASTE_OFF);
+    this.pasteAsOne = false;
+  }
+
+  /**
+   * Without this, every line of a multi-line paste at the prompt is sent as a message of its own.
+   * readline turns the terminal's bytes into keypress events on the input; inside a bracketed paste
+   * a return becomes PASTED_NEWLINE, so the paste is one line, sent when the person presses Enter.
+   */
+  private holdPastedNewlines(): void {
+    const input = this.options.input;
+    emitKeypressEvents(input);
+    const emit = input.emit.bind(input);
+    let pasting = false;
+    let afterReturn = false;
+    input.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
+      const key = event === "keypress" ? (args[1] as { name?: string } | undefined) : undefined;
+      if (key?.name === "paste-start" || key?.name === "paste-end") {
+        pasting = key.name === "paste-start";
+        return true;
+      }
+      if (pasting && this.pasteAsOne && (key?.name === "return" || key?.name === "enter")) {
+        // A pasted CRLF is one newline, not two.
+        const crlf = afterReturn && key.name === "enter";
+        afterReturn = key.name === "return";
+        return crlf || emit("keypress", PASTED_NEWLINE, { sequence: PASTED_NEWLINE, ctrl: false, meta: false, shift: false });
+      }
+      // Only another key ends a CRLF pair: its LF may come in the next chunk ("data" events come between).
+      if (key !== undefined) afterReturn = false;
+      return emit(event, ...args);
+    }) as typeof input.emit;
   }
 
   read(prompt: string, mode: ReadMode = {}): Promise<ReadOutcome> {
@@ -92,6 +150,7 @@ export class LineReader {
     const rl = this.rl;
     if (rl === undefined) return;
     this.rl = undefined;
+    this.pasteOff();
     this.closing = true;
     rl.close();
     this.closing = false;
@@ -123,8 +182,15 @@ export class LineReader {
         } else if (text.includes("\n")) write("\n");
       };
     }
-    rl.on("line", (text) => {
-      if (mode.history === true && keepInHistory(text)) this.remember(text);
+    // Only at the main prompt: an answer or a /run block line is one line, a pasted one included.
+    if (this.terminal && mode.history === true) {
+      this.pasteAsOne = true;
+      this.options.output.write(PASTE_ON);
+    }
+    rl.on("line", (typed) => {
+      // History keeps the one-line form, so recalling a pasted message brings all of it back.
+      if (mode.history === true && keepInHistory(typed)) this.remember(typed);
+      const text = typed.replaceAll(PASTED_NEWLINE, "\n");
       // Without a terminal nothing echoes input, so the transcript would read "mcpvm> ⚙ …". A line
       // answering the prompt shown right now is echoed here; a queued one is echoed with its prompt in read().
       if (!this.terminal && this.waiter !== undefined) this.options.output.write(mode.masked === true ? "\n" : `${text}\n`);
@@ -138,6 +204,7 @@ export class LineReader {
     rl.on("close", () => {
       if (this.closing) return;
       this.rl = undefined;
+      this.pasteOff();
       this.ended = this.ended || !this.terminal;
       this.deliver({ kind: "eof" });
     });

@@ -9,6 +9,9 @@ import type { CallAnswer, CallConfirmationRequest } from "../../mcp/service/inde
 import type { PersonInteraction } from "../tools/types.js";
 import type { LineReader } from "./line-reader.js";
 
+/** Why a call's or a flow's question is withdrawn before it is answered. */
+const RUN_ENDED = "the run that asked has ended (its time budget ran out, or it was cancelled)";
+
 /**
  * The person at the REPL's keyboard, as the tools and the MCP call gate see them. Questions are
  * asked one at a time (parallel guest calls queue up), each answered on the REPL's own line
@@ -81,10 +84,10 @@ export class ReplPerson implements PersonInteraction {
     writeLine(this.context.io.stderr, this.context.colours.dim(`(question withdrawn: ${why})`));
   }
 
-  /** One read; the server withdrawing its request (`signal`) withdraws the question. */
-  private async readAnswer(question: string, signal?: AbortSignal) {
+  /** One read; `signal` (the server withdrawing its request, the run ending) withdraws the question, saying `why`. */
+  private async readAnswer(question: string, signal?: AbortSignal, why = "the server no longer needs an answer") {
     if (signal?.aborted === true) return { kind: "withdrawn" as const };
-    const onAbort = () => this.withdrawQuestion("the server no longer needs an answer");
+    const onAbort = () => this.withdrawQuestion(why);
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       return await this.reader.read(question);
@@ -94,8 +97,8 @@ export class ReplPerson implements PersonInteraction {
     }
   }
 
-  confirm(details: string, question: string, signal?: AbortSignal): Promise<boolean> {
-    return this.confirmUnlessCancelled(details, question, signal).then((answer) => answer === true);
+  confirm(details: string, question: string, signal?: AbortSignal, why?: string): Promise<boolean> {
+    return this.confirmUnlessCancelled(details, question, signal, why).then((answer) => answer === true);
   }
 
   /**
@@ -103,9 +106,9 @@ export class ReplPerson implements PersonInteraction {
    * not be asked at the main prompt (they would take its line reader and leave it closed). An open
    * question is withdrawn when its step ends (Repl.asStep); the queued ones answer `cancelled`.
    */
-  private confirmUnlessCancelled(details: string, question: string, signal?: AbortSignal): Promise<boolean | "cancelled"> {
+  private confirmUnlessCancelled(details: string, question: string, signal?: AbortSignal, why?: string): Promise<boolean | "cancelled"> {
     const step = this.stepSignal();
-    const asked = this.queue.catch(() => undefined).then((): Promise<boolean | "cancelled"> | "cancelled" => (step?.aborted === true ? "cancelled" : this.ask(details, question, signal)));
+    const asked = this.queue.catch(() => undefined).then((): Promise<boolean | "cancelled"> | "cancelled" => (step?.aborted === true || signal?.aborted === true ? "cancelled" : this.ask(details, question, signal, why)));
     this.queue = asked;
     return asked;
   }
@@ -132,20 +135,24 @@ export class ReplPerson implements PersonInteraction {
       writeLine(err, `${renderCallConfirmation(request)}\nNot confirmed: no terminal to ask on. ${REPL_START_WITH_YES}, or set \`confirm: "never"\` for this server.`);
       return "no-terminal";
     }
-    return this.confirmUnlessCancelled(renderCallConfirmation(request), "Allow this call?");
+    // The run's wall budget runs on while the person reads: when it ends, the question goes with it.
+    return this.confirmUnlessCancelled(renderCallConfirmation(request), "Allow this call?", request.signal, RUN_ENDED);
   }
 
   /** An information flow between two servers (host.setAskFlow): asked like a call, never answered by --yes. */
   async confirmFlow(request: FlowRequest): Promise<boolean> {
-    return this.confirm(renderFlowConfirmation(request), "Allow this flow for the rest of this run?");
+    return this.confirm(renderFlowConfirmation(request), "Allow this flow for the rest of this run?", request.signal, RUN_ENDED);
   }
 
-  private async ask(details: string, question: string, signal?: AbortSignal): Promise<boolean> {
-    if (signal?.aborted === true) return false;
+  /** The answer; `cancelled` when the question was withdrawn (its run ended) before anyone answered. */
+  private async ask(details: string, question: string, signal?: AbortSignal, why?: string): Promise<boolean | "cancelled"> {
+    if (signal?.aborted === true) return "cancelled";
     this.spinner.stop();
     writeLine(this.context.io.stderr, details);
-    const outcome = await this.readAnswer(`${this.context.colours.bold(question)} [y/N] `, signal);
+    const outcome = await this.readAnswer(`${this.context.colours.bold(question)} [y/N] `, signal, why);
     if (outcome.kind === "interrupt") this.cancelStep();
+    // Withdrawn by Ctrl-C (the step cancelled) is the person's no; by the run ending, nobody answered.
+    if (outcome.kind === "withdrawn") return this.stepSignal()?.aborted === true ? false : "cancelled";
     return outcome.kind === "line" && /^y(es)?$/i.test(outcome.text.trim());
   }
 }

@@ -24,6 +24,7 @@ import { replServerRequests } from "./server-requests.js";
 import { renderToolCall, renderToolError, renderToolResult, splitArgs, type CallMark } from "./render.js";
 import { loadConversation, type SavedConversation } from "./saved-conversations.js";
 import { ChatSession } from "./session.js";
+import { turnEndNote } from "./turn-end.js";
 import { findSlashCommand, slashCommands, unexpectedSlashArguments, unknownSlashCommand, type ReplControls, type SlashCommand } from "./slash-commands.js";
 
 export interface ReplOptions {
@@ -191,8 +192,9 @@ class Repl implements ReplControls {
   private async chatTurn(text: string): Promise<void> {
     const { stdout, stderr } = this.context.io;
     const colours = this.context.colours;
+    let maxSteps: number;
     try {
-      this.chat.model();
+      maxSteps = this.chat.model().maxSteps;
     } catch (error) {
       if (!isMcpvmError(error) || !error.code.startsWith("LLM_")) throw error;
       writeLine(stderr, `${colours.yellow("Chat is off")}: ${error.message}${error.code === "LLM_NOT_CONFIGURED" ? "" : `\n${HOW_TO_CONFIGURE}`}\nEverything else works: /help lists the commands, /run runs JavaScript directly.`);
@@ -255,10 +257,8 @@ class Repl implements ReplControls {
         this.spinner.stop();
         flushText();
         endLine();
-        // The SDK's loop ends on a step that asked for tools only when the step limit stopped it.
-        if (turn.finishReason === "tool-calls") {
-          writeLine(stderr, colours.yellow(`The model stopped after ${turn.steps} steps (model.maxSteps in config.json, default 12) with its work unfinished: send a message (e.g. "go on") to let it continue.`));
-        } else if (turn.text.trim() === "" && turn.steps === 1) writeLine(stderr, colours.dim("(the model answered with no text)"));
+        const note = turnEndNote(turn, maxSteps);
+        if (note !== undefined) writeLine(stderr, note.warn ? colours.yellow(note.text) : colours.dim(note.text));
       } catch (error) {
         this.spinner.stop();
         flushText();

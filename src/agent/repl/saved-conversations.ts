@@ -10,7 +10,7 @@ import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { didYouMean } from "../../util/suggest.js";
 
 /** A saved conversation file that cannot be used (not JSON, not this shape): exit 3, like other state files. */
-export class ConversationFileError extends McpvmError<"STORE_CONVERSATION_INVALID"> {}
+export class ConversationFileError extends McpvmError<"STORE_CONVERSATION_INVALID" | "STORE_CONVERSATION_UNWRITABLE"> {}
 
 const savedSchema = z.object({ version: z.literal(1), id: z.string(), savedAt: z.string(), model: z.string().optional(), messages: z.array(modelMessageSchema) });
 export type SavedConversation = z.infer<typeof savedSchema>;
@@ -31,9 +31,11 @@ function newId(now: Date, taken: readonly string[]): string {
 }
 
 async function savedIds(home: string): Promise<string[]> {
-  const names = await readdir(conversationsDir(home)).catch((error: NodeJS.ErrnoException) => {
+  const dir = conversationsDir(home);
+  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [] as string[];
-    throw error;
+    // A file in the folder's place, a folder mcpvm may not read: a state problem (exit 3), said as one.
+    throw new ConversationFileError("STORE_CONVERSATION_INVALID", `${dir} cannot be read as the folder of saved conversations (${error.message}); move it away, then /save in the REPL saves there again.`, { cause: error });
   });
   return names
     .filter((name) => name.endsWith(".json"))
@@ -52,10 +54,17 @@ function redacted(value: unknown, redact: (text: string) => string): unknown {
 
 /** Saves the conversation (atomically, mode 0600, known secrets masked) and returns its id. */
 export async function saveConversation(home: string, messages: readonly ModelMessage[], model: string | undefined, redact: (text: string) => string, now = new Date()): Promise<string> {
-  const id = newId(now, await savedIds(home));
-  const saved: SavedConversation = { version: 1, id, savedAt: now.toISOString(), ...(model === undefined ? {} : { model }), messages: redacted(messages, redact) as ModelMessage[] };
-  await writeFileAtomic(join(conversationsDir(home), `${id}.json`), `${JSON.stringify(saved)}\n`, 0o600);
-  return id;
+  try {
+    const id = newId(now, await savedIds(home));
+    const saved: SavedConversation = { version: 1, id, savedAt: now.toISOString(), ...(model === undefined ? {} : { model }), messages: redacted(messages, redact) as ModelMessage[] };
+    await writeFileAtomic(join(conversationsDir(home), `${id}.json`), `${JSON.stringify(saved)}\n`, 0o600);
+    return id;
+  } catch (thrown) {
+    // The conversation lives on in the REPL: say so, and what to fix before saving again.
+    const error = (thrown instanceof ConversationFileError ? thrown.cause : thrown) as NodeJS.ErrnoException;
+    const fix = error.code === "ENOTDIR" || error.code === "EEXIST" ? "move that file away (or fix the folder)" : "check the folder's permissions and free space";
+    throw new ConversationFileError("STORE_CONVERSATION_UNWRITABLE", `cannot save the conversation in ${conversationsDir(home)} (${error.message}); the conversation is still here: ${fix}, then /save again.`, { cause: error });
+  }
 }
 
 /** The conversation `which` names (an id, or `last`); a usage error (exit 2) when there is none. */
@@ -64,7 +73,7 @@ export async function loadConversation(home: string, which: string): Promise<Sav
   const id = which === "last" ? ids.at(-1) : ids.includes(which) ? which : undefined;
   if (id === undefined) {
     const known = ids.length === 0 ? "No conversation is saved yet: /save in the REPL saves one." : `Saved: ${ids.slice(-5).join(", ")}${ids.length > 5 ? ` (the last 5 of ${ids.length})` : ""}, or last.`;
-    throw new UsageError("USAGE", `--resume ${which}: no such saved conversation${which === "last" ? "" : didYouMean(which, ids) || "."} ${known}`);
+    throw new UsageError("USAGE", `--resume ${which}: no such saved conversation${(which === "last" ? "" : didYouMean(which, ids)) || "."} ${known}`);
   }
   const file = join(conversationsDir(home), `${id}.json`);
   let parsed: unknown;

@@ -32,7 +32,7 @@ export function samplingFailure(thrown: unknown, model: ResolvedModel, server: s
   const typed = modelRequestError(thrown, model, redact, "sampling");
   if (typed instanceof LlmRequestError) {
     const status = typeof typed.data?.status === "number" ? typed.data.status : undefined;
-    const what = status === undefined ? "could not reach its endpoint" : `got HTTP ${status} from its endpoint`;
+    const what = typed.data?.midAnswer === true ? "broke off its answer" : status === undefined ? "could not reach its endpoint" : `got HTTP ${status} from its endpoint`;
     return {
       told: `The model could not answer ${about}: [${typed.code}] ${typed.message}`,
       error: new ProtocolError(ProtocolErrorCode.InternalError, `The client's model (${modelName}) ${what}, so it cannot answer this sampling request (${typed.code}).`, {

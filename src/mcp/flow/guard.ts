@@ -13,6 +13,8 @@ export interface FlowRequest {
   readonly argument: string;
   readonly args: unknown;
   readonly annotations: SinkAnnotations | undefined;
+  /** The run's signal: the question is withdrawn when the run ends before it is answered. */
+  readonly signal?: AbortSignal;
 }
 
 /** true: the person allowed it; false: declined; "no-terminal": nobody could be asked. */
@@ -48,6 +50,8 @@ export interface FlowCall {
   readonly tool: string;
   readonly annotations: SinkAnnotations | undefined;
   readonly args: unknown;
+  /** The run's signal (HostCallContext.signal). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -67,7 +71,7 @@ export async function guardFlow(flows: RunFlows, call: FlowCall, options: FlowGu
     let allowed: boolean;
     let by: string;
     if (verdict.decision === "ask") {
-      const answer = await (options.ask as AskFlow)({ from: match.server, server: call.server, tool: call.tool, argument: match.path, args: call.args, annotations: call.annotations });
+      const answer = await (options.ask as AskFlow)({ from: match.server, server: call.server, tool: call.tool, argument: match.path, args: call.args, annotations: call.annotations, ...(call.signal === undefined ? {} : { signal: call.signal }) });
       allowed = answer === true;
       by = answer === "no-terminal" ? "nobody-to-ask" : "person";
     } else {

@@ -15,6 +15,8 @@ export interface CallConfirmationRequest {
   readonly annotations: ToolAnnotationsLike | undefined;
   /** Why the person is asked: every call (`always`), a tool not marked read-only (`writes`), or one that may delete or overwrite (`destructive`). */
   readonly policy: Exclude<McpConfirmMode, "never">;
+  /** The run's signal: aborted when the run ends (its budget ran out, it was cancelled) before anyone answers; the question is moot then. */
+  readonly signal?: AbortSignal;
 }
 
 /**

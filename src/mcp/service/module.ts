@@ -149,20 +149,24 @@ async function callTool(
   if (flows !== undefined) {
     await guardFlow(
       flows,
-      { server: catalog.server, tool: tool.originalName, annotations: tool.definition.annotations, args },
+      { server: catalog.server, tool: tool.originalName, annotations: tool.definition.annotations, args, signal: context.signal },
       flowOptions(service, options),
     );
   }
   const policy = confirmModeOf(service.entry(catalog.server));
   if (policy !== "never" && options.confirmCall !== undefined && needsConfirmation(policy, tool.definition.annotations)) {
-    const allowed = await options.confirmCall({
+    const answer = await options.confirmCall({
       server: catalog.server,
       tool: tool.originalName,
       jsName: tool.jsName,
       args,
       annotations: tool.definition.annotations,
       policy,
+      signal: context.signal,
     });
+    // The run can end while the person reads (its wall budget runs on): a yes given after that
+    // allows nothing, and the audit log must not record a call "allowed" that was never made.
+    const allowed = context.signal.aborted && callRefusal(answer) === undefined ? "cancelled" : answer;
     const refusal = callRefusal(allowed);
     await service.recordAudit({ event: "mcp.call.confirm", subject: catalog.server, decision: refusal ?? "allowed", details: { tool: tool.originalName, policy, ...(allowed === "yes-flag" ? { by: "--yes" } : {}) } });
     if (refusal !== undefined) {

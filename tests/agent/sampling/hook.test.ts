@@ -142,4 +142,19 @@ describe("the sampling hook", () => {
     const refused = (await unaudited(params, ctx()).catch((error: unknown) => error)) as ProtocolError;
     expect([refused.code, refused.message, refused.data]).toEqual([ProtocolErrorCode.InternalError, "The client failed to answer this sampling request; the client's user was told why.", undefined]);
   });
+
+  it("a 200 whose body is not the protocol (a web page at the address) is LLM_REQUEST_FAILED saying to check the address, not that the provider refused", async () => {
+    const endpoint = await failingEndpoint([{ status: 200, body: "Service warming up" }]);
+    try {
+      const who = person(true);
+      const hook = samplingHook({ person: who, model: () => resolveModel({ model: "m", baseUrl: endpoint.url }, {}), audit: async () => undefined, redact: (t) => t });
+      const failed = (await hook(params, ctx()).catch((error: unknown) => error)) as ProtocolError;
+      expect([failed.code, failed.message]).toEqual([ProtocolErrorCode.InternalError, "The client's model (openai-compatible:m) got HTTP 200 from its endpoint, so it cannot answer this sampling request (LLM_REQUEST_FAILED)."]);
+      expect(who.told).toEqual([
+        `The model could not answer srv's sampling request: [LLM_REQUEST_FAILED] the model openai-compatible:m at ${endpoint.url}/chat/completions answered HTTP 200: Invalid JSON response. Check that MCPVM_BASE_URL (or config.json model.baseUrl) names the provider's API itself (often ending in /v1), then run the call that asked again. The server was sent an error instead of a reply.`,
+      ]);
+    } finally {
+      await endpoint.close();
+    }
+  });
 });
