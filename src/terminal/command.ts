@@ -23,6 +23,11 @@ export interface CommandContext {
   /** The global --log-level and --engine, for commands that manage their own host (serve). */
   readonly logLevel?: LogLevelName;
   readonly engine?: EngineChoice;
+  /**
+   * Aborted when the person presses Ctrl-C in the REPL while this command runs as a slash command.
+   * On the command line Ctrl-C ends the process instead (the signal guard), so it is unset there.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface Command {

@@ -270,7 +270,7 @@ class Repl implements ReplControls {
   }
 
   /** Work Ctrl-C can cancel: the model's turn or a guest run. */
-  private async asStep(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  async asStep(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
     const controller = new AbortController();
     this.step = controller;
     try {

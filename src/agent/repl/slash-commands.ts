@@ -17,6 +17,8 @@ export interface ReplControls {
   /** The wall budget set by /timeout, or undefined for the configured one. */
   wallMs: number | undefined;
   runGuest(code: string): Promise<void>;
+  /** Runs work as the REPL's current step: Ctrl-C aborts its signal instead of being ignored. */
+  asStep(work: (signal: AbortSignal) => Promise<void>): Promise<void>;
   /** Reads a multi-line JS block (ends with /end); undefined when abandoned. */
   readBlock(): Promise<string | undefined>;
   leave(): void;
@@ -58,7 +60,10 @@ function shared(command: Command): SlashCommand {
         return;
       }
       if (command.name === "mcp" && !(await mcpGate(controls))) return;
-      await command.run(args, controls.context);
+      // A slash command can wait on a server (a handshake, a slow call): Ctrl-C must reach it.
+      await controls.asStep(async (signal) => {
+        await command.run(args, { ...controls.context, signal });
+      });
     },
   };
 }

@@ -8,7 +8,7 @@ import { renderCatalog } from "../../../terminal/render/mcp.js";
 import { approveLaunch } from "./approve-launch.js";
 import { exitOk, stillHeld, writeApproveReport, type ApproveReport } from "./approve-report.js";
 import { parseAcceptBlocked, reviewHeldTools, type HeldReview } from "./approve-tools.js";
-import { connecting } from "./connecting.js";
+import { callerOf, connecting } from "./connecting.js";
 
 export interface ApproveOptions {
   /** --tools: only review and accept held tools. */
@@ -33,7 +33,7 @@ export async function approve(service: McpService, name: string, options: Approv
   // First connection: list and audit the tools; anything held must be confirmed here.
   let catalog;
   try {
-    catalog = await connecting(context, name, () => service.catalog(name));
+    catalog = await connecting(context, name, () => service.catalog(name, callerOf(context)));
   } catch (error) {
     // Approved, but the tools sit behind a login: they are audited at the first connection after it.
     if (!(isMcpvmError(error) && error.code === "MCP_LOGIN_REQUIRED")) throw error;

@@ -82,6 +82,8 @@ export async function callCommand(args: readonly string[], context: CommandConte
   const stopSigint = onSignal("SIGINT", onSigint, { once: true });
   // Ctrl-C at the call's question (or an ${input:…} value) stops the command like Ctrl-C elsewhere.
   const stopListening = onPromptInterrupt(onSigint);
+  // In the REPL, Ctrl-C reaches a slash command as its step's abort.
+  context.signal?.addEventListener("abort", onSigint, { once: true });
   try {
     const budget = { signal: controller.signal, deadline: Date.now() + timeoutMs };
     const catalog = await connecting(context, server, () => service.catalog(server, budget));
@@ -108,5 +110,6 @@ export async function callCommand(args: readonly string[], context: CommandConte
   } finally {
     stopSigint();
     stopListening();
+    context.signal?.removeEventListener("abort", onSigint);
   }
 }

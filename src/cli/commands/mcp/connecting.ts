@@ -1,5 +1,7 @@
 import { packageRunner } from "../../../mcp/client-manager/connect-timeout.js";
+import type { CallerOptions } from "../../../mcp/client-manager/index.js";
 import type { CommandContext } from "../../../terminal/command.js";
+import { CancelledError } from "../../../terminal/prompt.js";
 import { progressText } from "../../../terminal/server-progress.js";
 import { Spinner } from "../../../terminal/spinner.js";
 
@@ -24,9 +26,30 @@ export async function connecting<T>(context: CommandContext, name: string, work:
   const ticker = setInterval(() => spinner.update(progressText(starting, Date.now())), 1_000);
   ticker.unref();
   try {
-    return await work();
+    return await untilInterrupted(context, name, work());
   } finally {
     clearInterval(ticker);
     spinner.stop();
   }
+}
+
+/** What a connection made for this command is told: the REPL's Ctrl-C cancels it. */
+export function callerOf(context: CommandContext): CallerOptions {
+  return context.signal === undefined ? {} : { signal: context.signal };
+}
+
+/**
+ * The work's answer, or CANCELLED as soon as the REPL's Ctrl-C aborts the command: a server that
+ * never answers its handshake must not hold the prompt until the connect timeout.
+ */
+function untilInterrupted<T>(context: CommandContext, name: string, work: Promise<T>): Promise<T> {
+  const signal = context.signal;
+  if (signal === undefined) return work;
+  const interrupted = () => new CancelledError("CANCELLED", `interrupted while connecting to ${name}; nothing was listed. Try again when the server answers, or see \`${context.face === "repl" ? "/" : "mcpvm "}mcp list\`.`);
+  if (signal.aborted) return Promise.reject(interrupted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(interrupted());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }

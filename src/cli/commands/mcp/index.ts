@@ -10,7 +10,7 @@ import { addCommand } from "./add.js";
 import { ADD_USAGE } from "./add-request.js";
 import { CALL_USAGE, callCommand } from "./call.js";
 import { approve } from "./approve.js";
-import { connecting } from "./connecting.js";
+import { callerOf, connecting } from "./connecting.js";
 import { importCommand } from "./import.js";
 import { info } from "./info.js";
 import { listCommand } from "./list.js";
@@ -118,7 +118,7 @@ export const mcpCommand: Command = {
       case "info":
         return info(service, name(), context);
       case "types": {
-        const catalog = await connecting(context, name(), () => service.catalog(name()));
+        const catalog = await connecting(context, name(), () => service.catalog(name(), callerOf(context)));
         const text = await catalog.declarations();
         if (context.json) writeJson(context.io.stdout, { server: catalog.server, module: catalog.module, declarations: text });
         else writeLine(context.io.stdout, text);

@@ -5,7 +5,7 @@ import { displayBlock } from "../../../terminal/display.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import { maskedEntry, renderCatalog } from "../../../terminal/render/mcp.js";
-import { connecting } from "./connecting.js";
+import { callerOf, connecting } from "./connecting.js";
 
 /**
  * `mcpvm mcp info <name>`: the definition, its approval, the launch audit (code-loading env) and
@@ -26,7 +26,7 @@ export async function info(service: McpService, name: string, context: CommandCo
     }
     return ExitCode.Ok;
   }
-  const catalog = await connecting(context, name, () => service.catalog(name));
+  const catalog = await connecting(context, name, () => service.catalog(name, callerOf(context)));
   if (context.json) {
     writeJson(out, {
       name,
