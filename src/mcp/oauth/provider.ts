@@ -13,6 +13,7 @@ import { loginRequired, McpOAuthError } from "./errors.js";
 import type { LoginInteraction } from "./interaction.js";
 import { isLoopbackHost, RedirectListener } from "./redirect-listener.js";
 import { waitForRedirect } from "./redirect-wait.js";
+import { clientBoundElsewhere, movedAuthorizationServer, sameIssuer } from "./moved.js";
 import { serializeRefreshes, type FetchLike } from "./refresh-lock.js";
 import { boundOAuthResponses } from "./bounded-fetch.js";
 import { loginMatches, type OAuthTokenStore, type ServerLogin, type StoredTokens } from "./token-store.js";
@@ -160,6 +161,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     if (config?.clientId !== undefined) {
       const info = { client_id: config.clientId, ...(config.clientSecret === undefined ? {} : { client_secret: config.clientSecret }) };
       const stamped = this.record?.client?.client_id === config.clientId ? this.record.client.issuer : undefined;
+      if (stamped !== undefined && ctx?.issuer !== undefined && !sameIssuer(stamped, ctx.issuer)) throw clientBoundElsewhere(this.options.server, stamped, ctx.issuer);
       if (stamped !== undefined || ctx?.issuer === undefined) return { ...info, ...(stamped === undefined ? {} : { issuer: stamped }) };
       // First use with an authorization server binds the client to it (SEP-2352). Stamped here: the SDK
       // would do the same, after printing a developer's warning on the person's terminal.
@@ -206,7 +208,14 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     // that, and keep it, rather than send the person to a login that would fail the same way.
     const unanswered = this.refreshFailure;
     this.refreshFailure = undefined;
-    if (unanswered !== undefined) throw unanswered;
+    if (unanswered !== undefined) {
+      const cached = this.record?.discovery;
+      const moved = await movedAuthorizationServer(this.options.url, cached, this.wrapFetch(globalThis.fetch));
+      if (moved === undefined || cached === undefined) throw unanswered;
+      // The old authorization server will not answer again: the next login must discover the new one.
+      await this.invalidateCredentials("discovery");
+      throw loginRequired(server, `it now names the authorization server ${moved}, not ${cached.authorizationServerUrl} that its login came from`);
+    }
     if (interaction === undefined) throw loginRequired(server, this.hadLogin ? "its login expired or was revoked; log in again" : undefined);
     if (authorizationUrl.protocol !== "https:" && !(authorizationUrl.protocol === "http:" && isLoopbackHost(authorizationUrl.hostname))) {
       throw new McpOAuthError(
