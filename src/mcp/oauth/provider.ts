@@ -11,8 +11,10 @@ import type {
 import type { McpResolvedOAuth } from "../types.js";
 import { loginRequired, McpOAuthError } from "./errors.js";
 import type { LoginInteraction } from "./interaction.js";
-import { isLoopbackHost, RedirectListener } from "./redirect-listener.js";
+import { isLoopbackHost, RedirectListener, registeredPort } from "./redirect-listener.js";
 import { waitForRedirect } from "./redirect-wait.js";
+import { clientBoundElsewhere, movedAuthorizationServer, sameIssuer } from "./moved.js";
+import { mergeScopes, noteStepUps, widenScope } from "./step-up.js";
 import { serializeRefreshes, type FetchLike } from "./refresh-lock.js";
 import { boundOAuthResponses } from "./bounded-fetch.js";
 import { loginMatches, type OAuthTokenStore, type ServerLogin, type StoredTokens } from "./token-store.js";
@@ -68,6 +70,8 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   private loginReturned = false;
   private refreshOnly = false;
   private refreshing: Promise<void> | undefined;
+  /** The scope a 403 insufficient_scope just asked for: the login it leads to is a step-up, not an expiry. */
+  private stepUp: string | undefined;
   /** Why the last refresh got no answer (server down, 5xx); the SDK would go on to a browser login. */
   private refreshFailure: McpOAuthError | undefined;
   private readonly now: () => number;
@@ -160,6 +164,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     if (config?.clientId !== undefined) {
       const info = { client_id: config.clientId, ...(config.clientSecret === undefined ? {} : { client_secret: config.clientSecret }) };
       const stamped = this.record?.client?.client_id === config.clientId ? this.record.client.issuer : undefined;
+      if (stamped !== undefined && ctx?.issuer !== undefined && !sameIssuer(stamped, ctx.issuer)) throw clientBoundElsewhere(this.options.server, stamped, ctx.issuer);
       if (stamped !== undefined || ctx?.issuer === undefined) return { ...info, ...(stamped === undefined ? {} : { issuer: stamped }) };
       // First use with an authorization server binds the client to it (SEP-2352). Stamped here: the SDK
       // would do the same, after printing a developer's warning on the person's terminal.
@@ -206,8 +211,20 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     // that, and keep it, rather than send the person to a login that would fail the same way.
     const unanswered = this.refreshFailure;
     this.refreshFailure = undefined;
-    if (unanswered !== undefined) throw unanswered;
-    if (interaction === undefined) throw loginRequired(server, this.hadLogin ? "its login expired or was revoked; log in again" : undefined);
+    if (unanswered !== undefined) {
+      const cached = this.record?.discovery;
+      const moved = await movedAuthorizationServer(this.options.url, cached, this.wrapFetch(globalThis.fetch));
+      if (moved === undefined || cached === undefined) throw unanswered;
+      // The old authorization server will not answer again: the next login must discover the new one.
+      await this.invalidateCredentials("discovery");
+      throw loginRequired(server, `it now names the authorization server ${moved}, not ${cached.authorizationServerUrl} that its login came from`);
+    }
+    const stepUp = this.stepUp;
+    this.stepUp = undefined;
+    // Kept with the login: `mcp login` (another process, after a 401 without a scope) must ask for it too.
+    if (stepUp !== undefined) await this.write((record) => ({ ...record, stepUpScope: mergeScopes(record.stepUpScope, stepUp) }));
+    const why = stepUp !== undefined ? `it answered 403 insufficient_scope: it wants the scope "${stepUp}"` : this.hadLogin ? "its login expired or was revoked; log in again" : undefined;
+    if (interaction === undefined) throw loginRequired(server, why);
     if (authorizationUrl.protocol !== "https:" && !(authorizationUrl.protocol === "http:" && isLoopbackHost(authorizationUrl.hostname))) {
       throw new McpOAuthError(
         "MCP_OAUTH_INSECURE",
@@ -225,7 +242,7 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
     }
     // The browser step runs after the SDK gave up on this request (UnauthorizedError), outside any
     // request timeout: the connection calls completeLogin() and then finishAuth.
-    this.pendingUrl = authorizationUrl;
+    this.pendingUrl = widenScope(authorizationUrl, this.record?.stepUpScope);
   }
 
   /**
@@ -298,7 +315,8 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
    * (bounded-fetch.ts), and refreshes go one at a time across processes (refresh-lock.ts).
    */
   wrapFetch(inner: FetchLike): FetchLike {
-    return serializeRefreshes(boundOAuthResponses(inner, this.options.server, this.options.url), {
+    const observed = noteStepUps(inner, (scope) => (this.stepUp = scope));
+    return serializeRefreshes(boundOAuthResponses(observed, this.options.server, this.options.url), {
       storeFile: this.options.store.file,
       server: this.options.server,
       storedRefreshToken: async () => {
@@ -374,16 +392,5 @@ export class McpvmOAuthProvider implements OAuthClientProvider {
   private async write(change: (record: ServerLogin) => ServerLogin): Promise<void> {
     const binding = { url: this.options.url, ...(this.options.config?.clientId === undefined ? {} : { clientId: this.options.config.clientId }) };
     this.record = await this.options.store.updateBound(this.options.server, binding, change);
-  }
-}
-
-function registeredPort(client: ServerLogin["client"]): number | undefined {
-  const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
-  if (!Array.isArray(uris) || typeof uris[0] !== "string") return undefined;
-  try {
-    const url = new URL(uris[0]);
-    return isLoopbackHost(url.hostname) && url.port !== "" ? Number(url.port) : undefined;
-  } catch {
-    return undefined;
   }
 }

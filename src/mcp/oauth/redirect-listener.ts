@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpOAuthError } from "./errors.js";
+import type { ServerLogin } from "./token-store.js";
 
 const CALLBACK_PATH = "/callback";
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
@@ -104,4 +105,16 @@ export function parsePastedRedirect(server: string, pasted: string, port: number
     throw new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: the pasted redirect is not for this login (expected http://127.0.0.1:${port}${CALLBACK_PATH}?…).`, { data: { server } });
   }
   return url.searchParams;
+}
+
+/** The loopback port a stored registration (DCR) named in its redirect URI, to listen on it again. */
+export function registeredPort(client: ServerLogin["client"]): number | undefined {
+  const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+  if (!Array.isArray(uris) || typeof uris[0] !== "string") return undefined;
+  try {
+    const url = new URL(uris[0]);
+    return isLoopbackHost(url.hostname) && url.port !== "" ? Number(url.port) : undefined;
+  } catch {
+    return undefined;
+  }
 }

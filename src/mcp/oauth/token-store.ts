@@ -28,6 +28,8 @@ export const serverLoginSchema = z.object({
   clientId: z.string().optional(),
   client: clientSchema.optional(),
   tokens: tokensSchema.optional(),
+  /** Scopes the server asked for in a 403 insufficient_scope (step-up): every later login asks for them too, until logout. */
+  stepUpScope: z.string().optional(),
   /** The SDK's discovery state (metadata documents), kept so a refresh needs no discovery round. */
   discovery: z.looseObject({ authorizationServerUrl: z.string() }).optional(),
 });
