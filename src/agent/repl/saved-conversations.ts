@@ -6,6 +6,7 @@ import { UsageError } from "../../terminal/args.js";
 import { writeFileAtomic } from "../../util/atomic-file.js";
 import { McpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
+import { decodeUtf8 } from "../../util/utf8.js";
 
 /** A saved conversation file that cannot be used (not JSON, not this shape): exit 3, like other state files. */
 export class ConversationFileError extends McpvmError<"STORE_CONVERSATION_INVALID"> {}
@@ -67,9 +68,14 @@ export async function loadConversation(home: string, which: string): Promise<Sav
   const file = join(conversationsDir(home), `${id}.json`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, "utf8"));
+    // Strict UTF-8, as every state file: a hand edit in another encoding is named, not sent to the model as U+FFFD.
+    parsed = JSON.parse(decodeUtf8(await readFile(file)));
   } catch (error) {
     throw new ConversationFileError("STORE_CONVERSATION_INVALID", `${file} cannot be read as a saved conversation (${error instanceof Error ? error.message : String(error)}); move it away, or resume another.`);
+  }
+  const version = (parsed as { version?: unknown } | null)?.version;
+  if (typeof version === "number" && version !== 1) {
+    throw new ConversationFileError("STORE_CONVERSATION_INVALID", `${file} was saved by another version of mcpvm (format ${version}; this one reads format 1); resume it with that version, or resume another.`);
   }
   const checked = savedSchema.safeParse(parsed);
   if (!checked.success) throw new ConversationFileError("STORE_CONVERSATION_INVALID", `${file} is not a saved conversation mcpvm can resume (${checked.error.issues[0]?.message ?? "invalid"}); move it away, or resume another.`);
