@@ -83,11 +83,11 @@ export function parseConfigText(file: string, text: string): ConfigFile {
 }
 
 /**
- * A missing file is an empty config; an unreadable or invalid one is an error (never silently reset).
+ * A missing file is an empty config (unless `missingIsEmpty: false`: a running gateway following its edits); an unreadable or invalid one is an error (never silently reset).
  * The home it lives in is checked first (owner, permissions, no planted links: CONFIG_HOME_INSECURE),
  * and the file is read without following a link.
  */
-export async function loadConfigFile(file: string): Promise<ConfigFile> {
+export async function loadConfigFile(file: string, options: { readonly missingIsEmpty?: boolean } = {}): Promise<ConfigFile> {
   await assertConfigHomeSecure(dirname(file));
   let read: Awaited<ReturnType<typeof readOwnFile>>;
   try {
@@ -108,7 +108,10 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
     }
     throw new ConfigError("CONFIG_UNREADABLE", `cannot read ${file}: ${(cause as Error).message}`, { data: { file }, cause });
   }
-  if (read === undefined) return {};
+  if (read === undefined) {
+    if (options.missingIsEmpty !== false) return {};
+    throw new ConfigError("CONFIG_UNREADABLE", `${file} is missing; an editor that saves by renaming passes through this, so it is not taken for "no servers". To stop every server, write {"mcpServers": {}} there.`, { data: { file } });
+  }
   if ("problem" in read) throw new HomeSecurityError("CONFIG_HOME_INSECURE", describeHomeProblems(dirname(file), [read.problem]), { data: { home: dirname(file) } });
   // The file is read every time (another process may have changed it since); only the same text's
   // parse and validation are reused. One `mcpvm run` reads it several times (engine choice, host,

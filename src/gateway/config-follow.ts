@@ -20,7 +20,8 @@ export interface ReadConfig {
  * mcp plugin's settings, `gateway`, `flows`), so an edit that would not start keeps the running one.
  */
 export async function readGatewayConfig(file: string): Promise<ReadConfig> {
-  const config = await loadConfigFile(file);
+  // A file gone while the gateway runs is an editor's save by rename (or a mistake), never "remove every server".
+  const config = await loadConfigFile(file, { missingIsEmpty: false });
   const servers = parseMcpServersJson(config.mcpServers ?? {}, { file, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
   const plugin = mcpPluginConfigSchema.safeParse(config.plugins?.mcp?.config ?? {});
   if (!plugin.success) {

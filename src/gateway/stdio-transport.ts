@@ -61,17 +61,21 @@ export class GatewayStdioTransport implements Transport {
     return Promise.resolve();
   }
 
+  /**
+   * The cap is per message: a chunk can hold the end of one message under the cap and the start of
+   * the next, so the size checked is each line's and the unfinished tail's, never pending + chunk
+   * (that refused a message 4 KiB under the cap followed at once by another, and shut the gateway down).
+   */
   private push(chunk: Buffer): void {
-    if ((this.pending?.length ?? 0) + chunk.length > this.maxBufferSize) {
-      this.pending = undefined;
-      throw new StdinOverflowError(this.maxBufferSize);
-    }
     let buffer = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
+    this.pending = undefined;
     for (let index = buffer.indexOf(0x0a); index !== -1 && !this.closed; index = buffer.indexOf(0x0a)) {
+      if (index + 1 > this.maxBufferSize) throw new StdinOverflowError(this.maxBufferSize);
       const line = buffer.toString("utf8", 0, index).replace(/\r$/, "");
       buffer = buffer.subarray(index + 1);
       this.deliver(line);
     }
+    if (buffer.length > this.maxBufferSize) throw new StdinOverflowError(this.maxBufferSize);
     this.pending = buffer.length > 0 && !this.closed ? buffer : undefined;
   }
 

@@ -105,4 +105,24 @@ describe("saving and resuming a conversation", () => {
     expect(io.stderrText()).toContain(`[STORE_CONVERSATION_INVALID] ${folder} cannot be read as the folder of saved conversations (ENOTDIR: not a directory`);
     expect(io.stderrText()).toContain("move it away, then /save in the REPL saves there again.");
   }, 120_000);
+
+  it("a saved file edited in another encoding, or written by another mcpvm version, is refused (exit 3) saying where and why", async () => {
+    const home = await tempHome();
+    cleanups.push(home.cleanup);
+    const env = { MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "" };
+    await writeFile(join(home.dir, "config.json"), JSON.stringify({ engine: "quickjs" }));
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(join(home.dir, "conversations"));
+    const saved = (version: number, text: string) => JSON.stringify({ version, id: "20261128-101010", savedAt: "2026-11-28T10:10:10.000Z", messages: [{ role: "user", content: text }] });
+    // "café" with Latin-1's one byte for é: read as U+FFFD without a word, the model was sent "caf\uFFFD".
+    const latin1 = Buffer.concat([Buffer.from(saved(1, "caf").slice(0, -4)), Buffer.from([0xe9]), Buffer.from(`"}]}`)]);
+    await writeFile(join(home.dir, "conversations", "20261128-101010.json"), latin1);
+    let io = captureIo(env, "/exit\n", home.dir);
+    expect(await runCli(["--resume", "last"], io)).toBe(ExitCode.Config);
+    expect(io.stderrText()).toMatch(/20261128-101010\.json cannot be read as a saved conversation \(not valid UTF-8 at byte \d+ \(line 1\)\)/);
+    await writeFile(join(home.dir, "conversations", "20261128-101010.json"), saved(2, "hello"));
+    io = captureIo(env, "/exit\n", home.dir);
+    expect(await runCli(["--resume", "last"], io)).toBe(ExitCode.Config);
+    expect(io.stderrText()).toContain("was saved by another version of mcpvm (format 2; this one reads format 1)");
+  }, 120_000);
 });

@@ -46,4 +46,34 @@ describe("mcpvm serve (stdio): a message over the size cap", () => {
       child.kill("SIGKILL");
     }
   }, 120_000);
+
+  it("a message under the cap followed at once by another (one write) is served, not taken for one over it", async () => {
+    const child = spawn(process.execPath, [VITE_NODE, SERVE_ENTRY, "--", "--expose", "everything", "--log-level", "warn"], { env: home.env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.stdin.on("error", () => undefined);
+    const line = (message: unknown): string => `${JSON.stringify(message)}\n`;
+    const answered = async (id: number): Promise<void> => {
+      for (let i = 0; i < 1_200 && !stdout.includes(`"id":${id}`); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stdout, stderr).toContain(`"id":${id}`);
+    };
+    try {
+      child.stdin.write(line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "near-cap", version: "1" } } }));
+      await answered(1);
+      child.stdin.write(line({ jsonrpc: "2.0", method: "notifications/initialized" }));
+      // 4 KiB under the cap, then another call in the same write: the pipe hands them over in 64 KiB
+      // reads, the last of which holds the big message's end and the next one's start.
+      const big = line({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { message: "" } } }).replace('""', `"${"x".repeat(10 * 1024 * 1024 - 4096 - 100)}"`);
+      expect(Buffer.byteLength(big)).toBeLessThanOrEqual(10 * 1024 * 1024 - 4096);
+      child.stdin.write(big + line({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "echo", arguments: { message: "y".repeat(300 * 1024) } } }));
+      await answered(3);
+      await answered(5);
+      expect(stderr).not.toMatch(/larger than/);
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 120_000);
 });

@@ -1,4 +1,6 @@
-import { lstat, mkdir, readdir, stat, symlink, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { lstat, mkdir, open, readdir, stat, symlink, truncate, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readPackageTree } from "../../src/plugin-system/audit/package-tree.js";
@@ -174,5 +176,26 @@ describe("readPackageTree", () => {
     const capped = await readPackageTree(dir, { files: 1, bytes: 1024 });
     expect(capped?.problem).toMatch(/more than 1 files .* bundle the plugin/);
     expect(await readPackageTree(join(dir, "missing"))).toBeUndefined();
+  });
+
+  it("refuses one file past the byte cap by its size, without reading it (a sparse 3 GiB file)", async () => {
+    const dir = join(world.paths.userPluginsDir, "huge");
+    await writeFiles(dir, { "node_modules/a/index.js": "export default 1;\n", "node_modules/a/data.bin": "" });
+    await truncate(join(dir, "node_modules/a/data.bin"), 3 * 1024 ** 3);
+    const tree = await readPackageTree(dir);
+    expect(tree?.problem).toMatch(/more than 4000 files or 32 MB; bundle the plugin/);
+  });
+
+  it("refuses a link to a FIFO instead of blocking on it for good", async () => {
+    const dir = join(world.paths.userPluginsDir, "fifo");
+    await writeFiles(dir, { "node_modules/pkg/index.js": "export default 1;\n" });
+    execFileSync("mkfifo", [join(dir, "node_modules/pkg/pipe")]);
+    await symlink("pkg/pipe", join(dir, "node_modules/a-link"));
+    const read = readPackageTree(dir);
+    const late = await Promise.race([read.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 5_000))]);
+    // A reader stuck on the FIFO is let go (a writer opens and closes it), so a failing run still ends.
+    if (late) await (await open(join(dir, "node_modules/pkg/pipe"), constants.O_WRONLY | constants.O_NONBLOCK)).close();
+    expect(late).toBe(false);
+    expect((await read)?.problem).toBe("node_modules/a-link is a symbolic link to neither a file nor a folder");
   });
 });

@@ -87,6 +87,10 @@ export async function loadConversation(home: string, which: string): Promise<Sav
     if (error instanceof StateFileTooLargeError) throw error;
     throw new ConversationFileError("STORE_CONVERSATION_INVALID", `${file} cannot be read as a saved conversation (${error instanceof Error ? error.message : String(error)}); move it away, or resume another.`);
   }
+  const version = (parsed as { version?: unknown } | null)?.version;
+  if (typeof version === "number" && version !== 1) {
+    throw new ConversationFileError("STORE_CONVERSATION_INVALID", `${file} was saved by another version of mcpvm (format ${version}; this one reads format 1); resume it with that version, or resume another.`);
+  }
   const checked = savedSchema.safeParse(parsed);
   if (!checked.success) throw new ConversationFileError("STORE_CONVERSATION_INVALID", `${file} is not a saved conversation mcpvm can resume (${checked.error.issues[0]?.message ?? "invalid"}); move it away, or resume another.`);
   return checked.data;

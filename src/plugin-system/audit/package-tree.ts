@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { AuditedFile } from "./audit-plugin.js";
 
@@ -27,6 +28,7 @@ export interface PackageTree {
 }
 
 class TreeTooLarge extends Error {}
+class NotAFile extends Error {}
 
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
@@ -47,7 +49,19 @@ export async function readPackageTree(codeDir: string, limits: PackageTreeLimits
   let bytes = 0;
 
   const addFile = async (path: string, display: string): Promise<void> => {
-    const content = await readFile(path);
+    // Non-blocking open and a check of what was opened: a FIFO put (or swapped) in a file's place
+    // would block the read for good, and a file's size is known before its bytes are read, so one
+    // huge (or sparse) file is refused without being read whole into memory.
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    let content: Buffer;
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new NotAFile(`${display} is neither a file nor a folder`);
+      if (bytes + info.size > limits.bytes) throw new TreeTooLarge();
+      content = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
     bytes += content.length;
     if (files.length + 1 > limits.files || bytes > limits.bytes) throw new TreeTooLarge();
     files.push({ path: display, sha256: createHash("sha256").update(content).digest("hex") });
@@ -68,7 +82,9 @@ export async function readPackageTree(codeDir: string, limits: PackageTreeLimits
         const target = await realpath(path).catch(() => undefined);
         if (target === undefined) return `${shown} is a broken symbolic link`;
         if (!inside(realRoot, target)) return `${shown} is a symbolic link out of the plugin's node_modules`;
-        isDir = (await stat(target)).isDirectory();
+        const info = await stat(target);
+        if (!info.isDirectory() && !info.isFile()) return `${shown} is a symbolic link to neither a file nor a folder`;
+        isDir = info.isDirectory();
         if (isDir && visited.has(target)) continue;
         if (isDir) visited.add(target);
       } else if (!isDir && !entry.isFile()) {
@@ -84,6 +100,7 @@ export async function readPackageTree(codeDir: string, limits: PackageTreeLimits
     const problem = await walk(root, "node_modules");
     if (problem !== undefined) return fail(problem);
   } catch (error) {
+    if (error instanceof NotAFile) return fail(error.message);
     if (error instanceof TreeTooLarge) {
       return fail(`node_modules holds more than ${limits.files} files or ${Math.round(limits.bytes / 1024 / 1024)} MB; bundle the plugin into its own files (e.g. esbuild --bundle --platform=node) so no package folder is needed`);
     }
