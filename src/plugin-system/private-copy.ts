@@ -29,7 +29,10 @@ async function intact(dir: string, snapshot: PluginSnapshot): Promise<boolean> {
     const bytes = await readFile(join(dir, file.path)).catch(() => undefined);
     if (bytes === undefined || sha256(bytes) !== file.sha256) return false;
   }
-  return true;
+  // A copy written before its package.json was chosen from the sources (`{}`) is written again.
+  if (snapshot.sources.has("package.json")) return true;
+  const written = await readFile(join(dir, "package.json"), "utf8").catch(() => undefined);
+  return written === packageJsonText(snapshot);
 }
 
 async function writeCopy(dir: string, snapshot: PluginSnapshot): Promise<void> {
@@ -42,8 +45,10 @@ async function writeCopy(dir: string, snapshot: PluginSnapshot): Promise<void> {
     await writeFile(target, bytes, { mode: 0o600 });
   }
   // Without a package.json of the plugin's own, one above the copy must not decide how .js files load.
-  if (!snapshot.sources.has("package.json")) await writeFile(join(dir, "package.json"), `${JSON.stringify(ownPackageJson(snapshot))}\n`, { mode: 0o600 });
+  if (!snapshot.sources.has("package.json")) await writeFile(join(dir, "package.json"), packageJsonText(snapshot), { mode: 0o600 });
 }
+
+const packageJsonText = (snapshot: PluginSnapshot): string => `${JSON.stringify(ownPackageJson(snapshot))}\n`;
 
 /**
  * The package.json written into a copy of a plugin that has none. A `{}` made Node warn on every run

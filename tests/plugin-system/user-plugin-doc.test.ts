@@ -69,6 +69,10 @@ describe("docs/PLUGINS.md: a user plugin, step by step", () => {
     const [copy] = await readdir(join(home, "plugin-code"));
     const loaded = await run(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(join(home, "plugin-code", copy!, "index.js")).href)})`]);
     expect(loaded.stderr).toBe("");
+    // A copy an older mcpvm wrote (its package.json `{}`) is written again, not kept with the warning.
+    await writeFile(join(home, "plugin-code", copy!, "package.json"), "{}\n");
+    expect((await mcpvm(["run", "-e", 'return require("host:greet").hello("Ada")'])).stdout).toBe("hello, Ada\n");
+    expect(JSON.parse(await readFile(join(home, "plugin-code", copy!, "package.json"), "utf8"))).toEqual({ type: "module" });
 
     // A config key for a plugin that declares none is named.
     await writeFile(join(home, "config.json"), JSON.stringify({ engine: "quickjs", plugins: { greet: { enabled: true, config: { greting: "hi" } } } }));
