@@ -25,7 +25,9 @@ const registrationShape = z.lazy(() =>
     name: z.string(),
     declaredModules: z.array(z.string()),
     declaredModulePrefixes: z.array(z.string()).optional(),
-    configSchema: z.custom((value) => typeof value === "object" && value !== null && isFunction((value as { safeParse?: unknown }).safeParse), "must be a zod schema"),
+    configSchema: z
+      .custom((value) => typeof value === "object" && value !== null && isFunction((value as { safeParse?: unknown }).safeParse), "must be a zod schema (or left out: the plugin then takes no config)")
+      .optional(),
     createHostFunctions: z.custom(isFunction, "must be a function"),
     dispose: z.custom(isFunction, "must be a function").optional(),
   }),
@@ -55,7 +57,7 @@ export async function importRegistration(plugin: DiscoveredPlugin, importer: Mod
       data: { plugin: plugin.name },
     });
   }
-  const registration = candidate as PluginRegistration;
+  const registration = withConfigSchema(candidate as Partial<PluginRegistration> & Omit<PluginRegistration, "configSchema">);
   if (registration.name !== plugin.name) {
     throw new PluginError("PLUGIN_REGISTRATION_INVALID", `plugin ${plugin.name}: its registration is named "${registration.name}"; the names must match`, { data: { plugin: plugin.name } });
   }
@@ -70,6 +72,18 @@ export async function importRegistration(plugin: DiscoveredPlugin, importer: Mod
     });
   }
   return registration;
+}
+
+/** The config schema of a registration that has none: no keys (a user plugin cannot import zod, docs/PLUGINS.md). */
+const NO_CONFIG = z.object({}).strict();
+
+/**
+ * A registration without `configSchema` takes no config. The default is put on an object whose
+ * prototype is the plugin's own, so the plugin's methods keep reading their own properties via `this`.
+ */
+function withConfigSchema(registration: Partial<PluginRegistration> & Omit<PluginRegistration, "configSchema">): PluginRegistration {
+  if (registration.configSchema !== undefined) return registration as PluginRegistration;
+  return Object.create(registration, { configSchema: { value: NO_CONFIG, enumerable: true } }) as PluginRegistration;
 }
 
 /** Validate the plugin's config (config.json `plugins.<name>.config`) with its registration's schema. */

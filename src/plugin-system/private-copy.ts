@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { PluginSnapshot } from "./snapshot.js";
+import { parseSource } from "./audit/ast.js";
 
 /*
  * A user plugin runs from a private, content-addressed copy of the bytes its approval hash was taken
@@ -28,7 +29,10 @@ async function intact(dir: string, snapshot: PluginSnapshot): Promise<boolean> {
     const bytes = await readFile(join(dir, file.path)).catch(() => undefined);
     if (bytes === undefined || sha256(bytes) !== file.sha256) return false;
   }
-  return true;
+  // A copy written before its package.json was chosen from the sources (`{}`) is written again.
+  if (snapshot.sources.has("package.json")) return true;
+  const written = await readFile(join(dir, "package.json"), "utf8").catch(() => undefined);
+  return written === packageJsonText(snapshot);
 }
 
 async function writeCopy(dir: string, snapshot: PluginSnapshot): Promise<void> {
@@ -41,8 +45,34 @@ async function writeCopy(dir: string, snapshot: PluginSnapshot): Promise<void> {
     await writeFile(target, bytes, { mode: 0o600 });
   }
   // Without a package.json of the plugin's own, one above the copy must not decide how .js files load.
-  if (!snapshot.sources.has("package.json")) await writeFile(join(dir, "package.json"), "{}\n", { mode: 0o600 });
+  if (!snapshot.sources.has("package.json")) await writeFile(join(dir, "package.json"), packageJsonText(snapshot), { mode: 0o600 });
 }
+
+const packageJsonText = (snapshot: PluginSnapshot): string => `${JSON.stringify(ownPackageJson(snapshot))}\n`;
+
+/**
+ * The package.json written into a copy of a plugin that has none. A `{}` made Node warn on every run
+ * (MODULE_TYPELESS_PACKAGE_JSON, naming this copy, which the user never wrote) for a plugin whose
+ * .js files are ES modules, as docs/PLUGINS.md writes them; so when every .js file has an import or
+ * export declaration they are declared modules. Otherwise (CommonJS files) `{}` keeps Node's own
+ * per-file detection, as in a folder without a package.json.
+ */
+function ownPackageJson(snapshot: PluginSnapshot): Record<string, string> {
+  const scripts = snapshot.audit.files.filter((file) => file.path.endsWith(".js") && !file.path.split(/[\\/]/).includes("node_modules"));
+  const esm = scripts.length > 0 && scripts.every((file) => hasModuleSyntax(snapshot.sources.get(file.path), file.path));
+  return esm ? { type: "module" } : {};
+}
+
+function hasModuleSyntax(bytes: Buffer | undefined, path: string): boolean {
+  if (bytes === undefined) return false;
+  try {
+    return parseSource(bytes.toString("utf8"), path).program.body.some((node) => MODULE_DECLARATIONS.has(node.type));
+  } catch {
+    return false;
+  }
+}
+
+const MODULE_DECLARATIONS: ReadonlySet<string> = new Set(["ImportDeclaration", "ExportNamedDeclaration", "ExportDefaultDeclaration", "ExportAllDeclaration"]);
 
 /**
  * The entry file to import for `snapshot`: inside `root/<approval hash>/`, written from the snapshot's

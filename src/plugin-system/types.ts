@@ -33,6 +33,7 @@ export interface PluginRegistration<Config = unknown> {
    * plugin.json must declare the same prefix in `modulePrefixes`.
    */
   readonly declaredModulePrefixes?: readonly string[];
+  /** A user plugin (plain JS, which cannot import zod) may leave it out and then takes no config (host-loader.ts). */
   readonly configSchema: z.ZodType<Config>;
   createHostFunctions(config: Config, context: PluginContext): HostModules | Promise<HostModules>;
   /** Release resources (connections, child processes) when the plugin is disabled or the host exits. */

@@ -128,7 +128,7 @@ describe("a server that hangs", () => {
     // the McpTimeoutError (uncaught here) rather than an anonymous WALL_LIMIT.
     const error = errorOf(result);
     expect(error).toMatchObject({ name: "McpTimeoutError", errorCode: "MCP_CALL_TIMEOUT" });
-    expect(error.message).toMatch(/^MCP tool stuck-forever\.echo did not answer within \d+ ms; the request was cancelled\.$/);
+    expect(error.message).toMatch(/^MCP tool stuck-forever\.echo did not answer within \d+ ms; the request was cancelled\. That was what was left of the caller's time budget: give the run more \(mcpvm run --timeout 2m\)\.$/);
     expect(elapsed).toBeLessThan(wallMs + 1_500);
     await expectHealthyNextRun();
   });

@@ -16,8 +16,19 @@ export interface CallerOptions {
 
 /** min(launch call timeout, manager default, time left before the caller's deadline). */
 export function callTimeoutMs(launchMs: number, defaultMs: number, deadline: number | undefined, now: number): number {
+  return callTimeout(launchMs, defaultMs, deadline, now).ms;
+}
+
+/**
+ * Which limit a call's timeout comes from, so a timeout can name the setting to raise: the server's
+ * callTimeoutMs ("server") or what was left of the caller's budget, a run's --timeout ("caller").
+ */
+export type TimeoutSource = "server" | "caller";
+
+export function callTimeout(launchMs: number, defaultMs: number, deadline: number | undefined, now: number): { ms: number; source: TimeoutSource } {
   const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - now;
-  return Math.min(launchMs, defaultMs, left);
+  const own = Math.min(launchMs, defaultMs);
+  return left < own ? { ms: left, source: "caller" } : { ms: own, source: "server" };
 }
 
 export function deadlineError(server: string, tool: string | undefined, what: string): McpTimeoutError {

@@ -1,6 +1,7 @@
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { errorMessage, isMcpvmError, type McpvmError } from "../../util/errors.js";
 import { diedDuringCallError, type StartupDiagnostics } from "./connect-errors.js";
+import type { TimeoutSource } from "./call-budget.js";
 import { McpCancelledError, McpRequestError, McpTimeoutError, McpToolError, McpTransportError } from "./errors.js";
 
 export interface CallFailureContext {
@@ -12,6 +13,8 @@ export interface CallFailureContext {
   /** What the request was about (a URI, a prompt name), shown in messages; already redacted by the caller. */
   readonly target?: string;
   readonly timeoutMs: number;
+  /** Which limit timeoutMs was; the message then names what to raise. */
+  readonly timeoutSource?: TimeoutSource;
   /** The caller's signal fired (the SDK reports an abort with the same code as a timeout). */
   readonly cancelled: boolean;
   readonly redact: (text: string) => string;
@@ -25,6 +28,15 @@ function describe(ctx: CallFailureContext): { where: string; data: Record<string
   return { where: `MCP server ${ctx.server} (${ctx.method}${target})`, data: { server: ctx.server, method: ctx.method } };
 }
 
+/** What to raise for a slower server: its callTimeoutMs, or the caller's budget (a run's --timeout). */
+function timeoutNext(ctx: CallFailureContext): string {
+  if (ctx.timeoutSource === "server") {
+    return ` If the tool needs longer, raise the server's callTimeoutMs (mcpServers.${ctx.server}.callTimeoutMs in config.json, in ms, at most 3600000) and, for a script, its wall budget (mcpvm run --timeout).`;
+  }
+  if (ctx.timeoutSource === "caller") return " That was what was left of the caller's time budget: give the run more (mcpvm run --timeout 2m).";
+  return "";
+}
+
 /** Maps whatever a request threw to the typed error the guest (or the gateway) sees. */
 export function classifyCallFailure(error: unknown, ctx: CallFailureContext): McpvmError {
   const { where, data } = describe(ctx);
@@ -36,7 +48,7 @@ export function classifyCallFailure(error: unknown, ctx: CallFailureContext): Mc
   if (SdkError.isInstance(error)) {
     switch (error.code) {
       case SdkErrorCode.RequestTimeout:
-        return new McpTimeoutError("MCP_CALL_TIMEOUT", `${where} did not answer within ${ctx.timeoutMs} ms; the request was cancelled.`, {
+        return new McpTimeoutError("MCP_CALL_TIMEOUT", `${where} did not answer within ${ctx.timeoutMs} ms; the request was cancelled.${timeoutNext(ctx)}`, {
           data: { ...data, timeoutMs: ctx.timeoutMs },
         });
       case SdkErrorCode.ConnectionClosed:

@@ -3,7 +3,7 @@ import { telemetry } from "../../telemetry/telemetry.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, type GuestValue, type ResultLogger } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
-import { callTimeoutMs, deadlineError, waitWithinBudget, type CallerOptions } from "./call-budget.js";
+import { callTimeout, deadlineError, waitWithinBudget, type CallerOptions } from "./call-budget.js";
 import type { InFlightCall } from "./call-origin.js";
 import { runCall, type CallRunnerDeps } from "./call-runner.js";
 import { sendToolCall, type RequestExtras, type ToolCallDeps } from "./tool-call.js";
@@ -200,12 +200,13 @@ export class ClientManager {
       throw unsupportedRequestError(name, method);
     }
     const launch = slot.launch as McpServerLaunch;
-    const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
+    const { ms: timeoutMs, source: timeoutSource } = callTimeout(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());
     if (timeoutMs <= 0) throw deadlineError(name, method, "before the request was sent");
     const call: InFlightCall = { server: name, method, origin: caller.origin };
     return runCall(this.callRunner, slot, connection, { call, detail: {}, ...extras }, (onProgress) =>
       connection.request(method, params, {
         timeoutMs,
+        timeoutSource,
         ...(caller.signal === undefined ? {} : { signal: caller.signal }),
         ...(onProgress === undefined ? {} : { onProgress }),
       }),

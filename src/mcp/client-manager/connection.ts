@@ -3,6 +3,7 @@ import type { McpvmError } from "../../util/errors.js";
 import type { McpServerLaunch } from "../types.js";
 import { startTimeout } from "./abort.js";
 import { classifyCallFailure } from "./classify.js";
+import type { TimeoutSource } from "./call-budget.js";
 import { connectFailure, connectTimeoutError, diedError, type StartupDiagnostics } from "./connect-errors.js";
 import type { LoginDriver, ServerIdentity } from "./options.js";
 import { isUnauthorized } from "../oauth/failure.js";
@@ -44,6 +45,8 @@ export type StartupPhase = "spawn" | "initialize" | "tools/list";
 
 export interface CallOptions {
   readonly timeoutMs: number;
+  /** Which limit timeoutMs is, for the timeout's message (see call-budget.ts). */
+  readonly timeoutSource?: TimeoutSource;
   readonly signal?: AbortSignal;
   /** notifications/progress for this request (the SDK sends a progressToken only when this is set). */
   readonly onProgress?: (progress: Progress) => void;
@@ -262,6 +265,7 @@ export class Connection {
         server: this.server,
         ...what,
         timeoutMs: options.timeoutMs,
+        ...(options.timeoutSource === undefined ? {} : { timeoutSource: options.timeoutSource }),
         cancelled: options.signal?.aborted === true,
         redact: this.deps.redact,
         diagnostics: () => this.diagnostics(),

@@ -15,8 +15,12 @@ export const clientManagerLimitsSchema = z.object({
   idleTimeoutMs: z.number().int().min(0).default(5 * 60_000),
   /** Reconnects after a failure (died, failed to connect) allowed per server in this session. */
   maxReconnects: z.number().int().min(0).default(3),
-  /** Upper bound of every call timeout; a launch's callTimeoutMs and the caller's deadline can only lower it. */
-  defaultCallTimeoutMs: z.number().int().min(1).default(30_000),
+  /**
+   * Upper bound of every call timeout; a launch's callTimeoutMs and the caller's deadline can only lower it.
+   * The default is config.json's own maximum (one hour), so a server's callTimeoutMs above 30 s is honoured:
+   * the 30 s default of a call already comes from the launch (DEFAULT_SERVER_LIMITS).
+   */
+  defaultCallTimeoutMs: z.number().int().min(1).default(3_600_000),
   /** tools/list pages followed before giving up on a server whose nextCursor never ends. */
   maxToolPages: z.number().int().min(1).default(64),
   /** stderr lines kept per server for diagnostics. */

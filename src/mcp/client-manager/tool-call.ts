@@ -4,7 +4,7 @@ import type { SpanScope } from "../../telemetry/telemetry.js";
 import { isMcpvmError } from "../../util/errors.js";
 import { toolErrorText } from "../results/index.js";
 import type { McpServerLaunch } from "../types.js";
-import { callTimeoutMs, deadlineError, type CallerOptions } from "./call-budget.js";
+import { callTimeout, deadlineError, type CallerOptions } from "./call-budget.js";
 import type { InFlightCall } from "./call-origin.js";
 import { runCall, type CallRunnerDeps } from "./call-runner.js";
 import type { Connection } from "./connection.js";
@@ -53,7 +53,7 @@ export async function sendToolCall(deps: ToolCallDeps, request: ToolCallRequest,
   if (taskOnly(slot.tools, tool)) throw taskRequired(name, tool);
   const launch = slot.launch as McpServerLaunch;
   scope.set({ [ATTR.upstreamTransport]: launch.transport });
-  const timeoutMs = callTimeoutMs(launch.limits.callTimeoutMs, deps.defaultCallTimeoutMs, caller.deadline, deps.now());
+  const { ms: timeoutMs, source: timeoutSource } = callTimeout(launch.limits.callTimeoutMs, deps.defaultCallTimeoutMs, caller.deadline, deps.now());
   if (timeoutMs <= 0) throw deadlineError(name, tool, "before the call was sent");
   const call: InFlightCall = { server: name, method: "tools/call", origin: caller.origin };
   const extras = options.onProgress === undefined ? {} : { onProgress: options.onProgress };
@@ -69,6 +69,7 @@ export async function sendToolCall(deps: ToolCallDeps, request: ToolCallRequest,
       (onProgress) =>
         connection.callTool(tool, args, {
           timeoutMs,
+          timeoutSource,
           ...(caller.signal === undefined ? {} : { signal: caller.signal }),
           ...(onProgress === undefined ? {} : { onProgress }),
         }),

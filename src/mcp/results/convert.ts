@@ -13,7 +13,7 @@ function truncatedResult(options: ConvertOptions, totalBytes: number, value: Gue
   const envelope: TruncatedResult = { truncated: true, limitBytes: options.maxResponseBytes, totalBytes, omittedItems, value };
   options.logger?.warn(
     { server: options.server, tool: options.tool, limitBytes: options.maxResponseBytes, totalBytes, omittedItems },
-    `MCP result of ${options.server ?? "?"}.${options.tool ?? "?"} truncated: ${totalBytes} bytes is over maxResponseBytes ${options.maxResponseBytes}`,
+    `MCP result of ${options.server ?? "?"}.${options.tool ?? "?"} truncated: ${totalBytes} bytes is over maxResponseBytes ${options.maxResponseBytes}; to get such results whole, raise mcpServers.${options.server ?? "<name>"}.maxResponseBytes in config.json (bytes)`,
   );
   return { value: { ...envelope }, truncated: true };
 }

@@ -97,6 +97,8 @@ describe("faults end in typed errors within their budget while other servers kee
     const { value: error, ms } = await elapsed(() => expectRejection(manager.callTool("slowpoke", "sleep", { ms: 5_000 })));
     expect(error).toMatchObject({ name: "McpTimeoutError", code: "MCP_CALL_TIMEOUT" });
     expect(error.message).toContain("slowpoke.sleep");
+    // What to do next: the setting that gave the 300 ms, by its place in config.json.
+    expect(error.message).toContain("raise the server's callTimeoutMs (mcpServers.slowpoke.callTimeoutMs in config.json");
     expect(ms).toBeLessThan(300 + SLACK_MS);
     // The server saw notifications/cancelled: its handler's signal fired.
     await waitFor(() => manager.status("slowpoke").stderr.some((line) => line.includes("sleep cancelled")));
@@ -117,6 +119,7 @@ describe("faults end in typed errors within their budget while other servers kee
     await manager.connect("slowpoke");
     const { value: error, ms } = await elapsed(() => expectRejection(manager.callTool("slowpoke", "sleep", { ms: 5_000 }, { deadline: Date.now() + 250 })));
     expect(error).toMatchObject({ name: "McpTimeoutError", code: "MCP_CALL_TIMEOUT" });
+    expect(error.message).toContain("what was left of the caller's time budget: give the run more (mcpvm run --timeout");
     expect(ms).toBeLessThan(250 + SLACK_MS);
     expect(await expectRejection(manager.callTool("slowpoke", "echo", { text: "x" }, { deadline: Date.now() - 1 }))).toMatchObject({
       name: "McpTimeoutError",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { decideRoom, minimalChildEnv, StderrRing, clientManagerLimitsSchema } from "../../../src/mcp/client-manager/index.js";
-import { callTimeoutMs } from "../../../src/mcp/client-manager/call-budget.js";
+import { callTimeout } from "../../../src/mcp/client-manager/call-budget.js";
 import { LineFramer, FrameTooLargeError } from "../../../src/mcp/client-manager/line-framer.js";
 import { startTimeout, untilAborted } from "../../../src/mcp/client-manager/abort.js";
 import type { McpStdioLaunch } from "../../../src/mcp/types.js";
@@ -78,12 +78,18 @@ describe("StderrRing", () => {
   });
 });
 
-describe("callTimeoutMs", () => {
-  it("is the smallest of the launch timeout, the default and the time left", () => {
-    expect(callTimeoutMs(60_000, 30_000, undefined, 0)).toBe(30_000);
-    expect(callTimeoutMs(5_000, 30_000, undefined, 0)).toBe(5_000);
-    expect(callTimeoutMs(5_000, 30_000, 1_200, 1_000)).toBe(200);
-    expect(callTimeoutMs(5_000, 30_000, 900, 1_000)).toBe(-100);
+describe("callTimeout", () => {
+  it("is the smallest of the launch timeout, the default and the time left, and says which it was", () => {
+    expect(callTimeout(60_000, 30_000, undefined, 0)).toEqual({ ms: 30_000, source: "server" });
+    expect(callTimeout(5_000, 30_000, undefined, 0)).toEqual({ ms: 5_000, source: "server" });
+    expect(callTimeout(5_000, 30_000, 1_200, 1_000)).toEqual({ ms: 200, source: "caller" });
+    expect(callTimeout(5_000, 30_000, 900, 1_000)).toEqual({ ms: -100, source: "caller" });
+  });
+
+  it("honours a server's callTimeoutMs over 30 s with the manager's default limits (it was cut to 30 s)", () => {
+    const { defaultCallTimeoutMs } = clientManagerLimitsSchema.parse({});
+    expect(callTimeout(60_000, defaultCallTimeoutMs, undefined, 0).ms).toBe(60_000);
+    expect(callTimeout(3_600_000, defaultCallTimeoutMs, undefined, 0).ms).toBe(3_600_000);
   });
 });
 
@@ -132,8 +138,8 @@ describe("abort helpers", () => {
 });
 
 describe("clientManagerLimitsSchema", () => {
-  it("defaults to 5 live connections, 3 reconnects and a 30 s call timeout", () => {
-    expect(clientManagerLimitsSchema.parse({})).toMatchObject({ maxLiveConnections: 5, maxReconnects: 3, defaultCallTimeoutMs: 30_000 });
+  it("defaults to 5 live connections, 3 reconnects and no call-timeout cap below config.json's maximum (one hour)", () => {
+    expect(clientManagerLimitsSchema.parse({})).toMatchObject({ maxLiveConnections: 5, maxReconnects: 3, defaultCallTimeoutMs: 3_600_000 });
     expect(() => clientManagerLimitsSchema.parse({ maxLiveConnections: 0 })).toThrow();
   });
 });

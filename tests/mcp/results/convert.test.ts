@@ -90,7 +90,9 @@ describe("toGuestValue over maxResponseBytes", () => {
       value: { truncated: true, limitBytes: 100, totalBytes: 250, omittedItems: 0, value: "x".repeat(100) },
     });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.message).toBe("MCP result of srv.t truncated: 250 bytes is over maxResponseBytes 100");
+    expect(warnings[0]?.message).toBe(
+      "MCP result of srv.t truncated: 250 bytes is over maxResponseBytes 100; to get such results whole, raise mcpServers.srv.maxResponseBytes in config.json (bytes)",
+    );
     expect(warnings[0]?.data).toMatchObject({ server: "srv", tool: "t", limitBytes: 100, totalBytes: 250 });
   });
 
