@@ -52,6 +52,8 @@ export type McpServerLaunch = (McpStdioLaunch | McpRemoteLaunch) & {
   readonly limits: McpServerLimits;
   /** Values that must never appear in output (env values, header values, prompted inputs). */
   readonly secrets: readonly string[];
+  /** The entry's own `roots` (absolute or `~/`): answered to its roots/list in place of the face's. */
+  readonly roots?: readonly string[];
 };
 
 export const DEFAULT_SERVER_LIMITS: McpServerLimits = Object.freeze({

@@ -136,15 +136,17 @@ describe("mcp add from the catalog", () => {
     expect((await servers()).filesystem?.args).toEqual(["-y", "@modelcontextprotocol/server-filesystem@2026.8.31", join(project, "docs")]);
   });
 
-  it("filesystem: says that the roots mcpvm offers replace its folder, and how to keep it on that folder", async () => {
-    // server-filesystem takes a client's roots as its allowed folders: `mcpvm run` from / let it read /etc/passwd.
+  it("filesystem: its folder is also its only root (server-filesystem takes the roots offered as its folders), and says so", async () => {
+    // Offered the folder a run starts in instead, `mcpvm run` from / let it read /etc/passwd (tests/e2e/filesystem-roots.test.ts).
     await mkdir(join(project, "data"));
     const result = await add(["filesystem", "--dir", "data"]);
     expect(result.code).toBe(ExitCode.Ok);
     const dir = join(project, "data");
-    expect(result.stderr).toContain(`server-filesystem uses the roots a client offers in place of ${dir}`);
-    expect(result.stderr).toContain(`to keep it on ${dir}, set "roots": [${JSON.stringify(dir)}] in config.json`);
-    expect((await add(["git", "--dir", "."])).stderr).not.toContain("roots");
+    expect((await servers()).filesystem).toMatchObject({ roots: [dir] });
+    expect(result.stderr).toContain(`filesystem is offered ${dir} as its only root`);
+    const git = await add(["git", "--dir", "."]);
+    expect(git.stderr).not.toContain("root");
+    expect((await servers()).git?.roots).toBeUndefined();
   });
 
   it("without --dir, says which folder the server was given (the current one), and how to give another", async () => {

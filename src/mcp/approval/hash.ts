@@ -42,6 +42,8 @@ export interface ApprovalSubject {
     readonly callbackPort?: number;
     readonly clientMetadataUrl?: string;
   };
+  /** The roots offered to this server alone: for server-filesystem, the folders it may touch. */
+  readonly roots?: readonly string[];
 }
 
 function sha256(text: string): string {
@@ -124,6 +126,8 @@ export function canonicalApprovalEncoding(subject: ApprovalSubject): string {
     subject.description === undefined ? "" : field("description", subject.description),
     // Likewise appended only when set: definitions without OAuth settings keep their hash.
     subject.oauth === undefined ? "" : oauthField(subject.oauth),
+    // Likewise: definitions without their own roots keep their hash.
+    subject.roots === undefined ? "" : list("roots", subject.roots),
   ].join("");
 }
 

@@ -23,6 +23,7 @@ export function renderApprovalPrompt(subject: ApprovalSubject, hash: string, env
     lines.push(`  command: ${show(JSON.stringify(subject.command ?? ""))}`);
     lines.push(`  args:    ${show(JSON.stringify(subject.args ?? []))}`);
     if (subject.cwd !== undefined) lines.push(`  cwd:     ${show(JSON.stringify(subject.cwd))}`);
+    if (subject.roots !== undefined) lines.push(`  roots:   ${show(JSON.stringify(subject.roots))}`);
     const env = Object.entries(subject.env ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
     lines.push(`  env:     ${env.length === 0 ? "(none)" : env.map(([k, v]) => `${show(k)}=${show(shownConfigValue(k, v, "env"))}`).join(" ")}`);
     const findings = auditLaunchEnv(subject.env);
@@ -34,6 +35,7 @@ export function renderApprovalPrompt(subject: ApprovalSubject, hash: string, env
     }
   } else {
     lines.push(`  url:     ${show(subject.url ?? "")}`);
+    if (subject.roots !== undefined) lines.push(`  roots:   ${show(JSON.stringify(subject.roots))}`);
     const headers = Object.entries(subject.headers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
     lines.push(`  headers: ${headers.length === 0 ? "(none)" : headers.map(([k, v]) => `${show(k)}: ${show(shownConfigValue(k, v, "header"))}`).join(", ")}`);
     if (subject.oauth !== undefined) lines.push(`  oauth:   ${describeOAuth(subject.oauth)}`);

@@ -15,7 +15,7 @@ import { openTransport, type OpenedTransport, type TransportDeps } from "./trans
 import type { ResolvedOrigin } from "./call-origin.js";
 import { installNotificationHandlers } from "./notifications.js";
 import { requestTarget, sendServerRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
-import { clientCapabilities, installServerRequestHandlers, type ServerRequestHooks } from "./server-requests.js";
+import { clientCapabilities, installServerRequestHandlers, withOwnRoots, type ServerRequestHooks } from "./server-requests.js";
 import type { ClientManagerEvent } from "./events.js";
 
 export interface ConnectionDeps extends Omit<TransportDeps, "onStdoutGarbage"> {
@@ -128,6 +128,7 @@ export class Connection {
     login: LoginDriver | undefined,
   ): Promise<{ ok: true; connection: Connection } | { ok: false; error: unknown; reason: unknown; opened: OpenedTransport }> {
     const garbage: StdoutGarbage = { lines: 0, sample: undefined };
+    const serverRequests = withOwnRoots(deps.serverRequests, launch.roots);
     const opened = openTransport(
       launch,
       {
@@ -142,7 +143,7 @@ export class Connection {
     );
     const client = new Client(deps.clientInfo, {
       listMaxPages: deps.maxToolPages,
-      capabilities: clientCapabilities(deps.serverRequests),
+      capabilities: clientCapabilities(serverRequests),
       versionNegotiation: { mode: deps.protocol },
     });
     const self = new Connection(server, client, opened, deps, garbage, launch, login);
@@ -150,7 +151,7 @@ export class Connection {
     // Replaces the SDK's own progress routing (see Connection.progressRoutes).
     client.setNotificationHandler("notifications/progress", (notification) => self.routeProgress(notification.params));
     installNotificationHandlers(client, { server, emit: deps.emit, redact: deps.redact, maxPerSecond: deps.maxNotificationsPerSecond, resolveOrigin: deps.resolveOrigin });
-    installServerRequestHandlers(client, deps.serverRequests, { server, origin: deps.resolveOrigin, era: () => self.era() });
+    installServerRequestHandlers(client, serverRequests, { server, origin: deps.resolveOrigin, era: () => self.era() });
     client.onclose = () => self.handleClose();
     client.onerror = (error) => {
       if (error instanceof FrameTooLargeError) self.cutOff ??= error;

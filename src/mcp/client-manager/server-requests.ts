@@ -1,3 +1,4 @@
+import { localRoots } from "./local-roots.js";
 import type {
   Client,
   ClientCapabilities,
@@ -73,4 +74,15 @@ export function installServerRequestHandlers(client: Client, hooks: ServerReques
   if (listRoots === undefined) return;
   client.setRequestHandler("roots/list", (_request, ctx) => listRoots(context(ctx.mcpReq.signal)));
   hooks?.rootsConnection?.(deps.server, () => client.sendRootsListChanged());
+}
+
+/**
+ * The hooks for a server whose entry names its own roots: its roots/list is answered with those,
+ * whatever the face offers (a run's folder, a gateway client's roots), and never changes.
+ */
+export function withOwnRoots(hooks: ServerRequestHooks | undefined, roots: readonly string[] | undefined): ServerRequestHooks | undefined {
+  if (roots === undefined) return hooks;
+  const { rootsConnection: _facesRoots, ...rest } = hooks ?? {};
+  const own = localRoots(roots, "/");
+  return { ...rest, listRoots: () => Promise.resolve(own) };
 }

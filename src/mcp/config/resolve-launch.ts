@@ -172,6 +172,7 @@ async function resolveOAuth(oauth: NonNullable<McpServerEntry["oauth"]>, substit
 export async function resolveLaunch(name: string, entry: McpServerEntry, options: ResolveLaunchOptions): Promise<McpServerLaunch> {
   const substituter = new Substituter(name, entry, options, options.inputs ?? new InputCache());
   const limits = limitsOf(entry);
+  const roots = entry.roots === undefined ? {} : { roots: entry.roots };
   if (entry.type === "stdio") {
     const command = await substituter.render(["command"], entry.command ?? "");
     const args: string[] = [];
@@ -189,6 +190,7 @@ export async function resolveLaunch(name: string, entry: McpServerEntry, options
       ...(startIn === undefined ? {} : { cwd: startIn }),
       limits,
       secrets: secretList(substituter.secrets),
+      ...roots,
     };
   }
   const template = entry.url ?? "";
@@ -196,5 +198,5 @@ export async function resolveLaunch(name: string, entry: McpServerEntry, options
   checkUrl(name, template, url);
   const headers = await substituter.record("headers", entry.headers);
   const oauth = entry.oauth === undefined ? undefined : await resolveOAuth(entry.oauth, substituter);
-  return { transport: entry.type, name, url, headers, ...(oauth === undefined ? {} : { oauth }), limits, secrets: secretList(substituter.secrets) };
+  return { transport: entry.type, name, url, headers, ...(oauth === undefined ? {} : { oauth }), limits, secrets: secretList(substituter.secrets), ...roots };
 }

@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { hasUnsafeDisplayChars } from "../../terminal/display.js";
 import { CONFIRM_MODES } from "./confirm-mode.js";
@@ -61,6 +62,12 @@ export const mcpServerEntryObjectSchema = z
     maxConcurrentCalls: z.number().int().positive().max(256).optional(),
     confirm: z.enum(CONFIRM_MODES).optional(),
     inputs: z.array(mcpInputSchema).optional(),
+    /**
+     * The roots offered to this server alone (absolute paths, or `~/…`), in place of the face's (a
+     * run's working directory, the gateway's client's). server-filesystem takes its roots as its
+     * allowed folders, so `mcp add filesystem --dir X` writes `[X]` here.
+     */
+    roots: z.array(z.string().min(1)).optional(),
   })
   .strict();
 
@@ -112,6 +119,14 @@ function checkNames(entry: EntryObject, ctx: z.core.$RefinementCtx): void {
   }
 }
 
+function checkRoots(entry: EntryObject, ctx: z.core.$RefinementCtx): void {
+  entry.roots?.forEach((root, index) => {
+    // Relative to what? The folder a command runs in changes; a server's own roots must not.
+    if (!isAbsolute(root) && root !== "~" && !root.startsWith("~/")) rule(ctx, ["roots", index], "roots-absolute", `must be an absolute path or start with ~/ (got ${JSON.stringify(root)})`);
+    else if (hasUnsafeDisplayChars(root)) rule(ctx, ["roots", index], "roots-absolute", "cannot contain control, bidi or invisible characters");
+  });
+}
+
 function checkPlaceholders(entry: EntryObject, ctx: z.core.$RefinementCtx): void {
   const declared = new Set<string>();
   entry.inputs?.forEach((input, index) => {
@@ -139,6 +154,7 @@ export const mcpServerEntrySchema = mcpServerEntryObjectSchema
     checkTransport(entry, ctx);
     checkNames(entry, ctx);
     checkPlaceholders(entry, ctx);
+    checkRoots(entry, ctx);
   })
   .transform(({ type, ...rest }) => ({ type: inferTransport({ type, ...rest }) ?? "stdio", ...rest }));
 

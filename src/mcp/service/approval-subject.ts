@@ -18,6 +18,7 @@ export function approvalSubject(name: string, entry: McpServerEntry): ApprovalSu
     ...(entry.confirm === undefined ? {} : { confirm: entry.confirm }),
     ...(entry.description === undefined ? {} : { description: entry.description }),
     ...(entry.oauth === undefined ? {} : { oauth: oauthSubject(entry.oauth) }),
+    ...(entry.roots === undefined ? {} : { roots: entry.roots }),
   };
 }
 

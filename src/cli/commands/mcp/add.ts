@@ -78,19 +78,18 @@ function fromCatalog(request: AddRequest, cwd: string, home: string): BuiltEntry
   if (note !== undefined) notes.push(note);
   // The folder a server may read and change, chosen without being typed: said, with how to choose another.
   if (dir !== undefined && request.dir === undefined) notes.push(`${name} works on ${dir} (the current folder, as no --dir was given); another: \`mcpvm mcp add ${request.name}${request.as === undefined ? "" : ` --as ${request.as}`} --dir <folder> --overwrite\`.`);
-  // server-filesystem takes a client's roots as its allowed folders in place of its arguments, so the
-  // folder chosen here holds only while the roots offered name it (run from / it could read /etc).
-  if (known.name === "filesystem" && dir !== undefined) notes.push(rootsNote(dir));
+  // server-filesystem takes a client's roots as its allowed folders in place of its arguments: offered
+  // the folder a run starts in (or a gateway client's roots), run from / it could read /etc. So the
+  // folder chosen here is also the only root this server is offered.
+  const ownRoots = known.name === "filesystem" && dir !== undefined ? { roots: [dir] } : {};
+  if (known.name === "filesystem" && dir !== undefined) notes.push(rootsNote(name, dir));
   if (known.requiredEnv.length > 0) notes.push(`${name} reads ${known.requiredEnv.map((v) => `\${${v}}`).join(", ")} from your environment when it starts.`);
   if (known.notes !== undefined) notes.push(known.notes);
-  return { name, entry: { ...base, ...(Object.keys(env).length === 0 ? {} : { env }), ...common(request) }, notes };
+  return { name, entry: { ...base, ...(Object.keys(env).length === 0 ? {} : { env }), ...ownRoots, ...common(request) }, notes };
 }
 
-function rootsNote(dir: string): string {
-  return (
-    `server-filesystem uses the roots a client offers in place of ${dir}: \`mcpvm run\`, \`mcp call\` and the REPL offer the folder they run in, ` +
-    `the gateway its client's roots; to keep it on ${dir}, set "roots": [${JSON.stringify(dir)}] in config.json (offered to every server by the terminal commands; docs/MCP.md, Roots).`
-  );
+function rootsNote(name: string, dir: string): string {
+  return `${name} is offered ${dir} as its only root (its "roots" in config.json): server-filesystem takes the roots it is offered as the folders it may use, so the folder a run starts in or a gateway client's roots never widen it.`;
 }
 
 function stdioEntry(request: AddRequest, cwd: string): BuiltEntry {
