@@ -89,6 +89,16 @@ export class ReplDriver {
     this.send(line);
   }
 
+  /** `/plugin approve mcp` (answered y) and `/plugin enable mcp`, as a person turns MCP on. */
+  async enableMcp(): Promise<void> {
+    await this.command("/plugin approve mcp");
+    await this.expect('Approve plugin "mcp"');
+    this.send("y");
+    await this.expect("approved mcp");
+    await this.command("/plugin enable mcp");
+    await this.expect("enabled mcp");
+  }
+
   async finish(): Promise<number> {
     if (this.exit === undefined) throw new Error("not started");
     return this.exit;

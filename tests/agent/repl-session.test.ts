@@ -61,12 +61,7 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
     await repl.command("/mcp list");
     await repl.expect("/plugin approve mcp");
 
-    await repl.command("/plugin approve mcp");
-    await repl.expect('Approve plugin "mcp"');
-    repl.send("y");
-    await repl.expect("approved mcp");
-    await repl.command("/plugin enable mcp");
-    await repl.expect("enabled mcp");
+    await repl.enableMcp();
 
     const memoryFile = join(home.dir, "memory.jsonl");
     await repl.command(`/mcp add memory --stdio --env MEMORY_FILE_PATH=${memoryFile} -- ${process.execPath} ${MEMORY}`);

@@ -18,12 +18,7 @@ describe("Ctrl-C during a slash command", () => {
     const env = { MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "" };
     const repl = new ReplDriver(env);
     await repl.start();
-    await repl.command("/plugin approve mcp");
-    await repl.expect('Approve plugin "mcp"');
-    repl.send("y");
-    await repl.expect("approved mcp");
-    await repl.command("/plugin enable mcp");
-    await repl.expect("enabled mcp");
+    await repl.enableMcp();
 
     await repl.command(`/mcp add hang --connect-timeout 60s --stdio -- ${process.execPath} -e "setInterval(() => {}, 1000)"`);
     await repl.expect("added hang");

@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../../src/cli/main.js";
-import { captureIo } from "../../support/cli-io.js";
+import { cliWith, loggedInNotesHome } from "./logged-in-home.js";
 import { startProtectedServer, type ProtectedServer } from "../../fixtures/servers/oauth-protected-server.js";
 
 /**
@@ -20,11 +18,7 @@ describe("OAuth: a 403 insufficient_scope mid-session", () => {
   let env: Record<string, string | undefined>;
   const requestedScopes: string[] = [];
 
-  const cli = async (...argv: string[]) => {
-    const io = captureIo(env);
-    const code = await runCli(argv, io);
-    return { code, out: io.stdoutText(), err: io.stderrText() };
-  };
+  const cli = (...argv: string[]) => cliWith(env, argv);
   const storedScope = async () => (JSON.parse(await readFile(join(home, "oauth-tokens.json"), "utf8")) as { servers: Record<string, { tokens?: { scope?: string } }> }).servers.notes?.tokens?.scope;
 
   beforeAll(async () => {
@@ -43,13 +37,7 @@ describe("OAuth: a 403 insufficient_scope mid-session", () => {
     });
     await as.start(0, "127.0.0.1");
     mcp = await startProtectedServer({ issuer: as.issuer.url ?? "" });
-    home = await mkdtemp(join(tmpdir(), "mcpvm-oauth-stepup-"));
-    env = { MCPVM_HOME: home, PATH: process.env.PATH, HOME: home, BROWSER: "curl -sS -L --max-redirs 5 -o /dev/null %s" };
-    await writeFile(join(home, "config.json"), JSON.stringify({ mcpServers: { notes: { url: mcp.url, oauth: { clientId: "mcpvm-e2e", scopes: "notes:read" } } } }), { mode: 0o600 });
-    for (const argv of [["--yes", "plugin", "approve", "mcp"], ["plugin", "enable", "mcp"], ["--yes", "mcp", "approve", "notes"], ["mcp", "login", "notes"]]) {
-      const result = await cli(...argv);
-      expect(result.code, result.err).toBe(0);
-    }
+    ({ home, env } = await loggedInNotesHome("mcpvm-oauth-stepup-", mcp.url));
   }, 60_000);
 
   afterAll(async () => {
