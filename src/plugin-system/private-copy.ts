@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { PluginSnapshot } from "./snapshot.js";
-import { parseSource } from "./audit/ast.js";
 
 /*
  * A user plugin runs from a private, content-addressed copy of the bytes its approval hash was taken
@@ -32,7 +31,7 @@ async function intact(dir: string, snapshot: PluginSnapshot): Promise<boolean> {
   // A copy written before its package.json was chosen from the sources (`{}`) is written again.
   if (snapshot.sources.has("package.json")) return true;
   const written = await readFile(join(dir, "package.json"), "utf8").catch(() => undefined);
-  return written === packageJsonText(snapshot);
+  return written === (await packageJsonText(snapshot));
 }
 
 async function writeCopy(dir: string, snapshot: PluginSnapshot): Promise<void> {
@@ -45,10 +44,10 @@ async function writeCopy(dir: string, snapshot: PluginSnapshot): Promise<void> {
     await writeFile(target, bytes, { mode: 0o600 });
   }
   // Without a package.json of the plugin's own, one above the copy must not decide how .js files load.
-  if (!snapshot.sources.has("package.json")) await writeFile(join(dir, "package.json"), packageJsonText(snapshot), { mode: 0o600 });
+  if (!snapshot.sources.has("package.json")) await writeFile(join(dir, "package.json"), await packageJsonText(snapshot), { mode: 0o600 });
 }
 
-const packageJsonText = (snapshot: PluginSnapshot): string => `${JSON.stringify(ownPackageJson(snapshot))}\n`;
+const packageJsonText = async (snapshot: PluginSnapshot): Promise<string> => `${JSON.stringify(await ownPackageJson(snapshot))}\n`;
 
 /**
  * The package.json written into a copy of a plugin that has none. A `{}` made Node warn on every run
@@ -57,13 +56,16 @@ const packageJsonText = (snapshot: PluginSnapshot): string => `${JSON.stringify(
  * export declaration they are declared modules. Otherwise (CommonJS files) `{}` keeps Node's own
  * per-file detection, as in a folder without a package.json.
  */
-function ownPackageJson(snapshot: PluginSnapshot): Record<string, string> {
+async function ownPackageJson(snapshot: PluginSnapshot): Promise<Record<string, string>> {
   const scripts = snapshot.audit.files.filter((file) => file.path.endsWith(".js") && !file.path.split(/[\\/]/).includes("node_modules"));
-  const esm = scripts.length > 0 && scripts.every((file) => hasModuleSyntax(snapshot.sources.get(file.path), file.path));
+  if (scripts.length === 0) return {};
+  // The parser (590 KB) is loaded only for a user plugin without a package.json, never on a plain run's path.
+  const { parseSource } = await import("./audit/ast.js");
+  const esm = scripts.every((file) => hasModuleSyntax(parseSource, snapshot.sources.get(file.path), file.path));
   return esm ? { type: "module" } : {};
 }
 
-function hasModuleSyntax(bytes: Buffer | undefined, path: string): boolean {
+function hasModuleSyntax(parseSource: typeof import("./audit/ast.js").parseSource, bytes: Buffer | undefined, path: string): boolean {
   if (bytes === undefined) return false;
   try {
     return parseSource(bytes.toString("utf8"), path).program.body.some((node) => MODULE_DECLARATIONS.has(node.type));
