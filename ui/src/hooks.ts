@@ -56,3 +56,26 @@ export function useAction(): { busy: boolean; message: string | undefined; error
   }, []);
   return { busy, message, error, run, clear };
 }
+
+/**
+ * A destructive button asked first: the question replaces the button, so for keyboard users focus
+ * goes to its safe answer (Cancel), and back to the button when they cancel, instead of falling to
+ * the page's top.
+ */
+export function useConfirmFocus(): {
+  asking: boolean;
+  setAsking: (asking: boolean) => void;
+  cancelButton: { current: HTMLButtonElement | null };
+  askButton: { current: HTMLButtonElement | null };
+} {
+  const [asking, setAsking] = useState(false);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const askButton = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asking) cancelButton.current?.focus();
+    else if (asked.current) askButton.current?.focus();
+    asked.current = asking;
+  }, [asking]);
+  return { asking, setAsking, cancelButton, askButton };
+}

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { enc, get, post } from "../api.js";
 import { Feedback } from "../components/feedback.js";
 import { StateBadge } from "../components/state-badge.js";
-import { useAction } from "../hooks.js";
+import { useAction, useConfirmFocus } from "../hooks.js";
 import type { ServerSummary, StateAnswer } from "../types.js";
 import { AddServerForm } from "./servers-add.js";
 import { ImportForm } from "./servers-import.js";
@@ -68,17 +68,7 @@ function Tools({ name, autoLoad }: { name: string; autoLoad: boolean }) {
 /** `onRemoved(outcome)`: said by the page, since the card leaves once the server is gone. */
 function ServerCard({ server, reloadState, onRemoved }: { server: ServerSummary; reloadState: () => void; onRemoved: (outcome: string) => void }) {
   const action = useAction();
-  const [confirmRemove, setConfirmRemove] = useState(false);
-  // Keyboard users: the button they pressed is replaced by the question, so focus goes to its safe
-  // answer (Cancel), and back to "Remove…" when they cancel, instead of falling to the page's top.
-  const cancelButton = useRef<HTMLButtonElement>(null);
-  const removeButton = useRef<HTMLButtonElement>(null);
-  const asked = useRef(false);
-  useEffect(() => {
-    if (confirmRemove) cancelButton.current?.focus();
-    else if (asked.current) removeButton.current?.focus();
-    asked.current = confirmRemove;
-  }, [confirmRemove]);
+  const { asking: confirmRemove, setAsking: setConfirmRemove, cancelButton, askButton: removeButton } = useConfirmFocus();
   // Bumped at each login change: the tools are listed afresh after a login, and put away after a logout.
   const [login, setLogin] = useState({ changes: 0, loggedIn: false });
   const toggle = () =>

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { enc, get, post } from "../api.js";
 import { Feedback } from "../components/feedback.js";
-import { useAction, usePoll } from "../hooks.js";
+import { useAction, useConfirmFocus, usePoll } from "../hooks.js";
 
 interface ToolsetView {
   name: string;
@@ -16,17 +16,8 @@ interface ToolsetView {
 /** `onDeleted(outcome)`: said by the page, since the card leaves once the toolset is gone. */
 function ToolsetCard({ toolset, onChange, onEdit, onDeleted }: { toolset: ToolsetView; onChange: () => void; onEdit: (t: ToolsetView) => void; onDeleted: (outcome: string) => void }) {
   const action = useAction();
-  // Asked first, as removing a server is: the question replaces the button, focus goes to its safe
-  // answer (Cancel) and back to "Delete…" when cancelled, instead of falling to the page's top.
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const cancelButton = useRef<HTMLButtonElement>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const asked = useRef(false);
-  useEffect(() => {
-    if (confirmDelete) cancelButton.current?.focus();
-    else if (asked.current) deleteButton.current?.focus();
-    asked.current = confirmDelete;
-  }, [confirmDelete]);
+  // Asked first, as removing a server is.
+  const { asking: confirmDelete, setAsking: setConfirmDelete, cancelButton, askButton: deleteButton } = useConfirmFocus();
   const remove = () =>
     action.run(async () => {
       await post(`/api/toolsets/${enc(toolset.name)}/delete`);
