@@ -145,9 +145,14 @@ export function diedError(diag: StartupDiagnostics): McpvmError {
  */
 export function diedDuringCallError(diag: StartupDiagnostics, where: string, data: Record<string, unknown>): McpvmError {
   const how = diag.exit !== undefined ? `exited (${describeExit(diag.exit)})` : "closed the connection";
+  // mcpvm starts a stdio server again; a remote one it can only contact again.
+  const next =
+    diag.launch !== undefined && diag.launch.transport !== "stdio"
+      ? `It stopped or restarted at ${diag.redact(diag.launch.url)}; the next call connects again; if it fails, \`mcpvm doctor --connect\` shows why.`
+      : "The next call restarts the server; if it fails again, `mcpvm doctor --connect` starts it and shows why.";
   return new McpTransportError(
     "MCP_TRANSPORT_CLOSED",
-    `${where} failed: MCP server ${diag.server} ${how} before it answered. The next call restarts the server; if it fails again, \`mcpvm doctor --connect\` starts it and shows why.${details(diag)}`,
+    `${where} failed: MCP server ${diag.server} ${how} before it answered. ${next}${details(diag)}`,
     { data: { ...data, ...(diag.exit === undefined ? {} : { exitCode: diag.exit.code, signal: diag.exit.signal }) } },
   );
 }

@@ -35,6 +35,14 @@ export function networkCodeOf(error: unknown): string | undefined {
   return undefined;
 }
 
+const DROPPED = new Set(["ECONNRESET", "UND_ERR_SOCKET", "EPIPE", "other side closed"]);
+
+/** The server closed a connection it had accepted: it stopped or restarted while a request was on it. */
+export function connectionDropped(error: unknown): boolean {
+  const code = networkCodeOf(error);
+  return code !== undefined && DROPPED.has(code);
+}
+
 function where(url: URL): string {
   return url.port === "" ? url.host : `${url.hostname} port ${url.port}`;
 }

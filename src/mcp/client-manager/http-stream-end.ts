@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { connectionDropped } from "./http-failure.js";
 
 type Send = StreamableHTTPClientTransport["send"];
 type SendOptions = Parameters<Send>[1];
@@ -47,6 +48,11 @@ export function closeOnUnansweredStream(transport: StreamableHTTPClientTransport
         if (!unanswered.delete(id)) return;
         void transport.close().catch(() => undefined);
       },
+    }).catch((error: unknown) => {
+      // A 2026-07-28 call is one POST answered in its response: a server that dies before answering
+      // fails the fetch itself, and no stream ends. Its connection is as gone as a 2025 stream's.
+      if (unanswered.delete(id) && connectionDropped(error)) void transport.close().catch(() => undefined);
+      throw error;
     });
   };
 }
