@@ -8,6 +8,7 @@ import { approvalSubject } from "../../mcp/service/approval-subject.js";
 import { definitionHash, type ServerStatusRecord } from "../../mcp/service/server-status.js";
 import { firstLine, inputIds, missingVariables } from "../../mcp/service/server-state.js";
 import { errorMessage } from "../../util/errors.js";
+import { shellWord } from "../../util/shell-word.js";
 import { didYouMean } from "../../util/suggest.js";
 import { fileExists, findCommand } from "./path-lookup.js";
 import { problem, type Problem } from "./problem.js";
@@ -47,7 +48,8 @@ export function configIssues(error: unknown, configFile: string): Problem[] {
   return error.issues.map((issue) => {
     const unknownKey = /Unrecognized keys?: "([^"]+)"/.exec(issue.message)?.[1];
     const hint = unknownKey !== undefined && !issue.message.includes("did you mean") ? didYouMean(unknownKey, ENTRY_KEYS) : "";
-    return problem("error", "config", "config.json", `${issue.path}: ${issue.message}${hint} [${issue.rule}]`, `fix it in ${configFile}, then run \`mcpvm doctor\` again`, error.code);
+    const remove = issue.server === undefined ? "" : `, or drop the entry: mcpvm mcp remove ${shellWord(issue.server)}`;
+    return problem("error", "config", "config.json", `${issue.path}: ${issue.message}${hint} [${issue.rule}]`, `fix it in ${configFile}${remove}; then run \`mcpvm doctor\` again`, error.code);
   });
 }
 
