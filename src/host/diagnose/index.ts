@@ -10,10 +10,13 @@ import { mcpPluginConfigSchema } from "../../../plugins/mcp/config.js";
 import { checkHomeWritable, checkStateFiles } from "./files.js";
 import { problem, type Problem } from "./problem.js";
 import { checkServers, configIssues, type ServerCheck } from "./servers.js";
+import { checkToolsets } from "./toolsets.js";
 
 export { problem, errors, type Problem, type ProblemKind } from "./problem.js";
 export type { ServerCheck } from "./servers.js";
 export { connectCheck, type ConnectResult } from "./connect-check.js";
+export { checkPluginLoads } from "./plugins.js";
+export { staleToolsets, staleToolsetFix, type StaleToolset } from "./toolsets.js";
 export { bannerLines, mcpBanner } from "./banner.js";
 
 export type McpPluginState = "on" | "off" | "broken";
@@ -98,6 +101,7 @@ export async function diagnoseHome(options: DiagnoseOptions): Promise<Diagnosis>
   const recorded = await new ServerStatusStore(paths.serverStatusFile, () => undefined).readAll();
   const checked = await checkServers(servers, { env, defaultCwd: paths.home, configFile: paths.configFile, approvals: new McpApprovalStore(paths.approvedMcpFile), recorded });
   problems.push(...checked.problems);
+  problems.push(...(await checkToolsets(paths.toolsetsFile, Object.keys(config.mcpServers ?? {}))));
   const state = serversValid || mcp.state === "off" ? mcp : { state: "broken" as const, detail: "mcpServers in config.json is not valid" };
   return { config, mcp: { state: state.state, detail: state.detail }, plugins: mcp.list, servers: checked.checks, problems: ordered(problems) };
 }
