@@ -10,6 +10,7 @@ import { firstLine, inputIds, missingVariables } from "../../mcp/service/server-
 import { errorMessage } from "../../util/errors.js";
 import { shellWord } from "../../util/shell-word.js";
 import { didYouMean } from "../../util/suggest.js";
+import { filesystemRootsProblem } from "./filesystem-roots.js";
 import { fileExists, findCommand } from "./path-lookup.js";
 import { problem, type Problem } from "./problem.js";
 
@@ -123,6 +124,8 @@ export async function checkServer(name: string, entry: McpServerEntry, context: 
     }
     const commands = await commandProblems(name, entry, context);
     problems.push(...commands.problems);
+    const roots = filesystemRootsProblem(name, entry);
+    if (roots !== undefined) problems.push(roots);
     resolved = commands.resolved;
     if (inputs.length > 0) {
       problems.push(
