@@ -11,6 +11,7 @@ import { checkHomeWritable, checkStateFiles } from "./files.js";
 import { problem, type Problem } from "./problem.js";
 import { checkServers, configIssues, type ServerCheck } from "./servers.js";
 import { checkToolsets } from "./toolsets.js";
+import { configWithoutBrokenSections } from "./partial-config.js";
 
 export { problem, errors, type Problem, type ProblemKind } from "./problem.js";
 export type { ServerCheck } from "./servers.js";
@@ -77,10 +78,16 @@ export async function diagnoseHome(options: DiagnoseOptions): Promise<Diagnosis>
   const { paths, env } = options;
   const problems: Problem[] = [...(await checkHomeWritable(paths))];
   let config: ConfigFile | undefined;
+  let envelopeBroken = false;
   try {
     config = await loadConfigFile(paths.configFile);
   } catch (error) {
-    problems.push(problem("error", "config", "config.json", errorMessage(error), `fix ${paths.configFile} in an editor, then run \`mcpvm doctor\` again`, isMcpvmError(error) ? error.code : undefined));
+    const partial = await configWithoutBrokenSections(paths.configFile, error);
+    const message = partial?.message ?? errorMessage(error);
+    const next = partial === undefined ? "" : " (until then no command reads it; its other sections are checked below)";
+    problems.push(problem("error", "config", "config.json", message, `fix ${paths.configFile} in an editor${next}, then run \`mcpvm doctor\` again`, isMcpvmError(error) ? error.code : undefined));
+    config = partial?.config;
+    envelopeBroken = partial !== undefined;
   }
   problems.push(...(await checkStateFiles(paths)));
   if (config === undefined) return { config, mcp: { state: "broken", detail: "config.json cannot be read" }, plugins: [], servers: [], problems: ordered(problems) };
@@ -91,7 +98,8 @@ export async function diagnoseHome(options: DiagnoseOptions): Promise<Diagnosis>
   try {
     servers = parseMcpServers(config.mcpServers ?? {}, context);
   } catch (error) {
-    problems.push(...configIssues(error, paths.configFile));
+    // mcp remove, too, waits for the envelope to be fixed: it rewrites the file.
+    problems.push(...configIssues(error, paths.configFile, !envelopeBroken));
     serversValid = false;
     // The mcp plugin does not load at all now; the entries that are fine are still checked.
     servers = validEntries(config.mcpServers, context);

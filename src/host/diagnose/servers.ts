@@ -42,14 +42,14 @@ const ENTRY_KEYS = Object.keys(mcpServerEntryObjectSchema.shape);
 const INTERPRETERS = new Set(["node", "nodejs", "python", "python3", "bun", "deno", "tsx", "ts-node"]);
 
 /** The mcpServers section as validation sees it: one problem per issue, with a did-you-mean for mistyped keys. */
-export function configIssues(error: unknown, configFile: string): Problem[] {
+export function configIssues(error: unknown, configFile: string, removable = true): Problem[] {
   if (!(error instanceof McpConfigError) || error.issues.length === 0) {
     return [problem("error", "config", "config.json", errorMessage(error), `fix ${configFile}, then run \`mcpvm doctor\` again`, (error as { code?: string }).code)];
   }
   return error.issues.map((issue) => {
     const unknownKey = /Unrecognized keys?: "([^"]+)"/.exec(issue.message)?.[1];
     const hint = unknownKey !== undefined && !issue.message.includes("did you mean") ? didYouMean(unknownKey, ENTRY_KEYS) : "";
-    const remove = issue.server === undefined ? "" : `, or drop the entry: mcpvm mcp remove ${shellWord(issue.server)}`;
+    const remove = issue.server === undefined || !removable ? "" : `, or drop the entry: mcpvm mcp remove ${shellWord(issue.server)}`;
     return problem("error", "config", "config.json", `${issue.path}: ${issue.message}${hint} [${issue.rule}]`, `fix it in ${configFile}${remove}; then run \`mcpvm doctor\` again`, error.code);
   });
 }

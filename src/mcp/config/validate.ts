@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { describeZodIssues, formatJsonPath } from "../../config/config-file.js";
+import { describeZodIssues, formatJsonPath } from "../../util/zod-issues.js";
 import { withKeySuggestions } from "../../util/zod-key-suggestions.js";
 import { shellWord } from "../../util/shell-word.js";
 import { canonicalJson } from "./canonical.js";
@@ -86,7 +86,8 @@ function removeHint(servers: readonly string[]): string {
   if (servers.length === 0) return "";
   const commands = servers.slice(0, NAMED_WAYS_OUT).map((name) => `\`mcpvm mcp remove ${shellWord(name)}\``);
   const more = servers.length > NAMED_WAYS_OUT ? ` (and ${servers.length - NAMED_WAYS_OUT} more)` : "";
-  return `\nFix ${servers.length === 1 ? "it" : "them"} in an editor, or drop a broken entry with ${commands.join(", ")}${more}.`;
+  // No closing period: wrappers append their own sentence ("…: <this>. Check its config").
+  return `\nFix ${servers.length === 1 ? "it" : "them"} in an editor, or drop a broken entry with ${commands.join(", ")}${more}`;
 }
 
 function invalid(context: McpConfigContext, issues: readonly RawIssue[], entryIssues = false): McpConfigError {

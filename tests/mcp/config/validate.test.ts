@@ -47,7 +47,7 @@ describe("the mcpServers section of config.json", () => {
         "/home/u/.mcpvm/config.json is not valid:",
         '  - mcpServers["My Server"]: server names must match /^[a-z][a-z0-9-]*$/ (a lowercase letter, then lowercase letters, digits or dashes) [server-name]',
         "  - mcpServers.github.url: must use http: or https:, not ftp: [url-scheme]",
-        "Fix them in an editor, or drop a broken entry with `mcpvm mcp remove 'My Server'`, `mcpvm mcp remove github`.",
+        "Fix them in an editor, or drop a broken entry with `mcpvm mcp remove 'My Server'`, `mcpvm mcp remove github`",
       ].join("\n"),
     );
     expect(error.issues).toEqual([
@@ -58,7 +58,7 @@ describe("the mcpServers section of config.json", () => {
 
   it("names `mcpvm mcp remove` for at most three broken entries of config.json, and none for another file's section", () => {
     const four = failure({ a: { command: 1 }, b: { command: 1 }, c: { command: 1 }, d: { command: 1 } });
-    expect(four.message.split("\n").at(-1)).toBe("Fix them in an editor, or drop a broken entry with `mcpvm mcp remove a`, `mcpvm mcp remove b`, `mcpvm mcp remove c` (and 1 more).");
+    expect(four.message.split("\n").at(-1)).toBe("Fix them in an editor, or drop a broken entry with `mcpvm mcp remove a`, `mcpvm mcp remove b`, `mcpvm mcp remove c` (and 1 more)");
     const imported = (() => {
       try {
         parseMcpServers({ a: { command: 1 } }, { ...context, file: "/tmp/mcp.json", pathPrefix: ["servers"] });
@@ -142,7 +142,7 @@ describe("the mcpServers section of config.json", () => {
         `  - mcpServers.a.env.T: \${input:token} is not declared in this server's "inputs" [unknown-input]`,
         '  - mcpServers.b.headers["Bad Header"]: header names are HTTP tokens (letters, digits and !#$%&\'*+.^_`|~-) [header-name]',
         '  - mcpServers.b.url: "${input:path" has no closing "}" (write $${ for a literal ${) [placeholder]',
-        "Fix them in an editor, or drop a broken entry with `mcpvm mcp remove a`, `mcpvm mcp remove b`.",
+        "Fix them in an editor, or drop a broken entry with `mcpvm mcp remove a`, `mcpvm mcp remove b`",
       ].join("\n"),
     );
   });
