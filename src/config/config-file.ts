@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { McpvmError } from "../util/errors.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
-import { describeZodIssues, formatJsonPath } from "../util/zod-issues.js";
+import { describeIssues, formatJsonPath } from "../util/zod-issues.js";
 import { JsonDocumentError, parseJsonDocument, reservedKeyPath } from "../util/json-document.js";
 import { withFileLock } from "../util/file-lock.js";
 import { InvalidUtf8Error } from "../util/utf8.js";
@@ -75,11 +75,35 @@ export function parseConfigText(file: string, text: string): ConfigFile {
   }
   const parsed = configFileSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError("CONFIG_INVALID", describeZodIssues(file, withKeySuggestions(parsed.error.issues, configFileSchema)), {
-      data: { file, issues: parsed.error.issues.map((i) => ({ path: formatJsonPath(i.path), message: i.message })) },
-    });
+    const issues = withKeySuggestions(parsed.error.issues, configFileSchema).map((i) => ({ path: formatJsonPath(i.path), message: i.message }));
+    throw new ConfigError("CONFIG_INVALID", describeIssues(file, issues), { data: { file, issues } });
   }
   return parsed.data;
+}
+
+/**
+ * The envelope's failure, with the problems of mcpServers listed beside its own: that section is
+ * validated by its owner (src/mcp/config) only once the envelope passes, so a file broken in both
+ * took a round per section. Loaded on this failure path only, to keep a valid config's read light.
+ */
+async function withServerIssues(error: unknown, file: string, text: string): Promise<unknown> {
+  const own = error instanceof ConfigError && error.code === "CONFIG_INVALID" ? error.data?.issues : undefined;
+  if (!Array.isArray(own)) return error;
+  const raw = parseJsonDocument(text, { refuseReservedKeys: true }) as Record<string, unknown>;
+  const servers = raw.mcpServers;
+  // Not an object: the envelope's own issues say so already.
+  if (typeof servers !== "object" || servers === null || Array.isArray(servers)) return error;
+  const { parseMcpServers, DEFAULT_NATIVE_PLUGIN_NAMES } = await import("../mcp/config/validate.js");
+  let serverIssues: { path: string; message: string }[] = [];
+  try {
+    parseMcpServers(servers, { file, nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES });
+  } catch (invalid) {
+    const issues = (invalid as { issues?: readonly { path: string; rule: string; message: string }[] }).issues ?? [];
+    serverIssues = issues.map((issue) => ({ path: issue.path, message: `${issue.message} [${issue.rule}]` }));
+  }
+  if (serverIssues.length === 0) return error;
+  const issues = [...(own as { path: string; message: string }[]), ...serverIssues];
+  return new ConfigError("CONFIG_INVALID", describeIssues(file, issues), { data: { file, issues, serverIssues } });
 }
 
 /**
@@ -118,7 +142,12 @@ export async function loadConfigFile(file: string, options: { readonly missingIs
   // plugin manager), and validating it is most of the cost.
   const last = lastParsed.get(file);
   if (last !== undefined && last.text === read.text) return structuredClone(last.config);
-  const config = parseConfigText(file, read.text);
+  let config: ConfigFile;
+  try {
+    config = parseConfigText(file, read.text);
+  } catch (error) {
+    throw await withServerIssues(error, file, read.text);
+  }
   lastParsed.set(file, { text: read.text, config: structuredClone(config) });
   return config;
 }

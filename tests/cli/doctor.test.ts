@@ -65,6 +65,7 @@ describe("mcpvm doctor", () => {
     expect(json).toMatchObject({ ok: false, exitCode: 3 });
     expect(json.problems[0]).toMatchObject({ severity: "error", kind: "config", subject: "config.json" });
     expect(json.problems[0]?.next).toContain(join(h.dir, "config.json"));
+    expect(json.problems[0]?.next).toContain("or drop the entry: mcpvm mcp remove typo");
   });
 
   it("an LLM setting that cannot work is a config problem (exit 3): an unknown provider in MCPVM_MODEL, an invalid model section; none set is not one", async () => {

@@ -10,10 +10,14 @@ import { mcpPluginConfigSchema } from "../../../plugins/mcp/config.js";
 import { checkHomeWritable, checkStateFiles } from "./files.js";
 import { problem, type Problem } from "./problem.js";
 import { checkServers, configIssues, type ServerCheck } from "./servers.js";
+import { checkToolsets } from "./toolsets.js";
+import { configWithoutBrokenSections } from "./partial-config.js";
 
 export { problem, errors, type Problem, type ProblemKind } from "./problem.js";
 export type { ServerCheck } from "./servers.js";
 export { connectCheck, type ConnectResult } from "./connect-check.js";
+export { checkPluginLoads } from "./plugins.js";
+export { staleToolsets, staleToolsetFix, type StaleToolset } from "./toolsets.js";
 export { bannerLines, mcpBanner } from "./banner.js";
 
 export type McpPluginState = "on" | "off" | "broken";
@@ -74,10 +78,16 @@ export async function diagnoseHome(options: DiagnoseOptions): Promise<Diagnosis>
   const { paths, env } = options;
   const problems: Problem[] = [...(await checkHomeWritable(paths))];
   let config: ConfigFile | undefined;
+  let envelopeBroken = false;
   try {
     config = await loadConfigFile(paths.configFile);
   } catch (error) {
-    problems.push(problem("error", "config", "config.json", errorMessage(error), `fix ${paths.configFile} in an editor, then run \`mcpvm doctor\` again`, isMcpvmError(error) ? error.code : undefined));
+    const partial = await configWithoutBrokenSections(paths.configFile, error);
+    const message = partial?.message ?? errorMessage(error);
+    const next = partial === undefined ? "" : " (until then no command reads it; its other sections are checked below)";
+    problems.push(problem("error", "config", "config.json", message, `fix ${paths.configFile} in an editor${next}, then run \`mcpvm doctor\` again`, isMcpvmError(error) ? error.code : undefined));
+    config = partial?.config;
+    envelopeBroken = partial !== undefined;
   }
   problems.push(...(await checkStateFiles(paths)));
   if (config === undefined) return { config, mcp: { state: "broken", detail: "config.json cannot be read" }, plugins: [], servers: [], problems: ordered(problems) };
@@ -88,7 +98,8 @@ export async function diagnoseHome(options: DiagnoseOptions): Promise<Diagnosis>
   try {
     servers = parseMcpServers(config.mcpServers ?? {}, context);
   } catch (error) {
-    problems.push(...configIssues(error, paths.configFile));
+    // mcp remove, too, waits for the envelope to be fixed: it rewrites the file.
+    problems.push(...configIssues(error, paths.configFile, !envelopeBroken));
     serversValid = false;
     // The mcp plugin does not load at all now; the entries that are fine are still checked.
     servers = validEntries(config.mcpServers, context);
@@ -98,6 +109,7 @@ export async function diagnoseHome(options: DiagnoseOptions): Promise<Diagnosis>
   const recorded = await new ServerStatusStore(paths.serverStatusFile, () => undefined).readAll();
   const checked = await checkServers(servers, { env, defaultCwd: paths.home, configFile: paths.configFile, approvals: new McpApprovalStore(paths.approvedMcpFile), recorded });
   problems.push(...checked.problems);
+  problems.push(...(await checkToolsets(paths.toolsetsFile, Object.keys(config.mcpServers ?? {}))));
   const state = serversValid || mcp.state === "off" ? mcp : { state: "broken" as const, detail: "mcpServers in config.json is not valid" };
   return { config, mcp: { state: state.state, detail: state.detail }, plugins: mcp.list, servers: checked.checks, problems: ordered(problems) };
 }

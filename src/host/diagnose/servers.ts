@@ -8,7 +8,9 @@ import { approvalSubject } from "../../mcp/service/approval-subject.js";
 import { definitionHash, type ServerStatusRecord } from "../../mcp/service/server-status.js";
 import { firstLine, inputIds, missingVariables } from "../../mcp/service/server-state.js";
 import { errorMessage } from "../../util/errors.js";
+import { shellWord } from "../../util/shell-word.js";
 import { didYouMean } from "../../util/suggest.js";
+import { filesystemRootsProblem } from "./filesystem-roots.js";
 import { fileExists, findCommand } from "./path-lookup.js";
 import { problem, type Problem } from "./problem.js";
 
@@ -40,14 +42,15 @@ const ENTRY_KEYS = Object.keys(mcpServerEntryObjectSchema.shape);
 const INTERPRETERS = new Set(["node", "nodejs", "python", "python3", "bun", "deno", "tsx", "ts-node"]);
 
 /** The mcpServers section as validation sees it: one problem per issue, with a did-you-mean for mistyped keys. */
-export function configIssues(error: unknown, configFile: string): Problem[] {
+export function configIssues(error: unknown, configFile: string, removable = true): Problem[] {
   if (!(error instanceof McpConfigError) || error.issues.length === 0) {
     return [problem("error", "config", "config.json", errorMessage(error), `fix ${configFile}, then run \`mcpvm doctor\` again`, (error as { code?: string }).code)];
   }
   return error.issues.map((issue) => {
     const unknownKey = /Unrecognized keys?: "([^"]+)"/.exec(issue.message)?.[1];
     const hint = unknownKey !== undefined && !issue.message.includes("did you mean") ? didYouMean(unknownKey, ENTRY_KEYS) : "";
-    return problem("error", "config", "config.json", `${issue.path}: ${issue.message}${hint} [${issue.rule}]`, `fix it in ${configFile}, then run \`mcpvm doctor\` again`, error.code);
+    const remove = issue.server === undefined || !removable ? "" : `, or drop the entry: mcpvm mcp remove ${shellWord(issue.server)}`;
+    return problem("error", "config", "config.json", `${issue.path}: ${issue.message}${hint} [${issue.rule}]`, `fix it in ${configFile}${remove}; then run \`mcpvm doctor\` again`, error.code);
   });
 }
 
@@ -121,6 +124,8 @@ export async function checkServer(name: string, entry: McpServerEntry, context: 
     }
     const commands = await commandProblems(name, entry, context);
     problems.push(...commands.problems);
+    const roots = filesystemRootsProblem(name, entry);
+    if (roots !== undefined) problems.push(roots);
     resolved = commands.resolved;
     if (inputs.length > 0) {
       problems.push(

@@ -66,6 +66,8 @@ export interface McpConfigIssue {
   readonly path: string;
   readonly rule: McpConfigRule;
   readonly message: string;
+  /** The mcpServers entry the issue is in (absent for the section as a whole, e.g. max-servers). */
+  readonly server?: string;
 }
 
 export class McpConfigError extends McpvmError<McpConfigErrorCode> {

@@ -1,6 +1,6 @@
 import { loadConfigFile, updateConfigFile } from "../../config/config-file.js";
 import { didYouMean } from "../../util/suggest.js";
-import { McpConfigError } from "./errors.js";
+import { McpConfigError, type McpConfigIssue } from "./errors.js";
 import { mergeImportedServers, type McpMergeResult } from "./import/merge.js";
 import type { McpImportReport } from "./import/parse.js";
 import type { McpServerEntry, McpServerEntryInput } from "./schema.js";
@@ -75,11 +75,39 @@ export async function addMcpServer(
   return parsed;
 }
 
-export async function removeMcpServer(file: string, name: string, options: McpStoreOptions): Promise<void> {
-  await changeSection(file, options, (section) => {
+/** The issues of a section, none when it validates. */
+function sectionIssues(section: Record<string, unknown>, file: string, options: McpStoreOptions): readonly McpConfigIssue[] {
+  try {
+    parseMcpServers(section, { file, nativePluginNames: options.nativePluginNames });
+    return [];
+  } catch (error) {
+    if (error instanceof McpConfigError && error.issues.length > 0) return error.issues;
+    throw error;
+  }
+}
+
+const issueKey = (issue: McpConfigIssue): string => `${issue.path}\u0000${issue.rule}\u0000${issue.message}`;
+
+/**
+ * Remove one entry, even when it (or another) does not validate: removing a broken entry is how a
+ * person fixes it without an editor. Only that key changes; the rest of the file is written back as
+ * it was read. The write is refused only when the section left would have a problem it did not have
+ * before. Returns the problems still left in the section (other broken entries), for the caller to say.
+ */
+export async function removeMcpServer(file: string, name: string, options: McpStoreOptions): Promise<{ readonly stillInvalid: readonly McpConfigIssue[] }> {
+  let stillInvalid: readonly McpConfigIssue[] = [];
+  await updateConfigFile(file, (config) => {
+    const section = sectionOf(config.mcpServers);
     if (!Object.hasOwn(section, name)) throw notFound(file, name, Object.keys(section));
-    return { section: Object.fromEntries(Object.entries(section).filter(([key]) => key !== name)), result: undefined };
+    const rest = Object.fromEntries(Object.entries(section).filter(([key]) => key !== name));
+    const before = new Set(sectionIssues(section, file, options).map(issueKey));
+    stillInvalid = sectionIssues(rest, file, options);
+    // Unreachable with today's rules (dropping an entry only removes problems); kept so a future
+    // cross-entry rule cannot make remove write a section that is newly broken.
+    if (stillInvalid.some((issue) => !before.has(issueKey(issue)))) parseMcpServers(rest, { file, nativePluginNames: options.nativePluginNames });
+    config.mcpServers = rest;
   });
+  return { stillInvalid };
 }
 
 export async function setMcpServerEnabled(file: string, name: string, enabled: boolean, options: McpStoreOptions): Promise<McpServerEntry> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { describeZodIssues, formatJsonPath } from "../../config/config-file.js";
+import { describeZodIssues, formatJsonPath } from "../../util/zod-issues.js";
 import { withKeySuggestions } from "../../util/zod-key-suggestions.js";
+import { shellWord } from "../../util/shell-word.js";
 import { canonicalJson } from "./canonical.js";
 import { McpConfigError, type McpConfigIssue } from "./errors.js";
 import { mcpServerEntrySchema, type McpServerEntry } from "./schema.js";
@@ -18,7 +19,10 @@ export const DEFAULT_NATIVE_PLUGIN_NAMES: readonly string[] = ["fs-read", "fs-wr
 export interface McpConfigContext {
   /** The file named in every message (config.json, or the file being imported). */
   readonly file: string;
-  /** JSON path of the servers object inside the file, e.g. ["mcpServers"]. */
+  /**
+   * JSON path of the servers object inside the file, e.g. ["mcpServers"]. Absent: config.json's own
+   * mcpServers, whose broken entries `mcpvm mcp remove <name>` can drop (the message says so).
+   */
   readonly pathPrefix?: readonly (string | number)[];
   readonly nativePluginNames: readonly string[];
 }
@@ -69,11 +73,34 @@ function inputConflicts(servers: McpServers, prefix: readonly PropertyKey[]): Ra
   return issues;
 }
 
-function invalid(context: McpConfigContext, issues: readonly RawIssue[]): McpConfigError {
+/** The entry an issue is in: the key right under the section (none for the section itself). */
+function serverOf(issue: RawIssue, prefixLength: number): string | undefined {
+  const key = issue.path[prefixLength];
+  return typeof key === "string" ? key : undefined;
+}
+
+const NAMED_WAYS_OUT = 3;
+
+/** Editing the file is not the only fix: a broken entry of config.json can be dropped from the command line. */
+function removeHint(servers: readonly string[]): string {
+  if (servers.length === 0) return "";
+  const commands = servers.slice(0, NAMED_WAYS_OUT).map((name) => `\`mcpvm mcp remove ${shellWord(name)}\``);
+  const more = servers.length > NAMED_WAYS_OUT ? ` (and ${servers.length - NAMED_WAYS_OUT} more)` : "";
+  // No closing period: wrappers append their own sentence ("…: <this>. Check its config").
+  return `\nFix ${servers.length === 1 ? "it" : "them"} in an editor, or drop a broken entry with ${commands.join(", ")}${more}`;
+}
+
+function invalid(context: McpConfigContext, issues: readonly RawIssue[], entryIssues = false): McpConfigError {
+  const prefixLength = (context.pathPrefix ?? ["mcpServers"]).length;
   const zodLike = issues.map((issue) => ({ code: "custom" as const, path: [...issue.path], message: `${issue.message} [${issue.rule}]`, input: undefined }));
-  return new McpConfigError("MCP_CONFIG_INVALID", describeZodIssues(context.file, zodLike), {
+  const servers = [...new Set(issues.flatMap((issue) => serverOf(issue, prefixLength) ?? []))];
+  const hint = entryIssues && context.pathPrefix === undefined ? removeHint(servers) : "";
+  return new McpConfigError("MCP_CONFIG_INVALID", `${describeZodIssues(context.file, zodLike)}${hint}`, {
     data: { file: context.file },
-    issues: issues.map((issue): McpConfigIssue => ({ path: formatJsonPath(issue.path), rule: issue.rule, message: issue.message })),
+    issues: issues.map((issue): McpConfigIssue => {
+      const server = serverOf(issue, prefixLength);
+      return { path: formatJsonPath(issue.path), rule: issue.rule, message: issue.message, ...(server === undefined ? {} : { server }) };
+    }),
   });
 }
 
@@ -103,7 +130,7 @@ export function parseMcpServers(raw: unknown, context: McpConfigContext): McpSer
     else if (nameProblems.length === 0) servers[name] = parsed.data;
   }
   issues.push(...inputConflicts(servers, prefix));
-  if (issues.length > 0) throw invalid(context, issues);
+  if (issues.length > 0) throw invalid(context, issues, true);
   return servers;
 }
 

@@ -1,4 +1,5 @@
 import { displayInline, hasUnsafeDisplayChars } from "../../terminal/display.js";
+import { shellWord } from "../../util/shell-word.js";
 import { auditServer, type AuditReport, type AuditedTool, type Finding } from "../audit/index.js";
 import { comparePins, pinServer, toolDefinitionHash, type FieldChange, type PinComparison, type ServerPins } from "../pins/index.js";
 
@@ -98,10 +99,7 @@ export function isBlockedHeld(held: HeldTool): boolean {
   return held.findings.some((f) => f.severity === "block");
 }
 
-/** A name as one shell word, for the commands we print. */
-export function shellWord(text: string): string {
-  return /^[A-Za-z0-9_.:@%+=/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
+export { shellWord };
 
 /** The command that accepts this held tool (block-level ones by name). */
 export function acceptCommand(server: string, held: HeldTool): string {

@@ -94,7 +94,7 @@ describe("the mcpServers section of config.json on disk", () => {
     await writeFile(file, JSON.stringify({ mcpServers: { good: { command: "x" }, bad: { type: "http" } } }));
     await expect(listMcpServers(file, options)).rejects.toMatchObject({
       code: "MCP_CONFIG_INVALID",
-      message: `${file} is not valid:\n  - mcpServers.bad.url: an http server needs "url" [remote-url]`,
+      message: `${file} is not valid:\n  - mcpServers.bad.url: an http server needs "url" [remote-url]\nFix it in an editor, or drop a broken entry with \`mcpvm mcp remove bad\``,
     });
     await expect(addMcpServer(file, "other", { command: "y" }, options)).rejects.toMatchObject({ code: "MCP_CONFIG_INVALID" });
     await removeMcpServer(file, "bad", options);

@@ -47,12 +47,28 @@ describe("the mcpServers section of config.json", () => {
         "/home/u/.mcpvm/config.json is not valid:",
         '  - mcpServers["My Server"]: server names must match /^[a-z][a-z0-9-]*$/ (a lowercase letter, then lowercase letters, digits or dashes) [server-name]',
         "  - mcpServers.github.url: must use http: or https:, not ftp: [url-scheme]",
+        "Fix them in an editor, or drop a broken entry with `mcpvm mcp remove 'My Server'`, `mcpvm mcp remove github`",
       ].join("\n"),
     );
     expect(error.issues).toEqual([
-      { path: 'mcpServers["My Server"]', rule: "server-name", message: "server names must match /^[a-z][a-z0-9-]*$/ (a lowercase letter, then lowercase letters, digits or dashes)" },
-      { path: "mcpServers.github.url", rule: "url-scheme", message: "must use http: or https:, not ftp:" },
+      { path: 'mcpServers["My Server"]', rule: "server-name", message: "server names must match /^[a-z][a-z0-9-]*$/ (a lowercase letter, then lowercase letters, digits or dashes)", server: "My Server" },
+      { path: "mcpServers.github.url", rule: "url-scheme", message: "must use http: or https:, not ftp:", server: "github" },
     ]);
+  });
+
+  it("names `mcpvm mcp remove` for at most three broken entries of config.json, and none for another file's section", () => {
+    const four = failure({ a: { command: 1 }, b: { command: 1 }, c: { command: 1 }, d: { command: 1 } });
+    expect(four.message.split("\n").at(-1)).toBe("Fix them in an editor, or drop a broken entry with `mcpvm mcp remove a`, `mcpvm mcp remove b`, `mcpvm mcp remove c` (and 1 more)");
+    const imported = (() => {
+      try {
+        parseMcpServers({ a: { command: 1 } }, { ...context, file: "/tmp/mcp.json", pathPrefix: ["servers"] });
+      } catch (error) {
+        return error as McpConfigError;
+      }
+      throw new Error("expected MCP_CONFIG_INVALID");
+    })();
+    expect(imported.message).not.toContain("mcpvm mcp remove");
+    expect(imported.issues).toEqual([expect.objectContaining({ path: "servers.a.command", server: "a" })]);
   });
 
   it("rejects names of native plugins (the list is a parameter) and reserved prefixes and names", () => {
@@ -126,6 +142,7 @@ describe("the mcpServers section of config.json", () => {
         `  - mcpServers.a.env.T: \${input:token} is not declared in this server's "inputs" [unknown-input]`,
         '  - mcpServers.b.headers["Bad Header"]: header names are HTTP tokens (letters, digits and !#$%&\'*+.^_`|~-) [header-name]',
         '  - mcpServers.b.url: "${input:path" has no closing "}" (write $${ for a literal ${) [placeholder]',
+        "Fix them in an editor, or drop a broken entry with `mcpvm mcp remove a`, `mcpvm mcp remove b`",
       ].join("\n"),
     );
   });

@@ -1,6 +1,7 @@
 import { COMMAND_SUMMARIES } from "../summaries.js";
 import { resolveConfigPaths } from "../../../config/paths.js";
-import { connectCheck, diagnoseHome, type ConnectResult, type Problem } from "../../../host/diagnose/index.js";
+import { checkPluginLoads, connectCheck, diagnoseHome, type ConnectResult, type Problem } from "../../../host/diagnose/index.js";
+import { PluginManager } from "../../../plugin-system/index.js";
 import { connectProblems } from "../../../host/diagnose/connect-check.js";
 import type { EngineChoice } from "../../../sandbox/types.js";
 import { parseCommandArgs } from "../../../terminal/args.js";
@@ -13,7 +14,8 @@ import { doctorExitCode, engineReport, gatewayProblems, limitsReport, llmReport,
 const USAGE = `Usage: mcpvm doctor [--connect] [--json]
 
 Checks what can break, without changing anything: config.json (a typo in mcpServers included),
-the approvals, pins and toolsets files, the mcp plugin, every server's approval, its command on
+the approvals, pins and toolsets files (a toolset naming a server no longer configured), the mcp
+plugin, every enabled plugin (loaded as a run would, then unloaded), every server's approval, its command on
 PATH (npx, uvx, docker, …), unset \${VAR}s and \${input:…} prompts, the last recorded start of
 each server, the sandbox engine (and why Hyperlight is not used), the gateway section, and the
 LLM configuration.
@@ -67,6 +69,8 @@ export const doctorCommand: Command = {
     const paths = resolveConfigPaths(env);
     const diagnosis = await diagnoseHome({ paths, env });
     const problems: Problem[] = [...diagnosis.problems];
+    const loads = diagnosis.config === undefined ? undefined : await checkPluginLoads(new PluginManager({ paths, env }));
+    problems.push(...(loads?.problems ?? []));
     const choice: EngineChoice = context.engine ?? diagnosis.config?.engine ?? "auto";
     const engine = await engineReport(choice);
     if (engine.error !== undefined) problems.push({ severity: "error", kind: "unavailable", subject: "engine", message: engine.error, next: "use --engine quickjs, or set \"engine\": \"quickjs\" in config.json", code: undefined });
@@ -88,7 +92,10 @@ export const doctorCommand: Command = {
       engine,
       paths,
       limits,
-      plugins: diagnosis.plugins.map((p) => ({ name: p.name, state: p.state, approval: p.approval })),
+      plugins: diagnosis.plugins.map((p) => {
+        const loadError = loads?.loadErrors.get(p.name);
+        return { name: p.name, state: p.state, approval: p.approval, ...(loadError === undefined ? {} : { loadError }) };
+      }),
       mcp: diagnosis.mcp,
       configuredServers: Object.keys(diagnosis.config?.mcpServers ?? {}).length,
       servers: diagnosis.servers.map((server) => {

@@ -48,7 +48,7 @@ export function renderDoctor(report: DoctorReport, colours: Colours): string {
   lines.push(`  logs        ${paths.logsDir} (written at --log-level debug)`);
   const l = report.limits;
   if (l !== undefined) lines.push(`  limits      cpu ${l.cpuMs} ms, wall ${l.wallMs} ms, memory ${Math.round(l.memoryBytes / 2 ** 20)} MB, output ${Math.round(l.outputBytes / 1024)} KB`);
-  lines.push(`  plugins     ${report.plugins.map((p) => `${displayInline(p.name)} (${p.state})`).join(", ") || "none"}`);
+  lines.push(`  plugins     ${report.plugins.map((p) => `${displayInline(p.name)} (${p.state}${p.loadError === undefined ? "" : red(", does not load")})`).join(", ") || "none"}`);
   const enabled = report.servers.filter((s) => s.enabled).length;
   const configured = report.configuredServers;
   const mcpText = report.mcp.state === "on" ? green("on") : report.mcp.state === "off" ? yellow(`off: ${report.mcp.detail}`) : red(`broken: ${report.mcp.detail}`);

@@ -25,7 +25,8 @@ export interface DoctorReport {
   readonly engine: EngineReport;
   readonly paths: ConfigPaths;
   readonly limits: RunLimits | undefined;
-  readonly plugins: readonly { readonly name: string; readonly state: string; readonly approval: string }[];
+  /** `loadError`: an enabled plugin that does not load (as a run would load it), and why. */
+  readonly plugins: readonly { readonly name: string; readonly state: string; readonly approval: string; readonly loadError?: string }[];
   readonly mcp: Diagnosis["mcp"];
   /** Entries under mcpServers, valid or not. */
   readonly configuredServers: number;

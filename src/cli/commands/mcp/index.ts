@@ -1,5 +1,5 @@
 import { COMMAND_SUMMARIES } from "../summaries.js";
-import { DEFAULT_NATIVE_PLUGIN_NAMES, removeMcpServer, setMcpServerEnabled } from "../../../mcp/config/index.js";
+import { DEFAULT_NATIVE_PLUGIN_NAMES, setMcpServerEnabled } from "../../../mcp/config/index.js";
 import { KNOWN_SERVERS } from "../../../mcp/known-servers.js";
 import { parseCommandArgs, requirePositional, usageError, UsageError } from "../../../terminal/args.js";
 import { didYouMean } from "../../../util/suggest.js";
@@ -14,6 +14,7 @@ import { callerOf, connecting } from "./connecting.js";
 import { importCommand } from "./import.js";
 import { info } from "./info.js";
 import { listCommand } from "./list.js";
+import { removeCommand } from "./remove.js";
 import { LOGIN_USAGE, LOGOUT_USAGE, loginCommand, logoutCommand } from "./login.js";
 
 const USAGE = `Usage: mcpvm mcp <command> [name] [options]
@@ -109,6 +110,8 @@ export const mcpCommand: Command = {
     }
     if (sub === "list" && positionals.length > 1) throw usageError("mcp list", `unexpected argument "${positionals[1]}"`);
     const host = await context.host();
+    // Before the MCP service: it does not load while an entry is broken, and removing one is a way out.
+    if (sub === "remove") return removeCommand(host, requirePositional("mcp", positionals, 1, "a server name"), context);
     const service = await host.requireMcp();
     const name = () => requirePositional("mcp", positionals, 1, "a server name");
     const configFile = host.paths.configFile;
@@ -142,15 +145,6 @@ export const mcpCommand: Command = {
         await host.reload();
         if (context.json) writeJson(context.io.stdout, { [`${sub}d`]: target });
         else writeLine(context.io.stdout, `${sub}d ${target}`);
-        return ExitCode.Ok;
-      }
-      case "remove": {
-        const target = name();
-        await removeMcpServer(configFile, target, MCP_STORE);
-        await service.revoke(target);
-        await host.reload();
-        if (context.json) writeJson(context.io.stdout, { removed: target });
-        else writeLine(context.io.stdout, `removed ${target} (and its approval)`);
         return ExitCode.Ok;
       }
       case "import":
