@@ -27,7 +27,7 @@ import type { AskFlow } from "../mcp/flow/index.js";
 import { parseFlowPolicy, type FlowPolicy } from "../mcp/flow/policy.js";
 import { currentUserName } from "./user.js";
 import { traceStartup } from "../util/startup-trace.js";
-import { planHostModules } from "../plugin-system/plan.js";
+import { enabledIn, planHostModules } from "../plugin-system/plan.js";
 import { deferredRunModules, type RunModuleTable } from "./deferred-plugins.js";
 
 export { HostError, type ConfiguredMcpServers } from "./host-mcp.js";
@@ -308,7 +308,7 @@ export class McpvmHost {
    */
   private async runModules(access: McpAccess | undefined): Promise<RunModuleTable> {
     if (this.loaded === undefined && access === undefined) {
-      const plan = planHostModules(await this.plugins.discover(), this.configFile, this.paths.configFile);
+      const plan = await planHostModules(await this.plugins.discover(enabledIn(this.configFile)), this.configFile, this.paths.configFile);
       const load = () => this.hostModules().then((loaded) => this.loadedRunModules(loaded, undefined));
       const deferred = await deferredRunModules({ plan, mcpServers: this.configFile.mcpServers, reword: this.scrub, load });
       if (deferred !== undefined) {
