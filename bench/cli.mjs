@@ -88,7 +88,11 @@ const WHERE_THE_REST_GOES =
   "bootstrap (a third of the worker's profile, compiling Node's internals) runs on the other core while the main thread loads the CLI; the " +
   "thread is handed its program, the boot data and the compiled wasm by message once the main thread has them (wave 13 started its worker " +
   "from bin too, but only after loading the engine and compiling the wasm, so the thread started only ~10 ms sooner). " +
-  "With the mcp plugin on, only the servers' validation and the lazy module table load; the MCP service (client manager, audit, type " +
+  "Since wave 27 a run loads no plugin until its script requires one of their modules (src/host/deferred-plugins.ts): the enabled plugins' " +
+  "modules are listed from plugin.json and the `host:mcp-<name>` modules and `tools` table from config.json's server names, so a `return 1` " +
+  "with the mcp plugin on no longer hashes and audits the plugin's files for its approval check, imports it or validates its settings and " +
+  "`mcpServers` (~25 ms of the main thread's CPU, ~55 ms of the process's, interleaved A/B at load ~9); discovery inspects only the enabled " +
+  "plugins. The MCP service (client manager, audit, type " +
   "generator, approvals, pins, OAuth) is loaded by the script's first require of a server's module. The guest transform's parser (Babel, " +
   "590 KB) is loaded only for a script that needs a transform (src/sandbox/guest/plain-script.ts), the in-thread and the shared-mode " +
   "engines only when chosen. Nothing is waited for at exit: wasm is compiled with Liftoff only (with V8's default " +

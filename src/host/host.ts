@@ -27,6 +27,8 @@ import type { AskFlow } from "../mcp/flow/index.js";
 import { parseFlowPolicy, type FlowPolicy } from "../mcp/flow/policy.js";
 import { currentUserName } from "./user.js";
 import { traceStartup } from "../util/startup-trace.js";
+import { enabledIn, planHostModules } from "../plugin-system/plan.js";
+import { deferredRunModules, type RunModuleTable } from "./deferred-plugins.js";
 
 export { HostError, type ConfiguredMcpServers } from "./host-mcp.js";
 
@@ -219,7 +221,10 @@ export class McpvmHost {
   /** Loads enabled, approved plugins once; refusals are reported in the result, not thrown. */
   hostModules(): Promise<LoadedHostModules> {
     if (this.loaded === undefined) {
-      this.loaded = this.plugins.loadHostModules();
+      this.loaded = this.plugins.loadHostModules().then((loaded) => {
+        traceStartup("host: plugins loaded");
+        return loaded;
+      });
       this.loaded.catch(() => (this.loaded = undefined));
     }
     return this.loaded;
@@ -279,14 +284,8 @@ export class McpvmHost {
   }
 
   private async runInSandbox(code: string, options: RunOptions): Promise<RunResult> {
-    const [{ engine }, loaded] = await Promise.all([this.engine(), this.hostModules()]);
+    const [{ engine }, { modules, toolsGlobal }] = await Promise.all([this.engine(), this.runModules(options.mcpAccess)]);
     traceStartup("host: engine and plugins ready, run starts");
-    this.refusals.warn(this.logger, loaded.refused);
-    // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
-    const all = this.mcpSide.current({ ...rewordUnavailable(loaded.unavailable, (text) => this.stripHostPaths(this.redactor.redact(text))), ...loaded.modules });
-    // A gateway client's allow-list needs the service (its catalogs); the gateway built it at start.
-    const modules = options.mcpAccess === undefined ? all : await this.mcpSide.restrict(all, options.mcpAccess);
-    const toolsGlobal = this.mcpSide.toolsGlobal(options.mcpAccess);
     const result = await engine.run({
       code,
       // Host calls arrive from the engine's worker in the port's async context; bound, they run in the
@@ -301,6 +300,36 @@ export class McpvmHost {
     traceStartup("host: run done");
     return redactRunResult(toolsHint(result, toolsGlobal === undefined), this.redactor, this.stripHostPaths);
   }
+
+  /**
+   * A run's modules. Plugins not loaded yet are not loaded for it: their modules are listed and the
+   * first require loads them (./deferred-plugins.ts), so a run that uses none pays for none. A gateway
+   * client's allow-list needs the loaded service; a listing that could differ from the load loads first.
+   */
+  private async runModules(access: McpAccess | undefined): Promise<RunModuleTable> {
+    if (this.loaded === undefined && access === undefined) {
+      const plan = await planHostModules(await this.plugins.discover(enabledIn(this.configFile)), this.configFile, this.paths.configFile);
+      const load = () => this.hostModules().then((loaded) => this.loadedRunModules(loaded, undefined));
+      const deferred = await deferredRunModules({ plan, mcpServers: this.configFile.mcpServers, reword: this.scrub, load });
+      if (deferred !== undefined) {
+        // What discovery alone knows cannot load is said at once, as a run that loads the plugins says it.
+        this.refusals.warn(this.logger, plan.refused);
+        return deferred;
+      }
+    }
+    return this.loadedRunModules(await this.hostModules(), access);
+  }
+
+  private async loadedRunModules(loaded: LoadedHostModules, access: McpAccess | undefined): Promise<RunModuleTable> {
+    this.refusals.warn(this.logger, loaded.refused);
+    // Modules of plugins that are off or failed: requiring one says why (their text is masked like any host error).
+    const all = this.mcpSide.current({ ...rewordUnavailable(loaded.unavailable, this.scrub), ...loaded.modules });
+    // A gateway client's allow-list needs the service (its catalogs); the gateway built it at start.
+    const modules = access === undefined ? all : await this.mcpSide.restrict(all, access);
+    return { modules, toolsGlobal: this.mcpSide.toolsGlobal(access) };
+  }
+
+  private readonly scrub = (text: string): string => this.stripHostPaths(this.redactor.redact(text));
 
   async close(): Promise<void> {
     await this.unloadPlugins();
@@ -329,7 +358,7 @@ export class McpvmHost {
         const confirmCall = this.confirmCall ?? fallbackConfirm;
         return confirmCall === undefined ? Promise.resolve(true) : confirmCall(request);
       },
-      scrubError: (text) => this.stripHostPaths(this.redactor.redact(text)),
+      scrubError: this.scrub,
       redactValue: (value) => this.redactor.redactValue(value),
       flowPolicy: () => this.flowPolicy(),
       askFlow: () => this.askFlow,

@@ -5,6 +5,5 @@
 // when something first needs it — a guest's require of a server module, or a face asking for it
 // (docs/ARCHITECTURE.md, "How the CLI is built and loaded").
 export { DEFAULT_NATIVE_PLUGIN_NAMES, parseMcpServersJson } from "../mcp/config/validate.js";
-export { mcpModuleTable } from "../mcp/service/module-table.js";
-export { toolsGlobalTable } from "../mcp/service/tools-table.js";
+export { mcpModuleTable, toolsGlobalTable } from "./mcp-listing.js";
 export { mcpPluginConfigSchema } from "../../plugins/mcp/config.js";

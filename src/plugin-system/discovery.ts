@@ -25,12 +25,26 @@ export interface DiscoveryOptions {
   readonly userPluginsDir: string;
   /** Whether the running code is the compiled build (isCompiledBuild()); decides where native entries are. */
   readonly compiled: boolean;
+  /**
+   * Only the folders this accepts are inspected (manifest validated, files checked); the others are
+   * listed in `skipped` unread. A run inspects only the plugins config.json enables (./plan.ts).
+   */
+  readonly only?: (folder: string) => boolean;
+}
+
+/** A plugin folder `only` left out: not read, so neither valid nor invalid as far as discovery knows. */
+export interface SkippedPluginFolder {
+  readonly folder: string;
+  readonly dir: string;
+  readonly source: PluginSource;
 }
 
 /** Plugins found, plus one error per folder that could not be used; one broken plugin never hides the others. */
 export interface DiscoveryResult {
   readonly plugins: readonly DiscoveredPlugin[];
   readonly errors: readonly PluginError[];
+  /** The folders `only` left out (none without it); a user folder with a native plugin's name is not among them. */
+  readonly skipped?: readonly SkippedPluginFolder[];
 }
 
 /** The compiled counterpart of a TypeScript entry: index.ts -> index.js, main.mts -> main.mjs. */
@@ -99,9 +113,13 @@ async function inspectFolder(folder: string, dir: string, source: PluginSource, 
   return { name: manifest.name, source, dir, manifestFile, manifest, codeDir, entryFile, hostSourceDir };
 }
 
-async function scan(root: string, source: PluginSource, options: DiscoveryOptions, errors: PluginError[]): Promise<DiscoveredPlugin[]> {
+async function scan(root: string, source: PluginSource, options: DiscoveryOptions, errors: PluginError[], skipped: SkippedPluginFolder[]): Promise<DiscoveredPlugin[]> {
   const found: DiscoveredPlugin[] = [];
   for (const folder of await subfolders(root)) {
+    if (options.only !== undefined && !options.only(folder)) {
+      skipped.push({ folder, dir: join(root, folder), source });
+      continue;
+    }
     try {
       found.push(await inspectFolder(folder, join(root, folder), source, options));
     } catch (error) {
@@ -116,10 +134,12 @@ async function scan(root: string, source: PluginSource, options: DiscoveryOption
 /** Native plugins from <packageRoot>/plugins/*, user plugins from the config home; a user plugin may not shadow a native one. */
 export async function discoverPlugins(options: DiscoveryOptions): Promise<DiscoveryResult> {
   const errors: PluginError[] = [];
-  const native = await scan(join(options.packageRoot, "plugins"), "native", options, errors);
-  const nativeNames = new Set(native.map((plugin) => plugin.name));
+  const skipped: SkippedPluginFolder[] = [];
+  const native = await scan(join(options.packageRoot, "plugins"), "native", options, errors, skipped);
+  const nativeNames = new Set([...native.map((plugin) => plugin.name), ...skipped.map((folder) => folder.folder)]);
   const user: DiscoveredPlugin[] = [];
-  for (const plugin of await scan(options.userPluginsDir, "user", options, errors)) {
+  const userSkipped = skipped.length;
+  for (const plugin of await scan(options.userPluginsDir, "user", options, errors, skipped)) {
     if (nativeNames.has(plugin.name)) {
       errors.push(
         new PluginError("PLUGIN_SHADOWS_NATIVE", `user plugin ${plugin.dir} has the name of mcpvm's native plugin "${plugin.name}"; rename its folder and "name"`, {
@@ -130,5 +150,7 @@ export async function discoverPlugins(options: DiscoveryOptions): Promise<Discov
     }
     user.push(plugin);
   }
-  return { plugins: [...native, ...user], errors };
+  // A user folder shadowing a native plugin is an error when inspected; skipped, it is simply left out.
+  const kept = [...skipped.slice(0, userSkipped), ...skipped.slice(userSkipped).filter((folder) => !nativeNames.has(folder.folder))];
+  return { plugins: [...native, ...user], errors, ...(options.only === undefined ? {} : { skipped: kept }) };
 }

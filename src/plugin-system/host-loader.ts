@@ -185,13 +185,19 @@ export async function instantiatePlugin(
   }
 }
 
+/** What unavailableModulesOf needs of a plugin: its name and the module names its plugin.json lists. */
+export interface ModuleNames {
+  readonly name: string;
+  readonly manifest: { readonly hostModules: readonly { readonly name: string }[]; readonly modulePrefixes: readonly string[] };
+}
+
 /**
  * What the modules of a plugin that is off or failed to load say when guest code requires them:
  * the load error, or the commands that turn it on, instead of "Unknown host module". A plugin's
  * modulePrefixes become `*` keys (see HostModules), so `host:mcp-memory` explains itself
  * while the mcp plugin is down. Without `error` the plugin is simply not enabled.
  */
-export function unavailableModulesOf(plugin: DiscoveredPlugin, error?: PluginError): Record<string, LazyHostModule> {
+export function unavailableModulesOf(plugin: ModuleNames, error?: PluginError): Record<string, LazyHostModule> {
   const name = plugin.name;
   const entry = unavailableHostModule(
     error === undefined

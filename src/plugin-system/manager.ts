@@ -103,8 +103,9 @@ export class PluginManager {
     this.scans = new ScanCache(options.paths.pluginScansFile);
   }
 
-  discover(): Promise<DiscoveryResult> {
-    return discoverPlugins({ packageRoot: this.root, userPluginsDir: this.paths.userPluginsDir, compiled: this.compiled });
+  /** `only`: inspect only these folders (DiscoveryOptions.only). */
+  discover(only?: (folder: string) => boolean): Promise<DiscoveryResult> {
+    return discoverPlugins({ packageRoot: this.root, userPluginsDir: this.paths.userPluginsDir, compiled: this.compiled, ...(only === undefined ? {} : { only }) });
   }
 
   async list(): Promise<{ plugins: PluginStatus[]; errors: readonly PluginError[] }> {

@@ -21,9 +21,10 @@ export function progressText(starting: ReadonlyMap<string, { since: number; runn
  * A progress line on stderr (TTY only) while MCP servers start during a run, which can take a
  * minute on an npx server's first start. Returns the function that removes it.
  */
-export async function showServerProgress(host: { hostModules(): Promise<unknown>; onMcpService(listener: (service: McpService) => void): () => void }, stream: Writable & { isTTY?: boolean }): Promise<() => void> {
+export async function showServerProgress(host: { onMcpService(listener: (service: McpService) => void): () => void }, stream: Writable & { isTTY?: boolean }): Promise<() => void> {
   if (stream.isTTY !== true) return () => undefined;
-  await host.hostModules().catch(() => undefined);
+  // Nothing is loaded for it: the listener below waits for the service, which the run's first
+  // require of a server builds (after loading the plugins then, src/host/deferred-plugins.ts).
   const spinner = new Spinner(stream);
   const starting = new Map<string, { since: number; runner: string | undefined }>();
   const redraw = () => {

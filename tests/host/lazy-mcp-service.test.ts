@@ -46,13 +46,17 @@ describe("the MCP service is built on first use", () => {
       // A disabled server has no module to list, but `tools.off` exists so that calling it says how to enable it.
       expect(valueOf(result)).toEqual({ modules: ["mcp-alpha", "mcp-beta"], tools: ["alpha", "beta", "off"], sum: 2 });
       expect(host.mcp()).toBeUndefined();
-      expect(host.mcpServers()?.serverNames()).toEqual(["alpha", "beta", "off"]);
-      expect(host.mcpServers()?.enabledServers()).toEqual(["alpha", "beta"]);
-      expect(host.mcpServers()?.entry("nope")).toBeUndefined();
       // A disabled server's require says how to enable it, without the service.
       const disabled = await host.run(`require("host:mcp-off")`);
       expect(errorOf(disabled).errorCode).toBe("MCP_SERVER_DISABLED");
       expect(errorOf(disabled).message).toContain("mcpvm mcp enable off");
+      // Such runs do not even load the plugin (tests/host/deferred-plugins.test.ts); loaded, it lists the servers, still without the service.
+      expect(host.mcpServers()).toBeUndefined();
+      await host.hostModules();
+      expect(host.mcpServers()?.serverNames()).toEqual(["alpha", "beta", "off"]);
+      expect(host.mcpServers()?.enabledServers()).toEqual(["alpha", "beta"]);
+      expect(host.mcpServers()?.entry("nope")).toBeUndefined();
+      expect(errorOf(await host.run(`require("host:mcp-off")`)).errorCode).toBe("MCP_SERVER_DISABLED");
       expect(host.mcp()).toBeUndefined();
     });
   });
