@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { isInitializeRequest, ProtocolError } from "@modelcontextprotocol/server";
 import { errorMessage } from "../util/errors.js";
 import type { ClientRateLimiter } from "./clients/rate-limiter.js";
-import { passthroughReach, type ClientScope } from "./clients/scope.js";
+import { identityOf, passthroughReach, type ClientScope } from "./clients/scope.js";
 import { trackDelivery } from "./event-store.js";
 import type { FastLane } from "./fast-lane/fast-lane.js";
 import { cancelledRequestId } from "./fast-lane/recognize.js";
@@ -64,7 +64,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     }
     // A JSON-RPC batch is as many requests as it holds messages: the rate counts each (the POST took one already).
     if (Array.isArray(body) && body.length > 1 && client.rate !== undefined) {
-      const batchWaitMs = body.length > client.rate.count ? Infinity : rates.take(client.name, client.rate, body.length - 1);
+      const batchWaitMs = body.length > client.rate.count ? Infinity : rates.take(identityOf(client), client.rate, body.length - 1);
       if (batchWaitMs > 0) {
         logger.warn({ client: client.name, messages: body.length }, "HTTP batch over the client's rate limit refused");
         return rateLimited(res, client.name, client.rate, batchWaitMs, body.length);
