@@ -1,7 +1,6 @@
 import type { McpAccess } from "../../mcp/service/index.js";
 import type { BuiltinToolName } from "../builtin-tools.js";
 import type { ToolDirectory } from "../directory.js";
-import { fileStamp } from "../../util/file-stamp.js";
 import { Equipment } from "../equipment.js";
 import { parseToolRef, refKey } from "../flatten.js";
 import type { ToolsetStore } from "../toolsets/store.js";
@@ -26,8 +25,8 @@ const UNSCOPED_VIEW: ClientView = { access: undefined, equipment: undefined, bui
  */
 export class ClientViews {
   private readonly byToolset = new Map<string, Promise<{ equipment: Equipment; refs: readonly string[] }>>();
-  /** toolsets.json as last resolved: a toolset edited or deleted while the gateway runs (`mcpvm toolset …`) is resolved again. */
-  private toolsetsStamp: string | undefined;
+  /** Each resolved toolset's references as read, to tell whether an edit of toolsets.json changed what its clients see. */
+  private readonly readRefs = new Map<string, string>();
 
   constructor(
     private readonly directory: ToolDirectory,
@@ -40,11 +39,6 @@ export class ClientViews {
     if (scope.toolset === undefined) {
       return { access: { servers: servers ?? new Set() }, equipment: undefined, builtinAllowed: (name) => SCOPED_BUILTINS.has(name) };
     }
-    const stamp = await fileStamp(this.toolsets.file);
-    if (stamp !== this.toolsetsStamp) {
-      this.byToolset.clear();
-      this.toolsetsStamp = stamp;
-    }
     const { equipment, refs: written } = await this.toolsetEquipment(scope.toolset);
     // As written and as resolved (the server's own name), so "server.tool" matches the catalog's originalName.
     const refs = [...written, ...equipment.list().map((t) => refKey(t.ref))];
@@ -53,13 +47,34 @@ export class ClientViews {
     return { access: { servers: toolServers, tools }, equipment, builtinAllowed: (name) => SCOPED_BUILTINS.has(name) };
   }
 
-  /** Re-resolves every client toolset (an upstream listing changed). */
-  async refresh(): Promise<void> {
+  /**
+   * toolsets.json changed (`mcpvm toolset …`, the dashboard, build-toolset): every client toolset is
+   * read again on its next use. Answers whether one that clients use now names other tools or is
+   * gone, so they are told (list_changed) instead of finding out at their next list.
+   */
+  async reload(): Promise<boolean> {
+    const before = new Map(this.readRefs);
+    this.byToolset.clear();
+    this.readRefs.clear();
+    let changed = false;
+    for (const [name, refs] of before) {
+      const now = await this.toolsets.get(name).then((t) => JSON.stringify(t.tools), () => undefined);
+      if (now !== refs) changed = true;
+    }
+    return changed;
+  }
+
+  /** Re-resolves every client toolset (an upstream listing changed); answers whether a client's direct tools changed. */
+  async refresh(): Promise<boolean> {
+    let changed = false;
     for (const entry of this.byToolset.values()) {
       const { equipment } = await entry.catch(() => ({ equipment: undefined }));
       const toolset = equipment?.toolset;
-      if (equipment !== undefined && toolset !== undefined) await equipment.equip(this.directory, toolset, {}).catch(() => undefined);
+      if (equipment === undefined || toolset === undefined) continue;
+      const outcome = await equipment.equip(this.directory, toolset, {}).catch(() => undefined);
+      if (outcome?.changed === true) changed = true;
     }
+    return changed;
   }
 
   private toolsetEquipment(name: string): Promise<{ equipment: Equipment; refs: readonly string[] }> {
@@ -67,6 +82,7 @@ export class ClientViews {
     if (entry === undefined) {
       entry = (async () => {
         const toolset = await this.toolsets.get(name);
+        this.readRefs.set(name, JSON.stringify(toolset.tools));
         const equipment = new Equipment();
         await equipment.equip(this.directory, toolset, {});
         return { equipment, refs: [...toolset.tools] };
