@@ -151,7 +151,7 @@ export class Gateway {
     await this.configCheck();
     await this.followToolsetsFile();
     const view = await this.views.view(client);
-    const serverNote = await this.directory.note();
+    const serverNote = await this.directory.note(view.access?.servers);
     const builtins = builtinToolDefinitions({ serverNote }).filter((t) => view.builtinAllowed(t.name as BuiltinToolName));
     const own = [...builtins, ...this.directTools(client, view).map((t) => t.definition)];
     // The exposed server's tools: for clients that may reach that server (not for toolset-bound ones).
