@@ -60,6 +60,28 @@ describe("toolset edits reach connected clients as list_changed", () => {
     }
   });
 
+  it("refuses to delete a toolset a client token is bound to (CLI and delete-toolset), until that token is revoked", { timeout: 60_000 }, async () => {
+    const io = captureIo(home.env);
+    expect(await runCli(["toolset", "delete", "bobs"], io)).toBe(2);
+    expect(io.stderrText()).toContain("GATEWAY_TOOLSET_IN_USE");
+    expect(io.stderrText()).toContain("mcpvm gateway token revoke bob");
+    const admin = await connect(TOKEN);
+    const bob = await connect(bobToken);
+    try {
+      const refused = await admin.client.callTool({ name: "delete-toolset", arguments: { name: "bobs" } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain("GATEWAY_TOOLSET_IN_USE");
+      expect((await store.list()).map((t) => t.name)).toContain("bobs");
+      expect((await bob.client.listTools()).tools.map((t) => t.name)).toContain("everything_echo");
+    } finally {
+      await Promise.all([admin.client.close(), bob.client.close()]);
+    }
+    const revoke = captureIo(home.env);
+    expect(await runCli(["gateway", "token", "revoke", "bob"], revoke)).toBe(0);
+    const again = captureIo(home.env);
+    expect(await runCli(["toolset", "delete", "bobs"], again), again.stderrText()).toBe(0);
+  });
+
   it("tells every client of a serve --toolset gateway when the equipped toolset is edited while it is idle", { timeout: 60_000 }, async () => {
     const admin = await connect(TOKEN);
     try {
