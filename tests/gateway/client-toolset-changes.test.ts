@@ -1,3 +1,4 @@
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -80,6 +81,27 @@ describe("toolset edits reach connected clients as list_changed", () => {
     expect(await runCli(["gateway", "token", "revoke", "bob"], revoke)).toBe(0);
     const again = captureIo(home.env);
     expect(await runCli(["toolset", "delete", "bobs"], again), again.stderrText()).toBe(0);
+  });
+
+  it("tells a client whose bound toolset was removed from toolsets.json by hand what happened and whom to ask", { timeout: 60_000 }, async () => {
+    await store.save({ name: "carols", tools: ["everything.echo"] });
+    const io = captureIo(home.env);
+    expect(await runCli(["gateway", "token", "create", "carol", "--toolset", "carols"], io), io.stderrText()).toBe(0);
+    const file = join(home.dir, "toolsets.json");
+    const saved = JSON.parse(await readFile(file, "utf8")) as { toolsets: Record<string, unknown> };
+    delete saved.toolsets.carols;
+    await writeFile(file, JSON.stringify(saved), { mode: 0o600 });
+    const carol = await connect(io.stdoutText().trim());
+    try {
+      const script = await carol.client.callTool({ name: "run_mcp_script", arguments: { script: "return 1" } });
+      expect(script.isError).toBe(true);
+      const text = JSON.stringify(script.content);
+      expect(text).toContain('toolset \\"carols\\" that the token of client \\"carol\\" is bound to no longer exists');
+      expect(text).toContain("ask the gateway's operator");
+      expect(text).not.toContain("build-toolset");
+    } finally {
+      await carol.client.close();
+    }
   });
 
   it("tells every client of a serve --toolset gateway when the equipped toolset is edited while it is idle", { timeout: 60_000 }, async () => {

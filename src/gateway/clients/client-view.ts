@@ -2,6 +2,8 @@ import type { McpAccess } from "../../mcp/service/index.js";
 import type { BuiltinToolName } from "../builtin-tools.js";
 import type { ToolDirectory } from "../directory.js";
 import { Equipment } from "../equipment.js";
+import { GatewayError } from "../errors.js";
+import { isMcpvmError } from "../../util/errors.js";
 import { parseToolRef, refKey } from "../flatten.js";
 import type { ToolsetStore } from "../toolsets/store.js";
 import { allowsServer, isScoped, type ClientScope } from "./scope.js";
@@ -39,7 +41,9 @@ export class ClientViews {
     if (scope.toolset === undefined) {
       return { access: { servers: servers ?? new Set() }, equipment: undefined, builtinAllowed: (name) => SCOPED_BUILTINS.has(name) };
     }
-    const { equipment, refs: written } = await this.toolsetEquipment(scope.toolset);
+    const { equipment, refs: written } = await this.toolsetEquipment(scope.toolset).catch((error: unknown) => {
+      throw boundToolsetGone(scope, error);
+    });
     // As written and as resolved (the server's own name), so "server.tool" matches the catalog's originalName.
     const refs = [...written, ...equipment.list().map((t) => refKey(t.ref))];
     const tools = new Set(refs.filter((ref) => allowsServer(scope, parseToolRef(ref)?.server ?? "")));
@@ -92,6 +96,19 @@ export class ClientViews {
     }
     return entry;
   }
+}
+
+/**
+ * The toolset a client's token is bound to is gone (toolsets.json edited by hand or restored from a
+ * copy): the store's "create one with build-toolset" is advice this client cannot follow.
+ */
+function boundToolsetGone(scope: ClientScope, error: unknown): unknown {
+  if (!isMcpvmError(error) || error.code !== "GATEWAY_TOOLSET_UNKNOWN" || scope.toolset === undefined) return error;
+  return new GatewayError(
+    "GATEWAY_TOOLSET_UNKNOWN",
+    `The toolset "${scope.toolset}" that the token of client "${scope.name}" is bound to no longer exists, so this client has no tools; ask the gateway's operator to save it again (\`mcpvm toolset build ${scope.toolset} <server.tool>...\`) or for a token bound to another toolset.`,
+    { data: { toolset: scope.toolset, client: scope.name } },
+  );
 }
 
 /** Direct tools a client sees: its own toolset's, or the gateway's cut to its servers. */
