@@ -99,7 +99,19 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
       trackDelivery(res, body, sessions.events(transport));
       return transport.handleRequest(req, res, body);
     }
-    if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
+    if (!isInitializeRequest(body)) {
+      // An initialize the schema refuses is the client's mistake to fix, not a missing one.
+      const attempt = body as { method?: unknown; id?: unknown } | null;
+      if (typeof attempt === "object" && attempt !== null && attempt.method === "initialize") {
+        const id = typeof attempt.id === "string" || typeof attempt.id === "number" ? attempt.id : null;
+        return sendJson(res, 400, {
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32602, message: "Invalid params for initialize: it needs protocolVersion (a string), capabilities (an object; each experimental entry an object) and clientInfo ({name, version}, strings), as the MCP spec's lifecycle says." },
+        });
+      }
+      return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
+    }
     const transport = await sessions.begin(remote, client, body);
     trackDelivery(res, body, sessions.events(transport));
     return transport.handleRequest(req, res, body);
