@@ -62,12 +62,16 @@ export class ToolDirectory {
     return blocked;
   }
 
-  /** One paragraph for tool descriptions: which servers exist and which wait for approval. */
-  async note(): Promise<string> {
+  /**
+   * One paragraph for tool descriptions: which servers exist and which wait for approval; `reach`:
+   * only those a limited client token reaches (it must not learn the names of the others).
+   */
+  async note(reach?: ReadonlySet<string>): Promise<string> {
     const ready = [];
-    const blocked = await this.blocked();
+    const inReach = (name: string): boolean => reach === undefined || reach.has(name);
+    const blocked = (await this.blocked()).filter((b) => inReach(b.server));
     const blockedNames = new Set(blocked.map((b) => b.server));
-    for (const name of this.service.enabledServers()) if (!blockedNames.has(name)) ready.push(name);
+    for (const name of this.service.enabledServers()) if (!blockedNames.has(name) && inReach(name)) ready.push(name);
     const lines = [`MCP servers available: ${ready.join(", ") || "none"}.`];
     if (blocked.length > 0) lines.push(`Not available until the user acts: ${blocked.map((b) => b.message).join("; ")}.`);
     return lines.join(" ");

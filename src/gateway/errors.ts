@@ -4,6 +4,8 @@ import { McpvmError } from "../util/errors.js";
 export type GatewayErrorCode =
   /** A toolset name that does not exist. */
   | "GATEWAY_TOOLSET_UNKNOWN"
+  /** Deleting a toolset that a client token is bound to (`gateway token create --toolset`). */
+  | "GATEWAY_TOOLSET_IN_USE"
   /** A toolset definition that cannot be saved (bad name, empty, malformed tool reference). */
   | "GATEWAY_TOOLSET_INVALID"
   /** A direct tool name the gateway does not expose (anymore). */

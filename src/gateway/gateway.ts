@@ -70,6 +70,8 @@ export class Gateway {
   private readonly views: ClientViews;
   private unsubscribe: (() => void) | undefined;
   private refreshing: Promise<void> = Promise.resolve();
+  private toolsetsFollow: Promise<void> = Promise.resolve();
+  private toolsetsTimer: NodeJS.Timeout | undefined;
   private readonly toolsetsWatch: ToolsetsFileWatch;
   /** Applies a config.json edit before the request is answered (see followConfig). */
   private configCheck: () => Promise<void> = () => Promise.resolve();
@@ -111,6 +113,9 @@ export class Gateway {
   start(): void {
     this.unsubscribe ??= this.options.service.clients.subscribe((event) => this.onClientEvent(event));
     this.monitor.start();
+    // An idle gateway notices a toolset edit too, so connected clients are told without asking (as for config.json).
+    this.toolsetsTimer ??= setInterval(() => void this.followToolsetsFile().catch(() => undefined), 1_000);
+    this.toolsetsTimer.unref();
   }
 
   /** Called whenever the exposed tool list changed; transports turn it into notifications/tools/list_changed. */
@@ -146,7 +151,7 @@ export class Gateway {
     await this.configCheck();
     await this.followToolsetsFile();
     const view = await this.views.view(client);
-    const serverNote = await this.directory.note();
+    const serverNote = await this.directory.note(view.access?.servers);
     const builtins = builtinToolDefinitions({ serverNote }).filter((t) => view.builtinAllowed(t.name as BuiltinToolName));
     const own = [...builtins, ...this.directTools(client, view).map((t) => t.definition)];
     // The exposed server's tools: for clients that may reach that server (not for toolset-bound ones).
@@ -211,13 +216,22 @@ export class Gateway {
     return report;
   }
 
+  /** Per request, and once a second when idle (start): an edit of toolsets.json applied before the request is answered. */
+  private followToolsetsFile(): Promise<void> {
+    // Chained synchronously: a request that comes while an edit is applied waits for it too.
+    if (this.toolsetsWatch.changed()) this.toolsetsFollow = this.toolsetsFollow.then(() => this.applyToolsetsFile());
+    return this.toolsetsFollow;
+  }
+
   /**
-   * The equipped toolset again when toolsets.json changed: re-equipped when its tools changed; when it
-   * was deleted or the file no longer reads, the tools equipped before stay, and the log says why.
+   * toolsets.json changed: the equipped toolset is re-equipped when its tools changed (when it was
+   * deleted or the file no longer reads, the tools equipped before stay, and the log says why), and
+   * clients bound to a toolset by their token are told when theirs changed.
    */
-  private async followToolsetsFile(): Promise<void> {
+  private async applyToolsetsFile(): Promise<void> {
+    if (await this.views.reload().catch(() => false)) this.emitChanged();
     const equipped = this.equipment.toolset;
-    if (equipped === undefined || !this.toolsetsWatch.changed()) return;
+    if (equipped === undefined) return;
     try {
       const saved = await this.options.toolsets.get(equipped.name);
       if (!sameTools(saved, equipped)) await this.equip(equipped.name);
@@ -238,6 +252,8 @@ export class Gateway {
 
   async close(): Promise<void> {
     this.monitor.stop();
+    clearInterval(this.toolsetsTimer);
+    this.toolsetsTimer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     await this.refreshing.catch(() => undefined);
@@ -318,7 +334,10 @@ export class Gateway {
   }
 
   private onClientEvent(event: ClientManagerEvent): void {
-    if (event.type === "tools") void this.views.refresh();
+    // A client toolset whose tools came or went with the upstream's listing: its clients are told.
+    if (event.type === "tools") void this.views.refresh().then((changed) => {
+      if (changed) this.emitChanged();
+    });
     // The exposed server's tools are the gateway's own list: its change is every client's news.
     if (event.type === "tools" && event.reason === "list_changed" && event.server === this.exposed?.server) this.emitChanged();
     const toolset = this.equipment.toolset;

@@ -9,7 +9,7 @@ import { errorMessage } from "../util/errors.js";
 import { isLoopback, type ListenAddress } from "./address.js";
 import { isRefusal, tokenAuthenticator, type RequestAuthenticator } from "./clients/authenticate.js";
 import { ClientRateLimiter } from "./clients/rate-limiter.js";
-import { isScoped } from "./clients/scope.js";
+import { identityOf, isScoped } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
 import { ReadinessProbe } from "./probes.js";
 import { serveProbe, type ProbeState } from "./http-probes.js";
@@ -133,7 +133,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         const headers: Record<string, string> = client.status === 503 ? { "retry-after": "5" } : { "www-authenticate": authenticator.challenge(client) };
         return rpcError(res, client.status, -32001, `${what}: ${client.description}; ${authenticator.hint}.`, headers);
       }
-      const waitMs = client.rate === undefined ? 0 : rates.take(client.name, client.rate);
+      const waitMs = client.rate === undefined ? 0 : rates.take(identityOf(client), client.rate);
       if (waitMs > 0 && client.rate !== undefined) {
         logger.warn({ client: client.name }, "HTTP request over the client's rate limit refused");
         return rateLimited(res, client.name, client.rate, waitMs, 1);

@@ -4,7 +4,7 @@ import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { errorMessage } from "../util/errors.js";
 import type { RequestAuthenticator } from "./clients/authenticate.js";
-import type { ClientScope } from "./clients/scope.js";
+import { identityOf, type ClientScope } from "./clients/scope.js";
 import { SessionEventStore } from "./event-store.js";
 import { EndedSessions } from "./http-util.js";
 import { RevokedSessions } from "./revoked-sessions.js";
@@ -34,7 +34,7 @@ export interface LegacySessionsOptions {
  */
 export class LegacySessions {
   private readonly pool: SessionPool<NodeStreamableHTTPServerTransport>;
-  // The client that opened each session: another client's token cannot use it.
+  // The client that opened each session (identityOf: name and how it was proven): another client's token cannot use it.
   private readonly owners = new Map<string, string>();
   // Sessions this replica closed (idle, evicted, DELETE): their signed ids are not rebuilt here.
   private readonly ended: EndedSessions;
@@ -74,12 +74,12 @@ export class LegacySessions {
   /** A new session for an initialize request, its id signed with what the client declared. */
   begin(remote: string, client: ClientScope, initialize: unknown): Promise<NodeStreamableHTTPServerTransport> {
     const { protocolVersion, declared } = initializeClaims(initialize);
-    return this.open(remote, client, () => signSessionId(this.options.sessionKey, { client: client.name, protocolVersion, issuedAt: Date.now(), declared }));
+    return this.open(remote, client, () => signSessionId(this.options.sessionKey, { client: identityOf(client), protocolVersion, issuedAt: Date.now(), declared }));
   }
 
   /** The session `id` of `client` (rebuilt here when signed and not ended); to any other client it does not exist. */
   async own(id: string, client: ClientScope, remote: string): Promise<NodeStreamableHTTPServerTransport | undefined> {
-    if (this.owners.has(id)) return this.owners.get(id) === client.name ? this.pool.use(id) : undefined;
+    if (this.owners.has(id)) return this.owners.get(id) === identityOf(client) ? this.pool.use(id) : undefined;
     return this.rebuild(id, client, remote)?.catch((error: unknown) => {
       this.options.logger.warn({ client: client.name }, `a signed session could not be rebuilt: ${errorMessage(error)}`);
       return undefined;
@@ -129,8 +129,8 @@ export class LegacySessions {
       // requests travel to the client on the stream of the request that caused them.
       onsessioninitialized: (id) => {
         // Capped per client and address: behind a balancer every client shares one address, and one token must not evict another's sessions.
-        this.pool.add(id, `${owner.name} ${remote}`, transport);
-        this.owners.set(id, owner.name);
+        this.pool.add(id, `${identityOf(owner)} ${remote}`, transport);
+        this.owners.set(id, identityOf(owner));
         if (owner.credential !== undefined) this.credentials.track(id, owner.credential);
         logger.info({ session: id, client: owner.name }, "client session opened");
       },
@@ -166,7 +166,7 @@ export class LegacySessions {
    */
   private rebuild(id: string, client: ClientScope, remote: string): Promise<NodeStreamableHTTPServerTransport> | undefined {
     const claims = this.ended.has(id) ? undefined : verifySessionId(this.options.sessionKey, id);
-    if (claims === undefined || claims.client !== client.name) return undefined;
+    if (claims === undefined || claims.client !== identityOf(client)) return undefined;
     let pending = this.rebuilding.get(id);
     if (pending === undefined) {
       pending = (async () => {

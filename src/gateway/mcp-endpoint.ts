@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { isInitializeRequest, ProtocolError } from "@modelcontextprotocol/server";
 import { errorMessage } from "../util/errors.js";
 import type { ClientRateLimiter } from "./clients/rate-limiter.js";
-import { passthroughReach, type ClientScope } from "./clients/scope.js";
+import { identityOf, passthroughReach, type ClientScope } from "./clients/scope.js";
 import { trackDelivery } from "./event-store.js";
 import type { FastLane } from "./fast-lane/fast-lane.js";
 import { cancelledRequestId } from "./fast-lane/recognize.js";
@@ -64,7 +64,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     }
     // A JSON-RPC batch is as many requests as it holds messages: the rate counts each (the POST took one already).
     if (Array.isArray(body) && body.length > 1 && client.rate !== undefined) {
-      const batchWaitMs = body.length > client.rate.count ? Infinity : rates.take(client.name, client.rate, body.length - 1);
+      const batchWaitMs = body.length > client.rate.count ? Infinity : rates.take(identityOf(client), client.rate, body.length - 1);
       if (batchWaitMs > 0) {
         logger.warn({ client: client.name, messages: body.length }, "HTTP batch over the client's rate limit refused");
         return rateLimited(res, client.name, client.rate, batchWaitMs, body.length);
@@ -99,7 +99,19 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
       trackDelivery(res, body, sessions.events(transport));
       return transport.handleRequest(req, res, body);
     }
-    if (!isInitializeRequest(body)) return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
+    if (!isInitializeRequest(body)) {
+      // An initialize the schema refuses is the client's mistake to fix, not a missing one.
+      const attempt = body as { method?: unknown; id?: unknown } | null;
+      if (typeof attempt === "object" && attempt !== null && attempt.method === "initialize") {
+        const id = typeof attempt.id === "string" || typeof attempt.id === "number" ? attempt.id : null;
+        return sendJson(res, 400, {
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32602, message: "Invalid params for initialize: it needs protocolVersion (a string), capabilities (an object; each experimental entry an object) and clientInfo ({name, version}, strings), as the MCP spec's lifecycle says." },
+        });
+      }
+      return rpcError(res, 400, -32000, "No session: send initialize first (or use the 2026-07-28 protocol).");
+    }
     const transport = await sessions.begin(remote, client, body);
     trackDelivery(res, body, sessions.events(transport));
     return transport.handleRequest(req, res, body);

@@ -28,8 +28,8 @@ function compactCapabilities(capabilities: Record<string, unknown>): Record<stri
 
 const payloadSchema = z
   .object({
-    /** The client (token name) that opened the session. */
-    c: z.string().min(1).max(128),
+    /** The client that opened the session (identityOf: how it authenticated and its name). */
+    c: z.string().min(1).max(160),
     /** The protocol version its initialize asked for. */
     p: z.string().min(1).max(32),
     /** Epoch ms when it began. */

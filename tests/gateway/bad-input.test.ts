@@ -40,6 +40,19 @@ describe("bad input to the HTTP gateway: refused clearly, other clients unaffect
     expect(typeof notRpc.code).toBe("number");
   });
 
+  it("a malformed initialize: -32602 saying what an initialize needs, not 'send initialize first'", async () => {
+    for (const params of [{ protocolVersion: "2025-11-25", capabilities: {} }, { protocolVersion: 5, capabilities: "x", clientInfo: null }, { protocolVersion: "2025-11-25", capabilities: { experimental: { x: "y" } }, clientInfo: { name: "n", version: "1" } }]) {
+      const response = await fetch(url, { method: "POST", headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "initialize", params }) });
+      const json = (await response.json()) as { id: unknown; error: { code: number; message: string } };
+      expect(response.status).toBe(400);
+      expect(json.id).toBe(7);
+      expect(json.error.code).toBe(-32602);
+      expect(json.error.message).toContain("Invalid params for initialize");
+      expect(json.error.message).toContain("clientInfo");
+      expect(json.error.message).not.toContain("send initialize first");
+    }
+  });
+
   it("a batch (JSON array): a clear 4xx JSON-RPC error, never a crash", async () => {
     const batch = await rpcError(JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 2, method: "tools/list" }]), { "mcp-protocol-version": "2025-11-25" });
     expect(batch.status).toBeGreaterThanOrEqual(400);

@@ -2,7 +2,7 @@ import { COMMAND_SUMMARIES } from "./summaries.js";
 import { loadConfigFile } from "../../config/config-file.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 // The parts themselves, not gateway/index.js, which loads the HTTP server and the MCP server SDK.
-import { ClientTokenStore, type ClientEntry } from "../../gateway/clients/store.js";
+import { clientNameProblem, ClientTokenStore, type ClientEntry } from "../../gateway/clients/store.js";
 import { formatRate, parseRate } from "../../gateway/clients/scope.js";
 import { ToolsetStore } from "../../gateway/toolsets/store.js";
 import { OAUTH_USAGE, runOauth } from "./gateway-oauth.js";
@@ -78,6 +78,8 @@ async function runToken(args: readonly string[], context: CommandContext): Promi
     case "create": {
       const { values, positionals } = parseCommandArgs("gateway token create", rest, { toolset: { type: "string" }, servers: { type: "string" }, rate: { type: "string" } }, 1);
       const name = requirePositional("gateway token create", positionals, 0, "the client name");
+      const nameProblem = clientNameProblem(name);
+      if (nameProblem !== undefined) throw usageError("gateway token create", `${nameProblem}. No token was made.`);
       const servers = typeof values.servers === "string" ? values.servers.split(",").map((s) => s.trim()).filter((s) => s !== "") : undefined;
       if (servers !== undefined && servers.length === 0) throw usageError("gateway token create", "--servers needs at least one server name");
       const toolset = typeof values.toolset === "string" ? values.toolset : undefined;

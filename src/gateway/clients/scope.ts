@@ -22,6 +22,15 @@ export interface ClientScope {
 
 export const UNSCOPED: ClientScope = { name: "default", via: "gateway-token" };
 
+/**
+ * Who a session, a rate bucket or a session pool slot belongs to: the name together with how it was
+ * proven. Names alone can coincide (a client token or an OAuth entry named like the gateway token's
+ * `default`), and one must never use the other's sessions.
+ */
+export function identityOf(scope: ClientScope): string {
+  return `${scope.via}:${scope.name}`;
+}
+
 export function isScoped(scope: ClientScope): boolean {
   return scope.toolset !== undefined || scope.servers !== undefined;
 }

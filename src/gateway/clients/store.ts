@@ -8,6 +8,20 @@ import { clientFileSchema, clientNameSchema, type ClientFile, type Rate, type St
 /** Tokens look like `mcpvm_<43 base64url chars>`: recognisable in a leak scan, 256 random bits. */
 export const CLIENT_TOKEN_PREFIX = "mcpvm_";
 
+/** Names the gateway gives callers that have no client token (UNSCOPED, --no-auth). */
+const RESERVED_CLIENT_NAMES: ReadonlySet<string> = new Set(["default", "anonymous"]);
+
+/** Why `name` cannot name a new client token, or undefined. */
+export function clientNameProblem(name: string): string | undefined {
+  const parsed = clientNameSchema.safeParse(name);
+  if (!parsed.success) return `"${name}": ${parsed.error.issues[0]?.message ?? "not a valid client name"}`;
+  // The log, the activity log and the dashboard name the gateway token's calls `default` and --no-auth's `anonymous`.
+  if (RESERVED_CLIENT_NAMES.has(name.toLowerCase())) {
+    return `"${name}" is reserved: the log and the activity log name the gateway token's calls "default" and unauthenticated ones "anonymous"; pick another name`;
+  }
+  return undefined;
+}
+
 export interface CreateClientOptions {
   readonly toolset?: string;
   readonly servers?: readonly string[];
@@ -41,8 +55,8 @@ export class ClientTokenStore {
   }
 
   async create(name: string, options: CreateClientOptions = {}): Promise<{ token: string; entry: ClientEntry }> {
-    const parsed = clientNameSchema.safeParse(name);
-    if (!parsed.success) throw new GatewayError("GATEWAY_CLIENT_INVALID", `"${name}": ${parsed.error.issues[0]?.message ?? "not a valid client name"}`, { data: { client: name } });
+    const problem = clientNameProblem(name);
+    if (problem !== undefined) throw new GatewayError("GATEWAY_CLIENT_INVALID", problem, { data: { client: name } });
     const token = `${CLIENT_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
     const stored: StoredClient = {
       sha256: tokenDigest(token).toString("hex"),

@@ -1,4 +1,6 @@
+import { dirname, join } from "node:path";
 import { JsonFileStore } from "../../util/json-store.js";
+import { ClientTokenStore } from "../clients/store.js";
 import { STATE_FILE_LIMITS } from "../../util/state-file-limits.js";
 import { GatewayError } from "../errors.js";
 import { describeZodIssues } from "../../config/config-file.js";
@@ -69,7 +71,21 @@ export class ToolsetStore {
     });
   }
 
+  /**
+   * Deletes a toolset, unless a client token is bound to it: that client would be refused every
+   * request from then on (its token names a toolset that no longer exists), so its token goes first.
+   */
   async delete(name: string): Promise<void> {
+    // gateway-clients.json lives beside toolsets.json in the config home (config/paths.ts); one that does not read binds nothing here.
+    const clients = await new ClientTokenStore(join(dirname(this.file), "gateway-clients.json")).list().catch(() => []);
+    const bound = clients.filter((client) => client.toolset === name).map((client) => client.name);
+    if (bound.length > 0) {
+      throw new GatewayError(
+        "GATEWAY_TOOLSET_IN_USE",
+        `Toolset "${name}" is bound to the client token${bound.length > 1 ? "s" : ""} of ${bound.join(", ")}, which would be refused every request without it; nothing was deleted. Revoke ${bound.length > 1 ? "them" : "it"} first (${bound.map((c) => `mcpvm gateway token revoke ${c}`).join("; ")}), or edit the toolset instead.`,
+        { data: { toolset: name, clients: bound } },
+      );
+    }
     const existed = await this.store.update((draft) => {
       if (!Object.hasOwn(draft.toolsets, toKey(name))) return false;
       delete draft.toolsets[toKey(name)];
