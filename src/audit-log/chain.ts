@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { basename } from "node:path";
 import { auditEntrySchema, GENESIS_HASH, type AuditEntry, type AuditHead } from "./entry.js";
 
 /** JSON with keys sorted at every depth: the same entry always hashes the same, however it was written. */
@@ -89,7 +90,7 @@ export class ChainChecker {
     if (this.broken !== undefined) return false;
     this.line++;
     const line = this.line;
-    const where = this.file === undefined ? `line ${line}` : `${this.file} line ${line}`;
+    const where = this.file === undefined ? `line ${line}` : `${basename(this.file)} line ${line}`;
     const expectedSeq = this.seq + 1;
     let raw: unknown;
     try {

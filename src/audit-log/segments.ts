@@ -19,6 +19,11 @@ const MB = 1024 * 1024;
 /** The defaults: at most 10 segments of 10 MB (some 25,000 entries each), 100 MB in all. */
 export const DEFAULT_AUDIT_ROTATION: LogRotation = { maxFileBytes: 10 * MB, keep: 9 };
 
+/** The settings config.json gives (either may be absent), over the defaults. */
+export function rotationFrom(settings: { readonly maxFileBytes?: number | undefined; readonly keep?: number | undefined } | undefined, defaults: LogRotation): LogRotation {
+  return { maxFileBytes: settings?.maxFileBytes ?? defaults.maxFileBytes, keep: settings?.keep ?? defaults.keep };
+}
+
 /** audit-log.jsonl, 3 -> audit-log.3.jsonl (beside it). */
 export function segmentPath(file: string, index: number): string {
   const name = basename(file);

@@ -22,7 +22,7 @@ import { telemetry } from "../telemetry/telemetry.js";
 import { bindHostModules } from "../telemetry/bind-modules.js";
 import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
 import { redactRunResult } from "./redact-result.js";
-import { AuditLog, type AuditFace, type ReadOnlyAuditEntry } from "../audit-log/index.js";
+import { AuditLog, DEFAULT_AUDIT_ROTATION, rotationFrom, type AuditFace, type ReadOnlyAuditEntry } from "../audit-log/index.js";
 import type { AskFlow } from "../mcp/flow/index.js";
 import { parseFlowPolicy, type FlowPolicy } from "../mcp/flow/policy.js";
 import { currentUserName } from "./user.js";
@@ -105,6 +105,7 @@ export class McpvmHost {
       user: currentUserName(options.env),
       face: options.face ?? "cli",
       redactor: this.redactor,
+      rotation: rotationFrom(configFile.logs?.audit, DEFAULT_AUDIT_ROTATION),
       // A gateway's home may be mounted read-only (docs/DEPLOY.md): its audit events then go to its
       // structured log, which the container platform keeps, instead of failing the call.
       ...(this.face === "gateway"
