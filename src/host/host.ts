@@ -5,7 +5,7 @@ import { resolveConfigPaths, type ConfigPaths } from "../config/paths.js";
 import { createHostPathStripper } from "../logging/host-paths.js";
 import { silentLogger } from "../logging/logger.js";
 import { RefusalWarnings } from "./refusal-warnings.js";
-import { ActivityLog } from "../logging/activity-log.js";
+import { ActivityLog, DEFAULT_ACTIVITY_ROTATION } from "../logging/activity-log.js";
 import { Redactor } from "../logging/redact.js";
 import type { McpServers, PromptInput } from "../mcp/config/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
@@ -97,7 +97,7 @@ export class McpvmHost {
     this.confirmCall = options.confirmCall;
     this.serverRequests = options.serverRequests;
     this.face = options.face ?? "cli";
-    this.activity = new ActivityLog(paths.activityFile, (message) => this.logger.warn({ file: paths.activityFile }, message));
+    this.activity = new ActivityLog(paths.activityFile, (message) => this.logger.warn({ file: paths.activityFile }, message), rotationFrom(configFile.logs?.activity, DEFAULT_ACTIVITY_ROTATION));
     this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });
     this.audit = new AuditLog({
       file: paths.auditLogFile,
