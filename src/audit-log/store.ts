@@ -177,8 +177,9 @@ export class AuditLog implements AuditSink {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw unreadable(this.options.file, error);
       // No live file: a new log, or one whose file was just rotated away (a crash between the rename
-      // and the first append): the head then names the entry to chain to.
-      const head = await readHead(this.options.headFile);
+      // and the first append): the head then names the entry to chain to. A head
+      // that cannot be read is no reason to refuse a first entry: writing the head says what is wrong with it.
+      const head = await readHead(this.options.headFile).catch(() => undefined);
       return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH, torn: false, size: 0 } : { seq: head.seq, hash: head.hash, torn: false, size: 0 };
     }
     let torn = false;
