@@ -54,6 +54,7 @@ describe("a 200 MB audit log", () => {
     expect(out.entries.map((e) => e.seq)).toEqual(Array.from({ length: 50 }, (_, i) => entries - 49 + i));
     expect(out.olderBefore).toBe(entries - 49);
     expect(shown.rssMb).toBeGreaterThan(0);
+    // The process alone peaks at about 110 MB; reading the log whole took 1 GB (wave 26).
     expect(shown.rssMb).toBeLessThan(150);
     expect(shown.seconds).toBeLessThan(30);
   }, 300_000);
@@ -62,7 +63,8 @@ describe("a 200 MB audit log", () => {
     const checked = await mcpvm(["--json", "audit", "verify"]);
     expect(checked.code, checked.stderr).toBe(ExitCode.Ok);
     expect(JSON.parse(checked.stdout)).toMatchObject({ ok: true, entries, head: { seq: entries } });
-    expect(checked.rssMb).toBeLessThan(150);
+    // Reading it whole took 562 MB (wave 26); streaming, some 130-150 MB (the process alone is about 110 MB).
+    expect(checked.rssMb).toBeLessThan(200);
     // A log from before rotation existed: the first append moves it whole to segment 1, and the chain runs on.
     const log = new AuditLog({ file: join(dir, "audit-log.jsonl"), headFile: join(dir, "audit-log.head.json"), user: "alice", face: "cli", rotation: { maxFileBytes: 10 * MB, keep: 9 } });
     await log.append({ event: "mcp.approve", subject: "memory", decision: "approved" });
