@@ -1,20 +1,16 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
-import { setTimeout as delay } from "node:timers/promises";
 import { currentClient } from "../logging/caller.js";
 import type { Redactor } from "../logging/redact.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
-import { McpvmError } from "../util/errors.js";
 import { withFileLock } from "../util/file-lock.js";
-import { readFailure, readOwnFile } from "../util/own-file.js";
-import { STATE_FILE_LIMITS } from "../util/state-file-limits.js";
-import { entryHash, verifyChain, type ChainVerdict } from "./chain.js";
-import { auditEntrySchema, auditHeadSchema, GENESIS_HASH, type AuditEntry, type AuditEvent, type AuditFace, type AuditHead } from "./entry.js";
+import { entryHash, type ChainVerdict } from "./chain.js";
+import { auditEntrySchema, GENESIS_HASH, type AuditEntry, type AuditEvent, type AuditFace, type AuditHead } from "./entry.js";
+import { AuditLogError, insecure, unreadable, unwritable } from "./errors.js";
+import { readHead, tailLog, verifyLog, type Tail, type TailQuery } from "./reader.js";
+import { rotate, type LogRotation } from "./segments.js";
 
-/** Reads of the log and its head a verify tries while writers keep moving the head (each is a few ms). */
-const VERIFY_ATTEMPTS = 40;
-
-export class AuditLogError extends McpvmError<"AUDIT_LOG_BROKEN" | "AUDIT_LOG_INSECURE" | "AUDIT_LOG_UNWRITABLE" | "AUDIT_LOG_UNREADABLE"> {}
+export { AuditLogError } from "./errors.js";
 
 /** How much of the log's end is read to find the entry to chain to (entries are a few hundred bytes). */
 const TAIL_BYTES = 64 * 1024;
@@ -30,6 +26,8 @@ export interface AuditLogOptions {
   /** Every string of an entry passes it: secrets never enter the log. */
   readonly redactor?: Redactor;
   readonly clock?: () => Date;
+  /** When the live file is rotated and how many rotated segments are kept (config.json `logs.audit`); unset, it is never rotated. */
+  readonly rotation?: LogRotation;
   /**
    * Where an event goes when the config home is on a read-only file system (EROFS: a gateway whose
    * home is mounted read-only in a container or pod, by design). Unset, such a write fails like any
@@ -126,9 +124,19 @@ export class AuditLog implements AuditSink {
       };
       const entry: AuditEntry = { ...body, hash: entryHash(body) };
       const head: AuditHead = { version: 1, seq: entry.seq, hash: entry.hash };
-      const { size } = last;
+      let { size, torn } = last;
+      const line = `${JSON.stringify(entry)}\n`;
+      const rotation = this.options.rotation;
+      if (rotation !== undefined && size > 0 && size + Buffer.byteLength(line) + 1 > rotation.maxFileBytes) {
+        // Inside the lock, after the last entry was read: the new file's first entry chains to the old file's last.
+        await rotate(this.options.file, rotation.keep).catch((error: unknown) => {
+          throw unwritable(this.options.file, error);
+        });
+        size = 0;
+        torn = false;
+      }
       try {
-        await this.appendLine(`${last.torn ? "\n" : ""}${JSON.stringify(entry)}\n`);
+        await this.appendLine(`${torn ? "\n" : ""}${line}`);
         await writeFileAtomic(this.options.headFile, `${JSON.stringify(head)}\n`);
       } catch (error) {
         // A full disk fails the head after the entry (or the entry halfway). Left there, each such
@@ -142,60 +150,23 @@ export class AuditLog implements AuditSink {
     });
   }
 
-  /** Every line, parsed where it parses (a broken line is kept as text: `audit log` still shows the rest). */
-  async read(): Promise<{ readonly entries: readonly AuditEntry[]; readonly unreadable: number }> {
-    const lines = await this.lines();
-    const entries: AuditEntry[] = [];
-    let unreadable = 0;
-    for (const line of lines) {
-      if (line.trim() === "") continue;
-      try {
-        entries.push(auditEntrySchema.parse(JSON.parse(line)));
-      } catch {
-        unreadable++;
-      }
-    }
-    return { entries, unreadable };
-  }
-
   /**
-   * Writers append the line and then move the head, under a lock this does not take (a check must
-   * not stop the writers). Lines read first and the head after could pair a head a writer moved in
-   * between with lines that lack its entry: "entries were removed from the end", a false alarm
-   * (227 in one test of two writers), or catch a line halfway written ("not JSON"). So the head is
-   * read before and after the lines and the check repeated until no writer moved it meanwhile and
-   * the file ends a line; a head read before the lines can only lag them by the entry being
-   * appended, which the chain accepts. A line a crash left cut short stays so, and is reported.
+   * The newest entries that match, oldest first, reading back from the end of the log through its
+   * rotated segments only as far as they take (reader.ts): memory and time follow `limit`, not the log's size.
    */
-  async verify(): Promise<ChainVerdict> {
-    for (let attempt = 1; ; attempt++) {
-      const before = await this.head();
-      const lines = await this.lines();
-      const after = await this.head();
-      const settled = before?.seq === after?.seq && before?.hash === after?.hash && (lines.at(-1) ?? "") === "";
-      if (settled || attempt === VERIFY_ATTEMPTS) return verifyChain(lines, before);
-      await delay(attempt);
-    }
+  tail(query: TailQuery): Promise<Tail> {
+    return tailLog(this.options.file, query);
   }
 
-  private async lines(): Promise<string[]> {
-    // The log itself is append-only and grows by design (read whole only by `audit log` and `audit verify`): not capped.
-    const read = await readOwnFile(this.options.file, Number.POSITIVE_INFINITY).catch((cause: unknown) => {
-      throw unreadable(this.options.file, cause);
-    });
-    if (read === undefined) return [];
-    if ("problem" in read) throw insecure(this.options.file, read.problem.problem, read.problem.fix);
-    return read.text.split("\n");
+  /** Every entry of every kept segment (tests and small logs: `tail` is what a face shows). */
+  async read(): Promise<{ readonly entries: readonly AuditEntry[]; readonly unreadable: number }> {
+    const { entries, unreadable: count } = await this.tail({ limit: Number.POSITIVE_INFINITY });
+    return { entries, unreadable: count };
   }
 
-  private async head(): Promise<AuditHead | undefined> {
-    const read = await readOwnFile(this.options.headFile, STATE_FILE_LIMITS.secretLine).catch((cause: unknown) => {
-      throw unreadable(this.options.headFile, cause);
-    });
-    if (read === undefined) return undefined;
-    if ("problem" in read) throw insecure(this.options.headFile, read.problem.problem, read.problem.fix);
-    const parsed = auditHeadSchema.safeParse(safeJson(read.text));
-    return parsed.success ? parsed.data : { version: 1, seq: -1, hash: GENESIS_HASH };
+  /** Checks the chain through every kept segment (reader.ts: streamed, and safe beside live writers). */
+  verify(): Promise<ChainVerdict> {
+    return verifyLog(this.options.file, this.options.headFile);
   }
 
   /** The entry to chain to: the log's last line; the head file when that line cannot be read. `torn`: the file does not end a line. */
@@ -204,8 +175,12 @@ export class AuditLog implements AuditSink {
     try {
       handle = await open(this.options.file, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { seq: 0, hash: GENESIS_HASH, torn: false, size: 0 };
-      throw unreadable(this.options.file, error);
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw unreadable(this.options.file, error);
+      // No live file: a new log, or one whose file was just rotated away (a crash between the rename
+      // and the first append): the head then names the entry to chain to. A head
+      // that cannot be read is no reason to refuse a first entry: writing the head says what is wrong with it.
+      const head = await readHead(this.options.headFile).catch(() => undefined);
+      return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH, torn: false, size: 0 } : { seq: head.seq, hash: head.hash, torn: false, size: 0 };
     }
     let torn = false;
     let size = 0;
@@ -225,7 +200,7 @@ export class AuditLog implements AuditSink {
     } finally {
       await handle.close();
     }
-    const head = await this.head();
+    const head = await readHead(this.options.headFile);
     return head === undefined || head.seq < 0 ? { seq: 0, hash: GENESIS_HASH, torn, size } : { seq: head.seq, hash: head.hash, torn, size };
   }
 
@@ -288,25 +263,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function insecure(file: string, problem: string, fix: string): AuditLogError {
-  return new AuditLogError("AUDIT_LOG_INSECURE", `${file} ${problem}, so the audit log cannot be trusted. Fix it with: ${fix}`, { data: { file } });
-}
-
-function unreadable(file: string, cause: unknown): AuditLogError {
-  const failure = readFailure(file, cause);
-  return new AuditLogError("AUDIT_LOG_UNREADABLE", `${file} ${failure.problem}, so the audit log cannot be checked or added to. Fix it with: ${failure.fix}`, { data: { file }, cause });
-}
-
-function unwritable(file: string, cause: unknown): AuditLogError {
-  let full = false;
-  for (let current: unknown = cause, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    full ||= code === "ENOSPC" || code === "EDQUOT";
-  }
-  const next = full
-    ? "the file system that holds it is full: free space there (or move the config home); until then every action that must be audited is refused"
-    : "check that the config home is yours and writable";
-  return new AuditLogError("AUDIT_LOG_UNWRITABLE", `cannot write the audit log ${file} (${(cause as Error).message}); ${next}.`, { data: { file }, cause });
 }

@@ -33,6 +33,15 @@ export const limitsSchema = z
   })
   .strict();
 
+/** When a log file is rotated and how many rotated files are kept (docs/SECURITY.md, "How much of the audit log is kept"). */
+export const logRotationSchema = z
+  .object({
+    /** 64 KB to 1 GB: below that a rotation every few hundred entries; above it one file to read past for every check. */
+    maxFileBytes: z.number().int().min(64 * 1024).max(1024 * 1024 * 1024).optional(),
+    keep: z.number().int().min(1).max(10_000).optional(),
+  })
+  .strict();
+
 export const configFileSchema = z
   .object({
     $schema: z.string().optional(),
@@ -48,6 +57,8 @@ export const configFileSchema = z
     roots: z.array(z.string().min(1)).optional(),
     /** The information-flow policy between MCP servers (validated by src/mcp/flow). */
     flows: z.unknown().optional(),
+    /** Rotation of the audit log (audit-log.jsonl) and the activity log (activity.jsonl). */
+    logs: z.object({ audit: logRotationSchema.optional(), activity: logRotationSchema.optional() }).strict().optional(),
   })
   .strict();
 

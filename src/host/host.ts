@@ -5,7 +5,7 @@ import { resolveConfigPaths, type ConfigPaths } from "../config/paths.js";
 import { createHostPathStripper } from "../logging/host-paths.js";
 import { silentLogger } from "../logging/logger.js";
 import { RefusalWarnings } from "./refusal-warnings.js";
-import { ActivityLog } from "../logging/activity-log.js";
+import { ActivityLog, DEFAULT_ACTIVITY_ROTATION } from "../logging/activity-log.js";
 import { Redactor } from "../logging/redact.js";
 import type { McpServers, PromptInput } from "../mcp/config/index.js";
 import type { ServerRequestHooks } from "../mcp/client-manager/index.js";
@@ -22,7 +22,7 @@ import { telemetry } from "../telemetry/telemetry.js";
 import { bindHostModules } from "../telemetry/bind-modules.js";
 import { rewordUnavailable, type EngineChoice, type RunLimits, type RunResult } from "../sandbox/types.js";
 import { redactRunResult } from "./redact-result.js";
-import { AuditLog, type AuditFace, type ReadOnlyAuditEntry } from "../audit-log/index.js";
+import { AuditLog, DEFAULT_AUDIT_ROTATION, rotationFrom, type AuditFace, type ReadOnlyAuditEntry } from "../audit-log/index.js";
 import type { AskFlow } from "../mcp/flow/index.js";
 import { parseFlowPolicy, type FlowPolicy } from "../mcp/flow/policy.js";
 import { currentUserName } from "./user.js";
@@ -99,7 +99,7 @@ export class McpvmHost {
     this.confirmCall = options.confirmCall;
     this.serverRequests = options.serverRequests;
     this.face = options.face ?? "cli";
-    this.activity = new ActivityLog(paths.activityFile, (message) => this.logger.warn({ file: paths.activityFile }, message));
+    this.activity = new ActivityLog(paths.activityFile, (message) => this.logger.warn({ file: paths.activityFile }, message), rotationFrom(configFile.logs?.activity, DEFAULT_ACTIVITY_ROTATION));
     this.stripHostPaths = createHostPathStripper({ "<mcpvm-home>": paths.home, ...defaultRoots() });
     this.audit = new AuditLog({
       file: paths.auditLogFile,
@@ -107,6 +107,7 @@ export class McpvmHost {
       user: currentUserName(options.env),
       face: options.face ?? "cli",
       redactor: this.redactor,
+      rotation: rotationFrom(configFile.logs?.audit, DEFAULT_AUDIT_ROTATION),
       // A gateway's home may be mounted read-only (docs/DEPLOY.md): its audit events then go to its
       // structured log, which the container platform keeps, instead of failing the call.
       ...(this.face === "gateway"

@@ -1,7 +1,8 @@
-import { closeSync, constants, mkdirSync, openSync, renameSync, statSync, writeSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { closeSync, constants, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from "node:fs";
+import { open, readdir } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { z } from "zod";
+import { linesBackward } from "../util/line-reader.js";
 
 /**
  * <config home>/activity.jsonl: one line per MCP tool call that reached a server, written by every face
@@ -9,9 +10,18 @@ import { z } from "zod";
  * agent just called wherever it ran. Arguments are masked by the caller's redactor and cut to a
  * bounded length before they get here; results are never written. Lines are appended with
  * O_APPEND (whole lines per write, so concurrent processes do not interleave), and the file is
- * rotated to activity.jsonl.1 past MAX_BYTES so it cannot grow without bound.
+ * rotated to activity.jsonl.1 (the one before to .2, …) past its size, keeping `keep` rotated
+ * files (config.json `logs.activity`), so it cannot grow without bound.
  */
 export const MAX_ACTIVITY_BYTES = 5 * 1024 * 1024;
+
+/** The default: the live file and one rotated file of 5 MB each (some 20,000 calls). */
+export const DEFAULT_ACTIVITY_ROTATION: ActivityRotation = { maxFileBytes: MAX_ACTIVITY_BYTES, keep: 1 };
+
+export interface ActivityRotation {
+  readonly maxFileBytes: number;
+  readonly keep: number;
+}
 export const MAX_ARGS_CHARS = 2_000;
 
 /** Built on its first parse (z.lazy): only reading the log (the dashboard's Activity page) needs it, not a plain run. */
@@ -57,6 +67,7 @@ export class ActivityLog {
   constructor(
     readonly file: string,
     private readonly warn: (message: string) => void = () => {},
+    private readonly rotation: ActivityRotation = DEFAULT_ACTIVITY_ROTATION,
   ) {}
 
   /**
@@ -104,16 +115,32 @@ export class ActivityLog {
     return Promise.resolve();
   }
 
-  /** The newest records first, up to `limit`, across the current and the rotated file; bad lines are skipped. */
+  /**
+   * The newest records first, up to `limit`, read back from the end of the current file and then of
+   * the rotated ones, only as far as `limit` takes: a large file (one from before rotation, or a
+   * generous `maxFileBytes`) costs no more to show than a small one. Bad lines are skipped.
+   */
   async recent(limit: number): Promise<ActivityRecord[]> {
-    const lines = [...(await linesOf(`${this.file}.1`)), ...(await linesOf(this.file))];
     const out: ActivityRecord[] = [];
-    for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
+    for (const file of [this.file, ...(await rotatedFiles(this.file))]) {
+      if (out.length >= limit) break;
+      const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch(() => undefined);
+      if (handle === undefined) continue;
       try {
-        const parsed = activityRecordSchema.safeParse(JSON.parse(lines[i] as string));
-        if (parsed.success) out.push(parsed.data);
+        const { size } = await handle.stat();
+        for await (const line of linesBackward(handle, size)) {
+          if (out.length >= limit) break;
+          try {
+            const parsed = activityRecordSchema.safeParse(JSON.parse(line));
+            if (parsed.success) out.push(parsed.data);
+          } catch {
+            // a line cut by a crash mid-write
+          }
+        }
       } catch {
-        // a line cut by a crash mid-write
+        // A file shrunk or replaced while read (another process rotated it): what was read is shown.
+      } finally {
+        await handle.close();
       }
     }
     return out;
@@ -166,7 +193,7 @@ export class ActivityLog {
   private write(text: string): void {
     const bytes = Buffer.byteLength(text);
     try {
-      if (this.handle !== undefined && (Date.now() - this.handle.openedAt > REOPEN_MS || this.handle.size + bytes > MAX_ACTIVITY_BYTES)) this.closeHandle();
+      if (this.handle !== undefined && (Date.now() - this.handle.openedAt > REOPEN_MS || this.handle.size + bytes > this.rotation.maxFileBytes)) this.closeHandle();
       this.handle ??= this.openHandle(bytes);
       writeSync(this.handle.fd, text);
       this.handle.size += bytes;
@@ -179,20 +206,8 @@ export class ActivityLog {
 
   private openHandle(incoming: number): OpenLog {
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    let size = 0;
-    try {
-      size = statSync(this.file).size;
-    } catch {
-      // not there yet
-    }
-    if (size + incoming > MAX_ACTIVITY_BYTES) {
-      try {
-        renameSync(this.file, `${this.file}.1`);
-      } catch {
-        // another process rotated it first
-      }
-      size = 0;
-    }
+    let size = sizeOf(this.file);
+    if (size + incoming > this.rotation.maxFileBytes) size = rotateOnce(this.file, this.rotation, incoming, size);
     const fd = openSync(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0), 0o600);
     return { fd, size, openedAt: Date.now() };
   }
@@ -225,10 +240,80 @@ interface OpenLog {
   readonly openedAt: number;
 }
 
-async function linesOf(file: string): Promise<string[]> {
+function sizeOf(file: string): number {
   try {
-    return (await readFile(file, "utf8")).split("\n").filter((line) => line.length > 0);
+    return statSync(file).size;
   } catch {
-    return [];
+    return 0;
+  }
+}
+
+/** activity.jsonl.1, .2, … present beside the file, newest first. */
+async function rotatedFiles(file: string): Promise<string[]> {
+  return rotatedIndexes(file, await readdir(dirname(file)).catch(() => [] as string[])).map((index) => join(dirname(file), `${basename(file)}.${index}`));
+}
+
+function rotatedFilesSync(file: string): number[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    // no folder: nothing rotated
+  }
+  return rotatedIndexes(file, names);
+}
+
+function rotatedIndexes(file: string, names: readonly string[]): number[] {
+  const prefix = `${basename(file)}.`;
+  return names
+    .filter((name) => name.startsWith(prefix) && /^[1-9]\d{0,5}$/.test(name.slice(prefix.length)))
+    .map((name) => Number(name.slice(prefix.length)))
+    .sort((a, b) => a - b);
+}
+
+/** A rotation lock older than this was left by a process that died mid-rotation (a rotation takes milliseconds). */
+const STALE_ROTATION_MS = 10_000;
+
+/**
+ * Moves the file to .1 (each older one up by one, those past `keep` deleted) and returns the size
+ * now to be written after (0). Writers take no lock to append (the write is synchronous, in the
+ * call's path), so two that find the file full at once must not both shift the numbers (the second
+ * would push the first's .1 past `keep`): the rotation is made under a lock folder taken with
+ * mkdir, which is atomic; a writer that finds it taken, or finds the file already rotated once it
+ * holds it, appends to what is there.
+ */
+function rotateOnce(file: string, { keep, maxFileBytes }: ActivityRotation, incoming: number, size: number): number {
+  const lock = `${file}.rotating`;
+  try {
+    mkdirSync(lock, { mode: 0o700 });
+  } catch {
+    try {
+      if (Date.now() - statSync(lock).mtimeMs < STALE_ROTATION_MS) return size;
+      rmdirSync(lock);
+      mkdirSync(lock, { mode: 0o700 });
+    } catch {
+      return size;
+    }
+  }
+  try {
+    // Another writer may have rotated it between our stat and our lock.
+    const now = sizeOf(file);
+    if (now + incoming <= maxFileBytes) return now;
+    const indexes = rotatedFilesSync(file);
+    for (let i = indexes.length - 1; i >= 0; i--) {
+      const index = indexes[i] as number;
+      if (index >= keep) rmSync(`${file}.${index}`, { force: true });
+      else renameSync(`${file}.${index}`, `${file}.${index + 1}`);
+    }
+    renameSync(file, `${file}.1`);
+    return 0;
+  } catch {
+    return size;
+  } finally {
+    try {
+      rmdirSync(lock);
+    } catch {
+      // taken over as stale by another writer: nothing of ours to remove
+    }
   }
 }

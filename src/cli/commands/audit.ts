@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { COMMAND_SUMMARIES } from "./summaries.js";
 import { resolveConfigPaths } from "../../config/paths.js";
 import { AUDIT_EVENTS, AuditLog, AuditLogError, type AuditEntry } from "../../audit-log/index.js";
@@ -19,22 +20,28 @@ function knownEvent(event: string): string {
   throw usageError("audit", `--event "${event}" is no audit event${suggestion} (events: ${AUDIT_EVENTS.join(", ")}; a prefix with its dot, like mcp., takes a family)`);
 }
 
+/** What `audit log` shows unless told: enough for a screen of history, read from the end without reading the rest. */
+const DEFAULT_LIMIT = 1000;
+
 const USAGE = `Usage: mcpvm audit <command> [options]
 
-The audit log (audit-log.jsonl in the config home) records every approval, revocation, held and
+The audit log (audit-log.jsonl in the config home, with the segments rotated out of it:
+audit-log.1.jsonl the newest … kept as config.json "logs.audit" says) records every approval, revocation, held and
 accepted tool, confirmation asked and answered, and information-flow decision: who (OS user), which
 face (cli, repl, run, gateway, ui, demo), when, and what was decided. Each entry holds the SHA-256 of the one
 before it, so an entry edited, removed or moved afterwards is found by \`audit verify\`. Secrets never
 enter it.
 
 Commands:
-  log                  show the entries (oldest first)
-  verify               check the hash chain; names the first broken entry
+  log                  show the newest entries (oldest of them first)
+  verify               check the hash chain through every kept segment; names the first broken entry
 
 Options:
   --since <when>       log: only entries from this time on: a duration back from now (2h, 3d is 72h)
                        or a date/time (2026-11-25, 2026-11-25T10:00:00Z)
   --event <name>       log: only entries of this event (mcp.approve, mcp.flow, …; a prefix like mcp. works)
+  --limit <n>          log: at most this many entries, the newest (default ${DEFAULT_LIMIT})
+  --before <seq>       log: only entries before this one (#): the next page back is --before <the first # shown>
   --json               machine-readable output
 
 Exit codes: 0 ok (verify: the chain is intact), 2 usage, 3 the chain is broken or the log unreadable.`;
@@ -47,26 +54,40 @@ export const auditCommand: Command = {
   usage: USAGE,
   subcommands: SUBCOMMANDS,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs("audit", args, { since: { type: "string" }, event: { type: "string" } }, 1);
+    const { values, positionals } = parseCommandArgs("audit", args, { since: { type: "string" }, event: { type: "string" }, limit: { type: "string" }, before: { type: "string" } }, 1);
     const sub = positionals[0] ?? "log";
     if (!SUBCOMMANDS.includes(sub)) throw usageError("audit", `unknown command "${sub}"${didYouMean(sub, SUBCOMMANDS)}`);
     const paths = resolveConfigPaths(context.io.env);
     // Read-only: the user and face are never written by these commands.
     const log = new AuditLog({ file: paths.auditLogFile, headFile: paths.auditHeadFile, user: "", face: "cli" });
     if (sub === "verify") {
-      if (values.since !== undefined || values.event !== undefined) throw usageError("audit", "--since and --event belong to `audit log`, not `audit verify` (verify always checks the whole chain)");
+      if (values.since !== undefined || values.event !== undefined || values.limit !== undefined || values.before !== undefined) {
+        throw usageError("audit", "--since, --event, --limit and --before belong to `audit log`, not `audit verify` (verify always checks the whole chain)");
+      }
       return verify(log, context);
     }
     const since = typeof values.since === "string" ? parseSince(values.since, Date.now()) : undefined;
     const event = typeof values.event === "string" ? knownEvent(values.event) : undefined;
-    const { entries, unreadable } = await log.read();
-    const shown = entries.filter((e) => (since === undefined || Date.parse(e.time) >= since) && (event === undefined || e.event === event || (event.endsWith(".") && e.event.startsWith(event))));
+    const limit = typeof values.limit === "string" ? wholeNumber("--limit", values.limit) : DEFAULT_LIMIT;
+    const before = typeof values.before === "string" ? wholeNumber("--before", values.before) : undefined;
+    const filtered = since !== undefined || event !== undefined || before !== undefined;
+    const tail = await log.tail({
+      limit,
+      ...(before === undefined ? {} : { before }),
+      ...(since === undefined ? {} : { since }),
+      ...(event === undefined ? {} : { match: (e: AuditEntry) => e.event === event || (event.endsWith(".") && e.event.startsWith(event)) }),
+    });
+    const { entries: shown, unreadable } = tail;
     if (context.json) {
-      writeJson(context.io.stdout, { file: log.file, entries: shown, unreadableLines: unreadable });
+      writeJson(context.io.stdout, { file: log.file, files: tail.files, entries: shown, unreadableLines: unreadable, ...(tail.olderBefore === undefined ? {} : { olderBefore: tail.olderBefore }) });
       return unreadable > 0 ? ExitCode.Config : ExitCode.Ok;
     }
-    if (shown.length === 0) writeLine(context.io.stdout, entries.length === 0 ? `The audit log is empty (${log.file}).` : "No entries match.");
+    if (shown.length === 0) writeLine(context.io.stdout, !filtered && unreadable === 0 ? `The audit log is empty (${log.file}).` : "No entries match.");
     else writeLine(context.io.stdout, formatTable(shown.map(row), ["#", "TIME", "USER", "FACE", "EVENT", "SUBJECT", "DECISION", "DETAILS"].map((h) => context.colours.bold(h))));
+    // Said after the table, where the eye is: older entries exist and how to see them.
+    if (tail.olderBefore !== undefined) {
+      writeLine(context.io.stderr, context.colours.dim(`Showing the newest ${shown.length} entries. Older ones: mcpvm audit log --before ${tail.olderBefore}${values.limit === undefined ? " (or --limit <n>)" : ""}`));
+    }
     // The readable entries are still shown (the rest of a damaged log is evidence), but a log with
     // lines that cannot be read is a state-file problem: exit 3, as `audit verify` exits for it.
     if (unreadable > 0) writeLine(context.io.stderr, context.colours.yellow(`${unreadable} line(s) of ${log.file} could not be read; run \`mcpvm audit verify\` to find the first broken entry.`));
@@ -81,19 +102,33 @@ async function verify(log: AuditLog, context: CommandContext) {
     return verdict.ok ? ExitCode.Ok : ExitCode.Config;
   }
   if (verdict.ok) {
-    writeLine(context.io.stdout, `${context.colours.green("intact")}: ${verdict.entries} entries, head #${verdict.head.seq} ${verdict.head.hash}`);
+    const files = verdict.files ?? [];
+    const where = files.length > 1 ? ` in ${files.length} files (${basename(files[0] ?? "")} … ${basename(files.at(-1) ?? "")})` : "";
+    writeLine(context.io.stdout, `${context.colours.green("intact")}: ${verdict.entries} entries${where}, head #${verdict.head.seq} ${verdict.head.hash}`);
+    // Not tampering: the oldest segments were deleted by rotation (config.json logs.audit.keep), or moved away by hand.
+    if (verdict.from !== undefined) {
+      writeLine(context.io.stdout, `Checked from entry #${verdict.from.seq} (${basename(verdict.from.file)} line ${verdict.from.line}): the entries before it are no longer kept (rotated out), so they could not be checked.`);
+    }
     writeLine(context.io.stdout, context.colours.dim("Keep the head hash somewhere else to prove later that the log was not rewritten as a whole."));
     return ExitCode.Ok;
   }
   // Reported as an error with a stable code (exit 3), like any state file that cannot be trusted.
-  throw new AuditLogError("AUDIT_LOG_BROKEN", `${log.file}: ${verdict.message}. The ${verdict.intact} entries before it verify; anything from entry ${verdict.seq} on cannot be trusted.`, {
-    data: { file: log.file, line: verdict.line, seq: verdict.seq, problem: verdict.problem, intact: verdict.intact },
+  const file = verdict.file ?? log.file;
+  const from = verdict.from === undefined ? "" : ` (from entry ${verdict.from.seq} on: the ones before it are no longer kept)`;
+  throw new AuditLogError("AUDIT_LOG_BROKEN", `${file}: ${verdict.message}. The ${verdict.intact} entries before it verify${from}; anything from entry ${verdict.seq} on cannot be trusted.`, {
+    data: { file, line: verdict.line, seq: verdict.seq, problem: verdict.problem, intact: verdict.intact },
   });
 }
 
 function row(entry: AuditEntry): string[] {
   const details = entry.details === undefined ? "" : Object.entries(entry.details).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
   return [String(entry.seq), entry.time, entry.user, entry.face, entry.event, entry.subject, entry.decision, details].map((cell) => displayInline(cell));
+}
+
+function wholeNumber(flag: string, text: string): number {
+  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) throw usageError("audit", `${flag} takes a whole number of 1 or more (e.g. ${flag} 100), not "${text}"`);
+  return value;
 }
 
 /** `--since 2h` (back from now) or a date the Date parser takes; epoch ms. */
