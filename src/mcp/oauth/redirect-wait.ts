@@ -27,7 +27,9 @@ export async function waitForRedirect(server: string, interaction: LoginInteract
       () => reject(new McpOAuthError("MCP_OAUTH_TIMEOUT", `server ${server}: the login did not finish within ${Math.round(timeoutMs / 1000)} s; nothing was stored. Run \`mcpvm mcp login ${server}\` to try again.`, { data: { server } })),
       timeoutMs,
     );
-    timer.unref();
+    // Not unref'd: the redirect listener is (a face that ends must not wait on it), so this timer is
+    // what keeps `mcpvm mcp login` alive while the browser is away; without it the process ended
+    // at once with exit 0 and nothing stored. It is cleared as soon as the wait settles.
   });
   const signal = interaction.signal;
   let onAbort: (() => void) | undefined;
