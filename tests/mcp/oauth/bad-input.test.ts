@@ -154,6 +154,8 @@ describe("OAuth bad input: clear typed errors naming the server, nothing stored"
   });
 
   it("an authorization server without Dynamic Client Registration, and no oauth.clientId: says what to register and where to put it", async () => {
+    // The earlier cases left a client registered (DCR) in the store: this one starts without.
+    await rm(join(home, "oauth-tokens.json"), { force: true });
     const error = await failedLogin({ noRegistration: true });
     expect(error.code).toBe("MCP_OAUTH_FAILED");
     expect(error.exit).toBe(6);
