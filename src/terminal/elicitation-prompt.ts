@@ -4,7 +4,7 @@ import { errorMessage } from "../util/errors.js";
 import type { CommandContext } from "./command.js";
 import { displayInline } from "./display.js";
 import { writeLine } from "./io.js";
-import { ask } from "./prompt.js";
+import { ask, QuestionWithdrawnError } from "./prompt.js";
 
 /** What an upstream server asked for: a form (fields from a schema) or a URL the person should open. */
 export type ElicitationRequest =
@@ -64,8 +64,9 @@ export async function askElicitationOnTerminal(context: CommandContext, server: 
       writeLine(stderr, `Not sent: ${who} is told you declined.`);
       return { action: "decline" };
     }
-  } catch {
-    writeLine(stderr, `Cancelled: ${who} is told you cancelled the form.`);
+  } catch (error) {
+    // Withdrawn (the run ended, the server gave up): already said, and nobody is listening for the answer.
+    if (!(error instanceof QuestionWithdrawnError)) writeLine(stderr, `Cancelled: ${who} is told you cancelled the form.`);
     return { action: "cancel" };
   }
   return { action: "accept", content: content as ElicitResult["content"] & object };

@@ -6,6 +6,9 @@ import { pauseSpinners } from "./spinner.js";
 /** Ctrl-C at a question: the command stops, exit 130 like Ctrl-C anywhere else (docs/USAGE.md). */
 export class CancelledError extends McpvmError<"CANCELLED"> {}
 
+/** A question taken back before it was answered (the `withdrawn` signal of `ask`): nobody needs the answer now. */
+export class QuestionWithdrawnError extends McpvmError<"QUESTION_WITHDRAWN"> {}
+
 // On a terminal readline takes Ctrl-C as a key, so no SIGINT reaches the process: a command that
 // stops its work on SIGINT (`run`, `mcp call`) listens here too, or the work would go on after it.
 const interruptListeners = new Set<() => void>();
@@ -31,8 +34,9 @@ export async function confirm(context: CommandContext, question: string): Promis
  * A line from the person; `masked` hides what is typed (secrets). Ctrl-D (the end of input) is an
  * empty answer, which every question takes as its default (no); Ctrl-C rejects with CancelledError.
  */
-export function ask(context: CommandContext, question: string, masked: boolean): Promise<string> {
+export function ask(context: CommandContext, question: string, masked: boolean, withdrawn?: AbortSignal): Promise<string> {
   const { stdin, stderr } = context.io;
+  if (withdrawn?.aborted === true) return Promise.reject(new QuestionWithdrawnError("QUESTION_WITHDRAWN", "the question was withdrawn before it was asked"));
   // A spinner (a server starting) would erase the question 80 ms later; it resumes after the answer.
   const resume = pauseSpinners();
   const asked = new Promise<string>((resolve, reject) => {
@@ -69,6 +73,17 @@ export function ask(context: CommandContext, question: string, masked: boolean):
       stderr.write("\n");
       resolve("");
     });
+    // A server's question whose run ended (its time budget, Ctrl-C) or that the server took back:
+    // the open readline would hold the terminal's input, and with it the process, forever.
+    const withdraw = () => {
+      if (settled) return;
+      settled = true;
+      stderr.write("\n(question withdrawn: the server no longer needs an answer, or the run that asked has ended)\n");
+      reject(new QuestionWithdrawnError("QUESTION_WITHDRAWN", "the question was withdrawn before it was answered"));
+      rl.close();
+    };
+    withdrawn?.addEventListener("abort", withdraw, { once: true });
+    rl.once("close", () => withdrawn?.removeEventListener("abort", withdraw));
   });
   return asked.finally(resume);
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
 import { captureIo } from "../support/cli-io.js";
 import { makeHome, ROOT, type E2eHome } from "../e2e/helpers.js";
+import { PtySession } from "../support/pty.js";
 
 /**
  * An MCP server that asks the person for input during a guest call (elicitation/create), through
@@ -55,5 +56,25 @@ describe("elicitation from an MCP server during mcpvm run", () => {
     expect(screen).toContain("MCP server full asks: What should we call you?");
     expect(screen).toContain('User response: action=accept, content={"response":"Ada"}');
     expect(exitCode).toBe(0);
+  }, 120_000);
+
+  it.skipIf(!hasScript)("a run whose time runs out while the form waits: the question is withdrawn and the process ends (it stayed forever)", async () => {
+    for (const answers of [[], ["Ada\r"]]) {
+      const pty = new PtySession(["run", "--timeout", "15s", "-e", SCRIPT], home.env);
+      try {
+        await pty.expect("response: ");
+        for (const keys of answers) {
+          pty.type(keys);
+          await pty.expect("Send this to full? [y/N] ");
+        }
+        const exited = await Promise.race([pty.exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 30_000))]);
+        expect(exited, pty.screen).toBe(6);
+        expect(pty.screen).toContain("(question withdrawn: ");
+        expect(pty.screen).toContain("[MCP_CALL_TIMEOUT]");
+        expect(pty.screen).not.toContain("told you cancelled");
+      } finally {
+        pty.kill();
+      }
+    }
   }, 120_000);
 });

@@ -60,8 +60,18 @@ describe("mcp add: the syntax of other MCP clients", () => {
   });
 });
 
+describe("mcp add: an OAuth client registered by hand (Claude Code's --client-id, --callback-port)", () => {
+  it("writes the oauth block of an http server whose authorization server registers no clients itself", async () => {
+    const result = await add(["--transport", "http", "corp", "https://mcp.corp.example/mcp", "--client-id", "mcpvm-cli", "--callback-port", "33418"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect((await servers()).corp).toEqual({ type: "http", url: "https://mcp.corp.example/mcp", oauth: { clientId: "mcpvm-cli", callbackPort: 33418 }, enabled: true });
+  });
+});
+
 describe("mcp add: flags that contradict or would do nothing are refused, and nothing is written", () => {
   const cases: [string, string[], RegExp][] = [
+    ["--client-id on a stdio server", ["x", "--client-id", "c", "--", "node", "s.js"], /--client-id applies to http and sse servers/],
+    ["--callback-port that is not a port", ["x", "--http", "http://a.example/", "--callback-port", "99999"], /--callback-port takes a port number/],
     ["--stdio with --http", ["x", "--stdio", "--http", "http://a.example/", "--", "node"], /--stdio.*--http.*contradict/],
     ["--http with --sse", ["x", "--http", "http://a.example/", "--sse", "http://b.example/"], /--http and --sse contradict/],
     ["--transport http with a command after --", ["x", "--transport", "http", "http://a.example/", "--", "node", "s.js"], /contradict/],

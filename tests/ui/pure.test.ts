@@ -116,6 +116,18 @@ describe("opening the browser (the opener `mcpvm mcp login` uses)", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("an opener that fails at once (xdg-open on a box with no display exits 3) did not open anything: the next is tried, else nothing is claimed", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mcpvm-opener-"));
+    try {
+      const url = "http://127.0.0.1:1/login";
+      expect(await browserOpener({ BROWSER: "exit 3" }).open(url)).toBeUndefined();
+      expect(await browserOpener({ BROWSER: `exit 3:${recorder(join(dir, "second"))}` }).open(url)).toBe("$BROWSER");
+      expect(await written(join(dir, "second"))).toBe(url);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("a login in words (the CLI and the dashboard say it the same way)", () => {

@@ -27,7 +27,8 @@ export function serverRequestsOnTerminal(context: CommandContext, atTerminal: bo
   let elicit: Promise<NonNullable<ServerRequestHooks["elicit"]>> | undefined;
   const loadElicit = async (): Promise<NonNullable<ServerRequestHooks["elicit"]>> => {
     const [{ auditedElicit }, { askElicitationOnTerminal, elicitationRequestOf }] = await Promise.all([import("../../mcp/elicitation/audited.js"), import("../../terminal/elicitation-prompt.js")]);
-    return auditedElicit((params, ctx) => inTurn(() => askElicitationOnTerminal(asking, ctx.server, elicitationRequestOf(params))), record);
+    // The request's signal ends the form when the run that asked ends or the server gives up on it.
+    return auditedElicit((params, ctx) => inTurn(() => askElicitationOnTerminal(asking, ctx.server, elicitationRequestOf(params), { ask: (question) => ask(asking, question, false, ctx.signal) })), record);
   };
   return {
     elicitationModes: { form: true, url: true },
@@ -44,7 +45,7 @@ export function serverRequestsOnTerminal(context: CommandContext, atTerminal: bo
             confirm: async (details, question, signal) => {
               writeLine(stderr, details);
               if (signal.aborted) return false;
-              const answer = await ask(asking, `${question} [y/N] `, false).catch(() => "");
+              const answer = await ask(asking, `${question} [y/N] `, false, signal).catch(() => "");
               return /^y(es)?$/i.test(answer.trim());
             },
             tell: (line) => writeLine(stderr, line),

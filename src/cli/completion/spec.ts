@@ -71,6 +71,8 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--as": undefined,
   "--description": undefined,
   "--connect-timeout": undefined,
+  "--client-id": undefined,
+  "--callback-port": undefined,
   "--timeout": undefined,
   "--cpu": undefined,
   "--memory": undefined,
@@ -100,6 +102,8 @@ const ADD_FLAGS = [
   "--as",
   "--description",
   "--connect-timeout",
+  "--client-id",
+  "--callback-port",
   "--overwrite",
 ];
 const PLUGIN = { args: ["plugin"] } as const;

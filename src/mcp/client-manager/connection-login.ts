@@ -5,7 +5,10 @@ import type { OpenedTransport } from "./transports.js";
 
 /** oauthFailure, then put in the words of the server's grant (client credentials have no login to run). */
 export function grantFailure(error: unknown, server: string, deps: { readonly redact: (text: string) => string }, login: LoginDriver | undefined): McpvmError | undefined {
-  const failure = oauthFailure(error, server, deps.redact);
+  // The authorization server discovery found, to name it (a browser login's provider keeps it; sync here).
+  const discovery = login?.provider.discoveryState?.();
+  const authorizationServer = discovery instanceof Promise ? undefined : discovery?.authorizationServerUrl;
+  const failure = oauthFailure(error, server, deps.redact, authorizationServer);
   return failure === undefined || login?.explainFailure === undefined ? failure : login.explainFailure(failure);
 }
 

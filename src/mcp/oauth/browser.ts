@@ -17,10 +17,27 @@ function platformOpener(platform: NodeJS.Platform): { command: string; args: (ur
   return { command: "xdg-open", args: (url) => [url] };
 }
 
+/** How long an opener may take to fail before it counts as having opened the page. */
+const EARLY_FAILURE_MS = 1500;
+
+/**
+ * Whether the command opened something: it started, and did not exit with a failure at once.
+ * xdg-open on a machine without a display (an SSH session, a server) starts fine, then exits 3
+ * ("no method available"); taken as opened, the person was told a browser had been opened.
+ * An opener that exits 0, or is still running after EARLY_FAILURE_MS (a browser in the
+ * foreground), opened it.
+ */
 function started(child: ChildProcess): Promise<boolean> {
   return new Promise((resolve) => {
     child.once("error", () => resolve(false));
-    child.once("spawn", () => resolve(true));
+    child.once("spawn", () => {
+      const timer = setTimeout(() => resolve(true), EARLY_FAILURE_MS);
+      timer.unref();
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        resolve(code === 0);
+      });
+    });
   });
 }
 

@@ -18,7 +18,7 @@ export function isUnauthorized(error: unknown): boolean {
  * An error of the OAuth flow in mcpvm's words, naming the server; undefined when the error has
  * nothing to do with OAuth (the caller's own classification applies then).
  */
-export function oauthFailure(error: unknown, server: string, redact: (text: string) => string): McpvmError | undefined {
+export function oauthFailure(error: unknown, server: string, redact: (text: string) => string, authorizationServer?: string): McpvmError | undefined {
   if (error instanceof McpOAuthError) return error;
   // bounded-fetch.ts wraps its refusal in a TypeError so that the SDK passes it on.
   if (error instanceof TypeError && error.cause instanceof McpOAuthError) return error.cause;
@@ -41,8 +41,25 @@ export function oauthFailure(error: unknown, server: string, redact: (text: stri
   if (error instanceof OAuthError) {
     return new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: the authorization server answered ${error.code}: ${text}. Run \`mcpvm mcp login ${server}\` to try again.`, { data: { server, oauthError: error.code }, cause: error });
   }
+  // The SDK's plain Error when no client id is configured and the server cannot register one: the
+  // person needs to know that a client must be registered by hand, and where its id goes.
+  if (error instanceof Error && /does not support dynamic client registration/i.test(error.message)) return noRegistration(server, authorizationServer, error);
   if (!fromAuthSeam(error)) return undefined;
   return new McpOAuthError("MCP_OAUTH_FAILED", `server ${server}: login failed: ${text}`, { data: { server }, cause: error });
+}
+
+/** Port suggested for a client registered by hand: the redirect URI must be fixed to be registered (Claude Code's default too). */
+const SUGGESTED_CALLBACK_PORT = 33418;
+
+function noRegistration(server: string, authorizationServer: string | undefined, cause: Error): McpOAuthError {
+  const where = authorizationServer === undefined ? "its authorization server" : `the authorization server ${authorizationServer}`;
+  return new McpOAuthError(
+    "MCP_OAUTH_FAILED",
+    `server ${server}: ${where} does not register clients itself (no Dynamic Client Registration), and config.json names no client for ${server}. ` +
+      `Register a client there (a public client with PKCE; redirect URI http://127.0.0.1:${SUGGESTED_CALLBACK_PORT}/callback), put "oauth": {"clientId": "<its client id>", "callbackPort": ${SUGGESTED_CALLBACK_PORT}} in the entry of ${server} under mcpServers in config.json, ` +
+      `then run \`mcpvm mcp approve ${server}\` and \`mcpvm mcp login ${server}\`.`,
+    { data: { server, ...(authorizationServer === undefined ? {} : { authorizationServer }) }, cause },
+  );
 }
 
 /** Anything that went wrong inside the login step itself (browser, redirect, code exchange) is an OAuth failure of this server. */

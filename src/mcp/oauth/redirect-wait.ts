@@ -17,7 +17,11 @@ export async function waitForRedirect(server: string, interaction: LoginInteract
     waits.push(interaction.readPastedRedirect().then((line) => parsePastedRedirect(server, line, listener.port)));
   } else {
     const used = await interaction.browser.open(shown);
-    interaction.say(used === undefined ? `Open this URL in a browser to log in to ${server}:\n\n  ${shown}\n` : `Opened the login page of ${server} (with ${used}). If no browser appeared, open:\n\n  ${shown}\n`);
+    interaction.say(
+      used === undefined
+        ? `No browser could be opened here. Open this URL in a browser on this machine to log in to ${server}:\n\n  ${shown}\n\n(A browser on another machine cannot reach this one's 127.0.0.1: press Ctrl-C and run \`mcpvm mcp login ${server} --no-browser\` to paste the address back.)`
+        : `Opened the login page of ${server} (with ${used}). If no browser appeared, open:\n\n  ${shown}\n`,
+    );
   }
   interaction.say(`Waiting for the login to finish (redirect to ${listener.redirectUri}) …`);
   const timeoutMs = interaction.timeoutMs ?? DEFAULT_WAIT_MS;
@@ -27,7 +31,9 @@ export async function waitForRedirect(server: string, interaction: LoginInteract
       () => reject(new McpOAuthError("MCP_OAUTH_TIMEOUT", `server ${server}: the login did not finish within ${Math.round(timeoutMs / 1000)} s; nothing was stored. Run \`mcpvm mcp login ${server}\` to try again.`, { data: { server } })),
       timeoutMs,
     );
-    timer.unref();
+    // Not unref'd: the redirect listener is (a face that ends must not wait on it), so this timer is
+    // what keeps `mcpvm mcp login` alive while the browser is away; without it the process ended
+    // at once with exit 0 and nothing stored. It is cleared as soon as the wait settles.
   });
   const signal = interaction.signal;
   let onAbort: (() => void) | undefined;

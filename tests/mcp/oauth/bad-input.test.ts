@@ -20,6 +20,8 @@ interface Behaviour {
   authorizationEndpoint?: string;
   /** The resource metadata document goes on for this many MiB. */
   hugeResourceMetadataMiB?: number;
+  /** No registration_endpoint: the authorization server registers no clients itself (most company identity providers). */
+  noRegistration?: boolean;
 }
 
 let behaviour: Behaviour = {};
@@ -45,7 +47,7 @@ function listen(): Promise<void> {
         issuer: base,
         authorization_endpoint: behaviour.authorizationEndpoint ?? `${base}/as/authorize`,
         token_endpoint: `${base}/as/token`,
-        registration_endpoint: `${base}/as/register`,
+        ...(behaviour.noRegistration === true ? {} : { registration_endpoint: `${base}/as/register` }),
         response_types_supported: ["code"],
         code_challenge_methods_supported: ["S256"],
         authorization_response_iss_parameter_supported: true,
@@ -149,5 +151,18 @@ describe("OAuth bad input: clear typed errors naming the server, nothing stored"
     const error = await failedLogin({}, ["--json", "mcp", "login", "remote", "--no-browser"], "https://phish.example.com/callback?code=x&state=y\n");
     expect(error.code).toBe("MCP_OAUTH_INSECURE");
     expect(error.message).toContain("phish.example.com");
+  });
+
+  it("an authorization server without Dynamic Client Registration, and no oauth.clientId: says what to register and where to put it", async () => {
+    // The earlier cases left a client registered (DCR) in the store: this one starts without.
+    await rm(join(home, "oauth-tokens.json"), { force: true });
+    const error = await failedLogin({ noRegistration: true });
+    expect(error.code).toBe("MCP_OAUTH_FAILED");
+    expect(error.exit).toBe(6);
+    expect(error.message).toContain(`the authorization server ${base} does not register clients itself (no Dynamic Client Registration)`);
+    expect(error.message).toContain(`"oauth": {"clientId": "<its client id>", "callbackPort": 33418}`);
+    expect(error.message).toContain("http://127.0.0.1:33418/callback");
+    expect(error.message).toContain("mcpvm mcp approve remote");
+    expect(tokenRequests).toBe(0);
   });
 });

@@ -18,6 +18,8 @@ export const ADD_OPTIONS = {
   as: { type: "string" },
   description: { type: "string" },
   "connect-timeout": { type: "string" },
+  "client-id": { type: "string" },
+  "callback-port": { type: "string" },
   overwrite: { type: "boolean" },
 } as const;
 
@@ -37,6 +39,8 @@ Options:
   --as <name>              (catalog) add it under another name
   --description <text>     shown in \`mcp list\` and to the model
   --connect-timeout <dur>  start-up time allowed (e.g. 60s)
+  --client-id <id>         (http/sse) OAuth client registered for mcpvm at the server's authorization server
+  --callback-port <port>   (http/sse) fixed port of the login redirect, http://127.0.0.1:<port>/callback
   --overwrite              replace an existing server of that name
 
 Relative paths in the command (\`node ./server.mjs\`) are stored as absolute paths resolved against
@@ -64,6 +68,8 @@ export interface AddRequest {
   readonly as: string | undefined;
   readonly description: string | undefined;
   readonly connectTimeout: string | undefined;
+  /** `oauth.clientId` / `oauth.callbackPort` of an http/sse server (a client registered by hand). */
+  readonly oauth: { readonly clientId?: string; readonly callbackPort?: number } | undefined;
   readonly overwrite: boolean;
 }
 
@@ -157,6 +163,8 @@ export function parseAddRequest(args: readonly string[]): AddRequest {
   if (transport === "http" || transport === "sse") {
     if (env.length > 0) throw problem(`--env sets the environment of a stdio server; this one is ${transport} (send values as headers with -H)`);
     if (cwd !== undefined) throw problem(`--cwd applies to stdio servers; this one is ${transport}`);
+  } else if (values["client-id"] !== undefined || values["callback-port"] !== undefined) {
+    throw problem(`--${values["client-id"] !== undefined ? "client-id" : "callback-port"} applies to http and sse servers (their OAuth login); ${transport === "stdio" ? "this one is stdio" : `"${name}" from the catalog is stdio`}`);
   } else if (headers.length > 0) {
     throw problem(`--header applies to http and sse servers; ${transport === "stdio" ? "this one is stdio" : `"${name}" from the catalog is stdio`} (use --env for a stdio server)`);
   }
@@ -178,6 +186,14 @@ export function parseAddRequest(args: readonly string[]): AddRequest {
     as,
     description: text(values.description),
     connectTimeout: text(values["connect-timeout"]),
+    oauth: oauthFlags(text(values["client-id"]), text(values["callback-port"])),
     overwrite: values.overwrite === true,
   };
+}
+
+function oauthFlags(clientId: string | undefined, port: string | undefined): AddRequest["oauth"] {
+  if (clientId === undefined && port === undefined) return undefined;
+  const callbackPort = port === undefined ? undefined : Number(port);
+  if (callbackPort !== undefined && (!/^\d+$/.test(port ?? "") || callbackPort < 1 || callbackPort > 65535)) throw problem(`--callback-port takes a port number from 1 to 65535 (got "${port}")`);
+  return { ...(clientId === undefined ? {} : { clientId }), ...(callbackPort === undefined ? {} : { callbackPort }) };
 }

@@ -125,7 +125,8 @@ function remoteEntry(request: AddRequest, transport: "http" | "sse"): BuiltEntry
   const url = request.url as string;
   checkUrl(`--transport ${transport}`, url);
   const headers = request.headers;
-  return { name: request.name, entry: { type: transport, url, ...(Object.keys(headers).length === 0 ? {} : { headers }), ...common(request) }, notes: [] };
+  const oauth = request.oauth === undefined ? {} : { oauth: request.oauth };
+  return { name: request.name, entry: { type: transport, url, ...(Object.keys(headers).length === 0 ? {} : { headers }), ...oauth, ...common(request) }, notes: [] };
 }
 
 /** The config entry `mcpvm mcp add` writes, and the name it goes under (`home`: the config home, for a catalog server's files). */
