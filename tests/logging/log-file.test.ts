@@ -90,7 +90,8 @@ describe("--log-level debug through the CLI", () => {
       const config = JSON.parse(readFileSync(file, "utf8")) as { mcpServers: Record<string, unknown> };
       config.mcpServers.a = { comand: "node" };
       writeFileSync(file, JSON.stringify(config));
-      const out = await cli(typo, ["run", "-"], "return 1 + 1;");
+      // Plugins load at a script's first require of one of their modules (src/host/deferred-plugins.ts).
+      const out = await cli(typo, ["run", "-"], 'try { require("host:mcp-a"); } catch {} return 1 + 1;');
       expect(out).toMatchObject({ code: 0, stdout: "2\n" });
       expect(out.stderr).toContain('mcpvm: warning: plugin mcp: createHostFunctions failed: ');
       expect(out.stderr).toContain('mcpServers.a: Unrecognized key: "comand"');
