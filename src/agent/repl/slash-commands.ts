@@ -4,6 +4,7 @@ import { formatTable, writeLine } from "../../terminal/io.js";
 import type { McpvmHost } from "../../host/index.js";
 import { RunLimitsSchema } from "../../sandbox/limits.js";
 import { isMcpvmError } from "../../util/errors.js";
+import { counted } from "../../util/counted.js";
 import { didYouMean } from "../../util/suggest.js";
 import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
 import { saveConversation } from "./saved-conversations.js";
@@ -219,7 +220,7 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
       const out = controls.context.io.stdout;
       const last = chat.last;
       writeLine(out, `last message: ${last === undefined ? "-" : `${last.inputTokens} in, ${last.outputTokens} out`} (as the provider reported them)`);
-      writeLine(out, `session:      ${chat.totals.inputTokens} in, ${chat.totals.outputTokens} out, ${chat.totals.totalTokens} total over ${chat.totals.turns} message(s)`);
+      writeLine(out, `session:      ${chat.totals.inputTokens} in, ${chat.totals.outputTokens} out, ${chat.totals.totalTokens} total over ${counted(chat.totals.turns, "message")}`);
       const cost = await chat.stepCost();
       writeLine(
         out,
