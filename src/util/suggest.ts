@@ -1,10 +1,21 @@
 import { distance } from "fastest-levenshtein";
 
 /**
+ * Two letters typed the wrong way round (`hepl`, `mpc`): one slip, though Levenshtein counts two
+ * edits, which a short name's budget of one does not allow.
+ */
+export function isSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
+/**
  * "Did you mean …?" for every name a person types: commands, servers, tools, toolsets, profiles,
  * plugins, config keys. Case is ignored; a candidate is offered only when it is close enough
- * that the suggestion is likely right (edit distance at most a third of the name, at least 1), or
- * when one name starts with the other.
+ * that the suggestion is likely right (edit distance at most a third of the name, at least 1; two
+ * neighbouring letters swapped count as one edit), or when one name starts with the other.
  */
 export function closestMatches(input: string, candidates: Iterable<string>, limit = 3): string[] {
   const needle = input.toLowerCase();
@@ -12,7 +23,7 @@ export function closestMatches(input: string, candidates: Iterable<string>, limi
   for (const name of new Set(candidates)) {
     const hay = name.toLowerCase();
     if (hay === needle) return [name];
-    const d = distance(needle, hay);
+    const d = isSwap(needle, hay) ? 1 : distance(needle, hay);
     const budget = Math.max(1, Math.floor(Math.max(needle.length, hay.length) / 3));
     const prefix = needle.length >= 3 && (hay.startsWith(needle) || needle.startsWith(hay));
     if (d <= budget || prefix) scored.push({ name, score: prefix ? Math.min(d, 1) : d });

@@ -32,11 +32,39 @@ describe("/help and a bare slash", () => {
     await repl.expect('unknown command /modle; did you mean "/model"? /help lists the commands.');
     await repl.command("/help tokns");
     await repl.expect('unknown command /tokns; did you mean "/tokens"? /help lists the commands.');
+    // Two letters the wrong way round, in a short name.
+    await repl.command("/hepl");
+    await repl.expect('unknown command /hepl; did you mean "/help"? /help lists the commands.');
+    await repl.command("/mpc list");
+    await repl.expect('unknown command /mpc; did you mean "/mcp"? /help lists the commands.');
     await repl.command("/exit");
     expect(await repl.finish()).toBe(0);
     expect(server.requests).toHaveLength(0);
     // One command's line, not the whole list.
     expect(repl.transcript).not.toContain("Token usage");
+  }, 30_000);
+
+  it("a shared command's unknown subcommand gets the closest one, and its usage hints name slash commands", async () => {
+    const home = await tempHome();
+    cleanup = home.cleanup;
+    const repl = new ReplDriver({ MCPVM_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? "" });
+    await repl.start();
+    await repl.enableMcp();
+    await repl.command("/mcp lst");
+    await repl.expect('/mcp: unknown command "lst"; did you mean "list"? See `/mcp --help`.');
+    await repl.command("/plugin frob");
+    await repl.expect('/plugin: unknown command "frob". See `/plugin --help`.');
+    await repl.command("/plugin lsit");
+    await repl.expect('/plugin: unknown command "lsit"; did you mean "list"? See `/plugin --help`.');
+    await repl.command("/profile aply");
+    await repl.expect('/profile: unknown command "aply"; did you mean "apply"? See `/profile --help`.');
+    await repl.command("/mcp add");
+    await repl.expect("See `/mcp add --help`.");
+    await repl.command("/exit");
+    expect(await repl.finish()).toBe(0);
+    expect(repl.transcript).not.toContain("mcpvm mcp");
+    expect(repl.transcript).not.toContain("mcpvm plugin");
+    expect(repl.transcript).not.toContain("mcpvm profile");
   }, 30_000);
 
   it("/exit, /new and /tokens with words after them are refused, not run with the words ignored", async () => {

@@ -46,9 +46,12 @@ describe("saving and resuming a conversation", () => {
 
     const second = new ReplDriver(env, { resume: "last" });
     await second.start();
-    await second.expect(`Resumed conversation ${id} (1 messages from you`);
+    await second.expect(`Resumed conversation ${id} (1 message from you, saved `);
     await second.command("what did I tell you?");
     await second.expect("You told me about a key.", 60_000);
+    // The session's count agrees with its noun too (this REPL sent one message).
+    await second.command("/tokens");
+    await second.expect(/total over 1 message\n/);
     await second.command("/exit");
     expect(await second.finish()).toBe(0);
     const resumed = (server.requests[1]?.messages ?? []).map((m) => `${m.role}: ${String(m.content)}`);

@@ -20,6 +20,8 @@ describe("guest did-you-mean", () => {
     ["xyzzy", tools],
     ["get-summ", tools],
     ["a", ["b", "ab", "abc"]],
+    ["mpc", ["mcp", "run"]],
+    ["raed_graph", tools],
   ])("suggests what src/util/suggest.ts suggests for %s", (input, candidates) => {
     const expected = closestMatches(input, candidates);
     const said = diagnostics.didYouMean(input, candidates);

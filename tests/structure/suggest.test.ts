@@ -8,6 +8,14 @@ describe("did you mean", () => {
     expect(closestMatches("comand", ["command", "args", "env", "url"])).toEqual(["command"]);
   });
 
+  it("counts two neighbouring letters typed the wrong way round as one slip, even in a short name", () => {
+    expect(closestMatches("/hepl", ["/help", "/exit", "/mcp"])).toEqual(["/help"]);
+    expect(closestMatches("mpc", ["mcp", "run"])).toEqual(["mcp"]);
+    expect(closestMatches("/mpc", ["/mcp", "/model"])).toEqual(["/mcp"]);
+    // A swap of letters that are not neighbours is two slips: too far for a three-letter name.
+    expect(closestMatches("pcm", ["mcp"])).toEqual([]);
+  });
+
   it("offers nothing when nothing is close", () => {
     expect(didYouMean("weather", ["memory", "everything", "filesystem"])).toBe("");
   });

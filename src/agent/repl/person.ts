@@ -139,9 +139,12 @@ export class ReplPerson implements PersonInteraction {
     return this.confirmUnlessCancelled(renderCallConfirmation(request), "Allow this call?", request.signal, RUN_ENDED);
   }
 
-  /** An information flow between two servers (host.setAskFlow): asked like a call, never answered by --yes. */
-  async confirmFlow(request: FlowRequest): Promise<boolean> {
-    return this.confirm(renderFlowConfirmation(request), "Allow this flow for the rest of this run?", request.signal, RUN_ENDED);
+  /**
+   * An information flow between two servers (host.setAskFlow): asked like a call, never answered by
+   * --yes; `cancelled` when nobody answered, so the audit log does not record the person's no.
+   */
+  async confirmFlow(request: FlowRequest): Promise<boolean | "cancelled"> {
+    return this.confirmUnlessCancelled(renderFlowConfirmation(request), "Allow this flow for the rest of this run?", request.signal, RUN_ENDED);
   }
 
   /** The answer; `cancelled` when the question was withdrawn (its run ended) before anyone answered. */

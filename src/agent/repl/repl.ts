@@ -11,6 +11,7 @@ import type { McpvmHost } from "../../host/index.js";
 import { mcpBanner } from "../../host/diagnose/index.js";
 import { KNOWN_SERVERS } from "../../mcp/known-servers.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
+import { counted } from "../../util/counted.js";
 import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
 import { describeToolError } from "../llm/tool-error.js";
 import { availableProfiles } from "../profiles/index.js";
@@ -100,7 +101,7 @@ class Repl implements ReplControls {
     const unsubscribe = (this.options.interrupts ?? processInterrupts()).subscribe(() => this.onInterrupt());
     try {
       await this.banner();
-      if (resumed !== undefined) writeLine(stderr, this.context.colours.dim(`Resumed conversation ${resumed.id} (${this.chat.turns} messages from you, saved ${resumed.savedAt}).`));
+      if (resumed !== undefined) writeLine(stderr, this.context.colours.dim(`Resumed conversation ${resumed.id} (${counted(this.chat.turns, "message")} from you, saved ${resumed.savedAt}).`));
       await this.freshness.check();
       while (!this.leaving) {
         const outcome = await this.reader.read(this.context.colours.bold(this.context.colours.cyan("mcpvm> ")), { history: true });

@@ -4,6 +4,7 @@ import { formatTable, writeLine } from "../../terminal/io.js";
 import type { McpvmHost } from "../../host/index.js";
 import { RunLimitsSchema } from "../../sandbox/limits.js";
 import { isMcpvmError } from "../../util/errors.js";
+import { counted } from "../../util/counted.js";
 import { didYouMean } from "../../util/suggest.js";
 import { HOW_TO_CONFIGURE } from "../llm/model-config.js";
 import { saveConversation } from "./saved-conversations.js";
@@ -49,7 +50,19 @@ async function mcpGate(controls: ReplControls): Promise<boolean> {
   }
 }
 
-function shared(command: Command): SlashCommand {
+/**
+ * A shared command's usage errors are written for the command line (`mcpvm plugin: unknown command
+ * "frob". See \`mcpvm plugin --help\`.`); in the REPL the same command is typed as `/plugin`, so
+ * every shared command they name is named as its slash command. Only usage errors: other messages
+ * may mean the command line (`run \`mcpvm mcp approve x\` in a terminal`).
+ */
+function asSlashUsage(error: unknown, names: readonly string[]): unknown {
+  if (!(error instanceof UsageError)) return error;
+  const named = new RegExp(`\\bmcpvm (${names.join("|")})(?![\\w-])`, "g");
+  return new UsageError(error.code, error.message.replace(named, "/$1"), { ...(error.data === undefined ? {} : { data: { ...error.data } }), cause: error });
+}
+
+function shared(command: Command, names: readonly string[]): SlashCommand {
   return {
     name: command.name,
     summary: command.summary,
@@ -62,7 +75,9 @@ function shared(command: Command): SlashCommand {
       if (command.name === "mcp" && !(await mcpGate(controls))) return;
       // A slash command can wait on a server (a handshake, a slow call): Ctrl-C must reach it.
       await controls.asStep(async (signal) => {
-        await command.run(args, { ...controls.context, signal });
+        await command.run(args, { ...controls.context, signal }).catch((error: unknown) => {
+          throw asSlashUsage(error, names);
+        });
       });
     },
   };
@@ -116,7 +131,7 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
       writeLine(out, "\nAnything else is a message to the model. Ctrl-C cancels the running step; Ctrl-D or /exit leaves.");
     },
   },
-  ...sharedCommands.map(shared),
+  ...sharedCommands.map((command) => shared(command, sharedCommands.map((c) => c.name))),
   {
     name: "run",
     summary: "Run JavaScript in the sandbox without the model: /run <code>, or /run alone for a multi-line block ended by /end",
@@ -205,7 +220,7 @@ export function slashCommands(sharedCommands: readonly Command[]): readonly Slas
       const out = controls.context.io.stdout;
       const last = chat.last;
       writeLine(out, `last message: ${last === undefined ? "-" : `${last.inputTokens} in, ${last.outputTokens} out`} (as the provider reported them)`);
-      writeLine(out, `session:      ${chat.totals.inputTokens} in, ${chat.totals.outputTokens} out, ${chat.totals.totalTokens} total over ${chat.totals.turns} message(s)`);
+      writeLine(out, `session:      ${chat.totals.inputTokens} in, ${chat.totals.outputTokens} out, ${chat.totals.totalTokens} total over ${counted(chat.totals.turns, "message")}`);
       const cost = await chat.stepCost();
       writeLine(
         out,

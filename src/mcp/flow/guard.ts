@@ -17,8 +17,12 @@ export interface FlowRequest {
   readonly signal?: AbortSignal;
 }
 
-/** true: the person allowed it; false: declined; "no-terminal": nobody could be asked. */
-export type AskFlow = (request: FlowRequest) => Promise<boolean | "no-terminal">;
+/**
+ * true: the person allowed it; false: declined; "no-terminal": nobody could be asked; "cancelled":
+ * nobody answered (the question was withdrawn when its run ended, or never asked because the person
+ * cancelled the step while it waited behind another).
+ */
+export type AskFlow = (request: FlowRequest) => Promise<boolean | "no-terminal" | "cancelled">;
 
 export class McpFlowError extends McpvmError<"MCP_FLOW_DENIED"> {
   override readonly name = "McpFlowDeniedError";
@@ -72,13 +76,16 @@ export async function guardFlow(flows: RunFlows, call: FlowCall, options: FlowGu
     let by: string;
     if (verdict.decision === "ask") {
       const answer = await (options.ask as AskFlow)({ from: match.server, server: call.server, tool: call.tool, argument: match.path, args: call.args, annotations: call.annotations, ...(call.signal === undefined ? {} : { signal: call.signal }) });
-      allowed = answer === true;
-      by = answer === "no-terminal" ? "nobody-to-ask" : "person";
+      // A yes typed after the run ended allows nothing, and nobody-answered is not the person's no.
+      const unanswered = answer === "cancelled" || call.signal?.aborted === true;
+      allowed = answer === true && !unanswered;
+      by = unanswered ? "nobody-answered" : answer === "no-terminal" ? "nobody-to-ask" : "person";
     } else {
       allowed = verdict.decision === "allow";
       by = verdict.by;
     }
-    await options.record({ event: "mcp.flow", subject: to, decision: allowed ? "allowed" : "denied", details: { from: match.server, to, argument: match.path, by } });
+    const decision = allowed ? "allowed" : by === "nobody-answered" ? "cancelled" : "denied";
+    await options.record({ event: "mcp.flow", subject: to, decision, details: { from: match.server, to, argument: match.path, by } });
     if (!allowed) throw denied(match.server, to, by);
     flows.allowed.add(key);
   }

@@ -34,6 +34,14 @@ export function createGuestDiagnostics(): GuestDiagnostics {
     return previous[b.length] as number;
   }
 
+  /** Two neighbouring letters the wrong way round: one slip (src/util/suggest.ts isSwap). */
+  function swapped(a: string, b: string): boolean {
+    if (a.length !== b.length) return false;
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+
   /** The same rule as src/util/suggest.ts (which guest code cannot import): close, or a prefix. */
   function closest(input: string, candidates: readonly string[]): string[] {
     const needle = input.toLowerCase();
@@ -43,7 +51,7 @@ export function createGuestDiagnostics(): GuestDiagnostics {
       if (hay === needle) return [name];
       // Very long input cannot be a typo of a name; skip the quadratic work.
       if (needle.length > 200) continue;
-      const d = distance(needle, hay);
+      const d = swapped(needle, hay) ? 1 : distance(needle, hay);
       const budget = Math.max(1, Math.floor(Math.max(needle.length, hay.length) / 3));
       const prefix = needle.length >= 3 && (hay.indexOf(needle) === 0 || needle.indexOf(hay) === 0);
       if (d <= budget || prefix) scored.push({ name, score: prefix ? Math.min(d, 1) : d });
