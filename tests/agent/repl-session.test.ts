@@ -102,7 +102,7 @@ describe("a scripted REPL session with a model, the mcp plugin and server-memory
     const pid = host.mcp()?.clients.status("memory").pid;
     expect(pid).toBeGreaterThan(0);
     await repl.command("/tokens");
-    await repl.expect(/session:\s+\d+ in, \d+ out, \d+ total over 2 message\(s\)/);
+    await repl.expect(/session:\s+\d+ in, \d+ out, \d+ total over 2 messages/);
     await repl.command("/exit");
     await repl.expect("bye");
     expect(await repl.finish()).toBe(0);
