@@ -118,7 +118,7 @@ describe("mcpvm ui: bad input gets the CLI's errors, and nothing is saved", () =
     expect(JSON.parse(stdio.body).error).toMatchObject({ code: "USAGE", exitCode: 2, message: "server notes is a stdio server; login applies to http and sse servers only." });
     const unknown = await raw(ui, "POST", "/api/servers/ntoes/logout", json(ui), "{}");
     expect(unknown.status).toBe(400);
-    expect(JSON.parse(unknown.body).error.message).toBe('No MCP server named "ntoes" is configured (configured: notes).');
+    expect(JSON.parse(unknown.body).error.message).toBe('No MCP server named "ntoes" is configured; did you mean "notes"? (configured: notes).');
     expect((await raw(ui, "GET", "/api/servers/notes/login", json(ui))).body).toBe(JSON.stringify({ server: "notes", state: "none" }));
     // A GET cannot start one.
     expect((await raw(ui, "GET", "/api/servers/notes/login/cancel", json(ui))).status).toBe(404);

@@ -56,6 +56,8 @@ export const VALUE_FLAGS: Readonly<Record<string, ArgumentKind | readonly string
   "--toolset": "toolset",
   "--since": undefined,
   "--event": undefined,
+  "--limit": undefined,
+  "--before": undefined,
   "--expose": "server",
   "--resource": undefined,
   "--http": undefined,
@@ -155,7 +157,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     subcommands: { list: { args: [] }, show: { args: ["profile"] }, apply: { args: ["profile"], repeat: true } },
   },
   audit: {
-    flags: ["--since", "--event"],
+    flags: ["--since", "--event", "--limit", "--before"],
     defaultSubcommand: "log",
     subcommands: { log: { args: [] }, verify: { args: [], flags: [] } },
   },
