@@ -86,13 +86,10 @@ function sectionIssues(section: Record<string, unknown>, file: string, options: 
   }
 }
 
-const issueKey = (issue: McpConfigIssue): string => `${issue.path}\u0000${issue.rule}\u0000${issue.message}`;
-
 /**
  * Remove one entry, even when it (or another) does not validate: removing a broken entry is how a
  * person fixes it without an editor. Only that key changes; the rest of the file is written back as
- * it was read. The write is refused only when the section left would have a problem it did not have
- * before. Returns the problems still left in the section (other broken entries), for the caller to say.
+ * it was read. Returns the problems still left in the section (other broken entries), for the caller to say.
  */
 export async function removeMcpServer(file: string, name: string, options: McpStoreOptions): Promise<{ readonly stillInvalid: readonly McpConfigIssue[] }> {
   let stillInvalid: readonly McpConfigIssue[] = [];
@@ -100,11 +97,8 @@ export async function removeMcpServer(file: string, name: string, options: McpSt
     const section = sectionOf(config.mcpServers);
     if (!Object.hasOwn(section, name)) throw notFound(file, name, Object.keys(section));
     const rest = Object.fromEntries(Object.entries(section).filter(([key]) => key !== name));
-    const before = new Set(sectionIssues(section, file, options).map(issueKey));
+    // Entries are checked one by one, so dropping one only removes problems: what is left is said, not refused.
     stillInvalid = sectionIssues(rest, file, options);
-    // Unreachable with today's rules (dropping an entry only removes problems); kept so a future
-    // cross-entry rule cannot make remove write a section that is newly broken.
-    if (stillInvalid.some((issue) => !before.has(issueKey(issue)))) parseMcpServers(rest, { file, nativePluginNames: options.nativePluginNames });
     config.mcpServers = rest;
   });
   return { stillInvalid };
