@@ -42,7 +42,10 @@ if (process.argv[2] === "__complete") {
   // Only an optimisation: without it the run starts its thread itself.
   // Any failure (the entry missing or from another build, or throwing) is caught: catch, not then's second argument.
   if (args.includes("run")) await import(pathToFileURL(join(root, "dist", "cli", "prespawn.mjs")).href).then(({ prespawnForRun }) => prespawnForRun(args, process.env)).catch(() => undefined);
-  const { runCli } = await import(pathToFileURL(entry).href);
+  const { runCli, watchUnsettledExit } = await import(pathToFileURL(entry).href);
+  // A command that never settles is said as an internal error (exit 1), not Node's silent 13 (src/cli/unsettled-exit.ts).
+  const settled = watchUnsettledExit?.(process, args) ?? (() => undefined);
   // The whole process: `mcpvm run` may tune it for one run (src/cli/one-run-process.ts).
   process.exitCode = await runCli(process.argv.slice(2), undefined, { wholeProcess: true });
+  settled();
 }

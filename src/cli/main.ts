@@ -39,6 +39,9 @@ Global options:
 
 Config home: ~/.mcpvm (set MCPVM_HOME to move it). Docs: docs/USAGE.md, docs/MCP.md.`;
 
+// The launcher (bin/mcpvm.js) watches for a command that never settles.
+export { watchUnsettledExit } from "./unsettled-exit.js";
+
 export const REPL_JSON_MESSAGE =
   "mcpvm: --json is for one command's output, and the interactive agent (`mcpvm` with no command, `mcpvm repl`) has no JSON mode. Drop --json to chat, or give the command whose output you want as JSON (`mcpvm run --json script.js`, `mcpvm mcp list --json`).";
 
