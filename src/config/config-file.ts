@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { McpvmError } from "../util/errors.js";
 import { writeFileAtomic } from "../util/atomic-file.js";
+import { editJsonText } from "./json-edit.js";
 import { describeIssues, formatJsonPath } from "../util/zod-issues.js";
 import { JsonDocumentError, parseJsonDocument, reservedKeyPath } from "../util/json-document.js";
 import { withFileLock } from "../util/file-lock.js";
@@ -123,6 +124,11 @@ async function withServerIssues(error: unknown, file: string, text: string): Pro
  * and the file is read without following a link.
  */
 export async function loadConfigFile(file: string, options: { readonly missingIsEmpty?: boolean } = {}): Promise<ConfigFile> {
+  return (await readConfigFile(file, options)).config;
+}
+
+/** The config and the text it was read from (undefined for a missing file), for an update that edits that text. */
+async function readConfigFile(file: string, options: { readonly missingIsEmpty?: boolean }): Promise<{ config: ConfigFile; text: string | undefined }> {
   await assertConfigHomeSecure(dirname(file));
   let read: Awaited<ReturnType<typeof readOwnFile>>;
   try {
@@ -144,7 +150,7 @@ export async function loadConfigFile(file: string, options: { readonly missingIs
     throw new ConfigError("CONFIG_UNREADABLE", `cannot read ${file}: ${(cause as Error).message}`, { data: { file }, cause });
   }
   if (read === undefined) {
-    if (options.missingIsEmpty !== false) return {};
+    if (options.missingIsEmpty !== false) return { config: {}, text: undefined };
     throw new ConfigError("CONFIG_UNREADABLE", `${file} is missing; an editor that saves by renaming passes through this, so it is not taken for "no servers". To stop every server, write {"mcpServers": {}} there.`, { data: { file } });
   }
   if ("problem" in read) throw new HomeSecurityError("CONFIG_HOME_INSECURE", describeHomeProblems(dirname(file), [read.problem]), { data: { home: dirname(file) } });
@@ -152,7 +158,7 @@ export async function loadConfigFile(file: string, options: { readonly missingIs
   // parse and validation are reused. One `mcpvm run` reads it several times (engine choice, host,
   // plugin manager), and validating it is most of the cost.
   const last = lastParsed.get(file);
-  if (last !== undefined && last.text === read.text) return structuredClone(last.config);
+  if (last !== undefined && last.text === read.text) return { config: structuredClone(last.config), text: read.text };
   let config: ConfigFile;
   try {
     config = parseConfigText(file, read.text);
@@ -160,13 +166,17 @@ export async function loadConfigFile(file: string, options: { readonly missingIs
     throw await withServerIssues(error, file, read.text);
   }
   lastParsed.set(file, { text: read.text, config: structuredClone(config) });
-  return config;
+  return { config, text: read.text };
 }
 
 /** The last text read from each config file and its validated content (a copy: callers may change theirs). */
 const lastParsed = new Map<string, { readonly text: string; readonly config: ConfigFile }>();
 
-export async function saveConfigFile(file: string, config: ConfigFile): Promise<void> {
+/**
+ * Writes the config atomically. Given what the file held (`previous`), only the members that changed are
+ * edited in its text, so the person's indentation, line endings and key order stay (src/config/json-edit.ts).
+ */
+export async function saveConfigFile(file: string, config: ConfigFile, previous?: { readonly text: string; readonly config: ConfigFile }): Promise<void> {
   const checked = configFileSchema.parse(config);
   // Written, such a key would make the file unreadable (parseConfigText refuses it): refuse it here, unwritten.
   const reserved = reservedKeyPath(checked);
@@ -175,7 +185,7 @@ export async function saveConfigFile(file: string, config: ConfigFile): Promise<
       data: { file, path: formatJsonPath(reserved) },
     });
   }
-  await writeFileAtomic(file, `${JSON.stringify(checked, null, 2)}\n`);
+  await writeFileAtomic(file, previous === undefined ? `${JSON.stringify(checked, null, 2)}\n` : editJsonText(previous.text, previous.config, checked));
 }
 
 /**
@@ -188,10 +198,10 @@ export async function updateConfigFile(file: string, mutate: (config: ConfigFile
   const previous = queues.get(file) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(() =>
     withFileLock(file, async () => {
-      const current = await loadConfigFile(file);
+      const { config: current, text } = await readConfigFile(file, {});
       const draft = structuredClone(current);
       const result = mutate(draft) ?? draft;
-      await saveConfigFile(file, result);
+      await saveConfigFile(file, result, text === undefined ? undefined : { text, config: current });
       return result;
     }),
   );
