@@ -52,7 +52,7 @@ describe("doctor and toolsets that name a server no longer configured", () => {
 
     const removed = await cli(h, ["mcp", "remove", "gone"]);
     expect(removed.code).toBe(0);
-    expect(removed.stderr).toContain("mcpvm: warning: 2 toolset(s) still name gone: daily (gone.echo, gone.add), only-gone (gone.echo)");
+    expect(removed.stderr).toContain("mcpvm: warning: 2 toolsets still name gone: daily (gone.echo, gone.add), only-gone (gone.echo)");
     const json = await cli(h, ["--json", "mcp", "remove", "spare"]);
     expect(JSON.parse(json.stdout)).toMatchObject({ removed: "spare", toolsets: ["spare-set"] });
 

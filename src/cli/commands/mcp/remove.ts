@@ -6,6 +6,7 @@ import type { McpvmHost } from "../../../host/index.js";
 import type { CommandContext } from "../../../terminal/command.js";
 import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
+import { counted } from "../../../util/counted.js";
 import { shellWord } from "../../../util/shell-word.js";
 
 const SHOWN = 5;
@@ -53,7 +54,7 @@ function toolsetLines(name: string, stale: readonly StaleToolset[]): string[] {
   const listed = stale.slice(0, SHOWN).map((t) => `${t.name} (${t.missing.join(", ")})`);
   const more = stale.length > SHOWN ? `, and ${stale.length - SHOWN} more` : "";
   const fixes = stale.slice(0, SHOWN).map((t) => `  ${staleToolsetFix(t)}`);
-  return [`mcpvm: warning: ${stale.length} toolset(s) still name ${name}: ${listed.join(", ")}${more}. Served, they lack its tools; rebuild or delete them:`, ...fixes];
+  return [`mcpvm: warning: ${counted(stale.length, "toolset")} still ${stale.length === 1 ? "names" : "name"} ${name}: ${listed.join(", ")}${more}. Served, ${stale.length === 1 ? "it lacks" : "they lack"} its tools; rebuild or delete ${stale.length === 1 ? "it" : "them"}:`, ...fixes];
 }
 
 /** `mcpvm mcp remove <name>`: works on a config.json whose mcpServers do not validate (see removeMcpServer). */
