@@ -259,7 +259,7 @@ export class PluginManager {
     const outcomes = await Promise.allSettled(loaded.map((plugin) => plugin.registration.dispose?.()));
     const failed = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [{ plugin: loaded[index]?.name, reason: outcome.reason as unknown }] : []));
     if (failed.length > 0) {
-      throw new PluginError("PLUGIN_DISPOSE_FAILED", `disposing plugin(s) ${failed.map((f) => f.plugin).join(", ")} failed`, {
+      throw new PluginError("PLUGIN_DISPOSE_FAILED", `disposing ${failed.length === 1 ? "plugin" : "plugins"} ${failed.map((f) => f.plugin).join(", ")} failed`, {
         data: { plugins: failed.map((f) => f.plugin) },
         cause: new AggregateError(failed.map((f) => f.reason)),
       });

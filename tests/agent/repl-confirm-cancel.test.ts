@@ -14,7 +14,7 @@ async function withMemory(repl: ReplDriver, file: string): Promise<void> {
   await repl.command("/mcp approve memory");
   await repl.expect("[y/N]");
   repl.send("y");
-  await repl.expect("tool(s) available as host:mcp-memory", 60_000);
+  await repl.expect("tools available as host:mcp-memory", 60_000);
 }
 
 describe("Ctrl-C at a call confirmation while other calls of the same step wait for theirs", () => {

@@ -38,7 +38,7 @@ describe("a call confirmation whose run ends before it is answered", () => {
     await repl.command("/mcp approve memory");
     await repl.expect("[y/N]");
     repl.send("y");
-    await repl.expect("tool(s) available as host:mcp-memory", 60_000);
+    await repl.expect("tools available as host:mcp-memory", 60_000);
     // Long enough for the server to start inside the run, short enough not to wait on the person.
     await repl.command("/timeout 4s");
 

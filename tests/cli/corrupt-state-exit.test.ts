@@ -67,7 +67,7 @@ describe("a corrupt state file fails the command that reads it", () => {
     try {
       const out = await cli(home, ["audit", "log"]);
       expect(out.stdout).toContain("mcp.approve");
-      expect(out.stderr).toContain(`1 line(s) of ${file} could not be read; run \`mcpvm audit verify\``);
+      expect(out.stderr).toContain(`1 line of ${file} could not be read; run \`mcpvm audit verify\``);
       expect(out.code).toBe(3);
       const json = await cli(home, ["audit", "log", "--json"]);
       expect(JSON.parse(json.stdout)).toMatchObject({ unreadableLines: 1 });

@@ -47,7 +47,7 @@ describe("mcpvm doctor", () => {
     const out = await cli(h, ["doctor"]);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain("No problems found.");
-    expect(out.stdout).toMatch(/mcp {9}on; 1 server\(s\) configured, 1 enabled/);
+    expect(out.stdout).toMatch(/mcp {9}on; 1 server configured, 1 enabled/);
     const probe = await probeHyperlight();
     if (!probe.ok) expect(out.stdout.split(probe.reason).length - 1).toBe(1);
   });
@@ -60,7 +60,7 @@ describe("mcpvm doctor", () => {
     const out = await cli(h, ["doctor"]);
     expect(out.code).toBe(3);
     expect(out.stdout).toContain('mcpServers.typo: Unrecognized key: "comand"; did you mean "command"?');
-    expect(out.stdout).toContain("broken: mcpServers in config.json is not valid; 2 server(s) configured, 1 valid");
+    expect(out.stdout).toContain("broken: mcpServers in config.json is not valid; 2 servers configured, 1 valid");
     const { report: json } = await report(h);
     expect(json).toMatchObject({ ok: false, exitCode: 3 });
     expect(json.problems[0]).toMatchObject({ severity: "error", kind: "config", subject: "config.json" });

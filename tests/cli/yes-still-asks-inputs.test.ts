@@ -42,7 +42,7 @@ describe.skipIf(!hasScript)("--yes on a terminal still asks for ${input:…} val
       );
       expect(stdout).toContain("Memory file name:");
       expect(stdout).not.toContain("nothing can ask for it here");
-      expect(stdout).toMatch(/9 tool\(s\) available as host:mcp-mem/);
+      expect(stdout).toMatch(/9 tools available as host:mcp-mem/);
       // The server really got the answer: server-memory was started with MEMORY_FILE_PATH=<home>/answered.json.
       expect(await readFile(join(home, "approved-mcp.json"), "utf8")).toContain('"mem"');
     } finally {

@@ -94,7 +94,7 @@ describe("mcpvm demo and the homes it uses", () => {
     expect(out.code).toBe(3);
     expect(out.stderr).toContain("CONFIG_DEMO_HOME_IN_USE");
     expect(out.stderr).toContain(`${home} is not a demo home`);
-    expect(out.stderr).toContain("3 MCP server(s) (github, memory, notes)");
+    expect(out.stderr).toContain("3 MCP servers (github, memory, notes)");
     expect(out.stderr).toContain("nothing was changed");
     expect(await snapshot(home)).toEqual(before);
 

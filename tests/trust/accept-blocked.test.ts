@@ -63,7 +63,7 @@ describe("--yes never accepts a tool with a block-level finding", () => {
     expect(out.stderr).toContain("Held tools stay hidden from guest code and the model; still held (1):");
     expect(out.stderr).toContain("evil: block-level audit findings: --yes does not accept it");
     expect(out.stderr).toContain("`mcpvm mcp approve rug --tools --accept-blocked evil`");
-    expect(out.stdout).toContain("2 tool(s) available as host:mcp-rug; 1 still held.");
+    expect(out.stdout).toContain("2 tools available as host:mcp-rug; 1 still held.");
     expect(await probe(home)).toEqual({ search: "search", eager: "eager", evil: "McpToolHeldError" });
 
     // Again: still held, still exit 5, nothing claimed.
@@ -77,7 +77,7 @@ describe("--yes never accepts a tool with a block-level finding", () => {
     const out = await cli(home, ["--yes", "mcp", "approve", "rug", "--accept-blocked", "evil"]);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^accepted eager, evil$/m);
-    expect(out.stdout).toContain("3 tool(s) available as host:mcp-rug; nothing held.");
+    expect(out.stdout).toContain("3 tools available as host:mcp-rug; nothing held.");
     expect(await probe(home)).toEqual({ search: "search", eager: "eager", evil: "evil" });
   });
 

@@ -8,6 +8,7 @@ import { availableProfiles, findProfiles } from "./catalog.js";
 import { intendedState, overrideEnv, profileStateStore, restoreEnv } from "./env-state.js";
 import { ProfileError } from "./schema.js";
 import { stackProfiles } from "./stack.js";
+import { counted } from "../../util/counted.js";
 
 /** What applying needs from the host: where config lives, the plugin switches, and a reload. */
 export interface ProfileTarget {
@@ -40,7 +41,7 @@ export async function applyProfiles(target: ProfileTarget, names: readonly strin
   const configured = Object.keys(config.mcpServers ?? {});
   const missing = [...stacked.mcpServers, ...Object.keys(stacked.env)].filter((s) => !configured.includes(s));
   if (missing.length > 0) {
-    throw new ProfileError("PROFILE_SERVER_UNKNOWN", `Profile(s) ${names.join(", ")} name MCP server(s) that are not configured: ${[...new Set(missing)].join(", ")}. Add them first (\`mcpvm mcp add\`).`, {
+    throw new ProfileError("PROFILE_SERVER_UNKNOWN", `${names.length === 1 ? "Profile" : "Profiles"} ${names.join(", ")} name ${counted(new Set(missing).size, "MCP server")} that ${new Set(missing).size === 1 ? "is" : "are"} not configured: ${[...new Set(missing)].join(", ")}. Add them first (\`mcpvm mcp add\`).`, {
       data: { servers: missing },
     });
   }

@@ -2,6 +2,7 @@ import { displayInline } from "../../terminal/display.js";
 import type { AuditReport, PluginInfo } from "../../plugin-system/index.js";
 import { AgentToolError } from "./errors.js";
 import type { AgentToolContext } from "./types.js";
+import { counted } from "../../util/counted.js";
 
 export type PluginAction = "info" | "enable" | "disable";
 
@@ -12,7 +13,7 @@ export function pluginApprovalText(info: PluginInfo, audit: AuditReport): string
     `  modules:      ${info.modules.map((m) => `host:${m}`).join(", ") || "(none)"}`,
     `  capabilities: ${info.capabilities.join(", ") || "(none)"}`,
     ...(info.manifest.hints.length > 0 ? ["  hints for the model:", ...info.manifest.hints.map((h) => `    - ${displayInline(h)}`)] : []),
-    `  audit:        ${audit.files.length} file(s), highest risk ${audit.highestRisk ?? "none"}, ${audit.findings.length} finding(s)`,
+    `  audit:        ${counted(audit.files.length, "file")}, highest risk ${audit.highestRisk ?? "none"}, ${counted(audit.findings.length, "finding")}`,
     ...audit.findings.map((f) => `    ${f.risk} ${f.rule} ${displayInline(f.file)}:${f.line}:${f.column} ${displayInline(f.message)}`),
   ];
   return lines.join("\n");

@@ -8,6 +8,7 @@ import { displayInline } from "../../terminal/display.js";
 import { ExitCode } from "../../terminal/exit-codes.js";
 import { formatTable, writeJson, writeLine } from "../../terminal/io.js";
 import { didYouMean } from "../../util/suggest.js";
+import { counted } from "../../util/counted.js";
 
 /** Event families a prefix filter can name (`mcp.`, `mcp.tool.`, …), from the event names themselves. */
 const EVENT_PREFIXES = [...new Set(AUDIT_EVENTS.flatMap((name) => name.split(".").slice(0, -1).map((_, i, parts) => `${parts.slice(0, i + 1).join(".")}.`)))];
@@ -90,7 +91,7 @@ export const auditCommand: Command = {
     }
     // The readable entries are still shown (the rest of a damaged log is evidence), but a log with
     // lines that cannot be read is a state-file problem: exit 3, as `audit verify` exits for it.
-    if (unreadable > 0) writeLine(context.io.stderr, context.colours.yellow(`${unreadable} line(s) of ${log.file} could not be read; run \`mcpvm audit verify\` to find the first broken entry.`));
+    if (unreadable > 0) writeLine(context.io.stderr, context.colours.yellow(`${counted(unreadable, "line")} of ${log.file} could not be read; run \`mcpvm audit verify\` to find the first broken entry.`));
     return unreadable > 0 ? ExitCode.Config : ExitCode.Ok;
   },
 };

@@ -63,7 +63,7 @@ async function runTour(demoHome: DemoHome, script: string, versions: Record<stri
   await updateConfigFile(join(home, "config.json"), (config) => {
     // Checked again inside the lock: a server someone added since the check is never replaced.
     const foreign = Object.keys(config.mcpServers ?? {}).filter((name) => !DEMO_SERVER_NAMES.includes(name));
-    if (foreign.length > 0) throw demoHomeInUse(home, `MCP server(s) the demo did not add (${foreign.join(", ")})`);
+    if (foreign.length > 0) throw demoHomeInUse(home, `${foreign.length === 1 ? "an MCP server" : "MCP servers"} the demo did not add (${foreign.join(", ")})`);
     config.mcpServers = { ...embeddedDemoServers(home, versions) };
     // The tour stores forecasts from "everything" in "memory": a flow between two servers, allowed by name.
     config.flows = DEMO_FLOWS;

@@ -11,6 +11,7 @@ import { commandHint, noTerminalHint, sentence } from "../../terminal/hints.js";
 import { confirm } from "../../terminal/prompt.js";
 // Manifests, file names and audit messages come from the plugin's author: shown through display.ts.
 import { displayBlock, displayInline } from "../../terminal/display.js";
+import { counted } from "../../util/counted.js";
 
 const USAGE = `Usage: mcpvm plugin <command> [name] [options]
 
@@ -173,7 +174,7 @@ function renderInfo(info: PluginInfo, context: CommandContext): string {
     `  state:        ${stateText(info, context)}`,
     `  modules:      ${info.modules.map((m) => `host:${m}`).join(", ") || "(none)"}`,
     `  capabilities: ${info.capabilities.join(", ") || "(none)"}`,
-    `  audit:        highest risk ${info.audit.highestRisk ?? "none"}, ${info.audit.findings.length} finding(s)${info.audit.blocked ? ", BLOCKED" : ""}`,
+    `  audit:        highest risk ${info.audit.highestRisk ?? "none"}, ${counted(info.audit.findings.length, "finding")}${info.audit.blocked ? ", BLOCKED" : ""}`,
     `  config:       ${info.config === undefined ? "(none)" : JSON.stringify(info.config)}`,
     `  folder:       ${displayInline(info.dir)}`,
   ];
@@ -199,8 +200,8 @@ function renderModelView(info: PluginInfo, context: CommandContext): string {
 export function renderAudit(report: AuditReport, context: CommandContext): string {
   const { red, yellow, dim, bold } = context.colours;
   const packages = report.files.filter((file) => file.path.startsWith("node_modules/")).length;
-  const pinned = packages > 0 ? ` (+ ${packages} package file(s) in node_modules, pinned, not read)` : "";
-  const head = `${bold(`Audit of ${report.plugin}`)}: ${report.files.length - packages} file(s)${pinned}, highest risk ${report.highestRisk ?? "none"}${report.blocked ? red(" — BLOCKED, cannot be approved") : ""}`;
+  const pinned = packages > 0 ? ` (+ ${counted(packages, "package file")} in node_modules, pinned, not read)` : "";
+  const head = `${bold(`Audit of ${report.plugin}`)}: ${counted(report.files.length - packages, "file")}${pinned}, highest risk ${report.highestRisk ?? "none"}${report.blocked ? red(" — BLOCKED, cannot be approved") : ""}`;
   const colour = (risk: string) => (risk === "critical" || risk === "high" ? red(risk) : risk === "medium" ? yellow(risk) : dim(risk));
   const rows = report.findings.map((f) => `  ${colour(f.risk).padEnd(8)} ${f.rule} ${dim(`${displayInline(f.file)}:${f.line}:${f.column}`)}${f.declared ? dim(" (declared)") : ""}\n      ${displayInline(f.message)}`);
   const undeclared = report.undeclaredCapabilities.length > 0 ? [yellow(`  undeclared capabilities: ${report.undeclaredCapabilities.join(", ")}`)] : [];

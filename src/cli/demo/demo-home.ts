@@ -6,6 +6,7 @@ import { loadConfigFile } from "../../config/config-file.js";
 import { writeFileAtomic } from "../../util/atomic-file.js";
 import { McpvmError } from "../../util/errors.js";
 import { DEMO_SERVER_PACKAGES } from "./embedded-config.js";
+import { counted } from "../../util/counted.js";
 
 /**
  * Where `mcpvm demo` keeps its config. By default a fresh folder from mkdtemp (private, with a name
@@ -45,7 +46,7 @@ export function demoHomeRefusal(contents: DemoHomeContents, demoServers: Readonl
   if (contents.servers === "unreadable") return "a config.json that mcpvm cannot read";
   const names = Object.keys(contents.servers ?? {});
   const foreign = names.filter((name) => !DEMO_SERVER_NAMES.includes(name));
-  if (foreign.length > 0) return `a config.json with ${names.length} MCP server(s) (${names.join(", ")}), not only the demo's`;
+  if (foreign.length > 0) return `a config.json with ${counted(names.length, "MCP server")} (${names.join(", ")}), not only the demo's`;
   if (contents.hasMarker) return undefined;
   if (contents.servers !== undefined && isDeepStrictEqual(contents.servers, demoServers)) return undefined;
   const shown = contents.entries.slice(0, 5).join(", ") + (contents.entries.length > 5 ? ", …" : "");

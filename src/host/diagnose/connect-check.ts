@@ -1,6 +1,7 @@
 import type { McpService } from "../../mcp/service/index.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { problem, type Problem, type ProblemKind } from "./problem.js";
+import { counted } from "../../util/counted.js";
 
 export interface ConnectResult {
   readonly name: string;
@@ -54,7 +55,7 @@ function kindOf(code: string): ProblemKind {
 export function connectProblems(results: readonly ConnectResult[]): Problem[] {
   return results.flatMap((r): Problem[] => {
     if (!r.ok && r.error !== undefined) return [problem("error", kindOf(r.error.code), `server ${r.name}`, r.error.message, `mcpvm mcp info ${r.name}`, r.error.code)];
-    if ((r.heldCount ?? 0) > 0) return [problem("warning", "approval", `server ${r.name}`, `${r.heldCount} tool(s) of ${r.name} are held for review and hidden from guest code`, `mcpvm mcp approve ${r.name} --tools`, "MCP_TOOL_HELD")];
+    if ((r.heldCount ?? 0) > 0) return [problem("warning", "approval", `server ${r.name}`, `${counted(r.heldCount ?? 0, "tool")} of ${r.name} ${r.heldCount === 1 ? "is" : "are"} held for review and hidden from guest code`, `mcpvm mcp approve ${r.name} --tools`, "MCP_TOOL_HELD")];
     return [];
   });
 }

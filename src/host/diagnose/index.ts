@@ -51,7 +51,7 @@ async function mcpPluginState(plugins: PluginManager, config: ConfigFile, server
     return { state: "broken", detail: `plugins cannot be listed: ${errorMessage(error)}`, list: [] };
   }
   const mcp = list.find((p) => p.name === "mcp");
-  const servers = serverCount === 0 ? "" : `; the ${serverCount} configured server(s) do not start`;
+  const servers = serverCount === 0 ? "" : `; ${serverCount === 1 ? "the configured server does" : `the ${serverCount} configured servers do`} not start`;
   const off = (detail: string, next: string) => {
     if (serverCount > 0) problems.push(problem("error", "approval", "mcp plugin", `MCP is off: ${detail}${servers}`, next, "MCP_PLUGIN_NOT_ENABLED"));
     return { state: "off" as const, detail, list };

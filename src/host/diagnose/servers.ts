@@ -13,6 +13,7 @@ import { didYouMean } from "../../util/suggest.js";
 import { filesystemRootsProblem } from "./filesystem-roots.js";
 import { fileExists, findCommand } from "./path-lookup.js";
 import { problem, type Problem } from "./problem.js";
+import { counted } from "../../util/counted.js";
 
 /** What doctor shows per server besides its problems. */
 export interface ServerCheck {
@@ -137,7 +138,7 @@ export async function checkServer(name: string, entry: McpServerEntry, context: 
       problems.push(problem("warning", "unavailable", subject, `the last start failed (${lastConnect.at}): ${firstLine(lastConnect.error?.message ?? "unknown error")}`, `mcpvm doctor --connect to try it now, or mcpvm mcp info ${name}`, lastConnect.error?.code));
     }
     if (lastConnect?.result === "connected" && (lastConnect.heldCount ?? 0) > 0) {
-      problems.push(problem("warning", "approval", subject, `${lastConnect.heldCount} tool(s) of ${name} are held for review and hidden from guest code`, `mcpvm mcp approve ${name} --tools`, "MCP_TOOL_HELD"));
+      problems.push(problem("warning", "approval", subject, `${counted(lastConnect.heldCount ?? 0, "tool")} of ${name} ${lastConnect.heldCount === 1 ? "is" : "are"} held for review and hidden from guest code`, `mcpvm mcp approve ${name} --tools`, "MCP_TOOL_HELD"));
     }
   }
   return {

@@ -5,6 +5,7 @@ import { McpConnectError, McpTransportError } from "./errors.js";
 import { describeHttpFailure, httpStatusOf } from "./http-failure.js";
 import { missingCommandHint } from "./command-hints.js";
 import type { ExitInfo } from "./stdio-transport.js";
+import { counted } from "../../util/counted.js";
 
 export interface StartupDiagnostics {
   readonly server: string;
@@ -54,7 +55,7 @@ function details(diag: StartupDiagnostics): string {
   const parts: string[] = [];
   if (diag.garbageLines > 0) {
     const sample = diag.garbageSample === undefined ? "" : `, the first: ${JSON.stringify(diag.garbageSample)}`;
-    parts.push(` It wrote ${diag.garbageLines} line(s) on stdout that are not JSON-RPC${sample} (an MCP stdio server must log to stderr only).`);
+    parts.push(` It wrote ${counted(diag.garbageLines, "line")} on stdout that ${diag.garbageLines === 1 ? "is" : "are"} not JSON-RPC${sample} (an MCP stdio server must log to stderr only).`);
   }
   if (diag.stderrTail.length > 0) parts.push(` Last stderr lines:\n${diag.stderrTail}`);
   return parts.join("");

@@ -2,6 +2,7 @@ import type { ApprovalStatus } from "../approval/index.js";
 import type { ServerStatus } from "../client-manager/index.js";
 import { parseTemplate, templateFields, type McpServerEntry } from "../config/index.js";
 import type { ServerStatusRecord } from "./server-status.js";
+import { counted } from "../../util/counted.js";
 
 /**
  * What `mcp list` (CLI and REPL), `doctor` and the banner say about one server. The first that
@@ -107,7 +108,7 @@ export function serverState(input: ServerStateInput): ServerState {
   if (input.approval === "changed") return result("needs-approval", "its definition changed since it was approved", `mcpvm mcp approve ${name}`);
   if (live?.state === "connecting") return result("connecting");
   if (live?.state === "connected") {
-    if ((catalog?.held ?? 0) > 0) return result("held", `${catalog?.held} tool(s) held for review`, `mcpvm mcp approve ${name} --tools`);
+    if ((catalog?.held ?? 0) > 0) return result("held", `${counted(catalog?.held ?? 0, "tool")} held for review`, `mcpvm mcp approve ${name} --tools`);
     return result("connected");
   }
   const loginError = live?.state === "error" && live.lastError?.code === "MCP_LOGIN_REQUIRED" ? live.lastError.message : recorded?.result === "failed" && recorded.error?.code === "MCP_LOGIN_REQUIRED" && input.loggedIn !== true ? recorded.error.message : undefined;
@@ -120,6 +121,6 @@ export function serverState(input: ServerStateInput): ServerState {
   if (recorded?.result === "failed") return result("failed", firstLine(recorded.error?.message ?? "failed"), `mcpvm mcp info ${name}`, recorded.at);
   const unanswered = inputIds(entry).filter((id) => !input.answeredInputs.has(id));
   if (unanswered.length > 0) return result("needs-input", `asks for ${unanswered.map((id) => `"${id}"`).join(", ")} when it starts (interactive sessions only)`, undefined);
-  if ((recorded?.heldCount ?? 0) > 0) return result("held", `${recorded?.heldCount} tool(s) held for review`, `mcpvm mcp approve ${name} --tools`, recorded?.at);
+  if ((recorded?.heldCount ?? 0) > 0) return result("held", `${counted(recorded?.heldCount ?? 0, "tool")} held for review`, `mcpvm mcp approve ${name} --tools`, recorded?.at);
   return result("idle", undefined, undefined, recorded?.at);
 }

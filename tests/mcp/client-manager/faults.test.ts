@@ -153,7 +153,7 @@ describe("faults end in typed errors within their budget while other servers kee
     const { manager } = withHealthy(["garbage", ["--mode", "garbage-only"], { limits: { connectTimeoutMs: 4_000 } }]);
     const error = await expectRejection(manager.callTool("garbage", "echo", { text: "x" }));
     expect(error).toMatchObject({ name: "McpConnectError", code: "MCP_CONNECT_TIMEOUT" });
-    expect(error.message).toMatch(/wrote \d+ line\(s\) on stdout that are not JSON-RPC, the first: "Welcome to the fixture server!"/);
+    expect(error.message).toMatch(/wrote \d+ lines? on stdout that (is|are) not JSON-RPC, the first: "Welcome to the fixture server!"/);
     expect(await manager.callTool("ok", "echo", { text: "fine" })).toBe("fine");
   });
 

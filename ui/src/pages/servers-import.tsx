@@ -31,7 +31,7 @@ export function ImportForm({ reloadState }: { reloadState: () => void }) {
       const answer = await post<ImportAnswer>("/api/import", { ...source, overwrite, dryRun });
       setReport(answer);
       reloadState();
-      return `${answer.dryRun ? "Would import" : "Imported"} ${answer.added.length} server(s) from a ${answer.format} file${answer.added.length > 0 ? `: ${answer.added.join(", ")}` : ""}. Imported servers start only after approval.`;
+      return `${answer.dryRun ? "Would import" : "Imported"} ${answer.added.length} ${answer.added.length === 1 ? "server" : "servers"} from a ${answer.format} file${answer.added.length > 0 ? `: ${answer.added.join(", ")}` : ""}. Imported servers start only after approval.`;
     });
   };
   return (

@@ -10,6 +10,7 @@ import { writeJson, writeLine } from "../../../terminal/io.js";
 import { Spinner } from "../../../terminal/spinner.js";
 import { renderDoctor } from "./render.js";
 import { doctorExitCode, engineReport, gatewayProblems, limitsReport, llmReport, type DoctorReport } from "./report.js";
+import { counted } from "../../../util/counted.js";
 
 const USAGE = `Usage: mcpvm doctor [--connect] [--json]
 
@@ -42,7 +43,7 @@ async function runConnectCheck(context: CommandContext, names: readonly string[]
   const spinner = new Spinner(context.io.stderr);
   const pending = new Set<string>();
   const show = () => spinner.update(`starting ${[...pending].join(", ")}…`);
-  spinner.start(`starting ${names.length} server(s)…`);
+  spinner.start(`starting ${counted(names.length, "server")}…`);
   try {
     return await connectCheck(service, names, {
       onStart: (name) => {

@@ -2,6 +2,7 @@ import { displayBlock, displayInline } from "../../../terminal/display.js";
 import type { Colours } from "../../../terminal/io.js";
 import { ago } from "../../../terminal/render/server-state.js";
 import type { DoctorReport } from "./report.js";
+import { counted } from "../../../util/counted.js";
 
 type ServerRow = DoctorReport["servers"][number];
 
@@ -22,7 +23,7 @@ function renderProblems(report: DoctorReport, colours: Colours): string[] {
   if (report.problems.length === 0) return [colours.green("No problems found.")];
   const errors = report.problems.filter((p) => p.severity === "error").length;
   const warnings = report.problems.length - errors;
-  const lines = [colours.bold(`${errors} problem(s)${warnings > 0 ? `, ${warnings} warning(s)` : ""}:`)];
+  const lines = [colours.bold(`${counted(errors, "problem")}${warnings > 0 ? `, ${counted(warnings, "warning")}` : ""}:`)];
   for (const p of report.problems) {
     const mark = p.severity === "error" ? colours.red("✗") : colours.yellow("!");
     const [first = "", ...rest] = displayBlock(p.message).split("\n");
@@ -52,7 +53,7 @@ export function renderDoctor(report: DoctorReport, colours: Colours): string {
   const enabled = report.servers.filter((s) => s.enabled).length;
   const configured = report.configuredServers;
   const mcpText = report.mcp.state === "on" ? green("on") : report.mcp.state === "off" ? yellow(`off: ${report.mcp.detail}`) : red(`broken: ${report.mcp.detail}`);
-  lines.push(`  mcp         ${mcpText}; ${configured} server(s) configured${configured === report.servers.length ? `, ${enabled} enabled` : `, ${report.servers.length} valid`}`);
+  lines.push(`  mcp         ${mcpText}; ${counted(configured, "server")} configured${configured === report.servers.length ? `, ${enabled} enabled` : `, ${report.servers.length} valid`}`);
   const width = Math.max(0, ...report.servers.map((s) => displayInline(s.name).length));
   for (const server of report.servers) {
     const approval = server.approval === "approved" ? "approved" : yellow(server.approval === "unapproved" ? "not approved" : server.approval);

@@ -5,6 +5,7 @@ import { commandHint, noTerminalHint } from "../../../terminal/hints.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import type { LaunchOutcome } from "./approve-launch.js";
 import type { HeldReview } from "./approve-tools.js";
+import { counted } from "../../../util/counted.js";
 
 export interface StillHeld {
   readonly tool: string;
@@ -70,10 +71,10 @@ export function writeApproveReport(report: ApproveReport, context: CommandContex
   if (tools.changedSinceReview.length > 0) writeLine(err, yellow(`changed again since shown, not accepted: ${tools.changedSinceReview.map(show).join(", ")}`));
   if (tools.notListed.length > 0) writeLine(err, yellow(`not accepted, no longer listed under that name (or its name holds a secret): ${tools.notListed.map(show).join(", ")}`));
   if (tools.stillHeld.length === 0) {
-    writeLine(out, `${tools.available} tool(s) available as ${tools.module}; nothing held.`);
+    writeLine(out, `${counted(tools.available, "tool")} available as ${tools.module}; nothing held.`);
     return;
   }
   writeLine(err, yellow(bold(`Held tools stay hidden from guest code and the model; still held (${tools.stillHeld.length}):`)));
   for (const h of tools.stillHeld) writeLine(err, yellow(`  ${show(h.tool)}: ${show(h.why)}${h.accept === undefined ? "" : `; accept with \`${show(h.accept)}\``}`));
-  writeLine(out, `${tools.available} tool(s) available as ${tools.module}; ${tools.stillHeld.length} still held.`);
+  writeLine(out, `${counted(tools.available, "tool")} available as ${tools.module}; ${tools.stillHeld.length} still held.`);
 }

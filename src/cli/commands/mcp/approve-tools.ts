@@ -45,7 +45,7 @@ export async function reviewHeldTools(service: McpService, catalog: ServerCatalo
   let declined = false;
   if (byYes.length > 0) {
     const list = byYes.map((h) => displayInline(h.name)).join(", ");
-    if (await confirm(context, `Accept ${byYes.length} held tool(s) shown above (${list}), findings and changes included?`)) submitted.push(...byYes);
+    if (await confirm(context, `Accept ${byYes.length === 1 ? "the held tool" : `${byYes.length} held tools`} shown above (${list}), findings and changes included?`)) submitted.push(...byYes);
     else declined = true;
   }
   const typed: string[] = [];

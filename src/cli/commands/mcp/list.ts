@@ -9,6 +9,7 @@ import { writeJson, writeLine } from "../../../terminal/io.js";
 import { renderServerList } from "../../../terminal/render/mcp.js";
 import { Spinner } from "../../../terminal/spinner.js";
 import { McpvmError } from "../../../util/errors.js";
+import { counted } from "../../../util/counted.js";
 
 function checkLine(result: ConnectResult, context: CommandContext): string {
   const { green, red, yellow } = context.colours;
@@ -28,7 +29,7 @@ export async function listCommand(service: McpService, check: boolean, context: 
     const before = await service.summaries();
     const names = before.filter((s) => s.enabled && s.approval === "approved").map((s) => s.name);
     const spinner = new Spinner(context.io.stderr);
-    spinner.start(`checking ${names.length} server(s)…`);
+    spinner.start(`checking ${counted(names.length, "server")}…`);
     try {
       checks = await connectCheck(service, names, {
         onDone: (result) => {
