@@ -114,6 +114,7 @@ export class Passthrough {
       return await work();
     } finally {
       this.active.delete(origin);
+      origin.ended.abort();
       await flushOrigin(origin);
     }
   }
