@@ -75,13 +75,23 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
       const listen = passthrough === undefined ? undefined : listenedResources(body);
       if (listen !== undefined && passthrough !== undefined) {
         // Updates for these URIs come from upstream subscriptions, held while the stream is open.
+        // Watched from before they are set up: a client that leaves meanwhile (an upstream slow to
+        // start) would otherwise leave them held, its server kept running for good.
+        let gone = false;
+        const markGone = (): void => {
+          gone = true;
+        };
+        res.once("close", markGone);
         let release: () => void;
         try {
           release = await passthrough.holdSubscriptions(listen.uris, {}, passthroughReach(client));
         } catch (error) {
+          res.off("close", markGone);
           const code = ProtocolError.isInstance(error) ? error.code : -32603;
           return sendJson(res, 200, { jsonrpc: "2.0", id: listen.id, error: { code, message: errorMessage(error) } });
         }
+        res.off("close", markGone);
+        if (gone) return release();
         res.once("close", release);
       }
       return deps.modern(req, res, body);

@@ -13,10 +13,22 @@ export interface GatewayOrigin {
   readonly session: string;
   /** Notifications sent on the request's stream and not yet written: the response waits for them. */
   readonly pending: Set<Promise<void>>;
+  /** Aborted when the gateway's work for the request ends (answered, failed, cancelled): what it still asks the client is withdrawn. */
+  readonly ended: AbortController;
 }
 
 export function gatewayOrigin(server: Server, ctx: ServerContext, session: string): GatewayOrigin {
-  return { kind: "gateway-origin", server, ctx, session, pending: new Set() };
+  return { kind: "gateway-origin", server, ctx, session, pending: new Set(), ended: new AbortController() };
+}
+
+/**
+ * The signal of a request the gateway forwards to the origin's client for an upstream: aborted when
+ * the upstream withdraws it, the client cancels the call it belongs to, or that call ends anyway (a
+ * timeout, the upstream gone). The client then gets notifications/cancelled and stops asking its
+ * person, rather than showing a form for a call that is over.
+ */
+export function forwardedSignal(origin: GatewayOrigin, upstream: AbortSignal): AbortSignal {
+  return AbortSignal.any([upstream, origin.ctx.mcpReq.signal, origin.ended.signal]);
 }
 
 /** Sends a notification related to the origin's request, remembered until written (or failed). */

@@ -13,7 +13,7 @@ import { RootsRouter } from "./roots.js";
 import { ResourceRouter } from "./resources.js";
 import { upstreamRequestHooks } from "./upstream-requests.js";
 import type { Upstreams } from "./upstreams.js";
-import { UpstreamSubscriptions } from "./upstream-subscriptions.js";
+import { releaseOnce, UpstreamSubscriptions } from "./upstream-subscriptions.js";
 
 /** Sends one notification; a connection that is gone (throwing at once or later) never stops the others. */
 function deliver(send: () => Promise<void>): void {
@@ -26,7 +26,8 @@ function deliver(send: () => Promise<void>): void {
 
 /** Per client connection (SDK server instance): what it subscribed to and the log level it asked for. */
 interface SessionState {
-  readonly subscriptions: Set<string>;
+  /** URI → its acquisition upstream (settled or not): a second subscribe of the URI waits for the first, never acquires again. */
+  readonly subscriptions: Map<string, Promise<void>>;
   level: LoggingLevel | undefined;
   /** The servers whose log messages this connection may get (its client's reach, fixed per session). */
   reach: ServerReach;
@@ -113,15 +114,24 @@ export class Passthrough {
       return await work();
     } finally {
       this.active.delete(origin);
+      origin.ended.abort();
       await flushOrigin(origin);
     }
   }
 
   async subscribe(server: Server, uri: string, caller: CallerOptions, reach?: ServerReach): Promise<void> {
     const state = this.session(server);
-    if (state.subscriptions.has(uri)) return;
-    await this.upstreamSubscriptions.acquire(uri, caller, reach);
-    state.subscriptions.add(uri);
+    const pending = state.subscriptions.get(uri);
+    if (pending !== undefined) return pending;
+    // Recorded before the first await: the same URI subscribed twice at once is one holder, released by one unsubscribe.
+    const acquiring = this.upstreamSubscriptions.acquire(uri, caller, reach);
+    state.subscriptions.set(uri, acquiring);
+    try {
+      await acquiring;
+    } catch (error) {
+      if (state.subscriptions.get(uri) === acquiring) state.subscriptions.delete(uri);
+      throw error;
+    }
   }
 
   /**
@@ -150,8 +160,10 @@ export class Passthrough {
 
   async unsubscribe(server: Server, uri: string, caller: CallerOptions): Promise<void> {
     const state = this.session(server);
-    if (!state.subscriptions.delete(uri)) return;
-    await this.upstreamSubscriptions.release(uri, caller);
+    const acquiring = state.subscriptions.get(uri);
+    if (acquiring === undefined) return;
+    state.subscriptions.delete(uri);
+    await releaseOnce(acquiring, () => this.upstreamSubscriptions.release(uri, caller));
   }
 
   /** A client connection closed: its subscriptions are released upstream. */
@@ -159,7 +171,7 @@ export class Passthrough {
     const state = this.sessions.get(server);
     if (state === undefined) return;
     this.sessions.delete(server);
-    for (const uri of state.subscriptions) await this.upstreamSubscriptions.release(uri, {}).catch(() => undefined);
+    for (const [uri, acquiring] of state.subscriptions) await releaseOnce(acquiring, () => this.upstreamSubscriptions.release(uri, {})).catch(() => undefined);
   }
 
   /** Whether this client connection set a log level: its calls' upstream log messages are then related to them. */
@@ -231,7 +243,7 @@ export class Passthrough {
   private session(server: Server): SessionState {
     let state = this.sessions.get(server);
     if (state === undefined) {
-      state = { subscriptions: new Set(), level: undefined, reach: undefined };
+      state = { subscriptions: new Map(), level: undefined, reach: undefined };
       this.sessions.set(server, state);
     }
     return state;

@@ -106,7 +106,7 @@ export class ResourceRouter {
       await Promise.all([this.list(caller, reach), this.templatesList(caller, reach)]);
       owner = this.ownerOf(uri, reach);
     }
-    if (owner === undefined) throw resourceNotFound(uri, `no server behind this gateway lists it or has a template that matches it (servers: ${this.serverNames(reach).join(", ") || "none"})`);
+    if (owner === undefined) throw resourceNotFound(uri, `no server behind this gateway lists it or has a template that matches it; its servers: ${this.serverNames(reach).join(", ") || "none"}`);
     const result = await this.upstreams.request(owner, "resources/read", { uri }, caller).catch((error: unknown) => {
       throw toProtocolError(error, this.redact);
     });

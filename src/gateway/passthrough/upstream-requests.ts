@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Logger } from "pino";
 import type { ServerRequestContext, ServerRequestHooks } from "../../mcp/client-manager/index.js";
 import type { InputRounds } from "./input-rounds.js";
-import { clientCapabilities, isFastLaneOrigin, isModernRequest, type GatewayOrigin } from "./origin.js";
+import { clientCapabilities, forwardedSignal, isFastLaneOrigin, isModernRequest, type GatewayOrigin } from "./origin.js";
 import type { RootsRouter } from "./roots.js";
 
 export interface UpstreamRequestDeps {
@@ -37,7 +37,7 @@ export function upstreamRequestHooks(deps: UpstreamRequestDeps): ServerRequestHo
         logger.warn({ server: ctx.server }, `URL elicitation from ${ctx.server} declined: the client supports form mode only`);
         return { action: "decline" };
       }
-      if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.elicitInput(params, { signal: ctx.signal });
+      if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.elicitInput(params, { signal: forwardedSignal(origin, ctx.signal) });
       // A 2026-07-28 client: the question goes out in the call's next input_required answer.
       const asked = rounds.ask(origin, { method: "elicitation/create", params }, ctx.signal);
       if (asked === undefined) {
@@ -51,7 +51,7 @@ export function upstreamRequestHooks(deps: UpstreamRequestDeps): ServerRequestHo
       const origin = deps.originOf(ctx);
       const why = cannotForward(origin, "sampling", ctx);
       if (why !== undefined || origin === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Sampling is not available through the mcpvm gateway here: ${why}`);
-      if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.requestSampling(params, { signal: ctx.signal });
+      if (!isModernRequest(origin.ctx)) return origin.ctx.mcpReq.requestSampling(params, { signal: forwardedSignal(origin, ctx.signal) });
       const asked = rounds.ask(origin, { method: "sampling/createMessage", params }, ctx.signal);
       if (asked === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Sampling is not available through the mcpvm gateway here: the 2026-07-28 client's request is not a tool call (input rounds are offered for tools/call)");
       const view = await asked;

@@ -60,6 +60,11 @@ export function classifyCallFailure(error: unknown, ctx: CallFailureContext): Mc
           `${where} failed: the connection to server ${ctx.server} closed (${detail}). The next call restarts the server.`,
           { data },
         );
+      // Refused by the SDK before anything was sent (a method the session's protocol version lacks, a
+      // capability the server did not declare): nothing is wrong with the connection, which stays up.
+      case SdkErrorCode.MethodNotSupportedByProtocolVersion:
+      case SdkErrorCode.CapabilityNotSupported:
+        return new McpRequestError("MCP_REQUEST_UNSUPPORTED", `${where} was not sent: ${detail}`, { data: { ...data, sdkCode: error.code } });
       case SdkErrorCode.InvalidResult:
         return ctx.method === undefined
           ? new McpToolError("MCP_TOOL_INVALID_RESULT", `${where} returned a result that does not match its schema: ${detail}`, { data })

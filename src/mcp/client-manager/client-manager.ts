@@ -194,10 +194,10 @@ export class ClientManager {
     const slot = this.slot(name);
     if (caller.deadline !== undefined && caller.deadline <= this.now()) throw deadlineError(name, method, "before the request was sent");
     const connection = await this.ensureConnected(slot, caller, method);
-    if (!supportsRequest(method, connection.capabilities())) {
+    if (!supportsRequest(method, connection.capabilities(), connection.era())) {
       const empty = emptyListFor(method);
       if (empty !== undefined) return empty;
-      throw unsupportedRequestError(name, method);
+      throw unsupportedRequestError(name, method, connection.era());
     }
     const launch = slot.launch as McpServerLaunch;
     const { ms: timeoutMs, source: timeoutSource } = callTimeout(launch.limits.callTimeoutMs, this.limits.defaultCallTimeoutMs, caller.deadline, this.now());

@@ -75,9 +75,13 @@ const CAPABILITY_OF: Readonly<Record<string, string>> = {
   "logging/setLevel": "logging",
 };
 
-export function unsupportedRequestError(server: string, method: string): McpRequestError {
+export function unsupportedRequestError(server: string, method: string, era: "legacy" | "modern" = "legacy"): McpRequestError {
   const capability = CAPABILITY_OF[method] ?? method;
-  return new McpRequestError("MCP_REQUEST_UNSUPPORTED", `MCP server ${server} does not support ${method}: it did not declare the "${capability}" capability.`, {
+  const why =
+    era === "modern" && method === "logging/setLevel"
+      ? "it speaks MCP 2026-07-28, which has no logging/setLevel (a log level is sent with each request instead)"
+      : `it did not declare the "${capability}" capability`;
+  return new McpRequestError("MCP_REQUEST_UNSUPPORTED", `MCP server ${server} does not support ${method}: ${why}.`, {
     data: { server, method },
   });
 }

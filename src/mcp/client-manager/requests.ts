@@ -60,8 +60,13 @@ const EMPTY_LISTS: Partial<{ [M in ServerRequestMethod]: () => ServerRequestResu
   "prompts/list": () => ({ prompts: [] }),
 };
 
-/** Whether the server declared what `method` needs; undefined capabilities (not connected) count as no. */
-export function supportsRequest(method: ServerRequestMethod, capabilities: ServerCapabilities | undefined): boolean {
+/**
+ * Whether the server declared what `method` needs; undefined capabilities (not connected) count as no.
+ * On a 2026-07-28 session logging/setLevel does not exist (SEP-2577: a level travels with each
+ * request), whatever the server declared: the SDK would refuse it without sending it.
+ */
+export function supportsRequest(method: ServerRequestMethod, capabilities: ServerCapabilities | undefined, era: "legacy" | "modern" = "legacy"): boolean {
+  if (method === "logging/setLevel" && era === "modern") return false;
   switch (method) {
     case "resources/list":
     case "resources/templates/list":
