@@ -67,8 +67,7 @@ export interface FlowCall {
 export async function guardFlow(flows: RunFlows, call: FlowCall, options: FlowGuardOptions): Promise<void> {
   if (!isFlowSink(call.annotations)) return;
   const to = `${call.server}.${call.tool}`;
-  for (const match of flows.index.find(call.args)) {
-    if (match.server === call.server) continue;
+  for (const match of flows.index.find(call.args, call.server)) {
     const key = JSON.stringify([match.server, to]);
     if (flows.allowed.has(key)) continue;
     const verdict = judgeFlow(options.policy, match.server, to, options.ask !== undefined);

@@ -73,13 +73,20 @@ export class TaintIndex {
    * path is recorded (audit log) and shown: a key the script's source does not spell out is written
    * `[key]`, so the path never holds server data, not even a piece too short or too far inside a
    * longer text for the windows to find (a password cut out of a sentence and used as a key).
+   * `except`'s data is neither indexed nor searched: the guard lets a server's data go back to it.
    */
-  find(value: unknown): TaintMatch[] {
+  find(value: unknown, except?: string): TaintMatch[] {
     const found = new Map<string, string>();
+    // A server's own data going back to it is no flow: with no other server's data in the run (one
+    // server, or the first calls), the arguments need not be walked at all.
+    let others = 0;
+    for (const server of this.servers.keys()) if (server !== except) others++;
+    if (others === 0) return [];
     walk(value, (text, path) => {
       if (text.length < MIN_WHOLE) return;
       const lower = fold(text);
       for (const [server, data] of this.servers) {
+        if (server === except) continue;
         this.indexPending(data);
         if (found.has(server)) continue;
         if (this.contains(data, lower)) found.set(server, pathText(path, (key) => !this.code.includes(key.toLowerCase())) || "(the argument)");
