@@ -15,7 +15,7 @@ import type { CommandContext } from "../terminal/command.js";
 import { COMMAND_ENTRIES, type CommandEntry } from "./commands/index.js";
 import { reportError } from "../terminal/report-error.js";
 import { ExitCode, type ExitCodeValue } from "../terminal/exit-codes.js";
-import { colours, processIo, writeLine, type CliIo } from "../terminal/io.js";
+import { colours, processIo, stdinIsProcessTerminal, writeLine, type CliIo } from "../terminal/io.js";
 import { ask } from "../terminal/prompt.js";
 import { traceStartup } from "../util/startup-trace.js";
 import { outliveClosedPipe } from "./closed-pipe.js";
@@ -132,7 +132,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), o
       startedEngine = early.engine;
       await early.starting;
     }
-    const atTerminal = io.stdin === process.stdin && process.stdin.isTTY === true && io.stderr.isTTY === true;
+    const atTerminal = stdinIsProcessTerminal(io) && io.stderr.isTTY === true;
     // --yes answers confirmations; it never supplies secrets, so ${input:…} values are still asked on a terminal.
     const interactive = atTerminal && !flags.yes;
     context = {

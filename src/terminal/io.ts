@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { isatty } from "node:tty";
 
 /** Everything a command touches outside itself, injected so commands run in-process in tests. */
 export interface CliIo {
@@ -9,8 +10,30 @@ export interface CliIo {
   readonly cwd: string;
 }
 
+const processIos = new WeakSet<CliIo>();
+
+/**
+ * The process's own streams. stdin is read on first use: Node builds process.stdin when it is first
+ * touched (a tty, pipe or file stream and the modules behind it), which a run given its script on the
+ * command line never needs.
+ */
 export function processIo(): CliIo {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  const io: CliIo = {
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  processIos.add(io);
+  return io;
+}
+
+/** Whether io's stdin is the process's own and a terminal, answered without building process.stdin. */
+export function stdinIsProcessTerminal(io: CliIo): boolean {
+  return processIos.has(io) ? isatty(0) : io.stdin === process.stdin && process.stdin.isTTY === true;
 }
 
 /** Colour only on a TTY, and never when NO_COLOR is set (https://no-color.org). */
