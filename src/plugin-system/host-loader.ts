@@ -6,6 +6,7 @@ import { errorMessage } from "../util/errors.js";
 import { withKeySuggestions } from "../util/zod-key-suggestions.js";
 import type { DiscoveredPlugin } from "./discovery.js";
 import { PluginError } from "./errors.js";
+import { PLUGIN_LOAD_TIMEOUT_MS, PluginLoadTimeoutError, withinLoadDeadline } from "./load-deadline.js";
 import { manifestDeclaresModule } from "./manifest.js";
 import type { PluginContext, PluginRegistration } from "./types.js";
 
@@ -43,11 +44,12 @@ export interface LoadedPlugin {
  * Import a plugin's entry and check that its default export is a registration for this plugin.
  * `entryFile`: where to import it from (a user plugin's private copy, private-copy.ts); errors name the plugin's own entry.
  */
-export async function importRegistration(plugin: DiscoveredPlugin, importer: ModuleImporter, entryFile = plugin.entryFile): Promise<PluginRegistration> {
+export async function importRegistration(plugin: DiscoveredPlugin, importer: ModuleImporter, entryFile = plugin.entryFile, loadTimeoutMs = PLUGIN_LOAD_TIMEOUT_MS): Promise<PluginRegistration> {
   let namespace: unknown;
   try {
-    namespace = await importer(pathToFileURL(entryFile).href);
+    namespace = await withinLoadDeadline(plugin.name, `importing ${plugin.entryFile}`, loadTimeoutMs, importer(pathToFileURL(entryFile).href));
   } catch (cause) {
+    if (cause instanceof PluginLoadTimeoutError) throw cause;
     throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: importing ${plugin.entryFile} failed: ${errorMessage(cause)}. Reinstall or fix the plugin, or stop loading it: mcpvm plugin disable ${plugin.name}`, { data: { plugin: plugin.name }, cause });
   }
   const candidate = (namespace as { default?: unknown } | null)?.default;
@@ -168,13 +170,16 @@ export async function instantiatePlugin(
   registration: PluginRegistration,
   rawConfig: unknown,
   context: PluginContext,
+  loadTimeoutMs = PLUGIN_LOAD_TIMEOUT_MS,
 ): Promise<LoadedPlugin> {
   const config = parsePluginConfig(plugin.name, registration, rawConfig, context.paths.configFile);
   let created: unknown;
   try {
-    created = await registration.createHostFunctions(config, context);
+    // The async wrapper turns a synchronous throw into a rejection, reported like any other.
+    created = await withinLoadDeadline(plugin.name, "createHostFunctions", loadTimeoutMs, (async () => registration.createHostFunctions(config, context))());
   } catch (cause) {
     await disposeQuietly(registration);
+    if (cause instanceof PluginLoadTimeoutError) throw cause;
     throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: createHostFunctions failed: ${errorMessage(cause)}. Check its config (mcpvm plugin config ${plugin.name}), or stop loading it: mcpvm plugin disable ${plugin.name}`, { data: { plugin: plugin.name }, cause });
   }
   try {

@@ -31,6 +31,8 @@ export interface PluginManagerOptions {
   /** The environment plugins see in their PluginContext; defaults to none at all. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly importModule?: ModuleImporter;
+  /** How long one plugin's import or createHostFunctions may take; defaults to PLUGIN_LOAD_TIMEOUT_MS. Tests shorten it. */
+  readonly loadTimeoutMs?: number;
   /** Packages native plugins may import as audited-by-mcpvm dependencies; defaults to mcpvm's package.json dependencies. */
   readonly trustedPackages?: ReadonlySet<string>;
   /** Lent to native plugins only (see HostServices). */
@@ -226,7 +228,7 @@ export class PluginManager {
           pluginDir: plugin.dir,
           env: this.env,
           ...(plugin.source === "native" && this.options.services !== undefined ? { services: this.options.services } : {}),
-        });
+        }, this.options.loadTimeoutMs);
         const clash = Object.keys(loaded.modules).find((module) => owner.has(module));
         if (clash !== undefined) {
           await disposeQuietly(registration);
@@ -295,7 +297,7 @@ export class PluginManager {
    */
   private async importApproved(snapshot: PluginSnapshot): Promise<PluginRegistration> {
     const { plugin } = snapshot;
-    if (plugin.source === "native") return importRegistration(plugin, this.importer);
+    if (plugin.source === "native") return importRegistration(plugin, this.importer, plugin.entryFile, this.options.loadTimeoutMs);
     let entry: string;
     try {
       entry = await privateEntryFile(this.paths.pluginCodeDir, snapshot);
@@ -305,7 +307,7 @@ export class PluginManager {
         cause,
       });
     }
-    return importRegistration(plugin, this.importer, entry);
+    return importRegistration(plugin, this.importer, entry, this.options.loadTimeoutMs);
   }
 
   private async find(name: string): Promise<DiscoveredPlugin> {
