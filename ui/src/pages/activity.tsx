@@ -103,7 +103,7 @@ export function ActivityPage() {
         </div>
       )}
       {selected !== undefined && (
-        <section class="card detail" aria-labelledby="call-detail-title" tabIndex={-1} ref={detail}>
+        <section class="card detail" aria-labelledby="call-detail-title" tabIndex={-1} ref={detail} onKeyDown={(e) => e.key === "Escape" && close()}>
           <h3 id="call-detail-title">
             {shown(`${selected.server}.${selected.tool}`)}
           </h3>
