@@ -76,6 +76,42 @@ describe.skipIf(SKIP_BROWSER)("mcpvm ui on a narrow window and from the keyboard
     expect(errors).toEqual([]);
   });
 
+  it("keyboard: Escape answers No to Remove… and Delete… (focus back to the button, nothing removed) and closes a call's details", async () => {
+    const home = await session.home({ servers: (_starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")], confirm: "never" } }), approve: ["notes"] });
+    await writeSpec(join(home.dir, "notes.json"), [{ name: "search", inputSchema: text }]);
+    expect((await cli(home, ["toolset", "build", "daily", "notes.search"])).code).toBe(0);
+    expect((await cli(home, ["mcp", "call", "notes", "search", "text=esc"])).code).toBe(0);
+    const { page, errors } = await session.open(home);
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+    const card = page.locator('[data-server="notes"]');
+    await card.getByRole("button", { name: "Remove…" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(focused, POLL).toBe("Cancel");
+    await page.keyboard.press("Escape");
+    await expect.poll(focused, POLL).toBe("Remove…");
+    expect(await card.getByRole("group", { name: "Confirm removing notes" }).count()).toBe(0);
+    const listed = JSON.parse((await cli(home, ["--json", "mcp", "list"])).stdout) as { servers: { name: string }[] };
+    expect(listed.servers.map((s) => s.name)).toEqual(["notes"]);
+
+    await page.getByRole("link", { name: "Toolsets" }).click();
+    const toolset = page.getByRole("article", { name: "daily" });
+    await toolset.getByRole("button", { name: "Delete daily…" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(focused, POLL).toBe("Cancel");
+    await page.keyboard.press("Escape");
+    await expect.poll(focused, POLL).toBe("Delete daily…");
+    expect(await toolset.getByRole("group", { name: "Confirm deleting daily" }).count()).toBe(0);
+
+    await page.getByRole("link", { name: "Activity" }).click();
+    await page.getByRole("button", { name: /^Details of notes\.search/ }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".detail").count(), POLL).toBe(1);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.locator(".detail").count(), POLL).toBe(0);
+    await expect.poll(focused, POLL).toBe("notes.search");
+    expect(errors).toEqual([]);
+  });
+
   it("keyboard: a toolset's Delete… asks first (focus to Cancel and back), and deleting says so on the page", async () => {
     const home = await session.home({ servers: (_starts, dir) => ({ notes: { command: process.execPath, args: [SCRIPTED, join(dir, "notes.json")], confirm: "never" } }), approve: ["notes"] });
     await writeSpec(join(home.dir, "notes.json"), [{ name: "search", inputSchema: text }]);

@@ -60,13 +60,14 @@ export function useAction(): { busy: boolean; message: string | undefined; error
 /**
  * A destructive button asked first: the question replaces the button, so for keyboard users focus
  * goes to its safe answer (Cancel), and back to the button when they cancel, instead of falling to
- * the page's top.
+ * the page's top. Escape in the question answers Cancel, as in a dialog.
  */
 export function useConfirmFocus(): {
   asking: boolean;
   setAsking: (asking: boolean) => void;
   cancelButton: { current: HTMLButtonElement | null };
   askButton: { current: HTMLButtonElement | null };
+  onQuestionKey: (event: KeyboardEvent) => void;
 } {
   const [asking, setAsking] = useState(false);
   const cancelButton = useRef<HTMLButtonElement>(null);
@@ -77,5 +78,10 @@ export function useConfirmFocus(): {
     else if (asked.current) askButton.current?.focus();
     asked.current = asking;
   }, [asking]);
-  return { asking, setAsking, cancelButton, askButton };
+  const onQuestionKey = useCallback((event: KeyboardEvent) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    setAsking(false);
+  }, []);
+  return { asking, setAsking, cancelButton, askButton, onQuestionKey };
 }

@@ -18,9 +18,14 @@ const outcomeLabel = (r: ActivityRecord): string => (r.outcome === "ok" ? "ok" :
 /** The face, and for the gateway the client the call was made for. */
 const faceLabel = (r: ActivityRecord): string => shown(r.client === undefined ? r.face : `${r.face} · ${r.client}`);
 
+/** How many of the newest calls the page reads back; older ones stay in the file and its rotated copies. */
+const SHOWN = 300;
+
 /** A live view of <config home>/activity.jsonl: every tool call from the CLI, the REPL, the gateway and this page. */
 export function ActivityPage() {
-  const activity = usePoll(() => get<{ file: string; calls: ActivityRecord[] }>("/api/activity?limit=300"), 1000);
+  const activity = usePoll(() => get<{ file: string; calls: ActivityRecord[] }>(`/api/activity?limit=${SHOWN}`), 1000);
+  // A full page means the log holds more: the filter then searches only what is shown, and says so.
+  const cut = (activity.data?.calls.length ?? 0) >= SHOWN;
   const [filter, setFilter] = useState("");
   const [outcome, setOutcome] = useState("all");
   const [selected, setSelected] = useState<ActivityRecord | undefined>(undefined);
@@ -49,6 +54,7 @@ export function ActivityPage() {
       {activity.data !== undefined && (
         <p class="muted">
           From <code>{activity.data.file}</code>, written by every face (cli, repl, gateway, ui). Arguments are masked and cut; results are never logged.
+          {cut && ` The log holds more: the newest ${SHOWN} calls are shown, and the filter searches only those.`}
         </p>
       )}
       <div class="row filters">
@@ -66,7 +72,7 @@ export function ActivityPage() {
         </label>
       </div>
       {calls.length === 0 ? (
-        <p>No calls{needle !== "" || outcome !== "all" ? " match" : " yet"}.</p>
+        <p>{needle === "" && outcome === "all" ? "No calls yet." : cut ? `None of the newest ${SHOWN} calls match; older calls are not searched.` : "No calls match."}</p>
       ) : (
         <div class="table-wrap">
           <table class="activity">
@@ -103,7 +109,7 @@ export function ActivityPage() {
         </div>
       )}
       {selected !== undefined && (
-        <section class="card detail" aria-labelledby="call-detail-title" tabIndex={-1} ref={detail}>
+        <section class="card detail" aria-labelledby="call-detail-title" tabIndex={-1} ref={detail} onKeyDown={(e) => e.key === "Escape" && close()}>
           <h3 id="call-detail-title">
             {shown(`${selected.server}.${selected.tool}`)}
           </h3>

@@ -68,7 +68,7 @@ function Tools({ name, autoLoad }: { name: string; autoLoad: boolean }) {
 /** `onRemoved(outcome)`: said by the page, since the card leaves once the server is gone. */
 function ServerCard({ server, reloadState, onRemoved }: { server: ServerSummary; reloadState: () => void; onRemoved: (outcome: string) => void }) {
   const action = useAction();
-  const { asking: confirmRemove, setAsking: setConfirmRemove, cancelButton, askButton: removeButton } = useConfirmFocus();
+  const { asking: confirmRemove, setAsking: setConfirmRemove, cancelButton, askButton: removeButton, onQuestionKey } = useConfirmFocus();
   // Bumped at each login change: the tools are listed afresh after a login, and put away after a logout.
   const [login, setLogin] = useState({ changes: 0, loggedIn: false });
   const toggle = () =>
@@ -112,7 +112,7 @@ function ServerCard({ server, reloadState, onRemoved }: { server: ServerSummary;
             Remove…
           </button>
         ) : (
-          <span class="row" role="group" aria-label={`Confirm removing ${server.name}`}>
+          <span class="row" role="group" aria-label={`Confirm removing ${server.name}`} onKeyDown={onQuestionKey}>
             <span>Remove {server.name} from config.json and withdraw its approval?</span>
             <button type="button" class="danger" onClick={remove} disabled={action.busy}>
               Yes, remove {server.name}

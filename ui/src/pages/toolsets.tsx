@@ -17,7 +17,7 @@ interface ToolsetView {
 function ToolsetCard({ toolset, onChange, onEdit, onDeleted }: { toolset: ToolsetView; onChange: () => void; onEdit: (t: ToolsetView) => void; onDeleted: (outcome: string) => void }) {
   const action = useAction();
   // Asked first, as removing a server is.
-  const { asking: confirmDelete, setAsking: setConfirmDelete, cancelButton, askButton: deleteButton } = useConfirmFocus();
+  const { asking: confirmDelete, setAsking: setConfirmDelete, cancelButton, askButton: deleteButton, onQuestionKey } = useConfirmFocus();
   const remove = () =>
     action.run(async () => {
       await post(`/api/toolsets/${enc(toolset.name)}/delete`);
@@ -69,7 +69,7 @@ function ToolsetCard({ toolset, onChange, onEdit, onDeleted }: { toolset: Toolse
             Delete {toolset.name}…
           </button>
         ) : (
-          <span class="row" role="group" aria-label={`Confirm deleting ${toolset.name}`}>
+          <span class="row" role="group" aria-label={`Confirm deleting ${toolset.name}`} onKeyDown={onQuestionKey}>
             <span>Delete toolset {toolset.name}? Clients equipped with it lose its tools.</span>
             <button type="button" class="danger" onClick={remove} disabled={action.busy}>
               Yes, delete {toolset.name}
