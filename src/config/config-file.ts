@@ -101,8 +101,10 @@ export function parseConfigText(file: string, text: string): ConfigFile {
 async function withServerIssues(error: unknown, file: string, text: string): Promise<unknown> {
   const own = error instanceof ConfigError && error.code === "CONFIG_INVALID" ? error.data?.issues : undefined;
   if (!Array.isArray(own)) return error;
-  const raw = parseJsonDocument(text, { refuseReservedKeys: true }) as Record<string, unknown>;
-  const servers = raw.mcpServers;
+  const raw = parseJsonDocument(text, { refuseReservedKeys: true });
+  // `null`, a number or a list: the envelope's "(root): expected object" says it all.
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return error;
+  const servers = (raw as Record<string, unknown>).mcpServers;
   // Not an object: the envelope's own issues say so already.
   if (typeof servers !== "object" || servers === null || Array.isArray(servers)) return error;
   const { parseMcpServers, DEFAULT_NATIVE_PLUGIN_NAMES } = await import("../mcp/config/validate.js");

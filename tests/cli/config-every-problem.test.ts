@@ -65,4 +65,21 @@ describe("CONFIG_INVALID lists every section's problems", () => {
     expect(out.stderr.match(/^ {2}- mcpServers\.bad\d+\.command/gm)).toHaveLength(9);
     expect(out.stderr).toContain("  - … and 3 more");
   });
+
+  it("a config.json that is JSON but not an object (null, a number, a list) is CONFIG_INVALID, exit 3, not an internal error", async () => {
+    const h = await homeWith(() => undefined);
+    for (const text of ["null", "5", "[]"]) {
+      await writeFile(join(h.dir, "config.json"), text, { mode: 0o600 });
+      for (const argv of [["mcp", "list"], ["run", "-e", "return 1"], ["mcp", "add", "memory"]]) {
+        const out = await cli(h, argv);
+        expect(out.stderr, `${text}: ${argv.join(" ")}`).toContain("[CONFIG_INVALID]");
+        expect(out.stderr).toContain("(root): Invalid input: expected object");
+        expect(out.code).toBe(3);
+      }
+      const doctor = await cli(h, ["doctor"]);
+      expect(doctor.code).toBe(3);
+      expect(doctor.stdout).toContain("(root): Invalid input: expected object");
+      expect(await readFile(join(h.dir, "config.json"), "utf8")).toBe(text);
+    }
+  });
 });
