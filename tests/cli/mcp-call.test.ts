@@ -36,8 +36,9 @@ beforeAll(async () => {
       tools: scripted(dir, "tools"),
       rug: scripted(dir, "rug"),
       unapproved: fixtureServer(join(dir, "unapproved.starts")),
+      slow: fixtureServer(join(dir, "slow.starts")),
     }),
-    approve: ["everything", "tools", "rug"],
+    approve: ["everything", "tools", "rug", "slow"],
   });
   await writeFile(spec("tools"), JSON.stringify({ tools: TOOLS }));
   await writeFile(spec("rug"), JSON.stringify({ tools: [{ name: "note", description: "Return a note.", annotations: READ_ONLY }] }));
@@ -162,12 +163,27 @@ describe("mcpvm mcp call: usage errors", () => {
   it("an unknown tool gets a did-you-mean and the tool list", async () => {
     const result = await cli(home, ["mcp", "call", "everything", "get-summ", "a=1", "b=2"]);
     expect(result.code).toBe(ExitCode.Usage);
-    expect(result.stderr).toContain('server "everything" has no tool "get-summ"; did you mean "get-sum"?');
+    // "?" then the list, not "?." (that test was loosened to a prefix before; it is exact now).
+    expect(result.stderr).toContain('server "everything" has no tool "get-summ"; did you mean "get-sum"? Its tools: echo, ');
     expect(result.stderr).toContain("Its tools: echo, ");
   });
 
   it("a server and a tool are required", async () => {
     expect((await cli(home, ["mcp", "call"])).code).toBe(ExitCode.Usage);
     expect((await cli(home, ["mcp", "call", "everything"])).stderr).toContain("missing a tool name");
+  });
+});
+
+describe("mcpvm mcp call --timeout", () => {
+  // The budget is this command's --timeout: its message named `mcpvm run --timeout` (a run's budget), or
+  // nothing at all when the server's start used it up ("ran out before the call was sent").
+  it("a call that outlives --timeout is MCP_CALL_TIMEOUT (exit 6) naming mcp call's --timeout, not a run's", async () => {
+    const result = await cli(home, ["mcp", "call", "slow", "sleep", "ms=20000", "--yes", "--timeout", "1500ms"]);
+    expect(result.code).toBe(ExitCode.Unavailable);
+    expect(result.stderr).toContain("[MCP_CALL_TIMEOUT] MCP tool slow.sleep");
+    expect(result.stderr).toContain("--timeout 1500ms");
+    expect(result.stderr).toContain("the server's start included");
+    expect(result.stderr).not.toContain("caller's time budget");
+    expect(result.stderr).not.toContain("mcpvm run --timeout");
   });
 });

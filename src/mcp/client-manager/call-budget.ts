@@ -34,7 +34,7 @@ export function callTimeout(launchMs: number, defaultMs: number, deadline: numbe
 export function deadlineError(server: string, tool: string | undefined, what: string): McpTimeoutError {
   const where = tool === undefined ? `MCP server ${server}` : `MCP tool ${server}.${tool}`;
   return new McpTimeoutError("MCP_CALL_TIMEOUT", `${where}: the caller's time budget ran out ${what}.`, {
-    data: { server, ...(tool === undefined ? {} : { tool }) },
+    data: { server, ...(tool === undefined ? {} : { tool }), timeoutSource: "caller" },
   });
 }
 

@@ -49,7 +49,7 @@ export function classifyCallFailure(error: unknown, ctx: CallFailureContext): Mc
     switch (error.code) {
       case SdkErrorCode.RequestTimeout:
         return new McpTimeoutError("MCP_CALL_TIMEOUT", `${where} did not answer within ${ctx.timeoutMs} ms; the request was cancelled.${timeoutNext(ctx)}`, {
-          data: { ...data, timeoutMs: ctx.timeoutMs },
+          data: { ...data, timeoutMs: ctx.timeoutMs, ...(ctx.timeoutSource === undefined ? {} : { timeoutSource: ctx.timeoutSource }) },
         });
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:

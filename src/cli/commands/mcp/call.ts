@@ -1,3 +1,4 @@
+import { McpTimeoutError } from "../../../mcp/client-manager/errors.js";
 import { callToolOnce, type ServerCatalog } from "../../../mcp/service/index.js";
 import { parseCommandArgs, parseDuration, requirePositional, UsageError } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
@@ -58,8 +59,18 @@ function findTool(catalog: ServerCatalog, server: string, name: string): string 
   const names = catalog.tools.map((t) => t.originalName);
   throw new UsageError(
     "USAGE",
-    `mcpvm mcp call: server "${server}" has no tool "${name}"${didYouMean(name, names)}. Its tools: ${catalog.tools.map((t) => t.originalName).join(", ") || "none"} (\`mcpvm mcp info ${server}\` describes them).`,
+    `mcpvm mcp call: server "${server}" has no tool "${name}"${didYouMean(name, names) || "."} Its tools: ${catalog.tools.map((t) => t.originalName).join(", ") || "none"} (\`mcpvm mcp info ${server}\` describes them).`,
   );
+}
+
+/**
+ * The caller's budget here is this command's --timeout, start included; the manager's wording names
+ * a run's (`mcpvm run --timeout`), or nothing when the start used it all up.
+ */
+function ownTimeout(error: unknown, flag: string): unknown {
+  if (!isMcpvmError(error) || error.code !== "MCP_CALL_TIMEOUT" || error.data?.timeoutSource !== "caller") return error;
+  const what = error.message.replace(/ That was what was left of the caller's time budget: .*$/s, "").replace("the caller's time budget", `--timeout ${flag}`);
+  return new McpTimeoutError("MCP_CALL_TIMEOUT", `${what} --timeout ${flag} bounds the whole call, the server's start included: give it more (e.g. --timeout 2m).`, { data: error.data, cause: error });
 }
 
 /** `mcpvm mcp call <server> <tool> [args]` (args are everything after `call`). */
@@ -106,6 +117,7 @@ export async function callCommand(args: readonly string[], context: CommandConte
   } catch (error) {
     // Interrupted (SIGINT, or Ctrl-C at a question, which declines the call): exit 130, not the call's own failure.
     if (controller.signal.aborted && !(error instanceof CancelledError)) throw new CancelledError("CANCELLED", `interrupted: ${errorMessage(error)}`);
+    if (typeof values.timeout === "string") throw ownTimeout(error, values.timeout);
     throw error;
   } finally {
     stopSigint();
