@@ -59,4 +59,14 @@ describe("the REPL banner", () => {
     expect(text).toContain("✗ pending is not approved, so it never starts → mcpvm mcp approve pending");
     await leave(repl);
   });
+
+  it("a problem whose message does not name its server is shown with the server's name", async () => {
+    // "✗ command "…" is not found on PATH" said nothing of which server it was about.
+    home = await makeHome({ servers: (dir) => ({ good: fixtureServer(join(dir, "good.starts")), lost: { command: "mcpvm-no-such-command" } }), approve: ["good"] });
+    const { repl, text } = await banner(home);
+    expect(text).toContain('✗ server lost: command "mcpvm-no-such-command" is not found on PATH');
+    expect(text).toContain("✗ lost is not approved, so it never starts → mcpvm mcp approve lost");
+    await leave(repl);
+  });
 });
+

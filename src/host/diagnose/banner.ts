@@ -14,10 +14,18 @@ export function bannerLines(diagnosis: Diagnosis, enabledServers: readonly strin
   else if (diagnosis.mcp.state === "on") headline = `MCP: off, because the mcp plugin did not load: ${refusal ?? "unknown reason"}`;
   else if (diagnosis.mcp.state === "off") headline = `MCP: off (${diagnosis.mcp.detail}; enable it with /plugin approve mcp, then /plugin enable mcp)`;
   else headline = `MCP: off, because ${diagnosis.mcp.detail}`;
-  const lines = errors.slice(0, SHOWN).map((p) => `  ✗ ${p.message.split("\n", 1)[0]}${p.next === undefined ? "" : ` → ${p.next}`}`);
+  const lines = errors.slice(0, SHOWN).map((p) => `  ✗ ${named(p)}${p.next === undefined ? "" : ` → ${p.next}`}`);
   if (errors.length > SHOWN) lines.push(`  … and ${errors.length - SHOWN} more: run \`mcpvm doctor\``);
   else if (errors.length > 0) lines.push("  (`mcpvm doctor` checks everything and says what to run)");
   return { headline, problems: lines };
+}
+
+/** A problem's first line, with its server's name when the message does not say it ("command … is not found on PATH"), as doctor shows it. */
+function named(problem: Diagnosis["problems"][number]): string {
+  const first = problem.message.split("\n", 1)[0] ?? "";
+  const server = /^server (.+)$/.exec(problem.subject)?.[1];
+  // As a word: a server called "a" is not named by every message with an "a" in it. Names are [a-z][a-z0-9-]*.
+  return server === undefined || new RegExp(`(^|[^a-z0-9-])${server}($|[^a-z0-9-])`).test(first) ? first : `${problem.subject}: ${first}`;
 }
 
 /** The banner for an open host: its paths and plugin manager, the environment it runs with, and its MCP servers if the mcp plugin loaded. */
