@@ -32,9 +32,10 @@ Examples:
 export async function loginCommand(service: McpService, args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
   const { values, positionals } = parseCommandArgs("mcp login", args, { "no-browser": { type: "boolean" } });
   const server = requirePositional("mcp login", positionals, 0, "a server name");
-  service.entry(server);
+  // A stdio server is refused by the login itself; announcing one first read as if it had begun.
+  const remote = service.entry(server).type !== "stdio";
   const interaction = terminalLoginInteraction(context, { noBrowser: values["no-browser"] === true });
-  interaction.say(`Logging in to ${server} …`);
+  if (remote) interaction.say(`Logging in to ${server} …`);
   const status = await connecting(context, server, () => service.login(server, interaction));
   if (context.json) writeJson(context.io.stdout, { server, ...status });
   else writeLine(context.io.stdout, describeLoginOutcome(server, status, Date.now()));
