@@ -16,7 +16,7 @@ export interface McpStoreOptions {
 }
 
 function notFound(file: string, name: string, configured: readonly string[]): McpConfigError {
-  return new McpConfigError("MCP_CONFIG_SERVER_NOT_FOUND", `no MCP server "${name}" in ${file}${didYouMean(name, configured)}; see the configured names with \`mcpvm mcp list\``, {
+  return new McpConfigError("MCP_CONFIG_SERVER_NOT_FOUND", `no MCP server "${name}" in ${file}${didYouMean(name, configured) || "."} See the configured names with \`mcpvm mcp list\``, {
     data: { file, name },
   });
 }

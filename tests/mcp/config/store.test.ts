@@ -76,7 +76,7 @@ describe("the mcpServers section of config.json on disk", () => {
     expect(Object.keys(await listMcpServers(file, options))).toEqual(["b"]);
     await expect(removeMcpServer(file, "a", options)).rejects.toMatchObject({
       code: "MCP_CONFIG_SERVER_NOT_FOUND",
-      message: `no MCP server "a" in ${file}; did you mean "b"?; see the configured names with \`mcpvm mcp list\``,
+      message: `no MCP server "a" in ${file}; did you mean "b"? See the configured names with \`mcpvm mcp list\``,
     });
     await expect(getMcpServer(file, "a", options)).rejects.toMatchObject({ code: "MCP_CONFIG_SERVER_NOT_FOUND" });
   });
