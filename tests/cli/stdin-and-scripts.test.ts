@@ -121,6 +121,17 @@ describe("mcpvm run: inline code and paths that are not scripts", () => {
     expect(io.stderrText()).not.toContain("SyntaxError");
   });
 
+  it("a script saved in Latin-1 is text that is not UTF-8: says where and what to do, not 'not a text file'", async () => {
+    await writeFile(join(home, "latin1.js"), Buffer.concat([Buffer.from("// ok\nreturn 'caf"), Buffer.from([0xe9]), Buffer.from("';\n")]));
+    const out = await mcpvm(["run", "latin1.js"]);
+    expect(out.code).toBe(ExitCode.Usage);
+    expect(out.stderr).toContain("latin1.js is not valid UTF-8 at byte 17 (line 2); save it as UTF-8");
+    expect(out.stderr).not.toContain("not a text file");
+    const io = { ...captureIo(env(), "", home), stdin: Readable.from([Buffer.from([0x72, 0x65, 0x74, 0x75, 0x72, 0x6e, 0x20, 0x22, 0xe9, 0x22])]) };
+    expect(await runCli(["run", "-"], io)).toBe(ExitCode.Usage);
+    expect(io.stderrText()).toContain("mcpvm run: stdin is not valid UTF-8 at byte 8 (line 1)");
+  });
+
   it("looksLikeCode and textOf decide as documented", () => {
     expect(looksLikeCode("return 1+1")).toBe(true);
     expect(looksLikeCode("console.log(1)")).toBe(true);

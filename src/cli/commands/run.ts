@@ -17,6 +17,7 @@ import { isTerminal } from "../stdin-guard.js";
 import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue } from "../../terminal/render/run-result.js";
 import { startTelemetry } from "../../telemetry/start.js";
 import { onSignal } from "../../util/signals.js";
+import { firstInvalidByte } from "../../util/utf8.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
        mcpvm run -e '<code>' [options]
@@ -174,8 +175,9 @@ async function readScript(source: string, context: CommandContext): Promise<stri
     if (isTerminal(context.io.stdin)) writeLine(context.io.stderr, "Type the script, then Ctrl-D on an empty line to run it (or give a file: mcpvm run script.js).");
     const chunks: Buffer[] = [];
     for await (const chunk of context.io.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-    const text = textOf(Buffer.concat(chunks));
-    if (text === undefined) throw usageError("run", "stdin is not a text file; mcpvm runs JavaScript source");
+    const bytes = Buffer.concat(chunks);
+    const text = textOf(bytes);
+    if (text === undefined) throw usageError("run", notText("stdin", bytes));
     return text;
   }
   const path = resolve(context.io.cwd, source);
@@ -192,8 +194,16 @@ async function readScript(source: string, context: CommandContext): Promise<stri
     throw usageError("run", `cannot read ${source}: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (error as Error).message}`);
   }
   const text = textOf(bytes);
-  if (text === undefined) throw usageError("run", `${source} is not a text file; mcpvm runs JavaScript source`);
+  if (text === undefined) throw usageError("run", notText(source, bytes));
   return text;
+}
+
+/** Why bytes are no script: binary (a NUL byte), or text in another encoding (Latin-1 "é" is one byte 0xE9), said with where. */
+function notText(source: string, bytes: Buffer): string {
+  if (bytes.subarray(0, 8192).includes(0)) return `${source} is not a text file; mcpvm runs JavaScript source`;
+  const byte = firstInvalidByte(bytes);
+  const line = bytes.subarray(0, byte).filter((b) => b === 10).length + 1;
+  return `${source} is not valid UTF-8 at byte ${byte} (line ${line}); save it as UTF-8, the only encoding mcpvm reads scripts in`;
 }
 
 /** Not a path but a snippet: `run 'return 1+1'` (spaces, parentheses, operators, no script extension). */
