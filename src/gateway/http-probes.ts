@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isRefusal, type RequestAuthenticator } from "./clients/authenticate.js";
-import { isScoped, passthroughReach, reaches, type ClientScope } from "./clients/scope.js";
+import { isRefusal, type AuthResult, type RequestAuthenticator } from "./clients/authenticate.js";
+import type { ClientRateLimiter } from "./clients/rate-limiter.js";
+import { identityOf, isScoped, passthroughReach, reaches, type ClientScope } from "./clients/scope.js";
 import type { Gateway } from "./gateway.js";
-import { sendJson } from "./http-util.js";
+import { rateLimited, sendJson } from "./http-util.js";
 import type { ReadinessProbe } from "./probes.js";
 
 /** What the probe endpoints read of the running HTTP gateway. */
@@ -10,6 +11,8 @@ export interface ProbeState {
   readonly gateway: Gateway;
   readonly authenticator: RequestAuthenticator;
   readonly readiness: ReadinessProbe;
+  /** The clients' rate buckets, shared with /mcp. */
+  readonly rates: ClientRateLimiter;
   readonly started: number;
   readonly draining: () => boolean;
   readonly sessions: () => number;
@@ -19,6 +22,13 @@ export interface ProbeState {
 /**
  * Probes for orchestrators: `/healthz` alive (the event loop answers), `/readyz` ready (not draining,
  * upstreams reachable), `/health` details for the caller's reach. Returns false for any other path.
+ *
+ * Rate limits: a probe without a token (an orchestrator's, a load balancer's) is never limited: a
+ * 429 would fail its probe and restart or drain a healthy replica, and what it costs is bounded
+ * anyway (a constant answer, or the readiness check shared by every caller for 2 s). A probe with a
+ * client's token gets details of that client's reach (`/health` lists its servers' states), so it
+ * is that client's request and counts against its rate, like /mcp: a rate-limited token cannot
+ * poll details without limit. A token that fails authentication is answered as no token.
  */
 export async function serveProbe(path: string, req: IncomingMessage, res: ServerResponse, state: ProbeState): Promise<boolean> {
   if (req.method !== "GET") return false;
@@ -31,8 +41,9 @@ export async function serveProbe(path: string, req: IncomingMessage, res: Server
       sendJson(res, 503, { status: "draining" });
       return true;
     }
-    const readiness = await state.readiness.check();
     const caller = await state.authenticator.authenticate(req);
+    if (overRate(caller, res, state)) return true;
+    const readiness = await state.readiness.check();
     // Names and reasons only of the servers the caller's token reaches: a limited token learns nothing of the others.
     const reach = isRefusal(caller) ? new Set<string>() : passthroughReach(caller);
     const failing = isRefusal(caller) ? readiness.failing.length : readiness.failing.filter((f) => reaches(reach, f.server));
@@ -41,6 +52,7 @@ export async function serveProbe(path: string, req: IncomingMessage, res: Server
   }
   if (path === "/health") {
     const caller = await state.authenticator.authenticate(req);
+    if (overRate(caller, res, state)) return true;
     const details = async (scope: ClientScope) => {
       const reach = passthroughReach(scope);
       const servers = (await state.gateway.service.summaries()).filter((summary) => reaches(reach, summary.name));
@@ -52,4 +64,13 @@ export async function serveProbe(path: string, req: IncomingMessage, res: Server
     return true;
   }
   return false;
+}
+
+/** Answers 429 (and says true) when an authenticated caller with a rate is over it. */
+function overRate(caller: AuthResult, res: ServerResponse, state: ProbeState): boolean {
+  if (isRefusal(caller) || caller.rate === undefined) return false;
+  const waitMs = state.rates.take(identityOf(caller), caller.rate);
+  if (waitMs <= 0) return false;
+  rateLimited(res, caller.name, caller.rate, waitMs, 1);
+  return true;
 }

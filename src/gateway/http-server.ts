@@ -19,7 +19,7 @@ import type { SessionLimits } from "./session-pool.js";
 import { DEFAULT_SESSION_LIMITS, LegacySessions } from "./legacy-sessions.js";
 import { mcpEndpoint } from "./mcp-endpoint.js";
 import { FastLane } from "./fast-lane/fast-lane.js";
-import { allowedHostnames, MAX_BODY_BYTES, rateLimited, rpcError, sendJson, serveMetrics } from "./http-util.js";
+import { ALLOWED_METHODS, allowedHostnames, MAX_BODY_BYTES, methodNotAllowed, rateLimited, rpcError, sendJson, serveMetrics } from "./http-util.js";
 
 export interface HttpGatewayOptions {
   readonly gateway: Gateway;
@@ -106,6 +106,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     authenticator,
     readiness,
     started,
+    rates,
     draining: () => draining,
     sessions: () => sessions.size,
     fastLane: () => ({ on: fastLane !== undefined, calls: fastLane?.served ?? 0 }),
@@ -117,6 +118,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       // Host/Origin first, for /health too: a DNS-rebinding page must not read server names or states.
       if (validateHost !== undefined && !validateHost(req, res)) return;
       if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
+      const allow = ALLOWED_METHODS[path];
+      if (allow !== undefined && !allow.split(", ").includes(req.method ?? "")) return methodNotAllowed(res, path, allow);
       if (await serveProbe(path, req, res, probeState)) return;
       // RFC 9728 protected resource metadata (OAuth mode): public, so a client can find where to log in.
       const document = req.method === "GET" ? authenticator.publicDocument?.(path) : undefined;

@@ -32,6 +32,19 @@ export function rpcError(res: ServerResponse, status: number, code: number, mess
   sendJson(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
 }
 
+/** The methods each path answers; any other is 405 with `Allow` (RFC 9110 §15.5.6), before authentication: it reveals nothing. */
+export const ALLOWED_METHODS: Readonly<Record<string, string>> = {
+  "/mcp": "GET, POST, DELETE",
+  "/health": "GET",
+  "/healthz": "GET",
+  "/readyz": "GET",
+  "/metrics": "GET",
+};
+
+export function methodNotAllowed(res: ServerResponse, path: string, allow: string): void {
+  rpcError(res, 405, -32000, `Method not allowed: ${path} answers ${allow}.`, { allow });
+}
+
 /** 429 for a client over its rate: when to retry, or (a batch larger than its burst) to send fewer messages at once. */
 export function rateLimited(res: ServerResponse, client: string, rate: Rate, waitMs: number, messages: number): void {
   const per = `${rate.count} per ${rate.perMs === 60_000 ? "minute" : "second"}`;
