@@ -218,24 +218,53 @@ export async function instantiateAsyncify(parts: AsyncifyParts, shared: InlineAs
       hostFrames--;
     }
   };
+  /**
+   * The promise of the async entry point a suspension belongs to (Emscripten's Asyncify.asyncPromiseHandlers,
+   * minified in this build). Rejected by hand when resuming throws: Emscripten then rethrows and leaves it
+   * pending, and the run awaiting it would wait forever.
+   */
+  const strandedEntry = (error: unknown): void => {
+    const state = internals.module.Asyncify as { Wa?: { reject(error: unknown): void } | null } | undefined;
+    const waiting = state?.Wa;
+    if (state === undefined || waiting === undefined || waiting === null) return;
+    state.Wa = null;
+    waiting.reject(error);
+  };
   callbacks.handleAsyncify = (asyncify, fn) => {
     if (asyncify === undefined) return hosted(fn);
-    return asyncify.handleSleep((done: (value: unknown) => void) => {
-      const result = hosted(fn);
-      if (!(result instanceof Promise)) return done(result);
-      if (suspended) throw new Error("QuickJS: a host function suspended while another was suspended on the same instance");
-      suspended = true;
-      const resume = (value: unknown): void => {
-        suspended = false;
-        done(value);
-      };
-      // Host functions of this engine never reject, but converting an answer into the guest's heap may
-      // trap: the guest still resumes (with undefined, a null answer) and the instance is not reused.
-      void result.then(resume, () => {
-        faulted = true;
-        resume(0);
+    let abandoned = false;
+    try {
+      return asyncify.handleSleep((done: (value: unknown) => void) => {
+        const result = hosted(fn);
+        if (!(result instanceof Promise)) return done(result);
+        if (suspended) throw new Error("QuickJS: a host function suspended while another was suspended on the same instance");
+        suspended = true;
+        const resume = (value: unknown): void => {
+          suspended = false;
+          if (abandoned) return;
+          try {
+            done(value);
+          } catch (error) {
+            // Rewinding trapped (or ran out of this thread's stack): the instance is not reused and the
+            // run ends with the error instead of an unhandled rejection and a run that never settles.
+            faulted = true;
+            strandedEntry(error);
+          }
+        };
+        // Host functions of this engine never reject, but converting an answer into the guest's heap may
+        // trap: the guest still resumes (with undefined, a null answer) and the instance is not reused.
+        void result.then(resume, () => {
+          faulted = true;
+          resume(0);
+        });
       });
-    });
+    } catch (error) {
+      // Emscripten began the suspension, then failed inside it (this thread's own stack ran out in a deep
+      // guest: V8 throws at any wasm call): nothing was saved, so the pending resume must never rewind.
+      abandoned = true;
+      faulted = true;
+      throw error;
+    }
   };
 
   const interrupts = parts.installYielding({
