@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,9 @@ import { cli, fixtureServer, makeHome, type E2eHome } from "../e2e/helpers.js";
  * Every state and config file the CLI reads is refused from its size when it is far larger than
  * mcpvm ever writes (a 90 MB toolsets.json took 31 s to `toolset list`): exit 3, the file, its size,
  * the cap and what to do, at once. The files here are sparse (1 GB on the size, nothing on disk),
- * so a reader that read them would take seconds and a gigabyte of memory.
+ * so a reader that read them would take seconds and a gigabyte of memory. "Unread" is checked on the
+ * file's access time, not on the clock (a loaded machine makes any time bound flaky): its atime is set
+ * in the past, and any read, even of one byte, moves it to now on a filesystem that keeps atimes.
  */
 
 const GB = 1024 ** 3;
@@ -36,10 +38,34 @@ async function withHugeFile(name: string, body: (file: string) => Promise<void>)
   }
 }
 
-async function timed(argv: readonly string[]) {
-  const started = performance.now();
+const PAST = new Date("2020-01-01T00:00:00Z");
+
+/** Sets `file`'s access time in the past (its modification time kept): a read from now on moves it. */
+function markUnread(file: string): void {
+  utimesSync(file, PAST, statSync(file).mtime);
+}
+
+/** Whether `file` was read since markUnread. */
+function wasRead(file: string): boolean {
+  return statSync(file).atimeMs > PAST.getTime();
+}
+
+/** Whether this filesystem records reads in atime at all (relatime does, noatime does not): checked on a file of our own. */
+function atimesKept(): boolean {
+  const probe = join(home.dir, "atime-probe");
+  writeFileSync(probe, "probe");
+  markUnread(probe);
+  readFileSync(probe);
+  const kept = wasRead(probe);
+  rmSync(probe);
+  return kept;
+}
+
+/** Runs the CLI and says whether it read `file` (undefined where the filesystem cannot tell). */
+async function runUnread(file: string, argv: readonly string[]) {
+  markUnread(file);
   const out = await cli(home, argv);
-  return { ...out, ms: performance.now() - started };
+  return { ...out, read: atimesKept() ? wasRead(file) : undefined };
 }
 
 const cases: ReadonlyArray<{ file: string; argv: string[]; code: string; cap: string }> = [
@@ -55,12 +81,12 @@ describe("a state file far larger than mcpvm writes is refused, unread", () => {
   for (const { file: name, argv, code, cap } of cases) {
     it(`${name}: \`mcpvm ${argv.join(" ")}\` exits 3 at once with the file, its size, the cap and the fix`, async () => {
       await withHugeFile(name, async (file) => {
-        const out = await timed(argv);
+        const out = await runUnread(file, argv);
         expect(out.stderr).toContain(`[${code}] ${file} is 1GB, more than the ${cap} mcpvm reads of`);
         expect(out.stderr).toContain(`mv ${file} ${file}.too-large`);
         expect(out.code).toBe(3);
-        // Bounded: refused from its size; reading and parsing a gigabyte takes far longer.
-        expect(out.ms).toBeLessThan(5000);
+        // Refused from its size: not a byte of it was read.
+        expect(out.read).not.toBe(true);
         const json = await cli(home, ["--json", ...argv]);
         expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code } });
       });
@@ -69,11 +95,11 @@ describe("a state file far larger than mcpvm writes is refused, unread", () => {
 
   it("doctor names the oversized file with its cap and says to move it away (exit 3)", async () => {
     await withHugeFile("mcp-pins.json", async (file) => {
-      const out = await timed(["--json", "doctor"]);
+      const out = await runUnread(file, ["--json", "doctor"]);
       const report = JSON.parse(out.stdout) as { problems: { code?: string; message: string; next?: string }[] };
       expect(report.problems).toContainEqual(expect.objectContaining({ code: "STORE_TOO_LARGE", next: `move it away and let mcpvm write a new one, or restore it from a backup (mv ${file} ${file}.too-large)` }));
       expect(out.code).toBe(3);
-      expect(out.ms).toBeLessThan(5000);
+      expect(out.read).not.toBe(true);
     });
   });
 
