@@ -29,7 +29,8 @@ describe("fast lane: many clients, bad input, cancellation", () => {
     });
     await new ToolsetStore(join(home.dir, "toolsets.json")).save({ name: "t", tools: ["raw.echo", "raw.sleep", "raw.cancelled"] });
     const store = new ClientTokenStore(join(home.dir, "gateway-clients.json"));
-    tokens.flood = (await store.create("flood", { rate: { count: 20, perMs: 1_000 } })).token;
+    // 20 calls a minute: one refill every 3 s, so the count of 429s hardly depends on how fast the machine serves the flood.
+    tokens.flood = (await store.create("flood", { rate: { count: 20, perMs: 60_000 } })).token;
     tokens.victim = (await store.create("victim", { rate: { count: 1_000, perMs: 1_000 } })).token;
     tokens.revoked = (await store.create("revoked")).token;
     running = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, token: TOKEN, logLevel: "silent", toolset: "t" });
@@ -105,7 +106,8 @@ describe("fast lane: many clients, bad input, cancellation", () => {
     })();
     const answers = await Promise.all(flood);
     const limited = answers.filter((a) => a.status === 429);
-    expect(limited.length).toBeGreaterThan(100);
+    // 130 when the flood takes under 3 s; a machine loaded enough to stretch it to 15 s still refuses 125.
+    expect(limited.length).toBeGreaterThanOrEqual(125);
     expect(limited[0]?.headers["retry-after"]).toBeDefined();
     for (const served of answers.filter((a) => a.status === 200)) expect(textOf(served.message)).toMatch(/^f\d+$/);
     expect(await victim).toEqual(Array.from({ length: 30 }, (_, i) => `v${i}`));
