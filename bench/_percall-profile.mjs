@@ -108,8 +108,31 @@ for (const [id, us] of self) {
     }
   }
 }
+// Layers of the call path (issue 15): each sample charged by where it ran. Wall-clock samples: a
+// system call the thread was switched out in (the pipe write that wakes the server, the approval
+// stat) reads longer than its CPU; measure those apart (bench/_inline-callpath-ab.mjs for CPU).
+const layerOf = (place, fn) => {
+  if (place.startsWith("wasm") || fn.startsWith("wasm-function")) return "guest: QuickJS (wasm)";
+  if (/quickjs-wasmfile|quickjs-emscripten/.test(place)) return "guest: asyncify glue";
+  if (fn === "(idle)") return "idle (waiting for the server)";
+  if (fn === "writeUtf8String") return "system call: write to the server's stdin";
+  if (fn === "stat") return "system call: approval re-check stat";
+  if (fn === "(garbage collector)") return "GC";
+  if (place.startsWith("dist/src/sandbox")) return "sandbox, host side";
+  if (place.startsWith("dist/src/mcp/client-manager")) return "client manager";
+  if (place.startsWith("dist/src/") || place.includes("cfworker")) return "MCP service (checks, validation, activity)";
+  if (/modelcontextprotocol|zod/.test(place)) return "SDK client and zod";
+  if (place.startsWith("node:")) return "node internals";
+  return "other";
+};
+const byLayer = new Map();
+for (const [id, us] of self) {
+  const f = byId.get(id).callFrame;
+  add(byLayer, layerOf(placeOf(f), f.functionName), us);
+}
 const rows = (m, n) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `${(us / calls).toFixed(1).padStart(8)} µs/call  ${k}`).join("\n");
 console.log(`[${ENGINE}] ${RUNS} runs × ${N} calls: wall ${((wall / calls) * 1000).toFixed(0)} µs/call, cpu ${((c.user + c.system) / calls).toFixed(0)} µs/call (all threads)`);
+console.log("\nby layer:\n" + rows(byLayer, 20));
 console.log("\nself by place:\n" + rows(byPlace, 25));
 console.log("\nself by function:\n" + rows(byFn, 45));
 console.log("\ninclusive, ours:\n" + rows(inclusive, 60));
