@@ -1,4 +1,5 @@
 import { PluginError } from "./errors.js";
+import type { LoadWatchdog } from "./load-watchdog.js";
 
 /**
  * How long a plugin's entry import, or its createHostFunctions, may take before it is given up on.
@@ -12,13 +13,17 @@ export const PLUGIN_LOAD_TIMEOUT_MS = 10_000;
 export class PluginLoadTimeoutError extends PluginError {}
 
 /**
- * `work`, or PLUGIN_LOAD_FAILED naming the plugin and the step once `ms` have passed. The work itself
- * cannot be cancelled (an import has no signal); it is only no longer waited for.
+ * `work()`, or PLUGIN_LOAD_FAILED naming the plugin and the step once `ms` have passed. The work itself
+ * cannot be cancelled (an import has no signal); it is only no longer waited for. `work` is started here,
+ * after the timer, so that plugin code which runs synchronously at once (createHostFunctions) is timed too.
+ * With a `watchdog`, code that holds the thread past the deadline is stopped and the process ends (exit 3).
  */
-export async function withinLoadDeadline<T>(plugin: string, step: string, ms: number, work: Promise<T>): Promise<T> {
+export async function withinLoadDeadline<T>(plugin: string, step: string, ms: number, work: () => Promise<T>, watchdog?: LoadWatchdog): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
+      // The watchdog stopped this step's synchronous code and the process is ending: load nothing more.
+      if (watchdog?.check() === true) return;
       const seconds = ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
       reject(
         new PluginLoadTimeoutError("PLUGIN_LOAD_FAILED", `plugin ${plugin}: ${step} did not finish within ${seconds}; it was given up on and the plugin is not loaded. Fix the plugin, or stop loading it: mcpvm plugin disable ${plugin}`, {
@@ -27,9 +32,11 @@ export async function withinLoadDeadline<T>(plugin: string, step: string, ms: nu
       );
     }, ms);
   });
+  watchdog?.arm(plugin, step, ms);
   try {
-    return await Promise.race([work, deadline]);
+    return await Promise.race([work(), deadline]);
   } finally {
     clearTimeout(timer);
+    watchdog?.disarm();
   }
 }

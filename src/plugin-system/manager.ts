@@ -15,6 +15,7 @@ import { approvalStatus, enabledButMissing, pluginStatus, type PluginStatus } fr
 import type { PluginManifest } from "./manifest.js";
 import type { HostServices, PluginRegistration } from "./types.js";
 import { privateEntryFile } from "./private-copy.js";
+import { LoadWatchdog } from "./load-watchdog.js";
 import { errorMessage } from "../util/errors.js";
 import { snapshotPlugin, summarizeAudit, type PluginSnapshot } from "./snapshot.js";
 import { ScanCache } from "./audit/scan-cache.js";
@@ -195,7 +196,15 @@ export class PluginManager {
     const plugin = await this.find(name);
     const snapshot = await this.snapshot(plugin);
     const approved = approvalStatus(await this.store.get(name), snapshot.hash) === "valid";
-    if (approved) parsePluginConfig(name, await this.importApproved(snapshot), config, this.paths.configFile);
+    if (approved) {
+      // Importing runs the plugin's code here, as loading does (see loadHostModules).
+      const watchdog = plugin.source === "native" ? undefined : new LoadWatchdog();
+      try {
+        parsePluginConfig(name, await this.importApproved(snapshot, watchdog), config, this.paths.configFile);
+      } finally {
+        await watchdog?.stop();
+      }
+    }
     await updateConfigFile(this.paths.configFile, (file) => {
       file.plugins = { ...file.plugins, [name]: { ...file.plugins?.[name], config } };
     });
@@ -211,6 +220,16 @@ export class PluginManager {
     await this.dispose();
     const { plugins, errors } = await this.discover();
     const config = await loadConfigFile(this.paths.configFile);
+    // A worker only while user plugins load: their code runs in this thread and could hold it for good.
+    const watchdog = plugins.some((plugin) => plugin.source !== "native" && ownValue(config.plugins, plugin.name)?.enabled === true) ? new LoadWatchdog() : undefined;
+    try {
+      return await this.loadEnabled(plugins, errors, config, watchdog);
+    } finally {
+      await watchdog?.stop();
+    }
+  }
+
+  private async loadEnabled(plugins: readonly DiscoveredPlugin[], errors: readonly PluginError[], config: Awaited<ReturnType<typeof loadConfigFile>>, watchdog: LoadWatchdog | undefined): Promise<LoadedHostModules> {
     const modules: Record<string, HostModules[string]> = {};
     const owner = new Map<string, string>();
     const result = { declarations: {} as Record<string, string>, hints: {} as Record<string, readonly string[]>, moduleInfo: {} as Record<string, HostModuleInfo>, loaded: [] as string[], refused: [] as { plugin: string; error: PluginError }[], unavailable: {} as Record<string, LazyHostModule> };
@@ -222,13 +241,14 @@ export class PluginManager {
       }
       try {
         const snapshot = await this.requireApproval(plugin);
-        const registration = await this.importApproved(snapshot);
+        const guard = plugin.source === "native" ? undefined : watchdog;
+        const registration = await this.importApproved(snapshot, guard);
         const loaded = await instantiatePlugin(plugin, registration, settings.config, {
           paths: this.paths,
           pluginDir: plugin.dir,
           env: this.env,
           ...(plugin.source === "native" && this.options.services !== undefined ? { services: this.options.services } : {}),
-        }, this.options.loadTimeoutMs);
+        }, this.options.loadTimeoutMs, guard);
         const clash = Object.keys(loaded.modules).find((module) => owner.has(module));
         if (clash !== undefined) {
           await disposeQuietly(registration);
@@ -295,7 +315,7 @@ export class PluginManager {
    * from a private copy of the bytes that were hashed, so a file changed after the check never runs;
    * a native plugin runs from mcpvm's own package, which is as trusted as the code importing it.
    */
-  private async importApproved(snapshot: PluginSnapshot): Promise<PluginRegistration> {
+  private async importApproved(snapshot: PluginSnapshot, watchdog?: LoadWatchdog): Promise<PluginRegistration> {
     const { plugin } = snapshot;
     if (plugin.source === "native") return importRegistration(plugin, this.importer, plugin.entryFile, this.options.loadTimeoutMs);
     let entry: string;
@@ -307,7 +327,7 @@ export class PluginManager {
         cause,
       });
     }
-    return importRegistration(plugin, this.importer, entry, this.options.loadTimeoutMs);
+    return importRegistration(plugin, this.importer, entry, this.options.loadTimeoutMs, watchdog);
   }
 
   private async find(name: string): Promise<DiscoveredPlugin> {

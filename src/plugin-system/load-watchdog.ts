@@ -1,0 +1,159 @@
+import { writeSync } from "node:fs";
+import { constants as osConstants } from "node:os";
+import { Worker } from "node:worker_threads";
+import { signalChildGroups } from "../util/child-groups.js";
+
+/**
+ * How long past a step's deadline the main thread may go without serving its event loop before the
+ * watchdog stops it. A plugin that is only slow asynchronously is given up on by its deadline timer
+ * (load-deadline.ts) at the deadline; this catches the one whose synchronous code keeps that timer
+ * (and the SIGTERM handler, and everything else) from ever running.
+ */
+const BLOCKED_GRACE_MS = 1_000;
+/** How often the main thread says it is alive while a user plugin loads. */
+const BEAT_MS = 100;
+/** A stop signal finds the main thread blocked when its heartbeat is this old; it then stops it. */
+const SIGNAL_GRACE_MS = 300;
+/** When even V8's interrupt is not served (the thread is stuck in native code): the worker's last resort. */
+const KILL_AFTER_MS = 5_000;
+
+/** Exit code of PLUGIN_LOAD_FAILED (docs/USAGE.md, Exit codes); plugin-system does not import the CLI's table. */
+const PLUGIN_LOAD_EXIT_CODE = 3;
+
+// Int32 cells shared with the worker, times in ms since `start`: the current step's deadline (0: none), the
+// main thread's last heartbeat, and why the worker stopped the main thread: 1 for the deadline, else the
+// number of the stop signal that came while the thread was held.
+const DEADLINE = 0;
+const BEAT = 1;
+const STOPPED = 2;
+
+/**
+ * Runs in the worker. `Runtime.terminateExecution` over an inspector session is served through a V8
+ * interrupt, so it reaches a thread stuck in `for(;;){}`; the main thread's event loop then runs again and
+ * its heartbeat sees STOPPED (see `beat`). Exiting from inside the interrupt (Runtime.evaluate
+ * "process.exit(3)") also works but makes Node print "Waiting for the debugger to disconnect...", since
+ * this session is still connected; so the main thread ends the worker first and then exits.
+ */
+const WORKER_SOURCE = `
+const { workerData } = require("node:worker_threads");
+const { writeSync } = require("node:fs");
+const cells = new Int32Array(workerData.buffer);
+let stopping = false;
+function stopMainThread(reason) {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(timer);
+  Atomics.store(cells, ${STOPPED}, reason);
+  const { Session } = require("node:inspector");
+  const session = new Session();
+  session.connectToMainThread();
+  session.post("Runtime.terminateExecution");
+  setTimeout(() => {
+    writeSync(2, workerData.lastWords);
+    process.kill(process.pid, "SIGKILL");
+  }, ${KILL_AFTER_MS});
+}
+const timer = setInterval(() => {
+  const now = Date.now() - workerData.start;
+  const deadline = Atomics.load(cells, ${DEADLINE});
+  if (deadline === 0 || now < deadline || now - Atomics.load(cells, ${BEAT}) < ${BLOCKED_GRACE_MS}) return;
+  stopMainThread(1);
+}, ${BEAT_MS});
+// The main thread's signal handlers cannot run while plugin code holds it; this one can. Node offers no
+// process.on("SIGTERM") in a worker, so the binding process.on uses is taken directly; without it (a
+// future Node) a stop signal waits for the deadline above.
+try {
+  process.noDeprecation = true;
+  const { Signal } = process.binding("signal_wrap");
+  for (const signum of workerData.signals) {
+    const handle = new Signal();
+    handle.onsignal = () => {
+      const now = Date.now() - workerData.start;
+      if (Atomics.load(cells, ${DEADLINE}) !== 0 && now - Atomics.load(cells, ${BEAT}) >= ${SIGNAL_GRACE_MS}) stopMainThread(signum);
+    };
+    handle.start(signum);
+    handle.unref();
+  }
+} catch {}
+`;
+
+/**
+ * Guards plugin code that runs in mcpvm's own thread: a plugin whose entry or createHostFunctions loops
+ * synchronously used to hang the process for good, deaf to SIGTERM (signal handlers are JavaScript too).
+ * Started only while user plugins load, stopped right after (a native plugin is mcpvm's own code).
+ */
+export class LoadWatchdog {
+  private readonly cells = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  private readonly start = Date.now();
+  private readonly worker: Worker;
+  private readonly beat: NodeJS.Timeout;
+  private step: { plugin: string; step: string; ms: number } | undefined;
+  private ending = false;
+
+  constructor() {
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { buffer: this.cells.buffer, start: this.start, signals: [osConstants.signals.SIGTERM, osConstants.signals.SIGINT], lastWords: "mcpvm: a plugin kept mcpvm's thread busy past its load deadline and could not be stopped; mcpvm was killed. `mcpvm plugin list` shows the enabled plugins; stop loading one with `mcpvm plugin disable <name>`.\n" },
+      stdout: false,
+      stderr: false,
+    });
+    this.worker.unref();
+    this.beat = setInterval(() => this.check(), BEAT_MS);
+    this.beat.unref();
+    this.check();
+  }
+
+  /** From now until `disarm`, `plugin`'s `step` runs; it may hold the thread until `ms` from now. */
+  arm(plugin: string, step: string, ms: number): void {
+    this.step = { plugin, step, ms };
+    Atomics.store(this.cells, DEADLINE, Math.max(1, Date.now() - this.start + ms));
+  }
+
+  disarm(): void {
+    this.step = undefined;
+    Atomics.store(this.cells, DEADLINE, 0);
+  }
+
+  /**
+   * True when the worker stopped the main thread: the process is ending (exit 3) and the caller must not
+   * go on (a deadline timer that fires right after the stop would otherwise load the next plugin).
+   */
+  check(): boolean {
+    const reason = Atomics.load(this.cells, STOPPED);
+    if (reason !== 0) {
+      this.end(reason);
+      return true;
+    }
+    Atomics.store(this.cells, BEAT, Date.now() - this.start);
+    return false;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.beat);
+    this.disarm();
+    if (!this.ending) await this.worker.terminate();
+  }
+
+  private end(reason: number): void {
+    if (this.ending) return;
+    this.ending = true;
+    clearInterval(this.beat);
+    const step = this.step;
+    const what = step === undefined ? "a plugin" : `plugin ${step.plugin}: ${step.step}`;
+    const disable = step === undefined ? "mcpvm plugin disable <name>" : `mcpvm plugin disable ${step.plugin}`;
+    const signal = Object.entries(osConstants.signals).find(([, number]) => number === reason)?.[0];
+    let code = PLUGIN_LOAD_EXIT_CODE;
+    // Written synchronously: the process ends next, and stderr may be a pipe.
+    if (reason === 1 || signal === undefined) {
+      const seconds = step === undefined ? "" : ` for over ${step.ms >= 1000 ? `${Math.round(step.ms / 100) / 10} s` : `${step.ms} ms`}`;
+      writeSync(2, `mcpvm: ${what} kept mcpvm's thread busy${seconds} (a synchronous loop or long computation) and was stopped; mcpvm exits (code ${PLUGIN_LOAD_EXIT_CODE}, PLUGIN_LOAD_FAILED). Fix the plugin, or stop loading it: ${disable}\n`);
+    } else {
+      // 128 + the signal's number, as for any stop signal (docs/USAGE.md, Exit codes).
+      code = 128 + reason;
+      writeSync(2, `mcpvm: ${signal} came while ${what} was holding mcpvm's thread; it was stopped and mcpvm exits. If it does so again, stop loading it: ${disable}\n`);
+    }
+    // MCP servers started so far run in process groups of their own and would outlive us.
+    signalChildGroups("SIGTERM");
+    void this.worker.terminate().finally(() => process.exit(code));
+  }
+}

@@ -1,0 +1,112 @@
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * An approved user plugin whose entry or createHostFunctions loops synchronously used to hang every face for
+ * good, deaf to SIGTERM (the signal handlers are JavaScript too): only SIGKILL ended it. Real `node
+ * bin/mcpvm.js` processes (dist must be built) in a temporary home, with real approved and enabled plugins;
+ * each waits out the real 10 s load deadline, so they run side by side.
+ */
+const BIN = join(import.meta.dirname, "..", "..", "bin", "mcpvm.js");
+
+function plugin(name: string, entry: string): Record<string, string> {
+  return {
+    "plugin.json": JSON.stringify({
+      name,
+      version: "1.0.0",
+      description: `The ${name} test plugin.`,
+      entry: "index.mjs",
+      hostModules: [{ name, description: `The ${name} module.`, functions: { hello: "Says hello." } }],
+      capabilities: [],
+      configSchema: { type: "object" },
+      hints: [],
+    }),
+    "index.mjs": entry,
+  };
+}
+
+const registration = (name: string, body: string): string => `export default { name: ${JSON.stringify(name)}, declaredModules: [${JSON.stringify(name)}], createHostFunctions() { ${body} } };\n`;
+
+// "looping" on stderr tells the test the plugin now holds the thread.
+const LOOP = 'console.error("looping"); for (;;) {}';
+const FINE = plugin("fine", registration("fine", 'return { fine: { hello: () => "hello from fine" } };'));
+/** Loops while its entry is imported. */
+const SPIN_IMPORT = plugin("spin-import", `${LOOP}\n${registration("spin-import", 'return { "spin-import": { hello: () => "never" } };')}`);
+/** Loops in createHostFunctions. */
+const SPIN_CREATE = plugin("spin-create", registration("spin-create", LOOP));
+
+const homes: string[] = [];
+
+/** A home with these plugins approved and enabled. */
+async function homeWith(plugins: readonly Record<string, string>[]): Promise<string> {
+  const home = await mkdtemp(join(tmpdir(), "mcpvm-plugin-holds-thread-"));
+  homes.push(home);
+  for (const files of plugins) {
+    const name = (JSON.parse(files["plugin.json"] as string) as { name: string }).name;
+    await mkdir(join(home, "plugins", name), { recursive: true });
+    for (const [file, text] of Object.entries(files)) await writeFile(join(home, "plugins", name, file), text);
+    await mcpvm(home, "plugin", "approve", name, "--yes");
+    await mcpvm(home, "plugin", "enable", name);
+  }
+  return home;
+}
+
+const env = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, MCPVM_HOME: home });
+
+async function mcpvm(home: string, ...args: string[]): Promise<void> {
+  await promisify(execFile)(process.execPath, [BIN, ...args], { env: env(home) });
+}
+
+interface Ended {
+  readonly code: number | null;
+  readonly stderr: string;
+}
+
+/** `mcpvm run -e <script>`; with `terminate`, SIGTERM is sent once the plugin says it loops (and a little after, so it holds the thread). */
+function run(home: string, script: string, terminate = false): Promise<Ended> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "run", "-e", script], { env: env(home), stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      if (terminate && stderr.includes("looping\n")) {
+        terminate = false;
+        setTimeout(() => child.kill("SIGTERM"), 1_000);
+      }
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stderr }));
+  });
+}
+
+afterAll(async () => {
+  await Promise.all(homes.map((home) => rm(home, { recursive: true, force: true })));
+});
+
+describe("a user plugin that holds mcpvm's thread while it loads", () => {
+  it.concurrent("looping at import: the process ends with exit 3, naming the plugin, the step and how to disable it", async () => {
+    const home = await homeWith([FINE, SPIN_IMPORT]);
+    const ended = await run(home, 'return require("host:fine").hello()');
+    expect(ended.code).toBe(3);
+    expect(ended.stderr).toMatch(/^looping\nmcpvm: plugin spin-import: importing \S*index\.mjs kept mcpvm's thread busy for over 10 s \(a synchronous loop or long computation\) and was stopped; mcpvm exits \(code 3, PLUGIN_LOAD_FAILED\)\. Fix the plugin, or stop loading it: mcpvm plugin disable spin-import\n/);
+  }, 90_000);
+
+  it.concurrent("looping in createHostFunctions: the same, naming that step", async () => {
+    const home = await homeWith([FINE, SPIN_CREATE]);
+    const ended = await run(home, 'return require("host:fine").hello()');
+    expect(ended.code).toBe(3);
+    expect(ended.stderr).toContain("mcpvm: plugin spin-create: createHostFunctions kept mcpvm's thread busy for over 10 s");
+    expect(ended.stderr).toContain("mcpvm plugin disable spin-create");
+  }, 90_000);
+
+  it.concurrent("SIGTERM while it holds the thread ends the process, saying so", async () => {
+    const home = await homeWith([SPIN_CREATE]);
+    const ended = await run(home, 'return require("host:spin-create").hello()', true);
+    expect(ended.code).toBe(143);
+    expect(ended.stderr).toContain("mcpvm: SIGTERM came while plugin spin-create: createHostFunctions was holding mcpvm's thread; it was stopped and mcpvm exits. If it does so again, stop loading it: mcpvm plugin disable spin-create");
+  }, 90_000);
+});
