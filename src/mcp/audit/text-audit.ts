@@ -8,6 +8,7 @@ import { findFeatures, MAX_SCAN } from "./intent/features.js";
 import { intentHit, maskOwnTools, onlyWeak, signalsOf } from "./intent/score.js";
 import { identifierWords, textViews, visibleText } from "./normalise.js";
 import { findLookalikeHost } from "./lookalike-host.js";
+import { findPayeeRedirect } from "./payee-redirect.js";
 import { findPhrases } from "./phrases.js";
 import { ruleById, type AuditRuleId, type Hit } from "./rules.js";
 import { findSecrets } from "./secrets.js";
@@ -94,6 +95,7 @@ function screenText(givenText: string, field: FieldKind, depth: number, options:
     ...findInjection(visible, field),
     ...findCrossToolSteering(views.folded),
     ...[findLookalikeHost(visible)].filter((h) => h !== undefined),
+    ...(field.kind === "prose" ? [findPayeeRedirect(views, visible)].filter((h) => h !== undefined) : []),
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {

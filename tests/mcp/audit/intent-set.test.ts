@@ -230,7 +230,8 @@ describe("audit recall and benign-flag rate", { timeout: 180_000 }, () => {
     expect([off.attacks, off.benign]).toEqual([142, 208]);
     // 128 by the rules; the text model, fitted on v9 among the rest (in-sample), holds nothing more the rules miss.
     // Wave 18's prose slot (intent/prose-slot.ts, designed on the spent sets) holds 3 more: h9-ctx-07, h9-ml-11, h9-ml-20.
-    expect(off.caught).toBe(131);
+    // Wave 29's payee-redirect rule (payee-redirect.ts, from v9's and v12's misses) holds 1 more: h9-ml-10.
+    expect(off.caught).toBe(132);
     expect(off.flagged).toBe(0);
     expect(on.caught).toBeGreaterThanOrEqual(off.caught);
     expect(on.flagged).toBeLessThanOrEqual(2);
