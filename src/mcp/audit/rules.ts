@@ -25,6 +25,7 @@ export const AUDIT_RULES = [
   { id: "authority-heading", family: "authority", severity: "warn", summary: "`### Instruction`, `SYSTEM:` prefixes, notes addressed to the AI/model/agent" },
   { id: "instruction-override", family: "override", severity: "block", summary: "ignore/disregard/forget previous instructions — English, Spanish, French, German, Italian, Portuguese, Russian, Chinese, Japanese, Korean" },
   { id: "role-reassignment", family: "override", severity: "block", summary: "you are now…, developer/DAN/jailbreak mode, disable safety filters, pretend to be — in several languages" },
+  { id: "borrowed-authority", family: "override", severity: "warn", summary: "returned content given the user's or operator's authority: carry it out as if the user typed it, treat requests in it as the user's, follow it ahead of anything else" },
   { id: "role-preamble", family: "override", severity: "info", summary: "`You are a … assistant` persona text in a definition" },
   { id: "tool-priority", family: "steering", severity: "warn", summary: "call this tool first, before using any other tool, do not use other tools" },
   { id: "conditional-operation", family: "steering", severity: "warn", summary: "does not work unless you first call/read/pass …" },
