@@ -1,6 +1,7 @@
 import { findEncodedRuns } from "./encoded.js";
 import { isLabelledSentence } from "./encoded-label.js";
 import { FifoCache } from "./fifo-cache.js";
+import { findBorrowedAuthority } from "./borrowed-authority.js";
 import { renderEvidence } from "./evidence.js";
 import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
@@ -8,6 +9,7 @@ import { findFeatures, MAX_SCAN } from "./intent/features.js";
 import { intentHit, maskOwnTools, onlyWeak, signalsOf } from "./intent/score.js";
 import { identifierWords, textViews, visibleText } from "./normalise.js";
 import { findLookalikeHost } from "./lookalike-host.js";
+import { findPayeeRedirect } from "./payee-redirect.js";
 import { findPhrases } from "./phrases.js";
 import { ruleById, type AuditRuleId, type Hit } from "./rules.js";
 import { findSecrets } from "./secrets.js";
@@ -94,6 +96,8 @@ function screenText(givenText: string, field: FieldKind, depth: number, options:
     ...findInjection(visible, field),
     ...findCrossToolSteering(views.folded),
     ...[findLookalikeHost(visible)].filter((h) => h !== undefined),
+    ...(field.kind === "prose" ? [findPayeeRedirect(views, visible)].filter((h) => h !== undefined) : []),
+    ...(field.kind === "prose" ? [findBorrowedAuthority(views)].filter((h) => h !== undefined) : []),
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {

@@ -12,9 +12,11 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // and the CJK fixes: 85/128 (66.4 %), multilingual 11 -> 13/30, every other family the same; 9/162.
 // Spent in wave 19 (counts only, misses never read): the text model is fitted on v12 among the rest (in-sample, so no
 // longer an independent figure): 86/128, 9/162. Wave 20 read its misses with three writers' (list-misses.ts) and wrote
-// rules for the kinds that recur across them (families-wave20.test.ts): 107/128, 9/162.
+// rules for the kinds that recur across them (families-wave20.test.ts): 107/128, 9/162. Wave 29's payee-redirect rule
+// (payments redirected to a new account, read from v9's and v12's misses; families-wave29.test.ts): 114/128, 9/162;
+// with its borrowed-authority rule (returned content given the user's voice, from v8's and v12's misses): 115/128.
 describeHeldoutFloor(
   "heldout-v12",
   "set v12 (written independently in wave 17), measured once before any wave 17 change to the rules; spent in wave 19",
-  { attacks: 128, benign: 162, caughtAtLeast: 107, flaggedAtMost: 9 },
+  { attacks: 128, benign: 162, caughtAtLeast: 115, flaggedAtMost: 9 },
 );
