@@ -19,6 +19,8 @@ export class PluginLoadTimeoutError extends PluginError {}
  * With a `watchdog`, code that holds the thread past the deadline is stopped and the process ends (exit 3).
  */
 export async function withinLoadDeadline<T>(plugin: string, step: string, ms: number, work: () => Promise<T>, watchdog?: LoadWatchdog): Promise<T> {
+  // No plugin code before the watchdog watches (see LoadWatchdog.ready).
+  if (watchdog !== undefined) await watchdog.ready;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

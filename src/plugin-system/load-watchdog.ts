@@ -75,6 +75,7 @@ try {
     handle.unref();
   }
 } catch {}
+require("node:worker_threads").parentPort.postMessage("ready");
 `;
 
 /**
@@ -89,6 +90,13 @@ export class LoadWatchdog {
   private readonly beat: NodeJS.Timeout;
   private step: { plugin: string; step: string; ms: number } | undefined;
   private ending = false;
+  /**
+   * Settles once the worker watches (its signal handlers installed), or could not start. Plugin code is
+   * run only after it: a plugin that loops at once would otherwise hold the thread before anyone watches,
+   * and a SIGTERM in that window went unanswered until the deadline (a worker takes a second or more to
+   * start on a loaded machine).
+   */
+  readonly ready: Promise<void>;
 
   constructor() {
     this.worker = new Worker(WORKER_SOURCE, {
@@ -97,7 +105,15 @@ export class LoadWatchdog {
       stdout: false,
       stderr: false,
     });
-    this.worker.unref();
+    this.ready = new Promise<void>((resolve) => {
+      const settle = (): void => {
+        this.worker.unref();
+        resolve();
+      };
+      this.worker.once("message", settle);
+      this.worker.once("error", settle);
+      this.worker.once("exit", settle);
+    });
     this.beat = setInterval(() => this.check(), BEAT_MS);
     this.beat.unref();
     this.check();

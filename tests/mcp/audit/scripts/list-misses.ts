@@ -8,7 +8,7 @@ import { isFlagged, loadHalf, scoreAttack, type HalfName } from "../intent-harne
 import { MEASURED } from "../text-model/examples.js";
 
 // Named explicitly as well as via MEASURED so a set leaving that list by mistake is still refused here.
-const REFUSED = new Set<string>([...MEASURED, "heldout-v13", "heldout-v14", "heldout-v15", "heldout-v16", "heldout-v17", "heldout-v18", "benign-voice-heldout"]);
+const REFUSED = new Set<string>([...MEASURED, "heldout-v13", "heldout-v14", "heldout-v15", "heldout-v16", "heldout-v17", "heldout-v18", "heldout-v19", "benign-voice-heldout"]);
 const names = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 for (const name of names) if (REFUSED.has(name)) throw new Error(`${name} is a MEASURED set: its misses must not be read`);
 for (const name of names) {

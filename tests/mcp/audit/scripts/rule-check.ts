@@ -12,7 +12,7 @@ import { auditCase, loadCases, loadListings } from "../guardbench-harness.js";
 import { intentSetDir, isFlagged, loadHalf, scoreAttack, scoreBenign, type HalfName } from "../intent-harness.js";
 import { ALWAYS, FOLDS, MEASURED } from "../text-model/examples.js";
 
-const REFUSED = new Set<string>([...MEASURED, "heldout-v13", "heldout-v14", "heldout-v15", "heldout-v16", "heldout-v17", "heldout-v18", "benign-voice-heldout"]);
+const REFUSED = new Set<string>([...MEASURED, "heldout-v13", "heldout-v14", "heldout-v15", "heldout-v16", "heldout-v17", "heldout-v18", "heldout-v19", "benign-voice-heldout"]);
 const names = [...FOLDS, ...ALWAYS].filter((n) => n !== "corpus" && !REFUSED.has(n)) as HalfName[];
 for (const name of names) {
   if (!existsSync(path.join(intentSetDir, `${name}.json`))) continue;
