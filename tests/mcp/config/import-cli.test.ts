@@ -228,7 +228,7 @@ describe("mcp import: exit codes and messages", () => {
     execFileSync("mkfifo", [join(project, "pipe")]);
     const pipe = await importFile(["pipe"]);
     expect(pipe.code).toBe(ExitCode.Usage);
-    expect(pipe.io.stderrText()).toContain(`cannot read ${join(project, "pipe")}: it is a pipe or device, not a file. Save the config to a file and import that file.`);
+    expect(pipe.io.stderrText()).toContain(`cannot read ${join(project, "pipe")}: it is a pipe or device, not a regular file. Save the config to a file and import that file.`);
     // Permission: root reads any file, so this part runs only as another user (the VM runs tests as root).
     if (process.getuid?.() !== 0) {
       const locked = await writeProjectFile("locked.json", { servers: {} });

@@ -190,7 +190,7 @@ export async function readImportFile(file: string, options: McpImportOptions): P
     // A FIFO, a device or /dev/stdin would be read forever (holding one of libuv's few file threads): refuse them first.
     const info = await stat(file);
     if (info.isDirectory()) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: ${await folderHint(file)}`, { data: { file } });
-    if (!info.isFile()) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: it is a pipe or device, not a file. Save the config to a file and import that file.`, { data: { file } });
+    if (!info.isFile()) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: it is a pipe or device, not a regular file. Save the config to a file and import that file.`, { data: { file } });
     if (info.size > MAX_IMPORT_BYTES) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: it is ${info.size} bytes, too large for an MCP config file`, { data: { file } });
     text = await readFile(file, "utf8");
   } catch (cause) {
