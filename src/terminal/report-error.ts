@@ -9,9 +9,11 @@ const APPROVAL = /^(MCP_NOT_APPROVED|MCP_APPROVAL_CHANGED|PLUGIN_NOT_APPROVED|PL
 // its private copy cannot be written); fixed by the person in the home (plugin config, reinstall, disable), not in the script.
 const CONFIG = /^(CONFIG_|MCP_CONFIG_|MCP_IMPORT_|PLUGIN_MANIFEST_|PLUGIN_CONFIG_INVALID|PLUGIN_LOAD_FAILED|STORE_|PLUGIN_APPROVALS_|INVALID_LIMITS|GATEWAY_CONFIG_INVALID|GATEWAY_TOOLSET_INVALID|PROFILE_INVALID|PROFILE_SERVER_UNKNOWN|LLM_CONFIG_INVALID|AUDIT_LOG_|FILE_LOCK_FAILED)/;
 // Checked first: a name the person typed that does not exist, or an argument that cannot be used, is
-// a usage error (2) even when its code sits in a config family (MCP_CONFIG_SERVER_NOT_FOUND).
+// a usage error (2) even when its code sits in a config family (MCP_CONFIG_SERVER_NOT_FOUND). A dashboard
+// request the caller got wrong (a body that is not JSON, too large, a path that is not there) is 2 like the
+// dashboard's own refusals (wrong token, wrong content type), not a script's failure (1).
 const USAGE =
-  /^(USAGE|GATEWAY_TOOLSET_UNKNOWN|GATEWAY_TOOLSET_IN_USE|GATEWAY_EXPOSE_UNKNOWN|GATEWAY_CLIENT_UNKNOWN|GATEWAY_CLIENT_EXISTS|MCP_SERVER_UNKNOWN|MCP_UNKNOWN_SERVER|MCP_CONFIG_SERVER_NOT_FOUND|MCP_CONFIG_SERVER_EXISTS|MCP_SERVER_ARGUMENT_INVALID|MCP_IMPORT_UNREADABLE|PLUGIN_NOT_FOUND|PROFILE_UNKNOWN|PROFILE_NONE_GIVEN)$/;
+  /^(USAGE|GATEWAY_TOOLSET_UNKNOWN|GATEWAY_TOOLSET_IN_USE|GATEWAY_EXPOSE_UNKNOWN|GATEWAY_CLIENT_UNKNOWN|GATEWAY_CLIENT_EXISTS|MCP_SERVER_UNKNOWN|MCP_UNKNOWN_SERVER|MCP_CONFIG_SERVER_NOT_FOUND|MCP_CONFIG_SERVER_EXISTS|MCP_SERVER_ARGUMENT_INVALID|MCP_IMPORT_UNREADABLE|PLUGIN_NOT_FOUND|PROFILE_UNKNOWN|PROFILE_NONE_GIVEN|UI_BAD_REQUEST|UI_BODY_TOO_LARGE|UI_NOT_FOUND)$/;
 // A budget the person set (or its default) was used up: exit 4 like the run's own *_LIMIT codes.
 const LIMIT = /^(TOOL_CALL_LIMIT)$/;
 // Ctrl-C at a question (CancelledError), like Ctrl-C during a run: 130.

@@ -77,9 +77,19 @@ export function guardRequest(input: GuardInput, settings: GuardSettings): GuardV
     return refuse(403, "UI_BAD_TOKEN", "Wrong or missing token. Reload the page from the URL `mcpvm ui` printed.");
   }
   if (input.method === "POST") {
-    if (!(input.contentType ?? "").toLowerCase().startsWith("application/json")) return refuse(415, "UI_NOT_JSON", "State-changing calls take a JSON body (Content-Type: application/json).");
+    if (!isJsonMediaType(input.contentType)) return refuse(415, "UI_NOT_JSON", "State-changing calls take a JSON body (Content-Type: application/json).");
     return { ok: true };
   }
   if (input.method !== "GET") return refuse(405, "UI_METHOD_NOT_ALLOWED", `${input.method} is not allowed: reads are GET, changes are POST.`);
   return { ok: true };
+}
+
+/**
+ * The media type of a Content-Type header (RFC 9110 §8.3: type "/" subtype, then ";" parameters), compared
+ * whole and case-free: a prefix test would take "application/jsonfoo" as JSON.
+ */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  return mediaType === "application/json";
 }

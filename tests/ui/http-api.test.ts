@@ -96,6 +96,20 @@ describe("mcpvm ui: who may call it", () => {
     expect(await readFile(join(home.dir, "config.json"), "utf8")).toBe(before);
   });
 
+  it("a JSON look-alike media type is refused (415) and a body that is not JSON is a usage error (exit 2) like every refusal", async () => {
+    const { home, ui } = await dashboard();
+    const before = await readFile(join(home.dir, "config.json"), "utf8");
+    const lookalike = await raw(ui, "POST", "/api/servers/notes/disable", { "x-mcpvm-token": ui.token, "content-type": "application/jsonfoo" }, "{}");
+    expect(lookalike.status).toBe(415);
+    expect(JSON.parse(lookalike.body).error).toMatchObject({ code: "UI_NOT_JSON", exitCode: 2 });
+    const notJson = await raw(ui, "POST", "/api/servers/notes/disable", { "x-mcpvm-token": ui.token, "content-type": "application/json" }, "{nope");
+    expect(notJson.status).toBe(400);
+    expect(JSON.parse(notJson.body).error).toMatchObject({ code: "UI_BAD_REQUEST", exitCode: 2 });
+    expect(await readFile(join(home.dir, "config.json"), "utf8")).toBe(before);
+    // Case and parameters are part of the grammar, not a reason to refuse.
+    expect((await raw(ui, "POST", "/api/servers/notes/disable", { "x-mcpvm-token": ui.token, "content-type": "Application/JSON ; charset=UTF-8" }, "{}")).status).toBe(200);
+  });
+
   it("closing it closes every server it started", async () => {
     const home = await makeHome({ servers: (starts) => ({ fx: { command: process.execPath, args: [join(import.meta.dirname, "../fixtures/servers/fixture-server.mjs")], env: { MCPVM_FIXTURE_STARTS: starts } } }), approve: ["fx"] });
     homes.push(home);

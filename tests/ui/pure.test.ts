@@ -31,6 +31,9 @@ describe("guardRequest", () => {
     ["no token", { headerToken: undefined }, "UI_BAD_TOKEN"],
     ["a token one character short", { headerToken: "t".repeat(42) }, "UI_BAD_TOKEN"],
     ["a form post", { method: "POST", contentType: "application/x-www-form-urlencoded" }, "UI_NOT_JSON"],
+    ["a JSON look-alike media type", { method: "POST", contentType: "application/jsonfoo" }, "UI_NOT_JSON"],
+    ["a JSON subtype with a suffix", { method: "POST", contentType: "application/json-patch+json" }, "UI_NOT_JSON"],
+    ["a POST without a content type", { method: "POST", contentType: undefined }, "UI_NOT_JSON"],
     ["a PUT", { method: "PUT" }, "UI_METHOD_NOT_ALLOWED"],
     ["the page without its token", { path: "/", headerToken: undefined, queryToken: "wrong" }, "UI_BAD_TOKEN"],
   ] as const)("refuses %s", (_what, change, code) => {

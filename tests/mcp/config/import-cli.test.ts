@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -213,6 +214,30 @@ describe("mcp import: exit codes and messages", () => {
     const { code, io } = await importFile(["."]);
     expect(code).toBe(ExitCode.Usage);
     expect(io.stderrText()).toContain(`it is a folder: import one of ${join(project, ".vscode/mcp.json")}`);
+    // Node's own words ("EISDIR: illegal operation on a directory, read") say nothing the sentence does not.
+    expect(io.stderrText()).not.toContain("EISDIR");
+  });
+
+  it("an empty folder, a pipe and a file it may not read: each said in words with a next step (exit 2)", async () => {
+    await mkdir(join(project, "empty"));
+    const empty = await importFile(["empty"]);
+    expect(empty.code).toBe(ExitCode.Usage);
+    expect(empty.io.stderrText()).toContain(`cannot read ${join(project, "empty")}: it is a folder: pass the MCP config file inside it (e.g. .vscode/mcp.json)`);
+    expect(empty.io.stderrText()).not.toContain("EISDIR");
+    // A FIFO would be read until its writer closes it: refused before reading, with what to do instead.
+    execFileSync("mkfifo", [join(project, "pipe")]);
+    const pipe = await importFile(["pipe"]);
+    expect(pipe.code).toBe(ExitCode.Usage);
+    expect(pipe.io.stderrText()).toContain(`cannot read ${join(project, "pipe")}: it is a pipe or device, not a regular file. Save the config to a file and import that file.`);
+    // Permission: root reads any file, so this part runs only as another user (the VM runs tests as root).
+    if (process.getuid?.() !== 0) {
+      const locked = await writeProjectFile("locked.json", { servers: {} });
+      await chmod(locked, 0o000);
+      const denied = await importFile(["locked.json"]);
+      expect(denied.code).toBe(ExitCode.Usage);
+      expect(denied.io.stderrText()).toContain(`cannot read ${locked}: permission denied`);
+      expect(denied.io.stderrText()).not.toContain("EACCES");
+    }
   });
 
   it("text that is not JSON, and JSON without a servers section, exit 3", async () => {

@@ -173,6 +173,12 @@ async function existing(folder: string): Promise<string[]> {
   return found;
 }
 
+/** A folder where a file was meant: the client config files it holds, if any, are what to import. */
+async function folderHint(folder: string): Promise<string> {
+  const found = await existing(folder);
+  return found.length > 0 ? `it is a folder: import one of ${found.join(", ")}` : "it is a folder: pass the MCP config file inside it (e.g. .vscode/mcp.json)";
+}
+
 const WHAT_TO_IMPORT = "Give the path of an MCP client's config file (e.g. .vscode/mcp.json, ~/.cursor/mcp.json, .mcp.json); `mcpvm mcp import --help` lists the formats.";
 
 /** Far above any client's MCP config; a bigger file is a wrong path. */
@@ -183,20 +189,24 @@ export async function readImportFile(file: string, options: McpImportOptions): P
   try {
     // A FIFO, a device or /dev/stdin would be read forever (holding one of libuv's few file threads): refuse them first.
     const info = await stat(file);
-    if (!info.isFile() && !info.isDirectory()) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: it is not a regular file`, { data: { file } });
+    if (info.isDirectory()) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: ${await folderHint(file)}`, { data: { file } });
+    if (!info.isFile()) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: it is a pipe or device, not a regular file. Save the config to a file and import that file.`, { data: { file } });
     if (info.size > MAX_IMPORT_BYTES) throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: it is ${info.size} bytes, too large for an MCP config file`, { data: { file } });
     text = await readFile(file, "utf8");
   } catch (cause) {
     if (cause instanceof McpConfigError) throw cause;
     const errno = (cause as NodeJS.ErrnoException).code;
-    let hint = "";
-    if (errno === "EISDIR") {
-      const found = await existing(file);
-      hint = found.length > 0 ? `; it is a folder: import one of ${found.join(", ")}` : "; it is a folder: pass the MCP config file inside it (e.g. .vscode/mcp.json)";
-    }
-    // A wrong path is the usual first mistake: said in words, with what to give instead.
-    const reason = errno === "ENOENT" || errno === "ENOTDIR" ? `no such file. ${WHAT_TO_IMPORT}` : (cause as Error).message;
-    throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: ${reason}${hint}`, { data: { file }, cause });
+    // A wrong path is the usual first mistake: said in words, with what to give instead; Node's own text
+    // ("EACCES: permission denied, open …") only for what has no sentence of its own.
+    const reason =
+      errno === "ENOENT" || errno === "ENOTDIR"
+        ? `no such file. ${WHAT_TO_IMPORT}`
+        : errno === "EACCES" || errno === "EPERM"
+          ? "permission denied: this user may not read it (check with `ls -l`, or import a copy you can read)"
+          : errno === "EISDIR"
+            ? await folderHint(file)
+            : (cause as Error).message;
+    throw new McpConfigError("MCP_IMPORT_UNREADABLE", `cannot read ${file}: ${reason}`, { data: { file }, cause });
   }
   return parseImportText(file, text, options);
 }
