@@ -18,6 +18,7 @@ import type { Passthrough } from "./passthrough/passthrough.js";
 import type { SessionLimits } from "./session-pool.js";
 import { DEFAULT_SESSION_LIMITS, LegacySessions } from "./legacy-sessions.js";
 import { mcpEndpoint } from "./mcp-endpoint.js";
+import { RevokedSessions } from "./revoked-sessions.js";
 import { FastLane } from "./fast-lane/fast-lane.js";
 import { ALLOWED_METHODS, allowedHostnames, MAX_BODY_BYTES, methodNotAllowed, rateLimited, rpcError, sendJson, serveMetrics } from "./http-util.js";
 
@@ -98,6 +99,28 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     });
   };
 
+  // Every open response of a named client token (a 2026-07-28 subscriptions/listen stream, a long call's
+  // progress stream, any POST still answering): revoking the token ends them within a second. Only new
+  // requests are authenticated, so without this an open stream kept delivering after the revocation.
+  const openResponses = new Map<string, ServerResponse>();
+  let responseCount = 0;
+  const revokedResponses = new RevokedSessions(authenticator, logger, (id) => {
+    const res = openResponses.get(id);
+    openResponses.delete(id);
+    logger.info({}, "client response stream closed: its client token was revoked");
+    res?.destroy();
+  });
+  const closeWhenRevoked = (res: ServerResponse, credential: string | undefined): void => {
+    if (credential === undefined) return;
+    const id = String(++responseCount);
+    openResponses.set(id, res);
+    revokedResponses.track(id, credential);
+    res.once("close", () => {
+      openResponses.delete(id);
+      revokedResponses.forget(id);
+    });
+  };
+
   const fastLane = options.fastLane === false ? undefined : new FastLane(gateway, logger);
   const handleMcp = mcpEndpoint({ sessions, modern: modernNode, fastLane, passthrough: options.passthrough, rates, logger });
 
@@ -141,6 +164,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         logger.warn({ client: client.name }, "HTTP request over the client's rate limit refused");
         return rateLimited(res, client.name, client.rate, waitMs, 1);
       }
+      closeWhenRevoked(res, client.credential);
       // The SDK hands req.auth to request handlers as authInfo; the token itself is not carried.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: "", clientId: client.name, scopes: [], extra: { client } };
       // Metrics name every client, server and tool: a token limited to some of them does not read them.
@@ -192,6 +216,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         if (inFlight > 0) logger.warn({ inFlight }, "drain deadline reached; closing calls still in flight");
       }
       unsubscribe();
+      revokedResponses.stop();
       await modern.close().catch(() => undefined);
       await sessions.closeAll();
       httpServer.closeAllConnections();
