@@ -107,9 +107,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const revokedResponses = new RevokedSessions(authenticator, logger, (id) => {
     const res = openResponses.get(id);
     openResponses.delete(id);
-    logger.info({}, "client response stream closed: its client token was revoked");
     res?.destroy();
-  });
+  }, 1_000, "client response");
   const closeWhenRevoked = (res: ServerResponse, credential: string | undefined): void => {
     if (credential === undefined) return;
     const id = String(++responseCount);
