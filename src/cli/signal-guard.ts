@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import { liveChildGroups, signalChildGroups } from "../util/child-groups.js";
+import { releaseFifoReads } from "../util/fifo-reads.js";
 import { installSignalGuard, type StopSignal } from "../util/signals.js";
 import { ExitCode } from "../terminal/exit-codes.js";
 import { pauseSpinners } from "../terminal/spinner.js";
@@ -24,6 +25,7 @@ export function guardSignals(stdout: Writable, stderr: Writable): void {
   installSignalGuard((signal) => {
     if (ending) {
       signalChildGroups("SIGKILL");
+      releaseFifoReads();
       process.exit(SIGNAL_EXIT_CODES[signal]);
     }
     ending = true;
@@ -47,6 +49,7 @@ async function endProcess(signal: StopSignal, stdout: Writable, stderr: Writable
   const deadline = Date.now() + GRACE_MS;
   while (liveChildGroups() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   signalChildGroups("SIGKILL");
+  releaseFifoReads();
   process.exit(SIGNAL_EXIT_CODES[signal]);
 }
 

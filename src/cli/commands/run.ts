@@ -18,6 +18,7 @@ import { formatLogs, formatResultNotes, formatRunError, formatStats, formatValue
 import { startTelemetry } from "../../telemetry/start.js";
 import { onSignal } from "../../util/signals.js";
 import { firstInvalidByte } from "../../util/utf8.js";
+import { readingFifo } from "../../util/fifo-reads.js";
 
 const USAGE = `Usage: mcpvm run <file.js | -> [options]
        mcpvm run -e '<code>' [options]
@@ -183,8 +184,9 @@ async function readScript(source: string, context: CommandContext): Promise<stri
   const path = resolve(context.io.cwd, source);
   let bytes: Buffer;
   try {
-    if ((await stat(path)).isDirectory()) throw usageError("run", `${source} is a directory; give a script file (e.g. ${join(source, "index.js")})`);
-    bytes = await readFile(path);
+    const kind = await stat(path);
+    if (kind.isDirectory()) throw usageError("run", `${source} is a directory; give a script file (e.g. ${join(source, "index.js")})`);
+    bytes = kind.isFIFO() ? await readingFifo(path, () => readFile(path)) : await readFile(path);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
