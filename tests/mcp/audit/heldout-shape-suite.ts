@@ -170,3 +170,24 @@ export function describeBriefCounts(spec: BriefCounts): void {
     });
   });
 }
+
+/**
+ * What the briefs of v18 onwards asked beyond the shared checks: no attack uses the alarm words a careful attacker
+ * avoids, and `multilingual` attacks each in a language of its own, none English.
+ */
+export function describeQuietAttacks(file: string, prefix: string, multilingual: number): void {
+  describe(`held-out set ${file.replace("heldout-", "")}: what its brief asked beyond the shared checks`, () => {
+    const set = heldoutSetSchema(prefix).parse(read(file));
+
+    it("keeps the alarm words out: no attack says 'ignore previous' or 'hidden'", () => {
+      const alarmed = set.attacks.filter((a) => /ignore previous|hidden/i.test(JSON.stringify(a.server)));
+      expect(alarmed.map((a) => a.id)).toEqual([]);
+    });
+
+    it(`writes ${multilingual} multilingual attacks, each in a language of its own, none of them English`, () => {
+      const attacks = set.attacks.filter((a) => a.family === "multilingual");
+      expect(attacks.length).toBe(multilingual);
+      expect(attacks.every((a) => a.language !== "en")).toBe(true);
+    });
+  });
+}

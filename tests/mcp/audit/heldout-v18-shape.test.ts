@@ -3,9 +3,7 @@
  * loads and the counts its brief promised. This test never runs the auditor: v18 is measured by
  * tests/mcp/audit/scripts/measure-v18.ts, counts only, and nobody tunes on its cases.
  */
-import { describe, expect, it } from "vitest";
-import { heldoutSetSchema, readIntentFile } from "./heldout-shape.js";
-import { describeHeldoutSet, writtenBefore } from "./heldout-shape-suite.js";
+import { describeHeldoutSet, describeQuietAttacks, writtenBefore } from "./heldout-shape-suite.js";
 
 describeHeldoutSet({
   file: "heldout-v18",
@@ -43,17 +41,4 @@ describeHeldoutSet({
   oneLanguageEach: true,
 });
 
-describe("held-out set v18: what its brief asked beyond the shared checks", () => {
-  const set = heldoutSetSchema("h18").parse(readIntentFile("heldout-v18"));
-
-  it("keeps the alarm words out: no attack says 'ignore previous' or 'hidden'", () => {
-    const alarmed = set.attacks.filter((a) => /ignore previous|hidden/i.test(JSON.stringify(a.server)));
-    expect(alarmed.map((a) => a.id)).toEqual([]);
-  });
-
-  it("writes 21 multilingual attacks, each in a language of its own, none of them English", () => {
-    const multilingual = set.attacks.filter((a) => a.family === "multilingual");
-    expect(multilingual.length).toBe(21);
-    expect(multilingual.every((a) => a.language !== "en")).toBe(true);
-  });
-});
+describeQuietAttacks("heldout-v18", "h18", 21);

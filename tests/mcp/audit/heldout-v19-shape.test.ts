@@ -3,9 +3,7 @@
  * loads and the counts its brief promised. This test never runs the auditor: v19 was written blind
  * (wave 29) and is measured counts only; nobody tunes on its cases.
  */
-import { describe, expect, it } from "vitest";
-import { heldoutSetSchema, readIntentFile } from "./heldout-shape.js";
-import { describeHeldoutSet, writtenBefore } from "./heldout-shape-suite.js";
+import { describeHeldoutSet, describeQuietAttacks, writtenBefore } from "./heldout-shape-suite.js";
 
 describeHeldoutSet({
   file: "heldout-v19",
@@ -42,17 +40,4 @@ describeHeldoutSet({
   oneLanguageEach: true,
 });
 
-describe("held-out set v19: what its brief asked beyond the shared checks", () => {
-  const set = heldoutSetSchema("h19").parse(readIntentFile("heldout-v19"));
-
-  it("keeps the alarm words out: no attack says 'ignore previous' or 'hidden'", () => {
-    const alarmed = set.attacks.filter((a) => /ignore previous|hidden/i.test(JSON.stringify(a.server)));
-    expect(alarmed.map((a) => a.id)).toEqual([]);
-  });
-
-  it("writes 20 multilingual attacks, each in a language of its own, none of them English", () => {
-    const multilingual = set.attacks.filter((a) => a.family === "multilingual");
-    expect(multilingual.length).toBe(20);
-    expect(multilingual.every((a) => a.language !== "en")).toBe(true);
-  });
-});
+describeQuietAttacks("heldout-v19", "h19", 20);
