@@ -79,6 +79,9 @@ describe("revoking an approval", () => {
     await waitFor(() => !isAlive(pid), "the revoked server to stop");
     const error = errorOf(await host.run(`return require("host:mcp-victim").pid({});`));
     expect(error).toMatchObject({ name: "McpApprovalError", errorCode: "MCP_NOT_APPROVED" });
+    // It ran a moment ago: the refusal says the approval was revoked, not that the server "was not started".
+    expect(error.message).toContain('MCP server "victim" was approved when mcpvm started using it, but its approval has been revoked since');
+    expect(error.message).toContain("mcpvm mcp approve victim");
     expect(starts("victim")).toEqual([pid]);
   });
 
@@ -89,6 +92,7 @@ describe("revoking an approval", () => {
     expect(revoke.stdout).toContain("revoked remote");
     const error = errorOf(await host.run(`return require("host:mcp-remote").pid({});`));
     expect(error).toMatchObject({ name: "McpApprovalError", errorCode: "MCP_NOT_APPROVED" });
+    expect(error.message).toContain('MCP server "remote" was approved when mcpvm started using it, but its approval has been revoked since');
     await waitFor(() => !isAlive(pid), "the revoked server to stop");
     expect(starts("remote")).toEqual([pid]);
   });

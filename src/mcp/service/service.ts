@@ -7,6 +7,7 @@ import { pinServer } from "../pins/index.js";
 import { McpvmError } from "../../util/errors.js";
 import { didYouMean } from "../../util/suggest.js";
 import { approvalSubject } from "./approval-subject.js";
+import { ApprovalGate } from "./approval-gate.js";
 import { ApprovalRecheck } from "./approval-recheck.js";
 import type { ServerCatalog } from "./catalog.js";
 import { CatalogCache } from "./catalog-cache.js";
@@ -48,6 +49,7 @@ export class McpService {
   private readonly catalogs = new CatalogCache();
   private readonly caps: ListingCaps;
   private readonly recheck: ApprovalRecheck<McpServerEntry>;
+  private readonly approvalGate: ApprovalGate;
   private readonly slots: CallSlots;
   private readonly status: ServerStatusStore | undefined;
   private readonly tracker: ServerStatusTracker;
@@ -75,7 +77,9 @@ export class McpService {
     });
     this.status = options.statusFile === undefined ? undefined : new ServerStatusStore(options.statusFile, (message) => options.logger.warn({ file: options.statusFile }, message));
     this.tracker = new ServerStatusTracker(this.status, (name) => (Object.hasOwn(this.servers, name) ? this.servers[name] : undefined), options.logger);
-    this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name, entry) => options.approvals.require(approvalSubject(name, entry)) });
+    const gate = new ApprovalGate((name) => options.approvals.require(approvalSubject(name, this.entry(name))));
+    this.approvalGate = gate;
+    this.recheck = new ApprovalRecheck({ file: options.approvals.file, check: (name) => gate.require(name) });
     this.slots = new CallSlots({
       recheck: this.recheck,
       entry: (name) => this.entry(name),
@@ -108,7 +112,7 @@ export class McpService {
       logger: { warn: (data: Record<string, unknown>, message: string) => options.logger.warn(data, message) },
       hooks: {
         // Checked again right before spawn, in case an approval was revoked while resolving.
-        beforeConnect: async (launch) => options.approvals.require(approvalSubject(launch.name, this.entry(launch.name))),
+        beforeConnect: async (launch) => gate.require(launch.name),
         onToolsListed: async (name, tools, identity) => this.onToolsListed(name, tools, identity.instructions),
         redact: (text) => options.redactor.redact(text),
       },
@@ -342,7 +346,7 @@ export class McpService {
   private async launch(name: string) {
     const entry = this.entry(name);
     // Approval before anything else: before ${input:…} prompts, before spawn, before any URL is contacted.
-    await this.options.approvals.require(approvalSubject(name, entry));
+    await this.approvalGate.require(name);
     const launch = await resolveLaunch(name, entry, {
       env: this.options.env,
       inputs: this.inputs,
