@@ -108,7 +108,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     const res = openResponses.get(id);
     openResponses.delete(id);
     res?.destroy();
-  }, 1_000, "client response");
+  }, 1_000, { key: "response", noun: "client response" });
   const closeWhenRevoked = (res: ServerResponse, credential: string | undefined): void => {
     if (credential === undefined) return;
     const id = String(++responseCount);

@@ -18,8 +18,8 @@ export class RevokedSessions {
     /** Closes the session (the pool, owner and transport); this class has already forgotten it. */
     private readonly close: (id: string) => void,
     intervalMs = 1_000,
-    /** What the log line says was closed: sessions here, open responses for the HTTP server's use. */
-    private readonly what = "client session",
+    /** What the log line says was closed, and under which key its id is logged: sessions, or the HTTP server's open responses. */
+    private readonly what: { readonly key: string; readonly noun: string } = { key: "session", noun: "client session" },
   ) {
     this.timer = setInterval(() => void this.check().catch((error: unknown) => this.logger.warn({}, `revoked client tokens not checked: ${errorMessage(error)}`)), intervalMs);
     this.timer.unref();
@@ -43,7 +43,7 @@ export class RevokedSessions {
     for (const [id, credential] of this.byId) {
       if (valid.has(credential)) continue;
       this.byId.delete(id);
-      this.logger.info({ [this.what === "client session" ? "session" : "response"]: id }, `${this.what} closed: its client token was revoked`);
+      this.logger.info({ [this.what.key]: id }, `${this.what.noun} closed: its client token was revoked`);
       this.close(id);
     }
   }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { manifestText } from "../plugin-system/helpers.js";
 
 /**
  * An approved user plugin whose entry or createHostFunctions loops synchronously used to hang every face for
@@ -14,19 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 const BIN = join(import.meta.dirname, "..", "..", "bin", "mcpvm.js");
 
 function plugin(name: string, entry: string): Record<string, string> {
-  return {
-    "plugin.json": JSON.stringify({
-      name,
-      version: "1.0.0",
-      description: `The ${name} test plugin.`,
-      entry: "index.mjs",
-      hostModules: [{ name, description: `The ${name} module.`, functions: { hello: "Says hello." } }],
-      capabilities: [],
-      configSchema: { type: "object" },
-      hints: [],
-    }),
-    "index.mjs": entry,
-  };
+  return { "plugin.json": manifestText(name), "index.mjs": entry };
 }
 
 const registration = (name: string, body: string): string => `export default { name: ${JSON.stringify(name)}, declaredModules: [${JSON.stringify(name)}], createHostFunctions() { ${body} } };\n`;
