@@ -19,6 +19,7 @@ import type { SessionLimits } from "./session-pool.js";
 import { DEFAULT_SESSION_LIMITS, LegacySessions } from "./legacy-sessions.js";
 import { mcpEndpoint } from "./mcp-endpoint.js";
 import { RevokedSessions } from "./revoked-sessions.js";
+import { closeWhenExpired } from "./oauth/expiry-close.js";
 import { FastLane } from "./fast-lane/fast-lane.js";
 import { ALLOWED_METHODS, allowedHostnames, MAX_BODY_BYTES, methodNotAllowed, rateLimited, rpcError, sendJson, serveMetrics } from "./http-util.js";
 
@@ -164,6 +165,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         return rateLimited(res, client.name, client.rate, waitMs, 1);
       }
       closeWhenRevoked(res, client.credential);
+      if (client.acceptedUntil !== undefined) {
+        closeWhenExpired(res, client.acceptedUntil, () => logger.info({ client: client.name }, "client response closed: its access token expired"));
+      }
       // The SDK hands req.auth to request handlers as authInfo; the token itself is not carried.
       (req as IncomingMessage & { auth?: unknown }).auth = { token: "", clientId: client.name, scopes: [], extra: { client } };
       // Metrics name every client, server and tool: a token limited to some of them does not read them.

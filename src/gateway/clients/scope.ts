@@ -15,6 +15,8 @@ export interface ClientScope {
   readonly subject?: string;
   /** For a named client token: which one (name and creation time), so its sessions end when it is revoked or replaced. */
   readonly credential?: string;
+  /** For an OAuth access token: when it stops being accepted (its `exp` plus the clock tolerance, epoch ms); responses it opened close then. */
+  readonly acceptedUntil?: number;
   readonly toolset?: string;
   readonly servers?: readonly string[];
   readonly rate?: Rate;

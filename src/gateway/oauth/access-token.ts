@@ -82,7 +82,9 @@ export class AccessTokenVerifier {
     if ("unmatched" in matched) {
       return refusal(403, "the access token is valid but its claims match no client in gateway.oauth.clients (and there is no defaultClient)", "insufficient_scope");
     }
-    return { scope: matched.scope, claims, expiresAt: typeof claims.exp === "number" ? claims.exp * 1000 : 0 };
+    const expiresAt = typeof claims.exp === "number" ? claims.exp * 1000 : 0;
+    const acceptedUntil = expiresAt + this.settings.clockToleranceSec * 1000;
+    return { scope: { ...matched.scope, acceptedUntil }, claims, expiresAt };
   }
 
   private describe(error: unknown, header: ProtectedHeaderParameters, audience: readonly string[]): AuthRefusal {

@@ -47,8 +47,10 @@ export async function checkOAuth(settings: OAuthSettings, resource: string, toke
   if (token === undefined) return report;
   const verified = await new AccessTokenVerifier(settings, keys.getKey, () => audiences).verify(token);
   if ("refused" in verified) return { ...report, token: { accepted: false, status: verified.status, error: verified.error, reason: verified.description } };
+  // The report says when the token expires in words; the scope's timer field is the server's business.
+  const { acceptedUntil: _timer, ...client } = verified.scope;
   return {
     ...report,
-    token: { accepted: true, client: verified.scope, scopes: scopesOf(verified.claims), expiresAt: verified.expiresAt === 0 ? undefined : new Date(verified.expiresAt).toISOString() },
+    token: { accepted: true, client, scopes: scopesOf(verified.claims), expiresAt: verified.expiresAt === 0 ? undefined : new Date(verified.expiresAt).toISOString() },
   };
 }
