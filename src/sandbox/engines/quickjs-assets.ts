@@ -9,6 +9,7 @@ import { compileQuickJsPiece, prepareQuickJsSandbox, releaseQuickJsSandbox, type
 import { snapshotQuickJsSandbox, wasmMemoryLayout, type WasmMemoryLayout } from "./quickjs-snapshot.js";
 import { keepOptimizedWasmFramesSmall } from "./wasm-frame-size.js";
 import { quickJsWorkerMain } from "./quickjs-worker.js";
+import { createPreemptionMeter } from "./preemption-meter.js";
 import { traceStartup } from "../../util/startup-trace.js";
 
 /** Everything a QuickJS worker needs that is the same for every worker of the process. */
@@ -58,6 +59,7 @@ async function compileAssets(): Promise<QuickJsAssets> {
     `compilePiece: (${compileQuickJsPiece.toString()})`,
     `meterHeap: (${meterWasmHeap.toString()})`,
     `snapshot: (${snapshotQuickJsSandbox.toString()})`,
+    `preemption: (${createPreemptionMeter.toString()})`,
   ];
   const workerProgram = `(require, boot) => (${quickJsWorkerMain.toString()})(require, { ${parts.join(", ")} }, boot)`;
   return {

@@ -5,6 +5,7 @@ import type { EngineLimit, LogEntry, LogLevel, RunLimits } from "../types.js";
 import type { ControlLayout, DoneMessage, HostEventMessage, HostPortMessage, HostReplyMessage, RunMessage, SPIN_SLOTS } from "./quickjs-protocol.js";
 import type { PreparedSandbox } from "./quickjs-sandbox.js";
 import type { InterruptPace } from "./quickjs-heap.js";
+import type { PreemptionMeter } from "./preemption-meter.js";
 
 /** The worker's side of the host-call channel (see quickjs-protocol.ts). */
 export interface WorkerChannel {
@@ -23,6 +24,8 @@ export interface WorkerChannel {
   overBudget(): boolean;
   /** See HeapMeter.paceChecks (quickjs-heap.ts). */
   paceChecks(context: number): InterruptPace;
+  /** A new meter of the time this thread's core was taken from a run (preemption-meter.ts). */
+  preemptionMeter(): PreemptionMeter;
 }
 
 /**
@@ -79,7 +82,12 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   const stopRequested = (): boolean => Atomics.load(control, layout.stop) !== layout.none;
   // CPU time is counted only while guest code runs, not while it waits for the host.
   const pause = (): void => void (cpuSpent += performance.now() - runningSince);
-  const resume = (): void => void (runningSince = performance.now());
+  const resume = (): void => {
+    runningSince = performance.now();
+    preemption.stretchStarted();
+  };
+  // Time the kernel gave this thread's core to others while the guest ran is not the guest's CPU.
+  const preemption = channel.preemptionMeter();
 
   let outcome: EngineOutcome;
   try {
@@ -143,6 +151,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   }
   sandbox.hooks = undefined;
   pause();
+  preemption.close();
 
   // A short script can allocate a lot between interrupt checks; the run still fails if it did.
   if (localStop === undefined && channel.overBudget()) localStop = "memoryBytes";
@@ -162,7 +171,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     logs,
     logBytes,
     droppedLogs,
-    cpuMs: cpuSpent,
+    cpuMs: cpuSpent - preemption.preemptedMs(),
     hostCalls,
     poisoned,
     trapped,
@@ -171,9 +180,10 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
 
   function shouldInterrupt(): boolean {
     if (stopRequested() || localStop !== undefined) return true;
-    const computed = cpuSpent + performance.now() - runningSince;
+    const now = performance.now();
+    const computed = cpuSpent + now - runningSince;
     pace.check(computed);
-    if (computed > limits.cpuMs) localStop = "cpuMs";
+    if (computed - preemption.observe(now, computed) > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= run.deadline) localStop = "wallMs";
     else if (channel.overBudget()) localStop = "memoryBytes";
     return localStop !== undefined;

@@ -1,3 +1,4 @@
+import type { PreemptionMeter } from "./preemption-meter.js";
 import type { HostCallEvents, HostCallRequest } from "../host/host-call.js";
 import type { EngineOutcome, RunReport } from "../host/outcome.js";
 import type { RunEndedCode } from "../host/run-ended.js";
@@ -64,4 +65,6 @@ export interface AsyncifyRunParts {
   readonly beat?: () => void;
   /** The guest's compute cut into slices, between which this thread's event loop runs (see quickjs-yield.ts). */
   readonly slices?: TimeSlices;
+  /** A new meter of the time this thread's core was taken from a run (preemption-meter.ts). */
+  readonly preemptionMeter: () => PreemptionMeter;
 }

@@ -1,3 +1,4 @@
+import * as fs from "node:fs";
 import type * as QuickJs from "quickjs-emscripten-core";
 import type { EngineOutcome, ThrownInfo } from "../host/outcome.js";
 import { logEntryBytes } from "../host/output-budget.js";
@@ -8,6 +9,7 @@ import type { InlineInstance } from "./quickjs-inline-adapter.js";
 import type { AsyncifyRunParts, AsyncifyRunPlan, InlineRunHandle, InlineRunPlan, InlineRunResult } from "./quickjs-inline-run-parts.js";
 import type { InlineHooks, InlineSandbox } from "./quickjs-inline-sandbox.js";
 import { timeSlices } from "./quickjs-yield.js";
+import { createPreemptionMeter } from "./preemption-meter.js";
 
 /** runAsyncify on this thread, its host calls answered by the run's own RunModules; `sliceMs` as QuickJsInlineEngineOptions.sliceMs. */
 export function runInline(
@@ -26,6 +28,7 @@ export function runInline(
     runEnded,
     runEndedFor,
     slices: timeSlices(sliceMs),
+    preemptionMeter: () => createPreemptionMeter(fs),
   };
   return runAsyncify(instance, sandbox, plan, parts, onStart);
 }
@@ -96,10 +99,13 @@ export function runAsyncify(
   let wake: (() => void) | undefined;
 
   const slices = parts.slices;
+  // Time the kernel gave this thread's core to others while the guest ran is not the guest's CPU.
+  const preemption = parts.preemptionMeter();
   const resume = (): void => {
     if (running) return;
     running = true;
     runningSince = performance.now();
+    preemption.stretchStarted();
     slices?.started(runningSince);
   };
   const pause = (): void => {
@@ -144,7 +150,8 @@ export function runAsyncify(
       if (external !== undefined) stop(external);
     }
     if (stopping !== undefined || localStop !== undefined || moving) return true;
-    if (cpuSpent + now - runningSince > limits.cpuMs) localStop = "cpuMs";
+    const computed = cpuSpent + now - runningSince;
+    if (computed - preemption.observe(now, computed) > limits.cpuMs) localStop = "cpuMs";
     else if (Date.now() >= deadline) localStop = "wallMs";
     else if (instance.overBudget()) localStop = "memoryBytes";
     else if (plan.moveAfterCpuMs !== undefined && callCount === 0 && logs.length === 0 && droppedLogs === 0 && cpuSpent + now - runningSince > plan.moveAfterCpuMs) moving = true;
@@ -214,6 +221,7 @@ export function runAsyncify(
     clearTimeout(wallTimer);
     plan.signal?.removeEventListener("abort", onCancel);
     pause();
+    preemption.close();
     for (const deferred of pending.values()) if (deferred.alive) deferred.dispose();
     for (const listener of listeners.values()) if (listener.alive) listener.dispose();
     pending.clear();
@@ -222,7 +230,7 @@ export function runAsyncify(
     // A run that made no host call handed its signal to nobody: no reason to build an error with a stack.
     if (hostCalls !== undefined && !hostCalls.signal.aborted) hostCalls.abort(parts.runEndedFor(outcome));
     return {
-      report: { outcome, logs, logBytes, droppedLogs, stats: { engine: parts.engine, wallMs: performance.now() - startedAt, cpuMs: cpuSpent, hostCalls: callCount } },
+      report: { outcome, logs, logBytes, droppedLogs, stats: { engine: parts.engine, wallMs: performance.now() - startedAt, cpuMs: cpuSpent - preemption.preemptedMs(), hostCalls: callCount } },
       poisoned,
       trapped,
     };

@@ -7,6 +7,7 @@ import { instantiateAsyncify } from "./quickjs-inline-adapter.js";
 import { loadInlineAssets } from "./quickjs-inline-assets.js";
 import { InlineInstancePool } from "./quickjs-inline-instances.js";
 import { runAsyncify } from "./quickjs-inline-run.js";
+import { createPreemptionMeter } from "./preemption-meter.js";
 import { prepareInlineSandbox, releaseInlineSandbox } from "./quickjs-inline-sandbox.js";
 import { compileQuickJsPiece } from "./quickjs-sandbox.js";
 import { SHARED_CONTROL } from "./quickjs-shared-protocol.js";
@@ -43,6 +44,7 @@ async function build(): Promise<SharedWorkerAssets> {
     `compilePiece: (${compileQuickJsPiece.toString()})`,
     `snapshot: (${snapshotQuickJsSandbox.toString()})`,
     `run: (${runAsyncify.toString()})`,
+    `preemption: (${createPreemptionMeter.toString()})`,
     `logEntryBytes: (${logEntryBytes.toString()})`,
     `installYielding: (${installYieldingInterrupts.toString()})`,
     `timeSlices: (${timeSlices.toString()})`,

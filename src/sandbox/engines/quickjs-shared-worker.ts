@@ -8,6 +8,7 @@ import type { InlineAssets } from "./quickjs-inline-assets.js";
 import type { InlineInstancePool, InlinePoolParts } from "./quickjs-inline-instances.js";
 import type { runAsyncify } from "./quickjs-inline-run.js";
 import type { AsyncifyRunParts, HostCallPort, InlineRunHandle } from "./quickjs-inline-run-parts.js";
+import type { createPreemptionMeter, MeterFs } from "./preemption-meter.js";
 import type { prepareInlineSandbox, releaseInlineSandbox } from "./quickjs-inline-sandbox.js";
 import type { compileQuickJsPiece } from "./quickjs-sandbox.js";
 import type { FromSharedWorker, SharedRunPlan, SharedWorkerBoot, ToSharedWorker } from "./quickjs-shared-protocol.js";
@@ -39,6 +40,7 @@ export interface SharedWorkerParts {
   readonly decodeAnswer: typeof decodeSharedAnswer;
   readonly decodeRun: typeof decodeSharedRun;
   readonly encodeDone: typeof encodeSharedDone;
+  readonly preemption: typeof createPreemptionMeter;
 }
 
 /**
@@ -60,6 +62,7 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
   process.stdout.write = () => true;
   process.stderr.write = () => true;
   const threads = load("node:worker_threads") as typeof WorkerThreads;
+  const fs = load("node:fs") as MeterFs;
   const port = threads.parentPort as WorkerThreads.MessagePort;
   const boot = threads.workerData as SharedWorkerBoot;
   const core = load(boot.corePath) as typeof QuickJs;
@@ -145,6 +148,7 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
       // A computing guest lets this thread's other runs (their host-call replies, stops) go on between
       // its slices; the count tells placement that a guest here is CPU-bound.
       slices: countedSlices(),
+      preemptionMeter: () => parts.preemption(fs),
     };
     const result = await parts.run(slot.instance, sandbox, plan, runParts, (handle) => {
       state.handle = handle;

@@ -2,6 +2,7 @@ import type * as QuickJs from "quickjs-emscripten-core";
 import type * as WorkerThreads from "node:worker_threads";
 import type { executeQuickJsRun, WorkerChannel } from "./quickjs-execute.js";
 import type { GrowableMemory, meterWasmHeap } from "./quickjs-heap.js";
+import type { createPreemptionMeter, MeterFs } from "./preemption-meter.js";
 import type { DoneMessage, HostPortMessage, RunMessage, WorkerBoot } from "./quickjs-protocol.js";
 import type { compileQuickJsPiece, PreparedSandbox, prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
 import type { SandboxSnapshot, snapshotQuickJsSandbox } from "./quickjs-snapshot.js";
@@ -14,6 +15,7 @@ export interface WorkerParts {
   readonly compilePiece: typeof compileQuickJsPiece;
   readonly meterHeap: typeof meterWasmHeap;
   readonly snapshot: typeof snapshotQuickJsSandbox;
+  readonly preemption: typeof createPreemptionMeter;
 }
 
 /**
@@ -91,6 +93,7 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
         limitHeadroom: heap.limitHeadroom,
         overBudget: heap.overBudget,
         paceChecks: heap.paceChecks,
+        preemptionMeter: () => parts.preemption(load("node:fs") as MeterFs),
       };
       const control = channel.control;
       let runsReceived = 0;
