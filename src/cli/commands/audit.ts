@@ -55,9 +55,11 @@ export const auditCommand: Command = {
   usage: USAGE,
   subcommands: SUBCOMMANDS,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs("audit", args, { since: { type: "string" }, event: { type: "string" }, limit: { type: "string" }, before: { type: "string" } }, 1);
+    const { values, positionals } = parseCommandArgs("audit", args, { since: { type: "string" }, event: { type: "string" }, limit: { type: "string" }, before: { type: "string" } });
     const sub = positionals[0] ?? "log";
+    // The command word is checked before the count: `audit shw x` is a typo, not "unexpected argument x".
     if (!SUBCOMMANDS.includes(sub)) throw usageError("audit", `unknown command "${sub}"${didYouMean(sub, SUBCOMMANDS)}`);
+    if (positionals.length > 1) throw usageError("audit", `unexpected argument "${positionals[1]}"`);
     const paths = resolveConfigPaths(context.io.env);
     // Read-only: the user and face are never written by these commands.
     const log = new AuditLog({ file: paths.auditLogFile, headFile: paths.auditHeadFile, user: "", face: "cli" });

@@ -41,9 +41,11 @@ export const pluginCommand: Command = {
   usage: USAGE,
   subcommands: SUBCOMMANDS,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs("plugin", args, args[0] === "config" ? { unset: { type: "string", multiple: true } } : {}, args[0] === "config" ? Infinity : 2);
+    const { values, positionals } = parseCommandArgs("plugin", args, args[0] === "config" ? { unset: { type: "string", multiple: true } } : {});
     const sub = positionals[0] ?? "list";
+    // The command word is checked before the count: `plugin aprove mcp x` is a typo, not "unexpected argument x".
     if (!SUBCOMMANDS.includes(sub)) throw usageError("plugin", `unknown command "${sub}"${didYouMean(sub, SUBCOMMANDS)}`);
+    if (sub !== "config" && positionals.length > 2) throw usageError("plugin", `unexpected argument "${positionals[2]}"`);
     const host = await context.host();
     try {
       return await runSubcommand(sub, positionals, (values.unset as string[] | undefined) ?? [], host, context);

@@ -9,6 +9,7 @@ import { ExitCode, type ExitCodeValue } from "../../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../../terminal/io.js";
 import { maskedEntry } from "../../../terminal/render/mcp.js";
 import { didYouMean } from "../../../util/suggest.js";
+import { missingCommandWarning } from "./add-command-check.js";
 import { absoluteCommand, checkAgainstCwd, existingFolder } from "./add-paths.js";
 import { parseAddRequest, type AddRequest } from "./add-request.js";
 
@@ -139,18 +140,22 @@ export function buildEntry(request: AddRequest, cwd: string, home: string): Buil
 /** `mcpvm mcp add …` (args are everything after `add`). */
 export async function addCommand(args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
   const request = parseAddRequest(args);
-  const built = buildEntry(request, context.io.cwd, resolveConfigPaths(context.io.env).home);
+  const home = resolveConfigPaths(context.io.env).home;
+  const built = buildEntry(request, context.io.cwd, home);
   // An argument error (exit 2, with the name import would pick), never "config.json is not valid".
   checkServerArgument(built.name, built.entry, DEFAULT_NATIVE_PLUGIN_NAMES);
   const host = await context.host();
   const configFile = host.paths.configFile;
   const saved = await addMcpServer(configFile, built.name, built.entry, { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES, overwrite: request.overwrite });
   await host.reload();
+  const missing = await missingCommandWarning(built.name, built.entry, context.io.env, home);
+  const warnings = missing === undefined ? [] : [missing];
   if (context.json) {
-    writeJson(context.io.stdout, { added: built.name, entry: maskedEntry(saved), notes: built.notes });
+    writeJson(context.io.stdout, { added: built.name, entry: maskedEntry(saved), notes: built.notes, warnings });
     return ExitCode.Ok;
   }
   for (const note of built.notes) writeLine(context.io.stderr, displayInline(note));
+  for (const warning of warnings) writeLine(context.io.stderr, displayInline(warning));
   writeLine(context.io.stdout, `added ${built.name} to ${configFile}. It will not start until you approve it: \`${commandHint(context, `mcp approve ${built.name}`)}\`.`);
   return ExitCode.Ok;
 }

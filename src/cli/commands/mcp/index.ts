@@ -101,9 +101,10 @@ export const mcpCommand: Command = {
         "dry-run": { type: "boolean" },
         check: { type: "boolean" },
       },
-      2,
     );
+    // The command word is checked before the count: `mcp cal fx echo` is a typo of call, not "unexpected argument echo".
     const sub = subcommandOf(positionals[0] ?? "list", mcpCommand.subcommands ?? []);
+    if (positionals.length > 2) throw usageError("mcp", `unexpected argument "${positionals[2]}"`);
     if (sub === "help") {
       writeLine(context.io.stdout, mcpCommand.helpFor?.(positionals.slice(1)) ?? USAGE);
       return ExitCode.Ok;

@@ -1,0 +1,71 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/main.js";
+import { ExitCode } from "../../src/terminal/exit-codes.js";
+import { captureIo } from "../support/cli-io.js";
+
+let home: string;
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), "mcpvm-add-missing-"));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+async function add(args: readonly string[]) {
+  const io = captureIo({ MCPVM_HOME: home, PATH: process.env.PATH }, "", home);
+  const code = await runCli(["mcp", "add", ...args], io);
+  const config = JSON.parse(await readFile(join(home, "config.json"), "utf8")) as { mcpServers: Record<string, { command?: string }> };
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText(), servers: config.mcpServers };
+}
+
+/**
+ * A program that is not installed used to be stored without a word, and the failure showed only at
+ * the first call. It is still added (it may be installed later), with a warning now.
+ */
+describe("mcp add of a command that is not on PATH", () => {
+  it("adds it, exits 0, and warns on stderr naming the command, the PATH folders and mcpvm doctor", async () => {
+    const result = await add(["x", "--", "some-command-not-on-path-zz", "--flag"]);
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.servers.x?.command).toBe("some-command-not-on-path-zz");
+    expect(result.stdout).toContain("added x");
+    expect(result.stderr).toContain('the command "some-command-not-on-path-zz" of server x is not found on PATH');
+    const firstPathDir = (process.env.PATH ?? "").split(":").find((d) => d !== "") ?? "";
+    expect(result.stderr).toContain(firstPathDir);
+    expect(result.stderr).toContain("mcpvm doctor");
+  });
+
+  it("--json carries it in a warnings field, and stdout stays one JSON document", async () => {
+    const result = await add(["--json", "x", "--", "some-command-not-on-path-zz"]);
+    expect(result.code).toBe(ExitCode.Ok);
+    const out = JSON.parse(result.stdout) as { added: string; warnings: string[] };
+    expect(out.added).toBe("x");
+    expect(out.warnings).toHaveLength(1);
+    expect(out.warnings[0]).toContain("some-command-not-on-path-zz");
+    expect(out.warnings[0]).toContain("mcpvm doctor");
+  });
+
+  it("an absolute path that does not exist is warned about too", async () => {
+    const result = await add(["x", "--", "/nonexistent-zz/bin/server"]);
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stderr).toContain('the command "/nonexistent-zz/bin/server" of server x is not found');
+  });
+
+  it("no warning for npx, node or an absolute path that exists", async () => {
+    for (const command of [["npx", "-y", "pkg@1.0.0"], ["node", "-e", "0"], [process.execPath, "-e", "0"]]) {
+      const result = await add(["--json", "--overwrite", "x", "--", ...command]);
+      expect(result.code).toBe(ExitCode.Ok);
+      expect((JSON.parse(result.stdout) as { warnings: string[] }).warnings).toEqual([]);
+      expect(result.stderr).toBe("");
+    }
+  });
+
+  it("no warning for a command that names a ${VARIABLE} (known only when it starts)", async () => {
+    const result = await add(["--json", "x", "--", "${MY_SERVER_BIN}"]);
+    expect(result.code).toBe(ExitCode.Ok);
+    expect((JSON.parse(result.stdout) as { warnings: string[] }).warnings).toEqual([]);
+  });
+});
