@@ -10,6 +10,8 @@ import type { RunLimits } from "../sandbox/types.js";
 export interface UiBridge {
   /** `mcpvm mcp add <args…>`: the config entry and the name it goes under, or the CLI's UsageError. */
   buildAddEntry(args: readonly string[], cwd: string, home: string): { readonly name: string; readonly entry: Record<string, unknown>; readonly notes: readonly string[] };
+  /** `mcpvm mcp add`'s warning when the entry's command is not found (it is added anyway), else undefined. */
+  missingCommandWarning(name: string, entry: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, home: string): Promise<string | undefined>;
   /** `mcpvm mcp import --json`'s report. */
   importJson(outcome: { report: McpImportReport; merged: McpMergeResult; dryRun: boolean; typedPath: string }): Record<string, unknown>;
   /** `mcpvm run --timeout/--cpu/--memory/--output`: the same units, bounds and messages. */

@@ -181,6 +181,19 @@ describe("mcpvm ui: bad input gets the CLI's errors, and nothing is saved", () =
     expect(await readFile(join(home.dir, "config.json"), "utf8")).toBe(before);
   });
 
+  it("a command that is not found is added with the CLI's warning in its notes; one that is found gets none", async () => {
+    const { home, ui } = await dashboard();
+    const add = (form: Record<string, unknown>) => raw(ui, "POST", "/api/servers", json(ui), JSON.stringify(form));
+    const missing = await add({ name: "ghost", kind: "stdio", command: "mcpvm-no-such-program-7f3" });
+    expect(missing.status, missing.body).toBe(200);
+    const notes = (JSON.parse(missing.body) as { notes: string[] }).notes;
+    expect(notes.join("\n")).toMatch(/the command "mcpvm-no-such-program-7f3" of server ghost is not found on PATH .*mcpvm doctor/);
+    const config = JSON.parse(await readFile(join(home.dir, "config.json"), "utf8")) as { mcpServers: Record<string, unknown> };
+    expect(config.mcpServers.ghost).toBeDefined();
+    const found = await add({ name: "present", kind: "stdio", command: process.execPath, args: ["-e", "1"] });
+    expect((JSON.parse(found.body) as { notes: string[] }).notes.join("\n")).not.toContain("is not found");
+  });
+
   it("the catalog's memory added from the page keeps its graph in that config home, as the CLI's does", async () => {
     const { home, ui } = await dashboard();
     const added = await raw(ui, "POST", "/api/servers", json(ui), JSON.stringify({ name: "memory", kind: "catalog" }));

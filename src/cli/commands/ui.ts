@@ -1,3 +1,4 @@
+import { missingCommandWarning } from "./mcp/add-command-check.js";
 import { COMMAND_SUMMARIES } from "./summaries.js";
 import { browserOpener } from "../../mcp/oauth/index.js";
 import { startUi, type UiBridge } from "../../ui/index.js";
@@ -29,6 +30,7 @@ Stop with Ctrl-C: the dashboard closes and so does every server it started. See 
 export function cliBridge(): UiBridge {
   return {
     buildAddEntry: (args, cwd, home) => buildEntry(parseAddRequest(args), cwd, home),
+    missingCommandWarning,
     importJson: (outcome) => importJson(outcome),
     runLimits: (values) => runLimitFlags(values),
   };

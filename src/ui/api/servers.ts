@@ -136,7 +136,9 @@ export function serverRoutes(router: Router, state: HostState, bridge: UiBridge,
     checkServerArgument(built.name, built.entry, DEFAULT_NATIVE_PLUGIN_NAMES);
     const saved = await addMcpServer(host.paths.configFile, built.name, built.entry, { ...MCP_STORE, overwrite: form.overwrite === true });
     await state.reloaded();
-    return { added: built.name, entry: maskedEntry(saved), notes: built.notes };
+    // As `mcp add` says on stderr: added anyway (it may be installed later), but said now, not at the first call.
+    const missing = await bridge.missingCommandWarning(built.name, built.entry, host.env, host.paths.home);
+    return { added: built.name, entry: maskedEntry(saved), notes: missing === undefined ? built.notes : [...built.notes, missing] };
   });
 
   router.post("/api/import", async ({ body }) => {
