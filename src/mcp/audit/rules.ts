@@ -32,6 +32,7 @@ export const AUDIT_RULES = [
   { id: "conceal-from-user", family: "steering", severity: "warn", summary: "do not tell/mention to the user, hidden from the user, silently send …" },
   { id: "key-file-access", family: "secrets", severity: "block", summary: "reading or moving private keys, cloud credentials, shell history, MCP client configs, wallets; moving (not merely reading) .env, kubeconfig, .npmrc and similar" },
   { id: "key-file-reference", family: "secrets", severity: "warn", summary: "a key or credential file named without an access verb: warn for private files and for any key file passed as an argument value, info for tooling files (.env, kubeconfig)" },
+  { id: "credential-fetch", family: "secrets", severity: "warn", summary: "the model sent to fetch a secret the person did not hand over: read it from the environment or a dotfile, take the cookie from the browser, copy another server's stored credentials, reuse one seen earlier" },
   { id: "secret-solicitation", family: "secrets", severity: "block", summary: "asks to provide/include/send seed phrases, private/SSH keys, card CVV, cloud credentials, the system prompt or conversation history" },
   { id: "credential-request", family: "secrets", severity: "warn", summary: "asks for the user's passwords, API keys or tokens (block when sent to an outside address)" },
   { id: "credential-in-text", family: "secrets", severity: "warn", summary: "a live-looking credential: GitHub/AWS/Slack/OpenAI/Google tokens, PEM private keys, JWTs, long bearer tokens" },
