@@ -31,6 +31,8 @@ const SKIPPED = new RegExp(
 // "Always ask before …, never proceed without asking the user": the honest rule, with its own negation around it.
 const NEGATED = /(?:\bnot|n't|\bnever|\balways)\s+(?:\w+\s+){0,3}$/;
 
+const GIVEN = /\b(?:if|when|once|since|as)\b[^.;]{0,40}?\b(?:already|have|has|had)\s+(?:\w+\s+)?(?:approved|confirmed|agreed|said yes|accepted)\b/;
+
 /** The hit for a field that tells the model to act without the person's confirmation; undefined otherwise. */
 export function findSkippedConfirmation(views: { readonly folded: string }): Hit | undefined {
   const m = SKIPPED.exec(views.folded);
@@ -38,5 +40,11 @@ export function findSkippedConfirmation(views: { readonly folded: string }): Hit
   const before = views.folded.slice(Math.max(0, m.index - 40), m.index);
   // "never proceed without asking": the opening negation turns the "without" back into a requirement.
   if (/^without\b/.test(m[0]) && NEGATED.test(before)) return undefined;
+  // "the tool proceeds without prompting": a bare "without asking/prompting" describes what the tool does; addressed to
+  // the model it names whom not to ask ("without asking the user") or is "without checking back".
+  if (/^without\s+\S+\s*[.;,!)—–-]?$/.test(m[0].trim()) && !/check(?:ing)? back/.test(m[0])) return undefined;
+  // "do not ask the user to confirm again if they already approved the plan": the confirmation was given.
+  const rest = views.folded.slice(m.index + m[0].length, m.index + m[0].length + 120).split(/[.;!?\n]/)[0] ?? "";
+  if (GIVEN.test(rest)) return undefined;
   return { rule: "skipped-confirmation", evidence: m[0].trim().slice(0, 120) };
 }
