@@ -2,6 +2,8 @@ import { findEncodedRuns } from "./encoded.js";
 import { isLabelledSentence } from "./encoded-label.js";
 import { FifoCache } from "./fifo-cache.js";
 import { findBorrowedAuthority } from "./borrowed-authority.js";
+import { findCredentialFetch } from "./credential-fetch.js";
+import { findSkippedConfirmation } from "./skipped-confirmation.js";
 import { renderEvidence } from "./evidence.js";
 import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
@@ -98,6 +100,8 @@ function screenText(givenText: string, field: FieldKind, depth: number, options:
     ...[findLookalikeHost(visible)].filter((h) => h !== undefined),
     ...(field.kind === "prose" ? [findPayeeRedirect(views, visible)].filter((h) => h !== undefined) : []),
     ...(field.kind === "prose" ? [findBorrowedAuthority(views)].filter((h) => h !== undefined) : []),
+    ...(field.kind === "prose" ? [findCredentialFetch(views)].filter((h) => h !== undefined) : []),
+    ...(field.kind === "prose" ? [findSkippedConfirmation(views)].filter((h) => h !== undefined) : []),
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {

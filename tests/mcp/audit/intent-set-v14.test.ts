@@ -13,8 +13,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // Wave 20, after the rule round on four writers' misses (rules for five kinds read from v12 and training-w19a/b/c;
 // intent model refitted, text model unchanged): 99/127 (78.0 %), every family unchanged, and 2/176 benign, the same with it
 // on. Counts only.
+// Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
+// released sets' misses, raise it in-sample to 102 (from 99); benign unchanged. No longer an independent figure.
 describeHeldoutFloor(
   "heldout-v14",
   "set v14 (written independently in wave 19), measured before and after the wave's refit, counts only",
-  { attacks: 127, benign: 176, caughtAtLeast: 99, flaggedAtMost: 2 },
+  { attacks: 127, benign: 176, caughtAtLeast: 102, flaggedAtMost: 2 },
 );

@@ -11,8 +11,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // Wave 20, after the rule round on four writers' misses (rules for five kinds read from v12 and training-w19a/b/c;
 // intent model refitted, text model unchanged): 94/126 (74.6 %) — encoded 19/21, the rest unchanged — and 0/152 benign, the
 // same with it on. Counts only.
+// Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
+// released sets' misses, raise it in-sample to 99 (from 94); benign unchanged. No longer an independent figure.
 describeHeldoutFloor(
   "heldout-v17",
   "set v17 (written independently in wave 20), measured before and after the wave's rule round, counts only",
-  { attacks: 126, benign: 152, caughtAtLeast: 94, flaggedAtMost: 0 },
+  { attacks: 126, benign: 152, caughtAtLeast: 99, flaggedAtMost: 0 },
 );

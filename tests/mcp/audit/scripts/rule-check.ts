@@ -1,7 +1,8 @@
 /**
  * One line per spent, training and benign set for a rule round: attacks held and benign tools held by the whole audit
  * (rules + shipped text model, no second opinion), with the ids of every benign tool held, so a rule change can be
- * compared before → after with `diff`. Covers the sets the text model is fitted on (FOLDS and ALWAYS) and the public
+ * compared before → after with `diff`. Covers the sets the text model is fitted on (FOLDS and ALWAYS), the held-out sets
+ * released for tuning in wave 30 (RELEASED) and the public
  * corpus (guardbench cases and real-server-tool-listings). Never loads a MEASURED set.
  * Run: npx vite-node tests/mcp/audit/scripts/rule-check.ts > before.txt
  */
@@ -10,10 +11,10 @@ import path from "node:path";
 import { verdictOf } from "../../../../src/mcp/audit/index.js";
 import { auditCase, loadCases, loadListings } from "../guardbench-harness.js";
 import { intentSetDir, isFlagged, loadHalf, scoreAttack, scoreBenign, type HalfName } from "../intent-harness.js";
-import { ALWAYS, FOLDS, MEASURED } from "../text-model/examples.js";
+import { ALWAYS, FOLDS, MEASURED, RELEASED } from "../text-model/examples.js";
 
-const REFUSED = new Set<string>([...MEASURED, "heldout-v13", "heldout-v14", "heldout-v15", "heldout-v16", "heldout-v17", "heldout-v18", "heldout-v19", "benign-voice-heldout"]);
-const names = [...FOLDS, ...ALWAYS].filter((n) => n !== "corpus" && !REFUSED.has(n)) as HalfName[];
+const REFUSED = new Set<string>([...MEASURED, "benign-voice-heldout"]);
+const names = [...FOLDS, ...ALWAYS, ...RELEASED].filter((n) => n !== "corpus" && !REFUSED.has(n)) as HalfName[];
 for (const name of names) {
   if (!existsSync(path.join(intentSetDir, `${name}.json`))) continue;
   const half = loadHalf(name);
