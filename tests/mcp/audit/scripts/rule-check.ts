@@ -13,7 +13,7 @@ import { auditCase, loadCases, loadListings } from "../guardbench-harness.js";
 import { intentSetDir, isFlagged, loadHalf, scoreAttack, scoreBenign, type HalfName } from "../intent-harness.js";
 import { ALWAYS, FOLDS, MEASURED, RELEASED } from "../text-model/examples.js";
 
-const REFUSED = new Set<string>([...MEASURED, "benign-voice-heldout"]);
+const REFUSED = new Set<string>([...MEASURED, "benign-voice-heldout", "heldout-v20"]);
 const names = [...FOLDS, ...ALWAYS, ...RELEASED].filter((n) => n !== "corpus" && !REFUSED.has(n)) as HalfName[];
 for (const name of names) {
   if (!existsSync(path.join(intentSetDir, `${name}.json`))) continue;

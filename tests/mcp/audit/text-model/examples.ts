@@ -39,7 +39,7 @@ export const FOLDS = [...HELDOUT_FOLDS, ...WRITER_FOLDS, "benign-multilingual"] 
 /** Always in the training part: tuning material that is no held-out set. */
 export const ALWAYS = ["tuning", "tuning-v5", "benign-extra", "benign-extra-2", "benign-extra-3", "benign-extra-4", "benign-extra-5", "semantic-paraphrases", "corpus", "benign-voice"] as const;
 /** Never fitted on, scored or printed while choosing: the lead measures them once the design is frozen. */
-export const MEASURED = ["benign-voice-heldout"] as const;
+export const MEASURED = ["benign-voice-heldout", "heldout-v20"] as const;
 /**
  * Held-out sets measured once (v13–v19, waves 21–29) and released for tuning the rules in wave 30: their misses may be
  * read and rule-check.ts diffs them. They are deliberately not in the text model's material (FOLDS / ALWAYS): a refit
