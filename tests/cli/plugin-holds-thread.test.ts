@@ -28,6 +28,9 @@ const SPIN_IMPORT = plugin("spin-import", `${LOOP}\n${registration("spin-import"
 /** Loops in createHostFunctions. */
 const SPIN_CREATE = plugin("spin-create", registration("spin-create", LOOP));
 
+/** Its import never finishes (a top-level await of a promise that never settles). */
+const WAITS = plugin("a-waits", `await new Promise(() => {});\n${registration("a-waits", 'return { "a-waits": { hello: () => "never" } };')}`);
+
 const homes: string[] = [];
 
 /** A home with these plugins approved and enabled. */
@@ -90,6 +93,17 @@ describe("a user plugin that holds mcpvm's thread while it loads", () => {
     expect(ended.code).toBe(3);
     expect(ended.stderr).toContain("mcpvm: plugin spin-create: createHostFunctions kept mcpvm's thread busy for over 10 s");
     expect(ended.stderr).toContain("mcpvm plugin disable spin-create");
+  }, 90_000);
+
+  // Plugins load side by side: here a-waits' import is in flight too when spin-create loops, and the
+  // watchdog tells the two apart by the held stack (the file of spin-create's private copy on it).
+  it.concurrent("looping while another plugin's load is in flight: the looping one is named, not the other", async () => {
+    const home = await homeWith([WAITS, SPIN_CREATE]);
+    const ended = await run(home, 'return require("host:spin-create").hello()');
+    expect(ended.code).toBe(3);
+    expect(ended.stderr).toContain("mcpvm: plugin spin-create: createHostFunctions kept mcpvm's thread busy for over 10 s");
+    expect(ended.stderr).toContain("mcpvm plugin disable spin-create\n");
+    expect(ended.stderr).not.toContain("a-waits");
   }, 90_000);
 
   it.concurrent("SIGTERM while it holds the thread ends the process, saying so", async () => {
