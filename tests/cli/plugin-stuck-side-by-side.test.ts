@@ -8,11 +8,13 @@ import { BIN, PluginHomes, pluginEnv, registration, userPlugin } from "./plugin-
  * deadline: three of them cost 30 s before `mcpvm run`, the REPL, `serve` or `doctor` did anything,
  * silently. Real `node bin/mcpvm.js` processes (dist must be built) with the real 10 s deadline.
  *
- * How "bounded" is asserted without timing speed: each stuck plugin writes on stderr when its stuck
- * step starts. One after another, the third cannot start before the first two deadlines passed (a
- * timer never fires early): starts ≥ 20 s apart, and the process takes ≥ 30 s. Side by side they start
- * within milliseconds; the test allows a whole deadline (10 s) between them and 2 × deadline for the
- * process: only a machine stalled for 10 s could fail it after the fix, and no machine can pass it before.
+ * How "bounded" is asserted without timing speed: each stuck plugin writes on stderr (with the time)
+ * when its stuck step starts. One after another, the third cannot start before the first two deadlines
+ * passed (a timer never fires early): starts ≥ 20 s apart, and the process ends ≥ 30 s after the first.
+ * Side by side they start within milliseconds; the test allows a whole deadline (10 s) between them, and
+ * 2 × deadline from the first start to the process's end (Node's start, which a loaded machine slows
+ * most, is left out: `doctor` took 25 s in all at load average 14). No machine can pass it before the
+ * fix; after it, only one stalled for 10 s while plugins load could fail it.
  */
 const DEADLINE_MS = 10_000;
 const started = (name: string): string => `console.error("started ${name} " + Date.now());`;
@@ -38,11 +40,11 @@ interface Ended {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
-  readonly wallMs: number;
+  /** When the process ended (ms since the epoch, as the plugins' "started" lines). */
+  readonly endedAt: number;
 }
 
 function mcpvmProcess(command: string, args: readonly string[]): Promise<Ended> {
-  const begun = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: pluginEnv(home), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -50,7 +52,7 @@ function mcpvmProcess(command: string, args: readonly string[]): Promise<Ended> 
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr, wallMs: performance.now() - begun }));
+    child.on("close", (code) => resolve({ code, stdout, stderr, endedAt: Date.now() }));
   });
 }
 
@@ -63,7 +65,7 @@ function expectBounded(ended: Ended): void {
   const at = starts(`${ended.stdout}${ended.stderr}`);
   for (const time of at) expect(time).toBeGreaterThan(0);
   expect(Math.max(...at) - Math.min(...at)).toBeLessThan(DEADLINE_MS);
-  expect(ended.wallMs).toBeLessThan(2 * DEADLINE_MS);
+  expect(ended.endedAt - Math.min(...at)).toBeLessThan(2 * DEADLINE_MS);
 }
 
 function expectEachNamed(output: string): void {
