@@ -6,8 +6,7 @@ import { errorMessage } from "../util/errors.js";
 import { withKeySuggestions } from "../util/zod-key-suggestions.js";
 import type { DiscoveredPlugin } from "./discovery.js";
 import { PluginError } from "./errors.js";
-import { PLUGIN_LOAD_TIMEOUT_MS, PluginLoadTimeoutError, withinLoadDeadline } from "./load-deadline.js";
-import type { LoadWatchdog } from "./load-watchdog.js";
+import { PLUGIN_LOAD_TIMEOUT_MS, PluginLoadTimeoutError, withinLoadDeadline, type LoadWatch } from "./load-deadline.js";
 import { manifestDeclaresModule } from "./manifest.js";
 import type { PluginContext, PluginRegistration } from "./types.js";
 
@@ -45,10 +44,10 @@ export interface LoadedPlugin {
  * Import a plugin's entry and check that its default export is a registration for this plugin.
  * `entryFile`: where to import it from (a user plugin's private copy, private-copy.ts); errors name the plugin's own entry.
  */
-export async function importRegistration(plugin: DiscoveredPlugin, importer: ModuleImporter, entryFile = plugin.entryFile, loadTimeoutMs = PLUGIN_LOAD_TIMEOUT_MS, watchdog?: LoadWatchdog): Promise<PluginRegistration> {
+export async function importRegistration(plugin: DiscoveredPlugin, importer: ModuleImporter, entryFile = plugin.entryFile, loadTimeoutMs = PLUGIN_LOAD_TIMEOUT_MS, watch: LoadWatch = {}): Promise<PluginRegistration> {
   let namespace: unknown;
   try {
-    namespace = await withinLoadDeadline(plugin.name, `importing ${plugin.entryFile}`, loadTimeoutMs, () => importer(pathToFileURL(entryFile).href), watchdog);
+    namespace = await withinLoadDeadline(plugin.name, `importing ${plugin.entryFile}`, loadTimeoutMs, () => importer(pathToFileURL(entryFile).href), watch);
   } catch (cause) {
     if (cause instanceof PluginLoadTimeoutError) throw cause;
     throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: importing ${plugin.entryFile} failed: ${errorMessage(cause)}. Reinstall or fix the plugin, or stop loading it: mcpvm plugin disable ${plugin.name}`, { data: { plugin: plugin.name }, cause });
@@ -172,13 +171,13 @@ export async function instantiatePlugin(
   rawConfig: unknown,
   context: PluginContext,
   loadTimeoutMs = PLUGIN_LOAD_TIMEOUT_MS,
-  watchdog?: LoadWatchdog,
+  watch: LoadWatch = {},
 ): Promise<LoadedPlugin> {
   const config = parsePluginConfig(plugin.name, registration, rawConfig, context.paths.configFile);
   let created: unknown;
   try {
     // The async wrapper turns a synchronous throw into a rejection, reported like any other.
-    created = await withinLoadDeadline(plugin.name, "createHostFunctions", loadTimeoutMs, async () => registration.createHostFunctions(config, context), watchdog);
+    created = await withinLoadDeadline(plugin.name, "createHostFunctions", loadTimeoutMs, async () => registration.createHostFunctions(config, context), watch);
   } catch (cause) {
     await disposeQuietly(registration);
     if (cause instanceof PluginLoadTimeoutError) throw cause;

@@ -1,24 +1,37 @@
 import { PluginError } from "./errors.js";
+import type { LoadProgress } from "./load-progress.js";
 import type { LoadWatchdog } from "./load-watchdog.js";
 
 /**
  * How long a plugin's entry import, or its createHostFunctions, may take before it is given up on.
- * Plugins load one after another, so one whose top-level await or createHostFunctions never settles
- * stalled every other plugin, and `mcpvm run` then reported the script's WALL_LIMIT, naming neither
- * the plugin nor the way out. Generous: the shipped plugins load in well under a second.
+ * One that never settled used to stall every other plugin, and `mcpvm run` then reported the script's
+ * WALL_LIMIT, naming neither the plugin nor the way out. Plugins load side by side (manager.ts), so
+ * however many are stuck the wait is about one deadline. Generous: the shipped plugins load in well
+ * under a second.
  */
 export const PLUGIN_LOAD_TIMEOUT_MS = 10_000;
 
 /** The deadline's own error, told apart from a PluginError the plugin's code threw (which callers wrap). */
 export class PluginLoadTimeoutError extends PluginError {}
 
+/** What watches a step besides its deadline timer; all optional. */
+export interface LoadWatch {
+  /** Stops code that holds the thread past the deadline (user plugins). */
+  readonly watchdog?: LoadWatchdog;
+  /** Says on a terminal which plugins are being waited for. */
+  readonly progress?: LoadProgress;
+  /** The folder the plugin's code runs from: tells the watchdog whose code holds the thread. */
+  readonly code?: string;
+}
+
 /**
  * `work()`, or PLUGIN_LOAD_FAILED naming the plugin and the step once `ms` have passed. The work itself
  * cannot be cancelled (an import has no signal); it is only no longer waited for. `work` is started here,
  * after the timer, so that plugin code which runs synchronously at once (createHostFunctions) is timed too.
- * With a `watchdog`, code that holds the thread past the deadline is stopped and the process ends (exit 3).
+ * With a watchdog, code that holds the thread past the deadline is stopped and the process ends (exit 3).
  */
-export async function withinLoadDeadline<T>(plugin: string, step: string, ms: number, work: () => Promise<T>, watchdog?: LoadWatchdog): Promise<T> {
+export async function withinLoadDeadline<T>(plugin: string, step: string, ms: number, work: () => Promise<T>, watch: LoadWatch = {}): Promise<T> {
+  const { watchdog, progress } = watch;
   // No plugin code before the watchdog watches (see LoadWatchdog.ready).
   if (watchdog !== undefined) await watchdog.ready;
   let timer: NodeJS.Timeout | undefined;
@@ -34,11 +47,13 @@ export async function withinLoadDeadline<T>(plugin: string, step: string, ms: nu
       );
     }, ms);
   });
-  watchdog?.arm(plugin, step, ms);
+  const armed = watchdog?.arm({ plugin, step, ms, ...(watch.code === undefined ? {} : { code: watch.code }) });
+  const waiting = progress?.begin(plugin, step);
   try {
     return await Promise.race([work(), deadline]);
   } finally {
     clearTimeout(timer);
-    watchdog?.disarm();
+    if (armed !== undefined) watchdog?.disarm(armed);
+    if (waiting !== undefined) progress?.end(waiting);
   }
 }

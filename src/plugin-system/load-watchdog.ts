@@ -1,5 +1,7 @@
 import { writeSync } from "node:fs";
 import { constants as osConstants } from "node:os";
+import { sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { signalChildGroups } from "../util/child-groups.js";
 
@@ -27,6 +29,23 @@ const DEADLINE = 0;
 const BEAT = 1;
 const STOPPED = 2;
 
+/** Where the worker's probe leaves the held thread's stack (read once by `end`, the process then exits). */
+const HELD_STACK = "mcpvm.loadWatchdog.heldStack";
+const STACK_PROBE = `(() => { const limit = Error.stackTraceLimit; Error.stackTraceLimit = 200; try { globalThis[Symbol.for(${JSON.stringify(HELD_STACK)})] = new Error().stack; } finally { Error.stackTraceLimit = limit; } })()`;
+
+/** One plugin's step under watch: `code` is the folder its code runs from (a user plugin's private copy). */
+export interface WatchedStep {
+  readonly plugin: string;
+  readonly step: string;
+  readonly ms: number;
+  readonly code?: string;
+}
+
+interface ArmedStep extends WatchedStep {
+  /** ms since `start` */
+  readonly deadline: number;
+}
+
 /**
  * Runs in the worker. `Runtime.terminateExecution` over an inspector session is served through a V8
  * interrupt, so it reaches a thread stuck in `for(;;){}`; the main thread's event loop then runs again and
@@ -47,6 +66,9 @@ function stopMainThread(reason) {
   const { Session } = require("node:inspector");
   const session = new Session();
   session.connectToMainThread();
+  // Served in the same interrupt, on top of the held frames: the stack names the file that holds the
+  // thread, so the main thread can tell which of the plugins loading side by side to name.
+  session.post("Runtime.evaluate", { expression: ${JSON.stringify(STACK_PROBE)} });
   session.post("Runtime.terminateExecution");
   setTimeout(() => {
     writeSync(2, workerData.lastWords);
@@ -88,7 +110,8 @@ export class LoadWatchdog {
   private readonly start = Date.now();
   private readonly worker: Worker;
   private readonly beat: NodeJS.Timeout;
-  private step: { plugin: string; step: string; ms: number } | undefined;
+  /** The steps in flight, oldest first: plugins load side by side (manager.ts). */
+  private readonly armed = new Set<ArmedStep>();
   private ending = false;
   /**
    * Settles once the worker watches (its signal handlers installed), or could not start. Plugin code is
@@ -119,15 +142,45 @@ export class LoadWatchdog {
     this.check();
   }
 
-  /** From now until `disarm`, `plugin`'s `step` runs; it may hold the thread until `ms` from now. */
-  arm(plugin: string, step: string, ms: number): void {
-    this.step = { plugin, step, ms };
-    Atomics.store(this.cells, DEADLINE, Math.max(1, Date.now() - this.start + ms));
+  /** From now until `disarm(step)`, `step` runs; it may hold the thread until `step.ms` from now. Returns the token for disarm. */
+  arm(step: WatchedStep): object {
+    const armed: ArmedStep = { ...step, deadline: Math.max(1, Date.now() - this.start + step.ms) };
+    this.armed.add(armed);
+    this.publishDeadline();
+    return armed;
   }
 
-  disarm(): void {
-    this.step = undefined;
-    Atomics.store(this.cells, DEADLINE, 0);
+  /** Without a token: every step (the watchdog is stopping). */
+  disarm(token?: object): void {
+    if (token === undefined) this.armed.clear();
+    else this.armed.delete(token as ArmedStep);
+    this.publishDeadline();
+  }
+
+  /**
+   * The latest deadline in flight: a thread held past it is held past every step's own deadline, so no
+   * plugin is stopped before its time, whichever of those side by side holds it.
+   */
+  private publishDeadline(): void {
+    let latest = 0;
+    for (const step of this.armed) latest = Math.max(latest, step.deadline);
+    Atomics.store(this.cells, DEADLINE, latest);
+  }
+
+  /**
+   * The step whose code the probe found on the held stack; else the only one in flight; else undefined
+   * (the message then names none rather than maybe the wrong one).
+   */
+  private heldStep(): ArmedStep | undefined {
+    const key = Symbol.for(HELD_STACK);
+    const stack = (globalThis as Record<symbol, unknown>)[key];
+    const steps = [...this.armed];
+    if (typeof stack === "string") {
+      const frames = stack.split("\n").slice(1);
+      const held = steps.filter((step) => step.code !== undefined && frames.some((frame) => frame.includes(pathToFileURL(step.code as string).href + "/") || frame.includes(`${step.code}${sep}`)));
+      if (held.length === 1) return held[0];
+    }
+    return steps.length === 1 ? steps[0] : undefined;
   }
 
   /**
@@ -154,8 +207,8 @@ export class LoadWatchdog {
     if (this.ending) return;
     this.ending = true;
     clearInterval(this.beat);
-    const step = this.step;
-    const what = step === undefined ? "a plugin" : `plugin ${step.plugin}: ${step.step}`;
+    const step = this.heldStep();
+    const what = step === undefined ? (this.armed.size > 1 ? `one of the plugins loading (${[...new Set([...this.armed].map((s) => s.plugin))].join(", ")})` : "a plugin") : `plugin ${step.plugin}: ${step.step}`;
     const disable = step === undefined ? "mcpvm plugin disable <name>" : `mcpvm plugin disable ${step.plugin}`;
     const signal = Object.entries(osConstants.signals).find(([, number]) => number === reason)?.[0];
     let code = PLUGIN_LOAD_EXIT_CODE;

@@ -4,18 +4,21 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { loadConfigFile, updateConfigFile, type PluginSettings } from "../config/config-file.js";
 import type { ConfigPaths } from "../config/paths.js";
-import type { HostModules, LazyHostModule } from "../sandbox/types.js";
 import { isCompiledBuild, packageRoot } from "../util/package-root.js";
 import type { AuditReport } from "./audit/audit-plugin.js";
 import { PluginApprovalStore, type ApprovalRecord } from "./approval/store.js";
 import { discoverPlugins, type DiscoveredPlugin, type DiscoveryResult } from "./discovery.js";
 import { approveCommand, PluginError } from "./errors.js";
-import { defaultImporter, disposeQuietly, importRegistration, instantiatePlugin, parsePluginConfig, unavailableModulesOf, type LoadedPlugin, type ModuleImporter } from "./host-loader.js";
+import { defaultImporter, importRegistration, instantiatePlugin, parsePluginConfig, type LoadedPlugin, type ModuleImporter } from "./host-loader.js";
 import { approvalStatus, enabledButMissing, pluginStatus, type PluginStatus } from "./lifecycle.js";
 import type { PluginManifest } from "./manifest.js";
 import type { HostServices, PluginRegistration } from "./types.js";
 import { privateEntryFile } from "./private-copy.js";
 import { LoadWatchdog } from "./load-watchdog.js";
+import { PLUGIN_LOAD_TIMEOUT_MS, type LoadWatch } from "./load-deadline.js";
+import { LoadProgress } from "./load-progress.js";
+import { sideBySide } from "./side-by-side.js";
+import { collectInOrder, type LoadedHostModules } from "./load-results.js";
 import { errorMessage } from "../util/errors.js";
 import { snapshotPlugin, summarizeAudit, type PluginSnapshot } from "./snapshot.js";
 import { ScanCache } from "./audit/scan-cache.js";
@@ -53,29 +56,7 @@ export interface PluginInfo extends PluginStatus {
   readonly hash: string;
 }
 
-export interface HostModuleInfo {
-  readonly plugin: string;
-  readonly description: string;
-  readonly functions: Readonly<Record<string, string>>;
-}
-
-export interface LoadedHostModules {
-  readonly modules: HostModules;
-  /** plugin name -> the ambient `declare module "host:…"` text from its declarations file. */
-  readonly declarations: Readonly<Record<string, string>>;
-  /** plugin name -> its hints for the model. */
-  readonly hints: Readonly<Record<string, readonly string[]>>;
-  /** module name -> what plugin.json says about it (modules listed in hostModules). */
-  readonly moduleInfo: Readonly<Record<string, HostModuleInfo>>;
-  readonly loaded: readonly string[];
-  /** Enabled plugins that were not loaded, each with the reason; the others still load. */
-  readonly refused: readonly { readonly plugin: string; readonly error: PluginError }[];
-  /**
-   * The modules of plugins that are off or failed to load, with why: a run lists them beside
-   * `modules`, so guest code that requires one learns the reason, not "Unknown host module".
-   */
-  readonly unavailable: HostModules;
-}
+export type { HostModuleInfo, LoadedHostModules } from "./load-results.js";
 
 function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
@@ -200,7 +181,7 @@ export class PluginManager {
       // Importing runs the plugin's code here, as loading does (see loadHostModules).
       const watchdog = plugin.source === "native" ? undefined : new LoadWatchdog();
       try {
-        parsePluginConfig(name, await this.importApproved(snapshot, watchdog), config, this.paths.configFile);
+        parsePluginConfig(name, await this.importApproved(snapshot, this.watchFor(snapshot, watchdog === undefined ? {} : { watchdog })), config, this.paths.configFile);
       } finally {
         await watchdog?.stop();
       }
@@ -222,56 +203,37 @@ export class PluginManager {
     const config = await loadConfigFile(this.paths.configFile);
     // A worker only while user plugins load: their code runs in this thread and could hold it for good.
     const watchdog = plugins.some((plugin) => plugin.source !== "native" && ownValue(config.plugins, plugin.name)?.enabled === true) ? new LoadWatchdog() : undefined;
+    const progress = LoadProgress.forStderr(this.options.loadTimeoutMs ?? PLUGIN_LOAD_TIMEOUT_MS);
     try {
-      return await this.loadEnabled(plugins, errors, config, watchdog);
+      return await this.loadEnabled(plugins, errors, config, { ...(watchdog === undefined ? {} : { watchdog }), ...(progress === undefined ? {} : { progress }) });
     } finally {
+      progress?.stop();
       await watchdog?.stop();
     }
   }
 
-  private async loadEnabled(plugins: readonly DiscoveredPlugin[], errors: readonly PluginError[], config: Awaited<ReturnType<typeof loadConfigFile>>, watchdog: LoadWatchdog | undefined): Promise<LoadedHostModules> {
-    const modules: Record<string, HostModules[string]> = {};
-    const owner = new Map<string, string>();
-    const result = { declarations: {} as Record<string, string>, hints: {} as Record<string, readonly string[]>, moduleInfo: {} as Record<string, HostModuleInfo>, loaded: [] as string[], refused: [] as { plugin: string; error: PluginError }[], unavailable: {} as Record<string, LazyHostModule> };
-    for (const plugin of plugins) {
-      const settings = ownValue(config.plugins, plugin.name);
-      if (settings?.enabled !== true) {
-        Object.assign(result.unavailable, unavailableModulesOf(plugin));
-        continue;
-      }
-      try {
-        const snapshot = await this.requireApproval(plugin);
-        const guard = plugin.source === "native" ? undefined : watchdog;
-        const registration = await this.importApproved(snapshot, guard);
-        const loaded = await instantiatePlugin(plugin, registration, settings.config, {
-          paths: this.paths,
-          pluginDir: plugin.dir,
-          env: this.env,
-          ...(plugin.source === "native" && this.options.services !== undefined ? { services: this.options.services } : {}),
-        }, this.options.loadTimeoutMs, guard);
-        const clash = Object.keys(loaded.modules).find((module) => owner.has(module));
-        if (clash !== undefined) {
-          await disposeQuietly(registration);
-          throw new PluginError("PLUGIN_MODULE_CONFLICT", `plugin ${plugin.name}: module "${clash}" is already provided by plugin ${owner.get(clash)}; disable one of them`, { data: { plugin: plugin.name } });
-        }
-        this.loadedPlugins.push(loaded);
-        for (const [module, functions] of Object.entries(loaded.modules)) {
-          modules[module] = functions;
-          owner.set(module, plugin.name);
-        }
-        for (const entry of plugin.manifest.hostModules) result.moduleInfo[entry.name] = { plugin: plugin.name, description: entry.description, functions: entry.functions };
-        if (snapshot.declarationsText !== undefined) result.declarations[plugin.name] = snapshot.declarationsText;
-        result.hints[plugin.name] = plugin.manifest.hints;
-        result.loaded.push(plugin.name);
-      } catch (error) {
-        if (!(error instanceof PluginError)) throw error;
-        result.refused.push({ plugin: plugin.name, error });
-        Object.assign(result.unavailable, unavailableModulesOf(plugin, error));
-      }
-    }
-    const enabled = Object.entries(config.plugins ?? {}).flatMap(([name, settings]) => (settings.enabled === true ? [name] : []));
-    result.refused.push(...enabledButMissing(enabled, plugins.map((plugin) => plugin.name), errors, this.paths.configFile));
-    return { modules, ...result };
+  /**
+   * Plugins load side by side (side-by-side.ts): each one's approval is checked in discovery order, then
+   * its import and createHostFunctions run without waiting for the plugins before it, so stuck plugins
+   * cost about one deadline together, not one each; the results count in discovery order (load-results.ts).
+   */
+  private async loadEnabled(plugins: readonly DiscoveredPlugin[], errors: readonly PluginError[], config: Awaited<ReturnType<typeof loadConfigFile>>, watch: LoadWatch): Promise<LoadedHostModules> {
+    const enabled = plugins.filter((plugin) => ownValue(config.plugins, plugin.name)?.enabled === true);
+    const outcomes = sideBySide(enabled, (plugin) => this.requireApproval(plugin), async (plugin, snapshot) => {
+      const guard = this.watchFor(snapshot, watch);
+      const registration = await this.importApproved(snapshot, guard);
+      const context = { paths: this.paths, pluginDir: plugin.dir, env: this.env, ...(plugin.source === "native" && this.options.services !== undefined ? { services: this.options.services } : {}) };
+      return { snapshot, loaded: await instantiatePlugin(plugin, registration, ownValue(config.plugins, plugin.name)?.config, context, this.options.loadTimeoutMs, guard) };
+    });
+    const collected = await collectInOrder(plugins, enabled, outcomes, (loaded) => this.loadedPlugins.push(loaded));
+    const enabledNames = Object.entries(config.plugins ?? {}).flatMap(([name, settings]) => (settings.enabled === true ? [name] : []));
+    return { ...collected, refused: [...collected.refused, ...enabledButMissing(enabledNames, plugins.map((plugin) => plugin.name), errors, this.paths.configFile)] };
+  }
+
+  /** A user plugin's steps are watched (and told apart by the folder its private copy runs from); a native plugin's only shown as progress. */
+  private watchFor(snapshot: PluginSnapshot, watch: LoadWatch): LoadWatch {
+    if (snapshot.plugin.source === "native") return watch.progress === undefined ? {} : { progress: watch.progress };
+    return { ...watch, code: join(this.paths.pluginCodeDir, snapshot.hash) };
   }
 
   /** Call every loaded plugin's dispose; all are attempted even when one fails. */
@@ -315,9 +277,9 @@ export class PluginManager {
    * from a private copy of the bytes that were hashed, so a file changed after the check never runs;
    * a native plugin runs from mcpvm's own package, which is as trusted as the code importing it.
    */
-  private async importApproved(snapshot: PluginSnapshot, watchdog?: LoadWatchdog): Promise<PluginRegistration> {
+  private async importApproved(snapshot: PluginSnapshot, watch: LoadWatch): Promise<PluginRegistration> {
     const { plugin } = snapshot;
-    if (plugin.source === "native") return importRegistration(plugin, this.importer, plugin.entryFile, this.options.loadTimeoutMs);
+    if (plugin.source === "native") return importRegistration(plugin, this.importer, plugin.entryFile, this.options.loadTimeoutMs, watch);
     let entry: string;
     try {
       entry = await privateEntryFile(this.paths.pluginCodeDir, snapshot);
@@ -327,7 +289,7 @@ export class PluginManager {
         cause,
       });
     }
-    return importRegistration(plugin, this.importer, entry, this.options.loadTimeoutMs, watchdog);
+    return importRegistration(plugin, this.importer, entry, this.options.loadTimeoutMs, watch);
   }
 
   private async find(name: string): Promise<DiscoveredPlugin> {

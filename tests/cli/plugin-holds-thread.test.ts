@@ -1,10 +1,6 @@
-import { execFile, spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
+import { spawn } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { manifestText } from "../plugin-system/helpers.js";
+import { BIN, PluginHomes, pluginEnv as env, registration, userPlugin as plugin } from "./plugin-home.js";
 
 /**
  * An approved user plugin whose entry or createHostFunctions loops synchronously used to hang every face for
@@ -12,13 +8,6 @@ import { manifestText } from "../plugin-system/helpers.js";
  * bin/mcpvm.js` processes (dist must be built) in a temporary home, with real approved and enabled plugins;
  * each waits out the real 10 s load deadline, so they run side by side.
  */
-const BIN = join(import.meta.dirname, "..", "..", "bin", "mcpvm.js");
-
-function plugin(name: string, entry: string): Record<string, string> {
-  return { "plugin.json": manifestText(name), "index.mjs": entry };
-}
-
-const registration = (name: string, body: string): string => `export default { name: ${JSON.stringify(name)}, declaredModules: [${JSON.stringify(name)}], createHostFunctions() { ${body} } };\n`;
 
 // "looping" on stderr tells the test the plugin now holds the thread.
 const LOOP = 'console.error("looping"); for (;;) {}';
@@ -28,27 +17,11 @@ const SPIN_IMPORT = plugin("spin-import", `${LOOP}\n${registration("spin-import"
 /** Loops in createHostFunctions. */
 const SPIN_CREATE = plugin("spin-create", registration("spin-create", LOOP));
 
-const homes: string[] = [];
+/** Its import never finishes (a top-level await of a promise that never settles). */
+const WAITS = plugin("a-waits", `await new Promise(() => {});\n${registration("a-waits", 'return { "a-waits": { hello: () => "never" } };')}`);
 
-/** A home with these plugins approved and enabled. */
-async function homeWith(plugins: readonly Record<string, string>[]): Promise<string> {
-  const home = await mkdtemp(join(tmpdir(), "mcpvm-plugin-holds-thread-"));
-  homes.push(home);
-  for (const files of plugins) {
-    const name = (JSON.parse(files["plugin.json"] as string) as { name: string }).name;
-    await mkdir(join(home, "plugins", name), { recursive: true });
-    for (const [file, text] of Object.entries(files)) await writeFile(join(home, "plugins", name, file), text);
-    await mcpvm(home, "plugin", "approve", name, "--yes");
-    await mcpvm(home, "plugin", "enable", name);
-  }
-  return home;
-}
-
-const env = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, MCPVM_HOME: home });
-
-async function mcpvm(home: string, ...args: string[]): Promise<void> {
-  await promisify(execFile)(process.execPath, [BIN, ...args], { env: env(home) });
-}
+const homes = new PluginHomes();
+const homeWith = (plugins: readonly Record<string, string>[]): Promise<string> => homes.with("plugin-holds-thread", plugins);
 
 interface Ended {
   readonly code: number | null;
@@ -72,9 +45,7 @@ function run(home: string, script: string, terminate = false): Promise<Ended> {
   });
 }
 
-afterAll(async () => {
-  await Promise.all(homes.map((home) => rm(home, { recursive: true, force: true })));
-});
+afterAll(() => homes.cleanup());
 
 describe("a user plugin that holds mcpvm's thread while it loads", () => {
   it.concurrent("looping at import: the process ends with exit 3, naming the plugin, the step and how to disable it", async () => {
@@ -90,6 +61,17 @@ describe("a user plugin that holds mcpvm's thread while it loads", () => {
     expect(ended.code).toBe(3);
     expect(ended.stderr).toContain("mcpvm: plugin spin-create: createHostFunctions kept mcpvm's thread busy for over 10 s");
     expect(ended.stderr).toContain("mcpvm plugin disable spin-create");
+  }, 90_000);
+
+  // Plugins load side by side: here a-waits' import is in flight too when spin-create loops, and the
+  // watchdog tells the two apart by the held stack (the file of spin-create's private copy on it).
+  it.concurrent("looping while another plugin's load is in flight: the looping one is named, not the other", async () => {
+    const home = await homeWith([WAITS, SPIN_CREATE]);
+    const ended = await run(home, 'return require("host:spin-create").hello()');
+    expect(ended.code).toBe(3);
+    expect(ended.stderr).toContain("mcpvm: plugin spin-create: createHostFunctions kept mcpvm's thread busy for over 10 s");
+    expect(ended.stderr).toContain("mcpvm plugin disable spin-create\n");
+    expect(ended.stderr).not.toContain("a-waits");
   }, 90_000);
 
   it.concurrent("SIGTERM while it holds the thread ends the process, saying so", async () => {

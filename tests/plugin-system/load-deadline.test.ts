@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PluginManager } from "../../src/plugin-system/manager.js";
-import { callHostFunction, makeWorld, simpleUserPlugin, writeFiles, type TempWorld } from "./helpers.js";
+import { callHostFunction, makeWorld, manifestText, simpleUserPlugin, writeFiles, type TempWorld } from "./helpers.js";
 
 let world: TempWorld;
 
@@ -13,8 +13,9 @@ afterEach(async () => {
   await world.cleanup();
 });
 
-// Plugins load one after another: a plugin whose top-level await or createHostFunctions never settled
-// stalled every plugin after it, and `mcpvm run` reported only the script's WALL_LIMIT.
+// Plugins loaded one after another: a plugin whose top-level await or createHostFunctions never settled
+// stalled every plugin after it, and `mcpvm run` reported only the script's WALL_LIMIT. They now load side
+// by side (tests/cli/plugin-stuck-side-by-side.test.ts checks that the waits no longer add up).
 describe("a plugin that never finishes loading", () => {
   it("is given up on with PLUGIN_LOAD_FAILED naming it and the step, and the others still load", async () => {
     const user = world.paths.userPluginsDir;
@@ -40,5 +41,30 @@ describe("a plugin that never finishes loading", () => {
     expect(loaded.refused[1]?.error.message).toContain("plugin beta: createHostFunctions did not finish within 200 ms");
     // What a script requiring the stuck plugin's module is told.
     await expect(callHostFunction(loaded.unavailable, "alpha", "hello")).rejects.toThrow(/plugin alpha did not load: .*mcpvm plugin disable alpha/);
+  }, 20_000);
+
+  it("side by side, results still count in discovery order: the first plugin keeps a module both provide, even when it loads last", async () => {
+    const user = world.paths.userPluginsDir;
+    const shared = (name: string): Record<string, string> => {
+      const files = simpleUserPlugin(name, `{ shared: { hello: () => "hello from ${name}" } }`);
+      const manifest = manifestText(name, { hostModules: [{ name: "shared", description: "Both provide it.", functions: { hello: "Says hello." } }] });
+      return { ...files, "plugin.json": manifest, "index.mjs": (files["index.mjs"] ?? "").replace(`declaredModules: [${JSON.stringify(name)}]`, 'declaredModules: ["shared"]') };
+    };
+    const slow = shared("aa-slow");
+    // Its import finishes after bb-fast has loaded whole.
+    await writeFiles(join(user, "aa-slow"), { ...slow, "index.mjs": `await new Promise((resolve) => setTimeout(resolve, 300));\n${slow["index.mjs"]}` });
+    await writeFiles(join(user, "bb-fast"), shared("bb-fast"));
+    const plugins = new PluginManager({ paths: world.paths, packageRoot: world.packageRoot, compiled: false });
+    for (const name of ["aa-slow", "bb-fast"]) {
+      await plugins.approve(name);
+      await plugins.enable(name);
+    }
+    const loaded = await plugins.loadHostModules();
+    expect(loaded.loaded).toEqual(["aa-slow"]);
+    expect(await callHostFunction(loaded.modules, "shared", "hello")).toBe("hello from aa-slow");
+    expect(loaded.refused.map((refusal) => [refusal.plugin, refusal.error.code, refusal.error.message])).toEqual([
+      ["bb-fast", "PLUGIN_MODULE_CONFLICT", 'plugin bb-fast: module "shared" is already provided by plugin aa-slow; disable one of them'],
+    ]);
+    await plugins.dispose();
   }, 20_000);
 });
