@@ -5,24 +5,8 @@ import { startGateway, type RunningGateway } from "../../src/gateway/index.js";
 import { closeWhenExpired } from "../../src/gateway/oauth/expiry-close.js";
 import { bearer, MODERN, modernCall, modernHeaders, TOKEN } from "./fast-lane-support.js";
 import { startIdentityProvider, type IdentityProvider } from "./fixtures/identity-provider.js";
+import { drainStream, type DrainedStream } from "./drain-stream.js";
 import { everythingServer, makeHome, waitFor, type TestHome } from "./helpers.js";
-
-/** Reads a streamed response to its end; `ended` turns true when the server closes it. */
-function drain(response: Response): { ended: boolean; endedAt: number; text: string } {
-  const state = { ended: false, endedAt: 0, text: "" };
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      state.text += decoder.decode(value, { stream: true });
-    }
-  })()
-    .catch(() => undefined)
-    .finally(() => Object.assign(state, { ended: true, endedAt: Date.now() }));
-  return state;
-}
 
 const expOf = (jwt: string): number => (JSON.parse(Buffer.from(jwt.split(".")[1] as string, "base64url").toString()) as { exp: number }).exp * 1000;
 
@@ -56,24 +40,26 @@ describe("gateway: open streams of an expired OAuth access token", () => {
   const accessToken = (expiresIn: number) => idp.token({ sub: "alice", aud: running.url }, { expiresIn });
 
   it("a subscriptions/listen stream closes once its access token expires, not before", { timeout: 40_000 }, async () => {
-    const token = await accessToken(4);
+    // Ten seconds: time for a loaded machine to answer with headers and a first progress before it expires.
+    const token = await accessToken(10);
     const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...bearer(token), "mcp-protocol-version": MODERN, "mcp-method": "subscriptions/listen" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } } }),
     });
     expect(response.status, response.status === 200 ? "" : await response.text()).toBe(200);
-    const stream = drain(response);
+    const stream = drainStream(response);
     await waitFor(() => stream.ended, 20_000, "the listen stream to close at its token's expiry");
     expect(stream.endedAt).toBeGreaterThanOrEqual(expOf(token));
   });
 
   it("a long call's progress stream closes once its access token expires", { timeout: 60_000 }, async () => {
-    const token = await accessToken(4);
+    // Ten seconds: time for a loaded machine to answer with headers and a first progress before it expires.
+    const token = await accessToken(10);
     const LONG = "trigger-long-running-operation";
     const response = await fetch(url, { method: "POST", headers: modernHeaders(LONG, token), body: JSON.stringify(modernCall(7, LONG, { duration: 40, steps: 40 }, { progressToken: "p7" })) });
     expect(response.status).toBe(200);
-    const stream = drain(response);
+    const stream = drainStream(response);
     await waitFor(() => stream.text.includes("notifications/progress"), 15_000, "the first progress notification");
     await waitFor(() => stream.ended, 20_000, "the call stream to close at its token's expiry");
     expect(stream.endedAt).toBeGreaterThanOrEqual(expOf(token));
@@ -85,7 +71,7 @@ describe("gateway: open streams of an expired OAuth access token", () => {
     const LONG = "trigger-long-running-operation";
     const response = await fetch(url, { method: "POST", headers: modernHeaders(LONG, token), body: JSON.stringify(modernCall(8, LONG, { duration: 3, steps: 3 }, { progressToken: "p8" })) });
     expect(response.status).toBe(200);
-    const stream = drain(response);
+    const stream = drainStream(response);
     await waitFor(() => stream.ended, 20_000, "the call to finish");
     expect(stream.text).toContain("Long running operation completed");
   });
@@ -110,10 +96,10 @@ describe("closeWhenExpired", () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  async function open(acceptedUntil: number): Promise<{ stream: ReturnType<typeof drain>; expired: () => boolean }> {
+  async function open(acceptedUntil: number): Promise<{ stream: DrainedStream; expired: () => boolean }> {
     let expired = false;
     opened = (res) => closeWhenExpired(res, acceptedUntil, () => (expired = true));
-    const stream = drain(await fetch(base));
+    const stream = drainStream(await fetch(base));
     return { stream, expired: () => expired };
   }
 

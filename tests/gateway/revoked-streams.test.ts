@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClientTokenStore } from "../../src/gateway/clients/store.js";
 import { startGateway, type RunningGateway } from "../../src/gateway/index.js";
 import { bearer, MODERN, modernCall, modernHeaders, TOKEN } from "./fast-lane-support.js";
+import { drainStream } from "./drain-stream.js";
 import { everythingServer, makeHome, waitFor, type TestHome } from "./helpers.js";
 
 /**
@@ -29,23 +30,6 @@ describe("gateway: a revoked client token's open streams", () => {
     await home?.cleanup();
   });
 
-  /** Reads the stream to its end; `state.ended` turns true when the gateway closes it. */
-  function drain(response: Response): { ended: boolean; text: string } {
-    const state = { ended: false, text: "" };
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    void (async () => {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        state.text += decoder.decode(value, { stream: true });
-      }
-    })()
-      .catch(() => undefined)
-      .finally(() => (state.ended = true));
-    return state;
-  }
-
   it("a subscriptions/listen stream closes when its token is revoked", { timeout: 40_000 }, async () => {
     const { token } = await store.create("listener");
     const response = await fetch(url, {
@@ -55,7 +39,7 @@ describe("gateway: a revoked client token's open streams", () => {
     });
     expect(response.status, response.status === 200 ? "" : await response.text()).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
-    const stream = drain(response);
+    const stream = drainStream(response);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(stream.ended, stream.text).toBe(false);
     await store.revoke("listener");
@@ -67,7 +51,7 @@ describe("gateway: a revoked client token's open streams", () => {
     const LONG = "trigger-long-running-operation";
     const response = await fetch(url, { method: "POST", headers: modernHeaders(LONG, token), body: JSON.stringify(modernCall(7, LONG, { duration: 40, steps: 40 }, { progressToken: "p7" })) });
     expect(response.status).toBe(200);
-    const stream = drain(response);
+    const stream = drainStream(response);
     await waitFor(() => stream.text.includes("notifications/progress"), 15_000, "the first progress notification");
     await store.revoke("caller");
     await waitFor(() => stream.ended, 10_000, "the revoked client's call stream to close");
