@@ -46,7 +46,7 @@ describe("what a refused MCP call tells the guest and the model", () => {
     expect(refusedCallMessage("memory", "create_entities", "cancelled")).toMatch(/cancelled the step before being asked.*nothing was sent/);
     expect(refusedCallMessage("memory", "delete_entities", "declined")).toBe("The call to memory.delete_entities was declined by the user; nothing was sent to the server.");
     const unasked = refusedCallMessage("memory", "delete_entities", "no-terminal");
-    expect(unasked).toMatch(/^The call to memory\.delete_entities was not confirmed: no terminal to ask on, so nobody was asked; nothing was sent to the server\. The person can allow it with/);
+    expect(unasked).toMatch(/^The call to memory\.delete_entities was not confirmed: no terminal to ask on, so nobody was asked; nothing was sent to the server\. The person can allow it by giving `--yes` to the command that made it \(`mcpvm --yes`, `mcpvm run --yes`, `mcpvm mcp call --yes`\)/);
     expect(unasked).toContain('"confirm": "never" for server "memory"');
     expect(unasked).not.toContain("declined");
   });

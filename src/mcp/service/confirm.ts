@@ -49,7 +49,7 @@ export function refusedCallMessage(server: string, tool: string, refusal: CallRe
   if (refusal === "cancelled") return `${call} was not made: the user cancelled the step before being asked about it; nothing was sent to the server.`;
   return (
     `${call} was not confirmed: no terminal to ask on, so nobody was asked; nothing was sent to the server. ` +
-    `The person can allow it with \`mcpvm --yes\` (or \`mcpvm run --yes\`), or by setting "confirm": "never" for server "${server}" in config.json.`
+    `The person can allow it by giving \`--yes\` to the command that made it (\`mcpvm --yes\`, \`mcpvm run --yes\`, \`mcpvm mcp call --yes\`), or by setting "confirm": "never" for server "${server}" in config.json.`
   );
 }
 
