@@ -15,6 +15,9 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
+/** The missing-command warnings among `--json`'s warnings (a fresh home also says the mcp plugin is off). */
+const notFound = (warnings: readonly string[]): string[] => warnings.filter((w) => w.includes("is not found"));
+
 async function add(args: readonly string[]) {
   const io = captureIo({ MCPVM_HOME: home, PATH: process.env.PATH }, "", home);
   const code = await runCli(["mcp", "add", ...args], io);
@@ -43,9 +46,10 @@ describe("mcp add of a command that is not on PATH", () => {
     expect(result.code).toBe(ExitCode.Ok);
     const out = JSON.parse(result.stdout) as { added: string; warnings: string[] };
     expect(out.added).toBe("x");
-    expect(out.warnings).toHaveLength(1);
-    expect(out.warnings[0]).toContain("some-command-not-on-path-zz");
-    expect(out.warnings[0]).toContain("mcpvm doctor");
+    const missing = notFound(out.warnings);
+    expect(missing).toHaveLength(1);
+    expect(missing[0]).toContain("some-command-not-on-path-zz");
+    expect(missing[0]).toContain("mcpvm doctor");
   });
 
   it("an absolute path that does not exist is warned about too", async () => {
@@ -58,7 +62,7 @@ describe("mcp add of a command that is not on PATH", () => {
     for (const command of [["npx", "-y", "pkg@1.0.0"], ["node", "-e", "0"], [process.execPath, "-e", "0"]]) {
       const result = await add(["--json", "--overwrite", "x", "--", ...command]);
       expect(result.code).toBe(ExitCode.Ok);
-      expect((JSON.parse(result.stdout) as { warnings: string[] }).warnings).toEqual([]);
+      expect(notFound((JSON.parse(result.stdout) as { warnings: string[] }).warnings)).toEqual([]);
       expect(result.stderr).toBe("");
     }
   });
@@ -66,6 +70,33 @@ describe("mcp add of a command that is not on PATH", () => {
   it("no warning for a command that names a ${VARIABLE} (known only when it starts)", async () => {
     const result = await add(["--json", "x", "--", "${MY_SERVER_BIN}"]);
     expect(result.code).toBe(ExitCode.Ok);
-    expect((JSON.parse(result.stdout) as { warnings: string[] }).warnings).toEqual([]);
+    expect(notFound((JSON.parse(result.stdout) as { warnings: string[] }).warnings)).toEqual([]);
+  });
+});
+
+/**
+ * A new user who skips the tour's plugin step used to read "It will not start until you approve it", and
+ * only the approve said the mcp plugin was off. `mcp add` now says so itself, and stops once it is on.
+ */
+describe("mcp add in a config home where the mcp plugin is off", () => {
+  it("adds the server, says MCP is off and how to turn it on, and names enabling as a step before approving", async () => {
+    const result = await add(["x", "--", process.execPath, "-e", "0"]);
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stderr).toContain("MCP is off in this config home: the mcp plugin is not enabled");
+    expect(result.stderr).toContain("`mcpvm plugin approve mcp` and `mcpvm plugin enable mcp`");
+    expect(result.stdout).toContain("It will not start until the mcp plugin is enabled (above) and you approve it: `mcpvm mcp approve x`.");
+    const json = await add(["--json", "--overwrite", "x", "--", process.execPath, "-e", "0"]);
+    expect((JSON.parse(json.stdout) as { warnings: string[] }).warnings.join("\n")).toContain("the mcp plugin is not enabled");
+  });
+
+  it("says nothing of it once the plugin is approved and enabled", async () => {
+    for (const step of [["--yes", "plugin", "approve", "mcp"], ["plugin", "enable", "mcp"]]) {
+      const io = captureIo({ MCPVM_HOME: home, PATH: process.env.PATH }, "", home);
+      expect(await runCli(step, io), io.stderrText()).toBe(ExitCode.Ok);
+    }
+    const result = await add(["x", "--", process.execPath, "-e", "0"]);
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("It will not start until you approve it: `mcpvm mcp approve x`.");
   });
 });

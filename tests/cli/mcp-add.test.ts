@@ -23,7 +23,9 @@ afterEach(async () => {
 async function add(args: readonly string[], cwd = project) {
   const io = captureIo({ MCPVM_HOME: home, PATH: process.env.PATH }, "", cwd);
   const code = await runCli(["mcp", "add", ...args], io);
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+  // These homes never enable the mcp plugin: add's line saying so (mcp-add-missing-command.test.ts) is left out here.
+  const stderr = io.stderrText().split("\n").filter((line) => !line.startsWith("MCP is off in this config home")).join("\n");
+  return { code, stdout: io.stdoutText(), stderr };
 }
 
 async function servers(): Promise<Record<string, Record<string, unknown>>> {

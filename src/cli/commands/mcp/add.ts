@@ -1,3 +1,4 @@
+import { enabledIn } from "../../../plugin-system/plan.js";
 import { resolveConfigPaths } from "../../../config/paths.js";
 import { addMcpServer, checkServerArgument, DEFAULT_NATIVE_PLUGIN_NAMES, RESERVED_SERVER_NAMES } from "../../../mcp/config/index.js";
 import { entryFromKnownServer, findKnownServer, KNOWN_SERVERS, type KnownServer } from "../../../mcp/known-servers.js";
@@ -149,13 +150,17 @@ export async function addCommand(args: readonly string[], context: CommandContex
   const saved = await addMcpServer(configFile, built.name, built.entry, { nativePluginNames: DEFAULT_NATIVE_PLUGIN_NAMES, overwrite: request.overwrite });
   await host.reload();
   const missing = await missingCommandWarning(built.name, built.entry, context.io.env, home);
-  const warnings = missing === undefined ? [] : [missing];
+  // Skipping the tour's plugin step is easy; saying so here beats an approve that refuses later.
+  const mcpOff = !enabledIn(host.config)("mcp");
+  const off = `MCP is off in this config home: the mcp plugin is not enabled, so no server starts until \`${commandHint(context, "plugin approve mcp")}\` and \`${commandHint(context, "plugin enable mcp")}\`.`;
+  const warnings = [...(missing === undefined ? [] : [missing]), ...(mcpOff ? [off] : [])];
   if (context.json) {
     writeJson(context.io.stdout, { added: built.name, entry: maskedEntry(saved), notes: built.notes, warnings });
     return ExitCode.Ok;
   }
   for (const note of built.notes) writeLine(context.io.stderr, displayInline(note));
   for (const warning of warnings) writeLine(context.io.stderr, displayInline(warning));
-  writeLine(context.io.stdout, `added ${built.name} to ${configFile}. It will not start until you approve it: \`${commandHint(context, `mcp approve ${built.name}`)}\`.`);
+  const enable = mcpOff ? `the mcp plugin is enabled (above) and ` : "";
+  writeLine(context.io.stdout, `added ${built.name} to ${configFile}. It will not start until ${enable}you approve it: \`${commandHint(context, `mcp approve ${built.name}`)}\`.`);
   return ExitCode.Ok;
 }
