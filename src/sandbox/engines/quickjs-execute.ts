@@ -82,12 +82,12 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   const stopRequested = (): boolean => Atomics.load(control, layout.stop) !== layout.none;
   // CPU time is counted only while guest code runs, not while it waits for the host.
   const pause = (): void => void (cpuSpent += performance.now() - runningSince);
+  // Time the kernel gave this thread's core to others while the guest ran is not the guest's CPU.
+  const preemption = channel.preemptionMeter();
   const resume = (): void => {
     runningSince = performance.now();
     preemption.stretchStarted();
   };
-  // Time the kernel gave this thread's core to others while the guest ran is not the guest's CPU.
-  const preemption = channel.preemptionMeter();
 
   let outcome: EngineOutcome;
   try {

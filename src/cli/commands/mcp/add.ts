@@ -152,8 +152,8 @@ export async function addCommand(args: readonly string[], context: CommandContex
   const missing = await missingCommandWarning(built.name, built.entry, context.io.env, home);
   // Skipping the tour's plugin step is easy; saying so here beats an approve that refuses later.
   const mcpOff = !enabledIn(host.config)("mcp");
-  const off = `MCP is off in this config home: the mcp plugin is not enabled, so no server starts until \`${commandHint(context, "plugin approve mcp")}\` and \`${commandHint(context, "plugin enable mcp")}\`.`;
-  const warnings = [...(missing === undefined ? [] : [missing]), ...(mcpOff ? [off] : [])];
+  const warnings = missing === undefined ? [] : [missing];
+  if (mcpOff) warnings.push(`MCP is off in this config home: the mcp plugin is not enabled, so no server starts until \`${commandHint(context, "plugin approve mcp")}\` and \`${commandHint(context, "plugin enable mcp")}\`.`);
   if (context.json) {
     writeJson(context.io.stdout, { added: built.name, entry: maskedEntry(saved), notes: built.notes, warnings });
     return ExitCode.Ok;
