@@ -28,10 +28,10 @@ if (!existsSync(entry)) {
   process.stderr.write("mcpvm: the build is missing (dist/). Run `npm install` or `npm run build` in " + root + "\n");
   process.exit(6);
 }
-// Node >= 22.1 keeps V8's compiled code of the CLI's modules between runs (in the OS temp folder, or
-// NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so they are not compiled again at
-// every start. Node 20 has no such cache.
-nodeModule.enableCompileCache?.();
+// Node >= 22.1 keeps V8's compiled code of the CLI's modules between runs, so they are not compiled again
+// at every start: in a cache folder of this account's alone, never the shared temp folder (bin/compile-cache.js;
+// NODE_COMPILE_CACHE names another, NODE_DISABLE_COMPILE_CACHE=1 turns it off). Node 20 has no such cache.
+if (typeof nodeModule.enableCompileCache === "function") (await import("./compile-cache.js")).enablePrivateCompileCache(nodeModule, process.env);
 // Shell completion runs on every Tab: load only the completion code, not the whole CLI.
 if (process.argv[2] === "__complete") {
   const { runComplete } = await import(pathToFileURL(join(root, "dist", "cli", "complete.mjs")).href);

