@@ -19,13 +19,14 @@ describeHeldoutSet({
   englishElsewhere: true,
   noReusedDescriptions: true,
   minBenignTools: 150,
-  benignServers: [4, 4],
+  benignServers: [5, 5],
   // Every set written before v21: none of their repositories may reappear here.
   earlier: writtenBefore(21),
   // The repositories chosen for v21; none of them appears in an earlier set or the tuning material.
   allowedRepos: [
     "GrimCyberMed/MedResearch-AI",
     "Kartha-AI/agentcare-mcp",
+    "bcharleson/instantly-mcp",
     "docdyhr/mcp-wordpress",
     "rkirkendall/medplum-mcp",
   ],
