@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -65,6 +65,22 @@ describe("mcp add of a command that is not on PATH", () => {
       expect(notFound((JSON.parse(result.stdout) as { warnings: string[] }).warnings)).toEqual([]);
       expect(result.stderr).toBe("");
     }
+  });
+
+  it("a PATH of the server's own that extends mcpvm's (${PATH}) is looked in, its variables filled in as at launch", async () => {
+    // Before, a PATH with a variable was not read at all: the command, in the server's own folder, was called missing.
+    const bin = join(home, "tools-bin");
+    await mkdir(bin);
+    await writeFile(join(bin, "my-tool-zz"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    const found = await add(["--json", "x", "-e", `PATH=${bin}:\${PATH}`, "--", "my-tool-zz"]);
+    expect(found.code).toBe(ExitCode.Ok);
+    expect(notFound((JSON.parse(found.stdout) as { warnings: string[] }).warnings)).toEqual([]);
+    // Still warned about when it is in none of the folders, which are named with the variable filled in.
+    const missing = await add(["--json", "--overwrite", "x", "-e", `PATH=${bin}:\${PATH}`, "--", "other-tool-zz"]);
+    const warning = notFound((JSON.parse(missing.stdout) as { warnings: string[] }).warnings);
+    expect(warning).toHaveLength(1);
+    expect(warning[0]).toContain(`${bin}, `);
+    expect(warning[0]).not.toContain("${PATH}");
   });
 
   it("no warning for a command that names a ${VARIABLE} (known only when it starts)", async () => {

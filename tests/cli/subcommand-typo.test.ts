@@ -28,6 +28,9 @@ describe("a mistyped subcommand followed by its arguments is named, with a did-y
   const cases: readonly [readonly string[], string][] = [
     [["mcp", "cal", "fx", "echo"], 'mcpvm mcp: unknown command "cal"; did you mean "call"?'],
     [["mcp", "aprove", "fx", "extra"], 'mcpvm mcp: unknown command "aprove"; did you mean "approve"?'],
+    // With options of the subcommand meant, which the others do not take: named before "unknown option".
+    [["mcp", "ad", "fx", "-e", "A=1", "--", "echo", "hi"], 'mcpvm mcp: unknown command "ad"; did you mean "add"?'],
+    [["mcp", "cal", "fx", "echo", "--timeout", "5s"], 'mcpvm mcp: unknown command "cal"; did you mean "call"?'],
     [["plugin", "aprove", "mcp", "extra"], 'mcpvm plugin: unknown command "aprove"; did you mean "approve"?'],
     [["audit", "lgo", "extra"], 'mcpvm audit: unknown command "lgo"; did you mean "log"?'],
   ];

@@ -23,14 +23,20 @@ export interface PreemptionMeter {
  * guest code runs (host waits excluded), which on a busy machine also counts the time the kernel
  * gave the core to other processes: at load ~12 a script well inside `cpuMs` was ended with
  * CPU_LIMIT. Between two interrupt checks of one running stretch (about a millisecond of compute
- * apart) the thread runs nothing but the guest, so wall minus the thread's own CPU time there is
- * time taken from it; the engines subtract it. The pieces before a stretch's first check and after
- * its last stay counted as wall (about a millisecond each), as does a run's first 20 ms (a trivial
- * run would pay for opening the file), so the figure errs towards more CPU, never less.
+ * apart) the thread runs nothing but the guest, so the time it waited on a run queue there was
+ * taken from it; the engines subtract it. The pieces before a stretch's first check and after its
+ * last stay counted as wall (about a millisecond each), as does a run's first 20 ms (a trivial run
+ * would pay for opening the file), so the figure errs towards more CPU, never less.
  *
- * The thread's CPU time is Linux's /proc/thread-self/schedstat (nanoseconds on a core), opened by
- * the run's own thread at its first measured check and closed when the run ends. Where it cannot be
- * read nothing is subtracted, as before.
+ * The waiting time is Linux's /proc/thread-self/schedstat, second field (`run_delay`, nanoseconds
+ * the thread was runnable but not running), opened by the run's own thread at its first measured
+ * check and closed when the run ends. It is exact when the thread reads it itself: a wait is added
+ * as the thread gets its core back, before it can read. The first field (time on a core) is not:
+ * the kernel adds to it at scheduler ticks (every 1-10 ms), so a millisecond's interval mostly saw
+ * "no CPU" and counted all its wall time as taken: a guest got up to ~1.8x its `cpuMs`. Sleeping is
+ * not run-queue waiting, so nothing a guest does makes its thread look preempted. Where the file
+ * cannot be read, or the kernel keeps no scheduler statistics ("0 0 0"), nothing is subtracted, as
+ * before.
  *
  * RUNS IN THE WORKER THREAD too (embedded by its source text, see quickjs-assets.ts): it references
  * nothing outside its body.
@@ -41,7 +47,7 @@ export function createPreemptionMeter(fs: MeterFs, path = "/proc/thread-self/sch
   let fd: number | undefined;
   let unavailable = false;
   let lastWall: number | undefined;
-  let lastCpu = 0;
+  let lastWaited = 0;
   let preempted = 0;
 
   const close = (): void => {
@@ -49,19 +55,23 @@ export function createPreemptionMeter(fs: MeterFs, path = "/proc/thread-self/sch
     fd = undefined;
     lastWall = undefined;
   };
-  const threadCpuMs = (): number | undefined => {
+  /** The thread's run-queue waiting so far, in ms (schedstat's second field). */
+  const threadWaitedMs = (): number | undefined => {
     if (unavailable) return undefined;
     try {
       fd ??= fs.openSync(path, "r");
       const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+      let at = 0;
+      while (at < length && buffer[at] !== 32) at++;
+      at++;
       let nanoseconds = 0;
       let digits = 0;
-      for (; digits < length; digits++) {
-        const c = buffer[digits] as number;
+      for (; at < length; at++, digits++) {
+        const c = buffer[at] as number;
         if (c < 48 || c > 57) break;
         nanoseconds = nanoseconds * 10 + (c - 48);
       }
-      if (digits === 0) throw new Error("no CPU time in schedstat");
+      if (digits === 0) throw new Error("no run-queue time in schedstat");
       return nanoseconds / 1e6;
     } catch {
       unavailable = true;
@@ -74,11 +84,12 @@ export function createPreemptionMeter(fs: MeterFs, path = "/proc/thread-self/sch
     stretchStarted: () => void (lastWall = undefined),
     observe(now, computed) {
       if (computed < OBSERVE_AFTER_MS) return preempted;
-      const cpu = threadCpuMs();
-      if (cpu === undefined) return preempted;
-      if (lastWall !== undefined) preempted += Math.max(0, now - lastWall - (cpu - lastCpu));
+      const waited = threadWaitedMs();
+      if (waited === undefined) return preempted;
+      // Never more than the interval's wall time, whatever the file says.
+      if (lastWall !== undefined) preempted += Math.min(Math.max(0, waited - lastWaited), now - lastWall);
       lastWall = now;
-      lastCpu = cpu;
+      lastWaited = waited;
       return preempted;
     },
     preemptedMs: () => preempted,

@@ -89,6 +89,9 @@ export const mcpCommand: Command = {
       const service = await (await context.host()).requireMcp();
       return args[0] === "login" ? loginCommand(service, args.slice(1), context) : logoutCommand(service, args.slice(1), context);
     }
+    // The command word before the options too: `mcp ad x -e K=V -- cmd` and `mcp cal fx echo --timeout 5s`
+    // are typos of add and call, whose options the other subcommands do not know ("unknown option -e").
+    if (args[0] !== undefined && !args[0].startsWith("-")) subcommandOf(args[0], mcpCommand.subcommands ?? []);
     const { values, positionals } = parseCommandArgs(
       "mcp",
       args,
