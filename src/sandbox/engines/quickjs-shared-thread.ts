@@ -53,6 +53,8 @@ export class SharedQuickJsThread {
   private constructor(
     private readonly worker: Worker,
     private readonly control: Int32Array,
+    /** The waited call's reply (SHARED_CONTROL.reply). */
+    private readonly reply: Buffer,
   ) {
     for (let slot = SHARED_CONTROL.runSlots - 1; slot >= 0; slot--) this.freeSlots.push(slot);
     worker.on("message", (message: FromSharedWorker) => this.receive(message));
@@ -75,6 +77,7 @@ export class SharedQuickJsThread {
   /** Starts a worker and resolves once it has an instance with a sandbox ready; aborting `signal` ends it. */
   static spawn(assets: SharedWorkerAssets, options: SharedThreadOptions, signal?: AbortSignal): Promise<SharedQuickJsThread> {
     const control = new SharedArrayBuffer((SHARED_CONTROL.stops + SHARED_CONTROL.runSlots) * Int32Array.BYTES_PER_ELEMENT);
+    const reply = new SharedArrayBuffer(SHARED_CONTROL.replyUnits * 2);
     const boot: SharedWorkerBoot = {
       corePath: assets.corePath,
       variantPath: assets.variantPath,
@@ -86,6 +89,7 @@ export class SharedQuickJsThread {
       retireAboveBytes: options.retireAboveBytes,
       images: options.images,
       control,
+      reply,
       sources: assets.sources,
       piecesAhead: assets.piecesAhead,
     };
@@ -102,7 +106,7 @@ export class SharedQuickJsThread {
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromSharedWorker): void => {
         cleanup();
-        if (typeof message !== "string" && message.type === "ready") resolve(new SharedQuickJsThread(worker, new Int32Array(control)));
+        if (typeof message !== "string" && message.type === "ready") resolve(new SharedQuickJsThread(worker, new Int32Array(control), Buffer.from(reply)));
         else {
           void worker.terminate();
           reject(new Error(typeof message !== "string" && message.type === "boot-failed" ? message.message : "The QuickJS worker sent an unexpected message"));
@@ -209,7 +213,25 @@ export class SharedQuickJsThread {
       this.busyFrom = performance.now();
       this.slicesAtBusy = this.slices;
     }
+    if (type === "reply" && this.replyInPlace(runId, callId, text)) return;
     this.post(encodeSharedAnswer(type, runId, callId, text));
+  }
+
+  /**
+   * The reply of the call its worker sleeps in (SHARED_CONTROL), written where the worker reads it;
+   * false when that is not this call or the reply does not fit (it then goes as a message).
+   */
+  private replyInPlace(runId: number, callId: number, text: string): boolean {
+    const C = SHARED_CONTROL;
+    const control = this.control;
+    if (Atomics.load(control, C.wait) !== C.waitWaiting || Atomics.load(control, C.waitRun) !== runId || Atomics.load(control, C.waitCall) !== callId) return false;
+    if (text.length > C.replyUnits) return false;
+    this.reply.write(text, 0, "utf16le");
+    Atomics.store(control, C.replyLength, text.length);
+    // Only this thread leaves WAITING, so the exchange cannot fail here; it publishes the text above.
+    Atomics.compareExchange(control, C.wait, C.waitWaiting, C.waitReplied);
+    Atomics.notify(control, C.wait);
+    return true;
   }
 
   /** Asks a run to stop: a message, and its stop word for a thread busy with another guest. */
@@ -225,6 +247,10 @@ export class SharedQuickJsThread {
     if (this.exited) return;
     this.closing = true;
     this.lostReason = reason;
+    // A worker asleep in a waited call is woken first (terminating a thread in Atomics.wait works, but
+    // nothing should depend on it).
+    Atomics.add(this.control, SHARED_CONTROL.posted, 1);
+    this.release();
     await this.worker.terminate();
   }
 
@@ -233,7 +259,21 @@ export class SharedQuickJsThread {
   }
 
   private post(message: ToSharedWorker): void {
-    if (!this.exited) this.worker.postMessage(message);
+    if (this.exited) return;
+    Atomics.add(this.control, SHARED_CONTROL.posted, 1);
+    this.worker.postMessage(message);
+    this.release();
+  }
+
+  /**
+   * Wakes a worker asleep in a waited call (SHARED_CONTROL) so that it reads its port: it then
+   * suspends that guest as for any call, and the reply comes as a message. After `posted` has
+   * counted the message: the worker tests `posted` after entering WAITING, so either it sees the
+   * message coming or this sees it waiting.
+   */
+  private release(): void {
+    const C = SHARED_CONTROL;
+    if (Atomics.compareExchange(this.control, C.wait, C.waitWaiting, C.waitReleased) === C.waitWaiting) Atomics.notify(this.control, C.wait);
   }
 
   private receive(message: FromSharedWorker): void {

@@ -75,6 +75,9 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
   };
   const C = parts.control;
   const control = new Int32Array(boot.control);
+  const reply = Buffer.from(boot.reply);
+  /** Messages read from the port (see SHARED_CONTROL.posted). */
+  let received = 0;
   const instanceParts = { core, meterHeap: parts.meterHeap, installYielding: parts.installYielding };
   const poolParts: InlinePoolParts = {
     newInstance: (shared: InlineAssets, max: number): Promise<InlineInstance> => parts.instantiate(instanceParts, shared, max),
@@ -135,6 +138,34 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
           state.calls.set(callId, { resolve, live });
           post(parts.encodeCall(runId, callId, request.module, request.fn, request.argsText, request.listen === true, live !== undefined));
         }),
+      // Alone on the thread with nothing posted to it unread, nothing else needs the thread while the
+      // guest waits: sleep for the reply (SHARED_CONTROL) instead of unwinding to the event loop.
+      callWaiting: (request, context) => {
+        if (runs.size !== 1 || Atomics.load(control, C.posted) !== received) return calls.call(request, context);
+        const callId = state.nextCallId++;
+        Atomics.store(control, C.waitRun, runId);
+        Atomics.store(control, C.waitCall, callId);
+        Atomics.store(control, C.wait, C.waitWaiting);
+        // A message posted since the test above: the main thread may have released us already, or
+        // will find us WAITING after its post (either way it is there to be read now).
+        if (Atomics.load(control, C.posted) === received) {
+          post(parts.encodeCall(runId, callId, request.module, request.fn, request.argsText, request.listen === true, false));
+          while (Atomics.load(control, C.wait) === C.waitWaiting) Atomics.wait(control, C.wait, C.waitWaiting);
+          if (Atomics.load(control, C.wait) === C.waitReplied) {
+            const text = reply.toString("utf16le", 0, Atomics.load(control, C.replyLength) * 2);
+            Atomics.store(control, C.wait, C.waitIdle);
+            return text;
+          }
+          // Released: the reply comes as a message, like any call's.
+          Atomics.store(control, C.wait, C.waitIdle);
+          return new Promise<string>((resolve) => state.calls.set(callId, { resolve, live: undefined }));
+        }
+        Atomics.store(control, C.wait, C.waitIdle);
+        return new Promise<string>((resolve) => {
+          state.calls.set(callId, { resolve, live: undefined });
+          post(parts.encodeCall(runId, callId, request.module, request.fn, request.argsText, request.listen === true, false));
+        });
+      },
     };
     const runParts: AsyncifyRunParts = {
       engine: "quickjs",
@@ -176,6 +207,7 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
   };
 
   port.on("message", (message: ToSharedWorker) => {
+    received++;
     if (typeof message === "string") {
       // A run (encodeSharedRun) starts with "s"; a reply or event with "r" or "e".
       if (message.charCodeAt(0) !== 115) {
