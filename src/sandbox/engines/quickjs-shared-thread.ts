@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { SharedWorkerAssets } from "./quickjs-shared-assets.js";
 import { SHARED_CONTROL, type FromSharedWorker, type SharedCallMessage, type SharedDoneMessage, type SharedRunPlan, type SharedWorkerBoot, type ToSharedWorker } from "./quickjs-shared-protocol.js";
+import { SharedWaitedCall } from "./quickjs-shared-waited.js";
 import { decodeSharedCall, decodeSharedDone, encodeSharedAnswer, encodeSharedRun } from "./quickjs-shared-wire.js";
 
 export interface SharedThreadOptions {
@@ -47,15 +48,17 @@ export class SharedQuickJsThread {
   /** The slice count when busyFrom was set (see slicesWhileBusy). */
   private slicesAtBusy = 0;
   private lostReason = "the QuickJS worker stopped";
+  /** The waited call's state and reply (SHARED_CONTROL): for tests and diagnostics, its count of replies written. */
+  readonly waited: SharedWaitedCall;
   /** Told when a run ends, a host call starts, or the thread exits (the pool places waiting runs then). */
   onChange: (() => void) | undefined;
 
   private constructor(
     private readonly worker: Worker,
     private readonly control: Int32Array,
-    /** The waited call's reply (SHARED_CONTROL.reply). */
-    private readonly reply: Buffer,
+    reply: SharedArrayBuffer,
   ) {
+    this.waited = new SharedWaitedCall(control, reply);
     for (let slot = SHARED_CONTROL.runSlots - 1; slot >= 0; slot--) this.freeSlots.push(slot);
     worker.on("message", (message: FromSharedWorker) => this.receive(message));
     worker.on("error", (error: Error) => {
@@ -106,7 +109,7 @@ export class SharedQuickJsThread {
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromSharedWorker): void => {
         cleanup();
-        if (typeof message !== "string" && message.type === "ready") resolve(new SharedQuickJsThread(worker, new Int32Array(control), Buffer.from(reply)));
+        if (typeof message !== "string" && message.type === "ready") resolve(new SharedQuickJsThread(worker, new Int32Array(control), reply));
         else {
           void worker.terminate();
           reject(new Error(typeof message !== "string" && message.type === "boot-failed" ? message.message : "The QuickJS worker sent an unexpected message"));
@@ -213,25 +216,8 @@ export class SharedQuickJsThread {
       this.busyFrom = performance.now();
       this.slicesAtBusy = this.slices;
     }
-    if (type === "reply" && this.replyInPlace(runId, callId, text)) return;
+    if (type === "reply" && this.waited.answer(runId, callId, text)) return;
     this.post(encodeSharedAnswer(type, runId, callId, text));
-  }
-
-  /**
-   * The reply of the call its worker sleeps in (SHARED_CONTROL), written where the worker reads it;
-   * false when that is not this call or the reply does not fit (it then goes as a message).
-   */
-  private replyInPlace(runId: number, callId: number, text: string): boolean {
-    const C = SHARED_CONTROL;
-    const control = this.control;
-    if (Atomics.load(control, C.wait) !== C.waitWaiting || Atomics.load(control, C.waitRun) !== runId || Atomics.load(control, C.waitCall) !== callId) return false;
-    if (text.length > C.replyUnits) return false;
-    this.reply.write(text, 0, "utf16le");
-    Atomics.store(control, C.replyLength, text.length);
-    // Only this thread leaves WAITING, so the exchange cannot fail here; it publishes the text above.
-    Atomics.compareExchange(control, C.wait, C.waitWaiting, C.waitReplied);
-    Atomics.notify(control, C.wait);
-    return true;
   }
 
   /** Asks a run to stop: a message, and its stop word for a thread busy with another guest. */
@@ -249,8 +235,7 @@ export class SharedQuickJsThread {
     this.lostReason = reason;
     // A worker asleep in a waited call is woken first (terminating a thread in Atomics.wait works, but
     // nothing should depend on it).
-    Atomics.add(this.control, SHARED_CONTROL.posted, 1);
-    this.release();
+    this.waited.beforePost();
     await this.worker.terminate();
   }
 
@@ -260,20 +245,8 @@ export class SharedQuickJsThread {
 
   private post(message: ToSharedWorker): void {
     if (this.exited) return;
-    Atomics.add(this.control, SHARED_CONTROL.posted, 1);
+    this.waited.beforePost();
     this.worker.postMessage(message);
-    this.release();
-  }
-
-  /**
-   * Wakes a worker asleep in a waited call (SHARED_CONTROL) so that it reads its port: it then
-   * suspends that guest as for any call, and the reply comes as a message. After `posted` has
-   * counted the message: the worker tests `posted` after entering WAITING, so either it sees the
-   * message coming or this sees it waiting.
-   */
-  private release(): void {
-    const C = SHARED_CONTROL;
-    if (Atomics.compareExchange(this.control, C.wait, C.waitWaiting, C.waitReleased) === C.waitWaiting) Atomics.notify(this.control, C.wait);
   }
 
   private receive(message: FromSharedWorker): void {
