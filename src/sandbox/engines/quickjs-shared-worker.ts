@@ -51,7 +51,8 @@ export interface SharedWorkerParts {
  * Each run takes an asyncify instance of the worker's pool (one suspended stack per instance), with a
  * fresh runtime and context restored from the instance's image or built. A host call is posted to the
  * main thread and the guest stays suspended in its own instance while the reply travels back as a
- * message, so the worker's event loop serves other runs meanwhile; a computing guest yields that
+ * message, so the worker's event loop serves other runs meanwhile (a run alone on the thread sleeps
+ * for a small reply in shared memory instead: the waited call, SHARED_CONTROL); a computing guest yields that
  * event loop after every time slice (quickjs-yield.ts). Limits are the run's own
  * interrupt handler's (CPU, wall, memory, output); a stop from the main thread arrives as a message,
  * and also in shared memory, read at every interrupt check, for when another guest of this thread is
