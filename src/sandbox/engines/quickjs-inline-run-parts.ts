@@ -43,6 +43,12 @@ export interface AsyncifyRunPlan {
 /** Where a run's host calls go: its RunModules on this thread, or a port to the main thread (shared worker). */
 export interface HostCallPort {
   call(request: HostCallRequest, context: RunCallContext, events?: HostCallEvents): Promise<string>;
+  /**
+   * A synchronous call (the guest waits for it) that may be answered before this returns: its reply
+   * as text, and the guest goes on without suspending; or a promise, as `call`'s. A shared worker's
+   * run alone on its thread sleeps for the reply (see SHARED_CONTROL); absent: `call`.
+   */
+  callWaiting?(request: HostCallRequest, context: RunCallContext): string | Promise<string>;
 }
 
 /**

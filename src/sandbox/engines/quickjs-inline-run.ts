@@ -184,6 +184,13 @@ export function runAsyncify(
       const { request } = startCall(args[0] ?? "", args[1] ?? "", args[2] ?? "", hasListener);
       if (stopping !== undefined) return STOPPED;
       pause();
+      armWallTimer();
+      // A reply already here goes back to the guest at once; the wait was not the guest's CPU (paused).
+      const now = modules.callWaiting?.(request, callsContext());
+      if (typeof now === "string") {
+        resume();
+        return now;
+      }
       return new Promise<string | { readonly error: string }>((resolve) => {
         let answered = false;
         const answer = (text: string | undefined): void => {
@@ -194,8 +201,7 @@ export function runAsyncify(
           resolve(text === undefined ? STOPPED : text);
         };
         suspendedCall = answer;
-        armWallTimer();
-        void modules.call(request, callsContext()).then(answer);
+        void (now ?? modules.call(request, callsContext())).then(answer);
       });
     },
     callAsync: (m, f, a, l) => {

@@ -7,11 +7,20 @@ import type { WasmMemoryLayout } from "./quickjs-snapshot.js";
 /**
  * Messages between the worker engine (main thread) and one of its shared worker threads, all on the
  * worker's own port (`worker.postMessage` / `parentPort`): the worker's event loop serves every run
- * placed on it, so a host call is an ordinary message and its reply another (no Atomics.wait). Those
+ * placed on it, so a host call is an ordinary message and its reply another (but see the waited call below). Those
  * two, a call's live events, a run and most runs' ends travel as strings (quickjs-shared-wire.ts); the rest as objects.
  *
  * What cannot wait for the event loop lives in shared memory (`SHARED_CONTROL`): a stop raised
- * while another run's guest computes on the thread, and the thread's sign of life.
+ * while another run's guest computes on the thread, the thread's sign of life, and the waited call.
+ *
+ * The waited call: a run alone on its thread, with no message on its way to the thread, posts its
+ * synchronous host call as usual but then sleeps in Atomics.wait on `wait` (WAITING) instead of
+ * unwinding its stack to the event loop; the main thread writes a reply that fits into `reply` and
+ * moves WAITING -> REPLIED (the guest goes on at once, no unwind, rewind or event-loop turn), or,
+ * before it posts anything else to the thread (a run, a stop, a reply by message), WAITING ->
+ * RELEASED: the worker then suspends the guest as before and the reply comes as a message. Only the
+ * worker leaves REPLIED or RELEASED (back to IDLE), only the main thread leaves WAITING, so a reply
+ * goes one way or the other, never both.
  */
 
 /** Int32 slots of a shared worker's control buffer. */
@@ -20,12 +29,27 @@ export const SHARED_CONTROL = Object.freeze({
   beat: 0,
   /** Bumped by the worker each time a guest has computed a whole time slice and yields: a CPU-bound guest is there. */
   slices: 1,
+  /** The waited call's state: WAIT_IDLE, WAIT_WAITING, WAIT_REPLIED or WAIT_RELEASED (see above). */
+  wait: 2,
+  /** The run and host call that sleeps in WAITING (set by the worker before it enters WAITING). */
+  waitRun: 3,
+  waitCall: 4,
+  /** The reply's length in UTF-16 code units, in `reply` (set before REPLIED). */
+  replyLength: 5,
+  /** Messages the main thread has posted to the worker: one the worker has not read yet rules out waiting. */
+  posted: 6,
   /** First of `runSlots` stop words, one per run slot: STOP_WALL or STOP_CANCEL, 0 when none. */
-  stops: 2,
+  stops: 7,
   /** Most runs placed on one worker at once. */
   runSlots: 64,
   stopWall: 1,
   stopCancel: 2,
+  waitIdle: 0,
+  waitWaiting: 1,
+  waitReplied: 2,
+  waitReleased: 3,
+  /** The longest reply (UTF-16 code units) that goes through shared memory; longer ones go as messages. */
+  replyUnits: 16384,
 });
 
 export interface SharedWorkerBoot {
@@ -41,6 +65,8 @@ export interface SharedWorkerBoot {
   readonly retireAboveBytes: number;
   readonly images: boolean;
   readonly control: SharedArrayBuffer;
+  /** The waited call's reply, SHARED_CONTROL.replyUnits UTF-16 code units. */
+  readonly reply: SharedArrayBuffer;
   readonly sources: SandboxSources;
   readonly piecesAhead: readonly string[];
 }

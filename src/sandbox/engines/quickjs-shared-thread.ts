@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { SharedWorkerAssets } from "./quickjs-shared-assets.js";
 import { SHARED_CONTROL, type FromSharedWorker, type SharedCallMessage, type SharedDoneMessage, type SharedRunPlan, type SharedWorkerBoot, type ToSharedWorker } from "./quickjs-shared-protocol.js";
+import { SharedWaitedCall } from "./quickjs-shared-waited.js";
 import { decodeSharedCall, decodeSharedDone, encodeSharedAnswer, encodeSharedRun } from "./quickjs-shared-wire.js";
 
 export interface SharedThreadOptions {
@@ -47,13 +48,17 @@ export class SharedQuickJsThread {
   /** The slice count when busyFrom was set (see slicesWhileBusy). */
   private slicesAtBusy = 0;
   private lostReason = "the QuickJS worker stopped";
+  /** The waited call's state and reply (SHARED_CONTROL): for tests and diagnostics, its count of replies written. */
+  readonly waited: SharedWaitedCall;
   /** Told when a run ends, a host call starts, or the thread exits (the pool places waiting runs then). */
   onChange: (() => void) | undefined;
 
   private constructor(
     private readonly worker: Worker,
     private readonly control: Int32Array,
+    reply: SharedArrayBuffer,
   ) {
+    this.waited = new SharedWaitedCall(control, reply);
     for (let slot = SHARED_CONTROL.runSlots - 1; slot >= 0; slot--) this.freeSlots.push(slot);
     worker.on("message", (message: FromSharedWorker) => this.receive(message));
     worker.on("error", (error: Error) => {
@@ -75,6 +80,7 @@ export class SharedQuickJsThread {
   /** Starts a worker and resolves once it has an instance with a sandbox ready; aborting `signal` ends it. */
   static spawn(assets: SharedWorkerAssets, options: SharedThreadOptions, signal?: AbortSignal): Promise<SharedQuickJsThread> {
     const control = new SharedArrayBuffer((SHARED_CONTROL.stops + SHARED_CONTROL.runSlots) * Int32Array.BYTES_PER_ELEMENT);
+    const reply = new SharedArrayBuffer(SHARED_CONTROL.replyUnits * 2);
     const boot: SharedWorkerBoot = {
       corePath: assets.corePath,
       variantPath: assets.variantPath,
@@ -86,6 +92,7 @@ export class SharedQuickJsThread {
       retireAboveBytes: options.retireAboveBytes,
       images: options.images,
       control,
+      reply,
       sources: assets.sources,
       piecesAhead: assets.piecesAhead,
     };
@@ -102,7 +109,7 @@ export class SharedQuickJsThread {
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromSharedWorker): void => {
         cleanup();
-        if (typeof message !== "string" && message.type === "ready") resolve(new SharedQuickJsThread(worker, new Int32Array(control)));
+        if (typeof message !== "string" && message.type === "ready") resolve(new SharedQuickJsThread(worker, new Int32Array(control), reply));
         else {
           void worker.terminate();
           reject(new Error(typeof message !== "string" && message.type === "boot-failed" ? message.message : "The QuickJS worker sent an unexpected message"));
@@ -209,6 +216,7 @@ export class SharedQuickJsThread {
       this.busyFrom = performance.now();
       this.slicesAtBusy = this.slices;
     }
+    if (type === "reply" && this.waited.answer(runId, callId, text)) return;
     this.post(encodeSharedAnswer(type, runId, callId, text));
   }
 
@@ -225,6 +233,9 @@ export class SharedQuickJsThread {
     if (this.exited) return;
     this.closing = true;
     this.lostReason = reason;
+    // A worker asleep in a waited call is woken first (terminating a thread in Atomics.wait works, but
+    // nothing should depend on it).
+    this.waited.beforePost();
     await this.worker.terminate();
   }
 
@@ -233,7 +244,9 @@ export class SharedQuickJsThread {
   }
 
   private post(message: ToSharedWorker): void {
-    if (!this.exited) this.worker.postMessage(message);
+    if (this.exited) return;
+    this.waited.beforePost();
+    this.worker.postMessage(message);
   }
 
   private receive(message: FromSharedWorker): void {

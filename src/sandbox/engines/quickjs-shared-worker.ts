@@ -51,7 +51,8 @@ export interface SharedWorkerParts {
  * Each run takes an asyncify instance of the worker's pool (one suspended stack per instance), with a
  * fresh runtime and context restored from the instance's image or built. A host call is posted to the
  * main thread and the guest stays suspended in its own instance while the reply travels back as a
- * message, so the worker's event loop serves other runs meanwhile; a computing guest yields that
+ * message, so the worker's event loop serves other runs meanwhile (a run alone on the thread sleeps
+ * for a small reply in shared memory instead: the waited call, SHARED_CONTROL); a computing guest yields that
  * event loop after every time slice (quickjs-yield.ts). Limits are the run's own
  * interrupt handler's (CPU, wall, memory, output); a stop from the main thread arrives as a message,
  * and also in shared memory, read at every interrupt check, for when another guest of this thread is
@@ -75,6 +76,9 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
   };
   const C = parts.control;
   const control = new Int32Array(boot.control);
+  const reply = Buffer.from(boot.reply);
+  /** Messages read from the port (see SHARED_CONTROL.posted). */
+  let received = 0;
   const instanceParts = { core, meterHeap: parts.meterHeap, installYielding: parts.installYielding };
   const poolParts: InlinePoolParts = {
     newInstance: (shared: InlineAssets, max: number): Promise<InlineInstance> => parts.instantiate(instanceParts, shared, max),
@@ -135,6 +139,34 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
           state.calls.set(callId, { resolve, live });
           post(parts.encodeCall(runId, callId, request.module, request.fn, request.argsText, request.listen === true, live !== undefined));
         }),
+      // Alone on the thread with nothing posted to it unread, nothing else needs the thread while the
+      // guest waits: sleep for the reply (SHARED_CONTROL) instead of unwinding to the event loop.
+      callWaiting: (request, context) => {
+        if (runs.size !== 1 || Atomics.load(control, C.posted) !== received) return calls.call(request, context);
+        const callId = state.nextCallId++;
+        Atomics.store(control, C.waitRun, runId);
+        Atomics.store(control, C.waitCall, callId);
+        Atomics.store(control, C.wait, C.waitWaiting);
+        // A message posted since the test above: the main thread may have released us already, or
+        // will find us WAITING after its post (either way it is there to be read now).
+        if (Atomics.load(control, C.posted) === received) {
+          post(parts.encodeCall(runId, callId, request.module, request.fn, request.argsText, request.listen === true, false));
+          while (Atomics.load(control, C.wait) === C.waitWaiting) Atomics.wait(control, C.wait, C.waitWaiting);
+          if (Atomics.load(control, C.wait) === C.waitReplied) {
+            const text = reply.toString("utf16le", 0, Atomics.load(control, C.replyLength) * 2);
+            Atomics.store(control, C.wait, C.waitIdle);
+            return text;
+          }
+          // Released: the reply comes as a message, like any call's.
+          Atomics.store(control, C.wait, C.waitIdle);
+          return new Promise<string>((resolve) => state.calls.set(callId, { resolve, live: undefined }));
+        }
+        Atomics.store(control, C.wait, C.waitIdle);
+        return new Promise<string>((resolve) => {
+          state.calls.set(callId, { resolve, live: undefined });
+          post(parts.encodeCall(runId, callId, request.module, request.fn, request.argsText, request.listen === true, false));
+        });
+      },
     };
     const runParts: AsyncifyRunParts = {
       engine: "quickjs",
@@ -176,6 +208,7 @@ export function sharedQuickJsWorkerMain(load: (id: string) => unknown, parts: Sh
   };
 
   port.on("message", (message: ToSharedWorker) => {
+    received++;
     if (typeof message === "string") {
       // A run (encodeSharedRun) starts with "s"; a reply or event with "r" or "e".
       if (message.charCodeAt(0) !== 115) {
