@@ -137,6 +137,7 @@ export class McpvmHost {
       paths,
       env: options.env,
       audit: this.audit,
+      warn: (message) => this.logger.warn(message),
       services: { mcpModules: (config) => this.mcpSide.modules(config, this.mcpCallOptions()) },
     });
   }

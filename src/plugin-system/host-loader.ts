@@ -7,6 +7,7 @@ import { withKeySuggestions } from "../util/zod-key-suggestions.js";
 import type { DiscoveredPlugin } from "./discovery.js";
 import { PluginError } from "./errors.js";
 import { PLUGIN_LOAD_TIMEOUT_MS, PluginLoadTimeoutError, withinLoadDeadline, type LoadWatch } from "./load-deadline.js";
+import { disposeLate, lateRegistrationDispose } from "./late-dispose.js";
 import { manifestDeclaresModule } from "./manifest.js";
 import type { PluginContext, PluginRegistration } from "./types.js";
 
@@ -47,7 +48,10 @@ export interface LoadedPlugin {
 export async function importRegistration(plugin: DiscoveredPlugin, importer: ModuleImporter, entryFile = plugin.entryFile, loadTimeoutMs = PLUGIN_LOAD_TIMEOUT_MS, watch: LoadWatch = {}): Promise<PluginRegistration> {
   let namespace: unknown;
   try {
-    namespace = await withinLoadDeadline(plugin.name, `importing ${plugin.entryFile}`, loadTimeoutMs, () => importer(pathToFileURL(entryFile).href), watch);
+    namespace = await withinLoadDeadline(plugin.name, `importing ${plugin.entryFile}`, loadTimeoutMs, () => importer(pathToFileURL(entryFile).href), watch, (late) => {
+      // Given up on, then imported after all: its module code may have started something its dispose stops.
+      if (late.ok) disposeLate(plugin.name, lateRegistrationDispose(late.value), watch.warn);
+    });
   } catch (cause) {
     if (cause instanceof PluginLoadTimeoutError) throw cause;
     throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: importing ${plugin.entryFile} failed: ${errorMessage(cause)}. Reinstall or fix the plugin, or stop loading it: mcpvm plugin disable ${plugin.name}`, { data: { plugin: plugin.name }, cause });
@@ -177,10 +181,13 @@ export async function instantiatePlugin(
   let created: unknown;
   try {
     // The async wrapper turns a synchronous throw into a rejection, reported like any other.
-    created = await withinLoadDeadline(plugin.name, "createHostFunctions", loadTimeoutMs, async () => registration.createHostFunctions(config, context), watch);
+    created = await withinLoadDeadline(plugin.name, "createHostFunctions", loadTimeoutMs, async () => registration.createHostFunctions(config, context), watch, () =>
+      disposeLate(plugin.name, registration.dispose === undefined ? undefined : () => registration.dispose?.(), watch.warn),
+    );
   } catch (cause) {
-    await disposeQuietly(registration);
+    // Given up on: disposed once createHostFunctions settles (late-dispose.ts), not now, before it has started what it will start.
     if (cause instanceof PluginLoadTimeoutError) throw cause;
+    await disposeQuietly(registration);
     throw new PluginError("PLUGIN_LOAD_FAILED", `plugin ${plugin.name}: createHostFunctions failed: ${errorMessage(cause)}. Check its config (mcpvm plugin config ${plugin.name}), or stop loading it: mcpvm plugin disable ${plugin.name}`, { data: { plugin: plugin.name }, cause });
   }
   try {

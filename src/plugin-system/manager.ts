@@ -43,6 +43,8 @@ export interface PluginManagerOptions {
   readonly services?: HostServices;
   /** Approvals and revocations are recorded here (the hash-chained audit log). */
   readonly audit?: AuditSink;
+  /** Told what cannot be thrown: a plugin given up on at load whose late dispose failed (late-dispose.ts). */
+  readonly warn?: (message: string) => void;
 }
 
 export interface PluginInfo extends PluginStatus {
@@ -204,8 +206,9 @@ export class PluginManager {
     // A worker only while user plugins load: their code runs in this thread and could hold it for good.
     const watchdog = plugins.some((plugin) => plugin.source !== "native" && ownValue(config.plugins, plugin.name)?.enabled === true) ? new LoadWatchdog() : undefined;
     const progress = LoadProgress.forStderr(this.options.loadTimeoutMs ?? PLUGIN_LOAD_TIMEOUT_MS);
+    const warn = this.options.warn === undefined ? {} : { warn: this.options.warn };
     try {
-      return await this.loadEnabled(plugins, errors, config, { ...(watchdog === undefined ? {} : { watchdog }), ...(progress === undefined ? {} : { progress }) });
+      return await this.loadEnabled(plugins, errors, config, { ...(watchdog === undefined ? {} : { watchdog }), ...(progress === undefined ? {} : { progress }), ...warn });
     } finally {
       progress?.stop();
       await watchdog?.stop();
@@ -232,7 +235,7 @@ export class PluginManager {
 
   /** A user plugin's steps are watched (and told apart by the folder its private copy runs from); a native plugin's only shown as progress. */
   private watchFor(snapshot: PluginSnapshot, watch: LoadWatch): LoadWatch {
-    if (snapshot.plugin.source === "native") return watch.progress === undefined ? {} : { progress: watch.progress };
+    if (snapshot.plugin.source === "native") return { ...(watch.progress === undefined ? {} : { progress: watch.progress }), ...(watch.warn === undefined ? {} : { warn: watch.warn }) };
     return { ...watch, code: join(this.paths.pluginCodeDir, snapshot.hash) };
   }
 

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { McpvmError } from "../util/errors.js";
-import { closestMatches } from "../util/suggest.js";
+import { closestMatches, didYouMean } from "../util/suggest.js";
 
 export class UsageError extends McpvmError<"USAGE"> {}
 
@@ -168,4 +168,16 @@ export function checkRange(command: string, flag: string, value: number, range: 
     throw usageError(command, `${flag} must be between ${format(range.min)} and ${format(range.max)} (got ${given})`);
   }
   return value;
+}
+
+/**
+ * Why `word` is not one of `choices` (a subcommand or an action, `kind`), for a command that reads
+ * its command word first: an option there (`gateway --toolset t token create x`) is said to be one,
+ * not called an unknown subcommand "--toolset"; a typo gets a did-you-mean.
+ */
+export function unknownCommandWord(kind: string, word: string | undefined, choices: readonly string[]): string {
+  const list = `(${choices.join(", ")})`;
+  if (word === undefined) return `missing ${kind} ${list}`;
+  if (word.startsWith("-")) return `${word} is an option: give the ${kind} first ${list}, then its options`;
+  return `unknown ${kind} "${word}"${didYouMean(word, choices)} ${list}`;
 }

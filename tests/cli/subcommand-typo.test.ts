@@ -50,3 +50,31 @@ describe("a mistyped subcommand followed by its arguments is named, with a did-y
     }
   });
 });
+
+/**
+ * The same for the other commands with subcommands. `plugin confg mcp --unset x` said "unknown option
+ * --unset" (config's own option, parsed only for "config"), and an option typed before the command word
+ * (`gateway --toolset t token create x`) was called an unknown subcommand "--toolset".
+ */
+describe("every command with subcommands names the command word first", () => {
+  const cases: readonly [readonly string[], string][] = [
+    [["plugin", "confg", "mcp", "--unset", "x"], 'mcpvm plugin: unknown command "confg"; did you mean "config"?'],
+    [["plugin", "aprove", "mcp", "--unset", "x"], 'mcpvm plugin: unknown command "aprove"; did you mean "approve"?'],
+    [["toolset", "bild", "t", "x.y", "--check"], 'mcpvm toolset: unknown subcommand "bild"; did you mean "build"? (list, show, build, delete)'],
+    [["profile", "aply", "p", "q", "r"], 'mcpvm profile: unknown command "aply"; did you mean "apply"?'],
+    [["audit", "verfy", "--since", "1d"], 'mcpvm audit: unknown command "verfy"; did you mean "verify"?'],
+    [["gateway", "tokn", "create", "x", "--toolset", "t"], 'mcpvm gateway: unknown subcommand "tokn"; did you mean "token"? (token, oauth)'],
+    [["gateway", "token", "crate", "x", "--toolset", "t"], 'mcpvm gateway token: unknown action "crate"; did you mean "create"? (create, list, revoke)'],
+    [["gateway", "oauth", "chek", "--resource", "x"], 'mcpvm gateway oauth: unknown action "chek"; did you mean "check"? (check)'],
+    [["gateway", "--toolset", "t", "token", "create", "x"], "mcpvm gateway: --toolset is an option: give the subcommand first (token, oauth), then its options."],
+    [["gateway", "token", "--toolset", "t", "create", "x"], "mcpvm gateway token: --toolset is an option: give the action first (create, list, revoke), then its options."],
+    [["toolset", "--check", "show", "t"], "mcpvm toolset: --check is an option: give the subcommand first (list, show, build, delete), then its options."],
+  ];
+  for (const [args, message] of cases) {
+    it(args.join(" "), async () => {
+      const result = await cli(args);
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stderr).toContain(message);
+    });
+  }
+});

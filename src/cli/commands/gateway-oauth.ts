@@ -4,12 +4,11 @@ import { GatewayError } from "../../gateway/errors.js";
 import { formatRate, type ClientScope } from "../../gateway/clients/scope.js";
 import type { OAuthCheck } from "../../gateway/oauth/check.js";
 import { parseGatewaySettings } from "../../gateway/settings.js";
-import { parseCommandArgs, usageError } from "../../terminal/args.js";
+import { parseCommandArgs, unknownCommandWord, usageError } from "../../terminal/args.js";
 import type { CommandContext } from "../../terminal/command.js";
 import { displayInline } from "../../terminal/display.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { writeJson, writeLine } from "../../terminal/io.js";
-import { didYouMean } from "../../util/suggest.js";
 
 export const OAUTH_USAGE = `  oauth check [<access token> | -] [--resource <url>]
                          read gateway.oauth's identity provider (metadata, key set) as the gateway
@@ -54,7 +53,7 @@ function printReport(context: CommandContext, report: OAuthCheck): void {
 /** `mcpvm gateway oauth check`: the gateway's own checks, run from the command line. */
 export async function runOauth(args: readonly string[], context: CommandContext): Promise<ExitCodeValue> {
   const [action, ...rest] = args;
-  if (action !== "check") throw usageError("gateway oauth", `${action === undefined ? "missing action" : `unknown action "${action}"${didYouMean(action, ["check"])}`} (check)`);
+  if (action !== "check") throw usageError("gateway oauth", unknownCommandWord("action", action, ["check"]));
   const { values, positionals } = parseCommandArgs("gateway oauth check", rest, { resource: { type: "string" } }, 1);
   const paths = resolveConfigPaths(context.io.env);
   const settings = parseGatewaySettings((await loadConfigFile(paths.configFile)).gateway, paths.configFile).oauth;

@@ -6,7 +6,7 @@ import { clientNameProblem, ClientTokenStore, type ClientEntry } from "../../gat
 import { formatRate, parseRate } from "../../gateway/clients/scope.js";
 import { ToolsetStore } from "../../gateway/toolsets/store.js";
 import { OAUTH_USAGE, runOauth } from "./gateway-oauth.js";
-import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
+import { parseCommandArgs, requirePositional, unknownCommandWord, usageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { displayInline } from "../../terminal/display.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
@@ -115,7 +115,7 @@ async function runToken(args: readonly string[], context: CommandContext): Promi
       return ExitCode.Ok;
     }
     default:
-      throw usageError("gateway token", `${action === undefined ? "missing action" : `unknown action "${action}"${didYouMean(action, ACTIONS)}`} (${ACTIONS.join(", ")})`);
+      throw usageError("gateway token", unknownCommandWord("action", action, ACTIONS));
   }
 }
 
@@ -128,6 +128,6 @@ export const gatewayCommand: Command = {
     const [sub, ...rest] = args;
     if (sub === "token") return runToken(rest, context);
     if (sub === "oauth") return runOauth(rest, context);
-    throw usageError("gateway", `${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"${didYouMean(sub, ["token", "oauth"])}`} (token, oauth)`);
+    throw usageError("gateway", unknownCommandWord("subcommand", sub, ["token", "oauth"]));
   },
 };

@@ -41,10 +41,12 @@ export const pluginCommand: Command = {
   usage: USAGE,
   subcommands: SUBCOMMANDS,
   async run(args, context) {
+    // The command word is checked before the options and the count: `plugin confg mcp --unset x` and
+    // `plugin aprove mcp x` are typos, not "unknown option --unset" (config's own) or "unexpected argument x".
+    if (args[0] !== undefined && !args[0].startsWith("-")) unknownSubcommand(args[0]);
     const { values, positionals } = parseCommandArgs("plugin", args, args[0] === "config" ? { unset: { type: "string", multiple: true } } : {});
     const sub = positionals[0] ?? "list";
-    // The command word is checked before the count: `plugin aprove mcp x` is a typo, not "unexpected argument x".
-    if (!SUBCOMMANDS.includes(sub)) throw usageError("plugin", `unknown command "${sub}"${didYouMean(sub, SUBCOMMANDS)}`);
+    unknownSubcommand(sub);
     if (sub !== "config" && positionals.length > 2) throw usageError("plugin", `unexpected argument "${positionals[2]}"`);
     const host = await context.host();
     try {
@@ -54,6 +56,10 @@ export const pluginCommand: Command = {
     }
   },
 };
+
+function unknownSubcommand(sub: string): void {
+  if (!SUBCOMMANDS.includes(sub)) throw usageError("plugin", `unknown command "${sub}"${didYouMean(sub, SUBCOMMANDS)}`);
+}
 
 /** PLUGIN_NOT_FOUND with the plugin that was probably meant. */
 async function withPluginSuggestion(error: unknown, host: McpvmHost): Promise<unknown> {

@@ -8,7 +8,7 @@ import { sanitizeToolName } from "../../mcp/sanitise/names.js";
 import { configHomeNames } from "../completion/names.js";
 import { resolveToolRefs, type MissingTool } from "../../gateway/equipment.js";
 import { ToolsetStore, type NamedToolset } from "../../gateway/toolsets/store.js";
-import { parseCommandArgs, requirePositional, usageError } from "../../terminal/args.js";
+import { parseCommandArgs, requirePositional, unknownCommandWord, usageError } from "../../terminal/args.js";
 import type { Command, CommandContext } from "../../terminal/command.js";
 import { ExitCode, type ExitCodeValue } from "../../terminal/exit-codes.js";
 import { isMcpvmError, McpvmError } from "../../util/errors.js";
@@ -182,6 +182,6 @@ async function runSubcommand(args: readonly string[], context: CommandContext): 
       return ExitCode.Ok;
     }
     default:
-      throw usageError("toolset", `${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"${didYouMean(sub, SUBCOMMANDS)}`} (${SUBCOMMANDS.join(", ")})`);
+      throw usageError("toolset", unknownCommandWord("subcommand", sub, SUBCOMMANDS));
   }
 }

@@ -49,3 +49,4 @@ export type { McpMergeResult } from "./import/merge.js";
 export { listMcpServers, getMcpServer, addMcpServer, removeMcpServer, setMcpServerEnabled, importMcpServers } from "./store.js";
 export type { McpStoreOptions } from "./store.js";
 export { isLikelySecret } from "./secret-values.js";
+export { mcpOffWarning } from "./mcp-off-warning.js";

@@ -1,8 +1,9 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { auditLaunchEnv } from "../../mcp/approval/index.js";
-import { addMcpServer, checkServerArgument, DEFAULT_NATIVE_PLUGIN_NAMES, importMcpServers, parseImportText, readImportFile, removeMcpServer, setMcpServerEnabled } from "../../mcp/config/index.js";
+import { addMcpServer, checkServerArgument, DEFAULT_NATIVE_PLUGIN_NAMES, importMcpServers, mcpOffWarning, parseImportText, readImportFile, removeMcpServer, setMcpServerEnabled } from "../../mcp/config/index.js";
 import { KNOWN_SERVERS } from "../../mcp/known-servers.js";
+import { enabledIn } from "../../plugin-system/plan.js";
 import type { McpServerEntry } from "../../mcp/config/index.js";
 import type { ServerSummary } from "../../mcp/service/index.js";
 import { describeLogin } from "../../terminal/render/login.js";
@@ -138,7 +139,9 @@ export function serverRoutes(router: Router, state: HostState, bridge: UiBridge,
     await state.reloaded();
     // As `mcp add` says on stderr: added anyway (it may be installed later), but said now, not at the first call.
     const missing = await bridge.missingCommandWarning(built.name, built.entry, host.env, host.paths.home);
-    return { added: built.name, entry: maskedEntry(saved), notes: missing === undefined ? built.notes : [...built.notes, missing] };
+    // As `mcp add`: a home whose mcp plugin is off starts no server, so the page says so with what to run, not "approve it".
+    const mcpOff = enabledIn(host.config)("mcp") ? {} : { mcpOff: mcpOffWarning((words) => `mcpvm ${words}`) };
+    return { added: built.name, entry: maskedEntry(saved), notes: missing === undefined ? built.notes : [...built.notes, missing], ...mcpOff };
   });
 
   router.post("/api/import", async ({ body }) => {

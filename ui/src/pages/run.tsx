@@ -118,6 +118,12 @@ export function RunPage() {
       <p class="muted">
         Runs in the sandbox against the enabled servers with the limits of <code>mcpvm run</code> (config.json <code>limits</code>). Calls that need confirmation are asked here.
       </p>
+      {/* MCP off (or the listing failed): said here, not left as a "Loading…" that never ends and a require that fails only when run. */}
+      {types.error !== undefined && (
+        <p class="warn" role="alert">
+          No server offers completion: {types.error}
+        </p>
+      )}
       {types.data?.problems.map((p) => (
         <p key={p.server} class="warn">
           {p.server} offers no completion: {p.message}
@@ -220,7 +226,7 @@ export function RunPage() {
       )}
       <details>
         <summary>Generated declarations (.d.ts) the editor completes from</summary>
-        <pre class="dts">{types.data?.declarations ?? "Loading…"}</pre>
+        <pre class="dts">{types.data?.declarations ?? (types.error === undefined ? "Loading…" : "None (see above).")}</pre>
       </details>
     </section>
   );

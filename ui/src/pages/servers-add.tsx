@@ -37,7 +37,7 @@ export function AddServerForm({ reloadState }: { reloadState: () => void }) {
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const answer = await post<{ added: string; notes: string[] }>("/api/servers", {
+      const answer = await post<{ added: string; notes: string[]; mcpOff?: string }>("/api/servers", {
         name,
         kind,
         ...(kind === "stdio" ? { command, args: lines(args) } : {}),
@@ -48,7 +48,9 @@ export function AddServerForm({ reloadState }: { reloadState: () => void }) {
         overwrite,
       });
       reloadState();
-      return [`Added ${answer.added}. It will not start until you approve it (Approvals).`, ...answer.notes].join(" ");
+      // As `mcp add` says: in a home whose mcp plugin is off, approving alone starts nothing.
+      const until = answer.mcpOff === undefined ? "you approve it (Approvals)" : "the mcp plugin is enabled and you approve it (Approvals)";
+      return [`Added ${answer.added}. It will not start until ${until}.`, ...answer.notes, ...(answer.mcpOff === undefined ? [] : [answer.mcpOff])].join(" ");
     });
   };
 

@@ -151,6 +151,12 @@ export function ToolsetsPage() {
           Description (optional)
           <input value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />
         </label>
+        {/* MCP off: no server's tools can be offered, and saving will say why; said before anyone types a list. */}
+        {candidates.error !== undefined && (
+          <p class="warn" role="alert">
+            No tools to choose from: {candidates.error}
+          </p>
+        )}
         {(candidates.data?.refs.length ?? 0) > 0 && (
           <fieldset>
             <legend>Tools of approved servers</legend>

@@ -1,6 +1,6 @@
 import { enabledIn } from "../../../plugin-system/plan.js";
 import { resolveConfigPaths } from "../../../config/paths.js";
-import { addMcpServer, checkServerArgument, DEFAULT_NATIVE_PLUGIN_NAMES, RESERVED_SERVER_NAMES } from "../../../mcp/config/index.js";
+import { addMcpServer, checkServerArgument, DEFAULT_NATIVE_PLUGIN_NAMES, mcpOffWarning, RESERVED_SERVER_NAMES } from "../../../mcp/config/index.js";
 import { entryFromKnownServer, findKnownServer, KNOWN_SERVERS, type KnownServer } from "../../../mcp/known-servers.js";
 import { parseDuration, UsageError } from "../../../terminal/args.js";
 import type { CommandContext } from "../../../terminal/command.js";
@@ -153,7 +153,7 @@ export async function addCommand(args: readonly string[], context: CommandContex
   // Skipping the tour's plugin step is easy; saying so here beats an approve that refuses later.
   const mcpOff = !enabledIn(host.config)("mcp");
   const warnings = missing === undefined ? [] : [missing];
-  if (mcpOff) warnings.push(`MCP is off in this config home: the mcp plugin is not enabled, so no server starts until \`${commandHint(context, "plugin approve mcp")}\` and \`${commandHint(context, "plugin enable mcp")}\`.`);
+  if (mcpOff) warnings.push(mcpOffWarning((words) => commandHint(context, words)));
   if (context.json) {
     writeJson(context.io.stdout, { added: built.name, entry: maskedEntry(saved), notes: built.notes, warnings });
     return ExitCode.Ok;

@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PluginManager } from "../../src/plugin-system/manager.js";
+import { makeWorld, manifestText, writeFiles, type TempWorld } from "./helpers.js";
+
+let world: TempWorld;
+const children: number[] = [];
+
+beforeEach(async () => {
+  world = await makeWorld();
+});
+
+afterEach(async () => {
+  // A child a plugin left running (what these tests look for) must not outlive the test either.
+  for (const pid of children.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
+  await world.cleanup();
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A user plugin that is late by `step`: its import (top-level await) or its createHostFunctions waits
+ * 800 ms, longer than the 200 ms deadline the manager is given, then starts a real child process and
+ * writes its pid. Its dispose kills that child and logs one line per call (or throws, with `failingDispose`).
+ */
+function latePlugin(step: "import" | "createHostFunctions", dir: string, failingDispose = false): Record<string, string> {
+  const pidFile = JSON.stringify(join(dir, "child.pid"));
+  const disposedFile = JSON.stringify(join(dir, "disposed.log"));
+  const start = `await new Promise((resolve) => setTimeout(resolve, 800));
+  child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  writeFileSync(${pidFile}, String(child.pid));`;
+  return {
+    "plugin.json": manifestText("late"),
+    "index.mjs": `import { spawn } from "node:child_process";
+import { appendFileSync, writeFileSync } from "node:fs";
+let child;
+${step === "import" ? start : ""}
+export default {
+  name: "late",
+  declaredModules: ["late"],
+  configSchema: { safeParse: (value) => ({ success: true, data: value }) },
+  async createHostFunctions() {
+    ${step === "createHostFunctions" ? start : ""}
+    return { late: { hello: () => "hello" } };
+  },
+  async dispose() {
+    appendFileSync(${disposedFile}, "disposed\\n");
+    child?.kill("SIGKILL");
+    ${failingDispose ? 'throw new Error("the socket was already closed");' : ""}
+  },
+};
+`,
+  };
+}
+
+async function loadLate(step: "import" | "createHostFunctions", failingDispose = false) {
+  await writeFiles(join(world.paths.userPluginsDir, "late"), latePlugin(step, world.root, failingDispose));
+  const warnings: string[] = [];
+  const plugins = new PluginManager({ paths: world.paths, packageRoot: world.packageRoot, compiled: false, loadTimeoutMs: 200, warn: (message) => warnings.push(message) });
+  await plugins.approve("late");
+  await plugins.enable("late");
+  const loaded = await plugins.loadHostModules();
+  expect(loaded.refused.map((r) => [r.plugin, r.error.code])).toEqual([["late", "PLUGIN_LOAD_FAILED"]]);
+  const pidFile = join(world.root, "child.pid");
+  await expect.poll(() => existsSync(pidFile), { timeout: 15_000, interval: 50 }).toBe(true);
+  const pid = Number(readFileSync(pidFile, "utf8"));
+  children.push(pid);
+  return { plugins, pid, warnings, disposals: () => (existsSync(join(world.root, "disposed.log")) ? readFileSync(join(world.root, "disposed.log"), "utf8").split("\n").filter(Boolean).length : 0) };
+}
+
+// A plugin given up on at its deadline was abandoned: its createHostFunctions kept running, and what it
+// started once it finally returned (here a child process) outlived the host. It is now disposed when it settles.
+describe("a plugin given up on at load that settles later", () => {
+  for (const step of ["createHostFunctions", "import"] as const) {
+    it(`(late ${step}) is disposed once it settles, so the child process it started does not outlive it`, async () => {
+      const { plugins, pid, disposals } = await loadLate(step);
+      await expect.poll(() => alive(pid), { timeout: 15_000, interval: 50 }).toBe(false);
+      expect(disposals()).toBe(1);
+      // The host closing does not dispose it a second time: it was never one of the loaded plugins.
+      await plugins.dispose();
+      expect(disposals()).toBe(1);
+    }, 30_000);
+  }
+
+  it("a late dispose that throws is told through warn, not thrown", async () => {
+    const { plugins, pid, warnings } = await loadLate("createHostFunctions", true);
+    await expect.poll(() => alive(pid), { timeout: 15_000, interval: 50 }).toBe(false);
+    await expect.poll(() => warnings, { timeout: 15_000, interval: 50 }).toEqual(["plugin late: disposing it after its late load failed: the socket was already closed"]);
+    await plugins.dispose();
+  }, 30_000);
+});
