@@ -42,6 +42,12 @@ function levelSeen(what: string): string | undefined {
   return lines.at(-1)?.slice(`${what} logLevel `.length);
 }
 
+/** Calls the HTTP fast lane answered so far (/health; this gateway has no token). */
+async function fastLaneCalls(url: URL): Promise<{ calls: number }> {
+  const health = (await (await fetch(new URL("/health", url))).json()) as { fastLane: { calls: number } };
+  return health.fastLane;
+}
+
 async function connect(era: "modern" | "legacy", capabilities: Record<string, unknown> = {}): Promise<{ client: Client; messages: string[] }> {
   const messages: string[] = [];
   const client = new Client({ name: `upstream-logs-${era}`, version: "1" }, era === "modern" ? { versionNegotiation: { mode: "auto" }, capabilities } : { capabilities });
@@ -62,11 +68,16 @@ describe("a 2026-07-28 upstream's log messages to a 2026-07-28 client", () => {
   it("a call names its level to the upstream and gets the messages at or above it; a call without a level asks for none", async () => {
     const { client, messages } = await connect("modern");
     try {
+      const url = new URL(running.url as string);
+      const fast = (await fastLaneCalls(url)).calls;
       expect(await callLogging(client, messages, { [LOG_LEVEL]: "info" })).toEqual(ALL.slice(1));
       expect(levelSeen("log_levels")).toBe("info");
       expect(await callLogging(client, messages, { [LOG_LEVEL]: "error" })).toEqual(ALL.slice(3));
+      // A call that asks for logs is not the fast lane's (its answer is one JSON body); one that asks for none may be.
+      expect((await fastLaneCalls(url)).calls).toBe(fast);
       expect(await callLogging(client, messages)).toEqual([]);
       expect(levelSeen("log_levels")).toBe("none");
+      expect((await fastLaneCalls(url)).calls).toBe(fast + 1);
     } finally {
       await client.close();
     }
@@ -101,8 +112,11 @@ describe("a 2026-07-28 upstream's log messages to a 2025 client", () => {
     try {
       expect(await callLogging(client, messages)).toEqual([]);
       expect(levelSeen("log_levels")).toBe("none");
+      const url = new URL(running.url as string);
       await client.setLoggingLevel("warning");
+      const fast = (await fastLaneCalls(url)).calls;
       expect(await callLogging(client, messages)).toEqual(ALL.slice(2));
+      expect((await fastLaneCalls(url)).calls).toBe(fast);
       expect(levelSeen("log_levels")).toBe("warning");
       await client.setLoggingLevel("debug");
       expect(await callLogging(client, messages)).toEqual(ALL);
