@@ -1,5 +1,5 @@
 import { LOG_LEVEL_META_KEY, type LoggingLevel } from "@modelcontextprotocol/server";
-import { isModernRequest, type GatewayOrigin } from "./origin.js";
+import { isGatewayOrigin, isModernRequest, type GatewayOrigin } from "./origin.js";
 
 /** RFC 5424 order, as MCP uses it: a message passes when it is at least as severe as the level the client set. */
 const ORDER: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -19,12 +19,31 @@ export function mostVerbose(levels: Iterable<LoggingLevel | undefined>): Logging
 }
 
 /**
+ * The level the origin's client asked for: a 2026-07-28 request's own (`_meta` logLevel, SEP-2577),
+ * a 2025 connection's `logging/setLevel`; undefined when it asked for none.
+ */
+export function originLevel(origin: GatewayOrigin, connectionLevel: LoggingLevel | undefined): LoggingLevel | undefined {
+  if (!isModernRequest(origin.ctx)) return connectionLevel;
+  const asked = (origin.ctx.mcpReq.envelope as Record<string, unknown>)[LOG_LEVEL_META_KEY];
+  return ORDER.includes(asked as LoggingLevel) ? (asked as LoggingLevel) : undefined;
+}
+
+/**
+ * The level a request forwarded for `origin` carries to a 2026-07-28 upstream (which has no
+ * logging/setLevel and logs only for requests that name a level): what the client asked for, or
+ * none. Any other caller (a fast-lane call, none at all) asks for none.
+ */
+export function forwardedLevel(origin: unknown, connectionLevel: (origin: GatewayOrigin) => LoggingLevel | undefined): LoggingLevel | undefined {
+  return isGatewayOrigin(origin) ? originLevel(origin, connectionLevel(origin)) : undefined;
+}
+
+/**
  * Whether an upstream's log message may go on the origin's request. A 2026-07-28 request opts in
  * itself (`_meta` logLevel, SEP-2577): without it, none; a 2025 connection by `logging/setLevel`
  * (the level given; none set: every message).
  */
 export function originTakesLog(origin: GatewayOrigin, message: LoggingLevel, connectionLevel: LoggingLevel | undefined): boolean {
   if (!isModernRequest(origin.ctx)) return passesLevel(message, connectionLevel);
-  const asked = (origin.ctx.mcpReq.envelope as Record<string, unknown>)[LOG_LEVEL_META_KEY];
-  return ORDER.includes(asked as LoggingLevel) && passesLevel(message, asked as LoggingLevel);
+  const asked = originLevel(origin, undefined);
+  return asked !== undefined && passesLevel(message, asked);
 }

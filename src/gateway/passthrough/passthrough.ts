@@ -4,7 +4,7 @@ import type { CallerOptions, ClientManager, ClientManagerEvent, ServerRequestCon
 import { errorMessage } from "../../util/errors.js";
 import { passthroughReach, reaches, type ClientScope, type ServerReach } from "../clients/scope.js";
 import { invalidParams, toProtocolError } from "./errors.js";
-import { mostVerbose, originTakesLog, passesLevel } from "./log-levels.js";
+import { forwardedLevel, mostVerbose, originTakesLog, passesLevel } from "./log-levels.js";
 import { InputRounds } from "./input-rounds.js";
 import { flushOrigin, notifyOrigin, type GatewayOrigin } from "./origin.js";
 import { PromptRouter } from "./prompts.js";
@@ -90,9 +90,11 @@ export class Passthrough {
 
   /** Installs the elicitation/sampling/roots forwarding and starts forwarding upstream notifications. */
   start(): void {
-    this.options.clients.setServerRequestHooks(
-      upstreamRequestHooks({ originOf: (ctx) => this.originOf(ctx.origin, ctx.server), rounds: this.rounds, roots: this.roots, logger: this.options.logger }),
-    );
+    this.options.clients.setServerRequestHooks({
+      ...upstreamRequestHooks({ originOf: (ctx) => this.originOf(ctx.origin, ctx.server), rounds: this.rounds, roots: this.roots, logger: this.options.logger }),
+      // A 2026-07-28 upstream has no logging/setLevel (tellLevel): each request carries its client's level instead.
+      logLevelOf: (origin) => forwardedLevel(origin, (gateway) => this.sessions.get(gateway.server)?.level),
+    });
     this.stopEvents ??= this.options.clients.subscribe((event) => this.onEvent(event));
   }
 

@@ -1,4 +1,4 @@
-import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
+import type { CallToolResult, LoggingLevel, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import { telemetry } from "../../telemetry/telemetry.js";
 import { errorMessage, isMcpvmError } from "../../util/errors.js";
 import { toGuestValue, type GuestValue, type ResultLogger } from "../results/index.js";
@@ -6,7 +6,7 @@ import type { McpServerLaunch } from "../types.js";
 import { callTimeout, deadlineError, waitWithinBudget, type CallerOptions } from "./call-budget.js";
 import type { InFlightCall } from "./call-origin.js";
 import { runCall, type CallRunnerDeps } from "./call-runner.js";
-import { sendToolCall, type RequestExtras, type ToolCallDeps } from "./tool-call.js";
+import { logLevelOption, sendToolCall, type RequestExtras, type ToolCallDeps } from "./tool-call.js";
 import { emptyListFor, supportsRequest, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult } from "./requests.js";
 import { unsupportedRequestError } from "./manager-errors.js";
 import type { ServerRequestHooks } from "./server-requests.js";
@@ -71,6 +71,7 @@ export class ClientManager {
       defaultCallTimeoutMs: this.limits.defaultCallTimeoutMs,
       now: this.now,
       emit: (event) => this.emit(event),
+      logLevelOf: (origin) => this.logLevelOf(origin),
     };
     this.opener = {
       options,
@@ -209,8 +210,14 @@ export class ClientManager {
         timeoutSource,
         ...(caller.signal === undefined ? {} : { signal: caller.signal }),
         ...(onProgress === undefined ? {} : { onProgress }),
+        ...logLevelOption(this.logLevelOf(caller.origin)),
       }),
     );
+  }
+
+  /** The log level the caller asked for (ServerRequestHooks.logLevelOf), read per request: a client may change it at any time. */
+  private logLevelOf(origin: unknown): LoggingLevel | undefined {
+    return origin === undefined ? undefined : this.serverRequests?.logLevelOf?.(origin);
   }
 
   async listTools(name: string, caller: CallerOptions = {}): Promise<readonly Tool[]> {

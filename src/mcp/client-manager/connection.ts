@@ -1,4 +1,4 @@
-import { Client, SdkError, SdkErrorCode, type McpSubscription, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
+import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type LoggingLevel, type McpSubscription, type CallToolResult, type Implementation, type Progress, type ServerCapabilities, type Tool } from "@modelcontextprotocol/client";
 import type { McpvmError } from "../../util/errors.js";
 import type { McpServerLaunch } from "../types.js";
 import { startTimeout } from "./abort.js";
@@ -50,6 +50,8 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** notifications/progress for this request (the SDK sends a progressToken only when this is set). */
   readonly onProgress?: (progress: Progress) => void;
+  /** The log level the caller asked for: a 2026-07-28 server is told it in the request's `_meta` (see withMeta). */
+  readonly logLevel?: LoggingLevel;
 }
 
 /** Lines on stdout that were not JSON-RPC, for the diagnosis of a failed start. */
@@ -237,7 +239,7 @@ export class Connection {
     const modernSubscription = (method === "resources/subscribe" || method === "resources/unsubscribe") && this.client.getProtocolEra() === "modern";
     const send = modernSubscription
       ? (sdk: { timeout: number; signal?: AbortSignal }) => this.listenFor(method, (params as { uri: string }).uri, sdk) as Promise<ServerRequestResult<M>>
-      : (sdk: { timeout: number; signal?: AbortSignal }, progressToken: string | undefined) => sendServerRequest(this.client, method, withProgressToken(params, progressToken), sdk);
+      : (sdk: { timeout: number; signal?: AbortSignal }, progressToken: string | undefined) => sendServerRequest(this.client, method, this.withMeta(params, progressToken, options), sdk);
     return this.send(send, options, {
       tool: method,
       method,
@@ -319,7 +321,23 @@ export class Connection {
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const raw = options.onProgress === undefined ? this.rawCalls(tool) : undefined;
     if (raw !== undefined) return this.send((sdk) => raw.call(tool, args, sdk), options, { tool });
-    return this.send((sdk, progressToken) => this.client.callTool(withProgressToken({ name: tool, arguments: args }, progressToken), sdk), options, { tool });
+    return this.send((sdk, progressToken) => this.client.callTool(this.withMeta({ name: tool, arguments: args }, progressToken, options), sdk), options, { tool });
+  }
+
+  /**
+   * Request params with the `_meta` keys the call needs: a progressToken when the caller listens for
+   * progress, and on a 2026-07-28 session the caller's log level (the era has no logging/setLevel;
+   * the SDK client lets these keys stand beside its own envelope). A 2025 session's wire is unchanged.
+   */
+  private withMeta<P>(params: P, progressToken: string | undefined, options: CallOptions): P {
+    const logLevel = options.logLevel !== undefined && this.era() === "modern" ? options.logLevel : undefined;
+    if (progressToken === undefined && logLevel === undefined) return params;
+    // A list request may have no params at all.
+    const record = (params ?? {}) as P & { _meta?: Record<string, unknown> };
+    return {
+      ...record,
+      _meta: { ...record._meta, ...(progressToken === undefined ? {} : { progressToken }), ...(logLevel === undefined ? {} : { [LOG_LEVEL_META_KEY]: logLevel }) },
+    };
   }
 
   /**
@@ -367,13 +385,6 @@ export class Connection {
     this.closing = true;
     await this.client.close().catch(() => this.opened.kill());
   }
-}
-
-/** Request params with `_meta.progressToken` set when the caller listens for progress. */
-function withProgressToken<P>(params: P, progressToken: string | undefined): P {
-  if (progressToken === undefined) return params;
-  const record = params as P & { _meta?: Record<string, unknown> };
-  return { ...record, _meta: { ...record._meta, progressToken } };
 }
 
 /** The server's end went away (it exited or closed its pipes), as opposed to a failure on this side. */

@@ -8,6 +8,7 @@ import type {
   ElicitRequest,
   ElicitResult,
   ListRootsResult,
+  LoggingLevel,
 } from "@modelcontextprotocol/client";
 import type { ResolvedOrigin } from "./call-origin.js";
 
@@ -40,6 +41,12 @@ export interface ServerRequestHooks {
    * connection of a server hands over its way to tell that server, and `roots.listChanged` is declared.
    */
   readonly rootsConnection?: (server: string, sendListChanged: () => Promise<void>) => void;
+  /**
+   * The log level the caller of a request (CallerOptions.origin) asked for, if any. A 2026-07-28
+   * server has no logging/setLevel: it sends log messages only for a request whose `_meta` names a
+   * level (SEP-2577), so every request to one carries this level (none: no key, no messages).
+   */
+  readonly logLevelOf?: (origin: unknown) => LoggingLevel | undefined;
 }
 
 /** The capabilities the hooks entitle the client to declare. */

@@ -1,4 +1,4 @@
-import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/client";
+import type { CallToolResult, LoggingLevel, Progress, Tool } from "@modelcontextprotocol/client";
 import { ATTR } from "../../telemetry/names.js";
 import type { SpanScope } from "../../telemetry/telemetry.js";
 import { isMcpvmError } from "../../util/errors.js";
@@ -27,6 +27,13 @@ export interface ToolCallDeps {
   readonly defaultCallTimeoutMs: number;
   readonly now: () => number;
   readonly emit: (event: ClientManagerEvent) => void;
+  /** The log level the call's origin asked for (ServerRequestHooks.logLevelOf). */
+  readonly logLevelOf: (origin: unknown) => LoggingLevel | undefined;
+}
+
+/** CallOptions.logLevel when there is one (exactOptionalPropertyTypes: no key rather than undefined). */
+export function logLevelOption(level: LoggingLevel | undefined): { logLevel?: LoggingLevel } {
+  return level === undefined ? {} : { logLevel: level };
 }
 
 export interface ToolCallRequest {
@@ -72,6 +79,7 @@ export async function sendToolCall(deps: ToolCallDeps, request: ToolCallRequest,
           timeoutSource,
           ...(caller.signal === undefined ? {} : { signal: caller.signal }),
           ...(onProgress === undefined ? {} : { onProgress }),
+          ...logLevelOption(deps.logLevelOf(caller.origin)),
         }),
       (sent) => (sent.isError === true ? "isError" : "ok"),
     );
