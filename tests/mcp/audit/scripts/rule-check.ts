@@ -14,7 +14,7 @@ import { intentSetDir, isFlagged, loadHalf, scoreAttack, scoreBenign, type HalfN
 import { ALWAYS, FOLDS, MEASURED, RELEASED } from "../text-model/examples.js";
 
 const REFUSED = new Set<string>([...MEASURED, "benign-voice-heldout"]);
-const names = [...FOLDS, ...ALWAYS, ...RELEASED].filter((n) => n !== "corpus" && !REFUSED.has(n)) as HalfName[];
+const names = [...new Set([...FOLDS, ...ALWAYS, ...RELEASED])].filter((n) => n !== "corpus" && !REFUSED.has(n)) as HalfName[];
 for (const name of names) {
   if (!existsSync(path.join(intentSetDir, `${name}.json`))) continue;
   const half = loadHalf(name);
