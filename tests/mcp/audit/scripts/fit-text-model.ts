@@ -8,11 +8,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeOrCheck } from "./write-or-check.js";
 import { cachedExamples } from "../text-model/cache.js";
-import { FITTED_SETS, fittedText } from "../text-model/fitted.js";
+import { ALWAYS, FOLDS } from "../text-model/examples.js";
+import { fittedText } from "../text-model/fitted.js";
 
 const target = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../src/mcp/audit/intent/text-model-weights.ts");
 const [config, threshold] = process.argv.slice(2).filter((a) => !a.startsWith("-"));
-// A candidate's fit reads the scripts' example cache (the same examples, without recomputing the rules' verdicts).
-const { text, kept } = config === undefined ? fittedText() : fittedText(cachedExamples(FITTED_SETS), { config, threshold: Number(threshold) });
+// A candidate's fit reads the scripts' example cache (the same examples, without recomputing the rules' verdicts), and
+// every fold: the material the selection rule (configs.ts) chooses for.
+const { text, kept } = config === undefined ? fittedText() : fittedText(cachedExamples([...FOLDS, ...ALWAYS]), { config, threshold: Number(threshold) });
 console.log(`${kept} non-zero weights, ${text.length} bytes`);
 writeOrCheck(target, text);
