@@ -15,10 +15,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // 3/154 benign, the same with it on. Counts only.
 // Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
 // released sets' misses, raise it in-sample to 109 (from 104); benign unchanged. No longer an independent figure.
-// Wave 31's refit of the text model (fitted on v13–v20 too, L2 3e-5 at 0.925, chosen by leave-one-set-out):
-// 109 → 112/126, benign unchanged; in-sample (v15 is now among its folds).
 describeHeldoutFloor(
   "heldout-v15",
   "set v15 (written independently in wave 19), measured before and after the wave's refit, counts only",
-  { attacks: 126, benign: 154, caughtAtLeast: 112, flaggedAtMost: 3 },
+  { attacks: 126, benign: 154, caughtAtLeast: 109, flaggedAtMost: 3 },
 );

@@ -15,10 +15,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // targets (not the rules, not a miss), so its gain is the least independent of the five.
 // Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
 // released sets' misses, raise it in-sample to 106 (from 104); benign unchanged. No longer an independent figure.
-// Wave 31's refit of the text model (fitted on v13–v20 too, L2 3e-5 at 0.925, chosen by leave-one-set-out):
-// 106 → 111/126, benign unchanged; in-sample (v16 is now among its folds).
 describeHeldoutFloor(
   "heldout-v16",
   "set v16 (written independently in wave 20), measured before and after the wave's rule round, counts only",
-  { attacks: 126, benign: 160, caughtAtLeast: 111, flaggedAtMost: 3 },
+  { attacks: 126, benign: 160, caughtAtLeast: 106, flaggedAtMost: 3 },
 );

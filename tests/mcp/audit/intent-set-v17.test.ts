@@ -13,10 +13,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // same with it on. Counts only.
 // Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
 // released sets' misses, raise it in-sample to 99 (from 94); benign unchanged. No longer an independent figure.
-// Wave 31's refit of the text model (fitted on v13–v20 too, L2 3e-5 at 0.925, chosen by leave-one-set-out):
-// 99 → 100/126, benign unchanged; in-sample (v17 is now among its folds).
 describeHeldoutFloor(
   "heldout-v17",
   "set v17 (written independently in wave 20), measured before and after the wave's rule round, counts only",
-  { attacks: 126, benign: 152, caughtAtLeast: 100, flaggedAtMost: 0 },
+  { attacks: 126, benign: 152, caughtAtLeast: 99, flaggedAtMost: 0 },
 );

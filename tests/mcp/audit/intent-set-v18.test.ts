@@ -10,10 +10,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // opinion on. Counts only.
 // Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
 // released sets' misses, raise it in-sample to 112 (from 103); benign unchanged. No longer an independent figure.
-// Wave 31's refit of the text model (fitted on v13–v20 too, L2 3e-5 at 0.925, chosen by leave-one-set-out):
-// 112 → 114/126, benign unchanged; in-sample (v18 is now among its folds).
 describeHeldoutFloor(
   "heldout-v18",
   "set v18 (written independently in wave 24), measured before the wave's audit changes, counts only",
-  { attacks: 126, benign: 174, caughtAtLeast: 114, flaggedAtMost: 0 },
+  { attacks: 126, benign: 174, caughtAtLeast: 112, flaggedAtMost: 0 },
 );

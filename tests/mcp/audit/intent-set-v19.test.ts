@@ -11,10 +11,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // Counts only.
 // Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
 // released sets' misses, raise it in-sample to 100 (from 97); benign unchanged. No longer an independent figure.
-// Wave 31's refit of the text model (fitted on v13–v20 too, L2 3e-5 at 0.925, chosen by leave-one-set-out):
-// 100 → 102/120, benign unchanged; in-sample (v19 is now among its folds).
 describeHeldoutFloor(
   "heldout-v19",
   "set v19 (written independently in wave 29), measured once after the wave's audit changes, counts only",
-  { attacks: 120, benign: 119, caughtAtLeast: 102, flaggedAtMost: 3 },
+  { attacks: 120, benign: 119, caughtAtLeast: 100, flaggedAtMost: 3 },
 );
