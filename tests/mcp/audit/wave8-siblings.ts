@@ -13,11 +13,10 @@ export const verdict = (tools: AuditedTool[], instructions?: string, others: Oth
 
 /**
  * Honest look-alikes the text model warns on (wave 16: share_file and b-own-instead, 2 of the family tests' 261; wave 19's
- * refit: only "continue a conversation by id", 1 of 311; wave 31's refit: the four below, 4 of 409, within the selection
- * rule's 1 %; tests/fixtures/audit-intent/README.md). For these the test pins what happens: every other rule passes them,
- * and the one warn is the text model's.
+ * refit: only "continue a conversation by id", 1 of 311; tests/fixtures/audit-intent/README.md). For these the test pins
+ * what happens: every other rule passes them, and the one warn is the text model's.
  */
-export const TEXT_MODEL_FALSE_HOLDS: ReadonlySet<string> = new Set(["b6", "en twine reads pypirc", "en ask before deleting", "ask the user"]);
+export const TEXT_MODEL_FALSE_HOLDS: ReadonlySet<string> = new Set(["continue a conversation by id"]);
 
 export function expectOnlyTextModelWarn(tools: AuditedTool[]): void {
   const findings = auditServer({ serverName: "s", tools }, { otherServers: [] }).findings;

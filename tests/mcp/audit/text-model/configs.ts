@@ -81,7 +81,7 @@ export const CONFIGS: Record<string, { feat: FeaturizeOptions; fit: FitOptions }
  * multi, multiVoice3, contentVoice3L2weak (l2 3e-5) and contentVoice3L2mid (l2 3e-4), at thresholds 0.8, 0.85, 0.875,
  * 0.9, 0.925 and 0.95.
  */
-export const FROZEN = { config: "contentVoice3L2weak", threshold: 0.925 } as const;
+export const FROZEN = { config: "contentVoice3", threshold: 0.875 } as const;
 
 /** An example as the fit reads it under a design: its items' vectors, and its weight. */
 export function rowOf(e: TextExample, config: { feat: FeaturizeOptions; fit: FitOptions }): Row {
