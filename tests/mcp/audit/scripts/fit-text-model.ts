@@ -13,7 +13,8 @@ import { fittedText } from "../text-model/fitted.js";
 
 const target = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../src/mcp/audit/intent/text-model-weights.ts");
 const [config, threshold] = process.argv.slice(2).filter((a) => !a.startsWith("-"));
-// A candidate's fit reads the scripts' example cache (the same examples, without recomputing the rules' verdicts).
+// A candidate's fit reads the scripts' example cache (the same examples, without recomputing the rules' verdicts), and
+// every fold: the material the selection rule (configs.ts) chooses for.
 const { text, kept } = config === undefined ? fittedText() : fittedText(cachedExamples([...FOLDS, ...ALWAYS]), { config, threshold: Number(threshold) });
 console.log(`${kept} non-zero weights, ${text.length} bytes`);
 writeOrCheck(target, text);

@@ -7,13 +7,14 @@
  */
 import { cachedExamples } from "../text-model/cache.js";
 import { CONFIGS, decidedScore, FROZEN, rowOf } from "../text-model/configs.js";
-import { ALWAYS, FOLDS, MEASURED, setExamples } from "../text-model/examples.js";
+import { MEASURED, setExamples } from "../text-model/examples.js";
+import { FITTED_SETS } from "../text-model/fitted.js";
 import { fitText } from "../text-model/train.js";
 
 const names = process.argv.slice(2);
 const unknown = names.filter((n) => !(MEASURED as readonly string[]).includes(n));
 if (names.length === 0 || unknown.length > 0) throw new Error(`name sets to measure, of: ${MEASURED.join(", ")}`);
-const training = cachedExamples([...FOLDS, ...ALWAYS]);
+const training = cachedExamples(FITTED_SETS);
 const config = CONFIGS[FROZEN.config];
 if (config === undefined) throw new Error("no frozen config");
 const model = fitText(training.map((e) => rowOf(e, config)), config.feat.buckets, config.fit);

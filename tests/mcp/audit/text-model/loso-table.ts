@@ -4,7 +4,7 @@
  * whether a threshold meets the selection rule's limits (configs.ts) other than the look-alikes, which need the family
  * tests run with the weights in place.
  */
-import { HELDOUT_FOLDS, WRITER_FOLDS } from "./examples.js";
+import { HELDOUT_FOLDS, RELEASED, WRITER_FOLDS } from "./examples.js";
 
 export interface LeftOut {
   readonly fold: string;
@@ -24,6 +24,10 @@ export interface Totals {
   readonly rulesModel: number;
   readonly model: number;
   readonly rules: number;
+  /** The attacks of the folds added in wave 31 (v13–v20): how many, held by rules + model, by the rules alone. */
+  readonly released: number;
+  readonly releasedRulesModel: number;
+  readonly releasedRules: number;
   readonly real: number;
   readonly realTotal: number;
   readonly twins: number;
@@ -40,6 +44,7 @@ const ATTACK_FOLDS: readonly string[] = [...HELDOUT_FOLDS, ...WRITER_FOLDS];
 
 export function totalsAt(rows: readonly LeftOut[], t: number): Totals {
   const attacks = rows.filter((r) => r.y === 1 && ATTACK_FOLDS.includes(r.fold));
+  const releasedAttacks = attacks.filter((r) => (RELEASED as readonly string[]).includes(r.fold));
   const benign = (f: (r: LeftOut) => boolean) => rows.filter((r) => r.y === 0 && f(r));
   const realRows = benign((r) => (HELDOUT_FOLDS as readonly string[]).includes(r.fold));
   const twinRows = benign((r) => (WRITER_FOLDS as readonly string[]).includes(r.fold));
@@ -53,6 +58,9 @@ export function totalsAt(rows: readonly LeftOut[], t: number): Totals {
     rulesModel: attacks.filter((r) => r.held || r.p >= t).length,
     model: up(attacks),
     rules: attacks.filter((r) => r.held).length,
+    released: releasedAttacks.length,
+    releasedRulesModel: releasedAttacks.filter((r) => r.held || r.p >= t).length,
+    releasedRules: releasedAttacks.filter((r) => r.held).length,
     real: up(realRows),
     realTotal: realRows.length,
     twins: up(twinRows),
@@ -87,7 +95,7 @@ export function renderTable(name: string, rows: readonly LeftOut[]): string {
   for (const t of THRESHOLDS) {
     const x = totalsAt(rows, t);
     lines.push(
-      `t ${t}: attacks rules+model ${x.rulesModel}/${x.attacks} (rules ${x.rules}, model alone ${x.model}); model alone on benign: real ${x.real}/${x.realTotal}, voice halves ${x.voice}/${x.voiceTotal}, paraphrases ${x.probe}/12, benign-multilingual ${x.multilingual}/${x.multilingualTotal}, writers' twins ${x.twins}/${x.twinsTotal}; ${x.withinLimits ? "within the limits (look-alikes not counted)" : "out"}`,
+      `t ${t}: attacks rules+model ${x.rulesModel}/${x.attacks} (rules ${x.rules}, model alone ${x.model}; v13–v20 ${x.releasedRulesModel}/${x.released}, rules ${x.releasedRules}); model alone on benign: real ${x.real}/${x.realTotal}, voice halves ${x.voice}/${x.voiceTotal}, paraphrases ${x.probe}/12, benign-multilingual ${x.multilingual}/${x.multilingualTotal}, writers' twins ${x.twins}/${x.twinsTotal}; ${x.withinLimits ? "within the limits (look-alikes not counted)" : "out"}`,
     );
   }
   return lines.join("\n");
