@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useOwnSharedEngine } from "./own-shared-engine.js";
 import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
-import { sharedPlacements, type SharedThreadPlacement } from "../../src/sandbox/engines/quickjs-shared-placement.js";
+import { sharedPlacements } from "../../src/sandbox/engines/quickjs-shared-placement.js";
 import { SHARED_CONTROL } from "../../src/sandbox/engines/quickjs-shared-protocol.js";
 import type { SharedQuickJsThread } from "../../src/sandbox/engines/quickjs-shared-thread.js";
-import type { HostModules, SandboxEngine } from "../../src/sandbox/types.js";
+import type { HostModules } from "../../src/sandbox/types.js";
 import { errorOf, expectHealthy, run, sleep, valueOf } from "./conformance/helpers.js";
 
 /**
@@ -15,25 +16,13 @@ import { errorOf, expectHealthy, run, sleep, valueOf } from "./conformance/helpe
  * the worker first, so no run starves and no call hangs.
  */
 describe("quickjs engine, shared mode: a host call waited for in shared memory", () => {
-  // A memory cap of its own gives this suite its own thread (placements are keyed by worker options).
-  const maxWasmMemoryBytes = 320 * 1024 * 1024;
-  let engine: SandboxEngine;
-  let placement: SharedThreadPlacement;
+  // A memory cap of its own gives this suite its own threads.
+  const suite = useOwnSharedEngine({ maxWasmMemoryBytes: 320 * 1024 * 1024, maxWorkers: 8 });
   const thread = (): SharedQuickJsThread => {
-    const [only] = placement.list();
+    const [only] = suite.placement.list();
     if (only === undefined) throw new Error("the suite's thread is gone");
     return only;
   };
-  beforeAll(async () => {
-    engine = await createQuickJsEngine({ workerMode: "shared", maxThreads: 1, maxWorkers: 8, maxWasmMemoryBytes });
-    const found = sharedPlacements().find((candidate) => candidate.options.maxWasmMemoryBytes === maxWasmMemoryBytes);
-    if (found === undefined) throw new Error("no placement for the suite's engine");
-    placement = found;
-  });
-  afterAll(async () => {
-    await engine.dispose();
-    await placement.dispose();
-  });
 
   it("answers a lone run's calls in shared memory, each once and intact, and a reply too large for it as a message", async () => {
     const asleep: boolean[] = [];
@@ -57,7 +46,7 @@ describe("quickjs engine, shared mode: a host call waited for in shared memory",
       for (let i = 0; i < 20; i++) got.push(m.id(i));
       const big = m.big();
       return { got, odd: m.id(${JSON.stringify(odd)}), bigLength: big.length, after: m.id("after") };`;
-    const value = valueOf(await run(engine, code, { modules }));
+    const value = valueOf(await run(suite.engine, code, { modules }));
     expect(value).toEqual({ got: Array.from({ length: 20 }, (_, i) => i), odd, bigLength: SHARED_CONTROL.replyUnits * 2, after: "after" });
     expect(asleep).toEqual(Array.from({ length: 23 }, () => true));
     // Every call but the large reply's went through shared memory.
@@ -79,14 +68,14 @@ describe("quickjs engine, shared mode: a host call waited for in shared memory",
         },
       },
     };
-    const first = run(engine, 'return require("host:m").waitForSecond();', { modules, limits: { wallMs: 20_000 } });
+    const first = run(suite.engine, 'return require("host:m").waitForSecond();', { modules, limits: { wallMs: 20_000 } });
     while (asleep === undefined) await sleep(5);
-    const second = await run(engine, "return 6 * 7;");
+    const second = await run(suite.engine, "return 6 * 7;");
     secondDone?.();
     expect(valueOf(second)).toBe(42);
     expect(valueOf(await first)).toBe("first");
     expect(asleep).toBe(true);
-    expect(placement.counts.threads).toBe(1);
+    expect(suite.placement.counts.threads).toBe(1);
   });
 
   it("ends a run cancelled, or at its wall limit, while it waits in a call whose host function never answers", async () => {
@@ -103,14 +92,14 @@ describe("quickjs engine, shared mode: a host call waited for in shared memory",
     };
     const cancel = new AbortController();
     const inside = new Promise<void>((resolve) => (entered = resolve));
-    const cancelled = run(engine, 'return require("host:m").never();', { modules, signal: cancel.signal, limits: { wallMs: 60_000 } });
+    const cancelled = run(suite.engine, 'return require("host:m").never();', { modules, signal: cancel.signal, limits: { wallMs: 60_000 } });
     await inside;
     cancel.abort();
     // Ended by the worker itself (woken, then stopped as any suspended call), not by ending its thread.
     expect(errorOf(await cancelled, "CANCELLED").message).not.toMatch(/terminated/);
-    expect(errorOf(await run(engine, 'return require("host:m").never();', { modules, limits: { wallMs: 300 } }), "WALL_LIMIT").message).not.toMatch(/terminated/);
+    expect(errorOf(await run(suite.engine, 'return require("host:m").never();', { modules, limits: { wallMs: 300 } }), "WALL_LIMIT").message).not.toMatch(/terminated/);
     expect(asleep).toEqual([true, true]);
-    await expectHealthy(engine);
+    await expectHealthy(suite.engine);
   });
 
   it("does not count the wait as the guest's CPU", async () => {
@@ -125,7 +114,7 @@ describe("quickjs engine, shared mode: a host call waited for in shared memory",
       },
     };
     // A CPU budget well under the wait: counting the wait would end the run with CPU_LIMIT.
-    const result = await run(engine, 'return require("host:m").slow();', { modules, limits: { cpuMs: 200, wallMs: 20_000 } });
+    const result = await run(suite.engine, 'return require("host:m").slow();', { modules, limits: { cpuMs: 200, wallMs: 20_000 } });
     expect(valueOf(result)).toBe("done");
     expect(asleep).toBe(true);
   });
@@ -166,7 +155,7 @@ describe("quickjs engine, shared mode: a host call waited for in shared memory",
       await first;
       const held = p.hold();
       return { value, held, lived: await pending, heard };`;
-    expect(valueOf(await run(engine, code, { modules }))).toEqual({ value: "stepped", held: "held", lived: "lived", heard: [1, 2, 3, "live 1", "live 2"] });
+    expect(valueOf(await run(suite.engine, code, { modules }))).toEqual({ value: "stepped", held: "held", lived: "lived", heard: [1, 2, 3, "live 1", "live 2"] });
     // `hold` was called with an async call pending: the run was alone, so it waited in shared memory too.
     expect(asleep).toEqual([true, true]);
   });

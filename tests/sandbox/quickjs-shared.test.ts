@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useOwnSharedEngine } from "./own-shared-engine.js";
 import { createQuickJsEngine } from "../../src/sandbox/engines/quickjs.js";
-import { sharedPlacements, type SharedThreadPlacement } from "../../src/sandbox/engines/quickjs-shared-placement.js";
-import type { HostModules, SandboxEngine } from "../../src/sandbox/types.js";
+import { sharedPlacements } from "../../src/sandbox/engines/quickjs-shared-placement.js";
+import type { HostModules } from "../../src/sandbox/types.js";
 import { errorOf, expectHealthy, MEMORY_TEST_LIMITS, run, sleep, valueOf } from "./conformance/helpers.js";
 
 /**
@@ -14,20 +15,8 @@ import { errorOf, expectHealthy, MEMORY_TEST_LIMITS, run, sleep, valueOf } from 
  * not by killing the thread; a thread that dies fails only the runs it held, and is replaced.
  */
 describe("quickjs engine, shared workers", () => {
-  // A memory cap of its own gives this suite its own threads (placements are keyed by worker options).
-  const maxWasmMemoryBytes = 384 * 1024 * 1024;
-  let engine: SandboxEngine;
-  let placement: SharedThreadPlacement;
-  beforeAll(async () => {
-    engine = await createQuickJsEngine({ workerMode: "shared", maxThreads: 1, maxWorkers: 16, maxWasmMemoryBytes });
-    const found = sharedPlacements().find((candidate) => candidate.options.maxWasmMemoryBytes === maxWasmMemoryBytes);
-    if (found === undefined) throw new Error("no placement for the suite's engine");
-    placement = found;
-  });
-  afterAll(async () => {
-    await engine.dispose();
-    await placement.dispose();
-  });
+  // A memory cap of its own gives this suite its own threads.
+  const suite = useOwnSharedEngine({ maxWasmMemoryBytes: 384 * 1024 * 1024, maxWorkers: 16 });
 
   /** Host function `gate.wait()` answers once `count` calls are inside it, so the runs are live at once. */
   const barrier = (count: number, seen: { max: number }): HostModules => {
@@ -35,7 +24,7 @@ describe("quickjs engine, shared workers", () => {
     return {
       gate: {
         wait: async (args) => {
-          seen.max = Math.max(seen.max, placement.counts.runs);
+          seen.max = Math.max(seen.max, suite.placement.counts.runs);
           if (waiting.length + 1 === count) for (const release of waiting.splice(0)) release();
           else await new Promise<void>((resolve) => waiting.push(resolve));
           return args[0];
@@ -48,10 +37,10 @@ describe("quickjs engine, shared workers", () => {
     const seen = { max: 0 };
     const modules = barrier(10, seen);
     const code = (n: number): string => `const keep = Array.from({ length: 3000 }, (_, i) => i * ${n}); const got = require("host:gate").wait(${n}); return [got, keep[1]];`;
-    const results = await Promise.all(Array.from({ length: 10 }, (_, n) => run(engine, code(n), { modules })));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, n) => run(suite.engine, code(n), { modules })));
     expect(results.map(valueOf)).toEqual(Array.from({ length: 10 }, (_, n) => [n, n]));
     expect(seen.max).toBe(10);
-    expect(placement.counts.threads).toBe(1);
+    expect(suite.placement.counts.threads).toBe(1);
   });
 
   it("serves a run's host calls while a CPU-bound guest computes on the same thread, and stops that guest in the thread", async () => {
@@ -71,23 +60,23 @@ describe("quickjs engine, shared workers", () => {
         },
       },
     };
-    const calling = run(engine, 'const m = require("host:m"); let n = 0; for (let i = 0; i < 50; i++) n = m.inc(n); return n;', { modules, limits: { wallMs: 30_000 } });
+    const calling = run(suite.engine, 'const m = require("host:m"); let n = 0; for (let i = 0; i < 50; i++) n = m.inc(n); return n;', { modules, limits: { wallMs: 30_000 } });
     await inside;
     const stopSpinner = new AbortController();
     let spinnerEnded = false;
-    const spinning = run(engine, "for (;;) {}", { limits: { wallMs: 60_000, cpuMs: 60_000 }, signal: stopSpinner.signal }).finally(() => (spinnerEnded = true));
+    const spinning = run(suite.engine, "for (;;) {}", { limits: { wallMs: 60_000, cpuMs: 60_000 }, signal: stopSpinner.signal }).finally(() => (spinnerEnded = true));
     await sleep(300);
     go?.();
     // 49 more calls, each answered while the other guest computes between its time slices.
     expect(valueOf(await calling)).toBe(50);
     expect(spinnerEnded).toBe(false);
-    expect(placement.counts.threads).toBe(1);
+    expect(suite.placement.counts.threads).toBe(1);
     stopSpinner.abort();
     // Stopped by its interrupt handler inside the thread (not by killing it), long before its 60 s limits.
     const spun = await spinning;
     expect(errorOf(spun, "CANCELLED").message).not.toMatch(/terminated/);
     expect(spun.stats.wallMs).toBeLessThan(30_000);
-    await expectHealthy(engine);
+    await expectHealthy(suite.engine);
   });
 
   it("cancels a waiting run while another guest computes on its thread, once that guest yields", async () => {
@@ -103,14 +92,14 @@ describe("quickjs engine, shared workers", () => {
       },
     };
     const cancel = new AbortController();
-    const waiting = run(engine, 'return require("host:slow").pause();', { modules, signal: cancel.signal });
+    const waiting = run(suite.engine, 'return require("host:slow").pause();', { modules, signal: cancel.signal });
     await entered;
-    const spinning = run(engine, "for (;;) {}", { limits: { wallMs: 1_200, cpuMs: 10_000 } });
+    const spinning = run(suite.engine, "for (;;) {}", { limits: { wallMs: 1_200, cpuMs: 10_000 } });
     setTimeout(() => cancel.abort(), 200);
     const [cancelled, spun] = await Promise.all([waiting, spinning]);
     errorOf(cancelled, "CANCELLED");
     expect(errorOf(spun, "WALL_LIMIT").message).not.toMatch(/terminated/);
-    await expectHealthy(engine);
+    await expectHealthy(suite.engine);
   });
 
   it("fails only the runs of a thread that dies, with a typed error, and replaces the thread", async () => {
@@ -126,17 +115,17 @@ describe("quickjs engine, shared workers", () => {
         },
       },
     };
-    const runs = Array.from({ length: 3 }, () => run(engine, 'return require("host:hang").forever();', { modules, limits: { wallMs: 30_000 } }));
+    const runs = Array.from({ length: 3 }, () => run(suite.engine, 'return require("host:hang").forever();', { modules, limits: { wallMs: 30_000 } }));
     await ready;
-    const [thread] = placement.list();
-    expect(placement.list()).toHaveLength(1);
+    const [thread] = suite.placement.list();
+    expect(suite.placement.list()).toHaveLength(1);
     await thread?.terminate();
     for (const result of await Promise.all(runs)) expect(errorOf(result, "ENGINE_FAILURE").message).toMatch(/worker stopped unexpectedly/);
     expect(thread?.alive).toBe(false);
     // The next run gets a new thread.
-    await expectHealthy(engine);
-    expect(placement.list()).toHaveLength(1);
-    expect(placement.list()[0]).not.toBe(thread);
+    await expectHealthy(suite.engine);
+    expect(suite.placement.list()).toHaveLength(1);
+    expect(suite.placement.list()[0]).not.toBe(thread);
   });
 
   it("keeps runs on another thread going when one thread dies", async () => {
@@ -178,11 +167,11 @@ describe("quickjs engine, shared workers", () => {
   it("keeps each run's memory budget while runs share a thread", async () => {
     const seen = { max: 0 };
     const modules = barrier(2, seen);
-    const big = run(engine, 'require("host:gate").wait(1); const a = []; for (let i = 0; i < 1e7; i++) a.push({ i }); return a.length;', {
+    const big = run(suite.engine, 'require("host:gate").wait(1); const a = []; for (let i = 0; i < 1e7; i++) a.push({ i }); return a.length;', {
       modules,
       limits: { ...MEMORY_TEST_LIMITS, memoryBytes: 8 * 1024 * 1024 },
     });
-    const small = run(engine, 'require("host:gate").wait(2); return Array.from({ length: 1000 }, (_, i) => i).length;', { modules, limits: { memoryBytes: 8 * 1024 * 1024 } });
+    const small = run(suite.engine, 'require("host:gate").wait(2); return Array.from({ length: 1000 }, (_, i) => i).length;', { modules, limits: { memoryBytes: 8 * 1024 * 1024 } });
     errorOf(await big, "MEMORY_LIMIT");
     expect(valueOf(await small)).toBe(1000);
   });
