@@ -1,37 +1,9 @@
-import * as fs from "node:fs";
 import type * as QuickJs from "quickjs-emscripten-core";
 import type { EngineOutcome, ThrownInfo } from "../host/outcome.js";
-import { logEntryBytes } from "../host/output-budget.js";
-import { runEnded, runEndedFor } from "../host/run-ended.js";
-import { RunModules } from "../host/run-modules.js";
 import type { EngineLimit, LogEntry, LogLevel } from "../types.js";
 import type { InlineInstance } from "./quickjs-inline-adapter.js";
-import type { AsyncifyRunParts, AsyncifyRunPlan, InlineRunHandle, InlineRunPlan, InlineRunResult } from "./quickjs-inline-run-parts.js";
+import type { AsyncifyRunParts, AsyncifyRunPlan, InlineRunHandle, InlineRunResult } from "./quickjs-inline-run-parts.js";
 import type { InlineHooks, InlineSandbox } from "./quickjs-inline-sandbox.js";
-import { timeSlices } from "./quickjs-yield.js";
-import { createPreemptionMeter } from "./preemption-meter.js";
-
-/** runAsyncify on this thread, its host calls answered by the run's own RunModules; `sliceMs` as QuickJsInlineEngineOptions.sliceMs. */
-export function runInline(
-  instance: InlineInstance,
-  sandbox: InlineSandbox,
-  plan: InlineRunPlan,
-  sliceMs: number,
-  onStart?: (handle: InlineRunHandle) => void,
-): Promise<InlineRunResult> {
-  // Made at the run's first host call: most trivial runs make none.
-  let modules: RunModules | undefined;
-  const parts: AsyncifyRunParts = {
-    engine: "quickjs-inline",
-    calls: { call: (request, context, events) => (modules ??= new RunModules(plan.modules, { ...plan.limits, code: plan.code })).call(request, context, events) },
-    logEntryBytes,
-    runEnded,
-    runEndedFor,
-    slices: timeSlices(sliceMs),
-    preemptionMeter: () => createPreemptionMeter(fs),
-  };
-  return runAsyncify(instance, sandbox, plan, parts, onStart);
-}
 
 /**
  * Runs one guest program on this thread, in a prepared sandbox of an asyncify instance (the in-thread

@@ -3,7 +3,7 @@ import { guestBootstrapSource, guestPieces, PIECES_COMPILED_AHEAD } from "../gue
 import { DEFAULT_LIMITS, type RunLimits, type RunRequest, type RunResult, type SandboxEngine } from "../types.js";
 import { loadInlineAssets } from "./quickjs-inline-assets.js";
 import { sharedInlinePool, type InlineInstancePool } from "./quickjs-inline-instances.js";
-import { runInline } from "./quickjs-inline-run.js";
+import { runInline } from "./quickjs-inline-here.js";
 import type { InlineRunHandle } from "./quickjs-inline-run-parts.js";
 import { EngineRuns } from "./engine-runs.js";
 import { RunGate } from "./quickjs-gate.js";
