@@ -22,7 +22,7 @@ export {
   DEFAULT_NATIVE_PLUGIN_NAMES,
 } from "./validate.js";
 export type { McpConfigContext, McpServers } from "./validate.js";
-export { parseTemplate, inputReferences, variableReferences } from "./placeholders.js";
+export { filledFromEnvironment, parseTemplate, inputReferences, variableReferences } from "./placeholders.js";
 export type { TemplatePart, TemplateParse } from "./placeholders.js";
 export { templateFields, inferTransport } from "./template-fields.js";
 export type { TemplateField, TemplateSource } from "./template-fields.js";

@@ -62,3 +62,24 @@ export function variableReferences(text: string): string[] {
   if (!parsed.ok) return [];
   return parsed.parts.flatMap((part) => (part.kind === "env" ? [part.name] : []));
 }
+
+/**
+ * `text` with its `${VAR}` references filled from `env` by resolve-launch.ts's rules (an empty value takes the default),
+ * for a check made before launch; null when that is known only at launch (`${input:…}`, or a variable unset without a default).
+ */
+export function filledFromEnvironment(text: string, env: Readonly<Record<string, string | undefined>>): string | null {
+  const parsed = parseTemplate(text);
+  if (!parsed.ok) return null;
+  let out = "";
+  for (const part of parsed.parts) {
+    if (part.kind === "text") out += part.value;
+    else if (part.kind === "input") return null;
+    else {
+      const value = env[part.name];
+      const filled = value !== undefined && value !== "" ? value : part.fallback;
+      if (filled === undefined) return null;
+      out += filled;
+    }
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 import { delimiter } from "node:path";
 import { findCommand } from "../../../host/diagnose/path-lookup.js";
 import { missingCommandHint } from "../../../mcp/client-manager/command-hints.js";
-import { parseTemplate } from "../../../mcp/config/index.js";
+import { filledFromEnvironment } from "../../../mcp/config/index.js";
 
 /**
  * `mcp add x -- some-tool` of a program that is not installed used to be stored silently, and the
@@ -15,7 +15,7 @@ export async function missingCommandWarning(name: string, entry: Record<string, 
   const entryEnv = (entry.env ?? {}) as Record<string, string>;
   // The server's own PATH when it sets one (its variables filled in as the launch does: `-e PATH=/opt/x/bin:${PATH}`
   // was looked up on mcpvm's PATH alone, and a command in /opt/x/bin was called missing); else mcpvm's PATH.
-  const ownPath = entryEnv.PATH === undefined ? undefined : filledIn(entryEnv.PATH, env);
+  const ownPath = entryEnv.PATH === undefined ? undefined : filledFromEnvironment(entryEnv.PATH, env);
   if (ownPath === null) return undefined;
   const pathVariable = ownPath ?? env.PATH;
   // A stdio server starts in its cwd, else the config home: a relative path is looked up from there.
@@ -26,22 +26,4 @@ export async function missingCommandWarning(name: string, entry: Record<string, 
     ? `(looked for from ${cwd})`
     : `on PATH (looked in ${(pathVariable ?? "").split(delimiter).filter((d) => d !== "").join(", ") || "nothing: PATH is empty"}${ownPath === undefined ? "" : `, the PATH in its env`})`;
   return `warning: the command "${command}" of server ${name} is not found ${where}. It was added anyway, but will fail to start until it is there: ${missingCommandHint(command)} Then \`mcpvm doctor\` checks it again.`;
-}
-
-/** `text` with its `${VAR}` references filled from `env` (resolve-launch.ts's rules); null when that is known only at launch (`${input:…}`, or a variable unset without a default). */
-function filledIn(text: string, env: Readonly<Record<string, string | undefined>>): string | null {
-  const parsed = parseTemplate(text);
-  if (!parsed.ok) return null;
-  let out = "";
-  for (const part of parsed.parts) {
-    if (part.kind === "text") out += part.value;
-    else if (part.kind === "input") return null;
-    else {
-      const value = env[part.name];
-      const filled = value !== undefined && value !== "" ? value : part.fallback;
-      if (filled === undefined) return null;
-      out += filled;
-    }
-  }
-  return out;
 }
