@@ -160,6 +160,53 @@ describe("quickjs engine, shared mode: a host call waited for in shared memory",
     expect(asleep).toEqual([true, true]);
   });
 
+  it("releases a lone run's worker from a call still out after SHARED_CONTROL.waitMs, and delivers its reply as a message", async () => {
+    const seen: Array<{ atStart: boolean; later: boolean }> = [];
+    const modules: HostModules = {
+      m: {
+        slow: async (args) => {
+          const atStart = thread().waited.asleep;
+          await sleep(SHARED_CONTROL.waitMs * 10);
+          // The worker was taken out of its wait while the call was out: its event loop runs again.
+          seen.push({ atStart, later: thread().waited.asleep });
+          return args[0];
+        },
+        quick: (args) => args[0],
+      },
+    };
+    const before = { replied: thread().waited.replied, released: thread().waited.releasedSlow };
+    const code = 'const m = require("host:m"); return [m.slow("one"), m.quick("q"), m.slow("two")];';
+    const value = valueOf(await run(suite.engine, code, { modules }));
+    expect(value).toEqual(["one", "q", "two"]);
+    expect(seen).toEqual([
+      { atStart: true, later: false },
+      { atStart: true, later: false },
+    ]);
+    // The slow calls were released and answered by message, the quick one in shared memory.
+    expect(thread().waited.releasedSlow - before.released).toBe(2);
+    expect(thread().waited.replied - before.replied).toBe(1);
+    await expectHealthy(suite.engine);
+  });
+
+  it("delivers every reply exactly once when replies race the slow-call release", async () => {
+    // Answers spread from at once to past twice waitMs, so replies meet the slow-call check at every
+    // point; a reply lost there would hang the run, one delivered twice would skew the sum.
+    const delays = Array.from({ length: 60 }, (_, i) => (i % 12) * (SHARED_CONTROL.waitMs / 4));
+    const modules: HostModules = {
+      m: {
+        after: async (args) => {
+          const [i] = args as [number];
+          await sleep(delays[i] ?? 0);
+          return i;
+        },
+      },
+    };
+    const code = `const m = require("host:m"); let sum = 0, got = []; for (let i = 0; i < ${delays.length}; i++) { const v = m.after(i); got.push(v); sum += v; } return { sum, ordered: got.every((v, i) => v === i) };`;
+    const value = valueOf(await run(suite.engine, code, { modules, limits: { wallMs: 30_000 } }));
+    expect(value).toEqual({ sum: (delays.length * (delays.length - 1)) / 2, ordered: true });
+    await expectHealthy(suite.engine);
+  });
+
   it("fails a run waiting in a call when its thread is closed", async () => {
     const own = 352 * 1024 * 1024;
     const closing = await createQuickJsEngine({ workerMode: "shared", maxThreads: 1, maxWorkers: 2, maxWasmMemoryBytes: own });

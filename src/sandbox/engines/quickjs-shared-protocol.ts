@@ -18,9 +18,11 @@ import type { WasmMemoryLayout } from "./quickjs-snapshot.js";
  * unwinding its stack to the event loop; the main thread writes a reply that fits into `reply` and
  * moves WAITING -> REPLIED (the guest goes on at once, no unwind, rewind or event-loop turn), or,
  * before it posts anything else to the thread (a run, a stop, a reply by message), WAITING ->
- * RELEASED: the worker then suspends the guest as before and the reply comes as a message. Only the
- * worker leaves REPLIED or RELEASED (back to IDLE), only the main thread leaves WAITING, so a reply
- * goes one way or the other, never both.
+ * RELEASED: the worker then suspends the guest as before and the reply comes as a message. The main
+ * thread also releases a worker still asleep in the same call `waitMs` to twice that later, so a slow
+ * tool does not hold the thread's event loop (its next sandbox's preparation, its timers) for the
+ * length of the call. Only the worker leaves REPLIED or RELEASED (back to IDLE), only the main thread
+ * leaves WAITING, so a reply goes one way or the other, never both.
  */
 
 /** Int32 slots of a shared worker's control buffer. */
@@ -50,6 +52,12 @@ export const SHARED_CONTROL = Object.freeze({
   waitReleased: 3,
   /** The longest reply (UTF-16 code units) that goes through shared memory; longer ones go as messages. */
   replyUnits: 16384,
+  /**
+   * A waited call still asleep after this (to twice this) is released to the message path: the
+   * waited call saves a few µs an answer, which counts for calls answered in well under a
+   * millisecond; past this, the thread's event loop matters more.
+   */
+  waitMs: 10,
 });
 
 export interface SharedWorkerBoot {

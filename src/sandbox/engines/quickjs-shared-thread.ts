@@ -66,6 +66,7 @@ export class SharedQuickJsThread {
     });
     worker.once("exit", (code: number) => {
       this.exited = true;
+      this.waited.close();
       const reason = this.placed.size > 0 && this.lostReason === "the QuickJS worker stopped" ? `the QuickJS worker stopped (exit code ${code})` : this.lostReason;
       const lost = [...this.placed.values()];
       this.placed.clear();
@@ -279,6 +280,7 @@ export class SharedQuickJsThread {
     const run = this.placed.get(message.runId);
     if (run === undefined) return;
     run.outstanding++;
+    this.waited.watch();
     run.handlers.onCall(message);
     if (run.outstanding === 1) {
       this.noteQuiet();
