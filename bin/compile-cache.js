@@ -34,17 +34,18 @@ function isPrivateFolder(path, uid) {
 /**
  * `<cache root>/mcpvm/node-compile-cache`, made 0700 if missing, or undefined when it is not ours alone (a
  * folder another account owns or can write, a link) or cannot be made. On Windows the ACLs of LOCALAPPDATA
- * are per user already, so only the path is made.
+ * are per user already, so only the path is made. Never throws (mcpvm runs without the cache).
  * @param {NodeJS.ProcessEnv} env
  * @param {{ platform?: NodeJS.Platform, home?: string, uid?: number }} [where]
  * @returns {string | undefined}
  */
 export function privateCompileCacheDir(env, where = {}) {
-  const platform = where.platform ?? process.platform;
-  const root = cacheRoot(env, platform, where.home ?? homedir());
-  if (root === undefined) return undefined;
-  const dir = join(root, "mcpvm", "node-compile-cache");
   try {
+    const platform = where.platform ?? process.platform;
+    // os.homedir() throws when HOME is unset and the account has no passwd entry (a container run as --user 1234).
+    const root = cacheRoot(env, platform, where.home ?? homedir());
+    if (root === undefined) return undefined;
+    const dir = join(root, "mcpvm", "node-compile-cache");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const uid = where.uid ?? process.getuid?.();
     if (uid === undefined) return dir;
@@ -57,17 +58,22 @@ export function privateCompileCacheDir(env, where = {}) {
 /**
  * Turns the compile cache on where Node has one: in the folder NODE_COMPILE_CACHE names (the person chose it),
  * else in the private folder above; nothing when NODE_DISABLE_COMPILE_CACHE is set or no private folder exists.
+ * Never throws: the cache is only speed, and a failure here would stop every command, --help and Tab included.
  * @param {{ enableCompileCache?: (dir?: string) => unknown }} nodeModule
  * @param {NodeJS.ProcessEnv} env
  * @returns {string | undefined} the folder asked for, or undefined when the cache stays off
  */
 export function enablePrivateCompileCache(nodeModule, env) {
   if (typeof nodeModule.enableCompileCache !== "function" || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
-  if (env.NODE_COMPILE_CACHE) {
-    nodeModule.enableCompileCache();
-    return env.NODE_COMPILE_CACHE;
+  try {
+    if (env.NODE_COMPILE_CACHE) {
+      nodeModule.enableCompileCache();
+      return env.NODE_COMPILE_CACHE;
+    }
+    const dir = privateCompileCacheDir(env);
+    if (dir !== undefined) nodeModule.enableCompileCache(dir);
+    return dir;
+  } catch {
+    return undefined;
   }
-  const dir = privateCompileCacheDir(env);
-  if (dir !== undefined) nodeModule.enableCompileCache(dir);
-  return dir;
 }

