@@ -3,7 +3,7 @@
  * account can write, never the shared temp folder Node picks by default (bin/compile-cache.js).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -57,6 +57,36 @@ describe("the compile cache's folder", () => {
     mkdirSync(join(linked, "mcpvm"), { mode: 0o700 });
     symlinkSync(elsewhere, join(linked, "mcpvm", "node-compile-cache"));
     expect(privateCompileCacheDir({ XDG_CACHE_HOME: linked }, { uid })).toBeUndefined();
+  });
+
+  it("is not used when a folder above it can be written by another account (it could be moved away and replaced after the check)", () => {
+    for (const mode of [0o777, 0o770]) {
+      const above = join(fresh(), "shared");
+      mkdirSync(above);
+      chmodSync(above, mode);
+      expect(privateCompileCacheDir({ XDG_CACHE_HOME: join(above, "cache") }, { uid }), mode.toString(8)).toBeUndefined();
+    }
+    // Sticky, like /tmp: others may add entries there but not move ours.
+    const sticky = join(fresh(), "sticky");
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: join(sticky, "cache") }, { uid })).toBe(join(sticky, "cache", "mcpvm", "node-compile-cache"));
+  });
+
+  it.skipIf(uid !== 0)("is not used when a folder above it belongs to another account (not root)", () => {
+    const foreign = join(fresh(), "foreign");
+    mkdirSync(foreign, { mode: 0o755 });
+    chownSync(foreign, accountless(), accountless());
+    const cache = join(foreign, "cache");
+    mkdirSync(cache, { mode: 0o700 });
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: cache }, { uid })).toBeUndefined();
+  });
+
+  it("is given with its links resolved, so the folders checked are the ones Node uses", () => {
+    const real = fresh();
+    const link = join(fresh(), "link");
+    symlinkSync(real, link);
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: link }, { uid })).toBe(join(realpathSync(real), "mcpvm", "node-compile-cache"));
   });
 
   it("is left alone where Node has no cache, when it is turned off, and is the one NODE_COMPILE_CACHE names", () => {
