@@ -7,7 +7,7 @@ import { withKeySuggestions } from "../util/zod-key-suggestions.js";
 import type { DiscoveredPlugin } from "./discovery.js";
 import { PluginError } from "./errors.js";
 import { PLUGIN_LOAD_TIMEOUT_MS, PluginLoadTimeoutError, withinLoadDeadline, type LoadWatch } from "./load-deadline.js";
-import { disposeLate, lateRegistrationDispose } from "./late-dispose.js";
+import { disposeLate, lateRegistration, lateRegistrationDispose } from "./late-dispose.js";
 import { manifestDeclaresModule } from "./manifest.js";
 import type { PluginContext, PluginRegistration } from "./types.js";
 
@@ -50,7 +50,7 @@ export async function importRegistration(plugin: DiscoveredPlugin, importer: Mod
   try {
     namespace = await withinLoadDeadline(plugin.name, `importing ${plugin.entryFile}`, loadTimeoutMs, () => importer(pathToFileURL(entryFile).href), watch, (late) => {
       // Given up on, then imported after all: its module code may have started something its dispose stops.
-      if (late.ok) disposeLate(plugin.name, lateRegistrationDispose(late.value), watch.warn);
+      if (late.ok) disposeLate(plugin.name, lateRegistration(late.value), lateRegistrationDispose(late.value), watch.warn);
     });
   } catch (cause) {
     if (cause instanceof PluginLoadTimeoutError) throw cause;
@@ -182,7 +182,7 @@ export async function instantiatePlugin(
   try {
     // The async wrapper turns a synchronous throw into a rejection, reported like any other.
     created = await withinLoadDeadline(plugin.name, "createHostFunctions", loadTimeoutMs, async () => registration.createHostFunctions(config, context), watch, () =>
-      disposeLate(plugin.name, registration.dispose === undefined ? undefined : () => registration.dispose?.(), watch.warn),
+      disposeLate(plugin.name, registration, registration.dispose === undefined ? undefined : () => registration.dispose?.(), watch.warn),
     );
   } catch (cause) {
     // Given up on: disposed once createHostFunctions settles (late-dispose.ts), not now, before it has started what it will start.

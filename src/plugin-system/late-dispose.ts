@@ -9,10 +9,15 @@ import { errorMessage } from "../util/errors.js";
  * to has already been reported.
  *
  * Disposing at the deadline instead would run before the late step had started anything, and what it
- * started afterwards would outlive the host.
+ * started afterwards would outlive the host. Not while a later load of the same registration is in use
+ * (a reload): its dispose is the same one, and that load's own call ends what the module holds.
  */
-export function disposeLate(plugin: string, dispose: (() => unknown) | undefined, warn: ((message: string) => void) | undefined): void {
+export function disposeLate(plugin: string, registration: object | undefined, dispose: (() => unknown) | undefined, warn: ((message: string) => void) | undefined): void {
   if (dispose === undefined) return;
+  // Loaded again meanwhile (a reload gets the same registration, the module's default export): its dispose
+  // is the registration's, so calling it now would tear down the live load. That load's own dispose, when
+  // the host closes or reloads, ends what the module holds, this late step's work included.
+  if (registration !== undefined && liveLoads.has(registration)) return;
   void (async () => {
     try {
       await dispose();
@@ -20,6 +25,27 @@ export function disposeLate(plugin: string, dispose: (() => unknown) | undefined
       warn?.(`plugin ${plugin}: disposing it after its late load failed: ${errorMessage(error)}`);
     }
   })();
+}
+
+/** Registrations with a load in use (counted by the plugin manager from load to dispose). */
+const liveLoads = new WeakMap<object, number>();
+
+/** A load of `registration` is in use (the manager keeps it) until loadEnded. */
+export function loadInUse(registration: object): void {
+  liveLoads.set(registration, (liveLoads.get(registration) ?? 0) + 1);
+}
+
+/** A load of `registration` counted by loadInUse is being disposed. */
+export function loadEnded(registration: object): void {
+  const left = (liveLoads.get(registration) ?? 0) - 1;
+  if (left > 0) liveLoads.set(registration, left);
+  else liveLoads.delete(registration);
+}
+
+/** The registration a late import gave (its default export), if it is an object. */
+export function lateRegistration(namespace: unknown): object | undefined {
+  const candidate = (namespace as { default?: unknown } | null | undefined)?.default;
+  return typeof candidate === "object" && candidate !== null ? candidate : undefined;
 }
 
 /** The dispose of what a late import gave, if it is a registration that has one (bound to it, as the plugin's methods expect). */

