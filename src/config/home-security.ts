@@ -1,8 +1,8 @@
 import type { Stats } from "node:fs";
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join, relative, isAbsolute } from "node:path";
 import { McpvmError } from "../util/errors.js";
+import { userHome as accountHome } from "../util/user-home.js";
 import { currentIdentity, entryProblems, type HomeProblem, type Identity } from "../util/own-file.js";
 
 export { currentIdentity, readOwnFile, type HomeProblem, type Identity } from "../util/own-file.js";
@@ -97,7 +97,9 @@ export async function findHomeProblems(home: string, options: { readonly userHom
   const info = await stat(real);
   if (!info.isDirectory()) return [...problems, { path: home, problem: "is not a folder", fix: `set MCPVM_HOME to a folder` }];
   problems.push(...entryProblems(real, info, me, { symlinkAllowed: false }));
-  const userHome = await realpath(options.userHome ?? homedir()).catch(() => options.userHome ?? homedir());
+  // With no home folder every parent up to the root is checked, as for a config home outside it.
+  const accountFolder = options.userHome ?? accountHome() ?? "/";
+  const userHome = await realpath(accountFolder).catch(() => accountFolder);
   for (const parent of parentsToCheck(real, userHome)) {
     const parentInfo = await stat(parent);
     problems.push(...parentProblems(parent, parentInfo, me));

@@ -1,6 +1,6 @@
-import { homedir } from "node:os";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { McpvmError } from "../util/errors.js";
+import { userHome } from "../util/user-home.js";
 
 /** Where mcpvm keeps its state. MCPVM_HOME overrides ~/.mcpvm; passed in, never read from process.env here. */
 export interface ConfigPaths {
@@ -41,15 +41,23 @@ export class ConfigHomeError extends McpvmError<"CONFIG_HOME_INVALID"> {}
  */
 export function resolveConfigHome(env: Readonly<Record<string, string | undefined>>): string {
   const raw = env.MCPVM_HOME?.trim();
-  if (!raw) return join(homedir(), ".mcpvm");
-  const home = env.HOME || homedir();
-  if (raw === "~") return home;
-  if (raw.startsWith("~/") || raw.startsWith(`~${sep}`)) return resolve(home, raw.slice(2));
+  if (!raw) return join(homeFor("MCPVM_HOME is not set"), ".mcpvm");
+  if (raw === "~") return homeFor(`MCPVM_HOME="${raw}" names it`, env.HOME);
+  if (raw.startsWith("~/") || raw.startsWith(`~${sep}`)) return resolve(homeFor(`MCPVM_HOME="${raw}" starts from it`, env.HOME), raw.slice(2));
   if (raw.startsWith("~")) throw new ConfigHomeError("CONFIG_HOME_INVALID", `MCPVM_HOME="${raw}": only ~ and ~/… are expanded (not ~user); write the absolute path instead.`);
   if (!isAbsolute(raw)) {
     throw new ConfigHomeError("CONFIG_HOME_INVALID", `MCPVM_HOME="${raw}" is a relative path; give an absolute path (or ~/${raw.replace(/^\.\//, "")}) so the config home does not depend on the folder mcpvm starts in.`);
   }
   return resolve(raw);
+}
+
+function homeFor(why: string, fromEnv?: string): string {
+  const home = fromEnv || userHome();
+  if (home !== undefined) return home;
+  throw new ConfigHomeError(
+    "CONFIG_HOME_INVALID",
+    `mcpvm has no config home: ${why}, but this account has no home folder (HOME is unset and the system has no entry for the account). Set MCPVM_HOME to an absolute path, for example MCPVM_HOME=/data/mcpvm.`,
+  );
 }
 
 export function resolveConfigPaths(env: Readonly<Record<string, string | undefined>>): ConfigPaths {

@@ -1,4 +1,5 @@
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
+import { userHome } from "../util/user-home.js";
 
 /**
  * Errors that reach the guest or the model must not reveal where things live on the host (user
@@ -27,5 +28,6 @@ function componentsOf(root: string): RegExp {
 }
 
 function defaultRoots(): Record<string, string> {
-  return { "<cwd>": process.cwd(), "<tmp>": tmpdir(), "~": homedir() };
+  const home = userHome();
+  return { "<cwd>": process.cwd(), "<tmp>": tmpdir(), ...(home === undefined ? {} : { "~": home }) };
 }

@@ -1,4 +1,3 @@
-import { homedir } from "node:os";
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { closeOnUnansweredStream } from "./http-stream-end.js";
 import { endStreamsAtTokenExpiry } from "./stream-expiry.js";
@@ -7,6 +6,7 @@ import type { McpServerLaunch } from "../types.js";
 import type { ChildEnvBuilder } from "./child-env.js";
 import type { LoginDriver } from "./options.js";
 import { ProcessGroupStdioTransport, type ExitInfo, type SpawnFunction } from "./stdio-transport.js";
+import { defaultServerCwd } from "../../util/user-home.js";
 
 export interface OpenedTransport {
   readonly transport: Transport;
@@ -44,7 +44,7 @@ export function openTransport(launch: McpServerLaunch, deps: TransportDeps, logi
       // The service always gives a cwd (the server's, else the config home). A launch without one
       // still never inherits mcpvm's: the caller's folder (an MCP client's open project) may hold a
       // node_modules/.bin that npx would run instead of the approved package.
-      cwd: launch.cwd ?? homedir(),
+      cwd: launch.cwd ?? defaultServerCwd(),
       ...(deps.spawn === undefined ? {} : { spawn: deps.spawn }),
       killGraceMs: deps.killGraceMs,
       onStderr: deps.onStderr,

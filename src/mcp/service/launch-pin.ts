@@ -1,10 +1,10 @@
-import { homedir } from "node:os";
 import type { Logger } from "pino";
 import type { AuditEvent } from "../../audit-log/index.js";
 import { compareLaunchTargets, describeLaunchTarget, lacksDigests, McpApprovalError, pinNpxSpec, resolveLaunchTarget, withDigests, type FileDigestCache, type LaunchTarget, type McpApprovalStore } from "../approval/index.js";
 import { buildChildEnv, resolveLaunch, type InputCache, type McpServerEntry } from "../config/index.js";
 import type { McpServerLaunch } from "../types.js";
 import { approvalSubject } from "./approval-subject.js";
+import { defaultServerCwd } from "../../util/user-home.js";
 
 /** The launch with an npx package the arguments leave open pinned to the approved version (unchanged otherwise). */
 export function pinnedLaunch(launch: McpServerLaunch, approved: LaunchTarget): McpServerLaunch {
@@ -90,7 +90,7 @@ export class LaunchPin {
 
   private async targetOf(launch: McpServerLaunch): Promise<LaunchTarget | undefined> {
     if (launch.transport !== "stdio") return undefined;
-    const target = resolveLaunchTarget({ command: launch.command, args: launch.args, env: buildChildEnv(this.deps.env, { ...launch.env }), cwd: launch.cwd ?? this.deps.childCwd ?? homedir() });
+    const target = resolveLaunchTarget({ command: launch.command, args: launch.args, env: buildChildEnv(this.deps.env, { ...launch.env }), cwd: launch.cwd ?? this.deps.childCwd ?? defaultServerCwd() });
     return withDigests(target, this.deps.digests);
   }
 }
