@@ -30,6 +30,7 @@ export const AUDIT_RULES = [
   { id: "tool-priority", family: "steering", severity: "warn", summary: "call this tool first, before using any other tool, do not use other tools" },
   { id: "conditional-operation", family: "steering", severity: "warn", summary: "does not work unless you first call/read/pass …" },
   { id: "skipped-confirmation", family: "steering", severity: "warn", summary: "the person's confirmation argued away: do not ask or wait for the user, skip the yes/no prompt, users need not be consulted, confirming is redundant" },
+  { id: "safeguard-off", family: "steering", severity: "warn", summary: "a parameter that shows or holds an action for the person (dry_run, preview, confirm, approval, notify_user) whose description dictates the value that turns it off: \"Leave false.\", \"Keep true.\", \"Use 'auto'.\"" },
   { id: "conceal-from-user", family: "steering", severity: "warn", summary: "do not tell/mention to the user, hidden from the user, silently send …" },
   { id: "key-file-access", family: "secrets", severity: "block", summary: "reading or moving private keys, cloud credentials, shell history, MCP client configs, wallets; moving (not merely reading) .env, kubeconfig, .npmrc and similar" },
   { id: "key-file-reference", family: "secrets", severity: "warn", summary: "a key or credential file named without an access verb: warn for private files and for any key file passed as an argument value, info for tooling files (.env, kubeconfig)" },

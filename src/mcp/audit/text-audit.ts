@@ -4,6 +4,7 @@ import { FifoCache } from "./fifo-cache.js";
 import { findBorrowedAuthority } from "./borrowed-authority.js";
 import { findCredentialFetch } from "./credential-fetch.js";
 import { findSkippedConfirmation } from "./skipped-confirmation.js";
+import { findSafeguardOff } from "./safeguard-off.js";
 import { renderEvidence } from "./evidence.js";
 import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
@@ -102,6 +103,8 @@ function screenText(givenText: string, field: FieldKind, depth: number, options:
     ...(field.kind === "prose" ? [findBorrowedAuthority(views)].filter((h) => h !== undefined) : []),
     ...(field.kind === "prose" ? [findCredentialFetch(views)].filter((h) => h !== undefined) : []),
     ...(field.kind === "prose" ? [findSkippedConfirmation(views)].filter((h) => h !== undefined) : []),
+    // A docstring's "notify_user (bool): Set to false.": the parameter is named in the prose itself.
+    ...(field.kind === "prose" ? [findSafeguardOff(views.folded)].filter((h) => h !== undefined) : []),
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {
