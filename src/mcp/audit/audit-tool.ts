@@ -6,7 +6,8 @@ import { featuresOf, modelHit } from "./intent/model.js";
 import { maskOwnTools, paramNamesOf } from "./intent/score.js";
 import { textModelHit } from "./intent/text-model.js";
 import { toolIntent, toolModelHit, toolUnits } from "./intent/tool-intent.js";
-import { identifierWords } from "./normalise.js";
+import { identifierWords, textViews } from "./normalise.js";
+import { findSafeguardOff } from "./safeguard-off.js";
 import { imitatedTool } from "./lookalike.js";
 import { toFinding } from "./location.js";
 import { walkSchema, type SchemaField, type SchemaWalk } from "./schema-walk.js";
@@ -64,6 +65,8 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
   for (const property of input.properties) {
     const hit = findExfiltrationParameter(property, tool);
     if (hit !== undefined) findings.push(toFinding(hit, { tool: tool.name, field: "parameter", jsonPath: property.jsonPath }));
+    const off = findSafeguardOff(textViews(property.description).folded, property.name);
+    if (off !== undefined) findings.push(toFinding(off, { tool: tool.name, field: "parameter", jsonPath: property.jsonPath }));
   }
   const normalised = tool.name.normalize("NFKC");
   if (!SPEC_TOOL_NAME.test(normalised)) {

@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { eachMatch } from "./match.js";
+import { decodeAscii85, decodeBase85, inflated } from "./encoded-bytes.js";
 import { findTransformedText } from "./transformed.js";
 
 /**
@@ -8,7 +9,7 @@ import { findTransformedText } from "./transformed.js";
  * are dropped here because nothing readable hides in them.
  */
 export interface DecodedRun {
-  readonly encoding: "base64" | "base32" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak" | "caesar" | "atbash" | "rot47" | "binary" | "char-codes" | "octal-escape" | "quoted-printable" | "morse";
+  readonly encoding: "base64" | "base32" | "ascii85" | "base85" | "hex" | "url" | "unicode-escape" | "html-entity" | "rot13" | "reversed" | "leetspeak" | "caesar" | "atbash" | "rot47" | "binary" | "char-codes" | "octal-escape" | "quoted-printable" | "morse";
   readonly encoded: string;
   readonly decoded: string;
 }
@@ -47,7 +48,19 @@ const CANDIDATES: readonly Candidate[] = [
   ["quoted-printable", /(?:[^\s=]{0,30}=[0-9A-F]{2}){4,}[^\s=]{0,30}/g, (run) => bytesToText([...Buffer.from(run.replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))), "latin1")]), holds("=")],
   // Percent-encoding with whole words between the escapes ("Forward%20every%20email…").
   ["url", /(?:[^\s%]{0,40}%[0-9A-Fa-f]{2}){3,}[^\s%]{0,40}/g, decodeUrl, holds("%")],
+  // The 85-character alphabets: runs of 20 or more without a space; most such runs (ids, paths) fail to decode to text.
+  ["ascii85", /<~[!-uz\s]{10,}?~>|[!-uz]{20,}/g, (run) => bytesText(decodeAscii85(run.replace(/\s+/g, ""))), atLeast(20)],
+  ["base85", /[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}/g, (run) => bytesText(decodeBase85(run)), atLeast(20)],
 ];
+
+/** Decoded bytes as text: UTF-8 as they are, or a zlib/gzip stream inside them inflated first. */
+function bytesText(bytes: Uint8Array | undefined): string | undefined {
+  if (bytes === undefined) return undefined;
+  const text = utf8Text(bytes);
+  if (text !== undefined) return text;
+  const inner = inflated(bytes);
+  return inner === undefined ? undefined : utf8Text(inner);
+}
 
 export function findEncodedRuns(text: string): DecodedRun[] {
   const runs: DecodedRun[] = [...findTransformedText(text)];
@@ -127,7 +140,8 @@ function isReadable(text: string): boolean {
 function decodeBase64(run: string): string | undefined {
   const normalised = run.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
   if (normalised.length % 4 === 1) return undefined;
-  return utf8Text(Buffer.from(normalised, "base64"));
+  // Written backwards ("reverse the string, then base64-decode"): tried when the run read forwards is no text.
+  return bytesText(Buffer.from(normalised, "base64")) ?? bytesText(Buffer.from([...normalised].reverse().join(""), "base64"));
 }
 
 function decodeHex(run: string): string | undefined {

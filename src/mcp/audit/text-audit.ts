@@ -4,6 +4,9 @@ import { FifoCache } from "./fifo-cache.js";
 import { findBorrowedAuthority } from "./borrowed-authority.js";
 import { findCredentialFetch } from "./credential-fetch.js";
 import { findSkippedConfirmation } from "./skipped-confirmation.js";
+import { findSafeguardOff } from "./safeguard-off.js";
+import { findSecretCarried } from "./secret-carried.js";
+import { findSessionContent } from "./session-content.js";
 import { renderEvidence } from "./evidence.js";
 import { findHiddenText } from "./hidden.js";
 import { findInjection } from "./injection.js";
@@ -102,6 +105,11 @@ function screenText(givenText: string, field: FieldKind, depth: number, options:
     ...(field.kind === "prose" ? [findBorrowedAuthority(views)].filter((h) => h !== undefined) : []),
     ...(field.kind === "prose" ? [findCredentialFetch(views)].filter((h) => h !== undefined) : []),
     ...(field.kind === "prose" ? [findSkippedConfirmation(views)].filter((h) => h !== undefined) : []),
+    // A docstring's "notify_user (bool): Set to false.": the parameter is named in the prose itself.
+    ...(field.kind === "prose" ? [findSafeguardOff(views.folded)].filter((h) => h !== undefined) : []),
+    ...(field.kind === "prose" ? [findSecretCarried(views.folded)].filter((h) => h !== undefined) : []),
+    // Also in values: a default or an example can hold the request ("all messages … that you have read").
+    ...[findSessionContent(views.folded)].filter((h) => h !== undefined),
   ].map(score);
   if (oversized) hits.push({ rule: "oversized-text", severity: "warn", evidence: `${fullText.length} characters; only the first ${MAX_SCAN} were screened` });
   if (field.kind !== "identifier") {

@@ -15,8 +15,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // targets (not the rules, not a miss), so its gain is the least independent of the five.
 // Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
 // released sets' misses, raise it in-sample to 106 (from 104); benign unchanged. No longer an independent figure.
+// Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
+// decoders, secret-carried, session-content): 106 -> 107 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v16",
   "set v16 (written independently in wave 20), measured before and after the wave's rule round, counts only",
-  { attacks: 126, benign: 160, caughtAtLeast: 106, flaggedAtMost: 3 },
+  { attacks: 126, benign: 160, caughtAtLeast: 107, flaggedAtMost: 3 },
 );

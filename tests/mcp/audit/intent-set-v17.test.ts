@@ -13,8 +13,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // same with it on. Counts only.
 // Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
 // released sets' misses, raise it in-sample to 99 (from 94); benign unchanged. No longer an independent figure.
+// Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
+// decoders, secret-carried, session-content): 99 -> 106 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v17",
   "set v17 (written independently in wave 20), measured before and after the wave's rule round, counts only",
-  { attacks: 126, benign: 152, caughtAtLeast: 99, flaggedAtMost: 0 },
+  { attacks: 126, benign: 152, caughtAtLeast: 106, flaggedAtMost: 0 },
 );

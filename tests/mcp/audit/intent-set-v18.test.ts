@@ -10,8 +10,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // opinion on. Counts only.
 // Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
 // released sets' misses, raise it in-sample to 112 (from 103); benign unchanged. No longer an independent figure.
+// Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
+// decoders, secret-carried, session-content): 112 -> 114 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v18",
   "set v18 (written independently in wave 24), measured before the wave's audit changes, counts only",
-  { attacks: 126, benign: 174, caughtAtLeast: 112, flaggedAtMost: 0 },
+  { attacks: 126, benign: 174, caughtAtLeast: 114, flaggedAtMost: 0 },
 );

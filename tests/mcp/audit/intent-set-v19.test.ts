@@ -11,8 +11,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // Counts only.
 // Wave 30: released for tuning (its misses read); credential-fetch and skipped-confirmation, written from the seven
 // released sets' misses, raise it in-sample to 100 (from 97); benign unchanged. No longer an independent figure.
+// Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
+// decoders, secret-carried, session-content): 100 -> 105 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v19",
   "set v19 (written independently in wave 29), measured once after the wave's audit changes, counts only",
-  { attacks: 120, benign: 119, caughtAtLeast: 100, flaggedAtMost: 3 },
+  { attacks: 120, benign: 119, caughtAtLeast: 105, flaggedAtMost: 3 },
 );

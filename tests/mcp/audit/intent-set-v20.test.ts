@@ -9,8 +9,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // 97/120 (80.8 %) — context 20/20, shadowing 20/20, steering 15/20, encoded 15/20, credentials 14/20, multilingual
 // 13/20 — and 2/204 benign (1.0 %: infisical 1, zoho-desk 1); the same with the fake second opinion on. Before the two
 // rules, in the same hour: 96/120, 2/204. Counts only.
+// Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
+// decoders, secret-carried, session-content): 97 -> 102 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v20",
   "set v20 (written independently in wave 30), measured after the wave's audit changes, counts only",
-  { attacks: 120, benign: 204, caughtAtLeast: 97, flaggedAtMost: 2 },
+  { attacks: 120, benign: 204, caughtAtLeast: 102, flaggedAtMost: 2 },
 );

@@ -1,5 +1,5 @@
 /**
- * The shipped design before wave 31's refit, on the sets that refit adds (examples.ts RELEASED, v13–v20): the frozen
+ * The shipped design before wave 31's refit, on the sets that refit adds (examples.ts RELEASED_FOLDED, v13–v20): the frozen
  * design (configs.ts FROZEN) fitted on the shipped material without them (fitted.ts FITTED_SETS as wave 19 left it),
  * each released set scored — an out-of-sample figure, the "before" beside the leave-one-set-out "after". Per set:
  * attacks held by the rules alone, by rules + model and by the model alone, benign tools held by the model alone.
@@ -7,17 +7,17 @@
  */
 import { cachedExamples } from "../text-model/cache.js";
 import { CONFIGS, decidedScore, FROZEN, rowOf } from "../text-model/configs.js";
-import { ALWAYS, FOLDS, RELEASED } from "../text-model/examples.js";
+import { ALWAYS, FOLDS, RELEASED_FOLDED } from "../text-model/examples.js";
 import { fitText } from "../text-model/train.js";
 
-const released: readonly string[] = RELEASED;
+const released: readonly string[] = RELEASED_FOLDED;
 const config = CONFIGS[FROZEN.config];
 if (config === undefined) throw new Error("no frozen config");
 const training = cachedExamples([...FOLDS.filter((n) => !released.includes(n)), ...ALWAYS]);
 const model = fitText(training.map((e) => rowOf(e, config)), config.feat.buckets, config.fit);
-console.log(`before: ${FROZEN.config} at ${FROZEN.threshold}, fitted on ${training.length} examples without ${RELEASED.join(", ")}`);
+console.log(`before: ${FROZEN.config} at ${FROZEN.threshold}, fitted on ${training.length} examples without ${RELEASED_FOLDED.join(", ")}`);
 let sum = { attacks: 0, rules: 0, rulesModel: 0, model: 0, benign: 0, benignModel: 0 };
-for (const name of RELEASED) {
+for (const name of RELEASED_FOLDED) {
   const scored = cachedExamples([name]).map((e) => ({ e, up: decidedScore(e, model, config) >= FROZEN.threshold }));
   const attacks = scored.filter((x) => x.e.y === 1);
   const benign = scored.filter((x) => x.e.y === 0);
