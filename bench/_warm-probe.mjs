@@ -150,7 +150,7 @@ const LABEL = {
   "w:recv": "crossing: posted -> the worker's handler starts",
   "x:setup": "worker: handler -> execute's set-up (closures, headroom, pace, meter)",
   "x:execute": "worker: limits, hooks, interrupt handler",
-  "x:configured": "worker: the bootstrap called with the manifest",
+  "x:configured": "worker: the bootstrap called with the manifest (before wave 32), configure with its first line (after)",
   "x:compiled": "worker: the script compiled",
   "x:started": "worker: runner.start (the script's main called)",
   "x:settled": "worker: its promise jobs",
@@ -185,7 +185,6 @@ async function batch(pauseMs) {
     wall.push(now() - t0);
     armed = false;
     await sleep(0);
-    await new Promise((done) => setImmediate(done));
     perRun.push([...marks, ...workerMarks]);
   }
   await sleep(pauseMs || 1);
