@@ -53,17 +53,15 @@ const PRELUDE = `globalThis.__probe = (() => {
   return { mark: (name) => void marks.push([name, Number(process.hrtime.bigint()) / 1e6]), flush() { channel.postMessage({ tid, marks }); marks = []; } };
 })();\n`;
 const M = (name) => `globalThis.__probe.mark(${JSON.stringify(name)});`;
-// An anchor may be a list: the first one found (the line as older and newer builds write it).
-function splice(source, anchors, { before = "", after = "" }) {
-  const anchor = [anchors].flat().find((text) => source.includes(text));
-  if (anchor === undefined) throw new Error(`probe anchor not found: ${anchors}`);
+function splice(source, anchor, { before = "", after = "" }) {
   const at = source.indexOf(anchor);
+  if (at === -1) throw new Error(`probe anchor not found: ${anchor}`);
   return source.slice(0, at) + before + anchor + after + source.slice(at + anchor.length);
 }
 const THREAD_SPLICES = [
-  [['parentPort.on("message", (run) => {', 'parentPort.on("message", (message) => {'], { after: M("w:recv") }],
+  ['parentPort.on("message", (run) => {', { after: M("w:recv") }],
   ["const done = parts.execute(image.sandbox, run, channel);", { after: M("w:executed") }],
-  [["parentPort.postMessage(done.poisoned && !done.trapped ? { ...done, poisoned: false } : done);", "postDone(done.poisoned && !done.trapped ? { ...done, poisoned: false } : done);"], { after: M("w:posted") }],
+  ["parentPort.postMessage(done.poisoned && !done.trapped ? { ...done, poisoned: false } : done);", { after: M("w:posted") }],
   ["image.restore();", { after: M("w:restored") + "globalThis.__probe.flush();" }],
   ["runtime.setMemoryLimit(limits.memoryBytes);", { before: M("x:setup") }],
   ["function execute() {", { after: M("x:execute") }],
@@ -158,7 +156,7 @@ const LABEL = {
   "x:settled": "worker: its promise jobs",
   "x:end": "worker: the envelope read, handles freed, stop checks",
   "w:executed": "worker: the done message built",
-  "w:posted": "worker: the result posted (encoded, cloned, the main thread woken)",
+  "w:posted": "worker: the result posted (structured clone)",
   "w:acquire": "worker: the run decoded, state made",
   "w:acquired": "worker: the instance and sandbox taken",
   "i:setup": "worker: runAsyncify's set-up",

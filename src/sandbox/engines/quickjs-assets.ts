@@ -10,7 +10,6 @@ import { snapshotQuickJsSandbox, wasmMemoryLayout, type WasmMemoryLayout } from 
 import { keepOptimizedWasmFramesSmall } from "./wasm-frame-size.js";
 import { quickJsWorkerMain } from "./quickjs-worker.js";
 import { createPreemptionMeter } from "./preemption-meter.js";
-import { decodeThreadRun, encodeThreadDone } from "./quickjs-thread-wire.js";
 import { traceStartup } from "../../util/startup-trace.js";
 
 /** Everything a QuickJS worker needs that is the same for every worker of the process. */
@@ -61,8 +60,6 @@ async function compileAssets(): Promise<QuickJsAssets> {
     `meterHeap: (${meterWasmHeap.toString()})`,
     `snapshot: (${snapshotQuickJsSandbox.toString()})`,
     `preemption: (${createPreemptionMeter.toString()})`,
-    `decodeRun: (${decodeThreadRun.toString()})`,
-    `encodeDone: (${encodeThreadDone.toString()})`,
   ];
   const workerProgram = `(require, boot) => (${quickJsWorkerMain.toString()})(require, { ${parts.join(", ")} }, boot)`;
   return {

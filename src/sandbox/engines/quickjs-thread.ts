@@ -3,7 +3,6 @@ import type { QuickJsAssets } from "./quickjs-assets.js";
 import { CONTROL_LAYOUT, MAILBOX_LAYOUT, newSpinBudget, SPIN_SLOTS, type DoneMessage, type HostCallMessage, type HostPortMessage, type RunMessage, type SpinBudget, type WorkerBoot, type WorkerMessage } from "./quickjs-protocol.js";
 import { traceStartup } from "../../util/startup-trace.js";
 import { quickJsWorkerOptions, takePrespawnedWorker } from "./quickjs-prespawn.js";
-import { decodeThreadDone, encodeThreadRun } from "./quickjs-thread-wire.js";
 
 export interface QuickJsThreadOptions {
   /** Native stack of the worker thread; QuickJS's own stack limit must stay well below it. */
@@ -52,10 +51,8 @@ export class QuickJsThread {
     // MessagePort's message listener for every run started and stopped the port each time (~15 µs of a
     // warm run's main-thread work, wave 32 probe). Between runs a message has nobody to go to: a stale
     // one is dropped, as the run-id checks did; an error is followed by the exit, which the pool sees.
-    worker.on("message", (message: WorkerMessage | string) => {
-      // A result comes as a string when it has one (quickjs-thread-wire.ts), else as the object.
-      const done = typeof message === "string" ? decodeThreadDone(message) : message.type === "done" ? message : undefined;
-      if (done !== undefined) this.handlers?.onDone(done);
+    worker.on("message", (message: WorkerMessage) => {
+      if (message.type === "done") this.handlers?.onDone(message);
     });
     worker.on("error", (error: Error) => this.handlers?.onCrash(error));
     calls.on("message", (message: HostCallMessage) => this.handlers?.onCall(message));
@@ -185,7 +182,7 @@ export class QuickJsThread {
     Atomics.store(this.control, CONTROL_LAYOUT.stop, CONTROL_LAYOUT.none);
     Atomics.store(this.control, CONTROL_LAYOUT.ready, CONTROL_LAYOUT.readyNot);
     Atomics.add(this.control, CONTROL_LAYOUT.posted, 1);
-    this.worker.postMessage(encodeThreadRun(message));
+    this.worker.postMessage(message);
   }
 
   /** A call's reply, or one of its events (sent before its reply). */

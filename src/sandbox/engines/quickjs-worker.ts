@@ -6,7 +6,6 @@ import type { createPreemptionMeter, MeterFs } from "./preemption-meter.js";
 import type { DoneMessage, HostPortMessage, RunMessage, WorkerBoot } from "./quickjs-protocol.js";
 import type { compileQuickJsPiece, PreparedSandbox, prepareQuickJsSandbox, releaseQuickJsSandbox } from "./quickjs-sandbox.js";
 import type { SandboxSnapshot, snapshotQuickJsSandbox } from "./quickjs-snapshot.js";
-import type { decodeThreadRun, encodeThreadDone } from "./quickjs-thread-wire.js";
 
 /** The worker-side functions, passed in by source text because an eval worker cannot import them. */
 export interface WorkerParts {
@@ -17,8 +16,6 @@ export interface WorkerParts {
   readonly meterHeap: typeof meterWasmHeap;
   readonly snapshot: typeof snapshotQuickJsSandbox;
   readonly preemption: typeof createPreemptionMeter;
-  readonly decodeRun: typeof decodeThreadRun;
-  readonly encodeDone: typeof encodeThreadDone;
 }
 
 /**
@@ -175,19 +172,14 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
         }
         compileAhead();
       };
-      /** A result as the host reads it: a string when it has one (quickjs-thread-wire.ts), else the object. */
-      const postDone = (done: DoneMessage): void => parentPort.postMessage(parts.encodeDone(done) ?? done);
-      parentPort.on("message", (message: RunMessage | string) => {
+      parentPort.on("message", (run: RunMessage) => {
         runsReceived++;
-        const run = typeof message === "string" ? parts.decodeRun(message) : message;
-        // Only the host writes to this port, and only what encodeThreadRun wrote: anything else is ignored.
-        if (run === undefined) return;
         Atomics.store(control, L.ready, L.readyNot);
         if (image !== undefined) {
           const done = parts.execute(image.sandbox, run, channel);
           // A run stopped mid-flight (a limit, a cancel) leaves nothing the image does not undo: the
           // worker stays. After a trap it is retired by the host; the image is restored anyway.
-          postDone(done.poisoned && !done.trapped ? { ...done, poisoned: false } : done);
+          parentPort.postMessage(done.poisoned && !done.trapped ? { ...done, poisoned: false } : done);
           try {
             image.restore();
           } catch {
@@ -201,11 +193,11 @@ export function quickJsWorkerMain(load: (id: string) => unknown, parts: WorkerPa
         try {
           sandbox = next ?? parts.prepare(module, boot.sources);
         } catch (error) {
-          postDone(unusable(run, error));
+          parentPort.postMessage(unusable(run, error));
           return;
         }
         next = undefined;
-        postDone(parts.execute(sandbox, run, channel));
+        parentPort.postMessage(parts.execute(sandbox, run, channel));
         // Off the run's critical path: its result is already on the way to the host.
         try {
           parts.release(sandbox);
