@@ -6,7 +6,7 @@
 // - back to back: trivial runs one after another;
 // - new engine: create + trivial run + dispose, after 100 engines, after a 10 ms pause;
 // - host call: (loop of 2,000 trivial host calls - the same loop without) / 2,000, wall and process CPU.
-// Usage: node bench/_shared-warm.mjs <distA> [distB] [rounds=6] [kind=shared|inline], e.g. main's build
+// Usage: node bench/_shared-warm.mjs <distA> [distB] [rounds=6] [kind=shared|inline|thread], e.g. main's build
 // copied to .ab/before (a directory inside the checkout, so its imports find node_modules; keep it out of
 // git and lint) beside `dist`.
 // Files starting with _ are not sections.
@@ -26,7 +26,7 @@ const trivial = () => ({ code: `return 1; // run ${++runs}` });
 async function child(dist, kind) {
   const { createQuickJsEngine } = await import(`${dist}src/sandbox/engines/quickjs.js`);
   const { createQuickJsInlineEngine } = await import(`${dist}src/sandbox/engines/quickjs-inline.js`);
-  const create = (options = {}) => (kind === "inline" ? createQuickJsInlineEngine({}) : createQuickJsEngine({ ...options, workerMode: "shared" }));
+  const create = (options = {}) => (kind === "inline" ? createQuickJsInlineEngine({}) : createQuickJsEngine({ ...options, workerMode: kind === "thread" ? "thread" : "shared" }));
   const must = async (engine, request) => {
     const result = await engine.run(request);
     if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
@@ -116,8 +116,9 @@ async function driver(dists, rounds, kind) {
 if (process.argv[2] === "--child") await child(process.argv[3], process.argv[4]);
 else {
   const args = process.argv.slice(2);
-  const dists = args.filter((arg) => !/^\d+$/.test(arg) && arg !== "shared" && arg !== "inline").map((dir) => pathToFileURL(resolve(dir)).href + "/");
+  const kinds = ["shared", "inline", "thread"];
+  const dists = args.filter((arg) => !/^\d+$/.test(arg) && !kinds.includes(arg)).map((dir) => pathToFileURL(resolve(dir)).href + "/");
   const rounds = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 6);
-  const kind = args.includes("inline") ? "inline" : "shared";
+  const kind = kinds.find((name) => args.includes(name)) ?? "shared";
   await driver(dists, rounds, kind);
 }

@@ -89,6 +89,9 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     preemption.stretchStarted();
   };
 
+  // Where the manifest's first line ends (see GuestRunManifest): configure gets that line, the tables on request.
+  const headEnd = run.manifestText.indexOf("\n");
+
   let outcome: EngineOutcome;
   try {
     runtime.setMemoryLimit(limits.memoryBytes);
@@ -129,6 +132,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
         return deferred.handle.dup();
       },
       log: (level, message) => record(context.getString(level), context.getString(message)),
+      manifestTables: () => context.newString(headEnd === -1 ? "" : run.manifestText.slice(headEnd + 1)),
       shouldInterrupt,
     };
     runtime.setInterruptHandler(() => sandbox.hooks?.shouldInterrupt() ?? true);
@@ -247,8 +251,9 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   }
 
   function execute(): EngineOutcome {
-    const manifest = context.newString(run.manifestText);
-    const runner = context.callFunction(sandbox.bootstrap, context.undefined, sandbox.native, manifest);
+    // The manifest's first line only; the guest asks for the rest when it needs it (GuestNative.manifestTables).
+    const manifest = context.newString(headEnd === -1 ? run.manifestText : run.manifestText.slice(0, headEnd));
+    const runner = context.callFunction(sandbox.configure, context.undefined, manifest);
     manifest.dispose();
     if (runner.error) return { kind: "uncaught", error: describe(runner.error) };
     try {

@@ -1,8 +1,8 @@
 import type { EngineOutcome, RunReport } from "../host/outcome.js";
 import { runEnded, runEndedFor } from "../host/run-ended.js";
 import { RunModules } from "../host/run-modules.js";
-import { CONTROL_LAYOUT, type DoneMessage, type HostCallMessage, type RunMessage, type WorkerMessage } from "./quickjs-protocol.js";
-import type { QuickJsThread } from "./quickjs-thread.js";
+import { CONTROL_LAYOUT, type DoneMessage, type HostCallMessage, type RunMessage } from "./quickjs-protocol.js";
+import type { QuickJsThread, ThreadRunHandlers } from "./quickjs-thread.js";
 import type { EngineRunPlan } from "./run-admission.js";
 
 export interface ThreadRunPlan extends EngineRunPlan {
@@ -35,10 +35,11 @@ function monotonicMs(): number {
 export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise<ThreadRunResult> {
   const startedAt = monotonicMs();
   const deadline = Date.now() + plan.limits.wallMs;
-  const hostCalls = new AbortController();
-  const modules = new RunModules(plan.modules, { ...plan.limits, code: plan.code });
+  // The run's host modules and their calls' signal are made at its first host call: a run that makes
+  // none (most trivial runs) needs neither (as in shared mode, quickjs-shared-run.ts).
+  let hostCalls: AbortController | undefined;
+  let modules: RunModules | undefined;
   let stopping: "wall" | "cancel" | undefined;
-  let callsMade = false;
   let wallTimer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;
 
@@ -50,13 +51,10 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
       finished = true;
       clearTimeout(wallTimer);
       clearTimeout(killTimer);
-      thread.worker.off("message", onDone);
-      thread.worker.off("error", onCrash);
-      thread.worker.off("exit", onCrash);
-      thread.calls.off("message", onCall);
+      thread.detach(handlers);
       plan.signal?.removeEventListener("abort", onCancel);
       // A run that made no host call handed its signal to nobody: no reason to build (an error with a stack).
-      if (callsMade && !hostCalls.signal.aborted) hostCalls.abort(runEndedFor(report.outcome));
+      if (hostCalls !== undefined && !hostCalls.signal.aborted) hostCalls.abort(runEndedFor(report.outcome));
       const { cpuMs, hostCalls: calls, ...rest } = report;
       resolve({
         report: {
@@ -70,9 +68,8 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
     const lost = (outcome: EngineOutcome): void =>
       finish({ outcome, logs: [], logBytes: 0, droppedLogs: 0, cpuMs: 0, hostCalls: 0 }, true);
 
-    const onDone = (message: WorkerMessage): void => {
-      if (message.type !== "done" || message.runId !== plan.runId) return;
-      const done: DoneMessage = message;
+    const onDone = (done: DoneMessage): void => {
+      if (done.runId !== plan.runId) return;
       finish(done, done.poisoned || done.wasmMemoryBytes > plan.retireAboveBytes);
     };
 
@@ -81,7 +78,12 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
 
     const onCall = (message: HostCallMessage): void => {
       if (message.runId !== plan.runId || finished) return;
-      callsMade = true;
+      modules ??= new RunModules(plan.modules, { ...plan.limits, code: plan.code });
+      if (hostCalls === undefined) {
+        hostCalls = new AbortController();
+        // A call that arrives once the run is stopping gets a signal already aborted.
+        if (stopping !== undefined) hostCalls.abort(runEnded(stopping === "wall" ? "WALL_LIMIT" : "CANCELLED"));
+      }
       // Events go to the worker as they happen, on the same port and so before the reply.
       const events = message.listen
         ? { live: (text: string) => void (finished || thread.reply({ type: "event", runId: plan.runId, callId: message.callId, text })) }
@@ -95,7 +97,7 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
       if (stopping !== undefined || finished) return;
       stopping = reason;
       thread.requestStop(reason === "wall" ? CONTROL_LAYOUT.wall : CONTROL_LAYOUT.cancelled);
-      hostCalls.abort(runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
+      hostCalls?.abort(runEnded(reason === "wall" ? "WALL_LIMIT" : "CANCELLED"));
       killTimer = setTimeout(() => {
         // The guest is inside native code that never reaches an interrupt check: end it the hard way.
         void thread.terminate();
@@ -106,10 +108,8 @@ export function runOnThread(thread: QuickJsThread, plan: ThreadRunPlan): Promise
 
     const onCancel = (): void => stop("cancel");
 
-    thread.worker.on("message", onDone);
-    thread.worker.once("error", onCrash);
-    thread.worker.once("exit", onCrash);
-    thread.calls.on("message", onCall);
+    const handlers: ThreadRunHandlers = { onDone, onCall, onCrash };
+    thread.attach(handlers);
     plan.signal?.addEventListener("abort", onCancel, { once: true });
     wallTimer = setTimeout(() => stop("wall"), plan.limits.wallMs);
 

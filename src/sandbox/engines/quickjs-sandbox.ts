@@ -8,6 +8,8 @@ export interface SandboxHooks {
   readonly callSync: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
   readonly callAsync: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
   readonly log: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
+  /** GuestNative.manifestTables: the run manifest after its first line (configure was given the first line). */
+  readonly manifestTables: QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle>;
   /** The runtime's interrupt handler: true stops the guest at its next check. */
   shouldInterrupt(): boolean;
 }
@@ -27,17 +29,19 @@ export interface SandboxCompiledPieces {
 }
 
 /**
- * One run's QuickJS runtime and context, built ahead of the run: the native functions exist and the
- * bootstrap is compiled (most of a trivial run's cost) but has not been called, so no guest-visible
- * state exists yet. A sandbox serves exactly one run and is then released.
+ * One run's QuickJS runtime and context, built ahead of the run: the native functions exist, the
+ * bootstrap is compiled (most of a trivial run's cost) and has installed what every run installs
+ * alike (installGuestGlobals' first step), so nothing of any run is in it yet and a run pays only for
+ * `configure` with its manifest's first line, as the in-thread engine's sandboxes do. A sandbox serves
+ * exactly one run and is then released (or restored from its image).
  */
 export interface PreparedSandbox {
   readonly runtime: QuickJs.QuickJSRuntime;
   readonly context: QuickJs.QuickJSContext;
   /** The GuestNative object handed to the bootstrap. */
   readonly native: QuickJs.QuickJSHandle;
-  /** The bootstrap function (see guest/bootstrap-source.ts), compiled and uncalled. */
-  readonly bootstrap: QuickJs.QuickJSHandle;
+  /** The bootstrap's second step: called with the run's manifest text (its first line), it returns the GuestRunner. */
+  readonly configure: QuickJs.QuickJSHandle;
   /** GuestNative.compiled once a piece has been compiled ahead (see compileQuickJsPiece). */
   compiled: QuickJs.QuickJSHandle | undefined;
   /** Installed by the run; undefined before it starts and after it ends. */
@@ -46,7 +50,9 @@ export interface PreparedSandbox {
 
 /**
  * Builds a sandbox: a fresh runtime (own heap, job queue and atoms: nothing is shared with other
- * runs) and context, its native functions, and the compiled bootstrap. RUNS IN THE WORKER THREAD
+ * runs) and context, its native functions, and the bootstrap compiled and its first step called
+ * (wave 32: in a warm run the whole bootstrap call with the manifest was ~150-300 µs of the worker's
+ * ~600, configure alone a fraction of it; a sandbox image keeps the step). RUNS IN THE WORKER THREAD
  * (embedded by its source text, see quickjs-assets.ts): it references nothing outside its body.
  * Throws if QuickJS cannot build it, which means the wasm instance is unusable.
  */
@@ -59,13 +65,13 @@ export function prepareQuickJsSandbox(module: QuickJs.QuickJSWASMModule, sources
     const native = context.newObject();
     // The native functions exist before the sandbox object does; they find its hooks through this.
     const slot: { sandbox?: PreparedSandbox } = {};
-    const forward = (name: "callSync" | "callAsync" | "log"): QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle> =>
+    const forward = (name: "callSync" | "callAsync" | "log" | "manifestTables"): QuickJs.VmFunctionImplementation<QuickJs.QuickJSHandle> =>
       function (this: QuickJs.QuickJSHandle, ...args: QuickJs.QuickJSHandle[]) {
         const hooks = slot.sandbox?.hooks;
         if (hooks === undefined) return { error: context.newError("The sandbox is not running") };
         return hooks[name].apply(this, args);
       };
-    for (const name of ["callSync", "callAsync", "log"] as const) {
+    for (const name of ["callSync", "callAsync", "log", "manifestTables"] as const) {
       const handle = context.newFunction(name, forward(name));
       context.setProp(native, name, handle);
       handle.dispose();
@@ -93,7 +99,15 @@ export function prepareQuickJsSandbox(module: QuickJs.QuickJSWASMModule, sources
       compiled.error.dispose();
       throw new Error(`The guest bootstrap did not compile: ${JSON.stringify(detail)}`);
     }
-    slot.sandbox = { runtime, context, native, bootstrap: compiled.value, compiled: undefined, hooks: undefined };
+    // Its first step now, with no manifest: what every run installs alike (see installGuestGlobals).
+    const installed = context.callFunction(compiled.value, context.undefined, native);
+    compiled.value.dispose();
+    if (installed.error) {
+      const detail = context.dump(installed.error) as unknown;
+      installed.error.dispose();
+      throw new Error(`The guest bootstrap did not install: ${JSON.stringify(detail)}`);
+    }
+    slot.sandbox = { runtime, context, native, configure: installed.value, compiled: undefined, hooks: undefined };
     return slot.sandbox;
   } catch (error) {
     created?.dispose();
@@ -131,7 +145,7 @@ export function compileQuickJsPiece(sandbox: SandboxCompiledPieces, sources: San
 export function releaseQuickJsSandbox(sandbox: PreparedSandbox): void {
   sandbox.hooks = undefined;
   if (sandbox.compiled?.alive === true) sandbox.compiled.dispose();
-  if (sandbox.bootstrap.alive) sandbox.bootstrap.dispose();
+  if (sandbox.configure.alive) sandbox.configure.dispose();
   if (sandbox.native.alive) sandbox.native.dispose();
   sandbox.context.dispose();
   sandbox.runtime.dispose();
