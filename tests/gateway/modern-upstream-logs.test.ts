@@ -142,3 +142,41 @@ describe("a 2026-07-28 upstream's log messages to a 2025 client", () => {
     }
   }, 60_000);
 });
+
+/** run_mcp_script's guest calls go upstream for the client that ran the script, as a direct call does. */
+describe("a 2026-07-28 upstream's log messages for calls made by run_mcp_script", () => {
+  const SCRIPT = 'return require("host:mcp-full").log_levels({});';
+
+  async function runScript(client: Client, messages: string[], meta: Record<string, unknown> = {}): Promise<string[]> {
+    messages.length = 0;
+    const result = await client.callTool({ name: "run_mcp_script", arguments: { script: SCRIPT }, _meta: meta });
+    expect(result.isError ?? false, firstText(result)).toBe(false);
+    expect(JSON.parse(firstText(result))).toMatchObject({ result: expect.anything() });
+    return [...messages];
+  }
+
+  it("a 2026-07-28 client's run_mcp_script call names its level to the upstream for the script's calls; one without a level asks for none", async () => {
+    const { client, messages } = await connect("modern");
+    try {
+      expect(await runScript(client, messages, { [LOG_LEVEL]: "info" })).toEqual(ALL.slice(1));
+      expect(levelSeen("log_levels")).toBe("info");
+      expect(await runScript(client, messages)).toEqual([]);
+      expect(levelSeen("log_levels")).toBe("none");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("a 2025 client's logging/setLevel reaches the script's calls", async () => {
+    const { client, messages } = await connect("legacy");
+    try {
+      expect(await runScript(client, messages)).toEqual([]);
+      expect(levelSeen("log_levels")).toBe("none");
+      await client.setLoggingLevel("warning");
+      expect(await runScript(client, messages)).toEqual(ALL.slice(2));
+      expect(levelSeen("log_levels")).toBe("warning");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
