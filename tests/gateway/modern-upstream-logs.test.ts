@@ -14,8 +14,9 @@ const ALL = ["debug:debug message", "info:info message", "warning:warning messag
  * `_meta` carries `io.modelcontextprotocol/logLevel` (SEP-2577; the SDK's ctx.mcpReq.log, which
  * the fixture's `log_levels` tool uses, sends none without it). The gateway puts there the level
  * its client asked for — a 2026-07-28 client's own, a 2025 client's logging/setLevel — so a client
- * that asked for logs gets the upstream's, and one that did not gets none (and the upstream is
- * asked for none: no key).
+ * that asked for logs gets the upstream's, and a 2026-07-28 request that did not gets none (and the
+ * upstream is asked for none: no key). A 2025 client that set no level gets every message on a call
+ * that can carry them (no-level-client-logs.test.ts); its fast-lane calls carry none, whatever the era.
  */
 let home: TestHome;
 let running: RunningGateway;
@@ -167,11 +168,12 @@ describe("a 2026-07-28 upstream's log messages for calls made by run_mcp_script"
     }
   }, 60_000);
 
-  it("a 2025 client's logging/setLevel reaches the script's calls", async () => {
+  it("a 2025 client's logging/setLevel reaches the script's calls (none set: every message, as from a 2025 upstream)", async () => {
     const { client, messages } = await connect("legacy");
     try {
-      expect(await runScript(client, messages)).toEqual([]);
-      expect(levelSeen("log_levels")).toBe("none");
+      // run_mcp_script takes the SDK path, where a 2025 client that set no level gets all (no-level-client-logs.test.ts).
+      expect(await runScript(client, messages)).toEqual(ALL);
+      expect(levelSeen("log_levels")).toBe("debug");
       await client.setLoggingLevel("warning");
       expect(await runScript(client, messages)).toEqual(ALL.slice(2));
       expect(levelSeen("log_levels")).toBe("warning");
