@@ -15,6 +15,8 @@ export interface CodeModeContext {
   readonly access?: McpAccess;
   /** The client sent a progressToken: run_mcp_script reports how long it has run (see progressHeartbeat). */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The client request run_mcp_script answers: its script's calls go upstream as that client's (log level, questions). */
+  readonly origin?: unknown;
 }
 
 function unavailableLines(unavailable: ReadonlyArray<{ message: string }>): string {
@@ -92,6 +94,7 @@ export class CodeMode {
         signal: context.signal,
         filename: "run_mcp_script.js",
         ...(context.access === undefined ? {} : { mcpAccess: context.access }),
+        ...(context.origin === undefined ? {} : { origin: context.origin }),
       })
       .finally(stopBeat);
     const logs = result.logs.map((l) => ({ level: l.level, message: l.message }));

@@ -307,7 +307,7 @@ export class Gateway {
       const problems = explainUnknownKeys(parsed.error.issues, builtinArgs[name], name).map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
       throw new GatewayError("GATEWAY_INVALID_ARGUMENTS", `Invalid arguments for ${name}: ${problems}`, { data: { tool: name } });
     }
-    const context = { signal: caller.signal ?? new AbortController().signal, ...(view.access === undefined ? {} : { access: view.access }), ...(onProgress === undefined ? {} : { onProgress }) };
+    const context = { signal: caller.signal ?? new AbortController().signal, ...(view.access === undefined ? {} : { access: view.access }), ...(onProgress === undefined ? {} : { onProgress }), ...(caller.origin === undefined ? {} : { origin: caller.origin }) };
     const args = parsed.data as Record<string, unknown>;
     switch (name) {
       case "list_mcp_tools":

@@ -29,6 +29,7 @@ import { currentUserName } from "./user.js";
 import { traceStartup } from "../util/startup-trace.js";
 import { enabledIn, planHostModules } from "../plugin-system/plan.js";
 import { deferredRunModules, type RunModuleTable } from "./deferred-plugins.js";
+import { currentRunOrigin, runForOrigin } from "./run-origin.js";
 
 export { HostError, type ConfiguredMcpServers } from "./host-mcp.js";
 
@@ -61,6 +62,8 @@ export interface RunOptions {
   readonly filename?: string;
   /** Only these MCP servers and tools (the gateway client's allow-list); everything when absent. */
   readonly mcpAccess?: McpAccess;
+  /** The caller its MCP calls are made for (a gateway client request: its log level, its questions); see run-origin.ts. */
+  readonly origin?: unknown;
 }
 
 /**
@@ -278,7 +281,7 @@ export class McpvmHost {
   run(code: string, options: RunOptions = {}): Promise<RunResult> {
     // One span per guest run (src/telemetry), parent of the upstream calls its host calls make.
     return telemetry().sandboxRun({ filename: options.filename }, async (scope) => {
-      const result = await this.runInSandbox(code, options);
+      const result = await runForOrigin(options.origin, () => this.runInSandbox(code, options));
       scope.set({ [ATTR.engine]: result.stats.engine, [ATTR.hostCalls]: result.stats.hostCalls });
       if (!result.ok) scope.outcome("error", result.error.code);
       return result;
@@ -364,6 +367,7 @@ export class McpvmHost {
       redactValue: (value) => this.redactor.redactValue(value),
       flowPolicy: () => this.flowPolicy(),
       askFlow: () => this.askFlow,
+      origin: currentRunOrigin,
     };
   }
 

@@ -16,6 +16,7 @@ import type { HostServices, PluginRegistration } from "./types.js";
 import { privateEntryFile } from "./private-copy.js";
 import { LoadWatchdog } from "./load-watchdog.js";
 import { loadEnded, loadInUse } from "./late-dispose.js";
+import { LoadClock } from "./load-clock.js";
 import { PLUGIN_LOAD_TIMEOUT_MS, type LoadWatch } from "./load-deadline.js";
 import { LoadProgress } from "./load-progress.js";
 import { sideBySide } from "./side-by-side.js";
@@ -208,9 +209,12 @@ export class PluginManager {
     const watchdog = plugins.some((plugin) => plugin.source !== "native" && ownValue(config.plugins, plugin.name)?.enabled === true) ? new LoadWatchdog() : undefined;
     const progress = LoadProgress.forStderr(this.options.loadTimeoutMs ?? PLUGIN_LOAD_TIMEOUT_MS);
     const warn = this.options.warn === undefined ? {} : { warn: this.options.warn };
+    // Side by side, one plugin's synchronous code holds the others back: each deadline counts its own time.
+    const clock = new LoadClock();
     try {
-      return await this.loadEnabled(plugins, errors, config, { ...(watchdog === undefined ? {} : { watchdog }), ...(progress === undefined ? {} : { progress }), ...warn });
+      return await this.loadEnabled(plugins, errors, config, { ...(watchdog === undefined ? {} : { watchdog }), ...(progress === undefined ? {} : { progress }), ...warn, clock });
     } finally {
+      clock.stop();
       progress?.stop();
       await watchdog?.stop();
     }
@@ -239,7 +243,7 @@ export class PluginManager {
 
   /** A user plugin's steps are watched (and told apart by the folder its private copy runs from); a native plugin's only shown as progress. */
   private watchFor(snapshot: PluginSnapshot, watch: LoadWatch): LoadWatch {
-    if (snapshot.plugin.source === "native") return { ...(watch.progress === undefined ? {} : { progress: watch.progress }), ...(watch.warn === undefined ? {} : { warn: watch.warn }) };
+    if (snapshot.plugin.source === "native") return { ...(watch.progress === undefined ? {} : { progress: watch.progress }), ...(watch.warn === undefined ? {} : { warn: watch.warn }), ...(watch.clock === undefined ? {} : { clock: watch.clock }) };
     return { ...watch, code: join(this.paths.pluginCodeDir, snapshot.hash) };
   }
 

@@ -14,8 +14,9 @@ const ALL = ["debug:debug message", "info:info message", "warning:warning messag
  * `_meta` carries `io.modelcontextprotocol/logLevel` (SEP-2577; the SDK's ctx.mcpReq.log, which
  * the fixture's `log_levels` tool uses, sends none without it). The gateway puts there the level
  * its client asked for — a 2026-07-28 client's own, a 2025 client's logging/setLevel — so a client
- * that asked for logs gets the upstream's, and one that did not gets none (and the upstream is
- * asked for none: no key).
+ * that asked for logs gets the upstream's, and a 2026-07-28 request that did not gets none (and the
+ * upstream is asked for none: no key). A 2025 client that set no level gets every message on a call
+ * that can carry them (no-level-client-logs.test.ts); its fast-lane calls carry none, whatever the era.
  */
 let home: TestHome;
 let running: RunningGateway;
@@ -139,6 +140,45 @@ describe("a 2026-07-28 upstream's log messages to a 2025 client", () => {
     } finally {
       await verbose.client.close();
       await quiet.client.close();
+    }
+  }, 60_000);
+});
+
+/** run_mcp_script's guest calls go upstream for the client that ran the script, as a direct call does. */
+describe("a 2026-07-28 upstream's log messages for calls made by run_mcp_script", () => {
+  const SCRIPT = 'return require("host:mcp-full").log_levels({});';
+
+  async function runScript(client: Client, messages: string[], meta: Record<string, unknown> = {}): Promise<string[]> {
+    messages.length = 0;
+    const result = await client.callTool({ name: "run_mcp_script", arguments: { script: SCRIPT }, _meta: meta });
+    expect(result.isError ?? false, firstText(result)).toBe(false);
+    expect(JSON.parse(firstText(result))).toMatchObject({ result: expect.anything() });
+    return [...messages];
+  }
+
+  it("a 2026-07-28 client's run_mcp_script call names its level to the upstream for the script's calls; one without a level asks for none", async () => {
+    const { client, messages } = await connect("modern");
+    try {
+      expect(await runScript(client, messages, { [LOG_LEVEL]: "info" })).toEqual(ALL.slice(1));
+      expect(levelSeen("log_levels")).toBe("info");
+      expect(await runScript(client, messages)).toEqual([]);
+      expect(levelSeen("log_levels")).toBe("none");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("a 2025 client's logging/setLevel reaches the script's calls (none set: every message, as from a 2025 upstream)", async () => {
+    const { client, messages } = await connect("legacy");
+    try {
+      // run_mcp_script takes the SDK path, where a 2025 client that set no level gets all (no-level-client-logs.test.ts).
+      expect(await runScript(client, messages)).toEqual(ALL);
+      expect(levelSeen("log_levels")).toBe("debug");
+      await client.setLoggingLevel("warning");
+      expect(await runScript(client, messages)).toEqual(ALL.slice(2));
+      expect(levelSeen("log_levels")).toBe("warning");
+    } finally {
+      await client.close();
     }
   }, 60_000);
 });

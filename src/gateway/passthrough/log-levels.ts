@@ -30,11 +30,15 @@ export function originLevel(origin: GatewayOrigin, connectionLevel: LoggingLevel
 
 /**
  * The level a request forwarded for `origin` carries to a 2026-07-28 upstream (which has no
- * logging/setLevel and logs only for requests that name a level): what the client asked for, or
- * none. Any other caller (a fast-lane call, none at all) asks for none.
+ * logging/setLevel and logs only for requests that name a level): what the client asked for; for a
+ * 2025 connection that set none, "debug": a 2025 upstream with no level set sends what it decides
+ * (the SDK's, everything), which reaches that client, so the same client gets the same from either
+ * era. A 2026-07-28 request that names none asks for none, as does any other caller (a fast-lane
+ * call, none at all).
  */
 export function forwardedLevel(origin: unknown, connectionLevel: (origin: GatewayOrigin) => LoggingLevel | undefined): LoggingLevel | undefined {
-  return isGatewayOrigin(origin) ? originLevel(origin, connectionLevel(origin)) : undefined;
+  if (!isGatewayOrigin(origin)) return undefined;
+  return isModernRequest(origin.ctx) ? originLevel(origin, undefined) : (connectionLevel(origin) ?? "debug");
 }
 
 /**

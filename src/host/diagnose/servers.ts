@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import { packageRunner } from "../../mcp/client-manager/connect-timeout.js";
 import { missingCommandHint } from "../../mcp/client-manager/command-hints.js";
 import type { McpApprovalStore } from "../../mcp/approval/index.js";
-import { mcpServerEntryObjectSchema, McpConfigError, parseTemplate, type McpServerEntry, type McpServers } from "../../mcp/config/index.js";
+import { launchLookup, mcpServerEntryObjectSchema, McpConfigError, parseTemplate, type McpServerEntry, type McpServers } from "../../mcp/config/index.js";
 import { inputEnvName } from "../../mcp/config/input-cache.js";
 import { approvalSubject } from "../../mcp/service/approval-subject.js";
 import { definitionHash, type ServerStatusRecord } from "../../mcp/service/server-status.js";
@@ -11,7 +11,7 @@ import { errorMessage } from "../../util/errors.js";
 import { shellWord } from "../../util/shell-word.js";
 import { didYouMean } from "../../util/suggest.js";
 import { filesystemRootsProblem } from "./filesystem-roots.js";
-import { fileExists, findCommand } from "./path-lookup.js";
+import { fileExists, findCommand, searchedFolders } from "./path-lookup.js";
 import { problem, type Problem } from "./problem.js";
 import { counted } from "../../util/counted.js";
 
@@ -67,20 +67,20 @@ function literal(text: string | undefined): string | undefined {
 }
 
 async function commandProblems(name: string, entry: McpServerEntry, context: ServerCheckContext): Promise<{ problems: Problem[]; resolved: string | undefined }> {
-  const command = literal(entry.command);
-  if (entry.type !== "stdio" || command === undefined) return { problems: [], resolved: undefined };
-  const cwd = literal(entry.cwd) ?? context.defaultCwd;
-  const pathVariable = literal(entry.env?.PATH) ?? context.env.PATH;
+  // Looked for where the launch and the approval pin look (launch-lookup.ts): the server's own PATH
+  // with its ${VAR}s filled in (`PATH=/opt/x/bin:${PATH}` was read only when literal, so mcpvm's PATH
+  // was searched instead), its cwd, its command filled in. Unknown until launch: not checked.
+  const lookup = entry.type === "stdio" ? launchLookup(entry, context.env, context.defaultCwd) : null;
+  if (lookup === null) return { problems: [], resolved: undefined };
+  const { command, cwd, pathVariable, ownPath } = lookup;
   const resolved = await findCommand(command, pathVariable, cwd);
   const subject = `server ${name}`;
   if (resolved === undefined) {
     const runner = packageRunner(command, entry.args ?? []);
-    return {
-      problems: [
-        problem("error", "unavailable", subject, `command "${command}" is not found${command.includes("/") ? ` (from ${cwd})` : " on PATH"}${runner === undefined ? "" : `; ${name} is started through ${runner}`}`, missingCommandHint(command), "MCP_SPAWN_FAILED"),
-      ],
-      resolved,
-    };
+    const isPath = command.includes("/");
+    const where = isPath ? ` (from ${cwd})` : ownPath ? " on the PATH in its env" : " on PATH";
+    const next = `${missingCommandHint(command, ownPath)}${isPath ? "" : ` Looked in ${searchedFolders(pathVariable, cwd)}.`}`;
+    return { problems: [problem("error", "unavailable", subject, `command "${command}" is not found${where}${runner === undefined ? "" : `; ${name} is started through ${runner}`}`, next, "MCP_SPAWN_FAILED")], resolved };
   }
   const problems: Problem[] = [];
   const script = (entry.args ?? []).find((arg) => !arg.startsWith("-"));

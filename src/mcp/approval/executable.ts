@@ -1,8 +1,9 @@
 import { accessSync, closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
-import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import type { FileDigestCache } from "./file-digest.js";
 import { EXACT_VERSION, findPackageSpec, NPX_FLAGS, splitNpmSpec, UVX_FLAGS } from "./package-spec.js";
+import { spawnSearchDirectories } from "../../util/spawn-path.js";
 
 /**
  * What a stdio launch actually runs, beyond the command line as written: the executable the
@@ -44,7 +45,8 @@ export interface LaunchTargetInput {
 }
 
 export function resolveLaunchTarget(input: LaunchTargetInput): LaunchTarget {
-  const path = input.env.PATH ?? "";
+  // No PATH at all is the system default to the spawn, not an empty one.
+  const path = input.env.PATH;
   const executable = findExecutable(input.command, path, input.cwd);
   const interpreter = executable === undefined ? undefined : interpreterOf(executable, path, input.cwd);
   const runner = basename(input.command).replace(/\.(cmd|exe)$/i, "");
@@ -105,15 +107,15 @@ export function describeLaunchTarget(target: LaunchTarget): string {
 }
 
 /** As the spawn finds it: a command with a slash is a path (from cwd); otherwise the first executable file on PATH. */
-export function findExecutable(command: string, path: string, cwd: string): string | undefined {
+export function findExecutable(command: string, path: string | undefined, cwd: string): string | undefined {
   if (command.includes("/") || (process.platform === "win32" && command.includes("\\"))) {
     const full = isAbsolute(command) ? command : resolve(cwd, command);
     return isExecutableFile(full) ? full : undefined;
   }
-  for (const dir of path.split(delimiter)) {
-    // An empty element (`:/usr/bin`, `a::b`, a trailing `:`) is the current directory to the spawn, as
-    // to execvp: the child's cwd. Skipping it pinned /usr/bin/node while a `node` in the cwd ran.
-    const candidate = resolve(cwd, dir === "" ? "." : dir, command);
+  // An empty element (`:/usr/bin`, `a::b`, a trailing `:`) is the child's cwd to the spawn, as to
+  // execvp: skipping it pinned /usr/bin/node while a `node` in the cwd ran.
+  for (const dir of spawnSearchDirectories(path, cwd)) {
+    const candidate = resolve(dir, command);
     if (isExecutableFile(candidate)) return candidate;
   }
   return undefined;
@@ -130,7 +132,7 @@ function isExecutableFile(file: string): boolean {
 }
 
 /** The interpreter of a `#!` script; `#!/usr/bin/env [-S] x` is x as found on PATH. */
-function interpreterOf(file: string, path: string, cwd: string): string | undefined {
+function interpreterOf(file: string, path: string | undefined, cwd: string): string | undefined {
   let head: string;
   try {
     // Only the first line matters; a binary (node itself) is never read whole.

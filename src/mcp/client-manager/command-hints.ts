@@ -17,11 +17,13 @@ function baseName(command: string): string {
   return (command.split(/[\\/]/).pop() ?? command).replace(/\.(cmd|exe|bat)$/i, "").toLowerCase();
 }
 
-/** The next step for a command that was not found; a generic PATH hint for others. */
-export function missingCommandHint(command: string): string {
+/**
+ * The next step for a command that was not found; a generic PATH hint for others. `ownPath`: the
+ * server's env sets its PATH, which is then the one searched (not the one mcpvm was started with).
+ */
+export function missingCommandHint(command: string, ownPath = false): string {
   const hint = INSTALL_HINTS[baseName(command)];
   if (hint !== undefined) return `${hint}.`;
-  return /[\\/]/.test(command)
-    ? "Check that the file exists and is executable (a relative path is resolved from the server's cwd, else the folder mcpvm runs in)."
-    : "Check the command name and that it is on PATH (the PATH mcpvm was started with).";
+  if (/[\\/]/.test(command)) return "Check that the file exists and is executable (a relative path is resolved from the server's cwd, else the folder mcpvm runs in).";
+  return ownPath ? "Check the command name and that it is in a folder of the PATH the server's env sets." : "Check the command name and that it is on PATH (the PATH mcpvm was started with).";
 }

@@ -95,6 +95,11 @@ export function connectTimeoutError(diag: StartupDiagnostics, timeoutMs: number)
   );
 }
 
+/** Whether a stdio launch's env sets its PATH, which the spawn then searches instead of mcpvm's. */
+function setsOwnPath(launch: McpServerLaunch | undefined): boolean {
+  return launch?.transport === "stdio" && Object.keys(launch.env).some((name) => (process.platform === "win32" ? name.toUpperCase() === "PATH" : name === "PATH"));
+}
+
 /** Why a connect that did not time out failed. */
 export function connectFailure(error: unknown, diag: StartupDiagnostics, command: string | undefined): McpConnectError {
   const data = { server: diag.server };
@@ -102,7 +107,7 @@ export function connectFailure(error: unknown, diag: StartupDiagnostics, command
   if (spawnCode !== undefined) {
     return new McpConnectError(
       "MCP_SPAWN_FAILED",
-      `Could not start MCP server ${diag.server}: command "${diag.redact(command ?? "?")}" failed to start (${spawnCode}). ${missingCommandHint(command ?? "")}`,
+      `Could not start MCP server ${diag.server}: command "${diag.redact(command ?? "?")}" failed to start (${spawnCode}). ${missingCommandHint(command ?? "", setsOwnPath(diag.launch))}`,
       { data: { ...data, errno: spawnCode } },
     );
   }

@@ -29,6 +29,8 @@ export type { TemplateField, TemplateSource } from "./template-fields.js";
 export { InputCache } from "./input-cache.js";
 export type { PromptInput } from "./input-cache.js";
 export { resolveLaunch } from "./resolve-launch.js";
+export { launchLookup } from "./launch-lookup.js";
+export type { LaunchLookup } from "./launch-lookup.js";
 export type { ResolveLaunchOptions } from "./resolve-launch.js";
 export { filterTools } from "./tool-filter.js";
 export type { ToolFilter, ToolFilterResult } from "./tool-filter.js";

@@ -31,6 +31,8 @@ export interface McpModuleOptions {
   readonly flowPolicy?: () => FlowPolicy;
   /** Who can be asked about a flow right now; undefined when nobody can (then the policy decides). */
   readonly askFlow?: () => AskFlow | undefined;
+  /** The caller the current run's calls are made for (CallerOptions.origin; a gateway client request), read per call. */
+  readonly origin?: () => unknown;
 }
 
 /**
@@ -179,7 +181,8 @@ async function callTool(
   // while the person read the prompt) is held now, not sent with the answer given for the old one.
   const current = service.currentCatalog(catalog.server);
   if (current !== catalog) await requireUnchanged(service, catalog, tool, name, context, current);
-  const caller = withinBudget(context);
+  const origin = options.origin?.();
+  const caller = { ...withinBudget(context), ...(origin === undefined ? {} : { origin }) };
   // The approval re-check (a stat of the approvals file) on every call; awaited only when it must read the file or wait for a rate limit.
   if (!service.callSlotFree(catalog.server)) await service.acquireCallSlot(catalog.server, caller);
   const progress = toolProgress(context, options, (message) => flows?.index.label(catalog.server, message));

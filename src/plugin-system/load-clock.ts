@@ -1,0 +1,70 @@
+import { performance } from "node:perf_hooks";
+
+/** How often the clock looks at the time while plugins load. */
+const BEAT_MS = 20;
+/** A gap between beats longer than this is the thread held (by some code; a busy machine rarely stalls a process this long). */
+const STALL_MS = 250;
+
+interface Stall {
+  readonly from: number;
+  readonly to: number;
+  /** The step whose own code held the thread, when known (see `settled`). */
+  readonly owner: object | undefined;
+}
+
+/**
+ * Where the time of plugins loading side by side went, so each step's deadline counts its own time.
+ * They share one thread: a plugin whose import or createHostFunctions runs synchronously for seconds
+ * holds every other step's continuation back, and the other one's deadline timer (which fires before the
+ * I/O it waited for is served) gave up on it and named it, while the plugin that held the thread loaded.
+ * The clock beats while plugins load; a gap between beats is a stall. A step that settles at the end
+ * of a stall, before anything else could run, is the one whose code held the thread: the stall is its
+ * own. Every other stall is taken off each step's clock (load-deadline.ts).
+ */
+export class LoadClock {
+  private last = performance.now();
+  private readonly stalls: Stall[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor() {
+    this.timer = setInterval(() => this.beat(undefined, 0), BEAT_MS);
+    this.timer.unref();
+  }
+
+  now(): number {
+    return performance.now();
+  }
+
+  /** Records the gap since the last beat when it is a stall: `owner`'s from `since`, nobody's known before. */
+  private beat(owner: object | undefined, since: number): void {
+    const now = performance.now();
+    if (now - this.last > STALL_MS) {
+      if (owner !== undefined && since > this.last) this.stalls.push({ from: this.last, to: Math.min(since, now), owner: undefined });
+      this.stalls.push({ from: owner === undefined ? this.last : Math.max(this.last, since), to: now, owner });
+    }
+    this.last = now;
+  }
+
+  /** `step`'s work (begun at `since`) just settled: a thread held until now, with no beat, was held by its code. */
+  settled(step: object, since: number): void {
+    this.beat(step, since);
+  }
+
+  /** How long, since `since`, code other than `step`'s held the thread (a hold not recorded yet included). */
+  heldByOthers(step: object, since: number): number {
+    const now = performance.now();
+    let held = 0;
+    for (const stall of this.stalls) if (stall.owner !== step) held += Math.max(0, Math.min(stall.to, now) - Math.max(stall.from, since));
+    if (now - this.last > STALL_MS) held += now - Math.max(this.last, since);
+    return held;
+  }
+
+  /** How long `step`'s own code held the thread. */
+  heldBy(step: object): number {
+    return this.stalls.reduce((sum, stall) => sum + (stall.owner === step ? stall.to - stall.from : 0), 0);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
