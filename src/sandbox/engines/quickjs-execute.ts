@@ -89,7 +89,7 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
     preemption.stretchStarted();
   };
 
-  // Where the manifest's first line ends (see GuestRunManifest): configure gets that line, the tables on request.
+  // Where the manifest's first line ends: configure gets that line, the tables come on request (manifestTables).
   const headEnd = run.manifestText.indexOf("\n");
 
   let outcome: EngineOutcome;
@@ -251,7 +251,6 @@ export function executeQuickJsRun(sandbox: PreparedSandbox, run: RunMessage, cha
   }
 
   function execute(): EngineOutcome {
-    // The manifest's first line only; the guest asks for the rest when it needs it (GuestNative.manifestTables).
     const manifest = context.newString(headEnd === -1 ? run.manifestText : run.manifestText.slice(0, headEnd));
     const runner = context.callFunction(sandbox.configure, context.undefined, manifest);
     manifest.dispose();
