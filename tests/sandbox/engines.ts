@@ -22,9 +22,11 @@ export async function conformanceEngines(): Promise<ConformanceEngine[]> {
     ? { kind: "hyperlight", create: () => createHyperlightEngine({ maxIdleVms: 2 }) }
     : { kind: "hyperlight", unavailableReason: probe.reason };
   return [
-    { kind: "quickjs", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4 }) },
+    // Named explicitly: the default mode is shared (and MCPVM_QUICKJS_WORKERS can change it), while `mcpvm run` uses
+    // thread mode, one run per worker thread.
+    { kind: "quickjs", label: "quickjs (thread mode)", create: () => createQuickJsEngine({ workerMode: "thread", warmWorkers: 1, maxWorkers: 4 }) },
     // The worker engine's other way to get a fresh sandbox: built and freed for every run, no memory image.
-    { kind: "quickjs", label: "quickjs (sandboxes built, no image)", create: () => createQuickJsEngine({ warmWorkers: 1, maxWorkers: 4, sandboxSnapshots: false }) },
+    { kind: "quickjs", label: "quickjs (thread mode, sandboxes built, no image)", create: () => createQuickJsEngine({ workerMode: "thread", warmWorkers: 1, maxWorkers: 4, sandboxSnapshots: false }) },
     // Several runs per worker thread: the in-thread engine's asyncify runs inside the worker threads.
     { kind: "quickjs", label: "quickjs (shared workers)", create: () => createQuickJsEngine({ workerMode: "shared", warmWorkers: 1, maxWorkers: 4 }) },
     { kind: "quickjs", label: "quickjs (shared workers, no image)", create: () => createQuickJsEngine({ workerMode: "shared", warmWorkers: 1, maxWorkers: 4, sandboxSnapshots: false }) },
