@@ -24,6 +24,6 @@ function baseName(command: string): string {
 export function missingCommandHint(command: string, ownPath = false): string {
   const hint = INSTALL_HINTS[baseName(command)];
   if (hint !== undefined) return `${hint}.`;
-  if (/[\\/]/.test(command)) return "Check that the file exists and is executable (a relative path is resolved from the server's cwd, else the folder mcpvm runs in).";
+  if (/[\\/]/.test(command)) return "Check that the file exists and is executable (a relative path is resolved from the server's `cwd`, else from the config home, where servers start).";
   return ownPath ? "Check the command name and that it is in a folder of the PATH the server's env sets." : "Check the command name and that it is on PATH (the PATH mcpvm was started with).";
 }
