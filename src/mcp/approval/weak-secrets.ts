@@ -1,5 +1,5 @@
 import { displayInline } from "../../terminal/display.js";
-import { parseTemplate } from "../config/placeholders.js";
+import { filledWithVariables } from "../config/placeholders.js";
 import { weakness, type Weakness } from "../config/secret-values.js";
 import type { ApprovalSubject } from "./hash.js";
 
@@ -12,26 +12,6 @@ export interface WeakSecret {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The value as it will be at launch, or undefined while it depends on an `${input:…}` answer or an unset variable. */
-function resolved(template: string, env: Env): { value: string; variables: [string, string][] } | undefined {
-  const parsed = parseTemplate(template);
-  if (!parsed.ok) return undefined;
-  let value = "";
-  const variables: [string, string][] = [];
-  for (const part of parsed.parts) {
-    if (part.kind === "text") value += part.value;
-    else if (part.kind === "input") return undefined;
-    else {
-      const read = env[part.name];
-      const filled = read !== undefined && read !== "" ? read : part.fallback;
-      if (filled === undefined) return undefined;
-      if (read !== undefined && read !== "") variables.push([part.name, read]);
-      value += filled;
-    }
-  }
-  return { value, variables };
-}
-
 /**
  * The env and header values of a definition that masking cannot keep from guest code: too short to
  * be masked at all, or masked but guessable (under 8 characters, digits only, one plain word).
@@ -41,8 +21,8 @@ export function weakSecrets(subject: ApprovalSubject, env: Env = {}): WeakSecret
   const found: WeakSecret[] = [];
   const check = (kind: "env" | "header", entries: Readonly<Record<string, string>> | undefined) => {
     for (const [name, template] of Object.entries(entries ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const filled = resolved(template, env);
-      if (filled === undefined) continue;
+      const filled = filledWithVariables(template, env);
+      if (filled === null) continue;
       const field = `${kind === "env" ? "env" : "headers"}.${name}`;
       const whole = weakness(name, filled.value, kind);
       if (whole !== undefined) found.push({ field, weakness: whole, length: filled.value.length });

@@ -68,18 +68,25 @@ export function variableReferences(text: string): string[] {
  * for a check made before launch; null when that is known only at launch (`${input:…}`, or a variable unset without a default).
  */
 export function filledFromEnvironment(text: string, env: Readonly<Record<string, string | undefined>>): string | null {
+  return filledWithVariables(text, env)?.value ?? null;
+}
+
+/** As `filledFromEnvironment`, with the variables whose own (non-empty) values went in, by name. */
+export function filledWithVariables(text: string, env: Readonly<Record<string, string | undefined>>): { value: string; variables: [string, string][] } | null {
   const parsed = parseTemplate(text);
   if (!parsed.ok) return null;
-  let out = "";
+  let value = "";
+  const variables: [string, string][] = [];
   for (const part of parsed.parts) {
-    if (part.kind === "text") out += part.value;
+    if (part.kind === "text") value += part.value;
     else if (part.kind === "input") return null;
     else {
-      const value = env[part.name];
-      const filled = value !== undefined && value !== "" ? value : part.fallback;
+      const read = env[part.name];
+      const filled = read !== undefined && read !== "" ? read : part.fallback;
       if (filled === undefined) return null;
-      out += filled;
+      if (read !== undefined && read !== "") variables.push([part.name, read]);
+      value += filled;
     }
   }
-  return out;
+  return { value, variables };
 }
