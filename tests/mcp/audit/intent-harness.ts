@@ -30,7 +30,7 @@ export interface IntentHalf {
  * tuned on since wave 6. `tuning-v5`: wave-6 attacks aimed at blind spots. `benign-extra`, `benign-extra-2`: real
  * servers' tools (waves 5 and 6). All are tuning material; see tests/fixtures/audit-intent/README.md.
  */
-export type HalfName = "tuning" | "heldout-v2" | "heldout-v3" | "heldout-v4" | "heldout-v5" | "heldout-v6" | "heldout-v7" | "heldout-v8" | "heldout-v9" | "heldout-v10" | "heldout-v11" | "heldout-v12" | "heldout-v13" | "heldout-v14" | "heldout-v15" | "heldout-v16" | "heldout-v17" | "heldout-v18" | "heldout-v19" | "heldout-v20" | "heldout-v21" | "heldout-v22" | "benign-extra" | "benign-extra-2" | "benign-extra-3" | "benign-extra-4" | "benign-extra-5" | "tuning-v5" | "benign-voice" | "benign-voice-heldout" | "benign-multilingual" | "training-w19a" | "training-w19b" | "training-w19c";
+export type HalfName = "tuning" | "heldout-v2" | "heldout-v3" | "heldout-v4" | "heldout-v5" | "heldout-v6" | "heldout-v7" | "heldout-v8" | "heldout-v9" | "heldout-v10" | "heldout-v11" | "heldout-v12" | "heldout-v13" | "heldout-v14" | "heldout-v15" | "heldout-v16" | "heldout-v17" | "heldout-v18" | "heldout-v19" | "heldout-v20" | "heldout-v21" | "heldout-v22" | "heldout-v23" | "benign-extra" | "benign-extra-2" | "benign-extra-3" | "benign-extra-4" | "benign-extra-5" | "tuning-v5" | "benign-voice" | "benign-voice-heldout" | "benign-multilingual" | "training-w19a" | "training-w19b" | "training-w19c";
 
 const loaded = new Map<HalfName, IntentHalf>();
 
