@@ -50,13 +50,23 @@ export class LoadClock {
     this.beat(step, since);
   }
 
-  /** How long, since `since`, code other than `step`'s held the thread (a hold not recorded yet included). */
-  heldByOthers(step: object, since: number): number {
+  /**
+   * How long, since `since`, code other than `step`'s held the thread (a hold not recorded yet included). Holds no
+   * step claimed count up to `unclaimedCap`: one may be `step`'s own (code that yields instead of settling right after
+   * holding the thread), and uncapped, a plugin computing in chunks with a yield between them was never given up on.
+   */
+  heldByOthers(step: object, since: number, unclaimedCap = Number.POSITIVE_INFINITY): number {
     const now = performance.now();
-    let held = 0;
-    for (const stall of this.stalls) if (stall.owner !== step) held += Math.max(0, Math.min(stall.to, now) - Math.max(stall.from, since));
-    if (now - this.last > STALL_MS) held += now - Math.max(this.last, since);
-    return held;
+    let claimed = 0;
+    let unclaimed = 0;
+    for (const stall of this.stalls) {
+      if (stall.owner === step) continue;
+      const overlap = Math.max(0, Math.min(stall.to, now) - Math.max(stall.from, since));
+      if (stall.owner === undefined) unclaimed += overlap;
+      else claimed += overlap;
+    }
+    if (now - this.last > STALL_MS) unclaimed += now - Math.max(this.last, since);
+    return claimed + Math.min(unclaimed, unclaimedCap);
   }
 
   /** How long `step`'s own code held the thread. */
