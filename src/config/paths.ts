@@ -53,7 +53,13 @@ export function resolveConfigHome(env: Readonly<Record<string, string | undefine
 
 function homeFor(why: string, fromEnv?: string): string {
   const home = fromEnv || userHome();
-  if (home !== undefined) return home;
+  if (home !== undefined && isAbsolute(home)) return home;
+  if (home !== undefined) {
+    throw new ConfigHomeError(
+      "CONFIG_HOME_INVALID",
+      `mcpvm has no config home: ${why}, but HOME="${home}" is a relative path, which would make it depend on the folder mcpvm starts in. Set HOME to an absolute path, or MCPVM_HOME to one, for example MCPVM_HOME=/data/mcpvm.`,
+    );
+  }
   throw new ConfigHomeError(
     "CONFIG_HOME_INVALID",
     `mcpvm has no config home: ${why}, but this account has no home folder (HOME is unset and the system has no entry for the account). Set MCPVM_HOME to an absolute path, for example MCPVM_HOME=/data/mcpvm.`,

@@ -48,7 +48,8 @@ export async function withinLoadDeadline<T>(plugin: string, step: string, ms: nu
   const self = {};
   const began = clock?.now() ?? 0;
   /** This step's own time so far: the time since it began, less what other code held the thread. */
-  const ownTime = (): number => (clock === undefined ? ms : clock.now() - began - clock.heldByOthers(self, began));
+  // Holds nobody claimed are given back up to the deadline's length (LoadClock.heldByOthers): a step ends within twice its deadline plus what other steps' code claimably held.
+  const ownTime = (): number => (clock === undefined ? ms : clock.now() - began - clock.heldByOthers(self, began, ms));
   const disable = `Fix the plugin, or stop loading it: mcpvm plugin disable ${plugin}`;
   let timer: NodeJS.Timeout | undefined;
   let late = false;
@@ -64,7 +65,7 @@ export async function withinLoadDeadline<T>(plugin: string, step: string, ms: nu
         return;
       }
       late = true;
-      const others = clock === undefined ? 0 : clock.heldByOthers(self, began);
+      const others = clock === undefined ? 0 : clock.heldByOthers(self, began, ms);
       const note = others >= 250 ? ` (not counting ${inSeconds(others)} in which other code held mcpvm's thread)` : "";
       reject(new PluginLoadTimeoutError("PLUGIN_LOAD_FAILED", `plugin ${plugin}: ${step} did not finish within ${inSeconds(ms)}${note}; it was given up on and the plugin is not loaded. ${disable}`, { data: { plugin } }));
     };

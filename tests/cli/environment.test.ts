@@ -45,6 +45,11 @@ describe("MCPVM_HOME", () => {
     );
     expect(configHomeError({ MCPVM_HOME: "./x", HOME: user })).toContain("is a relative path");
     expect(configHomeError({ MCPVM_HOME: "~bob/x", HOME: user })).toContain("only ~ and ~/… are expanded");
+    // `~` is expanded from HOME: a relative HOME made a relative config home, the very thing refused above.
+    expect(configHomeError({ MCPVM_HOME: "~", HOME: "projects" })).toBe(
+      'mcpvm has no config home: MCPVM_HOME="~" names it, but HOME="projects" is a relative path, which would make it depend on the folder mcpvm starts in. Set HOME to an absolute path, or MCPVM_HOME to one, for example MCPVM_HOME=/data/mcpvm.',
+    );
+    expect(configHomeError({ MCPVM_HOME: "~/.mcpvm", HOME: "." })).toContain('HOME="." is a relative path');
   });
 
   it("`mcpvm plugin enable` with MCPVM_HOME=~/x writes under the home directory, never a literal ./~ folder", async () => {

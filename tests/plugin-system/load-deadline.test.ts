@@ -43,6 +43,30 @@ describe("a plugin that never finishes loading", () => {
     await expect(callHostFunction(loaded.unavailable, "alpha", "hello")).rejects.toThrow(/plugin alpha did not load: .*mcpvm plugin disable alpha/);
   }, 20_000);
 
+  // Wave 32 took the time other code held the thread off each step's clock (load-clock.ts), so a plugin held back by
+  // another's synchronous code is not the one named. A hold no step claims (its code yields instead of settling
+  // right after) was taken off every clock without limit, the holder's own included: a plugin computing in chunks
+  // of a few hundred milliseconds with a yield between them was never given up on.
+  it("a plugin that holds the thread in chunks with yields between them is still given up on", async () => {
+    const chunks = `(async () => {
+      for (let i = 0; i < 8; i++) {
+        const end = Date.now() + 350;
+        while (Date.now() < end) {}
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      return { chunky: { hello: () => "hello from chunky" } };
+    })()`;
+    await writeFiles(join(world.paths.userPluginsDir, "chunky"), simpleUserPlugin("chunky", chunks));
+    const plugins = new PluginManager({ paths: world.paths, packageRoot: world.packageRoot, compiled: false, loadTimeoutMs: 400 });
+    await plugins.approve("chunky");
+    await plugins.enable("chunky");
+    const loaded = await plugins.loadHostModules();
+    expect(loaded.loaded).toEqual([]);
+    expect(loaded.refused.map((refusal) => [refusal.plugin, refusal.error.code])).toEqual([["chunky", "PLUGIN_LOAD_FAILED"]]);
+    expect(loaded.refused[0]?.error.message).toContain("plugin chunky: createHostFunctions did not finish within 400 ms");
+    await plugins.dispose();
+  }, 20_000);
+
   it("side by side, results still count in discovery order: the first plugin keeps a module both provide, even when it loads last", async () => {
     const user = world.paths.userPluginsDir;
     const shared = (name: string): Record<string, string> => {

@@ -9,15 +9,22 @@ import { gunzipSync, inflateSync } from "node:zlib";
 
 /** Compressed payloads in a definition are sentences: more than this is not inflated (a zip bomb stays bounded). */
 const MAX_INFLATED = 16 * 1024;
+/**
+ * Nor more than this many times the compressed bytes: prose deflates to about half its size, and even a repetitive
+ * paragraph to no less than a tenth; past that the stream is padding or a bomb (deflate reaches 1032 to 1). Without
+ * it, a field of sixteen 40-character runs was screened as 256 KB: every field of a listing costing what its
+ * longest allowed text (MAX_SCAN) does.
+ */
+const MAX_RATIO = 32;
 
-/** A zlib or gzip stream inflated, or undefined when the bytes are neither (or hold more than MAX_INFLATED). */
+/** A zlib or gzip stream inflated, or undefined when the bytes are neither (or hold more than the limits above). */
 export function inflated(bytes: Uint8Array): Uint8Array | undefined {
   const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
   // A zlib header: deflate method (low nibble 8) and a check value making the first two bytes a multiple of 31.
   const zlib = bytes.length > 2 && ((bytes[0] ?? 0) & 0x0f) === 8 && (((bytes[0] ?? 0) << 8) | (bytes[1] ?? 0)) % 31 === 0;
   if (!gzip && !zlib) return undefined;
   try {
-    return (gzip ? gunzipSync : inflateSync)(bytes, { maxOutputLength: MAX_INFLATED });
+    return (gzip ? gunzipSync : inflateSync)(bytes, { maxOutputLength: Math.min(MAX_INFLATED, MAX_RATIO * bytes.length) });
   } catch {
     return undefined;
   }

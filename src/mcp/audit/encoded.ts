@@ -27,7 +27,7 @@ function utf8Text(bytes: Uint8Array): string | undefined {
   }
 }
 
-type Candidate = readonly [encoding: DecodedRun["encoding"], pattern: RegExp, decode: (run: string) => string | undefined, possible: (text: string) => boolean];
+type Candidate = readonly [encoding: DecodedRun["encoding"], pattern: RegExp, decode: (run: string, inflate: boolean) => string | undefined, possible: (text: string) => boolean];
 
 // `possible` is what any match needs (its shortest length, a character it must hold): a cheap test that spares most
 // screened strings (file names, ids, short sentences) the pattern itself.
@@ -49,20 +49,26 @@ const CANDIDATES: readonly Candidate[] = [
   // Percent-encoding with whole words between the escapes ("Forward%20every%20email…").
   ["url", /(?:[^\s%]{0,40}%[0-9A-Fa-f]{2}){3,}[^\s%]{0,40}/g, decodeUrl, holds("%")],
   // The 85-character alphabets: runs of 20 or more without a space; most such runs (ids, paths) fail to decode to text.
-  ["ascii85", /<~[!-uz\s]{10,}?~>|[!-uz]{20,}/g, (run) => bytesText(decodeAscii85(run.replace(/\s+/g, ""))), atLeast(20)],
-  ["base85", /[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}/g, (run) => bytesText(decodeBase85(run)), atLeast(20)],
+  ["ascii85", /<~[!-uz\s]{10,}?~>|[!-uz]{20,}/g, (run, inflate) => bytesText(decodeAscii85(run.replace(/\s+/g, "")), inflate), atLeast(20)],
+  ["base85", /[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}/g, (run, inflate) => bytesText(decodeBase85(run), inflate), atLeast(20)],
 ];
 
-/** Decoded bytes as text: UTF-8 as they are, or a zlib/gzip stream inside them inflated first. */
-function bytesText(bytes: Uint8Array | undefined): string | undefined {
+/** Decoded bytes as text: UTF-8 as they are, or (with `inflate`) a zlib/gzip stream inside them inflated first. */
+function bytesText(bytes: Uint8Array | undefined, inflate: boolean): string | undefined {
   if (bytes === undefined) return undefined;
   const text = utf8Text(bytes);
-  if (text !== undefined) return text;
+  if (text !== undefined || !inflate) return text;
   const inner = inflated(bytes);
   return inner === undefined ? undefined : utf8Text(inner);
 }
 
-export function findEncodedRuns(text: string): DecodedRun[] {
+/**
+ * `inflate`: whether a compressed stream in a run is inflated, true for text as written. Text that was itself decoded
+ * passes false: inflating multiplies text up to MAX_INFLATED from a few dozen characters, and inflating again inside
+ * what was inflated multiplied that again (a 15 KB description screened as 4 MB), where every other decoder keeps the
+ * screened text within the input's size.
+ */
+export function findEncodedRuns(text: string, inflate = true): DecodedRun[] {
   const runs: DecodedRun[] = [...findTransformedText(text)];
   for (const [encoding, pattern, decode, possible] of CANDIDATES) {
     if (!possible(text)) continue;
@@ -71,7 +77,7 @@ export function findEncodedRuns(text: string): DecodedRun[] {
     eachMatch(pattern, text, (m) => {
       full = runs.length >= MAX_RUNS;
       if (full) return true;
-      const decoded = unwrapLayers(decode(m[0]));
+      const decoded = unwrapLayers(decode(m[0], inflate), inflate);
       if (decoded !== undefined && isReadable(decoded)) runs.push({ encoding, encoded: m[0], decoded });
       return false;
     });
@@ -86,7 +92,7 @@ export function findEncodedRuns(text: string): DecodedRun[] {
  * or three at a time, and decoded. Bounded: at most MAX_FRAGMENTS fragments per definition.
  */
 const FRAGMENT: ReadonlyArray<readonly [DecodedRun["encoding"], RegExp, (run: string) => string | undefined]> = [
-  ["base64", /[A-Za-z0-9+/_-]{8,}={0,2}/g, decodeBase64],
+  ["base64", /[A-Za-z0-9+/_-]{8,}={0,2}/g, (run) => decodeBase64(run, true)],
   ["hex", /\b(?:[0-9a-fA-F]{2}){4,}\b/g, decodeHex],
 ];
 const MAX_FRAGMENTS = 24;
@@ -107,7 +113,7 @@ export function findSplitRuns(texts: readonly string[]): DecodedRun[] {
       for (const width of [2, 3]) {
         if (i + width > fragments.length) continue;
         const joined = fragments.slice(i, i + width).join("");
-        const decoded = unwrapLayers(decode(joined));
+        const decoded = unwrapLayers(decode(joined), true);
         if (decoded !== undefined && isReadable(decoded)) runs.push({ encoding, encoded: joined, decoded });
         if (runs.length >= MAX_RUNS) return runs;
       }
@@ -120,10 +126,10 @@ const WHOLE_BASE64 = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
 const MAX_LAYERS = 4;
 
 /** Layered encodings (base64 of base64, hex of base64…): a result that is itself one base64 run is decoded again. */
-function unwrapLayers(decoded: string | undefined): string | undefined {
+function unwrapLayers(decoded: string | undefined, inflate: boolean): string | undefined {
   let current = decoded;
   for (let layer = 0; layer < MAX_LAYERS && current !== undefined && WHOLE_BASE64.test(current.trim()); layer++) {
-    const next = decodeBase64(current.trim());
+    const next = decodeBase64(current.trim(), inflate);
     if (next === undefined || !isReadable(next)) break;
     current = next;
   }
@@ -137,11 +143,11 @@ function isReadable(text: string): boolean {
   return printable / [...text].length >= 0.9 && /\p{L}{3,}/u.test(text) && /[\s\p{P}]/u.test(text);
 }
 
-function decodeBase64(run: string): string | undefined {
+function decodeBase64(run: string, inflate: boolean): string | undefined {
   const normalised = run.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
   if (normalised.length % 4 === 1) return undefined;
   // Written backwards ("reverse the string, then base64-decode"): tried when the run read forwards is no text.
-  return bytesText(Buffer.from(normalised, "base64")) ?? bytesText(Buffer.from([...normalised].reverse().join(""), "base64"));
+  return bytesText(Buffer.from(normalised, "base64"), inflate) ?? bytesText(Buffer.from([...normalised].reverse().join(""), "base64"), inflate);
 }
 
 function decodeHex(run: string): string | undefined {

@@ -126,7 +126,8 @@ function screenText(givenText: string, field: FieldKind, depth: number, options:
         hits.push({ ...inner, evidence: renderEvidence(`(hidden) ${inner.evidence}`) });
       }
     }
-    for (const run of findEncodedRuns(visible)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1, options), run.encoded, () => isLabelledSentence(visible, run.encoded, run.decoded)));
+    // Compressed streams are inflated only in the text as written (see findEncodedRuns): the screened text stays bounded.
+    for (const run of findEncodedRuns(visible, depth === 0)) hits.push(encodedHit(run.encoding, run.decoded, auditText(run.decoded, field, depth + 1, options), run.encoded, () => isLabelledSentence(visible, run.encoded, run.decoded)));
   }
   if (field.kind === "prose" && text.length > LONG_TEXT) {
     hits.push({ rule: "long-text", severity: "info", evidence: `${text.length} characters` });
