@@ -9,14 +9,15 @@ import { errorMessage } from "../util/errors.js";
  * to has already been reported.
  *
  * Disposing at the deadline instead would run before the late step had started anything, and what it
- * started afterwards would outlive the host. Not while a later load of the same registration is in use
- * (a reload): its dispose is the same one, and that load's own call ends what the module holds.
+ * started afterwards would outlive the host. Not while a later load of the same registration is under way
+ * or in use (a reload): its dispose is the same one, and that load's own call ends what the module holds.
  */
 export function disposeLate(plugin: string, registration: object | undefined, dispose: (() => unknown) | undefined, warn: ((message: string) => void) | undefined): void {
   if (dispose === undefined) return;
   // Loaded again meanwhile (a reload gets the same registration, the module's default export): its dispose
-  // is the registration's, so calling it now would tear down the live load. That load's own dispose, when
-  // the host closes or reloads, ends what the module holds, this late step's work included.
+  // is the registration's, so calling it now would tear down that load, also while it is still being
+  // created. That load's own dispose (the host closing or reloading, its refusal, or its own late dispose
+  // if it too is given up on) ends what the module holds, this late step's work included.
   if (registration !== undefined && liveLoads.has(registration)) return;
   void (async () => {
     try {
@@ -27,15 +28,15 @@ export function disposeLate(plugin: string, registration: object | undefined, di
   })();
 }
 
-/** Registrations with a load in use (counted by the plugin manager from load to dispose). */
+/** Registrations with a load under way or in use (counted by the plugin manager from its import to its end). */
 const liveLoads = new WeakMap<object, number>();
 
-/** A load of `registration` is in use (the manager keeps it) until loadEnded. */
+/** A load of `registration` is under way (its import gave it) or in use (the manager keeps it), until loadEnded. */
 export function loadInUse(registration: object): void {
   liveLoads.set(registration, (liveLoads.get(registration) ?? 0) + 1);
 }
 
-/** A load of `registration` counted by loadInUse is being disposed. */
+/** A load of `registration` counted by loadInUse failed, was given up on, refused, or is being disposed. */
 export function loadEnded(registration: object): void {
   const left = (liveLoads.get(registration) ?? 0) - 1;
   if (left > 0) liveLoads.set(registration, left);

@@ -2,6 +2,7 @@ import type { HostModules, LazyHostModule } from "../sandbox/types.js";
 import type { DiscoveredPlugin } from "./discovery.js";
 import { PluginError } from "./errors.js";
 import { disposeQuietly, unavailableModulesOf, type LoadedPlugin } from "./host-loader.js";
+import { loadEnded } from "./late-dispose.js";
 import type { Settled } from "./side-by-side.js";
 import type { PluginSnapshot } from "./snapshot.js";
 
@@ -40,6 +41,7 @@ export interface PluginLoad {
  * after another: the first plugin keeps a module two provide (the other is refused and disposed), and
  * refusals keep that order. `outcomes[i]` belongs to `enabled[i]`; `keep` is told of each plugin taken.
  * A failure that is not a PluginError is thrown, after the plugins still loading are set to be disposed.
+ * A load dropped here (refused or set to be disposed) ends its count of loads in use (late-dispose.ts).
  */
 export async function collectInOrder(plugins: readonly DiscoveredPlugin[], enabled: readonly DiscoveredPlugin[], outcomes: readonly Promise<Settled<PluginLoad>>[], keep: (loaded: LoadedPlugin) => void): Promise<LoadedHostModules> {
   const modules: Record<string, HostModules[string]> = {};
@@ -57,6 +59,7 @@ export async function collectInOrder(plugins: readonly DiscoveredPlugin[], enabl
       const { snapshot, loaded } = outcome.value;
       const clash = Object.keys(loaded.modules).find((module) => owner.has(module));
       if (clash !== undefined) {
+        loadEnded(loaded.registration);
         await disposeQuietly(loaded.registration);
         throw new PluginError("PLUGIN_MODULE_CONFLICT", `plugin ${plugin.name}: module "${clash}" is already provided by plugin ${owner.get(clash)}; disable one of them`, { data: { plugin: plugin.name } });
       }
@@ -72,7 +75,13 @@ export async function collectInOrder(plugins: readonly DiscoveredPlugin[], enabl
     } catch (error) {
       if (!(error instanceof PluginError)) {
         // The plugins after this one may have loaded already; nothing will use them.
-        for (const later of outcomes.slice(at + 1)) void later.then((settled) => (settled.ok ? disposeQuietly(settled.value.loaded.registration) : undefined));
+        for (const later of outcomes.slice(at + 1)) {
+          void later.then((settled) => {
+            if (!settled.ok) return undefined;
+            loadEnded(settled.value.loaded.registration);
+            return disposeQuietly(settled.value.loaded.registration);
+          });
+        }
         throw error;
       }
       result.refused.push({ plugin: plugin.name, error });

@@ -230,13 +230,18 @@ export class PluginManager {
     const outcomes = sideBySide(enabled, (plugin) => this.requireApproval(plugin), async (plugin, snapshot) => {
       const guard = this.watchFor(snapshot, watch);
       const registration = await this.importApproved(snapshot, guard);
+      // Counted from here, not from its success: an earlier, given-up load settling while this one is being
+      // created must not dispose it (late-dispose.ts). load-results.ts ends the count of a load it drops.
+      loadInUse(registration);
       const context = { paths: this.paths, pluginDir: plugin.dir, env: this.env, ...(plugin.source === "native" && this.options.services !== undefined ? { services: this.options.services } : {}) };
-      return { snapshot, loaded: await instantiatePlugin(plugin, registration, ownValue(config.plugins, plugin.name)?.config, context, this.options.loadTimeoutMs, guard) };
+      try {
+        return { snapshot, loaded: await instantiatePlugin(plugin, registration, ownValue(config.plugins, plugin.name)?.config, context, this.options.loadTimeoutMs, guard) };
+      } catch (error) {
+        loadEnded(registration);
+        throw error;
+      }
     });
-    const collected = await collectInOrder(plugins, enabled, outcomes, (loaded) => {
-      loadInUse(loaded.registration);
-      this.loadedPlugins.push(loaded);
-    });
+    const collected = await collectInOrder(plugins, enabled, outcomes, (loaded) => this.loadedPlugins.push(loaded));
     const enabledNames = Object.entries(config.plugins ?? {}).flatMap(([name, settings]) => (settings.enabled === true ? [name] : []));
     return { ...collected, refused: [...collected.refused, ...enabledButMissing(enabledNames, plugins.map((plugin) => plugin.name), errors, this.paths.configFile)] };
   }

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -48,10 +49,14 @@ for (const upstream of ["legacy", "auto"] as const) {
   describe(`a 2026-07-28 client through the gateway, ${label}`, () => {
     let home: TestHome;
     let running: RunningGateway;
+    /** What `other` records (full-features.mjs recordEvent): which calls it has started. */
+    let eventsFile: string;
 
     beforeAll(async () => {
-      home = await makeHome({ servers: { full: { command: process.execPath, args: [FULL] } }, gateway: { upstreamProtocol: upstream } });
-      running = await startGateway({ env: home.env, http: { host: "127.0.0.1", port: 0 }, noAuth: true, expose: "full", logLevel: "error", pretty: false });
+      // `other` keeps a second client's call in flight on another server (the script tests below).
+      home = await makeHome({ servers: { full: { command: process.execPath, args: [FULL] }, other: { command: process.execPath, args: [FULL], env: { MCPVM_FULL_EVENTS: "${MCPVM_TEST_EVENTS}" } } }, gateway: { upstreamProtocol: upstream } });
+      eventsFile = join(home.dir, "full-events.txt");
+      running = await startGateway({ env: { ...home.env, MCPVM_TEST_EVENTS: eventsFile }, http: { host: "127.0.0.1", port: 0 }, noAuth: true, expose: "full", logLevel: "error", pretty: false });
     });
 
     afterAll(async () => {
@@ -84,16 +89,36 @@ for (const upstream of ["legacy", "auto"] as const) {
       }
     });
 
-    it("a guest script (run_mcp_script) whose call elicits is answered the same way", async () => {
-      const { client, asked } = await modernClient(running.url as string, { elicit: { response: "for the script" } });
-      try {
-        const result = await client.callTool({ name: "run_mcp_script", arguments: { script: 'return require("host:mcp-full").test_elicitation({ message: "from a script" });' } });
-        expect(firstText(result)).toContain('User response: action=accept, content={\\"response\\":\\"for the script\\"}');
-        expect(asked).toEqual(["elicit:from a script"]);
-      } finally {
-        await client.close();
-      }
-    });
+    // Each way a script calls takes its own path into the host. Another client's call is in flight meanwhile (a script
+    // waiting on the `other` server), so "the only gateway call in flight" names nobody: the question reaches the client
+    // that ran the script only because the script's call carries that client's request as its origin.
+    const SCRIPTS = {
+      "a module call": 'return require("host:mcp-full").test_elicitation({ message: "from a script" });',
+      "a $batch item": 'const [item] = require("host:mcp-full").$batch("test_elicitation", [{ message: "from a script" }]); if (!item.ok) throw new Error(item.error.message); return item.value;',
+      "the tools global": 'return await tools.full.test_elicitation({ message: "from a script" });',
+    };
+    for (const [how, script] of Object.entries(SCRIPTS)) {
+      it(`a guest script (run_mcp_script) whose call elicits (${how}) is answered the same way, by the client that ran it`, async () => {
+        const { client, asked } = await modernClient(running.url as string, { elicit: { response: "for the script" } });
+        const other = await modernClient(running.url as string, { elicit: { response: "from the other client" } });
+        const busy = new AbortController();
+        try {
+          const waiting = `return require("host:mcp-other").slow_echo({ text: ${JSON.stringify(`busy ${how}`)}, ms: 60000 });`;
+          const inFlight = other.client.callTool({ name: "run_mcp_script", arguments: { script: waiting, timeoutMs: 90_000 } }, { signal: busy.signal }).catch(() => undefined);
+          await waitFor(() => existsSync(eventsFile) && readFileSync(eventsFile, "utf8").includes(`started slow_echo busy ${how}`), 20_000, "the other client's call reached its upstream");
+          const result = await client.callTool({ name: "run_mcp_script", arguments: { script } });
+          expect(firstText(result)).toContain('User response: action=accept, content={\\"response\\":\\"for the script\\"}');
+          expect(asked).toEqual(["elicit:from a script"]);
+          expect(other.asked).toEqual([]);
+          busy.abort();
+          await inFlight;
+        } finally {
+          busy.abort();
+          await client.close();
+          await other.client.close();
+        }
+      });
+    }
 
     it("bad input: an answer off the requested schema ends the call with a clear error; the next call works", async () => {
       const { client } = await modernClient(running.url as string, { elicit: { response: 42 } });

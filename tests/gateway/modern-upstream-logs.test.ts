@@ -144,41 +144,49 @@ describe("a 2026-07-28 upstream's log messages to a 2025 client", () => {
   }, 60_000);
 });
 
-/** run_mcp_script's guest calls go upstream for the client that ran the script, as a direct call does. */
-describe("a 2026-07-28 upstream's log messages for calls made by run_mcp_script", () => {
-  const SCRIPT = 'return require("host:mcp-full").log_levels({});';
-
-  async function runScript(client: Client, messages: string[], meta: Record<string, unknown> = {}): Promise<string[]> {
-    messages.length = 0;
-    const result = await client.callTool({ name: "run_mcp_script", arguments: { script: SCRIPT }, _meta: meta });
-    expect(result.isError ?? false, firstText(result)).toBe(false);
-    expect(JSON.parse(firstText(result))).toMatchObject({ result: expect.anything() });
-    return [...messages];
-  }
-
-  it("a 2026-07-28 client's run_mcp_script call names its level to the upstream for the script's calls; one without a level asks for none", async () => {
-    const { client, messages } = await connect("modern");
-    try {
-      expect(await runScript(client, messages, { [LOG_LEVEL]: "info" })).toEqual(ALL.slice(1));
-      expect(levelSeen("log_levels")).toBe("info");
-      expect(await runScript(client, messages)).toEqual([]);
-      expect(levelSeen("log_levels")).toBe("none");
-    } finally {
-      await client.close();
+/**
+ * run_mcp_script's guest calls go upstream for the client that ran the script, as a direct call does: a module
+ * call, a `$batch` item and a call through the async `tools` global alike (each takes its own path into the host).
+ */
+const SCRIPTS = {
+  "a module call": 'return require("host:mcp-full").log_levels({});',
+  "a $batch item": 'const [item] = require("host:mcp-full").$batch("log_levels", [{}]); if (!item.ok) throw new Error(item.error.message); return item.value;',
+  "the tools global": "return await tools.full.log_levels({});",
+};
+for (const [how, script] of Object.entries(SCRIPTS)) {
+  describe(`a 2026-07-28 upstream's log messages for ${how} made by run_mcp_script`, () => {
+    async function runScript(client: Client, messages: string[], meta: Record<string, unknown> = {}): Promise<string[]> {
+      messages.length = 0;
+      const result = await client.callTool({ name: "run_mcp_script", arguments: { script }, _meta: meta });
+      expect(result.isError ?? false, firstText(result)).toBe(false);
+      expect(JSON.parse(firstText(result))).toMatchObject({ result: expect.anything() });
+      return [...messages];
     }
-  }, 60_000);
 
-  it("a 2025 client's logging/setLevel reaches the script's calls (none set: every message, as from a 2025 upstream)", async () => {
-    const { client, messages } = await connect("legacy");
-    try {
-      // run_mcp_script takes the SDK path, where a 2025 client that set no level gets all (no-level-client-logs.test.ts).
-      expect(await runScript(client, messages)).toEqual(ALL);
-      expect(levelSeen("log_levels")).toBe("debug");
-      await client.setLoggingLevel("warning");
-      expect(await runScript(client, messages)).toEqual(ALL.slice(2));
-      expect(levelSeen("log_levels")).toBe("warning");
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
-});
+    it("a 2026-07-28 client's run_mcp_script call names its level to the upstream for the script's calls; one without a level asks for none", async () => {
+      const { client, messages } = await connect("modern");
+      try {
+        expect(await runScript(client, messages, { [LOG_LEVEL]: "info" })).toEqual(ALL.slice(1));
+        expect(levelSeen("log_levels")).toBe("info");
+        expect(await runScript(client, messages)).toEqual([]);
+        expect(levelSeen("log_levels")).toBe("none");
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
+
+    it("a 2025 client's logging/setLevel reaches the script's calls (none set: every message, as from a 2025 upstream)", async () => {
+      const { client, messages } = await connect("legacy");
+      try {
+        // run_mcp_script takes the SDK path, where a 2025 client that set no level gets all (no-level-client-logs.test.ts).
+        expect(await runScript(client, messages)).toEqual(ALL);
+        expect(levelSeen("log_levels")).toBe("debug");
+        await client.setLoggingLevel("warning");
+        expect(await runScript(client, messages)).toEqual(ALL.slice(2));
+        expect(levelSeen("log_levels")).toBe("warning");
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
+  });
+}

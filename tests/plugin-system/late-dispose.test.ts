@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PluginManager } from "../../src/plugin-system/manager.js";
+import type { HostModule } from "../../src/sandbox/types.js";
 import { makeWorld, manifestText, writeFiles, type TempWorld } from "./helpers.js";
 
 let world: TempWorld;
@@ -146,6 +147,66 @@ export default {
     expect(alive(pid)).toBe(true);
     // Its own dispose (the host closing) still ends what both loads shared.
     await plugins.dispose();
+    await expect.poll(() => alive(pid), { timeout: 15_000, interval: 50 }).toBe(false);
+  }, 30_000);
+});
+
+// The same reload, but the first load settles while the reload is still inside its own createHostFunctions: that
+// load was not yet in use (it counted from its success on), so the first load's late dispose ran and tore down what
+// the reload had just started. A load now counts from its import on. No timing: the reload itself lets the first
+// load settle, then gives the late dispose (a chain of promise reactions) the rest of the turn before it returns.
+describe("a plugin given up on at load whose reload is still being created when the first load settles", () => {
+  it("is not disposed under the reload: the late dispose leaves what that load made alone", async () => {
+    const pidFile = JSON.stringify(join(world.root, "child.pid"));
+    const disposedFile = JSON.stringify(join(world.root, "disposed.log"));
+    await writeFiles(join(world.paths.userPluginsDir, "late"), {
+      "plugin.json": manifestText("late"),
+      "index.mjs": `import { spawn } from "node:child_process";
+import { appendFileSync, writeFileSync } from "node:fs";
+let calls = 0;
+let releaseFirst;
+let child;
+export default {
+  name: "late",
+  declaredModules: ["late"],
+  configSchema: { safeParse: (value) => ({ success: true, data: value }) },
+  async createHostFunctions() {
+    calls++;
+    if (calls === 1) {
+      // Given up on at its deadline; it returns only once the reload lets it.
+      await new Promise((resolve) => (releaseFirst = resolve));
+      return { late: { hello: () => "hello" } };
+    }
+    child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    writeFileSync(${pidFile}, String(child.pid));
+    releaseFirst();
+    // The first load settles and its late step runs in promise reactions, all before this next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { late: { hello: () => (child === undefined ? "its child was killed" : "hello") } };
+  },
+  async dispose() {
+    appendFileSync(${disposedFile}, "disposed\\n");
+    child?.kill("SIGKILL");
+    child = undefined;
+  },
+};
+`,
+    });
+    const plugins = new PluginManager({ paths: world.paths, packageRoot: world.packageRoot, compiled: false, loadTimeoutMs: 200 });
+    await plugins.approve("late");
+    await plugins.enable("late");
+    expect((await plugins.loadHostModules()).refused.map((r) => r.error.code)).toEqual(["PLUGIN_LOAD_FAILED"]);
+    const second = await plugins.loadHostModules();
+    expect(second.refused.map((r) => r.error.message)).toEqual([]);
+    const pid = Number(readFileSync(join(world.root, "child.pid"), "utf8"));
+    children.push(pid);
+    expect(existsSync(join(world.root, "disposed.log"))).toBe(false);
+    // What the reload made still works: its functions see their child.
+    const late = second.modules.late as HostModule;
+    expect(await late.hello?.([], { module: "late", fn: "hello", signal: new AbortController().signal, deadline: Date.now() + 10_000 })).toBe("hello");
+    // Its own dispose (the host closing) ends what both loads made.
+    await plugins.dispose();
+    expect(readFileSync(join(world.root, "disposed.log"), "utf8")).toBe("disposed\n");
     await expect.poll(() => alive(pid), { timeout: 15_000, interval: 50 }).toBe(false);
   }, 30_000);
 });

@@ -14,19 +14,23 @@ describe("quickjs engine", () => {
   });
 
   it("starts lazy modules concurrently when the guest awaits several through callAsync", async () => {
+    // Each load finishes only once all three have started: loaded one after another, the first would wait for the
+    // others for good and the run would end at its wall limit. (It used to be a 1 s load and a wall-clock margin,
+    // which a loaded machine overran.)
+    let loading = 0;
+    let allStarted = (): void => undefined;
+    const together = new Promise<void>((resolve) => (allStarted = resolve));
     const slowLoad = (name: string): HostModules[string] => ({
       lazy: true,
       load: async () => {
-        await sleep(1_000);
+        if (++loading === 3) allStarted();
+        await together;
         return { whoami: () => name };
       },
     });
     const modules: HostModules = { a: slowLoad("a"), b: slowLoad("b"), c: slowLoad("c") };
-    const started = Date.now();
     const code = 'return await Promise.all(["a", "b", "c"].map((m) => __mcpvm.callAsync(m, "whoami", [])));';
-    expect(valueOf(await run(engine, code, { modules, limits: { wallMs: 5_000 } }))).toEqual(["a", "b", "c"]);
-    // Sequential loading would take 3 s or more; the margin absorbs a loaded machine.
-    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(valueOf(await run(engine, code, { modules, limits: { wallMs: 10_000 } }))).toEqual(["a", "b", "c"]);
     const mixed = 'const x = await __mcpvm.callAsync("a", "whoami", []); return [x, require("host:a").whoami(), Object.keys(require("host:b"))];';
     expect(valueOf(await run(engine, mixed, { modules }))).toEqual(["a", "a", ["whoami"]]);
   });

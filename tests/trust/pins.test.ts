@@ -52,7 +52,9 @@ async function probe(mcpvm: McpvmHost): Promise<Probe> {
   return result.value as Probe;
 }
 
-describe("pinned tool definitions, end to end", () => {
+// Each test starts real hosts and servers (the rug pull three of each, one after another): tens of seconds on a loaded
+// machine, where the default 30 s ran out.
+describe("pinned tool definitions, end to end", { timeout: 120_000 }, () => {
   it("a rug pull between two starts blocks that tool with a diff, removes the removed one, holds the new one; the rest keeps working", async () => {
     const home = await makeHome({ servers: (starts, dir) => ({ notes: scriptedServer(starts, join(dir, "notes.json")) }), approve: ["notes"] });
     homes.push(home);
@@ -109,15 +111,13 @@ describe("pinned tool definitions, end to end", () => {
     const call = `try { return await tools.fx.echo({ text: "hi" }); } catch (e) { return e.name + ": " + e.message; }`;
     const first = await mcpvm.run(call);
     expect(first.ok && first.value).toBe("hi");
-    let after: unknown;
-    for (let i = 0; i < 50; i++) {
-      const result = await mcpvm.run(call);
-      after = result.ok ? result.value : result.error.message;
-      if (after !== "hi") break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(after).toContain("McpToolHeldError: fx.echo changed since it was approved (description)");
-    const held = (await (await mcpvm.requireMcp()).catalog("fx")).held.map((h) => [h.name, h.reason]);
+    // The first call made the server change its listing; the host reads it again when told (list_changed). Waited
+    // for as such, not for a number of tries 50 ms apart (too few on a loaded machine).
+    const mcp = await mcpvm.requireMcp();
+    while ((await mcp.catalog("fx")).held.length === 0) await new Promise((r) => setTimeout(r, 20));
+    const after = await mcpvm.run(call);
+    expect(after.ok && after.value).toContain("McpToolHeldError: fx.echo changed since it was approved (description)");
+    const held = (await mcp.catalog("fx")).held.map((h) => [h.name, h.reason]);
     expect(held).toEqual([
       ["echo", "changed"],
       ["added_tool", "new"],
@@ -131,14 +131,15 @@ describe("pinned tool definitions, end to end", () => {
     const home = await makeHome({ servers: (starts) => ({ fx: stdioServer(starts, ["--mode", "list-changed"]) }), approve: ["fx"] });
     homes.push(home);
     const mcpvm = await host(home);
+    // The script calls until the change lands (the server's list_changed, then the host's new listing), however long
+    // that takes on a loaded machine; a change that never blocked it would end the run at its wall limit.
     const script = `const fx = require("host:mcp-fx");
       const first = fx.echo({ text: "before" });
-      for (let i = 0; i < 20; i++) {
+      for (;;) {
         fx.sleep({ ms: 50 });
         try { fx.echo({ text: "again" }); } catch (e) { return [first, e.name, e.message]; }
-      }
-      return [first, "still callable"];`;
-    const result = await mcpvm.run(script, { limits: { wallMs: 10_000 } });
+      }`;
+    const result = await mcpvm.run(script, { limits: { wallMs: 60_000, toolCalls: 100_000 } });
     expect(result.ok && result.value).toEqual(["before", "McpToolHeldError", expect.stringContaining("fx.echo changed since it was approved")]);
   });
 

@@ -30,7 +30,8 @@ export interface PreemptionMeter {
  *
  * The waiting time is Linux's /proc/thread-self/schedstat, second field (`run_delay`, nanoseconds
  * the thread was runnable but not running), opened by the run's own thread at its first measured
- * check and closed when the run ends. It is exact when the thread reads it itself: a wait is added
+ * check and closed when the run ends; a worker terminated mid-run (a guest stuck in native code) cannot
+ * close it, and Node does as the worker exits (the workers are made with `trackUnmanagedFds`). It is exact when the thread reads it itself: a wait is added
  * as the thread gets its core back, before it can read. The first field (time on a core) is not:
  * the kernel adds to it at scheduler ticks (every 1-10 ms), so a millisecond's interval mostly saw
  * "no CPU" and counted all its wall time as taken: a guest got up to ~1.8x its `cpuMs`. Sleeping is

@@ -28,6 +28,9 @@ export function quickJsWorkerOptions(stackSizeMb: number): WorkerOptions {
     // streams are never read, since reading one would keep the process alive while the worker idles.
     stdout: true,
     stderr: true,
+    // Node's default, relied on: a raw descriptor the worker opened (the preemption meter's schedstat file,
+    // open while a run computes) is closed when the worker exits, also when it is terminated mid-run.
+    trackUnmanagedFds: true,
   };
 }
 

@@ -106,6 +106,8 @@ export class SharedQuickJsThread {
       // stdout may carry MCP traffic.
       stdout: true,
       stderr: true,
+      // Relied on (Node's default): the preemption meter's open schedstat file is closed when the thread is terminated mid-run.
+      trackUnmanagedFds: true,
     });
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromSharedWorker): void => {
