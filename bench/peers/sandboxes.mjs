@@ -17,8 +17,19 @@ const COLD = 30;
 const WARM = 200;
 const HOST_ROUNDS = 9;
 
-async function sample(n, fn) {
+/**
+ * After the warm-up, one-time work it set off in the background ends before the timed samples, for
+ * every engine alike: mcpvm's thread mode starts a warm worker to replace the one the first run took,
+ * a thread start of tens of ms of CPU (over a second at load 15) that otherwise runs beside every cold
+ * sample on 2 cores; a worker takes its sandbox image once idle. `settle` waits for an engine's own
+ * background work (mcpvm: no worker thread starting), then a short pause; peers have none to wait for.
+ */
+const SETTLE_MS = 200;
+
+async function sample(n, fn, settle = async () => {}) {
   for (let i = 0; i < Math.min(5, n); i++) await fn();
+  await settle();
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const times = [];
   for (let i = 0; i < n; i++) {
     const start = performance.now();
@@ -185,6 +196,13 @@ const ENGINE_MODULES = {
 export const mcpvm = async (version, name = "mcpvm") => {
   const [file, factory, fixed] = ENGINE_MODULES[name];
   const create = (await import(`${DIST}src/sandbox/engines/${file}`))[factory];
+  const { sharedQuickJsWorkers } = await import(`${DIST}src/sandbox/engines/quickjs-shared-pool.js`);
+  const { sharedPlacements } = await import(`${DIST}src/sandbox/engines/quickjs-shared-placement.js`);
+  const starting = () => sharedQuickJsWorkers().starting + sharedPlacements().reduce((sum, placement) => sum + placement.counts.starting, 0);
+  // Waits (up to 20 s) until no worker thread of the process is starting, in either mode (see sample).
+  const settle = async () => {
+    for (let waited = 0; starting() > 0 && waited < 20_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
   const createQuickJsEngine = (options) => create({ ...options, ...fixed });
   const mustRun = async (engine, request) => {
     const result = await engine.run(request);
@@ -202,10 +220,10 @@ export const mcpvm = async (version, name = "mcpvm") => {
         const engine = await createQuickJsEngine({ warmWorkers: 1 });
         await mustRun(engine, trivial());
         await engine.dispose();
-      }),
+      }, settle),
     fresh: async () => {
       const engine = await createQuickJsEngine({});
-      const result = await sample(WARM, () => mustRun(engine, trivial()));
+      const result = await sample(WARM, () => mustRun(engine, trivial()), settle);
       await engine.dispose();
       return result;
     },

@@ -190,3 +190,31 @@ describe("quickjs-inline engine", () => {
     }
   });
 });
+
+describe("quickjs-inline engine, runs back to back", () => {
+  // A memory cap of its own, so this pool is not shared with other tests' engines.
+  const cap = 296 * 1024 * 1024;
+  let engine: SandboxEngine;
+  beforeAll(async () => {
+    engine = await createQuickJsInlineEngine({ maxInstances: 2, idleInstances: 1, maxWasmMemoryBytes: cap, retireAboveBytes: cap });
+  });
+  afterAll(async () => {
+    await engine.dispose();
+  });
+
+  it("takes the instance's sandbox image even when no run leaves the event loop a turn (each starts in the last one's continuation)", async () => {
+    const values = new Set<string>();
+    // No timer or immediate between these runs: the idle immediate that used to take the image never ran.
+    for (let i = 0; i < 5; i++) {
+      const result = await engine.run({ code: "const seen = typeof globalThis.mark; const map = typeof [].map; globalThis.mark = 1; Array.prototype.map = null; return seen + ':' + map + ':' + Math.random();" });
+      expect(result.ok, result.ok ? "" : result.error.message).toBe(true);
+      if (!result.ok) continue;
+      const [seen, map, random] = String(result.value).split(":");
+      expect([seen, map]).toEqual(["undefined", "function"]);
+      values.add(random ?? "");
+    }
+    expect(inlinePoolFor(cap)?.imaged).toBe(1);
+    expect(values.size).toBe(5);
+    expect(inlinePoolFor(cap)?.created).toBe(1);
+  });
+});

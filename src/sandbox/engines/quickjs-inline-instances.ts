@@ -94,6 +94,18 @@ export class InlineInstancePool {
       slot.stale = undefined;
       // An instance that cannot free its own memory is dropped; take another.
       if (!this.free(stale)) return this.acquire();
+      // Runs back to back (each starting in the continuation of the one before) never give the
+      // idle immediate its turn, so the image would never be taken and every run would build its
+      // sandbox: take it now, once per instance. A lone run (`mcpvm run`) never gets here.
+      if (this.images && this.assets.memoryLayout !== undefined && slot.imageRefused !== true) {
+        if (!this.buildNext(slot)) return this.acquire();
+        const image = this.takeImage(slot);
+        if (image !== undefined) {
+          slot.dirty = true;
+          return { slot, sandbox: image.sandbox };
+        }
+        if (slot.next === undefined) return this.acquire();
+      }
     }
     const sandbox = slot.next ?? this.parts.prepare(slot.instance, this.sources);
     slot.next = undefined;
@@ -156,14 +168,15 @@ export class InlineInstancePool {
 
   /**
    * Turns an idle slot's sandbox built ahead into the instance's image: the other pieces compiled
-   * too, then the memory copied. Runs in an immediate like the build before it; if the image cannot
-   * be taken here, the slot's sandbox is built again and the instance keeps building (taking the
-   * image may have changed that sandbox, e.g. its Math.random state).
+   * too, then the memory copied. Runs in an immediate like the build before it, or in acquire for
+   * runs back to back. Returns the image; if it cannot be taken here (undefined), the slot's sandbox
+   * is built again and the instance keeps building (taking the image may have changed that sandbox,
+   * e.g. its Math.random state).
    */
-  private takeImage(slot: InlineSlot): void {
+  private takeImage(slot: InlineSlot): SandboxSnapshot<InlineSandbox> | undefined {
     const layout = this.assets.memoryLayout;
     const sandbox = slot.next;
-    if (!this.images || layout === undefined || sandbox === undefined || slot.imageRefused === true || slot.image !== undefined) return;
+    if (!this.images || layout === undefined || sandbox === undefined || slot.imageRefused === true || slot.image !== undefined) return slot.image;
     try {
       for (const name of Object.keys(this.sources.pieces)) if (!this.piecesAhead.includes(name)) this.parts.compilePiece(sandbox, this.sources, name);
       slot.image = this.parts.snapshot(sandbox, slot.instance.memory, layout);
@@ -173,15 +186,16 @@ export class InlineInstancePool {
     if (slot.image !== undefined) {
       slot.next = undefined;
       slot.dirty = false;
-      return;
+      return slot.image;
     }
     slot.imageRefused = true;
     slot.next = undefined;
     if (!this.free(sandbox)) {
       this.drop(slot);
-      return;
+      return undefined;
     }
     this.buildNext(slot);
+    return undefined;
   }
 
   /**
