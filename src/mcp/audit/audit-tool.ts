@@ -8,6 +8,7 @@ import { textModelHit } from "./intent/text-model.js";
 import { toolIntent, toolModelHit, toolUnits } from "./intent/tool-intent.js";
 import { identifierWords, textViews } from "./normalise.js";
 import { findSafeguardOff } from "./safeguard-off.js";
+import { findSecondFactorRequest } from "./second-factor.js";
 import { imitatedTool } from "./lookalike.js";
 import { toFinding } from "./location.js";
 import { walkSchema, type SchemaField, type SchemaWalk } from "./schema-walk.js";
@@ -68,6 +69,8 @@ function auditTool(tool: AuditedTool, context: AuditContext, ownToolNames: Reado
     const off = findSafeguardOff(textViews(property.description).folded, property.name);
     if (off !== undefined) findings.push(toFinding(off, { tool: tool.name, field: "parameter", jsonPath: property.jsonPath }));
   }
+  const signIn = findSecondFactorRequest(input.properties);
+  if (signIn !== undefined) findings.push(toFinding(signIn, { tool: tool.name, field: "parameter", jsonPath: "$.inputSchema" }));
   const normalised = tool.name.normalize("NFKC");
   if (!SPEC_TOOL_NAME.test(normalised)) {
     const severity: Severity = /[^\p{ASCII}]/u.test(normalised) ? "warn" : "info";

@@ -141,7 +141,8 @@ export function findSecrets(views: TextViews, raw: string, field: FieldKind, own
  * Passed as an argument value, any of them is a warn: the call is about to touch it.
  */
 const ADDRESS_AT_END = /(?:[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]{2,}|https?:\/\/[^\s"')]+|\d{1,3}(?:\.\d{1,3}){3})$/;
-const EXAMPLE_MARKER = /(?:e\.g\.|for example|such as|example:|like|i\.e\.)\s*["'`(]?\s*$/;
+// "e.g.," with the comma is how US style writes it (ESPHome: "device IP/hostname for OTA (e.g., '192.168.1.100')").
+const EXAMPLE_MARKER = /(?:e\.g\.,?|for example,?|such as|example:|like|i\.e\.,?)\s*["'`(]?\s*$/;
 
 /** "Sends mail to the given address, e.g. alice@example.com" documents a parameter; it is not a destination. */
 function isExampleAddress(matched: string): boolean {

@@ -90,7 +90,9 @@ export const CONTEXT: readonly string[] = [
   `\\buser's (?:\\w+ ){0,2}messages\\b`,
   `\\b(?:every|each|all|any) (?:\\w+ )?(?:prompts?|messages?|questions?|requests?) (?:that )?(?:the (?:person|user|customer)|they|he|she) (?:has |have )?(?:writes?|written|sends?|sent|types?|typed|asks?|asked|makes?|made)\\b`,
   `\\bsystem (?:prompt|message|instructions?)\\b`,
-  `\\b(?:initial|original|setup|starting|first|hidden|developer) (?:instructions|message|prompt)\\b`,
+  // "The original message" alone is the e-mail being replied to or forwarded (mcp-mail: "includes original message"); the
+  // model's own first message is someone's: the user's, your.
+  `\\b(?:initial|original|setup|starting|first|hidden|developer) (?:instructions|prompt)\\b|\\b(?:initial|setup|starting|first|hidden|developer) message\\b|\\b(?:user's|person's|customer's|your) original message\\b`,
   `\\b(?:instructions|guidelines|rules) (?:that )?you (?:were|have been|are) (?:given|running under|operating under)\\b|\\b(?:instructions|guidelines|rules|prompt|directions) (?:that )?you (?:received|got|have received|were handed|were sent|are following)\\b`,
   `\\b(?:your|the model's) (?:\\w+ )?(?:reasoning|thoughts|chain of thought|instructions)\\b|\\b(?:your )?(?:scratch ?pad|private (?:reasoning|thoughts)|internal (?:reasoning|monologue)|hidden reasoning)\\b`,
   `\\b(?:[\\w-]+ ){0,2}?(?:text|message|prompt|instructions|rules|setup|configuration|config) (?:that )?your (?:operator|developer|deployer|creator|owner|admin)s? (?:gave|has given|wrote|set|provided|configured)\\b`,
