@@ -9,7 +9,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // context 16/20, shadowing 20/20, steering 13/20, encoded 13/20, credentials 11/20, multilingual 15/20 — and 4/174 benign
 // (2.3 %: home-assistant 1, mcp-mail 1, homeassistant-server 1, hotel-booking-mcp 1). After the wave's rules (written
 // from v13–v21's misses without sight of v22): 93/120 (77.5 %) — context 17/20, encoded 17/20, the rest unchanged — and
-// the same 4/174 benign. The same with the fake second opinion on, both times.
+// the same 4/174 benign. The same with the fake second opinion on, both times. Released for tuning the rules in wave 33
+// after being measured once (that figure stays as history); the floor rises only with rules.
 describeHeldoutFloor(
   "heldout-v22",
   "set v22 (written independently in wave 32), measured once the wave's changes were in, counts only",
