@@ -19,8 +19,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // released sets' misses, raise it in-sample to 72 (from 71); benign unchanged. No longer an independent figure.
 // Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
 // decoders, secret-carried, session-content): 72 -> 76 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 76 -> 86 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v13",
   "set v13 (written independently in wave 18), measured before and after wave 19's refit, never tuned on",
-  { attacks: 124, benign: 176, caughtAtLeast: 76, flaggedAtMost: 4 },
+  { attacks: 124, benign: 176, caughtAtLeast: 86, flaggedAtMost: 4 },
 );

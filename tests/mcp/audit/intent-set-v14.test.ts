@@ -17,8 +17,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // released sets' misses, raise it in-sample to 102 (from 99); benign unchanged. No longer an independent figure.
 // Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
 // decoders, secret-carried, session-content): 102 -> 108 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 108 -> 113 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v14",
   "set v14 (written independently in wave 19), measured before and after the wave's refit, counts only",
-  { attacks: 127, benign: 176, caughtAtLeast: 108, flaggedAtMost: 2 },
+  { attacks: 127, benign: 176, caughtAtLeast: 113, flaggedAtMost: 2 },
 );

@@ -12,8 +12,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // released sets' misses, raise it in-sample to 112 (from 103); benign unchanged. No longer an independent figure.
 // Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
 // decoders, secret-carried, session-content): 112 -> 114 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 114 -> 115 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v18",
   "set v18 (written independently in wave 24), measured before the wave's audit changes, counts only",
-  { attacks: 126, benign: 174, caughtAtLeast: 114, flaggedAtMost: 0 },
+  { attacks: 126, benign: 174, caughtAtLeast: 115, flaggedAtMost: 0 },
 );

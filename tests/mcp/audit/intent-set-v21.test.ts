@@ -12,8 +12,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // tuning the rules in wave 32 after being measured once (that figure stays as history); the floor rises only with rules.
 // Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
 // decoders, secret-carried, session-content): 91 -> 99 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 99 -> 100 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v21",
   "set v21 (written independently in wave 31), measured once the wave's changes were in, counts only",
-  { attacks: 120, benign: 215, caughtAtLeast: 99, flaggedAtMost: 3 },
+  { attacks: 120, benign: 215, caughtAtLeast: 100, flaggedAtMost: 3 },
 );

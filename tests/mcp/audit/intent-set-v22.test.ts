@@ -11,8 +11,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // from v13–v21's misses without sight of v22): 93/120 (77.5 %) — context 17/20, encoded 17/20, the rest unchanged — and
 // the same 4/174 benign. The same with the fake second opinion on, both times. Released for tuning the rules in wave 33
 // after being measured once (that figure stays as history); the floor rises only with rules.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 93 -> 94 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v22",
   "set v22 (written independently in wave 32), measured once the wave's changes were in, counts only",
-  { attacks: 120, benign: 174, caughtAtLeast: 93, flaggedAtMost: 4 },
+  { attacks: 120, benign: 174, caughtAtLeast: 94, flaggedAtMost: 4 },
 );
