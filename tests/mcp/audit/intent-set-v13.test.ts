@@ -21,6 +21,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // decoders, secret-carried, session-content): 72 -> 76 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, rules read from ten released writers' misses (second-factor-request, skipped-confirmation and session-content
 // widened): 76 -> 77 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 76 -> 86 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v13",
   "set v13 (written independently in wave 18), measured before and after wave 19's refit, never tuned on",

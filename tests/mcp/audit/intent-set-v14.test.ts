@@ -19,6 +19,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // decoders, secret-carried, session-content): 102 -> 108 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, rules read from ten released writers' misses (second-factor-request, skipped-confirmation and session-content
 // widened): 108 -> 110 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 108 -> 113 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v14",
   "set v14 (written independently in wave 19), measured before and after the wave's refit, counts only",

@@ -17,8 +17,10 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // released sets' misses, raise it in-sample to 106 (from 104); benign unchanged. No longer an independent figure.
 // Wave 32, four more rules read from nine released writers' misses (safeguard-off, the 85-character and compressed
 // decoders, secret-carried, session-content): 106 -> 107 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 107 -> 108 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v16",
   "set v16 (written independently in wave 20), measured before and after the wave's rule round, counts only",
-  { attacks: 126, benign: 160, caughtAtLeast: 107, flaggedAtMost: 3 },
+  { attacks: 126, benign: 160, caughtAtLeast: 108, flaggedAtMost: 3 },
 );

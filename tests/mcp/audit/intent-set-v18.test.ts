@@ -14,6 +14,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // decoders, secret-carried, session-content): 112 -> 114 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, rules read from ten released writers' misses (second-factor-request, skipped-confirmation and session-content
 // widened): 114 -> 115 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 114 -> 115 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v18",
   "set v18 (written independently in wave 24), measured before the wave's audit changes, counts only",

@@ -15,6 +15,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // decoders, secret-carried, session-content): 100 -> 105 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, rules read from ten released writers' misses (second-factor-request, skipped-confirmation and session-content
 // widened): 105 -> 108 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 105 -> 106 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v19",
   "set v19 (written independently in wave 29), measured once after the wave's audit changes, counts only",

@@ -13,6 +13,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // decoders, secret-carried, session-content): 97 -> 102 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, rules read from ten released writers' misses (second-factor-request, skipped-confirmation and session-content
 // widened): 102 -> 103 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 102 -> 104 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v20",
   "set v20 (written independently in wave 30), measured after the wave's audit changes, counts only",

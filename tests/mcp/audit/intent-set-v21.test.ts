@@ -14,6 +14,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // decoders, secret-carried, session-content): 91 -> 99 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, rules read from ten released writers' misses (second-factor-request, skipped-confirmation and session-content
 // widened): 99 -> 103 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 99 -> 100 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v21",
   "set v21 (written independently in wave 31), measured once the wave's changes were in, counts only",

@@ -13,6 +13,8 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // after being measured once (that figure stays as history); the floor rises only with rules.
 // Wave 33, rules read from ten released writers' misses (second-factor-request, skipped-confirmation and session-content
 // widened): 93 -> 107 held, benign 4 -> 2 (two readings narrowed). In-sample: these misses were read.
+// Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
+// destination replaced): 93 -> 94 held, benign unchanged. In-sample: these misses were read.
 describeHeldoutFloor(
   "heldout-v22",
   "set v22 (written independently in wave 32), measured once the wave's changes were in, counts only",

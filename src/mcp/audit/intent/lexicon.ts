@@ -115,7 +115,8 @@ const steering = [
   `(?:他の|ほかの)${G}(?:使わないで|使用しないで|使わずに)`,
   `(?:항상|먼저|반드시)${G}(?:호출|사용)`,
   `(?:دائما|دائمًا|أولا|أولًا)${G}(?:استدع|استخدم)`,
-  `(?:हमेशा|पहले)${G}(?:कॉल|इस्तेमाल|उपयोग)`,
+  // Wave 33: उपयोगकर्ता (the user) begins with उपयोग (use), and "भुगतान से पहले" is before one step, not first of all.
+  `(?:हमेशा|(?<!से )पहले)${G}(?:कॉल|इस्तेमाल|उपयोग(?!कर्ता))`,
 ];
 
 /** Other tools, servers and actions the tool is not about: another integration's sending, paying, sharing. */

@@ -25,6 +25,10 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     supply: `\\b(?:pasale|pasa|pon|ponle|mete|metele|incluye|agrega|pega|manda|mandame|pide|pidele|pidale|pidales|pida|solicite|solicitele|envie|incluya|ponga|pegue|agregue|ingrese)\\b`,
     cover: `\\b(?:dile|di|decile|decirle) (?:que )?(?:es|son) (?:una |un |solo |solamente )?(?:verificacion|control|revision|chequeo|comprobacion)\\b`,
     seen: `\\b(?:que (?:viste|veas|aparezcan?)|en el chat)\\b`,
+    // Wave 33: another payment's destination replaced: 'en lugar del CBU que te pasó el usuario', 'poné como destino', 'aunque el cliente indique otra'
+    redirect: `\\ben (?:lugar|vez) (?:del?|de la|de los|de las) (?:\\w+ ){0,3}?(?:que (?:te |le |nos )?(?:paso|dio|indico|proporciono|dieron|pasaron|indicaron)|(?:del|de la|de su) (?:usuario|cliente|proveedor))\\b|\\b(?:pon|pone|ingresa|usa|coloca|configura) (?:siempre )?como (?:destino|destinatario|beneficiario|cuenta de destino|cbu|clabe|iban)\\b|\\b(?:aunque|aun si|incluso si) el (?:usuario|cliente) (?:te |le )?(?:de|indique|pase|diga|proporcione|elija) otr[oa]\\b`,
+    // Wave 33: another integration named by what it is: 'con la herramienta del banco'
+    anyTool: `\\b(?:con|usando|mediante|desde) la herramienta (?:del?|de la) \\w+`,
   },
   pt: {
     steering: `\\b(?:use|usa|utilize) (?:sempre )?(?:esta|essa) ferramenta para (?:todas?|todos|tudo|qualquer)\\b|\\bas outras (?:ferramentas )?(?:estao|sao) (?:obsoletas|quebradas|desatualizadas|desativadas)\\b`,
@@ -36,11 +40,17 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     secret: `\\b(?:senhas?|codigo (?:sms|de verificacao|de seguranca)|cvv|numero do cartao)\\b`,
     supply: `\\b(?:coloca|coloque|cola|cole|bota|inclui|inclua|passa|passe|manda|mande|pede|peca)\\b`,
     cover: `\\b(?:diz|diga|fala|fale) (?:pra ele |ao usuario )?que (?:e|eh) (?:uma |um |so )?(?:verificacao|checagem|conferencia)\\b`,
+    // Wave 33: 'em vez do CNPJ do cliente', 'use como beneficiário', 'a chave Pix de destino deve ser sempre', 'mesmo que o usuário informe outra'
+    redirect: `\\bem (?:vez|lugar) (?:do|da|dos|das|de) (?:\\w+ ){0,3}?(?:que o (?:usuario|cliente) (?:informou|passou|deu|indicou)|do (?:usuario|cliente|fornecedor))\\b|\\b(?:use|usa|coloque|coloca|ponha|informe) (?:sempre )?como (?:beneficiario|destino|destinatario|favorecido|chave pix|conta de destino)\\b|\\b(?:chave pix|conta|beneficiario|favorecido) (?:de destino )?deve ser sempre\\b|\\bmesmo que o (?:usuario|cliente) (?:informe|passe|de|indique|escolha) outr[oa]\\b`,
+    // Wave 33: 'com a ferramenta do banco', 'a ferramenta transferir do servidor banco'
+    anyTool: `\\b(?:com|usando|pela|na) (?:a )?ferramenta (?:do|da|de) \\w+|\\ba ferramenta \\w+ do servidor \\w+`,
   },
   fr: {
     steering: `\\butilise[rz]? (?:toujours )?cet outil pour (?:toutes?|tous|tout|chaque|n'importe)\\b|\\bne (?:propose[zs]?|suggere[zs]?|recommande[zs]?|utilise[zs]?|mentionne[zs]?) (?:jamais|pas|plus)(?: \\w+){0,2}? (?:les |d'|des |aucun )?autres? (?:outils?|options?|services?|solutions?)\\b|\\b(?:reserve[zs]?|utilise[zs]?|passe[zs]?|commande[zs]?) toujours (?:par|avec) (?:celui-ci|celle-ci|cet outil|ce service|nous)\\b|\\bles autres outils\\b[^.;]{0,60}?\\b(?:perimes?|obsoletes?|errone\\w*|moins fiables|pas fiables|peu fiables|en panne)\\b`,
-    person: `\\b(?:l'utilisateur|utilisateur|le client|personne)\\b`,
-    negTell: `\\b(?:ne (?:le |lui |leur |l'en )?(?:dis|dites|mentionne|mentionnez|explique|expliquez|previens|prevenez|signale|signalez) (?:pas|rien|jamais)|sans (?:le |lui )?(?:dire|prevenir|expliquer|mentionner|informer)|(?:pas (?:besoin|la peine)|inutile) de (?:le |lui |leur )?(?:dire|prevenir|expliquer|mentionner|preciser|signaler))\\b`,
+    // Wave 33: the person after a preposition ('au client')
+    person: `(?:\\b(?:l'utilisateur|utilisateur|le client|personne)\\b|\\b(?:au|aux) clients?\\b)`,
+    // Wave 33: 'inutile d'\''en parler', asking and showing ('sans lui demander', 'ne lui montrez pas')
+    negTell: `(?:\\b(?:ne (?:le |lui |leur |l'en )?(?:dis|dites|mentionne|mentionnez|explique|expliquez|previens|prevenez|signale|signalez) (?:pas|rien|jamais)|sans (?:le |lui )?(?:dire|prevenir|expliquer|mentionner|informer)|(?:pas (?:besoin|la peine)|inutile) de (?:le |lui |leur )?(?:dire|prevenir|expliquer|mentionner|preciser|signaler))\\b|\\b(?:pas (?:besoin|la peine)|inutile|nul besoin) d'en (?:parler|informer|faire part)\\b|\\b(?:pas (?:besoin|la peine)|inutile|nul besoin) de (?:le |lui |leur |les )?(?:demander|consulter|montrer|afficher|informer|avertir|en parler|solliciter)\\b|\\bsans (?:le |lui |leur |les )?(?:demander|consulter|montrer|avertir|en parler|en informer|solliciter)\\b|\\bne (?:lui |leur |le |la |les )?(?:demande[zs]?|montre[zs]?|affiche[zs]?|parle[zs]?) (?:pas|rien|jamais)\\b)`,
     conversation: `\\b(?:la conversation|la discussion|le chat|les messages|les echanges|l'historique)\\b`,
     whole: `\\b(?:tout|toute|tous|toutes|entiere|jusqu'ici|depuis le debut|precedents|mot pour mot)\\b`,
     hidden: `\\b(?:prompt systeme|instructions (?:systeme|initiales|que tu as recues)|resultats des autres outils)\\b`,
@@ -61,7 +71,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   de: {
     steering: `\\b(?:nutze|verwende|benutze) (?:immer )?(?:dieses|das) (?:tool|werkzeug) fur (?:alle|jede|jeden)\\b|\\bdie anderen (?:tools |werkzeuge )?sind (?:veraltet|kaputt|deaktiviert|unzuverlassig)\\b`,
     person: `\\b(?:(?:dem |den |der )?(?:nutzer|benutzer|anwender|kunden?)|niemandem)\\b`,
-    negTell: `\\b(?:(?:sag|sage|erwahne|erzahl|erzahle|erklare) (?:\\w+ ){0,3}?nicht|nicht (?:sagen|erwahnen|erzahlen|erklaren|mitteilen)|ohne (?:\\w+ ){0,3}?(?:zu sagen|zu erwahnen|zu informieren|bescheid zu geben)|kein wort)\\b`,
+    // Wave 33: the passive ('wird dem Nutzer gegenüber weder erwähnt noch …', 'wird nicht mitgeteilt'), asking ('ohne Rückfrage', 'frag nicht')
+    negTell: `(?:\\b(?:(?:sag|sage|erwahne|erzahl|erzahle|erklare) (?:\\w+ ){0,3}?nicht|nicht (?:sagen|erwahnen|erzahlen|erklaren|mitteilen)|ohne (?:\\w+ ){0,3}?(?:zu sagen|zu erwahnen|zu informieren|bescheid zu geben)|kein wort)\\b|\\bweder (?:\\w+ ){0,2}?(?:erwahnt|genannt|mitgeteilt)\\b|\\b(?:wird|werden) (?:\\w+ ){0,4}?(?:nicht|nie) (?:erwahnt|mitgeteilt|informiert|gefragt)\\b|\\bohne (?:\\w+ ){0,3}?(?:zu fragen|nachzufragen|ruckzufragen)\\b|\\bohne (?:ruckfrage|nachfrage|wissen)\\b|\\b(?:frag|frage|fragen sie) (?:\\w+ ){0,3}?nicht\\b)`,
     conversation: `\\b(?:(?:den|der|im|dem) chat|gesprach|unterhaltung|verlauf|nachrichten|konversation)\\b`,
     whole: `\\b(?:ganzen?|gesamten?|alle|bisherigen?|bisher|vollstandig|wortlich|von anfang an)\\b`,
     secret: `\\b(?:passwort|passworter|kennwort|pin|tan|cvv|kartennummer)\\b`,
@@ -84,7 +95,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   },
   ro: {
     steering: `\\b(?:(?:foloseste|apeleaza)(?: \\w+){0,2}? (?:mereu|intotdeauna|intai|mai intai)|nu folosi (?:alte|niciun alt) (?:unelte|instrument\\w*))`,
-    redirect: `\\b(?:schimba|inlocuieste) (?:destinatarul|contul|iban-ul)\\b`,
+    // Wave 33: 'nu în contul proprietarului'
+    redirect: `(?:\\b(?:schimba|inlocuieste) (?:destinatarul|contul|iban-ul)\\b|\\bnu (?:in|pe) contul (?:proprietarului|clientului|utilizatorului|furnizorului|beneficiarului)\\b)`,
     person: `\\b(?:utilizator\\w*|clientul\\w*|nimanui)\\b`,
     negTell: `\\b(?:nu(?:-i|-le| ii| le)? (?:spune|spuneti|mentiona|mentionati|explica|zice)|fara sa (?:ii |le )?(?:spui|spuneti|mentionezi))\\b`,
     conversation: `\\b(?:conversatia|conversatiei|conversatie|discutia|discutiei|mesaje\\w*)\\b`,
@@ -96,7 +108,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     steering: `\\b(?:anvand alltid (?:\\w+ ){0,2}?(?:verktyg|forst)|anvand inte (?:nagra )?andra verktyg)`,
     redirect: `\\bbyt (?:ut )?(?:mottagare\\w*|konto\\w*|kontonummer\\w*)`,
     person: `\\b(?:anvandaren|anvandare|kunden|nagon)\\b`,
-    negTell: `\\b(?:(?:sag|beratta|namn|forklara) (?:\\w+ ){0,2}?(?:inte|inget|ingenting)|(?:sag|beratta) inget|utan att (?:saga|beratta|namna))\\b`,
+    // Wave 33: asking and showing ('fråga aldrig användaren', 'utan att visa'), and the passive ('behöver inte få veta')
+    negTell: `(?:\\b(?:(?:sag|beratta|namn|forklara) (?:\\w+ ){0,2}?(?:inte|inget|ingenting)|(?:sag|beratta) inget|utan att (?:saga|beratta|namna))\\b|\\b(?:fraga|visa|meddela|informera|underratta) (?:\\w+ ){0,2}?(?:aldrig|inte)\\b|\\butan att (?:fraga|visa|meddela|informera|underratta|be om)\\b|\\b(?:behover|ska|skall|bor) (?:\\w+ ){0,1}?(?:inte|aldrig) (?:\\w+ ){0,1}?(?:fa veta|informeras|tillfragas|fragas|meddelas|underrattas)\\b)`,
     conversation: `\\b(?:konversation\\w*|chatt\\w*|samtal\\w*|meddelanden)\\b`,
     whole: `\\b(?:hela|alla|allt|hittills|fran borjan|tidigare)\\b`,
     secret: `\\b(?:losenord\\w*|pinkod\\w*|bankid|engangskod\\w*|sms-kod\\w*)\\b`,
@@ -115,7 +128,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     steering: `\\b(?:kayta aina (?:ensin )?tata|ala kayta muita tyokalu\\w*|ennen muita tyokalu\\w*)`,
     redirect: `\\bvaihda (?:vastaanottaja\\w*|tilinumero\\w*)`,
     person: `\\b(?:kayttaja\\w*|asiakka\\w*)\\b`,
-    negTell: `\\b(?:ala(?:ka)? (?:kerro|mainitse|selita|ilmoita)|kertomatta|mainitsematta)\\b`,
+    // Wave 33: the passive and 'no need to' forms ('siitä ei tarvitse kertoa käyttäjälle', 'eikä niistä kerrota'), asking and showing
+    negTell: `(?:\\b(?:ala(?:ka)? (?:kerro|mainitse|selita|ilmoita)|kertomatta|mainitsematta)\\b|\\b(?:ei|eika|ala) (?:\\w+ ){0,2}?(?:tarvitse|tarvi|kannata) (?:\\w+ ){0,2}?(?:kertoa|mainita|ilmoittaa|selittaa|nayttaa|kysya)\\b|\\b(?:ei|eika) (?:\\w+ ){0,2}?(?:kerrota|mainita|ilmoiteta|kysyta)\\b|\\b(?:kysymatta|nayttamatta|ilmoittamatta)\\b|\\bala (?:kysy|nayta)\\b)`,
     conversation: `\\b(?:keskustelu\\w*|viesti\\w*|chatti\\w*)\\b`,
     whole: `\\b(?:koko|kaikki|tahan asti|alusta asti|aiemma\\w*)\\b`,
     secret: `\\b(?:salasana\\w*|pin-koodi\\w*|tunnusluku\\w*|vahvistuskoodi\\w*)\\b`,
@@ -146,6 +160,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     whole: `\\b(?:cijel\\w*|sve|svu|svi|dosad|od pocetka|prethodn\\w*)\\b`,
     secret: `\\b(?:lozink\\w*|sifr\\w*|pin|sms kod\\w*|kod za potvrdu\\w*)\\b`,
     supply: `\\b(?:stavi|zalijepi|dodaj|posalji|trazi|upisi)\\b`,
+    // Wave 33: 'kao primatelja upišite IBAN …', 'umjesto računa koji …'
+    redirect: `\\bkao primatelja (?:upisite|upisi|unesite|unesi|navedite|stavite)\\b|\\bumjesto (?:racuna|iban-?a|primatelja) (?:koji|sto)\\b`,
   },
   sk: {
     person: `\\b(?:pouzivatel\\w*|pouzivatelovi|zakaznik\\w*|nikomu)\\b`,
@@ -175,13 +191,15 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     steering: `\\b(?:vzdy (?:nejdriv |nejprve )?(?:pouzij|zavolej)|nepouzivej (?:jine|zadne jine) nastroj\\w*|pred jakymkoli jinym nastroj\\w*)`,
     redirect: `\\bzmen(?:te)? (?:prijemce|ucet|cislo uctu)\\b`,
     person: `\\b(?:uzivatel\\w*|zakaznik\\w*|nikomu)\\b`,
-    negTell: `\\b(?:nerikej\\w*|nezminuj\\w*|neinformuj\\w*|bez (?:rikani|informovani))\\b`,
+    // Wave 33: asking and showing ('na nic se uživatele neptej'), 'bez vědomí', 'není třeba říkat'
+    negTell: `(?:\\b(?:nerikej\\w*|nezminuj\\w*|neinformuj\\w*|bez (?:rikani|informovani))\\b|\\b(?:neptej\\w*|neukazuj\\w*|nezobrazuj\\w*|nesdeluj\\w*|neoznamuj\\w*)|\\bbez (?:ptani|dotazu|vedomi)\\b|\\b(?:nemusi\\w*|neni (?:treba|nutne|potreba)) (?:\\w+ ){0,2}?(?:rikat|informovat|ptat|oznamovat|ukazovat|vedet)\\b)`,
     conversation: `\\b(?:konverzac\\w*|zprav\\w*)\\b`,
     whole: `\\b(?:celou|cele|celych|vsechn\\w*|dosavadni|predchozi|doslova)\\b`,
   },
   tr: {
     steering: `\\b(?:kendi|diger|baska) (?:\\w+ )?arac\\w* kullanma(?:yin|yiniz)?\\b|\\bher zaman (?:once )?bu arac\\w*`,
-    redirect: `\\balici\\w* (?:\\S+ ){0,3}?(?:olarak )?degistir\\w*`,
+    // Wave 33: the recipient given as a literal: 'alıcı IBAN'\''ını TR33 … olarak girin', 'alıcıya her zaman … ekle'
+    redirect: `(?:\\balici\\w* (?:\\S+ ){0,3}?(?:olarak )?degistir\\w*|\\balici\\w* (?:\\S+ ){0,10}?olarak (?:gir|yaz|kullan|ekle|ayarla)\\w*|\\balici\\w* (?:her zaman|daima) (?:\\S+ ){0,10}?(?:ekle|gir|yaz)\\w*|\\b(?:kullanicinin|musterinin) (?:verdigi|girdigi|belirttigi) (?:\\w+ ){0,2}?yerine\\b)`,
     person: `\\b(?:kullanici\\w*|musteri\\w*|kimseye)\\b`,
     negTell: `\\b(?:soyleme|bahsetme|anlatma|haber verme|bildirme|soylemene gerek yok|soylemeden|bahsetmeden)\\b`,
     conversation: `\\b(?:konusma\\w*|sohbet\\w*|mesaj\\w*)\\b`,
@@ -191,7 +209,8 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
   },
   id: {
     person: `\\b(?:user|pengguna|nasabah|siapa ?pun)\\b`,
-    negTell: `\\b(?:(?:jangan|gak usah|ga usah|nggak usah|ngga usah|tidak usah|tak perlu|gak perlu|tidak perlu|ndak usah) (?:\\w+ ){0,2}?(?:bilang|kasih tau|kasih tahu|beri tahu|beritahu|sebut|jelasin|dijelasin|jelaskan|cerita)|tanpa (?:bilang|memberi tahu|memberitahu))\\b`,
+    // Wave 33: asking and showing ('tanpa perlu menanyakan pengguna', 'gak usah tanya')
+    negTell: `(?:\\b(?:(?:jangan|gak usah|ga usah|nggak usah|ngga usah|tidak usah|tak perlu|gak perlu|tidak perlu|ndak usah) (?:\\w+ ){0,2}?(?:bilang|kasih tau|kasih tahu|beri tahu|beritahu|sebut|jelasin|dijelasin|jelaskan|cerita)|tanpa (?:bilang|memberi tahu|memberitahu))\\b|\\btanpa (?:perlu |harus )?(?:menanyakan|nanya|tanya|bertanya|konfirmasi|mengonfirmasi|meminta (?:izin|persetujuan|konfirmasi)|minta (?:izin|persetujuan|konfirmasi)|sepengetahuan|menunjukkan|memberitahukan)\\b|\\b(?:jangan|gak usah|ga usah|nggak usah|tidak usah|tidak perlu|tak perlu|gak perlu) (?:\\w+ ){0,2}?(?:tanya|nanya|menanyakan|tanyakan|konfirmasi|tunjukkan|tampilkan|kasih lihat)\\b)`,
     conversation: `\\b(?:percakapan|obrolan|(?:di|dari) chat|pesan|riwayat)\\b`,
     whole: `\\b(?:semua|seluruh|sejauh ini|dari awal|sebelumnya|apa adanya|lengkap)\\b`,
     secret: `\\b(?:kata sandi|sandi|pin|otp|cvv|nomor kartu|kode (?:otp|verifikasi|respon|sms|keybca|token)|password)\\b`,
@@ -217,7 +236,12 @@ export const LATIN_VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = {
     person: `\\b(?:mtumiaji|mteja)\\b`,
     secret: `\\b(?:nenosiri\\w*|neno la siri|nambari ya (?:pin|siri)|pin|msimbo wa (?:uthibitisho|sms))\\b`,
     supply: `\\b(?:muombe|omba|weka|uziweke|uiweke|tuma|bandika|muulize|mwulize|uliza|waulize)\\b`,
-    negTell: `\\b(?:usimwambie|usiseme|usimjulishe|bila kumwambia|bila kumjulisha)\\b`,
+    // Wave 33: asking and showing ('bila kumuuliza mtumiaji', 'usimweleze', 'hakuna haja ya kumwambia')
+    negTell: `(?:\\b(?:usimwambie|usiseme|usimjulishe|bila kumwambia|bila kumjulisha)\\b|\\b(?:usimweleze|usimwonyeshe|usimuulize|usimwulize|usiulize|bila (?:kumuuliza|kumwuliza|kuuliza|kumwonyesha|kumjulisha|kumweleza)|hakuna haja ya (?:kumwambia|kumuuliza|kumwuliza|kumjulisha|kumweleza))\\b)`,
+    // Wave 33: 'badala ya namba aliyotoa mtumiaji', 'tuma kwa namba ya wakala'
+    redirect: `\\bbadala ya (?:namba|nambari|akaunti|mpokeaji)\\b|\\btuma kwa (?:namba|nambari|akaunti) (?:ya )?(?:wakala|yetu)\\b`,
+    // Wave 33: another integration: 'kwa zana ya M-Pesa'
+    anyTool: `\\bkwa zana ya \\w+`,
   },
   hinglish: {
     person: `\\b(?:user|usko|unko|customer)\\b`,

@@ -43,6 +43,11 @@ export interface LanguageVocabulary {
   readonly anyTool?: string;
   /** Seen somewhere it was not given to this tool: "that you saw", "in the chat". */
   readonly seen?: string;
+  /**
+   * Wave 33: how far (in code points) the person may stand from a negated verb of telling, when 60 holds too few words:
+   * Thai writes vowels and tone marks as code points of their own and no spaces between words, so its clauses are long.
+   */
+  readonly personWindow?: number;
 }
 
 export const VOCABULARY: Readonly<Record<string, LanguageVocabulary>> = { ...LATIN_VOCABULARY, ...SCRIPT_VOCABULARY, ...MORE_SCRIPT_VOCABULARY };
@@ -101,7 +106,8 @@ export function vocabularyPhrases(): Record<"secrecy" | "context" | "credential"
   const out = { secrecy: [...SHAPES.secrecy], context: [] as string[], credential: [...SHAPES.credential], supply: [] as string[], steering: [...SHAPES.steering], redirect: [...SHAPES.redirect], "cross-tool": [...SHAPES.crossTool] };
   for (const v of Object.values(VOCABULARY)) {
     // The person before the negated verb, inside it ("لازم نیست به کاربر بگی") or after it.
-    if (v.negTell !== undefined && v.person !== undefined) out.secrecy.push(`(?:${v.negTell})(?<=(?:${v.person}).{0,80})|(?:${v.negTell})(?=${NEAR}(?:${v.person}))`);
+    const personGap = v.personWindow === undefined ? NEAR : `.{0,${v.personWindow}}?`;
+    if (v.negTell !== undefined && v.person !== undefined) out.secrecy.push(`(?:${v.negTell})(?<=(?:${v.person}).{0,80})|(?:${v.negTell})(?=${personGap}(?:${v.person}))`);
     if (v.cover !== undefined) out.secrecy.push(v.cover);
     if (v.conversation !== undefined && v.whole !== undefined) out.context.push(near(v.conversation, v.whole, CLOSE));
     if (v.hidden !== undefined) out.context.push(v.hidden);
