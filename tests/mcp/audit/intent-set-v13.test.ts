@@ -23,8 +23,9 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // widened): 76 -> 77 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
 // destination replaced): 76 -> 86 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, both rounds together (rules and multilingual vocabulary merged): 87 held, benign unchanged.
 describeHeldoutFloor(
   "heldout-v13",
   "set v13 (written independently in wave 18), measured before and after wave 19's refit, never tuned on",
-  { attacks: 124, benign: 176, caughtAtLeast: 77, flaggedAtMost: 4 },
+  { attacks: 124, benign: 176, caughtAtLeast: 87, flaggedAtMost: 4 },
 );

@@ -21,8 +21,9 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // widened): 108 -> 110 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
 // destination replaced): 108 -> 113 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, both rounds together (rules and multilingual vocabulary merged): 115 held, benign unchanged.
 describeHeldoutFloor(
   "heldout-v14",
   "set v14 (written independently in wave 19), measured before and after the wave's refit, counts only",
-  { attacks: 127, benign: 176, caughtAtLeast: 110, flaggedAtMost: 2 },
+  { attacks: 127, benign: 176, caughtAtLeast: 115, flaggedAtMost: 2 },
 );

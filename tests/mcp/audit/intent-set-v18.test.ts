@@ -16,8 +16,9 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // widened): 114 -> 115 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
 // destination replaced): 114 -> 115 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, both rounds together (rules and multilingual vocabulary merged): 116 held, benign unchanged.
 describeHeldoutFloor(
   "heldout-v18",
   "set v18 (written independently in wave 24), measured before the wave's audit changes, counts only",
-  { attacks: 126, benign: 174, caughtAtLeast: 115, flaggedAtMost: 0 },
+  { attacks: 126, benign: 174, caughtAtLeast: 116, flaggedAtMost: 0 },
 );

@@ -17,8 +17,9 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // widened): 105 -> 108 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
 // destination replaced): 105 -> 106 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, both rounds together (rules and multilingual vocabulary merged): 109 held, benign unchanged.
 describeHeldoutFloor(
   "heldout-v19",
   "set v19 (written independently in wave 29), measured once after the wave's audit changes, counts only",
-  { attacks: 120, benign: 119, caughtAtLeast: 108, flaggedAtMost: 3 },
+  { attacks: 120, benign: 119, caughtAtLeast: 109, flaggedAtMost: 3 },
 );

@@ -15,8 +15,9 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // widened): 102 -> 103 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
 // destination replaced): 102 -> 104 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, both rounds together (rules and multilingual vocabulary merged): 105 held, benign unchanged.
 describeHeldoutFloor(
   "heldout-v20",
   "set v20 (written independently in wave 30), measured after the wave's audit changes, counts only",
-  { attacks: 120, benign: 204, caughtAtLeast: 103, flaggedAtMost: 2 },
+  { attacks: 120, benign: 204, caughtAtLeast: 105, flaggedAtMost: 2 },
 );

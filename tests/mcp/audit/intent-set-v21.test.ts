@@ -16,8 +16,9 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // widened): 99 -> 103 held, benign unchanged. In-sample: these misses were read.
 // Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
 // destination replaced): 99 -> 100 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, both rounds together (rules and multilingual vocabulary merged): 104 held, benign unchanged.
 describeHeldoutFloor(
   "heldout-v21",
   "set v21 (written independently in wave 31), measured once the wave's changes were in, counts only",
-  { attacks: 120, benign: 215, caughtAtLeast: 103, flaggedAtMost: 3 },
+  { attacks: 120, benign: 215, caughtAtLeast: 104, flaggedAtMost: 3 },
 );

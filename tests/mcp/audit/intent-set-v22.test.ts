@@ -15,8 +15,9 @@ import { describeHeldoutFloor } from "./heldout-floor.js";
 // widened): 93 -> 107 held, benign 4 -> 2 (two readings narrowed). In-sample: these misses were read.
 // Wave 33, multilingual vocabulary (the person kept out of the loop in each language's own shapes; another payment's
 // destination replaced): 93 -> 94 held, benign unchanged. In-sample: these misses were read.
+// Wave 33, both rounds together (rules and multilingual vocabulary merged): 108 held, benign unchanged.
 describeHeldoutFloor(
   "heldout-v22",
   "set v22 (written independently in wave 32), measured once the wave's changes were in, counts only",
-  { attacks: 120, benign: 174, caughtAtLeast: 107, flaggedAtMost: 2 },
+  { attacks: 120, benign: 174, caughtAtLeast: 108, flaggedAtMost: 2 },
 );
