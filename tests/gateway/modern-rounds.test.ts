@@ -105,7 +105,7 @@ for (const upstream of ["legacy", "auto"] as const) {
         try {
           const waiting = `return require("host:mcp-other").slow_echo({ text: ${JSON.stringify(`busy ${how}`)}, ms: 60000 });`;
           const inFlight = other.client.callTool({ name: "run_mcp_script", arguments: { script: waiting, timeoutMs: 90_000 } }, { signal: busy.signal }).catch(() => undefined);
-          await waitFor(() => existsSync(eventsFile) && readFileSync(eventsFile, "utf8").includes(`started slow_echo busy ${how}`), 20_000, "the other client's call reached its upstream");
+          await waitFor(() => existsSync(eventsFile) && readFileSync(eventsFile, "utf8").includes(`started slow_echo busy ${how}`), 45_000, "the other client's call reached its upstream");
           const result = await client.callTool({ name: "run_mcp_script", arguments: { script } });
           expect(firstText(result)).toContain('User response: action=accept, content={\\"response\\":\\"for the script\\"}');
           expect(asked).toEqual(["elicit:from a script"]);
@@ -117,7 +117,8 @@ for (const upstream of ["legacy", "auto"] as const) {
           await client.close();
           await other.client.close();
         }
-      });
+        // A script run on each of two clients and an upstream call between them: at load 20 the first one took over 20 s.
+      }, 90_000);
     }
 
     it("bad input: an answer off the requested schema ends the call with a clear error; the next call works", async () => {
