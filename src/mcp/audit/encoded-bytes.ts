@@ -17,16 +17,19 @@ const MAX_INFLATED = 16 * 1024;
  */
 const MAX_RATIO = 32;
 
-/** A zlib or gzip stream inflated, or undefined when the bytes are neither (or hold more than the limits above). */
-export function inflated(bytes: Uint8Array): Uint8Array | undefined {
+/**
+ * A zlib or gzip stream inflated; "too-large" when it holds more than the limits above (padding or a bomb: what lies
+ * past the limit cannot be screened, so the caller reports the stream itself); undefined when the bytes are neither.
+ */
+export function inflated(bytes: Uint8Array): Uint8Array | "too-large" | undefined {
   const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
   // A zlib header: deflate method (low nibble 8) and a check value making the first two bytes a multiple of 31.
   const zlib = bytes.length > 2 && ((bytes[0] ?? 0) & 0x0f) === 8 && (((bytes[0] ?? 0) << 8) | (bytes[1] ?? 0)) % 31 === 0;
   if (!gzip && !zlib) return undefined;
   try {
     return (gzip ? gunzipSync : inflateSync)(bytes, { maxOutputLength: Math.min(MAX_INFLATED, MAX_RATIO * bytes.length) });
-  } catch {
-    return undefined;
+  } catch (error) {
+    return (error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE" ? "too-large" : undefined;
   }
 }
 

@@ -53,12 +53,19 @@ const CANDIDATES: readonly Candidate[] = [
   ["base85", /[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}/g, (run, inflate) => bytesText(decodeBase85(run), inflate), atLeast(20)],
 ];
 
+/**
+ * What a compressed stream that inflates past the screening limits decodes to: its text past the limit is never read,
+ * so a sentence hidden behind padding would pass unseen; the stream itself is reported instead (text-audit.ts).
+ */
+export const UNSCREENED_STREAM = "(a compressed stream that inflates past what is screened)";
+
 /** Decoded bytes as text: UTF-8 as they are, or (with `inflate`) a zlib/gzip stream inside them inflated first. */
 function bytesText(bytes: Uint8Array | undefined, inflate: boolean): string | undefined {
   if (bytes === undefined) return undefined;
   const text = utf8Text(bytes);
   if (text !== undefined || !inflate) return text;
   const inner = inflated(bytes);
+  if (inner === "too-large") return UNSCREENED_STREAM;
   return inner === undefined ? undefined : utf8Text(inner);
 }
 

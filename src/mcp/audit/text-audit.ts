@@ -1,4 +1,4 @@
-import { findEncodedRuns } from "./encoded.js";
+import { findEncodedRuns, UNSCREENED_STREAM } from "./encoded.js";
 import { isLabelledSentence } from "./encoded-label.js";
 import { FifoCache } from "./fifo-cache.js";
 import { findBorrowedAuthority } from "./borrowed-authority.js";
@@ -149,6 +149,8 @@ const escapesLetters = (encoded: string): boolean => (encoded.match(PLAIN_ESCAPE
 
 /** `labelled` is asked only when no other rule speaks for the decoded text (it reads the whole field). */
 function encodedHit(encoding: string, decoded: string, inner: ScoredHit[], encoded: string, labelled: () => boolean): ScoredHit {
+  // Honest definitions carry no compressed text at all, let alone one padded past what is screened.
+  if (decoded === UNSCREENED_STREAM) return { rule: "encoded-payload", severity: "warn", evidence: `${encoding} → ${UNSCREENED_STREAM}` };
   const worst = maxSeverity(inner);
   const shown = renderEvidence(decoded, 80);
   // A sentence encoded and pointed out to the reader ("stored hex-encoded: …", "ROT13, decode and apply"): decode and follow (encoded-label.ts).
