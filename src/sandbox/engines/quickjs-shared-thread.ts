@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { quickJsWorkerOptions } from "./quickjs-prespawn.js";
 import type { SharedWorkerAssets } from "./quickjs-shared-assets.js";
 import { SHARED_CONTROL, type FromSharedWorker, type SharedCallMessage, type SharedDoneMessage, type SharedRunPlan, type SharedWorkerBoot, type ToSharedWorker } from "./quickjs-shared-protocol.js";
 import { SharedWaitedCall } from "./quickjs-shared-waited.js";
@@ -97,18 +98,8 @@ export class SharedQuickJsThread {
       sources: assets.sources,
       piecesAhead: assets.piecesAhead,
     };
-    const worker = new Worker(assets.workerSource, {
-      eval: true,
-      workerData: boot,
-      // Guest heaps live in wasm memories, outside V8's heaps; a small young generation keeps the thread small.
-      resourceLimits: { stackSizeMb: options.stackSizeMb, maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 },
-      // Never read (reading would keep the process alive); the worker silences its own writes too, and
-      // stdout may carry MCP traffic.
-      stdout: true,
-      stderr: true,
-      // Relied on (Node's default): the preemption meter's open schedstat file is closed when the thread is terminated mid-run.
-      trackUnmanagedFds: true,
-    });
+    // The same options as every QuickJS worker (guest heaps in wasm memories, silenced streams, raw descriptors closed at exit).
+    const worker = new Worker(assets.workerSource, { ...quickJsWorkerOptions(options.stackSizeMb), workerData: boot });
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromSharedWorker): void => {
         cleanup();
